@@ -1,0 +1,74 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings shared by every target: Swift 6 language mode plus the upcoming
+/// features Hummingbird builds with, so `any` and imports stay explicit.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "birthdays",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "birthdays", targets: ["birthdays"]),
+        .library(name: "BirthdayKit", targets: ["BirthdayKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibical",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        .target(
+            name: "BirthdayKit",
+            dependencies: [
+                "CLibical",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "BirthdayServer",
+            dependencies: [
+                "BirthdayKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "birthdays",
+            dependencies: [
+                "BirthdayKit",
+                "BirthdayServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BirthdayKitTests",
+            dependencies: ["BirthdayKit"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BirthdaysCLITests",
+            dependencies: ["BirthdayKit"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

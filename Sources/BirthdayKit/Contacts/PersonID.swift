@@ -1,0 +1,93 @@
+/// Stable person identifiers.
+///
+/// - A contact with a vCard `UID` gets that UID, without a `urn:uuid:`
+///   prefix. Characters outside `A-Z a-z 0-9 . _ -` are replaced by `_`, and
+///   then a short hash of the original is appended so two UIDs that differ
+///   only in such characters stay apart.
+/// - A contact without a UID (and every CSV row) gets `c-` followed by a hash
+///   of its normalized name (else email, else content) and its ordinal among
+///   contacts with the same name in the same file. Importing the same export
+///   again yields the same ids; two people with the same name stay two people.
+public enum PersonID {
+    static let maxLength = 96
+
+    /// The id for a vCard UID, or `nil` when the UID is empty.
+    public static func fromUID(_ uid: String) -> String? {
+        var text = uid.trimmingWhitespace()
+        if text.lowercased().hasPrefix("urn:uuid:") { text = String(text.dropFirst(9)) }
+        guard !text.isEmpty else { return nil }
+        var safe = ""
+        var replaced = false
+        for scalar in text.unicodeScalars {
+            if isSafe(scalar) {
+                safe.unicodeScalars.append(scalar)
+            } else {
+                safe.append("_")
+                replaced = true
+            }
+        }
+        if safe.count > maxLength {
+            safe = String(safe.prefix(maxLength))
+            replaced = true
+        }
+        return replaced ? safe + "-" + StableHash.hex(text) : safe
+    }
+
+    /// The id for a contact without a UID.
+    ///
+    /// - Parameters:
+    ///   - key: what identifies the contact in its file (see ``derivationKey(for:)``).
+    ///   - ordinal: how many contacts with the same key came before it in the same file.
+    public static func derived(key: String, ordinal: Int) -> String {
+        "c-" + StableHash.hex(ordinal == 0 ? key : key + "\u{1F}" + String(ordinal))
+    }
+
+    /// The name (else email, else content) that identifies a contact without
+    /// a UID, normalized so case and spacing differences do not matter.
+    public static func derivationKey(for contact: ParsedContact) -> String {
+        let name = contact.displayName
+        if !name.isEmpty { return "n:" + normalize(name) }
+        var content = "d:"
+        content += contact.birthday?.description ?? ""
+        content += "|" + (contact.anniversary?.description ?? "")
+        content += "|" + contact.invalidDates.joined(separator: "|")
+        return content
+    }
+
+    static func normalize(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{00A0}" }).joined(separator: " ")
+    }
+
+    static func isSafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true  // 0-9 A-Z a-z
+        case 0x2D, 0x2E, 0x5F: true  // - . _
+        default: false
+        }
+    }
+
+    /// Whether `id` is made only of characters safe in notification ids and URLs.
+    public static func isValid(_ id: String) -> Bool {
+        !id.isEmpty && id.unicodeScalars.allSatisfy(isSafe)
+    }
+}
+
+/// A hash that is the same in every process and on every machine (64-bit
+/// FNV-1a), unlike Swift's `Hasher`. Used for derived ids and fingerprints,
+/// never for secrets.
+enum StableHash {
+    static func value(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// 16 lower-case hex digits.
+    static func hex(_ text: String) -> String {
+        let hex = String(value(text), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
