@@ -1,0 +1,161 @@
+import Foundation
+
+/// A wall-clock time of day, `HH:MM` on a 24-hour clock, in the user's time zone.
+public struct TimeOfDay: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let hour: Int
+    public let minute: Int
+
+    public init?(hour: Int, minute: Int) {
+        guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        self.hour = hour
+        self.minute = minute
+    }
+
+    /// Parses `HH:MM` (or `H:MM`).
+    public init?(_ text: String) {
+        let parts = text.trimmingWhitespace().split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+              let h = Int(parts[0]), let m = Int(parts[1])
+        else { return nil }
+        self.init(hour: h, minute: m)
+    }
+
+    public var minutesSinceMidnight: Int { hour * 60 + minute }
+
+    public var description: String {
+        (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
+    }
+
+    public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool { lhs.minutesSinceMidnight < rhs.minutesSinceMidnight }
+}
+
+/// Every user setting, with its default. Stored as text in the `setting`
+/// table under the keys of ``SettingKey``; a key that is absent has its default.
+public struct Settings: Hashable, Sendable {
+    /// When reminders fire, in the user's time zone. Default 09:00.
+    public var deliveryTime = TimeOfDay(hour: 9, minute: 0)!
+    /// IANA time-zone name; `nil` means the system's (`TZ`, then /etc/localtime).
+    public var timeZone: String?
+    /// Where Feb 29 falls in common years. Default Feb 28.
+    public var leapDay = LeapDayPolicy.feb28
+    /// Whether a reminder is also sent the day before. Default on.
+    public var dayBefore = true
+    /// Whether anniversaries get reminders and calendar events. Default on.
+    public var anniversaries = true
+    /// The calendar's display name in exported feeds.
+    public var calendarName = "Birthdays"
+    /// Whether feed titles start with an emoji ("🎂 Ada") or are plain ("Ada's birthday").
+    public var emoji = true
+
+    public init() {}
+
+    /// The zone to do date math in: the setting, else `systemZone`.
+    public func resolvedTimeZone(system systemZone: TimeZone) -> TimeZone {
+        timeZone.flatMap(TimeZone.init(identifier:)) ?? systemZone
+    }
+}
+
+/// The name of a setting as typed on the command line and stored in the database.
+public enum SettingKey: String, Sendable, CaseIterable, Codable {
+    case deliveryTime = "delivery-time"
+    case timeZone = "time-zone"
+    case leapDay = "leap-day"
+    case dayBefore = "day-before"
+    case anniversaries = "anniversaries"
+    case calendarName = "calendar-name"
+    case emoji = "emoji"
+
+    /// What the setting accepts, for error messages and `settings show`.
+    public var allowedValues: String {
+        switch self {
+        case .deliveryTime: "HH:MM (24-hour), e.g. 09:00"
+        case .timeZone: "an IANA time zone such as Europe/Berlin, or 'system'"
+        case .leapDay: LeapDayPolicy.allCases.map(\.rawValue).joined(separator: " | ")
+        case .dayBefore, .anniversaries, .emoji: "on | off"
+        case .calendarName: "any non-empty text"
+        }
+    }
+
+    /// Whether changing it changes which reminders are due or when.
+    public var affectsReminders: Bool {
+        switch self {
+        case .deliveryTime, .timeZone, .leapDay, .dayBefore, .anniversaries: true
+        case .calendarName, .emoji: false
+        }
+    }
+}
+
+/// A setting value that was not accepted.
+public struct SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var key: String
+    public var value: String
+    public var description: String {
+        guard let known = SettingKey(rawValue: key) else {
+            return "unknown setting '\(key)'; known settings: \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))"
+        }
+        return "'\(value)' is not a valid \(key); allowed: \(known.allowedValues)"
+    }
+}
+
+extension Settings {
+    /// Builds settings from stored text values; unknown keys and unreadable
+    /// values are ignored (the default applies), so a newer database never
+    /// stops an older binary.
+    public init(stored: [String: String]) {
+        self.init()
+        for (key, value) in stored {
+            guard let key = SettingKey(rawValue: key) else { continue }
+            try? set(key, to: value)
+        }
+    }
+
+    /// Sets `key` from its text form, validating it.
+    public mutating func set(_ key: SettingKey, to text: String) throws(SettingsError) {
+        let value = text.trimmingWhitespace()
+        let invalid = SettingsError(key: key.rawValue, value: text)
+        switch key {
+        case .deliveryTime:
+            guard let time = TimeOfDay(value) else { throw invalid }
+            deliveryTime = time
+        case .timeZone:
+            if value.lowercased() == "system" {
+                timeZone = nil
+            } else {
+                guard value.contains("/") || value == "UTC", let zone = TimeZone(identifier: value) else { throw invalid }
+                timeZone = zone.identifier
+            }
+        case .leapDay:
+            guard let policy = LeapDayPolicy(rawValue: value.lowercased()) else { throw invalid }
+            leapDay = policy
+        case .dayBefore, .anniversaries, .emoji:
+            let flag: Bool
+            switch value.lowercased() {
+            case "on", "true", "yes", "1": flag = true
+            case "off", "false", "no", "0": flag = false
+            default: throw invalid
+            }
+            switch key {
+            case .dayBefore: dayBefore = flag
+            case .anniversaries: anniversaries = flag
+            default: emoji = flag
+            }
+        case .calendarName:
+            guard !value.isEmpty, !value.contains(where: \.isNewline) else { throw invalid }
+            calendarName = value
+        }
+    }
+
+    /// The text form of `key`'s current value, as `settings show` prints it.
+    public func text(for key: SettingKey) -> String {
+        switch key {
+        case .deliveryTime: deliveryTime.description
+        case .timeZone: timeZone ?? "system"
+        case .leapDay: leapDay.rawValue
+        case .dayBefore: dayBefore ? "on" : "off"
+        case .anniversaries: anniversaries ? "on" : "off"
+        case .calendarName: calendarName
+        case .emoji: emoji ? "on" : "off"
+        }
+    }
+}
