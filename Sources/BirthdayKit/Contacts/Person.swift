@@ -58,6 +58,8 @@ public struct Person: Hashable, Sendable, Identifiable {
     public var anniversary: EventDate?
     /// Raw text of date values that could not be read; such dates get no reminders.
     public var invalidDates: [String]
+    /// Excluded people get no reminders and no calendar events.
+    public var excluded: Bool
 
     public init(
         id: String,
@@ -66,7 +68,8 @@ public struct Person: Hashable, Sendable, Identifiable {
         source: ContactSource,
         birthday: EventDate? = nil,
         anniversary: EventDate? = nil,
-        invalidDates: [String] = []
+        invalidDates: [String] = [],
+        excluded: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -75,6 +78,7 @@ public struct Person: Hashable, Sendable, Identifiable {
         self.birthday = birthday
         self.anniversary = anniversary
         self.invalidDates = invalidDates
+        self.excluded = excluded
     }
 
     /// The person's date of `kind`, if any.

@@ -1,0 +1,10 @@
+import Foundation
+
+// Temporary: replaced by the real parsers when their branches land.
+enum VCardParser {
+    static func parse(_ data: Data, file: String) -> ParseResult { ParseResult() }
+}
+
+enum CSVContactParser {
+    static func parse(_ data: Data, file: String, referenceYear: Int) -> ParseResult { ParseResult() }
+}

@@ -1,0 +1,53 @@
+import GRDB
+
+extension AppDatabase {
+    /// The schema's history. A migration is never edited once it has shipped;
+    /// changes come as new, named migrations. Migrations never refer to record
+    /// types, so they stay valid as the code evolves.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1-people") { db in
+            try db.create(table: "person") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("namePrefix", .text).notNull().defaults(to: "")
+                t.column("givenName", .text).notNull().defaults(to: "")
+                t.column("additionalName", .text).notNull().defaults(to: "")
+                t.column("familyName", .text).notNull().defaults(to: "")
+                t.column("nameSuffix", .text).notNull().defaults(to: "")
+                t.column("sourceFile", .text).notNull()
+                t.column("sourceIndex", .integer).notNull()
+                t.column("sourceLine", .integer).notNull()
+                t.column("birthdayYear", .integer)
+                t.column("birthdayMonth", .integer)
+                t.column("birthdayDay", .integer)
+                t.column("anniversaryYear", .integer)
+                t.column("anniversaryMonth", .integer)
+                t.column("anniversaryDay", .integer)
+                // JSON array of the raw text of dates that could not be read.
+                t.column("invalidDates", .text).notNull().defaults(to: "[]")
+                // Hash of everything above except the source, to tell "unchanged" from "updated".
+                t.column("fingerprint", .text).notNull()
+                // Excluded people get no reminders and no feed events.
+                t.column("excluded", .boolean).notNull().defaults(to: false)
+                t.column("createdAt", .double).notNull()
+                t.column("updatedAt", .double).notNull()
+            }
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            // One row: a counter bumped by every change to people or to the
+            // settings that shape reminders and feeds, and when that happened.
+            try db.create(table: "revision") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("value", .integer).notNull()
+                t.column("changedAt", .double).notNull()
+            }
+            try db.execute(sql: "INSERT INTO revision (id, value, changedAt) VALUES (1, 0, 0)")
+        }
+
+        return migrator
+    }
+}
