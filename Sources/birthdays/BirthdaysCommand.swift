@@ -1,6 +1,21 @@
 import ArgumentParser
 
+/// `birthdays`: the command-line front end. Commands only parse arguments,
+/// call BirthdayKit and print; the rules live in the library.
 @main
 struct BirthdaysCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "birthdays", abstract: "Never miss a birthday.")
+    static let configuration = CommandConfiguration(
+        commandName: "birthdays",
+        abstract: "Never miss a birthday: import contact exports, list upcoming birthdays, get reminded.",
+        discussion: """
+            Data lives in one SQLite file: --database PATH, else $BIRTHDAYS_DATABASE, \
+            else $XDG_DATA_HOME/birthdays/birthdays.sqlite (~/.local/share/...). \
+            BIRTHDAYS_NOW (ISO 8601) overrides the current time for every command.
+            """,
+        subcommands: [
+            Import.self,
+            Upcoming.self,
+            People.self,
+        ]
+    )
 }
