@@ -123,7 +123,7 @@ extension Settings {
                 timeZone = nil
             } else {
                 guard value.contains("/") || value == "UTC", let zone = TimeZone(identifier: value) else { throw invalid }
-                timeZone = zone.identifier
+                timeZone = zone.identifier == "GMT" && value != "GMT" ? value : zone.identifier
             }
         case .leapDay:
             guard let policy = LeapDayPolicy(rawValue: value.lowercased()) else { throw invalid }

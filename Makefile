@@ -1,0 +1,46 @@
+# birthdays: the two commands that matter on a fresh Debian 12 machine with Swift
+#   make demo   build release, import samples/ into a throwaway database, list upcoming birthdays
+#   make test   install what the tests need and run them
+
+SWIFT ?= swift
+# What building needs.
+BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev
+# What the tests need on top: independent iCalendar readers, a real notification
+# server (dunst under Xvfb on a private D-Bus), a PTY driver.
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 python3-icalendar python3-vobject python3-dateutil khal \
+	dbus dbus-x11 python3-dbus python3-gi libnotify-bin dunst xvfb xauth tmux
+# What `make bench` needs on top.
+BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk nginx-light khard time valgrind
+
+.PHONY: demo test bench build release deps-build deps-test deps-bench clean
+
+demo: deps-build release
+	@db="$$(mktemp -d)/demo.sqlite"; \
+	./.build/release/birthdays import --database "$$db" samples/contacts.vcf samples/google-contacts.csv && \
+	echo && ./.build/release/birthdays upcoming --database "$$db" --days 60; \
+	status=$$?; rm -rf "$$(dirname "$$db")"; exit $$status
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+build: deps-build
+	$(SWIFT) build
+
+release: deps-build
+	$(SWIFT) build -c release --product birthdays
+
+bench: deps-bench release
+	./bench/run.sh
+
+deps-build:
+	@./scripts/install-deps.sh $(BUILD_PACKAGES)
+
+deps-test:
+	@./scripts/install-deps.sh $(TEST_PACKAGES)
+
+deps-bench:
+	@./scripts/install-deps.sh $(BENCH_PACKAGES)
+
+clean:
+	rm -rf .build
