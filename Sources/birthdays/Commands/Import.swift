@@ -35,13 +35,18 @@ extension BirthdaysCommand {
             } catch {
                 if progress != nil { ImportProgress.clear() }
                 if case .nothingImported(let partial) = error {
-                    print(json ? ImportOutput.json(partial) : ImportOutput.text(partial, dryRun: dryRun))
+                    if json { print(ImportOutput.json(partial)) } else { partial.problems.forEach { printError($0.description) } }
                 }
                 throw error
             }
             if progress != nil { ImportProgress.clear() }
             if !dryRun { try await afterImport(context) }
-            print(json ? ImportOutput.json(report) : ImportOutput.text(report, dryRun: dryRun))
+            if json {
+                print(ImportOutput.json(report))
+            } else {
+                report.problems.forEach { printError($0.description) }
+                print(ImportOutput.summary(report, dryRun: dryRun))
+            }
         }
 
         /// Work that follows a successful import (rescheduling reminders, once that area exists).
@@ -61,16 +66,15 @@ enum ImportOutput {
         ]).serialized(pretty: true)
     }
 
-    static func text(_ report: ImportReport, dryRun: Bool) -> String {
-        var lines = report.problems.map(\.description)
+    /// One line: what happened. Problems go to standard error, one per line, before it.
+    static func summary(_ report: ImportReport, dryRun: Bool) -> String {
         let verb = dryRun ? "would import" : "imported"
-        lines.append(
+        return (
             "\(verb) \(report.files) file\(report.files == 1 ? "" : "s"): \(report.added) added, \(report.updated) updated, "
                 + "\(report.unchanged) unchanged, \(report.invalid) with invalid dates"
                 + (report.withoutDates > 0 ? "; \(report.withoutDates) contacts without dates skipped" : "")
                 + (report.problems.isEmpty ? "" : "; \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")")
         )
-        return lines.joined(separator: "\n")
     }
 }
 

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+@Suite struct ImportCommandTests {
+    func samples() -> [String] { [CLI.samples + "/contacts.vcf", CLI.samples + "/google-contacts.csv"] }
+
+    func count(_ object: Any, _ key: String) -> Int? { (object as? [String: Any])?[key] as? Int }
+
+    @Test func samplesImportThenReimportIsUnchanged() throws {
+        let cli = try CLI()
+        defer { cli.cleanup() }
+        let first = try cli.json(["import"] + samples())
+        #expect(count(first, "added") == 46)
+        #expect(count(first, "invalid") == 0)
+        let second = try cli.json(["import"] + samples())
+        #expect(count(second, "added") == 0)
+        #expect(count(second, "updated") == 0)
+        #expect(count(second, "unchanged") == 46)
+        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        #expect(people.count == 46)
+    }
+
+    @Test func dryRunWritesNothing() throws {
+        let cli = try CLI()
+        defer { cli.cleanup() }
+        let report = try cli.json(["import", "--dry-run"] + samples())
+        #expect(count(report, "added") == 46)
+        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        #expect(people.isEmpty)
+    }
+
+    /// `upcoming` against an independent oracle: Foundation's calendar
+    /// arithmetic over what `people` reports.
+    @Test(arguments: ["2026-11-21T08:00:00Z", "2027-02-27T23:30:00Z", "2028-02-28T12:00:00Z", "2026-12-31T23:59:00Z"])
+    func upcomingMatchesCalendarArithmetic(now: String) throws {
+        let cli = try CLI(now: now)
+        defer { cli.cleanup() }
+        _ = try cli.json(["import"] + samples())
+        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        let upcoming = try #require(try cli.json(["upcoming", "--days", "366"]) as? [[String: Any]])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let nowDate = try #require(ISO8601DateFormatter().date(from: now))
+        let today = calendar.startOfDay(for: nowDate)
+        var expected: [String: Int] = [:]  // "id/kind" -> days until
+        for person in people {
+            for kind in ["birthday", "anniversary"] {
+                guard let date = person[kind] as? [String: Any], let month = date["month"] as? Int, let day = date["day"] as? Int else { continue }
+                // Feb 29 in a common year falls on Feb 28 (the default policy).
+                var next: Date?
+                var year = calendar.component(.year, from: today)
+                while next == nil {
+                    let isLeap = calendar.range(of: .day, in: .month, for: calendar.date(from: DateComponents(year: year, month: 2))!)!.count == 29
+                    let d = (month == 2 && day == 29 && !isLeap) ? 28 : day
+                    let candidate = calendar.date(from: DateComponents(year: year, month: month, day: d))!
+                    if candidate >= today { next = candidate }
+                    year += 1
+                }
+                expected["\(person["id"]!)/\(kind)"] = calendar.dateComponents([.day], from: today, to: next!).day
+            }
+        }
+        #expect(upcoming.count == expected.count)
+        for event in upcoming {
+            let key = "\(event["id"]!)/\(event["kind"]!)"
+            #expect(event["days_until"] as? Int == expected[key], "\(key)")
+        }
+        let days = upcoming.compactMap { $0["days_until"] as? Int }
+        #expect(days == days.sorted(), "nearest first")
+    }
+
+    @Test func yearlessAndLeapDayBirthdaysInUpcoming() throws {
+        let cli = try CLI(now: "2027-02-20T10:00:00Z")
+        defer { cli.cleanup() }
+        _ = try cli.json(["import"] + samples())
+        let upcoming = try #require(try cli.json(["upcoming", "--days", "20"]) as? [[String: Any]])
+        let leap = try #require(upcoming.first { $0["name"] as? String == "Leap Day Larsen" })
+        #expect(leap["date"] as? String == "2027-02-28")
+        #expect(leap["month"] as? Int == 2 && leap["day"] as? Int == 29)
+        #expect(leap["age"] as? Int == 31)
+        let bilas = try #require(upcoming.first { $0["name"] as? String == "Fran Bilas" })
+        #expect(bilas["year"] is NSNull && bilas["age"] is NSNull)
+    }
+
+    @Test func humanOutputSaysTodayAndTomorrow() throws {
+        let cli = try CLI(now: "2026-06-23T10:00:00Z")
+        defer { cli.cleanup() }
+        _ = try cli.json(["import"] + samples())
+        let result = try cli.run(["upcoming", "--days", "1"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.first?.hasPrefix("today ") == true)
+        #expect(lines.first?.contains("Alan Turing") == true)
+        #expect(lines.last?.hasPrefix("tomorrow ") == true)
+        #expect(lines.last?.contains("Joan Clarke") == true)
+    }
+
+    @Test func databaseFromEnvironmentAndNowFromEnvironment() throws {
+        var cli = try CLI()
+        defer { cli.cleanup() }
+        cli.environment["BIRTHDAYS_DATABASE"] = cli.path("env.sqlite")
+        let result = try cli.run(["import", "--json"] + samples(), database: false)
+        #expect(result.status == 0)
+        #expect(FileManager.default.fileExists(atPath: cli.path("env.sqlite")))
+        cli.environment["BIRTHDAYS_NOW"] = "not a date"
+        let bad = try cli.run(["upcoming"], database: false)
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("BIRTHDAYS_NOW"))
+    }
+}
+
+/// Bad input: a clear message naming file and line, no crash, and the store unchanged.
+@Suite struct BadInputTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var bytes: [UInt8]
+        var fails: Bool
+        var message: String
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "empty.vcf", bytes: [], fails: true, message: "empty.vcf:1: the file is empty"),
+        Case(name: "garbage.vcf", bytes: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }, fails: true, message: "garbage.vcf:1: not a vCard or CSV file"),
+        Case(name: "truncated.vcf", bytes: Array("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Cut Off\r\nBDAY:1990-01-02\r\nNOTE:the export stopp".utf8), fails: false,
+             message: "truncated.vcf:1:"),
+        Case(name: "nobday.csv", bytes: Array("Name,Email\nAda,ada@example.org\n".utf8), fails: true, message: "nobday.csv:1:"),
+        Case(name: "latin1.vcf", bytes: Array("BEGIN:VCARD\nVERSION:3.0\nFN:Ren".utf8) + [0xE9, 0xFF] + Array("\nBDAY:1990-01-02\nEND:VCARD\n".utf8), fails: false, message: ""),
+        Case(name: "longline.vcf", bytes: Array("BEGIN:VCARD\nVERSION:3.0\nFN:Long\nNOTE:".utf8) + [UInt8](repeating: 0x61, count: 10_000_000)
+             + Array("\nBDAY:1990-01-02\nEND:VCARD\n".utf8), fails: false, message: ""),
+    ]
+
+    @Test(arguments: cases)
+    func badInputIsReportedAndTheStoreIsUnchangedOnFailure(_ c: Case) throws {
+        let cli = try CLI()
+        defer { cli.cleanup() }
+        _ = try cli.json(["import", CLI.samples + "/contacts.vcf"])
+        let before = try cli.run(["people", "--json"]).stdout
+        let file = try cli.write(c.name, c.bytes)
+        let result = try cli.run(["import", file])
+        #expect(result.status == (c.fails ? 1 : 0), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+        if !c.message.isEmpty { #expect(result.stderr.contains(cli.path(c.message)) || result.stderr.contains(c.message), "\(result.stderr)") }
+        for line in result.stderr.split(separator: "\n") where line.contains(c.name) {
+            #expect(line.hasPrefix(file + ":"), "problems are file:line: message")
+        }
+        let after = try cli.run(["people", "--json"]).stdout
+        if c.fails {
+            #expect(after == before)
+        } else {
+            let people = try #require(try JSONSerialization.jsonObject(with: Data(after.utf8)) as? [[String: Any]])
+            #expect(people.count == 41)
+        }
+    }
+
+    @Test func anUnreadablePathAbortsTheWholeRun() throws {
+        let cli = try CLI()
+        defer { cli.cleanup() }
+        let result = try cli.run(["import", CLI.samples + "/contacts.vcf", cli.path("missing.vcf")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("missing.vcf"))
+        let people = try cli.run(["people", "--json"]).stdout
+        #expect(people.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+}
+
+/// Generated exports in every dialect match their truth exactly, through the real binary.
+@Suite(.enabled(if: CLI.shared != nil, "\(CLI.sharedMissing)"))
+struct GeneratedExportTests {
+    @Test(arguments: ["vcard21", "vcard3", "vcard4", "google-csv", "outlook-csv", "mixed"])
+    func importMatchesTruth(format: String) throws {
+        let cli = try CLI()
+        defer { cli.cleanup() }
+        let (file, truthPath) = try generateContacts(count: 1_500, format: format, seed: 7, into: cli)
+        let report = try cli.json(["import", file])
+        #expect((report as? [String: Any])?["invalid"] as? Int == 0)
+        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        // truth: uid, name, kind, month, day, year
+        var expected: [String] = []
+        for line in try String(contentsOfFile: truthPath, encoding: .utf8).split(separator: "\n") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            expected.append([f[1], f[2], f[3], f[4], f[5]].joined(separator: "|"))
+        }
+        var actual: [String] = []
+        for person in people {
+            for kind in ["birthday", "anniversary"] {
+                guard let d = person[kind] as? [String: Any] else { continue }
+                let year = (d["year"] as? Int).map(String.init) ?? ""
+                actual.append(["\(person["name"]!)", kind, "\(d["month"]!)", "\(d["day"]!)", year].joined(separator: "|"))
+            }
+        }
+        #expect(actual.sorted() == expected.sorted())
+        let again = try cli.json(["import", file])
+        #expect((again as? [String: Any])?["unchanged"] as? Int == people.count)
+        #expect((again as? [String: Any])?["added"] as? Int == 0)
+    }
+}
