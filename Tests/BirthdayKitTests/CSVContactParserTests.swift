@@ -37,8 +37,10 @@ private func fixture(_ name: String) throws -> Data {
     ])
     func detectsDialect(header: String, dialect: CSVHeaderMap.Dialect) throws {
         let text = CSVText.decode(Data(header.utf8))
-        let records = CSVRecordReader.read(text, delimiter: CSVText.delimiter(of: text))
-        let fields = try #require(records.records.first).fields
+        var records: [CSVRecord] = []
+        let problems = CSVRecordReader.read(text, delimiter: CSVText.delimiter(of: text)) { records.append($0) }
+        #expect(problems.isEmpty)
+        let fields = try #require(records.first).fields
         #expect(CSVHeaderMap(header: fields).dialect == dialect)
     }
 

@@ -42,33 +42,38 @@ enum CSVContactParser {
     ///   birthday or anniversary column gives no contacts and one problem at line 1.
     static func parse(_ data: Data, file: String, referenceYear: Int) -> ParseResult {
         let text = CSVText.decode(data)
-        let records = CSVRecordReader.read(text, delimiter: CSVText.delimiter(of: text))
-        var problems = records.problems.map { ImportProblem(file: file, line: $0.line, message: $0.message) }
-
-        guard let headerPosition = records.records.firstIndex(where: { !$0.isBlank }) else {
+        // Pass 1: keep what each record needs (its name fields and date cells), so the
+        // slash order can be decided for the whole file before any date is resolved.
+        var header: CSVHeaderMap?
+        var headerLine = 1
+        var rows: [Row] = []
+        let readerProblems = CSVRecordReader.read(text, delimiter: CSVText.delimiter(of: text)) { record in
+            guard !record.isBlank else { return }
+            guard let header else {
+                header = CSVHeaderMap(header: record.fields)
+                headerLine = record.line
+                return
+            }
+            if header.hasDateColumns {
+                rows.append(Row(record: record, index: rows.count, file: file, header: header, referenceYear: referenceYear))
+            }
+        }
+        var problems = readerProblems.map { ImportProblem(file: file, line: $0.line, message: $0.message) }
+        guard let header else {
             if problems.isEmpty { problems.append(ImportProblem(file: file, line: 1, message: "the file is empty (no header line)")) }
             return ParseResult(problems: problems)
         }
-        let header = CSVHeaderMap(header: records.records[headerPosition].fields)
         guard header.hasDateColumns else {
             let message = "no birthday or anniversary column in the header (found: \(header.summary))"
-            return ParseResult(problems: [ImportProblem(file: file, line: records.records[headerPosition].line, message: message)])
-        }
-
-        // Pass 1: read every date cell, so the slash order can be decided for the whole file.
-        var rows: [Row] = []
-        var index = 0
-        for record in records.records[(headerPosition + 1)...] where !record.isBlank {
-            rows.append(Row(record: record, index: index, header: header, referenceYear: referenceYear))
-            index += 1
+            return ParseResult(problems: [ImportProblem(file: file, line: headerLine, message: message)])
         }
         let slashDates = rows.flatMap { row in row.dates.compactMap { if case .slash(let date) = $0.value { date } else { nil } } }
         let decision = SlashDecision.decide(for: slashDates, outlook: header.isMonthFirst)
 
-        // Pass 2: build contacts.
+        // Pass 2: resolve the dates.
         var contacts: [ParsedContact] = []
         for row in rows {
-            var contact = row.contact(file: file, header: header)
+            var contact = row.contact
             for cell in row.dates {
                 switch resolve(cell, decision: decision) {
                 case .date(let date):
@@ -76,7 +81,7 @@ enum CSVContactParser {
                     if cell.kind == .anniversary, contact.anniversary == nil { contact.anniversary = date }
                 case .problem(let message):
                     contact.invalidDates.append(cell.raw)
-                    problems.append(ImportProblem(file: file, line: row.record.line, message: message))
+                    problems.append(ImportProblem(file: file, line: contact.source.line, message: message))
                 case nil:
                     break
                 }
@@ -126,38 +131,12 @@ enum CSVContactParser {
         var value: CSVDate
     }
 
-    /// A data record with its date cells read.
+    /// A data record: the contact without its dates, and its date cells.
     private struct Row {
-        var record: CSVRecord
-        var index: Int
+        var contact: ParsedContact
         var dates: [DateCell]
 
-        init(record: CSVRecord, index: Int, header: CSVHeaderMap, referenceYear: Int) {
-            self.record = record
-            self.index = index
-            var dates: [DateCell] = []
-            func cell(_ kind: EventKind, _ raw: String) -> DateCell {
-                DateCell(kind: kind, raw: CSVContactParser.excerpt(raw), value: CSVDate.read(raw, referenceYear: referenceYear))
-            }
-            let birthday = record.value(header.birthday)
-            if !birthday.isEmpty {
-                dates.append(cell(.birthday, birthday))
-            } else if header.birthMonth != nil || header.birthDay != nil {
-                let year = record.value(header.birthYear), month = record.value(header.birthMonth), day = record.value(header.birthDay)
-                let value = CSVDate.parts(year: year, month: month, day: day, referenceYear: referenceYear)
-                dates.append(DateCell(kind: .birthday, raw: (year.isEmpty ? "-" : year) + "-" + month + "-" + day, value: value))
-            }
-            let anniversary = record.value(header.anniversary)
-            if !anniversary.isEmpty { dates.append(cell(.anniversary, anniversary)) }
-            for event in header.events where CSVHeaderMap.isAnniversaryLabel(record.value(event.label)) {
-                let value = record.value(event.value)
-                if !value.isEmpty { dates.append(cell(.anniversary, value)) }
-            }
-            self.dates = dates
-        }
-
-        /// The contact without its dates.
-        func contact(file: String, header: CSVHeaderMap) -> ParsedContact {
+        init(record: CSVRecord, index: Int, file: String, header: CSVHeaderMap, referenceYear: Int) {
             func optional(_ column: Int?) -> String? {
                 let value = record.value(column)
                 return value.isEmpty ? nil : value
@@ -169,13 +148,34 @@ enum CSVContactParser {
                 family: record.value(header.family),
                 suffix: record.value(header.suffix)
             )
-            return ParsedContact(
+            contact = ParsedContact(
                 source: ContactSource(file: file, index: index, line: record.line),
                 formattedName: optional(header.displayName),
                 nameParts: parts,
                 organization: optional(header.organization),
                 email: optional(header.email)
             )
+
+            var dates: [DateCell] = []
+            func cell(_ kind: EventKind, _ raw: String) -> DateCell {
+                DateCell(kind: kind, raw: CSVContactParser.excerpt(raw), value: CSVDate.read(raw, referenceYear: referenceYear))
+            }
+            let birthday = record.value(header.birthday)
+            if !birthday.isEmpty {
+                dates.append(cell(.birthday, birthday))
+            } else if header.birthMonth != nil || header.birthDay != nil {
+                let year = record.value(header.birthYear), month = record.value(header.birthMonth), day = record.value(header.birthDay)
+                let value = CSVDate.parts(year: year, month: month, day: day, referenceYear: referenceYear)
+                let raw = CSVContactParser.excerpt((year.isEmpty ? "-" : year) + "-" + month + "-" + day)
+                dates.append(DateCell(kind: .birthday, raw: raw, value: value))
+            }
+            let anniversary = record.value(header.anniversary)
+            if !anniversary.isEmpty { dates.append(cell(.anniversary, anniversary)) }
+            for event in header.events where CSVHeaderMap.isAnniversaryLabel(record.value(event.label)) {
+                let value = record.value(event.value)
+                if !value.isEmpty { dates.append(cell(.anniversary, value)) }
+            }
+            self.dates = dates
         }
     }
 }
@@ -201,23 +201,25 @@ enum CSVRecordReader {
     /// After this many unreadable records the rest of the file is not read.
     static let malformedLimit = 20
 
-    struct Output {
-        var records: [CSVRecord] = []
-        var problems: [(line: Int, message: String)] = []
-    }
-
-    /// Reads every record of `text`.
+    /// Reads every record of `text`, handing each to `onRecord` in order, and
+    /// returns what could not be read as `(line, message)`.
     ///
     /// SwiftCSV stops at the first record it cannot read (a quote inside an
     /// unquoted field, text after a closing quote). That record is reported
     /// and reading starts again on the physical line after the one it starts on.
-    static func read(_ text: String, delimiter: Character) -> Output {
+    static func read(
+        _ text: String,
+        delimiter: Character,
+        onRecord: @escaping (CSVRecord) -> Void
+    ) -> [(line: Int, message: String)] {
         let csvDelimiter: CSVDelimiter = switch delimiter {
         case ";": .semicolon
         case "\t": .tab
         default: .comma
         }
-        var output = Output()
+        var problems: [(line: Int, message: String)] = []
+        var lastRecordLine: Int?
+        var sawContent = false
         var rest = Substring(text)
         var line = 1
         var malformed = 0
@@ -227,30 +229,32 @@ enum CSVRecordReader {
                 // rowLimit 0: the initializer reads only the first row; rows are enumerated below.
                 let csv = try EnumeratedCSV(string: String(rest), delimiter: csvDelimiter, loadColumns: false, rowLimit: 0)
                 try csv.enumerateAsArray(startAt: 0, rowLimit: nil) { fields in
-                    output.records.append(CSVRecord(fields: fields, line: line))
+                    let record = CSVRecord(fields: fields, line: line)
+                    lastRecordLine = line
+                    if !record.isBlank { sawContent = true }
+                    onRecord(record)
                     line += 1 + fields.reduce(0) { $0 + CSVText.lineBreaks(in: $1) }
                 }
                 // Well-formed CSV has an even number of quotes; SwiftCSV reads an unclosed one to the end.
-                if rest.utf8.count(where: { $0 == UInt8(ascii: "\"") }) % 2 == 1, let last = output.records.last {
-                    output.problems.append((last.line, "a quote opened in this record is never closed; the rest of the file was read as part of it"))
+                if rest.utf8.count(where: { $0 == UInt8(ascii: "\"") }) % 2 == 1, let last = lastRecordLine {
+                    problems.append((last, "a quote opened in this record is never closed; the rest of the file was read as part of it"))
                 }
                 break
             } catch {
                 malformed += 1
-                let isHeader = !output.records.contains { !$0.isBlank }
-                if isHeader {
-                    output.problems.append((line, "the header line is not valid CSV (a quote in the wrong place)"))
+                if !sawContent {
+                    problems.append((line, "the header line is not valid CSV (a quote in the wrong place)"))
                     break
                 }
                 if malformed > malformedLimit {
-                    output.problems.append((line, "too many records that are not valid CSV; the rest of the file was not read"))
+                    problems.append((line, "too many records that are not valid CSV; the rest of the file was not read"))
                     break
                 }
-                output.problems.append((line, "record is not valid CSV (a quote in the wrong place); skipped to the next line"))
+                problems.append((line, "record is not valid CSV (a quote in the wrong place); skipped to the next line"))
                 rest = rest[CSVText.index(afterLineBreaks: line - chunkLine + 1, in: rest)...]
                 line += 1
             }
         }
-        return output
+        return problems
     }
 }
