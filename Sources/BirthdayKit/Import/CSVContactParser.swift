@@ -8,7 +8,7 @@ import SwiftCSV
 ///
 /// ## Text
 /// The bytes are decoded as UTF-8 (with or without a byte order mark),
-/// UTF-16 with a mark, or Windows-1252 when they are not valid UTF-8
+/// UTF-16 (with a mark, or recognised by its NUL bytes), or Windows-1252 when they are not valid UTF-8
 /// (``CSVText/decode(_:)``). The delimiter (comma, semicolon or tab) is the
 /// most frequent one in the header line outside quotes. SwiftCSV tokenizes:
 /// quoted fields may hold the delimiter, doubled quotes and line breaks.
@@ -19,8 +19,8 @@ import SwiftCSV
 /// ``ContactSource/line`` is the physical line where the record starts, counting
 /// the line breaks inside quoted fields of earlier records. Blank lines are not
 /// records. Short rows read missing fields as empty; extra fields are ignored.
-/// A record with neither a name nor a date is skipped silently (it keeps its
-/// index). A record SwiftCSV cannot read (a stray quote) is reported and
+/// A record with neither a name (display name, name parts, organization or
+/// e-mail) nor a date is skipped silently (it keeps its index). A record SwiftCSV cannot read (a stray quote) is reported and
 /// skipped; reading resumes on the next physical line. A quote that is never
 /// closed is reported on the record that swallowed the rest of the file.
 ///
@@ -39,7 +39,8 @@ enum CSVContactParser {
     ///   - referenceYear: the current year, for two-digit years ("01.01.99" → 1999; a
     ///     two-digit year is 20YY when that is not after `referenceYear`, else 19YY).
     /// - Returns: the contacts, and problems as `file:line: message`. A file without any
-    ///   birthday or anniversary column gives no contacts and one problem at line 1.
+    ///   birthday or anniversary column gives no contacts and one problem on the header's
+    ///   line (line 1 unless blank lines precede it).
     static func parse(_ data: Data, file: String, referenceYear: Int) -> ParseResult {
         let text = CSVText.decode(data)
         // Pass 1: keep what each record needs (its name fields and date cells), so the
