@@ -128,7 +128,10 @@ private enum SharedFolder {
 
     @Test(
         "Generated Google and Outlook exports match the generator's truth",
-        .enabled(if: SharedFolder.hasGenerator, "../shared/tools/gen-contacts.py is not next to this checkout (fresh clone); generated exports skipped"),
+        .enabled(
+            if: SharedFolder.hasGenerator,
+            "../shared/tools/gen-contacts.py is not next to this checkout (fresh clone); generated exports skipped"
+        ),
         arguments: [("google-csv", 1), ("google-csv", 7), ("outlook-csv", 1), ("outlook-csv", 42)]
     )
     func generatedExport(format: String, seed: Int) throws {
@@ -139,7 +142,9 @@ private enum SharedFolder {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", SharedFolder.generator.path, "--count", "2000", "--format", format, "--seed", String(seed), "--truth", truthURL.path]
+        process.arguments = [
+            "python3", SharedFolder.generator.path, "--count", "2000", "--format", format, "--seed", String(seed), "--truth", truthURL.path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -27,10 +27,14 @@ private func fixture(_ name: String) throws -> Data {
     // MARK: - Dialects
 
     @Test(arguments: [
-        ("First Name,Middle Name,Last Name,Name Prefix,Organization Name,Birthday,E-mail 1 - Value,Event 1 - Label,Event 1 - Value", CSVHeaderMap.Dialect.google),
-        ("Name,Given Name,Additional Name,Family Name,Name Prefix,Name Suffix,Birthday,E-mail 1 - Value,Event 1 - Type,Event 1 - Value", .googleLegacy),
+        (
+            "First Name,Middle Name,Last Name,Name Prefix,Organization Name,Birthday,E-mail 1 - Value,Event 1 - Label,Event 1 - Value",
+            CSVHeaderMap.Dialect.google
+        ),
+        ("Name,Given Name,Additional Name,Family Name,Name Prefix,Name Suffix,Birthday,E-mail 1 - Value,Event 1 - Type,Event 1 - Value",
+         .googleLegacy),
         ("First Name,Middle Name,Last Name,Title,Suffix,Company,E-mail Address,Birthday,Anniversary", .outlook),
-        ("\"Anrede\",\"Vorname\",\"Weitere Vornamen\",\"Nachname\",\"Suffix\",\"Firma\",\"E-Mail-Adresse\",\"Geburtstag\",\"Jahrestag\"", .outlookGerman),
+        ("Anrede,Vorname,Weitere Vornamen,\"Nachname\",\"Suffix\",\"Firma\",\"E-Mail-Adresse\",\"Geburtstag\",\"Jahrestag\"", .outlookGerman),
         ("First Name,Last Name,Display Name,Primary Email,Birth Year,Birth Month,Birth Day", .thunderbird),
         ("Full Name;DOB", .generic),
         ("Display Name,Title,First Name,Last Name,Company,Email Home,Birthday,Anniversary", .generic),
@@ -46,7 +50,8 @@ private func fixture(_ name: String) throws -> Data {
 
     @Test(arguments: [
         // Google, current layout: name parts, " --MM-DD", Event "Anniversary".
-        ("First Name,Middle Name,Last Name,Name Prefix,Name Suffix,Birthday,Event 1 - Label,Event 1 - Value\nMax,Amadeus,Mustermann,,(geb. Musterfrau), --12-25,Anniversary,2001-05-04\n",
+        ("First Name,Middle Name,Last Name,Name Prefix,Name Suffix,Birthday,Event 1 - Label,Event 1 - Value\n"
+            + "Max,Amadeus,Mustermann,,(geb. Musterfrau), --12-25,Anniversary,2001-05-04\n",
          Summary(0, line: 2, "Max Amadeus Mustermann (geb. Musterfrau)", birthday: "--12-25", anniversary: "2001-05-04")),
         // Google, legacy layout: the Name column wins; "Event 1 - Type".
         ("Name,Given Name,Family Name,Birthday,Event 1 - Type,Event 1 - Value\nDr. Jane Roe,Jane,Roe,1975-12-12,* Anniversary,2000-02-29\n",
@@ -55,7 +60,8 @@ private func fixture(_ name: String) throws -> Data {
         ("First Name,Middle Name,Last Name,Title,Suffix,Company,E-mail Address,Birthday,Anniversary\nJohn,,Doe,Mr.,Jr.,,,3/4/1990,0/0/00\n",
          Summary(0, line: 2, "Mr. John Doe Jr.", birthday: "1990-03-04")),
         // German Outlook: D.M.YYYY, 0.0.00 is none, mojibake headers elsewhere.
-        ("\"Anrede\",\"Vorname\",\"Weitere Vornamen\",\"Nachname\",\"StraÃŸe privat\",\"Firma\",\"E-Mail-Adresse\",\"Geburtstag\",\"Jahrestag\"\r\n\"\",\"Hans\",\"\",\"Müller\",\"\",\"\",\"\",\"3.4.1990\",\"0.0.00\"\r\n",
+        ("\"Anrede\",\"Vorname\",\"Weitere Vornamen\",\"Nachname\",\"StraÃŸe privat\",\"Firma\",\"E-Mail-Adresse\",\"Geburtstag\",\"Jahrestag\"\r\n"
+            + "\"\",\"Hans\",\"\",\"Müller\",\"\",\"\",\"\",\"3.4.1990\",\"0.0.00\"\r\n",
          Summary(0, line: 2, "Hans Müller", birthday: "1990-04-03")),
         // Thunderbird: split columns, year may be empty.
         ("First Name,Last Name,Display Name,Primary Email,Birth Year,Birth Month,Birth Day,\nA,B,,,,2,29,\n",
@@ -195,9 +201,11 @@ private func fixture(_ name: String) throws -> Data {
 
     @Test(arguments: [
         // One date with a first part above 12 makes the whole file day-first.
-        ("Name,Birthday\nA,03/04/1990\nB,20/01/1991\n", [Summary(0, line: 2, "A", birthday: "1990-04-03"), Summary(1, line: 3, "B", birthday: "1991-01-20")]),
+        ("Name,Birthday\nA,03/04/1990\nB,20/01/1991\n",
+         [Summary(0, line: 2, "A", birthday: "1990-04-03"), Summary(1, line: 3, "B", birthday: "1991-01-20")]),
         // One with a second part above 12 makes it month-first.
-        ("Name,Birthday\nA,03/04/1990\nB,01/20/1991\n", [Summary(0, line: 2, "A", birthday: "1990-03-04"), Summary(1, line: 3, "B", birthday: "1991-01-20")]),
+        ("Name,Birthday\nA,03/04/1990\nB,01/20/1991\n",
+         [Summary(0, line: 2, "A", birthday: "1990-03-04"), Summary(1, line: 3, "B", birthday: "1991-01-20")]),
         // Anniversaries count as evidence too.
         ("Name,Birthday,Anniversary\nA,03/04/1990,25/12/2000\n", [Summary(0, line: 2, "A", birthday: "1990-04-03", anniversary: "2000-12-25")]),
         // Same day and month read the same either way.
@@ -254,7 +262,8 @@ private func fixture(_ name: String) throws -> Data {
     // MARK: - Encodings
 
     @Test func utf8WithBOM() {
-        let result = CSVContactParser.parse(Data([0xEF, 0xBB, 0xBF] + Array("Display Name,Birthday\nZoë,1990-01-02\n".utf8)), file: "f", referenceYear: 2026)
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("Display Name,Birthday\nZoë,1990-01-02\n".utf8)
+        let result = CSVContactParser.parse(Data(bytes), file: "f", referenceYear: 2026)
         #expect(result.contacts.map(Summary.init) == [Summary(0, line: 2, "Zoë", birthday: "1990-01-02")])
     }
 
@@ -375,7 +384,10 @@ private func fixture(_ name: String) throws -> Data {
         let many = String(repeating: "a\"b,\"\n", count: 500)
         _ = parse("Name,Birthday\n" + many)
         let huge = parse("Name,Birthday,Notes\nA,1990-01-01,\"" + String(repeating: "x", count: 2_000_000) + "\"\nB,1990-01-02,\n")
-        #expect(huge.contacts.map(Summary.init) == [Summary(0, line: 2, "A", birthday: "1990-01-01"), Summary(1, line: 3, "B", birthday: "1990-01-02")])
+        #expect(huge.contacts.map(Summary.init) == [
+            Summary(0, line: 2, "A", birthday: "1990-01-01"),
+            Summary(1, line: 3, "B", birthday: "1990-01-02"),
+        ])
     }
 
     @Test func unclosedQuoteIsReportedWithoutLeakingLaterRecords() {

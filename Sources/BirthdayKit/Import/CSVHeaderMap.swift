@@ -82,7 +82,9 @@ struct CSVHeaderMap: Hashable, Sendable {
         func has(_ key: String) -> Bool { firstIndex[key] != nil }
 
         let germanNameIsFamily = has("vorname") && !has("nachname") && has("name")
-        displayName = germanNameIsFamily ? column("display name", "full name", "anzeigename") : column("display name", "full name", "name", "anzeigename")
+        displayName =
+            germanNameIsFamily
+            ? column("display name", "full name", "anzeigename") : column("display name", "full name", "name", "anzeigename")
         given = column("first name", "given name", "vorname", "first", "firstname", "given")
         additional = column("middle name", "additional name", "weitere vornamen", "middle")
         family = germanNameIsFamily ? column("name") : column("last name", "family name", "nachname", "last", "lastname", "surname", "family")
