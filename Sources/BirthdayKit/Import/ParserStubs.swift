@@ -4,7 +4,3 @@ import Foundation
 enum VCardParser {
     static func parse(_ data: Data, file: String) -> ParseResult { ParseResult() }
 }
-
-enum CSVContactParser {
-    static func parse(_ data: Data, file: String, referenceYear: Int) -> ParseResult { ParseResult() }
-}
