@@ -32,7 +32,7 @@ struct TemporaryDirectory {
 
 /// The repository's sibling `shared/` folder (corpus, tools), or `nil` on a
 /// fresh clone that does not have it.
-enum SharedFolder {
+enum SharedTestData {
     static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -189,9 +189,23 @@ struct GeneratedExportTests {
                 actual.append(["\(person["name"]!)", kind, "\(d["month"]!)", "\(d["day"]!)", year].joined(separator: "|"))
             }
         }
-        #expect(actual.sorted() == expected.sorted())
+        let missing = multisetDifference(expected, actual)
+        let extra = multisetDifference(actual, expected)
+        #expect(missing.isEmpty, "missing \(missing.count), e.g. \(missing.prefix(5))")
+        #expect(extra.isEmpty, "unexpected \(extra.count), e.g. \(extra.prefix(5))")
         let again = try cli.json(["import", file])
         #expect((again as? [String: Any])?["unchanged"] as? Int == people.count)
         #expect((again as? [String: Any])?["added"] as? Int == 0)
     }
+}
+
+/// Elements of `a` not matched one-for-one in `b`.
+func multisetDifference(_ a: [String], _ b: [String]) -> [String] {
+    var counts: [String: Int] = [:]
+    for item in b { counts[item, default: 0] += 1 }
+    var result: [String] = []
+    for item in a {
+        if let n = counts[item], n > 0 { counts[item] = n - 1 } else { result.append(item) }
+    }
+    return result
 }
