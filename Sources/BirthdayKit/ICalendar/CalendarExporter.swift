@@ -160,8 +160,8 @@ public struct CalendarExporter: Sendable {
                 entries.append(Entry(uid: person.id + "-anniversary@birthdays", person: person, kind: .anniversary, date: date))
             }
         }
-        // UIDs are compared as bytes so the order never depends on the locale.
-        entries.sort { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }
+        // Swift orders strings by their normalized Unicode scalars: the same on every machine, never by locale.
+        entries.sort { $0.uid < $1.uid }
         for index in entries.indices.dropFirst() where entries[index].uid == entries[index - 1].uid {
             throw ExportError(.duplicateID(entries[index].person.id))
         }
