@@ -66,6 +66,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "BirthdayServerTests",
+            dependencies: [
+                "BirthdayServer",
+                "BirthdayKit",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "BirthdaysCLITests",
             dependencies: ["BirthdayKit"],
             swiftSettings: swiftSettings

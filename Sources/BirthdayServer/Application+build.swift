@@ -1,0 +1,51 @@
+public import Hummingbird
+public import Logging
+import NIOCore
+
+/// The address the feed is served on unless configured otherwise: loopback
+/// only, so the birthday list is not reachable from the network by default.
+public enum FeedServerDefaults {
+    public static let host = "127.0.0.1"
+    public static let port = 8484
+    /// How long a connection may send nothing (or only part of a request head) before it is closed.
+    public static let idleTimeout = Duration.seconds(30)
+}
+
+/// Builds the feed server: `GET`/`HEAD /calendar/<token>.ics` and `GET /healthz`.
+///
+/// The result is a Hummingbird application and so a swift-service-lifecycle
+/// `Service`: run it alone with `runService()`, or put it in the daemon's
+/// `ServiceGroup`, which shuts it down gracefully on SIGTERM.
+///
+/// - Parameters:
+///   - source: where the feed, its revision and the token come from.
+///   - host: the address to bind; ``FeedServerDefaults/host`` is loopback.
+///   - port: the TCP port; 0 picks a free one (tests).
+///   - logger: receives one access line per request (no tokens, paths,
+///     names or bodies) and Hummingbird's server messages.
+///   - idleTimeout: how long an idle or slow connection is kept; a request
+///     head that does not arrive completely within it is dropped.
+public func buildFeedApplication(
+    source: some FeedSource,
+    host: String = FeedServerDefaults.host,
+    port: Int = FeedServerDefaults.port,
+    logger: Logger,
+    idleTimeout: Duration = FeedServerDefaults.idleTimeout
+) -> some ApplicationProtocol {
+    let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: AccessLogMiddleware())
+    router.add(middleware: RequestGuardMiddleware())
+    FeedController(source: source).addRoutes(to: router)
+
+    let nanoseconds = idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000
+    return Application(
+        router: router,
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ConnectionCloseHandler()],
+                idleTimeout: .nanoseconds(nanoseconds)
+            )),
+        configuration: .init(address: .hostname(host, port: port), serverName: nil),
+        logger: logger
+    )
+}

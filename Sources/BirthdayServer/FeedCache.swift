@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+
+/// Holds the feed body ready to send, and rebuilds it only when the source's
+/// revision changes.
+///
+/// Every request asks the source for its revision; only a new revision
+/// leads to a call to ``FeedSource/feed()``. Requests that arrive while a
+/// rebuild runs wait for that rebuild instead of starting their own.
+actor FeedCache<Source: FeedSource> {
+    /// A body with its validators, computed once per revision.
+    struct Entry: Sendable {
+        let revision: Int64
+        let body: ByteBuffer
+        /// A strong entity tag, quoted: a hash of the body bytes and their count.
+        let etag: String
+        /// `Last-Modified`, truncated to whole seconds as HTTP dates are.
+        let lastModified: Date
+        let lastModifiedText: String
+    }
+
+    private let source: Source
+    private var current: Entry?
+    private var pending: (revision: Int64, task: Task<Entry, any Error>)?
+
+    init(source: Source) {
+        self.source = source
+    }
+
+    /// The entry for the source's current revision.
+    func entry() async throws -> Entry {
+        let revision = try await source.revision()
+        if let current, current.revision == revision { return current }
+        let task: Task<Entry, any Error>
+        if let pending, pending.revision == revision {
+            task = pending.task
+        } else {
+            let source = self.source
+            task = Task { try await Self.build(from: source) }
+            pending = (revision, task)
+        }
+        defer {
+            if pending?.revision == revision { pending = nil }
+        }
+        let entry = try await task.value
+        if current.map({ $0.revision != entry.revision }) ?? true { current = entry }
+        return entry
+    }
+
+    /// Fetches and prepares a snapshot. Being `nonisolated` and `async`, it
+    /// runs off the actor, so hashing a large body does not hold up requests
+    /// that are served from the cache.
+    private static func build(from source: Source) async throws -> Entry {
+        let snapshot = try await source.feed()
+        let body = ByteBuffer(string: snapshot.body)
+        let seconds = snapshot.lastModified.timeIntervalSince1970.rounded(.down)
+        let lastModified = Date(timeIntervalSince1970: seconds)
+        return Entry(
+            revision: snapshot.revision,
+            body: body,
+            etag: entityTag(for: body),
+            lastModified: lastModified,
+            lastModifiedText: HTTPDate.format(lastModified)
+        )
+    }
+
+    /// `"<64-bit FNV-1a of the bytes>-<byte count>"`, both in hex. The tag
+    /// only has to change when the body does; it is no secret and no
+    /// signature.
+    static func entityTag(for body: ByteBuffer) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in body.readableBytesView {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "-" + String(body.readableBytes, radix: 16) + "\""
+    }
+}

@@ -1,0 +1,109 @@
+import BirthdayKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Serves `GET /calendar/<token>.ics` and `GET /healthz`.
+///
+/// ## The calendar
+/// - 200 with the feed as `text/calendar; charset=utf-8`, a strong `ETag`
+///   (hash of the body), `Last-Modified` and `Cache-Control: private,
+///   no-cache` (store it, but revalidate; revalidation is a cheap 304).
+/// - 304 when `If-None-Match` matches the tag, or, only when there is no
+///   `If-None-Match`, when `If-Modified-Since` is not before
+///   `Last-Modified` ([RFC 9110 §13.2.2](https://www.rfc-editor.org/rfc/rfc9110#section-13.2.2)).
+/// - 404 with the same generic body as any unknown path when the token is
+///   wrong or missing: nothing tells a guess from a typo. The token is asked
+///   from the source on every request, so a rotated token locks out the old
+///   URL at once, and compared in constant time.
+/// - 503 when the source fails; the error's type is logged, not its text.
+///
+/// `HEAD` is answered from the `GET` handler with the same headers and no body.
+struct FeedController<Source: FeedSource> {
+    let source: Source
+    let cache: FeedCache<Source>
+
+    init(source: Source) {
+        self.source = source
+        self.cache = FeedCache(source: source)
+    }
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/calendar/:file") { request, context in
+            try await calendar(request, context: context)
+        }
+        router.get("/healthz") { _, _ in
+            FeedResponses.text(.ok, "ok\n")
+        }
+    }
+
+    func calendar(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        guard let file = context.parameters.get("file"), file.hasSuffix(".ics") else { return FeedResponses.notFound() }
+        let token = String(file.dropLast(4))
+        let entry: FeedCache<Source>.Entry
+        do {
+            guard FeedToken.constantTimeEquals(token, try await source.token()) else { return FeedResponses.notFound() }
+            entry = try await cache.entry()
+        } catch {
+            context.logger.error("Feed source failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+            var response = FeedResponses.text(.serviceUnavailable, "feed unavailable\n")
+            response.headers[.retryAfter] = "60"
+            return response
+        }
+
+        var headers: HTTPFields = [
+            .eTag: entry.etag,
+            .lastModified: entry.lastModifiedText,
+            .cacheControl: "private, no-cache",
+        ]
+        if Self.isNotModified(request.headers, entry: entry) {
+            return Response(status: .notModified, headers: headers, body: ResponseBody())
+        }
+        headers[.contentType] = "text/calendar; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
+    }
+
+    /// RFC 9110 §13.2.2 for GET and HEAD: `If-None-Match` decides when
+    /// present (weak comparison, `*` matches); otherwise `If-Modified-Since`.
+    static func isNotModified(_ headers: HTTPFields, entry: FeedCache<Source>.Entry) -> Bool {
+        let noneMatch = headers[values: .ifNoneMatch]
+        if !noneMatch.isEmpty {
+            return EntityTags.list(noneMatch.joined(separator: ","), matches: entry.etag)
+        }
+        guard let since = headers[.ifModifiedSince].flatMap(HTTPDate.parse) else { return false }
+        return entry.lastModified <= since
+    }
+}
+
+/// `If-None-Match` lists ([RFC 9110 §8.8.3](https://www.rfc-editor.org/rfc/rfc9110#section-8.8.3)).
+enum EntityTags {
+    /// Whether `list` is `*` or holds a tag that weakly matches `tag` (the
+    /// opaque parts are equal, `W/` ignored). Malformed lists match nothing.
+    static func list(_ list: String, matches tag: String) -> Bool {
+        var rest = Substring(list)
+        while true {
+            rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "," }
+            if rest.isEmpty { return false }
+            if rest.first == "*" { return true }
+            if rest.hasPrefix("W/") { rest = rest.dropFirst(2) }
+            guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else { return false }
+            if rest[rest.startIndex...close] == tag { return true }
+            rest = rest[rest.index(after: close)...]
+        }
+    }
+}
+
+/// Fixed responses with no detail in them.
+enum FeedResponses {
+    static func text(_ status: HTTPResponse.Status, _ body: String, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// The one 404 for unknown paths, wrong tokens and missing tokens alike.
+    static func notFound() -> Response {
+        text(.notFound, "not found\n")
+    }
+}

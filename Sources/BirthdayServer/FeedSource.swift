@@ -1,0 +1,31 @@
+public import Foundation
+
+/// What the server needs from the store (the lead implements it over SQLite).
+///
+/// The server asks for ``revision()`` on every calendar request and for
+/// ``feed()`` only when the revision differs from the one it has cached, so
+/// `revision()` should be cheap and `feed()` may do the export.
+public protocol FeedSource: Sendable {
+    /// A number that changes whenever the people or the settings that affect the feed change.
+    func revision() async throws -> Int64
+    /// The current feed, exported.
+    func feed() async throws -> FeedSnapshot
+    /// The current secret token; a new value takes effect on the next request.
+    func token() async throws -> String
+}
+
+/// One exported feed, as the server caches and serves it.
+public struct FeedSnapshot: Sendable, Equatable {
+    /// The iCalendar text (from `CalendarExporter.export`).
+    public var body: String
+    /// When the data last changed; sent as `Last-Modified` (to the second).
+    public var lastModified: Date
+    /// The ``FeedSource/revision()`` this body was built from.
+    public var revision: Int64
+
+    public init(body: String, lastModified: Date, revision: Int64) {
+        self.body = body
+        self.lastModified = lastModified
+        self.revision = revision
+    }
+}

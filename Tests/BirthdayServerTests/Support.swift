@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import BirthdayKit
+import BirthdayServer
+import Foundation
+import Logging
+import Synchronization
+
+/// A feed source under the test's control that counts how often the body is built.
+actor TestFeedSource: FeedSource {
+    static let firstToken = "00112233445566778899aabbccddeeff"
+
+    private(set) var currentRevision: Int64 = 1
+    private(set) var currentToken = TestFeedSource.firstToken
+    private(set) var body: String
+    private(set) var lastModified = Date(timeIntervalSince1970: 1_795_239_000)  // 2026-11-21T05:30:00Z
+    private(set) var feedCalls = 0
+    private var failing = false
+
+    init() throws {
+        body = try Self.export(names: ["Ada Lovelace"])
+    }
+
+    static func export(names: [String]) throws -> String {
+        let people = names.enumerated().map { index, name in
+            Person(
+                id: "p\(index)", name: name, source: ContactSource(file: "book.vcf", index: index, line: 1),
+                birthday: EventDate(year: 1815, month: 12, day: 10))
+        }
+        return try CalendarExporter(settings: Settings()).export(people, lastChange: Date(timeIntervalSince1970: 1_795_239_000))
+    }
+
+    func revision() throws -> Int64 {
+        if failing { throw TestFailure() }
+        return currentRevision
+    }
+
+    func feed() throws -> FeedSnapshot {
+        if failing { throw TestFailure() }
+        feedCalls += 1
+        return FeedSnapshot(body: body, lastModified: lastModified, revision: currentRevision)
+    }
+
+    func token() -> String { currentToken }
+
+    func change(body: String, lastModified: Date) {
+        self.body = body
+        self.lastModified = lastModified
+        currentRevision += 1
+    }
+
+    func rotate(to token: String) { currentToken = token }
+
+    func fail() { failing = true }
+
+    struct TestFailure: Error {}
+}
+
+/// Collects every log line (message and metadata) at every level.
+final class LogRecorder: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var all: [String] { lines.withLock { $0 } }
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var logger: Logger {
+        Logger(label: "feed-test") { _ in Handler(recorder: self) }
+    }
+
+    struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+            let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            recorder.append("\(event.level) \(event.message) \(fields) \(event.source)")
+        }
+    }
+}
+
+/// Plain-socket HTTP for what a full client hides: bytes after a HEAD
+/// response, a server that closes mid-request, a client that sends nothing.
+enum RawHTTP {
+    /// Connects to 127.0.0.1:`port`, sends `request`, and reads until the
+    /// server closes the connection. A 10-second receive timeout only guards
+    /// against hanging the suite; no assertion depends on time.
+    ///
+    /// The blocking socket calls run on a thread of their own: on a
+    /// cooperative thread they could starve the server's own tasks.
+    static func exchange(port: Int, _ request: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try blockingExchange(port: port, request) })
+            }
+            thread.start()
+        }
+    }
+
+    private static func blockingExchange(port: Int, _ request: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let bytes = Array(request.utf8)
+        guard bytes.isEmpty || send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw POSIXError(.EIO) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count > 0 {
+                received += buffer[0..<count]
+            } else if count == 0 || errno == ECONNRESET {
+                return String(decoding: received, as: UTF8.self)
+            } else if errno != EINTR {
+                throw RawHTTPTimeout(received: String(decoding: received, as: UTF8.self))
+            }
+        }
+    }
+}
+
+/// The server kept the connection open past the receive timeout.
+struct RawHTTPTimeout: Error, CustomStringConvertible {
+    var received: String
+    var description: String { "no close within the receive timeout; received: \(received.debugDescription)" }
+}
