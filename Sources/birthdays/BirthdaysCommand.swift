@@ -16,6 +16,9 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Import.self,
             Upcoming.self,
             People.self,
+            Export.self,
+            Serve.self,
+            Feed.self,
         ]
     )
 }

@@ -1,0 +1,34 @@
+import ArgumentParser
+import BirthdayKit
+import Foundation
+
+extension BirthdaysCommand {
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the birthdays as an iCalendar (.ics) feed with alarms.",
+            discussion: """
+                One all-day yearly event per birthday and anniversary, with alarms at the delivery time \
+                (the day before too, unless day-before is off). The output is byte-identical for identical data.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("Write to this file atomically instead of standard output.", valueName: "file"))
+        var output: String?
+
+        @Flag(help: "Leave out the VALARM reminders.")
+        var noAlarms = false
+
+        func run() async throws {
+            let context = try Context(global)
+            let contents = try context.database.feedContents()
+            let exporter = CalendarExporter(settings: contents.settings, includeAlarms: !noAlarms)
+            if let output {
+                try exporter.write(contents.people, lastChange: contents.changedAt, to: output)
+            } else {
+                FileHandle.standardOutput.write(Data(try exporter.export(contents.people, lastChange: contents.changedAt).utf8))
+            }
+        }
+    }
+}
