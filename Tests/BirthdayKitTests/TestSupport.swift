@@ -27,7 +27,11 @@ struct TemporaryDirectory {
         return target
     }
 
+    var url: URL { URL(fileURLWithPath: path) }
+
     func cleanup() { try? FileManager.default.removeItem(atPath: path) }
+
+    func remove() { cleanup() }
 }
 
 /// The repository's sibling `shared/` folder (corpus, tools), or `nil` on a

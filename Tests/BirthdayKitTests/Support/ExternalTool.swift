@@ -47,19 +47,3 @@ enum ExternalTool {
         )
     }
 }
-
-/// A directory under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("birthdays-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    var path: String { url.path }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
