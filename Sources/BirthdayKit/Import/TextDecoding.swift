@@ -100,44 +100,93 @@ enum TextDecoding {
         return out
     }
 
-    /// Decodes one value's bytes in `charset`.
+    /// Converts one value's bytes from `charset` to UTF-8, in place.
     ///
     /// Bytes that are not valid in the declared charset are read as
     /// Windows-1252 (whose undefined bytes map to the Latin-1 code point), so
-    /// decoding never fails and never drops a byte.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, charset: TextCharset) -> String {
-        switch charset {
-        case .utf8:
-            if let text = String(validating: bytes, as: UTF8.self) { return text }
-            return windows1252(bytes)
-        case .latin1:
-            return latin1(bytes)
-        case .windows1252:
-            return windows1252(bytes)
-        case .foundation(let encoding):
-            if bytes.allSatisfy({ $0 < 0x80 }), encoding != .iso2022JP { return String(decoding: bytes, as: UTF8.self) }
-            if let text = String(data: Data(buffer: bytes), encoding: encoding) { return text }
-            return windows1252(bytes)
+    /// conversion never fails and never drops a byte. ASCII is left as it is.
+    static func convertToUTF8(_ bytes: inout [UInt8], from charset: TextCharset) {
+        let converted: [UInt8]? = bytes.withUnsafeBufferPointer { buffer in
+            if isASCII(buffer) && charset != .foundation(.iso2022JP) { return nil }
+            switch charset {
+            case .utf8:
+                return isValidUTF8(buffer) ? nil : windows1252(buffer)
+            case .latin1:
+                return latin1(buffer)
+            case .windows1252:
+                return windows1252(buffer)
+            case .foundation(let encoding):
+                if let text = String(data: Data(buffer: buffer), encoding: encoding) { return Array(text.utf8) }
+                return windows1252(buffer)
+            }
         }
+        if let converted { bytes = converted }
     }
 
-    /// ISO-8859-1: each byte is the Unicode scalar of the same value.
-    static func latin1(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    /// Whether every byte is below 0x80 (checked eight bytes at a time).
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < bytes.count {
+            if bytes[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Whether the bytes are well-formed UTF-8 (no overlong forms, surrogates or values above U+10FFFF).
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var scalar: UInt32
+            let minimum: UInt32
+            switch b {
+            case 0xC0...0xDF: (length, scalar, minimum) = (2, UInt32(b & 0x1F), 0x80)
+            case 0xE0...0xEF: (length, scalar, minimum) = (3, UInt32(b & 0x0F), 0x800)
+            case 0xF0...0xF7: (length, scalar, minimum) = (4, UInt32(b & 0x07), 0x10000)
+            default: return false
+            }
+            guard i + length <= n else { return false }
+            for k in 1..<length {
+                let c = bytes[i + k]
+                guard c & 0xC0 == 0x80 else { return false }
+                scalar = scalar << 6 | UInt32(c & 0x3F)
+            }
+            guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return false }
+            i += length
+        }
+        return true
+    }
+
+    /// ISO-8859-1 to UTF-8: each byte is the Unicode scalar of the same value.
+    static func latin1(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 4)
         for b in bytes { appendUTF8(UInt32(b), to: &out) }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
-    /// Windows-1252; the five bytes it leaves undefined keep their Latin-1 meaning.
-    static func windows1252(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    /// Windows-1252 to UTF-8; the five bytes it leaves undefined keep their Latin-1 meaning.
+    static func windows1252(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 4)
         for b in bytes {
             let scalar = b >= 0x80 && b <= 0x9F ? UInt32(cp1252High[Int(b) - 0x80]) : UInt32(b)
             appendUTF8(scalar, to: &out)
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Code points of Windows-1252 bytes 0x80–0x9F (undefined ones as Latin-1 C1 controls).

@@ -24,8 +24,8 @@ struct VCardCardBuilder {
         var altID: String?
     }
 
-    let index: Int
-    let line: Int
+    private(set) var index = 0
+    private(set) var line = 0
     private var uid: String?
     private var androidUID: String?
     private var formattedName: String?
@@ -37,66 +37,96 @@ struct VCardCardBuilder {
     private var labelledDates: [(group: String, date: DateCandidate)] = []
     private var anniversaryGroups: [String] = []
 
-    init(index: Int, line: Int) {
+    init() {}
+
+    /// Starts a new card, keeping the storage of the previous one.
+    mutating func reset(index: Int, line: Int) {
         self.index = index
         self.line = line
+        uid = nil
+        androidUID = nil
+        formattedName = nil
+        nameParts = nil
+        organization = nil
+        email = nil
+        birthdays.removeAll(keepingCapacity: true)
+        anniversaries.removeAll(keepingCapacity: true)
+        labelledDates.removeAll(keepingCapacity: true)
+        anniversaryGroups.removeAll(keepingCapacity: true)
     }
 
-    /// Labels Apple and Google put on an `X-ABDATE` that is an anniversary (compared lower-cased).
-    private static let anniversaryLabels: Set<String> = ["_$!<anniversary>!$_", "anniversary"]
-    private static let androidEvent = "vnd.android.cursor.item/contact_event"
-
-    /// Records one property; `text` is decoded (quoted-printable, charset) but still escaped.
-    /// `group` is the upper-cased group prefix, or empty.
-    mutating func add(_ kind: VCardPropertyKind, text: String, params: VCardParams, line: Int, group: String) {
+    /// Records one property.
+    ///
+    /// - Parameters:
+    ///   - value: the value as UTF-8 (quoted-printable and charset already decoded), still escaped.
+    ///   - group: the group prefix (`item1`), empty when there is none.
+    mutating func add(_ kind: VCardPropertyKind, value: UnsafeBufferPointer<UInt8>, params: VCardParams, line: Int, group: UnsafeBufferPointer<UInt8>) {
+        let count = value.count
         switch kind {
         case .ignored, .agent:
             return
         case .formattedName:
-            if formattedName?.trimmingWhitespace().isEmpty ?? true { formattedName = VCardText.unescape(text[...]) }
+            if formattedName?.trimmingWhitespace().isEmpty ?? true { formattedName = VCardText.unescaped(value, 0, count) }
         case .name:
-            if nameParts?.isEmpty ?? true { nameParts = VCardText.nameParts(text) }
+            if nameParts?.isEmpty ?? true { nameParts = VCardText.nameParts(value, 0, count) }
         case .organization:
             if organization?.trimmingWhitespace().isEmpty ?? true {
-                organization = VCardText.split(text[...], on: UInt8(ascii: ";")).first.map { VCardText.unescape($0) }
+                let first = VCardText.components(value, 0, count, separator: UInt8(ascii: ";"), limit: 2)[0]
+                organization = VCardText.unescaped(value, first.lowerBound, first.upperBound)
             }
         case .email:
-            if email?.isEmpty ?? true { email = VCardText.unescape(text[...]).trimmingWhitespace() }
+            if email == nil, let (a, b) = Self.trimmed(value, 0, count) { email = VCardText.unescaped(value, a, b) }
         case .uid:
-            if uid?.isEmpty ?? true { uid = text.trimmingWhitespace() }
+            if uid == nil, let (a, b) = Self.trimmed(value, 0, count) { uid = String(decoding: UnsafeBufferPointer(rebasing: value[a..<b]), as: UTF8.self) }
         case .androidUID:
-            if androidUID?.isEmpty ?? true { androidUID = text.trimmingWhitespace() }
+            if androidUID == nil, let (a, b) = Self.trimmed(value, 0, count) { androidUID = String(decoding: UnsafeBufferPointer(rebasing: value[a..<b]), as: UTF8.self) }
         case .birthday:
-            birthdays.append(Self.candidate(text, params: params, line: line, property: "BDAY"))
+            birthdays.append(Self.candidate(value, 0..<count, params: params, line: line, property: "BDAY"))
         case .anniversary(let property):
-            anniversaries.append(Self.candidate(text, params: params, line: line, property: property))
+            anniversaries.append(Self.candidate(value, 0..<count, params: params, line: line, property: property.rawValue))
         case .labelledDate:
             guard !group.isEmpty else { return }
-            labelledDates.append((group, Self.candidate(text, params: params, line: line, property: "X-ABDATE")))
+            labelledDates.append((Self.groupName(group), Self.candidate(value, 0..<count, params: params, line: line, property: "X-ABDATE")))
         case .label:
-            guard !group.isEmpty, Self.anniversaryLabels.contains(VCardText.unescape(text[...]).trimmingWhitespace().lowercased()) else { return }
-            anniversaryGroups.append(group)
+            guard !group.isEmpty,
+                VCardText.trimmedEquals(value, 0, count, "_$!<ANNIVERSARY>!$_") || VCardText.trimmedEquals(value, 0, count, "ANNIVERSARY")
+            else { return }
+            anniversaryGroups.append(Self.groupName(group))
         case .androidCustom:
             // vnd.android.cursor.item/contact_event;DATE;TYPE;LABEL;… where TYPE 1 is an anniversary
             // (0 custom, 2 other, 3 birthday: Android also writes that one as BDAY).
-            let parts = VCardText.split(text[...], on: UInt8(ascii: ";"))
-            guard parts.count >= 3, parts[0].trimmingWhitespace().lowercased() == Self.androidEvent,
-                parts[2].trimmingWhitespace() == "1"
+            let parts = VCardText.components(value, 0, count, separator: UInt8(ascii: ";"), limit: 4)
+            guard parts.count >= 3, VCardText.trimmedEquals(value, parts[0].lowerBound, parts[0].upperBound, "VND.ANDROID.CURSOR.ITEM/CONTACT_EVENT"),
+                VCardText.trimmedEquals(value, parts[2].lowerBound, parts[2].upperBound, "1")
             else { return }
-            anniversaries.append(Self.candidate(String(parts[1]), params: params, line: line, property: "X-ANDROID-CUSTOM"))
+            anniversaries.append(Self.candidate(value, parts[1], params: params, line: line, property: "X-ANDROID-CUSTOM"))
         }
     }
 
-    private static func candidate(_ text: String, params: VCardParams, line: Int, property: String) -> DateCandidate {
-        let value: DateValue
-        let unescaped = VCardText.unescape(text[...])
+    /// The range without surrounding spaces and tabs; `nil` when nothing is left.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Int, Int)? {
+        guard let base = bytes.baseAddress else { return nil }
+        let (a, b) = ASCII.trimmed(base, start, end)
+        return a < b ? (a, b) : nil
+    }
+
+    /// Groups compare without case: `ITEM1.X-ABDATE` goes with `item1.X-ABLabel`.
+    private static func groupName(_ group: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: group.map(ASCII.upperCased), as: UTF8.self)
+    }
+
+    private static func candidate(
+        _ value: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, params: VCardParams, line: Int, property: String
+    ) -> DateCandidate {
+        let text = VCardText.unescaped(value, range.lowerBound, range.upperBound)
+        let date: DateValue
         if params.valueIsText {
-            let trimmed = unescaped.trimmingWhitespace()
-            value = trimmed.isEmpty ? .none : .invalid(trimmed)
+            let trimmed = text.trimmingWhitespace()
+            date = trimmed.isEmpty ? .none : .invalid(trimmed)
         } else {
-            value = DateValue.vCard(unescaped, omitYear: params.omitYear)
+            date = DateValue.vCard(text, omitYear: params.omitYear)
         }
-        return DateCandidate(line: line, property: property, value: value, altID: params.altID)
+        return DateCandidate(line: line, property: property, value: date, altID: params.altID)
     }
 
     /// The finished contact, and the card's problems in line order.
@@ -105,12 +135,14 @@ struct VCardCardBuilder {
         var invalid: [String] = []
         let birthday = Self.resolve(birthdays, noun: "BDAY", file: file, problems: &problems, invalid: &invalid)
         var allAnniversaries = anniversaries
-        for (group, date) in labelledDates where anniversaryGroups.contains(group) {
-            allAnniversaries.append(date)
+        if !anniversaryGroups.isEmpty {
+            for (group, date) in labelledDates where anniversaryGroups.contains(group) {
+                allAnniversaries.append(date)
+            }
+            allAnniversaries.sort { $0.line < $1.line }
         }
-        allAnniversaries.sort { $0.line < $1.line }
         let anniversary = Self.resolve(allAnniversaries, noun: "anniversary", file: file, problems: &problems, invalid: &invalid)
-        problems.sort { $0.line < $1.line }
+        if problems.count > 1 { problems.sort { $0.line < $1.line } }
         let contact = ParsedContact(
             source: ContactSource(file: file, index: index, line: line),
             uid: uid.flatMap { $0.isEmpty ? nil : $0 } ?? androidUID.flatMap { $0.isEmpty ? nil : $0 },

@@ -13,8 +13,7 @@ enum VCardPropertyKind: Equatable, Sendable {
     /// `X-ANDROID-UID`: the identifier when a card has no `UID`.
     case androidUID
     case birthday
-    /// An anniversary property; the payload is its canonical name, used in problem messages.
-    case anniversary(String)
+    case anniversary(AnniversaryProperty)
     /// Apple's `itemN.X-ABDATE`: an anniversary when `itemN.X-ABLabel` says so.
     case labelledDate
     case label
@@ -23,38 +22,51 @@ enum VCardPropertyKind: Equatable, Sendable {
     /// vCard 2.1 `AGENT` may embed a whole card on the following lines.
     case agent
 
-    /// Names the parser reads, upper-case.
-    private static let table: [(name: [UInt8], kind: VCardPropertyKind)] = ([
-        ("N", .name), ("FN", .formattedName), ("ORG", .organization), ("EMAIL", .email), ("UID", .uid),
-        ("BDAY", .birthday), ("X-ABDATE", .labelledDate), ("X-ABLABEL", .label), ("AGENT", .agent),
-        ("X-ANDROID-UID", .androidUID), ("X-ANDROID-CUSTOM", .androidCustom),
-        ("ANNIVERSARY", .anniversary("ANNIVERSARY")), ("X-ANNIVERSARY", .anniversary("X-ANNIVERSARY")),
-        ("X-EVOLUTION-ANNIVERSARY", .anniversary("X-EVOLUTION-ANNIVERSARY")),
-        ("X-MS-ANNIVERSARY", .anniversary("X-MS-ANNIVERSARY")),
-        ("X-KADDRESSBOOK-X-ANNIVERSARY", .anniversary("X-KADDRESSBOOK-X-ANNIVERSARY")),
-        ("X-OUTLOOK-WEDDING-ANNIVERSARY", .anniversary("X-OUTLOOK-WEDDING-ANNIVERSARY")),
-    ] as [(String, VCardPropertyKind)]).map { (Array($0.0.utf8), $0.1) }
+    /// The properties whose value is an anniversary; the raw value is the name used in problem messages.
+    enum AnniversaryProperty: String, Sendable, CaseIterable {
+        case anniversary = "ANNIVERSARY"
+        case xAnniversary = "X-ANNIVERSARY"
+        case evolution = "X-EVOLUTION-ANNIVERSARY"
+        case microsoft = "X-MS-ANNIVERSARY"
+        case kAddressBook = "X-KADDRESSBOOK-X-ANNIVERSARY"
+        case outlook = "X-OUTLOOK-WEDDING-ANNIVERSARY"
+        /// FullContact writes custom fields as `X-FCENCODED-<hex of the real name>`.
+        case fullContact = "X-FC-OtherDates:Anniversary"
+    }
 
-    private static let fullContactPrefix = Array("X-FCENCODED-".utf8)
-    private static let fullContactAnniversary = Array("X-FC-OTHERDATES:ANNIVERSARY".utf8)
-
-    /// Classifies the name in `bytes[start..<end]` (no group prefix).
+    /// Classifies the name in `bytes[start..<end]` (no group prefix, any case).
     static func classify(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> VCardPropertyKind {
-        let count = end - start
-        for entry in table where entry.name.count == count {
-            if ASCII.equalsUpperCased(bytes, start, end, entry.name) { return entry.kind }
+        @inline(__always) func named(_ upper: StaticString) -> Bool { ASCII.equalsUpperCased(bytes, start, end, upper) }
+        switch end - start {
+        case 1: return named("N") ? .name : .ignored
+        case 2: return named("FN") ? .formattedName : .ignored
+        case 3: return named("ORG") ? .organization : named("UID") ? .uid : .ignored
+        case 4: return named("BDAY") ? .birthday : .ignored
+        case 5: return named("EMAIL") ? .email : named("AGENT") ? .agent : .ignored
+        case 8: return named("X-ABDATE") ? .labelledDate : .ignored
+        case 9: return named("X-ABLABEL") ? .label : .ignored
+        case 11: return named("ANNIVERSARY") ? .anniversary(.anniversary) : .ignored
+        case 13: return named("X-ANNIVERSARY") ? .anniversary(.xAnniversary) : named("X-ANDROID-UID") ? .androidUID : .ignored
+        case 16: return named("X-MS-ANNIVERSARY") ? .anniversary(.microsoft) : named("X-ANDROID-CUSTOM") ? .androidCustom : .ignored
+        case 23: return named("X-EVOLUTION-ANNIVERSARY") ? .anniversary(.evolution) : .ignored
+        case 28: return named("X-KADDRESSBOOK-X-ANNIVERSARY") ? .anniversary(.kAddressBook) : .ignored
+        case 29: return named("X-OUTLOOK-WEDDING-ANNIVERSARY") ? .anniversary(.outlook) : .ignored
+        default: return isFullContactAnniversary(bytes, start, end) ? .anniversary(.fullContact) : .ignored
         }
-        // FullContact writes custom fields as X-FCENCODED-<hex of the real name>.
-        if count > fullContactPrefix.count, ASCII.equalsUpperCased(bytes, start, start + fullContactPrefix.count, fullContactPrefix) {
-            var decoded: [UInt8] = []
-            var i = start + fullContactPrefix.count
-            while i + 1 < end, let hi = QuotedPrintable.hexValue(bytes[i]), let lo = QuotedPrintable.hexValue(bytes[i + 1]) {
-                decoded.append(ASCII.upperCased(hi << 4 | lo))
-                i += 2
-            }
-            if i == end && decoded == fullContactAnniversary { return .anniversary("X-FC-OtherDates:Anniversary") }
+    }
+
+    /// `X-FCENCODED-` followed by the hex of `X-FC-OtherDates:Anniversary` (any case).
+    private static func isFullContactAnniversary(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        let prefix: StaticString = "X-FCENCODED-"
+        let target: StaticString = "X-FC-OTHERDATES:ANNIVERSARY"
+        let hexStart = start + prefix.utf8CodeUnitCount
+        guard end - hexStart == 2 * target.utf8CodeUnitCount, ASCII.equalsUpperCased(bytes, start, hexStart, prefix) else { return false }
+        for k in 0..<target.utf8CodeUnitCount {
+            guard let hi = QuotedPrintable.hexValue(bytes[hexStart + 2 * k]), let lo = QuotedPrintable.hexValue(bytes[hexStart + 2 * k + 1]),
+                ASCII.upperCased(hi << 4 | lo) == target.utf8Start[k]
+            else { return false }
         }
-        return .ignored
+        return true
     }
 
     /// RFC 6350, vCard 3 and 2.1 property names. A line without `:` inside a
@@ -84,14 +96,6 @@ struct VCardParams: Sendable {
     var omitYear: Int?
 
     init() {}
-
-    private static let encodingKey = Array("ENCODING".utf8)
-    private static let quotedPrintableValue = Array("QUOTED-PRINTABLE".utf8)
-    private static let charsetKey = Array("CHARSET".utf8)
-    private static let valueKey = Array("VALUE".utf8)
-    private static let textValue = Array("TEXT".utf8)
-    private static let altIDKey = Array("ALTID".utf8)
-    private static let omitYearKey = Array("X-APPLE-OMIT-YEAR".utf8)
 
     /// Parses the parameters in `bytes[start..<end]` (after the name's `;`, up to the value's `:`).
     ///
@@ -124,7 +128,7 @@ struct VCardParams: Sendable {
         while equals < b && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
         guard equals < b else {
             // vCard 2.1 bare parameter: TEL;HOME;VOICE, N;QUOTED-PRINTABLE
-            if ASCII.equalsUpperCased(bytes, a, b, Self.quotedPrintableValue) { quotedPrintable = true }
+            if ASCII.equalsUpperCased(bytes, a, b, "QUOTED-PRINTABLE") { quotedPrintable = true }
             return
         }
         let (keyStart, keyEnd) = ASCII.trimmed(bytes, a, equals)
@@ -133,18 +137,18 @@ struct VCardParams: Sendable {
             a += 1
             b -= 1
         }
-        if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, Self.encodingKey) {
-            if ASCII.equalsUpperCased(bytes, a, b, Self.quotedPrintableValue) { quotedPrintable = true }
+        if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "ENCODING") {
+            if ASCII.equalsUpperCased(bytes, a, b, "QUOTED-PRINTABLE") { quotedPrintable = true }
             return
         }
         guard full else { return }
-        if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, Self.charsetKey) {
+        if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "CHARSET") {
             charset = TextCharset(name: String(decoding: UnsafeBufferPointer(start: bytes + a, count: b - a), as: UTF8.self))
-        } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, Self.valueKey) {
-            valueIsText = ASCII.equalsUpperCased(bytes, a, b, Self.textValue)
-        } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, Self.altIDKey) {
+        } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "VALUE") {
+            valueIsText = ASCII.equalsUpperCased(bytes, a, b, "TEXT")
+        } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "ALTID") {
             altID = String(decoding: UnsafeBufferPointer(start: bytes + a, count: b - a), as: UTF8.self)
-        } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, Self.omitYearKey) {
+        } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "X-APPLE-OMIT-YEAR") {
             omitYear = ASCII.integer(bytes, a, b)
         }
     }
@@ -155,6 +159,20 @@ enum ASCII {
     @inline(__always)
     static func upperCased(_ b: UInt8) -> UInt8 {
         b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") ? b - 32 : b
+    }
+
+    /// Whether `bytes[start..<end]`, upper-cased, equals `upper`.
+    @inline(__always)
+    static func equalsUpperCased(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ upper: StaticString) -> Bool {
+        let count = upper.utf8CodeUnitCount
+        guard end - start == count else { return false }
+        let expected = upper.utf8Start
+        var k = 0
+        while k < count {
+            if upperCased(bytes[start + k]) != expected[k] { return false }
+            k += 1
+        }
+        return true
     }
 
     /// Whether `bytes[start..<end]`, upper-cased, equals `upper`.

@@ -43,10 +43,12 @@ struct VCardScanner {
     private var skipDepth = 0
     /// The previous property was an `AGENT` with an empty value: a `BEGIN:VCARD` next is embedded.
     private var agentPending = false
-    private var card = VCardCardBuilder(index: 0, line: 0)
+    private var card = VCardCardBuilder()
     private var property = OpenProperty()
     /// The raw value of the open property, when it is kept (or its head while that is incomplete).
     private var value: [UInt8] = []
+    /// The group prefix of the open property, kept only for `X-ABDATE` and `X-ABLabel`.
+    private var group: [UInt8] = []
 
     /// The property whose lines are being read.
     private struct OpenProperty {
@@ -60,7 +62,6 @@ struct VCardScanner {
         var keep = false
         /// The name/parameters have no `:` yet: `value` holds the whole line so far.
         var headComplete = true
-        var group = ""
     }
 
     /// Where a property line's parts are.
@@ -211,7 +212,7 @@ struct VCardScanner {
         if ASCII.equalsUpperCased(bytes, a, b, Self.vcard) {
             if nested { finishCard(complete: false) }
             inCard = true
-            card = VCardCardBuilder(index: nextIndex, line: lineNumber)
+            card.reset(index: nextIndex, line: lineNumber)
             nextIndex += 1
             return
         }
@@ -254,7 +255,7 @@ struct VCardScanner {
         }
         setUp(bytes, head, colon: colon)
         if property.keep {
-            value.removeAll(keepingCapacity: true)
+            if !value.isEmpty { value.removeAll(keepingCapacity: true) }
             append(colon + 1, end)
             property.softBreak = property.params.quotedPrintable && value.last == UInt8(ascii: "=")
         } else {
@@ -270,9 +271,9 @@ struct VCardScanner {
         if head.nameEnd < colon {
             property.params = VCardParams(base, head.nameEnd + 1, colon, full: property.keep)
         }
+        if !group.isEmpty { group.removeAll(keepingCapacity: true) }
         if (kind == .labelledDate || kind == .label) && head.nameStart > head.groupStart {
-            let group = UnsafeBufferPointer(start: base + head.groupStart, count: head.nameStart - 1 - head.groupStart)
-            property.group = String(decoding: group.map(ASCII.upperCased), as: UTF8.self)
+            group.append(contentsOf: UnsafeBufferPointer(start: base + head.groupStart, count: head.nameStart - 1 - head.groupStart))
         }
     }
 
@@ -303,12 +304,13 @@ struct VCardScanner {
             }
             return
         }
-        let text = value.withUnsafeBufferPointer { raw in
-            let charset = property.params.charset ?? .utf8
-            guard property.params.quotedPrintable else { return TextDecoding.decode(raw, charset: charset) }
-            return QuotedPrintable.decode(raw).withUnsafeBufferPointer { TextDecoding.decode($0, charset: charset) }
+        if property.params.quotedPrintable { QuotedPrintable.decode(&value) }
+        TextDecoding.convertToUTF8(&value, from: property.params.charset ?? .utf8)
+        value.withUnsafeBufferPointer { text in
+            group.withUnsafeBufferPointer { group in
+                card.add(property.kind, value: text, params: property.params, line: property.line, group: group)
+            }
         }
-        card.add(property.kind, text: text, params: property.params, line: property.line, group: property.group)
     }
 
     // MARK: - Parsing helpers
