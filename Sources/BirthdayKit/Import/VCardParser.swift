@@ -111,8 +111,6 @@ enum VCardParser {
         var second: VCardScanner?
     }
 
-    private static let beginVCard = Array("BEGIN:VCARD".utf8)
-
     /// The start of the first line at or after `from` that begins with `BEGIN:VCARD`
     /// (any case), searching at most 1 MB; `nil` if there is none.
     private static func splitPoint(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
@@ -122,7 +120,7 @@ enum VCardParser {
             i = VCardScanner.lineBreak(base, from: i, to: end)
             guard i < end else { return nil }
             i += base[i] == 0x0D && i + 1 < end && base[i + 1] == 0x0A ? 2 : 1
-            if i + beginVCard.count <= end, ASCII.equalsUpperCased(base, i, i + beginVCard.count, beginVCard) { return i }
+            if i + 11 <= end, ASCII.equalsUpperCased(base, i, i + 11, "BEGIN:VCARD") { return i }
         }
         return nil
     }

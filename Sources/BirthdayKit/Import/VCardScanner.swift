@@ -73,10 +73,8 @@ struct VCardScanner {
         var colon: Int?
     }
 
-    private static let begin = Array("BEGIN".utf8)
-    private static let endName = Array("END".utf8)
-    private static let vcard = Array("VCARD".utf8)
-    private static let beginVCard = Array("BEGIN:VCARD".utf8)
+    /// The component name `skipName` holds while an embedded card is skipped.
+    private static let vcardName = Array("VCARD".utf8)
 
     /// Prepares to read `bytes[start..<end]`, whose first line is number
     /// `linesBefore + 1` and whose first card has index `firstIndex`.
@@ -124,16 +122,16 @@ struct VCardScanner {
     private mutating func outsideLine(_ start: Int, _ end: Int) {
         let (s, e) = ASCII.trimmed(bytes, start, end)
         guard let head = Self.head(bytes, s, e), let colon = head.colon else { return }
-        if isName(head, Self.begin) { beginComponent(colon + 1, e, nested: false) }
+        if isName(head, "BEGIN") { beginComponent(colon + 1, e, nested: false) }
     }
 
     private mutating func skippedLine(_ start: Int, _ end: Int) {
         let (s, e) = ASCII.trimmed(bytes, start, end)
         guard let head = Self.head(bytes, s, e), let colon = head.colon else { return }
         let (a, b) = ASCII.trimmed(bytes, colon + 1, e)
-        if isName(head, Self.begin), ASCII.equalsUpperCased(bytes, a, b, skipName) {
+        if isName(head, "BEGIN"), ASCII.equalsUpperCased(bytes, a, b, skipName) {
             skipDepth += 1
-        } else if isName(head, Self.endName), ASCII.equalsUpperCased(bytes, a, b, skipName) {
+        } else if isName(head, "END"), ASCII.equalsUpperCased(bytes, a, b, skipName) {
             skipDepth -= 1
         }
     }
@@ -168,15 +166,15 @@ struct VCardScanner {
             return
         }
         finishProperty()
-        if let colon = head.colon, isName(head, Self.begin) || isName(head, Self.endName) {
+        if let colon = head.colon, isName(head, "BEGIN") || isName(head, "END") {
             let (a, b) = ASCII.trimmed(bytes, colon + 1, end)
-            if isName(head, Self.endName) {
-                if ASCII.equalsUpperCased(bytes, a, b, Self.vcard) { finishCard(complete: true) }
+            if isName(head, "END") {
+                if ASCII.equalsUpperCased(bytes, a, b, "VCARD") { finishCard(complete: true) }
                 return
             }
-            if agentPending && ASCII.equalsUpperCased(bytes, a, b, Self.vcard) {
+            if agentPending && ASCII.equalsUpperCased(bytes, a, b, "VCARD") {
                 agentPending = false
-                skipName = Self.vcard
+                skipName = Self.vcardName
                 skipDepth = 1
                 return
             }
@@ -209,7 +207,7 @@ struct VCardScanner {
     /// Handles `BEGIN:<name>`; `valueStart..<end` holds the name.
     private mutating func beginComponent(_ valueStart: Int, _ end: Int, nested: Bool) {
         let (a, b) = ASCII.trimmed(bytes, valueStart, end)
-        if ASCII.equalsUpperCased(bytes, a, b, Self.vcard) {
+        if ASCII.equalsUpperCased(bytes, a, b, "VCARD") {
             if nested { finishCard(complete: false) }
             inCard = true
             card.reset(index: nextIndex, line: lineNumber)
@@ -235,8 +233,8 @@ struct VCardScanner {
 
     private func isEndVCard(_ start: Int, _ end: Int) -> Bool {
         let (s, e) = ASCII.trimmed(bytes, start, end)
-        guard e - s == 9, let head = Self.head(bytes, s, e), let colon = head.colon, isName(head, Self.endName) else { return false }
-        return ASCII.equalsUpperCased(bytes, colon + 1, e, Self.vcard)
+        guard e - s == 9, let head = Self.head(bytes, s, e), let colon = head.colon, isName(head, "END") else { return false }
+        return ASCII.equalsUpperCased(bytes, colon + 1, e, "VCARD")
     }
 
     // MARK: - Properties
@@ -298,8 +296,8 @@ struct VCardScanner {
             let (a, b) = value.withUnsafeBufferPointer { ASCII.trimmed($0.baseAddress ?? bytes, 0, $0.count) }
             if a == b {
                 agentPending = true
-            } else if value.withUnsafeBufferPointer({ ASCII.equalsUpperCased($0.baseAddress ?? bytes, a, b, Self.beginVCard) }) {
-                skipName = Self.vcard
+            } else if value.withUnsafeBufferPointer({ ASCII.equalsUpperCased($0.baseAddress ?? bytes, a, b, "BEGIN:VCARD") }) {
+                skipName = Self.vcardName
                 skipDepth = 1
             }
             return
@@ -316,7 +314,7 @@ struct VCardScanner {
     // MARK: - Parsing helpers
 
     @inline(__always)
-    private func isName(_ head: Head, _ upper: [UInt8]) -> Bool {
+    private func isName(_ head: Head, _ upper: StaticString) -> Bool {
         ASCII.equalsUpperCased(bytes, head.nameStart, head.nameEnd, upper)
     }
 
