@@ -21,48 +21,93 @@ extension DateValue {
     /// - Parameter omitYear: the `X-APPLE-OMIT-YEAR` parameter's value, if present:
     ///   when it equals the written year, the year is unknown.
     public static func vCard(_ raw: String, omitYear: Int? = nil) -> DateValue {
-        let text = raw.trimmingWhitespace()
-        if text.isEmpty { return .none }
-        let bytes = Array(text.utf8)
+        var raw = raw
+        return raw.withUTF8 { vCard(utf8: $0, omitYear: omitYear) }
+    }
+
+    /// ``vCard(_:omitYear:)`` on the UTF-8 bytes of the value.
+    static func vCard(utf8 input: UnsafeBufferPointer<UInt8>, omitYear: Int? = nil) -> DateValue {
+        // Trim spaces, tabs, line breaks and no-break spaces (U+00A0, C2 A0 in UTF-8).
+        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+        var lower = 0
+        var upper = input.count
+        while lower < upper {
+            if isSpace(input[lower]) {
+                lower += 1
+            } else if input[lower] == 0xC2 && lower + 1 < upper && input[lower + 1] == 0xA0 {
+                lower += 2
+            } else {
+                break
+            }
+        }
+        while upper > lower {
+            if isSpace(input[upper - 1]) {
+                upper -= 1
+            } else if upper - 2 >= lower && input[upper - 2] == 0xC2 && input[upper - 1] == 0xA0 {
+                upper -= 2
+            } else {
+                break
+            }
+        }
+        if lower == upper { return .none }
+        let bytes = UnsafeBufferPointer(rebasing: input[lower..<upper])
+        let invalid = DateValue.invalid(String(decoding: bytes, as: UTF8.self))
         // Split off a time part: after "T"/"t" or a space, once the date part is complete.
         var end = bytes.count
-        for (i, b) in bytes.enumerated() where i >= 4 && (b == UInt8(ascii: "T") || b == UInt8(ascii: "t") || b == UInt8(ascii: " ")) {
-            end = i
-            break
+        var i = 4
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "T") || b == UInt8(ascii: "t") || b == UInt8(ascii: " ") {
+                end = i
+                break
+            }
+            i += 1
         }
         if end < bytes.count {
             let time = bytes[(end + 1)...]
-            let allowed: Set<UInt8> = Set("0123456789:+-Zz.,".utf8)
-            guard !time.isEmpty, time.allSatisfy({ allowed.contains($0) }) else { return .invalid(raw.trimmingWhitespace()) }
+            guard !time.isEmpty, time.allSatisfy(isTimeByte) else { return invalid }
         }
         let date = bytes[..<end]
-        func number(_ slice: ArraySlice<UInt8>) -> Int? {
+        func number(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
             guard !slice.isEmpty, slice.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
             return slice.reduce(0) { $0 * 10 + Int($1 - 48) }
         }
         let s = date.startIndex
+        let dash = UInt8(ascii: "-")
         var year: Int?
         var month: Int?
         var day: Int?
         switch date.count {
-        case 10 where date[s + 4] == UInt8(ascii: "-") && date[s + 7] == UInt8(ascii: "-"):  // YYYY-MM-DD
+        case 10 where date[s + 4] == dash && date[s + 7] == dash:  // YYYY-MM-DD
             year = number(date[s..<s + 4]); month = number(date[s + 5..<s + 7]); day = number(date[s + 8..<s + 10])
-            guard year != nil else { return .invalid(text) }
-        case 8 where date[s] == UInt8(ascii: "-") && date[s + 1] == UInt8(ascii: "-"):  // --MMDD? no: --MM-DD is 7
-            return .invalid(text)
+            guard year != nil else { return invalid }
+        case 8 where date[s] == dash && date[s + 1] == dash:  // 8 characters after "--" is no known form
+            return invalid
         case 8:  // YYYYMMDD
             year = number(date[s..<s + 4]); month = number(date[s + 4..<s + 6]); day = number(date[s + 6..<s + 8])
-            guard year != nil else { return .invalid(text) }
-        case 7 where date[s] == UInt8(ascii: "-") && date[s + 1] == UInt8(ascii: "-") && date[s + 4] == UInt8(ascii: "-"):  // --MM-DD
+            guard year != nil else { return invalid }
+        case 7 where date[s] == dash && date[s + 1] == dash && date[s + 4] == dash:  // --MM-DD
             month = number(date[s + 2..<s + 4]); day = number(date[s + 5..<s + 7])
-        case 6 where date[s] == UInt8(ascii: "-") && date[s + 1] == UInt8(ascii: "-"):  // --MMDD
+        case 6 where date[s] == dash && date[s + 1] == dash:  // --MMDD
             month = number(date[s + 2..<s + 4]); day = number(date[s + 4..<s + 6])
         default:
-            return .invalid(text)
+            return invalid
         }
-        guard let month, let day else { return .invalid(text) }
+        guard let month, let day else { return invalid }
         if let omitYear, year == omitYear { year = nil }
-        guard let value = EventDate(year: year, month: month, day: day) else { return .invalid(text) }
+        guard let value = EventDate(year: year, month: month, day: day) else { return invalid }
         return .date(value)
+    }
+
+    /// Characters a time part may hold: digits, `:`, a zone (`Z`, `+`, `-`) and fractions (`.` `,`).
+    @inline(__always)
+    private static func isTimeByte(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ":"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "Z"),
+            UInt8(ascii: "z"), UInt8(ascii: "."), UInt8(ascii: ","):
+            true
+        default:
+            false
+        }
     }
 }
