@@ -87,12 +87,17 @@ import Testing
         _ = try cli.json(["import"] + samples())
         let result = try cli.run(["upcoming", "--days", "1"])
         #expect(result.status == 0)
-        let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 3)
-        #expect(lines.first?.hasPrefix("today ") == true)
-        #expect(lines.first?.contains("Alan Turing") == true)
-        #expect(lines.last?.hasPrefix("tomorrow ") == true)
-        #expect(lines.last?.contains("Joan Clarke") == true)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        // Alan Turing and Vint Cerf were both born on June 23; Joan Clarke on the 24th,
+        // the day Donald Knuth married (1961): birthdays first on a day, then by name.
+        try #require(lines.count == 4, "\(lines)")
+        #expect(lines[0].hasPrefix("today ") && lines[0].contains("Alan Turing") && lines[0].contains("turns 114"))
+        #expect(lines[1].hasPrefix("today ") && lines[1].contains("Vint Cerf") && lines[1].contains("turns 83"))
+        #expect(lines[2].hasPrefix("tomorrow ") && lines[2].contains("Joan Clarke"))
+        #expect(lines[3].hasPrefix("tomorrow ") && lines[3].contains("Donald Knuth") && lines[3].contains("anniversary, 65 years"))
+        // Columns line up.
+        let nameColumn = lines.map { ($0.range(of: "Tue") ?? $0.range(of: "Wed"))?.lowerBound.utf16Offset(in: $0) }
+        #expect(Set(nameColumn).count == 1)
     }
 
     @Test func databaseFromEnvironmentAndNowFromEnvironment() throws {
