@@ -85,7 +85,7 @@ public struct CommandChannel: NotificationSink {
         case .exited(.exited(0)): return
         case .exited(.exited(let status)): throw .commandFailed(status: status)
         case .exited(.signalled(let signal)): throw Task.isCancelled ? .cancelled : .commandKilled(signal: signal)
-        case .timedOut: throw .commandTimedOut(seconds: timeout.components.seconds)
+        case .timedOut: throw .commandTimedOut(after: timeout)
         }
     }
 

@@ -23,7 +23,7 @@ public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The command was killed by a signal it did not get from us.
     case commandKilled(signal: Int32)
     /// The command ran longer than the channel's timeout and was killed.
-    case commandTimedOut(seconds: Int64)
+    case commandTimedOut(after: Duration)
     /// Delivery was cancelled (the daemon is shutting down).
     case cancelled
     /// The `log` channel could not write its line.
@@ -55,8 +55,8 @@ public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
             "the notification command exited with status \(status)"
         case .commandKilled(let signal):
             "the notification command was killed by signal \(signal)"
-        case .commandTimedOut(let seconds):
-            "the notification command did not finish within \(seconds) s and was stopped"
+        case .commandTimedOut(let timeout):
+            "the notification command did not finish within \(timeout) and was stopped"
         case .cancelled:
             "delivery was cancelled because birthdays is shutting down"
         case .logWriteFailed(let reason):

@@ -21,7 +21,12 @@ import Synchronization
 /// - Delivering a reminder id that is still on screen replaces that
 ///   notification (`replaces_id`) instead of stacking a second one.
 /// - Actions and closes are reported only for notifications this channel
-///   showed, at most once each, in the order the server sent them.
+///   showed, in the order the server sent them; a close at most once.
+/// - After an action the channel closes the notification (CloseNotification),
+///   as libnotify does: dunst leaves it on screen otherwise, until it expires.
+///   So an action is normally followed by a close with reason
+///   ``NotificationAction/CloseReason/closedByCall`` (or whatever the server
+///   reported first).
 public final class DesktopNotificationChannel: NotificationSink {
     /// The labels shown on the action buttons.
     public struct Labels: Sendable, Hashable {
@@ -183,7 +188,7 @@ public final class DesktopNotificationChannel: NotificationSink {
     static func deliveryError(_ failure: DBusFailure) -> DeliveryError {
         if failure.isServiceMissing { return .noNotificationServer }
         if failure.isTimeout { return .notificationServerTimedOut }
-        if failure == .disconnected { return .busDisconnected }
+        if failure.isDisconnected { return .busDisconnected }
         return .notificationServer(errorName: failure.name, message: failure.message)
     }
 
@@ -199,30 +204,36 @@ public final class DesktopNotificationChannel: NotificationSink {
         /// Maps a signal to an action of one of our notifications.
         func handle(_ signal: DBusSignal) {
             guard signal.interface == DesktopNotificationChannel.service, let id = signal.arguments.first?.uint32Value else { return }
-            let action: NotificationAction? = state.withLock { state in
-                guard let entry = state.entries[id] else { return nil }
+            let (action, client): (NotificationAction?, DBusClient?) = state.withLock { state in
+                guard let entry = state.entries[id] else { return (nil, nil) }
                 switch signal.member {
                 case "ActionInvoked":
                     guard signal.arguments.count >= 2, let key = signal.arguments[1].stringValue.flatMap(NotificationAction.Key.init) else {
-                        return nil
+                        return (nil, nil)
                     }
-                    return NotificationAction(reminderID: entry.reminderID, personID: entry.personID, notificationID: id, event: .invoked(key))
+                    let action = NotificationAction(reminderID: entry.reminderID, personID: entry.personID, notificationID: id, event: .invoked(key))
+                    return (action, state.client)
                 case "NotificationClosed":
                     state.forget(serverID: id)
                     let code = signal.arguments.count >= 2 ? signal.arguments[1].uint32Value ?? 4 : 4
-                    return NotificationAction(
+                    let action = NotificationAction(
                         reminderID: entry.reminderID, personID: entry.personID, notificationID: id, event: .closed(.init(code: code))
                     )
+                    return (action, nil)
                 default:
-                    return nil
+                    return (nil, nil)
                 }
             }
             if let action { continuation.yield(action) }
+            client?.send(
+                destination: DesktopNotificationChannel.service, path: DesktopNotificationChannel.path,
+                interface: DesktopNotificationChannel.service, method: "CloseNotification", arguments: [.uint32(id)]
+            )
         }
 
         /// Converts a failure, dropping the connection when it broke.
         func failed(_ failure: DBusFailure, client: DBusClient) -> DeliveryError {
-            if !client.isConnected || failure == .disconnected {
+            if !client.isConnected || failure.isDisconnected {
                 state.withLock { if $0.client === client { $0.resetConnection() } }
             }
             return DesktopNotificationChannel.deliveryError(failure)

@@ -43,8 +43,9 @@ int cwake_timerfd_read(int fd);
 int cwake_classify_read(long n, int err);
 
 /* CLOCK_BOOTTIME minus CLOCK_MONOTONIC in nanoseconds: the total time the
- * system has spent suspended since boot. It only grows, and grows by the
- * length of each suspension. */
+ * system has spent suspended since boot. It grows by the length of each
+ * suspension; between suspensions it jitters by the few nanoseconds between
+ * the two clock reads (so compare it with a threshold, never for equality). */
 int64_t cwake_suspended_ns(void);
 
 /* (boot_sec, boot_nsec) minus (mono_sec, mono_nsec) in nanoseconds. */

@@ -17,6 +17,9 @@ struct DBusFailure: Error, Sendable, Equatable {
         name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner"
     }
 
+    /// The connection is gone (libdbus's own "Connection is closed" or ours).
+    var isDisconnected: Bool { name == DBusFailure.disconnected.name }
+
     var isTimeout: Bool {
         name == "org.freedesktop.DBus.Error.NoReply" || name == "org.freedesktop.DBus.Error.Timeout"
     }
@@ -121,6 +124,24 @@ final class DBusClient: Sendable {
             )
         }
         return try result.get()
+    }
+
+    /// Sends a method call without waiting for (or wanting) a reply; usable
+    /// from `onSignal`. Failures are ignored.
+    func send(destination: String, path: String, interface: String, method: String, arguments: [DBusValue] = []) {
+        worker.enqueue(
+            { connection in
+                guard let message = dbus_message_new_method_call(destination, path, interface, method) else { return }
+                defer { dbus_message_unref(message) }
+                var iter = DBusMessageIter()
+                dbus_message_iter_init_append(message, &iter)
+                for argument in arguments where !argument.append(to: &iter) { return }
+                dbus_message_set_no_reply(message, 1)
+                _ = dbus_connection_send(connection, message, nil)
+                dbus_connection_flush(connection)
+            },
+            orElse: {}
+        )
     }
 
     /// Whether `name` has an owner on the bus right now.
