@@ -227,3 +227,6 @@ func sampleReminder(
         title: title, body: body, late: late, occurrenceDate: when == .dayOf ? date(2026, 3, 10) : date(2026, 3, 11)
     )
 }
+
+/// The namespace of the delivery tests, so `swift test --filter Delivery` runs them all.
+enum DeliveryTests {}

@@ -143,7 +143,9 @@ public final class WakeMonitor: Sendable {
                     case .clockChanged, .expired:
                         // Re-arm first so a change that happens while we report is not lost.
                         try? timer.arm()
-                        found += detector.state.withLock { $0.clockChanged(suspendedTotal: WakeMonitor.suspendedSinceBoot(), zone: currentTimeZone()) }
+                        let suspended = WakeMonitor.suspendedSinceBoot()
+                        let zone = currentTimeZone()
+                        found += detector.state.withLock { $0.clockChanged(suspendedTotal: suspended, zone: zone) }
                     case .nothing:
                         break
                     case .failed:
