@@ -1,0 +1,82 @@
+#ifndef BIRTHDAYS_CWAKE_H
+#define BIRTHDAYS_CWAKE_H
+/*
+ * Small wrappers over Linux clock and file-watch APIs that Glibc's Swift
+ * module does not expose (timerfd, eventfd, inotify), for detecting wall-clock
+ * jumps, resume from suspend and time-zone changes without polling.
+ * Every function returns a negative errno on failure.
+ */
+#include <stdint.h>
+
+/* What a read of the clock-change timer means. */
+enum {
+    CWAKE_TIMER_EXPIRED = 1,        /* the timer reached its instant */
+    CWAKE_TIMER_CLOCK_CHANGED = 2,  /* read failed with ECANCELED: CLOCK_REALTIME was set (or the system resumed) */
+    CWAKE_TIMER_NOTHING = 3,        /* EAGAIN / EINTR: nothing to report yet */
+    CWAKE_TIMER_ERROR = 4           /* any other failure */
+};
+
+/* Which descriptors cwake_wait found readable (a bit set). */
+enum {
+    CWAKE_READY_TIMER = 1,
+    CWAKE_READY_WATCH = 2,
+    CWAKE_READY_STOP = 4
+};
+
+/* A non-blocking, close-on-exec timerfd on CLOCK_REALTIME. */
+int cwake_timerfd_open(void);
+
+/* Arms `fd` to expire at `epoch_seconds` (absolute, CLOCK_REALTIME) with
+ * TFD_TIMER_CANCEL_ON_SET, so any discontinuous change of the wall clock
+ * makes the next read fail with ECANCELED. Re-arm after every such read. */
+int cwake_timerfd_arm(int fd, int64_t epoch_seconds);
+
+/* Whole seconds left before `fd` expires (0 when disarmed or expired). */
+int64_t cwake_timerfd_remaining_seconds(int fd);
+
+/* Reads `fd` once and classifies the result (see cwake_classify_read). */
+int cwake_timerfd_read(int fd);
+
+/* Classifies the result of read() on a timerfd: `n` bytes read, `err` the
+ * errno when n < 0. Pure, so the ECANCELED path is testable without setting
+ * the system clock. */
+int cwake_classify_read(long n, int err);
+
+/* CLOCK_BOOTTIME minus CLOCK_MONOTONIC in nanoseconds: the total time the
+ * system has spent suspended since boot. It grows by the length of each
+ * suspension; between suspensions it jitters by the few nanoseconds between
+ * the two clock reads (so compare it with a threshold, never for equality). */
+int64_t cwake_suspended_ns(void);
+
+/* (boot_sec, boot_nsec) minus (mono_sec, mono_nsec) in nanoseconds. */
+int64_t cwake_timespec_diff_ns(int64_t boot_sec, int64_t boot_nsec, int64_t mono_sec, int64_t mono_nsec);
+
+/* A non-blocking, close-on-exec eventfd used to wake a thread blocked in poll. */
+int cwake_eventfd(void);
+/* Makes `fd` readable (adds 1 to the eventfd counter). */
+int cwake_eventfd_signal(int fd);
+/* Resets the counter; returns 1 when it was signalled. */
+int cwake_eventfd_drain(int fd);
+
+/* A non-blocking inotify descriptor watching `directory` for files being
+ * created, replaced, renamed, written, re-linked or deleted. */
+int cwake_watch_directory(const char *directory);
+
+/* Drains pending events on an inotify descriptor; returns 1 when one of them
+ * names `name` (e.g. "localtime"), 0 when none does. */
+int cwake_watch_read(int fd, const char *name);
+
+/* Blocks until one of the descriptors is readable (pass -1 to leave one out)
+ * and returns the CWAKE_READY_* bits; retries on EINTR. */
+int cwake_wait(int timer_fd, int watch_fd, int stop_fd);
+
+/* Adds "close every descriptor from `low_fd` up" to a
+ * posix_spawn_file_actions_t (glibc's posix_spawn_file_actions_addclosefrom_np,
+ * which Swift's Glibc module does not expose). `actions` points at the
+ * posix_spawn_file_actions_t. */
+int cwake_spawn_add_closefrom(void *actions, int low_fd);
+
+/* Closes `fd` if it is not negative. */
+void cwake_close(int fd);
+
+#endif
