@@ -72,6 +72,9 @@ extension DeliveryTests {
             await #expect(throws: DeliveryError.commandTimedOut(after: .milliseconds(300))) { try await channel.deliver(sampleReminder()) }
 
             let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            // kill(2) returns before the signalled process is gone: wait (bounded) for it to exit.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while isRunning(pid) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(!isRunning(pid), "the background child survived the timeout")
         }
 

@@ -10,7 +10,7 @@ import Glibc
 /// when one is missing.
 enum Tools {
     static let python = "/usr/bin/python3"
-    static let fakeNotifyd = SharedFolder.root.deletingLastPathComponent().appendingPathComponent("shared/tools/fake-notifyd")
+    static let fakeNotifyd = SharedTestData.root.deletingLastPathComponent().appendingPathComponent("shared/tools/fake-notifyd")
 
     static func path(_ name: String) -> String? {
         for directory in ["/usr/bin", "/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: directory + "/" + name) {
