@@ -146,7 +146,7 @@ def import_rows():
     ours_rate = mb(size) / ours["median_s"] if ours and size else None
     peer_rate = mb(small) / vob["median_s"] if vob and small else None
     ratio = ours_rate / peer_rate if ours_rate and peer_rate else None
-    row("import-throughput", "import parse throughput vs python3-vobject (vobject on 10k contacts, %.0f MB)" % mb(small or 0),
+    row("import-throughput", "import parse throughput vs python3-vobject (vobject on 10k contacts%s)" % (", %.0f MB" % mb(small) if small else ""),
         number(ours_rate, "MB/s") or na, number(peer_rate, "MB/s") or not_available("vobject"), "python3-vobject",
         times(ratio), "≥ 15×", None if stub or ratio is None else ratio >= 15, note, ours_rate, peer_rate, "MB/s")
 

@@ -19,6 +19,7 @@
 # Knobs: BENCH_RUNS (fast commands, default 10), BENCH_MID_RUNS (imports, python3-icalendar,
 # default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE_SECONDS (60),
+# BENCH_ONLY (some of: import vobject upcoming reschedule export serve idle; default all),
 # BIRTHDAYS_BIN (default .build/release/birthdays).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +39,7 @@ WRK_SECONDS=${BENCH_WRK_SECONDS:-10}
 WRK_THREADS=${BENCH_WRK_THREADS:-2}
 WRK_CONNECTIONS=${BENCH_WRK_CONNECTIONS:-32}
 IDLE_SECONDS=${BENCH_IDLE_SECONDS:-60}
+ONLY=${BENCH_ONLY:-}
 
 # Contacts to generate for a number of dated people (see above).
 CONTACTS_FOR_1K_PEOPLE=1382
@@ -93,6 +95,7 @@ trap 'exit 130' INT TERM
 # and the benchmark goes on with the next one.
 measure() {
     local id=$1 status
+    [[ -z $ONLY || " $ONLY " == *" $id "* ]] || return 0
     say "$id"
     set +e
     (set -e; "measure_$id")
