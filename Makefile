@@ -40,7 +40,7 @@ deps-test:
 	@./scripts/install-deps.sh $(TEST_PACKAGES)
 
 deps-bench:
-	@./scripts/install-deps.sh $(BENCH_PACKAGES)
+	@./scripts/install-deps.sh $(BENCH_PACKAGES) linux-perf
 
 clean:
 	rm -rf .build

@@ -1,0 +1,324 @@
+#!/usr/bin/python3
+"""Collect the results of bench/run.sh into one table, print it and write it as JSON.
+
+    report.py RUN_DIR RESULTS_JSON
+
+RUN_DIR holds hyperfine exports (hf-ID.json), wrk reports (ID.wrk), /usr/bin/time -v
+output, facts.txt (key=value lines) and ID.na files naming measurements that could
+not run. Also writes RUN_DIR/table.md, the same table in Markdown for the README.
+
+The ratio column always reads "how many times better than the peer": peer time /
+our time for durations, our rate / peer rate for throughputs. Below 1 we are slower.
+"""
+import datetime
+import json
+import os
+import platform
+import re
+import sys
+
+RUN, RESULTS = sys.argv[1], sys.argv[2]
+
+
+def facts():
+    values = {}
+    path = os.path.join(RUN, "facts.txt")
+    if os.path.exists(path):
+        for line in open(path, encoding="utf-8"):
+            key, _, value = line.rstrip("\n").partition("=")
+            values[key] = value
+    return values
+
+
+FACTS = facts()
+
+
+def fact_int(key):
+    try:
+        return int(FACTS.get(key, ""))
+    except ValueError:
+        return None
+
+
+def not_available(measurement):
+    path = os.path.join(RUN, measurement + ".na")
+    return open(path, encoding="utf-8").read().strip() if os.path.exists(path) else None
+
+
+def hyperfine(name):
+    """Median wall time in seconds and the number of runs, or None."""
+    path = os.path.join(RUN, "hf-" + name + ".json")
+    if not os.path.exists(path):
+        return None
+    try:
+        result = json.load(open(path))["results"][0]
+    except (ValueError, KeyError, IndexError):
+        return None  # an interrupted run leaves an empty export
+    return {"median_s": result["median"], "runs": len(result["times"]),
+            "min_s": result["min"], "max_s": result["max"],
+            "failed_runs": sum(1 for code in result.get("exit_codes", []) if code)}
+
+
+def wrk(name):
+    """Requests per second and non-2xx/3xx count, or None."""
+    path = os.path.join(RUN, name + ".wrk")
+    if not os.path.exists(path):
+        return None
+    text = open(path, encoding="utf-8").read()
+    rate = re.search(r"Requests/sec:\s*([\d.]+)", text)
+    errors = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
+    socket = re.search(r"Socket errors:.*", text)
+    return {"rate": float(rate.group(1)) if rate else None,
+            "bad_responses": int(errors.group(1)) if errors else 0,
+            "socket_errors": socket.group(0) if socket else None}
+
+
+def max_rss_kb(name):
+    path = os.path.join(RUN, name)
+    if not os.path.exists(path):
+        return None
+    match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(path).read())
+    return int(match.group(1)) if match else None
+
+
+def mb(size):
+    return size / 1e6
+
+
+# MARK: Formatting
+
+def seconds(value):
+    if value is None:
+        return None
+    return "%.1f ms" % (value * 1e3) if value < 1 else "%.2f s" % value
+
+
+def number(value, unit):
+    return None if value is None else "%s %s" % (format(value, ",.0f") if value >= 100 else format(value, ",.1f"), unit)
+
+
+def times(value):
+    if value is None:
+        return None
+    return format(value, ",.0f") + "×" if value >= 100 else "%.3g×" % value
+
+
+# MARK: Rows
+
+rows = []
+
+
+def row(ident, what, ours=None, peer=None, peer_name="", ratio=None, target="—", passed=None, note="",
+        ours_value=None, peer_value=None, unit=""):
+    # A figure from a database that does not hold the data (the parser is a stub) passes nothing.
+    if "meaningless" in note:
+        passed = None
+    rows.append({"id": ident, "what": what, "ours": ours, "peer": peer, "peer_name": peer_name,
+                 "ratio": ratio, "target": target, "pass": passed, "note": note,
+                 "ours_value": ours_value, "peer_value": peer_value, "unit": unit})
+
+
+def import_rows():
+    size = fact_int("c100k_bytes")
+    label = "import 100k vCard 3.0, 10%% photos (%.0f MB), new DB" % mb(size) if size else "import 100k vCard 3.0, 10% photos"
+    na = not_available("import")
+    ours, floor = hyperfine("import"), hyperfine("cat")
+    note = ""
+    stub = fact_int("import_added") == 0
+    if stub:
+        note = "imported 0 contacts (exit %s): parser not built yet, figure meaningless" % FACTS.get("import_exit", "?")
+    if na and not ours:
+        row("import", label, ours=na, target="< 2 s", note=note)
+    else:
+        o = ours and ours["median_s"]
+        f = floor and floor["median_s"]
+        row("import", label, seconds(o), seconds(f), "cat FILE (floor, warm cache)",
+            times(f / o) if o and f else None, "< 2 s", None if stub or o is None else o < 2, note,
+            o, f, "s")
+    rss = max_rss_kb("import-time.txt")
+    if rss is not None:
+        row("import-rss", "import 100k: peak RSS (/usr/bin/time -v)", "%.0f MB" % (rss / 1024), note="see import" if stub else "",
+            ours_value=rss / 1024, unit="MB")
+
+    # Throughput against python3-vobject, which is measured on the 10k file (it is slow).
+    vob = hyperfine("vobject")
+    small = fact_int("c10k_bytes")
+    ours_rate = mb(size) / ours["median_s"] if ours and size else None
+    peer_rate = mb(small) / vob["median_s"] if vob and small else None
+    ratio = ours_rate / peer_rate if ours_rate and peer_rate else None
+    row("import-throughput", "import parse throughput vs python3-vobject (vobject on 10k contacts%s)" % (", %.0f MB" % mb(small) if small else ""),
+        number(ours_rate, "MB/s") or na, number(peer_rate, "MB/s") or not_available("vobject"), "python3-vobject",
+        times(ratio), "≥ 15×", None if stub or ratio is None else ratio >= 15, note, ours_rate, peer_rate, "MB/s")
+
+    re_ = hyperfine("reimport")
+    o = re_ and re_["median_s"]
+    f = floor and floor["median_s"]
+    row("reimport", "re-import the same 100k file (all unchanged)", seconds(o) or na, seconds(f), "cat FILE (floor)",
+        times(f / o) if o and f else None, "—", None, note, o, f, "s")
+
+
+def timed(ident, what, ours_name, peer_name_key, peer_label, target, limit=None, min_ratio=None, note=""):
+    ours, peer = hyperfine(ours_name), hyperfine(peer_name_key) if peer_name_key else None
+    o = ours and ours["median_s"]
+    p = peer and peer["median_s"]
+    ratio = p / o if o and p else None
+    passed = None
+    if limit is not None and o is not None:
+        passed = o < limit
+    if min_ratio is not None and ratio is not None:
+        passed = ratio >= min_ratio
+    ours_text = seconds(o) or not_available(ident) or "not measured"
+    if o is None and "meaningless" in note:
+        note = ""  # nothing of ours was measured, so nothing to qualify
+    peer_text = seconds(p) or (not_available(peer_name_key) if peer_name_key else None)
+    row(ident, what, ours_text, peer_text, peer_label, times(ratio), target, passed, note, o, p, "s")
+
+
+def people_label(key, fallback):
+    people = fact_int(key + "_people")
+    contacts = fact_int(key + "_contacts")
+    return "%s people (%s contacts with a date)" % (format(people, ","), format(contacts, ",")) if people and contacts else fallback
+
+
+def imported_note(key):
+    imported, people = fact_int(key + "_imported"), fact_int(key + "_people")
+    if imported is not None and people and imported != people:
+        return "database holds %d of %d people: parser not built yet, figure meaningless" % (imported, people)
+    return ""
+
+
+def serve_rows():
+    na = not_available("serve")
+    events, size = fact_int("feed_events"), fact_int("feed_bytes")
+    label = "1,000-person feed" + (" (%d events, %.0f KB)" % (events, size / 1e3) if events is not None and size else "")
+    for kind, what, target in (("full", "feed full download, %s (wrk %s s)" % (label, FACTS.get("wrk_seconds", "10")), "≥ 0.5× nginx"),
+                               ("304", "feed 304 revalidation, If-None-Match (wrk)", "≥ 0.5× nginx")):
+        ours, peer = wrk("serve-%s-ours" % kind), wrk("serve-%s-nginx" % kind)
+        o = ours and ours["rate"]
+        p = peer and peer["rate"]
+        ratio = o / p if o and p else None
+        notes = []
+        bad = False
+        for who, result in (("ours", ours), ("nginx", peer)):
+            if result and result["bad_responses"]:
+                notes.append("%s: %d non-2xx/3xx responses" % (who, result["bad_responses"]))
+                bad = True
+            if result and result["socket_errors"]:
+                notes.append("%s: %s" % (who, result["socket_errors"]))
+        if kind == "304":
+            for who in ("ours", "nginx"):
+                status = FACTS.get("serve_%s_304_status" % who)
+                if status and status != "304":
+                    notes.append("%s answered %s, not 304, to its own ETag" % (who, status))
+                    bad = True
+        if FACTS.get("feed_source") == "python3-icalendar":
+            notes.append("nginx served python3-icalendar's rendering of the same people (our server not built yet)")
+        if o is not None and imported_note("p1k"):
+            notes.append(imported_note("p1k"))
+        note = "; ".join(notes)
+        row("serve-" + kind, what, number(o, "req/s") or na or "not measured", number(p, "req/s"), "nginx static copy, etag on",
+            times(ratio), target, None if ratio is None or bad else ratio >= 0.5, note, o, p, "req/s")
+
+
+def idle_rows():
+    na = not_available("idle")
+    before, after = FACTS.get("idle_before"), FACTS.get("idle_after")
+    window = FACTS.get("idle_seconds", "60")
+    if not (before and after):
+        for ident, what, target in (("idle-cpu", "daemon idle %s s: CPU time" % window, "—"),
+                                    ("idle-rss", "daemon idle: peak RSS (VmHWM)", "< 30 MB"),
+                                    ("idle-wakeups", "daemon idle %s s: voluntary context switches" % window, "0 (none unscheduled)")):
+            row(ident, what, na or "not measured", target=target)
+        return
+    tick = int(FACTS.get("idle_clk_tck", "100"))
+    b, a = [int(x) for x in before.split()], [int(x) for x in after.split()]
+    cpu = (a[0] - b[0]) / tick
+    hwm = int(FACTS.get("idle_vmhwm_kb", "0")) / 1024
+    wakeups = a[1] - b[1]
+    threads = a[3]
+    held = imported_note("p1k").replace(": parser not built yet, figure meaningless", " (parser not built yet)")
+    row("idle-cpu", "daemon idle %s s: CPU time (utime+stime)" % window, "%.2f s" % cpu, ours_value=cpu, unit="s",
+        note="; ".join(filter(None, ["ready by " + FACTS.get("idle_ready", "?"), held])))
+    row("idle-rss", "daemon idle: peak RSS (VmHWM)", "%.1f MB" % hwm, target="< 30 MB", passed=hwm < 30, ours_value=hwm, unit="MB")
+    row("idle-wakeups", "daemon idle %s s: voluntary context switches (%d thread%s)" % (window, threads, "" if threads == 1 else "s"),
+        "%d" % wakeups,
+        target="0 (none unscheduled)", passed=wakeups == 0, ours_value=wakeups, unit="switches",
+        note="involuntary: %d" % (a[2] - b[2]))
+
+
+import_rows()
+timed("upcoming", "upcoming --days 365 on " + people_label("p10k", "10,000 people"), "upcoming", "khard",
+      "khard birthdays (vdir)", "< 50 ms", limit=0.05,
+      note="; ".join(filter(None, [imported_note("p10k"),
+                                   "khard printed %s lines" % FACTS["khard_lines"] if "khard_lines" in FACTS else ""])))
+timed("reschedule", "reschedule on " + people_label("p100k", "100,000 people"), "reschedule", None, "", "< 100 ms",
+      limit=0.1, note=imported_note("p100k"))
+export_note = imported_note("p10k")
+if FACTS.get("export_alarms") and FACTS.get("icalendar_alarms") and FACTS["export_alarms"] != FACTS["icalendar_alarms"]:
+    export_note = "; ".join(filter(None, [export_note, "alarms: ours %s, peer %s" % (FACTS["export_alarms"], FACTS["icalendar_alarms"])]))
+timed("export", "export .ics, %s, 2 alarms per event" % people_label("p10k", "10,000 people"), "export", "icalendar",
+      "python3-icalendar, same events", "≥ 20×", min_ratio=20, note=export_note)
+serve_rows()
+idle_rows()
+
+
+# MARK: Machine
+
+def cpu_model():
+    for line in open("/proc/cpuinfo", encoding="utf-8"):
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+machine = {
+    "cpu": cpu_model(),
+    "nproc": len(os.sched_getaffinity(0)),
+    "kernel": platform.release(),
+    "os": (lambda f: f.get("PRETTY_NAME", "?"))(dict(line.rstrip("\n").split("=", 1) for line in open("/etc/os-release") if "=" in line)).strip('"'),
+    "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+    "load_start": FACTS.get("load_start"),
+    "load_end": " ".join(open("/proc/loadavg").read().split()[:3]),
+}
+now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+
+
+# MARK: Output
+
+def verdict(value):
+    return {True: "pass", False: "FAIL", None: "—"}[value]
+
+
+header = ["what", "ours", "peer", "ratio", "target", "result"]
+table = [[r["what"], r["ours"] or "—", ("%s: %s" % (r["peer_name"], r["peer"])) if r["peer"] else "—",
+          r["ratio"] or "—", r["target"], verdict(r["pass"])] for r in rows]
+widths = [max(len(str(line[i])) for line in [header] + table) for i in range(len(header))]
+print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+print("  ".join("-" * w for w in widths))
+for line in table:
+    print("  ".join(str(cell).ljust(w) for cell, w in zip(line, widths)))
+notes = [(r["id"], r["note"]) for r in rows if r["note"]]
+if notes:
+    print()
+    for ident, note in notes:
+        print("note: %s: %s" % (ident, note))
+print()
+print("ratio = how many times better than the peer (peer time / ours, or our rate / peer's).")
+print("machine: %s, %d CPUs, %s GB, %s, kernel %s; load average %s at start, %s at end; commit %s; %s"
+      % (machine["cpu"], machine["nproc"], machine["memory_gb"], machine["os"], machine["kernel"],
+         machine["load_start"], machine["load_end"], FACTS.get("commit", "?"), now.isoformat()))
+
+with open(os.path.join(RUN, "table.md"), "w", encoding="utf-8") as md:
+    md.write("| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")
+    for line in table:
+        md.write("| " + " | ".join(str(cell).replace("|", "\\|") for cell in line) + " |\n")
+    md.write("\nMeasured %s on %s (%d CPUs), %s, load average %s.\n"
+             % (now.date().isoformat(), machine["cpu"], machine["nproc"], machine["os"], machine["load_start"]))
+
+raw = {name[3:-5]: hyperfine(name[3:-5]) for name in sorted(os.listdir(RUN)) if name.startswith("hf-") and name.endswith(".json")}
+raw.update({name[:-4]: wrk(name[:-4]) for name in sorted(os.listdir(RUN)) if name.endswith(".wrk")})
+with open(RESULTS, "w", encoding="utf-8") as out:
+    json.dump({"date": now.isoformat(), "commit": FACTS.get("commit"), "machine": machine, "rows": rows,
+               "facts": FACTS, "raw": raw}, out, indent=2, ensure_ascii=False)
+    out.write("\n")
+print("wrote %s and %s" % (os.path.relpath(RESULTS), os.path.relpath(os.path.join(RUN, "table.md"))))

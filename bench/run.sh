@@ -1,0 +1,424 @@
+#!/usr/bin/env bash
+# `make bench`: measure birthdays against its peers on generated data and print a table.
+#
+#   ./bench/run.sh                      # after `make release deps-bench` (what `make bench` does)
+#   BENCH_IDLE_SECONDS=5 ./bench/run.sh # dry run: shorter daemon idle window
+#
+# Every figure comes from this run on this machine: hyperfine medians for commands,
+# wrk for the feed server, /proc for the daemon. A peer is measured on the same data in
+# the same run. The table is printed and written to bench/results.json (ignored by git).
+# A command this build does not have yet gets "n/a (not built yet)", never a figure.
+#
+# Data comes from ../shared/tools/gen-contacts.py (vCard 3.0, 10% photos, seed 1) and is
+# cached in bench/work/data/ (deterministic, so it is only regenerated when the
+# generator changes); databases and results of a run go to bench/work/run/.
+#
+# "N people" means N contacts that carry a date: the generator dates about 72% of
+# contacts, so 10,000 people are its first 13,843 contacts (checked against --truth).
+#
+# Knobs: BENCH_RUNS (fast commands, default 10), BENCH_MID_RUNS (imports, python3-icalendar,
+# default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
+# BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE_SECONDS (60),
+# BENCH_ONLY (some of: import vobject upcoming reschedule export serve idle; default all),
+# BIRTHDAYS_BIN (default .build/release/birthdays).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+BIN=${BIRTHDAYS_BIN:-$ROOT/.build/release/birthdays}
+BIN_COMM=$(basename "$BIN" | cut -c1-15) # what /proc/PID/comm shows for it
+PY=/usr/bin/python3 # Debian's: it has vobject and icalendar (a pyenv python3 on PATH may not)
+GEN=$ROOT/../shared/tools/gen-contacts.py
+WORK=$ROOT/bench/work
+DATA=$WORK/data
+OUT=$WORK/run
+RUNS=${BENCH_RUNS:-10}
+MID_RUNS=${BENCH_MID_RUNS:-5}
+SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
+WRK_SECONDS=${BENCH_WRK_SECONDS:-10}
+WRK_THREADS=${BENCH_WRK_THREADS:-2}
+WRK_CONNECTIONS=${BENCH_WRK_CONNECTIONS:-32}
+IDLE_SECONDS=${BENCH_IDLE_SECONDS:-60}
+ONLY=${BENCH_ONLY:-}
+
+# Contacts to generate for a number of dated people (see above).
+CONTACTS_FOR_1K_PEOPLE=1382
+CONTACTS_FOR_10K_PEOPLE=13843
+CONTACTS_FOR_100K_PEOPLE=137975
+
+say() { printf '\n== %s\n' "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+
+# MARK: Preconditions
+
+[[ -f $GEN ]] || die "../shared/tools/gen-contacts.py is missing (expected at $GEN); the benchmark data comes from it"
+[[ -x $BIN ]] || die "$BIN is missing: build it first (make release, or make bench)"
+missing=()
+for tool in hyperfine wrk nginx khard curl; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+[[ -x /usr/bin/time ]] || missing+=(/usr/bin/time)
+[[ ${#missing[@]} -eq 0 ]] || die "missing ${missing[*]}: run make deps-bench"
+$PY -c 'import vobject, icalendar' 2>/dev/null || die "$PY lacks vobject or icalendar: run make deps-bench"
+
+rm -rf "$OUT"
+mkdir -p "$DATA" "$OUT/db"
+FACTS=$OUT/facts.txt   # key=value lines for report.py
+fact() { printf '%s=%s\n' "$1" "$2" >>"$FACTS"; }
+na() { printf '%s\n' "$2" >"$OUT/$1.na"; printf 'bench: %s: %s\n' "$1" "$2" >&2; }
+fact load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
+fact idle_seconds "$IDLE_SECONDS"
+fact commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)"
+
+# MARK: Background processes
+
+# Every background process is recorded as "pid program"; the EXIT trap stops the ones
+# still running (by pid, after checking the pid still names that program).
+PIDS=$OUT/pids
+started() { printf '%s %s\n' "$1" "$2" >>"$PIDS"; }
+stop() {
+    local pid=$1 comm=${2:-} i
+    [[ -d /proc/$pid ]] || return 0
+    [[ -z $comm || $(cat "/proc/$pid/comm" 2>/dev/null) == "$comm" ]] || return 0
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for ((i = 0; i < 50; i++)); do [[ -d /proc/$pid ]] || return 0; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+}
+cleanup() {
+    local pid comm
+    [[ -f $PIDS ]] || return 0
+    while read -r pid comm; do stop "$pid" "$comm"; done <"$PIDS"
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Runs one measurement in a subshell with -e in force; a failure marks its rows failed
+# and the benchmark goes on with the next one.
+measure() {
+    local id=$1 status
+    [[ -z $ONLY || " $ONLY " == *" $id "* ]] || return 0
+    say "$id"
+    set +e
+    (set -e; "measure_$id")
+    status=$?
+    set -e
+    cleanup
+    if [[ $status -ne 0 && ! -f $OUT/$id.na ]]; then na "$id" "failed (exit $status; see bench/work/run/)"; fi
+}
+
+# MARK: Helpers
+
+# Whether this build has the (sub)command. `birthdays help NOSUCH` prints the root help and
+# exits 0, so look for the command's own usage line ("USAGE: birthdays export ...").
+has() {
+    local usage
+    usage=$("$BIN" help "$@" 2>/dev/null | grep -m1 '^USAGE: ') || return 1
+    [[ "$usage " == "USAGE: birthdays $* "* ]]
+}
+need() {
+    local id=$1 cmd
+    shift
+    for cmd in "$@"; do
+        # shellcheck disable=SC2086 # "feed url" is two words on purpose
+        if ! has $cmd; then
+            na "$id" "n/a (not built yet: birthdays $cmd)"
+            return 1
+        fi
+    done
+}
+
+# The data set NAME with COUNT contacts: NAME.vcf and NAME.truth.tsv, cached.
+gen() {
+    local name=$1 count=$2
+    local want
+    want="gen=$(sha256sum "$GEN" | cut -c1-16) count=$count format=vcard3 photo-rate=0.1 seed=1"
+    if [[ ! -f $DATA/$name.stamp || $(<"$DATA/$name.stamp") != "$want" ]]; then
+        printf 'generating %s (%s contacts)\n' "$name" "$count" >&2
+        rm -f "$DATA/$name.stamp"
+        $PY "$GEN" --count "$count" --format vcard3 --photo-rate 0.1 --seed 1 \
+            --truth "$DATA/$name.truth.tsv" >"$DATA/$name.vcf.tmp"
+        mv "$DATA/$name.vcf.tmp" "$DATA/$name.vcf"
+        echo "$want" >"$DATA/$name.stamp"
+    fi
+    fact "${name}_contacts" "$count"
+    fact "${name}_bytes" "$(stat -c %s "$DATA/$name.vcf")"
+    fact "${name}_people" "$(cut -f1 "$DATA/$name.truth.tsv" | sort -u | wc -l)"
+}
+
+# The database DB (default: NAME) with data set NAME imported (untimed), made once per run.
+# Records how many people the import added, so a parser stub shows in the table.
+db_for() {
+    local name=$1 db=$OUT/db/${2:-$1}.sqlite
+    if [[ ! -f $db ]]; then
+        if "$BIN" import --database "$db" --json "$DATA/$name.vcf" >"$OUT/import-$name.json" 2>"$OUT/import-$name.err"; then
+            fact "${name}_imported" "$(json_get "$OUT/import-$name.json" added)"
+        else
+            fact "${name}_imported" 0
+            # Make the (empty) database anyway: a parser stub imports nothing and fails.
+            "$BIN" people --database "$db" >/dev/null 2>&1 || true
+        fi
+    fi
+    printf '%s\n' "$db"
+}
+
+json_get() { $PY -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], 0))' "$1" "$2" 2>/dev/null || echo 0; }
+
+# hyperfine ID RUNS [hyperfine options...] -- COMMAND ARGS...: median and runs to OUT/hf-ID.json.
+hf() {
+    local id=$1 runs=$2 cmd
+    shift 2
+    local opts=()
+    while [[ $1 != -- ]]; do opts+=("$1"); shift; done
+    shift
+    cmd=$(printf '%q ' "$@")
+    hyperfine -N --style basic --warmup 1 --runs "$runs" "${opts[@]}" --export-json "$OUT/hf-$id.json" --command-name "$id" -- "$cmd" >&2
+}
+
+free_port() { $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# Waits until URL answers 200 or the process PID dies or the deadline passes.
+wait_url() {
+    local url=$1 pid=$2 deadline=$((SECONDS + 30))
+    while ((SECONDS < deadline)); do
+        [[ $(curl -s -o /dev/null -w '%{http_code}' "$url" || true) == 200 ]] && return 0
+        [[ -d /proc/$pid ]] || { echo "process $pid exited before serving $url" >&2; return 1; }
+        sleep 0.2
+    done
+    echo "$url did not answer within 30 s" >&2
+    return 1
+}
+
+# MARK: Measurements
+
+measure_import() {
+    gen c100k 100000
+    local db=$OUT/db/import.sqlite status=0
+    # A first, untimed import tells whether the parser is real (a stub imports nothing).
+    "$BIN" import --database "$db" --json "$DATA/c100k.vcf" >"$OUT/import-trial.json" 2>"$OUT/import-trial.err" || status=$?
+    fact import_exit "$status"
+    fact import_added "$(json_get "$OUT/import-trial.json" added)"
+    local ignore=()
+    [[ $status -eq 0 ]] || ignore=(-i)
+    hf import "$MID_RUNS" "${ignore[@]}" --prepare "rm -f $db $db-wal $db-shm" -- "$BIN" import --database "$db" "$DATA/c100k.vcf"
+    /usr/bin/time -v -o "$OUT/import-time.txt" "$BIN" import --database "$OUT/db/import-rss.sqlite" "$DATA/c100k.vcf" >/dev/null 2>&1 || true
+    hf reimport "$MID_RUNS" "${ignore[@]}" -- "$BIN" import --database "$db" "$DATA/c100k.vcf"
+    hf cat "$RUNS" -- cat "$DATA/c100k.vcf"
+}
+
+measure_vobject() {
+    gen c10k 10000
+    hf vobject "$SLOW_RUNS" -- "$PY" bench/peers/vobject_parse.py "$DATA/c10k.vcf"
+}
+
+measure_upcoming() {
+    gen p10k "$CONTACTS_FOR_10K_PEOPLE"
+    local db
+    db=$(db_for p10k)
+    hf upcoming "$RUNS" -- "$BIN" upcoming --database "$db" --days 365
+    # khard reads a vdir (one .vcf per contact) named in its config file.
+    local vdir=$DATA/p10k.vdir
+    if [[ ! -f $vdir.stamp || $(<"$vdir.stamp") != "$(<"$DATA/p10k.stamp")" ]]; then
+        rm -rf "$vdir"
+        $PY bench/peers/split_vcards.py "$DATA/p10k.vcf" "$vdir" >/dev/null
+        cp "$DATA/p10k.stamp" "$vdir.stamp"
+    fi
+    cat >"$OUT/khard.conf" <<EOF
+[addressbooks]
+[[bench]]
+path = $vdir
+
+[general]
+debug = no
+default_action = list
+EOF
+    khard -c "$OUT/khard.conf" --skip-unparsable birthdays >"$OUT/khard.out" 2>"$OUT/khard.err"
+    fact khard_lines "$(wc -l <"$OUT/khard.out")"
+    hf khard "$SLOW_RUNS" -- khard -c "$OUT/khard.conf" --skip-unparsable birthdays
+}
+
+measure_reschedule() {
+    need reschedule reschedule "notifications enable" || return 0
+    gen p100k "$CONTACTS_FOR_100K_PEOPLE"
+    local db
+    db=$(db_for p100k)
+    "$BIN" notifications enable --database "$db" >"$OUT/notifications.out" 2>&1
+    "$BIN" reschedule --database "$db" --json >"$OUT/reschedule.out" 2>&1
+    hf reschedule "$RUNS" -- "$BIN" reschedule --database "$db"
+}
+
+measure_export() {
+    gen p10k "$CONTACTS_FOR_10K_PEOPLE"
+    # The peer first: it needs nothing from our build.
+    $PY bench/peers/icalendar_build.py "$DATA/p10k.truth.tsv" >"$OUT/icalendar.ics"
+    fact icalendar_events "$(grep -c '^BEGIN:VEVENT' "$OUT/icalendar.ics")"
+    fact icalendar_alarms "$(grep -c '^BEGIN:VALARM' "$OUT/icalendar.ics")"
+    hf icalendar "$MID_RUNS" -- "$PY" bench/peers/icalendar_build.py "$DATA/p10k.truth.tsv"
+    need export export || return 0
+    local db
+    db=$(db_for p10k)
+    "$BIN" export --database "$db" >"$OUT/export.ics"
+    fact export_events "$(grep -c '^BEGIN:VEVENT' "$OUT/export.ics" || true)"
+    fact export_alarms "$(grep -c '^BEGIN:VALARM' "$OUT/export.ics" || true)"
+    hf export "$RUNS" -- "$BIN" export --database "$db"
+}
+
+# wrk ID URL [ETAG]: wrk's report to OUT/ID.wrk.
+run_wrk() {
+    local id=$1 url=$2 etag=${3:-}
+    local header=()
+    [[ -z $etag ]] || header=(-H "If-None-Match: $etag")
+    wrk -t "$WRK_THREADS" -c "$WRK_CONNECTIONS" -d "${WRK_SECONDS}s" "${header[@]}" "$url" >"$OUT/$id.wrk"
+    cat "$OUT/$id.wrk" >&2
+}
+
+etag_of() { curl -s -D - -o /dev/null "$1" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: *//p' | head -n1; }
+status_with() { curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $2" "$1"; }
+
+measure_serve() {
+    gen p1k "$CONTACTS_FOR_1K_PEOPLE"
+    local db port url="" pid path=calendar/bench.ics
+    if need serve serve "feed url"; then
+        db=$(db_for p1k)
+        port=$(free_port)
+        url=$("$BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | tail -n1)
+        path=${url#http://*/}
+        "$BIN" serve --database "$db" --host 127.0.0.1 --port "$port" >"$OUT/serve.log" 2>&1 &
+        pid=$!
+        started "$pid" "$BIN_COMM"
+        wait_url "$url" "$pid"
+    fi
+
+    # nginx serves a static copy of our feed at the same path, with its own ETag. Until
+    # our server exists, it serves python3-icalendar's rendering of the same people.
+    local nroot=$OUT/nginx
+    mkdir -p "$nroot/root/$(dirname "$path")" "$nroot/tmp"
+    if [[ -n $url ]]; then
+        curl -sf -o "$nroot/root/$path" "$url"
+        fact feed_source ours
+    else
+        $PY bench/peers/icalendar_build.py "$DATA/p1k.truth.tsv" >"$nroot/root/$path"
+        fact feed_source python3-icalendar
+    fi
+    fact feed_bytes "$(stat -c %s "$nroot/root/$path")"
+    fact feed_events "$(grep -c '^BEGIN:VEVENT' "$nroot/root/$path" || true)"
+    chmod -R a+rX "$nroot/root"
+    local nport
+    nport=$(free_port)
+    cat >"$nroot/nginx.conf" <<EOF
+daemon off;
+worker_processes auto;
+pid $nroot/nginx.pid;
+error_log $nroot/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    client_body_temp_path $nroot/tmp/body;
+    proxy_temp_path $nroot/tmp/proxy;
+    fastcgi_temp_path $nroot/tmp/fastcgi;
+    types { text/calendar ics; }
+    server {
+        listen 127.0.0.1:$nport;
+        root $nroot/root;
+        etag on;
+    }
+}
+EOF
+    nginx -e "$nroot/error.log" -p "$nroot" -c "$nroot/nginx.conf" 2>"$nroot/start.err" &
+    local npid=$!
+    started "$npid" nginx
+    local nurl=http://127.0.0.1:$nport/$path
+    wait_url "$nurl" "$npid"
+
+    fact wrk_seconds "$WRK_SECONDS"
+    fact wrk_threads "$WRK_THREADS"
+    fact wrk_connections "$WRK_CONNECTIONS"
+    local ours_etag="" nginx_etag
+    nginx_etag=$(etag_of "$nurl")
+    fact serve_nginx_etag "$nginx_etag"
+    fact serve_nginx_304_status "$(status_with "$nurl" "$nginx_etag")"
+    if [[ -n $url ]]; then
+        ours_etag=$(etag_of "$url")
+        fact serve_ours_etag "$ours_etag"
+        fact serve_ours_304_status "$(status_with "$url" "$ours_etag")"
+        fact serve_ours_content_type "$(curl -s -o /dev/null -w '%{content_type}' "$url")"
+        run_wrk serve-full-ours "$url"
+    fi
+    run_wrk serve-full-nginx "$nurl"
+    if [[ -n $url ]]; then run_wrk serve-304-ours "$url" "$ours_etag"; fi
+    run_wrk serve-304-nginx "$nurl" "$nginx_etag"
+}
+
+# /proc figures of a process: CPU ticks, voluntary and involuntary context switches over
+# all its threads, thread count.
+proc_sample() {
+    local pid=$1 stat rest fields vol=0 nonvol=0 threads=0 f key value
+    stat=$(<"/proc/$pid/stat")
+    rest=${stat##*) }
+    read -r -a fields <<<"$rest"
+    for f in /proc/"$pid"/task/*/status; do
+        threads=$((threads + 1))
+        while read -r key value _; do
+            case $key in
+                voluntary_ctxt_switches:) vol=$((vol + value)) ;;
+                nonvoluntary_ctxt_switches:) nonvol=$((nonvol + value)) ;;
+            esac
+        done <"$f" || true
+    done
+    echo "$((fields[11] + fields[12])) $vol $nonvol $threads"
+}
+
+measure_idle() {
+    need idle run "settings set" "notifications enable" || return 0
+    gen p1k "$CONTACTS_FOR_1K_PEOPLE"
+    local db
+    db=$(db_for p1k idle)
+    "$BIN" settings set channels log --database "$db"
+    # Deliveries three hours from now: nothing is due during the window.
+    "$BIN" settings set delivery-time "$(date -d '+3 hours' +%H:%M)" --database "$db"
+    "$BIN" notifications enable --database "$db"
+    "$BIN" run --database "$db" >"$OUT/daemon.log" 2>&1 &
+    local pid=$! deadline=$((SECONDS + 30)) up="" poll_status=""
+    started "$pid" "$BIN_COMM"
+    if has status; then poll_status=yes; fi
+    while ((SECONDS < deadline)); do
+        [[ -d /proc/$pid ]] || { cat "$OUT/daemon.log" >&2; echo "the daemon exited" >&2; return 1; }
+        if [[ -n $poll_status ]]; then
+            "$BIN" status --database "$db" >/dev/null 2>&1 && { up=status; break; }
+        elif [[ -s $OUT/daemon.log ]]; then
+            up=log
+            break
+        fi
+        sleep 0.2
+    done
+    if [[ -z $up ]]; then
+        # Nothing to poll: it is alive, so treat it as up.
+        up="alive after 30 s"
+    fi
+    fact idle_ready "$up"
+    sleep 2 # let start-up work finish before the window opens
+    local before after
+    before=$(proc_sample "$pid")
+    sleep "$IDLE_SECONDS"
+    [[ -d /proc/$pid ]] || { cat "$OUT/daemon.log" >&2; echo "the daemon exited during the window" >&2; return 1; }
+    after=$(proc_sample "$pid")
+    fact idle_clk_tck "$(getconf CLK_TCK)"
+    fact idle_before "$before"
+    fact idle_after "$after"
+    fact idle_vmhwm_kb "$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")"
+    fact idle_vmrss_kb "$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")"
+    stop "$pid"
+}
+
+measure import
+measure vobject
+measure upcoming
+measure reschedule
+measure export
+measure serve
+measure idle
+
+fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
+say report
+$PY bench/report.py "$OUT" "$ROOT/bench/results.json"
