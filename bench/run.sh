@@ -279,7 +279,7 @@ measure_serve() {
     if need serve serve "feed url"; then
         db=$(db_for p1k)
         port=$(free_port)
-        url=$("$BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | tail -n1)
+        url=$("$BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | head -n1)
         path=${url#http://*/}
         "$BIN" serve --database "$db" --host 127.0.0.1 --port "$port" >"$OUT/serve.log" 2>&1 &
         pid=$!

@@ -16,6 +16,8 @@ public enum PersonID {
         var text = uid.trimmingWhitespace()
         if text.lowercased().hasPrefix("urn:uuid:") { text = String(text.dropFirst(9)) }
         guard !text.isEmpty else { return nil }
+        // Fast path: most UIDs are UUIDs, already safe.
+        if text.utf8.count <= maxLength && text.utf8.allSatisfy({ isSafe(Unicode.Scalar($0)) }) { return text }
         var safe = ""
         var replaced = false
         for scalar in text.unicodeScalars {

@@ -281,7 +281,7 @@ public struct ContactImporter: Sendable {
             guard let old = stored[person.id] else {
                 report.added += 1
                 changed = true
-                if write { try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).insert(db) }
+                if write { try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).upsert(db) }
                 continue
             }
             if old.sourceFile != person.source.file {
@@ -295,7 +295,7 @@ public struct ContactImporter: Sendable {
             }
             report.updated += 1
             changed = true
-            if write { try PersonRecord(person, excluded: old.excluded, createdAt: old.createdAt, updatedAt: timestamp).update(db) }
+            if write { try PersonRecord(person, excluded: old.excluded, createdAt: old.createdAt, updatedAt: timestamp).upsert(db) }
         }
         if write && changed { try AppDatabase.bumpRevision(db, now: now) }
     }

@@ -102,3 +102,27 @@ extension Person {
         return StableHash.hex(text)
     }
 }
+
+extension PersonRecord {
+    static let columnList = """
+        id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
+        birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
+        invalidDates, fingerprint, excluded, createdAt, updatedAt
+        """
+
+    var arguments: StatementArguments {
+        [
+            id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
+            birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
+            invalidDates, fingerprint, excluded, createdAt, updatedAt,
+        ]
+    }
+
+    /// Inserts or replaces the row through one cached statement: the import's
+    /// hot path (GRDB's Codable persistence costs several times more per row).
+    func upsert(_ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        statement.setUncheckedArguments(arguments)
+        try statement.execute()
+    }
+}
