@@ -16,6 +16,11 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Import.self,
             Upcoming.self,
             People.self,
+            Reschedule.self,
+            Pending.self,
+            SettingsCommand.self,
+            Notifications.self,
+            Onboard.self,
         ]
     )
 }

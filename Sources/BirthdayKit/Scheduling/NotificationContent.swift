@@ -7,7 +7,8 @@
 /// | anniversary, day of | Ada's Anniversary! | Today is Ada's anniversary! | Today is Ada's 10th anniversary! |
 /// | anniversary, day before | Anniversary Tomorrow | Ada's anniversary is tomorrow! | Ada's 10th anniversary is tomorrow! |
 ///
-/// A person without a name is "Someone" ("Someone's Birthday!").
+/// A person without a name is "Someone" ("Someone's Birthday!"), written
+/// "someone" inside a sentence ("Today is someone's birthday!").
 /// The age comes from ``EventDate/age(in:)``: a placeholder year gives none.
 public enum NotificationContent {
     /// The word used when a person has no name.
@@ -17,13 +18,14 @@ public enum NotificationContent {
     public static func make(name: String, kind: EventKind, timing: NotificationRequest.Timing, age: Int?) -> (title: String, body: String) {
         let trimmed = name.trimmingWhitespace()
         let who = trimmed.isEmpty ? unnamed : trimmed
+        let inner = trimmed.isEmpty ? unnamed.lowercased() : trimmed
         switch (kind, timing) {
         case (.birthday, .dayOf):
-            return (who + "'s Birthday!", age.map { "\(who) turns \($0) today!" } ?? "Today is \(who)'s birthday!")
+            return (who + "'s Birthday!", age.map { "\(who) turns \($0) today!" } ?? "Today is \(inner)'s birthday!")
         case (.birthday, .dayBefore):
             return ("Birthday Tomorrow", age.map { "\(who) turns \($0) tomorrow!" } ?? "\(who)'s birthday is tomorrow!")
         case (.anniversary, .dayOf):
-            return (who + "'s Anniversary!", age.map { "Today is \(who)'s \(ordinal($0)) anniversary!" } ?? "Today is \(who)'s anniversary!")
+            return (who + "'s Anniversary!", age.map { "Today is \(inner)'s \(ordinal($0)) anniversary!" } ?? "Today is \(inner)'s anniversary!")
         case (.anniversary, .dayBefore):
             return ("Anniversary Tomorrow", age.map { "\(who)'s \(ordinal($0)) anniversary is tomorrow!" } ?? "\(who)'s anniversary is tomorrow!")
         }
