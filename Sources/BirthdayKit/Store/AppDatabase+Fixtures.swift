@@ -9,7 +9,7 @@ extension AppDatabase {
         try write { db in
             let timestamp = now.timeIntervalSince1970
             for person in people {
-                try PersonRecord(person, excluded: person.excluded, createdAt: timestamp, updatedAt: timestamp).save(db)
+                try PersonRecord(person, excluded: person.excluded, createdAt: timestamp, updatedAt: timestamp).insert(db, onConflict: .replace)
             }
             try AppDatabase.bumpRevision(db, now: now)
         }
