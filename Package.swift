@@ -68,6 +68,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // `swift run -c release scheduler-bench`: reschedule over 100,000 people (budget 100 ms).
+        .executableTarget(
+            name: "scheduler-bench",
+            dependencies: [
+                "BirthdayKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/SchedulerBench",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "BirthdayKitTests",
             dependencies: ["BirthdayKit"],

@@ -48,6 +48,29 @@ extension AppDatabase {
             try db.execute(sql: "INSERT INTO revision (id, value, changedAt) VALUES (1, 0, 0)")
         }
 
+        // Pending reminders (the local notification center) for issue 3.
+        // Authorization status and onboarding progress live in `setting`
+        // as internal values, so they need no table.
+        migrator.registerMigration("v2-notifications") { db in
+            try db.create(table: "pendingNotification") { t in
+                t.primaryKey("id", .text)
+                t.column("personId", .text).notNull()
+                // "birthday" | "anniversary"
+                t.column("kind", .text).notNull()
+                // "day-before" | "day-of"
+                t.column("whenKind", .text).notNull()
+                // Unix seconds.
+                t.column("fireAt", .double).notNull()
+                // YYYY-MM-DD of the birthday or anniversary the request is about.
+                t.column("occurrenceDate", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("body", .text).notNull()
+                // JSON object of strings.
+                t.column("userInfo", .text).notNull().defaults(to: "{}")
+            }
+            try db.create(index: "pendingNotification_fireAt", on: "pendingNotification", columns: ["fireAt"])
+        }
+
         return migrator
     }
 }

@@ -49,8 +49,10 @@ extension BirthdaysCommand {
             }
         }
 
-        /// Work that follows a successful import (rescheduling reminders, once that area exists).
-        func afterImport(_ context: Context) async throws {}
+        /// Work that follows a successful import: the reminders follow the new people at once.
+        func afterImport(_ context: Context) async throws {
+            try await context.scheduler().reschedule()
+        }
     }
 }
 

@@ -1,0 +1,34 @@
+import ArgumentParser
+import BirthdayKit
+import Foundation
+
+extension BirthdaysCommand {
+    struct Pending: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the pending reminders, soonest first.",
+            discussion: "Fire times are shown in your time zone (setting time-zone, else TZ, else the system's)."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Print a JSON array of {id, person_id, kind, when, fire_at, title, body}.")
+        var json = false
+
+        func run() async throws {
+            let context = try Context(global)
+            let (_, zone) = try context.settings()
+            let center = context.notificationCenter
+            let requests = try center.pending()
+            if json {
+                print(JSONValue.array(requests.map { SchedulingOutput.requestJSON($0, zone: zone) }).serialized(pretty: true))
+            } else if requests.isEmpty {
+                let status = try center.authorizationStatus()
+                print(status.allowsScheduling
+                    ? "No reminders pending. Run: birthdays reschedule"
+                    : "No reminders pending: notifications are not enabled (\(status.rawValue)). Turn them on with: birthdays notifications enable")
+            } else {
+                print(SchedulingOutput.table(requests, zone: zone))
+            }
+        }
+    }
+}

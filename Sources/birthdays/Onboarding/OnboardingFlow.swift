@@ -1,0 +1,175 @@
+import ArgumentParser
+import BirthdayKit
+import Foundation
+
+/// Runs ``OnboardingMachine`` on a terminal: shows what its actions say,
+/// reads answers (or takes them from options), and performs the I/O it asks
+/// for. The flow's rules are the machine's; this only talks and does.
+struct OnboardingFlow {
+    /// Answers given as options, for non-interactive use.
+    struct Answers {
+        enum Contacts {
+            case path(String)
+            case skip
+        }
+
+        var contacts: Contacts?
+        /// `true`: "Enable notifications" and allow; `false`: "Maybe later".
+        var notifications: Bool?
+    }
+
+    static let primerTitle = "Never Miss a Birthday"
+    static let primerReason = "Get notified the day before and the day of each birthday so you always have time to prepare."
+
+    let context: Context
+    let answers: Answers
+    let interactive: Bool
+
+    /// Standard input closed (Ctrl-D): the progress is saved, the flow stops.
+    struct Paused: Error {}
+
+    func run() async throws {
+        var machine = try context.database.onboardingMachine()
+        if !interactive && machine.step != .complete && answers.notifications == nil {
+            throw ValidationError(
+                "standard input is not a terminal, so onboarding cannot ask; "
+                    + "pass --enable-notifications or --no-notifications (and --contacts PATH or --no-contacts)"
+            )
+        }
+        var action = machine.handle(.start)
+        do {
+            while let event = try await perform(action, machine: machine) {
+                action = machine.handle(event)
+                try context.database.saveOnboarding(machine)
+            }
+        } catch is Paused {
+            try context.database.saveOnboarding(machine)
+            print("\nOnboarding paused. Run 'birthdays onboard' to continue where you left off.")
+        }
+    }
+
+    /// Does what `action` says; returns the next event, or `nil` when the flow is over.
+    private func perform(_ action: OnboardingMachine.Action, machine: OnboardingMachine) async throws -> OnboardingMachine.Event? {
+        switch action {
+        case .showWelcome:
+            print("Welcome to birthdays!")
+            print("Import your contacts' birthdays, and get a reminder the day before and on the day.")
+            if interactive { _ = try ask("Press Enter to continue.") }
+            return .welcomeAcknowledged
+
+        case .askForContacts(let problem):
+            switch answers.contacts {
+            case .path(let path):
+                if let problem {
+                    // The step is saved, so a corrected --contacts resumes here.
+                    printError("Error: could not import: \(problem)")
+                    throw ExitCode.failure
+                }
+                return .importContacts(path: path)
+            case .skip:
+                return .skipContacts
+            case nil:
+                guard interactive else {
+                    print("Contacts: skipped (no --contacts given).")
+                    return .skipContacts
+                }
+                print("")
+                if let problem { print("Could not import: \(problem)") }
+                print("Import contacts")
+                print("Path to a vCard (.vcf) or CSV export, or a folder of .vcf files. Leave empty to skip.")
+                let answer = try ask(">").trimmingCharacters(in: .whitespaces)
+                return answer.isEmpty || answer.lowercased() == "skip" ? .skipContacts : .importContacts(path: answer)
+            }
+
+        case .importContacts(let path):
+            let (_, zone) = try context.settings()
+            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: LocalDate.today(at: context.now, in: zone).year)
+            do {
+                let report = try importer.importPaths([path])
+                print((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
+                return .importSucceeded
+            } catch {
+                return .importFailed(message: error.description)
+            }
+
+        case .showPrimer:
+            print("")
+            print(Self.primerTitle)
+            print(Self.primerReason)
+            if let enable = answers.notifications { return enable ? .enableNotifications : .maybeLater }
+            let choice = try choose("[E]nable notifications   [M]aybe later", keys: ["e": "enable", "m": "maybe later"])
+            return choice == "e" ? .enableNotifications : .maybeLater
+
+        case .probeChannel:
+            let result = await context.channelProbe.probe()
+            if !result.reachable {
+                print("Note: \(result.detail).")
+                print("If you allow notifications now, reminders are delivered quietly to the log (provisional) until a channel is reachable.")
+            }
+            return .channelProbed(reachable: result.reachable)
+
+        case .askForPermission:
+            if answers.notifications == true { return .permissionAnswered(allowed: true) }
+            print("")
+            print("\"birthdays\" would like to send you notifications.")
+            let choice = try choose("[A]llow   [D]on't allow", keys: ["a": "allow", "d": "don't allow"])
+            return .permissionAnswered(allowed: choice == "a")
+
+        case .finish(let finish):
+            try context.database.saveOnboarding(machine)
+            print("")
+            switch finish {
+            case .notificationsOn(let status):
+                let result = try await context.scheduler().reschedule()
+                print(status == .provisional
+                    ? "Notifications are on, quietly: reminders go to the log until a channel is reachable."
+                    : "Notifications are on.")
+                showNext(result)
+            case .notificationsOff(let status):
+                print(status == .denied
+                    ? "Notifications are off. Turn them on any time with: birthdays notifications enable"
+                    : "No problem. Turn reminders on any time with: birthdays notifications enable")
+            case .alreadyDenied:
+                print("Notifications were turned off earlier, so you were not asked again. Turn them on with: birthdays notifications enable")
+            }
+            print("You're all set.")
+            return nil
+
+        case .alreadyComplete(let status):
+            print("Onboarding is already complete (notifications: \(status.rawValue)). Change it with: birthdays notifications enable | disable")
+            return nil
+
+        case .ignored:
+            return nil
+        }
+    }
+
+    private func showNext(_ result: RescheduleResult) {
+        guard !result.requests.isEmpty else {
+            print("No reminders yet: import contacts with 'birthdays import PATH'.")
+            return
+        }
+        print("Next reminders:")
+        let rows = result.requests.prefix(5).map { [SchedulingOutput.wallClock($0.fireAt, zone: result.timeZone), $0.title, $0.body] }
+        print(Table.render(rows).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        if result.scheduled > 5 { print("  … \(result.scheduled) pending in all (birthdays pending)") }
+    }
+
+    /// Prints `prompt`, reads one line; Ctrl-D pauses the flow.
+    private func ask(_ prompt: String) throws -> String {
+        print(prompt + " ", terminator: "")
+        fflush(nil)
+        guard let line = readLine() else { throw Paused() }
+        return line
+    }
+
+    /// Asks until the answer starts with one of `keys`; returns that key.
+    private func choose(_ prompt: String, keys: [String: String]) throws -> String {
+        print(prompt)
+        while true {
+            let answer = try ask(">").trimmingCharacters(in: .whitespaces).lowercased()
+            if let key = answer.first.map(String.init), keys[key] != nil { return key }
+            print("Please type " + keys.keys.sorted().map { $0.uppercased() }.joined(separator: " or ") + ".")
+        }
+    }
+}

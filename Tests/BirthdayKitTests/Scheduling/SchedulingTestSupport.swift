@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import BirthdayKit
+
+/// A real SQLite file in a fresh temporary directory, removed on deinit.
+final class TemporaryDatabase: Sendable {
+    let directory: URL
+    let database: AppDatabase
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("birthdays-tests-" + UUID().uuidString)
+        database = try AppDatabase(path: directory.appendingPathComponent("test.sqlite").path)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// Captures log records so tests can check what the scheduler logs.
+final class LogRecorder: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var all: [String] { lines.withLock { $0 } }
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var logger: Logger {
+        Logger(label: "test") { _ in Handler(recorder: self) }
+    }
+
+    struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+            recorder.append("\(event.level) \(event.message) \(merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+        }
+    }
+}
+
+enum Fixture {
+    /// Parses `2026-03-10T08:00:00+01:00` (or a local time in `zone`).
+    static func instant(_ text: String, zone: TimeZone = TimeZone(identifier: "UTC")!) throws -> Date {
+        try #require(ReferenceTime.parse(text, timeZone: zone), "bad instant \(text)")
+    }
+
+    static func zone(_ identifier: String) throws -> TimeZone {
+        try #require(TimeZone(identifier: identifier), "unknown zone \(identifier)")
+    }
+
+    /// A person with a birthday written like "1990-03-11" or "--03-11".
+    static func person(_ id: String, _ name: String, birthday: String? = nil, anniversary: String? = nil, excluded: Bool = false) throws -> Person {
+        Person(
+            id: id,
+            name: name,
+            source: ContactSource(file: "fixture.vcf", index: 0, line: 1),
+            birthday: try birthday.map(date),
+            anniversary: try anniversary.map(date),
+            excluded: excluded
+        )
+    }
+
+    static func date(_ text: String) throws -> EventDate {
+        guard case .date(let date) = DateValue.vCard(text) else {
+            Issue.record("bad date \(text)")
+            throw CancellationError()
+        }
+        return date
+    }
+
+    /// A scheduler over `database` at a fixed instant and system zone.
+    static func scheduler(_ database: AppDatabase, now: Date, zone: TimeZone, logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }) -> NotificationScheduler {
+        NotificationScheduler(database: database, now: { now }, systemTimeZone: { zone }, logger: logger)
+    }
+}
