@@ -10,7 +10,7 @@ import Testing
         ("day-before", "maybe", "'maybe' is not a valid day-before; allowed: on | off"),
         ("anniversaries", "", "'' is not a valid anniversaries; allowed: on | off"),
         ("time-zone", "Mars/Olympus", "'Mars/Olympus' is not a valid time-zone; allowed: an IANA time zone such as Europe/Berlin, or 'system'"),
-        ("colour", "blue", "unknown setting 'colour'; known settings: delivery-time, time-zone, leap-day, day-before, anniversaries, calendar-name, emoji"),
+        ("colour", "blue", "unknown setting 'colour'; known settings: delivery-time, time-zone, leap-day, day-before, anniversaries, calendar-name, emoji, channels, command, serve"),
     ])
     func invalidSettingsFailWithOneLine(_ key: String, _ value: String, _ message: String) throws {
         let cli = try CLIProcess()

@@ -47,6 +47,13 @@ public struct Settings: Hashable, Sendable {
     public var calendarName = "Birthdays"
     /// Whether feed titles start with an emoji ("🎂 Ada") or are plain ("Ada's birthday").
     public var emoji = true
+    /// Where `birthdays run` delivers reminders, in order. Default: desktop notifications.
+    public var channels: [ChannelKind] = [.desktop]
+    /// The command the `command` channel runs with `/bin/sh -c`; empty when unset.
+    public var command = ""
+    /// Whether `birthdays run` also serves the calendar feed, and where:
+    /// `nil` is off; `on` means 127.0.0.1:8484.
+    public var serve: FeedAddress?
 
     public init() {}
 
@@ -65,6 +72,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case anniversaries = "anniversaries"
     case calendarName = "calendar-name"
     case emoji = "emoji"
+    case channels = "channels"
+    case command = "command"
+    case serve = "serve"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -74,6 +84,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .leapDay: LeapDayPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .dayBefore, .anniversaries, .emoji: "on | off"
         case .calendarName: "any non-empty text"
+        case .channels: "a comma list of " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ") + ", e.g. desktop,log"
+        case .command: "a shell command, run with /bin/sh -c (empty to unset)"
+        case .serve: "off | on (127.0.0.1:8484) | HOST:PORT"
         }
     }
 
@@ -81,7 +94,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     public var affectsReminders: Bool {
         switch self {
         case .deliveryTime, .timeZone, .leapDay, .dayBefore, .anniversaries: true
-        case .calendarName, .emoji: false
+        case .calendarName, .emoji, .channels, .command, .serve: false
         }
     }
 }
@@ -143,6 +156,20 @@ extension Settings {
         case .calendarName:
             guard !value.isEmpty, !value.contains(where: \.isNewline) else { throw invalid }
             calendarName = value
+        case .channels:
+            guard let kinds = try? ChannelKind.parseList(value), !kinds.isEmpty else { throw invalid }
+            channels = kinds
+        case .command:
+            guard !value.contains(where: { $0 == "\n" || $0 == "\r" }) else { throw invalid }
+            command = value
+        case .serve:
+            switch value.lowercased() {
+            case "off", "no", "false": serve = nil
+            case "on", "yes", "true": serve = FeedAddress.default
+            default:
+                guard let address = FeedAddress(value) else { throw invalid }
+                serve = address
+            }
         }
     }
 
@@ -156,6 +183,34 @@ extension Settings {
         case .anniversaries: anniversaries ? "on" : "off"
         case .calendarName: calendarName
         case .emoji: emoji ? "on" : "off"
+        case .channels: channels.map(\.rawValue).joined(separator: ",")
+        case .command: command
+        case .serve: serve?.description ?? "off"
         }
     }
+}
+
+/// A host and TCP port to serve the calendar feed on.
+public struct FeedAddress: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    /// Loopback, port 8484.
+    public static let `default` = FeedAddress(host: "127.0.0.1", port: 8484)
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `HOST:PORT` (`[::1]:8484` for IPv6).
+    public init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else { return nil }
+        self.init(host: host, port: port)
+    }
+
+    public var description: String { (host.contains(":") ? "[\(host)]" : host) + ":" + String(port) }
 }
