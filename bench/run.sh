@@ -213,6 +213,8 @@ measure_upcoming() {
     gen p10k "$CONTACTS_FOR_10K_PEOPLE"
     local db
     db=$(db_for p10k)
+    # As typed at a shell prompt (the next 30 days), and the whole year (what khard lists).
+    hf upcoming-default "$RUNS" -- "$BIN" upcoming --database "$db"
     hf upcoming "$RUNS" -- "$BIN" upcoming --database "$db" --days 365
     # khard reads a vdir (one .vcf per contact) named in its config file.
     local vdir=$DATA/p10k.vdir

@@ -104,7 +104,18 @@ struct NearestSelector {
         }
     }
 
-    func sorted() -> [Occurrence] { heap.sorted(by: Occurrence.precedes) }
+    /// The selection in ``Occurrence/precedes(_:_:)`` order. Sorts indices on
+    /// an integer key (day, then kind) and compares names only on ties, so
+    /// thousands of occurrences are not copied around while sorting.
+    func sorted() -> [Occurrence] {
+        let keys = heap.map { $0.daysUntil &* 2 &+ ($0.kind == .birthday ? 0 : 1) }
+        let order = heap.indices.sorted { a, b in
+            if keys[a] != keys[b] { return keys[a] < keys[b] }
+            if heap[a].name != heap[b].name { return heap[a].name < heap[b].name }
+            return heap[a].personID < heap[b].personID
+        }
+        return order.map { heap[$0] }
+    }
 
     // Max-heap on `precedes`: the root is the one that comes last.
     private mutating func siftUp(_ index: Int) {

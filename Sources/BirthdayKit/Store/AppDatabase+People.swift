@@ -143,3 +143,37 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// The upcoming events of everyone not excluded, straight from the rows:
+    /// dates are compared as integers first, and an id and a name are read
+    /// only for events inside `withinDays`, which keeps `birthdays upcoming`
+    /// fast enough for a shell prompt over tens of thousands of people.
+    public func upcoming(_ upcoming: UpcomingEvents, withinDays: Int? = nil, limit: Int? = nil) throws(StoreError) -> [Occurrence] {
+        try read { db in
+            var selector = NearestSelector(limit: limit)
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay, id, name
+                FROM person
+                WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL)
+                """)
+            while let row = try rows.next() {
+                var id: String?
+                var name: String?
+                for kind in EventKind.allCases {
+                    guard kind == .birthday || upcoming.includeAnniversaries else { continue }
+                    let base = kind == .birthday ? 0 : 3
+                    guard let date = PersonRecord.date(row[base], row[base + 1], row[base + 2]) else { continue }
+                    let next = date.nextOccurrence(onOrAfter: upcoming.today, leapDay: upcoming.leapDay)
+                    if let withinDays, upcoming.today.days(to: next) > withinDays { continue }
+                    if id == nil {
+                        id = row[6]
+                        name = row[7]
+                    }
+                    selector.insert(upcoming.occurrence(of: date, kind: kind, personID: id ?? "", name: name ?? ""))
+                }
+            }
+            return selector.sorted()
+        }
+    }
+}

@@ -29,7 +29,7 @@ extension BirthdaysCommand {
             let context = try Context(global)
             let (settings, zone) = try context.settings()
             let upcoming = UpcomingEvents(today: LocalDate.today(at: context.now, in: zone), leapDay: settings.leapDay, includeAnniversaries: settings.anniversaries)
-            let events = upcoming.list(try context.database.peopleWithDates(), withinDays: days, limit: limit)
+            let events = try context.database.upcoming(upcoming, withinDays: days, limit: limit)
             if json {
                 print(JSONValue.array(events.map(UpcomingOutput.json)).serialized(pretty: true))
             } else if events.isEmpty {
