@@ -92,6 +92,7 @@ public struct ContactImporter: Sendable {
         let total = files.reduce(Int64(0)) { $0 + $1.size }
         var done: Int64 = 0
         for file in files {
+            progress?(done, total)
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: file.path), options: .alwaysMapped)

@@ -85,7 +85,8 @@ enum ImportProgress {
     static let report: ContactImporter.Progress = { done, total in
         guard total > 8_000_000 else { return }
         let percent = total > 0 ? Int(done * 100 / total) : 100
-        FileHandle.standardError.write(Data("\rreading contacts… \(percent)%".utf8))
+        let megabytes = (total + 500_000) / 1_000_000
+        FileHandle.standardError.write(Data("\rreading \(megabytes) MB of contacts… \(percent)%".utf8))
     }
 
     static func clear() {
