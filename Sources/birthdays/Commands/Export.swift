@@ -27,7 +27,7 @@ extension BirthdaysCommand {
             if let output {
                 try exporter.write(contents.people, lastChange: contents.changedAt, to: output)
             } else {
-                FileHandle.standardOutput.write(Data(try exporter.export(contents.people, lastChange: contents.changedAt).utf8))
+                FileHandle.standardOutput.write(Data(try exporter.exportBytes(contents.people, lastChange: contents.changedAt)))
             }
         }
     }
