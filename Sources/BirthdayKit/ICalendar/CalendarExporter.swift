@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CLibical
 import Foundation
+import Synchronization
 
 /// Builds the birthday calendar as an iCalendar feed
 /// ([RFC 5545](https://www.rfc-editor.org/rfc/rfc5545)) with libical.
@@ -122,17 +123,48 @@ public struct CalendarExporter: Sendable {
     public func exportBytes(_ people: [Person], lastChange: Date) throws(ExportError) -> [UInt8] {
         let entries = try self.entries(for: people)
         let frame = try calendarFrame()
+        // Made here, on the calling thread: the first call sets up libical's built-in zones.
         let stamp = icaltime_from_timet_with_zone(
             time_t(lastChange.timeIntervalSince1970.rounded(.down)), 0, icaltimezone_get_utc_timezone())
-        let rules = Rules(leapDay: settings.leapDay)
-        let triggers = Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore)
+        let values = EventValues(stamp: stamp, rules: Rules(leapDay: settings.leapDay),
+                                 triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore))
 
-        var output: [UInt8] = []
-        output.reserveCapacity(frame.head.count + frame.tail.count + entries.count * (includeAlarms ? 600 : 400))
-        output += frame.head
-        for entry in entries {
-            let event = try makeEvent(entry, stamp: stamp, rules: rules, triggers: triggers)
-            try event.appendSerialized(to: &output)
+        let eventSizeEstimate = includeAlarms ? 600 : 400
+        let parts = entries.count >= Self.entriesPerThread * 2 ? min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
+        guard parts > 1 else {
+            var output: [UInt8] = []
+            output.reserveCapacity(frame.head.count + frame.tail.count + entries.count * eventSizeEstimate)
+            output += frame.head
+            try appendEvents(entries[...], values: values, to: &output)
+            output += frame.tail
+            return output
+        }
+        // Contiguous slices of the sorted entries, each built on its own thread
+        // and joined in order, so the text does not depend on the threads.
+        let bounds = (0...parts).map { entries.count * $0 / parts }
+        // The first slice goes straight after the calendar's head, in a buffer
+        // sized for the whole text, so only the later slices are copied.
+        let slots = Mutex([Result<[UInt8], ExportError>](repeating: .success([]), count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let result = Result { () throws(ExportError) in
+                var bytes: [UInt8] = []
+                if part == 0 {
+                    bytes.reserveCapacity(frame.head.count + frame.tail.count + entries.count * eventSizeEstimate)
+                    bytes += frame.head
+                }
+                try appendEvents(entries[bounds[part]..<bounds[part + 1]], values: values, to: &bytes)
+                return bytes
+            }
+            slots.withLock { $0[part] = result }
+        }
+        // Taken out of the lock so that the first buffer is uniquely referenced and grows in place.
+        var results = slots.withLock { slots in
+            defer { slots = [] }
+            return slots
+        }
+        var output = try results.removeFirst().get()
+        for result in results {
+            output += try result.get()
         }
         output += frame.tail
         return output
@@ -157,8 +189,37 @@ public struct CalendarExporter: Sendable {
 
     // MARK: Building
 
+    /// Below twice this many events the export stays on one thread: starting
+    /// a second one would cost more than it saves.
+    private static let entriesPerThread = 1000
+
+    /// What every event of one export shares.
+    ///
+    /// Plain C values, copied into each thread. Their only pointers are
+    /// libical's static UTC zone (in `stamp`) and unset ones, and nothing
+    /// writes through them: sharing is safe.
+    private struct EventValues: @unchecked Sendable {
+        let stamp: icaltimetype
+        let rules: Rules
+        let triggers: Triggers
+    }
+
+    /// Builds, serializes and frees the events of `entries` one at a time,
+    /// appending their text to `bytes`.
+    ///
+    /// Safe to run on several threads at once for different entries: each
+    /// thread uses only components it made, and libical (built with pthreads,
+    /// as Debian's is) keeps its error state and temporary-string ring per
+    /// thread.
+    private func appendEvents(_ entries: ArraySlice<Entry>, values: EventValues, to bytes: inout [UInt8]) throws(ExportError) {
+        for entry in entries {
+            let event = try makeEvent(entry, stamp: values.stamp, rules: values.rules, triggers: values.triggers)
+            try event.appendSerialized(to: &bytes)
+        }
+    }
+
     /// One event to write: a person's date of one kind.
-    private struct Entry {
+    private struct Entry: Sendable {
         let uid: String
         let person: Person
         let kind: EventKind
