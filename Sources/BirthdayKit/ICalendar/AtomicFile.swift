@@ -6,9 +6,9 @@ import Darwin
 
 /// Replaces a file's contents so that readers never see a partial file.
 enum AtomicFile {
-    /// Writes `text` to a temporary file next to `path` (mode 0600), syncs
+    /// Writes `bytes` to a temporary file next to `path` (mode 0600), syncs
     /// it, renames it over `path` and syncs the directory.
-    static func write(_ text: String, to path: String) throws(ExportError) {
+    static func write(_ bytes: [UInt8], to path: String) throws(ExportError) {
         let directory = Self.directory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var random = SystemRandomNumberGenerator()
@@ -22,8 +22,7 @@ enum AtomicFile {
         }
         do {
             defer { close(descriptor) }
-            var text = text
-            let written = text.withUTF8 { writeAll($0, to: descriptor) }
+            let written = bytes.withUnsafeBufferPointer { writeAll($0, to: descriptor) }
             guard written else { throw failure(path, "writing") }
             guard fsync(descriptor) == 0 else { throw failure(path, "syncing") }
         }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CLibical
 import Foundation
+import Synchronization
 
 /// Builds the birthday calendar as an iCalendar feed
 /// ([RFC 5545](https://www.rfc-editor.org/rfc/rfc5545)) with libical.
@@ -12,7 +13,13 @@ import Foundation
 /// Every component and property is made with libical's constructors and the
 /// text is libical's serialization (`icalcomponent_as_ical_string_r`): lines
 /// end in CRLF, are folded at 75 octets, and TEXT values are escaped by
-/// libical.
+/// libical. No line is written by hand: each `VEVENT` (with its `VALARM`s) is
+/// built, serialized by libical and freed on its own, and the events' texts,
+/// in UID order, go between the lines of the calendar's own libical text (a
+/// `VCALENDAR` with no events, cut before its `END:VCALENDAR`). libical writes
+/// a component as its `BEGIN` line, its properties, its sub-components and its
+/// `END` line, so this is the text of the whole calendar serialized at once,
+/// without holding thousands of events in memory.
 ///
 /// ## The calendar
 /// `VERSION:2.0`, a `PRODID` naming the project, `CALSCALE:GREGORIAN`, the
@@ -102,8 +109,65 @@ public struct CalendarExporter: Sendable {
     /// - Throws: ``ExportError`` when two people share an id, or libical fails
     ///   to allocate.
     public func export(_ people: [Person], lastChange: Date) throws(ExportError) -> String {
-        let calendar = try build(people, lastChange: lastChange)
-        return try calendar.serialized()
+        String(decoding: try exportBytes(people, lastChange: lastChange), as: UTF8.self)
+    }
+
+    /// The calendar as UTF-8 bytes: the same text as ``export(_:lastChange:)``
+    /// without building a `String`, for writing to a file or standard output.
+    ///
+    /// - Parameters:
+    ///   - people: who belongs in the feed (the caller leaves out anyone excluded).
+    ///   - lastChange: the data's last change (see ``export(_:lastChange:)``).
+    /// - Throws: ``ExportError`` when two people share an id, or libical fails
+    ///   to allocate.
+    public func exportBytes(_ people: [Person], lastChange: Date) throws(ExportError) -> [UInt8] {
+        let entries = try self.entries(for: people)
+        let frame = try calendarFrame()
+        // Made here, on the calling thread: the first call sets up libical's built-in zones.
+        let stamp = icaltime_from_timet_with_zone(
+            time_t(lastChange.timeIntervalSince1970.rounded(.down)), 0, icaltimezone_get_utc_timezone())
+        let values = EventValues(stamp: stamp, rules: Rules(leapDay: settings.leapDay),
+                                 triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore))
+
+        let eventSizeEstimate = includeAlarms ? 600 : 400
+        let parts = entries.count >= Self.entriesPerThread * 2 ? min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
+        guard parts > 1 else {
+            var output: [UInt8] = []
+            output.reserveCapacity(frame.head.count + frame.tail.count + entries.count * eventSizeEstimate)
+            output += frame.head
+            try appendEvents(entries[...], values: values, to: &output)
+            output += frame.tail
+            return output
+        }
+        // Contiguous slices of the sorted entries, each built on its own thread
+        // and joined in order, so the text does not depend on the threads.
+        let bounds = (0...parts).map { entries.count * $0 / parts }
+        // The first slice goes straight after the calendar's head, in a buffer
+        // sized for the whole text, so only the later slices are copied.
+        let slots = Mutex([Result<[UInt8], ExportError>](repeating: .success([]), count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let result = Result { () throws(ExportError) in
+                var bytes: [UInt8] = []
+                if part == 0 {
+                    bytes.reserveCapacity(frame.head.count + frame.tail.count + entries.count * eventSizeEstimate)
+                    bytes += frame.head
+                }
+                try appendEvents(entries[bounds[part]..<bounds[part + 1]], values: values, to: &bytes)
+                return bytes
+            }
+            slots.withLock { $0[part] = result }
+        }
+        // Taken out of the lock so that the first buffer is uniquely referenced and grows in place.
+        var results = slots.withLock { slots in
+            defer { slots = [] }
+            return slots
+        }
+        var output = try results.removeFirst().get()
+        for result in results {
+            output += try result.get()
+        }
+        output += frame.tail
+        return output
     }
 
     /// Writes the calendar to `path` atomically.
@@ -119,34 +183,63 @@ public struct CalendarExporter: Sendable {
     ///   - path: where to write; its directory must exist.
     /// - Throws: ``ExportError`` when exporting fails or a file-system step does.
     public func write(_ people: [Person], lastChange: Date, to path: String) throws(ExportError) {
-        let text = try export(people, lastChange: lastChange)
-        try AtomicFile.write(text, to: path)
+        let bytes = try exportBytes(people, lastChange: lastChange)
+        try AtomicFile.write(bytes, to: path)
     }
 
     // MARK: Building
 
+    /// Below twice this many events the export stays on one thread: starting
+    /// a second one would cost more than it saves.
+    private static let entriesPerThread = 1000
+
+    /// What every event of one export shares.
+    ///
+    /// Plain C values, copied into each thread. Their only pointers are
+    /// libical's static UTC zone (in `stamp`) and unset ones, and nothing
+    /// writes through them: sharing is safe.
+    private struct EventValues: @unchecked Sendable {
+        let stamp: icaltimetype
+        let rules: Rules
+        let triggers: Triggers
+    }
+
+    /// Builds, serializes and frees the events of `entries` one at a time,
+    /// appending their text to `bytes`.
+    ///
+    /// Safe to run on several threads at once for different entries: each
+    /// thread uses only components it made, and libical (built with pthreads,
+    /// as Debian's is) keeps its error state and temporary-string ring per
+    /// thread.
+    private func appendEvents(_ entries: ArraySlice<Entry>, values: EventValues, to bytes: inout [UInt8]) throws(ExportError) {
+        for entry in entries {
+            let event = try makeEvent(entry, stamp: values.stamp, rules: values.rules, triggers: values.triggers)
+            try event.appendSerialized(to: &bytes)
+        }
+    }
+
     /// One event to write: a person's date of one kind.
-    private struct Entry {
+    private struct Entry: Sendable {
         let uid: String
         let person: Person
         let kind: EventKind
         let date: EventDate
     }
 
-    func build(_ people: [Person], lastChange: Date) throws(ExportError) -> ICalComponent {
-        let entries = try self.entries(for: people)
+    /// libical's text of a `VCALENDAR` with the calendar's properties and no
+    /// events, split before its `END:VCALENDAR` line so the events' texts can
+    /// go in between: libical writes a component's properties, then its
+    /// sub-components, then its `END` line.
+    private func calendarFrame() throws(ExportError) -> (head: [UInt8], tail: [UInt8]) {
         let calendar = try ICalComponent(kind: ICAL_VCALENDAR_COMPONENT)
-        let root = calendar.root
-        try addCalendarProperties(to: root)
-
-        let stamp = icaltime_from_timet_with_zone(
-            time_t(lastChange.timeIntervalSince1970.rounded(.down)), 0, icaltimezone_get_utc_timezone())
-        let rules = Rules(leapDay: settings.leapDay)
-        let triggers = Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore)
-        for entry in entries {
-            try addEvent(entry, to: root, stamp: stamp, rules: rules, triggers: triggers)
+        try addCalendarProperties(to: calendar.root)
+        var text: [UInt8] = []
+        try calendar.appendSerialized(to: &text)
+        let end = Array("END:VCALENDAR\r\n".utf8)
+        guard text.count >= end.count, text.suffix(end.count).elementsEqual(end) else {
+            throw ExportError(.libical(what: "a calendar ending in END:VCALENDAR"))
         }
-        return calendar
+        return (Array(text.dropLast(end.count)), end)
     }
 
     private func entries(for people: [Person]) throws(ExportError) -> [Entry] {
@@ -182,7 +275,9 @@ public struct CalendarExporter: Sendable {
         try root.addExtension("X-PUBLISHED-TTL", value: "P1D")
     }
 
-    private func addEvent(_ entry: Entry, to root: ICalNode, stamp: icaltimetype, rules: Rules, triggers: Triggers) throws(ExportError) {
+    /// One `VEVENT` (with its `VALARM`s) on its own, to be serialized and freed
+    /// before the next one is built.
+    private func makeEvent(_ entry: Entry, stamp: icaltimetype, rules: Rules, triggers: Triggers) throws(ExportError) -> ICalComponent {
         let date = entry.date
         let knownYear = date.year.flatMap { (1...9999).contains($0) ? $0 : nil }
         let start = LocalDate(unchecked: knownYear ?? Self.unknownYearBase, date.month, date.day)
@@ -190,7 +285,8 @@ public struct CalendarExporter: Sendable {
         let name = Self.sanitized(entry.person.name)
         let isBirthday = entry.kind == .birthday
 
-        let event = try root.addComponent(ICAL_VEVENT_COMPONENT)
+        let component = try ICalComponent(kind: ICAL_VEVENT_COMPONENT)
+        let event = component.root
         try event.add("UID", text: entry.uid) { icalproperty_new_uid($0) }
         try event.add("DTSTAMP") { icalproperty_new_dtstamp(stamp) }
         try event.add("DTSTART") { icalproperty_new_dtstart(Self.icalDate(start)) }
@@ -210,12 +306,13 @@ public struct CalendarExporter: Sendable {
             try event.addExtension("X-BIRTHDAYS-UNKNOWN-YEAR", value: "1")
         }
 
-        guard includeAlarms else { return }
+        guard includeAlarms else { return component }
         let what = isBirthday ? "birthday" : "anniversary"
         try addAlarm(to: event, trigger: triggers.dayOf, text: "Today is \(name)'s \(what)!")
         if let dayBefore = triggers.dayBefore {
             try addAlarm(to: event, trigger: dayBefore, text: "\(name)'s \(what) is tomorrow!")
         }
+        return component
     }
 
     private func addAlarm(to event: ICalNode, trigger: icaltriggertype, text: String) throws(ExportError) {

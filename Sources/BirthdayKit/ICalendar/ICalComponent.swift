@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CLibical
 
 /// Owns one libical component tree and frees it in `deinit`.
@@ -45,6 +50,17 @@ final class ICalComponent {
         }
         defer { icalmemory_free_buffer(text) }
         return String(cString: text)
+    }
+
+    /// Appends the same text as ``serialized()`` to `bytes` as UTF-8, with no
+    /// `String` in between.
+    func appendSerialized(to bytes: inout [UInt8]) throws(ExportError) {
+        guard let text = icalcomponent_as_ical_string_r(pointer) else {
+            throw ExportError(.libical(what: "the iCalendar text"))
+        }
+        defer { icalmemory_free_buffer(text) }
+        let count = strlen(text)
+        text.withMemoryRebound(to: UInt8.self, capacity: count) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
     }
 
     /// How many `X-LIC-ERROR` properties libical put into the tree (parse and

@@ -27,7 +27,12 @@ extension BirthdaysCommand {
             if let output {
                 try exporter.write(contents.people, lastChange: contents.changedAt, to: output)
             } else {
-                FileHandle.standardOutput.write(Data(try exporter.export(contents.people, lastChange: contents.changedAt).utf8))
+                let bytes = try exporter.exportBytes(contents.people, lastChange: contents.changedAt)
+                // One write of the bytes as they are: megabytes for a large address book, not worth a copy.
+                bytes.withUnsafeBytes { buffer in
+                    guard let base = buffer.baseAddress else { return }
+                    FileHandle.standardOutput.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
+                }
             }
         }
     }

@@ -206,6 +206,29 @@ import Testing
         #expect(try export(AddressBook.people.shuffled()) == first)
     }
 
+    /// Large exports are built on two threads and the events' texts joined;
+    /// the result must still be libical's text of the whole calendar, in UID
+    /// order, whatever the input order.
+    @Test func aLargeExportBuiltOnTwoThreadsIsLibicalsTextOfTheWholeCalendar() throws {
+        let people = (0..<1500).map { index in
+            Person(
+                id: "p\(index)",
+                name: "Person \(index)",
+                source: ContactSource(file: "large.vcf", index: index, line: 1),
+                birthday: EventDate(year: index % 3 == 0 ? nil : 1940 + index % 60, month: 1 + index % 12, day: 1 + index % 28),
+                anniversary: index % 2 == 0 ? EventDate(year: 2000 + 4 * (index % 5), month: 2, day: 29) : nil
+            )
+        }
+        let text = try export(people) { $0.anniversaries = true }
+        let calendar = try ICalComponent(parsing: text)
+        #expect(calendar.errorCount == 0)
+        #expect(try calendar.serialized() == text)
+        let uids = calendar.events.map(\.uid)
+        #expect(uids.count == 2250)
+        #expect(uids == uids.sorted())
+        #expect(try export(people.shuffled()) { $0.anniversaries = true } == text)
+    }
+
     @Test func emptyAddressBookGivesACalendarWithoutEvents() throws {
         let text = try export([])
         #expect(try ICalComponent(parsing: text).events.isEmpty)
