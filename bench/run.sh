@@ -283,7 +283,8 @@ measure_serve() {
         port=$(free_port)
         url=$("$BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | head -n1)
         path=${url#http://*/}
-        "$BIN" serve --database "$db" --host 127.0.0.1 --port "$port" >"$OUT/serve.log" 2>&1 &
+        # nginx runs with access_log off; so does ours (access lines are info-level).
+        BIRTHDAYS_LOG_LEVEL=warning "$BIN" serve --database "$db" --host 127.0.0.1 --port "$port" >"$OUT/serve.log" 2>&1 &
         pid=$!
         started "$pid" "$BIN_COMM"
         wait_url "$url" "$pid"

@@ -1,17 +1,27 @@
 public import BirthdayKit
 import Foundation
+import Synchronization
 
 /// The feed server's view of the SQLite store: the revision counter decides
 /// when the cached body is stale; the export runs only then.
+///
+/// A calendar app revalidating its subscription must cost next to nothing, so
+/// the token and the revision are kept in memory and read again only when
+/// the database files changed: every commit by any process (an import, a
+/// settings change, `birthdays feed rotate`) appends to the write-ahead log
+/// or, after a checkpoint, rewrites the database file, which changes their
+/// size or modification time. One `stat` of each per request replaces a
+/// SQLite transaction, and a rotated token still stops working at once.
 public struct DatabaseFeedSource: FeedSource {
     let database: AppDatabase
+    private let cache = StateCache()
 
     public init(database: AppDatabase) {
         self.database = database
     }
 
     public func revision() async throws -> Int64 {
-        try database.revision().value
+        try state().revision
     }
 
     public func feed() async throws -> FeedSnapshot {
@@ -21,6 +31,50 @@ public struct DatabaseFeedSource: FeedSource {
     }
 
     public func token() async throws -> String {
-        try database.feedToken()
+        try state().token
+    }
+
+    private func state() throws -> StateCache.State {
+        let stamp = FileStamp(database.path)
+        if let cached = cache.state(for: stamp) { return cached }
+        let state = StateCache.State(stamp: stamp, token: try database.feedToken(), revision: try database.revision().value)
+        cache.store(state)
+        return state
+    }
+}
+
+/// Size and modification time of the database file and its write-ahead log.
+struct FileStamp: Equatable, Sendable {
+    var database: [Int]
+    var log: [Int]
+
+    init(_ path: String) {
+        database = FileStamp.read(path)
+        log = FileStamp.read(path + "-wal")
+    }
+
+    private static func read(_ path: String) -> [Int] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [] }
+        return [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_ino)]
+    }
+}
+
+/// The last token and revision read, with the file stamp they were read at.
+final class StateCache: Sendable {
+    struct State: Sendable {
+        var stamp: FileStamp
+        var token: String
+        var revision: Int64
+    }
+
+    private let current = Mutex<State?>(nil)
+
+    func state(for stamp: FileStamp) -> State? {
+        current.withLock { state in state.flatMap { $0.stamp == stamp ? $0 : nil } }
+    }
+
+    func store(_ state: State) {
+        current.withLock { $0 = state }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Synchronization
 
 /// Holds the feed body ready to send, and rebuilds it only when the source's
 /// revision changes.
@@ -20,11 +21,21 @@ actor FeedCache<Source: FeedSource> {
     }
 
     private let source: Source
-    private var current: Entry?
+    private var current: Entry? {
+        didSet { latest.withLock { $0 = current } }
+    }
+    /// A copy of ``current`` readable without entering the actor: the path
+    /// every revalidation takes, so it costs no executor hop.
+    private nonisolated let latest = Mutex<Entry?>(nil)
     private var pending: (revision: Int64, task: Task<Entry, any Error>)?
 
     init(source: Source) {
         self.source = source
+    }
+
+    /// The cached entry when it was built for `revision`.
+    nonisolated func cached(revision: Int64) -> Entry? {
+        latest.withLock { entry in entry.flatMap { $0.revision == revision ? $0 : nil } }
     }
 
     /// The entry for the source's current revision.

@@ -44,7 +44,11 @@ struct FeedController<Source: FeedSource> {
         let entry: FeedCache<Source>.Entry
         do {
             guard FeedToken.constantTimeEquals(token, try await source.token()) else { return FeedResponses.notFound() }
-            entry = try await cache.entry()
+            if let cached = cache.cached(revision: try await source.revision()) {
+                entry = cached
+            } else {
+                entry = try await cache.entry()
+            }
         } catch {
             context.logger.error("Feed source failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             var response = FeedResponses.text(.serviceUnavailable, "feed unavailable\n")

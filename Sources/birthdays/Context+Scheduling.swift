@@ -3,10 +3,10 @@ import Foundation
 import Logging
 
 extension Context {
-    /// A logger on standard error; `BIRTHDAYS_LOG_LEVEL` (trace … critical) sets its level, default `warning`.
-    func logger(_ label: String) -> Logger {
+    /// A logger on standard error; `BIRTHDAYS_LOG_LEVEL` (trace … critical) sets its level, default `level`.
+    func logger(_ label: String, level: Logger.Level = .warning) -> Logger {
         var logger = Logger(label: label) { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = environment["BIRTHDAYS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .warning
+        logger.logLevel = environment["BIRTHDAYS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? level
         return logger
     }
 

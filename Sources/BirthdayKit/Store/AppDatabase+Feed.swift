@@ -6,7 +6,8 @@ extension AppDatabase {
 
     /// The feed's secret token, created (128 random bits) on first use.
     public func feedToken() throws(StoreError) -> String {
-        try write { db in
+        if let token = try internalValue(AppDatabase.feedTokenKey) { return token }
+        return try write { db in
             if let token = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: ["internal." + AppDatabase.feedTokenKey]) {
                 return token
             }

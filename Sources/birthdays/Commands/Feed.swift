@@ -27,7 +27,8 @@ extension BirthdaysCommand {
         func run() async throws {
             let context = try Context(global)
             _ = try context.database.feedToken()
-            let logger = Logger(label: "birthdays.serve")
+            // Access lines at info by default (BIRTHDAYS_LOG_LEVEL=warning turns them off).
+            let logger = context.logger("birthdays.serve", level: .info)
             let app = buildFeedApplication(source: DatabaseFeedSource(database: context.database), host: host, port: port, logger: logger)
             try await app.runService()
         }
