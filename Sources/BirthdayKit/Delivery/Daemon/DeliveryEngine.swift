@@ -311,7 +311,7 @@ public actor DeliveryEngine {
                 } catch {
                     logger.error("delivery pass failed", metadata: ["error": "\(error)"])
                 }
-                logger.info("next pass", metadata: ["at": "\(ISOInstant.format(wakeup, in: TimeZone(identifier: "UTC") ?? systemTimeZone()))"])
+                logger.info("next pass", metadata: ["at": "\(ISOInstant.format(wakeup, in: systemTimeZone()))"])
                 await sleep(until: wakeup)
             }
             group.cancelAll()
