@@ -70,7 +70,7 @@ final class BackgroundProcess: @unchecked Sendable {
 
     /// Polls until `condition` holds on the process; records an issue with its output after `seconds`.
     func waitUntil(
-        _ what: String, seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (BackgroundProcess) -> Bool
+        _ what: String, seconds: Int = 120, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (BackgroundProcess) -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
@@ -82,7 +82,7 @@ final class BackgroundProcess: @unchecked Sendable {
     }
 
     /// Waits for the exit and returns its status.
-    func waitForExit(seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int32 {
+    func waitForExit(seconds: Int = 120, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int32 {
         try await waitUntil("the exit", seconds: seconds, sourceLocation: sourceLocation) { $0.poll() != nil }
         return exitStatus ?? -1
     }
