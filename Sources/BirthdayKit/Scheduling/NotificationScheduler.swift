@@ -29,14 +29,20 @@ public struct RescheduleResult: Sendable, Equatable {
 /// Keeps the pending reminders in step with people, settings and the clock.
 ///
 /// ``reschedule()`` does this, in one write transaction:
-/// 1. removes every pending request;
+/// 1. moves every pending request whose instant has come (fire instant not
+///    after now) into the delivery ledger as `queued`, so a reschedule while
+///    the daemon is stopped never silently drops a due reminder: the daemon
+///    delivers it late or records it as missed (see ``DeliveryEngine``);
+///    then removes every pending request;
 /// 2. stops there (nothing pending) unless notifications are allowed
 ///    (`authorized` or `provisional`), and logs that;
 /// 3. ranks the upcoming birthdays and anniversaries and makes up to two
 ///    requests each (day before and day of, at the delivery time in the
 ///    user's zone), skipping any whose instant is not in the future, and keeps
 ///    the soonest 64 (see ``ReminderPlanner`` and ``FireTime`` for the DST and
-///    Feb 29 rules, and ``PendingNotificationStore`` for the cap);
+///    Feb 29 rules, and ``PendingNotificationStore`` for the cap), and drops
+///    those already in the delivery ledger for the same occurrence (delivered,
+///    dismissed, …), so re-adding a request can never send it twice;
 /// 4. logs how many were scheduled, never a name or a date of birth.
 ///
 /// The clock and the system time zone are injected; the `time-zone` setting,
@@ -65,6 +71,7 @@ public actor NotificationScheduler {
         let instant = now()
         let system = systemTimeZone()
         let result = try database.write { db in
+            try AppDatabase.enqueueDuePending(now: instant, db: db)
             try AppDatabase.removeAllPending(db)
             let settings = try AppDatabase.settings(db)
             let zone = settings.resolvedTimeZone(system: system)
@@ -74,7 +81,9 @@ public actor NotificationScheduler {
             }
             var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant)
             try AppDatabase.offerDatedPeople(db, anniversaries: settings.anniversaries, to: &planner)
-            let requests = planner.requests()
+            let planned = planner.requests()
+            let known = try AppDatabase.ledgerKeys(since: planned.map(\.occurrenceDate).min() ?? LocalDate.today(at: instant, in: zone), db: db)
+            let requests = known.isEmpty ? planned : planned.filter { !known.contains($0.id + "|" + $0.occurrenceDate.description) }
             for request in requests {
                 try AppDatabase.savePending(request, db: db)
             }

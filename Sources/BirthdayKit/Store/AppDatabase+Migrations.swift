@@ -71,6 +71,43 @@ extension AppDatabase {
             try db.create(index: "pendingNotification_fireAt", on: "pendingNotification", columns: ["fireAt"])
         }
 
+        // The delivery ledger for issue 4: one row per reminder occurrence that
+        // became due (or was snoozed or dismissed), keyed by the notification id
+        // and the day of the event, so a reminder is handed to the channels at
+        // most once per occurrence. Title and body are kept so a row can be
+        // delivered after its pending request is gone; logs never read them.
+        migrator.registerMigration("v3-delivery") { db in
+            try db.create(table: "delivery") { t in
+                t.column("notificationId", .text).notNull()
+                // YYYY-MM-DD of the birthday or anniversary.
+                t.column("occurrenceDate", .text).notNull()
+                t.column("personId", .text).notNull()
+                // "birthday" | "anniversary"
+                t.column("kind", .text).notNull()
+                // "day-before" | "day-of"
+                t.column("whenKind", .text).notNull()
+                // Unix seconds: the instant it was due.
+                t.column("fireAt", .double).notNull()
+                t.column("title", .text).notNull()
+                t.column("body", .text).notNull()
+                t.column("userInfo", .text).notNull().defaults(to: "{}")
+                // queued | sending | delivered | retrying | failed | missed | interrupted | dismissed
+                t.column("state", .text).notNull()
+                t.column("late", .boolean).notNull().defaults(to: false)
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                // Unix seconds; set while retrying.
+                t.column("nextAttemptAt", .double)
+                // Comma list of the channels still to deliver to while retrying (NULL = all).
+                t.column("channels", .text)
+                // The last failure as a sentence (never a name).
+                t.column("lastError", .text)
+                t.column("deliveredAt", .double)
+                t.column("updatedAt", .double).notNull()
+                t.primaryKey(["notificationId", "occurrenceDate"])
+            }
+            try db.create(index: "delivery_state", on: "delivery", columns: ["state", "fireAt"])
+        }
+
         return migrator
     }
 }
