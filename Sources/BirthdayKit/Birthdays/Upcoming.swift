@@ -79,66 +79,37 @@ public struct UpcomingEvents: Sendable {
 }
 
 /// Keeps the `limit` smallest occurrences seen (all of them without a limit)
-/// in a max-heap, so selecting k of n costs O(n log k).
+/// in a ``BoundedHeap``, so selecting k of n costs O(n log k).
 struct NearestSelector {
-    private let limit: Int?
-    private var heap: [Occurrence] = []
+    /// An occurrence ordered by ``Occurrence/precedes(_:_:)``.
+    private struct Ranked: Comparable {
+        let occurrence: Occurrence
+        static func < (lhs: Ranked, rhs: Ranked) -> Bool { Occurrence.precedes(lhs.occurrence, rhs.occurrence) }
+        static func == (lhs: Ranked, rhs: Ranked) -> Bool { lhs.occurrence == rhs.occurrence }
+    }
+
+    private var heap: BoundedHeap<Ranked>?
+    private var all: [Occurrence] = []
 
     init(limit: Int?) {
-        self.limit = limit
-        if let limit { heap.reserveCapacity(limit + 1) }
+        heap = limit.map { BoundedHeap(capacity: $0) }
     }
 
     mutating func insert(_ item: Occurrence) {
-        guard let limit else {
-            heap.append(item)
-            return
-        }
-        guard limit > 0 else { return }
-        if heap.count < limit {
-            heap.append(item)
-            siftUp(heap.count - 1)
-        } else if Occurrence.precedes(item, heap[0]) {
-            heap[0] = item
-            siftDown(0)
-        }
+        if heap != nil { heap?.insert(Ranked(occurrence: item)) } else { all.append(item) }
     }
 
-    /// The selection in ``Occurrence/precedes(_:_:)`` order. Sorts indices on
-    /// an integer key (day, then kind) and compares names only on ties, so
-    /// thousands of occurrences are not copied around while sorting.
+    /// The selection in ``Occurrence/precedes(_:_:)`` order. Without a limit,
+    /// sorts indices on an integer key (day, then kind) and compares names
+    /// only on ties, so thousands of occurrences are not moved while sorting.
     func sorted() -> [Occurrence] {
-        let keys = heap.map { $0.daysUntil &* 2 &+ ($0.kind == .birthday ? 0 : 1) }
-        let order = heap.indices.sorted { a, b in
+        if let heap { return heap.sorted().map(\.occurrence) }
+        let keys = all.map { $0.daysUntil &* 2 &+ ($0.kind == .birthday ? 0 : 1) }
+        let order = all.indices.sorted { a, b in
             if keys[a] != keys[b] { return keys[a] < keys[b] }
-            if heap[a].name != heap[b].name { return heap[a].name < heap[b].name }
-            return heap[a].personID < heap[b].personID
+            if all[a].name != all[b].name { return all[a].name < all[b].name }
+            return all[a].personID < all[b].personID
         }
-        return order.map { heap[$0] }
-    }
-
-    // Max-heap on `precedes`: the root is the one that comes last.
-    private mutating func siftUp(_ index: Int) {
-        var child = index
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard Occurrence.precedes(heap[parent], heap[child]) else { return }
-            heap.swapAt(parent, child)
-            child = parent
-        }
-    }
-
-    private mutating func siftDown(_ index: Int) {
-        var parent = index
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var largest = parent
-            if left < heap.count && Occurrence.precedes(heap[largest], heap[left]) { largest = left }
-            if right < heap.count && Occurrence.precedes(heap[largest], heap[right]) { largest = right }
-            if largest == parent { return }
-            heap.swapAt(parent, largest)
-            parent = largest
-        }
+        return order.map { all[$0] }
     }
 }

@@ -119,28 +119,9 @@ extension AppDatabase {
 
 extension AppDatabase {
     /// Everyone who is not excluded and has a birthday or an anniversary,
-    /// with only what date math and display need (id, name, dates): the fast
-    /// path behind `upcoming` and rescheduling. Source and name parts are empty.
+    /// ordered by id, with only id, name and dates (source and name parts empty).
     public func peopleWithDates() throws(StoreError) -> [Person] {
-        try read { db in
-            var people: [Person] = []
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, name, birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay
-                FROM person
-                WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL)
-                """)
-            let noSource = ContactSource(file: "", index: 0, line: 0)
-            while let row = try rows.next() {
-                people.append(Person(
-                    id: row[0],
-                    name: row[1],
-                    source: noSource,
-                    birthday: PersonRecord.date(row[2], row[3], row[4]),
-                    anniversary: PersonRecord.date(row[5], row[6], row[7])
-                ))
-            }
-            return people
-        }
+        try read { db in try AppDatabase.datedPeople(db) }
     }
 }
 
