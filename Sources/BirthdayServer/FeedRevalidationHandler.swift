@@ -33,7 +33,8 @@ struct FeedValidators: Sendable {
 ///
 /// It then writes the same `304` as ``FeedController`` would (`ETag`,
 /// `Last-Modified`, `Cache-Control`, `Content-Length: 0`, `Date`) and the
-/// same access line, with the token redacted.
+/// same access line, with the token redacted, through the application's
+/// logger with a Hummingbird request id, as the route's would be.
 ///
 /// ## Why it is safe
 /// - Anything else is passed on untouched: other paths and methods, query
@@ -155,6 +156,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         logger.info(
             "\(method.rawValue) \(AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/")) 304",
             metadata: [
+                "hb.request.id": .stringConvertible(RequestID()),
                 "http.bytes": "0",
                 "http.duration_ms": "\(Self.milliseconds(since: start))",
             ])
