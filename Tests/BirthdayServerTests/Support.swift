@@ -20,7 +20,11 @@ actor TestFeedSource: FeedSource {
     private(set) var feedCalls = 0
     /// How often the route asked for the token or the revision; the fast path never does.
     private(set) var routeCalls = 0
+    /// ``routeCalls`` made by the request that ``noteRouteCallsSince(_:)`` last measured.
+    private(set) var routeCallsOfLastRevalidation = -1
     private var failing = false
+
+    func noteRouteCallsSince(_ calls: Int) { routeCallsOfLastRevalidation = routeCalls - calls }
     /// What ``cachedValidators()`` answers: the token and revision, or `nil`
     /// when the source does not offer them (every request takes the route).
     private nonisolated let validators: Mutex<(token: String, revision: Int64)?>
