@@ -34,6 +34,12 @@ public struct DatabaseFeedSource: FeedSource {
         try state().token
     }
 
+    /// The cached token and revision if the database files are unchanged
+    /// since they were read (two `stat` calls, no SQLite), else `nil`.
+    public func cachedValidators() -> (token: String, revision: Int64)? {
+        cache.state(for: FileStamp(database.path)).map { ($0.token, $0.revision) }
+    }
+
     private func state() throws -> StateCache.State {
         let stamp = FileStamp(database.path)
         if let cached = cache.state(for: stamp) { return cached }

@@ -29,6 +29,15 @@ struct FeedController<Source: FeedSource> {
         self.cache = FeedCache(source: source)
     }
 
+    /// What ``FeedRevalidationHandler`` may answer a revalidation with: the
+    /// token and the cached entry's validators, when the source vouches for
+    /// its token and revision without I/O and the cache holds that revision.
+    /// `nil` whenever any of that is unknown; the request then takes the route.
+    func freshValidators() -> FeedValidators? {
+        guard let current = source.cachedValidators(), let entry = cache.cached(revision: current.revision) else { return nil }
+        return FeedValidators(token: current.token, etag: entry.etag, lastModifiedText: entry.lastModifiedText)
+    }
+
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("/calendar/:file") { request, context in
             try await calendar(request, context: context)

@@ -12,6 +12,19 @@ public protocol FeedSource: Sendable {
     func feed() async throws -> FeedSnapshot
     /// The current secret token; a new value takes effect on the next request.
     func token() async throws -> String
+    /// The current token and revision if they are known without any I/O
+    /// beyond a `stat`, or `nil` when that is not certain.
+    ///
+    /// The server's revalidation fast path (``FeedRevalidationHandler``)
+    /// calls this synchronously on an event loop for every conditional
+    /// request, so it must never block on the database. Returning `nil` is
+    /// always safe: the request then takes the ordinary route. The default
+    /// implementation returns `nil`.
+    func cachedValidators() -> (token: String, revision: Int64)?
+}
+
+extension FeedSource {
+    public func cachedValidators() -> (token: String, revision: Int64)? { nil }
 }
 
 /// One exported feed, as the server caches and serves it.

@@ -18,10 +18,31 @@ actor TestFeedSource: FeedSource {
     private(set) var body: String
     private(set) var lastModified = Date(timeIntervalSince1970: 1_795_239_000)  // 2026-11-21T05:30:00Z
     private(set) var feedCalls = 0
+    /// How often the route asked for the token or the revision; the fast path never does.
+    private(set) var routeCalls = 0
+    /// ``routeCalls`` made by the request that ``noteRouteCallsSince(_:)`` last measured.
+    private(set) var routeCallsOfLastRevalidation = -1
     private var failing = false
 
-    init() throws {
+    func noteRouteCallsSince(_ calls: Int) { routeCallsOfLastRevalidation = routeCalls - calls }
+    /// What ``cachedValidators()`` answers: the token and revision, or `nil`
+    /// when the source does not offer them (every request takes the route).
+    private nonisolated let validators: Mutex<(token: String, revision: Int64)?>
+    private nonisolated let offersValidators: Bool
+
+    init(offersValidators: Bool = true) throws {
         body = try Self.export(names: ["Ada Lovelace"])
+        self.offersValidators = offersValidators
+        validators = Mutex(offersValidators ? (Self.firstToken, 1) : nil)
+    }
+
+    nonisolated func cachedValidators() -> (token: String, revision: Int64)? {
+        validators.withLock { $0 }
+    }
+
+    private func publishValidators() {
+        let current = offersValidators && !failing ? (currentToken, currentRevision) : nil
+        validators.withLock { $0 = current }
     }
 
     static func export(names: [String]) throws -> String {
@@ -34,6 +55,7 @@ actor TestFeedSource: FeedSource {
     }
 
     func revision() throws -> Int64 {
+        routeCalls += 1
         if failing { throw TestFailure() }
         return currentRevision
     }
@@ -44,17 +66,27 @@ actor TestFeedSource: FeedSource {
         return FeedSnapshot(body: body, lastModified: lastModified, revision: currentRevision)
     }
 
-    func token() -> String { currentToken }
+    func token() -> String {
+        routeCalls += 1
+        return currentToken
+    }
 
     func change(body: String, lastModified: Date) {
         self.body = body
         self.lastModified = lastModified
         currentRevision += 1
+        publishValidators()
     }
 
-    func rotate(to token: String) { currentToken = token }
+    func rotate(to token: String) {
+        currentToken = token
+        publishValidators()
+    }
 
-    func fail() { failing = true }
+    func fail() {
+        failing = true
+        publishValidators()
+    }
 
     struct TestFailure: Error {}
 }

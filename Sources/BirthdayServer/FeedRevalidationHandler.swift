@@ -1,0 +1,212 @@
+import BirthdayKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+
+/// The validators of the feed as currently cached: all a `304` needs.
+struct FeedValidators: Sendable {
+    var token: String
+    var etag: String
+    var lastModifiedText: String
+}
+
+/// Answers calendar revalidations (`If-None-Match` that matches) on the
+/// event loop, without handing the request to Hummingbird.
+///
+/// A calendar app revalidates its subscription over and over; each request
+/// costs Hummingbird a task and executor hops that dwarf the work itself
+/// (compare a token, compare a tag). This handler sits in the HTTP/1
+/// pipeline after Hummingbird's connection-state handler, where it sees each
+/// request as `HTTPRequestPart`s, and answers the one case that is both
+/// common and certain: a complete `GET` or `HEAD` of
+/// `/calendar/<token>.ics`, HTTP/1.1 with keep-alive, no body, carrying
+/// `If-None-Match`, where
+/// - the synchronous oracle (``FeedController/freshValidators()``) knows the
+///   current token and revision without touching SQLite and the cache
+///   holds the entry for that revision,
+/// - the token matches in constant time, and
+/// - the `If-None-Match` list matches the entry's tag (``EntityTags``).
+///
+/// It then writes the same `304` as ``FeedController`` would (`ETag`,
+/// `Last-Modified`, `Cache-Control`, `Content-Length: 0`, `Date`) and the
+/// same access line, with the token redacted, through the application's
+/// logger with a Hummingbird request id, as the route's would be.
+///
+/// ## Why it is safe
+/// - Anything else is passed on untouched: other paths and methods, query
+///   strings, encoded characters, no `If-None-Match` (`If-Modified-Since`
+///   alone included), a body, `Expect`, `Connection: close`, HTTP/1.0, a
+///   stale or unknown revision, a wrong token, a non-matching tag. Those take
+///   the ordinary route and get exactly today's answer (a wrong token its
+///   generic 404 from the route).
+/// - The oracle only says "fresh" when the source's file stamp is unchanged
+///   and the cache's entry is for that very revision, so a rotated token or
+///   a new revision is seen at once, as on the slow path.
+/// - Responses stay in request order: the fast path is taken only while no
+///   passed-on request on this connection awaits its response; otherwise the
+///   request is passed on behind it.
+/// - Its responses travel through Hummingbird's connection-state handler, so
+///   idle timeouts and graceful shutdown count them like any other.
+final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private enum State {
+        /// Between requests.
+        case idle
+        /// Reading a request that was passed on.
+        case passing
+        /// Reading a request this handler answers at its end.
+        case answering(method: HTTPRequest.Method, validators: FeedValidators, start: ContinuousClock.Instant)
+    }
+
+    private let validators: @Sendable () -> FeedValidators?
+    private let logger: Logger
+    private let version: HTTP1RequestVersion
+    private var state = State.idle
+    /// Requests passed on whose response has not been fully written yet.
+    private var passedOnInFlight = 0
+    private var needsFlush = false
+    private var date: (second: Int, text: String) = (-1, "")
+
+    /// - Parameters:
+    ///   - validators: the freshness oracle; synchronous, thread-safe, no I/O but a `stat`.
+    ///   - logger: receives the access line, as the route's would.
+    ///   - version: filled in for each request head by an ``HTTP1VersionRecorder`` earlier in the pipeline.
+    init(validators: @escaping @Sendable () -> FeedValidators?, logger: Logger, version: HTTP1RequestVersion) {
+        self.validators = validators
+        self.logger = logger
+        self.version = version
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            if passedOnInFlight == 0, version.isPersistentHTTP11, let fresh = answerable(request) {
+                state = .answering(method: request.method, validators: fresh, start: .now)
+            } else {
+                state = .passing
+                passedOnInFlight += 1
+                context.fireChannelRead(data)
+            }
+        case .body:
+            if case .answering = state { return }
+            context.fireChannelRead(data)
+        case .end:
+            guard case .answering(let method, let fresh, let start) = state else {
+                state = .idle
+                context.fireChannelRead(data)
+                return
+            }
+            state = .idle
+            respond(context: context, method: method, validators: fresh, start: start)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), passedOnInFlight > 0 { passedOnInFlight -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    /// The validators to answer `request` with, or `nil` to pass it on.
+    private func answerable(_ request: HTTPRequest) -> FeedValidators? {
+        guard request.method == .get || request.method == .head,
+              let path = request.path, path.hasPrefix("/calendar/"), path.hasSuffix(".ics"),
+              !path.contains("?"), !path.contains("%")
+        else { return nil }
+        let fields = request.headerFields
+        let noneMatch = fields[values: .ifNoneMatch]
+        guard !noneMatch.isEmpty,
+              fields[.transferEncoding] == nil, fields[.expect] == nil,
+              fields[.contentLength].map({ $0 == "0" }) ?? true,
+              let fresh = validators()
+        else { return nil }
+        let token = path.dropFirst("/calendar/".count).dropLast(".ics".count)
+        guard FeedToken.constantTimeEquals(String(token), fresh.token),
+              EntityTags.list(noneMatch.joined(separator: ","), matches: fresh.etag)
+        else { return nil }
+        return fresh
+    }
+
+    private func respond(context: ChannelHandlerContext, method: HTTPRequest.Method, validators: FeedValidators, start: ContinuousClock.Instant) {
+        let fields: HTTPFields = [
+            .eTag: validators.etag,
+            .lastModified: validators.lastModifiedText,
+            .cacheControl: "private, no-cache",
+            .contentLength: "0",
+            .date: currentDate(),
+        ]
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: .notModified, headerFields: fields))), promise: nil)
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        needsFlush = true
+        logger.info(
+            "\(method.rawValue) \(AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/")) 304",
+            metadata: [
+                "hb.request.id": .stringConvertible(RequestID()),
+                "http.bytes": "0",
+                "http.duration_ms": "\(Self.milliseconds(since: start))",
+            ])
+    }
+
+    private func currentDate() -> String {
+        let second = Int(Date().timeIntervalSince1970.rounded(.down))
+        if second != date.second {
+            date = (second, HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(second))))
+        }
+        return date.text
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return (milliseconds * 1000).rounded() / 1000
+    }
+}
+
+@available(*, unavailable)
+extension FeedRevalidationHandler: Sendable {}
+
+/// Whether the request head last read on a connection is HTTP/1.1 with
+/// keep-alive. The HTTP-types codec drops the version, so
+/// ``HTTP1VersionRecorder`` notes it before the conversion and
+/// ``FeedRevalidationHandler`` reads it when the same head reaches it,
+/// within the same synchronous `channelRead` chain on the same event loop.
+final class HTTP1RequestVersion {
+    var isPersistentHTTP11 = false
+}
+
+/// Notes each request head's version and keep-alive in an ``HTTP1RequestVersion``.
+final class HTTP1VersionRecorder: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private let version: HTTP1RequestVersion
+
+    init(version: HTTP1RequestVersion) {
+        self.version = version
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data) {
+            version.isPersistentHTTP11 = head.version == .http1_1 && head.isKeepAlive
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+@available(*, unavailable)
+extension HTTP1VersionRecorder: Sendable {}

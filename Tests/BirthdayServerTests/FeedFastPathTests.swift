@@ -1,0 +1,195 @@
+import BirthdayKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+@testable import BirthdayServer
+
+/// The revalidation fast path (`FeedRevalidationHandler`) against the real
+/// server: it must answer exactly as the route does, and only when certain.
+@Suite struct FeedFastPathTests {
+    private static let calendarPath = "/calendar/\(TestFeedSource.firstToken).ics"
+
+    private func withServer(
+        _ source: TestFeedSource,
+        recorder: LogRecorder = LogRecorder(),
+        _ test: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let app = buildFeedApplication(source: source, host: "127.0.0.1", port: 0, logger: recorder.logger)
+        try await app.test(.live) { client in try await test(client) }
+    }
+
+    /// The 304 of `method` with a matching tag, after one GET has filled the cache.
+    private func revalidation(_ source: TestFeedSource, method: HTTPRequest.Method) async throws -> (TestResponse, first: TestResponse) {
+        let result = Mutex<(TestResponse, TestResponse)?>(nil)
+        try await withServer(source) { client in
+            let first = try await client.execute(uri: Self.calendarPath, method: .get)
+            let etag = try #require(first.headers[.eTag])
+            let calls = await source.routeCalls
+            let response = try await client.execute(uri: Self.calendarPath, method: method, headers: [.ifNoneMatch: etag])
+            await source.noteRouteCallsSince(calls)
+            result.withLock { $0 = (response, first) }
+        }
+        return try #require(result.withLock { $0 })
+    }
+
+    @Test(arguments: [HTTPRequest.Method.get, .head])
+    func theFastPathAnswersAsTheRouteDoes(method: HTTPRequest.Method) async throws {
+        // Given a source that offers cached validators (fast) and one that does not (route)
+        let fastSource = try TestFeedSource()
+        let slowSource = try TestFeedSource(offersValidators: false)
+
+        // When both are revalidated with a matching tag
+        let (fast, fastFirst) = try await revalidation(fastSource, method: method)
+        let (slow, slowFirst) = try await revalidation(slowSource, method: method)
+
+        // Then both answer 304 with the same validators, and only the route asked the source
+        #expect(fast.status == .notModified)
+        #expect(slow.status == .notModified)
+        #expect(fast.body.readableBytes == 0)
+        for field in [HTTPField.Name.eTag, .lastModified, .cacheControl, .contentLength, .contentType, .server, .connection] {
+            #expect(fast.headers[field] == slow.headers[field], "\(field)")
+        }
+        #expect(fast.headers[.eTag] == fastFirst.headers[.eTag])
+        #expect(slow.headers[.eTag] == slowFirst.headers[.eTag])
+        #expect(fast.headers[.cacheControl] == "private, no-cache")
+        let date = try #require(fast.headers[.date])
+        #expect(HTTPDate.parse(date) != nil)
+        #expect(await fastSource.routeCallsOfLastRevalidation == 0)
+        #expect(await slowSource.routeCallsOfLastRevalidation > 0)
+        #expect(await fastSource.feedCalls == 1)
+    }
+
+    @Test func aWrongTokenWithAMatchingTagIsTheGenericNotFound() async throws {
+        let source = try TestFeedSource()
+        try await withServer(source) { client in
+            let first = try await client.execute(uri: Self.calendarPath, method: .get)
+            let etag = try #require(first.headers[.eTag])
+            let wrong = try await client.execute(
+                uri: "/calendar/ffffffffffffffffffffffffffffffff.ics", method: .get, headers: [.ifNoneMatch: etag])
+            #expect(wrong.status == .notFound)
+            #expect(String(buffer: wrong.body) == "not found\n")
+        }
+    }
+
+    @Test func aNewRevisionIsServedInsteadOfA304() async throws {
+        let source = try TestFeedSource()
+        let newBody = try TestFeedSource.export(names: ["Ada Lovelace", "Grace Hopper"])
+        try await withServer(source) { client in
+            let first = try await client.execute(uri: Self.calendarPath, method: .get)
+            let etag = try #require(first.headers[.eTag])
+            #expect(try await client.execute(uri: Self.calendarPath, method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+
+            await source.change(body: newBody, lastModified: Date(timeIntervalSince1970: 1_795_300_000))
+            let changed = try await client.execute(uri: Self.calendarPath, method: .get, headers: [.ifNoneMatch: etag])
+            #expect(changed.status == .ok)
+            #expect(String(buffer: changed.body) == newBody)
+            #expect(changed.headers[.eTag] != etag)
+            #expect(await source.feedCalls == 2)
+
+            // The new tag is then answered by the fast path again, without a rebuild.
+            let calls = await source.routeCalls
+            let again = try await client.execute(uri: Self.calendarPath, method: .get, headers: [.ifNoneMatch: changed.headers[.eTag] ?? ""])
+            #expect(again.status == .notModified)
+            #expect(await source.routeCalls == calls)
+            #expect(await source.feedCalls == 2)
+        }
+    }
+
+    @Test func aRotatedTokenLocksOutTheOldURLAtOnce() async throws {
+        let source = try TestFeedSource()
+        try await withServer(source) { client in
+            let first = try await client.execute(uri: Self.calendarPath, method: .get)
+            let etag = try #require(first.headers[.eTag])
+            #expect(try await client.execute(uri: Self.calendarPath, method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+
+            await source.rotate(to: "0123456789abcdef0123456789abcdef")
+            let old = try await client.execute(uri: Self.calendarPath, method: .get, headers: [.ifNoneMatch: etag])
+            #expect(old.status == .notFound)
+            let new = try await client.execute(uri: "/calendar/0123456789abcdef0123456789abcdef.ics", method: .get, headers: [.ifNoneMatch: etag])
+            #expect(new.status == .notModified)
+        }
+    }
+
+    /// Several 304s on one connection, then a 200, in order; pipelined and
+    /// mixed with passed-on requests, which the fast path must not overtake.
+    @Test func keepAliveAndPipeliningKeepTheOrder() async throws {
+        let source = try TestFeedSource()
+        let body = await source.body
+        try await withServer(source) { client in
+            let first = try await client.execute(uri: Self.calendarPath, method: .get)
+            let etag = try #require(first.headers[.eTag])
+            let port = try #require(client.port)
+            let revalidate = "GET \(Self.calendarPath) HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: \(etag)\r\n\r\n"
+            let head = "HEAD \(Self.calendarPath) HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: \(etag)\r\n\r\n"
+            let plain = "GET \(Self.calendarPath) HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            let health = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            let last = "GET \(Self.calendarPath) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+            let raw = try await RawHTTP.exchange(port: port, revalidate + head + revalidate + plain + revalidate + health + revalidate + last)
+            let statuses = raw.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
+            #expect(statuses == ["304", "304", "304", "200", "304", "200", "304", "200"])
+            #expect(raw.components(separatedBy: "BEGIN:VCALENDAR").count == 3)
+            #expect(raw.contains("\r\n\r\nok\nHTTP/1.1 304 "))
+            #expect(raw.hasSuffix(body))
+            #expect(await source.feedCalls == 1)
+        }
+    }
+
+    /// `Connection: close` and HTTP/1.0 take the route, which answers and closes as before.
+    @Test(arguments: ["HTTP/1.1\r\nConnection: close", "HTTP/1.0"])
+    func closingRequestsTakeTheRoute(version: String) async throws {
+        let source = try TestFeedSource()
+        try await withServer(source) { client in
+            let first = try await client.execute(uri: Self.calendarPath, method: .get)
+            let etag = try #require(first.headers[.eTag])
+            let port = try #require(client.port)
+            let calls = await source.routeCalls
+            let request = "GET \(Self.calendarPath) \(version)\r\nHost: localhost\r\nIf-None-Match: \(etag)\r\n\r\n"
+            let raw: String
+            if version == "HTTP/1.0" {
+                // As before the fast path: the route answers; Hummingbird keeps the connection,
+                // so a second request with `Connection: close` ends it.
+                raw = try await RawHTTP.exchange(port: port, request + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            } else {
+                raw = try await RawHTTP.exchange(port: port, request)
+            }
+            #expect(raw.hasPrefix("HTTP/1.1 304 Not Modified\r\n"))
+            #expect(raw.contains("ETag: \(etag)\r\n"))
+            #expect(await source.routeCalls > calls)
+        }
+    }
+
+    @Test func ifModifiedSinceAloneTakesTheRoute() async throws {
+        let source = try TestFeedSource()
+        try await withServer(source) { client in
+            let first = try await client.execute(uri: Self.calendarPath, method: .get)
+            let calls = await source.routeCalls
+            let response = try await client.execute(
+                uri: Self.calendarPath, method: .get, headers: [.ifModifiedSince: first.headers[.lastModified] ?? ""])
+            #expect(response.status == .notModified)
+            #expect(await source.routeCalls > calls)
+        }
+    }
+
+    @Test func theAccessLineIsWrittenWithoutTheToken() async throws {
+        let source = try TestFeedSource()
+        let recorder = LogRecorder()
+        try await withServer(source, recorder: recorder) { client in
+            let first = try await client.execute(uri: Self.calendarPath, method: .get)
+            let etag = try #require(first.headers[.eTag])
+            let calls = await source.routeCalls
+            _ = try await client.execute(uri: Self.calendarPath, method: .get, headers: [.ifNoneMatch: etag])
+            _ = try await client.execute(uri: Self.calendarPath, method: .head, headers: [.ifNoneMatch: etag])
+            #expect(await source.routeCalls == calls)  // both revalidations took the fast path
+        }
+        let lines = recorder.all
+        #expect(!lines.contains { $0.contains(TestFeedSource.firstToken) })
+        let access = lines.filter { $0.hasPrefix("info ") && $0.contains("http.duration_ms=") }
+        #expect(access.count == 3)
+        #expect(access.contains { $0.contains("GET /calendar/<redacted>.ics 304") && $0.contains("http.bytes=0 ") && $0.contains("hb.request.id=") })
+        #expect(access.contains { $0.contains("HEAD /calendar/<redacted>.ics 304") && $0.contains("http.bytes=0 ") })
+    }
+}
