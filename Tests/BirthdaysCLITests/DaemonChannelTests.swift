@@ -1,0 +1,217 @@
+import BirthdayKit
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `birthdays run` with the command channel, the provisional permission and
+/// the feed server, with the real binary and a flowing BIRTHDAYS_NOW.
+@Suite struct DaemonChannelTests {
+    let cli: CLIProcess
+
+    /// Ada Lovelace, born 1990-03-10 (today at 08:00 Europe/Berlin); day-before reminders off.
+    init() throws {
+        var cli = try CLIProcess()
+        cli.now = "2026-03-10T08:00:00+01:00"
+        self.cli = cli
+        try cli.database().insertPeople(
+            [Person(id: "ada", name: "Ada Lovelace", source: ContactSource(file: "seed.vcf", index: 0, line: 1), birthday: EventDate(year: 1990, month: 3, day: 10))],
+            now: Date(timeIntervalSince1970: 0)
+        )
+        try set("day-before", "off")
+    }
+
+    func set(_ key: String, _ value: String) throws {
+        let set = try cli.run("settings", "set", key, value)
+        try #require(set.status == 0, "settings set \(key): \(set.stderr)")
+    }
+
+    func enable() throws {
+        let enable = try cli.run("notifications", "enable")
+        try #require(enable.status == 0, "\(enable.stderr)")
+    }
+
+    func path(_ name: String) -> String { cli.directory.appendingPathComponent(name).path }
+
+    func daemon(now: String, name: String = "daemon") throws -> BackgroundProcess {
+        var environment = cli.environment
+        environment["BIRTHDAYS_NOW"] = now
+        environment["BIRTHDAYS_LOG_LEVEL"] = "info"
+        return try BackgroundProcess(try CLIProcess.binary(), ["run"], environment: environment, directory: cli.directory, name: name)
+    }
+
+    func run(at now: String, _ arguments: String...) throws -> CLIProcess.Output {
+        var at = cli
+        at.now = now
+        let result = try Spawn.run(try CLIProcess.binary(), arguments, environment: at.environment)
+        return CLIProcess.Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
+    }
+
+    func ledgerStates() throws -> [String] {
+        try cli.database().deliveries(updatedSince: .distantPast).map(\.state.rawValue)
+    }
+
+    /// `KEY=VALUE` lines of a file, in order.
+    static func variables(_ text: String) -> [(String, String)] {
+        text.split(separator: "\n").compactMap { (line: Substring) -> (String, String)? in
+            guard let equals = line.firstIndex(of: "=") else { return nil }
+            return (String(line[..<equals]), String(line[line.index(after: equals)...]))
+        }
+    }
+
+    static func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// Waits for the pass after the one that ended with `counts`, then for one more pass after a SIGHUP.
+    func waitForTwoMorePasses(_ daemon: BackgroundProcess, after counts: String) async throws {
+        try await daemon.waitUntil("the pass after \(counts)") { $0.stderr.contains(counts) && $0.stderr.occurrences(of: "next pass") >= 2 }
+        let passes = daemon.stderr.occurrences(of: "delivery pass")
+        daemon.signal(SIGHUP)
+        try await daemon.waitUntil("the pass after SIGHUP") { $0.stderr.occurrences(of: "delivery pass") > passes && $0.stderr.hasSuffix("\n") }
+    }
+
+    // MARK: - The command channel
+
+    @Test func theCommandChannelGetsTheReminderInItsEnvironmentOnce() async throws {
+        defer { cli.cleanUp() }
+        let outfile = path("command.env")
+        try set("channels", "command")
+        try set("command", "env | grep ^BIRTHDAYS_ >> '\(outfile)'")
+        try enable()
+
+        let daemon = try daemon(now: "2026-03-10T08:59:57+01:00")
+        try await daemon.waitUntil("the command's output") { _ in Self.read(outfile).contains("BIRTHDAYS_LATE=") }
+        try await waitForTwoMorePasses(daemon, after: "delivered=1")
+
+        let text = Self.read(outfile)
+        let variables = Self.variables(text)
+        let values = Dictionary(variables, uniquingKeysWith: { first, _ in first })
+        #expect(variables.filter { $0.0 == "BIRTHDAYS_ID" }.count == 1, "one delivery: \(text)")
+        #expect(values["BIRTHDAYS_ID"] == "ada-birthday-dayof")
+        #expect(values["BIRTHDAYS_ID"]?.hasSuffix("-birthday-dayof") == true)
+        #expect(values["BIRTHDAYS_TITLE"] == "Ada Lovelace's Birthday!")
+        #expect(values["BIRTHDAYS_BODY"] == "Ada Lovelace turns 36 today!")
+        #expect(values["BIRTHDAYS_PERSON_ID"] == "ada")
+        #expect(values["BIRTHDAYS_FIRE_AT"] == "2026-03-10T09:00:00+01:00")
+        #expect(values["BIRTHDAYS_KIND"] == "birthday")
+        #expect(values["BIRTHDAYS_WHEN"] == "day-of")
+        #expect(values["BIRTHDAYS_LATE"] == "0")
+        #expect(try ledgerStates() == ["delivered"])
+
+        #expect(!daemon.stdout.contains("Ada"))
+        #expect(!daemon.stderr.contains("Ada"))
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+        #expect(!daemon.stdout.contains("Ada"))
+        #expect(!daemon.stderr.contains("Ada"))
+    }
+
+    @Test func aFailingCommandIsRetryingNotDelivered() async throws {
+        defer { cli.cleanUp() }
+        try set("channels", "command")
+        try set("command", "exit 3")
+        try enable()
+
+        let daemon = try daemon(now: "2026-03-10T08:59:57+01:00")
+        try await daemon.waitUntil("the failed attempt to be recorded") { _ in (try? ledgerStates()) == ["retrying"] }
+        try await daemon.waitUntil("the pass to end") { $0.stderr.contains("retrying=1") && $0.stderr.occurrences(of: "next pass") >= 2 }
+        #expect(!daemon.stderr.contains("delivered=1"))
+        #expect(!daemon.stdout.contains("reminder delivered"))
+
+        let status = try run(at: "2026-03-10T09:00:10+01:00", "status", "--json")
+        #expect(status.status == 0, "\(status.stderr)")
+        let object = try CLIProcess.object(status.stdout)
+        let recent = try #require(object["recent"] as? [String: Any])
+        #expect(recent["retrying"] as? Int == 1)
+        #expect(recent["delivered"] as? Int == 0)
+        let problems = try #require(object["problems"] as? [[String: Any]])
+        #expect(problems.map { $0["state"] as? String } == ["retrying"])
+        #expect(!status.stdout.contains("Ada"))
+
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+        #expect(try ledgerStates() == ["retrying"])
+        #expect(!daemon.stderr.contains("Ada"))
+    }
+
+    // MARK: - The provisional permission
+
+    @Test func provisionalPermissionDeliversToTheLogOnly() async throws {
+        defer { cli.cleanUp() }
+        let outfile = path("command.ran")
+        try set("channels", "desktop,command")
+        try set("command", "touch '\(outfile)'")
+        // There is no CLI path to provisional (onboarding gives it only when no channel is reachable).
+        try PendingNotificationStore(database: cli.database()).setAuthorizationStatus(.provisional)
+        let permission = try cli.run("notifications", "status", "--json")
+        #expect(try CLIProcess.object(permission.stdout)["status"] as? String == "provisional")
+
+        let daemon = try daemon(now: "2026-03-10T08:59:57+01:00")
+        try await daemon.waitUntil("the delivery") { $0.stdout.contains("reminder delivered") }
+        try await waitForTwoMorePasses(daemon, after: "delivered=1")
+
+        #expect(daemon.stderr.contains("channels=log") || daemon.stderr.contains("channels: log"), "\(daemon.stderr)")
+        #expect(daemon.stdout.occurrences(of: "reminder delivered") == 1)
+        #expect(daemon.stdout.contains("id=ada-birthday-dayof kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0"))
+        #expect(!FileManager.default.fileExists(atPath: outfile), "the command channel ran under provisional permission")
+        #expect(try ledgerStates() == ["delivered"])
+
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: outfile))
+    }
+
+    // MARK: - The feed server
+
+    /// A port that was free a moment ago: bind to port 0, read it, close.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0, "bind: \(String(cString: strerror(errno)))")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        try #require(named == 0)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func curl(_ arguments: String...) throws -> Spawn.Result {
+        try Spawn.run("/usr/bin/env", ["curl", "-s", "--max-time", "10"] + arguments)
+    }
+
+    @Test func theDaemonServesTheFeedAndStopsServingOnSIGTERM() async throws {
+        defer { cli.cleanUp() }
+        let port = try Self.freePort()
+        try set("channels", "log")
+        try set("serve", "127.0.0.1:\(port)")
+        try enable()
+
+        let daemon = try daemon(now: "2026-03-10T08:00:00+01:00")
+        try await daemon.waitUntil("the feed server") { _ in (try? Self.curl("http://127.0.0.1:\(port)/healthz"))?.stdout.hasPrefix("ok") == true }
+
+        let url = try cli.run("feed", "url", "--host", "127.0.0.1", "--port", "\(port)")
+        #expect(url.status == 0, "\(url.stderr)")
+        let http = try #require(url.stdout.split(separator: "\n").first.map(String.init))
+        #expect(http.hasPrefix("http://127.0.0.1:\(port)/calendar/"))
+        let response = try Self.curl("-o", "/dev/null", "-w", "%{http_code} %{content_type}", http)
+        #expect(response.stdout.hasPrefix("200 text/calendar"), "\(response.stdout) \(response.stderr)")
+        let body = try Self.curl(http)
+        #expect(body.stdout.hasPrefix("BEGIN:VCALENDAR"))
+
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+        #expect(daemon.stderr.contains("birthdays run stopped"))
+        let after = try Self.curl("-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/healthz")
+        #expect(after.status != 0, "the port still answers after the daemon exited: \(after.stdout)")
+        #expect(after.stdout == "000")
+    }
+}
