@@ -1,3 +1,4 @@
+import BirthdayKit
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -90,4 +91,57 @@ final class BackgroundProcess: @unchecked Sendable {
 
 extension String {
     func occurrences(of needle: String) -> Int { components(separatedBy: needle).count - 1 }
+}
+
+/// The setup every `birthdays run` test shares.
+extension CLIProcess {
+    /// A database with Ada Lovelace, born 1990-03-10, so at the default
+    /// `BIRTHDAYS_NOW` (08:00 Europe/Berlin on 2026-03-10) her day-of
+    /// reminder is due at 09:00; day-before reminders off, then `settings`.
+    static func withAda(settings: [(String, String)] = [], enableNotifications: Bool) throws -> CLIProcess {
+        var cli = try CLIProcess()
+        cli.now = "2026-03-10T08:00:00+01:00"
+        try cli.database().insertPeople(
+            [Person(id: "ada", name: "Ada Lovelace", source: ContactSource(file: "seed.vcf", index: 0, line: 1), birthday: EventDate(year: 1990, month: 3, day: 10))],
+            now: Date(timeIntervalSince1970: 0)
+        )
+        try cli.set("day-before", "off")
+        for (key, value) in settings { try cli.set(key, value) }
+        if enableNotifications { try cli.enableNotifications() }
+        return cli
+    }
+
+    func enableNotifications() throws {
+        let enable = try run("notifications", "enable")
+        try #require(enable.status == 0, "\(enable.stderr)")
+    }
+
+    func set(_ key: String, _ value: String) throws {
+        let set = try run("settings", "set", key, value)
+        try #require(set.status == 0, "settings set \(key): \(set.stderr)")
+    }
+
+    /// `birthdays run` in the background, its clock starting at `now`, logging at info.
+    func daemon(now: String, name: String = "daemon", extraEnvironment: [String: String] = [:]) throws -> BackgroundProcess {
+        var environment = self.environment
+        environment["BIRTHDAYS_NOW"] = now
+        environment["BIRTHDAYS_LOG_LEVEL"] = "info"
+        environment.merge(extraEnvironment) { $1 }
+        return try BackgroundProcess(try CLIProcess.binary(), ["run"], environment: environment, directory: directory, name: name)
+    }
+
+    /// Runs a one-shot command as if it were `now`.
+    func run(at now: String, _ arguments: String...) throws -> CLIProcess.Output {
+        var at = self
+        at.now = now
+        let result = try Spawn.run(try CLIProcess.binary(), arguments, environment: at.environment)
+        return CLIProcess.Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
+    }
+
+    /// The delivery ledger's states, in the order the store lists them.
+    func ledgerStates() throws -> [String] {
+        try database().deliveries(updatedSince: .distantPast).map(\.state.rawValue)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 }

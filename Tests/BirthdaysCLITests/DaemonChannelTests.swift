@@ -10,46 +10,8 @@ import Glibc
 @Suite struct DaemonChannelTests {
     let cli: CLIProcess
 
-    /// Ada Lovelace, born 1990-03-10 (today at 08:00 Europe/Berlin); day-before reminders off.
     init() throws {
-        var cli = try CLIProcess()
-        cli.now = "2026-03-10T08:00:00+01:00"
-        self.cli = cli
-        try cli.database().insertPeople(
-            [Person(id: "ada", name: "Ada Lovelace", source: ContactSource(file: "seed.vcf", index: 0, line: 1), birthday: EventDate(year: 1990, month: 3, day: 10))],
-            now: Date(timeIntervalSince1970: 0)
-        )
-        try set("day-before", "off")
-    }
-
-    func set(_ key: String, _ value: String) throws {
-        let set = try cli.run("settings", "set", key, value)
-        try #require(set.status == 0, "settings set \(key): \(set.stderr)")
-    }
-
-    func enable() throws {
-        let enable = try cli.run("notifications", "enable")
-        try #require(enable.status == 0, "\(enable.stderr)")
-    }
-
-    func path(_ name: String) -> String { cli.directory.appendingPathComponent(name).path }
-
-    func daemon(now: String, name: String = "daemon") throws -> BackgroundProcess {
-        var environment = cli.environment
-        environment["BIRTHDAYS_NOW"] = now
-        environment["BIRTHDAYS_LOG_LEVEL"] = "info"
-        return try BackgroundProcess(try CLIProcess.binary(), ["run"], environment: environment, directory: cli.directory, name: name)
-    }
-
-    func run(at now: String, _ arguments: String...) throws -> CLIProcess.Output {
-        var at = cli
-        at.now = now
-        let result = try Spawn.run(try CLIProcess.binary(), arguments, environment: at.environment)
-        return CLIProcess.Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
-    }
-
-    func ledgerStates() throws -> [String] {
-        try cli.database().deliveries(updatedSince: .distantPast).map(\.state.rawValue)
+        cli = try .withAda(enableNotifications: false)
     }
 
     /// `KEY=VALUE` lines of a file, in order.
@@ -74,12 +36,12 @@ import Glibc
 
     @Test func theCommandChannelGetsTheReminderInItsEnvironmentOnce() async throws {
         defer { cli.cleanUp() }
-        let outfile = path("command.env")
-        try set("channels", "command")
-        try set("command", "env | grep ^BIRTHDAYS_ >> '\(outfile)'")
-        try enable()
+        let outfile = cli.path("command.env")
+        try cli.set("channels", "command")
+        try cli.set("command", "env | grep ^BIRTHDAYS_ >> '\(outfile)'")
+        try cli.enableNotifications()
 
-        let daemon = try daemon(now: "2026-03-10T08:59:57+01:00")
+        let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
         try await daemon.waitUntil("the command's output") { _ in Self.read(outfile).contains("BIRTHDAYS_LATE=") }
         try await waitForTwoMorePasses(daemon, after: "delivered=1")
 
@@ -96,7 +58,7 @@ import Glibc
         #expect(values["BIRTHDAYS_KIND"] == "birthday")
         #expect(values["BIRTHDAYS_WHEN"] == "day-of")
         #expect(values["BIRTHDAYS_LATE"] == "0")
-        #expect(try ledgerStates() == ["delivered"])
+        #expect(try cli.ledgerStates() == ["delivered"])
 
         #expect(!daemon.stdout.contains("Ada"))
         #expect(!daemon.stderr.contains("Ada"))
@@ -108,17 +70,17 @@ import Glibc
 
     @Test func aFailingCommandIsRetryingNotDelivered() async throws {
         defer { cli.cleanUp() }
-        try set("channels", "command")
-        try set("command", "exit 3")
-        try enable()
+        try cli.set("channels", "command")
+        try cli.set("command", "exit 3")
+        try cli.enableNotifications()
 
-        let daemon = try daemon(now: "2026-03-10T08:59:57+01:00")
-        try await daemon.waitUntil("the failed attempt to be recorded") { _ in (try? ledgerStates()) == ["retrying"] }
+        let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
+        try await daemon.waitUntil("the failed attempt to be recorded") { _ in (try? cli.ledgerStates()) == ["retrying"] }
         try await daemon.waitUntil("the pass to end") { $0.stderr.contains("retrying=1") && $0.stderr.occurrences(of: "next pass") >= 2 }
         #expect(!daemon.stderr.contains("delivered=1"))
         #expect(!daemon.stdout.contains("reminder delivered"))
 
-        let status = try run(at: "2026-03-10T09:00:10+01:00", "status", "--json")
+        let status = try cli.run(at: "2026-03-10T09:00:10+01:00", "status", "--json")
         #expect(status.status == 0, "\(status.stderr)")
         let object = try CLIProcess.object(status.stdout)
         let recent = try #require(object["recent"] as? [String: Any])
@@ -130,7 +92,7 @@ import Glibc
 
         daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0)
-        #expect(try ledgerStates() == ["retrying"])
+        #expect(try cli.ledgerStates() == ["retrying"])
         #expect(!daemon.stderr.contains("Ada"))
     }
 
@@ -138,15 +100,15 @@ import Glibc
 
     @Test func provisionalPermissionDeliversToTheLogOnly() async throws {
         defer { cli.cleanUp() }
-        let outfile = path("command.ran")
-        try set("channels", "desktop,command")
-        try set("command", "touch '\(outfile)'")
+        let outfile = cli.path("command.ran")
+        try cli.set("channels", "desktop,command")
+        try cli.set("command", "touch '\(outfile)'")
         // There is no CLI path to provisional (onboarding gives it only when no channel is reachable).
         try PendingNotificationStore(database: cli.database()).setAuthorizationStatus(.provisional)
         let permission = try cli.run("notifications", "status", "--json")
         #expect(try CLIProcess.object(permission.stdout)["status"] as? String == "provisional")
 
-        let daemon = try daemon(now: "2026-03-10T08:59:57+01:00")
+        let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
         try await daemon.waitUntil("the delivery") { $0.stdout.contains("reminder delivered") }
         try await waitForTwoMorePasses(daemon, after: "delivered=1")
 
@@ -154,7 +116,7 @@ import Glibc
         #expect(daemon.stdout.occurrences(of: "reminder delivered") == 1)
         #expect(daemon.stdout.contains("id=ada-birthday-dayof kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0"))
         #expect(!FileManager.default.fileExists(atPath: outfile), "the command channel ran under provisional permission")
-        #expect(try ledgerStates() == ["delivered"])
+        #expect(try cli.ledgerStates() == ["delivered"])
 
         daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0)
@@ -191,11 +153,11 @@ import Glibc
     @Test func theDaemonServesTheFeedAndStopsServingOnSIGTERM() async throws {
         defer { cli.cleanUp() }
         let port = try Self.freePort()
-        try set("channels", "log")
-        try set("serve", "127.0.0.1:\(port)")
-        try enable()
+        try cli.set("channels", "log")
+        try cli.set("serve", "127.0.0.1:\(port)")
+        try cli.enableNotifications()
 
-        let daemon = try daemon(now: "2026-03-10T08:00:00+01:00")
+        let daemon = try cli.daemon(now: "2026-03-10T08:00:00+01:00")
         try await daemon.waitUntil("the feed server") { _ in (try? Self.curl("http://127.0.0.1:\(port)/healthz"))?.stdout.hasPrefix("ok") == true }
 
         let url = try cli.run("feed", "url", "--host", "127.0.0.1", "--port", "\(port)")

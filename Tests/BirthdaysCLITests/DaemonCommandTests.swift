@@ -7,46 +7,15 @@ import Testing
 @Suite struct DaemonCommandTests {
     let cli: CLIProcess
 
-    /// Ada, born 1990-03-10 (today at 08:00 Europe/Berlin); day-before reminders off, channel `log`, notifications enabled.
     init() throws {
-        var cli = try CLIProcess()
-        cli.now = "2026-03-10T08:00:00+01:00"
-        self.cli = cli
-        try cli.database().insertPeople(
-            [Person(id: "ada", name: "Ada Lovelace", source: ContactSource(file: "seed.vcf", index: 0, line: 1), birthday: EventDate(year: 1990, month: 3, day: 10))],
-            now: Date(timeIntervalSince1970: 0)
-        )
-        for (key, value) in [("channels", "log"), ("day-before", "off")] {
-            let set = try cli.run("settings", "set", key, value)
-            try #require(set.status == 0, "\(set.stderr)")
-        }
-        let enable = try cli.run("notifications", "enable")
-        try #require(enable.status == 0, "\(enable.stderr)")
-    }
-
-    func daemon(now: String, name: String = "daemon") throws -> BackgroundProcess {
-        var environment = cli.environment
-        environment["BIRTHDAYS_NOW"] = now
-        environment["BIRTHDAYS_LOG_LEVEL"] = "info"
-        return try BackgroundProcess(try CLIProcess.binary(), ["run"], environment: environment, directory: cli.directory, name: name)
-    }
-
-    func run(at now: String, _ arguments: String...) throws -> CLIProcess.Output {
-        var at = cli
-        at.now = now
-        let result = try Spawn.run(try CLIProcess.binary(), arguments, environment: at.environment)
-        return CLIProcess.Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
-    }
-
-    func ledgerStates() throws -> [String] {
-        try cli.database().deliveries(updatedSince: .distantPast).map(\.state.rawValue)
+        cli = try .withAda(settings: [("channels", "log")], enableNotifications: true)
     }
 
     // MARK: - The daemon
 
     @Test func theDaemonDeliversExactlyOnceAtTheDeliveryTime() async throws {
         defer { cli.cleanUp() }
-        let daemon = try daemon(now: "2026-03-10T08:59:57+01:00")
+        let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
         try await daemon.waitUntil("the delivery") { $0.stdout.contains("reminder delivered") }
         // The pass that delivered ends with "next pass"; then a SIGHUP makes another pass.
         try await daemon.waitUntil("the pass after the delivery") { $0.stderr.contains("delivered=1") && $0.stderr.occurrences(of: "next pass") >= 2 }
@@ -57,9 +26,9 @@ import Testing
         #expect(daemon.stdout.occurrences(of: "reminder delivered") == 1)
         #expect(daemon.stdout.contains("id=ada-birthday-dayof kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0"))
         #expect(!daemon.stderr.contains("Ada"))
-        #expect(try ledgerStates() == ["delivered"])
+        #expect(try cli.ledgerStates() == ["delivered"])
 
-        let status = try run(at: "2026-03-10T09:01:00+01:00", "status", "--json")
+        let status = try cli.run(at: "2026-03-10T09:01:00+01:00", "status", "--json")
         let object = try CLIProcess.object(status.stdout)
         let running = try #require(object["daemon"] as? [String: Any])
         #expect(running["running"] as? Bool == true)
@@ -73,34 +42,34 @@ import Testing
 
     @Test func killedAfterDeliveringTheRestartedDaemonDoesNotDeliverAgain() async throws {
         defer { cli.cleanUp() }
-        let first = try daemon(now: "2026-03-10T08:59:57+01:00", name: "first")
-        try await first.waitUntil("the delivery to be recorded") { _ in (try? ledgerStates()) == ["delivered"] }
+        let first = try cli.daemon(now: "2026-03-10T08:59:57+01:00", name: "first")
+        try await first.waitUntil("the delivery to be recorded") { _ in (try? cli.ledgerStates()) == ["delivered"] }
         first.signal(SIGKILL)
         #expect(try await first.waitForExit() == 128 + SIGKILL)
         #expect(first.stdout.occurrences(of: "reminder delivered") == 1)
 
         // Restarted before 09:00 again: the 09:00 request is in the ledger, so nothing is pending for today.
-        let second = try daemon(now: "2026-03-10T08:59:57+01:00", name: "second")
+        let second = try cli.daemon(now: "2026-03-10T08:59:57+01:00", name: "second")
         try await second.waitUntil("the first pass") { $0.stderr.contains("next pass") }
         #expect(second.stderr.contains("scheduled=0"))
         #expect(second.stdout.isEmpty)
-        #expect(try ledgerStates() == ["delivered"])
+        #expect(try cli.ledgerStates() == ["delivered"])
         second.signal(SIGTERM)
         #expect(try await second.waitForExit() == 0)
     }
 
     @Test func aSecondDaemonOnTheSameDatabaseExitsWithAClearMessage() async throws {
         defer { cli.cleanUp() }
-        let first = try daemon(now: "2026-03-10T08:00:00+01:00")
+        let first = try cli.daemon(now: "2026-03-10T08:00:00+01:00")
         try await first.waitUntil("the start") { $0.stderr.contains("birthdays run started") }
 
-        let second = try run(at: "2026-03-10T08:00:00+01:00", "run")
+        let second = try cli.run(at: "2026-03-10T08:00:00+01:00", "run")
         #expect(second.status == 1)
         #expect(second.stderr.contains("birthdays run is already running for \(cli.databasePath) (pid \(first.pid))"))
 
         first.signal(SIGTERM)
         #expect(try await first.waitForExit() == 0)
-        let status = try run(at: "2026-03-10T08:00:00+01:00", "status")
+        let status = try cli.run(at: "2026-03-10T08:00:00+01:00", "status")
         #expect(status.stdout.contains("Daemon: not running"))
     }
 
@@ -108,52 +77,52 @@ import Testing
 
     @Test func deliverOnceDeliversLateThenNotAgain() throws {
         defer { cli.cleanUp() }
-        let first = try run(at: "2026-03-10T09:05:00+01:00", "deliver", "--once")
+        let first = try cli.run(at: "2026-03-10T09:05:00+01:00", "deliver", "--once")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("reminder delivered id=ada-birthday-dayof"))
         #expect(first.stdout.contains("late=1"))
-        let second = try run(at: "2026-03-10T09:06:00+01:00", "deliver", "--once")
+        let second = try cli.run(at: "2026-03-10T09:06:00+01:00", "deliver", "--once")
         #expect(!second.stdout.contains("reminder delivered"))
-        #expect(try ledgerStates() == ["delivered"])
+        #expect(try cli.ledgerStates() == ["delivered"])
     }
 
     @Test func aReminderDueYesterdayIsRecordedAsMissed() throws {
         defer { cli.cleanUp() }
-        let pass = try run(at: "2026-03-11T07:00:00+01:00", "deliver", "--once", "--json")
+        let pass = try cli.run(at: "2026-03-11T07:00:00+01:00", "deliver", "--once", "--json")
         let object = try CLIProcess.object(pass.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("{") }.last ?? "")
         #expect(object["missed"] as? Int == 1)
-        let status = try run(at: "2026-03-11T07:00:00+01:00", "status", "--json")
+        let status = try cli.run(at: "2026-03-11T07:00:00+01:00", "status", "--json")
         let problems = try #require(try CLIProcess.object(status.stdout)["problems"] as? [[String: Any]])
         #expect(problems.map { $0["state"] as? String } == ["missed"])
     }
 
     @Test func snoozeShowsTheReminderAgainOnceAndDismissStopsIt() throws {
         defer { cli.cleanUp() }
-        _ = try run(at: "2026-03-10T09:00:10+01:00", "deliver", "--once")
-        let snooze = try run(at: "2026-03-10T09:01:00+01:00", "snooze", "ada-birthday-dayof", "--for", "15m")
+        _ = try cli.run(at: "2026-03-10T09:00:10+01:00", "deliver", "--once")
+        let snooze = try cli.run(at: "2026-03-10T09:01:00+01:00", "snooze", "ada-birthday-dayof", "--for", "15m")
         #expect(snooze.status == 0, "\(snooze.stderr)")
         #expect(snooze.stdout == "Snoozed ada-birthday-dayof until 2026-03-10T09:16:00+01:00.\n")
-        #expect(!(try run(at: "2026-03-10T09:10:00+01:00", "deliver", "--once")).stdout.contains("reminder delivered"))
-        let again = try run(at: "2026-03-10T09:16:00+01:00", "deliver", "--once")
+        #expect(!(try cli.run(at: "2026-03-10T09:10:00+01:00", "deliver", "--once")).stdout.contains("reminder delivered"))
+        let again = try cli.run(at: "2026-03-10T09:16:00+01:00", "deliver", "--once")
         #expect(again.stdout.contains("reminder delivered id=ada-birthday-dayof-snooze"))
 
-        let dismiss = try run(at: "2026-03-10T09:20:00+01:00", "dismiss", "ada-birthday-dayof")
+        let dismiss = try cli.run(at: "2026-03-10T09:20:00+01:00", "dismiss", "ada-birthday-dayof")
         #expect(dismiss.status == 0, "\(dismiss.stderr)")
-        _ = try run(at: "2026-03-10T09:21:00+01:00", "snooze", "ada-birthday-dayof", "--for", "1m")
-        let unknown = try run(at: "2026-03-10T09:21:00+01:00", "dismiss", "nobody-birthday-dayof")
+        _ = try cli.run(at: "2026-03-10T09:21:00+01:00", "snooze", "ada-birthday-dayof", "--for", "1m")
+        let unknown = try cli.run(at: "2026-03-10T09:21:00+01:00", "dismiss", "nobody-birthday-dayof")
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("no reminder with the id 'nobody-birthday-dayof'"))
-        let bad = try run(at: "2026-03-10T09:21:00+01:00", "snooze", "ada-birthday-dayof", "--for", "soon")
+        let bad = try cli.run(at: "2026-03-10T09:21:00+01:00", "snooze", "ada-birthday-dayof", "--for", "soon")
         #expect(bad.stderr.contains("'soon' is not a duration"))
     }
 
     @Test func showPrintsDatesNextOccurrenceAndAge() throws {
         defer { cli.cleanUp() }
-        let byName = try run(at: "2026-03-10T08:00:00+01:00", "show", "Ada Lovelace")
+        let byName = try cli.run(at: "2026-03-10T08:00:00+01:00", "show", "Ada Lovelace")
         #expect(byName.status == 0, "\(byName.stderr)")
         #expect(byName.stdout == "Ada Lovelace\nId: ada\nBirthday: 1990-03-10; next 2026-03-10 (today), turns 36\n")
-        #expect(try run(at: "2026-03-10T08:00:00+01:00", "show", "ada").stdout == byName.stdout)
-        let missing = try run(at: "2026-03-10T08:00:00+01:00", "show", "Nobody")
+        #expect(try cli.run(at: "2026-03-10T08:00:00+01:00", "show", "ada").stdout == byName.stdout)
+        let missing = try cli.run(at: "2026-03-10T08:00:00+01:00", "show", "Nobody")
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no person has the id or name 'Nobody'"))
     }

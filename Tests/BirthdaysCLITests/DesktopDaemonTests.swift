@@ -24,19 +24,7 @@ struct DesktopDaemonTests {
     let cli: CLIProcess
 
     init() throws {
-        var cli = try CLIProcess()
-        cli.now = "2026-03-10T08:00:00+01:00"
-        self.cli = cli
-        try cli.database().insertPeople(
-            [Person(id: "ada", name: "Ada Lovelace", source: ContactSource(file: "seed.vcf", index: 0, line: 1), birthday: EventDate(year: 1990, month: 3, day: 10))],
-            now: Date(timeIntervalSince1970: 0)
-        )
-        for (key, value) in [("channels", "desktop"), ("day-before", "off")] {
-            let set = try cli.run("settings", "set", key, value)
-            try #require(set.status == 0, "\(set.stderr)")
-        }
-        let enable = try cli.run("notifications", "enable")
-        try #require(enable.status == 0, "\(enable.stderr)")
+        cli = try .withAda(settings: [("channels", "desktop")], enableNotifications: true)
     }
 
     /// Starts the bus, the server (clicking `autoAction` when set) and the daemon at 08:59:57.
@@ -55,11 +43,7 @@ struct DesktopDaemonTests {
             environment: serverEnvironment, directory: cli.directory, name: "server"
         )
         try await server.waitUntil("fake-notifyd") { $0.stdout.contains("ready") }
-        var environment = cli.environment
-        environment["BIRTHDAYS_NOW"] = "2026-03-10T08:59:57+01:00"
-        environment["BIRTHDAYS_LOG_LEVEL"] = "info"
-        environment["DBUS_SESSION_BUS_ADDRESS"] = address
-        let daemon = try BackgroundProcess(try CLIProcess.binary(), ["run"], environment: environment, directory: cli.directory, name: "daemon")
+        let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00", extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": address])
         return (bus, server, daemon, log)
     }
 
