@@ -21,15 +21,6 @@ extension AppDatabase {
         try read { db in try PersonRecord.fetchCount(db) }
     }
 
-    /// Marks a person as excluded from reminders and feeds (or includes them again).
-    public func setExcluded(_ excluded: Bool, personID: String, now: Date) throws(StoreError) {
-        try write { db in
-            try db.execute(sql: "UPDATE person SET excluded = ?, updatedAt = ? WHERE id = ?", arguments: [excluded, now.timeIntervalSince1970, personID])
-            guard db.changesCount > 0 else { throw StoreError.unknownPerson(personID) }
-            try AppDatabase.bumpRevision(db, now: now)
-        }
-    }
-
     /// The change counter and the time of the last change to people or to
     /// settings that shape reminders and feeds.
     public func revision() throws(StoreError) -> (value: Int64, changedAt: Date) {

@@ -30,7 +30,6 @@ struct PersonRecord: Codable, FetchableRecord, PersistableRecord {
     enum Columns {
         static let id = Column(CodingKeys.id)
         static let name = Column(CodingKeys.name)
-        static let fingerprint = Column(CodingKeys.fingerprint)
         static let excluded = Column(CodingKeys.excluded)
     }
 }

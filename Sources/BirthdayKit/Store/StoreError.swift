@@ -11,8 +11,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case notADatabase(path: String)
     /// Any other SQLite failure; `reason` never contains statement arguments.
     case sqlite(path: String, reason: String)
-    /// A person id that the store does not know.
-    case unknownPerson(String)
 
     init(_ error: any Error, path: String) {
         if let error = error as? StoreError {
@@ -35,7 +33,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .busy(let path): "the database \(path) is busy (another birthdays process is writing); try again"
         case .notADatabase(let path): "\(path) is not a birthdays database, or it is damaged"
         case .sqlite(let path, let reason): "database error in \(path): \(reason)"
-        case .unknownPerson(let id): "no person with id '\(id)'"
         }
     }
 }

@@ -17,11 +17,12 @@ public enum ReferenceTime {
         guard let day = LocalDate(iso: parts[0]) else { return nil }
         var hour = 0, minute = 0, second = 0
         if parts.count == 2 {
-            let time = parts[1].split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
-            guard (2...3).contains(time.count), time.allSatisfy({ $0 != nil }) else { return nil }
-            hour = time[0]!
-            minute = time[1]!
-            second = time.count == 3 ? time[2]! : 0
+            let fields = parts[1].split(separator: ":", omittingEmptySubsequences: false)
+            let time = fields.compactMap { Int($0) }
+            guard (2...3).contains(time.count), time.count == fields.count else { return nil }
+            hour = time[0]
+            minute = time[1]
+            second = time.count == 3 ? time[2] : 0
             guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
         }
         var calendar = Calendar(identifier: .gregorian)
