@@ -29,6 +29,10 @@ import Logging
 ///      Otherwise only the failed channels are retried after the
 ///      ``RetryPolicy`` delays (30 s, 1, 2, 5, 15 min, then every 15 min)
 ///      until the end of the due day, after which the row is `failed`.
+///    - **Stopping.** SIGTERM or SIGINT never cuts a hand-over short: the
+///      reminder being sent is finished and recorded first (a command channel
+///      may take up to its timeout), and the pass stops before the next one,
+///      which stays queued for the next start.
 ///    - **At most once after a crash.** A row found in `sending` when an
 ///      engine starts (``recoverInterrupted()``) means a daemon died while
 ///      handing it over; whether the channel showed it is unknown, so it is
@@ -155,6 +159,9 @@ public actor DeliveryEngine {
             let set = channels(settings, status)
             let work = try database.read { db in try AppDatabase.workableEntries(now: start, db: db) }
             for entry in work {
+                // Stopping (a cancelled task) ends the pass between reminders;
+                // the rest stay queued for the next start.
+                if Task.isCancelled { break }
                 await handle(entry, set: set, zone: zone, result: &result)
             }
         } else if !warnedNotAllowed {
@@ -202,7 +209,13 @@ public actor DeliveryEngine {
             }
             let late = entry.late || instant.timeIntervalSince(entry.fireAt) > RetryPolicy.seconds(configuration.lateAfter)
             let reminder = entry.reminder(timeZone: zone, late: late)
-            let outcomes = await set.deliverEach(reminder, only: entry.channels.map(Set.init))
+            // Once claimed, a reminder is handed over in full even when the
+            // daemon is being stopped: the hand-over runs in a task of its own,
+            // which the caller's cancellation does not reach. Cut short, a
+            // desktop notification could already be on screen while the row
+            // says it failed, and the retry would show it twice.
+            let only = entry.channels.map(Set.init)
+            let outcomes = await Task { await set.deliverEach(reminder, only: only) }.value
             let failures = outcomes.compactMap { outcome in outcome.error.map { ChannelFailure(channel: outcome.channel, error: $0) } }
             let finished = now()
             entry.attempts += 1
