@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -125,4 +126,8 @@ int cwake_spawn_add_closefrom(void *actions, int low_fd) {
 
 void cwake_close(int fd) {
     if (fd >= 0) close(fd);
+}
+
+void cwake_name_thread(const char *name) {
+    (void)pthread_setname_np(pthread_self(), name);
 }

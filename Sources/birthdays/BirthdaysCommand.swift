@@ -1,4 +1,6 @@
 import ArgumentParser
+import NIOCore
+import NIOPosix
 
 /// `birthdays`: the command-line front end. Commands only parse arguments,
 /// call BirthdayKit and print; the rules live in the library.
@@ -32,4 +34,14 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Feed.self,
         ]
     )
+
+    /// Runs every command with Swift concurrency's jobs on NIO's event loops
+    /// (the threads the feed server uses anyway) instead of libdispatch's
+    /// worker pool. That pool starts a monitor on its first job that wakes the
+    /// process every second for good; `birthdays run` must stay asleep between
+    /// reminders. The hook has to be in place before the first job runs.
+    static func main() async {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        await main(nil)
+    }
 }

@@ -34,7 +34,7 @@ extension Context {
     /// The channels for a pass: `provisional` permission gets the log only;
     /// otherwise the `channels` setting, with the desktop channel shared for
     /// the daemon's life (its connection receives the button clicks).
-    func channelFactory(desktop: DesktopNotificationChannel?) -> DeliveryEngine.ChannelFactory {
+    func channelFactory(desktop: DesktopNotificationChannel?, clock: any Clock<Duration>) -> DeliveryEngine.ChannelFactory {
         let environment = self.environment
         let log = LogChannel { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         return { settings, status in
@@ -42,7 +42,7 @@ extension Context {
             return ChannelSet(settings.channels.compactMap { kind -> ChannelSet.Member? in
                 switch kind {
                 case .desktop: desktop.map { .init(name: kind.rawValue, sink: $0) }
-                case .command: .init(name: kind.rawValue, sink: CommandChannel(command: settings.command, environment: environment))
+                case .command: .init(name: kind.rawValue, sink: CommandChannel(command: settings.command, environment: environment, clock: clock))
                 case .log: .init(name: kind.rawValue, sink: log)
                 }
             })
@@ -56,14 +56,15 @@ extension Context {
         return logger
     }
 
-    /// The delivery engine over this context's database.
-    func deliveryEngine(desktop: DesktopNotificationChannel?, logger: Logger) -> DeliveryEngine {
+    /// The delivery engine over this context's database; its sleeps and the
+    /// command channel's timeouts run on `clock`.
+    func deliveryEngine(desktop: DesktopNotificationChannel?, clock: any Clock<Duration> = EventLoopClock(), logger: Logger) -> DeliveryEngine {
         DeliveryEngine(
             database: database,
-            clock: ContinuousClock(),
+            clock: clock,
             now: flowingNow(),
             systemTimeZone: liveSystemTimeZone(),
-            channels: channelFactory(desktop: desktop),
+            channels: channelFactory(desktop: desktop, clock: clock),
             logger: logger
         )
     }

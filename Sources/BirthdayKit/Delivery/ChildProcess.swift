@@ -67,6 +67,7 @@ struct ChildProcess: Sendable {
         let pid = self.pid
         return await withCheckedContinuation { continuation in
             let thread = Thread {
+                cwake_name_thread("birthdays-wait")
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) == -1 {
                     if errno != EINTR {
@@ -76,7 +77,6 @@ struct ChildProcess: Sendable {
                 }
                 continuation.resume(returning: Termination(waitStatus: status))
             }
-            thread.name = "birthdays-wait"
             thread.start()
         }
     }

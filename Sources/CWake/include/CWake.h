@@ -79,4 +79,7 @@ int cwake_spawn_add_closefrom(void *actions, int low_fd);
 /* Closes `fd` if it is not negative. */
 void cwake_close(int fd);
 
+/// Names the calling thread for ps, top and /proc (at most 15 bytes are kept).
+void cwake_name_thread(const char *name);
+
 #endif

@@ -85,8 +85,11 @@ final class DBusClient: Sendable {
         }
         worker = Worker(connection: connection, wakeFD: wake, onSignal: onSignal)
         let worker = self.worker
-        let thread = Thread { worker.run() }
-        thread.name = "birthdays-dbus"
+        let thread = Thread {
+            // Named for ps and top: Thread.name does not reach the kernel on Linux.
+            cwake_name_thread("birthdays-dbus")
+            worker.run()
+        }
         thread.start()
     }
 

@@ -80,8 +80,11 @@ public final class WakeMonitor: Sendable {
             timer: timer, watchFD: watchFD, stopFD: stopFD, zoneName: url.lastPathComponent,
             detector: detector, currentTimeZone: currentTimeZone, continuation: continuation
         )
-        let thread = Thread { loop.run() }
-        thread.name = "birthdays-wake"
+        let thread = Thread {
+            // Named for ps and top: Thread.name does not reach the kernel on Linux.
+            cwake_name_thread("birthdays-wake")
+            loop.run()
+        }
         thread.start()
     }
 

@@ -1,0 +1,57 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// The daemon's clock: a sleep is one timer on an event loop of NIO's
+/// singleton group, which is also Swift concurrency's global executor here
+/// (see ``BirthdaysCommand/main()``).
+///
+/// `ContinuousClock.sleep` would hand the timer to libdispatch, whose first
+/// job on its worker pool starts a pool monitor that wakes the process once a
+/// second for the rest of its life. An idle daemon has to sleep without it:
+/// between two reminders it wakes only for the timers it set itself and the
+/// kernel events it asked for (clock change, resume, SIGHUP, D-Bus).
+///
+/// Instants are `ContinuousClock`'s (CLOCK_BOOTTIME, which counts suspension);
+/// the timer runs on CLOCK_MONOTONIC, which does not. A sleep across a suspend
+/// therefore ends late, which is why the engine also reschedules on resume.
+struct EventLoopClock: Clock {
+    typealias Instant = ContinuousClock.Instant
+
+    var now: Instant { ContinuousClock.now }
+
+    var minimumResolution: Duration { .nanoseconds(1) }
+
+    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
+        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let delay: TimeAmount = nanoseconds.overflow ? .hours(24 * 365) : .nanoseconds(max(0, nanoseconds.partialValue + attoseconds / 1_000_000_000))
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let state = NIOLockedValueBox(SleepState.waiting)
+        try await withTaskCancellationHandler {
+            let timer: Scheduled<Void>? = state.withLockedValue { state in
+                guard case .waiting = state else { return nil }
+                let timer = loop.scheduleTask(in: delay) {}
+                state = .scheduled(timer)
+                return timer
+            }
+            guard let timer else { throw CancellationError() }
+            do {
+                try await timer.futureResult.get()
+            } catch {
+                throw CancellationError()
+            }
+        } onCancel: {
+            state.withLockedValue { state in
+                if case .scheduled(let timer) = state { timer.cancel() }
+                state = .cancelled
+            }
+        }
+    }
+
+    private enum SleepState {
+        case waiting
+        case scheduled(Scheduled<Void>)
+        case cancelled
+    }
+}
