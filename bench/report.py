@@ -231,11 +231,24 @@ def idle_rows():
             row(ident, what, na or "not measured", target=target)
         return
     tick = int(FACTS.get("idle_clk_tck", "100"))
-    b, a = [int(x) for x in before.split()], [int(x) for x in after.split()]
-    cpu = (a[0] - b[0]) / tick
+    b, a = before.split(), after.split()
+    cpu = (int(a[0]) - int(b[0])) / tick
     hwm = int(FACTS.get("idle_vmhwm_kb", "0")) / 1024
-    wakeups = a[1] - b[1]
-    threads = a[3]
+
+    def per_thread(sample):
+        return {tid: (int(vol), int(nonvol)) for tid, vol, nonvol in (t.split(":") for t in sample[2:])}
+
+    tb, ta = per_thread(b), per_thread(a)
+    kept = tb.keys() & ta.keys()
+    # A thread that ended or started in the window woke at least once to do so.
+    wakeups = sum(ta[t][0] - tb[t][0] for t in kept) + sum(ta[t][0] for t in ta.keys() - kept) + len(tb.keys() - kept)
+    involuntary = sum(ta[t][1] - tb[t][1] for t in kept) + sum(ta[t][1] for t in ta.keys() - kept)
+    threads = len(ta)
+    changes = []
+    if tb.keys() - kept:
+        changes.append("%d thread%s ended" % (len(tb.keys() - kept), "" if len(tb.keys() - kept) == 1 else "s"))
+    if ta.keys() - kept:
+        changes.append("%d started" % len(ta.keys() - kept))
     held = imported_note("p1k").replace(": parser not built yet, figure meaningless", " (parser not built yet)")
     row("idle-cpu", "daemon idle %s s: CPU time (utime+stime)" % window, "%.2f s" % cpu, ours_value=cpu, unit="s",
         note="; ".join(filter(None, ["ready by " + FACTS.get("idle_ready", "?"), held])))
@@ -243,8 +256,7 @@ def idle_rows():
     row("idle-wakeups", "daemon idle %s s: voluntary context switches (%d thread%s)" % (window, threads, "" if threads == 1 else "s"),
         "%d" % wakeups,
         target="0 (none unscheduled)", passed=wakeups == 0, ours_value=wakeups, unit="switches",
-        note="involuntary: %d" % (a[2] - b[2]))
-
+        note="; ".join(["involuntary: %d" % involuntary] + changes))
 
 import_rows()
 timed("upcoming-default", "upcoming (next 30 days) on " + people_label("p10k", "10,000 people"), "upcoming-default", "khard",

@@ -353,23 +353,27 @@ EOF
     run_wrk serve-304-nginx "$nurl" "$nginx_etag"
 }
 
-# /proc figures of a process: CPU ticks, voluntary and involuntary context switches over
-# all its threads, thread count.
+# /proc figures of a process: CPU ticks, thread count, then each thread as
+# tid:voluntary:involuntary context switches (report.py compares threads by tid, so a
+# thread that exits or starts during the window is seen as such, not as a negative sum).
 proc_sample() {
-    local pid=$1 stat rest fields vol=0 nonvol=0 threads=0 f key value
+    local pid=$1 stat rest fields threads=() f key value vol nonvol tid
     stat=$(<"/proc/$pid/stat")
     rest=${stat##*) }
     read -r -a fields <<<"$rest"
     for f in /proc/"$pid"/task/*/status; do
-        threads=$((threads + 1))
+        tid=${f#/proc/"$pid"/task/}
+        tid=${tid%/status}
+        vol=0 nonvol=0
         while read -r key value _; do
             case $key in
-                voluntary_ctxt_switches:) vol=$((vol + value)) ;;
-                nonvoluntary_ctxt_switches:) nonvol=$((nonvol + value)) ;;
+                voluntary_ctxt_switches:) vol=$value ;;
+                nonvoluntary_ctxt_switches:) nonvol=$value ;;
             esac
         done <"$f" || true
+        threads+=("$tid:$vol:$nonvol")
     done
-    echo "$((fields[11] + fields[12])) $vol $nonvol $threads"
+    echo "$((fields[11] + fields[12])) ${#threads[@]} ${threads[*]}"
 }
 
 measure_idle() {
@@ -400,7 +404,9 @@ measure_idle() {
         up="alive after 30 s"
     fi
     fact idle_ready "$up"
-    sleep 2 # let start-up work finish before the window opens
+    # Let start-up work finish before the window opens: libdispatch's worker that ran
+    # the signal handlers' registration exits 5 s after its last job.
+    sleep 10
     local before after
     before=$(proc_sample "$pid")
     sleep "$IDLE_SECONDS"
