@@ -25,11 +25,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CLibical",
-            pkgConfig: "libical",
-            providers: [.apt(["libical-dev"])]
-        ),
+        // libical from libical-dev. No pkg-config: its `--libs` adds libicalss
+        // and libicalvcal (and through them Berkeley DB), which we never call;
+        // the module map links libical alone.
+        .systemLibrary(name: "CLibical"),
         .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
