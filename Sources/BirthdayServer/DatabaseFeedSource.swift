@@ -15,9 +15,15 @@ import Synchronization
 public struct DatabaseFeedSource: FeedSource {
     let database: AppDatabase
     private let cache = StateCache()
+    private let logPath: String
 
     public init(database: AppDatabase) {
         self.database = database
+        self.logPath = database.path + "-wal"
+    }
+
+    private func stamp() -> FileStamp {
+        FileStamp(database: database.path, log: logPath)
     }
 
     public func revision() async throws -> Int64 {
@@ -37,11 +43,11 @@ public struct DatabaseFeedSource: FeedSource {
     /// The cached token and revision if the database files are unchanged
     /// since they were read (two `stat` calls, no SQLite), else `nil`.
     public func cachedValidators() -> (token: String, revision: Int64)? {
-        cache.state(for: FileStamp(database.path)).map { ($0.token, $0.revision) }
+        cache.state(for: stamp()).map { ($0.token, $0.revision) }
     }
 
     private func state() throws -> StateCache.State {
-        let stamp = FileStamp(database.path)
+        let stamp = stamp()
         if let cached = cache.state(for: stamp) { return cached }
         let state = StateCache.State(stamp: stamp, token: try database.feedToken(), revision: try database.revision().value)
         cache.store(state)
@@ -49,20 +55,33 @@ public struct DatabaseFeedSource: FeedSource {
     }
 }
 
-/// Size and modification time of the database file and its write-ahead log.
+/// Size, modification time and inode of the database file and its
+/// write-ahead log. Taken on every revalidation: two `stat` calls, no
+/// allocation.
 struct FileStamp: Equatable, Sendable {
-    var database: [Int]
-    var log: [Int]
+    /// One file's stat figures; all zero when the file does not exist.
+    struct File: Equatable, Sendable {
+        var size = 0
+        var seconds = 0
+        var nanoseconds = 0
+        var inode: UInt = 0
 
-    init(_ path: String) {
-        database = FileStamp.read(path)
-        log = FileStamp.read(path + "-wal")
+        init(_ path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return }
+            size = Int(info.st_size)
+            seconds = Int(info.st_mtim.tv_sec)
+            nanoseconds = Int(info.st_mtim.tv_nsec)
+            inode = UInt(info.st_ino)
+        }
     }
 
-    private static func read(_ path: String) -> [Int] {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return [] }
-        return [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_ino)]
+    var database: File
+    var log: File
+
+    init(database: String, log: String) {
+        self.database = File(database)
+        self.log = File(log)
     }
 }
 

@@ -94,15 +94,22 @@ enum EntityTags {
     /// Whether `list` is `*` or holds a tag that weakly matches `tag` (the
     /// opaque parts are equal, `W/` ignored). Malformed lists match nothing.
     static func list(_ list: String, matches tag: String) -> Bool {
-        var rest = Substring(list)
+        let tag = tag.utf8
+        let bytes = list.utf8
+        var index = bytes.startIndex
         while true {
-            rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "," }
-            if rest.isEmpty { return false }
-            if rest.first == "*" { return true }
-            if rest.hasPrefix("W/") { rest = rest.dropFirst(2) }
-            guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else { return false }
-            if rest[rest.startIndex...close] == tag { return true }
-            rest = rest[rest.index(after: close)...]
+            while index < bytes.endIndex, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: ",")].contains(bytes[index]) {
+                index = bytes.index(after: index)
+            }
+            guard index < bytes.endIndex else { return false }
+            if bytes[index] == UInt8(ascii: "*") { return true }
+            if bytes[index...].starts(with: "W/".utf8) { index = bytes.index(index, offsetBy: 2) }
+            guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\""),
+                  let close = bytes[bytes.index(after: index)...].firstIndex(of: UInt8(ascii: "\""))
+            else { return false }
+            let end = bytes.index(after: close)
+            if bytes[index..<end].elementsEqual(tag) { return true }
+            index = end
         }
     }
 }

@@ -63,7 +63,8 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         /// Reading a request that was passed on.
         case passing
         /// Reading a request this handler answers at its end.
-        case answering(method: HTTPRequest.Method, validators: FeedValidators, start: ContinuousClock.Instant)
+        /// `start` is only taken when the access line will be logged.
+        case answering(method: HTTPRequest.Method, validators: FeedValidators, start: ContinuousClock.Instant?)
     }
 
     private let validators: @Sendable () -> FeedValidators?
@@ -73,7 +74,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// Requests passed on whose response has not been fully written yet.
     private var passedOnInFlight = 0
     private var needsFlush = false
-    private var date: (second: Int, text: String) = (-1, "")
+    private var response: (second: Int, etag: String, lastModifiedText: String, response: HTTPResponse)?
 
     /// - Parameters:
     ///   - validators: the freshness oracle; synchronous, thread-safe, no I/O but a `stat`.
@@ -89,7 +90,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         switch unwrapInboundIn(data) {
         case .head(let request):
             if passedOnInFlight == 0, version.isPersistentHTTP11, let fresh = answerable(request) {
-                state = .answering(method: request.method, validators: fresh, start: .now)
+                state = .answering(method: request.method, validators: fresh, start: logger.logLevel <= .info ? .now : nil)
             } else {
                 state = .passing
                 passedOnInFlight += 1
@@ -123,36 +124,35 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     /// The validators to answer `request` with, or `nil` to pass it on.
+    /// Runs for every revalidation, so it works on the path's bytes and
+    /// allocates nothing when the tag is the one clients send back.
     private func answerable(_ request: HTTPRequest) -> FeedValidators? {
-        guard request.method == .get || request.method == .head,
-              let path = request.path, path.hasPrefix("/calendar/"), path.hasSuffix(".ics"),
-              !path.contains("?"), !path.contains("%")
+        guard request.method == .get || request.method == .head, let path = request.path?.utf8,
+              path.starts(with: Self.prefix), path.reversed().starts(with: Self.suffix.reversed()),
+              path.count > Self.prefix.count + Self.suffix.count,
+              !path.contains(UInt8(ascii: "?")), !path.contains(UInt8(ascii: "%"))
         else { return nil }
         let fields = request.headerFields
-        let noneMatch = fields[values: .ifNoneMatch]
-        guard !noneMatch.isEmpty,
+        guard let noneMatch = fields[.ifNoneMatch],
               fields[.transferEncoding] == nil, fields[.expect] == nil,
               fields[.contentLength].map({ $0 == "0" }) ?? true,
               let fresh = validators()
         else { return nil }
-        let token = path.dropFirst("/calendar/".count).dropLast(".ics".count)
-        guard FeedToken.constantTimeEquals(String(token), fresh.token),
-              EntityTags.list(noneMatch.joined(separator: ","), matches: fresh.etag)
+        let token = path.dropFirst(Self.prefix.count).dropLast(Self.suffix.count)
+        guard FeedToken.constantTimeEquals(token, fresh.token.utf8),
+              noneMatch == fresh.etag || EntityTags.list(noneMatch, matches: fresh.etag)
         else { return nil }
         return fresh
     }
 
-    private func respond(context: ChannelHandlerContext, method: HTTPRequest.Method, validators: FeedValidators, start: ContinuousClock.Instant) {
-        let fields: HTTPFields = [
-            .eTag: validators.etag,
-            .lastModified: validators.lastModifiedText,
-            .cacheControl: "private, no-cache",
-            .contentLength: "0",
-            .date: currentDate(),
-        ]
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: .notModified, headerFields: fields))), promise: nil)
+    private static let prefix = Array("/calendar/".utf8)
+    private static let suffix = Array(".ics".utf8)
+
+    private func respond(context: ChannelHandlerContext, method: HTTPRequest.Method, validators: FeedValidators, start: ContinuousClock.Instant?) {
+        context.write(wrapOutboundOut(.head(notModified(validators))), promise: nil)
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
         needsFlush = true
+        guard let start else { return }
         logger.info(
             "\(method.rawValue) \(AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/")) 304",
             metadata: [
@@ -162,12 +162,23 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
             ])
     }
 
-    private func currentDate() -> String {
+    /// The `304` for `validators`, built once per tag and second (its `Date`).
+    private func notModified(_ validators: FeedValidators) -> HTTPResponse {
         let second = Int(Date().timeIntervalSince1970.rounded(.down))
-        if second != date.second {
-            date = (second, HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(second))))
+        if let cached = response, cached.second == second, cached.etag == validators.etag,
+           cached.lastModifiedText == validators.lastModifiedText {
+            return cached.response
         }
-        return date.text
+        let fields: HTTPFields = [
+            .eTag: validators.etag,
+            .lastModified: validators.lastModifiedText,
+            .cacheControl: "private, no-cache",
+            .contentLength: "0",
+            .date: HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(second))),
+        ]
+        let built = HTTPResponse(status: .notModified, headerFields: fields)
+        response = (second, validators.etag, validators.lastModifiedText, built)
+        return built
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Double {

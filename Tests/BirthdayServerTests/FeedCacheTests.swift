@@ -80,6 +80,7 @@ import Testing
 @Suite struct EntityTagsTests {
     @Test(arguments: [
         ("\"a\"", true), ("W/\"a\"", true), ("\"b\", \"a\"", true), ("*", true), ("\"b\"", false), ("a", false), ("\"a", false), ("", false),
+        ("\"b\",\"a\"", true), (" \t\"a\"", true), ("\"ab\"", false), ("\"\"", false), ("W/", false), ("\"b\" \"a\"", true), ("\"b\", junk", false),
     ])
     func ifNoneMatchUsesWeakComparison(list: String, matches: Bool) {
         #expect(EntityTags.list(list, matches: "\"a\"") == matches)

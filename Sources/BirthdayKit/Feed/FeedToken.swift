@@ -35,9 +35,16 @@ public enum FeedToken {
     /// much of a guess was right. Only the lengths can be learned, and the
     /// length of a token is no secret.
     public static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        var lhs = a.utf8.makeIterator()
-        var rhs = b.utf8.makeIterator()
-        var difference: UInt8 = a.utf8.count == b.utf8.count ? 0 : 1
+        constantTimeEquals(a.utf8, b.utf8)
+    }
+
+    /// ``constantTimeEquals(_:_:)-(String,String)`` over bytes (a token
+    /// still inside a request's path, say), with the same timing rule.
+    @inlinable
+    public static func constantTimeEquals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+        var lhs = a.makeIterator()
+        var rhs = b.makeIterator()
+        var difference: UInt8 = a.count == b.count ? 0 : 1
         while true {
             switch (lhs.next(), rhs.next()) {
             case (let x?, let y?): difference |= x ^ y
