@@ -133,7 +133,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
               !path.contains(UInt8(ascii: "?")), !path.contains(UInt8(ascii: "%"))
         else { return nil }
         let fields = request.headerFields
-        guard let noneMatch = fields[.ifNoneMatch],
+        guard let noneMatch = Self.ifNoneMatch(fields),
               fields[.transferEncoding] == nil, fields[.expect] == nil,
               fields[.contentLength].map({ $0 == "0" }) ?? true,
               let fresh = validators()
@@ -143,6 +143,17 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
               noneMatch == fresh.etag || EntityTags.list(noneMatch, matches: fresh.etag)
         else { return nil }
         return fresh
+    }
+
+    /// The `If-None-Match` list; one field is returned as it is (what
+    /// `HTTPFields`' subscript would join into a new string).
+    private static func ifNoneMatch(_ fields: HTTPFields) -> String? {
+        var found: String?
+        for field in fields where field.name == .ifNoneMatch {
+            guard found == nil else { return fields[.ifNoneMatch] }
+            found = field.value
+        }
+        return found
     }
 
     private static let prefix = Array("/calendar/".utf8)

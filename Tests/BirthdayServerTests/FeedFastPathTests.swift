@@ -162,6 +162,31 @@ import Testing
         }
     }
 
+    /// The forms of `If-None-Match` a client may send: the fast path answers
+    /// every matching one itself (the source's route count does not move),
+    /// and a list without the tag gets the full feed.
+    @Test(arguments: [
+        (["TAG"], "304"), (["W/TAG"], "304"), (["\"other\", TAG"], "304"), (["\"other\"", "TAG"], "304"),
+        (["*"], "304"), (["\"other\""], "200"), (["\"other\"", "\"more\""], "200"),
+    ])
+    func everyFormOfIfNoneMatch(fields: [String], status: String) async throws {
+        let source = try TestFeedSource()
+        try await withServer(source) { client in
+            let first = try await client.execute(uri: Self.calendarPath, method: .get)
+            let etag = try #require(first.headers[.eTag])
+            let port = try #require(client.port)
+            let calls = await source.routeCalls
+            let lines = fields.map { "If-None-Match: \($0.replacingOccurrences(of: "TAG", with: etag))\r\n" }.joined()
+            let raw = try await RawHTTP.exchange(
+                port: port, "GET \(Self.calendarPath) HTTP/1.1\r\nHost: localhost\r\n\(lines)\r\n"
+                    + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            #expect(raw.hasPrefix("HTTP/1.1 \(status) "), "\(fields)")
+            if status == "304" {
+                #expect(await source.routeCalls == calls, "answered without the route: \(fields)")
+            }
+        }
+    }
+
     @Test func ifModifiedSinceAloneTakesTheRoute() async throws {
         let source = try TestFeedSource()
         try await withServer(source) { client in
