@@ -27,8 +27,13 @@ test: deps-test
 build: deps-build
 	$(SWIFT) build
 
+# The release binary carries the Swift runtime and Foundation inside (only what it
+# uses) and is linked by lld with packed relative relocations: it loads less and
+# starts faster, and an idle daemon keeps less memory resident (README, Performance).
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+
 release: deps-build
-	$(SWIFT) build -c release --product birthdays
+	$(SWIFT) build $(RELEASE_FLAGS) --product birthdays
 
 bench: deps-bench release
 	./bench/run.sh
