@@ -35,6 +35,7 @@ let package = Package(
             providers: [.apt(["libdbus-1-dev"])]
         ),
         .target(name: "CWake"),
+        .target(name: "CExecutorHook"),
         .target(
             name: "BirthdayKit",
             dependencies: [
@@ -63,6 +64,7 @@ let package = Package(
             dependencies: [
                 "BirthdayKit",
                 "BirthdayServer",
+                "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

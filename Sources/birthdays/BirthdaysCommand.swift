@@ -1,4 +1,5 @@
 import ArgumentParser
+import CExecutorHook
 import NIOCore
 import NIOPosix
 
@@ -40,8 +41,19 @@ struct BirthdaysCommand: AsyncParsableCommand {
     /// worker pool. That pool starts a monitor on its first job that wakes the
     /// process every second for good; `birthdays run` must stay asleep between
     /// reminders. The hook has to be in place before the first job runs.
+    ///
+    /// NIO offers the same switch, but finds the runtime's hook with `dlsym`,
+    /// which fails silently when the runtime is linked into the executable
+    /// (the release build); ``CExecutorHook`` refers to it directly.
     static func main() async {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        _ = birthdays_install_global_executor(enqueueOnEventLoop)
         await main(nil)
     }
+}
+
+/// Swift concurrency's global executor: an event loop of NIO's singleton
+/// group, the caller's own when it runs on one. A global function, so that it
+/// carries no actor isolation into the threads that call it.
+private func enqueueOnEventLoop(_ job: UnsafeMutableRawPointer) {
+    MultiThreadedEventLoopGroup.singleton.any().enqueue(ExecutorJob(unsafeBitCast(job, to: UnownedJob.self)))
 }

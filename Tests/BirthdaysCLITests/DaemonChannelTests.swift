@@ -132,6 +132,26 @@ import Glibc
         #expect(!daemon.stderr.contains("Ada") && !again.stderr.contains("Ada"))
     }
 
+    /// The daemon runs Swift concurrency on NIO's event loops: no thread of
+    /// libdispatch's default-QoS pool exists once it has made its first pass
+    /// and a settings reload. Such a worker arms libdispatch's pool monitor,
+    /// which would wake the idle daemon every second for the rest of its life.
+    @Test func theDaemonNeverStartsLibdispatchsWorkerPool() async throws {
+        defer { cli.cleanUp() }
+        try cli.set("channels", "log")
+        try cli.enableNotifications()
+        let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
+        try await waitForTwoMorePasses(daemon, after: "delivered=1")
+
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task")
+        let names = tasks.map { Self.read("/proc/\(daemon.pid)/task/\($0)/comm").trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(names.contains { $0.hasPrefix("NIO-SGLTN") }, "\(names)")
+        // Thread names are cut to 15 bytes: com.apple.root.default-qos shows as "oot.default-qos".
+        #expect(!names.contains { $0.hasSuffix("default-qos") }, "\(names)")
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+    }
+
     // MARK: - The provisional permission
 
     @Test func provisionalPermissionDeliversToTheLogOnly() async throws {
