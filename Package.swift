@@ -25,10 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        // libical from libical-dev. No pkg-config: its `--libs` adds libicalss
-        // and libicalvcal (and through them Berkeley DB), which we never call;
-        // the module map links libical alone.
-        .systemLibrary(name: "CLibical"),
+        // libical's headers (libical-dev), and its functions loaded with dlopen
+        // at the first export (Sources/CLibical/include/CLibical.h says why).
+        .target(name: "CLibical"),
         .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
@@ -88,9 +87,11 @@ let package = Package(
         ),
         .testTarget(
             name: "BirthdayKitTests",
-            dependencies: ["BirthdayKit"],
+            dependencies: ["BirthdayKit", "CLibical"],
             resources: [.copy("Fixtures")],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // The exporter tests also read its output with libical directly.
+            linkerSettings: [.linkedLibrary("ical")]
         ),
         .testTarget(
             name: "BirthdayServerTests",

@@ -136,7 +136,8 @@ import Glibc
     /// libdispatch's default-QoS pool exists once it has made its first pass
     /// and a settings reload. Such a worker arms libdispatch's pool monitor,
     /// which would wake the idle daemon every second for the rest of its life.
-    @Test func theDaemonNeverStartsLibdispatchsWorkerPool() async throws {
+    /// And it keeps its memory small: libical is loaded only to export.
+    @Test func theDaemonNeverStartsLibdispatchsWorkerPoolNorLoadsLibical() async throws {
         defer { cli.cleanUp() }
         try cli.set("channels", "log")
         try cli.enableNotifications()
@@ -148,6 +149,11 @@ import Glibc
         #expect(names.contains { $0.hasPrefix("NIO-SGLTN") }, "\(names)")
         // Thread names are cut to 15 bytes: com.apple.root.default-qos shows as "oot.default-qos".
         #expect(!names.contains { $0.hasSuffix("default-qos") }, "\(names)")
+        // Without the feed server, libical and the ICU libraries behind it are never loaded.
+        let maps = Self.read("/proc/\(daemon.pid)/maps")
+        #expect(maps.contains("birthdays"))
+        #expect(!maps.contains("libical"))
+        #expect(!maps.contains("libicu"))
         daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0)
     }

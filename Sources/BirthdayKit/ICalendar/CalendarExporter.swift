@@ -121,11 +121,12 @@ public struct CalendarExporter: Sendable {
     /// - Throws: ``ExportError`` when two people share an id, or libical fails
     ///   to allocate.
     public func exportBytes(_ people: [Person], lastChange: Date) throws(ExportError) -> [UInt8] {
+        try ICalComponent.loadLibical()
         let entries = try self.entries(for: people)
         let frame = try calendarFrame()
         // Made here, on the calling thread: the first call sets up libical's built-in zones.
-        let stamp = icaltime_from_timet_with_zone(
-            time_t(lastChange.timeIntervalSince1970.rounded(.down)), 0, icaltimezone_get_utc_timezone())
+        let stamp = libical.pointee.icaltime_from_timet_with_zone(
+            time_t(lastChange.timeIntervalSince1970.rounded(.down)), 0, libical.pointee.icaltimezone_get_utc_timezone())
         let values = EventValues(stamp: stamp, rules: Rules(leapDay: settings.leapDay),
                                  triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore))
 
@@ -263,15 +264,15 @@ public struct CalendarExporter: Sendable {
 
     private func addCalendarProperties(to root: ICalNode) throws(ExportError) {
         let name = Self.sanitized(settings.calendarName)
-        try root.add("VERSION", text: "2.0") { icalproperty_new_version($0) }
-        try root.add("PRODID", text: Self.productID) { icalproperty_new_prodid($0) }
-        try root.add("CALSCALE", text: "GREGORIAN") { icalproperty_new_calscale($0) }
-        try root.add("NAME", text: name) { icalproperty_new_name($0) }
+        try root.add("VERSION", text: "2.0") { libical.pointee.icalproperty_new_version($0) }
+        try root.add("PRODID", text: Self.productID) { libical.pointee.icalproperty_new_prodid($0) }
+        try root.add("CALSCALE", text: "GREGORIAN") { libical.pointee.icalproperty_new_calscale($0) }
+        try root.add("NAME", text: name) { libical.pointee.icalproperty_new_name($0) }
         try root.addExtension("X-WR-CALNAME", value: name)
-        var day = icaldurationtype_null_duration()
+        var day = libical.pointee.icaldurationtype_null_duration()
         day.days = 1
-        let refresh = try root.add("REFRESH-INTERVAL") { icalproperty_new_refreshinterval(day) }
-        try ICalNode.addParameter(to: refresh, "VALUE=DURATION") { icalparameter_new_value(ICAL_VALUE_DURATION) }
+        let refresh = try root.add("REFRESH-INTERVAL") { libical.pointee.icalproperty_new_refreshinterval(day) }
+        try ICalNode.addParameter(to: refresh, "VALUE=DURATION") { libical.pointee.icalparameter_new_value(ICAL_VALUE_DURATION) }
         try root.addExtension("X-PUBLISHED-TTL", value: "P1D")
     }
 
@@ -287,19 +288,19 @@ public struct CalendarExporter: Sendable {
 
         let component = try ICalComponent(kind: ICAL_VEVENT_COMPONENT)
         let event = component.root
-        try event.add("UID", text: entry.uid) { icalproperty_new_uid($0) }
-        try event.add("DTSTAMP") { icalproperty_new_dtstamp(stamp) }
-        try event.add("DTSTART") { icalproperty_new_dtstart(Self.icalDate(start)) }
-        try event.add("DTEND") { icalproperty_new_dtend(Self.icalDate(end)) }
-        try event.add("RRULE") { icalproperty_new_rrule(rules.rule(for: date)) }
-        try event.add("SUMMARY", text: summary(name: name, kind: entry.kind)) { icalproperty_new_summary($0) }
+        try event.add("UID", text: entry.uid) { libical.pointee.icalproperty_new_uid($0) }
+        try event.add("DTSTAMP") { libical.pointee.icalproperty_new_dtstamp(stamp) }
+        try event.add("DTSTART") { libical.pointee.icalproperty_new_dtstart(Self.icalDate(start)) }
+        try event.add("DTEND") { libical.pointee.icalproperty_new_dtend(Self.icalDate(end)) }
+        try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: date)) }
+        try event.add("SUMMARY", text: summary(name: name, kind: entry.kind)) { libical.pointee.icalproperty_new_summary($0) }
         if let knownYear {
             let description = (isBirthday ? "born " : "since ") + String(knownYear)
-            try event.add("DESCRIPTION", text: description) { icalproperty_new_description($0) }
+            try event.add("DESCRIPTION", text: description) { libical.pointee.icalproperty_new_description($0) }
         }
-        try event.add("CATEGORIES", text: isBirthday ? "Birthday" : "Anniversary") { icalproperty_new_categories($0) }
-        try event.add("CLASS") { icalproperty_new_class(ICAL_CLASS_PRIVATE) }
-        try event.add("TRANSP") { icalproperty_new_transp(ICAL_TRANSP_TRANSPARENT) }
+        try event.add("CATEGORIES", text: isBirthday ? "Birthday" : "Anniversary") { libical.pointee.icalproperty_new_categories($0) }
+        try event.add("CLASS") { libical.pointee.icalproperty_new_class(ICAL_CLASS_PRIVATE) }
+        try event.add("TRANSP") { libical.pointee.icalproperty_new_transp(ICAL_TRANSP_TRANSPARENT) }
         if let knownYear {
             try event.addExtension("X-BIRTHDAYS-YEAR", value: String(knownYear))
         } else {
@@ -317,10 +318,10 @@ public struct CalendarExporter: Sendable {
 
     private func addAlarm(to event: ICalNode, trigger: icaltriggertype, text: String) throws(ExportError) {
         let alarm = try event.addComponent(ICAL_VALARM_COMPONENT)
-        try alarm.add("ACTION") { icalproperty_new_action(ICAL_ACTION_DISPLAY) }
-        try alarm.add("DESCRIPTION", text: text) { icalproperty_new_description($0) }
-        let property = try alarm.add("TRIGGER") { icalproperty_new_trigger(trigger) }
-        try ICalNode.addParameter(to: property, "RELATED=START") { icalparameter_new_related(ICAL_RELATED_START) }
+        try alarm.add("ACTION") { libical.pointee.icalproperty_new_action(ICAL_ACTION_DISPLAY) }
+        try alarm.add("DESCRIPTION", text: text) { libical.pointee.icalproperty_new_description($0) }
+        let property = try alarm.add("TRIGGER") { libical.pointee.icalproperty_new_trigger(trigger) }
+        try ICalNode.addParameter(to: property, "RELATED=START") { libical.pointee.icalparameter_new_related(ICAL_RELATED_START) }
     }
 
     private func summary(name: String, kind: EventKind) -> String {
@@ -338,7 +339,7 @@ public struct CalendarExporter: Sendable {
     static func icalDate(_ date: LocalDate) -> icaltimetype {
         // icaltime_null_date() sets the time fields to -1, which libical's
         // recurrence code normalizes to the day before; a date is midnight.
-        var time = icaltime_null_date()
+        var time = libical.pointee.icaltime_null_date()
         time.year = Int32(date.year)
         time.month = Int32(date.month)
         time.day = Int32(date.day)
@@ -372,7 +373,7 @@ public struct CalendarExporter: Sendable {
 
         init(leapDay policy: LeapDayPolicy) {
             var plain = icalrecurrencetype()
-            icalrecurrencetype_clear(&plain)
+            libical.pointee.icalrecurrencetype_clear(&plain)
             plain.freq = ICAL_YEARLY_RECURRENCE
             self.plain = plain
 
@@ -401,7 +402,7 @@ public struct CalendarExporter: Sendable {
 
         init(deliveryTime: TimeOfDay, dayBefore: Bool) {
             let minutes = deliveryTime.minutesSinceMidnight
-            var dayOf = icaldurationtype_null_duration()
+            var dayOf = libical.pointee.icaldurationtype_null_duration()
             dayOf.hours = UInt32(minutes / 60)
             dayOf.minutes = UInt32(minutes % 60)
             self.dayOf = Self.trigger(dayOf)
@@ -410,7 +411,7 @@ public struct CalendarExporter: Sendable {
                 self.dayBefore = nil
                 return
             }
-            var before = icaldurationtype_null_duration()
+            var before = libical.pointee.icaldurationtype_null_duration()
             before.is_neg = 1
             if minutes == 0 {
                 // A nominal day keeps midnight midnight across a DST change; 24 exact hours would not.
@@ -423,7 +424,7 @@ public struct CalendarExporter: Sendable {
         }
 
         private static func trigger(_ duration: icaldurationtype) -> icaltriggertype {
-            icaltriggertype(time: icaltime_null_time(), duration: duration)
+            icaltriggertype(time: libical.pointee.icaltime_null_time(), duration: duration)
         }
     }
 }

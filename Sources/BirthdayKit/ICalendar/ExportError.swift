@@ -18,6 +18,8 @@ public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
         case write(path: String, step: String, errno: Int32)
         /// Text handed to the internal parser was not iCalendar.
         case unparsable
+        /// libical could not be loaded (see CLibical.h).
+        case libicalMissing(String)
     }
 
     let code: Code
@@ -36,6 +38,8 @@ public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
             "could not write the calendar to \(path): \(step) failed (\(ExportError.errorText(errno)))"
         case .unparsable:
             "the text is not an iCalendar object"
+        case .libicalMissing(let detail):
+            "could not build the calendar: libical is not installed (on Debian: apt install libical3): \(detail)"
         }
     }
 

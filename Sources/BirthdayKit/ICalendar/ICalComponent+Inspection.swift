@@ -28,15 +28,15 @@ struct ICalEventReading: Sendable, Equatable {
     /// libical's `icalrecur_iterator` from `DTSTART` and `RRULE`.
     func occurrences(onOrAfter from: LocalDate, count: Int) -> [LocalDate] {
         guard let rule else { return start >= from ? [start] : [] }
-        let recurrence = rule.withCString { icalrecurrencetype_from_string($0) }
-        guard let iterator = icalrecur_iterator_new(recurrence, CalendarExporter.icalDate(start)) else { return [] }
-        defer { icalrecur_iterator_free(iterator) }
+        let recurrence = rule.withCString { libical.pointee.icalrecurrencetype_from_string($0) }
+        guard let iterator = libical.pointee.icalrecur_iterator_new(recurrence, CalendarExporter.icalDate(start)) else { return [] }
+        defer { libical.pointee.icalrecur_iterator_free(iterator) }
         var result: [LocalDate] = []
-        var next = icalrecur_iterator_next(iterator)
-        while icaltime_is_null_time(next) == 0, result.count < count {
+        var next = libical.pointee.icalrecur_iterator_next(iterator)
+        while libical.pointee.icaltime_is_null_time(next) == 0, result.count < count {
             let date = LocalDate(unchecked: Int(next.year), Int(next.month), Int(next.day))
             if date >= from { result.append(date) }
-            next = icalrecur_iterator_next(iterator)
+            next = libical.pointee.icalrecur_iterator_next(iterator)
         }
         return result
     }
@@ -46,17 +46,17 @@ extension ICalComponent {
     /// Every `VEVENT` directly inside this component, in document order.
     var events: [ICalEventReading] {
         var result: [ICalEventReading] = []
-        var child = icalcomponent_get_first_component(pointer, ICAL_VEVENT_COMPONENT)
+        var child = libical.pointee.icalcomponent_get_first_component(pointer, ICAL_VEVENT_COMPONENT)
         while let event = child {
             result.append(Self.reading(event))
-            child = icalcomponent_get_next_component(pointer, ICAL_VEVENT_COMPONENT)
+            child = libical.pointee.icalcomponent_get_next_component(pointer, ICAL_VEVENT_COMPONENT)
         }
         return result
     }
 
     /// The value of the first property of `kind` on the root, as libical writes it.
     func propertyValue(_ kind: icalproperty_kind) -> String? {
-        Self.value(of: icalcomponent_get_first_property(pointer, kind))
+        Self.value(of: libical.pointee.icalcomponent_get_first_property(pointer, kind))
     }
 
     /// The value of the first extension property called `name` on the root.
@@ -65,29 +65,29 @@ extension ICalComponent {
     }
 
     private static func reading(_ event: OpaquePointer) -> ICalEventReading {
-        let start = icalcomponent_get_dtstart(event)
-        let end = icalcomponent_get_dtend(event)
+        let start = libical.pointee.icalcomponent_get_dtstart(event)
+        let end = libical.pointee.icalcomponent_get_dtend(event)
         var alarms: [ICalEventReading.Alarm] = []
-        var child = icalcomponent_get_first_component(event, ICAL_VALARM_COMPONENT)
+        var child = libical.pointee.icalcomponent_get_first_component(event, ICAL_VALARM_COMPONENT)
         while let alarm = child {
             alarms.append(
                 .init(
-                    action: value(of: icalcomponent_get_first_property(alarm, ICAL_ACTION_PROPERTY)) ?? "",
-                    trigger: value(of: icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY)) ?? "",
-                    description: text(icalcomponent_get_first_property(alarm, ICAL_DESCRIPTION_PROPERTY), icalproperty_get_description) ?? ""
+                    action: value(of: libical.pointee.icalcomponent_get_first_property(alarm, ICAL_ACTION_PROPERTY)) ?? "",
+                    trigger: value(of: libical.pointee.icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY)) ?? "",
+                    description: text(libical.pointee.icalcomponent_get_first_property(alarm, ICAL_DESCRIPTION_PROPERTY), libical.pointee.icalproperty_get_description) ?? ""
                 ))
-            child = icalcomponent_get_next_component(event, ICAL_VALARM_COMPONENT)
+            child = libical.pointee.icalcomponent_get_next_component(event, ICAL_VALARM_COMPONENT)
         }
         return ICalEventReading(
-            uid: text(icalcomponent_get_first_property(event, ICAL_UID_PROPERTY), icalproperty_get_uid) ?? "",
-            summary: text(icalcomponent_get_first_property(event, ICAL_SUMMARY_PROPERTY), icalproperty_get_summary) ?? "",
-            description: text(icalcomponent_get_first_property(event, ICAL_DESCRIPTION_PROPERTY), icalproperty_get_description),
+            uid: text(libical.pointee.icalcomponent_get_first_property(event, ICAL_UID_PROPERTY), libical.pointee.icalproperty_get_uid) ?? "",
+            summary: text(libical.pointee.icalcomponent_get_first_property(event, ICAL_SUMMARY_PROPERTY), libical.pointee.icalproperty_get_summary) ?? "",
+            description: text(libical.pointee.icalcomponent_get_first_property(event, ICAL_DESCRIPTION_PROPERTY), libical.pointee.icalproperty_get_description),
             start: LocalDate(unchecked: Int(start.year), Int(start.month), Int(start.day)),
             startIsDate: start.is_date != 0,
-            startIsFloating: icaltime_is_utc(start) == 0 && start.zone == nil,
-            end: icaltime_is_null_time(end) != 0 ? nil : LocalDate(unchecked: Int(end.year), Int(end.month), Int(end.day)),
-            rule: value(of: icalcomponent_get_first_property(event, ICAL_RRULE_PROPERTY)),
-            stamp: value(of: icalcomponent_get_first_property(event, ICAL_DTSTAMP_PROPERTY)) ?? "",
+            startIsFloating: libical.pointee.icaltime_is_utc(start) == 0 && start.zone == nil,
+            end: libical.pointee.icaltime_is_null_time(end) != 0 ? nil : LocalDate(unchecked: Int(end.year), Int(end.month), Int(end.day)),
+            rule: value(of: libical.pointee.icalcomponent_get_first_property(event, ICAL_RRULE_PROPERTY)),
+            stamp: value(of: libical.pointee.icalcomponent_get_first_property(event, ICAL_DTSTAMP_PROPERTY)) ?? "",
             extensions: extensions(of: event),
             alarms: alarms
         )
@@ -95,12 +95,12 @@ extension ICalComponent {
 
     private static func extensions(of component: OpaquePointer) -> [String: String] {
         var result: [String: String] = [:]
-        var property = icalcomponent_get_first_property(component, ICAL_X_PROPERTY)
+        var property = libical.pointee.icalcomponent_get_first_property(component, ICAL_X_PROPERTY)
         while let current = property {
-            if let name = icalproperty_get_x_name(current), let value = icalproperty_get_x(current) {
+            if let name = libical.pointee.icalproperty_get_x_name(current), let value = libical.pointee.icalproperty_get_x(current) {
                 result[String(cString: name)] = String(cString: value)
             }
-            property = icalcomponent_get_next_property(component, ICAL_X_PROPERTY)
+            property = libical.pointee.icalcomponent_get_next_property(component, ICAL_X_PROPERTY)
         }
         return result
     }
@@ -113,8 +113,8 @@ extension ICalComponent {
 
     /// A value as libical serializes it (`icalproperty_get_value_as_string_r`).
     private static func value(of property: OpaquePointer?) -> String? {
-        guard let property, let text = icalproperty_get_value_as_string_r(property) else { return nil }
-        defer { icalmemory_free_buffer(text) }
+        guard let property, let text = libical.pointee.icalproperty_get_value_as_string_r(property) else { return nil }
+        defer { libical.pointee.icalmemory_free_buffer(text) }
         return String(cString: text)
     }
 }

@@ -18,7 +18,8 @@ final class ICalComponent {
 
     /// A new, empty component of `kind`.
     init(kind: icalcomponent_kind) throws(ExportError) {
-        guard let pointer = icalcomponent_new(kind) else {
+        try Self.loadLibical()
+        guard let pointer = libical.pointee.icalcomponent_new(kind) else {
             throw ExportError(.libical(what: "a \(ICalComponent.name(of: kind)) component"))
         }
         self.pointer = pointer
@@ -29,14 +30,21 @@ final class ICalComponent {
     /// libical is lenient: what it cannot read becomes `X-LIC-ERROR`
     /// properties inside the tree (see ``errorCount``) rather than a failure.
     init(parsing text: String) throws(ExportError) {
-        guard let pointer = text.withCString({ icalparser_parse_string($0) }) else {
+        try Self.loadLibical()
+        guard let pointer = text.withCString({ libical.pointee.icalparser_parse_string($0) }) else {
             throw ExportError(.unparsable)
         }
         self.pointer = pointer
     }
 
+    /// Makes sure libical is loaded (once per process; see CLibical.h) before
+    /// anything reads ``libical``.
+    static func loadLibical() throws(ExportError) {
+        if case .failure(let error) = loadedLibical { throw error }
+    }
+
     deinit {
-        icalcomponent_free(pointer)
+        libical.pointee.icalcomponent_free(pointer)
     }
 
     /// The root as a node to add children to. Valid only while `self` is alive.
@@ -45,41 +53,41 @@ final class ICalComponent {
     /// The whole tree as iCalendar text, lines ending in CRLF and folded at
     /// 75 octets, exactly as libical writes it.
     func serialized() throws(ExportError) -> String {
-        guard let text = icalcomponent_as_ical_string_r(pointer) else {
+        guard let text = libical.pointee.icalcomponent_as_ical_string_r(pointer) else {
             throw ExportError(.libical(what: "the iCalendar text"))
         }
-        defer { icalmemory_free_buffer(text) }
+        defer { libical.pointee.icalmemory_free_buffer(text) }
         return String(cString: text)
     }
 
     /// Appends the same text as ``serialized()`` to `bytes` as UTF-8, with no
     /// `String` in between.
     func appendSerialized(to bytes: inout [UInt8]) throws(ExportError) {
-        guard let text = icalcomponent_as_ical_string_r(pointer) else {
+        guard let text = libical.pointee.icalcomponent_as_ical_string_r(pointer) else {
             throw ExportError(.libical(what: "the iCalendar text"))
         }
-        defer { icalmemory_free_buffer(text) }
+        defer { libical.pointee.icalmemory_free_buffer(text) }
         let count = strlen(text)
         text.withMemoryRebound(to: UInt8.self, capacity: count) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
     }
 
     /// How many `X-LIC-ERROR` properties libical put into the tree (parse and
     /// restriction errors).
-    var errorCount: Int { Int(icalcomponent_count_errors(pointer)) }
+    var errorCount: Int { Int(libical.pointee.icalcomponent_count_errors(pointer)) }
 
     /// The texts of all `X-LIC-ERROR` properties in the tree, depth first.
     var errorMessages: [String] {
         var messages: [String] = []
         func collect(_ component: OpaquePointer) {
-            var property = icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY)
+            var property = libical.pointee.icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY)
             while let current = property {
-                if let text = icalproperty_get_xlicerror(current) { messages.append(String(cString: text)) }
-                property = icalcomponent_get_next_property(component, ICAL_XLICERROR_PROPERTY)
+                if let text = libical.pointee.icalproperty_get_xlicerror(current) { messages.append(String(cString: text)) }
+                property = libical.pointee.icalcomponent_get_next_property(component, ICAL_XLICERROR_PROPERTY)
             }
-            var child = icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT)
+            var child = libical.pointee.icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT)
             while let current = child {
                 collect(current)
-                child = icalcomponent_get_next_component(component, ICAL_ANY_COMPONENT)
+                child = libical.pointee.icalcomponent_get_next_component(component, ICAL_ANY_COMPONENT)
             }
         }
         collect(pointer)
@@ -95,11 +103,11 @@ final class ICalComponent {
     /// method. Failures are added to the tree as `X-LIC-ERROR` properties.
     /// - Returns: whether the check passed.
     func passesRestrictionCheck() -> Bool {
-        icalrestriction_check(pointer) != 0
+        libical.pointee.icalrestriction_check(pointer) != 0
     }
 
     private static func name(of kind: icalcomponent_kind) -> String {
-        guard let text = icalcomponent_kind_to_string(kind) else { return "libical" }
+        guard let text = libical.pointee.icalcomponent_kind_to_string(kind) else { return "libical" }
         return String(cString: text)
     }
 }
@@ -111,10 +119,10 @@ struct ICalNode {
 
     /// Creates a sub-component of `kind` and adds it to this node at once.
     func addComponent(_ kind: icalcomponent_kind) throws(ExportError) -> ICalNode {
-        guard let child = icalcomponent_new(kind) else {
+        guard let child = libical.pointee.icalcomponent_new(kind) else {
             throw ExportError(.libical(what: "a sub-component"))
         }
-        icalcomponent_add_component(pointer, child)
+        libical.pointee.icalcomponent_add_component(pointer, child)
         return ICalNode(pointer: child)
     }
 
@@ -124,7 +132,7 @@ struct ICalNode {
     @discardableResult
     func add(_ what: String, _ make: () -> OpaquePointer?) throws(ExportError) -> OpaquePointer {
         guard let property = make() else { throw ExportError(.libical(what: what)) }
-        icalcomponent_add_property(pointer, property)
+        libical.pointee.icalcomponent_add_property(pointer, property)
         return property
     }
 
@@ -138,13 +146,39 @@ struct ICalNode {
     /// libical 3.0 writes extension values with only backslashes escaped, not
     /// commas or semicolons; values written here are digits or a calendar name.
     func addExtension(_ name: String, value: String) throws(ExportError) {
-        let property = try add(name) { value.withCString { icalproperty_new_x($0) } }
-        name.withCString { icalproperty_set_x_name(property, $0) }
+        let property = try add(name) { value.withCString { libical.pointee.icalproperty_new_x($0) } }
+        name.withCString { libical.pointee.icalproperty_set_x_name(property, $0) }
     }
 
     /// Adds `parameter` (made by `make`) to `property`.
     static func addParameter(to property: OpaquePointer, _ what: String, _ make: () -> OpaquePointer?) throws(ExportError) {
         guard let parameter = make() else { throw ExportError(.libical(what: what)) }
-        icalproperty_add_parameter(property, parameter)
+        libical.pointee.icalproperty_add_parameter(property, parameter)
+    }
+}
+
+/// libical's functions, loaded at the first export rather than linked (see
+/// CLibical.h): `birthdays run` without the feed server never maps libical or
+/// the ICU libraries it needs.
+private let loadedLibical: Result<LibicalTable, ExportError> = {
+    var failure: UnsafePointer<CChar>?
+    guard let table = clibical_load(&failure) else {
+        return .failure(ExportError(.libicalMissing(failure.map { String(cString: $0) } ?? "unknown error")))
+    }
+    return .success(LibicalTable(functions: table))
+}()
+
+/// The loader's table of function pointers: written once inside the
+/// loader's `pthread_once`, read-only after, so it may be shared.
+private struct LibicalTable: @unchecked Sendable {
+    let functions: UnsafePointer<clibical_functions>
+}
+
+/// The function table; only valid after ``ICalComponent/loadLibical()``
+/// succeeded, which every way into the exporter and the reader calls first.
+var libical: UnsafePointer<clibical_functions> {
+    switch loadedLibical {
+    case .success(let table): table.functions
+    case .failure(let error): preconditionFailure("libical used before ICalComponent.loadLibical(): \(error)")
     }
 }
