@@ -89,9 +89,7 @@ let package = Package(
             name: "BirthdayKitTests",
             dependencies: ["BirthdayKit", "CLibical"],
             resources: [.copy("Fixtures")],
-            swiftSettings: swiftSettings,
-            // The exporter tests also read its output with libical directly.
-            linkerSettings: [.linkedLibrary("ical")]
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "BirthdayServerTests",

@@ -364,14 +364,15 @@ proc_sample() {
     for f in /proc/"$pid"/task/*/status; do
         tid=${f#/proc/"$pid"/task/}
         tid=${tid%/status}
-        vol=0 nonvol=0
+        vol="" nonvol=""
         while read -r key value _; do
             case $key in
                 voluntary_ctxt_switches:) vol=$value ;;
                 nonvoluntary_ctxt_switches:) nonvol=$value ;;
             esac
-        done <"$f" || true
-        threads+=("$tid:$vol:$nonvol")
+        done 2>/dev/null <"$f" || true
+        # A thread that ended between the listing and the read is left out.
+        [[ -n $vol && -n $nonvol ]] && threads+=("$tid:$vol:$nonvol")
     done
     echo "$((fields[11] + fields[12])) ${#threads[@]} ${threads[*]}"
 }

@@ -92,7 +92,9 @@ struct FeedController<Source: FeedSource> {
 /// `If-None-Match` lists ([RFC 9110 §8.8.3](https://www.rfc-editor.org/rfc/rfc9110#section-8.8.3)).
 enum EntityTags {
     /// Whether `list` is `*` or holds a tag that weakly matches `tag` (the
-    /// opaque parts are equal, `W/` ignored). Malformed lists match nothing.
+    /// opaque parts are equal, `W/` ignored). Reading stops at the first entry
+    /// that is not a quoted tag; tags before it still count, so `"a", junk`
+    /// matches `"a"` and `junk` alone matches nothing (a 200, never a wrong 304).
     static func list(_ list: String, matches tag: String) -> Bool {
         let tag = tag.utf8
         let bytes = list.utf8

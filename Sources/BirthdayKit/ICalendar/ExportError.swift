@@ -39,7 +39,7 @@ public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unparsable:
             "the text is not an iCalendar object"
         case .libicalMissing(let detail):
-            "could not build the calendar: libical is not installed (on Debian: apt install libical3): \(detail)"
+            "could not build the calendar: libical is not installed (Debian 12: apt install libical3; later releases: libical3t64): \(detail)"
         }
     }
 

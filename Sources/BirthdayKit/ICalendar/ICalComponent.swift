@@ -174,11 +174,12 @@ private struct LibicalTable: @unchecked Sendable {
     let functions: UnsafePointer<clibical_functions>
 }
 
-/// The function table; only valid after ``ICalComponent/loadLibical()``
-/// succeeded, which every way into the exporter and the reader calls first.
+/// The function table. Every way into the exporter and the reader calls
+/// ``ICalComponent/loadLibical()`` first, which throws when libical is
+/// missing; reaching this without that check is a programming error.
 var libical: UnsafePointer<clibical_functions> {
     switch loadedLibical {
     case .success(let table): table.functions
-    case .failure(let error): preconditionFailure("libical used before ICalComponent.loadLibical(): \(error)")
+    case .failure(let error): preconditionFailure("libical is missing and ICalComponent.loadLibical() was not checked: \(error)")
     }
 }

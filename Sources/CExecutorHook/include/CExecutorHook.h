@@ -13,4 +13,7 @@ typedef void (*birthdays_enqueue_fn)(void *_Nonnull job);
 /// the first job is enqueued; false if a hook was already installed.
 bool birthdays_install_global_executor(birthdays_enqueue_fn _Nonnull enqueue);
 
+/// Whether Swift concurrency's jobs go to the function installed above.
+bool birthdays_global_executor_installed(void);
+
 #endif

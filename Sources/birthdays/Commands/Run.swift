@@ -1,6 +1,7 @@
 import ArgumentParser
 import BirthdayKit
 import BirthdayServer
+import CExecutorHook
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -39,6 +40,9 @@ extension BirthdaysCommand {
             let engine = context.deliveryEngine(desktop: desktop, logger: logger)
             let channels = status == .provisional ? "log" : settings.channels.map(\.rawValue).joined(separator: ",")
             logger.notice("birthdays run started", metadata: ["status": "\(status.rawValue)", "channels": "\(channels)", "pid": "\(getpid())"])
+            if !birthdays_global_executor_installed() {
+                logger.warning("Swift concurrency runs on libdispatch's worker pool, whose monitor wakes this process every second")
+            }
             if !status.allowsScheduling {
                 logger.notice("notifications are not enabled (\(status.rawValue)); nothing will be scheduled until: birthdays notifications enable")
             }

@@ -23,9 +23,7 @@ struct EventLoopClock: Clock {
     var minimumResolution: Duration { .nanoseconds(1) }
 
     func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let delay: TimeAmount = nanoseconds.overflow ? .hours(24 * 365) : .nanoseconds(max(0, nanoseconds.partialValue + attoseconds / 1_000_000_000))
+        let delay = Self.delay(ContinuousClock.now.duration(to: deadline))
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let state = NIOLockedValueBox(SleepState.waiting)
         try await withTaskCancellationHandler {
@@ -47,6 +45,15 @@ struct EventLoopClock: Clock {
                 state = .cancelled
             }
         }
+    }
+
+    /// The timer for `duration`: none for a deadline already passed, at most
+    /// a year (a sleeper is woken long before: at midnight, on any event).
+    static func delay(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return .zero }
+        if seconds >= 365 * 24 * 3600 { return .hours(365 * 24) }
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     private enum SleepState {

@@ -29,10 +29,13 @@ import Logging
 ///      Otherwise only the failed channels are retried after the
 ///      ``RetryPolicy`` delays (30 s, 1, 2, 5, 15 min, then every 15 min)
 ///      until the end of the due day, after which the row is `failed`.
-///    - **Stopping.** SIGTERM or SIGINT never cuts a hand-over short: the
-///      reminder being sent is finished and recorded first (a command channel
-///      may take up to its timeout), and the pass stops before the next one,
-///      which stays queued for the next start.
+///    - **Stopping.** Cancelling ``run(events:)`` (what `birthdays run` does
+///      on SIGTERM or SIGINT) never cuts a hand-over short: the reminder being
+///      sent is finished and recorded first (a command channel may take its
+///      30 s timeout and 2 s kill grace), and the pass stops before the next
+///      one, which stays queued for the next start. A process killed outright
+///      (`deliver --once` has no signal handling) leaves the row `sending`,
+///      handled as below.
 ///    - **At most once after a crash.** A row found in `sending` when an
 ///      engine starts (``recoverInterrupted()``) means a daemon died while
 ///      handing it over; whether the channel showed it is unknown, so it is
