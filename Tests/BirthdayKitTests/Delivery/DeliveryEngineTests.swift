@@ -73,6 +73,30 @@ func eventually(
 
     func at(_ text: String) throws -> Date { try Fixture.instant(text) }
 
+    /// ``DeliveryEngine/run(events:)`` in a task, on a manual clock starting at `start`, in Berlin.
+    struct RunningEngine {
+        let clock: ManualClock
+        let sink: EngineSink
+        let engine: DeliveryEngine
+        let events: AsyncStream<DeliveryEngine.Event>.Continuation
+        let task: Task<Void, Never>
+
+        func stop() {
+            events.finish()
+            task.cancel()
+        }
+    }
+
+    func running(at start: String) throws -> RunningEngine {
+        let clock = ManualClock(origin: try at(start))
+        let sink = EngineSink()
+        let zone = berlin
+        let engine = engine(sink, now: { clock.date }, zone: { zone }, clock: clock)
+        let (events, continuation) = AsyncStream.makeStream(of: DeliveryEngine.Event.self)
+        let task = Task { await engine.run(events: events) }
+        return RunningEngine(clock: clock, sink: sink, engine: engine, events: continuation, task: task)
+    }
+
     func engine(
         _ sink: EngineSink, now: @escaping @Sendable () -> Date, zone: @escaping @Sendable () -> TimeZone, clock: any Clock<Duration> = ContinuousClock(),
         database: AppDatabase? = nil
@@ -89,16 +113,9 @@ func eventually(
 
     @Test func firesAtNineThenBackfillsNextYear() async throws {
         // Given the daemon running at 08:00 on the birthday
-        let clock = ManualClock(origin: try at("2026-03-10T08:00:00+01:00"))
-        let sink = EngineSink()
-        let zone = berlin
-        let engine = engine(sink, now: { clock.date }, zone: { zone }, clock: clock)
-        let (events, continuation) = AsyncStream.makeStream(of: DeliveryEngine.Event.self)
-        let task = Task { await engine.run(events: events) }
-        defer {
-            continuation.finish()
-            task.cancel()
-        }
+        let run = try running(at: "2026-03-10T08:00:00+01:00")
+        defer { run.stop() }
+        let (clock, sink, engine) = (run.clock, run.sink, run.engine)
         try await eventually("the first sleep") { clock.sleeping == 1 }
         #expect(await sink.reminders.isEmpty)
         #expect(try await engine.nextWakeup() == (try at("2026-03-10T09:00:00+01:00")))
@@ -131,16 +148,9 @@ func eventually(
 
     @Test func localMidnightIsAWakeupAndTheDayRollsOver() async throws {
         // Given 10:00 after the delivery, nothing due before next year
-        let clock = ManualClock(origin: try at("2026-03-10T10:00:00+01:00"))
-        let sink = EngineSink()
-        let zone = berlin
-        let engine = engine(sink, now: { clock.date }, zone: { zone }, clock: clock)
-        let (events, continuation) = AsyncStream.makeStream(of: DeliveryEngine.Event.self)
-        let task = Task { await engine.run(events: events) }
-        defer {
-            continuation.finish()
-            task.cancel()
-        }
+        let run = try running(at: "2026-03-10T10:00:00+01:00")
+        defer { run.stop() }
+        let (clock, engine) = (run.clock, run.engine)
         try await eventually("the first sleep") { clock.sleeping == 1 }
         #expect(try await engine.nextWakeup() == (try at("2026-03-11T00:00:00+01:00")))
 
@@ -154,16 +164,9 @@ func eventually(
     }
 
     @Test func aWakeEventRunsAPassWithoutWaitingForTheClock() async throws {
-        let clock = ManualClock(origin: try at("2026-03-10T08:00:00+01:00"))
-        let sink = EngineSink()
-        let zone = berlin
-        let engine = engine(sink, now: { clock.date }, zone: { zone }, clock: clock)
-        let (events, continuation) = AsyncStream.makeStream(of: DeliveryEngine.Event.self)
-        let task = Task { await engine.run(events: events) }
-        defer {
-            continuation.finish()
-            task.cancel()
-        }
+        let run = try running(at: "2026-03-10T08:00:00+01:00")
+        defer { run.stop() }
+        let (clock, sink, engine, continuation) = (run.clock, run.sink, run.engine, run.events)
         try await eventually("the first sleep") { clock.sleeping == 1 }
         continuation.yield(.wake(.resumed(suspendedFor: .seconds(3600))))
         try await eventually("the pass after the wake") {
