@@ -85,9 +85,16 @@ let package = Package(
             path: "Benchmarks/SchedulerBench",
             swiftSettings: swiftSettings
         ),
+        // What more than one test target needs (a log recorder).
+        .target(
+            name: "TestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "BirthdayKitTests",
-            dependencies: ["BirthdayKit", "CLibical"],
+            dependencies: ["BirthdayKit", "CLibical", "TestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
@@ -96,6 +103,7 @@ let package = Package(
             dependencies: [
                 "BirthdayServer",
                 "BirthdayKit",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

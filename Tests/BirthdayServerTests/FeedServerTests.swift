@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import TestSupport
 import Testing
 @testable import BirthdayServer
 

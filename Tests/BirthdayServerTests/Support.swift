@@ -91,36 +91,6 @@ actor TestFeedSource: FeedSource {
     struct TestFailure: Error {}
 }
 
-/// Collects every log line (message and metadata) at every level.
-final class LogRecorder: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var all: [String] { lines.withLock { $0 } }
-
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-
-    var logger: Logger {
-        Logger(label: "feed-test") { _ in Handler(recorder: self) }
-    }
-
-    struct Handler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            recorder.append("\(event.level) \(event.message) \(fields) \(event.source)")
-        }
-    }
-}
-
 /// Plain-socket HTTP for what a full client hides: bytes after a HEAD
 /// response, a server that closes mid-request, a client that sends nothing.
 enum RawHTTP {

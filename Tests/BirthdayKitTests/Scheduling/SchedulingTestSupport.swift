@@ -17,35 +17,6 @@ final class TemporaryDatabase: Sendable {
     deinit { try? FileManager.default.removeItem(at: directory) }
 }
 
-/// Captures log records so tests can check what the scheduler logs.
-final class LogRecorder: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var all: [String] { lines.withLock { $0 } }
-
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(recorder: self) }
-    }
-
-    struct Handler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            recorder.append("\(event.level) \(event.message) \(merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
-        }
-    }
-}
-
 enum Fixture {
     /// Parses `2026-03-10T08:00:00+01:00` (or a local time in `zone`).
     static func instant(_ text: String, zone: TimeZone = TimeZone(identifier: "UTC")!) throws -> Date {
