@@ -18,32 +18,7 @@ final class BackgroundProcess: @unchecked Sendable {
     init(_ path: String, _ arguments: [String], environment: [String: String], directory: URL, name: String) throws {
         stdoutPath = directory.appendingPathComponent(name + ".out").path
         stderrPath = directory.appendingPathComponent(name + ".err").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            env.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, path, &actions, &attributes, argv, env)
-        guard code == 0 else { throw Spawn.Failure.spawn(path, code) }
-        self.pid = pid
+        pid = try Spawn.start(path, arguments, environment: environment, stdin: "/dev/null", stdout: stdoutPath, stderr: stderrPath)
     }
 
     deinit {

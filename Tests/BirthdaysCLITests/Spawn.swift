@@ -33,16 +33,31 @@ enum Spawn {
         let errPath = directory.appendingPathComponent("stderr").path
         try Data(stdin.utf8).write(to: URL(fileURLWithPath: inPath))
 
+        let pid = try start(path, arguments, environment: environment ?? ProcessInfo.processInfo.environment,
+                            stdin: inPath, stdout: outPath, stderr: errPath)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        return Result(status: exit, stdout: out, stderr: err)
+    }
+
+    /// Starts `path` with its standard streams on the given files (stdout and
+    /// stderr truncated) and returns its pid; the caller waits for it.
+    ///
+    /// Test threads block most signals, and a spawned child inherits the mask:
+    /// the child gets an empty mask and default handlers, or the daemon could
+    /// not be stopped with SIGTERM and tmux would ignore SIGHUP.
+    static func start(
+        _ path: String, _ arguments: [String], environment: [String: String], stdin: String, stdout: String, stderr: String
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        // Test threads block most signals, and a spawned child inherits the
-        // mask: without this, the tmux server and its pane ignore SIGHUP and
-        // `kill-server` cannot end them.
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -53,9 +68,8 @@ enum Spawn {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             env.forEach { free($0) }
@@ -63,11 +77,6 @@ enum Spawn {
         var pid: pid_t = 0
         let code = posix_spawn(&pid, path, &actions, &attributes, argv, env)
         guard code == 0 else { throw Failure.spawn(path, code) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return Result(status: exit, stdout: out, stderr: err)
+        return pid
     }
 }
