@@ -1,23 +1,34 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// Settings shared by every target: Swift 6 language mode plus the upcoming
+/// Settings shared by every Swift target: Swift 6 language mode plus the upcoming
 /// features Hummingbird builds with, so `any` and imports stay explicit.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// The targets, lightest first; each depends only on targets above it
+// (ARCHITECTURE.md draws the graph):
+//
+//   BirthdayCore      pure domain: dates, people, readers, settings, planner, state machines
+//   BirthdayStore     GRDB: the database and the use cases over it (the only place SQL lives)
+//   BirthdayCalendar  libical (loaded with dlopen): the iCalendar exporter
+//   BirthdaySystem    Linux adapters: D-Bus, wake monitor, child processes, the daemon lock
+//   BirthdayServer    the feed server (Hummingbird): store + calendar, no D-Bus, no CWake
+//   BirthdayDaemon    the wiring of `birthdays run` (swift-service-lifecycle)
+//   birthdays         the command line: parsing and output only
 let package = Package(
     name: "birthdays",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "birthdays", targets: ["birthdays"]),
-        .library(name: "BirthdayKit", targets: ["BirthdayKit"]),
+        .library(name: "BirthdayCore", targets: ["BirthdayCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -25,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
+        // MARK: C
+
         // libical's headers (libical-dev), and its functions loaded with dlopen
         // at the first export (Sources/CLibical/include/CLibical.h says why).
         .target(name: "CLibical"),
@@ -33,39 +46,68 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // timerfd, eventfd, inotify and posix_spawn helpers.
         .target(name: "CWake"),
+        // Swift concurrency's global executor hook (`run` and `serve` only).
         .target(name: "CExecutorHook"),
+
+        // MARK: Library
+
         .target(
-            name: "BirthdayKit",
+            name: "BirthdayCore",
             dependencies: [
-                "CDBus",
-                "CLibical",
-                "CWake",
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "BirthdayStore",
+            dependencies: [
+                "BirthdayCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "SwiftCSV", package: "SwiftCSV"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "BirthdayCalendar",
+            dependencies: ["BirthdayCore", "CLibical"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "BirthdaySystem",
+            dependencies: [
+                "BirthdayCore",
+                "CDBus",
+                "CWake",
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "BirthdayServer",
             dependencies: [
-                "BirthdayKit",
+                "BirthdayCore",
+                "BirthdayStore",
+                "BirthdayCalendar",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "birthdays",
+        .target(
+            name: "BirthdayDaemon",
             dependencies: [
-                "BirthdayKit",
+                "BirthdayCore",
+                "BirthdayStore",
+                "BirthdaySystem",
                 "BirthdayServer",
-                "CExecutorHook",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -75,42 +117,104 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+
+        // MARK: Executables
+
+        .executableTarget(
+            name: "birthdays",
+            dependencies: [
+                "BirthdayCore",
+                "BirthdayStore",
+                "BirthdayCalendar",
+                "BirthdaySystem",
+                "BirthdayServer",
+                "BirthdayDaemon",
+                "CExecutorHook",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // `swift run -c release scheduler-bench`: reschedule over 100,000 people (budget 100 ms).
         .executableTarget(
             name: "scheduler-bench",
             dependencies: [
-                "BirthdayKit",
+                "BirthdayCore",
+                "BirthdayStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/SchedulerBench",
             swiftSettings: swiftSettings
         ),
-        // What more than one test target needs (a log recorder).
+
+        // MARK: Tests
+
+        // What more than one test target needs: a log recorder, temporary
+        // folders, external tools, the private notification bus.
         .target(
             name: "TestSupport",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["BirthdayCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
+            resources: [.copy("NotificationServer")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "BirthdayKitTests",
-            dependencies: ["BirthdayKit", "CLibical", "TestSupport"],
+            name: "BirthdayCoreTests",
+            dependencies: ["BirthdayCore", "TestSupport"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BirthdayStoreTests",
+            dependencies: [
+                "BirthdayCore",
+                "BirthdayStore",
+                "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BirthdayCalendarTests",
+            dependencies: ["BirthdayCore", "BirthdayCalendar", "CLibical", "TestSupport"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BirthdaySystemTests",
+            dependencies: ["BirthdayCore", "BirthdaySystem", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "BirthdayServerTests",
             dependencies: [
+                "BirthdayCore",
+                "BirthdayStore",
+                "BirthdayCalendar",
                 "BirthdayServer",
-                "BirthdayKit",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "BirthdayDaemonTests",
+            dependencies: [
+                "BirthdayCore",
+                "BirthdayStore",
+                "BirthdayDaemon",
+                "TestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "BirthdaysCLITests",
-            dependencies: ["BirthdayKit"],
+            dependencies: ["birthdays", "BirthdayCore", "BirthdayStore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

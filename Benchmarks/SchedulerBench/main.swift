@@ -1,4 +1,5 @@
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
 import Foundation
 import Logging
 
@@ -10,7 +11,8 @@ import Logging
 //
 // Generates N people (deterministic: seeded dates, 25% without a year,
 // 1 in 100 on Feb 29, 20% with an anniversary) into PATH unless it already
-// holds them, authorizes notifications, runs R reschedules and prints one
+// holds them (written as a vCard 4.0 file and imported with the real
+// importer), authorizes notifications, runs R reschedules and prints one
 // JSON line. Exits 1 when the median exceeds the budget (default 100 ms).
 
 var people = 100_000
@@ -50,28 +52,36 @@ func randomDate(_ generator: inout Generator, yearless: Bool) -> EventDate? {
     return EventDate(year: year, month: month, day: day)
 }
 
+/// A date in vCard 4 form: `19900311`, or `--0311` without a year.
+func vCardDate(_ date: EventDate) -> String {
+    let md = (date.month < 10 ? "0" : "") + String(date.month) + (date.day < 10 ? "0" : "") + String(date.day)
+    return date.year.map { String($0) + md } ?? "--" + md
+}
+
 let path = databasePath ?? FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-bench-\(people).sqlite").path
 do {
-    let database = try AppDatabase(path: path)
-    if try database.peopleCount() != people {
+    let database = try AppDatabase.openFile(at: path)
+    let importedAt = Date(timeIntervalSince1970: 1_790_000_000)
+    if try await database.peopleCount() != people {
         let start = ContinuousClock.now
         var generator = Generator(state: 20_261_121)
-        let source = ContactSource(file: "bench.vcf", index: 0, line: 1)
-        var batch: [Person] = []
+        var cards = ""
         for i in 0..<people {
             let hex = String(UInt64(i) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
-            batch.append(Person(
-                id: "c-" + String(repeating: "0", count: 16 - hex.count) + hex,
-                name: "Person \(i)",
-                source: ContactSource(file: source.file, index: i, line: i * 8 + 1),
-                birthday: randomDate(&generator, yearless: Int.random(in: 0..<4, using: &generator) == 0),
-                anniversary: Int.random(in: 0..<5, using: &generator) == 0 ? randomDate(&generator, yearless: false) : nil
-            ))
+            let birthday = randomDate(&generator, yearless: Int.random(in: 0..<4, using: &generator) == 0)
+            let anniversary = Int.random(in: 0..<5, using: &generator) == 0 ? randomDate(&generator, yearless: false) : nil
+            cards += "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:c-" + String(repeating: "0", count: 16 - hex.count) + hex + "\r\nFN:Person \(i)\r\n"
+            if let birthday { cards += "BDAY:" + vCardDate(birthday) + "\r\n" }
+            if let anniversary { cards += "ANNIVERSARY:" + vCardDate(anniversary) + "\r\n" }
+            cards += "END:VCARD\r\n"
         }
-        try database.insertPeople(batch, now: Date(timeIntervalSince1970: 1_790_000_000))
+        let file = path + ".vcf"
+        try Data(cards.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        _ = try await ContactImporter(database: database, now: importedAt, referenceYear: 2026).importPaths([file])
         FileHandle.standardError.write(Data("generated \(people) people into \(path) in \(start.duration(to: .now))\n".utf8))
     }
-    try PendingNotificationStore(database: database).setAuthorizationStatus(.authorized)
+    try await database.setAuthorizationStatus(.authorized)
     let now = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21T14:13:20Z
     let zone = TimeZone(identifier: "Europe/Berlin") ?? TimeZone(secondsFromGMT: 3600) ?? .current
     let scheduler = NotificationScheduler(database: database, now: { now }, systemTimeZone: { zone }, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })

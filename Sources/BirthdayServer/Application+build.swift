@@ -1,7 +1,6 @@
 public import Hummingbird
 public import Logging
 import HummingbirdCore
-import NIOCore
 
 /// The address the feed is served on unless configured otherwise: loopback
 /// only, so the birthday list is not reachable from the network by default.
@@ -39,21 +38,10 @@ public func buildFeedApplication(
     let controller = FeedController(source: source)
     controller.addRoutes(to: router)
 
-    let nanoseconds = idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000
     return Application(
         router: router,
         server: HTTPServerBuilder { responder in
-            // The usual HTTP/1 channel plus the revalidation fast path (`FeedRevalidationHandler`).
-            FeedHTTP1Channel(
-                base: HTTP1Channel(
-                    responder: responder,
-                    configuration: .init(
-                        additionalChannelHandlers: [ConnectionCloseHandler()],
-                        idleTimeout: .nanoseconds(nanoseconds)
-                    )),
-                validators: { controller.freshValidators() },
-                logger: logger
-            )
+            FeedHTTP1Channel(responder: responder, idleTimeout: idleTimeout, validators: { controller.freshValidators() }, logger: logger)
         },
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
         logger: logger

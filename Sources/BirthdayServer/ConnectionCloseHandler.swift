@@ -1,3 +1,4 @@
+import BirthdayCore
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes

@@ -1,4 +1,6 @@
-public import BirthdayKit
+import BirthdayCalendar
+import BirthdayCore
+public import BirthdayStore
 import Foundation
 import Synchronization
 
@@ -27,17 +29,21 @@ public struct DatabaseFeedSource: FeedSource {
     }
 
     public func revision() async throws -> Int64 {
-        try state().revision
+        try await state().revision
     }
 
+    /// Reads the people and exports them, on NIO's thread pool (``Blocking``):
+    /// an export of thousands of events must not hold up an event loop.
     public func feed() async throws -> FeedSnapshot {
-        let contents = try database.feedContents()
-        let body = try CalendarExporter(settings: contents.settings).export(contents.people, lastChange: contents.changedAt)
+        let contents = try await database.feedContents()
+        let body = try await Blocking.run { () throws(ExportError) in
+            try CalendarExporter(settings: contents.settings).export(contents.people, lastChange: contents.changedAt)
+        }
         return FeedSnapshot(body: body, lastModified: contents.changedAt, revision: contents.revision)
     }
 
     public func token() async throws -> String {
-        try state().token
+        try await state().token
     }
 
     /// The cached token and revision if the database files are unchanged
@@ -46,10 +52,10 @@ public struct DatabaseFeedSource: FeedSource {
         cache.state(for: stamp()).map { ($0.token, $0.revision) }
     }
 
-    private func state() throws -> StateCache.State {
+    private func state() async throws -> StateCache.State {
         let stamp = stamp()
         if let cached = cache.state(for: stamp) { return cached }
-        let state = StateCache.State(stamp: stamp, token: try database.feedToken(), revision: try database.revision().value)
+        let state = StateCache.State(stamp: stamp, token: try await database.feedToken(), revision: try await database.revision().value)
         cache.store(state)
         return state
     }

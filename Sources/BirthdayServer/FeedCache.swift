@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 import Hummingbird
 import Synchronization
@@ -79,12 +80,7 @@ actor FeedCache<Source: FeedSource> {
     /// only has to change when the body does; it is no secret and no
     /// signature.
     static func entityTag(for body: ByteBuffer) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body.readableBytesView {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "-" + String(body.readableBytes, radix: 16) + "\""
+        "\"" + StableHash.hex(body.readableBytesView) + "-" + String(body.readableBytes, radix: 16) + "\""
     }
+
 }

@@ -1,41 +1,79 @@
+import HTTPTypes
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1 child channel with the revalidation fast path added.
+/// The feed server's HTTP/1 connection: the pipeline is built here, in one
+/// place, from public pieces (NIO's HTTP/1 codec, the HTTP-types codec,
+/// Hummingbird's connection-state handler and request loop) with the feed's
+/// own handlers at fixed positions, never by finding Hummingbird's handlers
+/// by type in a pipeline someone else built:
 ///
-/// Hummingbird's `additionalChannelHandlers` go before its connection-state
-/// handler, which would then not see the requests the fast path answers
-/// (idle timeout, graceful shutdown). So the pipeline is built by
-/// `HTTP1Channel` as usual and then two handlers are inserted:
-/// ``HTTP1VersionRecorder`` before the HTTP-types codec (the last place the
-/// HTTP version is known) and ``FeedRevalidationHandler`` right after the
-/// connection-state handler, before Hummingbird's request loop.
-struct FeedHTTP1Channel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
+/// | position | handler | does |
+/// |---|---|---|
+/// | 1 | NIO `HTTPResponseEncoder`, `HTTPRequestDecoder` | HTTP/1 bytes ⇄ parts |
+/// | 2 | ``KeepAliveHandler`` | a request that does not keep the connection alive (HTTP/1.0 without `keep-alive`, `Connection: close`) says `Connection: close`, so the connection is closed after its response |
+/// | 3 | `HTTP1ToHTTPServerCodec` | NIO parts ⇄ HTTP-types parts |
+/// | 4 | ``ConnectionCloseHandler`` | drops request bodies; closes after a response that says `Connection: close` |
+/// | 5 | `HTTPConnectionStateHandler` | idle timeout, graceful shutdown |
+/// | 6 | ``FeedRevalidationHandler`` | answers matching revalidations with `304` on the event loop |
+/// | 7 | Hummingbird's request loop | the router and its middleware |
+///
+/// The revalidation fast path sits after the connection-state handler, so
+/// the requests it answers count for idle timeouts and graceful shutdown
+/// like any other.
+struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
-    let base: HTTP1Channel
+    let responder: HTTPChannelHandler.Responder
+    let idleTimeout: Duration
     let validators: @Sendable () -> FeedValidators?
     let logger: Logger
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let validators = self.validators
-        let accessLogger = self.logger
-        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
-            let version = HTTP1RequestVersion()
-            let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(HTTP1VersionRecorder(version: version), position: .before(codec))
-            let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
-            try pipeline.addHandler(
-                FeedRevalidationHandler(validators: validators, logger: accessLogger, version: version),
-                position: .after(state))
-            return value
+            try pipeline.configureHTTPServerPipeline(
+                withPipeliningAssistance: false,  // Hummingbird's request loop reads one request at a time
+                withErrorHandling: false,  // errors are answered by Hummingbird
+                withOutboundHeaderValidation: false  // HTTP-types validated them already
+            )
+            try pipeline.addHandler(KeepAliveHandler())
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(ConnectionCloseHandler())
+            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
+            try pipeline.addHandler(FeedRevalidationHandler(validators: validators, logger: self.logger))
+            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        await handleHTTP(asyncChannel: value, logger: logger)
     }
 }
+
+/// Makes a request that does not keep its connection alive say so in a
+/// header, since the HTTP-types codec drops the HTTP version: an HTTP/1.0
+/// request without `Connection: keep-alive` gets `Connection: close`, and
+/// everything after it (Hummingbird, ``FeedRevalidationHandler``) closes the
+/// connection after answering it instead of holding it open until the idle
+/// timeout.
+final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive else {
+            context.fireChannelRead(data)
+            return
+        }
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+}
+
+@available(*, unavailable)
+extension KeepAliveHandler: Sendable {}

@@ -1,3 +1,4 @@
+import BirthdayCore
 import Hummingbird
 import HTTPTypes
 import Logging

@@ -1,10 +1,9 @@
-import BirthdayKit
+import BirthdayCore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import NIOHTTP1
 import NIOHTTPTypes
 
 /// The validators of the feed as currently cached: all a `304` needs.
@@ -23,8 +22,9 @@ struct FeedValidators: Sendable {
 /// pipeline after Hummingbird's connection-state handler, where it sees each
 /// request as `HTTPRequestPart`s, and answers the one case that is both
 /// common and certain: a complete `GET` or `HEAD` of
-/// `/calendar/<token>.ics`, HTTP/1.1 with keep-alive, no body, carrying
-/// `If-None-Match`, where
+/// `/calendar/<token>.ics` that keeps the connection alive (no
+/// `Connection: close`, which ``KeepAliveHandler`` adds to HTTP/1.0 requests
+/// without keep-alive), no body, carrying `If-None-Match`, where
 /// - the synchronous oracle (``FeedController/freshValidators()``) knows the
 ///   current token and revision without touching SQLite and the cache
 ///   holds the entry for that revision,
@@ -39,7 +39,7 @@ struct FeedValidators: Sendable {
 /// ## Why it is safe
 /// - Anything else is passed on untouched: other paths and methods, query
 ///   strings, encoded characters, no `If-None-Match` (`If-Modified-Since`
-///   alone included), a body, `Expect`, `Connection: close`, HTTP/1.0, a
+///   alone included), a body, `Expect`, `Connection: close` (HTTP/1.0 included), a
 ///   stale or unknown revision, a wrong token, a non-matching tag. Those take
 ///   the ordinary route and get exactly today's answer (a wrong token its
 ///   generic 404 from the route).
@@ -49,8 +49,9 @@ struct FeedValidators: Sendable {
 /// - Responses stay in request order: the fast path is taken only while no
 ///   passed-on request on this connection awaits its response; otherwise the
 ///   request is passed on behind it.
-/// - Its responses travel through Hummingbird's connection-state handler, so
-///   idle timeouts and graceful shutdown count them like any other.
+/// - Its responses travel through Hummingbird's connection-state handler
+///   (``FeedHTTP1Channel`` places it there), so idle timeouts and graceful
+///   shutdown count them like any other.
 final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -69,7 +70,6 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
 
     private let validators: @Sendable () -> FeedValidators?
     private let logger: Logger
-    private let version: HTTP1RequestVersion
     private var state = State.idle
     /// Requests passed on whose response has not been fully written yet.
     private var passedOnInFlight = 0
@@ -79,17 +79,15 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// - Parameters:
     ///   - validators: the freshness oracle; synchronous, thread-safe, no I/O but a `stat`.
     ///   - logger: receives the access line, as the route's would.
-    ///   - version: filled in for each request head by an ``HTTP1VersionRecorder`` earlier in the pipeline.
-    init(validators: @escaping @Sendable () -> FeedValidators?, logger: Logger, version: HTTP1RequestVersion) {
+    init(validators: @escaping @Sendable () -> FeedValidators?, logger: Logger) {
         self.validators = validators
         self.logger = logger
-        self.version = version
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if passedOnInFlight == 0, version.isPersistentHTTP11, let fresh = answerable(request) {
+            if passedOnInFlight == 0, let fresh = answerable(request) {
                 state = .answering(method: request.method, validators: fresh, start: logger.logLevel <= .info ? .now : nil)
             } else {
                 state = .passing
@@ -134,7 +132,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         else { return nil }
         let fields = request.headerFields
         guard let noneMatch = Self.ifNoneMatch(fields),
-              fields[.transferEncoding] == nil, fields[.expect] == nil,
+              fields[.transferEncoding] == nil, fields[.expect] == nil, fields[.connection] != "close",
               fields[.contentLength].map({ $0 == "0" }) ?? true,
               let fresh = validators()
         else { return nil }
@@ -201,34 +199,3 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
 
 @available(*, unavailable)
 extension FeedRevalidationHandler: Sendable {}
-
-/// Whether the request head last read on a connection is HTTP/1.1 with
-/// keep-alive. The HTTP-types codec drops the version, so
-/// ``HTTP1VersionRecorder`` notes it before the conversion and
-/// ``FeedRevalidationHandler`` reads it when the same head reaches it,
-/// within the same synchronous `channelRead` chain on the same event loop.
-final class HTTP1RequestVersion {
-    var isPersistentHTTP11 = false
-}
-
-/// Notes each request head's version and keep-alive in an ``HTTP1RequestVersion``.
-final class HTTP1VersionRecorder: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-
-    private let version: HTTP1RequestVersion
-
-    init(version: HTTP1RequestVersion) {
-        self.version = version
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(let head) = unwrapInboundIn(data) {
-            version.isPersistentHTTP11 = head.version == .http1_1 && head.isKeepAlive
-        }
-        context.fireChannelRead(data)
-    }
-}
-
-@available(*, unavailable)
-extension HTTP1VersionRecorder: Sendable {}

@@ -1,3 +1,4 @@
+import BirthdayCore
 public import Foundation
 
 /// What the server needs from the store (the lead implements it over SQLite).

@@ -1,4 +1,4 @@
-import BirthdayKit
+import BirthdayCore
 import Foundation
 
 /// HTTP dates ([RFC 9110 §5.6.7](https://www.rfc-editor.org/rfc/rfc9110#section-5.6.7)),

@@ -3,8 +3,8 @@ import CExecutorHook
 import NIOCore
 import NIOPosix
 
-/// `birthdays`: the command-line front end. Commands only parse arguments,
-/// call BirthdayKit and print; the rules live in the library.
+/// `birthdays`: the command-line front end. Commands parse arguments, call
+/// the library and print; the rules live in BirthdayCore and BirthdayStore.
 @main
 struct BirthdaysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,24 +36,45 @@ struct BirthdaysCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Runs every command with Swift concurrency's jobs on NIO's event loops
-    /// (the threads the feed server uses anyway) instead of libdispatch's
-    /// worker pool. That pool starts a monitor on its first job that wakes the
-    /// process every second for good; `birthdays run` must stay asleep between
-    /// reminders. The hook has to be in place before the first job runs.
+    /// Parses the command line, then runs the command. The long-running
+    /// commands (`run` and `serve`) first put Swift concurrency on NIO's
+    /// event loops (``installEventLoopExecutor()``); the others keep the
+    /// default executor.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if command is Run || command is Serve { installEventLoopExecutor() }
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// Makes NIO's singleton event loops Swift concurrency's global executor
+    /// (ARCHITECTURE.md, "Threads", says why): libdispatch's worker pool
+    /// starts a monitor on its first job that wakes the process every second
+    /// for good, and `birthdays run` must stay asleep between reminders. It
+    /// has to happen before the first job is enqueued.
     ///
     /// NIO offers the same switch, but finds the runtime's hook with `dlsym`,
     /// which fails silently when the runtime is linked into the executable
-    /// (the release build); ``CExecutorHook`` refers to it directly.
-    static func main() async {
+    /// (the release build); `CExecutorHook` refers to it directly. The
+    /// compiler guard is NIO's: the hook's signature is known to hold for
+    /// these runtime versions only.
+    static func installEventLoopExecutor() {
+        #if compiler(<6.6)
         _ = birthdays_install_global_executor(enqueueOnEventLoop)
-        await main(nil)
+        #endif
     }
 }
 
 /// Swift concurrency's global executor: an event loop of NIO's singleton
-/// group, the caller's own when it runs on one. A global function, so that it
-/// carries no actor isolation into the threads that call it.
+/// group. A global function, so that it carries no actor isolation into the
+/// threads that call it.
 private func enqueueOnEventLoop(_ job: UnsafeMutableRawPointer) {
     MultiThreadedEventLoopGroup.singleton.any().enqueue(ExecutorJob(unsafeBitCast(job, to: UnownedJob.self)))
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
 import Foundation
+import Logging
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -24,13 +26,13 @@ struct Context {
         systemTimeZone = Context.systemTimeZone(environment)
         if let override = environment["BIRTHDAYS_NOW"], !override.isEmpty {
             guard let date = ReferenceTime.parse(override, timeZone: systemTimeZone) else {
-                throw ValidationError("BIRTHDAYS_NOW '\(override)' is not an ISO 8601 date-time such as 2026-03-10T08:00:00Z")
+                throw CLIError("BIRTHDAYS_NOW '\(override)' is not an ISO 8601 date-time such as 2026-03-10T08:00:00Z")
             }
             now = date
         } else {
             now = Date()
         }
-        database = try AppDatabase(path: options.database ?? AppDatabase.defaultPath(environment: environment))
+        database = try AppDatabase.openFile(at: options.database ?? AppDatabase.defaultPath(environment: environment))
     }
 
     static func systemTimeZone(_ environment: [String: String]) -> TimeZone {
@@ -42,15 +44,58 @@ struct Context {
     }
 
     /// The user's settings and the zone they resolve to.
-    func settings() throws -> (Settings, TimeZone) {
-        let settings = try database.settings()
+    func settings() async throws -> (Settings, TimeZone) {
+        let settings = try await database.settings()
         return (settings, settings.resolvedTimeZone(system: systemTimeZone))
     }
 
     /// Today in the user's zone.
-    func today() throws -> LocalDate {
-        let (_, zone) = try settings()
+    func today() async throws -> LocalDate {
+        let (_, zone) = try await settings()
         return LocalDate.today(at: now, in: zone)
+    }
+
+    /// The current instant for a long-running command. With BIRTHDAYS_NOW set,
+    /// time starts there and flows (BIRTHDAYS_NOW + time elapsed since start,
+    /// on the monotonic clock that counts suspension), so a test can start at
+    /// 08:59:57 and see the 09:00 reminder three seconds later.
+    func flowingNow() -> @Sendable () -> Date {
+        guard let override = environment["BIRTHDAYS_NOW"], !override.isEmpty else { return { Date() } }
+        let base = now
+        let start = ContinuousClock.now
+        return { base.addingTimeInterval((ContinuousClock.now - start).timeInterval) }
+    }
+
+    /// The system zone, read again on each call: TZ when set, else the
+    /// system's (after `NSTimeZone.resetSystemTimeZone()`, since Foundation caches it).
+    func liveSystemTimeZone() -> @Sendable () -> TimeZone {
+        if let tz = environment["TZ"], !tz.isEmpty {
+            let zone = Context.systemTimeZone(environment)
+            return { zone }
+        }
+        return {
+            NSTimeZone.resetSystemTimeZone()
+            return TimeZone.current
+        }
+    }
+
+    /// A logger on standard error; `BIRTHDAYS_LOG_LEVEL` (trace … critical) sets its level, default `level`.
+    func logger(_ label: String, level: Logger.Level = .warning) -> Logger {
+        var logger = Logger(label: label) { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = environment["BIRTHDAYS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? level
+        return logger
+    }
+
+    /// A logger for the daemon: level `notice` unless BIRTHDAYS_LOG_LEVEL says otherwise.
+    func daemonLogger(_ label: String) -> Logger {
+        logger(label, level: .notice)
+    }
+
+    /// The scheduler over this context's database, clock and system zone.
+    func scheduler() -> NotificationScheduler {
+        let now = self.now
+        let zone = systemTimeZone
+        return NotificationScheduler(database: database, now: { now }, systemTimeZone: { zone }, logger: logger("birthdays.scheduler"))
     }
 }
 

@@ -1,4 +1,5 @@
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
 import Foundation
 import Hummingbird
 import Testing

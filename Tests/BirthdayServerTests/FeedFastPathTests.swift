@@ -1,4 +1,5 @@
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -13,15 +14,6 @@ import Testing
 /// server: it must answer exactly as the route does, and only when certain.
 @Suite struct FeedFastPathTests {
     private static let calendarPath = "/calendar/\(TestFeedSource.firstToken).ics"
-
-    private func withServer(
-        _ source: TestFeedSource,
-        recorder: LogRecorder = LogRecorder(),
-        _ test: @Sendable (any TestClientProtocol) async throws -> Void
-    ) async throws {
-        let app = buildFeedApplication(source: source, host: "127.0.0.1", port: 0, logger: recorder.logger)
-        try await app.test(.live) { client in try await test(client) }
-    }
 
     /// The 304 of `method` with a matching tag, after one GET has filled the cache.
     private func revalidation(_ source: TestFeedSource, method: HTTPRequest.Method) async throws -> (TestResponse, first: TestResponse) {

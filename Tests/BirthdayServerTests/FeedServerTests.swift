@@ -1,4 +1,5 @@
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -11,17 +12,6 @@ import Testing
 /// The real server on an ephemeral loopback port, spoken to over HTTP.
 @Suite struct FeedServerTests {
     private static let calendarPath = "/calendar/\(TestFeedSource.firstToken).ics"
-
-    /// Runs `test` against a live server over `source`, logging into `recorder`.
-    private func withServer(
-        _ source: TestFeedSource,
-        recorder: LogRecorder = LogRecorder(),
-        idleTimeout: Duration = .seconds(30),
-        _ test: @Sendable (any TestClientProtocol) async throws -> Void
-    ) async throws {
-        let app = buildFeedApplication(source: source, host: "127.0.0.1", port: 0, logger: recorder.logger, idleTimeout: idleTimeout)
-        try await app.test(.live) { client in try await test(client) }
-    }
 
     // MARK: - 200 and validators
 

@@ -3,11 +3,27 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
+import BirthdayCalendar
 import BirthdayServer
 import Foundation
+import HummingbirdTesting
 import Logging
 import Synchronization
+import TestSupport
+
+/// Runs `test` against the real feed server over `source`, live on an
+/// ephemeral loopback port, logging into `recorder`.
+func withServer(
+    _ source: some FeedSource,
+    recorder: LogRecorder = LogRecorder(),
+    idleTimeout: Duration = .seconds(30),
+    _ test: @Sendable (any TestClientProtocol) async throws -> Void
+) async throws {
+    let app = buildFeedApplication(source: source, host: "127.0.0.1", port: 0, logger: recorder.logger, idleTimeout: idleTimeout)
+    try await app.test(.live) { client in try await test(client) }
+}
 
 /// A feed source under the test's control that counts how often the body is built.
 actor TestFeedSource: FeedSource {

@@ -1,48 +1,50 @@
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
 import Foundation
 import Testing
+import TestSupport
 
-/// Runs the real `birthdays` binary against a temporary database.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the real `birthdays` binary (built by `swift build`, which this test
+/// target depends on) against a private database, with a fixed clock and zone.
 struct CLIProcess {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Output = TestProcess.Result
 
-    enum Failure: Error, CustomStringConvertible {
-        case binaryMissing([String])
-        var description: String {
-            switch self {
-            case .binaryMissing(let paths): "the birthdays binary is not built (looked in \(paths.joined(separator: ", "))); run swift build first"
-            }
-        }
+    struct BinaryMissing: Error, CustomStringConvertible {
+        var paths: [String]
+        var description: String { "the birthdays binary is not built (looked in \(paths.joined(separator: ", "))); run swift build first" }
     }
-
-    /// The package root, from this file's path (Tests/BirthdaysCLITests/CLISupport.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The binary next to the test bundle (same configuration), else `.build/debug/birthdays`.
     static func binary() throws -> String {
         var candidates: [String] = []
         if let first = CommandLine.arguments.first {
-            let directory = URL(fileURLWithPath: first).deletingLastPathComponent()
-            candidates.append(directory.appendingPathComponent("birthdays").path)
+            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("birthdays").path)
         }
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/birthdays").path)
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { throw Failure.binaryMissing(candidates) }
+        candidates.append(Repository.root.appendingPathComponent(".build/debug/birthdays").path)
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { throw BinaryMissing(paths: candidates) }
         return found
     }
 
+    /// `samples/` of the repository.
+    static var samples: String { Repository.samples.path }
+
     let directory: URL
     let databasePath: String
-    var now = "2026-03-10T08:00:00+01:00"
-    var timeZone = "Europe/Berlin"
+    var now: String
+    var timeZone: String
+    /// Added to (or replacing) the standard environment of every run.
+    var extraEnvironment: [String: String] = [:]
 
-    init() throws {
+    init(now: String = "2026-03-10T08:00:00+01:00", timeZone: String = "Europe/Berlin") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("birthdays-cli-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         databasePath = directory.appendingPathComponent("birthdays.sqlite").path
+        self.now = now
+        self.timeZone = timeZone
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: directory) }
@@ -51,41 +53,127 @@ struct CLIProcess {
     /// channel probe fails fast and the same way everywhere.
     var environment: [String: String] {
         [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "PATH": "/usr/bin:/bin",
             "HOME": directory.path,
             "BIRTHDAYS_DATABASE": databasePath,
             "BIRTHDAYS_NOW": now,
             "TZ": timeZone,
             "LANG": "C.UTF-8",
-        ]
+        ].merging(extraEnvironment) { $1 }
     }
 
-    /// Opens the same database in-process, e.g. to seed people.
-    func database() throws -> AppDatabase { try AppDatabase(path: databasePath) }
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    @discardableResult
+    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        try Data(bytes).write(to: URL(fileURLWithPath: path(name)))
+        return path(name)
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String { try write(name, Array(text.utf8)) }
 
     /// Runs `birthdays arguments…` with standard input from a file (not a terminal).
     func run(_ arguments: String..., stdin: String = "") throws -> Output {
-        let result = try Spawn.run(try CLIProcess.binary(), arguments, environment: environment, stdin: stdin)
-        return Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
+        try run(arguments, stdin: stdin)
     }
 
-    /// Parses a JSON object printed by the CLIProcess.
+    func run(_ arguments: [String], stdin: String = "") throws -> Output {
+        try TestProcess.run([try CLIProcess.binary()] + arguments, environment: environment, stdin: stdin)
+    }
+
+    /// Runs a one-shot command as if it were `now`.
+    func run(at now: String, _ arguments: String...) throws -> Output {
+        var at = self
+        at.now = now
+        return try at.run(arguments)
+    }
+
+    /// Runs a command that must succeed with `--json` and parses its output.
+    func json(_ arguments: [String]) throws -> Any {
+        let result = try run(arguments + ["--json"])
+        #expect(result.status == 0, "\(arguments) failed: \(result.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
+    }
+
+    /// Parses a JSON object printed by the binary.
     static func object(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
     }
 
-    /// Parses a JSON array of objects printed by the CLIProcess.
+    /// Parses a JSON array of objects printed by the binary.
     static func array(_ text: String) throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "not a JSON array: \(text)")
+    }
+
+    /// Imports a vCard file with these cards, through the binary.
+    func seed(_ cards: [(uid: String, name: String, birthday: String)]) throws {
+        let text = cards.map { "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\($0.uid)\r\nFN:\($0.name)\r\nBDAY:\($0.birthday)\r\nEND:VCARD\r\n" }.joined()
+        let imported = try run("import", try write("seed-\(UUID().uuidString).vcf", text))
+        try #require(imported.status == 0, "seeding failed: \(imported.stderr)")
+    }
+}
+
+/// The setup every `birthdays run` test shares.
+extension CLIProcess {
+    /// A database with Ada Lovelace, born 1990-03-10, so at the default
+    /// `BIRTHDAYS_NOW` (08:00 Europe/Berlin on 2026-03-10) her day-of
+    /// reminder is due at 09:00; day-before reminders off, then `settings`.
+    static func withAda(settings: [(String, String)] = [], enableNotifications: Bool) throws -> CLIProcess {
+        let cli = try CLIProcess()
+        try cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        try cli.set("day-before", "off")
+        for (key, value) in settings { try cli.set(key, value) }
+        if enableNotifications { try cli.enableNotifications() }
+        return cli
+    }
+
+    func enableNotifications() throws {
+        let enable = try run("notifications", "enable")
+        try #require(enable.status == 0, "\(enable.stderr)")
+    }
+
+    func set(_ key: String, _ value: String) throws {
+        let set = try run("settings", "set", key, value)
+        try #require(set.status == 0, "settings set \(key): \(set.stderr)")
+    }
+
+    /// `birthdays run` in the background, its clock starting at `now`, logging at info.
+    func daemon(now: String, name: String = "daemon", extraEnvironment: [String: String] = [:]) throws -> TestProcess {
+        var at = self
+        at.now = now
+        var environment = at.environment
+        environment["BIRTHDAYS_LOG_LEVEL"] = "info"
+        environment.merge(extraEnvironment) { $1 }
+        return try TestProcess([try CLIProcess.binary(), "run"], environment: environment, directory: directory, name: name)
+    }
+
+    /// The delivery ledger, read in-process.
+    func deliveries() async throws -> [DeliveryEntry] {
+        try await AppDatabase.openFile(at: databasePath, create: false).deliveries(updatedSince: .distantPast)
+    }
+
+    /// The delivery ledger's states, in the order the store lists them.
+    func ledgerStates() async throws -> [String] {
+        try await deliveries().map(\.state.rawValue)
+    }
+}
+
+extension String {
+    func occurrences(of needle: String) -> Int { components(separatedBy: needle).count - 1 }
+}
+
+enum Seed {
+    /// Ada (born 1990-03-11: tomorrow at the default BIRTHDAYS_NOW) and Bob (year-less, Mar 20).
+    static func twoPeople(_ cli: CLIProcess) throws {
+        try cli.seed([("ada", "Ada", "1990-03-11"), ("bob", "Bob", "--0320")])
     }
 }
 
 /// A `birthdays` process in a real pseudo-terminal: a private tmux server
 /// (`tmux -L <unique socket>`), driven with send-keys and read with capture-pane.
 final class TerminalSession {
-    static var tmuxAvailable: Bool {
-        ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].contains { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static var tmuxAvailable: Bool { SystemTools.path("tmux") != nil }
 
     private let socket = "birthdays-test-" + UUID().uuidString.prefix(8)
 
@@ -120,24 +208,25 @@ final class TerminalSession {
         try tmux(["capture-pane", "-p", "-t", "0", "-S", "-500"])
     }
 
-    /// Polls the screen until it contains `text`; records an issue and throws after `seconds`.
+    /// Polls the screen until it contains `text`; throws with the screen after `seconds`.
     @discardableResult
-    func waitFor(_ text: String, seconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(seconds)
+    func waitFor(_ text: String, seconds: Int = 30) async throws -> String {
         var last = ""
-        while ContinuousClock.now < deadline {
-            last = try screen()
-            if last.contains(text) { return last }
-            try await Task.sleep(for: .milliseconds(50))
+        do {
+            try await eventually("\"\(text)\" on the screen", seconds: seconds) {
+                last = try screen()
+                return last.contains(text)
+            }
+        } catch {
+            throw TestSupportError("\(error); the screen was:\n\(last)")
         }
-        Issue.record("timed out waiting for \"\(text)\"; the screen was:\n\(last)", sourceLocation: sourceLocation)
-        throw CancellationError()
+        return last
     }
 
     /// Runs one tmux client command and returns what it printed.
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        try Spawn.run("/usr/bin/env", ["tmux", "-L", socket, "-f", "/dev/null"] + arguments).stdout
+        try TestProcess.run(["/usr/bin/env", "tmux", "-L", socket, "-f", "/dev/null"] + arguments).stdout
     }
 
     private static func quote(_ text: String) -> String {
@@ -145,13 +234,14 @@ final class TerminalSession {
     }
 }
 
-enum Seed {
-    /// Ada (born 1990-03-11: tomorrow at the default BIRTHDAYS_NOW) and Bob (year-less, Mar 20).
-    static func twoPeople(_ cli: CLIProcess) throws {
-        let source = ContactSource(file: "seed.vcf", index: 0, line: 1)
-        try cli.database().insertPeople([
-            Person(id: "ada", name: "Ada", source: source, birthday: EventDate(year: 1990, month: 3, day: 11)),
-            Person(id: "bob", name: "Bob", source: source, birthday: EventDate(year: nil, month: 3, day: 20)),
-        ], now: Date(timeIntervalSince1970: 0))
-    }
+/// Runs ../shared/tools/gen-contacts.py into the test's folder.
+func generateContacts(count: Int, format: String, seed: Int, into cli: CLIProcess) throws -> (file: String, truth: String) {
+    let generator = try #require(Repository.generator)
+    let ext = format.hasSuffix("csv") ? "csv" : "vcf"
+    let truth = cli.path("gen-\(format)-\(seed).tsv")
+    let result = try TestProcess.run(
+        [SystemTools.python, generator.path, "--count", String(count), "--format", format, "--seed", String(seed), "--truth", truth]
+    )
+    try #require(result.status == 0, "gen-contacts.py failed: \(result.stderr)")
+    return (try cli.write("gen-\(format)-\(seed).\(ext)", result.stdout), truth)
 }

@@ -1,6 +1,8 @@
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +27,7 @@ import Glibc
     static func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
     /// Waits for the pass after the one that ended with `counts`, then for one more pass after a SIGHUP.
-    func waitForTwoMorePasses(_ daemon: BackgroundProcess, after counts: String) async throws {
+    func waitForTwoMorePasses(_ daemon: TestProcess, after counts: String) async throws {
         try await daemon.waitUntil("the pass after \(counts)") { $0.stderr.contains(counts) && $0.stderr.occurrences(of: "next pass") >= 2 }
         let passes = daemon.stderr.occurrences(of: "delivery pass")
         daemon.signal(SIGHUP)
@@ -58,7 +60,7 @@ import Glibc
         #expect(values["BIRTHDAYS_KIND"] == "birthday")
         #expect(values["BIRTHDAYS_WHEN"] == "day-of")
         #expect(values["BIRTHDAYS_LATE"] == "0")
-        #expect(try cli.ledgerStates() == ["delivered"])
+        #expect(try await cli.ledgerStates() == ["delivered"])
 
         #expect(!daemon.stdout.contains("Ada"))
         #expect(!daemon.stderr.contains("Ada"))
@@ -75,7 +77,7 @@ import Glibc
         try cli.enableNotifications()
 
         let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
-        try await daemon.waitUntil("the failed attempt to be recorded") { _ in (try? cli.ledgerStates()) == ["retrying"] }
+        try await daemon.waitUntil("the failed attempt to be recorded") { _ in (try? await cli.ledgerStates()) == ["retrying"] }
         try await daemon.waitUntil("the pass to end") { $0.stderr.contains("retrying=1") && $0.stderr.occurrences(of: "next pass") >= 2 }
         #expect(!daemon.stderr.contains("delivered=1"))
         #expect(!daemon.stdout.contains("reminder delivered"))
@@ -92,7 +94,7 @@ import Glibc
 
         daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0)
-        #expect(try cli.ledgerStates() == ["retrying"])
+        #expect(try await cli.ledgerStates() == ["retrying"])
         #expect(!daemon.stderr.contains("Ada"))
     }
 
@@ -104,10 +106,7 @@ import Glibc
     func aStopSignalLetsTheReminderBeingSentFinish(signal: Int32) async throws {
         defer { cli.cleanUp() }
         // A second person with the same birthday: two reminders due in one pass.
-        try cli.database().insertPeople(
-            [Person(id: "grace", name: "Grace Brewster", source: ContactSource(file: "seed.vcf", index: 1, line: 9),
-                    birthday: EventDate(year: 1985, month: 3, day: 10))],
-            now: Date(timeIntervalSince1970: 0))
+        try cli.seed([("grace", "Grace Brewster", "1985-03-10")])
         let started = cli.path("started"), release = cli.path("release"), finished = cli.path("finished")
         try cli.set("channels", "command")
         // The command holds each reminder until the test creates `release`.
@@ -120,7 +119,7 @@ import Glibc
         try await daemon.waitUntil("the command to start") { _ in !Self.read(started).isEmpty }
         let first = Self.read(started)
         #expect(["ada-birthday-dayof\n", "grace-birthday-dayof\n"].contains(first))
-        #expect(try cli.ledgerStates().sorted() == ["queued", "sending"])
+        #expect(try await cli.ledgerStates().sorted() == ["queued", "sending"])
         daemon.signal(signal)
         try await daemon.waitUntil("the signal to reach the service group") { $0.stderr.contains("Signal caught") }
         #expect(Self.read(finished).isEmpty, "the command is still held")
@@ -128,7 +127,7 @@ import Glibc
         #expect(try await daemon.waitForExit() == 0, "\(daemon.stderr)")
         #expect(Self.read(finished) == first, "the command ran to its end")
         #expect(Self.read(started) == first, "the second reminder was not started")
-        #expect(try cli.ledgerStates().sorted() == ["delivered", "queued"])
+        #expect(try await cli.ledgerStates().sorted() == ["delivered", "queued"])
         #expect(daemon.stderr.contains("birthdays run stopped"))
 
         let again = try cli.daemon(now: "2026-03-10T09:00:30+01:00", name: "again")
@@ -138,7 +137,7 @@ import Glibc
         #expect(try await again.waitForExit() == 0)
         let sent = Self.read(started).split(separator: "\n").sorted()
         #expect(sent == ["ada-birthday-dayof", "grace-birthday-dayof"], "each sent once")
-        #expect(try cli.ledgerStates() == ["delivered", "delivered"])
+        #expect(try await cli.ledgerStates() == ["delivered", "delivered"])
         for name in ["Ada", "Grace"] { #expect(!daemon.stderr.contains(name) && !again.stderr.contains(name)) }
     }
 
@@ -176,7 +175,7 @@ import Glibc
         try cli.set("channels", "desktop,command")
         try cli.set("command", "touch '\(outfile)'")
         // There is no CLI path to provisional (onboarding gives it only when no channel is reachable).
-        try PendingNotificationStore(database: cli.database()).setAuthorizationStatus(.provisional)
+        try await AppDatabase.openFile(at: cli.databasePath, create: false).setAuthorizationStatus(.provisional)
         let permission = try cli.run("notifications", "status", "--json")
         #expect(try CLIProcess.object(permission.stdout)["status"] as? String == "provisional")
 
@@ -188,7 +187,7 @@ import Glibc
         #expect(daemon.stdout.occurrences(of: "reminder delivered") == 1)
         #expect(daemon.stdout.contains("id=ada-birthday-dayof kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0"))
         #expect(!FileManager.default.fileExists(atPath: outfile), "the command channel ran under provisional permission")
-        #expect(try cli.ledgerStates() == ["delivered"])
+        #expect(try await cli.ledgerStates() == ["delivered"])
 
         daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0)
@@ -218,8 +217,8 @@ import Glibc
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func curl(_ arguments: String...) throws -> Spawn.Result {
-        try Spawn.run("/usr/bin/env", ["curl", "-s", "--max-time", "10"] + arguments)
+    static func curl(_ arguments: String...) throws -> CLIProcess.Output {
+        try TestProcess.run(["/usr/bin/env", "curl", "-s", "--max-time", "10"] + arguments)
     }
 
     @Test func theDaemonServesTheFeedAndStopsServingOnSIGTERM() async throws {

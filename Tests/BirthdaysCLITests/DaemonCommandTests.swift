@@ -1,6 +1,6 @@
-import BirthdayKit
 import Foundation
 import Testing
+import TestSupport
 
 /// `birthdays run`, `deliver --once`, `status`, `snooze`, `dismiss` and
 /// `show` with the real binary, the log channel and a flowing BIRTHDAYS_NOW.
@@ -26,7 +26,7 @@ import Testing
         #expect(daemon.stdout.occurrences(of: "reminder delivered") == 1)
         #expect(daemon.stdout.contains("id=ada-birthday-dayof kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0"))
         #expect(!daemon.stderr.contains("Ada"))
-        #expect(try cli.ledgerStates() == ["delivered"])
+        #expect(try await cli.ledgerStates() == ["delivered"])
 
         let status = try cli.run(at: "2026-03-10T09:01:00+01:00", "status", "--json")
         let object = try CLIProcess.object(status.stdout)
@@ -43,7 +43,7 @@ import Testing
     @Test func killedAfterDeliveringTheRestartedDaemonDoesNotDeliverAgain() async throws {
         defer { cli.cleanUp() }
         let first = try cli.daemon(now: "2026-03-10T08:59:57+01:00", name: "first")
-        try await first.waitUntil("the delivery to be recorded") { _ in (try? cli.ledgerStates()) == ["delivered"] }
+        try await first.waitUntil("the delivery to be recorded") { _ in (try? await cli.ledgerStates()) == ["delivered"] }
         first.signal(SIGKILL)
         #expect(try await first.waitForExit() == 128 + SIGKILL)
         #expect(first.stdout.occurrences(of: "reminder delivered") == 1)
@@ -53,7 +53,7 @@ import Testing
         try await second.waitUntil("the first pass") { $0.stderr.contains("next pass") }
         #expect(second.stderr.contains("scheduled=0"))
         #expect(second.stdout.isEmpty)
-        #expect(try cli.ledgerStates() == ["delivered"])
+        #expect(try await cli.ledgerStates() == ["delivered"])
         second.signal(SIGTERM)
         #expect(try await second.waitForExit() == 0)
     }
@@ -75,7 +75,7 @@ import Testing
 
     // MARK: - One pass and the actions
 
-    @Test func deliverOnceDeliversLateThenNotAgain() throws {
+    @Test func deliverOnceDeliversLateThenNotAgain() async throws {
         defer { cli.cleanUp() }
         let first = try cli.run(at: "2026-03-10T09:05:00+01:00", "deliver", "--once")
         #expect(first.status == 0, "\(first.stderr)")
@@ -83,7 +83,7 @@ import Testing
         #expect(first.stdout.contains("late=1"))
         let second = try cli.run(at: "2026-03-10T09:06:00+01:00", "deliver", "--once")
         #expect(!second.stdout.contains("reminder delivered"))
-        #expect(try cli.ledgerStates() == ["delivered"])
+        #expect(try await cli.ledgerStates() == ["delivered"])
     }
 
     @Test func aReminderDueYesterdayIsRecordedAsMissed() throws {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct FeedCommandTests {
     @Test func exportIsByteIdenticalAndReadableByPythonIcalendar() throws {
-        let cli = try CLI()
-        defer { cli.cleanup() }
-        _ = try cli.json(["import", CLI.samples + "/contacts.vcf", CLI.samples + "/google-contacts.csv"])
+        let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        _ = try cli.json(["import", CLIProcess.samples + "/contacts.vcf", CLIProcess.samples + "/google-contacts.csv"])
         let first = try cli.run(["export"])
         let second = try cli.run(["export"])
         #expect(first.status == 0)
@@ -19,53 +20,29 @@ import Testing
         let people = try #require(try cli.json(["people"]) as? [[String: Any]])
         let dated = people.reduce(0) { $0 + ($1["birthday"] is NSNull ? 0 : 1) + ($1["anniversary"] is NSNull ? 0 : 1) }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return }
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", """
+        let python = try TestProcess.run(["/usr/bin/python3", "-c", """
             import sys, icalendar
             cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
             events = [c for c in cal.walk('VEVENT')]
             alarms = [c for c in cal.walk('VALARM')]
             print(len(events), len(alarms))
-            """, file]
-        let out = Pipe()
-        python.standardOutput = out
-        try python.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0, "python3-icalendar could not read the feed (is python3-icalendar installed?)")
-        let counts = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+            """, file])
+        try #require(python.status == 0, "python3-icalendar could not read the feed (is python3-icalendar installed?)")
+        let counts = python.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         #expect(counts == [dated, dated * 2], "one event per date, two alarms each")
     }
 
-    @Test func serveAnswersRevalidatesAndRotationCutsOffTheOldURL() throws {
-        let cli = try CLI()
-        defer { cli.cleanup() }
-        _ = try cli.json(["import", CLI.samples + "/google-contacts.csv"])
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: CLI.binary)
-        server.arguments = ["serve", "--port", "0", "--database", cli.database]
-        server.environment = cli.environment
-        let log = Pipe()
-        server.standardOutput = log
-        server.standardError = log
-        try server.run()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
-        // The server logs the port it bound; read lines until it does.
-        var buffer = ""
-        var port: Int?
-        let reader = log.fileHandleForReading
-        while port == nil {
-            let chunk = reader.availableData
-            try #require(!chunk.isEmpty, "server exited before listening: \(buffer)")
-            buffer += String(decoding: chunk, as: UTF8.self)
-            if let range = buffer.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                port = Int(buffer[range].split(separator: ":").last ?? "")
-            }
-        }
+    @Test func serveAnswersRevalidatesAndRotationCutsOffTheOldURL() async throws {
+        let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        _ = try cli.json(["import", CLIProcess.samples + "/google-contacts.csv"])
+        let server = try TestProcess([try CLIProcess.binary(), "serve", "--port", "0"], environment: cli.environment, directory: cli.directory, name: "serve")
+        defer { server.stop() }
+        // The server logs the port it bound.
+        let listening = #"listening on 127\.0\.0\.1:(\d+)"#
+        try await server.waitUntil("the server to listen") { $0.stderr.range(of: listening, options: .regularExpression) != nil || $0.poll() != nil }
+        let line = try #require(server.stderr.range(of: listening, options: .regularExpression).map { server.stderr[$0] }, "server exited before listening: \(server.stderr)")
+        let port = Int(line.split(separator: ":").last ?? "")
         let portText = String(try #require(port))
         let urls = try #require(try cli.json(["feed", "url", "--port", portText]) as? [String: String])
         let url = try #require(urls["http"])
@@ -84,9 +61,8 @@ import Testing
         #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", rotated]) == "200")
 
         // The token never reaches the log.
-        server.terminate()
-        server.waitUntilExit()
-        buffer += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        server.stop()
+        let buffer = server.stdout + server.stderr
         for token in [url, rotated].compactMap({ $0.split(separator: "/").last?.replacingOccurrences(of: ".ics", with: "") }) {
             #expect(!buffer.contains(token))
         }
@@ -94,14 +70,6 @@ import Testing
     }
 
     func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "--max-time", "10"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try TestProcess.run(["/usr/bin/curl", "-s", "--max-time", "10"] + arguments).stdout
     }
 }

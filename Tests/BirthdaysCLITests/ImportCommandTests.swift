@@ -1,14 +1,15 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct ImportCommandTests {
-    func samples() -> [String] { [CLI.samples + "/contacts.vcf", CLI.samples + "/google-contacts.csv"] }
+    func samples() -> [String] { [CLIProcess.samples + "/contacts.vcf", CLIProcess.samples + "/google-contacts.csv"] }
 
     func count(_ object: Any, _ key: String) -> Int? { (object as? [String: Any])?[key] as? Int }
 
     @Test func samplesImportThenReimportIsUnchanged() throws {
-        let cli = try CLI()
-        defer { cli.cleanup() }
+        let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
         let first = try cli.json(["import"] + samples())
         #expect(count(first, "added") == 46)
         #expect(count(first, "invalid") == 0)
@@ -21,8 +22,8 @@ import Testing
     }
 
     @Test func dryRunWritesNothing() throws {
-        let cli = try CLI()
-        defer { cli.cleanup() }
+        let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
         let report = try cli.json(["import", "--dry-run"] + samples())
         #expect(count(report, "added") == 46)
         let people = try #require(try cli.json(["people"]) as? [[String: Any]])
@@ -33,8 +34,8 @@ import Testing
     /// arithmetic over what `people` reports.
     @Test(arguments: ["2026-11-21T08:00:00Z", "2027-02-27T23:30:00Z", "2028-02-28T12:00:00Z", "2026-12-31T23:59:00Z"])
     func upcomingMatchesCalendarArithmetic(now: String) throws {
-        let cli = try CLI(now: now)
-        defer { cli.cleanup() }
+        let cli = try CLIProcess(now: now, timeZone: "UTC")
+        defer { cli.cleanUp() }
         _ = try cli.json(["import"] + samples())
         let people = try #require(try cli.json(["people"]) as? [[String: Any]])
         let upcoming = try #require(try cli.json(["upcoming", "--days", "366"]) as? [[String: Any]])
@@ -69,8 +70,8 @@ import Testing
     }
 
     @Test func yearlessAndLeapDayBirthdaysInUpcoming() throws {
-        let cli = try CLI(now: "2027-02-20T10:00:00Z")
-        defer { cli.cleanup() }
+        let cli = try CLIProcess(now: "2027-02-20T10:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
         _ = try cli.json(["import"] + samples())
         let upcoming = try #require(try cli.json(["upcoming", "--days", "20"]) as? [[String: Any]])
         let leap = try #require(upcoming.first { $0["name"] as? String == "Leap Day Larsen" })
@@ -82,8 +83,8 @@ import Testing
     }
 
     @Test func humanOutputSaysTodayAndTomorrow() throws {
-        let cli = try CLI(now: "2026-06-23T10:00:00Z")
-        defer { cli.cleanup() }
+        let cli = try CLIProcess(now: "2026-06-23T10:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
         _ = try cli.json(["import"] + samples())
         let result = try cli.run(["upcoming", "--days", "1"])
         #expect(result.status == 0)
@@ -101,14 +102,14 @@ import Testing
     }
 
     @Test func databaseFromEnvironmentAndNowFromEnvironment() throws {
-        var cli = try CLI()
-        defer { cli.cleanup() }
-        cli.environment["BIRTHDAYS_DATABASE"] = cli.path("env.sqlite")
-        let result = try cli.run(["import", "--json"] + samples(), database: false)
+        var cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        cli.extraEnvironment["BIRTHDAYS_DATABASE"] = cli.path("env.sqlite")
+        let result = try cli.run(["import", "--json"] + samples())
         #expect(result.status == 0)
         #expect(FileManager.default.fileExists(atPath: cli.path("env.sqlite")))
-        cli.environment["BIRTHDAYS_NOW"] = "not a date"
-        let bad = try cli.run(["upcoming"], database: false)
+        cli.extraEnvironment["BIRTHDAYS_NOW"] = "not a date"
+        let bad = try cli.run(["upcoming"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("BIRTHDAYS_NOW"))
     }
@@ -137,9 +138,9 @@ import Testing
 
     @Test(arguments: cases)
     func badInputIsReportedAndTheStoreIsUnchangedOnFailure(_ c: Case) throws {
-        let cli = try CLI()
-        defer { cli.cleanup() }
-        _ = try cli.json(["import", CLI.samples + "/contacts.vcf"])
+        let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        _ = try cli.json(["import", CLIProcess.samples + "/contacts.vcf"])
         let before = try cli.run(["people", "--json"]).stdout
         let file = try cli.write(c.name, c.bytes)
         let result = try cli.run(["import", file])
@@ -159,9 +160,9 @@ import Testing
     }
 
     @Test func anUnreadablePathAbortsTheWholeRun() throws {
-        let cli = try CLI()
-        defer { cli.cleanup() }
-        let result = try cli.run(["import", CLI.samples + "/contacts.vcf", cli.path("missing.vcf")])
+        let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        let result = try cli.run(["import", CLIProcess.samples + "/contacts.vcf", cli.path("missing.vcf")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("missing.vcf"))
         let people = try cli.run(["people", "--json"]).stdout
@@ -170,12 +171,12 @@ import Testing
 }
 
 /// Generated exports in every dialect match their truth exactly, through the real binary.
-@Suite(.enabled(if: CLI.shared != nil, "\(CLI.sharedMissing)"))
+@Suite(.enabled(if: Repository.shared != nil, Comment(rawValue: Repository.sharedMissing)))
 struct GeneratedExportTests {
     @Test(arguments: ["vcard21", "vcard3", "vcard4", "google-csv", "outlook-csv", "mixed"])
     func importMatchesTruth(format: String) throws {
-        let cli = try CLI()
-        defer { cli.cleanup() }
+        let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
         let (file, truthPath) = try generateContacts(count: 1_500, format: format, seed: 7, into: cli)
         let report = try cli.json(["import", file])
         #expect((report as? [String: Any])?["invalid"] as? Int == 0)

@@ -1,5 +1,7 @@
 import ArgumentParser
-import BirthdayKit
+import BirthdayCalendar
+import BirthdayCore
+import BirthdayStore
 import Foundation
 
 extension BirthdaysCommand {
@@ -22,12 +24,21 @@ extension BirthdaysCommand {
 
         func run() async throws {
             let context = try Context(global)
-            let contents = try context.database.feedContents()
+            let contents = try await context.database.feedContents()
             let exporter = CalendarExporter(settings: contents.settings, includeAlarms: !noAlarms)
             if let output {
-                try exporter.write(contents.people, lastChange: contents.changedAt, to: output)
+                do {
+                    try exporter.write(contents.people, lastChange: contents.changedAt, to: output)
+                } catch {
+                    throw CLIError(error.description)
+                }
             } else {
-                let bytes = try exporter.exportBytes(contents.people, lastChange: contents.changedAt)
+                let bytes: [UInt8]
+                do {
+                    bytes = try exporter.exportBytes(contents.people, lastChange: contents.changedAt)
+                } catch {
+                    throw CLIError(error.description)
+                }
                 // One write of the bytes as they are: megabytes for a large address book, not worth a copy.
                 bytes.withUnsafeBytes { buffer in
                     guard let base = buffer.baseAddress else { return }

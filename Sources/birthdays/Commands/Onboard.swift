@@ -1,5 +1,6 @@
 import ArgumentParser
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
 import Foundation
 
 extension BirthdaysCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
 import Foundation
 
 extension BirthdaysCommand {
@@ -16,18 +17,17 @@ extension BirthdaysCommand {
 
         func run() async throws {
             let context = try Context(global)
-            let (_, zone) = try context.settings()
-            let center = context.notificationCenter
-            let requests = try center.pending()
+            let (_, zone) = try await context.settings()
+            let requests = try await context.database.pendingRequests()
             if json {
-                print(JSONValue.array(requests.map { SchedulingOutput.requestJSON($0, zone: zone) }).serialized(pretty: true))
+                print(JSONOutput.string(requests.map { PendingOutput($0, zone: zone) }, pretty: true))
             } else if requests.isEmpty {
-                let status = try center.authorizationStatus()
+                let status = try await context.database.authorizationStatus()
                 print(status.allowsScheduling
                     ? "No reminders pending. Run: birthdays reschedule"
                     : "No reminders pending: notifications are not enabled (\(status.rawValue)). Turn them on with: birthdays notifications enable")
             } else {
-                print(SchedulingOutput.table(requests, zone: zone))
+                print(PendingOutput.table(requests, zone: zone))
             }
         }
     }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import BirthdayKit
+import BirthdayCore
+import BirthdayStore
+import BirthdaySystem
 import Foundation
 
 /// Runs ``OnboardingMachine`` on a terminal: shows what its actions say,
@@ -29,9 +31,9 @@ struct OnboardingFlow {
     struct Paused: Error {}
 
     func run() async throws {
-        var machine = try context.database.onboardingMachine()
+        var machine = try await context.database.onboardingMachine()
         if !interactive && machine.step != .complete && answers.notifications == nil {
-            throw ValidationError(
+            throw CLIError(
                 "standard input is not a terminal, so onboarding cannot ask; "
                     + "pass --enable-notifications or --no-notifications (and --contacts PATH or --no-contacts)"
             )
@@ -40,10 +42,10 @@ struct OnboardingFlow {
         do {
             while let event = try await perform(action, machine: machine) {
                 action = machine.handle(event)
-                try context.database.saveOnboarding(machine)
+                try await context.database.saveOnboarding(machine)
             }
         } catch is Paused {
-            try context.database.saveOnboarding(machine)
+            try await context.database.saveOnboarding(machine)
             print("\nOnboarding paused. Run 'birthdays onboard' to continue where you left off.")
         }
     }
@@ -82,10 +84,9 @@ struct OnboardingFlow {
             }
 
         case .importContacts(let path):
-            let (_, zone) = try context.settings()
-            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: LocalDate.today(at: context.now, in: zone).year)
+            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: try await context.today().year)
             do {
-                let report = try importer.importPaths([path])
+                let report = try await importer.importPaths([path])
                 print((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
                 return .importSucceeded
             } catch {
@@ -101,7 +102,8 @@ struct OnboardingFlow {
             return choice == "e" ? .enableNotifications : .maybeLater
 
         case .probeChannel:
-            let result = await context.channelProbe.probe()
+            let (settings, _) = try await context.settings()
+            let result = await DesktopNotificationProbe(channels: settings.channels).probe()
             if !result.reachable {
                 print("Note: \(result.detail).")
                 print("If you allow notifications now, reminders are delivered quietly to the log (provisional) until a channel is reachable.")
@@ -116,7 +118,7 @@ struct OnboardingFlow {
             return .permissionAnswered(allowed: choice == "a")
 
         case .finish(let finish):
-            try context.database.saveOnboarding(machine)
+            try await context.database.saveOnboarding(machine)
             print("")
             switch finish {
             case .notificationsOn(let status):
@@ -150,7 +152,7 @@ struct OnboardingFlow {
             return
         }
         print("Next reminders:")
-        let rows = result.requests.prefix(5).map { [SchedulingOutput.wallClock($0.fireAt, zone: result.timeZone), $0.title, $0.body] }
+        let rows = result.requests.prefix(5).map { [Wording.wallClock($0.fireAt, zone: result.timeZone), $0.title, $0.body] }
         print(Table.render(rows).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
         if result.scheduled > 5 { print("  … \(result.scheduled) pending in all (birthdays pending)") }
     }

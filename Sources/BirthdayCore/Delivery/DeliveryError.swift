@@ -1,0 +1,79 @@
+/// A reminder could not be delivered through a channel.
+///
+/// Descriptions are sentences a user can read. They never contain a
+/// reminder's title or body, or a command's output, because those can
+/// contain names; they may be logged.
+public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No D-Bus session bus could be reached.
+    case noSessionBus(reason: String)
+    /// The bus is there, but nothing owns `org.freedesktop.Notifications`.
+    case noNotificationServer
+    /// The notification server answered with a D-Bus error.
+    case notificationServer(errorName: String, message: String)
+    /// The notification server did not answer in time.
+    case notificationServerTimedOut
+    /// The connection to the bus broke.
+    case busDisconnected
+    /// The `command` channel has no command configured.
+    case noCommand
+    /// The command could not be started.
+    case commandNotStarted(reason: String)
+    /// The command ran and exited with a non-zero status.
+    case commandFailed(status: Int32)
+    /// The command was killed by a signal it did not get from us.
+    case commandKilled(signal: Int32)
+    /// The command ran longer than the channel's timeout and was killed.
+    case commandTimedOut(after: Duration)
+    /// Delivery was cancelled (the daemon is shutting down).
+    case cancelled
+    /// The `log` channel could not write its line.
+    case logWriteFailed(reason: String)
+    /// Some channels of a ``ChannelSet`` failed; the others delivered.
+    case channelsFailed([ChannelFailure])
+
+    public var description: String {
+        switch self {
+        case .noSessionBus(let reason):
+            "no D-Bus session bus is reachable (\(reason)); desktop notifications need a graphical session, "
+                + "or DBUS_SESSION_BUS_ADDRESS pointing at one"
+        case .noNotificationServer:
+            "no notification server is running on the session bus; start one (such as dunst, or your desktop's), "
+                + "or use the 'log' or 'command' channel"
+        case .notificationServer(let name, let message):
+            "the notification server refused the notification: \(name)\(message.isEmpty ? "" : ": " + message)"
+        case .notificationServerTimedOut:
+            "the notification server did not answer in time"
+        case .busDisconnected:
+            "the connection to the D-Bus session bus was lost"
+        case .noCommand:
+            "the 'command' channel is enabled but no notification command is set"
+        case .commandNotStarted(let reason):
+            "the notification command could not be started: \(reason)"
+        case .commandFailed(let status):
+            "the notification command exited with status \(status)"
+        case .commandKilled(let signal):
+            "the notification command was killed by signal \(signal)"
+        case .commandTimedOut(let timeout):
+            "the notification command did not finish within \(timeout) and was stopped"
+        case .cancelled:
+            "delivery was cancelled because birthdays is shutting down"
+        case .logWriteFailed(let reason):
+            "the reminder could not be written to the log: \(reason)"
+        case .channelsFailed(let failures):
+            failures.map { "\($0.channel): \($0.error)" }.joined(separator: "; ")
+        }
+    }
+}
+
+/// One channel's failure in a ``ChannelSet``.
+public struct ChannelFailure: Sendable, Equatable, CustomStringConvertible {
+    public var channel: String
+    public var error: DeliveryError
+
+    public init(channel: String, error: DeliveryError) {
+        self.channel = channel
+        self.error = error
+    }
+
+    public var description: String { "\(channel): \(error)" }
+}

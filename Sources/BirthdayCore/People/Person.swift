@@ -1,0 +1,91 @@
+/// The structured parts of a name, as vCard's `N` property orders them.
+public struct NameParts: Hashable, Sendable, Codable {
+    public var prefix: String
+    public var given: String
+    public var additional: String
+    public var family: String
+    public var suffix: String
+
+    public init(prefix: String = "", given: String = "", additional: String = "", family: String = "", suffix: String = "") {
+        self.prefix = prefix
+        self.given = given
+        self.additional = additional
+        self.family = family
+        self.suffix = suffix
+    }
+
+    /// "prefix given additional family suffix", skipping empty parts.
+    public var composed: String {
+        [prefix, given, additional, family, suffix]
+            .map { $0.trimmingWhitespace() }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+    }
+
+    public var isEmpty: Bool { composed.isEmpty }
+}
+
+/// Where a person was read from: enough to find the card again.
+public struct ContactSource: Hashable, Sendable, Codable {
+    /// The file path as given on the command line.
+    public var file: String
+    /// 0-based index of the card (vCard) or data record (CSV) in the file.
+    public var index: Int
+    /// 1-based line where the card or record starts.
+    public var line: Int
+
+    public init(file: String, index: Int, line: Int) {
+        self.file = file
+        self.index = index
+        self.line = line
+    }
+}
+
+/// Someone whose birthday or anniversary `birthdays` tracks.
+///
+/// The ``id`` is stable across imports: the vCard `UID` (without a
+/// `urn:uuid:` prefix) when there is one, else derived from the name, so the
+/// same contact imported again updates this person instead of adding another.
+/// It contains only `A-Z a-z 0-9 . _ -`, so it can be embedded in notification
+/// ids and URLs as it is.
+public struct Person: Hashable, Sendable, Identifiable {
+    public var id: String
+    /// The name shown everywhere. Never logged.
+    public var name: String
+    public var nameParts: NameParts
+    public var source: ContactSource
+    public var birthday: EventDate?
+    public var anniversary: EventDate?
+    /// Raw text of date values that could not be read; such dates get no reminders.
+    public var invalidDates: [String]
+    /// Excluded people get no reminders and no calendar events.
+    public var excluded: Bool
+
+    public init(
+        id: String,
+        name: String,
+        nameParts: NameParts = NameParts(),
+        source: ContactSource,
+        birthday: EventDate? = nil,
+        anniversary: EventDate? = nil,
+        invalidDates: [String] = [],
+        excluded: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.nameParts = nameParts
+        self.source = source
+        self.birthday = birthday
+        self.anniversary = anniversary
+        self.invalidDates = invalidDates
+        self.excluded = excluded
+    }
+
+    /// The person's date of `kind`, if any.
+    public func date(of kind: EventKind) -> EventDate? {
+        switch kind {
+        case .birthday: birthday
+        case .anniversary: anniversary
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// Stable person identifiers.
+///
+/// - A contact with a vCard `UID` gets that UID, without a `urn:uuid:`
+///   prefix. Characters outside `A-Z a-z 0-9 . _ -` are replaced by `_`, and
+///   then a short hash of the original is appended so two UIDs that differ
+///   only in such characters stay apart.
+/// - A contact without a UID (and every CSV row) gets `c-` followed by a hash
+///   of its normalized name (else email, else content) and its ordinal among
+///   contacts with the same name in the same file. Importing the same export
+///   again yields the same ids; two people with the same name stay two people.
+public enum PersonID {
+    static let maxLength = 96
+
+    /// The id for a vCard UID, or `nil` when the UID is empty.
+    public static func fromUID(_ uid: String) -> String? {
+        var text = uid.trimmingWhitespace()
+        if text.lowercased().hasPrefix("urn:uuid:") { text = String(text.dropFirst(9)) }
+        guard !text.isEmpty else { return nil }
+        // Fast path: most UIDs are UUIDs, already safe.
+        if text.utf8.count <= maxLength && text.utf8.allSatisfy({ isSafe(Unicode.Scalar($0)) }) { return text }
+        var safe = ""
+        var replaced = false
+        for scalar in text.unicodeScalars {
+            if isSafe(scalar) {
+                safe.unicodeScalars.append(scalar)
+            } else {
+                safe.append("_")
+                replaced = true
+            }
+        }
+        if safe.count > maxLength {
+            safe = String(safe.prefix(maxLength))
+            replaced = true
+        }
+        return replaced ? safe + "-" + StableHash.hex(text) : safe
+    }
+
+    /// The id for a contact without a UID.
+    ///
+    /// - Parameters:
+    ///   - key: what identifies the contact in its file (see ``ParsedContact/derivationKey``).
+    ///   - ordinal: how many contacts with the same key came before it in the same file.
+    public static func derived(key: String, ordinal: Int) -> String {
+        "c-" + StableHash.hex(ordinal == 0 ? key : key + "\u{1F}" + String(ordinal))
+    }
+
+    static func normalize(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{00A0}" }).joined(separator: " ")
+    }
+
+    static func isSafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true  // 0-9 A-Z a-z
+        case 0x2D, 0x2E, 0x5F: true  // - . _
+        default: false
+        }
+    }
+
+    /// Whether `id` is made only of characters safe in notification ids and URLs.
+    public static func isValid(_ id: String) -> Bool {
+        !id.isEmpty && id.unicodeScalars.allSatisfy(isSafe)
+    }
+}

@@ -1,0 +1,115 @@
+/// One future (or today's) birthday or anniversary of one person.
+public struct Occurrence: Hashable, Sendable {
+    public let personID: String
+    public let name: String
+    public let kind: EventKind
+    /// The day it falls on, after the leap-day policy.
+    public let date: LocalDate
+    /// The date as the contact carries it.
+    public let eventDate: EventDate
+    /// The age turned (or years married) on ``date``; `nil` when the year is unknown.
+    public let age: Int?
+    /// Days from today to ``date``: 0 today, 1 tomorrow.
+    public let daysUntil: Int
+
+    /// The order of upcoming events: soonest first; on the same day
+    /// birthdays before anniversaries, then by name, then by id, so the
+    /// order never depends on how the store returned the rows.
+    public static func precedes(_ a: Occurrence, _ b: Occurrence) -> Bool {
+        if a.daysUntil != b.daysUntil { return a.daysUntil < b.daysUntil }
+        if a.kind != b.kind { return a.kind < b.kind }
+        if a.name != b.name { return a.name < b.name }
+        return a.personID < b.personID
+    }
+}
+
+/// Which events come next.
+public struct UpcomingEvents: Sendable {
+    public var today: LocalDate
+    public var leapDay: LeapDayPolicy
+    /// Whether anniversaries are listed next to birthdays.
+    public var includeAnniversaries: Bool
+
+    public init(today: LocalDate, leapDay: LeapDayPolicy = .feb28, includeAnniversaries: Bool = true) {
+        self.today = today
+        self.leapDay = leapDay
+        self.includeAnniversaries = includeAnniversaries
+    }
+
+    /// The occurrences of `person`'s dates on or after today.
+    public func occurrences(of person: Person) -> [Occurrence] {
+        var result: [Occurrence] = []
+        for kind in EventKind.allCases {
+            guard kind == .birthday || includeAnniversaries, let date = person.date(of: kind) else { continue }
+            result.append(occurrence(of: date, kind: kind, personID: person.id, name: person.name))
+        }
+        return result
+    }
+
+    /// The occurrence of one date on or after today.
+    public func occurrence(of date: EventDate, kind: EventKind, personID: String, name: String) -> Occurrence {
+        let next = date.nextOccurrence(onOrAfter: today, leapDay: leapDay)
+        return Occurrence(
+            personID: personID,
+            name: name,
+            kind: kind,
+            date: next,
+            eventDate: date,
+            age: date.age(in: next.year),
+            daysUntil: today.days(to: next)
+        )
+    }
+
+    /// Upcoming events of `people`, soonest first (see ``Occurrence/precedes(_:_:)``).
+    ///
+    /// - Parameters:
+    ///   - withinDays: keep events at most this many days away (0 = today only).
+    ///   - limit: keep at most this many; selected with a bounded heap, so a
+    ///     small limit over many people does not sort them all.
+    public func list(_ people: some Sequence<Person>, withinDays: Int? = nil, limit: Int? = nil) -> [Occurrence] {
+        var selector = NearestSelector(limit: limit)
+        for person in people where !person.excluded {
+            for occurrence in occurrences(of: person) {
+                if let withinDays, occurrence.daysUntil > withinDays { continue }
+                selector.insert(occurrence)
+            }
+        }
+        return selector.sorted()
+    }
+}
+
+/// Keeps the `limit` smallest occurrences seen (all of them without a limit)
+/// in a ``BoundedHeap``, so selecting k of n costs O(n log k).
+package struct NearestSelector {
+    /// An occurrence ordered by ``Occurrence/precedes(_:_:)``.
+    private struct Ranked: Comparable {
+        let occurrence: Occurrence
+        static func < (lhs: Ranked, rhs: Ranked) -> Bool { Occurrence.precedes(lhs.occurrence, rhs.occurrence) }
+        static func == (lhs: Ranked, rhs: Ranked) -> Bool { lhs.occurrence == rhs.occurrence }
+    }
+
+    private var heap: BoundedHeap<Ranked>?
+    private var all: [Occurrence] = []
+
+    package init(limit: Int?) {
+        heap = limit.map { BoundedHeap(capacity: $0) }
+    }
+
+    package mutating func insert(_ item: Occurrence) {
+        if heap != nil { heap?.insert(Ranked(occurrence: item)) } else { all.append(item) }
+    }
+
+    /// The selection in ``Occurrence/precedes(_:_:)`` order. Without a limit,
+    /// sorts indices on an integer key (day, then kind) and compares names
+    /// only on ties, so thousands of occurrences are not moved while sorting.
+    package func sorted() -> [Occurrence] {
+        if let heap { return heap.sorted().map(\.occurrence) }
+        let keys = all.map { $0.daysUntil &* 2 &+ ($0.kind == .birthday ? 0 : 1) }
+        let order = all.indices.sorted { a, b in
+            if keys[a] != keys[b] { return keys[a] < keys[b] }
+            if all[a].name != all[b].name { return all[a].name < all[b].name }
+            return all[a].personID < all[b].personID
+        }
+        return order.map { all[$0] }
+    }
+}

@@ -1,0 +1,92 @@
+/// One contact as a parser read it from a vCard or a CSV record, before it is
+/// given a stable id and merged into the store.
+public struct ParsedContact: Hashable, Sendable {
+    public var source: ContactSource
+    /// The vCard `UID` as written (a `urn:uuid:` prefix is removed later, by ``PersonID``).
+    public var uid: String?
+    /// `FN` for vCards, the display-name column for CSV.
+    public var formattedName: String?
+    public var nameParts: NameParts
+    public var organization: String?
+    public var email: String?
+    public var birthday: EventDate?
+    public var anniversary: EventDate?
+    /// Raw text of date values that could not be read.
+    public var invalidDates: [String]
+
+    public init(
+        source: ContactSource,
+        uid: String? = nil,
+        formattedName: String? = nil,
+        nameParts: NameParts = NameParts(),
+        organization: String? = nil,
+        email: String? = nil,
+        birthday: EventDate? = nil,
+        anniversary: EventDate? = nil,
+        invalidDates: [String] = []
+    ) {
+        self.source = source
+        self.uid = uid
+        self.formattedName = formattedName
+        self.nameParts = nameParts
+        self.organization = organization
+        self.email = email
+        self.birthday = birthday
+        self.anniversary = anniversary
+        self.invalidDates = invalidDates
+    }
+
+    /// The name to show: `FN`, else `N` composed ("prefix given additional
+    /// family suffix"), else `ORG`, else the first `EMAIL`; empty when the
+    /// contact has none of them.
+    public var displayName: String {
+        for candidate in [formattedName?.trimmingWhitespace(), nameParts.composed, organization?.trimmingWhitespace(), email?.trimmingWhitespace()] {
+            if let candidate, !candidate.isEmpty { return candidate }
+        }
+        return ""
+    }
+
+    /// Whether the contact carries any date worth keeping (valid or not).
+    public var hasDates: Bool { birthday != nil || anniversary != nil || !invalidDates.isEmpty }
+
+    /// The name (else email, else content) that identifies a contact without
+    /// a UID, normalized so case and spacing differences do not matter.
+    public var derivationKey: String {
+        let name = displayName
+        if !name.isEmpty { return "n:" + PersonID.normalize(name) }
+        var content = "d:"
+        content += birthday?.description ?? ""
+        content += "|" + (anniversary?.description ?? "")
+        content += "|" + invalidDates.joined(separator: "|")
+        return content
+    }
+}
+
+/// Something wrong in an input file, reported as `file:line: message`.
+///
+/// Messages never contain a person's name or date of birth unless the date
+/// is the very text that could not be read (the user needs to find it).
+public struct ImportProblem: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+/// What a parser returns for one file.
+public struct ParseResult: Sendable {
+    public var contacts: [ParsedContact]
+    public var problems: [ImportProblem]
+
+    public init(contacts: [ParsedContact] = [], problems: [ImportProblem] = []) {
+        self.contacts = contacts
+        self.problems = problems
+    }
+}

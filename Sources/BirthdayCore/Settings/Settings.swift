@@ -1,0 +1,186 @@
+import Foundation
+
+/// Every user setting, with its default. Stored as text in the `setting`
+/// table under the keys of ``SettingKey``; a key that is absent has its default.
+public struct Settings: Hashable, Sendable {
+    /// When reminders fire, in the user's time zone. Default 09:00.
+    public var deliveryTime = TimeOfDay(hour: 9, minute: 0)!
+    /// IANA time-zone name; `nil` means the system's (`TZ`, then /etc/localtime).
+    public var timeZone: String?
+    /// Where Feb 29 falls in common years. Default Feb 28.
+    public var leapDay = LeapDayPolicy.feb28
+    /// Whether a reminder is also sent the day before. Default on.
+    public var dayBefore = true
+    /// Whether anniversaries get reminders and calendar events. Default on.
+    public var anniversaries = true
+    /// The calendar's display name in exported feeds.
+    public var calendarName = "Birthdays"
+    /// Whether feed titles start with an emoji ("🎂 Ada") or are plain ("Ada's birthday").
+    public var emoji = true
+    /// Where `birthdays run` delivers reminders, in order. Default: desktop notifications.
+    public var channels: [ChannelKind] = [.desktop]
+    /// The command the `command` channel runs with `/bin/sh -c`; empty when unset.
+    public var command = ""
+    /// Whether `birthdays run` also serves the calendar feed, and where:
+    /// `nil` is off; `on` means 127.0.0.1:8484.
+    public var serve: FeedAddress?
+
+    public init() {}
+
+    /// The zone to do date math in: the setting, else `systemZone`.
+    public func resolvedTimeZone(system systemZone: TimeZone) -> TimeZone {
+        timeZone.flatMap(TimeZone.init(identifier:)) ?? systemZone
+    }
+}
+
+/// The name of a setting as typed on the command line and stored in the database.
+public enum SettingKey: String, Sendable, CaseIterable, Codable {
+    case deliveryTime = "delivery-time"
+    case timeZone = "time-zone"
+    case leapDay = "leap-day"
+    case dayBefore = "day-before"
+    case anniversaries = "anniversaries"
+    case calendarName = "calendar-name"
+    case emoji = "emoji"
+    case channels = "channels"
+    case command = "command"
+    case serve = "serve"
+
+    /// What the setting accepts, for error messages and `settings show`.
+    public var allowedValues: String {
+        switch self {
+        case .deliveryTime: "HH:MM (24-hour), e.g. 09:00"
+        case .timeZone: "an IANA time zone such as Europe/Berlin, or 'system'"
+        case .leapDay: LeapDayPolicy.allCases.map(\.rawValue).joined(separator: " | ")
+        case .dayBefore, .anniversaries, .emoji: "on | off"
+        case .calendarName: "any non-empty text"
+        case .channels: "a comma list of " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ") + ", e.g. desktop,log"
+        case .command: "a shell command, run with /bin/sh -c (empty to unset)"
+        case .serve: "off | on (127.0.0.1:8484) | HOST:PORT"
+        }
+    }
+
+    /// Whether changing it changes which reminders are due or when.
+    public var affectsReminders: Bool {
+        switch self {
+        case .deliveryTime, .timeZone, .leapDay, .dayBefore, .anniversaries: true
+        case .calendarName, .emoji, .channels, .command, .serve: false
+        }
+    }
+}
+
+/// A setting value that was not accepted.
+public struct SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var key: String
+    public var value: String
+    public var description: String {
+        guard let known = SettingKey(rawValue: key) else {
+            return "unknown setting '\(key)'; known settings: \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))"
+        }
+        return "'\(value)' is not a valid \(key); allowed: \(known.allowedValues)"
+    }
+}
+
+extension Settings {
+    /// Builds settings from stored text values; unknown keys and unreadable
+    /// values are ignored (the default applies), so a newer database never
+    /// stops an older binary.
+    public init(stored: [String: String]) {
+        self.init()
+        for (key, value) in stored {
+            guard let key = SettingKey(rawValue: key) else { continue }
+            try? set(key, to: value)
+        }
+    }
+
+    /// Sets `key` from its text form, validating it.
+    public mutating func set(_ key: SettingKey, to text: String) throws(SettingsError) {
+        let value = text.trimmingWhitespace()
+        let invalid = SettingsError(key: key.rawValue, value: text)
+        switch key {
+        case .deliveryTime:
+            guard let time = TimeOfDay(value) else { throw invalid }
+            deliveryTime = time
+        case .timeZone:
+            if value.lowercased() == "system" {
+                timeZone = nil
+            } else {
+                guard value.contains("/") || value == "UTC", let zone = TimeZone(identifier: value) else { throw invalid }
+                timeZone = zone.identifier == "GMT" && value != "GMT" ? value : zone.identifier
+            }
+        case .leapDay:
+            guard let policy = LeapDayPolicy(rawValue: value.lowercased()) else { throw invalid }
+            leapDay = policy
+        case .dayBefore, .anniversaries, .emoji:
+            let flag: Bool
+            switch value.lowercased() {
+            case "on", "true", "yes", "1": flag = true
+            case "off", "false", "no", "0": flag = false
+            default: throw invalid
+            }
+            switch key {
+            case .dayBefore: dayBefore = flag
+            case .anniversaries: anniversaries = flag
+            default: emoji = flag
+            }
+        case .calendarName:
+            guard !value.isEmpty, !value.contains(where: \.isNewline) else { throw invalid }
+            calendarName = value
+        case .channels:
+            guard let kinds = ChannelKind.parseList(value), !kinds.isEmpty else { throw invalid }
+            channels = kinds
+        case .command:
+            guard !value.contains(where: { $0 == "\n" || $0 == "\r" }) else { throw invalid }
+            command = value
+        case .serve:
+            switch value.lowercased() {
+            case "off", "no", "false": serve = nil
+            case "on", "yes", "true": serve = FeedAddress.default
+            default:
+                guard let address = FeedAddress(value) else { throw invalid }
+                serve = address
+            }
+        }
+    }
+
+    /// The text form of `key`'s current value, as `settings show` prints it.
+    public func text(for key: SettingKey) -> String {
+        switch key {
+        case .deliveryTime: deliveryTime.description
+        case .timeZone: timeZone ?? "system"
+        case .leapDay: leapDay.rawValue
+        case .dayBefore: dayBefore ? "on" : "off"
+        case .anniversaries: anniversaries ? "on" : "off"
+        case .calendarName: calendarName
+        case .emoji: emoji ? "on" : "off"
+        case .channels: channels.map(\.rawValue).joined(separator: ",")
+        case .command: command
+        case .serve: serve?.description ?? "off"
+        }
+    }
+}
+
+/// A host and TCP port to serve the calendar feed on.
+public struct FeedAddress: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    /// Loopback, port 8484.
+    public static let `default` = FeedAddress(host: "127.0.0.1", port: 8484)
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `HOST:PORT` (`[::1]:8484` for IPv6).
+    public init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else { return nil }
+        self.init(host: host, port: port)
+    }
+
+    public var description: String { (host.contains(":") ? "[\(host)]" : host) + ":" + String(port) }
+}

@@ -1,0 +1,24 @@
+/// A hash that is the same in every process and on every machine (64-bit
+/// FNV-1a), unlike Swift's `Hasher`. Used for derived ids, fingerprints and
+/// entity tags, never for secrets.
+package enum StableHash {
+    package static func value(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    package static func value(_ text: String) -> UInt64 { value(text.utf8) }
+
+    /// 16 lower-case hex digits.
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let hex = String(value(bytes), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// 16 lower-case hex digits of the text's UTF-8 bytes.
+    package static func hex(_ text: String) -> String { hex(text.utf8) }
+}

@@ -1,0 +1,116 @@
+import BirthdayCore
+import BirthdayServer
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// What `birthdays run` is made of, gathered so that tests can build the
+/// same daemon in-process with a private bus, a manual clock and no signals.
+public struct DaemonConfiguration: Sendable {
+    public var database: AppDatabase
+    /// Passed to the `command` channel's commands.
+    public var environment: [String: String]
+    /// The current instant (the CLI's flows from `BIRTHDAYS_NOW` when set).
+    public var now: @Sendable () -> Date
+    /// The system zone, read again on every pass (the `time-zone` setting overrides it).
+    public var systemTimeZone: @Sendable () -> TimeZone
+    /// What the engine sleeps on and command timeouts run on.
+    public var clock: any Clock<Duration>
+    /// The session bus desktop notifications go to.
+    public var bus: DBusBusAddress
+    /// Whether to watch for clock changes, resumes and time-zone changes (``WakeMonitor``).
+    public var watchesWake: Bool
+    /// Signals that start a graceful shutdown; SIGHUP always reloads.
+    public var shutdownSignals: [UnixSignal]
+    /// Writes the `log` channel's lines.
+    public var logLine: @Sendable (String) throws -> Void
+    /// The daemon's logger (counts and ids, never names).
+    public var logger: Logger
+    /// The feed server's logger, when the `serve` setting is on.
+    public var feedLogger: Logger
+
+    public init(
+        database: AppDatabase,
+        environment: [String: String],
+        now: @escaping @Sendable () -> Date,
+        systemTimeZone: @escaping @Sendable () -> TimeZone,
+        clock: any Clock<Duration> = EventLoopClock(),
+        bus: DBusBusAddress = .session,
+        watchesWake: Bool = true,
+        shutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        logLine: @escaping @Sendable (String) throws -> Void,
+        logger: Logger,
+        feedLogger: Logger
+    ) {
+        self.database = database
+        self.environment = environment
+        self.now = now
+        self.systemTimeZone = systemTimeZone
+        self.clock = clock
+        self.bus = bus
+        self.watchesWake = watchesWake
+        self.shutdownSignals = shutdownSignals
+        self.logLine = logLine
+        self.logger = logger
+        self.feedLogger = feedLogger
+    }
+}
+
+/// The delivery daemon, ready to run: the engine's service and, with the
+/// `serve` setting, the feed server, in one `ServiceGroup` that SIGTERM and
+/// SIGINT shut down gracefully. It holds the daemon lock
+/// (``DaemonLock``) for as long as it exists.
+public struct Daemon: Service {
+    public let group: ServiceGroup
+    /// The engine, for tests that watch its passes.
+    public let engine: DeliveryEngine
+    let lock: DaemonLock?
+
+    public func run() async throws {
+        try await group.run()
+        withExtendedLifetime(lock) {}
+    }
+}
+
+/// Builds `birthdays run`: takes the lock for the database (a file
+/// database only; an in-memory one has no other process to exclude), reads
+/// the settings and permission, makes the long-lived desktop channel, the
+/// engine and the services.
+///
+/// - Throws: ``DaemonLockError`` when another daemon runs for the database,
+///   ``StoreError`` when the settings cannot be read.
+public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Daemon {
+    let database = configuration.database
+    let lock = database.path.hasPrefix("/") ? try DaemonLock.acquire(database: database.path) : nil
+    let logger = configuration.logger
+    let settings = try await database.settings()
+    let status = try await database.authorizationStatus()
+    let desktop = DesktopNotificationChannel(bus: configuration.bus)
+    let engine = DeliveryEngine(
+        database: database,
+        clock: configuration.clock,
+        now: configuration.now,
+        systemTimeZone: configuration.systemTimeZone,
+        channels: ReminderChannels.factory(desktop: desktop, environment: configuration.environment, clock: configuration.clock, log: configuration.logLine),
+        logger: logger
+    )
+    let channels = status == .provisional ? "log" : settings.channels.map(\.rawValue).joined(separator: ",")
+    logger.notice("birthdays run started", metadata: ["status": "\(status.rawValue)", "channels": "\(channels)", "pid": "\(getpid())"])
+    if !status.allowsScheduling {
+        logger.notice("notifications are not enabled (\(status.rawValue)); nothing will be scheduled until: birthdays notifications enable")
+    }
+    var services: [any Service] = [
+        DaemonService(
+            engine: engine, desktop: desktop, database: database, now: configuration.now,
+            systemTimeZone: configuration.systemTimeZone, watchesWake: configuration.watchesWake, logger: logger
+        )
+    ]
+    if let serve = settings.serve {
+        services.append(buildFeedApplication(source: DatabaseFeedSource(database: database), host: serve.host, port: serve.port, logger: configuration.feedLogger))
+    }
+    let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))
+    return Daemon(group: group, engine: engine, lock: lock)
+}

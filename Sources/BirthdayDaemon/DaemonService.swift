@@ -1,0 +1,88 @@
+import BirthdayCore
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// The delivery daemon as a `Service`: the engine's loop, fed by the wake
+/// monitor, SIGHUP and the desktop notification buttons.
+///
+/// On graceful shutdown (SIGTERM, SIGINT) the engine finishes the reminder
+/// it is handing over, stops before the next one (it checks
+/// `Task.isShuttingDownGracefully` between reminders) and `run()` returns;
+/// the event feeders are cancelled once the engine has stopped.
+struct DaemonService: Service {
+    let engine: DeliveryEngine
+    let desktop: DesktopNotificationChannel?
+    let database: AppDatabase
+    let now: @Sendable () -> Date
+    let systemTimeZone: @Sendable () -> TimeZone
+    let watchesWake: Bool
+    let logger: Logger
+
+    func run() async throws {
+        let (events, continuation) = AsyncStream.makeStream(of: DeliveryEngine.Event.self, bufferingPolicy: .bufferingNewest(256))
+        var monitor: WakeMonitor?
+        if watchesWake {
+            do {
+                monitor = try WakeMonitor(currentTimeZone: {
+                    NSTimeZone.resetSystemTimeZone()
+                    return TimeZone.current
+                })
+            } catch {
+                logger.warning("clock changes and resumes will not be noticed", metadata: ["error": "\(error)"])
+            }
+        }
+        defer { monitor?.stop() }
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+
+        await withTaskGroup(of: Void.self) { group in
+            if let monitor {
+                group.addTask {
+                    for await reason in monitor.reasons { continuation.yield(.wake(reason)) }
+                }
+            }
+            group.addTask {
+                for await _ in hangups { continuation.yield(.reload) }
+            }
+            if let desktop {
+                group.addTask {
+                    for await action in desktop.actions { await self.handle(action, continuation: continuation) }
+                }
+            }
+            await engine.run(events: events)
+            continuation.finish()
+            group.cancelAll()
+        }
+        logger.notice("birthdays run stopped")
+    }
+
+    /// A click on a notification: open shows the person's details in place
+    /// of the reminder; snooze and dismiss go to the engine.
+    private func handle(_ action: NotificationAction, continuation: AsyncStream<DeliveryEngine.Event>.Continuation) async {
+        switch action.event {
+        case .invoked(.snooze):
+            continuation.yield(.snooze(id: action.reminderID, duration: .seconds(15 * 60)))
+        case .invoked(.dismiss):
+            continuation.yield(.dismiss(id: action.reminderID))
+        case .invoked(.open):
+            logger.info("reminder opened")
+            guard let desktop, let person = try? await database.person(id: action.personID), let settings = try? await database.settings() else { return }
+            let today = LocalDate.today(at: now(), in: settings.resolvedTimeZone(system: systemTimeZone()))
+            let lines = PersonDetails.lines(for: person, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries)
+            let details = Reminder(
+                id: action.reminderID, personID: person.id, kind: .birthday, when: .dayOf, fireAt: now(), timeZone: .gmt,
+                title: person.name, body: lines.joined(separator: "\n"), late: false, occurrenceDate: today
+            )
+            do {
+                try await desktop.deliver(details)
+            } catch {
+                logger.warning("cannot show the person's details", metadata: ["error": "\(error)"])
+            }
+        case .closed:
+            break
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import BirthdayCore
+import GRDB
+
+extension AppDatabase {
+    /// The schema's history. A migration is never edited once it has shipped;
+    /// changes come as new, named migrations. Migrations never refer to record
+    /// types, so they stay valid as the code evolves.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1-people") { db in
+            try db.create(table: "person") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("namePrefix", .text).notNull().defaults(to: "")
+                t.column("givenName", .text).notNull().defaults(to: "")
+                t.column("additionalName", .text).notNull().defaults(to: "")
+                t.column("familyName", .text).notNull().defaults(to: "")
+                t.column("nameSuffix", .text).notNull().defaults(to: "")
+                t.column("sourceFile", .text).notNull()
+                t.column("sourceIndex", .integer).notNull()
+                t.column("sourceLine", .integer).notNull()
+                t.column("birthdayYear", .integer)
+                t.column("birthdayMonth", .integer)
+                t.column("birthdayDay", .integer)
+                t.column("anniversaryYear", .integer)
+                t.column("anniversaryMonth", .integer)
+                t.column("anniversaryDay", .integer)
+                // JSON array of the raw text of dates that could not be read.
+                t.column("invalidDates", .text).notNull().defaults(to: "[]")
+                // Hash of everything above except the source, to tell "unchanged" from "updated".
+                t.column("fingerprint", .text).notNull()
+                // Excluded people get no reminders and no feed events.
+                t.column("excluded", .boolean).notNull().defaults(to: false)
+                t.column("createdAt", .double).notNull()
+                t.column("updatedAt", .double).notNull()
+            }
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            // One row: a counter bumped by every change to people or to the
+            // settings that shape reminders and feeds, and when that happened.
+            try db.create(table: "revision") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("value", .integer).notNull()
+                t.column("changedAt", .double).notNull()
+            }
+            try db.execute(sql: "INSERT INTO revision (id, value, changedAt) VALUES (1, 0, 0)")
+        }
+
+        // Pending reminders (the local notification center) for issue 3.
+        // Authorization status and onboarding progress live in `setting`
+        // as internal values, so they need no table.
+        migrator.registerMigration("v2-notifications") { db in
+            try db.create(table: "pendingNotification") { t in
+                t.primaryKey("id", .text)
+                t.column("personId", .text).notNull()
+                // "birthday" | "anniversary"
+                t.column("kind", .text).notNull()
+                // "day-before" | "day-of"
+                t.column("whenKind", .text).notNull()
+                // Unix seconds.
+                t.column("fireAt", .double).notNull()
+                // YYYY-MM-DD of the birthday or anniversary the request is about.
+                t.column("occurrenceDate", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("body", .text).notNull()
+                // JSON object of strings.
+                t.column("userInfo", .text).notNull().defaults(to: "{}")
+            }
+            try db.create(index: "pendingNotification_fireAt", on: "pendingNotification", columns: ["fireAt"])
+        }
+
+        // The delivery ledger for issue 4: one row per reminder occurrence that
+        // became due (or was snoozed or dismissed), keyed by the notification id
+        // and the day of the event, so a reminder is handed to the channels at
+        // most once per occurrence. Title and body are kept so a row can be
+        // delivered after its pending request is gone; logs never read them.
+        migrator.registerMigration("v3-delivery") { db in
+            try db.create(table: "delivery") { t in
+                t.column("notificationId", .text).notNull()
+                // YYYY-MM-DD of the birthday or anniversary.
+                t.column("occurrenceDate", .text).notNull()
+                t.column("personId", .text).notNull()
+                // "birthday" | "anniversary"
+                t.column("kind", .text).notNull()
+                // "day-before" | "day-of"
+                t.column("whenKind", .text).notNull()
+                // Unix seconds: the instant it was due.
+                t.column("fireAt", .double).notNull()
+                t.column("title", .text).notNull()
+                t.column("body", .text).notNull()
+                t.column("userInfo", .text).notNull().defaults(to: "{}")
+                // queued | sending | delivered | retrying | failed | missed | interrupted | dismissed
+                t.column("state", .text).notNull()
+                t.column("late", .boolean).notNull().defaults(to: false)
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                // Unix seconds; set while retrying.
+                t.column("nextAttemptAt", .double)
+                // Comma list of the channels still to deliver to while retrying (NULL = all).
+                t.column("channels", .text)
+                // The last failure as a sentence (never a name).
+                t.column("lastError", .text)
+                t.column("deliveredAt", .double)
+                t.column("updatedAt", .double).notNull()
+                t.primaryKey(["notificationId", "occurrenceDate"])
+            }
+            try db.create(index: "delivery_state", on: "delivery", columns: ["state", "fireAt"])
+        }
+
+        return migrator
+    }
+}

@@ -1,0 +1,159 @@
+import BirthdayCore
+import Foundation
+import GRDB
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one SQLite database that holds people, settings, the pending
+/// reminders and the delivery ledger, and the only code that writes SQL.
+///
+/// Built GRDB's way: an `AppDatabase` wraps any `DatabaseWriter` and migrates
+/// it in ``init(_:)``, so tests use an in-memory `DatabaseQueue` and the
+/// program a file opened with ``openFile(at:)`` (WAL, 0600, busy timeout).
+/// Each table's SQL lives with its record type (`PersonRecord`,
+/// `PendingNotificationRecord`, `DeliveryRecord`, `SettingRecord`,
+/// `RevisionRecord`); the use cases (``ContactImporter``,
+/// ``NotificationScheduler``, ``DeliveryEngine``, …) call those.
+///
+/// ## Blocking
+/// SQLite calls block, up to ``busyTimeout`` while another process writes.
+/// The `async` ``read(_:)`` and ``write(_:)`` run them on NIO's thread pool
+/// (`NIOThreadPool.singleton`), never on the caller's thread, so an event
+/// loop that runs Swift concurrency (`birthdays run` and `serve`, see
+/// ARCHITECTURE.md) is never held up by the database.
+public final class AppDatabase: Sendable {
+    /// How long a write waits for another process's write to finish.
+    public static let busyTimeout: TimeInterval = 10
+
+    let writer: any DatabaseWriter
+    /// Where the database lives, for messages: its file path, or `:memory:`.
+    public let path: String
+
+    /// Wraps `writer` and migrates its schema forward.
+    ///
+    /// - Throws: ``StoreError`` when the database is not a `birthdays`
+    ///   database or a migration fails.
+    public init(_ writer: any DatabaseWriter) throws(StoreError) {
+        self.writer = writer
+        self.path = writer.path
+        do {
+            try AppDatabase.migrator.migrate(writer)
+        } catch {
+            throw StoreError(error, path: writer.path)
+        }
+    }
+
+    /// An empty database in memory, for tests and previews.
+    public static func inMemory() throws(StoreError) -> AppDatabase {
+        do {
+            return try AppDatabase(DatabaseQueue(configuration: configuration()))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(error, path: ":memory:")
+        }
+    }
+
+    /// Opens the database file at `path` and migrates it.
+    ///
+    /// The file is in WAL mode with a busy timeout, so a running daemon and a
+    /// command-line import can share it: readers never block the writer, and
+    /// a writer waits up to ``busyTimeout`` for another writer instead of
+    /// failing. With `create`, a missing directory is made with mode 0700 and
+    /// a missing file with 0600 (SQLite gives the -wal and -shm files the
+    /// same mode): a birthday list is personal data.
+    ///
+    /// - Parameter create: whether a missing file is created; without it a
+    ///   missing file is ``StoreError/missing(path:)`` and nothing is created.
+    /// - Throws: ``StoreError`` when the directory or file cannot be created,
+    ///   the file is not a database, or a migration fails.
+    public static func openFile(at path: String, create: Bool = true) throws(StoreError) -> AppDatabase {
+        try prepareFile(at: path, create: create)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration())
+        } catch {
+            throw StoreError(error, path: path)
+        }
+        return try AppDatabase(pool)
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "birthdays"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return configuration
+    }
+
+    /// Creates the directory (0700) and the file (0600) when asked to, so the
+    /// file never exists with a wider mode, not even for a moment.
+    private static func prepareFile(at path: String, create: Bool) throws(StoreError) {
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: path) { return }
+        guard create else { throw .missing(path: path) }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if !fileManager.fileExists(atPath: directory) {
+            do {
+                try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .cannotOpen(path: path, reason: "cannot create the folder \(directory): \(error.localizedDescription)")
+            }
+        }
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            close(fd)
+        } else if errno != EEXIST {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// `$BIRTHDAYS_DATABASE`, else `$XDG_DATA_HOME/birthdays/birthdays.sqlite`,
+    /// else `~/.local/share/birthdays/birthdays.sqlite`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let explicit = environment["BIRTHDAYS_DATABASE"], !explicit.isEmpty { return explicit }
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            dataHome = home + "/.local/share"
+        }
+        return dataHome + "/birthdays/birthdays.sqlite"
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in one write transaction, on the calling thread.
+    package func writeNow<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.write(body)
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    /// Runs `body` with a consistent read-only view, on the calling thread.
+    package func readNow<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try writer.read(body)
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    /// Runs `body` in one write transaction on NIO's thread pool.
+    package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        try await Blocking.run { () throws(StoreError) in try self.writeNow(body) }
+    }
+
+    /// Runs `body` with a consistent read-only view on NIO's thread pool.
+    package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        try await Blocking.run { () throws(StoreError) in try self.readNow(body) }
+    }
+}

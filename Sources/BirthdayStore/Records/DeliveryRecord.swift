@@ -1,0 +1,206 @@
+import BirthdayCore
+import Foundation
+import GRDB
+
+/// A row of the `delivery` table (migration `v3-delivery`): the delivery
+/// ledger, one row per reminder occurrence that came due (or was snoozed or
+/// dismissed), keyed by notification id and occurrence date. The rules are
+/// documented on ``DeliveryEngine``; the SQL is here and nowhere else.
+struct DeliveryRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "delivery"
+
+    var notificationId: String
+    var occurrenceDate: String
+    var personId: String
+    var kind: EventKind
+    var whenKind: NotificationRequest.Timing
+    /// Unix seconds: the instant it was due.
+    var fireAt: Double
+    var title: String
+    var body: String
+    var userInfo: [String: String]
+    var state: DeliveryEntry.State
+    var late: Bool
+    var attempts: Int
+    var nextAttemptAt: Double?
+    /// Comma list of the channels still to deliver to while retrying (`nil`: all).
+    var channels: String?
+    var lastError: String?
+    var deliveredAt: Double?
+    var updatedAt: Double
+
+    enum Columns {
+        static let notificationId = Column(CodingKeys.notificationId)
+        static let occurrenceDate = Column(CodingKeys.occurrenceDate)
+        static let state = Column(CodingKeys.state)
+        static let fireAt = Column(CodingKeys.fireAt)
+        static let nextAttemptAt = Column(CodingKeys.nextAttemptAt)
+        static let deliveredAt = Column(CodingKeys.deliveredAt)
+        static let updatedAt = Column(CodingKeys.updatedAt)
+        static let lastError = Column(CodingKeys.lastError)
+        static let late = Column(CodingKeys.late)
+        static let attempts = Column(CodingKeys.attempts)
+        static let channels = Column(CodingKeys.channels)
+    }
+}
+
+extension DeliveryRecord {
+    init(_ entry: DeliveryEntry) {
+        notificationId = entry.notificationID
+        occurrenceDate = entry.occurrenceDate.description
+        personId = entry.personID
+        kind = entry.kind
+        whenKind = entry.timing
+        fireAt = entry.fireAt.timeIntervalSince1970
+        title = entry.title
+        body = entry.body
+        userInfo = entry.userInfo
+        state = entry.state
+        late = entry.late
+        attempts = entry.attempts
+        nextAttemptAt = entry.nextAttemptAt?.timeIntervalSince1970
+        channels = entry.channels?.joined(separator: ",")
+        lastError = entry.lastError
+        deliveredAt = entry.deliveredAt?.timeIntervalSince1970
+        updatedAt = entry.updatedAt.timeIntervalSince1970
+    }
+
+    /// The entry; `nil` for a row whose occurrence date does not parse.
+    var entry: DeliveryEntry? {
+        guard let day = LocalDate(iso: occurrenceDate) else { return nil }
+        var request = NotificationRequest(
+            personID: personId, kind: kind, timing: whenKind, fireAt: Date(timeIntervalSince1970: fireAt), occurrenceDate: day,
+            title: title, body: body, userInfo: userInfo
+        )
+        request.id = notificationId
+        var entry = DeliveryEntry(queued: request, at: Date(timeIntervalSince1970: updatedAt))
+        entry.state = state
+        entry.late = late
+        entry.attempts = attempts
+        entry.nextAttemptAt = nextAttemptAt.map(Date.init(timeIntervalSince1970:))
+        entry.channels = channels.map { $0.split(separator: ",").map(String.init) }
+        entry.lastError = lastError
+        entry.deliveredAt = deliveredAt.map(Date.init(timeIntervalSince1970:))
+        return entry
+    }
+
+    /// The row of `entry`'s key.
+    static func row(of entry: DeliveryEntry) -> QueryInterfaceRequest<DeliveryRecord> {
+        filter(Columns.notificationId == entry.notificationID && Columns.occurrenceDate == entry.occurrenceDate.description)
+    }
+}
+
+// MARK: - Queries
+
+extension DeliveryRecord {
+    /// Inserts `entry` unless a row with its key exists; whether it did.
+    static func insertIfAbsent(_ entry: DeliveryEntry, _ db: Database) throws -> Bool {
+        try DeliveryRecord(entry).insert(db, onConflict: .ignore)
+        return db.changesCount == 1
+    }
+
+    /// The ledger keys (`id|YYYY-MM-DD`) of occurrences on or after `since`.
+    static func keys(since: LocalDate, _ db: Database) throws -> Set<String> {
+        let rows = try Row.fetchAll(db, select(Columns.notificationId, Columns.occurrenceDate).filter(Columns.occurrenceDate >= since.description))
+        return Set(rows.map { ($0[0] as String) + "|" + ($0[1] as String) })
+    }
+
+    /// Rows to work on now: queued ones whose instant has come and retrying
+    /// ones whose next attempt has come, oldest first.
+    static func workable(now: Date, _ db: Database) throws -> [DeliveryEntry] {
+        let t = now.timeIntervalSince1970
+        return try filter(
+            (Columns.state == DeliveryEntry.State.queued && Columns.fireAt <= t)
+                || (Columns.state == DeliveryEntry.State.retrying && Columns.nextAttemptAt <= t)
+        )
+        .order(Columns.fireAt, Columns.notificationId)
+        .fetchAll(db)
+        .compactMap(\.entry)
+    }
+
+    /// Claims a row for sending: `queued`/`retrying` → `sending`. Only the
+    /// caller that changed the row may send it.
+    static func claim(_ entry: DeliveryEntry, now: Date, _ db: Database) throws -> Bool {
+        let changed = try row(of: entry)
+            .filter([DeliveryEntry.State.queued, .retrying].contains(Columns.state))
+            .updateAll(db, Columns.state.set(to: DeliveryEntry.State.sending), Columns.updatedAt.set(to: now.timeIntervalSince1970))
+        return changed == 1
+    }
+
+    /// Saves `entry` if its row is still in one of `states`; whether it was.
+    static func finish(_ entry: DeliveryEntry, from states: [DeliveryEntry.State], _ db: Database) throws -> Bool {
+        let record = DeliveryRecord(entry)
+        let changed = try row(of: entry)
+            .filter(states.contains(Columns.state))
+            .updateAll(
+                db,
+                Columns.state.set(to: record.state),
+                Columns.late.set(to: record.late),
+                Columns.attempts.set(to: record.attempts),
+                Columns.nextAttemptAt.set(to: record.nextAttemptAt),
+                Columns.channels.set(to: record.channels),
+                Columns.lastError.set(to: record.lastError),
+                Columns.deliveredAt.set(to: record.deliveredAt),
+                Columns.updatedAt.set(to: record.updatedAt)
+            )
+        return changed == 1
+    }
+
+    /// Turns every `sending` row into `interrupted`; how many.
+    static func interruptSending(now: Date, _ db: Database) throws -> Int {
+        try filter(Columns.state == DeliveryEntry.State.sending).updateAll(
+            db,
+            Columns.state.set(to: DeliveryEntry.State.interrupted),
+            Columns.updatedAt.set(to: now.timeIntervalSince1970),
+            Columns.lastError.set(to: "birthdays stopped while delivering it; not sent again (at most once)")
+        )
+    }
+
+    /// The soonest instant a row needs work: a queued (snoozed) row's instant or a retry.
+    static func nextWork(_ db: Database) throws -> Date? {
+        let queued = try Double.fetchOne(db, filter(Columns.state == DeliveryEntry.State.queued).select(min(Columns.fireAt)))
+        let retry = try Double.fetchOne(db, filter(Columns.state == DeliveryEntry.State.retrying).select(min(Columns.nextAttemptAt)))
+        return [queued, retry].compactMap { $0 }.min().map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// Rows changed at or after `since`, oldest first.
+    static func entries(updatedSince since: Date, _ db: Database) throws -> [DeliveryEntry] {
+        try filter(Columns.updatedAt >= since.timeIntervalSince1970).order(Columns.updatedAt, Columns.notificationId).fetchAll(db).compactMap(\.entry)
+    }
+
+    /// The last delivered row.
+    static func lastDelivered(_ db: Database) throws -> DeliveryEntry? {
+        try filter(Columns.state == DeliveryEntry.State.delivered).order(Columns.deliveredAt.desc).fetchOne(db)?.entry
+    }
+
+    /// The most recent row for a notification id.
+    static func latest(id: String, _ db: Database) throws -> DeliveryEntry? {
+        try filter(Columns.notificationId == id).order(Columns.occurrenceDate.desc, Columns.updatedAt.desc).fetchOne(db)?.entry
+    }
+
+    /// Queues `entry`'s row again at its ``DeliveryEntry/fireAt`` (a snooze
+    /// moved), unless a daemon is sending it right now.
+    static func requeue(_ entry: DeliveryEntry, now: Date, _ db: Database) throws {
+        _ = try row(of: entry).filter(Columns.state != DeliveryEntry.State.sending).updateAll(
+            db,
+            Columns.state.set(to: DeliveryEntry.State.queued),
+            Columns.fireAt.set(to: entry.fireAt.timeIntervalSince1970),
+            Columns.late.set(to: false),
+            Columns.attempts.set(to: 0),
+            Columns.nextAttemptAt.set(to: nil),
+            Columns.channels.set(to: nil),
+            Columns.lastError.set(to: nil),
+            Columns.deliveredAt.set(to: nil),
+            Columns.updatedAt.set(to: now.timeIntervalSince1970)
+        )
+    }
+
+    /// Marks the rows of `ids` for their latest occurrence dismissed, unless
+    /// being sent or already dismissed; how many changed.
+    static func dismiss(ids: [String], now: Date, _ db: Database) throws -> Int {
+        guard let latest = try String.fetchOne(db, filter(ids.contains(Columns.notificationId)).select(max(Columns.occurrenceDate))) else { return 0 }
+        return try filter(ids.contains(Columns.notificationId) && Columns.occurrenceDate == latest)
+            .filter(![DeliveryEntry.State.sending, .dismissed].contains(Columns.state))
+            .updateAll(db, Columns.state.set(to: DeliveryEntry.State.dismissed), Columns.nextAttemptAt.set(to: nil), Columns.updatedAt.set(to: now.timeIntervalSince1970))
+    }
+}

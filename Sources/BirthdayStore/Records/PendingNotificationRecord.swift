@@ -1,0 +1,83 @@
+import BirthdayCore
+import Foundation
+import GRDB
+
+/// A row of the `pendingNotification` table (migration `v2-notifications`):
+/// one reminder waiting for its instant, as a phone's notification center
+/// holds it. Its SQL is here and nowhere else.
+struct PendingNotificationRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "pendingNotification"
+
+    var id: String
+    var personId: String
+    var kind: EventKind
+    var whenKind: NotificationRequest.Timing
+    /// Unix seconds.
+    var fireAt: Double
+    /// `YYYY-MM-DD` of the birthday or anniversary.
+    var occurrenceDate: String
+    var title: String
+    var body: String
+    /// A JSON object of strings.
+    var userInfo: [String: String]
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let fireAt = Column(CodingKeys.fireAt)
+    }
+}
+
+extension PendingNotificationRecord {
+    init(_ request: NotificationRequest) {
+        id = request.id
+        personId = request.personID
+        kind = request.kind
+        whenKind = request.timing
+        fireAt = request.fireAt.timeIntervalSince1970
+        occurrenceDate = request.occurrenceDate.description
+        title = request.title
+        body = request.body
+        userInfo = request.userInfo
+    }
+
+    /// The request; `nil` for a row whose occurrence date does not parse.
+    var request: NotificationRequest? {
+        guard let day = LocalDate(iso: occurrenceDate) else { return nil }
+        var request = NotificationRequest(
+            personID: personId, kind: kind, timing: whenKind, fireAt: Date(timeIntervalSince1970: fireAt), occurrenceDate: day,
+            title: title, body: body, userInfo: userInfo
+        )
+        request.id = id
+        return request
+    }
+}
+
+// MARK: - Queries
+
+extension PendingNotificationRecord {
+    /// Every pending request, soonest first (``NotificationRequest/firesBefore(_:_:)``).
+    static func requests(_ db: Database) throws -> [NotificationRequest] {
+        try fetchAll(db).compactMap(\.request).sorted(by: NotificationRequest.firesBefore)
+    }
+
+    /// Inserts or replaces (same id) one request.
+    static func save(_ request: NotificationRequest, _ db: Database) throws {
+        try PendingNotificationRecord(request).save(db)
+    }
+
+    static func remove(ids: [String], _ db: Database) throws {
+        _ = try deleteAll(db, keys: ids)
+    }
+
+    /// Removes the requests whose instant is not after `now` and returns them.
+    static func takeDue(now: Date, _ db: Database) throws -> [NotificationRequest] {
+        let due = try filter(Columns.fireAt <= now.timeIntervalSince1970).fetchAll(db)
+        _ = try deleteAll(db, keys: due.map(\.id))
+        return due.compactMap(\.request)
+    }
+
+    /// The soonest fire instant.
+    static func soonestFireAt(_ db: Database) throws -> Date? {
+        try Double.fetchOne(db, select(min(Columns.fireAt))).map(Date.init(timeIntervalSince1970:))
+    }
+}

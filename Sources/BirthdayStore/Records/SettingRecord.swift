@@ -1,0 +1,90 @@
+import BirthdayCore
+import Foundation
+import GRDB
+
+/// A row of the `setting` table: the one key-value store of the database.
+///
+/// User settings are stored under their ``SettingKey`` names as the text
+/// ``Settings/text(for:)`` gives; a key that is absent has its default.
+/// Values the program keeps for itself (``InternalValue``) live under
+/// `internal.<name>`, so they can never collide with a setting.
+struct SettingRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "setting"
+
+    var key: String
+    var value: String
+
+    enum Columns {
+        static let key = Column(CodingKeys.key)
+    }
+}
+
+/// What the program keeps in the `setting` table besides user settings.
+package enum InternalValue: String, Sendable {
+    /// The feed URL's secret (``FeedToken``).
+    case feedToken = "feed.token"
+    /// The notification permission (``AuthorizationStatus``).
+    case authorization = "notifications.authorization"
+    /// Where onboarding stands (``OnboardingMachine/Step``).
+    case onboardingStep = "onboarding.step"
+
+    var key: String { "internal." + rawValue }
+}
+
+extension SettingRecord {
+    /// The value stored under `key`.
+    static func value(for key: String, _ db: Database) throws -> String? {
+        try fetchOne(db, key: key)?.value
+    }
+
+    /// Stores `value` under `key`; `nil` removes it.
+    static func set(_ value: String?, for key: String, _ db: Database) throws {
+        if let value {
+            try SettingRecord(key: key, value: value).upsert(db)
+        } else {
+            _ = try deleteOne(db, key: key)
+        }
+    }
+
+    static func value(_ name: InternalValue, _ db: Database) throws -> String? {
+        try value(for: name.key, db)
+    }
+
+    static func set(_ value: String?, for name: InternalValue, _ db: Database) throws {
+        try set(value, for: name.key, db)
+    }
+
+    /// Every stored value, by key.
+    static func all(_ db: Database) throws -> [String: String] {
+        Dictionary(try fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The user settings, with defaults for what was never set.
+    static func settings(_ db: Database) throws -> Settings {
+        Settings(stored: try all(db))
+    }
+
+    /// The notification permission; `notDetermined` until one is stored.
+    static func authorizationStatus(_ db: Database) throws -> AuthorizationStatus {
+        try value(.authorization, db).flatMap(AuthorizationStatus.init(rawValue:)) ?? .notDetermined
+    }
+}
+
+/// The one row of the `revision` table: a counter bumped by every change to
+/// people or to the settings that shape reminders and feeds, and when.
+struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "revision"
+
+    var id: Int
+    var value: Int64
+    var changedAt: Double
+
+    static func current(_ db: Database) throws -> (value: Int64, changedAt: Date) {
+        let row = try fetchOne(db, key: 1)
+        return (row?.value ?? 0, Date(timeIntervalSince1970: row?.changedAt ?? 0))
+    }
+
+    static func bump(now: Date, _ db: Database) throws {
+        try db.execute(sql: "UPDATE revision SET value = value + 1, changedAt = ? WHERE id = 1", arguments: [now.timeIntervalSince1970])
+    }
+}

@@ -1,0 +1,398 @@
+import BirthdayCore
+import Foundation
+import GRDB
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Delivers due reminders exactly once per occurrence, retries failed
+/// channels, records what it could not deliver, and keeps the pending
+/// requests topped up.
+///
+/// ## One pass (``runOnePass()``)
+/// 1. Every pending request whose instant has come moves into the delivery
+///    ledger as `queued`, in one transaction with its removal from pending
+///    (INSERT OR IGNORE on the key (notification id, occurrence date)).
+/// 2. Each ledger row that is queued and due, or retrying and due, is
+///    handled (only while notifications are allowed):
+///    - **Missed rule.** A queued row whose fire instant fell on an earlier
+///      local day than now (in the user's zone) — the machine slept or the
+///      daemon was stopped through the rest of that day — is recorded as
+///      `missed` and not sent: a "today is Ada's birthday" reminder is never
+///      shown the day after. If it is still the same local day, it is
+///      delivered, flagged late (``Reminder/late``) when it is more than
+///      ``Configuration/lateAfter`` past its instant.
+///    - **Exactly once.** The row is claimed with
+///      `UPDATE … SET state = 'sending' WHERE … AND state IN ('queued', 'retrying')`;
+///      only the caller that changed the row sends it, so two engines (or a
+///      daemon and `birthdays deliver --once`) never send the same reminder.
+///      Because the key holds the occurrence date, a reschedule that re-adds a
+///      request already in the ledger is skipped (``NotificationScheduler``).
+///    - **Retry.** When every channel took it, the row is `delivered`.
+///      Otherwise only the failed channels are retried after the
+///      ``RetryPolicy`` delays (30 s, 1, 2, 5, 15 min, then every 15 min)
+///      until the end of the due day, after which the row is `failed`.
+///    - **Stopping.** A graceful shutdown (what `birthdays run` starts on
+///      SIGTERM or SIGINT, through swift-service-lifecycle) never cuts a
+///      hand-over short: the engine checks `Task.isShuttingDownGracefully`
+///      (and cancellation) only between reminders, so the reminder being sent
+///      is finished and recorded first (a command channel may take its 30 s
+///      timeout and 2 s kill grace), and the rest stay queued for the next
+///      start. A process killed outright (`deliver --once` has no signal
+///      handling) leaves the row `sending`, handled as below.
+///    - **At most once after a crash.** A row found in `sending` when an
+///      engine starts (``recoverInterrupted()``) means a daemon died while
+///      handing it over; whether the channel showed it is unknown, so it is
+///      marked `interrupted`, logged and shown by `birthdays status`, and
+///      not sent again. A duplicate birthday greeting is worse than one
+///      reported as possibly lost.
+/// 3. The pending requests are rescheduled (backfilled to 64).
+///
+/// ## Waking up
+/// ``run(events:)`` sleeps on the injected clock until ``nextWakeup()`` —
+/// the soonest of the next pending instant, the next snooze or retry and the
+/// next local midnight (when the day rolls over and the planner moves on) —
+/// or until an event arrives (clock change, resume, time-zone change,
+/// SIGHUP, snooze, dismiss). There is no polling.
+///
+/// Logs carry counts and instants, never a name, title, body or date of birth.
+public actor DeliveryEngine {
+    public struct Configuration: Sendable {
+        public var retryPolicy = RetryPolicy()
+        /// Delivered more than this after its instant is late. Default 60 s.
+        public var lateAfter: Duration = .seconds(60)
+
+        public init() {}
+    }
+
+    /// Something that should make the engine look again now.
+    public enum Event: Sendable, Hashable {
+        case wake(WakeReason)
+        /// SIGHUP: settings may have changed.
+        case reload
+        /// Show this reminder again after this long.
+        case snooze(id: String, duration: Duration)
+        /// The user is done with this reminder.
+        case dismiss(id: String)
+    }
+
+    /// The channels for the current settings and permission (the daemon keeps
+    /// long-lived channels and chooses among them).
+    public typealias ChannelFactory = @Sendable (Settings, AuthorizationStatus) -> ChannelSet
+
+    /// What one pass did.
+    public struct PassResult: Sendable, Equatable {
+        public var status: AuthorizationStatus = .notDetermined
+        /// Rows added to the ledger because their instant came.
+        public var queued = 0
+        public var delivered = 0
+        /// Of ``delivered``, how many were late.
+        public var late = 0
+        public var retrying = 0
+        public var failed = 0
+        public var missed = 0
+        /// Rows another engine claimed first.
+        public var skipped = 0
+        /// Pending requests after the reschedule.
+        public var scheduled = 0
+    }
+
+    private let database: AppDatabase
+    private let clock: any Clock<Duration>
+    private let now: @Sendable () -> Date
+    private let systemTimeZone: @Sendable () -> TimeZone
+    private let channels: ChannelFactory
+    private let configuration: Configuration
+    private let logger: Logger
+    private let alarm = Alarm()
+
+    private var warnedNotAllowed = false
+    /// How many passes have completed (observable by tests).
+    public private(set) var passes = 0
+
+    /// - Parameters:
+    ///   - database: people, settings, pending requests and the ledger.
+    ///   - clock: what ``run(events:)`` sleeps on.
+    ///   - now: the current instant.
+    ///   - systemTimeZone: the system zone, read again on every pass.
+    ///   - channels: makes the channel set for a pass.
+    ///   - logger: receives counts, never names.
+    public init(
+        database: AppDatabase,
+        clock: any Clock<Duration>,
+        now: @escaping @Sendable () -> Date,
+        systemTimeZone: @escaping @Sendable () -> TimeZone,
+        channels: @escaping ChannelFactory,
+        configuration: Configuration = Configuration(),
+        logger: Logger
+    ) {
+        self.database = database
+        self.clock = clock
+        self.now = now
+        self.systemTimeZone = systemTimeZone
+        self.channels = channels
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Whether the pass should stop before the next reminder.
+    private static var stopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
+
+    /// Marks rows left in `sending` by a crashed daemon as `interrupted`
+    /// (not resent; see the type's documentation). Call once at start, while
+    /// holding the daemon lock.
+    @discardableResult
+    public func recoverInterrupted() async throws(StoreError) -> Int {
+        let instant = now()
+        let count = try await database.write { db in try DeliveryRecord.interruptSending(now: instant, db) }
+        if count > 0 {
+            logger.warning("reminders interrupted by an earlier stop were not resent (at most once)", metadata: ["interrupted": "\(count)"])
+        }
+        return count
+    }
+
+    /// Collects what is due, delivers, retries or records misses, then reschedules.
+    @discardableResult
+    public func runOnePass() async throws(StoreError) -> PassResult {
+        let start = now()
+        let system = systemTimeZone()
+        var result = PassResult()
+        let (settings, status, queued, work) = try await database.write { db in
+            let queued = try NotificationScheduler.queueDue(now: start, db)
+            return (try SettingRecord.settings(db), try SettingRecord.authorizationStatus(db), queued, try DeliveryRecord.workable(now: start, db))
+        }
+        result.status = status
+        result.queued = queued
+        let zone = settings.resolvedTimeZone(system: system)
+        if status.allowsScheduling {
+            warnedNotAllowed = false
+            let set = channels(settings, status)
+            for entry in work {
+                // Stopping ends the pass between reminders; the rest stay queued for the next start.
+                if Self.stopping { break }
+                await handle(entry, set: set, zone: zone, result: &result)
+            }
+        } else if !warnedNotAllowed {
+            warnedNotAllowed = true
+            logger.notice("notifications are not enabled; nothing is delivered or scheduled", metadata: ["status": "\(status.rawValue)"])
+        }
+        let scheduler = NotificationScheduler(database: database, now: now, systemTimeZone: { system }, logger: logger)
+        result.scheduled = try await scheduler.reschedule().scheduled
+        passes += 1
+        logger.info(
+            "delivery pass",
+            metadata: [
+                "queued": "\(result.queued)", "delivered": "\(result.delivered)", "late": "\(result.late)",
+                "retrying": "\(result.retrying)", "failed": "\(result.failed)", "missed": "\(result.missed)",
+                "skipped": "\(result.skipped)", "scheduled": "\(result.scheduled)",
+            ]
+        )
+        return result
+    }
+
+    /// Saves `entry` if its row is still in one of `states`; whether it was.
+    private func finish(_ entry: DeliveryEntry, from states: [DeliveryEntry.State]) async throws(StoreError) -> Bool {
+        try await database.write { db in try DeliveryRecord.finish(entry, from: states, db) }
+    }
+
+    private func handle(_ original: DeliveryEntry, set: ChannelSet, zone: TimeZone, result: inout PassResult) async {
+        var entry = original
+        let instant = now()
+        let dueDay = LocalDate.today(at: entry.fireAt, in: zone)
+        let today = LocalDate.today(at: instant, in: zone)
+        do {
+            if entry.state == .queued, dueDay < today {
+                entry.state = .missed
+                entry.lastError = "it came due while birthdays was not running and the day had ended"
+                entry.updatedAt = instant
+                if try await finish(entry, from: [.queued]) { result.missed += 1 }
+                return
+            }
+            let deadline = RetryPolicy.deadline(dueDay: dueDay, in: zone)
+            if entry.state == .retrying, instant >= deadline {
+                entry.state = .failed
+                entry.nextAttemptAt = nil
+                entry.updatedAt = instant
+                if try await finish(entry, from: [.retrying]) { result.failed += 1 }
+                return
+            }
+            let claimed = entry
+            guard try await database.write({ db in try DeliveryRecord.claim(claimed, now: instant, db) }) else {
+                result.skipped += 1
+                return
+            }
+            let late = entry.late || instant.timeIntervalSince(entry.fireAt) > configuration.lateAfter.timeInterval
+            let reminder = entry.reminder(timeZone: zone, late: late)
+            let outcomes = await set.deliverEach(reminder, only: entry.channels.map(Set.init))
+            let failures = outcomes.compactMap { outcome in outcome.error.map { ChannelFailure(channel: outcome.channel, error: $0) } }
+            let finished = now()
+            entry.attempts += 1
+            entry.late = late
+            entry.updatedAt = finished
+            if outcomes.isEmpty {
+                entry.state = .failed
+                entry.lastError = "no notification channel is enabled"
+                result.failed += 1
+            } else if failures.isEmpty {
+                entry.state = .delivered
+                entry.deliveredAt = finished
+                entry.nextAttemptAt = nil
+                entry.channels = nil
+                entry.lastError = nil
+                result.delivered += 1
+                if late { result.late += 1 }
+            } else {
+                entry.lastError = DeliveryError.channelsFailed(failures).description
+                switch configuration.retryPolicy.decide(afterFailures: entry.attempts, failedAt: finished, deadline: deadline) {
+                case .retry(let at):
+                    entry.state = .retrying
+                    entry.nextAttemptAt = at
+                    entry.channels = failures.map(\.channel)
+                    result.retrying += 1
+                case .giveUp:
+                    entry.state = .failed
+                    entry.nextAttemptAt = nil
+                    result.failed += 1
+                }
+                logger.warning("reminder delivery failed", metadata: ["id": "\(entry.notificationID)", "error": "\(entry.lastError ?? "")", "attempts": "\(entry.attempts)"])
+            }
+            _ = try await finish(entry, from: [.sending])
+        } catch {
+            logger.error("cannot update the delivery ledger", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The next instant the engine has work: the soonest of the next pending
+    /// fire instant, the next snooze or retry, and the next local midnight.
+    /// Never earlier than one second from now.
+    public func nextWakeup() async throws(StoreError) -> Date {
+        let instant = now()
+        let system = systemTimeZone()
+        let (settings, pending, ledger) = try await database.read { db in
+            (try SettingRecord.settings(db), try PendingNotificationRecord.soonestFireAt(db), try DeliveryRecord.nextWork(db))
+        }
+        let zone = settings.resolvedTimeZone(system: system)
+        let midnight = RetryPolicy.deadline(dueDay: LocalDate.today(at: instant, in: zone), in: zone)
+        let candidates = [pending, ledger, midnight].compactMap { $0 }
+        return max(candidates.min() ?? midnight, instant.addingTimeInterval(1))
+    }
+
+    /// Makes a sleeping ``run(events:)`` pass again now (or skip its next sleep).
+    public nonisolated func poke() {
+        alarm.ring()
+    }
+
+    /// Applies one event and pokes the loop.
+    public func handle(_ event: Event) async {
+        let instant = now()
+        let ledger = DeliveryLedger(database: database)
+        do {
+            switch event {
+            case .wake(let reason):
+                logger.info("woken", metadata: ["reason": "\(reason.logName)"])
+            case .reload:
+                logger.info("reloading settings")
+            case .snooze(let id, let duration):
+                let snoozed = try await ledger.snooze(id: id, until: instant.addingTimeInterval(duration.timeInterval), now: instant)
+                logger.info("reminder snoozed", metadata: ["found": "\(snoozed != nil)"])
+            case .dismiss(let id):
+                let count = try await ledger.dismiss(id: id, now: instant)
+                logger.info("reminder dismissed", metadata: ["rows": "\(count)"])
+            }
+        } catch {
+            logger.error("cannot record the action", metadata: ["error": "\(error)"])
+        }
+        poke()
+    }
+
+    /// Runs passes until a graceful shutdown or cancellation: recover, then
+    /// pass, sleep until ``nextWakeup()`` or an event, pass again. Store
+    /// errors are logged and the loop goes on (it tries again at the next wakeup).
+    public func run(events: AsyncStream<Event>) async {
+        do { try await recoverInterrupted() } catch { logger.error("cannot read the delivery ledger", metadata: ["error": "\(error)"]) }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events { await self.handle(event) }
+            }
+            while !Self.stopping {
+                var wakeup = now().addingTimeInterval(60)
+                do {
+                    try await runOnePass()
+                    wakeup = try await nextWakeup()
+                } catch {
+                    logger.error("delivery pass failed", metadata: ["error": "\(error)"])
+                }
+                if Self.stopping { break }
+                logger.info("next pass", metadata: ["at": "\(ISOInstant.format(wakeup, in: systemTimeZone()))"])
+                await sleep(until: wakeup)
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Sleeps until `wakeup`, a poke, a graceful shutdown or cancellation.
+    private func sleep(until wakeup: Date) async {
+        let seconds = max(0, wakeup.timeIntervalSince(now()))
+        let clock = self.clock
+        let alarm = self.alarm
+        await withGracefulShutdownHandler {
+            await alarm.sleep {
+                try await clock.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up))))
+            }
+        } onGracefulShutdown: {
+            alarm.ring()
+        }
+    }
+}
+
+/// Wakes the engine's sleep early: a poke that comes while it sleeps ends
+/// the sleep; one that comes while it works makes the next sleep return at once.
+private final class Alarm: Sendable {
+    private struct State {
+        var sleeper: Task<Void, any Error>?
+        var rung = false
+    }
+
+    private let state = Mutex(State())
+
+    func ring() {
+        let sleeper = state.withLock { state in
+            state.rung = true
+            return state.sleeper
+        }
+        sleeper?.cancel()
+    }
+
+    func sleep(_ body: @escaping @Sendable () async throws -> Void) async {
+        let task = Task { try await body() }
+        let skip = state.withLock { state in
+            if state.rung {
+                state.rung = false
+                return true
+            }
+            state.sleeper = task
+            return false
+        }
+        if skip { task.cancel() }
+        await withTaskCancellationHandler {
+            _ = await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        state.withLock { state in
+            state.sleeper = nil
+            state.rung = false
+        }
+    }
+}
+
+extension WakeReason {
+    /// The reason as a log value.
+    var logName: String {
+        switch self {
+        case .clockChanged: "clock-changed"
+        case .resumed: "resumed"
+        case .timeZoneChanged: "time-zone-changed"
+        }
+    }
+}

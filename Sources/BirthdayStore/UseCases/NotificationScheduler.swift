@@ -1,0 +1,101 @@
+import BirthdayCore
+import Foundation
+import GRDB
+import Logging
+
+/// Keeps the pending reminders in step with people, settings and the clock.
+///
+/// ``reschedule()`` does this, in one write transaction:
+/// 1. moves every pending request whose instant has come (fire instant not
+///    after now) into the delivery ledger as `queued`, so a reschedule while
+///    the daemon is stopped never silently drops a due reminder: the daemon
+///    delivers it late or records it as missed (see ``DeliveryEngine``);
+///    then removes every pending request;
+/// 2. stops there (nothing pending) unless notifications are allowed
+///    (`authorized` or `provisional`), and logs that;
+/// 3. ranks the upcoming birthdays and anniversaries and makes up to two
+///    requests each (day before and day of, at the delivery time in the
+///    user's zone), skipping any whose instant is not in the future, and keeps
+///    the soonest 64 (see ``ReminderPlanner`` and ``FireTime`` for the DST and
+///    Feb 29 rules, and ``NotificationRequest/pendingLimit`` for the cap), and drops
+///    those already in the delivery ledger for the same occurrence (delivered,
+///    dismissed, …), so re-adding a request can never send it twice;
+/// 4. logs how many were scheduled, never a name or a date of birth.
+///
+/// The clock and the system time zone are injected; the `time-zone` setting,
+/// when set, overrides the system zone.
+public struct NotificationScheduler: Sendable {
+    private let database: AppDatabase
+    private let now: @Sendable () -> Date
+    private let systemTimeZone: @Sendable () -> TimeZone
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - database: the store holding people, settings and pending requests.
+    ///   - now: the current instant.
+    ///   - systemTimeZone: the zone to use when the `time-zone` setting is `system`.
+    ///   - logger: receives counts and statuses only.
+    public init(database: AppDatabase, now: @escaping @Sendable () -> Date, systemTimeZone: @escaping @Sendable () -> TimeZone, logger: Logger) {
+        self.database = database
+        self.now = now
+        self.systemTimeZone = systemTimeZone
+        self.logger = logger
+    }
+
+    /// Replaces the pending requests with the soonest 64 future reminders (see the type's documentation).
+    @discardableResult
+    public func reschedule() async throws(StoreError) -> RescheduleResult {
+        let instant = now()
+        let system = systemTimeZone()
+        let result = try await database.write { db in try NotificationScheduler.reschedule(db, now: instant, systemTimeZone: system) }
+        log(result)
+        return result
+    }
+
+    /// Logs what a reschedule did: counts and the status, never a name.
+    func log(_ result: RescheduleResult) {
+        if result.status.allowsScheduling {
+            logger.info("rescheduled reminders", metadata: ["scheduled": "\(result.scheduled)", "people": "\(result.people)", "status": "\(result.status.rawValue)"])
+        } else {
+            logger.info("notifications not allowed; no reminders pending", metadata: ["status": "\(result.status.rawValue)"])
+        }
+    }
+
+    /// The reschedule itself, inside the caller's write transaction.
+    static func reschedule(_ db: Database, now instant: Date, systemTimeZone system: TimeZone) throws -> RescheduleResult {
+        try queueDue(now: instant, db)
+        _ = try PendingNotificationRecord.deleteAll(db)
+        let settings = try SettingRecord.settings(db)
+        let zone = settings.resolvedTimeZone(system: system)
+        let status = try SettingRecord.authorizationStatus(db)
+        guard status.allowsScheduling else {
+            return RescheduleResult(status: status, requests: [], timeZone: zone)
+        }
+        var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant)
+        try PersonRecord.forEachDatedEvent(db, anniversaries: settings.anniversaries) { date, kind, identity in
+            planner.offer(date, kind: kind, identity: identity)
+        }
+        let planned = planner.requests()
+        let since = planned.map(\.occurrenceDate).min() ?? LocalDate.today(at: instant, in: zone)
+        let known = try DeliveryRecord.keys(since: since, db)
+        let requests = known.isEmpty ? planned : planned.filter { !known.contains($0.id + "|" + $0.occurrenceDate.description) }
+        for request in requests {
+            try PendingNotificationRecord.save(request, db)
+        }
+        return RescheduleResult(status: status, requests: requests, timeZone: zone)
+    }
+
+    /// Moves every pending request whose instant has come into the delivery
+    /// ledger as `queued` (a request already in the ledger for the same
+    /// occurrence is not queued again) and removes it from pending.
+    ///
+    /// - Returns: how many rows were added to the ledger.
+    @discardableResult
+    static func queueDue(now: Date, _ db: Database) throws -> Int {
+        var added = 0
+        for request in try PendingNotificationRecord.takeDue(now: now, db) {
+            if try DeliveryRecord.insertIfAbsent(DeliveryEntry(queued: request, at: now), db) { added += 1 }
+        }
+        return added
+    }
+}

@@ -1,0 +1,84 @@
+import BirthdayCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One daemon per database: an exclusive `flock` on `<database>.lock`, which
+/// holds the daemon's pid as text.
+///
+/// The kernel drops the lock when the process exits, however it exits
+/// (kill -9 included), so a stale file never blocks a restart; a second
+/// daemon fails at once (LOCK_NB) with ``DaemonLockError/alreadyRunning(database:pid:)``.
+public final class DaemonLock: Sendable {
+    /// The lock file.
+    public let path: String
+    private let fd: Int32
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// `<database>.lock`.
+    public static func path(forDatabase database: String) -> String { database + ".lock" }
+
+    /// Takes the lock for `database` and writes this process's pid into it.
+    ///
+    /// - Throws: ``DaemonLockError/alreadyRunning(database:pid:)`` when
+    ///   another process holds it, ``DaemonLockError/cannotOpen(path:reason:)``
+    ///   when the file cannot be opened.
+    public static func acquire(database: String) throws(DaemonLockError) -> DaemonLock {
+        let path = path(forDatabase: database)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            let pid = readPID(fd)
+            close(fd)
+            if code == EWOULDBLOCK { throw .alreadyRunning(database: database, pid: pid) }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
+        }
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = text.withUnsafeBufferPointer { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        return DaemonLock(path: path, fd: fd)
+    }
+
+    /// The pid of the daemon holding the lock for `database`, or `nil` when
+    /// none runs. (`0` when one runs but its pid is unreadable.)
+    public static func holder(database: String) -> Int32? {
+        let fd = open(path(forDatabase: database), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            _ = flock(fd, LOCK_UN)
+            return nil
+        }
+        return readPID(fd) ?? 0
+    }
+
+    private static func readPID(_ fd: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBufferPointer { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// The daemon lock could not be taken.
+public enum DaemonLockError: Error, Sendable, Equatable, CustomStringConvertible {
+    case alreadyRunning(database: String, pid: Int32?)
+    case cannotOpen(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .alreadyRunning(let database, let pid):
+            "birthdays run is already running for \(database)" + (pid.map { " (pid \($0))" } ?? "")
+        case .cannotOpen(let path, let reason):
+            "cannot open the daemon lock \(path): \(reason)"
+        }
+    }
+}

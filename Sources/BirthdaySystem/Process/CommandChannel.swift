@@ -1,0 +1,138 @@
+import BirthdayCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the user's command for each reminder: `/bin/sh -c COMMAND`, with the
+/// reminder in environment variables.
+///
+/// Variables (always set, overriding inherited ones of the same name):
+///
+/// | Variable | Value |
+/// |---|---|
+/// | `BIRTHDAYS_ID` | the notification id |
+/// | `BIRTHDAYS_TITLE` | the title, such as "Ada's birthday" |
+/// | `BIRTHDAYS_BODY` | the body text |
+/// | `BIRTHDAYS_PERSON_ID` | the person's id |
+/// | `BIRTHDAYS_FIRE_AT` | ISO 8601 with offset, `2026-03-10T09:00:00+01:00` |
+/// | `BIRTHDAYS_KIND` | `birthday` or `anniversary` |
+/// | `BIRTHDAYS_WHEN` | `day-before` or `day-of` |
+/// | `BIRTHDAYS_LATE` | `1` when delivered after its time, else `0` |
+///
+/// Rules:
+/// - Exit status 0 is success; any other status, a signal, or running past
+///   `timeout` is a failure the daemon retries (see ``RetryPolicy``).
+/// - At the timeout the command's process group gets SIGTERM, and SIGKILL
+///   `killGrace` later if it is still running.
+/// - Standard input, output and error are `/dev/null`: output could contain
+///   names, so it is never read or logged; only the exit status is reported.
+///   Redirect inside the command to keep it (`cmd >>"$HOME/birthdays.log" 2>&1`).
+public struct CommandChannel: NotificationSink {
+    public let command: String
+    public let timeout: Duration
+    public let killGrace: Duration
+    private let baseEnvironment: [String: String]
+    private let shell: String
+    private let clock: any Clock<Duration>
+
+    /// - Parameters:
+    ///   - command: the shell command line.
+    ///   - environment: what the command inherits besides the `BIRTHDAYS_*`
+    ///     variables; the CLI passes the daemon's own environment.
+    ///   - timeout: how long the command may run. Default 30 s.
+    ///   - killGrace: time between SIGTERM and SIGKILL. Default 2 s.
+    ///   - shell: the shell; `/bin/sh` unless a test says otherwise.
+    public init(
+        command: String,
+        environment: [String: String],
+        timeout: Duration = .seconds(30),
+        killGrace: Duration = .seconds(2),
+        shell: String = "/bin/sh",
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.command = command
+        self.baseEnvironment = environment
+        self.timeout = timeout
+        self.killGrace = killGrace
+        self.shell = shell
+        self.clock = clock
+    }
+
+    /// The environment the command runs with for `reminder`.
+    public func environment(for reminder: Reminder) -> [String: String] {
+        var environment = baseEnvironment
+        environment["BIRTHDAYS_ID"] = reminder.id
+        environment["BIRTHDAYS_TITLE"] = reminder.title
+        environment["BIRTHDAYS_BODY"] = reminder.body
+        environment["BIRTHDAYS_PERSON_ID"] = reminder.personID
+        environment["BIRTHDAYS_FIRE_AT"] = reminder.fireAtISO8601
+        environment["BIRTHDAYS_KIND"] = reminder.kind.rawValue
+        environment["BIRTHDAYS_WHEN"] = reminder.when.rawValue
+        environment["BIRTHDAYS_LATE"] = reminder.late ? "1" : "0"
+        return environment
+    }
+
+    public func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+        guard !command.trimmingWhitespace().isEmpty else { throw .noCommand }
+        let child = try ChildProcess.spawn([shell, "-c", command], environment: environment(for: reminder))
+        let outcome = await withTaskCancellationHandler {
+            await supervise(child)
+        } onCancel: {
+            child.signalGroup(SIGKILL)
+        }
+        switch outcome {
+        case .exited(.exited(0)): return
+        case .exited(.exited(let status)): throw .commandFailed(status: status)
+        case .exited(.signalled(let signal)): throw Task.isCancelled ? .cancelled : .commandKilled(signal: signal)
+        case .timedOut: throw .commandTimedOut(after: timeout)
+        }
+    }
+
+    private enum Outcome {
+        case exited(ChildProcess.Termination)
+        case timedOut
+    }
+
+    private enum Event: Sendable {
+        case exited(ChildProcess.Termination)
+        case timeout
+        case graceOver
+        case sleepCancelled
+    }
+
+    /// Waits for `child`, stopping it at the timeout.
+    private func supervise(_ child: ChildProcess) async -> Outcome {
+        let clock = self.clock
+        let timeout = self.timeout
+        let grace = killGrace
+        return await withTaskGroup(of: Event.self) { group in
+            group.addTask { .exited(await child.waitForExit()) }
+            group.addTask {
+                do { try await clock.sleep(for: timeout) } catch { return .sleepCancelled }
+                return .timeout
+            }
+            var timedOut = false
+            while let event = await group.next() {
+                switch event {
+                case .exited(let termination):
+                    group.cancelAll()
+                    return timedOut ? .timedOut : .exited(termination)
+                case .timeout:
+                    timedOut = true
+                    child.signalGroup(SIGTERM)
+                    group.addTask {
+                        do { try await clock.sleep(for: grace) } catch { return .sleepCancelled }
+                        return .graceOver
+                    }
+                case .graceOver:
+                    child.signalGroup(SIGKILL)
+                case .sleepCancelled:
+                    continue
+                }
+            }
+            return .timedOut
+        }
+    }
+}

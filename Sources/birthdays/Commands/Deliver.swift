@@ -1,0 +1,71 @@
+import ArgumentParser
+import BirthdayCore
+import BirthdayDaemon
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+
+extension BirthdaysCommand {
+    struct Deliver: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Deliver what is due now, once, then reschedule (for a systemd timer instead of the daemon).",
+            discussion: """
+                The same pass the daemon makes: due reminders are delivered exactly once (a running daemon and this \
+                command never both send one), late ones the same day are flagged late, older ones recorded as missed, \
+                due retries are attempted. Exits 1 when some reminder failed or is waiting for a retry.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Make one pass and exit (the only mode; spelled out in unit files for clarity).")
+        var once = false
+
+        @Flag(help: "Print the pass's counts as JSON.")
+        var json = false
+
+        /// `birthdays deliver --json`.
+        struct Output: Encodable {
+            var status: String
+            var queued: Int
+            var delivered: Int
+            var late: Int
+            var retrying: Int
+            var failed: Int
+            var missed: Int
+            var scheduled: Int
+        }
+
+        func run() async throws {
+            let context = try Context(global)
+            let clock = ContinuousClock()
+            let engine = DeliveryEngine(
+                database: context.database,
+                clock: clock,
+                now: context.flowingNow(),
+                systemTimeZone: context.liveSystemTimeZone(),
+                channels: ReminderChannels.factory(
+                    desktop: DesktopNotificationChannel(), environment: context.environment, clock: clock,
+                    log: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+                ),
+                logger: context.daemonLogger("birthdays.deliver")
+            )
+            // Without a daemon, this pass holds the lock and may recover rows a
+            // crash left in 'sending'; with one, it only claims rows (never both send one).
+            let lock = try? DaemonLock.acquire(database: context.database.path)
+            if lock != nil { try await engine.recoverInterrupted() }
+            defer { withExtendedLifetime(lock) {} }
+            let result = try await engine.runOnePass()
+            if json {
+                print(JSONOutput.string(Output(
+                    status: result.status.rawValue, queued: result.queued, delivered: result.delivered, late: result.late,
+                    retrying: result.retrying, failed: result.failed, missed: result.missed, scheduled: result.scheduled
+                )))
+            } else {
+                print("Delivered \(result.delivered) (\(result.late) late), \(result.retrying) to retry, \(result.failed) failed, "
+                    + "\(result.missed) missed; \(result.scheduled) pending.")
+            }
+            if result.failed > 0 || result.retrying > 0 { throw ExitCode.failure }
+        }
+    }
+}

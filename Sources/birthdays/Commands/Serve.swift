@@ -1,0 +1,37 @@
+import ArgumentParser
+import BirthdayCore
+import BirthdayServer
+import BirthdayStore
+import Foundation
+import Hummingbird
+import Logging
+
+extension BirthdaysCommand {
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Publish the birthdays as a calendar subscription (webcal) over HTTP.",
+            discussion: """
+                Serves GET/HEAD /calendar/<token>.ics with ETag and Last-Modified, and GET /healthz. \
+                `birthdays feed url` prints the address to subscribe to. Loopback only by default; \
+                put it behind a TLS reverse proxy to reach it from a phone.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: "The address to listen on.")
+        var host = FeedServerDefaults.host
+
+        @Option(help: "The TCP port to listen on.")
+        var port = FeedServerDefaults.port
+
+        func run() async throws {
+            let context = try Context(global)
+            _ = try await context.database.feedToken()
+            // Access lines at info by default (BIRTHDAYS_LOG_LEVEL=warning turns them off).
+            let logger = context.logger("birthdays.serve", level: .info)
+            let app = buildFeedApplication(source: DatabaseFeedSource(database: context.database), host: host, port: port, logger: logger)
+            try await app.runService()
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import BirthdayCore
+import BirthdayStore
+import Foundation
+
+extension BirthdaysCommand {
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one person: dates, next birthday and anniversary, age (what a click on a reminder shows).")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "A person id, or their exact name.")
+        var person: String
+
+        func run() async throws {
+            let context = try Context(global)
+            let found: Person
+            if let byID = try await context.database.person(id: person) {
+                found = byID
+            } else {
+                let matches = try await context.database.people().filter { $0.name.caseInsensitiveCompare(person) == .orderedSame }
+                guard let first = matches.first else { throw CLIError("no person has the id or name '\(person)'") }
+                guard matches.count == 1 else {
+                    throw CLIError("\(matches.count) people are named '\(person)'; use an id: \(matches.map(\.id).joined(separator: ", "))")
+                }
+                found = first
+            }
+            let (settings, zone) = try await context.settings()
+            print(found.name)
+            print("Id: \(found.id)")
+            let today = LocalDate.today(at: context.now, in: zone)
+            PersonDetails.lines(for: found, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries).forEach { print($0) }
+        }
+    }
+}

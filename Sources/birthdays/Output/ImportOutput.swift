@@ -1,0 +1,50 @@
+import BirthdayCore
+import Foundation
+
+/// `birthdays import --json`.
+struct ImportOutput: Encodable {
+    struct Problem: Encodable {
+        var file: String
+        var line: Int
+        var message: String
+    }
+
+    var added: Int
+    var updated: Int
+    var unchanged: Int
+    var invalid: Int
+    var without_dates: Int
+    var problems: [Problem]
+
+    init(_ report: ImportReport) {
+        added = report.added
+        updated = report.updated
+        unchanged = report.unchanged
+        invalid = report.invalid
+        without_dates = report.withoutDates
+        problems = report.problems.map { Problem(file: $0.file, line: $0.line, message: $0.message) }
+    }
+
+    /// One line: what happened. Problems go to standard error, one per line, before it.
+    static func summary(_ report: ImportReport, dryRun: Bool) -> String {
+        let verb = dryRun ? "would import" : "imported"
+        return "\(verb) \(Wording.count(report.files, "file")): \(report.added) added, \(report.updated) updated, "
+            + "\(report.unchanged) unchanged, \(report.invalid) with invalid dates"
+            + (report.withoutDates > 0 ? "; \(report.withoutDates) contacts without dates skipped" : "")
+            + (report.problems.isEmpty ? "" : "; " + Wording.count(report.problems.count, "problem"))
+    }
+}
+
+/// Progress on standard error for long imports on a terminal.
+enum ImportProgress {
+    static let report: @Sendable (Int64, Int64) -> Void = { done, total in
+        guard total > 8_000_000 else { return }
+        let percent = total > 0 ? Int(done * 100 / total) : 100
+        let megabytes = (total + 500_000) / 1_000_000
+        FileHandle.standardError.write(Data("\rreading \(megabytes) MB of contacts… \(percent)%".utf8))
+    }
+
+    static func clear() {
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

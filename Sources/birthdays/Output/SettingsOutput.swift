@@ -1,0 +1,31 @@
+import BirthdayCore
+import Foundation
+
+/// `birthdays settings --json`: every setting, key to text, in ``SettingKey`` order.
+struct SettingsOutput: Encodable {
+    let settings: Settings
+
+    init(_ settings: Settings) { self.settings = settings }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        for key in SettingKey.allCases { try container.encode(settings.text(for: key), forKey: JSONKey(key.rawValue)) }
+    }
+
+    static func text(_ settings: Settings, zone: TimeZone) -> String {
+        Table.render(SettingKey.allCases.map { key in
+            let value = settings.text(for: key)
+            return [key.rawValue, key == .timeZone && settings.timeZone == nil ? value + " (" + zone.identifier + ")" : value]
+        })
+    }
+
+    static func changed(_ key: SettingKey, _ settings: Settings, _ rescheduled: RescheduleResult?) -> String {
+        var line = "\(key.rawValue) = \(settings.text(for: key))"
+        if let rescheduled {
+            line += rescheduled.status.allowsScheduling
+                ? "; reminders rescheduled (\(rescheduled.scheduled) pending)"
+                : "; no reminders pending (notifications \(rescheduled.status.rawValue))"
+        }
+        return line
+    }
+}

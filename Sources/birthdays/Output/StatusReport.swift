@@ -1,0 +1,127 @@
+import BirthdayCore
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+
+/// What `birthdays status` reports; built from the database and the lock only.
+struct StatusReport {
+    var pid: Int32?
+    var permission: AuthorizationStatus
+    var channels: [String]
+    var pending: Int
+    var nextFire: Date?
+    var last: DeliveryEntry?
+    var recent: [DeliveryEntry]
+    var days: Int
+    var zone: TimeZone
+
+    init(context: Context, days: Int) async throws {
+        let (settings, zone) = try await context.settings()
+        let database = context.database
+        self.zone = zone
+        self.days = days
+        pid = DaemonLock.holder(database: database.path)
+        permission = try await database.authorizationStatus()
+        channels = permission == .provisional ? ["log"] : settings.channels.map(\.rawValue)
+        let requests = try await database.pendingRequests()
+        pending = requests.count
+        nextFire = [requests.first?.fireAt, try await database.nextLedgerWork()].compactMap { $0 }.min()
+        last = try await database.lastDelivery()
+        recent = try await database.deliveries(updatedSince: context.now.addingTimeInterval(-Double(max(days, 0)) * 86_400))
+    }
+
+    static let problemStates: [DeliveryEntry.State] = [.failed, .missed, .interrupted, .retrying]
+
+    func count(_ state: DeliveryEntry.State) -> Int { recent.filter { $0.state == state }.count }
+
+    var problems: [DeliveryEntry] { recent.filter { Self.problemStates.contains($0.state) } }
+
+    func iso(_ date: Date?) -> String? { date.map { ISOInstant.format($0, in: zone) } }
+
+    /// `birthdays status --json`.
+    struct Output: Encodable {
+        struct Daemon: Encodable {
+            var running: Bool
+            var pid: Int?
+        }
+
+        struct LastDelivery: Encodable {
+            var id: String
+            var occurrence: String
+            var fire_at: String
+            var delivered_at: String?
+            var late: Bool
+        }
+
+        /// Counts by state, in the order of ``DeliveryEntry/State``.
+        struct Recent: Encodable {
+            var days: Int
+            var counts: [(String, Int)]
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: JSONKey.self)
+                try container.encode(days, forKey: JSONKey("days"))
+                for (state, count) in counts { try container.encode(count, forKey: JSONKey(state)) }
+            }
+        }
+
+        struct Problem: Encodable {
+            var id: String
+            var occurrence: String
+            var state: String
+            var fire_at: String
+            var attempts: Int
+            var next_attempt_at: String?
+            var error: String?
+        }
+
+        var daemon: Daemon
+        var permission: String
+        var channels: [String]
+        var pending: Int
+        var next_fire: String?
+        var last_delivery: LastDelivery?
+        var recent: Recent
+        var problems: [Problem]
+    }
+
+    var output: Output {
+        Output(
+            daemon: .init(running: pid != nil, pid: pid.map(Int.init)),
+            permission: permission.rawValue,
+            channels: channels,
+            pending: pending,
+            next_fire: iso(nextFire),
+            last_delivery: last.map { entry in
+                .init(
+                    id: entry.notificationID, occurrence: entry.occurrenceDate.description, fire_at: ISOInstant.format(entry.fireAt, in: zone),
+                    delivered_at: iso(entry.deliveredAt), late: entry.late
+                )
+            },
+            recent: .init(days: days, counts: DeliveryEntry.State.allCases.filter { $0 != .queued && $0 != .sending }.map { ($0.rawValue, count($0)) }),
+            problems: problems.map { entry in
+                .init(
+                    id: entry.notificationID, occurrence: entry.occurrenceDate.description, state: entry.state.rawValue,
+                    fire_at: ISOInstant.format(entry.fireAt, in: zone), attempts: entry.attempts, next_attempt_at: iso(entry.nextAttemptAt),
+                    error: entry.lastError
+                )
+            }
+        )
+    }
+
+    var text: String {
+        var lines: [String] = []
+        lines.append("Daemon: " + (pid.map { "running (pid \($0))" } ?? "not running"))
+        lines.append("Notifications: \(permission.rawValue); channels: \(channels.isEmpty ? "none" : channels.joined(separator: ","))")
+        lines.append("Pending: \(pending)" + (iso(nextFire).map { "; next \($0)" } ?? ""))
+        if let last {
+            lines.append("Last delivery: \(last.notificationID) at \(iso(last.deliveredAt) ?? "?")\(last.late ? " (late)" : "")")
+        }
+        lines.append("Last \(days) days: \(count(.delivered)) delivered, \(count(.failed)) failed, \(count(.missed)) missed, "
+            + "\(count(.interrupted)) interrupted, \(count(.retrying)) retrying, \(count(.dismissed)) dismissed")
+        for entry in problems {
+            lines.append("  \(entry.state.rawValue) \(entry.notificationID) (\(entry.occurrenceDate))" + (entry.lastError.map { ": \($0)" } ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

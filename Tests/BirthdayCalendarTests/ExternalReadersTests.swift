@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+@testable import BirthdayCalendar
+@testable import BirthdayCore
+import TestSupport
+
+/// The feed read by independent implementations: python3-icalendar with
+/// dateutil's RRULE expansion, and khal (which imports through
+/// python3-icalendar and stores in a vdir). Each test skips when its tool is
+/// missing; `make test` installs `python3-icalendar python3-dateutil khal`.
+@Suite struct ExternalReadersTests {
+    // MARK: - python3-icalendar and dateutil
+
+    /// Parses the feed with `icalendar.Calendar.from_ical`, checks what every
+    /// event and alarm must carry, and expands each RRULE from DTSTART with
+    /// dateutil between the two given dates. Prints JSON.
+    private static let pythonReader = #"""
+        import json, sys, datetime
+        import icalendar
+        from dateutil.rrule import rrulestr
+
+        path, first, last = sys.argv[1], sys.argv[2], sys.argv[3]
+        with open(path, 'rb') as f:
+            cal = icalendar.Calendar.from_ical(f.read())
+        begin = datetime.datetime.strptime(first, '%Y-%m-%d')
+        end = datetime.datetime.strptime(last, '%Y-%m-%d')
+        out = {'calname': str(cal.get('X-WR-CALNAME')), 'name': str(cal.get('NAME')),
+               'refresh': cal.get('REFRESH-INTERVAL').to_ical().decode(), 'errors': [], 'events': []}
+        for c in cal.walk():
+            if getattr(c, 'errors', None):
+                out['errors'].append([c.name, [str(e) for e in c.errors]])
+        for ev in cal.walk('VEVENT'):
+            start = ev.decoded('DTSTART')
+            if isinstance(start, datetime.datetime):
+                out['errors'].append(['DTSTART is not a DATE', str(ev['UID'])])
+                continue
+            rule = ev['RRULE'].to_ical().decode()
+            dtstart = datetime.datetime(start.year, start.month, start.day)
+            days = [d.date().isoformat() for d in rrulestr(rule, dtstart=dtstart).between(begin, end, inc=True)]
+            alarms = []
+            for a in ev.walk('VALARM'):
+                trigger = a.decoded('TRIGGER')
+                alarms.append({'action': str(a['ACTION']), 'seconds': int(trigger.total_seconds()),
+                               'related': a['TRIGGER'].params.get('RELATED', 'START'), 'description': str(a['DESCRIPTION'])})
+            out['events'].append({
+                'uid': str(ev['UID']), 'summary': str(ev['SUMMARY']), 'start': start.isoformat(),
+                'end': ev.decoded('DTEND').isoformat(), 'stampUTC': ev.decoded('DTSTAMP').utcoffset() == datetime.timedelta(0),
+                'transp': str(ev['TRANSP']), 'class': str(ev['CLASS']),
+                'categories': [str(x) for x in ev['CATEGORIES'].cats], 'occurrences': days, 'alarms': alarms})
+        json.dump(out, sys.stdout)
+        """#
+
+    private struct PythonReading: Decodable {
+        struct Event: Decodable {
+            struct Alarm: Decodable, Equatable {
+                var action: String
+                var seconds: Int
+                var related: String
+                var description: String
+            }
+            var uid, summary, start, end, transp, `class`: String
+            var stampUTC: Bool
+            var categories, occurrences: [String]
+            var alarms: [Alarm]
+        }
+        var calname, name, refresh: String
+        var errors: [[String]]?
+        var events: [Event]
+    }
+
+    private func readWithPython(_ text: String, from first: LocalDate, to last: LocalDate) throws -> PythonReading {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let path = directory.path + "/feed.ics"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let output = try ExternalTool.run(ExternalTool.python, ["-c", Self.pythonReader, path, first.description, last.description])
+        try #require(output.status == 0, "python3 failed: \(output.stderr)")
+        return try JSONDecoder().decode(PythonReading.self, from: Data(output.stdout.utf8))
+    }
+
+    @Test(
+        .enabled(if: ExternalTool.hasPythonICalendar, "needs /usr/bin/python3 with icalendar and dateutil (apt-get install python3-icalendar python3-dateutil)"),
+        arguments: LeapDayPolicy.allCases)
+    func pythonICalendarReadsEveryEventAndDateutilExpandsItToTheRightDays(policy: LeapDayPolicy) throws {
+        var settings = Settings()
+        settings.leapDay = policy
+        settings.calendarName = "Family, friends"
+        let text = try CalendarExporter(settings: settings).export(AddressBook.people, lastChange: AddressBook.lastChange)
+        let last = LocalDate(year: AddressBook.today.year + 10, month: 12, day: 31)!
+        let reading = try readWithPython(text, from: AddressBook.today, to: last)
+
+        #expect(reading.errors ?? [] == [])
+        #expect(reading.calname == "Family, friends")
+        #expect(reading.name == "Family, friends")
+        #expect(reading.refresh == "P1D")
+        #expect(reading.events.count == 8)
+        for event in reading.events {
+            let person = try #require(AddressBook.people.first { event.uid.hasPrefix($0.id + "-") })
+            let kind: EventKind = event.uid.hasSuffix("-anniversary@birthdays") ? .anniversary : .birthday
+            let date = try #require(person.date(of: kind))
+            let expected = (AddressBook.today.year...last.year)
+                .map { date.occurrence(in: $0, leapDay: policy) }
+                .filter { $0 >= AddressBook.today }
+                .map(\.description)
+            #expect(event.occurrences == expected, "\(event.uid)")
+            #expect(event.summary == (kind == .birthday ? "🎂 " : "💍 ") + person.name)
+            #expect(event.stampUTC)
+            #expect(event.transp == "TRANSPARENT" && event.class == "PRIVATE")
+            #expect(event.categories == [kind == .birthday ? "Birthday" : "Anniversary"])
+            let what = kind == .birthday ? "birthday" : "anniversary"
+            #expect(event.alarms == [
+                .init(action: "DISPLAY", seconds: 9 * 3600, related: "START", description: "Today is \(person.name)'s \(what)!"),
+                .init(action: "DISPLAY", seconds: -15 * 3600, related: "START", description: "\(person.name)'s \(what) is tomorrow!"),
+            ])
+        }
+    }
+
+    // MARK: - khal
+
+    /// A throwaway khal setup: config, vdir and database all inside one
+    /// temporary directory, with XDG paths pointing there too.
+    private struct Khal {
+        let directory: TemporaryDirectory
+        var config: String { directory.path + "/khal.conf" }
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            let vdir = directory.path + "/calendars/birthdays"
+            try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+            let config = """
+                [calendars]
+                [[birthdays]]
+                path = \(vdir)
+                type = calendar
+                [sqlite]
+                path = \(directory.path)/khal.db
+                [locale]
+                timeformat = %H:%M
+                dateformat = %Y-%m-%d
+                longdateformat = %Y-%m-%d
+                datetimeformat = %Y-%m-%d %H:%M
+                longdatetimeformat = %Y-%m-%d %H:%M
+                local_timezone = Europe/Berlin
+                default_timezone = Europe/Berlin
+                [default]
+                default_calendar = birthdays
+
+                """
+            try config.write(toFile: self.config, atomically: true, encoding: .utf8)
+        }
+
+        func run(_ arguments: [String]) throws -> ExternalTool.Output {
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_CONFIG_HOME"] = directory.path + "/config"
+            environment["XDG_DATA_HOME"] = directory.path + "/data"
+            environment["LC_ALL"] = "C.UTF-8"
+            environment["TZ"] = "Europe/Berlin"
+            return try ExternalTool.run(ExternalTool.khal, ["-c", config] + arguments, environment: environment)
+        }
+
+        /// The titles khal lists for exactly `day`.
+        func titles(on day: String) throws -> [String] {
+            let output = try run(["list", "--format", "{start-date}|{title}", "--day-format", "", day, "1d"])
+            try #require(output.status == 0, "khal list failed: \(output.stderr)")
+            return output.stdout.split(separator: "\n").compactMap { line in
+                let parts = line.split(separator: "|", maxSplits: 1)
+                return parts.count == 2 && parts[0] == day ? String(parts[1]) : nil
+            }
+        }
+    }
+
+    @Test(
+        .enabled(if: ExternalTool.hasKhal, "needs khal (apt-get install khal)"),
+        arguments: [
+            (LeapDayPolicy.feb28, "2027-02-28", "2027-03-01"),
+            (.mar1, "2027-03-01", "2027-02-28"),
+        ])
+    func khalImportsTheFeedAndListsBirthdaysOnTheRightDay(policy: LeapDayPolicy, leapDayInCommonYear: String, otherDay: String) throws {
+        let khal = try Khal()
+        defer { khal.directory.cleanup() }
+        var settings = Settings()
+        settings.leapDay = policy
+        let feed = khal.directory.path + "/birthdays.ics"
+        try CalendarExporter(settings: settings).write(AddressBook.people, lastChange: AddressBook.lastChange, to: feed)
+
+        let imported = try khal.run(["import", "--batch", "-a", "birthdays", feed])
+        try #require(imported.status == 0, "khal import failed: \(imported.stderr)")
+
+        #expect(try khal.titles(on: "2027-12-10") == ["🎂 Ada Lovelace"])
+        #expect(try khal.titles(on: "2027-05-14") == ["🎂 Doe, John; \"JJ\" \\o/"])
+        #expect(try khal.titles(on: "2027-06-20") == ["💍 Doe, John; \"JJ\" \\o/"])
+        #expect(try khal.titles(on: "2027-11-27") == ["🎂 李小龍"])
+        #expect(try khal.titles(on: "2027-12-31") == ["🎂 Silvester Eve"])
+        #expect(try khal.titles(on: "2028-01-01") == [])
+        // Feb 29 people: on Feb 29 in a leap year, on the policy's day otherwise.
+        #expect(try khal.titles(on: "2028-02-29").sorted() == ["🎂 Björn Ångström", "🎂 Léa Müller 🎈"])
+        #expect(try khal.titles(on: leapDayInCommonYear).sorted() == ["🎂 Björn Ångström", "🎂 Léa Müller 🎈"])
+        #expect(try khal.titles(on: otherDay) == [])
+    }
+}

@@ -1,0 +1,106 @@
+import Testing
+@testable import BirthdayCore
+import TestSupport
+
+@Suite struct OnboardingMachineTests {
+    typealias Machine = OnboardingMachine
+
+    @Test func enableWithAReachableChannelAuthorizes() {
+        var machine = Machine()
+        #expect(machine.handle(.start) == .showWelcome)
+        #expect(machine.handle(.welcomeAcknowledged) == .askForContacts(problem: nil))
+        #expect(machine.handle(.importContacts(path: "contacts.vcf")) == .importContacts(path: "contacts.vcf"))
+        #expect(machine.step == .contactsImport)
+        #expect(machine.handle(.importSucceeded) == .showPrimer)
+        #expect(machine.handle(.enableNotifications) == .probeChannel)
+        #expect(machine.handle(.channelProbed(reachable: true)) == .askForPermission(channelReachable: true))
+        #expect(machine.handle(.permissionAnswered(allowed: true)) == .finish(.notificationsOn(.authorized)))
+        #expect(machine.step == .complete)
+        #expect(machine.status == .authorized)
+    }
+
+    @Test func enableWithoutAChannelIsProvisional() {
+        var machine = Machine(step: .notificationPrimer)
+        #expect(machine.handle(.start) == .showPrimer)
+        #expect(machine.handle(.enableNotifications) == .probeChannel)
+        #expect(machine.handle(.channelProbed(reachable: false)) == .askForPermission(channelReachable: false))
+        #expect(machine.handle(.permissionAnswered(allowed: true)) == .finish(.notificationsOn(.provisional)))
+    }
+
+    @Test func dontAllowDenies() {
+        var machine = Machine(step: .notificationPrimer)
+        _ = machine.handle(.start)
+        _ = machine.handle(.enableNotifications)
+        _ = machine.handle(.channelProbed(reachable: true))
+        #expect(machine.handle(.permissionAnswered(allowed: false)) == .finish(.notificationsOff(.denied)))
+        #expect(machine.status == .denied)
+    }
+
+    @Test func maybeLaterCompletesWithoutAskingAndNeverNags() {
+        var machine = Machine()
+        _ = machine.handle(.start)
+        _ = machine.handle(.welcomeAcknowledged)
+        #expect(machine.handle(.skipContacts) == .showPrimer)
+        #expect(machine.handle(.maybeLater) == .finish(.notificationsOff(.notDetermined)))
+        #expect(machine.status == .notDetermined)
+        #expect(machine.step == .complete)
+        // Coming back later does not show the primer again.
+        var resumed = Machine(step: machine.step, status: machine.status)
+        #expect(resumed.handle(.start) == .alreadyComplete(.notDetermined))
+        #expect(resumed.handle(.enableNotifications) == .ignored)
+    }
+
+    @Test func deniedIsNeverAskedAgain() {
+        var machine = Machine(step: .notificationPrimer, status: .denied)
+        #expect(machine.handle(.start) == .showPrimer)
+        #expect(machine.handle(.enableNotifications) == .finish(.alreadyDenied))
+        #expect(machine.status == .denied)
+    }
+
+    @Test(arguments: [AuthorizationStatus.authorized, .provisional])
+    func alreadyAllowedSkipsThePrimer(_ status: AuthorizationStatus) {
+        var machine = Machine(step: .contactsImport, status: status)
+        #expect(machine.handle(.start) == .askForContacts(problem: nil))
+        #expect(machine.handle(.skipContacts) == .finish(.notificationsOn(status)))
+    }
+
+    @Test func aFailedImportAsksAgain() {
+        var machine = Machine(step: .contactsImport)
+        #expect(machine.handle(.importContacts(path: "missing.vcf")) == .importContacts(path: "missing.vcf"))
+        #expect(machine.handle(.importFailed(message: "cannot read missing.vcf")) == .askForContacts(problem: "cannot read missing.vcf"))
+        #expect(machine.step == .contactsImport)
+    }
+
+    @Test func thePrimerComesBeforeAnyRequest() {
+        for step in [Machine.Step.welcome, .contactsImport, .notificationPrimer, .complete] {
+            var machine = Machine(step: step)
+            #expect(machine.handle(.permissionAnswered(allowed: true)) == .ignored)
+            #expect(machine.handle(.channelProbed(reachable: true)) == .ignored)
+            #expect(machine.status == .notDetermined)
+        }
+    }
+
+    @Test(arguments: [
+        (Machine.Step.welcome, Machine.Action.showWelcome),
+        (.contactsImport, .askForContacts(problem: nil)),
+        (.notificationPrimer, .showPrimer),
+        (.permissionRequest, .showPrimer),
+        (.complete, .alreadyComplete(.notDetermined)),
+    ])
+    func resumesWhereItStopped(_ step: Machine.Step, _ action: Machine.Action) {
+        var machine = Machine(step: step)
+        #expect(machine.handle(.start) == action)
+    }
+}
+
+@Suite struct AuthorizationStatusTests {
+    @Test(arguments: [
+        (true, true, AuthorizationStatus.authorized),
+        (true, false, .provisional),
+        (false, true, .denied),
+        (false, false, .denied),
+    ])
+    func afterRequest(_ allowed: Bool, _ reachable: Bool, _ expected: AuthorizationStatus) {
+        #expect(AuthorizationStatus.afterRequest(allowed: allowed, channelReachable: reachable) == expected)
+    }
+}

@@ -1,0 +1,101 @@
+import BirthdayCore
+import BirthdayDaemon
+import BirthdayStore
+import Foundation
+import Logging
+import ServiceLifecycle
+import ServiceLifecycleTestKit
+import Synchronization
+import Testing
+import TestSupport
+
+/// `buildDaemon` in-process, as `birthdays run` builds it, on an in-memory
+/// store: no signals, no wake monitor, the log channel into memory.
+@Suite(.timeLimit(.minutes(1)))
+struct DaemonTests {
+    /// What the log channel wrote.
+    final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+    }
+
+    /// A store with Ada, born 1990-03-10, notifications on, day-before off,
+    /// delivering through `channels`.
+    func store(channels: String, command: String = "") async throws -> AppDatabase {
+        let database = try AppDatabase.inMemory()
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let card = try directory.write("ada.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1990-03-10\r\nEND:VCARD\r\n")
+        let epoch = Date(timeIntervalSince1970: 0)
+        _ = try await ContactImporter(database: database, now: epoch, referenceYear: 2026).importPaths([card])
+        try await database.setSetting(.dayBefore, to: "off", now: epoch)
+        try await database.setSetting(.channels, to: channels, now: epoch)
+        if !command.isEmpty { try await database.setSetting(.command, to: command, now: epoch) }
+        try await database.setAuthorizationStatus(.authorized)
+        return database
+    }
+
+    /// The daemon over `database`, its clock starting at `start` in Berlin and flowing.
+    func daemon(_ database: AppDatabase, start: String, lines: Lines, recorder: LogRecorder) async throws -> Daemon {
+        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let base = try #require(ReferenceTime.parse(start, timeZone: zone))
+        let origin = ContinuousClock.now
+        return try await buildDaemon(DaemonConfiguration(
+            database: database,
+            environment: ["PATH": "/usr/bin:/bin"],
+            now: { base.addingTimeInterval((ContinuousClock.now - origin).timeInterval) },
+            systemTimeZone: { zone },
+            clock: ContinuousClock(),
+            watchesWake: false,
+            shutdownSignals: [],
+            logLine: { lines.append($0) },
+            logger: recorder.logger,
+            feedLogger: recorder.logger
+        ))
+    }
+
+    @Test func deliversTheDueReminderOnceAndStopsOnGracefulShutdown() async throws {
+        let database = try await store(channels: "log")
+        let lines = Lines()
+        let recorder = LogRecorder()
+        let daemon = try await daemon(database, start: "2026-03-10T08:59:59", lines: lines, recorder: recorder)
+        try await testGracefulShutdown { trigger in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await daemon.run() }
+                try await eventually("the delivery") { lines.all.count == 1 }
+                try await eventually("the pass after it") { await daemon.engine.passes >= 2 }
+                trigger.triggerGracefulShutdown()
+                try await group.waitForAll()
+            }
+        }
+        #expect(lines.all.count == 1)
+        #expect(lines.all.first?.hasPrefix("reminder delivered id=ada-birthday-dayof kind=birthday when=day-of") == true)
+        #expect(try await database.deliveries(updatedSince: .distantPast).map(\.state) == [.delivered])
+        #expect(!recorder.all.contains { $0.contains("Ada") }, "the log never names anyone")
+    }
+
+    /// A graceful shutdown while a reminder is handed to a slow command: the
+    /// hand-over finishes and is recorded before the daemon returns.
+    @Test func gracefulShutdownLetsTheHandOverFinish() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let started = directory.file("started"), release = directory.file("release")
+        let database = try await store(
+            channels: "command", command: "touch '\(started)'; while [ ! -e '\(release)' ]; do sleep 0.02; done"
+        )
+        let daemon = try await daemon(database, start: "2026-03-10T08:59:59", lines: Lines(), recorder: LogRecorder())
+        try await testGracefulShutdown { trigger in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await daemon.run() }
+                try await eventually("the command to start") { FileManager.default.fileExists(atPath: started) }
+                trigger.triggerGracefulShutdown()
+                // The shutdown waits for the command: it is still being handed over.
+                #expect(try await database.deliveries(updatedSince: .distantPast).map(\.state) == [.sending])
+                _ = FileManager.default.createFile(atPath: release, contents: nil)
+                try await group.waitForAll()
+            }
+        }
+        #expect(try await database.deliveries(updatedSince: .distantPast).map(\.state) == [.delivered])
+    }
+}

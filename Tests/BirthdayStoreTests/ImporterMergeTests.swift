@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Testing
+@testable import BirthdayCore
+@testable import BirthdayStore
+import TestSupport
+
+/// The importer's identity and merge rules, fed with parsed contacts so they
+/// hold whatever parser produced them.
+@Suite struct ImporterMergeTests {
+    let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+    func contact(_ name: String, file: String = "a.vcf", index: Int = 0, uid: String? = nil, birthday: EventDate? = nil, anniversary: EventDate? = nil) -> ParsedContact {
+        ParsedContact(source: ContactSource(file: file, index: index, line: index * 5 + 1), uid: uid, formattedName: name, birthday: birthday, anniversary: anniversary)
+    }
+
+    func apply(_ contacts: [ParsedContact], to database: AppDatabase) throws -> ImportReport {
+        var report = ImportReport()
+        let people = ContactMerge.people(from: contacts, report: &report)
+        try database.writeNow { db in try ContactImporter.merge(people, into: db, now: now, report: &report, write: true) }
+        return report
+    }
+
+    @Test func reimportIsIdempotentAndEditsUpdateInPlace() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let database = try AppDatabase.openFile(at: dir.file("b.sqlite"))
+        let first = [contact("Ada", uid: "u1", birthday: event(1815, 12, 10)), contact("Alan", index: 1, birthday: event(1912, 6, 23))]
+        let r1 = try apply(first, to: database)
+        #expect((r1.added, r1.updated, r1.unchanged) == (2, 0, 0))
+        let revision = try await database.revision().value
+        let r2 = try apply(first, to: database)
+        #expect((r2.added, r2.updated, r2.unchanged) == (0, 0, 2))
+        #expect(try await database.revision().value == revision, "an unchanged re-import must not bump the revision")
+        var edited = first
+        edited[1].birthday = event(1912, 6, 24)
+        let r3 = try apply(edited, to: database)
+        #expect((r3.added, r3.updated, r3.unchanged) == (0, 1, 1))
+        #expect(try await database.peopleCount() == 2)
+        #expect(try await database.people().first { $0.name == "Alan" }?.birthday == event(1912, 6, 24))
+    }
+
+    @Test func samNamedPeopleInOneFileStayTwo() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let database = try AppDatabase.openFile(at: dir.file("b.sqlite"))
+        let report = try apply([contact("Ms. Test", birthday: event(1988, 1, 1)), contact("Ms. Test", index: 1, birthday: event(1990, 2, 2))], to: database)
+        #expect(report.added == 2)
+        #expect(Set(try await database.people().compactMap(\.birthday)) == [event(1988, 1, 1), event(1990, 2, 2)])
+    }
+
+    @Test func contactsWithoutDatesAreCountedNotStored() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let database = try AppDatabase.openFile(at: dir.file("b.sqlite"))
+        let report = try apply([contact("Nobody"), contact("Ada", index: 1, birthday: event(nil, 12, 10))], to: database)
+        #expect(report.withoutDates == 1)
+        #expect(report.added == 1)
+    }
+
+    @Test func sameContactInTwoFilesMergesAndReportsConflicts() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let database = try AppDatabase.openFile(at: dir.file("b.sqlite"))
+        let report = try apply([
+            contact("Ada", file: "phone.vcf", birthday: event(1815, 12, 10)),
+            contact("Ada", file: "google.csv", anniversary: event(1835, 7, 8)),
+            contact("Bob", file: "phone.vcf", index: 1, birthday: event(1950, 1, 1)),
+            contact("Bob", file: "google.csv", index: 1, birthday: event(1951, 1, 1)),
+        ], to: database)
+        #expect(report.added == 2)
+        let ada = try #require(try await database.people().first { $0.name == "Ada" })
+        #expect(ada.birthday == event(1815, 12, 10))
+        #expect(ada.anniversary == event(1835, 7, 8))
+        #expect(report.problems.count == 1)
+        #expect(report.problems.first?.file == "google.csv")
+        #expect(report.problems.first?.message.contains("Bob") == false, "problems never name people")
+    }
+
+    @Test func aLaterImportFromAnotherFileNeverErasesABirthday() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let database = try AppDatabase.openFile(at: dir.file("b.sqlite"))
+        _ = try apply([contact("Ada", file: "phone.vcf", birthday: event(1815, 12, 10))], to: database)
+        _ = try apply([contact("Ada", file: "google.csv", anniversary: event(1835, 7, 8))], to: database)
+        let ada = try #require(try await database.people().first)
+        #expect(ada.birthday == event(1815, 12, 10))
+        #expect(ada.anniversary == event(1835, 7, 8))
+        // The same file without the birthday: the user removed it, so it goes.
+        _ = try apply([contact("Ada", file: "google.csv", anniversary: event(1835, 7, 8))], to: database)
+        _ = try apply([contact("Ada", file: "phone.vcf", anniversary: event(1835, 7, 8))], to: database)
+        #expect(try await database.people().first?.birthday == nil)
+    }
+
+    @Test func aFailingWriteLeavesTheStoreUnchanged() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let database = try AppDatabase.openFile(at: dir.file("b.sqlite"))
+        _ = try apply([contact("Ada", uid: "u1", birthday: event(1815, 12, 10))], to: database)
+        struct Boom: Error {}
+        #expect(throws: StoreError.self) {
+            try database.writeNow { db in
+                var report = ImportReport()
+                try ContactImporter.merge([Person(id: "u2", name: "Bob", source: ContactSource(file: "x", index: 0, line: 1), birthday: event(1950, 1, 1))], into: db, now: now, report: &report, write: true)
+                throw Boom()
+            }
+        }
+        #expect(try await database.peopleCount() == 1)
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+@testable import BirthdayCore
+@testable import BirthdaySystem
+import TestSupport
+
+extension DeliveryTests {
+    /// The desktop channel against fake_notifyd.py on a private bus: the exact
+    /// Notify arguments, the action round trip, and the failures a user can meet.
+    @Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(1)))
+    struct DesktopNotificationChannelTests {
+        // MARK: - Notify arguments
+
+        @Test func notifySendsAppNameTextActionsAndUrgency() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let bus = try await PrivateBus()
+            defer { bus.stop() }
+            let server = try await NotificationServer(bus: bus, directory: directory)
+            defer { server.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+
+            // The server advertises body-markup, so the body is escaped.
+            try await channel.deliver(sampleReminder(title: "Tom & Jerry's birthday", body: "Tom & Jerry turn <b>40</b> today"))
+
+            let calls = try server.calls()
+            try #require(calls.count == 1)
+            let call = calls[0]
+            #expect(call["app_name"] as? String == "Birthdays")
+            #expect(call["replaces_id"] as? Int == 0)
+            #expect(call["app_icon"] as? String == "")
+            #expect(call["summary"] as? String == "Tom & Jerry's birthday")
+            #expect(call["body"] as? String == "Tom &amp; Jerry turn &lt;b&gt;40&lt;/b&gt; today")
+            #expect(call["actions"] as? [String] == ["default", "Open", "snooze", "Snooze 15 min", "dismiss", "Dismiss"])
+            let hints = try #require(call["hints"] as? [String: Any])
+            #expect(hints["urgency"] as? Int == 1)
+            #expect(hints["sound-name"] == nil, "fake-notifyd does not list the sound capability")
+            #expect(hints.count == 1)
+            #expect(call["expire_timeout"] as? Int == -1)
+        }
+
+        @Test func deliveringTheSameReminderAgainReplacesIt() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let bus = try await PrivateBus()
+            defer { bus.stop() }
+            let server = try await NotificationServer(bus: bus, directory: directory)
+            defer { server.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+
+            try await channel.deliver(sampleReminder(id: "r-1"))
+            try await channel.deliver(sampleReminder(id: "r-2", personID: "p-2"))
+            try await channel.deliver(sampleReminder(id: "r-1", late: true))
+
+            let calls = try server.calls()
+            #expect(calls.map { $0["replaces_id"] as? Int } == [0, 0, 1])
+            #expect(calls.map { $0["id"] as? Int } == [1, 2, 1])
+        }
+
+        // MARK: - Actions
+
+        @Test(arguments: NotificationAction.Key.allCases)
+        func anInvokedActionArrivesOnTheStreamThenTheClose(_ key: NotificationAction.Key) async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let bus = try await PrivateBus()
+            defer { bus.stop() }
+            let server = try await NotificationServer(bus: bus, directory: directory, autoAction: key.rawValue)
+            defer { server.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+
+            try await channel.deliver(sampleReminder(id: "r-7", personID: "p-7"))
+            let events = await first(2, of: channel.actions)
+
+            #expect(events == [
+                NotificationAction(reminderID: "r-7", personID: "p-7", notificationID: 1, event: .invoked(key)),
+                NotificationAction(reminderID: "r-7", personID: "p-7", notificationID: 1, event: .closed(.dismissedByUser)),
+            ])
+        }
+
+        @Test func signalsAboutOtherClientsNotificationsAreIgnored() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let bus = try await PrivateBus()
+            defer { bus.stop() }
+            let server = try await NotificationServer(bus: bus, directory: directory, autoAction: "snooze")
+            defer { server.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+
+            // Given a signal for id 99, which this channel never showed,
+            _ = try TestProcess.run(
+                ["/usr/bin/gdbus", "emit", "--session", "--object-path", "/org/freedesktop/Notifications",
+                 "--signal", "org.freedesktop.Notifications.ActionInvoked", "99", "snooze"],
+                environment: bus.environment
+            )
+            // when the channel then shows one and the server answers it,
+            try await channel.deliver(sampleReminder(id: "r-8"))
+            let events = await first(1, of: channel.actions)
+
+            // the first event is about our notification, not id 99.
+            #expect(events.map(\.reminderID) == ["r-8"])
+        }
+
+        // MARK: - Probe and failures
+
+        @Test func probeReportsTheServer() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let bus = try await PrivateBus()
+            defer { bus.stop() }
+            let server = try await NotificationServer(bus: bus, directory: directory)
+            defer { server.stop() }
+
+            let info = try await DesktopNotificationChannel.probe(bus: .address(bus.address)).get()
+
+            #expect(info.name == "birthdays-test-notifyd")
+            #expect(info.specVersion == "1.2")
+            #expect(info.capabilities == ["actions", "body", "body-markup", "persistence"])
+        }
+
+        @Test func aBusWithoutANotificationServerIsACleanError() async throws {
+            let bus = try await PrivateBus()
+            defer { bus.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+
+            await #expect(throws: DeliveryError.noNotificationServer) { try await channel.deliver(sampleReminder()) }
+            #expect(await DesktopNotificationChannel.probe(bus: .address(bus.address)) == .failure(.noNotificationServer))
+        }
+
+        @Test func noBusIsACleanError() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let address = DBusBusAddress.address("unix:path=" + directory.file("no-such-bus"))
+            let channel = DesktopNotificationChannel(bus: address)
+
+            let error = await #expect(throws: DeliveryError.self) { try await channel.deliver(sampleReminder()) }
+            guard case .noSessionBus = error else {
+                Issue.record("expected noSessionBus, got \(String(describing: error))")
+                return
+            }
+            #expect(error?.description.hasPrefix("no D-Bus session bus is reachable") == true)
+        }
+
+        @Test func aServerThatComesBackIsUsedAgain() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let bus = try await PrivateBus()
+            defer { bus.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+
+            // No server yet: a clean failure the daemon will retry.
+            await #expect(throws: DeliveryError.noNotificationServer) { try await channel.deliver(sampleReminder()) }
+            // The server starts; the retry goes through on the same channel.
+            let server = try await NotificationServer(bus: bus, directory: directory)
+            defer { server.stop() }
+            try await channel.deliver(sampleReminder())
+            #expect(try server.calls().count == 1)
+        }
+
+        @Test func aLostBusIsACleanErrorAndTheNextDeliveryConnectsAgain() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let bus = try await PrivateBus()
+            let server = try await NotificationServer(bus: bus, directory: directory)
+            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+            try await channel.deliver(sampleReminder())
+
+            server.stop()
+            bus.stop()
+
+            // The bus is gone: a clean error (never libdbus's exit-on-disconnect).
+            // Whether the connection's thread saw the hang-up first decides which one.
+            let error = await #expect(throws: DeliveryError.self) { try await channel.deliver(sampleReminder()) }
+            let isNoBus = error.map { if case .noSessionBus = $0 { true } else { false } } ?? false
+            #expect(error == .busDisconnected || isNoBus, "got \(String(describing: error))")
+            // The broken connection was dropped: the next delivery tries a new one.
+            let again = await #expect(throws: DeliveryError.self) { try await channel.deliver(sampleReminder()) }
+            guard case .noSessionBus = again else {
+                Issue.record("expected noSessionBus, got \(String(describing: again))")
+                return
+            }
+        }
+    }
+}
+
+extension DeliveryTests {
+    @Suite struct DesktopNotificationArgumentTests {
+        @Test func soundIsRequestedOnlyFromServersThatCanPlayIt() {
+            let channel = DesktopNotificationChannel(bus: .address("unix:path=/nonexistent"))
+            let reminder = sampleReminder()
+            let plain = channel.notifyArguments(for: reminder, replacing: 0, capabilities: ["actions"])
+            let sound = channel.notifyArguments(for: reminder, replacing: 0, capabilities: ["actions", "sound"])
+            #expect(plain[6] == .vardict([("urgency", .byte(1))]))
+            #expect(sound[6] == .vardict([("urgency", .byte(1)), ("sound-name", .string("message-new-instant"))]))
+            #expect(sound.map(\.signature).joined() == "susssasa{sv}i")
+        }
+
+        @Test func serversWithoutActionsGetNone() {
+            let channel = DesktopNotificationChannel(bus: .address("unix:path=/nonexistent"))
+            let arguments = channel.notifyArguments(for: sampleReminder(body: "a & b"), replacing: 3, capabilities: ["body"])
+            #expect(arguments[1] == .uint32(3))
+            #expect(arguments[4] == .string("a & b"), "no body-markup capability: sent as written")
+            #expect(arguments[5] == .strings([]))
+        }
+    }
+}

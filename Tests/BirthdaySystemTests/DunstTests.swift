@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import BirthdayCore
+@testable import BirthdaySystem
+import TestSupport
+
+extension DeliveryTests {
+    /// The desktop channel against a real notification server: dunst on a
+    /// private bus and a private X server (Xvfb), driven with dunstctl.
+    ///
+    /// dunst sends ActionInvoked and NotificationClosed only to the connection
+    /// that called Notify, so these tests also prove the channel listens on its
+    /// own connection. Actions other than the default one go through dunst's
+    /// context menu, which runs the `dmenu` program from its config; the test
+    /// configures a tiny script that picks the "snooze" line instead of a menu.
+    @Suite(.enabled(if: SystemTools.canRunDunst, Comment(rawValue: SystemTools.dunstMissing)), .timeLimit(.minutes(1)))
+    struct DunstTests {
+        static let shippedConfig = "/etc/xdg/dunst/dunstrc"
+        /// Xvfb + dunst on a private bus, stopped in reverse order.
+        final class Session: Sendable {
+            let bus: PrivateBus
+            let xvfb: TestProcess
+            let dunst: TestProcess
+
+            init(directory: TemporaryDirectory) async throws {
+                bus = try await PrivateBus()
+                // -displayfd: Xvfb picks a free display and prints its number when it accepts clients.
+                xvfb = try TestProcess(
+                    [SystemTools.path("Xvfb") ?? "Xvfb", "-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+                    environment: ["PATH": "/usr/bin:/bin"], directory: directory.url, name: "xvfb"
+                )
+                let display = try await xvfb.firstLine()
+                let picker = try directory.write("pick-snooze.sh", "#!/bin/sh\ngrep -m1 ',snooze\\]'\n")
+                chmod(picker, 0o755)
+                // Debian's shipped configuration, with the menu program replaced by the picker.
+                let shipped = try String(contentsOfFile: DunstTests.shippedConfig, encoding: .utf8)
+                let lines = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                    line.trimmingCharacters(in: .whitespaces).hasPrefix("dmenu =") ? "    dmenu = \(picker)" : String(line)
+                }
+                let config = try directory.write("dunstrc", lines.joined(separator: "\n"))
+                dunst = try TestProcess(
+                    [SystemTools.path("dunst") ?? "dunst", "-config", config],
+                    environment: bus.environment.merging(["DISPLAY": ":" + display, "HOME": directory.path]) { $1 },
+                    directory: directory.url, name: "dunst"
+                )
+                // Real readiness: gdbus blocks until dunst owns the name (or 10 s pass).
+                let wait = try TestProcess.run(
+                    [SystemTools.path("gdbus") ?? "gdbus", "wait", "--session", "--timeout", "10", "org.freedesktop.Notifications"],
+                    environment: bus.environment
+                )
+                try #require(wait.status == 0, "dunst did not take org.freedesktop.Notifications")
+            }
+
+            func dunstctl(_ arguments: String...) async throws -> String {
+                let result = try TestProcess.run([SystemTools.path("dunstctl") ?? "dunstctl"] + arguments, environment: bus.environment)
+                try #require(result.status == 0, "dunstctl \(arguments.joined(separator: " ")) failed")
+                return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+
+            /// Polls `dunstctl count displayed` until it is `count`, for at most 10 s:
+            /// dunst answers Notify before it draws the notification.
+            func waitUntilDisplayed(_ count: Int) async throws {
+                let deadline = ContinuousClock.now + .seconds(10)
+                while ContinuousClock.now < deadline {
+                    if try await dunstctl("count", "displayed") == String(count) { return }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                Issue.record("dunst never displayed \(count) notification(s)")
+            }
+
+            func stop() {
+                dunst.stop()
+                xvfb.stop()
+                bus.stop()
+            }
+        }
+
+        @Test func dunstShowsTheReminderAndReportsDefaultActionSnoozeAndClose() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let session = try await Session(directory: directory)
+            defer { session.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(session.bus.address))
+            var events = channel.actions.makeAsyncIterator()
+
+            // Clicking: `dunstctl action 0` runs the default action.
+            try await channel.deliver(sampleReminder(id: "r-open", personID: "p-open", title: "Grace's birthday"))
+            try await session.waitUntilDisplayed(1)
+            _ = try await session.dunstctl("action", "0")
+            #expect(await events.next()?.event == .invoked(.open))
+            let closedAfterOpen = await events.next()
+            #expect(closedAfterOpen?.reminderID == "r-open")
+            #expect(closedAfterOpen?.event == .closed(.closedByCall))
+
+            // The context menu: the configured picker chooses "Snooze 15 min".
+            try await channel.deliver(sampleReminder(id: "r-snooze", personID: "p-snooze", title: "Alan's birthday"))
+            try await session.waitUntilDisplayed(1)
+            _ = try await session.dunstctl("context")
+            let snoozed = await events.next()
+            #expect(snoozed?.reminderID == "r-snooze")
+            #expect(snoozed?.event == .invoked(.snooze))
+            #expect(await events.next()?.event == .closed(.closedByCall))
+
+            // Closing it: reported as dismissed by the user, and kept in dunst's history.
+            try await channel.deliver(sampleReminder(id: "r-close", personID: "p-close", title: "Ada's birthday", body: "Ada turns 37 today"))
+            try await session.waitUntilDisplayed(1)
+            _ = try await session.dunstctl("close")
+            let closed = await events.next()
+            #expect(closed?.reminderID == "r-close")
+            #expect(closed?.event == .closed(.dismissedByUser))
+            let history = try await session.dunstctl("history")
+            #expect(history.contains("\"Ada's birthday\""))
+            #expect(history.contains("\"Birthdays\""))
+        }
+
+        @Test func probeSeesDunst() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let session = try await Session(directory: directory)
+            defer { session.stop() }
+
+            let info = try await DesktopNotificationChannel.probe(bus: .address(session.bus.address)).get()
+
+            #expect(info.name == "dunst")
+            #expect(info.capabilities.contains("actions"))
+        }
+    }
+}
