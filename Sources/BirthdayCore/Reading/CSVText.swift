@@ -3,46 +3,13 @@ import Foundation
 /// Turning the bytes of a contacts CSV export into text, before SwiftCSV
 /// tokenizes it.
 enum CSVText {
-    /// Decodes a whole file.
-    ///
-    /// Rules, in order:
-    /// - a UTF-8 byte order mark means UTF-8 (the mark is dropped, so it is never
-    ///   glued to the first header);
-    /// - a UTF-16 byte order mark (`FF FE` or `FE FF`) means UTF-16 in that byte order;
-    /// - no mark, but a NUL byte in every other position of the first bytes
-    ///   (`N\0a\0`), means UTF-16 without a mark;
-    /// - bytes that are valid UTF-8 are UTF-8;
-    /// - anything else is Windows-1252, what Outlook writes on German and
-    ///   Western European Windows. Every byte decodes, so this never fails.
-    ///
-    /// Malformed UTF-16 is repaired with U+FFFD rather than rejected.
+    /// Decodes a whole file with ``TextDecoding/string(fromFile:)``: a UTF-8
+    /// or UTF-16 byte order mark (dropped, so it is never glued to the first
+    /// header), UTF-16 recognised by its NUL bytes, valid UTF-8, else
+    /// Windows-1252, what Outlook writes on German and Western European
+    /// Windows. Every byte decodes, so this never fails.
     static func decode(_ data: Data) -> String {
-        let bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            return String(decoding: bytes.dropFirst(3), as: UTF8.self)
-        }
-        if bytes.starts(with: [0xFF, 0xFE]) { return utf16(bytes.dropFirst(2), littleEndian: true) }
-        if bytes.starts(with: [0xFE, 0xFF]) { return utf16(bytes.dropFirst(2), littleEndian: false) }
-        if bytes.count >= 4 {
-            if bytes[0] != 0 && bytes[1] == 0 && bytes[2] != 0 && bytes[3] == 0 { return utf16(bytes[...], littleEndian: true) }
-            if bytes[0] == 0 && bytes[1] != 0 && bytes[2] == 0 && bytes[3] != 0 { return utf16(bytes[...], littleEndian: false) }
-        }
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
-        return Windows1252.decode(bytes)
-    }
-
-    private static func utf16(_ bytes: ArraySlice<UInt8>, littleEndian: Bool) -> String {
-        var units: [UInt16] = []
-        units.reserveCapacity(bytes.count / 2)
-        var index = bytes.startIndex
-        while index + 1 < bytes.endIndex {
-            let a = UInt16(bytes[index])
-            let b = UInt16(bytes[index + 1])
-            units.append(littleEndian ? a | b << 8 : a << 8 | b)
-            index += 2
-        }
-        let text = String(decoding: units, as: UTF16.self)
-        return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        TextDecoding.string(fromFile: data)
     }
 
     /// The field delimiter of a file: the most frequent of comma, semicolon
@@ -110,30 +77,14 @@ enum CSVText {
     }
 }
 
-/// The Windows-1252 code page ("ANSI" on Western European Windows).
+/// The Windows-1252 code page ("ANSI" on Western European Windows), for text
+/// that was already decoded: the byte tables are ``TextDecoding``'s.
 enum Windows1252 {
-    /// Bytes 0x80–0x9F; the five bytes the code page leaves undefined map to
-    /// the C1 control with the same number, as the WHATWG Encoding Standard does.
-    private static let high: [UInt32] = [
-        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
-    ]
-
-    /// Decodes bytes; every byte maps to one scalar.
-    static func decode(_ bytes: [UInt8]) -> String {
-        var scalars = String.UnicodeScalarView()
-        for byte in bytes {
-            let value = (0x80...0x9F).contains(byte) ? high[Int(byte) - 0x80] : UInt32(byte)
-            if let scalar = Unicode.Scalar(value) { scalars.append(scalar) }
-        }
-        return String(scalars)
-    }
-
     /// The byte for `scalar`, or `nil` when Windows-1252 cannot encode it.
     static func byte(for scalar: Unicode.Scalar) -> UInt8? {
         let value = scalar.value
         if value < 0x80 || (0xA0...0xFF).contains(value) { return UInt8(value) }
-        guard let offset = high.firstIndex(of: value) else { return nil }
+        guard let offset = TextDecoding.cp1252High.firstIndex(of: UInt16(truncatingIfNeeded: value)), value <= 0xFFFF else { return nil }
         return UInt8(0x80 + offset)
     }
 

@@ -72,6 +72,24 @@ enum TextDecoding {
         return .bytes(bomLength: 0)
     }
 
+    /// A whole file as text: its encoding detected by ``detectEncoding(_:)``
+    /// (a byte order mark is dropped), 8-bit files read as UTF-8 when they are
+    /// valid UTF-8, else as Windows-1252. Never fails: UTF-16 that is not
+    /// well formed is repaired with U+FFFD.
+    static func string(fromFile data: Data) -> String {
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            switch detectEncoding(bytes) {
+            case .bytes(let bomLength):
+                let body = UnsafeBufferPointer(rebasing: bytes[bomLength...])
+                return isValidUTF8(body) ? String(decoding: body, as: UTF8.self) : String(decoding: windows1252(body), as: UTF8.self)
+            case .utf16(let bigEndian, let bomLength):
+                let text = String(decoding: utf8(fromUTF16: UnsafeBufferPointer(rebasing: bytes[bomLength...]), bigEndian: bigEndian), as: UTF8.self)
+                return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+            }
+        }
+    }
+
     /// Converts UTF-16 bytes to UTF-8; unpaired surrogates and a trailing odd byte become U+FFFD.
     static func utf8(fromUTF16 bytes: UnsafeBufferPointer<UInt8>, bigEndian: Bool) -> [UInt8] {
         var out: [UInt8] = []
@@ -190,7 +208,7 @@ enum TextDecoding {
     }
 
     /// Code points of Windows-1252 bytes 0x80–0x9F (undefined ones as Latin-1 C1 controls).
-    private static let cp1252High: [UInt16] = [
+    static let cp1252High: [UInt16] = [
         0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
         0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
     ]
