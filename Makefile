@@ -12,7 +12,7 @@ TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-icalendar python3-vobjec
 # What `make bench` needs on top.
 BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk nginx-light khard time valgrind
 
-.PHONY: demo test bench build release deps-build deps-test deps-bench clean
+.PHONY: demo test bench build release format lint fuzz deps-build deps-test deps-bench clean
 
 demo: deps-build release
 	@db="$$(mktemp -d)/demo.sqlite"; \
@@ -37,6 +37,30 @@ release: deps-build
 
 bench: deps-bench release
 	./bench/run.sh
+
+# Formatting: .swift-format (Hummingbird's rules, 150 columns). `make format`
+# rewrites the files; `make lint` only checks, and CI runs it.
+FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz
+
+format:
+	swift format --in-place --parallel --recursive $(FORMAT_PATHS)
+
+lint:
+	swift format lint --strict --parallel --recursive $(FORMAT_PATHS)
+
+# The contact readers under libFuzzer for FUZZ_SECONDS (default 60), seeded
+# with the test fixtures and samples/; the cases in Fuzz/regressions are
+# replayed first. A crash leaves its input as crash-* in .build-fuzz/ and
+# fails the target: add it to Fuzz/regressions with the fix.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := .build-fuzz
+
+fuzz: deps-build
+	$(SWIFT) build -c release --scratch-path $(FUZZ_BUILD) --product reader-fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds
+	@cp Tests/BirthdayCoreTests/Fixtures/vcard/* Tests/BirthdayCoreTests/Fixtures/csv/* samples/*.vcf samples/*.csv $(FUZZ_BUILD)/seeds/
+	@if [ -n "$$(ls Fuzz/regressions)" ]; then $(FUZZ_BUILD)/release/reader-fuzzer Fuzz/regressions/*; fi
+	cd $(FUZZ_BUILD) && ./release/reader-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=65536 corpus seeds
 
 deps-build:
 	@./scripts/install-deps.sh $(BUILD_PACKAGES)

@@ -150,6 +150,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // `make fuzz`: the contact readers under libFuzzer; without -D FUZZING,
+        // a tool that replays the cases in Fuzz/regressions (a test runs it).
+        .executableTarget(
+            name: "reader-fuzzer",
+            dependencies: ["BirthdayCore"],
+            path: "Fuzz/ReaderFuzzer",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
 
         // What more than one test target needs: a log recorder, temporary
