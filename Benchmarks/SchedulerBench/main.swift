@@ -84,7 +84,12 @@ do {
     try await database.setAuthorizationStatus(.authorized)
     let now = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21T14:13:20Z
     let zone = TimeZone(identifier: "Europe/Berlin") ?? TimeZone(secondsFromGMT: 3600) ?? .current
-    let scheduler = NotificationScheduler(database: database, now: { now }, systemTimeZone: { zone }, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+    let scheduler = NotificationScheduler(
+        database: database,
+        now: { now },
+        systemTimeZone: { zone },
+        logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+    )
     var times: [Double] = []
     var scheduled = 0
     for _ in 0..<runs {
@@ -96,8 +101,10 @@ do {
     let sorted = times.sorted()
     let median = sorted[sorted.count / 2]
     let format = { (value: Double) in String(format: "%.1f", value) }
-    print("{\"benchmark\":\"reschedule\",\"people\":\(people),\"scheduled\":\(scheduled),\"runs\":\(runs),"
-        + "\"best_ms\":\(format(sorted[0])),\"median_ms\":\(format(median)),\"worst_ms\":\(format(sorted[sorted.count - 1])),\"budget_ms\":\(format(budget))}")
+    print(
+        "{\"benchmark\":\"reschedule\",\"people\":\(people),\"scheduled\":\(scheduled),\"runs\":\(runs),"
+            + "\"best_ms\":\(format(sorted[0])),\"median_ms\":\(format(median)),\"worst_ms\":\(format(sorted[sorted.count - 1])),\"budget_ms\":\(format(budget))}"
+    )
     if median > budget { exit(1) }
 } catch {
     FileHandle.standardError.write(Data("scheduler-bench: \(error)\n".utf8))

@@ -1,4 +1,5 @@
 import BirthdayCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

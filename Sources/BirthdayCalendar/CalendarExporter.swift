@@ -1,12 +1,13 @@
 import BirthdayCore
+import CLibical
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLibical
-import Foundation
-import Synchronization
 
 /// Builds the birthday calendar as an iCalendar feed
 /// ([RFC 5545](https://www.rfc-editor.org/rfc/rfc5545)) with libical.
@@ -127,9 +128,15 @@ public struct CalendarExporter: Sendable {
         let frame = try calendarFrame()
         // Made here, on the calling thread: the first call sets up libical's built-in zones.
         let stamp = libical.pointee.icaltime_from_timet_with_zone(
-            time_t(lastChange.timeIntervalSince1970.rounded(.down)), 0, libical.pointee.icaltimezone_get_utc_timezone())
-        let values = EventValues(stamp: stamp, rules: Rules(leapDay: settings.leapDay),
-                                 triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore))
+            time_t(lastChange.timeIntervalSince1970.rounded(.down)),
+            0,
+            libical.pointee.icaltimezone_get_utc_timezone()
+        )
+        let values = EventValues(
+            stamp: stamp,
+            rules: Rules(leapDay: settings.leapDay),
+            triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore)
+        )
 
         let eventSizeEstimate = includeAlarms ? 600 : 400
         let parts = entries.count >= Self.entriesPerThread * 2 ? min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1

@@ -1,10 +1,11 @@
 import BirthdayCore
+import CLibical
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLibical
 
 /// Owns one libical component tree and frees it in `deinit`.
 ///

@@ -94,7 +94,12 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
         clock: configuration.clock,
         now: configuration.now,
         systemTimeZone: configuration.systemTimeZone,
-        channels: ReminderChannels.factory(desktop: desktop, environment: configuration.environment, clock: configuration.clock, log: configuration.logLine),
+        channels: ReminderChannels.factory(
+            desktop: desktop,
+            environment: configuration.environment,
+            clock: configuration.clock,
+            log: configuration.logLine
+        ),
         logger: logger
     )
     let channels = status == .provisional ? "log" : settings.channels.map(\.rawValue).joined(separator: ",")
@@ -104,12 +109,19 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
     }
     var services: [any Service] = [
         DaemonService(
-            engine: engine, desktop: desktop, database: database, now: configuration.now,
-            systemTimeZone: configuration.systemTimeZone, watchesWake: configuration.watchesWake, logger: logger
+            engine: engine,
+            desktop: desktop,
+            database: database,
+            now: configuration.now,
+            systemTimeZone: configuration.systemTimeZone,
+            watchesWake: configuration.watchesWake,
+            logger: logger
         )
     ]
     if let serve = settings.serve {
-        services.append(buildFeedApplication(source: DatabaseFeedSource(database: database), host: serve.host, port: serve.port, logger: configuration.feedLogger))
+        services.append(
+            buildFeedApplication(source: DatabaseFeedSource(database: database), host: serve.host, port: serve.port, logger: configuration.feedLogger)
+        )
     }
     let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))
     return Daemon(group: group, engine: engine, lock: lock)

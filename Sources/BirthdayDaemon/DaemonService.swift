@@ -69,12 +69,22 @@ struct DaemonService: Service {
             continuation.yield(.dismiss(id: action.reminderID))
         case .invoked(.open):
             logger.info("reminder opened")
-            guard let desktop, let person = try? await database.person(id: action.personID), let settings = try? await database.settings() else { return }
+            guard let desktop, let person = try? await database.person(id: action.personID), let settings = try? await database.settings() else {
+                return
+            }
             let today = LocalDate.today(at: now(), in: settings.resolvedTimeZone(system: systemTimeZone()))
             let lines = PersonDetails.lines(for: person, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries)
             let details = Reminder(
-                id: action.reminderID, personID: person.id, kind: .birthday, when: .dayOf, fireAt: now(), timeZone: .gmt,
-                title: person.name, body: lines.joined(separator: "\n"), late: false, occurrenceDate: today
+                id: action.reminderID,
+                personID: person.id,
+                kind: .birthday,
+                when: .dayOf,
+                fireAt: now(),
+                timeZone: .gmt,
+                title: person.name,
+                body: lines.joined(separator: "\n"),
+                late: false,
+                occurrenceDate: today
             )
             do {
                 try await desktop.deliver(details)

@@ -55,7 +55,6 @@ public struct EventLoopClock: Clock {
         TimeAmount(min(max(duration, .zero), .seconds(365 * 24 * 3600)))
     }
 
-
     private enum SleepState {
         case waiting
         case scheduled(Scheduled<Void>)

@@ -22,13 +22,15 @@ public enum ReminderChannels {
         let logChannel = LogChannel(write: log)
         return { settings, status in
             if status == .provisional { return ChannelSet([.init(name: ChannelKind.log.rawValue, sink: logChannel)]) }
-            return ChannelSet(settings.channels.compactMap { kind -> ChannelSet.Member? in
-                switch kind {
-                case .desktop: desktop.map { .init(name: kind.rawValue, sink: $0) }
-                case .command: .init(name: kind.rawValue, sink: CommandChannel(command: settings.command, environment: environment, clock: clock))
-                case .log: .init(name: kind.rawValue, sink: logChannel)
+            return ChannelSet(
+                settings.channels.compactMap { kind -> ChannelSet.Member? in
+                    switch kind {
+                    case .desktop: desktop.map { .init(name: kind.rawValue, sink: $0) }
+                    case .command: .init(name: kind.rawValue, sink: CommandChannel(command: settings.command, environment: environment, clock: clock))
+                    case .log: .init(name: kind.rawValue, sink: logChannel)
+                    }
                 }
-            })
+            )
         }
     }
 }

@@ -1,6 +1,6 @@
 public import Hummingbird
-public import Logging
 import HummingbirdCore
+public import Logging
 
 /// The address the feed is served on unless configured otherwise: loopback
 /// only, so the birthday list is not reachable from the network by default.

@@ -108,7 +108,7 @@ enum EntityTags {
             if bytes[index] == UInt8(ascii: "*") { return true }
             if bytes[index...].starts(with: "W/".utf8) { index = bytes.index(index, offsetBy: 2) }
             guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\""),
-                  let close = bytes[bytes.index(after: index)...].firstIndex(of: UInt8(ascii: "\""))
+                let close = bytes[bytes.index(after: index)...].firstIndex(of: UInt8(ascii: "\""))
             else { return false }
             let end = bytes.index(after: close)
             if bytes[index..<end].elementsEqual(tag) { return true }

@@ -1,6 +1,6 @@
 import BirthdayCore
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import Logging
 
 /// Logs one line per request: method, a redacted path, status, body bytes
@@ -31,7 +31,8 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
             metadata: [
                 "http.bytes": "\(bytes ?? 0)",
                 "http.duration_ms": "\((milliseconds * 1000).rounded() / 1000)",
-            ])
+            ]
+        )
     }
 
     /// The path as it may appear in logs.

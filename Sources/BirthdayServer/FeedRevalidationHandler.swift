@@ -126,19 +126,19 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// allocates nothing when the tag is the one clients send back.
     private func answerable(_ request: HTTPRequest) -> FeedValidators? {
         guard request.method == .get || request.method == .head, let path = request.path?.utf8,
-              path.starts(with: Self.prefix), path.reversed().starts(with: Self.suffix.reversed()),
-              path.count > Self.prefix.count + Self.suffix.count,
-              !path.contains(UInt8(ascii: "?")), !path.contains(UInt8(ascii: "%"))
+            path.starts(with: Self.prefix), path.reversed().starts(with: Self.suffix.reversed()),
+            path.count > Self.prefix.count + Self.suffix.count,
+            !path.contains(UInt8(ascii: "?")), !path.contains(UInt8(ascii: "%"))
         else { return nil }
         let fields = request.headerFields
         guard let noneMatch = Self.ifNoneMatch(fields),
-              fields[.transferEncoding] == nil, fields[.expect] == nil, fields[.connection] != "close",
-              fields[.contentLength].map({ $0 == "0" }) ?? true,
-              let fresh = validators()
+            fields[.transferEncoding] == nil, fields[.expect] == nil, fields[.connection] != "close",
+            fields[.contentLength].map({ $0 == "0" }) ?? true,
+            let fresh = validators()
         else { return nil }
         let token = path.dropFirst(Self.prefix.count).dropLast(Self.suffix.count)
         guard FeedToken.constantTimeEquals(token, fresh.token.utf8),
-              noneMatch == fresh.etag || EntityTags.list(noneMatch, matches: fresh.etag)
+            noneMatch == fresh.etag || EntityTags.list(noneMatch, matches: fresh.etag)
         else { return nil }
         return fresh
     }
@@ -168,14 +168,16 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
                 "hb.request.id": .stringConvertible(RequestID()),
                 "http.bytes": "0",
                 "http.duration_ms": "\(Self.milliseconds(since: start))",
-            ])
+            ]
+        )
     }
 
     /// The `304` for `validators`, built once per tag and second (its `Date`).
     private func notModified(_ validators: FeedValidators) -> HTTPResponse {
         let second = Int(Date().timeIntervalSince1970.rounded(.down))
         if let cached = response, cached.second == second, cached.etag == validators.etag,
-           cached.lastModifiedText == validators.lastModifiedText {
+            cached.lastModifiedText == validators.lastModifiedText
+        {
             return cached.response
         }
         let fields: HTTPFields = [

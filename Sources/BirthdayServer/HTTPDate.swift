@@ -23,7 +23,10 @@ enum HTTPDate {
     /// (`Sun Nov  6 08:49:37 1994`). The weekday is not checked.
     static func parse(_ text: String) -> Date? {
         let fields = text.split(separator: " ")
-        let day: Substring, month: Substring, year: Substring, time: Substring
+        let day: Substring
+        let month: Substring
+        let year: Substring
+        let time: Substring
         if fields.count == 6, fields[0].hasSuffix(","), fields[5] == "GMT" {
             (day, month, year, time) = (fields[1], fields[2], fields[3], fields[4])
         } else if fields.count == 4, fields[0].hasSuffix(","), fields[3] == "GMT" {
@@ -37,10 +40,10 @@ enum HTTPDate {
         }
         let clock = time.split(separator: ":")
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
-              let monthIndex = months.firstIndex(where: { $0 == month }),
-              let d = Int(day), let h = Int(clock[0]), let m = Int(clock[1]), let s = Int(clock[2]),
-              var y = Int(year), year.count == 4 || year.count == 2,
-              h < 24, m < 60, s < 61
+            let monthIndex = months.firstIndex(where: { $0 == month }),
+            let d = Int(day), let h = Int(clock[0]), let m = Int(clock[1]), let s = Int(clock[2]),
+            var y = Int(year), year.count == 4 || year.count == 2,
+            h < 24, m < 60, s < 61
         else { return nil }
         if year.count == 2 { y += y < 70 ? 2000 : 1900 }
         guard let date = LocalDate(year: y, month: monthIndex + 1, day: d) else { return nil }

@@ -1,5 +1,6 @@
 import BirthdayCore
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -69,8 +69,12 @@ public final class DesktopNotificationChannel: NotificationSink {
         let arguments = notifyArguments(for: reminder, replacing: replacing, capabilities: capabilities)
         do {
             _ = try await client.call(
-                destination: Self.service, path: Self.path, interface: Self.service, method: "Notify",
-                arguments: arguments, timeout: callTimeout,
+                destination: Self.service,
+                path: Self.path,
+                interface: Self.service,
+                method: "Notify",
+                arguments: arguments,
+                timeout: callTimeout,
                 onReply: { reply in
                     // Runs on the connection's thread before any signal about this id.
                     guard let id = reply.first?.uint32Value else { return }
@@ -132,15 +136,30 @@ public final class DesktopNotificationChannel: NotificationSink {
         defer { client.close() }
         do {
             let info = try await client.call(
-                destination: service, path: path, interface: service, method: "GetServerInformation", timeout: timeout
+                destination: service,
+                path: path,
+                interface: service,
+                method: "GetServerInformation",
+                timeout: timeout
             ).map { $0.stringValue ?? "" }
-            let capabilities = try await client.call(
-                destination: service, path: path, interface: service, method: "GetCapabilities", timeout: timeout
-            ).first?.stringArray ?? []
+            let capabilities =
+                try await client.call(
+                    destination: service,
+                    path: path,
+                    interface: service,
+                    method: "GetCapabilities",
+                    timeout: timeout
+                ).first?.stringArray ?? []
             func field(_ index: Int) -> String { index < info.count ? info[index] : "" }
-            return .success(NotificationServerInfo(
-                name: field(0), vendor: field(1), version: field(2), specVersion: field(3), capabilities: Set(capabilities)
-            ))
+            return .success(
+                NotificationServerInfo(
+                    name: field(0),
+                    vendor: field(1),
+                    version: field(2),
+                    specVersion: field(3),
+                    capabilities: Set(capabilities)
+                )
+            )
         } catch {
             return .failure(Self.deliveryError(error))
         }
@@ -176,7 +195,11 @@ public final class DesktopNotificationChannel: NotificationSink {
         if let known = shared.state.withLock({ $0.client === client ? $0.capabilities : nil }) { return known }
         do {
             let reply = try await client.call(
-                destination: Self.service, path: Self.path, interface: Self.service, method: "GetCapabilities", timeout: callTimeout
+                destination: Self.service,
+                path: Self.path,
+                interface: Self.service,
+                method: "GetCapabilities",
+                timeout: callTimeout
             )
             let capabilities = Set(reply.first?.stringArray ?? [])
             shared.state.withLock { if $0.client === client { $0.capabilities = capabilities } }
@@ -218,7 +241,10 @@ public final class DesktopNotificationChannel: NotificationSink {
                     state.forget(serverID: id)
                     let code = signal.arguments.count >= 2 ? signal.arguments[1].uint32Value ?? 4 : 4
                     let action = NotificationAction(
-                        reminderID: entry.reminderID, personID: entry.personID, notificationID: id, event: .closed(.init(code: code))
+                        reminderID: entry.reminderID,
+                        personID: entry.personID,
+                        notificationID: id,
+                        event: .closed(.init(code: code))
                     )
                     return (action, nil)
                 default:
@@ -227,8 +253,11 @@ public final class DesktopNotificationChannel: NotificationSink {
             }
             if let action { continuation.yield(action) }
             client?.send(
-                destination: DesktopNotificationChannel.service, path: DesktopNotificationChannel.path,
-                interface: DesktopNotificationChannel.service, method: "CloseNotification", arguments: [.uint32(id)]
+                destination: DesktopNotificationChannel.service,
+                path: DesktopNotificationChannel.path,
+                interface: DesktopNotificationChannel.service,
+                method: "CloseNotification",
+                arguments: [.uint32(id)]
             )
         }
 

@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
+
 @testable import BirthdayCalendar
 @testable import BirthdayCore
-import TestSupport
 
 /// A small fixed address book that covers the export rules: Feb 29 with and
 /// without a year, unknown years, an anniversary, New Year's Eve, a person
@@ -19,8 +20,13 @@ enum AddressBook {
 
     static func person(_ id: String, _ name: String, birthday: EventDate? = nil, anniversary: EventDate? = nil, invalid: [String] = []) -> Person {
         Person(
-            id: id, name: name, source: ContactSource(file: "book.vcf", index: 0, line: 1),
-            birthday: birthday, anniversary: anniversary, invalidDates: invalid)
+            id: id,
+            name: name,
+            source: ContactSource(file: "book.vcf", index: 0, line: 1),
+            birthday: birthday,
+            anniversary: anniversary,
+            invalidDates: invalid
+        )
     }
 
     static let people: [Person] = [

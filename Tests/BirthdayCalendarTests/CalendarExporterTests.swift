@@ -1,12 +1,17 @@
 import CLibical
 import Foundation
+import TestSupport
 import Testing
+
 @testable import BirthdayCalendar
 @testable import BirthdayCore
-import TestSupport
 
 @Suite struct CalendarExporterTests {
-    private func export(_ people: [Person] = AddressBook.people, _ configure: (inout Settings) -> Void = { _ in }, alarms: Bool = true) throws -> String {
+    private func export(
+        _ people: [Person] = AddressBook.people,
+        _ configure: (inout Settings) -> Void = { _ in },
+        alarms: Bool = true
+    ) throws -> String {
         var settings = Settings()
         configure(&settings)
         return try CalendarExporter(settings: settings, includeAlarms: alarms).export(people, lastChange: AddressBook.lastChange)
@@ -55,10 +60,12 @@ import TestSupport
 
     @Test func onePerBirthdayAndAnniversarySortedByUIDLeavingOutPeopleWithoutDates() throws {
         let uids = try events(export()).map(\.uid)
-        #expect(uids == [
-            "ada-birthday@birthdays", "bjorn-birthday@birthdays", "john-doe-anniversary@birthdays", "john-doe-birthday@birthdays",
-            "lea-birthday@birthdays", "li-anniversary@birthdays", "li-birthday@birthdays", "silvester-birthday@birthdays",
-        ])
+        #expect(
+            uids == [
+                "ada-birthday@birthdays", "bjorn-birthday@birthdays", "john-doe-anniversary@birthdays", "john-doe-birthday@birthdays",
+                "lea-birthday@birthdays", "li-anniversary@birthdays", "li-birthday@birthdays", "silvester-birthday@birthdays",
+            ]
+        )
     }
 
     @Test func anniversariesOnlyWhenTheSettingIsOn() throws {
@@ -141,9 +148,11 @@ import TestSupport
         var settings = Settings()
         settings.leapDay = policy
         let events = try events(CalendarExporter(settings: settings).export(AddressBook.people, lastChange: AddressBook.lastChange))
-        let byUID = Dictionary(uniqueKeysWithValues: AddressBook.people.flatMap { person in
-            EventKind.allCases.compactMap { kind in person.date(of: kind).map { ("\(person.id)-\(kind.rawValue)@birthdays", $0) } }
-        })
+        let byUID = Dictionary(
+            uniqueKeysWithValues: AddressBook.people.flatMap { person in
+                EventKind.allCases.compactMap { kind in person.date(of: kind).map { ("\(person.id)-\(kind.rawValue)@birthdays", $0) } }
+            }
+        )
         for event in events {
             let date = try #require(byUID[event.uid])
             let first = date.nextOccurrence(onOrAfter: AddressBook.today, leapDay: policy)
@@ -177,10 +186,12 @@ import TestSupport
     func triggersFollowTheDeliveryTime(time: String, dayOf: String, dayBefore: String) throws {
         let text = try export(AddressBook.only("ada")) { $0.deliveryTime = TimeOfDay(time)! }
         let event = try #require(try events(text).first)
-        #expect(event.alarms == [
-            .init(action: "DISPLAY", trigger: dayOf, description: "Today is Ada Lovelace's birthday!"),
-            .init(action: "DISPLAY", trigger: dayBefore, description: "Ada Lovelace's birthday is tomorrow!"),
-        ])
+        #expect(
+            event.alarms == [
+                .init(action: "DISPLAY", trigger: dayOf, description: "Today is Ada Lovelace's birthday!"),
+                .init(action: "DISPLAY", trigger: dayBefore, description: "Ada Lovelace's birthday is tomorrow!"),
+            ]
+        )
         #expect(text.contains("TRIGGER;RELATED=START:\(dayOf)\r\n"))
     }
 
@@ -240,7 +251,9 @@ import TestSupport
     @Test func twoPeopleWithTheSameIDAreAnError() throws {
         let twice = AddressBook.only("ada") + AddressBook.only("ada")
         #expect(throws: ExportError(.duplicateID("ada"))) { try export(twice) }
-        #expect(ExportError(.duplicateID("ada")).description == "two people share the id 'ada'; each person needs a unique id to get a calendar event")
+        #expect(
+            ExportError(.duplicateID("ada")).description == "two people share the id 'ada'; each person needs a unique id to get a calendar event"
+        )
     }
 
     // MARK: - libical's own checks

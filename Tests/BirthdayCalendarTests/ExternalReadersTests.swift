@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import BirthdayCalendar
 @testable import BirthdayCore
-import TestSupport
 
 /// The feed read by independent implementations: python3-icalendar with
 /// dateutil's RRULE expansion, and khal (which imports through
@@ -79,8 +80,12 @@ import TestSupport
     }
 
     @Test(
-        .enabled(if: ExternalTool.hasPythonICalendar, "needs /usr/bin/python3 with icalendar and dateutil (apt-get install python3-icalendar python3-dateutil)"),
-        arguments: LeapDayPolicy.allCases)
+        .enabled(
+            if: ExternalTool.hasPythonICalendar,
+            "needs /usr/bin/python3 with icalendar and dateutil (apt-get install python3-icalendar python3-dateutil)"
+        ),
+        arguments: LeapDayPolicy.allCases
+    )
     func pythonICalendarReadsEveryEventAndDateutilExpandsItToTheRightDays(policy: LeapDayPolicy) throws {
         var settings = Settings()
         settings.leapDay = policy
@@ -108,10 +113,12 @@ import TestSupport
             #expect(event.transp == "TRANSPARENT" && event.class == "PRIVATE")
             #expect(event.categories == [kind == .birthday ? "Birthday" : "Anniversary"])
             let what = kind == .birthday ? "birthday" : "anniversary"
-            #expect(event.alarms == [
-                .init(action: "DISPLAY", seconds: 9 * 3600, related: "START", description: "Today is \(person.name)'s \(what)!"),
-                .init(action: "DISPLAY", seconds: -15 * 3600, related: "START", description: "\(person.name)'s \(what) is tomorrow!"),
-            ])
+            #expect(
+                event.alarms == [
+                    .init(action: "DISPLAY", seconds: 9 * 3600, related: "START", description: "Today is \(person.name)'s \(what)!"),
+                    .init(action: "DISPLAY", seconds: -15 * 3600, related: "START", description: "\(person.name)'s \(what) is tomorrow!"),
+                ]
+            )
         }
     }
 
@@ -174,7 +181,8 @@ import TestSupport
         arguments: [
             (LeapDayPolicy.feb28, "2027-02-28", "2027-03-01"),
             (.mar1, "2027-03-01", "2027-02-28"),
-        ])
+        ]
+    )
     func khalImportsTheFeedAndListsBirthdaysOnTheRightDay(policy: LeapDayPolicy, leapDayInCommonYear: String, otherDay: String) throws {
         let khal = try Khal()
         defer { khal.directory.cleanup() }

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import BirthdayCalendar
 @testable import BirthdayCore
-import TestSupport
 
 /// The export of ``AddressBook`` with default settings, compared byte for byte
 /// with `Fixtures/golden/birthdays.ics`. The golden file was written by the

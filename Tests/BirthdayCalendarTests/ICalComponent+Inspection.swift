@@ -1,6 +1,7 @@
 import BirthdayCore
-import Foundation
 import CLibical
+import Foundation
+
 @testable import BirthdayCalendar
 
 /// What an exported event says, read back with libical. Used by tests and
@@ -77,14 +78,22 @@ extension ICalComponent {
                 .init(
                     action: value(of: libical.pointee.icalcomponent_get_first_property(alarm, ICAL_ACTION_PROPERTY)) ?? "",
                     trigger: value(of: libical.pointee.icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY)) ?? "",
-                    description: text(libical.pointee.icalcomponent_get_first_property(alarm, ICAL_DESCRIPTION_PROPERTY), libical.pointee.icalproperty_get_description) ?? ""
-                ))
+                    description: text(
+                        libical.pointee.icalcomponent_get_first_property(alarm, ICAL_DESCRIPTION_PROPERTY),
+                        libical.pointee.icalproperty_get_description
+                    ) ?? ""
+                )
+            )
             child = libical.pointee.icalcomponent_get_next_component(event, ICAL_VALARM_COMPONENT)
         }
         return ICalEventReading(
             uid: text(libical.pointee.icalcomponent_get_first_property(event, ICAL_UID_PROPERTY), libical.pointee.icalproperty_get_uid) ?? "",
-            summary: text(libical.pointee.icalcomponent_get_first_property(event, ICAL_SUMMARY_PROPERTY), libical.pointee.icalproperty_get_summary) ?? "",
-            description: text(libical.pointee.icalcomponent_get_first_property(event, ICAL_DESCRIPTION_PROPERTY), libical.pointee.icalproperty_get_description),
+            summary: text(libical.pointee.icalcomponent_get_first_property(event, ICAL_SUMMARY_PROPERTY), libical.pointee.icalproperty_get_summary)
+                ?? "",
+            description: text(
+                libical.pointee.icalcomponent_get_first_property(event, ICAL_DESCRIPTION_PROPERTY),
+                libical.pointee.icalproperty_get_description
+            ),
             start: LocalDate(unchecked: Int(start.year), Int(start.month), Int(start.day)),
             startIsDate: start.is_date != 0,
             startIsFloating: libical.pointee.icaltime_is_utc(start) == 0 && start.zone == nil,

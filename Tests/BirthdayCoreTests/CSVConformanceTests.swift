@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BirthdayCore
-import TestSupport
 
 /// `../shared` next to the repository root: the public corpus and the contact
 /// generator. A fresh clone does not have it, so these tests skip without it.

@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BirthdayCore
-import TestSupport
 
 /// A date as a short string, so tables stay readable: "1990-01-15", "--12-25",
 /// "none", "invalid", or "slash 3/4/1990" for an unresolved slash date.
@@ -32,8 +32,10 @@ private func fixture(_ name: String) throws -> Data {
             "First Name,Middle Name,Last Name,Name Prefix,Organization Name,Birthday,E-mail 1 - Value,Event 1 - Label,Event 1 - Value",
             CSVHeaderMap.Dialect.google
         ),
-        ("Name,Given Name,Additional Name,Family Name,Name Prefix,Name Suffix,Birthday,E-mail 1 - Value,Event 1 - Type,Event 1 - Value",
-         .googleLegacy),
+        (
+            "Name,Given Name,Additional Name,Family Name,Name Prefix,Name Suffix,Birthday,E-mail 1 - Value,Event 1 - Type,Event 1 - Value",
+            .googleLegacy
+        ),
         ("First Name,Middle Name,Last Name,Title,Suffix,Company,E-mail Address,Birthday,Anniversary", .outlook),
         ("Anrede,Vorname,Weitere Vornamen,\"Nachname\",\"Suffix\",\"Firma\",\"E-Mail-Adresse\",\"Geburtstag\",\"Jahrestag\"", .outlookGerman),
         ("First Name,Last Name,Display Name,Primary Email,Birth Year,Birth Month,Birth Day", .thunderbird),
@@ -51,22 +53,32 @@ private func fixture(_ name: String) throws -> Data {
 
     @Test(arguments: [
         // Google, current layout: name parts, " --MM-DD", Event "Anniversary".
-        ("First Name,Middle Name,Last Name,Name Prefix,Name Suffix,Birthday,Event 1 - Label,Event 1 - Value\n"
-            + "Max,Amadeus,Mustermann,,(geb. Musterfrau), --12-25,Anniversary,2001-05-04\n",
-         Summary(0, line: 2, "Max Amadeus Mustermann (geb. Musterfrau)", birthday: "--12-25", anniversary: "2001-05-04")),
+        (
+            "First Name,Middle Name,Last Name,Name Prefix,Name Suffix,Birthday,Event 1 - Label,Event 1 - Value\n"
+                + "Max,Amadeus,Mustermann,,(geb. Musterfrau), --12-25,Anniversary,2001-05-04\n",
+            Summary(0, line: 2, "Max Amadeus Mustermann (geb. Musterfrau)", birthday: "--12-25", anniversary: "2001-05-04")
+        ),
         // Google, legacy layout: the Name column wins; "Event 1 - Type".
-        ("Name,Given Name,Family Name,Birthday,Event 1 - Type,Event 1 - Value\nDr. Jane Roe,Jane,Roe,1975-12-12,* Anniversary,2000-02-29\n",
-         Summary(0, line: 2, "Dr. Jane Roe", birthday: "1975-12-12", anniversary: "2000-02-29")),
+        (
+            "Name,Given Name,Family Name,Birthday,Event 1 - Type,Event 1 - Value\nDr. Jane Roe,Jane,Roe,1975-12-12,* Anniversary,2000-02-29\n",
+            Summary(0, line: 2, "Dr. Jane Roe", birthday: "1975-12-12", anniversary: "2000-02-29")
+        ),
         // Outlook English: month first, 0/0/00 is none.
-        ("First Name,Middle Name,Last Name,Title,Suffix,Company,E-mail Address,Birthday,Anniversary\nJohn,,Doe,Mr.,Jr.,,,3/4/1990,0/0/00\n",
-         Summary(0, line: 2, "Mr. John Doe Jr.", birthday: "1990-03-04")),
+        (
+            "First Name,Middle Name,Last Name,Title,Suffix,Company,E-mail Address,Birthday,Anniversary\nJohn,,Doe,Mr.,Jr.,,,3/4/1990,0/0/00\n",
+            Summary(0, line: 2, "Mr. John Doe Jr.", birthday: "1990-03-04")
+        ),
         // German Outlook: D.M.YYYY, 0.0.00 is none, mojibake headers elsewhere.
-        ("\"Anrede\",\"Vorname\",\"Weitere Vornamen\",\"Nachname\",\"StraÃŸe privat\",\"Firma\",\"E-Mail-Adresse\",\"Geburtstag\",\"Jahrestag\"\r\n"
-            + "\"\",\"Hans\",\"\",\"Müller\",\"\",\"\",\"\",\"3.4.1990\",\"0.0.00\"\r\n",
-         Summary(0, line: 2, "Hans Müller", birthday: "1990-04-03")),
+        (
+            "\"Anrede\",\"Vorname\",\"Weitere Vornamen\",\"Nachname\",\"StraÃŸe privat\",\"Firma\",\"E-Mail-Adresse\",\"Geburtstag\",\"Jahrestag\"\r\n"
+                + "\"\",\"Hans\",\"\",\"Müller\",\"\",\"\",\"\",\"3.4.1990\",\"0.0.00\"\r\n",
+            Summary(0, line: 2, "Hans Müller", birthday: "1990-04-03")
+        ),
         // Thunderbird: split columns, year may be empty.
-        ("First Name,Last Name,Display Name,Primary Email,Birth Year,Birth Month,Birth Day,\nA,B,,,,2,29,\n",
-         Summary(0, line: 2, "A B", birthday: "--02-29")),
+        (
+            "First Name,Last Name,Display Name,Primary Email,Birth Year,Birth Month,Birth Day,\nA,B,,,,2,29,\n",
+            Summary(0, line: 2, "A B", birthday: "--02-29")
+        ),
         // Generic: Full Name / Date of Birth.
         ("Full Name,Date of Birth\nSam Smith,19800101\n", Summary(0, line: 2, "Sam Smith", birthday: "1980-01-01")),
         // Generic German with tab: Vorname/Nachname/Geburtsdatum.
@@ -84,12 +96,14 @@ private func fixture(_ name: String) throws -> Data {
 
     @Test func googleFixture() throws {
         let result = CSVContactParser.parse(try fixture("google"), file: "google.csv", referenceYear: 2026)
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "Ada Lovelace", birthday: "1815-12-10", anniversary: "1835-07-08"),
-            Summary(1, line: 3, "Dr. Grace Brewster Hopper", birthday: "--12-09"),
-            Summary(2, line: 4, "Initech", anniversary: "1999-06-06"),
-            Summary(3, line: 5, "Alan Turing", invalid: ["1912-06-31"]),
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "Ada Lovelace", birthday: "1815-12-10", anniversary: "1835-07-08"),
+                Summary(1, line: 3, "Dr. Grace Brewster Hopper", birthday: "--12-09"),
+                Summary(2, line: 4, "Initech", anniversary: "1999-06-06"),
+                Summary(3, line: 5, "Alan Turing", invalid: ["1912-06-31"]),
+            ]
+        )
         #expect(result.contacts.first?.email == "ada@example.org")
         #expect(result.problems.map(\.description) == ["google.csv:5: Birthday '1912-06-31' is not a date"])
     }
@@ -97,31 +111,37 @@ private func fixture(_ name: String) throws -> Data {
     @Test func outlookFixture() throws {
         let result = CSVContactParser.parse(try fixture("outlook"), file: "outlook.csv", referenceYear: 2026)
         #expect(result.problems.isEmpty)
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "Linus Torvalds", birthday: "1969-12-28"),
-            Summary(1, line: 4, "Margaret H. Hamilton", birthday: "1936-08-17", anniversary: "1958-06-04"),
-            Summary(2, line: 5, "Ken Thompson"),
-            Summary(4, line: 7, "Barbara Liskov", birthday: "--11-07"),
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "Linus Torvalds", birthday: "1969-12-28"),
+                Summary(1, line: 4, "Margaret H. Hamilton", birthday: "1936-08-17", anniversary: "1958-06-04"),
+                Summary(2, line: 5, "Ken Thompson"),
+                Summary(4, line: 7, "Barbara Liskov", birthday: "--11-07"),
+            ]
+        )
     }
 
     @Test func thunderbirdFixture() throws {
         let result = CSVContactParser.parse(try fixture("thunderbird"), file: "tb.csv", referenceYear: 2026)
         #expect(result.problems.isEmpty)
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "Edsger W. Dijkstra", birthday: "1930-05-11"),
-            Summary(1, line: 3, "Radia Perlman", birthday: "--12-18"),
-            Summary(2, line: 4, "Tim Berners-Lee"),
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "Edsger W. Dijkstra", birthday: "1930-05-11"),
+                Summary(1, line: 3, "Radia Perlman", birthday: "--12-18"),
+                Summary(2, line: 4, "Tim Berners-Lee"),
+            ]
+        )
     }
 
     @Test func genericSemicolonFixture() throws {
         let result = CSVContactParser.parse(try fixture("generic-semicolon"), file: "de.csv", referenceYear: 2026)
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "Müller; Hans", birthday: "1980-12-24", anniversary: "2005-05-01"),
-            Summary(1, line: 5, "Schmidt", birthday: "--12-24"),
-            Summary(3, line: 7, "Klein", invalid: ["31.02.1990"]),
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "Müller; Hans", birthday: "1980-12-24", anniversary: "2005-05-01"),
+                Summary(1, line: 5, "Schmidt", birthday: "--12-24"),
+                Summary(3, line: 7, "Klein", invalid: ["31.02.1990"]),
+            ]
+        )
         #expect(result.problems.map(\.description) == ["de.csv:7: Birthday '31.02.1990' is not a date"])
     }
 
@@ -202,11 +222,15 @@ private func fixture(_ name: String) throws -> Data {
 
     @Test(arguments: [
         // One date with a first part above 12 makes the whole file day-first.
-        ("Name,Birthday\nA,03/04/1990\nB,20/01/1991\n",
-         [Summary(0, line: 2, "A", birthday: "1990-04-03"), Summary(1, line: 3, "B", birthday: "1991-01-20")]),
+        (
+            "Name,Birthday\nA,03/04/1990\nB,20/01/1991\n",
+            [Summary(0, line: 2, "A", birthday: "1990-04-03"), Summary(1, line: 3, "B", birthday: "1991-01-20")]
+        ),
         // One with a second part above 12 makes it month-first.
-        ("Name,Birthday\nA,03/04/1990\nB,01/20/1991\n",
-         [Summary(0, line: 2, "A", birthday: "1990-03-04"), Summary(1, line: 3, "B", birthday: "1991-01-20")]),
+        (
+            "Name,Birthday\nA,03/04/1990\nB,01/20/1991\n",
+            [Summary(0, line: 2, "A", birthday: "1990-03-04"), Summary(1, line: 3, "B", birthday: "1991-01-20")]
+        ),
         // Anniversaries count as evidence too.
         ("Name,Birthday,Anniversary\nA,03/04/1990,25/12/2000\n", [Summary(0, line: 2, "A", birthday: "1990-04-03", anniversary: "2000-12-25")]),
         // Same day and month read the same either way.
@@ -220,34 +244,42 @@ private func fixture(_ name: String) throws -> Data {
 
     @Test func ambiguousSlashDateIsNotGuessed() {
         let result = parse("Name,Birthday\nAnna Example,03/04/1990\nBen,05/05/1990\n", file: "a.csv")
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "Anna Example", invalid: ["03/04/1990"]),
-            Summary(1, line: 3, "Ben", birthday: "1990-05-05"),
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "Anna Example", invalid: ["03/04/1990"]),
+                Summary(1, line: 3, "Ben", birthday: "1990-05-05"),
+            ]
+        )
         #expect(result.problems.map(\.description) == ["a.csv:2: Birthday '03/04/1990' is ambiguous (day/month or month/day); not imported"])
     }
 
     @Test func conflictingSlashDatesAreEachReported() {
         let result = parse("Name,Birthday\nA,20/01/1991\nB,01/20/1991\nC,03/04/1990\nD,05/05/1990\n", file: "c.csv")
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "A", invalid: ["20/01/1991"]),
-            Summary(1, line: 3, "B", invalid: ["01/20/1991"]),
-            Summary(2, line: 4, "C", invalid: ["03/04/1990"]),
-            Summary(3, line: 5, "D", birthday: "1990-05-05"),
-        ])
-        #expect(result.problems.map(\.description) == [
-            "c.csv:2: Birthday '20/01/1991' contradicts other dates in this file (both day/month and month/day appear); not imported",
-            "c.csv:3: Birthday '01/20/1991' contradicts other dates in this file (both day/month and month/day appear); not imported",
-            "c.csv:4: Birthday '03/04/1990' is ambiguous (day/month or month/day); not imported",
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "A", invalid: ["20/01/1991"]),
+                Summary(1, line: 3, "B", invalid: ["01/20/1991"]),
+                Summary(2, line: 4, "C", invalid: ["03/04/1990"]),
+                Summary(3, line: 5, "D", birthday: "1990-05-05"),
+            ]
+        )
+        #expect(
+            result.problems.map(\.description) == [
+                "c.csv:2: Birthday '20/01/1991' contradicts other dates in this file (both day/month and month/day appear); not imported",
+                "c.csv:3: Birthday '01/20/1991' contradicts other dates in this file (both day/month and month/day appear); not imported",
+                "c.csv:4: Birthday '03/04/1990' is ambiguous (day/month or month/day); not imported",
+            ]
+        )
     }
 
     @Test func outlookIsAlwaysMonthFirst() {
         let result = parse("First Name,Last Name,E-mail Address,Birthday\nA,B,,3/4/1990\nC,D,,20/1/1991\n", file: "o.csv")
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "A B", birthday: "1990-03-04"),
-            Summary(1, line: 3, "C D", invalid: ["20/1/1991"]),
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "A B", birthday: "1990-03-04"),
+                Summary(1, line: 3, "C D", invalid: ["20/1/1991"]),
+            ]
+        )
         #expect(result.problems.map(\.description) == ["o.csv:3: Birthday '20/1/1991' is not a date"])
     }
 
@@ -278,10 +310,12 @@ private func fixture(_ name: String) throws -> Data {
         }
         let result = CSVContactParser.parse(Data(bytes), file: "f", referenceYear: 2026)
         #expect(result.problems.isEmpty)
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "José Núñez", birthday: "1980-12-24"),
-            Summary(1, line: 3, "美咲", birthday: "--03-01"),
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "José Núñez", birthday: "1980-12-24"),
+                Summary(1, line: 3, "美咲", birthday: "--03-01"),
+            ]
+        )
     }
 
     @Test func windows1252GermanOutlook() {
@@ -317,7 +351,8 @@ private func fixture(_ name: String) throws -> Data {
     }
 
     @Test func quotedNewlinesGiveExactLines() {
-        let text = "Name,Notes,Birthday\r\n"  // line 1
+        let text =
+            "Name,Notes,Birthday\r\n"  // line 1
             + "A,\"one\r\ntwo\r\nthree\",1990-01-01\r\n"  // lines 2-4
             + "B,\"x\ny\",1990-01-02\r\n"  // lines 5-6 (LF inside a CRLF file)
             + "\r\n"  // line 7: blank, not a record
@@ -327,33 +362,39 @@ private func fixture(_ name: String) throws -> Data {
             + "E,,1990-01-05"  // line 12, no final newline
         let result = parse(text)
         #expect(result.problems.isEmpty)
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "A", birthday: "1990-01-01"),
-            Summary(1, line: 5, "B", birthday: "1990-01-02"),
-            Summary(2, line: 8, "C", birthday: "1990-01-03"),
-            Summary(4, line: 10, "D", birthday: "1990-01-04"),
-            Summary(5, line: 12, "E", birthday: "1990-01-05"),
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "A", birthday: "1990-01-01"),
+                Summary(1, line: 5, "B", birthday: "1990-01-02"),
+                Summary(2, line: 8, "C", birthday: "1990-01-03"),
+                Summary(4, line: 10, "D", birthday: "1990-01-04"),
+                Summary(5, line: 12, "E", birthday: "1990-01-05"),
+            ]
+        )
     }
 
     @Test func raggedRowsAndTrailingCommas() {
         let text = "First Name,Last Name,Birthday,Notes,\nA,B,1990-01-01,,,,,extra\nC,D\nE,F,1990-01-03\n"
         let result = parse(text)
         #expect(result.problems.isEmpty)
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "A B", birthday: "1990-01-01"),
-            Summary(1, line: 3, "C D"),
-            Summary(2, line: 4, "E F", birthday: "1990-01-03"),
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "A B", birthday: "1990-01-01"),
+                Summary(1, line: 3, "C D"),
+                Summary(2, line: 4, "E F", birthday: "1990-01-03"),
+            ]
+        )
     }
 
     @Test func strayQuoteSkipsOnlyThatRecord() {
         let text = "Name,Height,Birthday\nA,1,1990-01-01\nB,5'11\",1990-01-02\nC,2,1990-01-03\n"
         let result = parse(text, file: "q.csv")
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "A", birthday: "1990-01-01"),
-            Summary(1, line: 4, "C", birthday: "1990-01-03"),
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "A", birthday: "1990-01-01"),
+                Summary(1, line: 4, "C", birthday: "1990-01-03"),
+            ]
+        )
         #expect(result.problems.map(\.description) == ["q.csv:3: record is not valid CSV (a quote in the wrong place); skipped to the next line"])
     }
 
@@ -362,9 +403,11 @@ private func fixture(_ name: String) throws -> Data {
     @Test func noDateColumnIsOneProblem() {
         let result = parse("Name,Given Name,Family Name,Phone 1 - Value,E-mail 1 - Value,Notes\nA,B,C,1,x@y,\n", file: "n.csv")
         #expect(result.contacts.isEmpty)
-        #expect(result.problems.map(\.description) == [
-            "n.csv:1: no birthday or anniversary column in the header (found: Name, Given Name, Family Name, Phone 1 - Value, E-mail 1 - Value, …)"
-        ])
+        #expect(
+            result.problems.map(\.description) == [
+                "n.csv:1: no birthday or anniversary column in the header (found: Name, Given Name, Family Name, Phone 1 - Value, E-mail 1 - Value, …)"
+            ]
+        )
     }
 
     @Test(arguments: [Data(), Data("\n\n  \r\n".utf8)])
@@ -385,22 +428,28 @@ private func fixture(_ name: String) throws -> Data {
         let many = String(repeating: "a\"b,\"\n", count: 500)
         _ = parse("Name,Birthday\n" + many)
         let huge = parse("Name,Birthday,Notes\nA,1990-01-01,\"" + String(repeating: "x", count: 2_000_000) + "\"\nB,1990-01-02,\n")
-        #expect(huge.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "A", birthday: "1990-01-01"),
-            Summary(1, line: 3, "B", birthday: "1990-01-02"),
-        ])
+        #expect(
+            huge.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "A", birthday: "1990-01-01"),
+                Summary(1, line: 3, "B", birthday: "1990-01-02"),
+            ]
+        )
     }
 
     @Test func unclosedQuoteIsReportedWithoutLeakingLaterRecords() {
         let result = parse("Name,Birthday\nA,1990-01-01\nB,\"1990-01-02\nSecret Person,1990-01-03\n", file: "u.csv")
-        #expect(result.contacts.map(Summary.init) == [
-            Summary(0, line: 2, "A", birthday: "1990-01-01"),
-            Summary(1, line: 3, "B", invalid: ["1990-01-02…"]),
-        ])
-        #expect(result.problems.map(\.description) == [
-            "u.csv:3: a quote opened in this record is never closed; the rest of the file was read as part of it",
-            "u.csv:3: Birthday '1990-01-02…' is not a date",
-        ])
+        #expect(
+            result.contacts.map(Summary.init) == [
+                Summary(0, line: 2, "A", birthday: "1990-01-01"),
+                Summary(1, line: 3, "B", invalid: ["1990-01-02…"]),
+            ]
+        )
+        #expect(
+            result.problems.map(\.description) == [
+                "u.csv:3: a quote opened in this record is never closed; the rest of the file was read as part of it",
+                "u.csv:3: Birthday '1990-01-02…' is not a date",
+            ]
+        )
     }
 
     @Test(arguments: [("1990-01-01", "1990-01-01"), ("a\nb", "a…"), (String(repeating: "9", count: 50), String(repeating: "9", count: 40) + "…")])

@@ -1,6 +1,7 @@
-import Testing
-@testable import BirthdayCore
 import TestSupport
+import Testing
+
+@testable import BirthdayCore
 
 @Suite struct DateValueTests {
     @Test(arguments: [
@@ -21,7 +22,9 @@ import TestSupport
         #expect(DateValue.vCard(text) == .date(expected))
     }
 
-    @Test(arguments: ["1990-02-30", "206-12-15", "70-7-14", "circa 1800", "2019-13-01", "1990-02-29", "---15", "1990-05", "1990-05-12Tnoon", "x-anniversary"])
+    @Test(arguments: [
+        "1990-02-30", "206-12-15", "70-7-14", "circa 1800", "2019-13-01", "1990-02-29", "---15", "1990-05", "1990-05-12Tnoon", "x-anniversary",
+    ])
     func keepsUnreadableTextAsInvalid(_ text: String) {
         #expect(DateValue.vCard(text) == .invalid(text))
     }

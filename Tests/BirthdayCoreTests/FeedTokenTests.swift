@@ -1,6 +1,7 @@
-import Testing
-@testable import BirthdayCore
 import TestSupport
+import Testing
+
+@testable import BirthdayCore
 
 @Suite struct FeedTokenTests {
     @Test func generatedTokensAre32HexDigitsAndDiffer() {

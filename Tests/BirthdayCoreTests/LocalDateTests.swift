@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import BirthdayCore
 import TestSupport
+import Testing
+
+@testable import BirthdayCore
 
 @Suite struct LocalDateTests {
     @Test(arguments: [(1970, 1, 1, 0), (2000, 2, 29, 11_016), (1969, 12, 31, -1), (2026, 11, 21, 20_778), (1604, 2, 29, -133_620)])

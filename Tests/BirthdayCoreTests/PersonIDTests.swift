@@ -1,6 +1,7 @@
-import Testing
-@testable import BirthdayCore
 import TestSupport
+import Testing
+
+@testable import BirthdayCore
 
 @Suite struct PersonIDTests {
     @Test func uidWithoutPrefixIsKept() {
@@ -21,7 +22,11 @@ import TestSupport
     }
 
     @Test func derivedIdsAreStableAndSeparateSameNamedPeople() {
-        let contact = ParsedContact(source: ContactSource(file: "a.csv", index: 0, line: 2), formattedName: "Ada  Lovelace", birthday: event(1815, 12, 10))
+        let contact = ParsedContact(
+            source: ContactSource(file: "a.csv", index: 0, line: 2),
+            formattedName: "Ada  Lovelace",
+            birthday: event(1815, 12, 10)
+        )
         let key = contact.derivationKey
         #expect(key == ParsedContact(source: contact.source, formattedName: "ada lovelace").derivationKey)
         #expect(PersonID.derived(key: key, ordinal: 0) == PersonID.derived(key: key, ordinal: 0))

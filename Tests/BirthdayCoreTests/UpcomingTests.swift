@@ -1,10 +1,18 @@
-import Testing
-@testable import BirthdayCore
 import TestSupport
+import Testing
+
+@testable import BirthdayCore
 
 @Suite struct UpcomingTests {
     func person(_ id: String, _ name: String, birthday: EventDate? = nil, anniversary: EventDate? = nil, excluded: Bool = false) -> Person {
-        Person(id: id, name: name, source: ContactSource(file: "f", index: 0, line: 1), birthday: birthday, anniversary: anniversary, excluded: excluded)
+        Person(
+            id: id,
+            name: name,
+            source: ContactSource(file: "f", index: 0, line: 1),
+            birthday: birthday,
+            anniversary: anniversary,
+            excluded: excluded
+        )
     }
 
     @Test func nearestFirstWithDeterministicTies() {
@@ -23,7 +31,9 @@ import TestSupport
     }
 
     @Test func withinDaysAndAnniversarySwitch() {
-        let people = [person("1", "A", birthday: event(nil, 11, 21), anniversary: event(2000, 11, 25)), person("2", "B", birthday: event(1990, 12, 25))]
+        let people = [
+            person("1", "A", birthday: event(nil, 11, 21), anniversary: event(2000, 11, 25)), person("2", "B", birthday: event(1990, 12, 25)),
+        ]
         let upcoming = UpcomingEvents(today: date(2026, 11, 21), includeAnniversaries: false)
         #expect(upcoming.list(people, withinDays: 0).map(\.personID) == ["1"])
         #expect(upcoming.list(people, withinDays: 30).count == 1)
@@ -38,7 +48,14 @@ import TestSupport
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let month = Int(seed >> 33) % 12 + 1
             let day = Int(seed >> 40) % 28 + 1
-            people.append(person("p\(i)", "N\(i % 50)", birthday: event(1950 + i % 50, month, day), anniversary: i % 7 == 0 ? event(2000, day % 12 + 1, month) : nil))
+            people.append(
+                person(
+                    "p\(i)",
+                    "N\(i % 50)",
+                    birthday: event(1950 + i % 50, month, day),
+                    anniversary: i % 7 == 0 ? event(2000, day % 12 + 1, month) : nil
+                )
+            )
         }
         let upcoming = UpcomingEvents(today: date(2026, 11, 21))
         let all = upcoming.list(people)

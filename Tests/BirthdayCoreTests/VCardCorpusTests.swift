@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BirthdayCore
-import TestSupport
 
 /// Conformance of ``VCardParser`` with real-world exports (`shared/corpus/public`,
 /// described in its `SOURCES.md`) and with generated ones (`shared/tools/gen-contacts.py --truth`).
@@ -52,7 +52,17 @@ import TestSupport
             if f[4] != "invalid" {
                 date = (try #require(Int(f[4])), try #require(Int(f[5])), f[6].isEmpty ? nil : Int(f[6]))
             }
-            rows.append(ExpectedRow(file: f[0], index: try #require(Int(f[1])), name: f[2], kind: kind, date: date, comment: f[7], uid: f.count > 8 ? f[8] : ""))
+            rows.append(
+                ExpectedRow(
+                    file: f[0],
+                    index: try #require(Int(f[1])),
+                    name: f[2],
+                    kind: kind,
+                    date: date,
+                    comment: f[7],
+                    uid: f.count > 8 ? f[8] : ""
+                )
+            )
         }
         return rows
     }
@@ -83,8 +93,10 @@ import TestSupport
                 if !row.uid.isEmpty { #expect(contact.uid == row.uid, "\(row.key)") }
                 let date = row.kind == .birthday ? contact.birthday : contact.anniversary
                 if let expected = row.date {
-                    #expect(date?.month == expected.month && date?.day == expected.day && date?.year == expected.year,
-                            "\(row.key): got \(date.map(String.init(describing:)) ?? "nil") \(row.comment)")
+                    #expect(
+                        date?.month == expected.month && date?.day == expected.day && date?.year == expected.year,
+                        "\(row.key): got \(date.map(String.init(describing:)) ?? "nil") \(row.comment)"
+                    )
                 } else {
                     #expect(date == nil, "\(row.key): got \(date.map(String.init(describing:)) ?? "nil")")
                     #expect(!contact.invalidDates.isEmpty, "\(row.key): no invalid date recorded")
@@ -124,8 +136,10 @@ import TestSupport
         let output = try FileHandle(forWritingTo: exportURL)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.generator.path, "--count", "2000", "--format", format, "--seed", String(seed),
-                             "--photo-rate", "0.05", "--truth", truthURL.path]
+        process.arguments = [
+            "python3", Self.generator.path, "--count", "2000", "--format", format, "--seed", String(seed),
+            "--photo-rate", "0.05", "--truth", truthURL.path,
+        ]
         process.standardOutput = output
         try process.run()
         process.waitUntilExit()

@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BirthdayCore
-import TestSupport
 
 @Suite struct VCardParserTests {
     // MARK: - Helpers
@@ -46,24 +46,44 @@ import TestSupport
 
     static let versions: [VersionCase] = [
         VersionCase(
-            label: "2.1", lines: ["BEGIN:VCARD", "VERSION:2.1", "N:Gump;Forrest", "FN:Forrest Gump", "TEL;HOME;VOICE:111", "BDAY:19800101", "END:VCARD"],
-            name: "Forrest Gump", birthday: date(1980, 1, 1)),
+            label: "2.1",
+            lines: ["BEGIN:VCARD", "VERSION:2.1", "N:Gump;Forrest", "FN:Forrest Gump", "TEL;HOME;VOICE:111", "BDAY:19800101", "END:VCARD"],
+            name: "Forrest Gump",
+            birthday: date(1980, 1, 1)
+        ),
         VersionCase(
-            label: "2.1 quoted-printable", lines: [
+            label: "2.1 quoted-printable",
+            lines: [
                 "BEGIN:VCARD", "VERSION:2.1", "N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:Br=C3=BCning;Michael",
                 "BDAY:1978-12-29", "X-ANNIVERSARY:2001-02-03", "END:VCARD",
-            ], name: "Michael Brüning", birthday: date(1978, 12, 29), anniversary: date(2001, 2, 3)),
+            ],
+            name: "Michael Brüning",
+            birthday: date(1978, 12, 29),
+            anniversary: date(2001, 2, 3)
+        ),
         VersionCase(
-            label: "3.0", lines: ["BEGIN:VCARD", "VERSION:3.0", "FN:Ada Lovelace", "N:Lovelace;Ada;;;", "BDAY;VALUE=date:1815-12-10", "END:VCARD"],
-            name: "Ada Lovelace", birthday: date(1815, 12, 10)),
+            label: "3.0",
+            lines: ["BEGIN:VCARD", "VERSION:3.0", "FN:Ada Lovelace", "N:Lovelace;Ada;;;", "BDAY;VALUE=date:1815-12-10", "END:VCARD"],
+            name: "Ada Lovelace",
+            birthday: date(1815, 12, 10)
+        ),
         VersionCase(
-            label: "3.0 Apple", lines: [
+            label: "3.0 Apple",
+            lines: [
                 "BEGIN:VCARD", "VERSION:3.0", "FN:Grace Hopper", "BDAY;X-APPLE-OMIT-YEAR=1604:1604-12-09",
                 "item1.X-ABDATE:1930-06-15", "item1.X-ABLabel:_$!<Anniversary>!$_", "END:VCARD",
-            ], name: "Grace Hopper", birthday: date(nil, 12, 9), anniversary: date(1930, 6, 15)),
+            ],
+            name: "Grace Hopper",
+            birthday: date(nil, 12, 9),
+            anniversary: date(1930, 6, 15)
+        ),
         VersionCase(
-            label: "4.0", lines: ["BEGIN:VCARD", "VERSION:4.0", "FN:Simon Perreault", "BDAY:--0203", "ANNIVERSARY:20090808T1430-0500", "END:VCARD"],
-            name: "Simon Perreault", birthday: date(nil, 2, 3), anniversary: date(2009, 8, 8)),
+            label: "4.0",
+            lines: ["BEGIN:VCARD", "VERSION:4.0", "FN:Simon Perreault", "BDAY:--0203", "ANNIVERSARY:20090808T1430-0500", "END:VCARD"],
+            name: "Simon Perreault",
+            birthday: date(nil, 2, 3),
+            anniversary: date(2009, 8, 8)
+        ),
     ]
 
     @Test(arguments: versions)
@@ -116,7 +136,9 @@ import TestSupport
     }
 
     @Test func ignoresCommentsBlankLinesAndJunk() throws {
-        let result = Self.parse(["garbage: before", "", "BEGIN:VCARD", "", "# a comment", "FN:Ada", "", "BDAY:18151210", "END:VCARD", "trailing junk"])
+        let result = Self.parse([
+            "garbage: before", "", "BEGIN:VCARD", "", "# a comment", "FN:Ada", "", "BDAY:18151210", "END:VCARD", "trailing junk",
+        ])
         let contact = try Self.only(result)
         #expect(contact.formattedName == "Ada")
         #expect(contact.birthday == Self.date(1815, 12, 10))
@@ -171,8 +193,12 @@ import TestSupport
         CharsetCase(label: "ISO-8859-1", parameters: ";CHARSET=ISO-8859-1", value: [0x52, 0x65, 0x6E, 0xE9, 0x65], expected: "Renée"),
         CharsetCase(label: "Windows-1252", parameters: ";CHARSET=windows-1252", value: [0x80, 0x20, 0x93, 0x41, 0x94], expected: "€ “A”"),
         CharsetCase(label: "Shift_JIS", parameters: ";CHARSET=SHIFT_JIS", value: [0x88, 0xC0, 0x93, 0xA1], expected: "安藤"),
-        CharsetCase(label: "Shift_JIS quoted-printable", parameters: ";CHARSET=Shift_JIS;ENCODING=QUOTED-PRINTABLE",
-                    value: Array("=88=C0=93=A1".utf8), expected: "安藤"),
+        CharsetCase(
+            label: "Shift_JIS quoted-printable",
+            parameters: ";CHARSET=Shift_JIS;ENCODING=QUOTED-PRINTABLE",
+            value: Array("=88=C0=93=A1".utf8),
+            expected: "安藤"
+        ),
         CharsetCase(label: "UTF-8 declared, Latin-1 bytes", parameters: ";CHARSET=UTF-8", value: [0x52, 0x65, 0x6E, 0xE9, 0x65], expected: "Renée"),
         CharsetCase(label: "no charset, UTF-8", parameters: "", value: Array("Zoë".utf8), expected: "Zoë"),
         CharsetCase(label: "no charset, 8-bit", parameters: "", value: [0x5A, 0x6F, 0xEB], expected: "Zoë"),
@@ -224,13 +250,19 @@ import TestSupport
     }
 
     @Test func unescapesText() throws {
-        let contact = try Self.only(Self.parse(Self.card([
-            #"FN:Public\, John\; Esq.\nJr.\\ C:\temp"#, #"N:Stevenson;John;Philip,Paul;Dr.;Jr.,M.D.,A.C.P."#,
-            #"ORG:ABC\, Inc.;North American Division"#, "EMAIL;TYPE=internet: first@example.org ", "EMAIL:second@example.org",
-            "UID:urn:uuid:0F8C8E1C",
-        ])))
+        let contact = try Self.only(
+            Self.parse(
+                Self.card([
+                    #"FN:Public\, John\; Esq.\nJr.\\ C:\temp"#, #"N:Stevenson;John;Philip,Paul;Dr.;Jr.,M.D.,A.C.P."#,
+                    #"ORG:ABC\, Inc.;North American Division"#, "EMAIL;TYPE=internet: first@example.org ", "EMAIL:second@example.org",
+                    "UID:urn:uuid:0F8C8E1C",
+                ])
+            )
+        )
         #expect(contact.formattedName == "Public, John; Esq.\nJr.\\ C:\\temp")
-        #expect(contact.nameParts == NameParts(prefix: "Dr.", given: "John", additional: "Philip Paul", family: "Stevenson", suffix: "Jr. M.D. A.C.P."))
+        #expect(
+            contact.nameParts == NameParts(prefix: "Dr.", given: "John", additional: "Philip Paul", family: "Stevenson", suffix: "Jr. M.D. A.C.P.")
+        )
         #expect(contact.organization == "ABC, Inc.")
         #expect(contact.email == "first@example.org")
         #expect(contact.uid == "urn:uuid:0F8C8E1C")
@@ -238,7 +270,8 @@ import TestSupport
 
     @Test func displayNameFallsBackFromFNToNToORGToEMAIL() throws {
         let result = Self.parse(
-            Self.card(["FN:", "N:Doe;Jane;;;"]) + Self.card(["ORG:Initech;IT"]) + Self.card(["EMAIL:a@example.org"]) + Self.card(["NOTE:x"]))
+            Self.card(["FN:", "N:Doe;Jane;;;"]) + Self.card(["ORG:Initech;IT"]) + Self.card(["EMAIL:a@example.org"]) + Self.card(["NOTE:x"])
+        )
         #expect(result.contacts.map(\.displayName) == ["Jane Doe", "Initech", "a@example.org", ""])
     }
 
@@ -281,10 +314,12 @@ import TestSupport
         let result = Self.parse(["BEGIN:VCARD", "FN:Ada", "BDAY:18151210", "BEGIN:VCARD", "FN:Grace", "BDAY:19061209"])
         #expect(result.contacts.map(\.formattedName) == ["Ada", "Grace"])
         #expect(result.contacts.map(\.birthday) == [Self.date(1815, 12, 10), Self.date(1906, 12, 9)])
-        #expect(result.problems == [
-            ImportProblem(file: "test.vcf", line: 1, message: "card starting at line 1 has no END:VCARD"),
-            ImportProblem(file: "test.vcf", line: 4, message: "card starting at line 4 has no END:VCARD"),
-        ])
+        #expect(
+            result.problems == [
+                ImportProblem(file: "test.vcf", line: 1, message: "card starting at line 1 has no END:VCARD"),
+                ImportProblem(file: "test.vcf", line: 4, message: "card starting at line 4 has no END:VCARD"),
+            ]
+        )
     }
 
     // MARK: - Birthdays
@@ -342,14 +377,17 @@ import TestSupport
             Self.card(["BDAY:1970-07-14", "BDAY:70-7-14", "BDAY:1970-07-14T03:45:12", "BDAY:1970-07-15"])  // lines 3-6
                 + Self.card(["BDAY:circa 1800", "BDAY:19800101"])  // lines 10-11
                 + Self.card(["BDAY;ALTID=1;VALUE=text:first of August", "BDAY;ALTID=1:20160801"])  // lines 15-16
-                + Self.card(["BDAY:", "BDAY:20160801"]))
+                + Self.card(["BDAY:", "BDAY:20160801"])
+        )
         #expect(result.contacts.map(\.birthday) == [Self.date(1970, 7, 14), Self.date(1980, 1, 1), Self.date(2016, 8, 1), Self.date(2016, 8, 1)])
         #expect(result.contacts.allSatisfy { $0.invalidDates.isEmpty })
-        #expect(result.problems.map(\.description) == [
-            "test.vcf:4: several BDAY values; using the first (line 3)",
-            "test.vcf:6: several BDAY values; using the first (line 3)",
-            "test.vcf:10: several BDAY values; using the first (line 11)",
-        ])
+        #expect(
+            result.problems.map(\.description) == [
+                "test.vcf:4: several BDAY values; using the first (line 3)",
+                "test.vcf:6: several BDAY values; using the first (line 3)",
+                "test.vcf:10: several BDAY values; using the first (line 11)",
+            ]
+        )
     }
 
     // MARK: - Anniversaries
@@ -390,10 +428,14 @@ import TestSupport
     }
 
     @Test func ungroupedOrUnlabelledDatesAreNotAnniversaries() throws {
-        let contact = try Self.only(Self.parse(Self.card([
-            "X-ABDATE:1776-07-04", "X-ABLabel:_$!<Anniversary>!$_", "item2.X-ABDATE:2000-01-01", "item3.X-ABLabel:_$!<Anniversary>!$_",
-            "item4.X-ABDATE:2014-12-31", "item4.X-ABLabel:Died",
-        ])))
+        let contact = try Self.only(
+            Self.parse(
+                Self.card([
+                    "X-ABDATE:1776-07-04", "X-ABLabel:_$!<Anniversary>!$_", "item2.X-ABDATE:2000-01-01", "item3.X-ABLabel:_$!<Anniversary>!$_",
+                    "item4.X-ABDATE:2014-12-31", "item4.X-ABLabel:Died",
+                ])
+            )
+        )
         #expect(contact.anniversary == nil)
     }
 
@@ -408,24 +450,36 @@ import TestSupport
     }
 
     @Test func quotedPrintableAndroidAnniversary() throws {
-        let contact = try Self.only(Self.parse(Self.card([
-            "X-ANDROID-CUSTOM;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:vnd.android.cursor.item/contact_event;=32=30=31=35=2D=30=33=2D=30=34;=31;;;",
-        ], version: "2.1")))
+        let contact = try Self.only(
+            Self.parse(
+                Self.card(
+                    [
+                        "X-ANDROID-CUSTOM;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:vnd.android.cursor.item/contact_event;=32=30=31=35=2D=30=33=2D=30=34;=31;;;"
+                    ],
+                    version: "2.1"
+                )
+            )
+        )
         #expect(contact.anniversary == Self.date(2015, 3, 4))
     }
 
     @Test func severalAnniversaries() throws {
         let result = Self.parse(
-            Self.card(["ANNIVERSARY:2013-08-16", "X-OUTLOOK-WEDDING-ANNIVERSARY:2013-08-16", "item1.X-ABDATE:20130816", "item1.X-ABLabel:Anniversary"])
+            Self.card([
+                "ANNIVERSARY:2013-08-16", "X-OUTLOOK-WEDDING-ANNIVERSARY:2013-08-16", "item1.X-ABDATE:20130816", "item1.X-ABLabel:Anniversary",
+            ])
                 + Self.card(["X-ANNIVERSARY:2001-01-01", "X-EVOLUTION-ANNIVERSARY:2002-02-02"])  // lines 10-11
-                + Self.card(["X-ANNIVERSARY:x-anniversary", "X-MS-ANNIVERSARY:x-anniversary"]))  // lines 15-16
+                + Self.card(["X-ANNIVERSARY:x-anniversary", "X-MS-ANNIVERSARY:x-anniversary"])
+        )  // lines 15-16
         #expect(result.contacts.map(\.anniversary) == [Self.date(2013, 8, 16), Self.date(2001, 1, 1), nil])
         #expect(result.contacts[2].invalidDates == ["x-anniversary"])
-        #expect(result.problems.map(\.description) == [
-            "test.vcf:11: several anniversary values; using the first (line 10)",
-            "test.vcf:15: X-ANNIVERSARY 'x-anniversary' is not a date",
-            "test.vcf:16: X-MS-ANNIVERSARY 'x-anniversary' is not a date",
-        ])
+        #expect(
+            result.problems.map(\.description) == [
+                "test.vcf:11: several anniversary values; using the first (line 10)",
+                "test.vcf:15: X-ANNIVERSARY 'x-anniversary' is not a date",
+                "test.vcf:16: X-MS-ANNIVERSARY 'x-anniversary' is not a date",
+            ]
+        )
     }
 
     // MARK: - Fixtures from old exports

@@ -6,8 +6,8 @@ import Logging
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// `buildDaemon` in-process, as `birthdays run` builds it, on an in-memory
 /// store: no signals, no wake monitor, the log channel into memory.
@@ -41,18 +41,20 @@ struct DaemonTests {
         let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
         let base = try #require(ReferenceTime.parse(start, timeZone: zone))
         let origin = ContinuousClock.now
-        return try await buildDaemon(DaemonConfiguration(
-            database: database,
-            environment: ["PATH": "/usr/bin:/bin"],
-            now: { base.addingTimeInterval((ContinuousClock.now - origin).timeInterval) },
-            systemTimeZone: { zone },
-            clock: ContinuousClock(),
-            watchesWake: false,
-            shutdownSignals: [],
-            logLine: { lines.append($0) },
-            logger: recorder.logger,
-            feedLogger: recorder.logger
-        ))
+        return try await buildDaemon(
+            DaemonConfiguration(
+                database: database,
+                environment: ["PATH": "/usr/bin:/bin"],
+                now: { base.addingTimeInterval((ContinuousClock.now - origin).timeInterval) },
+                systemTimeZone: { zone },
+                clock: ContinuousClock(),
+                watchesWake: false,
+                shutdownSignals: [],
+                logLine: { lines.append($0) },
+                logger: recorder.logger,
+                feedLogger: recorder.logger
+            )
+        )
     }
 
     @Test func deliversTheDueReminderOnceAndStopsOnGracefulShutdown() async throws {
@@ -80,9 +82,11 @@ struct DaemonTests {
     @Test func gracefulShutdownLetsTheHandOverFinish() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
-        let started = directory.file("started"), release = directory.file("release")
+        let started = directory.file("started")
+        let release = directory.file("release")
         let database = try await store(
-            channels: "command", command: "touch '\(started)'; while [ ! -e '\(release)' ]; do sleep 0.02; done"
+            channels: "command",
+            command: "touch '\(started)'; while [ ! -e '\(release)' ]; do sleep 0.02; done"
         )
         let daemon = try await daemon(database, start: "2026-03-10T08:59:59", lines: Lines(), recorder: LogRecorder())
         try await testGracefulShutdown { trigger in

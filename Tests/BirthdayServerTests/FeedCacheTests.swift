@@ -3,6 +3,7 @@ import BirthdayStore
 import Foundation
 import Hummingbird
 import Testing
+
 @testable import BirthdayServer
 
 @Suite struct FeedCacheTests {
@@ -72,7 +73,9 @@ import Testing
         #expect(HTTPDate.parse(text) == Date(timeIntervalSince1970: 784_111_777))
     }
 
-    @Test(arguments: ["", "Sun, 06 Nov 1994 08:49:37 CET", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Foo 1994 08:49:37 GMT"])
+    @Test(arguments: [
+        "", "Sun, 06 Nov 1994 08:49:37 CET", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+    ])
     func rejectsInvalidDates(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

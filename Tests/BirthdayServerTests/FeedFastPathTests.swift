@@ -8,6 +8,7 @@ import Logging
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import BirthdayServer
 
 /// The revalidation fast path (`FeedRevalidationHandler`) against the real
@@ -62,7 +63,10 @@ import Testing
             let first = try await client.execute(uri: Self.calendarPath, method: .get)
             let etag = try #require(first.headers[.eTag])
             let wrong = try await client.execute(
-                uri: "/calendar/ffffffffffffffffffffffffffffffff.ics", method: .get, headers: [.ifNoneMatch: etag])
+                uri: "/calendar/ffffffffffffffffffffffffffffffff.ics",
+                method: .get,
+                headers: [.ifNoneMatch: etag]
+            )
             #expect(wrong.status == .notFound)
             #expect(String(buffer: wrong.body) == "not found\n")
         }
@@ -171,8 +175,10 @@ import Testing
             let calls = await source.routeCalls
             let lines = fields.map { "If-None-Match: \($0.replacingOccurrences(of: "TAG", with: etag))\r\n" }.joined()
             let raw = try await RawHTTP.exchange(
-                port: port, "GET \(Self.calendarPath) HTTP/1.1\r\nHost: localhost\r\n\(lines)\r\n"
-                    + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                port: port,
+                "GET \(Self.calendarPath) HTTP/1.1\r\nHost: localhost\r\n\(lines)\r\n"
+                    + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+            )
             #expect(raw.hasPrefix("HTTP/1.1 \(status) "), "\(fields)")
             if status == "304" {
                 #expect(await source.routeCalls == calls, "answered without the route: \(fields)")
@@ -186,7 +192,10 @@ import Testing
             let first = try await client.execute(uri: Self.calendarPath, method: .get)
             let calls = await source.routeCalls
             let response = try await client.execute(
-                uri: Self.calendarPath, method: .get, headers: [.ifModifiedSince: first.headers[.lastModified] ?? ""])
+                uri: Self.calendarPath,
+                method: .get,
+                headers: [.ifModifiedSince: first.headers[.lastModified] ?? ""]
+            )
             #expect(response.status == .notModified)
             #expect(await source.routeCalls > calls)
         }

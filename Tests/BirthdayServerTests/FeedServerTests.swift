@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Logging
 import TestSupport
 import Testing
+
 @testable import BirthdayServer
 
 /// The real server on an ephemeral loopback port, spoken to over HTTP.
@@ -51,8 +52,10 @@ import Testing
         let source = try TestFeedSource()
         try await withServer(source) { client in
             let response = try await client.execute(
-                uri: Self.calendarPath, method: .get,
-                headers: [.ifNoneMatch: "\"stale\"", .ifModifiedSince: "Fri, 01 Jan 2100 00:00:00 GMT"])
+                uri: Self.calendarPath,
+                method: .get,
+                headers: [.ifNoneMatch: "\"stale\"", .ifModifiedSince: "Fri, 01 Jan 2100 00:00:00 GMT"]
+            )
             #expect(response.status == .ok)
             #expect(response.body.readableBytes > 0)
         }
@@ -146,7 +149,10 @@ import Testing
             // the server answers and closes instead of waiting for it.
             let raw = try await RawHTTP.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1048576\r\n\r\npartial")
             #expect(raw.hasPrefix("HTTP/1.1 413 "))
-            let chunked = try await RawHTTP.exchange(port: port, "POST \(Self.calendarPath) HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n")
+            let chunked = try await RawHTTP.exchange(
+                port: port,
+                "POST \(Self.calendarPath) HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"
+            )
             #expect(chunked.hasPrefix("HTTP/1.1 405 "))
             #expect(chunked.lowercased().contains("\r\nconnection: close\r\n"))
         }
@@ -158,7 +164,8 @@ import Testing
             let port = try #require(client.port)
             let raw = try await RawHTTP.exchange(
                 port: port,
-                "DELETE /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                "DELETE /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+            )
             #expect(raw.hasPrefix("HTTP/1.1 405 "))
             #expect(raw.contains("\r\n\r\nmethod not allowed\nHTTP/1.1 200 OK\r\n"))
             #expect(raw.hasSuffix("\r\n\r\nok\n"))

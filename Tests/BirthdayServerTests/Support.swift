@@ -1,17 +1,18 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import BirthdayCore
-import BirthdayStore
 import BirthdayCalendar
+import BirthdayCore
 import BirthdayServer
+import BirthdayStore
 import Foundation
 import HummingbirdTesting
 import Logging
 import Synchronization
 import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs `test` against the real feed server over `source`, live on an
 /// ephemeral loopback port, logging into `recorder`.
@@ -64,8 +65,11 @@ actor TestFeedSource: FeedSource {
     static func export(names: [String]) throws -> String {
         let people = names.enumerated().map { index, name in
             Person(
-                id: "p\(index)", name: name, source: ContactSource(file: "book.vcf", index: index, line: 1),
-                birthday: EventDate(year: 1815, month: 12, day: 10))
+                id: "p\(index)",
+                name: name,
+                source: ContactSource(file: "book.vcf", index: index, line: 1),
+                birthday: EventDate(year: 1815, month: 12, day: 10)
+            )
         }
         return try CalendarExporter(settings: Settings()).export(people, lastChange: Date(timeIntervalSince1970: 1_795_239_000))
     }

@@ -1,6 +1,7 @@
 import BirthdayCore
 import Foundation
 import GRDB
+
 @testable import BirthdayStore
 
 extension AppDatabase {

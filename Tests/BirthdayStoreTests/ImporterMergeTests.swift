@@ -1,17 +1,31 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdayStore
-import TestSupport
 
 /// The importer's identity and merge rules, fed with parsed contacts so they
 /// hold whatever parser produced them.
 @Suite struct ImporterMergeTests {
     let now = Date(timeIntervalSince1970: 1_790_000_000)
 
-    func contact(_ name: String, file: String = "a.vcf", index: Int = 0, uid: String? = nil, birthday: EventDate? = nil, anniversary: EventDate? = nil) -> ParsedContact {
-        ParsedContact(source: ContactSource(file: file, index: index, line: index * 5 + 1), uid: uid, formattedName: name, birthday: birthday, anniversary: anniversary)
+    func contact(
+        _ name: String,
+        file: String = "a.vcf",
+        index: Int = 0,
+        uid: String? = nil,
+        birthday: EventDate? = nil,
+        anniversary: EventDate? = nil
+    ) -> ParsedContact {
+        ParsedContact(
+            source: ContactSource(file: file, index: index, line: index * 5 + 1),
+            uid: uid,
+            formattedName: name,
+            birthday: birthday,
+            anniversary: anniversary
+        )
     }
 
     func apply(_ contacts: [ParsedContact], to database: AppDatabase) throws -> ImportReport {
@@ -44,7 +58,10 @@ import TestSupport
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let database = try AppDatabase.openFile(at: dir.file("b.sqlite"))
-        let report = try apply([contact("Ms. Test", birthday: event(1988, 1, 1)), contact("Ms. Test", index: 1, birthday: event(1990, 2, 2))], to: database)
+        let report = try apply(
+            [contact("Ms. Test", birthday: event(1988, 1, 1)), contact("Ms. Test", index: 1, birthday: event(1990, 2, 2))],
+            to: database
+        )
         #expect(report.added == 2)
         #expect(Set(try await database.people().compactMap(\.birthday)) == [event(1988, 1, 1), event(1990, 2, 2)])
     }
@@ -62,12 +79,15 @@ import TestSupport
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let database = try AppDatabase.openFile(at: dir.file("b.sqlite"))
-        let report = try apply([
-            contact("Ada", file: "phone.vcf", birthday: event(1815, 12, 10)),
-            contact("Ada", file: "google.csv", anniversary: event(1835, 7, 8)),
-            contact("Bob", file: "phone.vcf", index: 1, birthday: event(1950, 1, 1)),
-            contact("Bob", file: "google.csv", index: 1, birthday: event(1951, 1, 1)),
-        ], to: database)
+        let report = try apply(
+            [
+                contact("Ada", file: "phone.vcf", birthday: event(1815, 12, 10)),
+                contact("Ada", file: "google.csv", anniversary: event(1835, 7, 8)),
+                contact("Bob", file: "phone.vcf", index: 1, birthday: event(1950, 1, 1)),
+                contact("Bob", file: "google.csv", index: 1, birthday: event(1951, 1, 1)),
+            ],
+            to: database
+        )
         #expect(report.added == 2)
         let ada = try #require(try await database.people().first { $0.name == "Ada" })
         #expect(ada.birthday == event(1815, 12, 10))
@@ -101,7 +121,13 @@ import TestSupport
         #expect(throws: StoreError.self) {
             try database.writeNow { db in
                 var report = ImportReport()
-                try ContactImporter.merge([Person(id: "u2", name: "Bob", source: ContactSource(file: "x", index: 0, line: 1), birthday: event(1950, 1, 1))], into: db, now: now, report: &report, write: true)
+                try ContactImporter.merge(
+                    [Person(id: "u2", name: "Bob", source: ContactSource(file: "x", index: 0, line: 1), birthday: event(1950, 1, 1))],
+                    into: db,
+                    now: now,
+                    report: &report,
+                    write: true
+                )
                 throw Boom()
             }
         }

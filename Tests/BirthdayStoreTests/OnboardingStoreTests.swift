@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdayStore
-import TestSupport
 
 @Suite struct OnboardingStoreTests {
     typealias Machine = OnboardingMachine

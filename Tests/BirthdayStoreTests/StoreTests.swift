@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdayStore
-import TestSupport
 
 @Suite struct StoreTests {
     @Test func createsDirectory0700AndFile0600InWALMode() async throws {
@@ -42,7 +43,10 @@ import TestSupport
         #expect(AppDatabase.defaultPath(environment: ["BIRTHDAYS_DATABASE": "/x/y.sqlite", "HOME": "/home/u"]) == "/x/y.sqlite")
         #expect(AppDatabase.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"]) == "/data/birthdays/birthdays.sqlite")
         #expect(AppDatabase.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/birthdays/birthdays.sqlite")
-        #expect(AppDatabase.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.local/share/birthdays/birthdays.sqlite")
+        #expect(
+            AppDatabase.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"])
+                == "/home/u/.local/share/birthdays/birthdays.sqlite"
+        )
     }
 
     @Test func settingsRoundTripAndRejectBadValues() async throws {

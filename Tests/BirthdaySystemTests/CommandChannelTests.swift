@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdaySystem
-import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -23,16 +24,18 @@ extension DeliveryTests {
             try await channel.deliver(sampleReminder(id: "r-9", personID: "p-9", title: "Ada's birthday", body: "Ada turns 37 today", late: true))
 
             let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
-            #expect(lines == [
-                "BIRTHDAYS_BODY=Ada turns 37 today",
-                "BIRTHDAYS_FIRE_AT=2026-03-10T09:00:00+01:00",
-                "BIRTHDAYS_ID=r-9",
-                "BIRTHDAYS_KIND=birthday",
-                "BIRTHDAYS_LATE=1",
-                "BIRTHDAYS_PERSON_ID=p-9",
-                "BIRTHDAYS_TITLE=Ada's birthday",
-                "BIRTHDAYS_WHEN=day-of",
-            ])
+            #expect(
+                lines == [
+                    "BIRTHDAYS_BODY=Ada turns 37 today",
+                    "BIRTHDAYS_FIRE_AT=2026-03-10T09:00:00+01:00",
+                    "BIRTHDAYS_ID=r-9",
+                    "BIRTHDAYS_KIND=birthday",
+                    "BIRTHDAYS_LATE=1",
+                    "BIRTHDAYS_PERSON_ID=p-9",
+                    "BIRTHDAYS_TITLE=Ada's birthday",
+                    "BIRTHDAYS_WHEN=day-of",
+                ]
+            )
         }
 
         @Test func theCommandSeesNoInputAndOnlyStandardDescriptors() async throws {

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdaySystem
-import TestSupport
 
 extension DeliveryTests {
     /// The desktop channel against fake_notifyd.py on a private bus: the exact
@@ -72,10 +73,12 @@ extension DeliveryTests {
             try await channel.deliver(sampleReminder(id: "r-7", personID: "p-7"))
             let events = await first(2, of: channel.actions)
 
-            #expect(events == [
-                NotificationAction(reminderID: "r-7", personID: "p-7", notificationID: 1, event: .invoked(key)),
-                NotificationAction(reminderID: "r-7", personID: "p-7", notificationID: 1, event: .closed(.dismissedByUser)),
-            ])
+            #expect(
+                events == [
+                    NotificationAction(reminderID: "r-7", personID: "p-7", notificationID: 1, event: .invoked(key)),
+                    NotificationAction(reminderID: "r-7", personID: "p-7", notificationID: 1, event: .closed(.dismissedByUser)),
+                ]
+            )
         }
 
         @Test func signalsAboutOtherClientsNotificationsAreIgnored() async throws {
@@ -89,8 +92,10 @@ extension DeliveryTests {
 
             // Given a signal for id 99, which this channel never showed,
             _ = try TestProcess.run(
-                ["/usr/bin/gdbus", "emit", "--session", "--object-path", "/org/freedesktop/Notifications",
-                 "--signal", "org.freedesktop.Notifications.ActionInvoked", "99", "snooze"],
+                [
+                    "/usr/bin/gdbus", "emit", "--session", "--object-path", "/org/freedesktop/Notifications",
+                    "--signal", "org.freedesktop.Notifications.ActionInvoked", "99", "snooze",
+                ],
                 environment: bus.environment
             )
             // when the channel then shows one and the server answers it,

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdaySystem
-import TestSupport
 
 extension DeliveryTests {
     /// The desktop channel against a real notification server: dunst on a
@@ -27,7 +28,9 @@ extension DeliveryTests {
                 // -displayfd: Xvfb picks a free display and prints its number when it accepts clients.
                 xvfb = try TestProcess(
                     [SystemTools.path("Xvfb") ?? "Xvfb", "-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
-                    environment: ["PATH": "/usr/bin:/bin"], directory: directory.url, name: "xvfb"
+                    environment: ["PATH": "/usr/bin:/bin"],
+                    directory: directory.url,
+                    name: "xvfb"
                 )
                 let display = try await xvfb.firstLine()
                 let picker = try directory.write("pick-snooze.sh", "#!/bin/sh\ngrep -m1 ',snooze\\]'\n")
@@ -41,7 +44,8 @@ extension DeliveryTests {
                 dunst = try TestProcess(
                     [SystemTools.path("dunst") ?? "dunst", "-config", config],
                     environment: bus.environment.merging(["DISPLAY": ":" + display, "HOME": directory.path]) { $1 },
-                    directory: directory.url, name: "dunst"
+                    directory: directory.url,
+                    name: "dunst"
                 )
                 // Real readiness: gdbus blocks until dunst owns the name (or 10 s pass).
                 let wait = try TestProcess.run(

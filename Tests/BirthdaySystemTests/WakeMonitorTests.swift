@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdaySystem
-import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -105,7 +106,12 @@ extension DeliveryTests {
             }
         }
 
-        @Test(.enabled(if: SystemTools.path("dbus-daemon") != nil && SystemTools.path("gdbus") != nil, "needs dbus-daemon and gdbus (apt: dbus, libglib2.0-bin)"))
+        @Test(
+            .enabled(
+                if: SystemTools.path("dbus-daemon") != nil && SystemTools.path("gdbus") != nil,
+                "needs dbus-daemon and gdbus (apt: dbus, libglib2.0-bin)"
+            )
+        )
         func logindsPrepareForSleepFalseIsAResume() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.cleanup() }
@@ -118,8 +124,10 @@ extension DeliveryTests {
             // Going to sleep (true) is not a wake; waking (false) is.
             for going in ["true", "false"] {
                 _ = try TestProcess.run(
-                    ["/usr/bin/gdbus", "emit", "--session", "--object-path", "/org/freedesktop/login1",
-                     "--signal", "org.freedesktop.login1.Manager.PrepareForSleep", going],
+                    [
+                        "/usr/bin/gdbus", "emit", "--session", "--object-path", "/org/freedesktop/login1",
+                        "--signal", "org.freedesktop.login1.Manager.PrepareForSleep", going,
+                    ],
                     environment: bus.environment
                 )
             }
@@ -135,7 +143,9 @@ extension DeliveryTests {
             let directory = try TemporaryDirectory()
             defer { directory.cleanup() }
             let monitor = try WakeMonitor(
-                currentTimeZone: Zone().read, zoneFile: directory.file("localtime"), sleepSignals: .address("unix:path=" + directory.file("no-bus"))
+                currentTimeZone: Zone().read,
+                zoneFile: directory.file("localtime"),
+                sleepSignals: .address("unix:path=" + directory.file("no-bus"))
             )
             defer { monitor.stop() }
             #expect(!monitor.watchesSleepSignals)

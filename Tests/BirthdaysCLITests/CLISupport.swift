@@ -1,8 +1,8 @@
 import BirthdayCore
 import BirthdayStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +25,9 @@ struct CLIProcess {
             candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("birthdays").path)
         }
         candidates.append(Repository.root.appendingPathComponent(".build/debug/birthdays").path)
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { throw BinaryMissing(paths: candidates) }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw BinaryMissing(paths: candidates)
+        }
         return found
     }
 
@@ -180,7 +182,8 @@ final class TerminalSession {
     /// Starts `birthdays arguments…` in a 120×40 terminal; when it exits, the pane shows `[exit N]`.
     init(_ cli: CLIProcess, _ arguments: [String]) throws {
         let environment = cli.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(TerminalSession.quote($0.value))" }.joined(separator: " ")
-        let command = "cd \(TerminalSession.quote(cli.directory.path)) && env -i \(environment) TERM=xterm "
+        let command =
+            "cd \(TerminalSession.quote(cli.directory.path)) && env -i \(environment) TERM=xterm "
             + ([try CLIProcess.binary()] + arguments).map(TerminalSession.quote).joined(separator: " ")
             + "; echo \"[exit $?]\"; read -r line"
         try tmux(["new-session", "-d", "-x", "120", "-y", "40", command])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The real channel probe (in-process D-Bus) against the project's
 /// notification server on a private session bus.

@@ -1,8 +1,9 @@
 import BirthdayCore
 import BirthdayStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -107,12 +108,17 @@ import Glibc
         defer { cli.cleanUp() }
         // A second person with the same birthday: two reminders due in one pass.
         try cli.seed([("grace", "Grace Brewster", "1985-03-10")])
-        let started = cli.path("started"), release = cli.path("release"), finished = cli.path("finished")
+        let started = cli.path("started")
+        let release = cli.path("release")
+        let finished = cli.path("finished")
         try cli.set("channels", "command")
         // The command holds each reminder until the test creates `release`.
-        try cli.set("command", """
+        try cli.set(
+            "command",
+            """
             echo "$BIRTHDAYS_ID" >> '\(started)'; while [ ! -e '\(release)' ]; do sleep 0.05; done; echo "$BIRTHDAYS_ID" >> '\(finished)'
-            """)
+            """
+        )
         try cli.enableNotifications()
 
         let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00", extraEnvironment: ["BIRTHDAYS_LOG_LEVEL": "debug"])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `birthdays run`, `deliver --once`, `status`, `snooze`, `dismiss` and
 /// `show` with the real binary, the log channel and a flowing BIRTHDAYS_NOW.

@@ -1,7 +1,7 @@
 import BirthdayCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `birthdays run` with channels=desktop against the project's notification
 /// server on a private bus.

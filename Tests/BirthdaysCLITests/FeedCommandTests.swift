@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct FeedCommandTests {
     @Test func exportIsByteIdenticalAndReadableByPythonIcalendar() throws {
@@ -20,13 +20,16 @@ import TestSupport
         let people = try #require(try cli.json(["people"]) as? [[String: Any]])
         let dated = people.reduce(0) { $0 + ($1["birthday"] is NSNull ? 0 : 1) + ($1["anniversary"] is NSNull ? 0 : 1) }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return }
-        let python = try TestProcess.run(["/usr/bin/python3", "-c", """
+        let python = try TestProcess.run([
+            "/usr/bin/python3", "-c",
+            """
             import sys, icalendar
             cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
             events = [c for c in cal.walk('VEVENT')]
             alarms = [c for c in cal.walk('VALARM')]
             print(len(events), len(alarms))
-            """, file])
+            """, file,
+        ])
         try #require(python.status == 0, "python3-icalendar could not read the feed (is python3-icalendar installed?)")
         let counts = python.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         #expect(counts == [dated, dated * 2], "one event per date, two alarms each")
@@ -36,12 +39,20 @@ import TestSupport
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
         _ = try cli.json(["import", CLIProcess.samples + "/google-contacts.csv"])
-        let server = try TestProcess([try CLIProcess.binary(), "serve", "--port", "0"], environment: cli.environment, directory: cli.directory, name: "serve")
+        let server = try TestProcess(
+            [try CLIProcess.binary(), "serve", "--port", "0"],
+            environment: cli.environment,
+            directory: cli.directory,
+            name: "serve"
+        )
         defer { server.stop() }
         // The server logs the port it bound.
         let listening = #"listening on 127\.0\.0\.1:(\d+)"#
         try await server.waitUntil("the server to listen") { $0.stderr.range(of: listening, options: .regularExpression) != nil || $0.poll() != nil }
-        let line = try #require(server.stderr.range(of: listening, options: .regularExpression).map { server.stderr[$0] }, "server exited before listening: \(server.stderr)")
+        let line = try #require(
+            server.stderr.range(of: listening, options: .regularExpression).map { server.stderr[$0] },
+            "server exited before listening: \(server.stderr)"
+        )
         let port = Int(line.split(separator: ":").last ?? "")
         let portText = String(try #require(port))
         let urls = try #require(try cli.json(["feed", "url", "--port", portText]) as? [String: String])
@@ -51,7 +62,9 @@ import TestSupport
         let ok = try curl(["-D", "-", "-o", "/dev/null", url])
         #expect(ok.contains("HTTP/1.1 200"))
         #expect(ok.lowercased().contains("content-type: text/calendar; charset=utf-8"))
-        let etag = try #require(ok.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces))
+        let etag = try #require(
+            ok.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces)
+        )
         #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(etag)", url]) == "304")
 
         _ = try cli.run(["feed", "rotate"])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ImportCommandTests {
     func samples() -> [String] { [CLIProcess.samples + "/contacts.vcf", CLIProcess.samples + "/google-contacts.csv"] }
@@ -127,13 +127,32 @@ import TestSupport
 
     static let cases: [Case] = [
         Case(name: "empty.vcf", bytes: [], fails: true, message: "empty.vcf:1: the file is empty"),
-        Case(name: "garbage.vcf", bytes: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }, fails: true, message: "garbage.vcf:1: not a vCard or CSV file"),
-        Case(name: "truncated.vcf", bytes: Array("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Cut Off\r\nBDAY:1990-01-02\r\nNOTE:the export stopp".utf8), fails: false,
-             message: "truncated.vcf:1:"),
+        Case(
+            name: "garbage.vcf",
+            bytes: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) },
+            fails: true,
+            message: "garbage.vcf:1: not a vCard or CSV file"
+        ),
+        Case(
+            name: "truncated.vcf",
+            bytes: Array("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Cut Off\r\nBDAY:1990-01-02\r\nNOTE:the export stopp".utf8),
+            fails: false,
+            message: "truncated.vcf:1:"
+        ),
         Case(name: "nobday.csv", bytes: Array("Name,Email\nAda,ada@example.org\n".utf8), fails: true, message: "nobday.csv:1:"),
-        Case(name: "latin1.vcf", bytes: Array("BEGIN:VCARD\nVERSION:3.0\nFN:Ren".utf8) + [0xE9, 0xFF] + Array("\nBDAY:1990-01-02\nEND:VCARD\n".utf8), fails: false, message: ""),
-        Case(name: "longline.vcf", bytes: Array("BEGIN:VCARD\nVERSION:3.0\nFN:Long\nNOTE:".utf8) + [UInt8](repeating: 0x61, count: 10_000_000)
-             + Array("\nBDAY:1990-01-02\nEND:VCARD\n".utf8), fails: false, message: ""),
+        Case(
+            name: "latin1.vcf",
+            bytes: Array("BEGIN:VCARD\nVERSION:3.0\nFN:Ren".utf8) + [0xE9, 0xFF] + Array("\nBDAY:1990-01-02\nEND:VCARD\n".utf8),
+            fails: false,
+            message: ""
+        ),
+        Case(
+            name: "longline.vcf",
+            bytes: Array("BEGIN:VCARD\nVERSION:3.0\nFN:Long\nNOTE:".utf8) + [UInt8](repeating: 0x61, count: 10_000_000)
+                + Array("\nBDAY:1990-01-02\nEND:VCARD\n".utf8),
+            fails: false,
+            message: ""
+        ),
     ]
 
     @Test(arguments: cases)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct SchedulingCommandTests {
     // MARK: - settings
@@ -82,8 +82,10 @@ import TestSupport
         #expect(enable.stderr.hasPrefix("warning: no desktop notification server"))
         #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"authorized\"}\n")
 
-        #expect(try cli.run("reschedule", "--json").stdout
-            == "{\"scheduled\":4,\"people\":2,\"first\":\"2026-03-10T09:00:00+01:00\",\"last\":\"2026-03-20T09:00:00+01:00\"}\n")
+        #expect(
+            try cli.run("reschedule", "--json").stdout
+                == "{\"scheduled\":4,\"people\":2,\"first\":\"2026-03-10T09:00:00+01:00\",\"last\":\"2026-03-20T09:00:00+01:00\"}\n"
+        )
         let pending = try CLIProcess.array(try cli.run("pending", "--json").stdout)
         #expect(pending.count == 4)
         let first = try #require(pending.first)

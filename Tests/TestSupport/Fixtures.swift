@@ -20,8 +20,16 @@ public func sampleReminder(
     let timeZone = TimeZone(identifier: zone)!
     let fireAt = ReferenceTime.parse("2026-03-10T09:00", timeZone: timeZone)!
     return Reminder(
-        id: id, personID: personID, kind: .birthday, when: when, fireAt: fireAt, timeZone: timeZone,
-        title: title, body: body, late: late, occurrenceDate: when == .dayOf ? date(2026, 3, 10) : date(2026, 3, 11)
+        id: id,
+        personID: personID,
+        kind: .birthday,
+        when: when,
+        fireAt: fireAt,
+        timeZone: timeZone,
+        title: title,
+        body: body,
+        late: late,
+        occurrenceDate: when == .dayOf ? date(2026, 3, 10) : date(2026, 3, 11)
     )
 }
 

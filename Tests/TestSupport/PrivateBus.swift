@@ -12,7 +12,8 @@ public final class PrivateBus: Sendable {
         guard let dbus = SystemTools.path("dbus-daemon") else { throw TestSupportError("dbus-daemon is not installed (apt: dbus)") }
         daemon = try TestProcess(
             [dbus, "--config-file=" + NotificationServer.directory.appendingPathComponent("session-bus.conf").path, "--nofork", "--print-address=1"],
-            environment: ["PATH": "/usr/bin:/bin"], name: "dbus-daemon"
+            environment: ["PATH": "/usr/bin:/bin"],
+            name: "dbus-daemon"
         )
         // dbus-daemon prints its address once it is listening.
         address = try await daemon.firstLine()
@@ -45,8 +46,10 @@ public final class NotificationServer: Sendable {
         environment["NOTIFY_LOG"] = logPath
         if let autoAction { environment["AUTO_ACTION"] = autoAction }
         process = try TestProcess(
-            [SystemTools.python, Self.directory.appendingPathComponent("notifyd.py").path], environment: environment,
-            directory: directory.url, name: "notifyd"
+            [SystemTools.python, Self.directory.appendingPathComponent("notifyd.py").path],
+            environment: environment,
+            directory: directory.url,
+            name: "notifyd"
         )
         try await process.waitUntil("the notification server") { $0.stdout.contains("ready") || $0.poll() != nil }
         guard process.poll() == nil else { throw TestSupportError("notifyd.py stopped: \(process.stderr)") }

@@ -51,12 +51,15 @@ public enum Repository {
 
     /// `../shared/tools/gen-contacts.py`, or `nil`.
     public static var generator: URL? {
-        guard let tool = shared?.appendingPathComponent("tools/gen-contacts.py"), FileManager.default.fileExists(atPath: tool.path) else { return nil }
+        guard let tool = shared?.appendingPathComponent("tools/gen-contacts.py"), FileManager.default.fileExists(atPath: tool.path) else {
+            return nil
+        }
         return tool
     }
 
     /// Why a test that needs `../shared` skipped itself.
-    public static let sharedMissing = "../shared (the public corpus and gen-contacts.py) is not beside the repository, as on a fresh clone; CI always has it"
+    public static let sharedMissing =
+        "../shared (the public corpus and gen-contacts.py) is not beside the repository, as on a fresh clone; CI always has it"
 
     /// `samples/` of the repository.
     public static var samples: URL { root.appendingPathComponent("samples") }

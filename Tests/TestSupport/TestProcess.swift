@@ -31,7 +31,8 @@ public final class TestProcess: @unchecked Sendable {
     /// Starts `argv` with exactly `environment`, in the background; its output
     /// goes to `<directory>/<name>.out` and `.err` (a temporary directory of
     /// its own when `directory` is `nil`, removed with the process).
-    public init(_ argv: [String], environment: [String: String], stdin: String = "/dev/null", directory: URL? = nil, name: String = "process") throws {
+    public init(_ argv: [String], environment: [String: String], stdin: String = "/dev/null", directory: URL? = nil, name: String = "process") throws
+    {
         let folder: URL
         if let directory {
             folder = directory
@@ -145,8 +146,8 @@ public final class TestProcess: @unchecked Sendable {
         let arguments = argv.map { strdup($0) } + [nil]
         let variables = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer {
-            arguments.forEach { free($0) }
-            variables.forEach { free($0) }
+            for item in arguments { free(item) }
+            for item in variables { free(item) }
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, argv[0], &actions, &attributes, arguments, variables)
@@ -177,7 +178,8 @@ public enum SystemTools {
 
     /// dbus-daemon, gdbus and python3-dbus with python3-gi: enough for
     /// ``PrivateBus`` and ``NotificationServer``.
-    public static let canRunNotificationServer: Bool = path("dbus-daemon") != nil && path("gdbus") != nil
+    public static let canRunNotificationServer: Bool =
+        path("dbus-daemon") != nil && path("gdbus") != nil
         && pythonHas("dbus", "dbus.service", "dbus.mainloop.glib", "gi.repository.GLib")
 
     public static let notificationServerMissing =

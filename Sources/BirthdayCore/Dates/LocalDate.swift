@@ -87,7 +87,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public init?(iso string: some StringProtocol) {
         let parts = string.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
         else { return nil }
         self.init(year: y, month: m, day: d)
     }

@@ -15,7 +15,9 @@ public enum ReferenceTime {
         if let date = withZone.date(from: value) { return date }
         let parts = value.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
         guard let day = LocalDate(iso: parts[0]) else { return nil }
-        var hour = 0, minute = 0, second = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
         if parts.count == 2 {
             let fields = parts[1].split(separator: ":", omittingEmptySubsequences: false)
             let time = fields.compactMap { Int($0) }

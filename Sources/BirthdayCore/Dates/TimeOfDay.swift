@@ -13,8 +13,8 @@ public struct TimeOfDay: Hashable, Sendable, Comparable, CustomStringConvertible
     public init?(_ text: String) {
         let parts = text.trimmingWhitespace().split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
-              let h = Int(parts[0]), let m = Int(parts[1])
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+            let h = Int(parts[0]), let m = Int(parts[1])
         else { return nil }
         self.init(hour: h, minute: m)
     }

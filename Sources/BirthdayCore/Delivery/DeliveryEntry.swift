@@ -93,8 +93,14 @@ public struct DeliveryEntry: Hashable, Sendable {
     /// The request this entry was made from (used for snoozes).
     public var request: NotificationRequest {
         var request = NotificationRequest(
-            personID: personID, kind: kind, timing: timing, fireAt: fireAt, occurrenceDate: occurrenceDate,
-            title: title, body: body, userInfo: userInfo
+            personID: personID,
+            kind: kind,
+            timing: timing,
+            fireAt: fireAt,
+            occurrenceDate: occurrenceDate,
+            title: title,
+            body: body,
+            userInfo: userInfo
         )
         request.id = notificationID
         return request

@@ -37,9 +37,11 @@ public struct LogChannel: NotificationSink {
     }
 
     static func quoted(_ value: String) -> String {
-        let bare = !value.isEmpty && value.unicodeScalars.allSatisfy { scalar in
-            PersonID.isSafe(scalar) || scalar == ":" || scalar == "+"
-        }
+        let bare =
+            !value.isEmpty
+            && value.unicodeScalars.allSatisfy { scalar in
+                PersonID.isSafe(scalar) || scalar == ":" || scalar == "+"
+            }
         if bare { return value }
         var out = "\""
         for scalar in value.unicodeScalars {

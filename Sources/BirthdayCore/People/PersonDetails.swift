@@ -10,11 +10,12 @@ public enum PersonDetails {
         var lines: [String] = []
         for occurrence in upcoming.occurrences(of: person) {
             let label = occurrence.kind == .birthday ? "Birthday" : "Anniversary"
-            let when: String = switch occurrence.daysUntil {
-            case 0: "today"
-            case 1: "tomorrow"
-            default: "in \(occurrence.daysUntil) days"
-            }
+            let when: String =
+                switch occurrence.daysUntil {
+                case 0: "today"
+                case 1: "tomorrow"
+                default: "in \(occurrence.daysUntil) days"
+                }
             var line = "\(label): \(occurrence.eventDate); next \(occurrence.date) (\(when))"
             if let age = occurrence.age {
                 line += occurrence.kind == .birthday ? ", turns \(age)" : ", \(age) years"

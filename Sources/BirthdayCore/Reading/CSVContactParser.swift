@@ -165,7 +165,9 @@ enum CSVContactParser {
             if !birthday.isEmpty {
                 dates.append(cell(.birthday, birthday))
             } else if header.birthMonth != nil || header.birthDay != nil {
-                let year = record.value(header.birthYear), month = record.value(header.birthMonth), day = record.value(header.birthDay)
+                let year = record.value(header.birthYear)
+                let month = record.value(header.birthMonth)
+                let day = record.value(header.birthDay)
                 let value = CSVDate.parts(year: year, month: month, day: day, referenceYear: referenceYear)
                 let raw = CSVContactParser.excerpt((year.isEmpty ? "-" : year) + "-" + month + "-" + day)
                 dates.append(DateCell(kind: .birthday, raw: raw, value: value))
@@ -213,11 +215,12 @@ enum CSVRecordReader {
         delimiter: Character,
         onRecord: @escaping (CSVRecord) -> Void
     ) -> [(line: Int, message: String)] {
-        let csvDelimiter: CSVDelimiter = switch delimiter {
-        case ";": .semicolon
-        case "\t": .tab
-        default: .comma
-        }
+        let csvDelimiter: CSVDelimiter =
+            switch delimiter {
+            case ";": .semicolon
+            case "\t": .tab
+            default: .comma
+            }
         var problems: [(line: Int, message: String)] = []
         var lastRecordLine: Int?
         var sawContent = false

@@ -55,7 +55,9 @@ enum CSVDate: Hashable, Sendable {
     /// All empty is `.none`; the year may be empty (or 0) for "no year", and a
     /// two-digit year is expanded as in ``read(_:referenceYear:)``.
     static func parts(year: String, month: String, day: String, referenceYear: Int) -> CSVDate {
-        let year = year.trimmingWhitespace(), month = month.trimmingWhitespace(), day = day.trimmingWhitespace()
+        let year = year.trimmingWhitespace()
+        let month = month.trimmingWhitespace()
+        let day = day.trimmingWhitespace()
         if year.isEmpty && month.isEmpty && day.isEmpty { return .none }
         guard let m = Int(month), let d = Int(day) else { return .invalid }
         if m == 0 && d == 0 { return .none }

@@ -90,7 +90,8 @@ struct CSVHeaderMap: Hashable, Sendable {
         family = germanNameIsFamily ? column("name") : column("last name", "family name", "nachname", "last", "lastname", "surname", "family")
         suffix = column("name suffix", "suffix", "namenszusatz")
         organization = column("organization name", "organization 1 - name", "company", "organization", "organisation", "firma", "unternehmen")
-        email = column("e-mail 1 - value", "e-mail address", "primary email", "e-mail-adresse", "email", "e-mail", "email address", "mail")
+        email =
+            column("e-mail 1 - value", "e-mail address", "primary email", "e-mail-adresse", "email", "e-mail", "email address", "mail")
             ?? keys.firstIndex { key in
                 (key.contains("mail")) && !["type", "typ", "label", "display", "angezeigt", "anzeige"].contains(where: key.contains)
             }

@@ -62,11 +62,14 @@ package enum ContactMerge {
             case (nil, let b?):
                 merged.setDate(b, of: kind)
             case (let a?, let b?) where a != b:
-                report.problems.append(ImportProblem(
-                    file: later.source.file,
-                    line: later.source.line,
-                    message: "this contact (id \(later.id)) is also at \(first.source.file):\(first.source.line) with a different \(kind.rawValue); kept the first"
-                ))
+                report.problems.append(
+                    ImportProblem(
+                        file: later.source.file,
+                        line: later.source.line,
+                        message:
+                            "this contact (id \(later.id)) is also at \(first.source.file):\(first.source.line) with a different \(kind.rawValue); kept the first"
+                    )
+                )
             default:
                 break
             }

@@ -79,17 +79,23 @@ extension DateValue {
         var day: Int?
         switch date.count {
         case 10 where date[s + 4] == dash && date[s + 7] == dash:  // YYYY-MM-DD
-            year = number(date[s..<s + 4]); month = number(date[s + 5..<s + 7]); day = number(date[s + 8..<s + 10])
+            year = number(date[s..<s + 4])
+            month = number(date[s + 5..<s + 7])
+            day = number(date[s + 8..<s + 10])
             guard year != nil else { return invalid }
         case 8 where date[s] == dash && date[s + 1] == dash:  // 8 characters after "--" is no known form
             return invalid
         case 8:  // YYYYMMDD
-            year = number(date[s..<s + 4]); month = number(date[s + 4..<s + 6]); day = number(date[s + 6..<s + 8])
+            year = number(date[s..<s + 4])
+            month = number(date[s + 4..<s + 6])
+            day = number(date[s + 6..<s + 8])
             guard year != nil else { return invalid }
         case 7 where date[s] == dash && date[s + 1] == dash && date[s + 4] == dash:  // --MM-DD
-            month = number(date[s + 2..<s + 4]); day = number(date[s + 5..<s + 7])
+            month = number(date[s + 2..<s + 4])
+            day = number(date[s + 5..<s + 7])
         case 6 where date[s] == dash && date[s + 1] == dash:  // --MMDD
-            month = number(date[s + 2..<s + 4]); day = number(date[s + 4..<s + 6])
+            month = number(date[s + 2..<s + 4])
+            day = number(date[s + 4..<s + 6])
         default:
             return invalid
         }

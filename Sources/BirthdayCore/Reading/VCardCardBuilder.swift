@@ -60,7 +60,8 @@ struct VCardCardBuilder {
     /// - Parameters:
     ///   - value: the value as UTF-8 (quoted-printable and charset already decoded), still escaped.
     ///   - group: the group prefix (`item1`), empty when there is none.
-    mutating func add(_ kind: VCardPropertyKind, value: UnsafeBufferPointer<UInt8>, params: VCardParams, line: Int, group: UnsafeBufferPointer<UInt8>) {
+    mutating func add(_ kind: VCardPropertyKind, value: UnsafeBufferPointer<UInt8>, params: VCardParams, line: Int, group: UnsafeBufferPointer<UInt8>)
+    {
         let count = value.count
         switch kind {
         case .ignored, .agent:
@@ -77,9 +78,13 @@ struct VCardCardBuilder {
         case .email:
             if email == nil, let (a, b) = Self.trimmed(value, 0, count) { email = VCardText.unescaped(value, a, b) }
         case .uid:
-            if uid == nil, let (a, b) = Self.trimmed(value, 0, count) { uid = String(decoding: UnsafeBufferPointer(rebasing: value[a..<b]), as: UTF8.self) }
+            if uid == nil, let (a, b) = Self.trimmed(value, 0, count) {
+                uid = String(decoding: UnsafeBufferPointer(rebasing: value[a..<b]), as: UTF8.self)
+            }
         case .androidUID:
-            if androidUID == nil, let (a, b) = Self.trimmed(value, 0, count) { androidUID = String(decoding: UnsafeBufferPointer(rebasing: value[a..<b]), as: UTF8.self) }
+            if androidUID == nil, let (a, b) = Self.trimmed(value, 0, count) {
+                androidUID = String(decoding: UnsafeBufferPointer(rebasing: value[a..<b]), as: UTF8.self)
+            }
         case .birthday:
             birthdays.append(Self.candidate(value, 0..<count, params: params, line: line, property: "BDAY"))
         case .anniversary(let property):
@@ -116,7 +121,11 @@ struct VCardCardBuilder {
     }
 
     private static func candidate(
-        _ value: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, params: VCardParams, line: Int, property: String
+        _ value: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        params: VCardParams,
+        line: Int,
+        property: String
     ) -> DateCandidate {
         let text = VCardText.unescaped(value, range.lowerBound, range.upperBound)
         let date: DateValue
@@ -159,7 +168,11 @@ struct VCardCardBuilder {
 
     /// Picks the first valid date among `candidates` (in line order) and reports the rest.
     private static func resolve(
-        _ candidates: [DateCandidate], noun: String, file: String, problems: inout [ImportProblem], invalid: inout [String]
+        _ candidates: [DateCandidate],
+        noun: String,
+        file: String,
+        problems: inout [ImportProblem],
+        invalid: inout [String]
     ) -> EventDate? {
         guard !candidates.isEmpty else { return nil }
         for chosen in candidates {

@@ -49,12 +49,13 @@ public struct NotificationRequest: Hashable, Sendable {
         self.occurrenceDate = occurrenceDate
         self.title = title
         self.body = body
-        self.userInfo = userInfo ?? [
-            "person_id": personID,
-            "kind": kind.rawValue,
-            "when": timing.rawValue,
-            "occurrence": occurrenceDate.description,
-        ]
+        self.userInfo =
+            userInfo ?? [
+                "person_id": personID,
+                "kind": kind.rawValue,
+                "when": timing.rawValue,
+                "occurrence": occurrenceDate.description,
+            ]
     }
 
     /// The deterministic identifier: `<personID>-birthday-dayof`,

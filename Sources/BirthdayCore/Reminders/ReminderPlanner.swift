@@ -79,7 +79,9 @@ package struct ReminderPlanner {
             if heap.isFull, let last = heap.max, (fireDay, eventDay, kind.rank) > (last.fireDay, last.eventDay, last.kind.rank) { continue }
             let (id, name) = identityRead ?? identity()
             identityRead = (id, name)
-            heap.insert(Slot(fireDay: fireDay, eventDay: eventDay, kind: kind, timing: timing, personID: id, name: name, date: date, occurrence: occurrence))
+            heap.insert(
+                Slot(fireDay: fireDay, eventDay: eventDay, kind: kind, timing: timing, personID: id, name: name, date: date, occurrence: occurrence)
+            )
         }
     }
 
@@ -91,16 +93,23 @@ package struct ReminderPlanner {
         for slot in heap.sorted() {
             let fireDay = LocalDate(dayNumber: slot.fireDay)
             guard let fireAt = FireTime.instant(on: fireDay, at: settings.deliveryTime, calendar: calendar), fireAt > now else { continue }
-            let content = NotificationContent.make(name: slot.name, kind: slot.kind, timing: slot.timing, age: slot.date.age(in: slot.occurrence.year))
-            result.append(NotificationRequest(
-                personID: slot.personID,
+            let content = NotificationContent.make(
+                name: slot.name,
                 kind: slot.kind,
                 timing: slot.timing,
-                fireAt: fireAt,
-                occurrenceDate: slot.occurrence,
-                title: content.title,
-                body: content.body
-            ))
+                age: slot.date.age(in: slot.occurrence.year)
+            )
+            result.append(
+                NotificationRequest(
+                    personID: slot.personID,
+                    kind: slot.kind,
+                    timing: slot.timing,
+                    fireAt: fireAt,
+                    occurrenceDate: slot.occurrence,
+                    title: content.title,
+                    body: content.body
+                )
+            )
         }
         return result.sorted(by: NotificationRequest.firesBefore)
     }

@@ -14,8 +14,10 @@ package enum Blocking {
         let outcome = try? await NIOThreadPool.singleton.runIfActive { () -> Result<T, E> in
             do throws(E) { return .success(try work()) } catch { return .failure(error) }
         }
-        return try (outcome ?? { () -> Result<T, E> in
-            do throws(E) { return .success(try work()) } catch { return .failure(error) }
-        }()).get()
+        return try
+            (outcome
+            ?? { () -> Result<T, E> in
+                do throws(E) { return .success(try work()) } catch { return .failure(error) }
+            }()).get()
     }
 }

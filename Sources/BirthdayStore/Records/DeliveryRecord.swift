@@ -69,8 +69,14 @@ extension DeliveryRecord {
     var entry: DeliveryEntry? {
         guard let day = LocalDate(iso: occurrenceDate) else { return nil }
         var request = NotificationRequest(
-            personID: personId, kind: kind, timing: whenKind, fireAt: Date(timeIntervalSince1970: fireAt), occurrenceDate: day,
-            title: title, body: body, userInfo: userInfo
+            personID: personId,
+            kind: kind,
+            timing: whenKind,
+            fireAt: Date(timeIntervalSince1970: fireAt),
+            occurrenceDate: day,
+            title: title,
+            body: body,
+            userInfo: userInfo
         )
         request.id = notificationId
         var entry = DeliveryEntry(queued: request, at: Date(timeIntervalSince1970: updatedAt))
@@ -201,6 +207,11 @@ extension DeliveryRecord {
         guard let latest = try String.fetchOne(db, filter(ids.contains(Columns.notificationId)).select(max(Columns.occurrenceDate))) else { return 0 }
         return try filter(ids.contains(Columns.notificationId) && Columns.occurrenceDate == latest)
             .filter(![DeliveryEntry.State.sending, .dismissed].contains(Columns.state))
-            .updateAll(db, Columns.state.set(to: DeliveryEntry.State.dismissed), Columns.nextAttemptAt.set(to: nil), Columns.updatedAt.set(to: now.timeIntervalSince1970))
+            .updateAll(
+                db,
+                Columns.state.set(to: DeliveryEntry.State.dismissed),
+                Columns.nextAttemptAt.set(to: nil),
+                Columns.updatedAt.set(to: now.timeIntervalSince1970)
+            )
     }
 }

@@ -44,8 +44,14 @@ extension PendingNotificationRecord {
     var request: NotificationRequest? {
         guard let day = LocalDate(iso: occurrenceDate) else { return nil }
         var request = NotificationRequest(
-            personID: personId, kind: kind, timing: whenKind, fireAt: Date(timeIntervalSince1970: fireAt), occurrenceDate: day,
-            title: title, body: body, userInfo: userInfo
+            personID: personId,
+            kind: kind,
+            timing: whenKind,
+            fireAt: Date(timeIntervalSince1970: fireAt),
+            occurrenceDate: day,
+            title: title,
+            body: body,
+            userInfo: userInfo
         )
         request.id = id
         return request

@@ -123,7 +123,9 @@ extension PersonRecord {
     /// Inserts or replaces the row through one cached statement: the import's
     /// hot path (GRDB's Codable persistence costs several times more per row).
     func upsert(_ db: Database) throws {
-        let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        let statement = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        )
         statement.setUncheckedArguments(arguments)
         try statement.execute()
     }
@@ -142,19 +144,27 @@ extension PersonRecord {
     /// decoding whole records. They carry only id, name and dates.
     static func datedPeople(_ db: Database) throws -> [Person] {
         var people: [Person] = []
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT id, name, birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay
-            FROM person
-            WHERE excluded = 0
-              AND ((birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL))
-            ORDER BY id
-            """)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, name, birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay
+                FROM person
+                WHERE excluded = 0
+                  AND ((birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL))
+                ORDER BY id
+                """
+        )
         let noSource = ContactSource(file: "", index: 0, line: 0)
         while let row = try rows.next() {
-            people.append(Person(
-                id: row[0], name: row[1], source: noSource,
-                birthday: date(row[2], row[3], row[4]), anniversary: date(row[5], row[6], row[7])
-            ))
+            people.append(
+                Person(
+                    id: row[0],
+                    name: row[1],
+                    source: noSource,
+                    birthday: date(row[2], row[3], row[4]),
+                    anniversary: date(row[5], row[6], row[7])
+                )
+            )
         }
         return people
     }
@@ -168,11 +178,14 @@ extension PersonRecord {
         anniversaries: Bool,
         _ body: (_ date: EventDate, _ kind: EventKind, _ identity: () -> (id: String, name: String)) -> Void
     ) throws {
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay, id, name
-            FROM person
-            WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL)
-            """)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay, id, name
+                FROM person
+                WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL)
+                """
+        )
         while let row = try rows.next() {
             let identity = { (id: row[6] as String, name: row[7] as String) }
             if let birthday = date(row[0], row[1], row[2]) { body(birthday, .birthday, identity) }
@@ -194,15 +207,21 @@ extension PersonRecord {
     /// Every person's ``MergeState``, by id.
     static func mergeStates(_ db: Database) throws -> [String: MergeState] {
         var stored: [String: MergeState] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT id, fingerprint, sourceFile, birthdayYear, birthdayMonth, birthdayDay,
-                   anniversaryYear, anniversaryMonth, anniversaryDay, excluded, createdAt FROM person
-            """)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, fingerprint, sourceFile, birthdayYear, birthdayMonth, birthdayDay,
+                       anniversaryYear, anniversaryMonth, anniversaryDay, excluded, createdAt FROM person
+                """
+        )
         while let row = try rows.next() {
             stored[row[0]] = MergeState(
-                fingerprint: row[1], sourceFile: row[2],
-                birthday: date(row[3], row[4], row[5]), anniversary: date(row[6], row[7], row[8]),
-                excluded: row[9], createdAt: row[10]
+                fingerprint: row[1],
+                sourceFile: row[2],
+                birthday: date(row[3], row[4], row[5]),
+                anniversary: date(row[6], row[7], row[8]),
+                excluded: row[9],
+                createdAt: row[10]
             )
         }
         return stored

@@ -38,7 +38,12 @@ extension AppDatabase {
     public func feedContents() async throws(StoreError) -> FeedContents {
         try await read { db in
             let (revision, changedAt) = try RevisionRecord.current(db)
-            return FeedContents(people: try PersonRecord.datedPeople(db), settings: try SettingRecord.settings(db), revision: revision, changedAt: changedAt)
+            return FeedContents(
+                people: try PersonRecord.datedPeople(db),
+                settings: try SettingRecord.settings(db),
+                revision: revision,
+                changedAt: changedAt
+            )
         }
     }
 

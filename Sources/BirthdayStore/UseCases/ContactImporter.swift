@@ -129,11 +129,13 @@ public struct ContactImporter: Sendable {
     /// `.vcf` and `.vcard` files below `directory`, sorted by path; hidden
     /// files and folders (such as `.git` or vdirsyncer's status) are skipped.
     static func vCardFiles(in directory: String) -> [InputFile] {
-        guard let enumerator = FileManager.default.enumerator(
-            at: URL(fileURLWithPath: directory),
-            includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey],
-            options: [.skipsHiddenFiles]
-        ) else { return [] }
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: URL(fileURLWithPath: directory),
+                includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey],
+                options: [.skipsHiddenFiles]
+            )
+        else { return [] }
         var files: [InputFile] = []
         for case let url as URL in enumerator {
             let ext = url.pathExtension.lowercased()

@@ -254,7 +254,10 @@ public actor DeliveryEngine {
                     entry.nextAttemptAt = nil
                     result.failed += 1
                 }
-                logger.warning("reminder delivery failed", metadata: ["id": "\(entry.notificationID)", "error": "\(entry.lastError ?? "")", "attempts": "\(entry.attempts)"])
+                logger.warning(
+                    "reminder delivery failed",
+                    metadata: ["id": "\(entry.notificationID)", "error": "\(entry.lastError ?? "")", "attempts": "\(entry.attempts)"]
+                )
             }
             _ = try await finish(entry, from: [.sending])
         } catch {

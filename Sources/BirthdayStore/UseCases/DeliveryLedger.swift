@@ -32,7 +32,8 @@ public struct DeliveryLedger: Sendable {
     public func snooze(id: String, until: Date, now: Date) async throws(StoreError) -> DeliveryEntry? {
         let base = Self.baseID(id)
         return try await database.write { db -> DeliveryEntry? in
-            let source = try DeliveryRecord.latest(id: base, db)
+            let source =
+                try DeliveryRecord.latest(id: base, db)
                 ?? PendingNotificationRecord.requests(db).first { $0.id == base }.map { DeliveryEntry(queued: $0, at: now) }
             guard var entry = source else { return nil }
             entry.notificationID = base + Self.snoozeSuffix

@@ -55,7 +55,10 @@ public struct NotificationScheduler: Sendable {
     /// Logs what a reschedule did: counts and the status, never a name.
     func log(_ result: RescheduleResult) {
         if result.status.allowsScheduling {
-            logger.info("rescheduled reminders", metadata: ["scheduled": "\(result.scheduled)", "people": "\(result.people)", "status": "\(result.status.rawValue)"])
+            logger.info(
+                "rescheduled reminders",
+                metadata: ["scheduled": "\(result.scheduled)", "people": "\(result.people)", "status": "\(result.status.rawValue)"]
+            )
         } else {
             logger.info("notifications not allowed; no reminders pending", metadata: ["status": "\(result.status.rawValue)"])
         }

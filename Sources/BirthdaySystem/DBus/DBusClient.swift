@@ -151,8 +151,11 @@ final class DBusClient: Sendable {
     /// Whether `name` has an owner on the bus right now.
     func nameHasOwner(_ name: String) async throws(DBusFailure) -> Bool {
         let reply = try await call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            method: "NameHasOwner", arguments: [.string(name)]
+            destination: "org.freedesktop.DBus",
+            path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
+            method: "NameHasOwner",
+            arguments: [.string(name)]
         )
         return reply.first?.boolValue ?? false
     }
@@ -181,8 +184,12 @@ final class DBusClient: Sendable {
 
     private static func callNow(
         _ connection: OpaquePointer,
-        _ destination: String, _ path: String, _ interface: String, _ method: String,
-        _ arguments: [DBusValue], _ milliseconds: Int32
+        _ destination: String,
+        _ path: String,
+        _ interface: String,
+        _ method: String,
+        _ arguments: [DBusValue],
+        _ milliseconds: Int32
     ) -> Result<[DBusValue], DBusFailure> {
         guard let message = dbus_message_new_method_call(destination, path, interface, method) else { return .failure(.noMemory) }
         defer { dbus_message_unref(message) }
@@ -280,7 +287,7 @@ extension DBusClient {
                     return (jobs, state.stopped)
                 }
                 if stopped {
-                    jobs.forEach { $0.fail() }
+                    for item in jobs { item.fail() }
                     break
                 }
                 for job in jobs { job.run(connection) }
@@ -302,7 +309,7 @@ extension DBusClient {
                 state.jobs.removeAll()
                 return jobs
             }
-            leftover.forEach { $0.fail() }
+            for item in leftover { item.fail() }
         }
 
         private static let filter: DBusHandleMessageFunction = { _, message, context in

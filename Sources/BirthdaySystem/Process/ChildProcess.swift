@@ -55,8 +55,8 @@ struct ChildProcess: Sendable {
         let arguments = argv.map { strdup($0) } + [nil]
         let variables = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer {
-            arguments.forEach { free($0) }
-            variables.forEach { free($0) }
+            for item in arguments { free(item) }
+            for item in variables { free(item) }
         }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, argv[0], &actions, &attributes, arguments, variables)

@@ -71,15 +71,20 @@ public final class WakeMonitor: Sendable {
             ) { signal in
                 guard signal.member == "PrepareForSleep", signal.arguments.first?.boolValue == false else { return }
                 let found = detector.state.withLock { $0.resumeSignalled(suspendedTotal: Self.suspendedSinceBoot(), zone: currentTimeZone()) }
-                found.forEach { continuation.yield($0) }
+                for item in found { continuation.yield(item) }
             }
         }
         sleepClient = client
         watchesSleepSignals = client != nil
 
         let loop = Loop(
-            timer: timer, watchFD: watchFD, stopFD: stopFD, zoneName: url.lastPathComponent,
-            detector: detector, currentTimeZone: currentTimeZone, continuation: continuation
+            timer: timer,
+            watchFD: watchFD,
+            stopFD: stopFD,
+            zoneName: url.lastPathComponent,
+            detector: detector,
+            currentTimeZone: currentTimeZone,
+            continuation: continuation
         )
         let thread = Thread {
             // Named for ps and top: Thread.name does not reach the kernel on Linux.
@@ -119,8 +124,13 @@ public final class WakeMonitor: Sendable {
         let continuation: AsyncStream<WakeReason>.Continuation
 
         init(
-            timer: ClockChangeTimer, watchFD: Int32, stopFD: Int32, zoneName: String, detector: SharedDetector,
-            currentTimeZone: @escaping @Sendable () -> TimeZone, continuation: AsyncStream<WakeReason>.Continuation
+            timer: ClockChangeTimer,
+            watchFD: Int32,
+            stopFD: Int32,
+            zoneName: String,
+            detector: SharedDetector,
+            currentTimeZone: @escaping @Sendable () -> TimeZone,
+            continuation: AsyncStream<WakeReason>.Continuation
         ) {
             self.timer = timer
             self.watchFD = watchFD
@@ -159,7 +169,7 @@ public final class WakeMonitor: Sendable {
                 if ready & Int32(CWAKE_READY_WATCH) != 0, cwake_watch_read(watchFD, zoneName) == 1 {
                     found += detector.state.withLock { $0.zoneFileChanged(zone: currentTimeZone()) }
                 }
-                found.forEach { continuation.yield($0) }
+                for item in found { continuation.yield(item) }
             }
         }
     }

@@ -45,7 +45,9 @@ extension BirthdaysCommand {
                 now: context.flowingNow(),
                 systemTimeZone: context.liveSystemTimeZone(),
                 channels: ReminderChannels.factory(
-                    desktop: DesktopNotificationChannel(), environment: context.environment, clock: clock,
+                    desktop: DesktopNotificationChannel(),
+                    environment: context.environment,
+                    clock: clock,
                     log: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
                 ),
                 logger: context.daemonLogger("birthdays.deliver")
@@ -57,13 +59,25 @@ extension BirthdaysCommand {
             defer { withExtendedLifetime(lock) {} }
             let result = try await engine.runOnePass()
             if json {
-                print(JSONOutput.string(Output(
-                    status: result.status.rawValue, queued: result.queued, delivered: result.delivered, late: result.late,
-                    retrying: result.retrying, failed: result.failed, missed: result.missed, scheduled: result.scheduled
-                )))
+                print(
+                    JSONOutput.string(
+                        Output(
+                            status: result.status.rawValue,
+                            queued: result.queued,
+                            delivered: result.delivered,
+                            late: result.late,
+                            retrying: result.retrying,
+                            failed: result.failed,
+                            missed: result.missed,
+                            scheduled: result.scheduled
+                        )
+                    )
+                )
             } else {
-                print("Delivered \(result.delivered) (\(result.late) late), \(result.retrying) to retry, \(result.failed) failed, "
-                    + "\(result.missed) missed; \(result.scheduled) pending.")
+                print(
+                    "Delivered \(result.delivered) (\(result.late) late), \(result.retrying) to retry, \(result.failed) failed, "
+                        + "\(result.missed) missed; \(result.scheduled) pending."
+                )
             }
             if result.failed > 0 || result.retrying > 0 { throw ExitCode.failure }
         }

@@ -5,7 +5,9 @@ import Foundation
 
 extension BirthdaysCommand {
     struct Dismiss: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop a reminder (and its snooze) for this occurrence: it is not sent, retried or snoozed.")
+        static let configuration = CommandConfiguration(
+            abstract: "Stop a reminder (and its snooze) for this occurrence: it is not sent, retried or snoozed."
+        )
 
         @OptionGroup var global: GlobalOptions
 

@@ -42,7 +42,9 @@ extension BirthdaysCommand {
                 // One write of the bytes as they are: megabytes for a large address book, not worth a copy.
                 bytes.withUnsafeBytes { buffer in
                     guard let base = buffer.baseAddress else { return }
-                    FileHandle.standardOutput.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
+                    FileHandle.standardOutput.write(
+                        Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
+                    )
                 }
             }
         }

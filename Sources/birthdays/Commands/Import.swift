@@ -36,7 +36,11 @@ extension BirthdaysCommand {
             } catch {
                 if progress != nil { ImportProgress.clear() }
                 if case .nothingImported(let partial) = error {
-                    if json { print(JSONOutput.string(ImportOutput(partial), pretty: true)) } else { partial.problems.forEach { printError($0.description) } }
+                    if json {
+                        print(JSONOutput.string(ImportOutput(partial), pretty: true))
+                    } else {
+                        for item in partial.problems { printError(item.description) }
+                    }
                 }
                 throw CLIError(error.description)
             }
@@ -46,7 +50,7 @@ extension BirthdaysCommand {
             if json {
                 print(JSONOutput.string(ImportOutput(report), pretty: true))
             } else {
-                report.problems.forEach { printError($0.description) }
+                for item in report.problems { printError(item.description) }
                 print(ImportOutput.summary(report, dryRun: dryRun))
             }
         }

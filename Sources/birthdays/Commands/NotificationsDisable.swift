@@ -16,7 +16,11 @@ extension BirthdaysCommand.Notifications {
             let context = try Context(global)
             try await context.database.setAuthorizationStatus(.denied)
             let result = try await context.scheduler().reschedule()
-            print(json ? JSONOutput.string(PermissionOutput(result)) : "Notifications disabled; no reminders pending. Turn them back on with: birthdays notifications enable")
+            print(
+                json
+                    ? JSONOutput.string(PermissionOutput(result))
+                    : "Notifications disabled; no reminders pending. Turn them back on with: birthdays notifications enable"
+            )
         }
     }
 }

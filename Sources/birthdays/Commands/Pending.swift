@@ -23,9 +23,11 @@ extension BirthdaysCommand {
                 print(JSONOutput.string(requests.map { PendingOutput($0, zone: zone) }, pretty: true))
             } else if requests.isEmpty {
                 let status = try await context.database.authorizationStatus()
-                print(status.allowsScheduling
-                    ? "No reminders pending. Run: birthdays reschedule"
-                    : "No reminders pending: notifications are not enabled (\(status.rawValue)). Turn them on with: birthdays notifications enable")
+                print(
+                    status.allowsScheduling
+                        ? "No reminders pending. Run: birthdays reschedule"
+                        : "No reminders pending: notifications are not enabled (\(status.rawValue)). Turn them on with: birthdays notifications enable"
+                )
             } else {
                 print(PendingOutput.table(requests, zone: zone))
             }

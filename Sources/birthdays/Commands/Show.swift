@@ -5,7 +5,9 @@ import Foundation
 
 extension BirthdaysCommand {
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one person: dates, next birthday and anniversary, age (what a click on a reminder shows).")
+        static let configuration = CommandConfiguration(
+            abstract: "Show one person: dates, next birthday and anniversary, age (what a click on a reminder shows)."
+        )
 
         @OptionGroup var global: GlobalOptions
 
@@ -29,7 +31,9 @@ extension BirthdaysCommand {
             print(found.name)
             print("Id: \(found.id)")
             let today = LocalDate.today(at: context.now, in: zone)
-            PersonDetails.lines(for: found, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries).forEach { print($0) }
+            for item in PersonDetails.lines(for: found, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries) {
+                print(item)
+            }
         }
     }
 }

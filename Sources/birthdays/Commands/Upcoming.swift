@@ -29,7 +29,11 @@ extension BirthdaysCommand {
         func run() async throws {
             let context = try Context(global)
             let (settings, zone) = try await context.settings()
-            let upcoming = UpcomingEvents(today: LocalDate.today(at: context.now, in: zone), leapDay: settings.leapDay, includeAnniversaries: settings.anniversaries)
+            let upcoming = UpcomingEvents(
+                today: LocalDate.today(at: context.now, in: zone),
+                leapDay: settings.leapDay,
+                includeAnniversaries: settings.anniversaries
+            )
             let events = try await context.database.upcoming(upcoming, withinDays: days, limit: limit)
             if json {
                 print(JSONOutput.string(events.map(UpcomingOutput.init), pretty: true))

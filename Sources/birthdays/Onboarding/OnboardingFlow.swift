@@ -123,14 +123,18 @@ struct OnboardingFlow {
             switch finish {
             case .notificationsOn(let status):
                 let result = try await context.scheduler().reschedule()
-                print(status == .provisional
-                    ? "Notifications are on, quietly: reminders go to the log until a channel is reachable."
-                    : "Notifications are on.")
+                print(
+                    status == .provisional
+                        ? "Notifications are on, quietly: reminders go to the log until a channel is reachable."
+                        : "Notifications are on."
+                )
                 showNext(result)
             case .notificationsOff(let status):
-                print(status == .denied
-                    ? "Notifications are off. Turn them on any time with: birthdays notifications enable"
-                    : "No problem. Turn reminders on any time with: birthdays notifications enable")
+                print(
+                    status == .denied
+                        ? "Notifications are off. Turn them on any time with: birthdays notifications enable"
+                        : "No problem. Turn reminders on any time with: birthdays notifications enable"
+                )
             case .alreadyDenied:
                 print("Notifications were turned off earlier, so you were not asked again. Turn them on with: birthdays notifications enable")
             }

@@ -22,7 +22,10 @@ struct PendingOutput: Encodable {
     }
 
     static func table(_ requests: [NotificationRequest], zone: TimeZone) -> String {
-        Table.render(requests.map { [Wording.wallClock($0.fireAt, zone: zone), $0.timing.rawValue, $0.title, $0.body] }, header: ["FIRES", "WHEN", "TITLE", "BODY"])
+        Table.render(
+            requests.map { [Wording.wallClock($0.fireAt, zone: zone), $0.timing.rawValue, $0.title, $0.body] },
+            header: ["FIRES", "WHEN", "TITLE", "BODY"]
+        )
     }
 }
 

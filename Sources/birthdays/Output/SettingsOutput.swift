@@ -13,16 +13,19 @@ struct SettingsOutput: Encodable {
     }
 
     static func text(_ settings: Settings, zone: TimeZone) -> String {
-        Table.render(SettingKey.allCases.map { key in
-            let value = settings.text(for: key)
-            return [key.rawValue, key == .timeZone && settings.timeZone == nil ? value + " (" + zone.identifier + ")" : value]
-        })
+        Table.render(
+            SettingKey.allCases.map { key in
+                let value = settings.text(for: key)
+                return [key.rawValue, key == .timeZone && settings.timeZone == nil ? value + " (" + zone.identifier + ")" : value]
+            }
+        )
     }
 
     static func changed(_ key: SettingKey, _ settings: Settings, _ rescheduled: RescheduleResult?) -> String {
         var line = "\(key.rawValue) = \(settings.text(for: key))"
         if let rescheduled {
-            line += rescheduled.status.allowsScheduling
+            line +=
+                rescheduled.status.allowsScheduling
                 ? "; reminders rescheduled (\(rescheduled.scheduled) pending)"
                 : "; no reminders pending (notifications \(rescheduled.status.rawValue))"
         }

@@ -94,15 +94,25 @@ struct StatusReport {
             next_fire: iso(nextFire),
             last_delivery: last.map { entry in
                 .init(
-                    id: entry.notificationID, occurrence: entry.occurrenceDate.description, fire_at: ISOInstant.format(entry.fireAt, in: zone),
-                    delivered_at: iso(entry.deliveredAt), late: entry.late
+                    id: entry.notificationID,
+                    occurrence: entry.occurrenceDate.description,
+                    fire_at: ISOInstant.format(entry.fireAt, in: zone),
+                    delivered_at: iso(entry.deliveredAt),
+                    late: entry.late
                 )
             },
-            recent: .init(days: days, counts: DeliveryEntry.State.allCases.filter { $0 != .queued && $0 != .sending }.map { ($0.rawValue, count($0)) }),
+            recent: .init(
+                days: days,
+                counts: DeliveryEntry.State.allCases.filter { $0 != .queued && $0 != .sending }.map { ($0.rawValue, count($0)) }
+            ),
             problems: problems.map { entry in
                 .init(
-                    id: entry.notificationID, occurrence: entry.occurrenceDate.description, state: entry.state.rawValue,
-                    fire_at: ISOInstant.format(entry.fireAt, in: zone), attempts: entry.attempts, next_attempt_at: iso(entry.nextAttemptAt),
+                    id: entry.notificationID,
+                    occurrence: entry.occurrenceDate.description,
+                    state: entry.state.rawValue,
+                    fire_at: ISOInstant.format(entry.fireAt, in: zone),
+                    attempts: entry.attempts,
+                    next_attempt_at: iso(entry.nextAttemptAt),
                     error: entry.lastError
                 )
             }
@@ -117,8 +127,10 @@ struct StatusReport {
         if let last {
             lines.append("Last delivery: \(last.notificationID) at \(iso(last.deliveredAt) ?? "?")\(last.late ? " (late)" : "")")
         }
-        lines.append("Last \(days) days: \(count(.delivered)) delivered, \(count(.failed)) failed, \(count(.missed)) missed, "
-            + "\(count(.interrupted)) interrupted, \(count(.retrying)) retrying, \(count(.dismissed)) dismissed")
+        lines.append(
+            "Last \(days) days: \(count(.delivered)) delivered, \(count(.failed)) failed, \(count(.missed)) missed, "
+                + "\(count(.interrupted)) interrupted, \(count(.retrying)) retrying, \(count(.dismissed)) dismissed"
+        )
         for entry in problems {
             lines.append("  \(entry.state.rawValue) \(entry.notificationID) (\(entry.occurrenceDate))" + (entry.lastError.map { ": \($0)" } ?? ""))
         }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import BirthdayCore
 import TestSupport
+import Testing
+
+@testable import BirthdayCore
 
 /// Records what it was asked to deliver; fails while `failing` is set.
 actor RecordingSink: NotificationSink {
@@ -97,11 +98,13 @@ extension DeliveryTests {
 
             let outcomes = await set.deliverEach(sampleReminder(id: "r-1"))
 
-            #expect(outcomes == [
-                .init(channel: "desktop", error: .noNotificationServer),
-                .init(channel: "command", error: .commandFailed(status: 2)),
-                .init(channel: "log", error: nil),
-            ])
+            #expect(
+                outcomes == [
+                    .init(channel: "desktop", error: .noNotificationServer),
+                    .init(channel: "command", error: .commandFailed(status: 2)),
+                    .init(channel: "log", error: nil),
+                ]
+            )
             #expect(await log.delivered == ["r-1"])
             let failures = [
                 ChannelFailure(channel: "desktop", error: .noNotificationServer),

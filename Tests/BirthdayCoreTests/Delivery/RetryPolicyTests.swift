@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import BirthdayCore
 import TestSupport
+import Testing
+
+@testable import BirthdayCore
 
 extension DeliveryTests {
     @Suite struct RetryPolicyTests {

@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import Synchronization
+import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdayStore
-import TestSupport
 
 /// Remembers every reminder it is given; fails while ``failing`` is set.
 actor EngineSink: NotificationSink {
@@ -20,7 +21,7 @@ actor EngineSink: NotificationSink {
     func open() {
         let waiting = gate ?? []
         gate = nil
-        waiting.forEach { $0.resume() }
+        for item in waiting { item.resume() }
     }
 
     var waitingAtGate: Int { gate?.count ?? 0 }
@@ -46,7 +47,10 @@ final class TestNow: Sendable {
 /// Polls `condition` until it holds; records an issue after `seconds` (generous:
 /// the suite shares two cores with parallel CLI tests and other builds).
 func eventually(
-    _ what: String, seconds: Int = 120, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () async throws -> Bool
+    _ what: String,
+    seconds: Int = 120,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: @Sendable () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while ContinuousClock.now < deadline {
@@ -100,12 +104,19 @@ func eventually(
     }
 
     func engine(
-        _ sink: EngineSink, now: @escaping @Sendable () -> Date, zone: @escaping @Sendable () -> TimeZone, clock: any Clock<Duration> = ContinuousClock(),
+        _ sink: EngineSink,
+        now: @escaping @Sendable () -> Date,
+        zone: @escaping @Sendable () -> TimeZone,
+        clock: any Clock<Duration> = ContinuousClock(),
         database: AppDatabase? = nil
     ) -> DeliveryEngine {
         DeliveryEngine(
-            database: database ?? self.database, clock: clock, now: now, systemTimeZone: zone,
-            channels: { _, _ in ChannelSet([.init(name: "test", sink: sink)]) }, logger: quiet
+            database: database ?? self.database,
+            clock: clock,
+            now: now,
+            systemTimeZone: zone,
+            channels: { _, _ in ChannelSet([.init(name: "test", sink: sink)]) },
+            logger: quiet
         )
     }
 

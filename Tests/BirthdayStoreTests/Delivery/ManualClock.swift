@@ -73,7 +73,7 @@ final class ManualClock: Clock, Sendable {
             state.sleepers.removeAll { $0.deadline <= now }
             return due
         }
-        due.forEach { $0.continuation.resume() }
+        for item in due { item.continuation.resume() }
     }
 
     /// Moves time forward to the wall-clock instant `date`.

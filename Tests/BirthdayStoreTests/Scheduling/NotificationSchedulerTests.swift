@@ -1,9 +1,9 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdayStore
-import TestSupport
 
 @Suite struct NotificationSchedulerTests {
     /// One scheduling case: a single person's birthday, the clock, the zone
@@ -24,78 +24,256 @@ import TestSupport
 
     static let cases: [Case] = [
         // Today, before and after the delivery time.
-        Case(label: "today before delivery", zone: "Europe/Berlin", now: "2026-03-10T08:00:00+01:00", birthday: "1990-03-10",
-             expected: ["day-of@2026-03-10T09:00:00+01:00"]),
-        Case(label: "today at the delivery time (not in the future)", zone: "Europe/Berlin", now: "2026-03-10T09:00:00+01:00", birthday: "1990-03-10",
-             expected: []),
-        Case(label: "today after delivery", zone: "Europe/Berlin", now: "2026-03-10T09:30:00+01:00", birthday: "1990-03-10",
-             expected: []),
+        Case(
+            label: "today before delivery",
+            zone: "Europe/Berlin",
+            now: "2026-03-10T08:00:00+01:00",
+            birthday: "1990-03-10",
+            expected: ["day-of@2026-03-10T09:00:00+01:00"]
+        ),
+        Case(
+            label: "today at the delivery time (not in the future)",
+            zone: "Europe/Berlin",
+            now: "2026-03-10T09:00:00+01:00",
+            birthday: "1990-03-10",
+            expected: []
+        ),
+        Case(
+            label: "today after delivery",
+            zone: "Europe/Berlin",
+            now: "2026-03-10T09:30:00+01:00",
+            birthday: "1990-03-10",
+            expected: []
+        ),
         // Tomorrow.
-        Case(label: "tomorrow, before delivery", zone: "Europe/Berlin", now: "2026-03-10T08:00:00+01:00", birthday: "1990-03-11",
-             expected: ["day-before@2026-03-10T09:00:00+01:00", "day-of@2026-03-11T09:00:00+01:00"]),
-        Case(label: "tomorrow, after delivery", zone: "Europe/Berlin", now: "2026-03-10T10:00:00+01:00", birthday: "1990-03-11",
-             expected: ["day-of@2026-03-11T09:00:00+01:00"]),
-        Case(label: "tomorrow, day-before off", zone: "Europe/Berlin", now: "2026-03-10T08:00:00+01:00", birthday: "1990-03-11", dayBefore: false,
-             expected: ["day-of@2026-03-11T09:00:00+01:00"]),
+        Case(
+            label: "tomorrow, before delivery",
+            zone: "Europe/Berlin",
+            now: "2026-03-10T08:00:00+01:00",
+            birthday: "1990-03-11",
+            expected: ["day-before@2026-03-10T09:00:00+01:00", "day-of@2026-03-11T09:00:00+01:00"]
+        ),
+        Case(
+            label: "tomorrow, after delivery",
+            zone: "Europe/Berlin",
+            now: "2026-03-10T10:00:00+01:00",
+            birthday: "1990-03-11",
+            expected: ["day-of@2026-03-11T09:00:00+01:00"]
+        ),
+        Case(
+            label: "tomorrow, day-before off",
+            zone: "Europe/Berlin",
+            now: "2026-03-10T08:00:00+01:00",
+            birthday: "1990-03-11",
+            dayBefore: false,
+            expected: ["day-of@2026-03-11T09:00:00+01:00"]
+        ),
         // Year end.
-        Case(label: "Dec 30 for Jan 1", zone: "Europe/Berlin", now: "2026-12-30T10:00:00+01:00", birthday: "--01-01",
-             expected: ["day-before@2026-12-31T09:00:00+01:00", "day-of@2027-01-01T09:00:00+01:00"]),
-        Case(label: "Dec 31 after delivery for Jan 1", zone: "Europe/Berlin", now: "2026-12-31T10:00:00+01:00", birthday: "--01-01",
-             expected: ["day-of@2027-01-01T09:00:00+01:00"]),
-        Case(label: "Dec 31 birthday on Dec 31 after delivery", zone: "Europe/Berlin", now: "2026-12-31T10:00:00+01:00", birthday: "1980-12-31",
-             expected: []),
-        Case(label: "Dec 30 for Dec 31", zone: "Europe/Berlin", now: "2026-12-30T08:00:00+01:00", birthday: "1980-12-31",
-             expected: ["day-before@2026-12-30T09:00:00+01:00", "day-of@2026-12-31T09:00:00+01:00"]),
+        Case(
+            label: "Dec 30 for Jan 1",
+            zone: "Europe/Berlin",
+            now: "2026-12-30T10:00:00+01:00",
+            birthday: "--01-01",
+            expected: ["day-before@2026-12-31T09:00:00+01:00", "day-of@2027-01-01T09:00:00+01:00"]
+        ),
+        Case(
+            label: "Dec 31 after delivery for Jan 1",
+            zone: "Europe/Berlin",
+            now: "2026-12-31T10:00:00+01:00",
+            birthday: "--01-01",
+            expected: ["day-of@2027-01-01T09:00:00+01:00"]
+        ),
+        Case(
+            label: "Dec 31 birthday on Dec 31 after delivery",
+            zone: "Europe/Berlin",
+            now: "2026-12-31T10:00:00+01:00",
+            birthday: "1980-12-31",
+            expected: []
+        ),
+        Case(
+            label: "Dec 30 for Dec 31",
+            zone: "Europe/Berlin",
+            now: "2026-12-30T08:00:00+01:00",
+            birthday: "1980-12-31",
+            expected: ["day-before@2026-12-30T09:00:00+01:00", "day-of@2026-12-31T09:00:00+01:00"]
+        ),
         // Feb 29 in common and leap years, both policies.
-        Case(label: "Feb 29, common year, feb28", zone: "Europe/Berlin", now: "2027-02-01T10:00:00+01:00", birthday: "2000-02-29", leapDay: .feb28,
-             expected: ["day-before@2027-02-27T09:00:00+01:00", "day-of@2027-02-28T09:00:00+01:00"]),
-        Case(label: "Feb 29, common year, mar1", zone: "Europe/Berlin", now: "2027-02-01T10:00:00+01:00", birthday: "2000-02-29", leapDay: .mar1,
-             expected: ["day-before@2027-02-28T09:00:00+01:00", "day-of@2027-03-01T09:00:00+01:00"]),
-        Case(label: "Feb 29, leap year, feb28", zone: "Europe/Berlin", now: "2028-02-01T10:00:00+01:00", birthday: "2000-02-29", leapDay: .feb28,
-             expected: ["day-before@2028-02-28T09:00:00+01:00", "day-of@2028-02-29T09:00:00+01:00"]),
-        Case(label: "Feb 29, leap year, mar1", zone: "Europe/Berlin", now: "2028-02-01T10:00:00+01:00", birthday: "--02-29", leapDay: .mar1,
-             expected: ["day-before@2028-02-28T09:00:00+01:00", "day-of@2028-02-29T09:00:00+01:00"]),
-        Case(label: "Feb 29 year-less, Feb 28 of a common year after delivery, mar1", zone: "Europe/Berlin", now: "2027-02-28T10:00:00+01:00",
-             birthday: "--02-29", leapDay: .mar1, expected: ["day-of@2027-03-01T09:00:00+01:00"]),
-        Case(label: "Feb 28 birthday, leap year, mar1 policy untouched", zone: "Europe/Berlin", now: "2028-02-01T10:00:00+01:00", birthday: "1999-02-28",
-             leapDay: .mar1, expected: ["day-before@2028-02-27T09:00:00+01:00", "day-of@2028-02-28T09:00:00+01:00"]),
+        Case(
+            label: "Feb 29, common year, feb28",
+            zone: "Europe/Berlin",
+            now: "2027-02-01T10:00:00+01:00",
+            birthday: "2000-02-29",
+            leapDay: .feb28,
+            expected: ["day-before@2027-02-27T09:00:00+01:00", "day-of@2027-02-28T09:00:00+01:00"]
+        ),
+        Case(
+            label: "Feb 29, common year, mar1",
+            zone: "Europe/Berlin",
+            now: "2027-02-01T10:00:00+01:00",
+            birthday: "2000-02-29",
+            leapDay: .mar1,
+            expected: ["day-before@2027-02-28T09:00:00+01:00", "day-of@2027-03-01T09:00:00+01:00"]
+        ),
+        Case(
+            label: "Feb 29, leap year, feb28",
+            zone: "Europe/Berlin",
+            now: "2028-02-01T10:00:00+01:00",
+            birthday: "2000-02-29",
+            leapDay: .feb28,
+            expected: ["day-before@2028-02-28T09:00:00+01:00", "day-of@2028-02-29T09:00:00+01:00"]
+        ),
+        Case(
+            label: "Feb 29, leap year, mar1",
+            zone: "Europe/Berlin",
+            now: "2028-02-01T10:00:00+01:00",
+            birthday: "--02-29",
+            leapDay: .mar1,
+            expected: ["day-before@2028-02-28T09:00:00+01:00", "day-of@2028-02-29T09:00:00+01:00"]
+        ),
+        Case(
+            label: "Feb 29 year-less, Feb 28 of a common year after delivery, mar1",
+            zone: "Europe/Berlin",
+            now: "2027-02-28T10:00:00+01:00",
+            birthday: "--02-29",
+            leapDay: .mar1,
+            expected: ["day-of@2027-03-01T09:00:00+01:00"]
+        ),
+        Case(
+            label: "Feb 28 birthday, leap year, mar1 policy untouched",
+            zone: "Europe/Berlin",
+            now: "2028-02-01T10:00:00+01:00",
+            birthday: "1999-02-28",
+            leapDay: .mar1,
+            expected: ["day-before@2028-02-27T09:00:00+01:00", "day-of@2028-02-28T09:00:00+01:00"]
+        ),
         // Year-less dates schedule the same.
-        Case(label: "year-less", zone: "Europe/Berlin", now: "2026-05-01T10:00:00+02:00", birthday: "--05-12",
-             expected: ["day-before@2026-05-11T09:00:00+02:00", "day-of@2026-05-12T09:00:00+02:00"]),
+        Case(
+            label: "year-less",
+            zone: "Europe/Berlin",
+            now: "2026-05-01T10:00:00+02:00",
+            birthday: "--05-12",
+            expected: ["day-before@2026-05-11T09:00:00+02:00", "day-of@2026-05-12T09:00:00+02:00"]
+        ),
         // DST gap (spring forward): a missing wall time fires an hour later.
-        Case(label: "Berlin gap 02:30 -> 03:30", zone: "Europe/Berlin", now: "2026-03-20T10:00:00+01:00", birthday: "--03-29", delivery: "02:30",
-             expected: ["day-before@2026-03-28T02:30:00+01:00", "day-of@2026-03-29T03:30:00+02:00"]),
-        Case(label: "New York gap 02:30 -> 03:30", zone: "America/New_York", now: "2026-03-01T10:00:00-05:00", birthday: "--03-08", delivery: "02:30",
-             expected: ["day-before@2026-03-07T02:30:00-05:00", "day-of@2026-03-08T03:30:00-04:00"]),
-        Case(label: "Berlin gap, day-before on the gap day", zone: "Europe/Berlin", now: "2026-03-20T10:00:00+01:00", birthday: "--03-30", delivery: "02:00",
-             expected: ["day-before@2026-03-29T03:00:00+02:00", "day-of@2026-03-30T02:00:00+02:00"]),
+        Case(
+            label: "Berlin gap 02:30 -> 03:30",
+            zone: "Europe/Berlin",
+            now: "2026-03-20T10:00:00+01:00",
+            birthday: "--03-29",
+            delivery: "02:30",
+            expected: ["day-before@2026-03-28T02:30:00+01:00", "day-of@2026-03-29T03:30:00+02:00"]
+        ),
+        Case(
+            label: "New York gap 02:30 -> 03:30",
+            zone: "America/New_York",
+            now: "2026-03-01T10:00:00-05:00",
+            birthday: "--03-08",
+            delivery: "02:30",
+            expected: ["day-before@2026-03-07T02:30:00-05:00", "day-of@2026-03-08T03:30:00-04:00"]
+        ),
+        Case(
+            label: "Berlin gap, day-before on the gap day",
+            zone: "Europe/Berlin",
+            now: "2026-03-20T10:00:00+01:00",
+            birthday: "--03-30",
+            delivery: "02:00",
+            expected: ["day-before@2026-03-29T03:00:00+02:00", "day-of@2026-03-30T02:00:00+02:00"]
+        ),
         // DST overlap (fall back): an ambiguous wall time fires at its first occurrence.
-        Case(label: "Berlin overlap 02:30 first", zone: "Europe/Berlin", now: "2026-10-20T10:00:00+02:00", birthday: "--10-25", delivery: "02:30",
-             expected: ["day-before@2026-10-24T02:30:00+02:00", "day-of@2026-10-25T02:30:00+02:00"]),
-        Case(label: "New York overlap 01:30 first", zone: "America/New_York", now: "2026-10-25T10:00:00-04:00", birthday: "--11-01", delivery: "01:30",
-             expected: ["day-before@2026-10-31T01:30:00-04:00", "day-of@2026-11-01T01:30:00-04:00"]),
-        Case(label: "today at 01:30 in the overlap, between the two occurrences", zone: "America/New_York", now: "2026-11-01T01:45:00-04:00",
-             birthday: "--11-01", delivery: "01:30", expected: []),
+        Case(
+            label: "Berlin overlap 02:30 first",
+            zone: "Europe/Berlin",
+            now: "2026-10-20T10:00:00+02:00",
+            birthday: "--10-25",
+            delivery: "02:30",
+            expected: ["day-before@2026-10-24T02:30:00+02:00", "day-of@2026-10-25T02:30:00+02:00"]
+        ),
+        Case(
+            label: "New York overlap 01:30 first",
+            zone: "America/New_York",
+            now: "2026-10-25T10:00:00-04:00",
+            birthday: "--11-01",
+            delivery: "01:30",
+            expected: ["day-before@2026-10-31T01:30:00-04:00", "day-of@2026-11-01T01:30:00-04:00"]
+        ),
+        Case(
+            label: "today at 01:30 in the overlap, between the two occurrences",
+            zone: "America/New_York",
+            now: "2026-11-01T01:45:00-04:00",
+            birthday: "--11-01",
+            delivery: "01:30",
+            expected: []
+        ),
         // The same instant on both sides of the date line (08:00 UTC on Mar 10).
-        Case(label: "Kiritimati (UTC+14): already Mar 10 22:00", zone: "Pacific/Kiritimati", now: "2026-03-10T08:00:00Z", birthday: "--03-10",
-             expected: []),
-        Case(label: "Kiritimati (UTC+14): Mar 11 is tomorrow", zone: "Pacific/Kiritimati", now: "2026-03-10T08:00:00Z", birthday: "--03-11",
-             expected: ["day-of@2026-03-11T09:00:00+14:00"]),
-        Case(label: "Pago Pago (UTC-11): still Mar 9 21:00", zone: "Pacific/Pago_Pago", now: "2026-03-10T08:00:00Z", birthday: "--03-10",
-             expected: ["day-of@2026-03-10T09:00:00-11:00"]),
-        Case(label: "Pago Pago (UTC-11): Mar 11 in two days", zone: "Pacific/Pago_Pago", now: "2026-03-10T08:00:00Z", birthday: "--03-11",
-             expected: ["day-before@2026-03-10T09:00:00-11:00", "day-of@2026-03-11T09:00:00-11:00"]),
+        Case(
+            label: "Kiritimati (UTC+14): already Mar 10 22:00",
+            zone: "Pacific/Kiritimati",
+            now: "2026-03-10T08:00:00Z",
+            birthday: "--03-10",
+            expected: []
+        ),
+        Case(
+            label: "Kiritimati (UTC+14): Mar 11 is tomorrow",
+            zone: "Pacific/Kiritimati",
+            now: "2026-03-10T08:00:00Z",
+            birthday: "--03-11",
+            expected: ["day-of@2026-03-11T09:00:00+14:00"]
+        ),
+        Case(
+            label: "Pago Pago (UTC-11): still Mar 9 21:00",
+            zone: "Pacific/Pago_Pago",
+            now: "2026-03-10T08:00:00Z",
+            birthday: "--03-10",
+            expected: ["day-of@2026-03-10T09:00:00-11:00"]
+        ),
+        Case(
+            label: "Pago Pago (UTC-11): Mar 11 in two days",
+            zone: "Pacific/Pago_Pago",
+            now: "2026-03-10T08:00:00Z",
+            birthday: "--03-11",
+            expected: ["day-before@2026-03-10T09:00:00-11:00", "day-of@2026-03-11T09:00:00-11:00"]
+        ),
         // Edges of the day.
-        Case(label: "23:59 delivery", zone: "Europe/Berlin", now: "2026-03-10T23:00:00+01:00", birthday: "--03-11", delivery: "23:59",
-             expected: ["day-before@2026-03-10T23:59:00+01:00", "day-of@2026-03-11T23:59:00+01:00"]),
-        Case(label: "23:59 delivery, today's birthday late in the evening", zone: "Europe/Berlin", now: "2026-03-10T23:58:00+01:00", birthday: "--03-10",
-             delivery: "23:59", expected: ["day-of@2026-03-10T23:59:00+01:00"]),
-        Case(label: "00:00 delivery", zone: "Europe/Berlin", now: "2026-03-10T08:00:00+01:00", birthday: "--03-11", delivery: "00:00",
-             expected: ["day-of@2026-03-11T00:00:00+01:00"]),
-        Case(label: "00:00 delivery, today", zone: "Europe/Berlin", now: "2026-03-10T00:00:00+01:00", birthday: "--03-10", delivery: "00:00",
-             expected: []),
-        Case(label: "00:00 delivery, two days away", zone: "America/New_York", now: "2026-03-10T08:00:00-04:00", birthday: "--03-12", delivery: "00:00",
-             expected: ["day-before@2026-03-11T00:00:00-04:00", "day-of@2026-03-12T00:00:00-04:00"]),
+        Case(
+            label: "23:59 delivery",
+            zone: "Europe/Berlin",
+            now: "2026-03-10T23:00:00+01:00",
+            birthday: "--03-11",
+            delivery: "23:59",
+            expected: ["day-before@2026-03-10T23:59:00+01:00", "day-of@2026-03-11T23:59:00+01:00"]
+        ),
+        Case(
+            label: "23:59 delivery, today's birthday late in the evening",
+            zone: "Europe/Berlin",
+            now: "2026-03-10T23:58:00+01:00",
+            birthday: "--03-10",
+            delivery: "23:59",
+            expected: ["day-of@2026-03-10T23:59:00+01:00"]
+        ),
+        Case(
+            label: "00:00 delivery",
+            zone: "Europe/Berlin",
+            now: "2026-03-10T08:00:00+01:00",
+            birthday: "--03-11",
+            delivery: "00:00",
+            expected: ["day-of@2026-03-11T00:00:00+01:00"]
+        ),
+        Case(
+            label: "00:00 delivery, today",
+            zone: "Europe/Berlin",
+            now: "2026-03-10T00:00:00+01:00",
+            birthday: "--03-10",
+            delivery: "00:00",
+            expected: []
+        ),
+        Case(
+            label: "00:00 delivery, two days away",
+            zone: "America/New_York",
+            now: "2026-03-10T08:00:00-04:00",
+            birthday: "--03-12",
+            delivery: "00:00",
+            expected: ["day-before@2026-03-11T00:00:00-04:00", "day-of@2026-03-12T00:00:00-04:00"]
+        ),
     ]
 
     @Test(arguments: cases)
@@ -127,25 +305,34 @@ import TestSupport
     @Test func requestsCarryIdsContentAndUserInfo() async throws {
         let store = try TemporaryDatabase()
         let db = store.database
-        try db.insertPeople([
-            Fixture.person("ada", "Ada", birthday: "1990-03-11", anniversary: "2016-03-12"),
-            Fixture.person("bob", "Bob", birthday: "--03-13"),
-        ], now: Date(timeIntervalSince1970: 0))
+        try db.insertPeople(
+            [
+                Fixture.person("ada", "Ada", birthday: "1990-03-11", anniversary: "2016-03-12"),
+                Fixture.person("bob", "Bob", birthday: "--03-13"),
+            ],
+            now: Date(timeIntervalSince1970: 0)
+        )
         try PendingNotificationStore(database: db).setAuthorizationStatus(.authorized)
         try await Fixture.scheduler(db, now: Fixture.instant("2026-03-10T08:00:00+01:00"), zone: Fixture.zone("Europe/Berlin")).reschedule()
 
         let pending = try PendingNotificationStore(database: db).pending()
-        #expect(pending.map(\.id) == [
-            "ada-birthday-daybefore", "ada-birthday-dayof", "ada-anniversary-daybefore", "ada-anniversary-dayof",
-            "bob-birthday-daybefore", "bob-birthday-dayof",
-        ])
-        #expect(pending.map(\.title) == [
-            "Birthday Tomorrow", "Ada's Birthday!", "Anniversary Tomorrow", "Ada's Anniversary!", "Birthday Tomorrow", "Bob's Birthday!",
-        ])
-        #expect(pending.map(\.body) == [
-            "Ada turns 36 tomorrow!", "Ada turns 36 today!", "Ada's 10th anniversary is tomorrow!", "Today is Ada's 10th anniversary!",
-            "Bob's birthday is tomorrow!", "Today is Bob's birthday!",
-        ])
+        #expect(
+            pending.map(\.id) == [
+                "ada-birthday-daybefore", "ada-birthday-dayof", "ada-anniversary-daybefore", "ada-anniversary-dayof",
+                "bob-birthday-daybefore", "bob-birthday-dayof",
+            ]
+        )
+        #expect(
+            pending.map(\.title) == [
+                "Birthday Tomorrow", "Ada's Birthday!", "Anniversary Tomorrow", "Ada's Anniversary!", "Birthday Tomorrow", "Bob's Birthday!",
+            ]
+        )
+        #expect(
+            pending.map(\.body) == [
+                "Ada turns 36 tomorrow!", "Ada turns 36 today!", "Ada's 10th anniversary is tomorrow!", "Today is Ada's 10th anniversary!",
+                "Bob's birthday is tomorrow!", "Today is Bob's birthday!",
+            ]
+        )
         let first = try #require(pending.first)
         #expect(first.userInfo == ["person_id": "ada", "kind": "birthday", "when": "day-before", "occurrence": "2026-03-11"])
         #expect(first.occurrenceDate == LocalDate(year: 2026, month: 3, day: 11))
@@ -154,14 +341,18 @@ import TestSupport
     @Test func anniversariesOffAndExcludedPeopleGetNothing() async throws {
         let store = try TemporaryDatabase()
         let db = store.database
-        try db.insertPeople([
-            Fixture.person("ada", "Ada", anniversary: "2016-03-12"),
-            Fixture.person("eve", "Eve", birthday: "--03-12", excluded: true),
-            Fixture.person("bob", "Bob", birthday: "--03-13"),
-        ], now: Date(timeIntervalSince1970: 0))
+        try db.insertPeople(
+            [
+                Fixture.person("ada", "Ada", anniversary: "2016-03-12"),
+                Fixture.person("eve", "Eve", birthday: "--03-12", excluded: true),
+                Fixture.person("bob", "Bob", birthday: "--03-13"),
+            ],
+            now: Date(timeIntervalSince1970: 0)
+        )
         try await db.setSetting(.anniversaries, to: "off", now: Date(timeIntervalSince1970: 0))
         try PendingNotificationStore(database: db).setAuthorizationStatus(.authorized)
-        let result = try await Fixture.scheduler(db, now: Fixture.instant("2026-03-10T08:00:00+01:00"), zone: Fixture.zone("Europe/Berlin")).reschedule()
+        let result = try await Fixture.scheduler(db, now: Fixture.instant("2026-03-10T08:00:00+01:00"), zone: Fixture.zone("Europe/Berlin"))
+            .reschedule()
         #expect(result.requests.map(\.personID) == ["bob", "bob"])
     }
 
@@ -217,7 +408,8 @@ import TestSupport
         let people = try (1...70).reversed().map { try Fixture.person(String(format: "same%02d", $0), "Same \($0)", birthday: "--03-12") }
         try db.insertPeople(people, now: Date(timeIntervalSince1970: 0))
         try PendingNotificationStore(database: db).setAuthorizationStatus(.authorized)
-        let result = try await Fixture.scheduler(db, now: Fixture.instant("2026-03-10T08:00:00+01:00"), zone: Fixture.zone("Europe/Berlin")).reschedule()
+        let result = try await Fixture.scheduler(db, now: Fixture.instant("2026-03-10T08:00:00+01:00"), zone: Fixture.zone("Europe/Berlin"))
+            .reschedule()
 
         // Then the day-before reminders (sooner) of the first 64 ids win
         #expect(result.scheduled == 64)
@@ -262,7 +454,8 @@ import TestSupport
         try db.insertPeople([Fixture.person("ada", "Ada", birthday: "--03-11")], now: Date(timeIntervalSince1970: 0))
         let center = PendingNotificationStore(database: db)
         try center.setAuthorizationStatus(status)
-        let result = try await Fixture.scheduler(db, now: Fixture.instant("2026-03-10T08:00:00+01:00"), zone: Fixture.zone("Europe/Berlin")).reschedule()
+        let result = try await Fixture.scheduler(db, now: Fixture.instant("2026-03-10T08:00:00+01:00"), zone: Fixture.zone("Europe/Berlin"))
+            .reschedule()
         #expect(result.status == status)
         #expect(result.scheduled == 0)
         #expect(try center.count() == 0)
@@ -286,7 +479,8 @@ import TestSupport
         let db = store.database
         try db.insertPeople([Fixture.person("ada", "Ada", birthday: "--03-11")], now: Date(timeIntervalSince1970: 0))
         try PendingNotificationStore(database: db).setAuthorizationStatus(.provisional)
-        let result = try await Fixture.scheduler(db, now: Fixture.instant("2026-03-10T08:00:00+01:00"), zone: Fixture.zone("Europe/Berlin")).reschedule()
+        let result = try await Fixture.scheduler(db, now: Fixture.instant("2026-03-10T08:00:00+01:00"), zone: Fixture.zone("Europe/Berlin"))
+            .reschedule()
         #expect(result.scheduled == 2)
     }
 
@@ -298,7 +492,12 @@ import TestSupport
         try db.insertPeople([Fixture.person("ada", "Ada Lovelace", birthday: "1815-12-10")], now: Date(timeIntervalSince1970: 0))
         let recorder = LogRecorder()
         let center = PendingNotificationStore(database: db)
-        let scheduler = try Fixture.scheduler(db, now: Fixture.instant("2026-12-01T08:00:00+01:00"), zone: Fixture.zone("Europe/Berlin"), logger: recorder.logger)
+        let scheduler = try Fixture.scheduler(
+            db,
+            now: Fixture.instant("2026-12-01T08:00:00+01:00"),
+            zone: Fixture.zone("Europe/Berlin"),
+            logger: recorder.logger
+        )
         try await scheduler.reschedule()
         try center.setAuthorizationStatus(.authorized)
         try await scheduler.reschedule()

@@ -1,6 +1,7 @@
 import BirthdayCore
 import Foundation
 import GRDB
+
 @testable import BirthdayStore
 
 /// The reference model of the local notification center, for tests: what
@@ -71,7 +72,10 @@ struct PendingNotificationStore: Sendable {
     func add(_ request: NotificationRequest, now: Date) throws -> AddOutcome {
         try database.writeNow { db in
             let outcome = PendingNotificationStore.admit(
-                request, to: try PendingNotificationRecord.requests(db), now: now, status: try SettingRecord.authorizationStatus(db)
+                request,
+                to: try PendingNotificationRecord.requests(db),
+                now: now,
+                status: try SettingRecord.authorizationStatus(db)
             )
             switch outcome {
             case .added, .replaced:

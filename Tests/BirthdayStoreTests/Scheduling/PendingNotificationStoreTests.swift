@@ -1,13 +1,19 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdayStore
-import TestSupport
 
 @Suite struct PendingNotificationStoreTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    static func request(_ person: String, hoursFromNow: Double, title: String = "t", timing: NotificationRequest.Timing = .dayOf) -> NotificationRequest {
+    static func request(
+        _ person: String,
+        hoursFromNow: Double,
+        title: String = "t",
+        timing: NotificationRequest.Timing = .dayOf
+    ) -> NotificationRequest {
         NotificationRequest(
             personID: person,
             kind: .birthday,
@@ -112,7 +118,14 @@ import TestSupport
         Case(name: "Ada", kind: .birthday, timing: .dayBefore, age: 36, title: "Birthday Tomorrow", body: "Ada turns 36 tomorrow!"),
         Case(name: "Ada", kind: .anniversary, timing: .dayOf, age: nil, title: "Ada's Anniversary!", body: "Today is Ada's anniversary!"),
         Case(name: "Ada", kind: .anniversary, timing: .dayOf, age: 11, title: "Ada's Anniversary!", body: "Today is Ada's 11th anniversary!"),
-        Case(name: "Ada", kind: .anniversary, timing: .dayBefore, age: 22, title: "Anniversary Tomorrow", body: "Ada's 22nd anniversary is tomorrow!"),
+        Case(
+            name: "Ada",
+            kind: .anniversary,
+            timing: .dayBefore,
+            age: 22,
+            title: "Anniversary Tomorrow",
+            body: "Ada's 22nd anniversary is tomorrow!"
+        ),
         Case(name: " ", kind: .birthday, timing: .dayOf, age: nil, title: "Someone's Birthday!", body: "Today is someone's birthday!"),
         Case(name: "", kind: .birthday, timing: .dayBefore, age: 40, title: "Birthday Tomorrow", body: "Someone turns 40 tomorrow!"),
     ]
@@ -124,7 +137,9 @@ import TestSupport
         #expect(content.body == c.body)
     }
 
-    @Test(arguments: [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st"), (102, "102nd"), (111, "111th")])
+    @Test(arguments: [
+        (1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st"), (102, "102nd"), (111, "111th"),
+    ])
     func ordinals(_ n: Int, _ text: String) {
         #expect(NotificationContent.ordinal(n) == text)
     }

@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import Synchronization
+import TestSupport
 import Testing
+
 @testable import BirthdayCore
 @testable import BirthdayStore
-import TestSupport
 
 /// A database for one test: in memory (GRDB's `DatabaseQueue`), or a real
 /// SQLite file in a fresh temporary directory when `file` (for tests that
@@ -58,7 +59,12 @@ enum Fixture {
     }
 
     /// A scheduler over `database` at a fixed instant and system zone.
-    static func scheduler(_ database: AppDatabase, now: Date, zone: TimeZone, logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }) -> NotificationScheduler {
+    static func scheduler(
+        _ database: AppDatabase,
+        now: Date,
+        zone: TimeZone,
+        logger: Logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    ) -> NotificationScheduler {
         NotificationScheduler(database: database, now: { now }, systemTimeZone: { zone }, logger: logger)
     }
 }
