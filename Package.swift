@@ -28,7 +28,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -56,8 +55,7 @@ let package = Package(
         .target(
             name: "BirthdayCore",
             dependencies: [
-                .product(name: "HeapModule", package: "swift-collections"),
-                .product(name: "SwiftCSV", package: "SwiftCSV"),
+                .product(name: "SwiftCSV", package: "SwiftCSV")
             ],
             swiftSettings: swiftSettings
         ),

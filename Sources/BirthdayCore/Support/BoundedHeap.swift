@@ -1,4 +1,8 @@
 /// Keeps the `capacity` smallest elements inserted, in a max-heap: O(log k) per insertion.
+///
+/// Kept rather than swift-collections' `Heap` (a min-max heap): with it,
+/// `scheduler-bench` (a reschedule over 100,000 people) took 58.5–61.2 ms
+/// against 46.8–50.5 ms with this one, measured side by side.
 struct BoundedHeap<Element: Comparable> {
     let capacity: Int
     private var storage: [Element] = []
