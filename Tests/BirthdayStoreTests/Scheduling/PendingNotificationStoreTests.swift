@@ -94,7 +94,7 @@ import Testing
         try center.remove(ids: ["ada-birthday-dayof", "unknown"])
         // A second handle on the same file sees the same state.
         let reopened = PendingNotificationStore(database: try AppDatabase.openFile(at: temporary.database.path))
-        #expect(try await reopened.authorizationStatus() == .provisional)
+        #expect(try reopened.authorizationStatus() == .provisional)
         #expect(try reopened.pending().map(\.id) == ["bob-birthday-dayof"])
         try reopened.removeAll()
         #expect(try center.count() == 0)
