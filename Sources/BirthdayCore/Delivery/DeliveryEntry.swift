@@ -26,9 +26,6 @@ public struct DeliveryEntry: Hashable, Sendable {
         case interrupted
         /// The user dismissed it; never sent (again).
         case dismissed
-
-        /// States a row never leaves.
-        public var isFinal: Bool { ![.queued, .sending, .retrying].contains(self) }
     }
 
     public var notificationID: String

@@ -52,19 +52,9 @@ public struct RetryPolicy: Sendable, Hashable {
         return Date(timeIntervalSince1970: TimeInterval(next.dayNumber) * 86_400)
     }
 
-    /// The instant retries of `reminder` stop.
-    public static func deadline(for reminder: Reminder) -> Date {
-        deadline(dueDay: reminder.dueDay, in: reminder.timeZone)
-    }
-
     /// What to do after the `failures`-th consecutive failure at `failedAt`.
     public func decide(afterFailures failures: Int, failedAt: Date, deadline: Date) -> Decision {
         let next = failedAt.addingTimeInterval(delay(afterFailures: failures).timeInterval)
         return next < deadline ? .retry(at: next) : .giveUp
-    }
-
-    /// What to do after `reminder` failed for the `failures`-th time in a row at `failedAt`.
-    public func decide(_ reminder: Reminder, afterFailures failures: Int, failedAt: Date) -> Decision {
-        decide(afterFailures: failures, failedAt: failedAt, deadline: Self.deadline(for: reminder))
     }
 }

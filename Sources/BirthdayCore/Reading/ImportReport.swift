@@ -16,7 +16,4 @@ public struct ImportReport: Sendable, Equatable {
     public var problems: [ImportProblem] = []
 
     public init() {}
-
-    /// Contacts that carried a date, valid or not.
-    public var imported: Int { added + updated + unchanged }
 }

@@ -46,9 +46,4 @@ extension AppDatabase {
             )
         }
     }
-
-    /// The token and the revision, in one read (what a revalidation needs).
-    public func feedValidators() async throws(StoreError) -> (token: String?, revision: Int64) {
-        try await read { db in (try SettingRecord.value(.feedToken, db), try RevisionRecord.current(db).value) }
-    }
 }

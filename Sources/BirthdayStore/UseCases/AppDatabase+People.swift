@@ -18,12 +18,6 @@ extension AppDatabase {
         try await read { db in try PersonRecord.fetchCount(db) }
     }
 
-    /// Everyone who is not excluded and has a birthday or an anniversary,
-    /// ordered by id, with only id, name and dates (source and name parts empty).
-    public func peopleWithDates() async throws(StoreError) -> [Person] {
-        try await read { db in try PersonRecord.datedPeople(db) }
-    }
-
     /// The change counter and the time of the last change to people or to
     /// settings that shape reminders and feeds.
     public func revision() async throws(StoreError) -> (value: Int64, changedAt: Date) {

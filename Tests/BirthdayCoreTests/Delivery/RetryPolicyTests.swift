@@ -41,7 +41,7 @@ extension DeliveryTests {
 
         @Test func aDayBeforeReminderStopsRetryingBeforeTheDayItself() throws {
             let reminder = sampleReminder(when: .dayBefore)  // occurrence 2026-03-11, due 2026-03-10
-            #expect(RetryPolicy.deadline(for: reminder) == (try instant("2026-03-11T00:00", "Europe/Berlin")))
+            #expect(RetryPolicy.deadline(dueDay: reminder.dueDay, in: reminder.timeZone) == (try instant("2026-03-11T00:00", "Europe/Berlin")))
         }
 
         // MARK: - Decisions
@@ -55,7 +55,9 @@ extension DeliveryTests {
             (1, "2026-03-11T00:05:00", .giveUp),  // already past the deadline (e.g. after a resume)
         ])
         func retriesUntilTheEndOfTheDueDayThenGivesUp(failures: Int, failedAt: String, expected: RetryPolicy.Decision) throws {
-            let decision = RetryPolicy().decide(sampleReminder(), afterFailures: failures, failedAt: try instant(failedAt, "Europe/Berlin"))
+            let reminder = sampleReminder()
+            let deadline = RetryPolicy.deadline(dueDay: reminder.dueDay, in: reminder.timeZone)
+            let decision = RetryPolicy().decide(afterFailures: failures, failedAt: try instant(failedAt, "Europe/Berlin"), deadline: deadline)
             #expect(decision == expected)
         }
 
@@ -65,8 +67,9 @@ extension DeliveryTests {
             let reminder = sampleReminder()
             var now = try instant("2026-03-10T09:00", "Europe/Berlin")
             var attempts = 1
+            let deadline = RetryPolicy.deadline(dueDay: reminder.dueDay, in: reminder.timeZone)
             // when the daemon follows the policy,
-            while case .retry(let next) = policy.decide(reminder, afterFailures: attempts, failedAt: now) {
+            while case .retry(let next) = policy.decide(afterFailures: attempts, failedAt: now, deadline: deadline) {
                 #expect(next > now)
                 now = next
                 attempts += 1
@@ -74,7 +77,7 @@ extension DeliveryTests {
             // it tries at 09:00, :00:30, :01:30, :03:30, :08:30, then every 15 min
             // from 09:23:30 to 23:53:30 (59 more), and stops: 64 attempts.
             #expect(attempts == 64)
-            #expect(now < RetryPolicy.deadline(for: reminder))
+            #expect(now < RetryPolicy.deadline(dueDay: reminder.dueDay, in: reminder.timeZone))
         }
     }
 }

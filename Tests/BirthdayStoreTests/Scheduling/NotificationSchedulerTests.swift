@@ -432,7 +432,7 @@ import Testing
         var settings = Settings()
         settings.timeZone = "Europe/Berlin"
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: now, capacity: 1_000)
-        for person in try await db.peopleWithDates() {
+        for person in try await db.feedContents().people {
             if let birthday = person.birthday { planner.offer(birthday, kind: .birthday) { (person.id, person.name) } }
         }
         let all = planner.requests()
