@@ -44,7 +44,9 @@ struct DeliveryRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-extension DeliveryRecord {
+extension DeliveryRecord: StoredRequest {
+    var requestID: String { notificationId }
+
     init(_ entry: DeliveryEntry) {
         notificationId = entry.notificationID
         occurrenceDate = entry.occurrenceDate.description
@@ -67,18 +69,7 @@ extension DeliveryRecord {
 
     /// The entry; `nil` for a row whose occurrence date does not parse.
     var entry: DeliveryEntry? {
-        guard let day = LocalDate(iso: occurrenceDate) else { return nil }
-        var request = NotificationRequest(
-            personID: personId,
-            kind: kind,
-            timing: whenKind,
-            fireAt: Date(timeIntervalSince1970: fireAt),
-            occurrenceDate: day,
-            title: title,
-            body: body,
-            userInfo: userInfo
-        )
-        request.id = notificationId
+        guard let request else { return nil }
         var entry = DeliveryEntry(queued: request, at: Date(timeIntervalSince1970: updatedAt))
         entry.state = state
         entry.late = late
