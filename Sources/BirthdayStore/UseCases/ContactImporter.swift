@@ -37,6 +37,14 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Only contacts that carry a birthday, an anniversary or an unreadable date
 /// are stored; the report counts the others as `withoutDates`.
 ///
+/// ## A re-import mirrors the file
+/// A contact that comes back from the same file without any date loses its
+/// dates: it was stored only for them, so the person leaves the store (their
+/// pending reminders go with the next reschedule; the delivery ledger keeps
+/// their history), counted as `removed`. A date another file brought is never
+/// erased this way: only the file the person was last stored from speaks for
+/// them.
+///
 /// Reading, parsing and writing run on NIO's thread pool (see ``AppDatabase``).
 public struct ContactImporter: Sendable {
     public let database: AppDatabase
@@ -88,12 +96,17 @@ public struct ContactImporter: Sendable {
         }
         guard !parsed.isEmpty else { throw .nothingImported(report) }
         let people = ContactMerge.people(from: parsed, report: &report)
+        let dateless = ContactMerge.datelessIDs(in: parsed)
         let now = self.now
         do {
             if dryRun {
-                try database.readNow { db in try ContactImporter.merge(people, into: db, now: now, report: &report, write: false) }
+                try database.readNow { db in
+                    try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: false)
+                }
             } else {
-                try database.writeNow { db in try ContactImporter.merge(people, into: db, now: now, report: &report, write: true) }
+                try database.writeNow { db in
+                    try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: true)
+                }
             }
         } catch {
             throw .store(error)
@@ -151,11 +164,26 @@ public struct ContactImporter: Sendable {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
-    /// Writes `people` into the store (or only counts, when `write` is false).
-    static func merge(_ people: [Person], into db: Database, now: Date, report: inout ImportReport, write: Bool) throws {
+    /// Writes `people` into the store (or only counts, when `write` is false),
+    /// and removes the `dateless` people whose file no longer gives them a date.
+    static func merge(
+        _ people: [Person],
+        removing dateless: [(id: String, file: String)] = [],
+        into db: Database,
+        now: Date,
+        report: inout ImportReport,
+        write: Bool
+    ) throws {
         let stored = try PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
         var changed = false
+        let dated = Set(people.map(\.id))
+        for (id, file) in dateless where !dated.contains(id) {
+            guard let old = stored[id], old.sourceFile == file else { continue }
+            report.removed += 1
+            changed = true
+            if write { _ = try PersonRecord.deleteOne(db, key: id) }
+        }
         for var person in people {
             if !person.invalidDates.isEmpty { report.invalid += 1 }
             guard let old = stored[person.id] else {
