@@ -210,3 +210,23 @@ import Testing
         #expect(try await database.people().map(\.name) == ["Alan Turing"])
     }
 }
+
+@Suite struct FutureBirthDateTests {
+    @Test func isReportedAndGetsNoReminderBeforeIt() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let database = try AppDatabase.inMemory()
+        let file = try directory.write("typo.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:typo\r\nFN:Typo Person\r\nBDAY:2030-01-10\r\nEND:VCARD\r\n")
+        let now = try Fixture.instant("2026-11-23T08:00:00Z")
+        let today = LocalDate.today(at: now, in: .gmt)
+        let report = try await ContactImporter(database: database, now: now, referenceYear: 2026, today: today).importPaths([file])
+        #expect(report.added == 1)
+        #expect(report.problems.map(\.description) == ["\(file):1: the birth date is in the future (year 2030); no reminder or age before it"])
+        #expect(!report.problems[0].message.contains("Typo"))
+        try await database.setAuthorizationStatus(.authorized)
+        let result = try await Fixture.scheduler(database, now: now, zone: .gmt).reschedule()
+        let first = try #require(result.requests.first)
+        #expect(first.occurrenceDate == LocalDate(year: 2030, month: 1, day: 10))
+        #expect(result.requests.allSatisfy { !$0.body.contains("turns") })
+    }
+}

@@ -51,11 +51,14 @@ public struct ContactImporter: Sendable {
     public let now: Date
     /// The current year, for two-digit years in CSV exports.
     public let referenceYear: Int
+    /// Today in the user's zone: a birth date after it is reported.
+    public let today: LocalDate?
 
-    public init(database: AppDatabase, now: Date, referenceYear: Int) {
+    public init(database: AppDatabase, now: Date, referenceYear: Int, today: LocalDate? = nil) {
         self.database = database
         self.now = now
         self.referenceYear = referenceYear
+        self.today = today
     }
 
     /// Progress of a long import: bytes read so far and in total.
@@ -96,6 +99,7 @@ public struct ContactImporter: Sendable {
         }
         guard !parsed.isEmpty else { throw .nothingImported(report) }
         let people = ContactMerge.people(from: parsed, report: &report)
+        if let today { ContactImporter.reportFutureDates(people, today: today, report: &report) }
         let dateless = ContactMerge.datelessIDs(in: parsed)
         let now = self.now
         do {
@@ -112,6 +116,25 @@ public struct ContactImporter: Sendable {
             throw .store(error)
         }
         return report
+    }
+
+    /// Reports dates whose year lies after `today` (a typo, usually): they
+    /// are kept, and get no age and no reminder until the date itself.
+    static func reportFutureDates(_ people: [Person], today: LocalDate, report: inout ImportReport) {
+        for person in people {
+            for kind in EventKind.allCases {
+                guard let date = person.date(of: kind), date.isInFuture(of: today), let year = date.year else { continue }
+                let noun = kind == .birthday ? "birth date" : "anniversary"
+                report.problems.append(
+                    ImportProblem(
+                        file: person.source.file,
+                        line: person.source.line,
+                        message: "the \(noun) is in the future (year \(year)); no reminder or age before it"
+                    )
+                )
+            }
+        }
+        report.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
     }
 
     struct InputFile {
