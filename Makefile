@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 # What building needs.
-BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev
+BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev zlib1g-dev
 # What the tests need on top: independent iCalendar readers, a real notification
 # server (dunst under Xvfb on a private D-Bus), a PTY driver.
 TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-icalendar python3-vobject python3-dateutil khal \
