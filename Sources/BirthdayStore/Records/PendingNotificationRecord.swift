@@ -95,11 +95,12 @@ extension PendingNotificationRecord {
         _ = try deleteAll(db, keys: ids)
     }
 
-    /// Removes the requests whose instant is not after `now` and returns them.
-    static func takeDue(now: Date, _ db: Database) throws -> [NotificationRequest] {
-        let due = try filter(Columns.fireAt <= now.timeIntervalSince1970).fetchAll(db)
+    /// Removes the requests `isDue` selects and returns them (there are at
+    /// most 64 pending, so all are read).
+    static func takeDue(_ db: Database, isDue: (NotificationRequest) -> Bool) throws -> [NotificationRequest] {
+        let due = try fetchAll(db).compactMap(\.request).filter(isDue)
         _ = try deleteAll(db, keys: due.map(\.id))
-        return due.compactMap(\.request)
+        return due
     }
 
     /// The soonest fire instant.

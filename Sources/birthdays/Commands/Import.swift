@@ -28,7 +28,7 @@ extension BirthdaysCommand {
         func run() async throws {
             let context = try Context(global)
             let today = try await context.today()
-            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: today.year)
+            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: today.year, today: today)
             let progress: ContactImporter.Progress? = FileHandle.isTerminal(2) && !json ? ImportProgress.report : nil
             let report: ImportReport
             do {

@@ -84,7 +84,8 @@ struct OnboardingFlow {
             }
 
         case .importContacts(let path):
-            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: try await context.today().year)
+            let today = try await context.today()
+            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: today.year, today: today)
             do {
                 let report = try await importer.importPaths([path])
                 print((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
