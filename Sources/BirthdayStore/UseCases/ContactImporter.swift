@@ -43,11 +43,14 @@ public struct ContactImporter: Sendable {
     public let now: Date
     /// The current year, for two-digit years in CSV exports.
     public let referenceYear: Int
+    /// How to read slash dates in CSV exports, for the whole run; `nil` lets each file decide.
+    public let dateOrder: DateOrder?
 
-    public init(database: AppDatabase, now: Date, referenceYear: Int) {
+    public init(database: AppDatabase, now: Date, referenceYear: Int, dateOrder: DateOrder? = nil) {
         self.database = database
         self.now = now
         self.referenceYear = referenceYear
+        self.dateOrder = dateOrder
     }
 
     /// Progress of a long import: bytes read so far and in total.
@@ -79,7 +82,7 @@ public struct ContactImporter: Sendable {
             } catch {
                 throw .cannotRead(path: file.path, reason: (error as NSError).localizedFailureReason ?? "read failed")
             }
-            let result = ContactReader.parse(data, file: file.path, referenceYear: referenceYear)
+            let result = ContactReader.parse(data, file: file.path, referenceYear: referenceYear, dateOrder: dateOrder)
             report.files += 1
             report.problems += result.problems
             parsed += result.contacts
