@@ -40,7 +40,7 @@ bench: deps-bench release
 
 # Formatting: .swift-format (Hummingbird's rules, 150 columns). `make format`
 # rewrites the files; `make lint` only checks, and CI runs it.
-FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz
+FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz Plugins
 
 format:
 	swift format --in-place --parallel --recursive $(FORMAT_PATHS)

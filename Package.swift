@@ -134,7 +134,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["BuildInfo"]
         ),
         // `swift run -c release scheduler-bench`: reschedule over 100,000 people (budget 100 ms).
         .executableTarget(
@@ -156,6 +157,12 @@ let package = Package(
             path: "Fuzz/ReaderFuzzer",
             swiftSettings: swiftSettings
         ),
+
+        // MARK: Plugins
+
+        // `birthdays --version`: the VERSION file and `git describe`, written
+        // before every build by scripts/build-info.sh.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
 
         // MARK: Tests
 
