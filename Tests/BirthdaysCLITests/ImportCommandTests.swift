@@ -236,7 +236,7 @@ func multisetDifference(_ a: [String], _ b: [String]) -> [String] {
 }
 
 /// `import --date-order`: an Outlook export with US dates.
-@Suite struct DateOrderCommandTests {
+@Suite(.serialized) struct DateOrderCommandTests {
     /// An Outlook export with US dates whose header does not say Outlook (no e-mail column).
     static let outlookUSDates = "First Name,Last Name,Birthday\r\nGrace,Hopper,12/1/1988\r\nAlan,Turing,3/4/1990\r\n"
 

@@ -13,7 +13,9 @@ enum GeneratedManual {
 /// step (what `make install` runs after building) with the binary these
 /// tests run and the man page `make manual` generated, then each installed
 /// file used the way its reader uses it, then `make uninstall`.
-@Suite(.enabled(if: GeneratedManual.exists, Comment(rawValue: GeneratedManual.missing)))
+/// Serialized: each test blocks a thread on `make` and the shells, and Swift
+/// concurrency has only as many threads as cores to share with the async tests.
+@Suite(.serialized, .enabled(if: GeneratedManual.exists, Comment(rawValue: GeneratedManual.missing)))
 struct InstallTests {
     /// An installed tree in a temporary prefix, removed by `cleanUp()`.
     struct Installed {

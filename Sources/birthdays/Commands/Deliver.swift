@@ -44,6 +44,7 @@ extension BirthdaysCommand {
                 clock: clock,
                 now: context.flowingNow(),
                 systemTimeZone: context.liveSystemTimeZone(),
+                systemLocale: context.systemLocale,
                 channels: ReminderChannels.factory(
                     desktop: DesktopNotificationChannel(),
                     environment: context.environment,

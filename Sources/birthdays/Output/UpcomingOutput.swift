@@ -25,16 +25,24 @@ struct UpcomingOutput: Encodable {
     }
 
     /// "birthday, turns 36", "anniversary, 10 years".
-    static func what(_ event: Occurrence) -> String {
+    static func what(_ event: Occurrence, in localizer: Localizer) -> String {
         switch (event.kind, event.age) {
-        case (.birthday, let age?): "birthday, turns \(age)"
-        case (.birthday, nil): "birthday"
-        case (.anniversary, let years?): "anniversary, " + Wording.count(years, "year")
-        case (.anniversary, nil): "anniversary"
+        case (.birthday, let age?): localizer(.upcomingBirthday(turning: age))
+        case (.birthday, nil): localizer(.upcomingBirthday)
+        case (.anniversary, let years?): localizer(.upcomingAnniversary(years: years))
+        case (.anniversary, nil): localizer(.upcomingAnniversary)
         }
     }
 
-    static func table(_ events: [Occurrence]) -> String {
-        Table.render(events.map { [Wording.when($0.daysUntil), Wording.shortDate($0.date), $0.name.isEmpty ? "(no name)" : $0.name, what($0)] })
+    /// One line per event: how far away ("today", "in 4 days"), the day ("Sat 21 Nov"), the name, what it is.
+    static func table(_ events: [Occurrence], in localizer: Localizer) -> String {
+        Table.render(
+            events.map {
+                [
+                    localizer(.days($0.daysUntil)), localizer.shortDate($0.date), $0.name.isEmpty ? localizer(.upcomingNoName) : $0.name,
+                    what($0, in: localizer),
+                ]
+            }
+        )
     }
 }
