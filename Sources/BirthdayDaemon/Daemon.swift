@@ -93,7 +93,8 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
     let logger = configuration.logger
     let settings = try await database.settings()
     let status = try await database.authorizationStatus()
-    let desktop = DesktopNotificationChannel(bus: configuration.bus)
+    // The buttons' labels are in the language of the settings at start (a SIGHUP does not change them).
+    let desktop = DesktopNotificationChannel(bus: configuration.bus, labels: .init(settings.localizer(systemLocale: configuration.systemLocale)))
     let engine = DeliveryEngine(
         database: database,
         clock: configuration.clock,

@@ -130,6 +130,12 @@ func compile(_ json: Data) throws -> String {
     return out
 }
 
+/// `make fuzz` links every executable of the build, this tool included, with
+/// libFuzzer (`-sanitize=fuzzer` reaches the tools' link), which needs a fuzz
+/// target to link; the tool's own `main` still runs, so this is never called.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func unusedFuzzTarget(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { 0 }
+
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
     FileHandle.standardError.write(Data("usage: catalog-compiler CATALOG.xcstrings OUTPUT.swift\n".utf8))

@@ -61,6 +61,9 @@ public struct Message: Sendable, Hashable {
         case anniversaryTomorrowYears = "reminder.anniversary.tomorrow.years"
         case someone = "person.someone"
         case ordinal = "number.ordinal"
+        case actionOpen = "notification.action.open"
+        case actionSnooze = "notification.action.snooze"
+        case actionDismiss = "notification.action.dismiss"
 
         // The calendar feed.
         case feedBirthdayTitle = "feed.birthday.title"
@@ -145,7 +148,8 @@ public struct Message: Sendable, Hashable {
             case .showBirthday, .showAnniversary: [.text, .text, .text]
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
             case .onboardingChooseAgain: [.text, .text]
-            case .someone, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow, .datePattern, .upcomingBirthday,
+            case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
+                .datePattern, .upcomingBirthday,
                 .upcomingAnniversary, .upcomingNoName, .upcomingNoneToday, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
                 .pendingDayBefore, .pendingDayOf, .pendingNone, .showExcluded, .onboardingWelcome, .onboardingWelcomeDetail,
                 .onboardingContinue, .onboardingContactsSkipped, .onboardingContactsTitle, .onboardingContactsPrompt,

@@ -46,7 +46,7 @@ extension BirthdaysCommand {
                 systemTimeZone: context.liveSystemTimeZone(),
                 systemLocale: context.systemLocale,
                 channels: ReminderChannels.factory(
-                    desktop: DesktopNotificationChannel(),
+                    desktop: DesktopNotificationChannel(labels: .init(try await context.localizer())),
                     environment: context.environment,
                     clock: clock,
                     log: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
