@@ -101,12 +101,18 @@ public struct Localizer: Sendable {
     /// (``Message/Key/datePattern``, ICU pattern letters) and ICU's names:
     /// "Sat 21 Nov", "Sa., 21. Nov.", "11月21日(土)".
     public func shortDate(_ date: LocalDate) -> String {
+        shortDates()(date)
+    }
+
+    /// ``shortDate(_:)`` for many dates, with one ICU formatter (making one
+    /// costs far more than formatting a date with it).
+    public func shortDates() -> (LocalDate) -> String {
         let formatter = DateFormatter()
         formatter.locale = locale
         formatter.calendar = Calendar(identifier: .gregorian)
         formatter.timeZone = TimeZone(secondsFromGMT: 0)
         formatter.dateFormat = self(.datePattern)
-        return formatter.string(from: Date(timeIntervalSince1970: (Double(date.dayNumber) + 0.5) * 86_400))
+        return { date in formatter.string(from: Date(timeIntervalSince1970: (Double(date.dayNumber) + 0.5) * 86_400)) }
     }
 }
 

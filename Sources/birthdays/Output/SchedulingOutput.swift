@@ -23,10 +23,9 @@ struct PendingOutput: Encodable {
 
     /// One line per request under a header; the title and body are as they were planned.
     static func table(_ requests: [NotificationRequest], zone: TimeZone, in localizer: Localizer) -> String {
-        Table.render(
-            requests.map {
-                [Wording.wallClock($0.fireAt, zone: zone), localizer($0.timing == .dayOf ? .pendingDayOf : .pendingDayBefore), $0.title, $0.body]
-            },
+        let (dayOf, dayBefore) = (localizer(.pendingDayOf), localizer(.pendingDayBefore))
+        return Table.render(
+            requests.map { [Wording.wallClock($0.fireAt, zone: zone), $0.timing == .dayOf ? dayOf : dayBefore, $0.title, $0.body] },
             header: [localizer(.pendingFires), localizer(.pendingWhen), localizer(.pendingTitle), localizer(.pendingBody)]
         )
     }
