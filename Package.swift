@@ -55,15 +55,20 @@ let package = Package(
         .target(name: "CWake"),
         // Swift concurrency's global executor hook (`run` and `serve` only).
         .target(name: "CExecutorHook"),
+        // CLDR plural rules from the ICU that Foundation already links
+        // (declarations only; Sources/CICUPlural/include/CICUPlural.h says why).
+        .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("_FoundationICU")]),
 
         // MARK: Library
 
         .target(
             name: "BirthdayCore",
             dependencies: [
-                .product(name: "SwiftCSV", package: "SwiftCSV")
+                "CICUPlural",
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedStringCatalog"]
         ),
         .target(
             name: "BirthdayStore",
@@ -141,7 +146,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["BuildInfo"]
         ),
         // `swift run -c release scheduler-bench`: reschedule over 100,000 people (budget 100 ms).
         .executableTarget(
@@ -163,6 +169,17 @@ let package = Package(
             path: "Fuzz/ReaderFuzzer",
             swiftSettings: swiftSettings
         ),
+
+        // MARK: Plugins
+
+        // Localization/Localizable.xcstrings (the texts of every language)
+        // compiled into BirthdayCore as Swift by catalog-compiler.
+        .executableTarget(name: "catalog-compiler"),
+        .plugin(name: "EmbedStringCatalog", capability: .buildTool(), dependencies: ["catalog-compiler"]),
+
+        // `birthdays --version`: the VERSION file and `git describe`, written
+        // before every build by scripts/build-info.sh.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
 
         // MARK: Tests
 

@@ -40,8 +40,9 @@ import Darwin
 /// travels. They repeat with `RRULE:FREQ=YEARLY`, are `TRANSP:TRANSPARENT`
 /// (not busy), `CLASS:PRIVATE`, and carry `CATEGORIES:Birthday` or
 /// `Anniversary`. The title is "🎂 Ada" / "💍 Ada", or "Ada's birthday" /
-/// "Ada's anniversary" with ``Settings/emoji`` off; it never contains an age,
-/// because one recurring event cannot show a different age each year.
+/// "Ada's anniversary" with ``Settings/emoji`` off (in the localizer's
+/// language, as are the descriptions and alarm texts); it never contains an
+/// age, because one recurring event cannot show a different age each year.
 ///
 /// ## Years
 /// A known year is the `DTSTART` year, and is also given as
@@ -98,15 +99,19 @@ public struct CalendarExporter: Sendable {
 
     public let settings: Settings
     public let includeAlarms: Bool
+    /// The language of titles, descriptions and alarm texts.
+    public let localizer: Localizer
 
     /// - Parameters:
     ///   - settings: the name, title style, leap-day policy, reminder time and
     ///     which reminders and event kinds to include.
     ///   - includeAlarms: whether events carry `VALARM`s; turn off for feeds
     ///     whose readers remind on their own.
-    public init(settings: Settings, includeAlarms: Bool = true) {
+    ///   - localizer: the language of the texts (``Settings/localizer(systemLocale:)``).
+    public init(settings: Settings, includeAlarms: Bool = true, localizer: Localizer = .english) {
         self.settings = settings
         self.includeAlarms = includeAlarms
+        self.localizer = localizer
     }
 
     /// The calendar as iCalendar text.
@@ -142,7 +147,8 @@ public struct CalendarExporter: Sendable {
         let values = EventValues(
             stamp: stamp,
             rules: Rules(),
-            triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore)
+            triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore),
+            texts: Texts(localizer)
         )
 
         let eventSizeEstimate = includeAlarms ? 600 : 400
@@ -213,11 +219,36 @@ public struct CalendarExporter: Sendable {
     ///
     /// Plain C values, copied into each thread. Their only pointers are
     /// libical's static UTC zone (in `stamp`) and unset ones, and nothing
-    /// writes through them: sharing is safe.
+    /// writes through them: sharing is safe. The texts are `Sendable` values.
     private struct EventValues: @unchecked Sendable {
         let stamp: icaltimetype
         let rules: Rules
         let triggers: Triggers
+        let texts: Texts
+    }
+
+    /// The texts of every event, parsed once per export (thousands of events
+    /// fill the same few templates).
+    private struct Texts {
+        let birthdayTitle: MessageTemplate
+        let anniversaryTitle: MessageTemplate
+        let born: MessageTemplate
+        let since: MessageTemplate
+        let birthdayToday: MessageTemplate
+        let birthdayTomorrow: MessageTemplate
+        let anniversaryToday: MessageTemplate
+        let anniversaryTomorrow: MessageTemplate
+
+        init(_ localizer: Localizer) {
+            birthdayTitle = localizer.template(.feedBirthdayTitle)
+            anniversaryTitle = localizer.template(.feedAnniversaryTitle)
+            born = localizer.template(.feedBorn)
+            since = localizer.template(.feedSince)
+            birthdayToday = localizer.template(.birthdayToday)
+            birthdayTomorrow = localizer.template(.birthdayTomorrow)
+            anniversaryToday = localizer.template(.anniversaryToday)
+            anniversaryTomorrow = localizer.template(.anniversaryTomorrow)
+        }
     }
 
     /// Builds, serializes and frees the events of `entries` one at a time,
@@ -229,7 +260,7 @@ public struct CalendarExporter: Sendable {
     /// thread.
     private func appendEvents(_ entries: ArraySlice<Entry>, values: EventValues, to bytes: inout [UInt8]) throws(ExportError) {
         for entry in entries {
-            let event = try makeEvent(entry, stamp: values.stamp, rules: values.rules, triggers: values.triggers)
+            let event = try makeEvent(entry, values: values)
             try event.appendSerialized(to: &bytes)
         }
     }
@@ -364,7 +395,8 @@ public struct CalendarExporter: Sendable {
 
     /// One `VEVENT` (with its `VALARM`s) on its own, to be serialized and freed
     /// before the next one is built.
-    private func makeEvent(_ entry: Entry, stamp: icaltimetype, rules: Rules, triggers: Triggers) throws(ExportError) -> ICalComponent {
+    private func makeEvent(_ entry: Entry, values: EventValues) throws(ExportError) -> ICalComponent {
+        let (stamp, rules, triggers, texts) = (values.stamp, values.rules, values.triggers, values.texts)
         let date = entry.date
         let knownYear = date.year.flatMap { (1...9999).contains($0) ? $0 : nil }
         let start = entry.start
@@ -379,9 +411,9 @@ public struct CalendarExporter: Sendable {
         try event.add("DTSTART") { libical.pointee.icalproperty_new_dtstart(Self.icalDate(start)) }
         try event.add("DTEND") { libical.pointee.icalproperty_new_dtend(Self.icalDate(end)) }
         try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: entry.recurrence)) }
-        try event.add("SUMMARY", text: summary(name: name, kind: entry.kind)) { libical.pointee.icalproperty_new_summary($0) }
+        try event.add("SUMMARY", text: summary(name: name, kind: entry.kind, texts: texts)) { libical.pointee.icalproperty_new_summary($0) }
         if let knownYear {
-            let description = (isBirthday ? "born " : "since ") + String(knownYear)
+            let description = (isBirthday ? texts.born : texts.since).render([.number(knownYear)])
             try event.add("DESCRIPTION", text: description) { libical.pointee.icalproperty_new_description($0) }
         }
         try event.add("CATEGORIES", text: isBirthday ? "Birthday" : "Anniversary") { libical.pointee.icalproperty_new_categories($0) }
@@ -394,10 +426,11 @@ public struct CalendarExporter: Sendable {
         }
 
         guard includeAlarms else { return component }
-        let what = isBirthday ? "birthday" : "anniversary"
-        try addAlarm(to: event, trigger: triggers.dayOf, text: "Today is \(name)'s \(what)!")
+        // The name as it is (an empty one stays empty): the texts of reminders without a year.
+        let who: [MessageArgument] = [.text(name)]
+        try addAlarm(to: event, trigger: triggers.dayOf, text: (isBirthday ? texts.birthdayToday : texts.anniversaryToday).render(who))
         if let dayBefore = triggers.dayBefore {
-            try addAlarm(to: event, trigger: dayBefore, text: "\(name)'s \(what) is tomorrow!")
+            try addAlarm(to: event, trigger: dayBefore, text: (isBirthday ? texts.birthdayTomorrow : texts.anniversaryTomorrow).render(who))
         }
         return component
     }
@@ -410,12 +443,12 @@ public struct CalendarExporter: Sendable {
         try ICalNode.addParameter(to: property, "RELATED=START") { libical.pointee.icalparameter_new_related(ICAL_RELATED_START) }
     }
 
-    private func summary(name: String, kind: EventKind) -> String {
+    private func summary(name: String, kind: EventKind, texts: Texts) -> String {
         switch (kind, settings.emoji) {
         case (.birthday, true): "🎂 " + name
         case (.anniversary, true): "💍 " + name
-        case (.birthday, false): name + "'s birthday"
-        case (.anniversary, false): name + "'s anniversary"
+        case (.birthday, false): texts.birthdayTitle.render([.text(name)])
+        case (.anniversary, false): texts.anniversaryTitle.render([.text(name)])
         }
     }
 

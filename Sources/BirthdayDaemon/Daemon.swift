@@ -17,6 +17,9 @@ public struct DaemonConfiguration: Sendable {
     public var now: @Sendable () -> Date
     /// The system zone, read again on every pass (the `time-zone` setting overrides it).
     public var systemTimeZone: @Sendable () -> TimeZone
+    /// The environment's locale (``Language/fromEnvironment(_:)``): the language
+    /// of reminders and the feed unless the `language` setting names one.
+    public var systemLocale: String?
     /// What the engine sleeps on and command timeouts run on.
     public var clock: any Clock<Duration>
     /// The session bus desktop notifications go to.
@@ -37,6 +40,7 @@ public struct DaemonConfiguration: Sendable {
         environment: [String: String],
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
+        systemLocale: String? = nil,
         clock: any Clock<Duration> = EventLoopClock(),
         bus: DBusBusAddress = .session,
         watchesWake: Bool = true,
@@ -49,6 +53,7 @@ public struct DaemonConfiguration: Sendable {
         self.environment = environment
         self.now = now
         self.systemTimeZone = systemTimeZone
+        self.systemLocale = systemLocale
         self.clock = clock
         self.bus = bus
         self.watchesWake = watchesWake
@@ -88,12 +93,14 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
     let logger = configuration.logger
     let settings = try await database.settings()
     let status = try await database.authorizationStatus()
-    let desktop = DesktopNotificationChannel(bus: configuration.bus)
+    // The buttons' labels are in the language of the settings at start (a SIGHUP does not change them).
+    let desktop = DesktopNotificationChannel(bus: configuration.bus, labels: .init(settings.localizer(systemLocale: configuration.systemLocale)))
     let engine = DeliveryEngine(
         database: database,
         clock: configuration.clock,
         now: configuration.now,
         systemTimeZone: configuration.systemTimeZone,
+        systemLocale: configuration.systemLocale,
         channels: ReminderChannels.factory(
             desktop: desktop,
             environment: configuration.environment,
@@ -114,13 +121,19 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
             database: database,
             now: configuration.now,
             systemTimeZone: configuration.systemTimeZone,
+            systemLocale: configuration.systemLocale,
             watchesWake: configuration.watchesWake,
             logger: logger
         )
     ]
     if let serve = settings.serve {
         services.append(
-            buildFeedApplication(source: DatabaseFeedSource(database: database), host: serve.host, port: serve.port, logger: configuration.feedLogger)
+            buildFeedApplication(
+                source: DatabaseFeedSource(database: database, systemLocale: configuration.systemLocale),
+                host: serve.host,
+                port: serve.port,
+                logger: configuration.feedLogger
+            )
         )
     }
     let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))

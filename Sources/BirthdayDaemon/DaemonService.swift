@@ -19,6 +19,7 @@ struct DaemonService: Service {
     let database: AppDatabase
     let now: @Sendable () -> Date
     let systemTimeZone: @Sendable () -> TimeZone
+    let systemLocale: String?
     let watchesWake: Bool
     let logger: Logger
 
@@ -73,7 +74,13 @@ struct DaemonService: Service {
                 return
             }
             let today = LocalDate.today(at: now(), in: settings.resolvedTimeZone(system: systemTimeZone()))
-            let lines = PersonDetails.lines(for: person, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries)
+            let lines = PersonDetails.lines(
+                for: person,
+                today: today,
+                leapDay: settings.leapDay,
+                anniversaries: settings.anniversaries,
+                in: settings.localizer(systemLocale: systemLocale)
+            )
             let details = Reminder(
                 id: action.reminderID,
                 personID: person.id,

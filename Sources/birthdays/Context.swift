@@ -11,8 +11,8 @@ struct GlobalOptions: ParsableArguments {
 }
 
 /// What a command needs from the outside world, gathered in one place:
-/// the only code that reads the real clock, the system time zone and the
-/// environment.
+/// the only code that reads the real clock, the system time zone, the
+/// locale and the environment.
 struct Context {
     let database: AppDatabase
     let environment: [String: String]
@@ -20,10 +20,14 @@ struct Context {
     let now: Date
     /// The zone from the environment (TZ) or the system, before settings apply.
     let systemTimeZone: TimeZone
+    /// The locale for messages from the environment (LC_ALL, LC_MESSAGES, LANG)
+    /// as a BCP 47 tag, before the `language` setting applies; `nil` is English.
+    let systemLocale: String?
 
     init(_ options: GlobalOptions) throws {
         environment = ProcessInfo.processInfo.environment
         systemTimeZone = Context.systemTimeZone(environment)
+        systemLocale = Language.fromEnvironment(environment)
         if let override = environment["BIRTHDAYS_NOW"], !override.isEmpty {
             guard let date = ReferenceTime.parse(override, timeZone: systemTimeZone) else {
                 throw CLIError("BIRTHDAYS_NOW '\(override)' is not an ISO 8601 date-time such as 2026-03-10T08:00:00Z")
@@ -47,6 +51,17 @@ struct Context {
     func settings() async throws -> (Settings, TimeZone) {
         let settings = try await database.settings()
         return (settings, settings.resolvedTimeZone(system: systemTimeZone))
+    }
+
+    /// The user's settings, the zone and the language they resolve to.
+    func settingsAndLanguage() async throws -> (Settings, TimeZone, Localizer) {
+        let (settings, zone) = try await settings()
+        return (settings, zone, settings.localizer(systemLocale: systemLocale))
+    }
+
+    /// The language of the user's words (the `language` setting, else the environment).
+    func localizer() async throws -> Localizer {
+        try await settingsAndLanguage().2
     }
 
     /// Today in the user's zone.
@@ -95,7 +110,13 @@ struct Context {
     func scheduler() -> NotificationScheduler {
         let now = self.now
         let zone = systemTimeZone
-        return NotificationScheduler(database: database, now: { now }, systemTimeZone: { zone }, logger: logger("birthdays.scheduler"))
+        return NotificationScheduler(
+            database: database,
+            now: { now },
+            systemTimeZone: { zone },
+            systemLocale: systemLocale,
+            logger: logger("birthdays.scheduler")
+        )
     }
 }
 

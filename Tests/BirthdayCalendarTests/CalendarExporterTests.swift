@@ -220,6 +220,34 @@ import Testing
         #expect(event.alarms.map(\.description) == ["Today is 李小龍's anniversary!", "李小龍's anniversary is tomorrow!"])
     }
 
+    /// Titles (emoji off), descriptions and alarm texts in the localizer's language; the name as it is.
+    @Test(arguments: [
+        ("de", "Geburtstag von Ada Lovelace", "geboren 1815", ["Heute hat Ada Lovelace Geburtstag!", "Ada Lovelace hat morgen Geburtstag!"]),
+        ("ja", "Ada Lovelaceさんの誕生日", "1815年生まれ", ["今日はAda Lovelaceさんの誕生日です！", "明日はAda Lovelaceさんの誕生日です！"]),
+        ("en", "Ada Lovelace's birthday", "born 1815", ["Today is Ada Lovelace's birthday!", "Ada Lovelace's birthday is tomorrow!"]),
+    ])
+    func textsFollowTheLanguage(language: String, summary: String, description: String, alarms: [String]) throws {
+        var settings = Settings()
+        settings.emoji = false
+        let text = try CalendarExporter(settings: settings, localizer: Localizer(language: language))
+            .export(AddressBook.only("ada"), lastChange: AddressBook.lastChange)
+        let event = try #require(try events(text).first)
+        #expect(event.summary == summary)
+        #expect(event.description == description)
+        #expect(event.alarms.map(\.description) == alarms)
+    }
+
+    @Test func anniversaryTextsFollowTheLanguage() throws {
+        var settings = Settings()
+        settings.emoji = false
+        let text = try CalendarExporter(settings: settings, localizer: Localizer(language: "fr"))
+            .export(AddressBook.only("john-doe"), lastChange: AddressBook.lastChange)
+        let event = try #require(try events(text).first { $0.uid.hasSuffix("-anniversary@birthdays") })
+        #expect(event.summary == "Anniversaire de mariage : Doe, John; \"JJ\" \\o/")
+        #expect(event.description == "depuis 2015")
+        #expect(event.alarms.first?.description == "Doe, John; \"JJ\" \\o/ fête son anniversaire de mariage aujourd’hui !")
+    }
+
     @Test func noDayBeforeAlarmWhenTurnedOff() throws {
         let event = try #require(try events(export(AddressBook.only("ada")) { $0.dayBefore = false }).first)
         #expect(event.alarms.map(\.trigger) == ["PT9H"])

@@ -184,6 +184,14 @@ extension DeliveryTests {
             #expect(sound.map(\.signature).joined() == "susssasa{sv}i")
         }
 
+        /// The buttons in the user's language; the action keys stay the same.
+        @Test func buttonLabelsFollowTheLanguage() {
+            let channel = DesktopNotificationChannel(bus: .address("unix:path=/nonexistent"), labels: .init(Localizer(language: "de")))
+            let arguments = channel.notifyArguments(for: sampleReminder(), replacing: 0, capabilities: ["actions"])
+            #expect(arguments[5] == .strings(["default", "Öffnen", "snooze", "In 15 Min. erinnern", "dismiss", "Verwerfen"]))
+            #expect(DesktopNotificationChannel.Labels(.english) == DesktopNotificationChannel.Labels())
+        }
+
         @Test func serversWithoutActionsGetNone() {
             let channel = DesktopNotificationChannel(bus: .address("unix:path=/nonexistent"))
             let arguments = channel.notifyArguments(for: sampleReminder(body: "a & b"), replacing: 3, capabilities: ["body"])

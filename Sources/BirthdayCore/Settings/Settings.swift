@@ -24,8 +24,17 @@ public struct Settings: Hashable, Sendable {
     /// Whether `birthdays run` also serves the calendar feed, and where:
     /// `nil` is off; `on` means 127.0.0.1:8484.
     public var serve: FeedAddress?
+    /// The language of reminders, the feed and the commands' words, as a BCP 47
+    /// tag (`de`, `pt-BR`); `nil` means the system's (`LC_ALL`, `LC_MESSAGES`, `LANG`).
+    public var language: String?
 
     public init() {}
+
+    /// The localizer for these settings: ``language``, else `systemLocale`
+    /// (``Language/fromEnvironment(_:)``), else English.
+    public func localizer(systemLocale: String?) -> Localizer {
+        Localizer(setting: language, systemLocale: systemLocale)
+    }
 
     /// The zone to do date math in: the setting, else `systemZone`.
     public func resolvedTimeZone(system systemZone: TimeZone) -> TimeZone {
@@ -45,6 +54,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case channels = "channels"
     case command = "command"
     case serve = "serve"
+    case language = "language"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -57,13 +67,15 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .channels: "a comma list of " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ") + ", e.g. desktop,log"
         case .command: "a shell command, run with /bin/sh -c (empty to unset)"
         case .serve: "off | on (127.0.0.1:8484) | HOST:PORT"
+        case .language:
+            "system, or one of " + StringCatalog.embedded.languages.joined(separator: ", ") + " (a region such as de-AT or pt-BR is kept for dates)"
         }
     }
 
     /// Whether changing it changes which reminders are due or when.
     public var affectsReminders: Bool {
         switch self {
-        case .deliveryTime, .timeZone, .leapDay, .dayBefore, .anniversaries: true
+        case .deliveryTime, .timeZone, .leapDay, .dayBefore, .anniversaries, .language: true
         case .calendarName, .emoji, .channels, .command, .serve: false
         }
     }
@@ -140,6 +152,15 @@ extension Settings {
                 guard let address = FeedAddress(value) else { throw invalid }
                 serve = address
             }
+        case .language:
+            if value.lowercased() == "system" {
+                language = nil
+            } else {
+                guard let tag = Language.tag(fromPOSIX: value), Language.match(tag, available: StringCatalog.embedded.languages) != nil else {
+                    throw invalid
+                }
+                language = tag
+            }
         }
     }
 
@@ -156,6 +177,7 @@ extension Settings {
         case .channels: channels.map(\.rawValue).joined(separator: ",")
         case .command: command
         case .serve: serve?.description ?? "off"
+        case .language: language ?? "system"
         }
     }
 }

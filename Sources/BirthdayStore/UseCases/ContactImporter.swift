@@ -53,12 +53,15 @@ public struct ContactImporter: Sendable {
     public let referenceYear: Int
     /// Today in the user's zone: a birth date after it is reported.
     public let today: LocalDate?
+    /// How to read slash dates in CSV exports, for the whole run; `nil` lets each file decide.
+    public let dateOrder: DateOrder?
 
-    public init(database: AppDatabase, now: Date, referenceYear: Int, today: LocalDate? = nil) {
+    public init(database: AppDatabase, now: Date, referenceYear: Int, today: LocalDate? = nil, dateOrder: DateOrder? = nil) {
         self.database = database
         self.now = now
         self.referenceYear = referenceYear
         self.today = today
+        self.dateOrder = dateOrder
     }
 
     /// Progress of a long import: bytes read so far and in total.
@@ -90,7 +93,7 @@ public struct ContactImporter: Sendable {
             } catch {
                 throw .cannotRead(path: file.path, reason: (error as NSError).localizedFailureReason ?? "read failed")
             }
-            let result = ContactReader.parse(data, file: file.path, referenceYear: referenceYear)
+            let result = ContactReader.parse(data, file: file.path, referenceYear: referenceYear, dateOrder: dateOrder)
             report.files += 1
             report.problems += result.problems
             parsed += result.contacts

@@ -103,6 +103,7 @@ public actor DeliveryEngine {
     private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
     private let systemTimeZone: @Sendable () -> TimeZone
+    private let systemLocale: String?
     private let channels: ChannelFactory
     private let configuration: Configuration
     private let logger: Logger
@@ -117,6 +118,8 @@ public actor DeliveryEngine {
     ///   - clock: what ``run(events:)`` sleeps on.
     ///   - now: the current instant.
     ///   - systemTimeZone: the system zone, read again on every pass.
+    ///   - systemLocale: the environment's locale, for the reminders' words
+    ///     when the `language` setting is `system` (``Language/fromEnvironment(_:)``).
     ///   - channels: makes the channel set for a pass.
     ///   - logger: receives counts, never names.
     public init(
@@ -124,6 +127,7 @@ public actor DeliveryEngine {
         clock: any Clock<Duration>,
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
+        systemLocale: String? = nil,
         channels: @escaping ChannelFactory,
         configuration: Configuration = Configuration(),
         logger: Logger
@@ -132,6 +136,7 @@ public actor DeliveryEngine {
         self.clock = clock
         self.now = now
         self.systemTimeZone = systemTimeZone
+        self.systemLocale = systemLocale
         self.channels = channels
         self.configuration = configuration
         self.logger = logger
@@ -184,7 +189,7 @@ public actor DeliveryEngine {
             warnedNotAllowed = true
             logger.notice("notifications are not enabled; nothing is delivered or scheduled", metadata: ["status": "\(status.rawValue)"])
         }
-        let scheduler = NotificationScheduler(database: database, now: now, systemTimeZone: { system }, logger: logger)
+        let scheduler = NotificationScheduler(database: database, now: now, systemTimeZone: { system }, systemLocale: systemLocale, logger: logger)
         result.scheduled = try await scheduler.reschedule().scheduled
         passes += 1
         logger.info(

@@ -22,23 +22,34 @@ import Logging
 ///    dismissed, …), so re-adding a request can never send it twice;
 /// 4. logs how many were scheduled, never a name or a date of birth.
 ///
-/// The clock and the system time zone are injected; the `time-zone` setting,
-/// when set, overrides the system zone.
+/// The clock, the system time zone and the system locale are injected; the
+/// `time-zone` and `language` settings, when set, override them. Titles and
+/// bodies are written in that language (``Localizer``) when they are planned.
 public struct NotificationScheduler: Sendable {
     private let database: AppDatabase
     private let now: @Sendable () -> Date
     private let systemTimeZone: @Sendable () -> TimeZone
+    private let systemLocale: String?
     private let logger: Logger
 
     /// - Parameters:
     ///   - database: the store holding people, settings and pending requests.
     ///   - now: the current instant.
     ///   - systemTimeZone: the zone to use when the `time-zone` setting is `system`.
+    ///   - systemLocale: the environment's locale (``Language/fromEnvironment(_:)``),
+    ///     for when the `language` setting is `system`; `nil` is English.
     ///   - logger: receives counts and statuses only.
-    public init(database: AppDatabase, now: @escaping @Sendable () -> Date, systemTimeZone: @escaping @Sendable () -> TimeZone, logger: Logger) {
+    public init(
+        database: AppDatabase,
+        now: @escaping @Sendable () -> Date,
+        systemTimeZone: @escaping @Sendable () -> TimeZone,
+        systemLocale: String? = nil,
+        logger: Logger
+    ) {
         self.database = database
         self.now = now
         self.systemTimeZone = systemTimeZone
+        self.systemLocale = systemLocale
         self.logger = logger
     }
 
@@ -47,7 +58,10 @@ public struct NotificationScheduler: Sendable {
     public func reschedule() async throws(StoreError) -> RescheduleResult {
         let instant = now()
         let system = systemTimeZone()
-        let result = try await database.write { db in try NotificationScheduler.reschedule(db, now: instant, systemTimeZone: system) }
+        let locale = systemLocale
+        let result = try await database.write { db in
+            try NotificationScheduler.reschedule(db, now: instant, systemTimeZone: system, systemLocale: locale)
+        }
         log(result)
         return result
     }
@@ -65,7 +79,7 @@ public struct NotificationScheduler: Sendable {
     }
 
     /// The reschedule itself, inside the caller's write transaction.
-    static func reschedule(_ db: Database, now instant: Date, systemTimeZone system: TimeZone) throws -> RescheduleResult {
+    static func reschedule(_ db: Database, now instant: Date, systemTimeZone system: TimeZone, systemLocale: String?) throws -> RescheduleResult {
         let settings = try SettingRecord.settings(db)
         let zone = settings.resolvedTimeZone(system: system)
         try queueDue(now: instant, timeZone: zone, deliveryTime: settings.deliveryTime, db)
@@ -74,7 +88,7 @@ public struct NotificationScheduler: Sendable {
         guard status.allowsScheduling else {
             return RescheduleResult(status: status, requests: [], timeZone: zone)
         }
-        var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant)
+        var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant, localizer: settings.localizer(systemLocale: systemLocale))
         try PersonRecord.forEachDatedEvent(db, anniversaries: settings.anniversaries) { date, kind, identity in
             planner.offer(date, kind: kind, identity: identity)
         }

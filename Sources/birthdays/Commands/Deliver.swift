@@ -44,8 +44,9 @@ extension BirthdaysCommand {
                 clock: clock,
                 now: context.flowingNow(),
                 systemTimeZone: context.liveSystemTimeZone(),
+                systemLocale: context.systemLocale,
                 channels: ReminderChannels.factory(
-                    desktop: DesktopNotificationChannel(),
+                    desktop: DesktopNotificationChannel(labels: .init(try await context.localizer())),
                     environment: context.environment,
                     clock: clock,
                     log: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

@@ -25,7 +25,11 @@ extension BirthdaysCommand {
         func run() async throws {
             let context = try Context(global)
             let contents = try await context.database.feedContents()
-            let exporter = CalendarExporter(settings: contents.settings, includeAlarms: !noAlarms)
+            let exporter = CalendarExporter(
+                settings: contents.settings,
+                includeAlarms: !noAlarms,
+                localizer: contents.settings.localizer(systemLocale: context.systemLocale)
+            )
             if let output {
                 do {
                     try exporter.write(contents.people, lastChange: contents.changedAt, to: output)

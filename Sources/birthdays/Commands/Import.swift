@@ -19,6 +19,16 @@ extension BirthdaysCommand {
         @Argument(help: ArgumentHelp("Files (.vcf, .vcard, .csv) or directories of .vcf files.", valueName: "path"))
         var paths: [String]
 
+        @Option(
+            help: ArgumentHelp(
+                "How to read slash dates such as 03/04/1990 in CSV files, for the whole run: dmy (day first), mdy (month first, as in the US) or ymd.",
+                discussion:
+                    "Without it, the order is taken from the file (a date such as 20/01/1991 settles it), and ambiguous dates are reported, not guessed.",
+                valueName: "order"
+            )
+        )
+        var dateOrder: DateOrder?
+
         @Flag(help: "Report what would change without writing anything.")
         var dryRun = false
 
@@ -28,7 +38,9 @@ extension BirthdaysCommand {
         func run() async throws {
             let context = try Context(global)
             let today = try await context.today()
-            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: today.year, today: today)
+            let importer = ContactImporter(
+                database: context.database, now: context.now, referenceYear: today.year, today: today, dateOrder: dateOrder
+            )
             let progress: ContactImporter.Progress? = FileHandle.isTerminal(2) && !json ? ImportProgress.report : nil
             let report: ImportReport
             do {
@@ -56,3 +68,6 @@ extension BirthdaysCommand {
         }
     }
 }
+
+/// `--date-order dmy|mdy|ymd`.
+extension DateOrder: ExpressibleByArgument {}

@@ -17,19 +17,15 @@ extension BirthdaysCommand {
 
         func run() async throws {
             let context = try Context(global)
-            let (_, zone) = try await context.settings()
+            let (_, zone, localizer) = try await context.settingsAndLanguage()
             let requests = try await context.database.pendingRequests()
             if json {
                 print(JSONOutput.string(requests.map { PendingOutput($0, zone: zone) }, pretty: true))
             } else if requests.isEmpty {
                 let status = try await context.database.authorizationStatus()
-                print(
-                    status.allowsScheduling
-                        ? "No reminders pending. Run: birthdays reschedule"
-                        : "No reminders pending: notifications are not enabled (\(status.rawValue)). Turn them on with: birthdays notifications enable"
-                )
+                print(localizer(status.allowsScheduling ? .plain(.pendingNone) : .pendingNoneDisabled(status: status.rawValue)))
             } else {
-                print(PendingOutput.table(requests, zone: zone))
+                print(PendingOutput.table(requests, zone: zone, in: localizer))
             }
         }
     }

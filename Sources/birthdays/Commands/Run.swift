@@ -45,6 +45,7 @@ extension Context {
             environment: environment,
             now: flowingNow(),
             systemTimeZone: liveSystemTimeZone(),
+            systemLocale: systemLocale,
             logLine: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) },
             logger: logger,
             feedLogger: self.logger("birthdays.serve")

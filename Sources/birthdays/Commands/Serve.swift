@@ -30,7 +30,12 @@ extension BirthdaysCommand {
             _ = try await context.database.feedToken()
             // Access lines at info by default (BIRTHDAYS_LOG_LEVEL=warning turns them off).
             let logger = context.logger("birthdays.serve", level: .info)
-            let app = buildFeedApplication(source: DatabaseFeedSource(database: context.database), host: host, port: port, logger: logger)
+            let app = buildFeedApplication(
+                source: DatabaseFeedSource(database: context.database, systemLocale: context.systemLocale),
+                host: host,
+                port: port,
+                logger: logger
+            )
             try await app.runService()
         }
     }

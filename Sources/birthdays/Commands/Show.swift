@@ -27,11 +27,12 @@ extension BirthdaysCommand {
                 }
                 found = first
             }
-            let (settings, zone) = try await context.settings()
+            let (settings, zone, localizer) = try await context.settingsAndLanguage()
             print(found.name)
-            print("Id: \(found.id)")
+            print(localizer(.showID(found.id)))
             let today = LocalDate.today(at: context.now, in: zone)
-            for item in PersonDetails.lines(for: found, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries) {
+            let lines = PersonDetails.lines(for: found, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries, in: localizer)
+            for item in lines {
                 print(item)
             }
         }

@@ -28,7 +28,7 @@ extension BirthdaysCommand {
 
         func run() async throws {
             let context = try Context(global)
-            let (settings, zone) = try await context.settings()
+            let (settings, zone, localizer) = try await context.settingsAndLanguage()
             let upcoming = UpcomingEvents(
                 today: LocalDate.today(at: context.now, in: zone),
                 leapDay: settings.leapDay,
@@ -38,9 +38,9 @@ extension BirthdaysCommand {
             if json {
                 print(JSONOutput.string(events.map(UpcomingOutput.init), pretty: true))
             } else if events.isEmpty {
-                print(days == 0 ? "No birthdays today." : "No birthdays in the next \(days) days.")
+                print(localizer(days == 0 ? .plain(.upcomingNoneToday) : .upcomingNone(days: days)))
             } else {
-                print(UpcomingOutput.table(events))
+                print(UpcomingOutput.table(events, in: localizer))
             }
         }
     }
