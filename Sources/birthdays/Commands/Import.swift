@@ -39,7 +39,11 @@ extension BirthdaysCommand {
             let context = try Context(global)
             let today = try await context.today()
             let importer = ContactImporter(
-                database: context.database, now: context.now, referenceYear: today.year, today: today, dateOrder: dateOrder
+                database: context.database,
+                now: context.now,
+                referenceYear: today.year,
+                today: today,
+                dateOrder: dateOrder
             )
             let progress: ContactImporter.Progress? = FileHandle.isTerminal(2) && !json ? ImportProgress.report : nil
             let report: ImportReport
