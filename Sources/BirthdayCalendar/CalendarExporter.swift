@@ -49,8 +49,9 @@ import Darwin
 /// "since 1990"), so clients can compute ages. An unknown year starts the
 /// series in ``unknownYearBase`` (1972, a leap year, so February 29 exists)
 /// and is marked `X-BIRTHDAYS-UNKNOWN-YEAR:1`; 1972 is never shown as a year.
-/// A year outside 1…9999 cannot be written as an iCalendar DATE and is treated
-/// as unknown.
+/// A year outside ``EventDate/yearRange`` (1…3000: libical writes no later
+/// date, but `DTSTART:00000000T000000`) is treated as unknown; the readers
+/// never produce one.
 ///
 /// ## February 29
 /// `FREQ=YEARLY` alone would skip common years (RFC 5545 drops invalid
@@ -288,7 +289,7 @@ public struct CalendarExporter: Sendable {
     /// before the next one is built.
     private func makeEvent(_ entry: Entry, stamp: icaltimetype, rules: Rules, triggers: Triggers) throws(ExportError) -> ICalComponent {
         let date = entry.date
-        let knownYear = date.year.flatMap { (1...9999).contains($0) ? $0 : nil }
+        let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
         let start = LocalDate(unchecked: knownYear ?? Self.unknownYearBase, date.month, date.day)
         let end = start.adding(days: 1)
         let name = Self.sanitized(entry.person.name)

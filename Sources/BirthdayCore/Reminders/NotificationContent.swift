@@ -10,13 +10,20 @@
 /// A person without a name is "Someone" ("Someone's Birthday!"), written
 /// "someone" inside a sentence ("Today is someone's birthday!").
 /// The age comes from ``EventDate/age(in:)``: a placeholder year gives none.
+///
+/// The name is put on one line first (``SafeText/line(_:maxCharacters:)``):
+/// line breaks, escape sequences and other control characters become spaces,
+/// so a name can add no header to the user's ntfy or e-mail command and no
+/// line to a terminal, and a name longer than ``maxNameCharacters`` is cut.
 public enum NotificationContent {
     /// The word used when a person has no name.
     public static let unnamed = "Someone"
+    /// The longest name a title or body carries; longer ones end in `…`.
+    public static let maxNameCharacters = 200
 
     /// Title and body for a reminder about `kind` of `name`, turning `age` (or married `age` years).
     public static func make(name: String, kind: EventKind, timing: NotificationRequest.Timing, age: Int?) -> (title: String, body: String) {
-        let trimmed = name.trimmingWhitespace()
+        let trimmed = SafeText.line(name, maxCharacters: maxNameCharacters)
         let who = trimmed.isEmpty ? unnamed : trimmed
         let inner = trimmed.isEmpty ? unnamed.lowercased() : trimmed
         switch (kind, timing) {
