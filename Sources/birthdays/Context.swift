@@ -21,7 +21,10 @@ struct Context {
     /// The zone from the environment (TZ) or the system, before settings apply.
     let systemTimeZone: TimeZone
 
-    init(_ options: GlobalOptions) throws {
+    /// - Parameter readOnly: the command only reads the database, so a
+    ///   database it cannot write (its file or folder) is opened read-only
+    ///   instead of failing.
+    init(_ options: GlobalOptions, readOnly: Bool = false) throws {
         environment = ProcessInfo.processInfo.environment
         systemTimeZone = Context.systemTimeZone(environment)
         if let override = environment["BIRTHDAYS_NOW"], !override.isEmpty {
@@ -32,7 +35,10 @@ struct Context {
         } else {
             now = Date()
         }
-        database = try AppDatabase.openFile(at: options.database ?? AppDatabase.defaultPath(environment: environment))
+        database = try AppDatabase.openFile(
+            at: options.database ?? AppDatabase.defaultPath(environment: environment),
+            readOnlyIfNotWritable: readOnly
+        )
     }
 
     static func systemTimeZone(_ environment: [String: String]) -> TimeZone {
@@ -97,11 +103,6 @@ struct Context {
         let zone = systemTimeZone
         return NotificationScheduler(database: database, now: { now }, systemTimeZone: { zone }, logger: logger("birthdays.scheduler"))
     }
-}
-
-/// Writes to standard error.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 extension FileHandle {

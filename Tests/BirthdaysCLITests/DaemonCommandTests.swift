@@ -24,8 +24,10 @@ import Testing
         try await daemon.waitUntil("the pass after SIGHUP") { $0.stderr.occurrences(of: "delivery pass") > passes }
 
         #expect(daemon.stdout.occurrences(of: "reminder delivered") == 1)
-        #expect(daemon.stdout.contains("id=ada-birthday-dayof kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0"))
+        let id = try await cli.publicID("ada-birthday-dayof")
+        #expect(daemon.stdout.contains("id=\(id) kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0"))
         #expect(!daemon.stderr.contains("Ada"))
+        #expect(!(daemon.stdout + daemon.stderr).contains("ada-birthday"), "logs show public ids only")
         #expect(try await cli.ledgerStates() == ["delivered"])
 
         let status = try cli.run(at: "2026-03-10T09:01:00+01:00", "status", "--json")
@@ -79,7 +81,7 @@ import Testing
         defer { cli.cleanUp() }
         let first = try cli.run(at: "2026-03-10T09:05:00+01:00", "deliver", "--once")
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("reminder delivered id=ada-birthday-dayof"))
+        #expect(first.stdout.contains("reminder delivered id=\(try await cli.publicID("ada-birthday-dayof")) "))
         #expect(first.stdout.contains("late=1"))
         let second = try cli.run(at: "2026-03-10T09:06:00+01:00", "deliver", "--once")
         #expect(!second.stdout.contains("reminder delivered"))
@@ -96,7 +98,7 @@ import Testing
         #expect(problems.map { $0["state"] as? String } == ["missed"])
     }
 
-    @Test func snoozeShowsTheReminderAgainOnceAndDismissStopsIt() throws {
+    @Test func snoozeShowsTheReminderAgainOnceAndDismissStopsIt() async throws {
         defer { cli.cleanUp() }
         _ = try cli.run(at: "2026-03-10T09:00:10+01:00", "deliver", "--once")
         let snooze = try cli.run(at: "2026-03-10T09:01:00+01:00", "snooze", "ada-birthday-dayof", "--for", "15m")
@@ -104,7 +106,7 @@ import Testing
         #expect(snooze.stdout == "Snoozed ada-birthday-dayof until 2026-03-10T09:16:00+01:00.\n")
         #expect(!(try cli.run(at: "2026-03-10T09:10:00+01:00", "deliver", "--once")).stdout.contains("reminder delivered"))
         let again = try cli.run(at: "2026-03-10T09:16:00+01:00", "deliver", "--once")
-        #expect(again.stdout.contains("reminder delivered id=ada-birthday-dayof-snooze"))
+        #expect(again.stdout.contains("reminder delivered id=\(try await cli.publicID("ada-birthday-dayof-snooze")) "))
 
         let dismiss = try cli.run(at: "2026-03-10T09:20:00+01:00", "dismiss", "ada-birthday-dayof")
         #expect(dismiss.status == 0, "\(dismiss.stderr)")

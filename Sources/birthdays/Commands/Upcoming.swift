@@ -27,7 +27,7 @@ extension BirthdaysCommand {
         }
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: true)
             let (settings, zone) = try await context.settings()
             let upcoming = UpcomingEvents(
                 today: LocalDate.today(at: context.now, in: zone),
@@ -36,11 +36,11 @@ extension BirthdaysCommand {
             )
             let events = try await context.database.upcoming(upcoming, withinDays: days, limit: limit)
             if json {
-                print(JSONOutput.string(events.map(UpcomingOutput.init), pretty: true))
+                try output(JSONOutput.string(events.map(UpcomingOutput.init), pretty: true))
             } else if events.isEmpty {
-                print(days == 0 ? "No birthdays today." : "No birthdays in the next \(days) days.")
+                try output(days == 0 ? "No birthdays today." : "No birthdays in the next \(days) days.")
             } else {
-                print(UpcomingOutput.table(events))
+                try output(UpcomingOutput.table(events))
             }
         }
     }

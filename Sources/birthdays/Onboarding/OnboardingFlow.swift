@@ -46,7 +46,7 @@ struct OnboardingFlow {
             }
         } catch is Paused {
             try await context.database.saveOnboarding(machine)
-            print("\nOnboarding paused. Run 'birthdays onboard' to continue where you left off.")
+            try output("\nOnboarding paused. Run 'birthdays onboard' to continue where you left off.")
         }
     }
 
@@ -54,8 +54,8 @@ struct OnboardingFlow {
     private func perform(_ action: OnboardingMachine.Action, machine: OnboardingMachine) async throws -> OnboardingMachine.Event? {
         switch action {
         case .showWelcome:
-            print("Welcome to birthdays!")
-            print("Import your contacts' birthdays, and get a reminder the day before and on the day.")
+            try output("Welcome to birthdays!")
+            try output("Import your contacts' birthdays, and get a reminder the day before and on the day.")
             if interactive { _ = try ask("Press Enter to continue.") }
             return .welcomeAcknowledged
 
@@ -72,31 +72,37 @@ struct OnboardingFlow {
                 return .skipContacts
             case nil:
                 guard interactive else {
-                    print("Contacts: skipped (no --contacts given).")
+                    try output("Contacts: skipped (no --contacts given).")
                     return .skipContacts
                 }
-                print("")
-                if let problem { print("Could not import: \(problem)") }
-                print("Import contacts")
-                print("Path to a vCard (.vcf) or CSV export, or a folder of .vcf files. Leave empty to skip.")
+                try output("")
+                if let problem { try output("Could not import: \(problem)") }
+                try output("Import contacts")
+                try output("Path to a vCard (.vcf) or CSV export, or a folder of .vcf files. Leave empty to skip.")
                 let answer = try ask(">").trimmingCharacters(in: .whitespaces)
                 return answer.isEmpty || answer.lowercased() == "skip" ? .skipContacts : .importContacts(path: answer)
             }
 
         case .importContacts(let path):
-            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: try await context.today().year)
+            let importer = ContactImporter(
+                database: context.database,
+                now: context.now,
+                referenceYear: try await context.today().year,
+                scheduler: context.scheduler()
+            )
+            let report: ImportReport
             do {
-                let report = try await importer.importPaths([path])
-                print((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
-                return .importSucceeded
+                report = try await importer.importPaths([path])
             } catch {
                 return .importFailed(message: error.description)
             }
+            try output((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
+            return .importSucceeded
 
         case .showPrimer:
-            print("")
-            print(Self.primerTitle)
-            print(Self.primerReason)
+            try output("")
+            try output(Self.primerTitle)
+            try output(Self.primerReason)
             if let enable = answers.notifications { return enable ? .enableNotifications : .maybeLater }
             let choice = try choose("[E]nable notifications   [M]aybe later", keys: ["e": "enable", "m": "maybe later"])
             return choice == "e" ? .enableNotifications : .maybeLater
@@ -105,44 +111,44 @@ struct OnboardingFlow {
             let (settings, _) = try await context.settings()
             let result = await DesktopNotificationProbe(channels: settings.channels).probe()
             if !result.reachable {
-                print("Note: \(result.detail).")
-                print("If you allow notifications now, reminders are delivered quietly to the log (provisional) until a channel is reachable.")
+                try output("Note: \(result.detail).")
+                try output("If you allow notifications now, reminders are delivered quietly to the log (provisional) until a channel is reachable.")
             }
             return .channelProbed(reachable: result.reachable)
 
         case .askForPermission:
             if answers.notifications == true { return .permissionAnswered(allowed: true) }
-            print("")
-            print("\"birthdays\" would like to send you notifications.")
+            try output("")
+            try output("\"birthdays\" would like to send you notifications.")
             let choice = try choose("[A]llow   [D]on't allow", keys: ["a": "allow", "d": "don't allow"])
             return .permissionAnswered(allowed: choice == "a")
 
         case .finish(let finish):
             try await context.database.saveOnboarding(machine)
-            print("")
+            try output("")
             switch finish {
             case .notificationsOn(let status):
                 let result = try await context.scheduler().reschedule()
-                print(
+                try output(
                     status == .provisional
                         ? "Notifications are on, quietly: reminders go to the log until a channel is reachable."
                         : "Notifications are on."
                 )
-                showNext(result)
+                try showNext(result)
             case .notificationsOff(let status):
-                print(
+                try output(
                     status == .denied
                         ? "Notifications are off. Turn them on any time with: birthdays notifications enable"
                         : "No problem. Turn reminders on any time with: birthdays notifications enable"
                 )
             case .alreadyDenied:
-                print("Notifications were turned off earlier, so you were not asked again. Turn them on with: birthdays notifications enable")
+                try output("Notifications were turned off earlier, so you were not asked again. Turn them on with: birthdays notifications enable")
             }
-            print("You're all set.")
+            try output("You're all set.")
             return nil
 
         case .alreadyComplete(let status):
-            print("Onboarding is already complete (notifications: \(status.rawValue)). Change it with: birthdays notifications enable | disable")
+            try output("Onboarding is already complete (notifications: \(status.rawValue)). Change it with: birthdays notifications enable | disable")
             return nil
 
         case .ignored:
@@ -150,20 +156,20 @@ struct OnboardingFlow {
         }
     }
 
-    private func showNext(_ result: RescheduleResult) {
+    private func showNext(_ result: RescheduleResult) throws {
         guard !result.requests.isEmpty else {
-            print("No reminders yet: import contacts with 'birthdays import PATH'.")
+            try output("No reminders yet: import contacts with 'birthdays import PATH'.")
             return
         }
-        print("Next reminders:")
+        try output("Next reminders:")
         let rows = result.requests.prefix(5).map { [Wording.wallClock($0.fireAt, zone: result.timeZone), $0.title, $0.body] }
-        print(Table.render(rows).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-        if result.scheduled > 5 { print("  … \(result.scheduled) pending in all (birthdays pending)") }
+        try output(Table.render(rows).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        if result.scheduled > 5 { try output("  … \(result.scheduled) pending in all (birthdays pending)") }
     }
 
     /// Prints `prompt`, reads one line; Ctrl-D pauses the flow.
     private func ask(_ prompt: String) throws -> String {
-        print(prompt + " ", terminator: "")
+        try output(prompt + " ", terminator: "")
         fflush(nil)
         guard let line = readLine() else { throw Paused() }
         return line
@@ -171,11 +177,11 @@ struct OnboardingFlow {
 
     /// Asks until the answer starts with one of `keys`; returns that key.
     private func choose(_ prompt: String, keys: [String: String]) throws -> String {
-        print(prompt)
+        try output(prompt)
         while true {
             let answer = try ask(">").trimmingCharacters(in: .whitespaces).lowercased()
             if let key = answer.first.map(String.init), keys[key] != nil { return key }
-            print("Please type " + keys.keys.sorted().map { $0.uppercased() }.joined(separator: " or ") + ".")
+            try output("Please type " + keys.keys.sorted().map { $0.uppercased() }.joined(separator: " or ") + ".")
         }
     }
 }

@@ -1,0 +1,234 @@
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keeps the feed server's open connections below the process's descriptor
+/// limit, so that anyone who can connect cannot take the process down.
+///
+/// Without a bound, a few hundred idle connections use up `RLIMIT_NOFILE`:
+/// the accept loop then fails on every attempt, SQLite cannot open the
+/// database, and libdispatch's worker-pool monitor, which opens
+/// `/proc/<tid>/stat` once a second and stops the process when it cannot,
+/// kills it with SIGILL. So:
+///
+/// - At most ``bound`` connections are kept: the soft `RLIMIT_NOFILE` less a
+///   reserve (an eighth of the limit, at least 64 and at most 1024) for the
+///   database, the log, D-Bus, timers and that monitor.
+/// - One more may be accepted, never two: Hummingbird's available-connections
+///   handler on the server channel counts what is accepted (``delegate``)
+///   and stops accepting at `bound + 1`, so the descriptors in use never
+///   overshoot and accepting never fails.
+/// - A connection accepted over the bound is not left waiting behind idle
+///   ones: the connection idle the longest is closed to make room for it. A
+///   connection is idle from the moment it is set up, and again once a
+///   response has been written, until the next request head has arrived
+///   complete; a client that trickles a request head counts as idle.
+///   Connections with a request in progress are never dropped; when every
+///   connection is busy, the next one to finish its response makes room.
+final class ConnectionLimiter: Sendable {
+    /// The most connections kept at once.
+    let bound: Int
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Accepted and not yet closed (counted on the server channel).
+        var accepted = 0
+        /// Set up and not yet closed, by channel.
+        var connections: [ObjectIdentifier: Connection] = [:]
+        /// Connections in the order they became idle; an entry is current
+        /// only while its mark equals the connection's.
+        var idleOrder = CircularBuffer<(id: ObjectIdentifier, mark: UInt64)>()
+        var nextMark: UInt64 = 0
+        /// Connections closed to make room that have not finished closing.
+        var evicting: Set<ObjectIdentifier> = []
+        /// Connections set up over the bound while every other one was busy:
+        /// the next to become idle makes room for them, never they themselves.
+        var waitingForRoom: [ObjectIdentifier] = []
+        var lastWarning: ContinuousClock.Instant?
+
+        /// Connections over the bound that no eviction is taking care of yet.
+        func excess(over bound: Int) -> Int { connections.count - evicting.count - bound }
+    }
+
+    private struct Connection {
+        let channel: any Channel
+        var busy = false
+        var mark: UInt64
+    }
+
+    /// - Parameters:
+    ///   - bound: the most connections kept at once; ``defaultBound()`` when `nil`.
+    ///   - logger: told (at most once a minute) when the bound is reached.
+    init(bound: Int? = nil, logger: Logger) {
+        self.bound = max(1, bound ?? Self.defaultBound())
+        self.logger = logger
+    }
+
+    /// The soft descriptor limit less a reserve: an eighth of it, at least
+    /// 64 and at most 1024; at least 8 connections in any case.
+    static func defaultBound() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return 4096 }
+        let soft = Int(clamping: limit.rlim_cur)
+        return max(8, soft - min(max(64, soft / 8), 1024))
+    }
+
+    /// What Hummingbird's available-connections handler consults on the server channel.
+    var delegate: some AvailableConnectionsDelegate { Delegate(limiter: self) }
+
+    private struct Delegate: AvailableConnectionsDelegate {
+        let limiter: ConnectionLimiter
+        mutating func connectionOpened() { limiter.state.withLock { $0.accepted += 1 } }
+        mutating func connectionClosed() { limiter.state.withLock { $0.accepted -= 1 } }
+        func isAcceptingNewConnections() -> Bool { limiter.accepts() }
+    }
+
+    /// Whether another connection may be accepted: up to one over the bound.
+    private func accepts() -> Bool {
+        let (accepts, warn) = state.withLock { state -> (Bool, Bool) in
+            guard state.accepted > bound else { return (true, false) }
+            let now = ContinuousClock.now
+            let warn = state.lastWarning.map { now - $0 > .seconds(60) } ?? true
+            if warn { state.lastWarning = now }
+            return (false, warn)
+        }
+        if warn {
+            logger.warning(
+                "connection limit reached; closing the connections idle the longest to make room",
+                metadata: ["connections.bound": "\(bound)"]
+            )
+        }
+        return accepts
+    }
+
+    /// The connection idle the longest (other than those in `except`), now
+    /// marked as being evicted; `nil` when every other connection is busy.
+    private static func evictOldestIdle(_ state: inout State, except: Set<ObjectIdentifier>) -> (any Channel)? {
+        var skipped: [(id: ObjectIdentifier, mark: UInt64)] = []
+        defer {
+            for entry in skipped.reversed() { state.idleOrder.prepend(entry) }
+        }
+        while let (id, mark) = state.idleOrder.popFirst() {
+            guard let connection = state.connections[id], !connection.busy, connection.mark == mark else { continue }
+            if except.contains(id) {
+                skipped.append((id, mark))
+                continue
+            }
+            state.evicting.insert(id)
+            return connection.channel
+        }
+        return nil
+    }
+
+    /// A connection has been set up: it is idle until its first request
+    /// head arrives. When it is one over the bound, the connection idle the
+    /// longest before it is closed to make room.
+    func register(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        let victim = state.withLock { state -> (any Channel)? in
+            let mark = state.nextMark
+            state.nextMark += 1
+            state.connections[id] = Connection(channel: channel, mark: mark)
+            state.idleOrder.append((id, mark))
+            guard state.excess(over: bound) > 0 else { return nil }
+            let victim = Self.evictOldestIdle(&state, except: Set(state.waitingForRoom + [id]))
+            if victim == nil { state.waitingForRoom.append(id) }
+            return victim
+        }
+        victim?.close(promise: nil)
+    }
+
+    /// A connection has closed.
+    func unregister(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        state.withLock { state in
+            state.connections[id] = nil
+            state.evicting.remove(id)
+            state.waitingForRoom.removeAll { $0 == id }
+            if state.connections.isEmpty { state.idleOrder.removeAll(keepingCapacity: true) }
+        }
+    }
+
+    /// A complete request head has arrived.
+    func requestStarted(_ channel: any Channel) {
+        state.withLock { $0.connections[ObjectIdentifier(channel)]?.busy = true }
+    }
+
+    /// A response has been written. When the connections are over the bound
+    /// and none was idle, the one idle the longest (this one, if no other)
+    /// is closed to make room, never one that waits for room itself.
+    func responseFinished(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        let victim = state.withLock { state -> (any Channel)? in
+            guard var connection = state.connections[id] else { return nil }
+            connection.busy = false
+            connection.mark = state.nextMark
+            state.nextMark += 1
+            state.connections[id] = connection
+            state.idleOrder.append((id, connection.mark))
+            guard state.excess(over: bound) > 0 else { return nil }
+            let victim = Self.evictOldestIdle(&state, except: Set(state.waitingForRoom))
+            if victim != nil, !state.waitingForRoom.isEmpty { state.waitingForRoom.removeFirst() }
+            return victim
+        }
+        victim?.close(promise: nil)
+    }
+}
+
+/// Tells the ``ConnectionLimiter`` when its connection is busy (a request
+/// head has arrived and its response is not written yet) and when it closes.
+/// It sits right after the HTTP-types codec, so the responses of
+/// ``FeedRevalidationHandler`` count like any other.
+final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let limiter: ConnectionLimiter
+
+    init(limiter: ConnectionLimiter) {
+        self.limiter = limiter
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        limiter.register(context.channel)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        limiter.unregister(context.channel)
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        limiter.unregister(context.channel)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head = unwrapInboundIn(data) { limiter.requestStarted(context.channel) }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        let written = promise ?? context.eventLoop.makePromise()
+        let channel = context.channel
+        let limiter = self.limiter
+        written.futureResult.whenSuccess { limiter.responseFinished(channel) }
+        context.write(data, promise: written)
+    }
+}
+
+@available(*, unavailable)
+extension ConnectionLimitHandler: Sendable {}
