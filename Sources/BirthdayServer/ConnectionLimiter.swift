@@ -56,6 +56,20 @@ final class ConnectionLimiter: Sendable {
 
         /// Connections over the bound that no eviction is taking care of yet.
         func excess(over bound: Int) -> Int { connections.count - evicting.count - bound }
+
+        /// Notes that `id` became idle now. Stale entries (a connection that
+        /// became busy or idle again since, or closed) are dropped whenever
+        /// they outnumber the current ones, so the order costs memory for the
+        /// open connections only, however many requests they make.
+        mutating func becameIdle(_ id: ObjectIdentifier) {
+            let mark = nextMark
+            nextMark += 1
+            connections[id]?.mark = mark
+            idleOrder.append((id, mark))
+            guard idleOrder.count > 2 * connections.count + 64 else { return }
+            let current = idleOrder.filter { entry in connections[entry.id].map { !$0.busy && $0.mark == entry.mark } ?? false }
+            idleOrder = CircularBuffer(current)
+        }
     }
 
     private struct Connection {
@@ -134,10 +148,8 @@ final class ConnectionLimiter: Sendable {
     func register(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
         let victim = state.withLock { state -> (any Channel)? in
-            let mark = state.nextMark
-            state.nextMark += 1
-            state.connections[id] = Connection(channel: channel, mark: mark)
-            state.idleOrder.append((id, mark))
+            state.connections[id] = Connection(channel: channel, mark: 0)
+            state.becameIdle(id)
             guard state.excess(over: bound) > 0 else { return nil }
             let victim = Self.evictOldestIdle(&state, except: Set(state.waitingForRoom + [id]))
             if victim == nil { state.waitingForRoom.append(id) }
@@ -153,7 +165,7 @@ final class ConnectionLimiter: Sendable {
             state.connections[id] = nil
             state.evicting.remove(id)
             state.waitingForRoom.removeAll { $0 == id }
-            if state.connections.isEmpty { state.idleOrder.removeAll(keepingCapacity: true) }
+            if state.connections.isEmpty { state.idleOrder.removeAll(keepingCapacity: false) }
         }
     }
 
@@ -168,12 +180,9 @@ final class ConnectionLimiter: Sendable {
     func responseFinished(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
         let victim = state.withLock { state -> (any Channel)? in
-            guard var connection = state.connections[id] else { return nil }
-            connection.busy = false
-            connection.mark = state.nextMark
-            state.nextMark += 1
-            state.connections[id] = connection
-            state.idleOrder.append((id, connection.mark))
+            guard state.connections[id] != nil else { return nil }
+            state.connections[id]?.busy = false
+            state.becameIdle(id)
             guard state.excess(over: bound) > 0 else { return nil }
             let victim = Self.evictOldestIdle(&state, except: Set(state.waitingForRoom))
             if victim != nil, !state.waitingForRoom.isEmpty { state.waitingForRoom.removeFirst() }
