@@ -242,11 +242,24 @@ import Glibc
     /// A database this user cannot write (a file another user owns, in a
     /// folder it cannot write) is read by the commands that only read; the
     /// others fail with one line.
-    @Test func aReadOnlyDatabaseCanBeRead() throws {
+    /// Also when its write-ahead log was checkpointed and removed, so that
+    /// SQLite could not create the log files in the folder it cannot write.
+    @Test(arguments: [false, true])
+    func aReadOnlyDatabaseCanBeRead(withoutLog: Bool) throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try Seed.twoPeople(cli)
         _ = try cli.run("feed", "url")
+        if withoutLog {
+            // Closing the last connection checkpoints the log and removes it.
+            let checkpoint = try TestProcess.run([
+                SystemTools.python, "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.close()",
+                cli.databasePath,
+            ])
+            try #require(checkpoint.status == 0, "\(checkpoint.stderr)")
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cli.databasePath + suffix) }
+        }
         if geteuid() != 0 {
             chmod(cli.databasePath, 0o444)
             chmod(cli.directory.path, 0o555)
