@@ -45,6 +45,12 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // zlib, for the feed's gzip encoding.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // timerfd, eventfd, inotify and posix_spawn helpers.
         .target(name: "CWake"),
         // Swift concurrency's global executor hook (`run` and `serve` only).
@@ -91,6 +97,7 @@ let package = Package(
                 "BirthdayCore",
                 "BirthdayStore",
                 "BirthdayCalendar",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -202,6 +209,7 @@ let package = Package(
                 "BirthdayStore",
                 "BirthdayCalendar",
                 "BirthdayServer",
+                "CZlib",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

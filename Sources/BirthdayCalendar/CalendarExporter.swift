@@ -55,12 +55,19 @@ import Darwin
 ///
 /// ## February 29
 /// `FREQ=YEARLY` alone would skip common years (RFC 5545 drops invalid
-/// dates), so a Feb 29 date gets an explicit rule, per ``Settings/leapDay``:
+/// dates), so a Feb 29 date gets an explicit encoding, per ``Settings/leapDay``,
+/// chosen so that libical, python-icalendar with dateutil and
+/// recurring-ical-events, khal, calcurse and sabre/vobject (Nextcloud's
+/// library) all expand it the same way:
 /// - ``LeapDayPolicy/feb28``: `FREQ=YEARLY;BYMONTHDAY=-1;BYMONTH=2`, the last
 ///   day of February: Feb 29 in leap years, Feb 28 otherwise.
-/// - ``LeapDayPolicy/mar1``: `FREQ=YEARLY;BYYEARDAY=60`, the 60th day of the
-///   year: Feb 29 in leap years, Mar 1 otherwise.
-/// Both rules match the Feb 29 `DTSTART`, so the first instance is the start.
+/// - ``LeapDayPolicy/mar1``: four events, each `FREQ=YEARLY;INTERVAL=4`: the
+///   person's usual UID starting on the Feb 29, and `<stem>-mar1-1`, `-2` and
+///   `-3` starting on Mar 1 one, two and three years later. No single rule
+///   works everywhere: `BYYEARDAY=60` is lost by calcurse and sabre/vobject
+///   (no event at all in common years), `BYSETPOS` and `RDATE`/`EXDATE` by
+///   others. The year 2100, common but divisible by 4, gets no event.
+/// The Feb 29 `DTSTART` is the first instance of the series that starts there.
 ///
 /// ## Alarms
 /// Unless alarms are turned off, each event has a `VALARM` (`ACTION:DISPLAY`)
@@ -135,7 +142,7 @@ public struct CalendarExporter: Sendable {
         )
         let values = EventValues(
             stamp: stamp,
-            rules: Rules(leapDay: settings.leapDay),
+            rules: Rules(),
             triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore)
         )
 
@@ -228,12 +235,26 @@ public struct CalendarExporter: Sendable {
         }
     }
 
-    /// One event to write: a person's date of one kind.
+    /// One event to write: a person's date of one kind, or one of the
+    /// series that together make a Feb 29 date under `leap-day mar1`.
     private struct Entry: Sendable {
         let uid: String
         let person: Person
         let kind: EventKind
         let date: EventDate
+        /// The first day of the series.
+        let start: LocalDate
+        let recurrence: Recurrence
+    }
+
+    /// How an event repeats.
+    enum Recurrence: Sendable {
+        /// `FREQ=YEARLY`.
+        case yearly
+        /// `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1`: Feb 29 in leap years, Feb 28 otherwise.
+        case lastDayOfFebruary
+        /// `FREQ=YEARLY;INTERVAL=4`: one of the four series of a Feb 29 date under `mar1`.
+        case everyFourthYear
     }
 
     /// libical's text of a `VCALENDAR` with the calendar's properties and no
@@ -257,10 +278,10 @@ public struct CalendarExporter: Sendable {
         entries.reserveCapacity(people.count * (settings.anniversaries ? 2 : 1))
         for person in people {
             if let date = person.birthday {
-                entries.append(Entry(uid: person.id + "-birthday@birthdays", person: person, kind: .birthday, date: date))
+                appendEntries(for: date, kind: .birthday, of: person, to: &entries)
             }
             if settings.anniversaries, let date = person.anniversary {
-                entries.append(Entry(uid: person.id + "-anniversary@birthdays", person: person, kind: .anniversary, date: date))
+                appendEntries(for: date, kind: .anniversary, of: person, to: &entries)
             }
         }
         // Swift orders strings by their normalized Unicode scalars: the same on every machine, never by locale.
@@ -269,6 +290,63 @@ public struct CalendarExporter: Sendable {
             throw ExportError(.duplicateID(entries[index].person.id))
         }
         return entries
+    }
+
+    /// The events of one date: one yearly series; for Feb 29 under `leap-day
+    /// mar1`, four (see the type's documentation).
+    private func appendEntries(for date: EventDate, kind: EventKind, of person: Person, to entries: inout [Entry]) {
+        let stem = person.id + "-" + kind.rawValue
+        let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
+        let first = knownYear ?? Self.unknownYearBase
+        guard date.isLeapDay else {
+            entries.append(
+                Entry(
+                    uid: stem + "@birthdays",
+                    person: person,
+                    kind: kind,
+                    date: date,
+                    start: LocalDate(unchecked: first, date.month, date.day),
+                    recurrence: .yearly
+                )
+            )
+            return
+        }
+        switch settings.leapDay {
+        case .feb28:
+            entries.append(
+                Entry(
+                    uid: stem + "@birthdays",
+                    person: person,
+                    kind: kind,
+                    date: date,
+                    start: LocalDate(unchecked: first, 2, 29),
+                    recurrence: .lastDayOfFebruary
+                )
+            )
+        case .mar1:
+            entries.append(
+                Entry(
+                    uid: stem + "@birthdays",
+                    person: person,
+                    kind: kind,
+                    date: date,
+                    start: LocalDate(unchecked: first, 2, 29),
+                    recurrence: .everyFourthYear
+                )
+            )
+            for offset in 1...3 where first + offset <= 9999 {
+                entries.append(
+                    Entry(
+                        uid: stem + "-mar1-\(offset)@birthdays",
+                        person: person,
+                        kind: kind,
+                        date: date,
+                        start: LocalDate(unchecked: first + offset, 3, 1),
+                        recurrence: .everyFourthYear
+                    )
+                )
+            }
+        }
     }
 
     private func addCalendarProperties(to root: ICalNode) throws(ExportError) {
@@ -290,7 +368,7 @@ public struct CalendarExporter: Sendable {
     private func makeEvent(_ entry: Entry, stamp: icaltimetype, rules: Rules, triggers: Triggers) throws(ExportError) -> ICalComponent {
         let date = entry.date
         let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
-        let start = LocalDate(unchecked: knownYear ?? Self.unknownYearBase, date.month, date.day)
+        let start = entry.start
         let end = start.adding(days: 1)
         let name = Self.sanitized(entry.person.name)
         let isBirthday = entry.kind == .birthday
@@ -301,7 +379,7 @@ public struct CalendarExporter: Sendable {
         try event.add("DTSTAMP") { libical.pointee.icalproperty_new_dtstamp(stamp) }
         try event.add("DTSTART") { libical.pointee.icalproperty_new_dtstart(Self.icalDate(start)) }
         try event.add("DTEND") { libical.pointee.icalproperty_new_dtend(Self.icalDate(end)) }
-        try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: date)) }
+        try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: entry.recurrence)) }
         try event.add("SUMMARY", text: summary(name: name, kind: entry.kind)) { libical.pointee.icalproperty_new_summary($0) }
         if let knownYear {
             let description = (isBirthday ? "born " : "since ") + String(knownYear)
@@ -375,12 +453,13 @@ public struct CalendarExporter: Sendable {
         return result
     }
 
-    /// The three yearly rules, made once per export.
+    /// The yearly rules, made once per export.
     private struct Rules {
         let plain: icalrecurrencetype
-        let leapDay: icalrecurrencetype
+        let lastDayOfFebruary: icalrecurrencetype
+        let everyFourthYear: icalrecurrencetype
 
-        init(leapDay policy: LeapDayPolicy) {
+        init() {
             var plain = icalrecurrencetype()
             libical.pointee.icalrecurrencetype_clear(&plain)
             plain.freq = ICAL_YEARLY_RECURRENCE
@@ -388,19 +467,22 @@ public struct CalendarExporter: Sendable {
 
             // icalrecurrencetype_clear fills every BY… array with the end marker,
             // so setting element 0 gives a one-element list.
-            var leap = plain
-            switch policy {
-            case .feb28:
-                leap.by_month.0 = 2
-                leap.by_month_day.0 = -1
-            case .mar1:
-                leap.by_year_day.0 = 60
-            }
-            self.leapDay = leap
+            var february = plain
+            february.by_month.0 = 2
+            february.by_month_day.0 = -1
+            lastDayOfFebruary = february
+
+            var fourth = plain
+            fourth.interval = 4
+            everyFourthYear = fourth
         }
 
-        func rule(for date: EventDate) -> icalrecurrencetype {
-            date.isLeapDay ? leapDay : plain
+        func rule(for recurrence: Recurrence) -> icalrecurrencetype {
+            switch recurrence {
+            case .yearly: plain
+            case .lastDayOfFebruary: lastDayOfFebruary
+            case .everyFourthYear: everyFourthYear
+            }
         }
     }
 

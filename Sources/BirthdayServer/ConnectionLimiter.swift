@@ -1,13 +1,10 @@
+import Foundation
 import HTTPTypes
 import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTPTypes
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Keeps the feed server's open connections below the process's descriptor
 /// limit, so that anyone who can connect cannot take the process down.
@@ -89,9 +86,9 @@ final class ConnectionLimiter: Sendable {
     /// The soft descriptor limit less a reserve: an eighth of it, at least
     /// 64 and at most 1024; at least 8 connections in any case.
     static func defaultBound() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return 4096 }
-        let soft = Int(clamping: limit.rlim_cur)
+        // sysconf(_SC_OPEN_MAX) is the soft RLIMIT_NOFILE on Linux; -1 when unlimited.
+        let soft = sysconf(Int32(_SC_OPEN_MAX))
+        guard soft > 0 else { return 4096 }
         return max(8, soft - min(max(64, soft / 8), 1024))
     }
 

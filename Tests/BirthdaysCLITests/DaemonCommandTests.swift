@@ -42,6 +42,30 @@ import Testing
         #expect(daemon.stderr.contains("birthdays run stopped"))
     }
 
+    /// The zone moves west while the daemon runs (the time-zone setting, and
+    /// SIGHUP): Ada's 09:00 reminder in Berlin becomes 09:00 in New York,
+    /// six hours later, and is not sent at 09:00 Berlin time.
+    @Test func aZoneChangeWhileRunningMovesTheReminderToItsNewLocalMoment() async throws {
+        defer { cli.cleanUp() }
+        let daemon = try cli.daemon(now: "2026-03-10T08:59:30+01:00")
+        try await daemon.waitUntil("the first pass") { $0.stderr.contains("next pass") }
+        #expect(daemon.stderr.contains("2026-03-10T09:00:00+01:00"), "first due at 09:00 Berlin")
+        try cli.set("time-zone", "America/New_York")
+        let passes = daemon.stderr.occurrences(of: "next pass")
+        daemon.signal(SIGHUP)
+        try await daemon.waitUntil("the pass after the change") { $0.stderr.occurrences(of: "next pass") > passes }
+        // 09:00 in New York (EDT since 8 March) is 14:00 in Berlin.
+        let lastPass = try #require(daemon.stderr.split(separator: "\n").last { $0.contains("next pass") })
+        #expect(lastPass.contains("2026-03-10T14:00:00+01:00"), "\(lastPass)")
+        let pending = try CLIProcess.array(try cli.run(at: "2026-03-10T09:00:30+01:00", "pending", "--json").stdout)
+        #expect(pending.map { $0["fire_at"] as? String } == ["2026-03-10T09:00:00-04:00"])
+        #expect(!daemon.stdout.contains("reminder delivered"))
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+        // Its next wakeup being 14:00 Berlin, nothing can have been sent at 09:00 there.
+        #expect(!daemon.stdout.contains("reminder delivered"))
+    }
+
     @Test func killedAfterDeliveringTheRestartedDaemonDoesNotDeliverAgain() async throws {
         defer { cli.cleanUp() }
         let first = try cli.daemon(now: "2026-03-10T08:59:57+01:00", name: "first")

@@ -82,12 +82,22 @@ extension EventDate {
 
     /// The next occurrence on or after `today`.
     ///
-    /// Only the month and day matter; a known year earlier than `today`
-    /// is the starting point of ages, not a limit. An event whose known year is
-    /// after `today` (a birthday typed in the future) still recurs yearly.
+    /// Only the month and day matter for a known year before `today`: it is
+    /// the starting point of ages, not a limit. A known year after today (a
+    /// birthday typed in the future, usually a typo that the import reports)
+    /// has nothing before it: its first occurrence is the date itself, so it
+    /// gets no reminder and no age until then, as the feed, whose series
+    /// starts there, shows it.
     public func nextOccurrence(onOrAfter today: LocalDate, leapDay: LeapDayPolicy) -> LocalDate {
+        if let year, year > today.year { return occurrence(in: year, leapDay: leapDay) }
         let thisYear = occurrence(in: today.year, leapDay: leapDay)
         return thisYear >= today ? thisYear : occurrence(in: today.year + 1, leapDay: leapDay)
+    }
+
+    /// Whether the date, with its year, lies after `today` (year-less dates never do).
+    public func isInFuture(of today: LocalDate) -> Bool {
+        guard let year else { return false }
+        return occurrence(in: year, leapDay: .feb28) > today
     }
 
     /// The age turned (or years married) on an occurrence in `year`;

@@ -37,6 +37,14 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Only contacts that carry a birthday, an anniversary or an unreadable date
 /// are stored; the report counts the others as `withoutDates`.
 ///
+/// ## A re-import mirrors the file
+/// A contact that comes back from the same file without any date loses its
+/// dates: it was stored only for them, so the person leaves the store (their
+/// pending reminders go with the next reschedule; the delivery ledger keeps
+/// their history), counted as `removed`. A date another file brought is never
+/// erased this way: only the file the person was last stored from speaks for
+/// them.
+///
 /// ## One transaction
 /// The people and, when a ``scheduler`` is given, the reschedule that
 /// follows them are written in one transaction: when the disk fills up or
@@ -51,13 +59,16 @@ public struct ContactImporter: Sendable {
     public let now: Date
     /// The current year, for two-digit years in CSV exports.
     public let referenceYear: Int
+    /// Today in the user's zone: a birth date after it is reported.
+    public let today: LocalDate?
     /// Reschedules the reminders in the import's own transaction; `nil` leaves them alone.
     public let scheduler: NotificationScheduler?
 
-    public init(database: AppDatabase, now: Date, referenceYear: Int, scheduler: NotificationScheduler? = nil) {
+    public init(database: AppDatabase, now: Date, referenceYear: Int, today: LocalDate? = nil, scheduler: NotificationScheduler? = nil) {
         self.database = database
         self.now = now
         self.referenceYear = referenceYear
+        self.today = today
         self.scheduler = scheduler
     }
 
@@ -94,13 +105,17 @@ public struct ContactImporter: Sendable {
         }
         guard !parsed.isEmpty else { throw .nothingImported(report) }
         let people = ContactMerge.people(from: parsed, report: &report)
+        if let today { ContactImporter.reportFutureDates(people, today: today, report: &report) }
+        let dateless = ContactMerge.datelessIDs(in: parsed)
         let now = self.now
         do {
             if dryRun {
-                try database.readNow { db in try ContactImporter.merge(people, into: db, now: now, report: &report, write: false) }
+                try database.readNow { db in
+                    try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: false)
+                }
             } else {
                 let rescheduled = try database.writeNow { db -> RescheduleResult? in
-                    try ContactImporter.merge(people, into: db, now: now, report: &report, write: true)
+                    try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: true)
                     return try scheduler?.reschedule(db)
                 }
                 if let rescheduled { scheduler?.log(rescheduled) }
@@ -111,11 +126,45 @@ public struct ContactImporter: Sendable {
         return report
     }
 
-    /// Writes `people` into the store (or only counts, when `write` is false).
-    static func merge(_ people: [Person], into db: Database, now: Date, report: inout ImportReport, write: Bool) throws {
+    /// Reports dates whose year lies after `today` (a typo, usually): they
+    /// are kept, and get no age and no reminder until the date itself.
+    static func reportFutureDates(_ people: [Person], today: LocalDate, report: inout ImportReport) {
+        for person in people {
+            for kind in EventKind.allCases {
+                guard let date = person.date(of: kind), date.isInFuture(of: today), let year = date.year else { continue }
+                let noun = kind == .birthday ? "birth date" : "anniversary"
+                report.problems.append(
+                    ImportProblem(
+                        file: person.source.file,
+                        line: person.source.line,
+                        message: "the \(noun) is in the future (year \(year)); no reminder or age before it"
+                    )
+                )
+            }
+        }
+        report.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+    }
+
+    /// Writes `people` into the store (or only counts, when `write` is false),
+    /// and removes the `dateless` people whose file no longer gives them a date.
+    static func merge(
+        _ people: [Person],
+        removing dateless: [(id: String, file: String)] = [],
+        into db: Database,
+        now: Date,
+        report: inout ImportReport,
+        write: Bool
+    ) throws {
         let stored = try PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
         var changed = false
+        let dated = Set(people.map(\.id))
+        for (id, file) in dateless where !dated.contains(id) {
+            guard let old = stored[id], old.sourceFile == file else { continue }
+            report.removed += 1
+            changed = true
+            if write { _ = try PersonRecord.deleteOne(db, key: id) }
+        }
         for var person in people {
             if !person.invalidDates.isEmpty { report.invalid += 1 }
             guard let old = stored[person.id] else {

@@ -94,6 +94,8 @@ public actor DeliveryEngine {
         public var missed = 0
         /// Rows another engine claimed first.
         public var skipped = 0
+        /// Rows whose local day or time has not come yet (the zone moved west): moved to their new instant.
+        public var waiting = 0
         /// Pending requests after the reschedule.
         public var scheduled = 0
     }
@@ -159,9 +161,15 @@ public actor DeliveryEngine {
         let system = systemTimeZone()
         var result = PassResult()
         let (settings, status, queued, work, ids) = try await database.write { db in
-            let queued = try NotificationScheduler.queueDue(now: start, db)
+            let settings = try SettingRecord.settings(db)
+            let queued = try NotificationScheduler.queueDue(
+                now: start,
+                timeZone: settings.resolvedTimeZone(system: system),
+                deliveryTime: settings.deliveryTime,
+                db
+            )
             return (
-                try SettingRecord.settings(db), try SettingRecord.authorizationStatus(db), queued, try DeliveryRecord.workable(now: start, db),
+                settings, try SettingRecord.authorizationStatus(db), queued, try DeliveryRecord.workable(now: start, db),
                 try SettingRecord.publicIDs(db)
             )
         }
@@ -174,7 +182,7 @@ public actor DeliveryEngine {
             for entry in work {
                 // Stopping ends the pass between reminders; the rest stay queued for the next start.
                 if Self.stopping { break }
-                await handle(entry, set: set, zone: zone, ids: ids, result: &result)
+                await handle(entry, set: set, zone: zone, settings: settings, ids: ids, result: &result)
             }
         } else if !warnedNotAllowed {
             warnedNotAllowed = true
@@ -188,7 +196,7 @@ public actor DeliveryEngine {
             metadata: [
                 "queued": "\(result.queued)", "delivered": "\(result.delivered)", "late": "\(result.late)",
                 "retrying": "\(result.retrying)", "failed": "\(result.failed)", "missed": "\(result.missed)",
-                "skipped": "\(result.skipped)", "scheduled": "\(result.scheduled)",
+                "skipped": "\(result.skipped)", "waiting": "\(result.waiting)", "scheduled": "\(result.scheduled)",
             ]
         )
         return result
@@ -199,33 +207,41 @@ public actor DeliveryEngine {
         try await database.write { db in try DeliveryRecord.finish(entry, from: states, db) }
     }
 
-    private func handle(_ original: DeliveryEntry, set: ChannelSet, zone: TimeZone, ids: PublicID, result: inout PassResult) async {
+    private func handle(_ original: DeliveryEntry, set: ChannelSet, zone: TimeZone, settings: Settings, ids: PublicID, result: inout PassResult) async
+    {
         var entry = original
         let instant = now()
-        let dueDay = LocalDate.today(at: entry.fireAt, in: zone)
-        let today = LocalDate.today(at: instant, in: zone)
+        let deadline = RetryPolicy.deadline(dueDay: entry.localDay(in: zone), in: zone)
+        let late: Bool
         do {
-            if entry.state == .queued, dueDay < today {
+            switch entry.decision(now: instant, timeZone: zone, deliveryTime: settings.deliveryTime, lateAfter: configuration.lateAfter) {
+            case .missed:
                 entry.state = .missed
-                entry.lastError = "it came due while birthdays was not running and the day had ended"
+                entry.lastError =
+                    "its day ended before it could be sent (birthdays was not running, the machine slept, or the time zone moved past it)"
                 entry.updatedAt = instant
                 if try await finish(entry, from: [.queued]) { result.missed += 1 }
                 return
-            }
-            let deadline = RetryPolicy.deadline(dueDay: dueDay, in: zone)
-            if entry.state == .retrying, instant >= deadline {
+            case .expire:
                 entry.state = .failed
                 entry.nextAttemptAt = nil
                 entry.updatedAt = instant
                 if try await finish(entry, from: [.retrying]) { result.failed += 1 }
                 return
+            case .wait(let moment):
+                let waiting = entry
+                try await database.write { db in try DeliveryRecord.move(waiting, to: moment, now: instant, db) }
+                result.waiting += 1
+                return
+            case .deliver(let isLate):
+                late = isLate
             }
+            entry.fireAt = entry.localFireAt(in: zone, deliveryTime: settings.deliveryTime)
             let claimed = entry
             guard try await database.write({ db in try DeliveryRecord.claim(claimed, now: instant, db) }) else {
                 result.skipped += 1
                 return
             }
-            let late = entry.late || instant.timeIntervalSince(entry.fireAt) > configuration.lateAfter.timeInterval
             let reminder = entry.reminder(timeZone: zone, late: late, publicIDs: ids)
             let outcomes = await set.deliverEach(reminder, only: entry.channels.map(Set.init))
             let failures = outcomes.compactMap { outcome in outcome.error.map { ChannelFailure(channel: outcome.channel, error: $0) } }

@@ -8,7 +8,7 @@ import GRDB
 /// to the daemon).
 public struct DeliveryLedger: Sendable {
     /// The suffix of a snoozed copy's notification id: `<id>-snooze`.
-    public static let snoozeSuffix = "-snooze"
+    public static let snoozeSuffix = DeliveryEntry.snoozeSuffix
 
     public let database: AppDatabase
 

@@ -73,10 +73,10 @@ public struct NotificationScheduler: Sendable {
 
     /// The reschedule itself, inside the caller's write transaction.
     static func reschedule(_ db: Database, now instant: Date, systemTimeZone system: TimeZone) throws -> RescheduleResult {
-        try queueDue(now: instant, db)
-        _ = try PendingNotificationRecord.deleteAll(db)
         let settings = try SettingRecord.settings(db)
         let zone = settings.resolvedTimeZone(system: system)
+        try queueDue(now: instant, timeZone: zone, deliveryTime: settings.deliveryTime, db)
+        _ = try PendingNotificationRecord.deleteAll(db)
         let status = try SettingRecord.authorizationStatus(db)
         guard status.allowsScheduling else {
             return RescheduleResult(status: status, requests: [], timeZone: zone)
@@ -95,16 +95,27 @@ public struct NotificationScheduler: Sendable {
         return RescheduleResult(status: status, requests: requests, timeZone: zone)
     }
 
-    /// Moves every pending request whose instant has come into the delivery
+    /// Moves every pending request whose moment has come into the delivery
     /// ledger as `queued` (a request already in the ledger for the same
     /// occurrence is not queued again) and removes it from pending.
     ///
+    /// A request's moment has come when its instant has passed, or when the
+    /// delivery time on its local day has passed in `timeZone`: after a move
+    /// east, a request scheduled in the old zone may still lie ahead while its
+    /// local moment is gone; it is queued (and sent late on its local day,
+    /// or recorded as missed after it), never dropped by the replanning.
+    ///
     /// - Returns: how many rows were added to the ledger.
     @discardableResult
-    static func queueDue(now: Date, _ db: Database) throws -> Int {
+    static func queueDue(now: Date, timeZone: TimeZone, deliveryTime: TimeOfDay, _ db: Database) throws -> Int {
         var added = 0
-        for request in try PendingNotificationRecord.takeDue(now: now, db) {
-            if try DeliveryRecord.insertIfAbsent(DeliveryEntry(queued: request, at: now), db) { added += 1 }
+        let due = try PendingNotificationRecord.takeDue(db) { request in
+            request.fireAt <= now || DeliveryEntry(queued: request, at: now).localFireAt(in: timeZone, deliveryTime: deliveryTime) <= now
+        }
+        for request in due {
+            var entry = DeliveryEntry(queued: request, at: now)
+            entry.fireAt = min(request.fireAt, entry.localFireAt(in: timeZone, deliveryTime: deliveryTime))
+            if try DeliveryRecord.insertIfAbsent(entry, db) { added += 1 }
         }
         return added
     }

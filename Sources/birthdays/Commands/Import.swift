@@ -33,6 +33,7 @@ extension BirthdaysCommand {
                 database: context.database,
                 now: context.now,
                 referenceYear: today.year,
+                today: today,
                 scheduler: dryRun ? nil : context.scheduler()
             )
             let progress: ContactImporter.Progress? = FileHandle.isTerminal(2) && !json ? ImportProgress.report : nil

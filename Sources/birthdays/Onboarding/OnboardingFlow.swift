@@ -84,10 +84,12 @@ struct OnboardingFlow {
             }
 
         case .importContacts(let path):
+            let today = try await context.today()
             let importer = ContactImporter(
                 database: context.database,
                 now: context.now,
-                referenceYear: try await context.today().year,
+                referenceYear: today.year,
+                today: today,
                 scheduler: context.scheduler()
             )
             let report: ImportReport
