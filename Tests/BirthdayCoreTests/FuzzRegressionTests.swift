@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func thereAreCases() {
-        #expect(Self.cases.count >= 9, "Fuzz/regressions holds \(Self.cases)")
+        #expect(Self.cases.count >= 10, "Fuzz/regressions holds \(Self.cases)")
     }
 
     @Test(arguments: cases)
@@ -83,6 +83,13 @@ import Testing
         #expect(result.contacts.map(\.displayName) == ["Before"])
         #expect(result.problems.map(\.line) == [6])
         #expect(result.problems.first?.message.hasPrefix("VLIST starting at line 6 has no END:VLIST") == true)
+    }
+
+    /// Found by `make fuzz`: 69 lone CRs before a card. Each ends a line, so
+    /// the card starts on line 72 (the promise check counted lines too low).
+    @Test func loneCarriageReturnsEachEndALine() throws {
+        let result = try Self.read("lone-carriage-returns.vcf")
+        #expect(result.contacts.map(\.source.line) == [72])
     }
 
     @Test func aFileCutOffMidCardKeepsWhatCameBefore() throws {
