@@ -50,8 +50,9 @@ import Darwin
 /// "since 1990"), so clients can compute ages. An unknown year starts the
 /// series in ``unknownYearBase`` (1972, a leap year, so February 29 exists)
 /// and is marked `X-BIRTHDAYS-UNKNOWN-YEAR:1`; 1972 is never shown as a year.
-/// A year outside 1…9999 cannot be written as an iCalendar DATE and is treated
-/// as unknown.
+/// A year outside ``EventDate/yearRange`` (1…3000: libical writes no later
+/// date, but `DTSTART:00000000T000000`) is treated as unknown; the readers
+/// never produce one.
 ///
 /// ## February 29
 /// `FREQ=YEARLY` alone would skip common years (RFC 5545 drops invalid
@@ -326,7 +327,7 @@ public struct CalendarExporter: Sendable {
     /// mar1`, four (see the type's documentation).
     private func appendEntries(for date: EventDate, kind: EventKind, of person: Person, to entries: inout [Entry]) {
         let stem = person.id + "-" + kind.rawValue
-        let knownYear = date.year.flatMap { (1...9999).contains($0) ? $0 : nil }
+        let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
         let first = knownYear ?? Self.unknownYearBase
         guard date.isLeapDay else {
             entries.append(
@@ -398,7 +399,7 @@ public struct CalendarExporter: Sendable {
     private func makeEvent(_ entry: Entry, values: EventValues) throws(ExportError) -> ICalComponent {
         let (stamp, rules, triggers, texts) = (values.stamp, values.rules, values.triggers, values.texts)
         let date = entry.date
-        let knownYear = date.year.flatMap { (1...9999).contains($0) ? $0 : nil }
+        let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
         let start = entry.start
         let end = start.adding(days: 1)
         let name = Self.sanitized(entry.person.name)

@@ -65,8 +65,9 @@ public struct DaemonConfiguration: Sendable {
 }
 
 /// The delivery daemon, ready to run: the engine's service and, with the
-/// `serve` setting, the feed server, in one `ServiceGroup` that SIGTERM and
-/// SIGINT shut down gracefully. It holds the daemon lock
+/// `serve` setting, the feed server (``FeedService``: a feed that cannot bind
+/// is retried and never stops the deliveries), in one `ServiceGroup` that
+/// SIGTERM and SIGINT shut down gracefully. It holds the daemon lock
 /// (``DaemonLock``) for as long as it exists.
 public struct Daemon: Service {
     public let group: ServiceGroup
@@ -127,12 +128,13 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
         )
     ]
     if let serve = settings.serve {
+        let source = DatabaseFeedSource(database: database, systemLocale: configuration.systemLocale)
+        let feedLogger = configuration.feedLogger
         services.append(
-            buildFeedApplication(
-                source: DatabaseFeedSource(database: database, systemLocale: configuration.systemLocale),
-                host: serve.host,
-                port: serve.port,
-                logger: configuration.feedLogger
+            FeedService(
+                makeServer: { buildFeedApplication(source: source, host: serve.host, port: serve.port, logger: feedLogger) },
+                clock: configuration.clock,
+                logger: logger
             )
         )
     }

@@ -88,7 +88,7 @@ struct DaemonService: Service {
                 when: .dayOf,
                 fireAt: now(),
                 timeZone: .gmt,
-                title: person.name,
+                title: SafeText.line(person.name, maxCharacters: NotificationContent.maxNameCharacters),
                 body: lines.joined(separator: "\n"),
                 late: false,
                 occurrenceDate: today

@@ -24,7 +24,10 @@ struct Context {
     /// as a BCP 47 tag, before the `language` setting applies; `nil` is English.
     let systemLocale: String?
 
-    init(_ options: GlobalOptions) throws {
+    /// - Parameter readOnly: the command only reads the database, so a
+    ///   database it cannot write (its file or folder) is opened read-only
+    ///   instead of failing.
+    init(_ options: GlobalOptions, readOnly: Bool = false) throws {
         environment = ProcessInfo.processInfo.environment
         systemTimeZone = Context.systemTimeZone(environment)
         systemLocale = Language.fromEnvironment(environment)
@@ -36,7 +39,10 @@ struct Context {
         } else {
             now = Date()
         }
-        database = try AppDatabase.openFile(at: options.database ?? AppDatabase.defaultPath(environment: environment))
+        database = try AppDatabase.openFile(
+            at: options.database ?? AppDatabase.defaultPath(environment: environment),
+            readOnlyIfNotWritable: readOnly
+        )
     }
 
     static func systemTimeZone(_ environment: [String: String]) -> TimeZone {
@@ -118,11 +124,6 @@ struct Context {
             logger: logger("birthdays.scheduler")
         )
     }
-}
-
-/// Writes to standard error.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 extension FileHandle {

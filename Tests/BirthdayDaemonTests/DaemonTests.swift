@@ -72,7 +72,8 @@ struct DaemonTests {
             }
         }
         #expect(lines.all.count == 1)
-        #expect(lines.all.first?.hasPrefix("reminder delivered id=ada-birthday-dayof kind=birthday when=day-of") == true)
+        let id = try await database.publicIDs().reminder("ada-birthday-dayof")
+        #expect(lines.all.first?.hasPrefix("reminder delivered id=\(id) kind=birthday when=day-of") == true)
         #expect(try await database.deliveries(updatedSince: .distantPast).map(\.state) == [.delivered])
         #expect(!recorder.all.contains { $0.contains("Ada") }, "the log never names anyone")
     }

@@ -155,6 +155,11 @@ extension CLIProcess {
         try await AppDatabase.openFile(at: databasePath, create: false).deliveries(updatedSince: .distantPast)
     }
 
+    /// The public form (`r-…`) of reminder `id` in this database, as logs and `status` show it.
+    func publicID(_ id: String) async throws -> String {
+        try await AppDatabase.openFile(at: databasePath, create: false).publicIDs().reminder(id)
+    }
+
     /// The delivery ledger's states, in the order the store lists them.
     func ledgerStates() async throws -> [String] {
         try await deliveries().map(\.state.rawValue)

@@ -68,7 +68,13 @@ enum CSVContactParser {
             return ParseResult(problems: problems)
         }
         guard header.hasDateColumns else {
-            let message = "no birthday or anniversary column in the header (found: \(header.summary))"
+            // Without one known column name the first line is probably a contact
+            // (a file without a header row): its cells are never quoted.
+            let message =
+                header.namesKnownColumn
+                ? "no birthday or anniversary column in the header (found: \(header.summary))"
+                : "the first line names no known column (\(header.names.count) column\(header.names.count == 1 ? "" : "s")); "
+                    + "a contacts CSV needs a header row such as Name,Birthday"
             return ParseResult(problems: [ImportProblem(file: file, line: headerLine, message: message)])
         }
         let slashDates = rows.flatMap { row in row.dates.compactMap { if case .slash(let date) = $0.value { date } else { nil } } }

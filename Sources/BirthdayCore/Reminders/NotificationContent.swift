@@ -15,15 +15,24 @@
 /// A person without a name is the language's "someone", capitalized at the
 /// start of a text ("Someone's Birthday!", "Today is someone's birthday!").
 /// The age comes from ``EventDate/age(in:)``: a placeholder year gives none.
+///
+/// The name is put on one line first (``SafeText/line(_:maxCharacters:)``):
+/// line breaks, escape sequences and other control characters become spaces,
+/// so a name can add no header to the user's ntfy or e-mail command and no
+/// line to a terminal, and a name longer than ``maxNameCharacters`` is cut.
 public enum NotificationContent {
+    /// The longest name a title or body carries; longer ones end in `…`.
+    public static let maxNameCharacters = 200
+
     /// Title and body for a reminder about `kind` of `name`, turning `age` (or married `age` years).
     public static func make(
-        name: String,
+        name raw: String,
         kind: EventKind,
         timing: NotificationRequest.Timing,
         age: Int?,
         in localizer: Localizer = .english
     ) -> (title: String, body: String) {
+        let name = SafeText.line(raw, maxCharacters: maxNameCharacters)
         let title: Message
         let body: Message
         switch (kind, timing) {

@@ -189,6 +189,8 @@ public struct FeedAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Loopback, port 8484.
     public static let `default` = FeedAddress(host: "127.0.0.1", port: 8484)
+    /// The TCP ports a feed can be served on (0 would pick a random one).
+    public static let ports = 1...65_535
 
     public init(host: String, port: Int) {
         self.host = host
@@ -197,7 +199,9 @@ public struct FeedAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `HOST:PORT` (`[::1]:8484` for IPv6).
     public init?(_ text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port) else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), FeedAddress.ports.contains(port) else {
+            return nil
+        }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else { return nil }

@@ -109,6 +109,13 @@ extension AppDatabase {
             try db.create(index: "delivery_state", on: "delivery", columns: ["state", "fireAt"])
         }
 
+        // The secret behind the ids that logs and `birthdays status` show
+        // (PublicID, issue 16): 128 random bits, created with the database so
+        // that a read-only one has it too, and never shown.
+        migrator.registerMigration("v4-public-id-key") { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO setting (key, value) VALUES ('internal.ids.key', lower(hex(randomblob(16))))")
+        }
+
         return migrator
     }
 }

@@ -174,6 +174,11 @@ extension DeliveryRecord {
         try filter(Columns.state == DeliveryEntry.State.delivered).order(Columns.deliveredAt.desc).fetchOne(db)?.entry
     }
 
+    /// Every notification id in the ledger, once each.
+    static func notificationIDs(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, select(Columns.notificationId).distinct())
+    }
+
     /// The most recent row for a notification id.
     static func latest(id: String, _ db: Database) throws -> DeliveryEntry? {
         try filter(Columns.notificationId == id).order(Columns.occurrenceDate.desc, Columns.updatedAt.desc).fetchOne(db)?.entry

@@ -103,6 +103,11 @@ extension PendingNotificationRecord {
         return due
     }
 
+    /// The ids of the pending requests.
+    static func ids(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, select(Columns.id))
+    }
+
     /// The soonest fire instant.
     static func soonestFireAt(_ db: Database) throws -> Date? {
         try Double.fetchOne(db, select(min(Columns.fireAt))).map(Date.init(timeIntervalSince1970:))

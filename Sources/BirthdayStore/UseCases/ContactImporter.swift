@@ -45,7 +45,15 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// erased this way: only the file the person was last stored from speaks for
 /// them.
 ///
-/// Reading, parsing and writing run on NIO's thread pool (see ``AppDatabase``).
+/// ## One transaction
+/// The people and, when a ``scheduler`` is given, the reschedule that
+/// follows them are written in one transaction: when the disk fills up or
+/// the database fails anywhere on the way, nothing lands, and the error says
+/// so; when the import succeeds, its reminders are there too.
+///
+/// Files are found and read by ``ContactFiles`` (read, never mapped; an
+/// unreadable folder in a vdir fails the import). Reading, parsing and
+/// writing run on NIO's thread pool (see ``AppDatabase``).
 public struct ContactImporter: Sendable {
     public let database: AppDatabase
     public let now: Date
@@ -55,13 +63,23 @@ public struct ContactImporter: Sendable {
     public let today: LocalDate?
     /// How to read slash dates in CSV exports, for the whole run; `nil` lets each file decide.
     public let dateOrder: DateOrder?
+    /// Reschedules the reminders in the import's own transaction; `nil` leaves them alone.
+    public let scheduler: NotificationScheduler?
 
-    public init(database: AppDatabase, now: Date, referenceYear: Int, today: LocalDate? = nil, dateOrder: DateOrder? = nil) {
+    public init(
+        database: AppDatabase,
+        now: Date,
+        referenceYear: Int,
+        today: LocalDate? = nil,
+        dateOrder: DateOrder? = nil,
+        scheduler: NotificationScheduler? = nil
+    ) {
         self.database = database
         self.now = now
         self.referenceYear = referenceYear
         self.today = today
         self.dateOrder = dateOrder
+        self.scheduler = scheduler
     }
 
     /// Progress of a long import: bytes read so far and in total.
@@ -80,19 +98,14 @@ public struct ContactImporter: Sendable {
     }
 
     private func importNow(_ paths: [String], dryRun: Bool, progress: Progress?) throws(ImportError) -> ImportReport {
-        let files = try ContactImporter.expand(paths)
+        let files = try ContactFiles.expand(paths)
         var report = ImportReport()
         var parsed: [ParsedContact] = []
         let total = files.reduce(Int64(0)) { $0 + $1.size }
         var done: Int64 = 0
         for file in files {
             progress?(done, total)
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: file.path), options: .alwaysMapped)
-            } catch {
-                throw .cannotRead(path: file.path, reason: (error as NSError).localizedFailureReason ?? "read failed")
-            }
+            let data = try ContactFiles.read(file.path)
             let result = ContactReader.parse(data, file: file.path, referenceYear: referenceYear, dateOrder: dateOrder)
             report.files += 1
             report.problems += result.problems
@@ -111,9 +124,11 @@ public struct ContactImporter: Sendable {
                     try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: false)
                 }
             } else {
-                try database.writeNow { db in
+                let rescheduled = try database.writeNow { db -> RescheduleResult? in
                     try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: true)
+                    return try scheduler?.reschedule(db)
                 }
+                if let rescheduled { scheduler?.log(rescheduled) }
             }
         } catch {
             throw .store(error)
@@ -138,56 +153,6 @@ public struct ContactImporter: Sendable {
             }
         }
         report.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
-    }
-
-    struct InputFile {
-        var path: String
-        var size: Int64
-    }
-
-    static func expand(_ paths: [String]) throws(ImportError) -> [InputFile] {
-        let fileManager = FileManager.default
-        var files: [InputFile] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw .cannotRead(path: path, reason: "no such file or directory")
-            }
-            if isDirectory.boolValue {
-                let found = vCardFiles(in: path)
-                guard !found.isEmpty else { throw .emptyDirectory(path: path) }
-                files += found
-            } else {
-                guard fileManager.isReadableFile(atPath: path) else { throw .cannotRead(path: path, reason: "permission denied") }
-                files.append(InputFile(path: path, size: size(of: path)))
-            }
-        }
-        return files
-    }
-
-    /// `.vcf` and `.vcard` files below `directory`, sorted by path; hidden
-    /// files and folders (such as `.git` or vdirsyncer's status) are skipped.
-    static func vCardFiles(in directory: String) -> [InputFile] {
-        guard
-            let enumerator = FileManager.default.enumerator(
-                at: URL(fileURLWithPath: directory),
-                includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey],
-                options: [.skipsHiddenFiles]
-            )
-        else { return [] }
-        var files: [InputFile] = []
-        for case let url as URL in enumerator {
-            let ext = url.pathExtension.lowercased()
-            guard ext == "vcf" || ext == "vcard" else { continue }
-            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
-            guard values?.isRegularFile == true else { continue }
-            files.append(InputFile(path: url.path, size: Int64(values?.fileSize ?? 0)))
-        }
-        return files.sorted { $0.path < $1.path }
-    }
-
-    static func size(of path: String) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     /// Writes `people` into the store (or only counts, when `write` is false),

@@ -55,7 +55,8 @@ import Synchronization
 /// or until an event arrives (clock change, resume, time-zone change,
 /// SIGHUP, snooze, dismiss). There is no polling.
 ///
-/// Logs carry counts and instants, never a name, title, body or date of birth.
+/// Logs carry counts, instants and public ids (``PublicID``), never a name,
+/// title, body, date of birth or the id stored in the database.
 public actor DeliveryEngine {
     public struct Configuration: Sendable {
         public var retryPolicy = RetryPolicy()
@@ -164,7 +165,7 @@ public actor DeliveryEngine {
         let start = now()
         let system = systemTimeZone()
         var result = PassResult()
-        let (settings, status, queued, work) = try await database.write { db in
+        let (settings, status, queued, work, ids) = try await database.write { db in
             let settings = try SettingRecord.settings(db)
             let queued = try NotificationScheduler.queueDue(
                 now: start,
@@ -172,7 +173,10 @@ public actor DeliveryEngine {
                 deliveryTime: settings.deliveryTime,
                 db
             )
-            return (settings, try SettingRecord.authorizationStatus(db), queued, try DeliveryRecord.workable(now: start, db))
+            return (
+                settings, try SettingRecord.authorizationStatus(db), queued, try DeliveryRecord.workable(now: start, db),
+                try SettingRecord.publicIDs(db)
+            )
         }
         result.status = status
         result.queued = queued
@@ -183,7 +187,7 @@ public actor DeliveryEngine {
             for entry in work {
                 // Stopping ends the pass between reminders; the rest stay queued for the next start.
                 if Self.stopping { break }
-                await handle(entry, set: set, zone: zone, settings: settings, result: &result)
+                await handle(entry, set: set, zone: zone, settings: settings, ids: ids, result: &result)
             }
         } else if !warnedNotAllowed {
             warnedNotAllowed = true
@@ -208,7 +212,8 @@ public actor DeliveryEngine {
         try await database.write { db in try DeliveryRecord.finish(entry, from: states, db) }
     }
 
-    private func handle(_ original: DeliveryEntry, set: ChannelSet, zone: TimeZone, settings: Settings, result: inout PassResult) async {
+    private func handle(_ original: DeliveryEntry, set: ChannelSet, zone: TimeZone, settings: Settings, ids: PublicID, result: inout PassResult) async
+    {
         var entry = original
         let instant = now()
         let deadline = RetryPolicy.deadline(dueDay: entry.localDay(in: zone), in: zone)
@@ -242,7 +247,7 @@ public actor DeliveryEngine {
                 result.skipped += 1
                 return
             }
-            let reminder = entry.reminder(timeZone: zone, late: late)
+            let reminder = entry.reminder(timeZone: zone, late: late, publicIDs: ids)
             let outcomes = await set.deliverEach(reminder, only: entry.channels.map(Set.init))
             let failures = outcomes.compactMap { outcome in outcome.error.map { ChannelFailure(channel: outcome.channel, error: $0) } }
             let finished = now()
@@ -276,7 +281,7 @@ public actor DeliveryEngine {
                 }
                 logger.warning(
                     "reminder delivery failed",
-                    metadata: ["id": "\(entry.notificationID)", "error": "\(entry.lastError ?? "")", "attempts": "\(entry.attempts)"]
+                    metadata: ["id": "\(reminder.logID)", "error": "\(entry.lastError ?? "")", "attempts": "\(entry.attempts)"]
                 )
             }
             _ = try await finish(entry, from: [.sending])

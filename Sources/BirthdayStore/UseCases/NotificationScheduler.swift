@@ -66,6 +66,13 @@ public struct NotificationScheduler: Sendable {
         return result
     }
 
+    /// The reschedule inside the caller's write transaction, at this
+    /// scheduler's clock and zone (an import reschedules in its own
+    /// transaction this way, so the two land together or not at all).
+    func reschedule(_ db: Database) throws -> RescheduleResult {
+        try NotificationScheduler.reschedule(db, now: now(), systemTimeZone: systemTimeZone(), systemLocale: systemLocale)
+    }
+
     /// Logs what a reschedule did: counts and the status, never a name.
     func log(_ result: RescheduleResult) {
         if result.status.allowsScheduling {

@@ -9,7 +9,7 @@ extension BirthdaysCommand {
             abstract: "Import vCard (2.1, 3.0, 4.0) and CSV exports, or vdir folders.",
             discussion: """
                 Importing the same export again changes nothing; edited contacts are updated in place. \
-                One run is one transaction: it lands whole or not at all. \
+                One run is one transaction with the reminders it schedules: it lands whole or not at all. \
                 Problems are reported as file:line: message.
                 """
         )
@@ -36,14 +36,16 @@ extension BirthdaysCommand {
         var json = false
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: dryRun)
             let today = try await context.today()
+            // The reminders follow the new people at once, in the import's own transaction.
             let importer = ContactImporter(
                 database: context.database,
                 now: context.now,
                 referenceYear: today.year,
                 today: today,
-                dateOrder: dateOrder
+                dateOrder: dateOrder,
+                scheduler: dryRun ? nil : context.scheduler()
             )
             let progress: ContactImporter.Progress? = FileHandle.isTerminal(2) && !json ? ImportProgress.report : nil
             let report: ImportReport
@@ -53,7 +55,7 @@ extension BirthdaysCommand {
                 if progress != nil { ImportProgress.clear() }
                 if case .nothingImported(let partial) = error {
                     if json {
-                        print(JSONOutput.string(ImportOutput(partial), pretty: true))
+                        try output(JSONOutput.string(ImportOutput(partial), pretty: true))
                     } else {
                         for item in partial.problems { printError(item.description) }
                     }
@@ -61,13 +63,11 @@ extension BirthdaysCommand {
                 throw CLIError(error.description)
             }
             if progress != nil { ImportProgress.clear() }
-            // The reminders follow the new people at once.
-            if !dryRun { try await context.scheduler().reschedule() }
             if json {
-                print(JSONOutput.string(ImportOutput(report), pretty: true))
+                try output(JSONOutput.string(ImportOutput(report), pretty: true))
             } else {
                 for item in report.problems { printError(item.description) }
-                print(ImportOutput.summary(report, dryRun: dryRun))
+                try output(ImportOutput.summary(report, dryRun: dryRun))
             }
         }
     }

@@ -46,7 +46,7 @@ extension Context {
             now: flowingNow(),
             systemTimeZone: liveSystemTimeZone(),
             systemLocale: systemLocale,
-            logLine: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) },
+            logLine: { line in try StandardOutput.write(line + "\n") },
             logger: logger,
             feedLogger: self.logger("birthdays.serve")
         )

@@ -48,7 +48,7 @@ struct OnboardingFlow {
             }
         } catch is Paused {
             try await context.database.saveOnboarding(machine)
-            print("\n" + localizer(.onboardingPaused))
+            try output("\n" + localizer(.onboardingPaused))
         }
     }
 
@@ -60,8 +60,8 @@ struct OnboardingFlow {
     ) async throws -> OnboardingMachine.Event? {
         switch action {
         case .showWelcome:
-            print(l(.onboardingWelcome))
-            print(l(.onboardingWelcomeDetail))
+            try output(l(.onboardingWelcome))
+            try output(l(.onboardingWelcomeDetail))
             if interactive { _ = try ask(l(.onboardingContinue)) }
             return .welcomeAcknowledged
 
@@ -78,13 +78,13 @@ struct OnboardingFlow {
                 return .skipContacts
             case nil:
                 guard interactive else {
-                    print(l(.onboardingContactsSkipped))
+                    try output(l(.onboardingContactsSkipped))
                     return .skipContacts
                 }
-                print("")
-                if let problem { print(l(.onboardingContactsFailed(problem))) }
-                print(l(.onboardingContactsTitle))
-                print(l(.onboardingContactsPrompt))
+                try output("")
+                if let problem { try output(l(.onboardingContactsFailed(problem))) }
+                try output(l(.onboardingContactsTitle))
+                try output(l(.onboardingContactsPrompt))
                 let answer = try ask(">").trimmingCharacters(in: .whitespaces)
                 let skip = ["skip", l(.onboardingContactsSkipWord).lowercased()].contains(answer.lowercased())
                 return answer.isEmpty || skip ? .skipContacts : .importContacts(path: answer)
@@ -92,19 +92,26 @@ struct OnboardingFlow {
 
         case .importContacts(let path):
             let today = try await context.today()
-            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: today.year, today: today)
+            let importer = ContactImporter(
+                database: context.database,
+                now: context.now,
+                referenceYear: today.year,
+                today: today,
+                scheduler: context.scheduler()
+            )
+            let report: ImportReport
             do {
-                let report = try await importer.importPaths([path])
-                print((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
-                return .importSucceeded
+                report = try await importer.importPaths([path])
             } catch {
                 return .importFailed(message: error.description)
             }
+            try output((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
+            return .importSucceeded
 
         case .showPrimer:
-            print("")
-            print(l(.onboardingPrimerTitle))
-            print(l(.onboardingPrimerReason))
+            try output("")
+            try output(l(.onboardingPrimerTitle))
+            try output(l(.onboardingPrimerReason))
             if let enable = answers.notifications { return enable ? .enableNotifications : .maybeLater }
             let enable = try choose(l(.onboardingPrimerEnable), or: l(.onboardingPrimerLater), localizer: l)
             return enable ? .enableNotifications : .maybeLater
@@ -113,36 +120,36 @@ struct OnboardingFlow {
             let (settings, _) = try await context.settings()
             let result = await DesktopNotificationProbe(channels: settings.channels).probe()
             if !result.reachable {
-                print(l(.onboardingChannelNote(result.detail)))
-                print(l(.onboardingChannelProvisional))
+                try output(l(.onboardingChannelNote(result.detail)))
+                try output(l(.onboardingChannelProvisional))
             }
             return .channelProbed(reachable: result.reachable)
 
         case .askForPermission:
             if answers.notifications == true { return .permissionAnswered(allowed: true) }
-            print("")
-            print(l(.onboardingPermissionQuestion))
+            try output("")
+            try output(l(.onboardingPermissionQuestion))
             let allowed = try choose(l(.onboardingPermissionAllow), or: l(.onboardingPermissionDeny), localizer: l)
             return .permissionAnswered(allowed: allowed)
 
         case .finish(let finish):
             try await context.database.saveOnboarding(machine)
-            print("")
+            try output("")
             switch finish {
             case .notificationsOn(let status):
                 let result = try await context.scheduler().reschedule()
-                print(l(status == .provisional ? .onboardingOnProvisional : .onboardingOn))
-                showNext(result, localizer: l)
+                try output(l(status == .provisional ? .onboardingOnProvisional : .onboardingOn))
+                try showNext(result, localizer: l)
             case .notificationsOff(let status):
-                print(l(status == .denied ? .onboardingOffDenied : .onboardingOffLater))
+                try output(l(status == .denied ? .onboardingOffDenied : .onboardingOffLater))
             case .alreadyDenied:
-                print(l(.onboardingAlreadyDenied))
+                try output(l(.onboardingAlreadyDenied))
             }
-            print(l(.onboardingDone))
+            try output(l(.onboardingDone))
             return nil
 
         case .alreadyComplete(let status):
-            print(l(.onboardingAlreadyComplete(status: status.rawValue)))
+            try output(l(.onboardingAlreadyComplete(status: status.rawValue)))
             return nil
 
         case .ignored:
@@ -150,20 +157,20 @@ struct OnboardingFlow {
         }
     }
 
-    private func showNext(_ result: RescheduleResult, localizer l: Localizer) {
+    private func showNext(_ result: RescheduleResult, localizer l: Localizer) throws {
         guard !result.requests.isEmpty else {
-            print(l(.onboardingNextNone))
+            try output(l(.onboardingNextNone))
             return
         }
-        print(l(.onboardingNextTitle))
+        try output(l(.onboardingNextTitle))
         let rows = result.requests.prefix(5).map { [Wording.wallClock($0.fireAt, zone: result.timeZone), $0.title, $0.body] }
-        print(Table.render(rows).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-        if result.scheduled > 5 { print("  " + l(.onboardingNextMore(pending: result.scheduled))) }
+        try output(Table.render(rows).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        if result.scheduled > 5 { try output("  " + l(.onboardingNextMore(pending: result.scheduled))) }
     }
 
     /// Prints `prompt`, reads one line; Ctrl-D pauses the flow.
     private func ask(_ prompt: String) throws -> String {
-        print(prompt + " ", terminator: "")
+        try output(prompt + " ", terminator: "")
         fflush(nil)
         guard let line = readLine() else { throw Paused() }
         return line
@@ -173,7 +180,7 @@ struct OnboardingFlow {
     /// until the answer starts with the letter in brackets of one of them;
     /// returns whether it was the first.
     private func choose(_ first: String, or second: String, localizer l: Localizer) throws -> Bool {
-        print(first + "   " + second)
+        try output(first + "   " + second)
         let keys = (OnboardingFlow.key(of: first), OnboardingFlow.key(of: second))
         while true {
             let answer = try ask(">").trimmingCharacters(in: .whitespaces).lowercased()
@@ -181,7 +188,7 @@ struct OnboardingFlow {
                 if typed == keys.0 { return true }
                 if typed == keys.1 { return false }
             }
-            print(l(.onboardingChooseAgain(keys.0.uppercased(), keys.1.uppercased())))
+            try output(l(.onboardingChooseAgain(keys.0.uppercased(), keys.1.uppercased())))
         }
     }
 

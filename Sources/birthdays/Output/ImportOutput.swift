@@ -44,10 +44,12 @@ enum ImportProgress {
         guard total > 8_000_000 else { return }
         let percent = total > 0 ? Int(done * 100 / total) : 100
         let megabytes = (total + 500_000) / 1_000_000
-        FileHandle.standardError.write(Data("\rreading \(megabytes) MB of contacts… \(percent)%".utf8))
+        var line = "\rreading \(megabytes) MB of contacts… \(percent)%"
+        line.withUTF8 { _ = StandardOutput.write(UnsafeRawBufferPointer($0), to: 2) }
     }
 
     static func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        var clear = "\r\u{1B}[K"
+        clear.withUTF8 { _ = StandardOutput.write(UnsafeRawBufferPointer($0), to: 2) }
     }
 }

@@ -4,6 +4,10 @@ import BirthdaySystem
 import Foundation
 
 /// What `birthdays status` reports; built from the database and the lock only.
+///
+/// Reminder ids are shown in their public form (``PublicID``, `r-…`), which
+/// `snooze` and `dismiss` accept: a status report pasted into a bug report
+/// says nothing about whose birthday it is.
 struct StatusReport {
     var pid: Int32?
     var permission: AuthorizationStatus
@@ -14,6 +18,7 @@ struct StatusReport {
     var recent: [DeliveryEntry]
     var days: Int
     var zone: TimeZone
+    var ids: PublicID
 
     init(context: Context, days: Int) async throws {
         let (settings, zone) = try await context.settings()
@@ -22,6 +27,7 @@ struct StatusReport {
         self.days = days
         pid = DaemonLock.holder(database: database.path)
         permission = try await database.authorizationStatus()
+        ids = try await database.publicIDs()
         channels = permission == .provisional ? ["log"] : settings.channels.map(\.rawValue)
         let requests = try await database.pendingRequests()
         pending = requests.count
@@ -94,7 +100,7 @@ struct StatusReport {
             next_fire: iso(nextFire),
             last_delivery: last.map { entry in
                 .init(
-                    id: entry.notificationID,
+                    id: ids.reminder(entry.notificationID),
                     occurrence: entry.occurrenceDate.description,
                     fire_at: ISOInstant.format(entry.fireAt, in: zone),
                     delivered_at: iso(entry.deliveredAt),
@@ -107,7 +113,7 @@ struct StatusReport {
             ),
             problems: problems.map { entry in
                 .init(
-                    id: entry.notificationID,
+                    id: ids.reminder(entry.notificationID),
                     occurrence: entry.occurrenceDate.description,
                     state: entry.state.rawValue,
                     fire_at: ISOInstant.format(entry.fireAt, in: zone),
@@ -125,14 +131,17 @@ struct StatusReport {
         lines.append("Notifications: \(permission.rawValue); channels: \(channels.isEmpty ? "none" : channels.joined(separator: ","))")
         lines.append("Pending: \(pending)" + (iso(nextFire).map { "; next \($0)" } ?? ""))
         if let last {
-            lines.append("Last delivery: \(last.notificationID) at \(iso(last.deliveredAt) ?? "?")\(last.late ? " (late)" : "")")
+            lines.append("Last delivery: \(ids.reminder(last.notificationID)) at \(iso(last.deliveredAt) ?? "?")\(last.late ? " (late)" : "")")
         }
         lines.append(
             "Last \(days) days: \(count(.delivered)) delivered, \(count(.failed)) failed, \(count(.missed)) missed, "
                 + "\(count(.interrupted)) interrupted, \(count(.retrying)) retrying, \(count(.dismissed)) dismissed"
         )
         for entry in problems {
-            lines.append("  \(entry.state.rawValue) \(entry.notificationID) (\(entry.occurrenceDate))" + (entry.lastError.map { ": \($0)" } ?? ""))
+            lines.append(
+                "  \(entry.state.rawValue) \(ids.reminder(entry.notificationID)) (\(entry.occurrenceDate))"
+                    + (entry.lastError.map { ": " + SafeText.line($0) } ?? "")
+            )
         }
         return lines.joined(separator: "\n")
     }

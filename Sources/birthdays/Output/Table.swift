@@ -1,11 +1,17 @@
+import BirthdayCore
+
 /// Left-aligned columns separated by two spaces. A cell's width is what a
 /// terminal gives it: East Asian wide and fullwidth characters (Han, kana,
 /// Hangul, fullwidth forms) take two columns, combining marks none, the rest
 /// one. Cheap enough for ten thousand rows: each cell is measured once, and
 /// ASCII and Latin text without a lookup.
+///
+/// Cells hold contact text (names, dates that could not be read), so each is
+/// put on one line first (``SafeText/line(_:maxCharacters:)``): no line
+/// break can forge a row and no escape sequence reaches the terminal.
 enum Table {
     static func render(_ rows: [[String]], header: [String]? = nil) -> String {
-        let all = (header.map { [$0] } ?? []) + rows
+        let all = ((header.map { [$0] } ?? []) + rows).map { row in row.map { SafeText.line($0) } }
         guard let columns = all.map(\.count).max() else { return "" }
         let cellWidths = all.map { $0.map(width) }
         var widths = [Int](repeating: 0, count: columns)
