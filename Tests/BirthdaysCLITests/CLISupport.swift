@@ -218,7 +218,7 @@ final class TerminalSession {
 
     /// Polls the screen until it contains `text`; throws with the screen after `seconds`.
     @discardableResult
-    func waitFor(_ text: String, seconds: Int = 30) async throws -> String {
+    func waitFor(_ text: String, seconds: Int = 90) async throws -> String {
         var last = ""
         do {
             try await eventually("\"\(text)\" on the screen", seconds: seconds) {
