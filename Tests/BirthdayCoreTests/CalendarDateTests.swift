@@ -84,8 +84,10 @@ import Testing
     @Test func aDateWithoutAYearMustExistInSomeYear() {
         #expect(Self.date(.chinese, nil, nil, 11, 1) != nil)
         #expect(Self.date(.chinese, nil, nil, 4, leap: true, 30) != nil)
-        // The 11th month's leap month: 2033 has one.
+        // The 11th month's leap month: 2033 has one; no year from 1900 to 2100 has a leap 12th or 1st (lunardate agrees).
         #expect(Self.date(.chinese, nil, nil, 11, leap: true, 1) != nil)
+        #expect(Self.date(.chinese, nil, nil, 12, leap: true, 1) == nil)
+        #expect(Self.date(.chinese, nil, nil, 1, leap: true, 1) == nil)
         // Tevet (4) always has 29 days; Safar (2) of the arithmetical Hijri calendar too.
         #expect(Self.date(.hebrew, nil, nil, 4, 30) == nil)
         #expect(Self.date(.hebrew, nil, nil, 2, 30) != nil)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A birthday or an anniversary written in a calendar other than the
 /// Gregorian one, as the contact gives it: a lunar birthday (Chinese 11th
@@ -286,17 +287,48 @@ public struct CalendarDate: Hashable, Sendable, CustomStringConvertible {
     /// between 1900 and 2100 (what a date without a year must satisfy).
     static func existsInSomeYear(_ calendar: CalendarSystem, month: Int, leap: Bool, day: Int) -> Bool {
         if calendar.sharesGregorianDays { return LocalDate(year: 2000, month: month, day: day) != nil }
-        guard let first = linearYear(calendar, containing: LocalDate(unchecked: 1900, 6, 1)),
-            let last = linearYear(calendar, containing: LocalDate(unchecked: 2100, 6, 1))
-        else { return false }
-        // Most dates exist in the first years tried; a rare leap month (the 11th) takes a longer walk.
+        return day <= LongestMonths.shared.longest(calendar, month: month, leap: leap)
+    }
+}
+
+/// The longest each month of a calendar gets between 1900 and 2100 (0 for
+/// a month that never occurs, such as the Chinese 12th month's leap month),
+/// found by walking those years once per calendar and process: a file with
+/// thousands of dates without a year costs one walk, not one each.
+final class LongestMonths: Sendable {
+    static let shared = LongestMonths()
+
+    private struct Key: Hashable {
+        var month: Int
+        var leap: Bool
+    }
+
+    private let tables = Mutex<[CalendarSystem: [Key: Int]]>([:])
+
+    func longest(_ calendar: CalendarSystem, month: Int, leap: Bool) -> Int {
+        if let table = tables.withLock({ $0[calendar] }) { return table[Key(month: month, leap: leap)] ?? 0 }
+        let table = Self.walk(calendar)
+        tables.withLock { $0[calendar] = table }
+        return table[Key(month: month, leap: leap)] ?? 0
+    }
+
+    private static func walk(_ calendar: CalendarSystem) -> [Key: Int] {
+        var table: [Key: Int] = [:]
+        guard let first = CalendarDate.linearYear(calendar, containing: LocalDate(unchecked: 1900, 6, 1)),
+            let last = CalendarDate.linearYear(calendar, containing: LocalDate(unchecked: 2100, 6, 1))
+        else { return table }
         for linear in first...last {
-            let (era, year) = eraAndYear(calendar, linear: linear)
-            if let (_, length) = monthStart(calendar, era: era, year: year, month: month, leap: leap, adarFallback: false), day <= length {
-                return true
+            let (era, year) = CalendarDate.eraAndYear(calendar, linear: linear)
+            for month in 1...13 {
+                for leap in calendar.hasLeapMonths ? [false, true] : [false] {
+                    guard let (_, length) = CalendarDate.monthStart(calendar, era: era, year: year, month: month, leap: leap, adarFallback: false)
+                    else { continue }
+                    let key = Key(month: month, leap: leap)
+                    table[key] = max(table[key] ?? 0, length)
+                }
             }
         }
-        return false
+        return table
     }
 }
 
