@@ -96,20 +96,23 @@ public struct CalendarDate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A date as stored, without checking it again: a date accepted once
-    /// stays, even if a later ICU moved a day (its occurrences still follow the rules).
-    package init(stored calendar: CalendarSystem, era: Int?, year: Int?, month: Int, isLeapMonth: Bool, day: Int) {
+    /// stays, even if a later ICU moved a day (its occurrences still follow the
+    /// rules). `gregorian` is the day stored with it; without one it is computed.
+    package init(stored calendar: CalendarSystem, era: Int?, year: Int?, month: Int, isLeapMonth: Bool, day: Int, gregorian: LocalDate? = nil) {
         self.calendar = calendar
         self.era = year == nil ? nil : era
         self.year = era == nil ? nil : year
         self.month = month
         self.isLeapMonth = isLeapMonth && calendar.hasLeapMonths
         self.day = day
-        if let era, let year,
-            let (first, length) = CalendarDate.monthStart(calendar, era: era, year: year, month: month, leap: isLeapMonth, adarFallback: true)
-        {
-            gregorian = first.adding(days: min(day, length) - 1)
+        if let era, let year {
+            self.gregorian =
+                gregorian
+                ?? CalendarDate.monthStart(calendar, era: era, year: year, month: month, leap: isLeapMonth, adarFallback: true).map {
+                    $0.first.adding(days: min(day, $0.length) - 1)
+                }
         } else {
-            gregorian = nil
+            self.gregorian = nil
         }
     }
 

@@ -132,6 +132,9 @@ extension AppDatabase {
                 t.column("month", .integer).notNull()
                 t.column("leapMonth", .boolean).notNull().defaults(to: false)
                 t.column("day", .integer).notNull()
+                // The Gregorian day of the date itself (days since 1970-01-01) when its year
+                // is known, so reading it needs no conversion.
+                t.column("gregorianDay", .integer)
                 t.primaryKey(["personId", "kind", "calendar"])
             }
         }

@@ -17,6 +17,8 @@ struct CalendarDateRecord: Codable, FetchableRecord, PersistableRecord {
     var month: Int
     var leapMonth: Bool
     var day: Int
+    /// Days since 1970-01-01 of the Gregorian day of the date itself, when its year is known.
+    var gregorianDay: Int?
 
     enum Columns {
         static let personId = Column(CodingKeys.personId)
@@ -33,11 +35,23 @@ struct CalendarDateRecord: Codable, FetchableRecord, PersistableRecord {
         month = date.date.month
         leapMonth = date.date.isLeapMonth
         day = date.date.day
+        gregorianDay = date.date.gregorian?.dayNumber
     }
 
     /// The date as stored: accepted once, it is not checked again (see ``CalendarDate/init(stored:era:year:month:isLeapMonth:day:)``).
     var alternate: AlternateDate {
-        AlternateDate(kind: kind, date: CalendarDate(stored: calendar, era: era, year: year, month: month, isLeapMonth: leapMonth, day: day))
+        AlternateDate(
+            kind: kind,
+            date: CalendarDate(
+                stored: calendar,
+                era: era,
+                year: year,
+                month: month,
+                isLeapMonth: leapMonth,
+                day: day,
+                gregorian: gregorianDay.map(LocalDate.init(dayNumber:))
+            )
+        )
     }
 
     static func alternate(_ row: Row, from column: Int) -> AlternateDate? {
@@ -50,13 +64,14 @@ struct CalendarDateRecord: Codable, FetchableRecord, PersistableRecord {
             year: row[column + 3],
             month: row[column + 4],
             isLeapMonth: row[column + 5],
-            day: row[column + 6]
+            day: row[column + 6],
+            gregorian: (row[column + 7] as Int?).map(LocalDate.init(dayNumber:))
         )
         return AlternateDate(kind: kind, date: date)
     }
 
     /// The columns ``alternate(_:from:)`` reads, in its order.
-    static let selection = "kind, calendar, era, year, month, leapMonth, day"
+    static let selection = "kind, calendar, era, year, month, leapMonth, day, gregorianDay"
 }
 
 // MARK: - Queries
@@ -109,7 +124,7 @@ extension CalendarDateRecord {
         )
         while let row = try rows.next() {
             guard let date = alternate(row, from: 0), anniversaries || date.kind == .birthday else { continue }
-            body(date) { (id: row[7] as String, name: row[8] as String) }
+            body(date) { (id: row[8] as String, name: row[9] as String) }
         }
     }
 }
