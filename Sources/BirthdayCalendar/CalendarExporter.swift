@@ -384,7 +384,7 @@ public struct CalendarExporter: Sendable {
     private func entries(for people: [Person], lastChange: Date) throws(ExportError) -> [Entry] {
         var entries: [Entry] = []
         entries.reserveCapacity(people.count * (settings.anniversaries ? 2 : 1))
-        let windowYear = (today ?? LocalDate.today(at: lastChange, in: TimeZone(secondsFromGMT: 0) ?? .current)).year
+        let windowYear = (today ?? LocalDate.today(at: lastChange, in: .gmt)).year
         var windows = ExpandedWindows(start: LocalDate(unchecked: windowYear, 1, 1))
         for person in people {
             if let date = person.birthday {

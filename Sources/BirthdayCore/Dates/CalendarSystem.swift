@@ -152,7 +152,7 @@ public enum CalendarSystem: String, CaseIterable, Sendable, Codable, Comparable 
 private enum UTCCalendars {
     static func make(_ identifier: Calendar.Identifier) -> Calendar {
         var calendar = Calendar(identifier: identifier)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        calendar.timeZone = .gmt
         return calendar
     }
 
