@@ -77,10 +77,14 @@ import Testing
     @Test func anotherFileNeverErasesThemAndARemovedPersonTakesThemAlong() async throws {
         let database = try AppDatabase.inMemory()
         _ = try await importing(Self.card, into: database)
-        // The same people from another file, without any date in another calendar.
-        let plain = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:mei\r\nFN:Mei Chen\r\nBDAY:1985-12-12\r\nEND:VCARD\r\n"
-        _ = try await importing(plain, into: database, file: "google.vcf")
-        #expect(try await database.person(id: "mei")?.alternateDates.count == 1)
+        // The same person from another file, renamed, without any date in another calendar:
+        // the row is replaced (which takes its calendarDate rows along) and the lunar birthday written again.
+        let plain = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:mei\r\nFN:Mei C.\r\nBDAY:1985-12-12\r\nEND:VCARD\r\n"
+        let other = try await importing(plain, into: database, file: "google.vcf")
+        #expect(other.updated == 1)
+        let renamed = try await database.person(id: "mei")
+        #expect(renamed?.name == "Mei C.")
+        #expect(renamed?.alternateDates.map(\.description) == ["birthday chinese 0078-0002-11-01"])
         // Back in its own file without any date at all: the person leaves, with their rows.
         let dateless = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:dov\r\nFN:Dov Levi\r\nEND:VCARD\r\n"
         let removed = try await importing(dateless, into: database)

@@ -126,6 +126,11 @@ extension PersonRecord {
 
     /// Inserts or replaces the row through one cached statement: the import's
     /// hot path (GRDB's Codable persistence costs several times more per row).
+    ///
+    /// Replacing a row deletes it first, and the delete cascades: the
+    /// person's `calendarDate` rows go with it. Write them again after this
+    /// (``CalendarDateRecord/replace(personID:with:_:)``), as the import does;
+    /// to change a column of an existing person, use an `UPDATE`.
     func upsert(_ db: Database) throws {
         let statement = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
