@@ -41,8 +41,9 @@ public enum NotificationContent {
         in localizer: Localizer = .english
     ) -> (title: String, body: String) {
         let name = SafeText.line(raw, maxCharacters: maxNameCharacters)
-        if let calendar {
-            return calendarContent(name: name, kind: kind, timing: timing, age: age, calendar: localizer(calendar.nameKey), in: localizer)
+        // The texts of another calendar exist for the day and the day before.
+        if let calendar, timing == .dayOf || timing == .dayBefore {
+            return calendarContent(name: name, kind: kind, dayOf: timing == .dayOf, age: age, calendar: localizer(calendar.nameKey), in: localizer)
         }
         let title: Message
         let body: Message
@@ -66,7 +67,7 @@ public enum NotificationContent {
     private static func calendarContent(
         name: String,
         kind: EventKind,
-        timing: NotificationRequest.Timing,
+        dayOf: Bool,
         age: Int?,
         calendar: String,
         in localizer: Localizer
@@ -75,19 +76,19 @@ public enum NotificationContent {
         let which = MessageArgument.text(calendar)
         let title: Message
         let body: Message
-        switch (kind, timing) {
-        case (.birthday, .dayOf):
+        switch (kind, dayOf) {
+        case (.birthday, true):
             title = Message(.calendarBirthdayTitle, who, which)
             body = age.map { Message(.calendarBirthdayTodayAge, who, .number($0), which) } ?? Message(.calendarBirthdayToday, who, which)
-        case (.birthday, .dayBefore):
+        case (.birthday, false):
             title = Message(.calendarBirthdayTomorrowTitle, which)
             body = age.map { Message(.calendarBirthdayTomorrowAge, who, .number($0), which) } ?? Message(.calendarBirthdayTomorrow, who, which)
-        case (.anniversary, .dayOf):
+        case (.anniversary, true):
             title = Message(.calendarAnniversaryTitle, who, which)
             body =
                 age.map { Message(.calendarAnniversaryTodayYears, who, .ordinal($0), .number($0), which) }
                 ?? Message(.calendarAnniversaryToday, who, which)
-        case (.anniversary, .dayBefore):
+        case (.anniversary, false):
             title = Message(.calendarAnniversaryTomorrowTitle, which)
             body =
                 age.map { Message(.calendarAnniversaryTomorrowYears, who, .ordinal($0), .number($0), which) }
