@@ -59,13 +59,35 @@ public struct DatabaseFeedSource: FeedSource {
         LocalDate.today(at: now(), in: zone)
     }
 
+    /// The current year in the state's zone: the year kept with the state
+    /// while it lasts (one comparison of instants, for the revalidation fast
+    /// path), else worked out again and kept.
+    private func year(_ state: StateCache.State) -> Int {
+        let instant = now()
+        if instant >= state.yearStarted && instant < state.yearEnds { return state.year }
+        var updated = state
+        (updated.year, updated.yearStarted, updated.yearEnds) = Self.year(at: instant, in: state.zone)
+        cache.store(updated)
+        return updated.year
+    }
+
+    /// The year `instant` falls in, in `zone`, and the instants it starts and ends.
+    static func year(at instant: Date, in zone: TimeZone) -> (year: Int, started: Date, ends: Date) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let year = calendar.component(.year, from: instant)
+        let started = calendar.date(from: DateComponents(year: year, month: 1, day: 1)) ?? instant
+        let ends = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1)) ?? instant
+        return (year, started, ends)
+    }
+
     private func stamp() -> FileStamp {
         FileStamp(database: database.path, log: logPath)
     }
 
     public func revision() async throws -> Int64 {
         let state = try await state()
-        return Self.feedRevision(data: state.revision, year: today(zone: state.zone).year)
+        return Self.feedRevision(data: state.revision, year: year(state))
     }
 
     /// Reads the people and exports them, on NIO's thread pool (``Blocking``):
@@ -89,17 +111,22 @@ public struct DatabaseFeedSource: FeedSource {
     /// The cached token and revision if the database files are unchanged
     /// since they were read (two `stat` calls, no SQLite), else `nil`.
     public func cachedValidators() -> (token: String, revision: Int64)? {
-        cache.state(for: stamp()).map { ($0.token, Self.feedRevision(data: $0.revision, year: today(zone: $0.zone).year)) }
+        cache.state(for: stamp()).map { ($0.token, Self.feedRevision(data: $0.revision, year: year($0))) }
     }
 
     private func state() async throws -> StateCache.State {
         let stamp = stamp()
         if let cached = cache.state(for: stamp) { return cached }
+        let zone = try await database.settings().resolvedTimeZone(system: systemTimeZone())
+        let (year, started, ends) = Self.year(at: now(), in: zone)
         let state = StateCache.State(
             stamp: stamp,
             token: try await database.feedToken(),
             revision: try await database.revision().value,
-            zone: try await database.settings().resolvedTimeZone(system: systemTimeZone())
+            zone: zone,
+            year: year,
+            yearStarted: started,
+            yearEnds: ends
         )
         cache.store(state)
         return state
@@ -145,6 +172,10 @@ final class StateCache: Sendable {
         var revision: Int64
         /// The zone the settings resolve to: where the year changes.
         var zone: TimeZone
+        /// The year in ``zone`` when the state was read, and when it started and ends.
+        var year: Int
+        var yearStarted: Date
+        var yearEnds: Date
     }
 
     private let current = Mutex<State?>(nil)
