@@ -140,6 +140,15 @@ extension CLIProcess {
         try #require(set.status == 0, "settings set \(key): \(set.stderr)")
     }
 
+    /// The value `settings show` prints for `key` (its table's columns are as
+    /// wide as the longest key, so the spaces between are not compared).
+    static func shownSetting(_ key: String, in text: String) -> String? {
+        for line in text.split(separator: "\n") where line.hasPrefix(key + " ") {
+            return String(line.dropFirst(key.count)).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
     /// `birthdays run` in the background, its clock starting at `now`, logging at info.
     func daemon(now: String, name: String = "daemon", extraEnvironment: [String: String] = [:]) throws -> TestProcess {
         var at = self

@@ -98,6 +98,7 @@ public struct DeliveryEntry: Hashable, Sendable {
             occurrenceDate: occurrenceDate,
             title: title,
             body: body,
+            calendar: userInfo["calendar"].flatMap(CalendarSystem.init(rawValue:)),
             userInfo: userInfo
         )
         request.id = notificationID

@@ -35,7 +35,12 @@ extension BirthdaysCommand {
             // Access lines at info by default (BIRTHDAYS_LOG_LEVEL=warning turns them off).
             let logger = context.logger("birthdays.serve", level: .info)
             let app = buildFeedApplication(
-                source: DatabaseFeedSource(database: context.database, systemLocale: context.systemLocale),
+                source: DatabaseFeedSource(
+                    database: context.database,
+                    systemLocale: context.systemLocale,
+                    now: context.flowingNow(),
+                    systemTimeZone: context.liveSystemTimeZone()
+                ),
                 host: host,
                 port: port,
                 logger: logger

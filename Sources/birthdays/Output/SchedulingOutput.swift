@@ -6,6 +6,8 @@ struct PendingOutput: Encodable {
     var id: String
     var person_id: String
     var kind: String
+    /// `gregorian`, or the calendar of a date in another one (`chinese`).
+    var calendar: String
     var when: String
     var fire_at: String
     var title: String
@@ -15,6 +17,7 @@ struct PendingOutput: Encodable {
         id = request.id
         person_id = request.personID
         kind = request.kind.rawValue
+        calendar = request.calendar?.rawValue ?? "gregorian"
         when = request.timing.rawValue
         fire_at = ISOInstant.format(request.fireAt, in: zone)
         title = request.title
