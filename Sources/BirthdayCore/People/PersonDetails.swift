@@ -5,7 +5,11 @@ import Foundation
 public enum PersonDetails {
     /// Lines such as `Birthday: 1990-03-10; next 2026-03-10 (today), turns 36`,
     /// in the localizer's language (dates stay ISO 8601: `1990-03-10`, `--12-25`).
-    /// A missing year gives no age; Feb 29 follows `leapDay` in common years.
+    /// A missing year gives no age, nor does a death date; Feb 29 follows
+    /// `leapDay` in common years. Every date is shown, the dates of excluded
+    /// and deceased people too (anniversaries only while `anniversaries` is
+    /// on), followed by what sets the person apart: nickname, death date,
+    /// reminder days of their own, exclusion.
     public static func lines(
         for person: Person,
         today: LocalDate,
@@ -15,15 +19,21 @@ public enum PersonDetails {
     ) -> [String] {
         let upcoming = UpcomingEvents(today: today, leapDay: leapDay, includeAnniversaries: anniversaries)
         var lines: [String] = []
-        for occurrence in upcoming.occurrences(of: person) {
+        for kind in EventKind.allCases {
+            guard kind == .birthday || anniversaries, let eventDate = person.date(of: kind) else { continue }
+            let occurrence = upcoming.occurrence(of: eventDate, kind: kind, personID: person.id, name: person.name)
             let date = occurrence.eventDate.description
             let next = occurrence.date.description
             let when = localizer(.days(occurrence.daysUntil))
+            let age = person.isDeceased ? nil : occurrence.age
             switch occurrence.kind {
-            case .birthday: lines.append(localizer(.showBirthday(date: date, next: next, when: when, turning: occurrence.age)))
-            case .anniversary: lines.append(localizer(.showAnniversary(date: date, next: next, when: when, years: occurrence.age)))
+            case .birthday: lines.append(localizer(.showBirthday(date: date, next: next, when: when, turning: age)))
+            case .anniversary: lines.append(localizer(.showAnniversary(date: date, next: next, when: when, years: age)))
             }
         }
+        if !person.nickname.isEmpty { lines.append(localizer(.showNickname(SafeText.line(person.nickname)))) }
+        if let died = person.deathDate { lines.append(localizer(.showDeceased(SafeText.line(died)))) }
+        if let days = person.reminderDays { lines.append(localizer(.showReminderDays(days))) }
         if person.excluded { lines.append(localizer(.showExcluded)) }
         return lines
     }

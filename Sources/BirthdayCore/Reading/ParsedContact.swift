@@ -13,6 +13,12 @@ public struct ParsedContact: Hashable, Sendable {
     public var anniversary: EventDate?
     /// Raw text of date values that could not be read.
     public var invalidDates: [String]
+    /// The first nickname (vCard `NICKNAME`, a CSV `Nickname` column).
+    public var nickname: String?
+    /// The death date as ``Person/deathDate`` keeps it; `nil` when the card gives none.
+    public var deathDate: String?
+    /// The card asks to be left out of birthday calendars (`X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR`).
+    public var excludedInCard: Bool
 
     public init(
         source: ContactSource,
@@ -23,7 +29,10 @@ public struct ParsedContact: Hashable, Sendable {
         email: String? = nil,
         birthday: EventDate? = nil,
         anniversary: EventDate? = nil,
-        invalidDates: [String] = []
+        invalidDates: [String] = [],
+        nickname: String? = nil,
+        deathDate: String? = nil,
+        excludedInCard: Bool = false
     ) {
         self.source = source
         self.uid = uid
@@ -34,6 +43,9 @@ public struct ParsedContact: Hashable, Sendable {
         self.birthday = birthday
         self.anniversary = anniversary
         self.invalidDates = invalidDates
+        self.nickname = nickname
+        self.deathDate = deathDate
+        self.excludedInCard = excludedInCard
     }
 
     /// The name to show: `FN`, else `N` composed ("prefix given additional

@@ -3,20 +3,24 @@ import Foundation
 /// Chooses which reminders to schedule: the soonest 64 future requests of
 /// all upcoming birthdays and anniversaries (pure; no I/O).
 ///
-/// Every event (a person's birthday, or anniversary when those are on) has
-/// its next occurrence on or after today (``EventDate/nextOccurrence(onOrAfter:leapDay:)``,
-/// so Feb 29 follows the leap-day setting) and yields up to two requests:
-/// the day-of at the delivery time, and (when the day-before setting is on)
-/// the day before at the delivery time. A request whose fire instant is not
-/// in the future is skipped: the day-before of today's event, today's
-/// day-of once the delivery time has passed, and tomorrow's day-before then too.
+/// Every event that gets reminders (``Settings/treatment(of:for:)``: not
+/// excluded, anniversaries only when those are on, deceased people per the
+/// `deceased` setting) has its next occurrence on or after today
+/// (``EventDate/nextOccurrence(onOrAfter:leapDay:)``, so Feb 29 follows the
+/// leap-day setting) and yields one request per reminder day of its
+/// treatment (``ReminderDays``, default the day before and the day of), each
+/// at the delivery time on its day. A request whose fire instant is not in
+/// the future is skipped, whatever its lead: the day-before of today's event,
+/// today's day-of once the delivery time has passed, and tomorrow's
+/// day-before then too; a week-ahead reminder of an event five days away.
 ///
 /// Requests are ranked by ``NotificationRequest/firesBefore(_:_:)`` (fire
 /// instant, then the event's day, kind, person id, timing) and the first
 /// ``NotificationRequest/pendingLimit`` are kept with a bounded heap, so
 /// selecting 64 of n people costs O(n log 64) and reads names only for
 /// rows that may be kept. When everyone gets two reminders, that is the 32
-/// nearest people; skipped requests leave room for people further away.
+/// nearest people; skipped requests leave room for people further away, and
+/// with `7,1,0` the 64 are the soonest of all three kinds of reminder.
 package struct ReminderPlanner {
     /// A candidate request before its instant and words are computed.
     struct Slot: Comparable {
@@ -30,6 +34,7 @@ package struct ReminderPlanner {
         var name: String
         var date: EventDate
         var occurrence: LocalDate
+        var memorial: Bool
 
         /// The same order as ``NotificationRequest/firesBefore(_:_:)``: one
         /// delivery time a day makes the fire instant increase with `fireDay`.
@@ -75,21 +80,42 @@ package struct ReminderPlanner {
         heap = BoundedHeap(capacity: capacity)
     }
 
-    /// Considers one event; `identity` (id and name) is read only when the event may be kept.
-    package mutating func offer(_ date: EventDate, kind: EventKind, identity: () -> (id: String, name: String)) {
+    /// Considers one event, kept as `treatment` says (its reminder days, and
+    /// whether it is in memory of someone); `identity` (id, name and
+    /// nickname) is read only when the event may be kept.
+    package mutating func offer(
+        _ date: EventDate,
+        kind: EventKind,
+        treatment: EventTreatment,
+        identity: () -> (id: String, name: String, nickname: String)
+    ) {
         let occurrence = date.nextOccurrence(onOrAfter: today, leapDay: settings.leapDay)
         let eventDay = occurrence.dayNumber
         var identityRead: (String, String)?
-        for timing in [NotificationRequest.Timing.dayBefore, .dayOf] {
-            if timing == .dayBefore && !settings.dayBefore { continue }
-            let fireDay = timing == .dayOf ? eventDay : eventDay - 1
+        for daysBefore in treatment.reminderDays.days {
+            let fireDay = eventDay - daysBefore
             guard fireDay >= firstFireDay else { continue }
             // Cheap rejection on the integer part of the order before reading any text.
             if heap.isFull, let last = heap.max, (fireDay, eventDay, kind.rank) > (last.fireDay, last.eventDay, last.kind.rank) { continue }
-            let (id, name) = identityRead ?? identity()
+            let (id, name) =
+                identityRead
+                ?? {
+                    let read = identity()
+                    return (read.id, settings.names.pick(name: read.name, nickname: read.nickname))
+                }()
             identityRead = (id, name)
             heap.insert(
-                Slot(fireDay: fireDay, eventDay: eventDay, kind: kind, timing: timing, personID: id, name: name, date: date, occurrence: occurrence)
+                Slot(
+                    fireDay: fireDay,
+                    eventDay: eventDay,
+                    kind: kind,
+                    timing: NotificationRequest.Timing(daysBefore: daysBefore),
+                    personID: id,
+                    name: name,
+                    date: date,
+                    occurrence: occurrence,
+                    memorial: treatment.memorial
+                )
             )
         }
     }
@@ -108,6 +134,7 @@ package struct ReminderPlanner {
                 kind: slot.kind,
                 timing: slot.timing,
                 age: slot.date.age(in: slot.occurrence.year),
+                memorial: slot.memorial,
                 in: localizer
             )
             result.append(

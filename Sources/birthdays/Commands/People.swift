@@ -28,7 +28,7 @@ extension BirthdaysCommand {
                     person.name.isEmpty ? "(no name)" : person.name,
                     person.birthday.map(Wording.date) ?? "-",
                     person.anniversary.map(Wording.date) ?? "-",
-                    person.invalidDates.isEmpty ? "" : "unreadable: " + person.invalidDates.joined(separator: ", "),
+                    PersonOutput.notes(person),
                 ]
             }
             try output(Table.render(rows, header: ["NAME", "BIRTHDAY", "ANNIVERSARY", ""]))
