@@ -220,7 +220,12 @@ import Testing
     /// Bob excluded by his card, Zoe by the user, Eve deceased.
     private static var controlled: [Person] { PersonControlFeedTests.people }
 
-    @Test(.enabled(if: ExternalTool.hasPythonICalendar, "needs /usr/bin/python3 with icalendar and dateutil (apt-get install python3-icalendar python3-dateutil)"))
+    @Test(
+        .enabled(
+            if: ExternalTool.hasPythonICalendar,
+            "needs /usr/bin/python3 with icalendar and dateutil (apt-get install python3-icalendar python3-dateutil)"
+        )
+    )
     func pythonICalendarReadsEveryReminderDayAndNoOneLeftOut() throws {
         var settings = Settings()
         settings.reminders = PersonControlFeedTests.week

@@ -42,15 +42,28 @@ import Testing
         person("ada", "Ada Lovelace", birthday: EventDate(year: 1815, month: 12, day: 10), days: week),
         person("bob", "Bob", birthday: EventDate(year: nil, month: 1, day: 2), exclusion: Exclusion(card: true)),
         person("cy", "Cy", birthday: EventDate(year: nil, month: 1, day: 3), exclusion: Exclusion(card: true, choice: .include)),
-        person("eve", "Eve", birthday: EventDate(year: 1946, month: 3, day: 20), anniversary: EventDate(year: 1970, month: 6, day: 1), death: "2024-02-01"),
+        person(
+            "eve",
+            "Eve",
+            birthday: EventDate(year: 1946, month: 3, day: 20),
+            anniversary: EventDate(year: 1970, month: 6, day: 1),
+            death: "2024-02-01"
+        ),
         person("ned", "Edward Teach", birthday: EventDate(year: 1680, month: 4, day: 5), nickname: "Blackbeard"),
         person("zoe", "Zoe", birthday: EventDate(year: nil, month: 5, day: 6), exclusion: Exclusion(choice: .exclude)),
     ]
 
-    private func events(_ configure: (inout Settings) -> Void = { _ in }, people: [Person] = people, language: String = "en") throws -> [ICalEventReading] {
+    private func events(
+        _ configure: (inout Settings) -> Void = { _ in },
+        people: [Person] = people,
+        language: String = "en"
+    ) throws -> [ICalEventReading] {
         var settings = Settings()
         configure(&settings)
-        let text = try CalendarExporter(settings: settings, localizer: Localizer(language: language)).export(people, lastChange: AddressBook.lastChange)
+        let text = try CalendarExporter(settings: settings, localizer: Localizer(language: language)).export(
+            people,
+            lastChange: AddressBook.lastChange
+        )
         return try ICalComponent(parsing: text).events
     }
 
@@ -97,10 +110,13 @@ import Testing
         #expect(eve.alarms.map(\.trigger) == ["PT9H"])
         #expect(eve.alarms.map(\.description) == ["Today would have been Eve's birthday."])
         let plain = try #require(
-            try events({
-                $0.deceased = .remember
-                $0.emoji = false
-            }, language: "fr").first { $0.uid.hasPrefix("eve-") }
+            try events(
+                {
+                    $0.deceased = .remember
+                    $0.emoji = false
+                },
+                language: "fr"
+            ).first { $0.uid.hasPrefix("eve-") }
         )
         #expect(plain.summary == "En souvenir de Eve")
         #expect(plain.alarms.map(\.description) == ["Eve aurait fêté son anniversaire aujourd’hui."])

@@ -97,7 +97,10 @@ import Testing
         #expect(settings.treatment(of: .birthday, for: PersonTraits(deceased: true)) == nil)
         // Deceased under remember: the birthday on the day only, as a memorial; no anniversary.
         settings.deceased = .remember
-        #expect(settings.treatment(of: .birthday, for: PersonTraits(deceased: true, reminderDays: week)) == EventTreatment(reminderDays: .dayOfOnly, memorial: true))
+        #expect(
+            settings.treatment(of: .birthday, for: PersonTraits(deceased: true, reminderDays: week))
+                == EventTreatment(reminderDays: .dayOfOnly, memorial: true)
+        )
         #expect(settings.treatment(of: .anniversary, for: PersonTraits(deceased: true)) == nil)
         #expect(settings.treatment(of: .birthday, for: PersonTraits(excluded: true, deceased: true)) == nil)
         // Anniversaries off.
@@ -136,7 +139,9 @@ import Testing
 
     // MARK: - Timing
 
-    @Test(arguments: [(0, "day-of", "dayof"), (1, "day-before", "daybefore"), (7, "7-days-before", "7daysbefore"), (30, "30-days-before", "30daysbefore")])
+    @Test(arguments: [
+        (0, "day-of", "dayof"), (1, "day-before", "daybefore"), (7, "7-days-before", "7daysbefore"), (30, "30-days-before", "30daysbefore"),
+    ])
     func timingsHaveStableNames(days: Int, raw: String, suffix: String) {
         let timing = NotificationRequest.Timing(daysBefore: days)
         #expect(timing.rawValue == raw)
@@ -175,7 +180,15 @@ import Testing
         WordsCase(language: "en", kind: .birthday, days: 14, age: nil, title: "Birthday in 2 weeks", body: "Ada's birthday is in 2 weeks!"),
         WordsCase(language: "en", kind: .anniversary, days: 7, age: 10, title: "Anniversary in a week", body: "Ada's 10th anniversary is in a week!"),
         WordsCase(language: "en", kind: .anniversary, days: 10, age: nil, title: "Anniversary in 10 days", body: "Ada's anniversary is in 10 days!"),
-        WordsCase(language: "en", kind: .birthday, days: 0, age: 80, memorial: true, title: "Remembering Ada", body: "Ada would have turned 80 today."),
+        WordsCase(
+            language: "en",
+            kind: .birthday,
+            days: 0,
+            age: 80,
+            memorial: true,
+            title: "Remembering Ada",
+            body: "Ada would have turned 80 today."
+        ),
         WordsCase(
             language: "en",
             kind: .birthday,
@@ -186,13 +199,43 @@ import Testing
             body: "Today would have been Ada's birthday."
         ),
         WordsCase(language: "de", kind: .birthday, days: 7, age: 36, title: "Geburtstag in einer Woche", body: "Ada wird in einer Woche 36!"),
-        WordsCase(language: "de", kind: .anniversary, days: 3, age: 10, title: "Hochzeitstag in 3 Tagen", body: "Ada hat in 3 Tagen den 10. Hochzeitstag!"),
-        WordsCase(language: "de", kind: .birthday, days: 0, age: 80, memorial: true, title: "In Erinnerung an Ada", body: "Ada wäre heute 80 geworden."),
+        WordsCase(
+            language: "de",
+            kind: .anniversary,
+            days: 3,
+            age: 10,
+            title: "Hochzeitstag in 3 Tagen",
+            body: "Ada hat in 3 Tagen den 10. Hochzeitstag!"
+        ),
+        WordsCase(
+            language: "de",
+            kind: .birthday,
+            days: 0,
+            age: 80,
+            memorial: true,
+            title: "In Erinnerung an Ada",
+            body: "Ada wäre heute 80 geworden."
+        ),
         WordsCase(language: "fr", kind: .birthday, days: 7, age: 1, title: "Anniversaire dans une semaine", body: "Ada aura 1 an dans une semaine !"),
-        WordsCase(language: "fr", kind: .birthday, days: 21, age: 36, title: "Anniversaire dans 3 semaines", body: "Ada aura 36 ans dans 3 semaines !"),
+        WordsCase(
+            language: "fr",
+            kind: .birthday,
+            days: 21,
+            age: 36,
+            title: "Anniversaire dans 3 semaines",
+            body: "Ada aura 36 ans dans 3 semaines !"
+        ),
         WordsCase(language: "pl", kind: .birthday, days: 5, age: 22, title: "Urodziny za 5 dni", body: "Ada kończy 22 lata za 5 dni!"),
         WordsCase(language: "pl", kind: .birthday, days: 14, age: 25, title: "Urodziny za 2 tygodnie", body: "Ada kończy 25 lat za 2 tygodnie!"),
-        WordsCase(language: "pl", kind: .birthday, days: 0, age: 80, memorial: true, title: "Wspomnienie: Ada", body: "Dziś mija 80 lat od narodzin: Ada."),
+        WordsCase(
+            language: "pl",
+            kind: .birthday,
+            days: 0,
+            age: 80,
+            memorial: true,
+            title: "Wspomnienie: Ada",
+            body: "Dziś mija 80 lat od narodzin: Ada."
+        ),
         WordsCase(language: "es", kind: .birthday, days: 2, age: 1, title: "Cumpleaños en 2 días", body: "¡Ada cumple 1 año en 2 días!"),
         WordsCase(language: "ja", kind: .birthday, days: 7, age: 36, title: "1週間後に誕生日", body: "Adaさんは1週間後に36歳！"),
         WordsCase(language: "ja", kind: .anniversary, days: 3, age: 10, title: "3日後に結婚記念日", body: "3日後はAdaさんの結婚10周年です！"),
@@ -226,7 +269,8 @@ import Testing
 
     // MARK: - Planner
 
-    private func planner(_ configure: (inout Settings) -> Void = { _ in }, capacity: Int = NotificationRequest.pendingLimit) throws -> ReminderPlanner {
+    private func planner(_ configure: (inout Settings) -> Void = { _ in }, capacity: Int = NotificationRequest.pendingLimit) throws -> ReminderPlanner
+    {
         var settings = Settings()
         configure(&settings)
         let zone = try #require(TimeZone(identifier: "Europe/Berlin"))

@@ -22,7 +22,12 @@ import Testing
     /// Imports `cards` (vCard lines) written to `name` in `dir`, rescheduling
     /// at 2026-03-10 08:00 in Berlin.
     @discardableResult
-    private func importCards(_ cards: [[String]], as name: String = "contacts.vcf", in dir: TemporaryDirectory, into database: AppDatabase) async throws
+    private func importCards(
+        _ cards: [[String]],
+        as name: String = "contacts.vcf",
+        in dir: TemporaryDirectory,
+        into database: AppDatabase
+    ) async throws
         -> ImportReport
     {
         let path = dir.file(name)

@@ -8,8 +8,14 @@ import Testing
     @Test(arguments: [
         ("delivery-time", "25:00", "'25:00' is not a valid delivery-time; allowed: HH:MM (24-hour), e.g. 09:00"),
         ("leap-day", "feb29", "'feb29' is not a valid leap-day; allowed: feb28 | mar1"),
-        ("day-before", "maybe", "'maybe' is not a valid day-before; allowed: on | off (an alias of reminders: on adds 1 to its days, off removes it)"),
-        ("reminders", "7,-1", "'7,-1' is not a valid reminders; allowed: a comma list of days before each event, 0 (the day itself) to 365, e.g. 7,1,0"),
+        (
+            "day-before", "maybe",
+            "'maybe' is not a valid day-before; allowed: on | off (an alias of reminders: on adds 1 to its days, off removes it)"
+        ),
+        (
+            "reminders", "7,-1",
+            "'7,-1' is not a valid reminders; allowed: a comma list of days before each event, 0 (the day itself) to 365, e.g. 7,1,0"
+        ),
         ("deceased", "hide", "'hide' is not a valid deceased; allowed: skip | remember"),
         ("names", "short", "'short' is not a valid names; allowed: full | nickname"),
         ("anniversaries", "", "'' is not a valid anniversaries; allowed: on | off"),

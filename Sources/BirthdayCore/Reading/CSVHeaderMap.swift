@@ -68,7 +68,7 @@ struct CSVHeaderMap: Hashable, Sendable {
     /// - name parts: `Name Prefix`/`Title`/`Anrede`, `First Name`/`Given Name`/`Vorname`,
     ///   `Middle Name`/`Additional Name`/`Weitere Vornamen`, `Last Name`/`Family Name`/`Nachname`,
     ///   `Name Suffix`/`Suffix` (`Title` is a prefix only in a known dialect);
-/// - the nickname: `Nickname` (Google, Outlook, Thunderbird), `Nick Name`, `Spitzname`;
+    /// - the nickname: `Nickname` (Google, Outlook, Thunderbird), `Nick Name`, `Spitzname`;
     /// - `Organization Name`/`Company`/`Firma`, and the first e-mail column;
     /// - dates: `Birthday`, `Birth Date`, `Date of Birth`, `DOB`, `Geburtstag`,
     ///   `Geburtsdatum`; `Anniversary`, `Jahrestag`; Thunderbird's `Birth Year`/`Month`/`Day`;
@@ -127,7 +127,10 @@ struct CSVHeaderMap: Hashable, Sendable {
         }
         self.events = events
         namesKnownColumn =
-            [displayName, given, additional, family, suffix, nickname, organization, namedEmail, birthday, anniversary, birthYear, birthMonth, birthDay]
+            [
+                displayName, given, additional, family, suffix, nickname, organization, namedEmail, birthday, anniversary, birthYear, birthMonth,
+                birthDay,
+            ]
             .contains { $0 != nil } || !events.isEmpty
 
         if birthMonth != nil && birthDay != nil {

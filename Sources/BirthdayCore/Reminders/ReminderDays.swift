@@ -40,7 +40,9 @@ public struct ReminderDays: Hashable, Sendable, CustomStringConvertible {
         var days: [Int] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let trimmed = part.trimmingWhitespace()
-            guard !trimmed.isEmpty, trimmed.utf8.count <= 3, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let day = Int(trimmed) else { return nil }
+            guard !trimmed.isEmpty, trimmed.utf8.count <= 3, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                let day = Int(trimmed)
+            else { return nil }
             days.append(day)
         }
         self.init(days)

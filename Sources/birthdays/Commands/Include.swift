@@ -25,7 +25,11 @@ extension BirthdaysCommand {
             guard let result else { throw CLIError("no person has the id '\(found.id)'") }
             DaemonSignal.reload(context)
             let localizer = try await context.localizer()
-            try output(json ? JSONOutput.string(PersonOutput(result.person), pretty: true) : localizer(.personIncluded(name: SafeText.line(result.person.name))))
+            try output(
+                json
+                    ? JSONOutput.string(PersonOutput(result.person), pretty: true)
+                    : localizer(.personIncluded(name: SafeText.line(result.person.name)))
+            )
         }
     }
 }
