@@ -132,6 +132,13 @@ extension AppDatabase {
                 // The person's own reminder days, a comma list (7,1,0); NULL follows the setting.
                 t.add(column: "reminderDays", .text)
             }
+            // The few people the reminder rules treat apart (PersonRecord.forEachDatedEvent).
+            try db.execute(
+                sql: """
+                    CREATE INDEX person_special ON person (deathDate, reminderDays)
+                    WHERE deathDate IS NOT NULL OR reminderDays IS NOT NULL
+                    """
+            )
             // `excluded` stays the effective value (choice, else card), written
             // with every row, so readers keep filtering on it. Nothing could set
             // it before, but a row that has it keeps it as a choice.

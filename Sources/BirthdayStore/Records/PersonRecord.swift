@@ -201,26 +201,47 @@ extension PersonRecord {
 
     /// Calls `body` with every dated event of everyone not excluded, with
     /// what the reminder rules need of its person (``PersonTraits``), reading
-    /// only the date columns and two small ones for most rows: `identity`
-    /// reads the id, name and nickname, for the events the caller keeps.
+    /// only the date columns for most rows: `identity` reads the id, name and
+    /// nickname (`""` unless `nicknames`), for the events the caller keeps.
+    ///
+    /// The few people who have died or have reminder days of their own are
+    /// read first, by rowid, from the partial index `person_special` that
+    /// holds only them; every other row is plain. So the loop over all rows
+    /// asks for no column past the dates, id and name: the columns added by
+    /// `v5` sit at the end of each row, and SQLite decodes every column a
+    /// statement selects for every row it steps over, which cost a sixth more
+    /// time per reschedule over 100,000 people.
     static func forEachDatedEvent(
         _ db: Database,
+        nicknames: Bool = false,
         _ body: (_ date: EventDate, _ kind: EventKind, _ traits: PersonTraits, _ identity: () -> (id: String, name: String, nickname: String)) ->
             Void
     ) throws {
+        var special: [Int64: PersonTraits] = [:]
+        let specials = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT rowid, deathDate IS NOT NULL, reminderDays FROM person INDEXED BY person_special
+                WHERE deathDate IS NOT NULL OR reminderDays IS NOT NULL
+                """
+        )
+        while let row = try specials.next() {
+            let days: String? = row[2]
+            special[row[0]] = PersonTraits(deceased: row[1], reminderDays: days.flatMap(ReminderDays.init))
+        }
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
-                       deathDate IS NOT NULL, reminderDays, id, name, nickname
+                SELECT birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay, rowid, id, name,
+                       \(nicknames ? "nickname" : "''")
                 FROM person
                 WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL)
                 """
         )
+        let plain = PersonTraits()
         while let row = try rows.next() {
-            let identity = { (id: row[8] as String, name: row[9] as String, nickname: row[10] as String) }
-            let days: String? = row[7]
-            let traits = PersonTraits(deceased: row[6], reminderDays: days.flatMap(ReminderDays.init))
+            let identity = { (id: row[7] as String, name: row[8] as String, nickname: row[9] as String) }
+            let traits = special.isEmpty ? plain : special[row[6]] ?? plain
             if let birthday = date(row[0], row[1], row[2]) { body(birthday, .birthday, traits, identity) }
             if let anniversary = date(row[3], row[4], row[5]) { body(anniversary, .anniversary, traits, identity) }
         }

@@ -100,7 +100,7 @@ public struct NotificationScheduler: Sendable {
         }
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant, localizer: settings.localizer(systemLocale: systemLocale))
         let rules = settings.treatmentRules
-        try PersonRecord.forEachDatedEvent(db) { date, kind, traits, identity in
+        try PersonRecord.forEachDatedEvent(db, nicknames: settings.names == .nickname) { date, kind, traits, identity in
             guard let treatment = rules.treatment(of: kind, for: traits) else { return }
             planner.offer(date, kind: kind, treatment: treatment, identity: identity)
         }
