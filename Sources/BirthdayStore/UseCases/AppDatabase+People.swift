@@ -24,7 +24,8 @@ extension AppDatabase {
         try await read { db in try RevisionRecord.current(db) }
     }
 
-    /// The upcoming events of everyone not excluded, straight from the rows:
+    /// The upcoming events that ``UpcomingEvents`` lists (not excluded, and
+    /// deceased people per its policy), straight from the rows:
     /// dates are compared as integers first, and an id and a name are read
     /// only for events inside `withinDays`, which keeps `birthdays upcoming`
     /// fast enough for a shell prompt over tens of thousands of people.
@@ -35,18 +36,22 @@ extension AppDatabase {
     public func upcoming(_ upcoming: UpcomingEvents, withinDays: Int? = nil, limit: Int? = nil) async throws(StoreError) -> [Occurrence] {
         try await read { db in
             var selector = NearestSelector(limit: limit)
-            try PersonRecord.forEachDatedEvent(db, anniversaries: upcoming.includeAnniversaries) { date, kind, identity in
+            let rules = upcoming.rules
+            try PersonRecord.forEachDatedEvent(db) { date, kind, traits, identity in
+                guard let treatment = rules.treatment(of: kind, for: traits) else { return }
                 let next = date.nextOccurrence(onOrAfter: upcoming.today, leapDay: upcoming.leapDay)
                 if let withinDays, upcoming.today.days(to: next) > withinDays { return }
-                let (id, name) = identity()
-                selector.insert(upcoming.occurrence(of: date, kind: kind, personID: id, name: name))
+                let (id, name, _) = identity()
+                selector.insert(upcoming.occurrence(of: date, kind: kind, personID: id, name: name, memorial: treatment.memorial))
             }
             // Dates in other calendars, each an event of its own; people who share one share its computation.
             var occurrences = CalendarOccurrences(today: upcoming.today)
-            try CalendarDateRecord.forEachDatedEvent(db, anniversaries: upcoming.includeAnniversaries) { alternate, identity in
-                guard let next = occurrences.next(alternate.date) else { return }
+            try CalendarDateRecord.forEachDatedEvent(db) { alternate, traits, identity in
+                guard let treatment = rules.treatment(of: alternate.kind, for: traits), !treatment.memorial,
+                    let next = occurrences.next(alternate.date)
+                else { return }
                 if let withinDays, upcoming.today.days(to: next.date) > withinDays { return }
-                let (id, name) = identity()
+                let (id, name, _) = identity()
                 selector.insert(upcoming.occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: id, name: name))
             }
             return selector.sorted()

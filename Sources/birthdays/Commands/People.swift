@@ -32,7 +32,7 @@ extension BirthdaysCommand {
                     person.anniversary.map(Wording.date) ?? "-",
                 ]
                     + (otherCalendars ? [person.alternateDates.isEmpty ? "-" : person.alternateDates.map(\.description).joined(separator: ", ")] : [])
-                    + [person.invalidDates.isEmpty ? "" : "unreadable: " + person.invalidDates.joined(separator: ", ")]
+                    + [PersonOutput.notes(person)]
             }
             let header = ["NAME", "BIRTHDAY", "ANNIVERSARY"] + (otherCalendars ? ["OTHER CALENDARS"] : []) + [""]
             try output(Table.render(rows, header: header))

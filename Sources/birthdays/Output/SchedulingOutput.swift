@@ -27,8 +27,15 @@ struct PendingOutput: Encodable {
     /// One line per request under a header; the title and body are as they were planned.
     static func table(_ requests: [NotificationRequest], zone: TimeZone, in localizer: Localizer) -> String {
         let (dayOf, dayBefore) = (localizer(.pendingDayOf), localizer(.pendingDayBefore))
+        func when(_ timing: NotificationRequest.Timing) -> String {
+            switch timing.daysBefore {
+            case 0: dayOf
+            case 1: dayBefore
+            case let days: localizer(.pendingDaysBefore(days))
+            }
+        }
         return Table.render(
-            requests.map { [Wording.wallClock($0.fireAt, zone: zone), $0.timing == .dayOf ? dayOf : dayBefore, $0.title, $0.body] },
+            requests.map { [Wording.wallClock($0.fireAt, zone: zone), when($0.timing), $0.title, $0.body] },
             header: [localizer(.pendingFires), localizer(.pendingWhen), localizer(.pendingTitle), localizer(.pendingBody)]
         )
     }
