@@ -186,7 +186,7 @@ import Testing
     // MARK: - Other readers
 
     @Test(.enabled(if: ExternalTool.hasPythonICalendar, "needs /usr/bin/python3 with icalendar (apt-get install python3-icalendar)"))
-    func pythonICalendarReadsTheExpandedEvents() throws {
+    func pythonICalendarReadsTheExpandedEvents() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         let path = try directory.write("feed.ics", try Self.export(.expanded))
@@ -197,7 +197,7 @@ import Testing
             events = [[str(e['UID']), e.decoded('DTSTART').isoformat(), str(e['SUMMARY']), 'RRULE' in e] for e in cal.walk('VEVENT')]
             json.dump({'errors': errors, 'events': events}, sys.stdout)
             """
-        let output = try ExternalTool.run(ExternalTool.python, ["-c", script, path])
+        let output = try await ExternalTool.run(ExternalTool.python, ["-c", script, path])
         try #require(output.status == 0, "python3 failed: \(output.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect((object["errors"] as? [Any])?.isEmpty == true)
@@ -209,7 +209,7 @@ import Testing
     }
 
     @Test(.enabled(if: ExternalTool.hasKhal, "needs khal (apt-get install khal)"))
-    func khalListsTheExpandedEventsOnTheirDays() throws {
+    func khalListsTheExpandedEventsOnTheirDays() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         let vdir = directory.path + "/calendars/birthdays"
@@ -238,13 +238,13 @@ import Testing
         environment["LC_ALL"] = "C.UTF-8"
         environment["TZ"] = "Europe/Berlin"
         let feed = try directory.write("feed.ics", try Self.export(.expanded, alarms: false))
-        let imported = try ExternalTool.run(
+        let imported = try await ExternalTool.run(
             ExternalTool.khal,
             ["-c", config, "import", "--batch", "-a", "birthdays", feed],
             environment: environment
         )
         try #require(imported.status == 0, "khal import failed: \(imported.stderr)")
-        let listed = try ExternalTool.run(
+        let listed = try await ExternalTool.run(
             ExternalTool.khal,
             ["-c", config, "list", "--format", "{start-date}|{title}", "--day-format", "", "2026-01-01", "3660d"],
             environment: environment

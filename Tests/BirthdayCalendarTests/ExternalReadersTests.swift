@@ -69,12 +69,12 @@ import Testing
         var events: [Event]
     }
 
-    private func readWithPython(_ text: String, from first: LocalDate, to last: LocalDate) throws -> PythonReading {
+    private func readWithPython(_ text: String, from first: LocalDate, to last: LocalDate) async throws -> PythonReading {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         let path = directory.path + "/feed.ics"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let output = try ExternalTool.run(ExternalTool.python, ["-c", Self.pythonReader, path, first.description, last.description])
+        let output = try await ExternalTool.run(ExternalTool.python, ["-c", Self.pythonReader, path, first.description, last.description])
         try #require(output.status == 0, "python3 failed: \(output.stderr)")
         return try JSONDecoder().decode(PythonReading.self, from: Data(output.stdout.utf8))
     }
@@ -86,13 +86,13 @@ import Testing
         ),
         arguments: LeapDayPolicy.allCases
     )
-    func pythonICalendarReadsEveryEventAndDateutilExpandsItToTheRightDays(policy: LeapDayPolicy) throws {
+    func pythonICalendarReadsEveryEventAndDateutilExpandsItToTheRightDays(policy: LeapDayPolicy) async throws {
         var settings = Settings()
         settings.leapDay = policy
         settings.calendarName = "Family, friends"
         let text = try CalendarExporter(settings: settings).export(AddressBook.people, lastChange: AddressBook.lastChange)
         let last = LocalDate(year: AddressBook.today.year + 10, month: 12, day: 31)!
-        let reading = try readWithPython(text, from: AddressBook.today, to: last)
+        let reading = try await readWithPython(text, from: AddressBook.today, to: last)
 
         #expect(reading.errors ?? [] == [])
         #expect(reading.calname == "Family, friends")
@@ -164,18 +164,18 @@ import Testing
             try config.write(toFile: self.config, atomically: true, encoding: .utf8)
         }
 
-        func run(_ arguments: [String]) throws -> ExternalTool.Output {
+        func run(_ arguments: [String]) async throws -> ExternalTool.Output {
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_CONFIG_HOME"] = directory.path + "/config"
             environment["XDG_DATA_HOME"] = directory.path + "/data"
             environment["LC_ALL"] = "C.UTF-8"
             environment["TZ"] = "Europe/Berlin"
-            return try ExternalTool.run(ExternalTool.khal, ["-c", config] + arguments, environment: environment)
+            return try await ExternalTool.run(ExternalTool.khal, ["-c", config] + arguments, environment: environment)
         }
 
         /// The titles khal lists for exactly `day`.
-        func titles(on day: String) throws -> [String] {
-            let output = try run(["list", "--format", "{start-date}|{title}", "--day-format", "", day, "1d"])
+        func titles(on day: String) async throws -> [String] {
+            let output = try await run(["list", "--format", "{start-date}|{title}", "--day-format", "", day, "1d"])
             try #require(output.status == 0, "khal list failed: \(output.stderr)")
             return output.stdout.split(separator: "\n").compactMap { line in
                 let parts = line.split(separator: "|", maxSplits: 1)
@@ -191,7 +191,7 @@ import Testing
             (.mar1, "2027-03-01", "2027-02-28"),
         ]
     )
-    func khalImportsTheFeedAndListsBirthdaysOnTheRightDay(policy: LeapDayPolicy, leapDayInCommonYear: String, otherDay: String) throws {
+    func khalImportsTheFeedAndListsBirthdaysOnTheRightDay(policy: LeapDayPolicy, leapDayInCommonYear: String, otherDay: String) async throws {
         let khal = try Khal()
         defer { khal.directory.cleanup() }
         var settings = Settings()
@@ -199,19 +199,19 @@ import Testing
         let feed = khal.directory.path + "/birthdays.ics"
         try CalendarExporter(settings: settings).write(AddressBook.people, lastChange: AddressBook.lastChange, to: feed)
 
-        let imported = try khal.run(["import", "--batch", "-a", "birthdays", feed])
+        let imported = try await khal.run(["import", "--batch", "-a", "birthdays", feed])
         try #require(imported.status == 0, "khal import failed: \(imported.stderr)")
 
-        #expect(try khal.titles(on: "2027-12-10") == ["🎂 Ada Lovelace"])
-        #expect(try khal.titles(on: "2027-05-14") == ["🎂 Doe, John; \"JJ\" \\o/"])
-        #expect(try khal.titles(on: "2027-06-20") == ["💍 Doe, John; \"JJ\" \\o/"])
-        #expect(try khal.titles(on: "2027-11-27") == ["🎂 李小龍"])
-        #expect(try khal.titles(on: "2027-12-31") == ["🎂 Silvester Eve"])
-        #expect(try khal.titles(on: "2028-01-01") == [])
+        await #expect(try khal.titles(on: "2027-12-10") == ["🎂 Ada Lovelace"])
+        await #expect(try khal.titles(on: "2027-05-14") == ["🎂 Doe, John; \"JJ\" \\o/"])
+        await #expect(try khal.titles(on: "2027-06-20") == ["💍 Doe, John; \"JJ\" \\o/"])
+        await #expect(try khal.titles(on: "2027-11-27") == ["🎂 李小龍"])
+        await #expect(try khal.titles(on: "2027-12-31") == ["🎂 Silvester Eve"])
+        await #expect(try khal.titles(on: "2028-01-01") == [])
         // Feb 29 people: on Feb 29 in a leap year, on the policy's day otherwise.
-        #expect(try khal.titles(on: "2028-02-29").sorted() == ["🎂 Björn Ångström", "🎂 Léa Müller 🎈"])
-        #expect(try khal.titles(on: leapDayInCommonYear).sorted() == ["🎂 Björn Ångström", "🎂 Léa Müller 🎈"])
-        #expect(try khal.titles(on: otherDay) == [])
+        await #expect(try khal.titles(on: "2028-02-29").sorted() == ["🎂 Björn Ångström", "🎂 Léa Müller 🎈"])
+        await #expect(try khal.titles(on: leapDayInCommonYear).sorted() == ["🎂 Björn Ångström", "🎂 Léa Müller 🎈"])
+        await #expect(try khal.titles(on: otherDay) == [])
     }
 
     // MARK: - Per-person control (issue 12)
@@ -226,12 +226,12 @@ import Testing
             "needs /usr/bin/python3 with icalendar and dateutil (apt-get install python3-icalendar python3-dateutil)"
         )
     )
-    func pythonICalendarReadsEveryReminderDayAndNoOneLeftOut() throws {
+    func pythonICalendarReadsEveryReminderDayAndNoOneLeftOut() async throws {
         var settings = Settings()
         settings.reminders = PersonControlFeedTests.week
         settings.names = .nickname
         let text = try CalendarExporter(settings: settings).export(Self.controlled, lastChange: AddressBook.lastChange)
-        let reading = try readWithPython(text, from: AddressBook.today, to: LocalDate(year: AddressBook.today.year + 1, month: 12, day: 31)!)
+        let reading = try await readWithPython(text, from: AddressBook.today, to: LocalDate(year: AddressBook.today.year + 1, month: 12, day: 31)!)
         #expect(reading.errors ?? [] == [])
         #expect(reading.events.map(\.uid) == ["ada-birthday@birthdays", "cy-birthday@birthdays", "ned-birthday@birthdays"])
         #expect(reading.events.map(\.summary) == ["🎂 Ada Lovelace", "🎂 Cy", "🎂 Blackbeard"])
@@ -243,7 +243,7 @@ import Testing
         #expect(reading.events.last?.alarms.last?.description == "Blackbeard's birthday is in a week!")
         // A memorial under remember: Eve's birthday with one alarm on the day.
         settings.deceased = .remember
-        let remembered = try readWithPython(
+        let remembered = try await readWithPython(
             try CalendarExporter(settings: settings).export(Self.controlled, lastChange: AddressBook.lastChange),
             from: AddressBook.today,
             to: LocalDate(year: AddressBook.today.year + 1, month: 12, day: 31)!
@@ -256,26 +256,26 @@ import Testing
     }
 
     @Test(.enabled(if: ExternalTool.hasKhal, "needs khal (apt-get install khal)"))
-    func khalImportsTheAlarmsOfEveryReminderDayAndListsNoOneLeftOut() throws {
+    func khalImportsTheAlarmsOfEveryReminderDayAndListsNoOneLeftOut() async throws {
         let khal = try Khal()
         defer { khal.directory.cleanup() }
         var settings = Settings()
         settings.reminders = PersonControlFeedTests.week
         let feed = khal.directory.path + "/birthdays.ics"
         try CalendarExporter(settings: settings).write(Self.controlled, lastChange: AddressBook.lastChange, to: feed)
-        let imported = try khal.run(["import", "--batch", "-a", "birthdays", feed])
+        let imported = try await khal.run(["import", "--batch", "-a", "birthdays", feed])
         try #require(imported.status == 0, "khal import failed: \(imported.stderr)")
 
-        #expect(try khal.titles(on: "2027-12-10") == ["🎂 Ada Lovelace"])
-        #expect(try khal.titles(on: "2027-01-03") == ["🎂 Cy"])
-        #expect(try khal.titles(on: "2027-04-05") == ["🎂 Edward Teach"])
+        await #expect(try khal.titles(on: "2027-12-10") == ["🎂 Ada Lovelace"])
+        await #expect(try khal.titles(on: "2027-01-03") == ["🎂 Cy"])
+        await #expect(try khal.titles(on: "2027-04-05") == ["🎂 Edward Teach"])
         // Excluded by the card (Bob), by the user (Zoe), deceased (Eve, and her anniversary).
-        #expect(try khal.titles(on: "2027-01-02") == [])
-        #expect(try khal.titles(on: "2027-05-06") == [])
-        #expect(try khal.titles(on: "2027-03-20") == [])
-        #expect(try khal.titles(on: "2027-06-01") == [])
+        await #expect(try khal.titles(on: "2027-01-02") == [])
+        await #expect(try khal.titles(on: "2027-05-06") == [])
+        await #expect(try khal.titles(on: "2027-03-20") == [])
+        await #expect(try khal.titles(on: "2027-06-01") == [])
         // khal keeps the three alarms (it lists the event as alarming, and writes them back as it read them).
-        let listed = try khal.run(["list", "--format", "{title}|{alarm-symbol}", "--day-format", "", "2027-12-10", "1d"])
+        let listed = try await khal.run(["list", "--format", "{title}|{alarm-symbol}", "--day-format", "", "2027-12-10", "1d"])
         #expect(listed.status == 0)
         #expect(listed.stdout.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("🎂 Ada Lovelace| ") && $0.count > "🎂 Ada Lovelace| ".count })
         let stored = try FileManager.default.contentsOfDirectory(atPath: khal.directory.path + "/calendars/birthdays")

@@ -21,7 +21,7 @@ import Testing
         var name: String
         var missing: String
         var available: @Sendable () -> Bool
-        var run: @Sendable (_ feed: String, _ directory: TemporaryDirectory) throws -> TestProcess.Result
+        var run: @Sendable (_ feed: String, _ directory: TemporaryDirectory) async throws -> TestProcess.Result
         var testDescription: String { name }
     }
 
@@ -30,7 +30,7 @@ import Testing
         missing: "apt-get install python3-recurring-ical-events",
         available: { SystemTools.pythonHas("icalendar", "recurring_ical_events") },
         run: { feed, _ in
-            try TestProcess.run([
+            try await TestProcess.run([
                 SystemTools.python, "-c",
                 """
                 import sys, icalendar, recurring_ical_events
@@ -50,12 +50,12 @@ import Testing
         run: { feed, directory in
             let data = directory.file("calcurse")
             try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-            let imported = try TestProcess.run(
+            let imported = try await TestProcess.run(
                 ["/usr/bin/calcurse", "-D", data, "-C", data, "-q", "-i", feed],
                 environment: ["HOME": directory.path]
             )
             guard imported.status == 0 else { return imported }
-            let listed = try TestProcess.run(
+            let listed = try await TestProcess.run(
                 [
                     "/usr/bin/calcurse", "-D", data, "-C", data, "--read-only", "--input-datefmt", "4", "--output-datefmt", "%Y-%m-%d",
                     "-Q", "--from", "2027-01-01", "--to", "2036-12-31", "--format-event", "=%m\\n", "--format-recur-event", "=%m\\n",
@@ -82,7 +82,7 @@ import Testing
         missing: "apt-get install php-cli php-sabre-vobject",
         available: { SystemTools.path("php") != nil && FileManager.default.fileExists(atPath: "/usr/share/php/Sabre/VObject/includes.php") },
         run: { feed, _ in
-            try TestProcess.run([
+            try await TestProcess.run([
                 "/usr/bin/php", "-r",
                 """
                 require '/usr/share/php/Sabre/VObject/includes.php';
@@ -114,31 +114,31 @@ import Testing
         .enabled(if: recurringICalEvents.available(), Comment(rawValue: "needs python3-recurring-ical-events (\(recurringICalEvents.missing))")),
         arguments: LeapDayPolicy.allCases
     )
-    func recurringICalEventsExpandsTheFeedToTheSameDays(policy: LeapDayPolicy) throws {
-        try check(Self.recurringICalEvents, policy: policy)
+    func recurringICalEventsExpandsTheFeedToTheSameDays(policy: LeapDayPolicy) async throws {
+        try await check(Self.recurringICalEvents, policy: policy)
     }
 
     @Test(.enabled(if: calcurse.available(), Comment(rawValue: "needs calcurse (\(calcurse.missing))")), arguments: LeapDayPolicy.allCases)
-    func calcurseExpandsTheFeedToTheSameDays(policy: LeapDayPolicy) throws {
-        try check(Self.calcurse, policy: policy)
+    func calcurseExpandsTheFeedToTheSameDays(policy: LeapDayPolicy) async throws {
+        try await check(Self.calcurse, policy: policy)
     }
 
     @Test(
         .enabled(if: sabreVObject.available(), Comment(rawValue: "needs sabre/vobject (\(sabreVObject.missing))")),
         arguments: LeapDayPolicy.allCases
     )
-    func sabreVObjectExpandsTheFeedToTheSameDays(policy: LeapDayPolicy) throws {
-        try check(Self.sabreVObject, policy: policy)
+    func sabreVObjectExpandsTheFeedToTheSameDays(policy: LeapDayPolicy) async throws {
+        try await check(Self.sabreVObject, policy: policy)
     }
 
-    func check(_ reader: Reader, policy: LeapDayPolicy) throws {
+    func check(_ reader: Reader, policy: LeapDayPolicy) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         var settings = Settings()
         settings.leapDay = policy
         let feed = directory.file("birthdays.ics")
         try CalendarExporter(settings: settings).write(AddressBook.people, lastChange: AddressBook.lastChange, to: feed)
-        let output = try reader.run(feed, directory)
+        let output = try await reader.run(feed, directory)
         try #require(output.status == 0, "\(reader.name) failed: \(output.stderr)")
         let instances = output.stdout.split(separator: "\n").map(String.init).filter {
             guard let day = LocalDate(iso: $0.prefix(10)) else { return false }

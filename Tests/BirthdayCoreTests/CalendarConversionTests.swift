@@ -87,17 +87,30 @@ import Testing
             var description: String
         }
 
-        /// The table, made once for the tests that read it (Python takes a second or more).
-        static let cached = Result { () throws(Failure) in try make() }
+        /// The table, made once for the tests that read it (Python takes a
+        /// second or more; the tests that ask meanwhile wait for the same
+        /// run without holding a thread, as a `static let` would).
+        private static let cache = Cache()
 
-        /// The months of every calendar, sorted by their first day.
-        static func load() throws -> [CalendarSystem: [Month]] {
-            try cached.get()
+        private actor Cache {
+            private var making: Task<[CalendarSystem: [Month]], any Error>?
+
+            func table() async throws -> [CalendarSystem: [Month]] {
+                if let making { return try await making.value }
+                let task = Task { try await Months.make() }
+                making = task
+                return try await task.value
+            }
         }
 
-        private static func make() throws(Failure) -> [CalendarSystem: [Month]] {
+        /// The months of every calendar, sorted by their first day.
+        static func load() async throws -> [CalendarSystem: [Month]] {
+            try await cache.table()
+        }
+
+        fileprivate static func make() async throws(Failure) -> [CalendarSystem: [Month]] {
             let arguments = [SystemTools.python, "-c", script, String(CalendarConversionTests.firstYear), String(CalendarConversionTests.lastYear)]
-            guard let output = try? TestProcess.run(arguments), output.status == 0 else { throw Failure(description: "python3 failed") }
+            guard let output = try? await TestProcess.run(arguments), output.status == 0 else { throw Failure(description: "python3 failed") }
             guard let object = try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)), let table = object as? [String: [[Any]]] else {
                 throw Failure(description: "python3 printed no table")
             }
@@ -150,8 +163,8 @@ import Testing
     }
 
     @Test(.enabled(if: available, missing))
-    func everyDayOf50YearsIsTheSameDayInFoundationAndInTheIndependentLibraries() throws {
-        let months = try Months.load()
+    func everyDayOf50YearsIsTheSameDayInFoundationAndInTheIndependentLibraries() async throws {
+        let months = try await Months.load()
         let first = LocalDate(year: Self.firstYear, month: 1, day: 1)!
         let last = LocalDate(year: Self.lastYear, month: 12, day: 31)!
         for calendar in [CalendarSystem.chinese, .hebrew, .islamicCivil, .persian] {
@@ -182,8 +195,8 @@ import Testing
     /// month (the ordinary month when the leap month is missing; Adar when
     /// Adar I is), plus the day, at most the month's last.
     @Test(.enabled(if: available, missing))
-    func occurrencesFollowTheRuleOnTheIndependentLibrariesMonths() throws {
-        let months = try Months.load()
+    func occurrencesFollowTheRuleOnTheIndependentLibrariesMonths() async throws {
+        let months = try await Months.load()
         let first = LocalDate(year: Self.firstYear, month: 1, day: 1)!
         let last = LocalDate(year: Self.lastYear, month: 12, day: 31)!
         let cases: [(CalendarSystem, [(month: Int, leap: Bool, day: Int)])] = [
@@ -217,8 +230,8 @@ import Testing
     }
 
     @Test(.enabled(if: available, missing))
-    func applesExamplesAreTheLibrariesDays() throws {
-        let months = try Months.load()
+    func applesExamplesAreTheLibrariesDays() async throws {
+        let months = try await Months.load()
         // 007800021101 (the example) and 0078003704L10: lunardate puts 11/1 of the year
         // starting in 1985 on 1985-12-12, and the leap 4th month's 10th of 2020 on 2020-06-01.
         let chinese = try #require(months[.chinese])

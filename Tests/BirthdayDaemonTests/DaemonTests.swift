@@ -20,6 +20,12 @@ struct DaemonTests {
         func append(_ line: String) { lines.withLock { $0.append(line) } }
     }
 
+    /// The first instants the daemon's clock gave, for a failure's message.
+    final class Reads: Sendable {
+        let values = Mutex<[Date]>([])
+        func withLock<T>(_ body: (inout [Date]) -> T) -> T { values.withLock { body(&$0) } }
+    }
+
     /// A store with Ada, born 1990-03-10, notifications on, day-before off,
     /// delivering through `channels`.
     func store(channels: String, command: String = "") async throws -> AppDatabase {
@@ -28,7 +34,8 @@ struct DaemonTests {
         defer { directory.cleanup() }
         let card = try directory.write("ada.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1990-03-10\r\nEND:VCARD\r\n")
         let epoch = Date(timeIntervalSince1970: 0)
-        _ = try await ContactImporter(database: database, now: epoch, referenceYear: 2026).importPaths([card])
+        let report = try await ContactImporter(database: database, now: epoch, referenceYear: 2026).importPaths([card])
+        try #require(report.added == 1, "the import: \(report)")
         try await database.setSetting(.dayBefore, to: "off", now: epoch)
         try await database.setSetting(.channels, to: channels, now: epoch)
         if !command.isEmpty { try await database.setSetting(.command, to: command, now: epoch) }
@@ -36,16 +43,29 @@ struct DaemonTests {
         return database
     }
 
-    /// The daemon over `database`, its clock starting at `start` in Berlin and flowing.
-    func daemon(_ database: AppDatabase, start: String, lines: Lines, recorder: LogRecorder) async throws -> Daemon {
+    /// The daemon over `database`, its clock starting at `start` in Berlin
+    /// when the daemon first reads it, and flowing from there: a loaded
+    /// machine that is slow to start the daemon does not move its first pass
+    /// past the reminder one second later.
+    func daemon(_ database: AppDatabase, start: String, lines: Lines, recorder: LogRecorder, reads: Reads = Reads()) async throws -> Daemon {
         let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
         let base = try #require(ReferenceTime.parse(start, timeZone: zone))
-        let origin = ContinuousClock.now
+        let origin = Mutex<ContinuousClock.Instant?>(nil)
+        let now: @Sendable () -> Date = {
+            let start = origin.withLock { origin in
+                let first = origin ?? ContinuousClock.now
+                origin = first
+                return first
+            }
+            let value = base.addingTimeInterval((ContinuousClock.now - start).timeInterval)
+            reads.withLock { if $0.count < 5 { $0.append(value) } }
+            return value
+        }
         return try await buildDaemon(
             DaemonConfiguration(
                 database: database,
                 environment: ["PATH": "/usr/bin:/bin"],
-                now: { base.addingTimeInterval((ContinuousClock.now - origin).timeInterval) },
+                now: now,
                 systemTimeZone: { zone },
                 clock: ContinuousClock(),
                 watchesWake: false,
@@ -61,11 +81,21 @@ struct DaemonTests {
         let database = try await store(channels: "log")
         let lines = Lines()
         let recorder = LogRecorder()
-        let daemon = try await daemon(database, start: "2026-03-10T08:59:59", lines: lines, recorder: recorder)
+        let reads = Reads()
+        let daemon = try await daemon(database, start: "2026-03-10T08:59:59", lines: lines, recorder: recorder, reads: reads)
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await daemon.run() }
-                try await eventually("the delivery") { lines.all.count == 1 }
+                do {
+                    try await eventually("the delivery") { lines.all.count == 1 }
+                } catch {
+                    let people = try await database.people().count
+                    let settings = try await database.settings()
+                    throw TestSupportError(
+                        "\(error); people \(people), reminders \(settings.reminders), clock read \(reads.withLock { $0 }); the daemon logged:\n"
+                            + recorder.all.joined(separator: "\n")
+                    )
+                }
                 try await eventually("the pass after it") { await daemon.engine.passes >= 2 }
                 trigger.triggerGracefulShutdown()
                 try await group.waitForAll()

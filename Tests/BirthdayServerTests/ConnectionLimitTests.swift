@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import ServiceLifecycle
+import Synchronization
 import TestSupport
 import Testing
 
@@ -93,23 +94,46 @@ import Glibc
     }
 }
 
-/// Runs the feed server with at most `maxConnections` on a free loopback
-/// port. Not through HummingbirdTesting's live client: its application
-/// configuration leaves out the available-connections delegate.
+/// Runs the feed server with at most `maxConnections` on a loopback port the
+/// kernel picks when it binds (port 0: no race with other tests for a port
+/// that was free a moment ago), read back from the server's log. Not through
+/// HummingbirdTesting's live client: its application configuration leaves out
+/// the available-connections delegate.
 func withBoundedServer(
     _ source: some FeedSource,
     maxConnections: Int,
     recorder: LogRecorder = LogRecorder(),
     _ test: @Sendable (Int) async throws -> Void
 ) async throws {
-    let port = try Loopback.freePort()
-    let app = buildFeedApplication(source: source, host: "127.0.0.1", port: port, logger: recorder.logger, maxConnections: maxConnections)
+    let app = buildFeedApplication(source: source, host: "127.0.0.1", port: 0, logger: recorder.logger, maxConnections: maxConnections)
+    let failure = ServerFailure()
     try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.run() }
+        group.addTask {
+            do { try await app.run() } catch {
+                failure.text.withLock { $0 = "\(error)" }
+                throw error
+            }
+        }
         defer { group.cancelAll() }
-        try await eventually("the server to listen") { recorder.all.contains { $0.contains("listening on 127.0.0.1:\(port)") } }
-        try await test(port)
+        var port: Int?
+        try await eventually("the server to listen") {
+            if let failed = failure.text.withLock({ $0 }) { throw TestSupportError("the server failed: \(failed)") }
+            port = recorder.all.lazy.compactMap(listeningPort).first
+            return port != nil
+        }
+        try await test(try #require(port))
     }
+}
+
+/// Why the server stopped before the test was done, if it did.
+private final class ServerFailure: Sendable {
+    let text = Mutex<String?>(nil)
+}
+
+/// The port in Hummingbird's "listening on 127.0.0.1:PORT" line.
+private func listeningPort(_ line: String) -> Int? {
+    guard let range = line.range(of: "listening on 127.0.0.1:") else { return nil }
+    return Int(line[range.upperBound...].prefix { $0.isNumber })
 }
 
 /// A source whose feed waits until ``open()``: its requests stay busy.

@@ -78,7 +78,7 @@ extension DeliveryTests {
                 let channel = DesktopNotificationChannel(bus: .address(bus.address))
 
                 // Given a signal for id 99, which this channel never showed,
-                _ = try TestProcess.run(
+                _ = try await TestProcess.run(
                     [
                         "/usr/bin/gdbus", "emit", "--session", "--object-path", "/org/freedesktop/Notifications",
                         "--signal", "org.freedesktop.Notifications.ActionInvoked", "99", "snooze",

@@ -48,7 +48,7 @@ extension DeliveryTests {
                     name: "dunst"
                 )
                 // Real readiness: gdbus blocks until dunst owns the name (or 10 s pass).
-                let wait = try TestProcess.run(
+                let wait = try await TestProcess.run(
                     [SystemTools.path("gdbus") ?? "gdbus", "wait", "--session", "--timeout", "10", "org.freedesktop.Notifications"],
                     environment: bus.environment
                 )
@@ -56,7 +56,7 @@ extension DeliveryTests {
             }
 
             func dunstctl(_ arguments: String...) async throws -> String {
-                let result = try TestProcess.run([SystemTools.path("dunstctl") ?? "dunstctl"] + arguments, environment: bus.environment)
+                let result = try await TestProcess.run([SystemTools.path("dunstctl") ?? "dunstctl"] + arguments, environment: bus.environment)
                 try #require(result.status == 0, "dunstctl \(arguments.joined(separator: " ")) failed")
                 return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             }

@@ -123,7 +123,7 @@ extension DeliveryTests {
 
             // Going to sleep (true) is not a wake; waking (false) is.
             for going in ["true", "false"] {
-                _ = try TestProcess.run(
+                _ = try await TestProcess.run(
                     [
                         "/usr/bin/gdbus", "emit", "--session", "--object-path", "/org/freedesktop/login1",
                         "--signal", "org.freedesktop.login1.Manager.PrepareForSleep", going,

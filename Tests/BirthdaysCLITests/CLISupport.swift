@@ -76,24 +76,24 @@ struct CLIProcess {
     func write(_ name: String, _ text: String) throws -> String { try write(name, Array(text.utf8)) }
 
     /// Runs `birthdays arguments…` with standard input from a file (not a terminal).
-    func run(_ arguments: String..., stdin: String = "") throws -> Output {
-        try run(arguments, stdin: stdin)
+    func run(_ arguments: String..., stdin: String = "") async throws -> Output {
+        try await run(arguments, stdin: stdin)
     }
 
-    func run(_ arguments: [String], stdin: String = "") throws -> Output {
-        try TestProcess.run([try CLIProcess.binary()] + arguments, environment: environment, stdin: stdin)
+    func run(_ arguments: [String], stdin: String = "") async throws -> Output {
+        try await TestProcess.run([try CLIProcess.binary()] + arguments, environment: environment, stdin: stdin)
     }
 
     /// Runs a one-shot command as if it were `now`.
-    func run(at now: String, _ arguments: String...) throws -> Output {
+    func run(at now: String, _ arguments: String...) async throws -> Output {
         var at = self
         at.now = now
-        return try at.run(arguments)
+        return try await at.run(arguments)
     }
 
     /// Runs a command that must succeed with `--json` and parses its output.
-    func json(_ arguments: [String]) throws -> Any {
-        let result = try run(arguments + ["--json"])
+    func json(_ arguments: [String]) async throws -> Any {
+        let result = try await run(arguments + ["--json"])
         #expect(result.status == 0, "\(arguments) failed: \(result.stderr)")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
     }
@@ -109,9 +109,9 @@ struct CLIProcess {
     }
 
     /// Imports a vCard file with these cards, through the binary.
-    func seed(_ cards: [(uid: String, name: String, birthday: String)]) throws {
+    func seed(_ cards: [(uid: String, name: String, birthday: String)]) async throws {
         let text = cards.map { "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\($0.uid)\r\nFN:\($0.name)\r\nBDAY:\($0.birthday)\r\nEND:VCARD\r\n" }.joined()
-        let imported = try run("import", try write("seed-\(UUID().uuidString).vcf", text))
+        let imported = try await run("import", try write("seed-\(UUID().uuidString).vcf", text))
         try #require(imported.status == 0, "seeding failed: \(imported.stderr)")
     }
 }
@@ -121,22 +121,22 @@ extension CLIProcess {
     /// A database with Ada Lovelace, born 1990-03-10, so at the default
     /// `BIRTHDAYS_NOW` (08:00 Europe/Berlin on 2026-03-10) her day-of
     /// reminder is due at 09:00; day-before reminders off, then `settings`.
-    static func withAda(settings: [(String, String)] = [], enableNotifications: Bool) throws -> CLIProcess {
+    static func withAda(settings: [(String, String)] = [], enableNotifications: Bool) async throws -> CLIProcess {
         let cli = try CLIProcess()
-        try cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
-        try cli.set("day-before", "off")
-        for (key, value) in settings { try cli.set(key, value) }
-        if enableNotifications { try cli.enableNotifications() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        try await cli.set("day-before", "off")
+        for (key, value) in settings { try await cli.set(key, value) }
+        if enableNotifications { try await cli.enableNotifications() }
         return cli
     }
 
-    func enableNotifications() throws {
-        let enable = try run("notifications", "enable")
+    func enableNotifications() async throws {
+        let enable = try await run("notifications", "enable")
         try #require(enable.status == 0, "\(enable.stderr)")
     }
 
-    func set(_ key: String, _ value: String) throws {
-        let set = try run("settings", "set", key, value)
+    func set(_ key: String, _ value: String) async throws {
+        let set = try await run("settings", "set", key, value)
         try #require(set.status == 0, "settings set \(key): \(set.stderr)")
     }
 
@@ -181,8 +181,8 @@ extension String {
 
 enum Seed {
     /// Ada (born 1990-03-11: tomorrow at the default BIRTHDAYS_NOW) and Bob (year-less, Mar 20).
-    static func twoPeople(_ cli: CLIProcess) throws {
-        try cli.seed([("ada", "Ada", "1990-03-11"), ("bob", "Bob", "--0320")])
+    static func twoPeople(_ cli: CLIProcess) async throws {
+        try await cli.seed([("ada", "Ada", "1990-03-11"), ("bob", "Bob", "--0320")])
     }
 }
 
@@ -194,35 +194,35 @@ final class TerminalSession {
     private let socket = "birthdays-test-" + UUID().uuidString.prefix(8)
 
     /// Starts `birthdays arguments…` in a 120×40 terminal; when it exits, the pane shows `[exit N]`.
-    init(_ cli: CLIProcess, _ arguments: [String]) throws {
+    init(_ cli: CLIProcess, _ arguments: [String]) async throws {
         let environment = cli.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(TerminalSession.quote($0.value))" }.joined(separator: " ")
         let command =
             "cd \(TerminalSession.quote(cli.directory.path)) && env -i \(environment) TERM=xterm "
             + ([try CLIProcess.binary()] + arguments).map(TerminalSession.quote).joined(separator: " ")
             + "; echo \"[exit $?]\"; read -r line"
-        try tmux(["new-session", "-d", "-x", "120", "-y", "40", command])
+        try await tmux(["new-session", "-d", "-x", "120", "-y", "40", command])
     }
 
     deinit {
-        _ = try? tmux(["kill-server"])
+        _ = try? TestProcess.runBlocking(["/usr/bin/env", "tmux", "-L", socket, "-f", "/dev/null", "kill-server"])
         let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
         try? FileManager.default.removeItem(atPath: "\(directory)/tmux-\(getuid())/\(socket)")
     }
 
     /// Types `text` literally, then presses Enter.
-    func type(_ text: String) throws {
-        if !text.isEmpty { try tmux(["send-keys", "-t", "0", "-l", text]) }
-        try tmux(["send-keys", "-t", "0", "Enter"])
+    func type(_ text: String) async throws {
+        if !text.isEmpty { try await tmux(["send-keys", "-t", "0", "-l", text]) }
+        try await tmux(["send-keys", "-t", "0", "Enter"])
     }
 
     /// Presses a key by its tmux name, e.g. `C-d`.
-    func press(_ key: String) throws {
-        try tmux(["send-keys", "-t", "0", key])
+    func press(_ key: String) async throws {
+        try await tmux(["send-keys", "-t", "0", key])
     }
 
     /// The screen with its scrollback.
-    func screen() throws -> String {
-        try tmux(["capture-pane", "-p", "-t", "0", "-S", "-500"])
+    func screen() async throws -> String {
+        try await tmux(["capture-pane", "-p", "-t", "0", "-S", "-500"])
     }
 
     /// Polls the screen until it contains `text`; throws with the screen after `seconds`.
@@ -231,7 +231,7 @@ final class TerminalSession {
         var last = ""
         do {
             try await eventually("\"\(text)\" on the screen", seconds: seconds) {
-                last = try screen()
+                last = try await screen()
                 return last.contains(text)
             }
         } catch {
@@ -242,8 +242,8 @@ final class TerminalSession {
 
     /// Runs one tmux client command and returns what it printed.
     @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
-        try TestProcess.run(["/usr/bin/env", "tmux", "-L", socket, "-f", "/dev/null"] + arguments).stdout
+    private func tmux(_ arguments: [String]) async throws -> String {
+        try await TestProcess.run(["/usr/bin/env", "tmux", "-L", socket, "-f", "/dev/null"] + arguments).stdout
     }
 
     private static func quote(_ text: String) -> String {
@@ -252,11 +252,11 @@ final class TerminalSession {
 }
 
 /// Runs ../shared/tools/gen-contacts.py into the test's folder.
-func generateContacts(count: Int, format: String, seed: Int, into cli: CLIProcess) throws -> (file: String, truth: String) {
+func generateContacts(count: Int, format: String, seed: Int, into cli: CLIProcess) async throws -> (file: String, truth: String) {
     let generator = try #require(Repository.generator)
     let ext = format.hasSuffix("csv") ? "csv" : "vcf"
     let truth = cli.path("gen-\(format)-\(seed).tsv")
-    let result = try TestProcess.run(
+    let result = try await TestProcess.run(
         [SystemTools.python, generator.path, "--count", String(count), "--format", format, "--seed", String(seed), "--truth", truth]
     )
     try #require(result.status == 0, "gen-contacts.py failed: \(result.stderr)")

@@ -11,19 +11,19 @@ struct ChannelProbeTests {
         try await withNotificationServer { bus, _ in
             var cli = cli
             cli.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-            return try cli.run(arguments)
+            return try await cli.run(arguments)
         }
     }
 
     @Test func onboardingWithAReachableServerAuthorizes() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
+        try await Seed.twoPeople(cli)
         let result = try await runWithServer(cli, "onboard", "--no-contacts", "--enable-notifications")
         #expect(result.status == 0)
         #expect(result.stdout.contains("Notifications are on.\n"))
         #expect(!result.stdout.contains("Note: no desktop notification server"))
-        #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"authorized\"}\n")
+        await #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"authorized\"}\n")
     }
 
     @Test func enableWithAReachableServerDoesNotWarn() async throws {

@@ -45,9 +45,9 @@ import Testing
         let vcf = cards.enumerated().map { index, card in
             "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:h\(index)\r\nFN:\(card.fn)\r\nBDAY:1990-03-10\r\nEND:VCARD\r\n"
         }.joined()
-        let imported = try cli.run("import", try cli.write("hostile.vcf", vcf))
+        let imported = try await cli.run("import", try cli.write("hostile.vcf", vcf))
         try #require(imported.status == 0, "\(imported.stderr)")
-        let people = try CLIProcess.array(try cli.run("people", "--json").stdout).compactMap { $0["name"] as? String }
+        let people = try await CLIProcess.array(try cli.run("people", "--json").stdout).compactMap { $0["name"] as? String }
         try #require(Set(people) == Set(cards.map(\.name)), "the names read back: \(people)")
 
         let records = cli.path("received.jsonl")
@@ -59,12 +59,12 @@ import Testing
         )
         defer { listener.stop() }
         let port = try #require(Int(try await listener.firstLine()), "the listener's port: \(listener.stderr)")
-        try cli.set("channels", "command")
-        try cli.set("day-before", "off")
-        try cli.set("command", try Self.command(recipe, port: port, cli: cli))
-        try cli.enableNotifications()
+        try await cli.set("channels", "command")
+        try await cli.set("day-before", "off")
+        try await cli.set("command", try Self.command(recipe, port: port, cli: cli))
+        try await cli.enableNotifications()
 
-        let pass = try cli.run(at: "2026-03-10T09:00:30+01:00", "deliver", "--once", "--json")
+        let pass = try await cli.run(at: "2026-03-10T09:00:30+01:00", "deliver", "--once", "--json")
         #expect(pass.status == 0, "\(pass.stdout) \(pass.stderr)")
         let counts = try CLIProcess.object(pass.stdout.split(separator: "\n").last.map(String.init) ?? "")
         #expect(counts["delivered"] as? Int == cards.count, "\(pass.stdout)")

@@ -13,8 +13,8 @@ import Glibc
 @Suite struct DaemonChannelTests {
     let cli: CLIProcess
 
-    init() throws {
-        cli = try .withAda(enableNotifications: false)
+    init() async throws {
+        cli = try await .withAda(enableNotifications: false)
     }
 
     /// `KEY=VALUE` lines of a file, in order.
@@ -40,9 +40,9 @@ import Glibc
     @Test func theCommandChannelGetsTheReminderInItsEnvironmentOnce() async throws {
         defer { cli.cleanUp() }
         let outfile = cli.path("command.env")
-        try cli.set("channels", "command")
-        try cli.set("command", "env | grep ^BIRTHDAYS_ >> '\(outfile)'")
-        try cli.enableNotifications()
+        try await cli.set("channels", "command")
+        try await cli.set("command", "env | grep ^BIRTHDAYS_ >> '\(outfile)'")
+        try await cli.enableNotifications()
 
         let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
         try await daemon.waitUntil("the command's output") { _ in Self.read(outfile).contains("BIRTHDAYS_LATE=") }
@@ -73,9 +73,9 @@ import Glibc
 
     @Test func aFailingCommandIsRetryingNotDelivered() async throws {
         defer { cli.cleanUp() }
-        try cli.set("channels", "command")
-        try cli.set("command", "exit 3")
-        try cli.enableNotifications()
+        try await cli.set("channels", "command")
+        try await cli.set("command", "exit 3")
+        try await cli.enableNotifications()
 
         let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
         try await daemon.waitUntil("the failed attempt to be recorded") { _ in (try? await cli.ledgerStates()) == ["retrying"] }
@@ -83,7 +83,7 @@ import Glibc
         #expect(!daemon.stderr.contains("delivered=1"))
         #expect(!daemon.stdout.contains("reminder delivered"))
 
-        let status = try cli.run(at: "2026-03-10T09:00:10+01:00", "status", "--json")
+        let status = try await cli.run(at: "2026-03-10T09:00:10+01:00", "status", "--json")
         #expect(status.status == 0, "\(status.stderr)")
         let object = try CLIProcess.object(status.stdout)
         let recent = try #require(object["recent"] as? [String: Any])
@@ -107,19 +107,19 @@ import Glibc
     func aStopSignalLetsTheReminderBeingSentFinish(signal: Int32) async throws {
         defer { cli.cleanUp() }
         // A second person with the same birthday: two reminders due in one pass.
-        try cli.seed([("grace", "Grace Brewster", "1985-03-10")])
+        try await cli.seed([("grace", "Grace Brewster", "1985-03-10")])
         let started = cli.path("started")
         let release = cli.path("release")
         let finished = cli.path("finished")
-        try cli.set("channels", "command")
+        try await cli.set("channels", "command")
         // The command holds each reminder until the test creates `release`.
-        try cli.set(
+        try await cli.set(
             "command",
             """
             echo "$BIRTHDAYS_ID" >> '\(started)'; while [ ! -e '\(release)' ]; do sleep 0.05; done; echo "$BIRTHDAYS_ID" >> '\(finished)'
             """
         )
-        try cli.enableNotifications()
+        try await cli.enableNotifications()
 
         let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00", extraEnvironment: ["BIRTHDAYS_LOG_LEVEL": "debug"])
         try await daemon.waitUntil("the command to start") { _ in !Self.read(started).isEmpty }
@@ -154,8 +154,8 @@ import Glibc
     /// And it keeps its memory small: libical is loaded only to export.
     @Test func theDaemonNeverStartsLibdispatchsWorkerPoolNorLoadsLibical() async throws {
         defer { cli.cleanUp() }
-        try cli.set("channels", "log")
-        try cli.enableNotifications()
+        try await cli.set("channels", "log")
+        try await cli.enableNotifications()
         let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
         try await waitForTwoMorePasses(daemon, after: "delivered=1")
 
@@ -178,11 +178,11 @@ import Glibc
     @Test func provisionalPermissionDeliversToTheLogOnly() async throws {
         defer { cli.cleanUp() }
         let outfile = cli.path("command.ran")
-        try cli.set("channels", "desktop,command")
-        try cli.set("command", "touch '\(outfile)'")
+        try await cli.set("channels", "desktop,command")
+        try await cli.set("command", "touch '\(outfile)'")
         // There is no CLI path to provisional (onboarding gives it only when no channel is reachable).
         try await AppDatabase.openFile(at: cli.databasePath, create: false).setAuthorizationStatus(.provisional)
-        let permission = try cli.run("notifications", "status", "--json")
+        let permission = try await cli.run("notifications", "status", "--json")
         #expect(try CLIProcess.object(permission.stdout)["status"] as? String == "provisional")
 
         let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
@@ -206,33 +206,35 @@ import Glibc
 
     // MARK: - The feed server
 
-    static func curl(_ arguments: String...) throws -> CLIProcess.Output {
-        try TestProcess.run(["/usr/bin/env", "curl", "-s", "--max-time", "10"] + arguments)
+    static func curl(_ arguments: String...) async throws -> CLIProcess.Output {
+        try await TestProcess.run(["/usr/bin/env", "curl", "-s", "--max-time", "10"] + arguments)
     }
 
     @Test func theDaemonServesTheFeedAndStopsServingOnSIGTERM() async throws {
         defer { cli.cleanUp() }
         let port = try Loopback.freePort()
-        try cli.set("channels", "log")
-        try cli.set("serve", "127.0.0.1:\(port)")
-        try cli.enableNotifications()
+        try await cli.set("channels", "log")
+        try await cli.set("serve", "127.0.0.1:\(port)")
+        try await cli.enableNotifications()
 
         let daemon = try cli.daemon(now: "2026-03-10T08:00:00+01:00")
-        try await daemon.waitUntil("the feed server") { _ in (try? Self.curl("http://127.0.0.1:\(port)/healthz"))?.stdout.hasPrefix("ok") == true }
+        try await daemon.waitUntil("the feed server") { _ in
+            await (try? Self.curl("http://127.0.0.1:\(port)/healthz"))?.stdout.hasPrefix("ok") == true
+        }
 
-        let url = try cli.run("feed", "url", "--host", "127.0.0.1", "--port", "\(port)")
+        let url = try await cli.run("feed", "url", "--host", "127.0.0.1", "--port", "\(port)")
         #expect(url.status == 0, "\(url.stderr)")
         let http = try #require(url.stdout.split(separator: "\n").first.map(String.init))
         #expect(http.hasPrefix("http://127.0.0.1:\(port)/calendar/"))
-        let response = try Self.curl("-o", "/dev/null", "-w", "%{http_code} %{content_type}", http)
+        let response = try await Self.curl("-o", "/dev/null", "-w", "%{http_code} %{content_type}", http)
         #expect(response.stdout.hasPrefix("200 text/calendar"), "\(response.stdout) \(response.stderr)")
-        let body = try Self.curl(http)
+        let body = try await Self.curl(http)
         #expect(body.stdout.hasPrefix("BEGIN:VCALENDAR"))
 
         daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0)
         #expect(daemon.stderr.contains("birthdays run stopped"))
-        let after = try Self.curl("-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/healthz")
+        let after = try await Self.curl("-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/healthz")
         #expect(after.status != 0, "the port still answers after the daemon exited: \(after.stdout)")
         #expect(after.stdout == "000")
     }

@@ -7,8 +7,8 @@ import Testing
 @Suite struct DaemonCommandTests {
     let cli: CLIProcess
 
-    init() throws {
-        cli = try .withAda(settings: [("channels", "log")], enableNotifications: true)
+    init() async throws {
+        cli = try await .withAda(settings: [("channels", "log")], enableNotifications: true)
     }
 
     // MARK: - The daemon
@@ -30,7 +30,7 @@ import Testing
         #expect(!(daemon.stdout + daemon.stderr).contains("ada-birthday"), "logs show public ids only")
         #expect(try await cli.ledgerStates() == ["delivered"])
 
-        let status = try cli.run(at: "2026-03-10T09:01:00+01:00", "status", "--json")
+        let status = try await cli.run(at: "2026-03-10T09:01:00+01:00", "status", "--json")
         let object = try CLIProcess.object(status.stdout)
         let running = try #require(object["daemon"] as? [String: Any])
         #expect(running["running"] as? Bool == true)
@@ -51,14 +51,14 @@ import Testing
         let daemon = try cli.daemon(now: "2026-03-10T08:30:00+01:00")
         try await daemon.waitUntil("the first pass") { $0.stderr.contains("next pass") }
         #expect(daemon.stderr.contains("2026-03-10T09:00:00+01:00"), "first due at 09:00 Berlin")
-        try cli.set("time-zone", "America/New_York")
+        try await cli.set("time-zone", "America/New_York")
         let passes = daemon.stderr.occurrences(of: "next pass")
         daemon.signal(SIGHUP)
         try await daemon.waitUntil("the pass after the change") { $0.stderr.occurrences(of: "next pass") > passes }
         // 09:00 in New York (EDT since 8 March) is 14:00 in Berlin.
         let lastPass = try #require(daemon.stderr.split(separator: "\n").last { $0.contains("next pass") })
         #expect(lastPass.contains("2026-03-10T14:00:00+01:00"), "\(lastPass)")
-        let pending = try CLIProcess.array(try cli.run(at: "2026-03-10T08:31:00+01:00", "pending", "--json").stdout)
+        let pending = try await CLIProcess.array(try cli.run(at: "2026-03-10T08:31:00+01:00", "pending", "--json").stdout)
         #expect(pending.map { $0["fire_at"] as? String } == ["2026-03-10T09:00:00-04:00"])
         #expect(!daemon.stdout.contains("reminder delivered"))
         daemon.signal(SIGTERM)
@@ -90,13 +90,13 @@ import Testing
         let first = try cli.daemon(now: "2026-03-10T08:00:00+01:00")
         try await first.waitUntil("the start") { $0.stderr.contains("birthdays run started") }
 
-        let second = try cli.run(at: "2026-03-10T08:00:00+01:00", "run")
+        let second = try await cli.run(at: "2026-03-10T08:00:00+01:00", "run")
         #expect(second.status == 1)
         #expect(second.stderr.contains("birthdays run is already running for \(cli.databasePath) (pid \(first.pid))"))
 
         first.signal(SIGTERM)
         #expect(try await first.waitForExit() == 0)
-        let status = try cli.run(at: "2026-03-10T08:00:00+01:00", "status")
+        let status = try await cli.run(at: "2026-03-10T08:00:00+01:00", "status")
         #expect(status.stdout.contains("Daemon: not running"))
     }
 
@@ -104,52 +104,52 @@ import Testing
 
     @Test func deliverOnceDeliversLateThenNotAgain() async throws {
         defer { cli.cleanUp() }
-        let first = try cli.run(at: "2026-03-10T09:05:00+01:00", "deliver", "--once")
+        let first = try await cli.run(at: "2026-03-10T09:05:00+01:00", "deliver", "--once")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("reminder delivered id=\(try await cli.publicID("ada-birthday-dayof")) "))
         #expect(first.stdout.contains("late=1"))
-        let second = try cli.run(at: "2026-03-10T09:06:00+01:00", "deliver", "--once")
+        let second = try await cli.run(at: "2026-03-10T09:06:00+01:00", "deliver", "--once")
         #expect(!second.stdout.contains("reminder delivered"))
         #expect(try await cli.ledgerStates() == ["delivered"])
     }
 
-    @Test func aReminderDueYesterdayIsRecordedAsMissed() throws {
+    @Test func aReminderDueYesterdayIsRecordedAsMissed() async throws {
         defer { cli.cleanUp() }
-        let pass = try cli.run(at: "2026-03-11T07:00:00+01:00", "deliver", "--once", "--json")
+        let pass = try await cli.run(at: "2026-03-11T07:00:00+01:00", "deliver", "--once", "--json")
         let object = try CLIProcess.object(pass.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("{") }.last ?? "")
         #expect(object["missed"] as? Int == 1)
-        let status = try cli.run(at: "2026-03-11T07:00:00+01:00", "status", "--json")
+        let status = try await cli.run(at: "2026-03-11T07:00:00+01:00", "status", "--json")
         let problems = try #require(try CLIProcess.object(status.stdout)["problems"] as? [[String: Any]])
         #expect(problems.map { $0["state"] as? String } == ["missed"])
     }
 
     @Test func snoozeShowsTheReminderAgainOnceAndDismissStopsIt() async throws {
         defer { cli.cleanUp() }
-        _ = try cli.run(at: "2026-03-10T09:00:10+01:00", "deliver", "--once")
-        let snooze = try cli.run(at: "2026-03-10T09:01:00+01:00", "snooze", "ada-birthday-dayof", "--for", "15m")
+        _ = try await cli.run(at: "2026-03-10T09:00:10+01:00", "deliver", "--once")
+        let snooze = try await cli.run(at: "2026-03-10T09:01:00+01:00", "snooze", "ada-birthday-dayof", "--for", "15m")
         #expect(snooze.status == 0, "\(snooze.stderr)")
         #expect(snooze.stdout == "Snoozed ada-birthday-dayof until 2026-03-10T09:16:00+01:00.\n")
-        #expect(!(try cli.run(at: "2026-03-10T09:10:00+01:00", "deliver", "--once")).stdout.contains("reminder delivered"))
-        let again = try cli.run(at: "2026-03-10T09:16:00+01:00", "deliver", "--once")
+        await #expect(!(try cli.run(at: "2026-03-10T09:10:00+01:00", "deliver", "--once")).stdout.contains("reminder delivered"))
+        let again = try await cli.run(at: "2026-03-10T09:16:00+01:00", "deliver", "--once")
         #expect(again.stdout.contains("reminder delivered id=\(try await cli.publicID("ada-birthday-dayof-snooze")) "))
 
-        let dismiss = try cli.run(at: "2026-03-10T09:20:00+01:00", "dismiss", "ada-birthday-dayof")
+        let dismiss = try await cli.run(at: "2026-03-10T09:20:00+01:00", "dismiss", "ada-birthday-dayof")
         #expect(dismiss.status == 0, "\(dismiss.stderr)")
-        _ = try cli.run(at: "2026-03-10T09:21:00+01:00", "snooze", "ada-birthday-dayof", "--for", "1m")
-        let unknown = try cli.run(at: "2026-03-10T09:21:00+01:00", "dismiss", "nobody-birthday-dayof")
+        _ = try await cli.run(at: "2026-03-10T09:21:00+01:00", "snooze", "ada-birthday-dayof", "--for", "1m")
+        let unknown = try await cli.run(at: "2026-03-10T09:21:00+01:00", "dismiss", "nobody-birthday-dayof")
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("no reminder with the id 'nobody-birthday-dayof'"))
-        let bad = try cli.run(at: "2026-03-10T09:21:00+01:00", "snooze", "ada-birthday-dayof", "--for", "soon")
+        let bad = try await cli.run(at: "2026-03-10T09:21:00+01:00", "snooze", "ada-birthday-dayof", "--for", "soon")
         #expect(bad.stderr.contains("'soon' is not a duration"))
     }
 
-    @Test func showPrintsDatesNextOccurrenceAndAge() throws {
+    @Test func showPrintsDatesNextOccurrenceAndAge() async throws {
         defer { cli.cleanUp() }
-        let byName = try cli.run(at: "2026-03-10T08:00:00+01:00", "show", "Ada Lovelace")
+        let byName = try await cli.run(at: "2026-03-10T08:00:00+01:00", "show", "Ada Lovelace")
         #expect(byName.status == 0, "\(byName.stderr)")
         #expect(byName.stdout == "Ada Lovelace\nId: ada\nBirthday: 1990-03-10; next 2026-03-10 (today), turns 36\n")
-        #expect(try cli.run(at: "2026-03-10T08:00:00+01:00", "show", "ada").stdout == byName.stdout)
-        let missing = try cli.run(at: "2026-03-10T08:00:00+01:00", "show", "Nobody")
+        await #expect(try cli.run(at: "2026-03-10T08:00:00+01:00", "show", "ada").stdout == byName.stdout)
+        let missing = try await cli.run(at: "2026-03-10T08:00:00+01:00", "show", "Nobody")
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no person has the id or name 'Nobody'"))
     }

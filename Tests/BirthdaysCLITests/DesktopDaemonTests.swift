@@ -9,8 +9,8 @@ import Testing
 struct DesktopDaemonTests {
     let cli: CLIProcess
 
-    init() throws {
-        cli = try .withAda(settings: [("channels", "desktop")], enableNotifications: true)
+    init() async throws {
+        cli = try await .withAda(settings: [("channels", "desktop")], enableNotifications: true)
     }
 
     /// Starts the bus, the server (clicking `autoAction` when set) and the daemon at 08:59:57.

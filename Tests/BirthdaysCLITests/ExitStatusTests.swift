@@ -10,11 +10,11 @@ import Testing
         ["dismiss", "nobody-birthday-dayof"],
         ["snooze", "nobody-birthday-dayof"],
     ])
-    func aRuntimeFailureIsOneLineAndStatusOne(_ arguments: [String]) throws {
+    func aRuntimeFailureIsOneLineAndStatusOne(_ arguments: [String]) async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
-        let result = try cli.run(arguments)
+        try await Seed.twoPeople(cli)
+        let result = try await cli.run(arguments)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("Error: "))
         #expect(result.stderr.split(separator: "\n").count == 1, "one line, no usage text: \(result.stderr)")
@@ -28,10 +28,10 @@ import Testing
         ["frobnicate"],
         ["import", "--date-order", "dym", "contacts.csv"],
     ])
-    func aBadArgumentIsAUsageErrorWithStatus64(_ arguments: [String]) throws {
+    func aBadArgumentIsAUsageErrorWithStatus64(_ arguments: [String]) async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        let result = try cli.run(arguments)
+        let result = try await cli.run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: "))
         #expect(result.stderr.contains("Usage:") || result.stderr.contains("See 'birthdays"))
@@ -39,10 +39,10 @@ import Testing
 
     /// `--version`: the number in the VERSION file, and `git describe` in
     /// parentheses when built from a checkout that is not exactly a release tag.
-    @Test func versionComesFromTheVersionFile() throws {
+    @Test func versionComesFromTheVersionFile() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        let result = try cli.run("--version")
+        let result = try await cli.run("--version")
         #expect(result.status == 0)
         let version = try String(contentsOf: Repository.root.appendingPathComponent("VERSION"), encoding: .utf8).trimmingCharacters(
             in: .whitespacesAndNewlines
@@ -51,7 +51,7 @@ import Testing
         if FileManager.default.fileExists(atPath: Repository.root.appendingPathComponent(".git").path), SystemTools.path("git") != nil {
             // Built from this checkout: the description follows unless HEAD is exactly the release tag.
             // (The binary may predate the last commit, so the description itself is not compared.)
-            let describe = try TestProcess.run(
+            let describe = try await TestProcess.run(
                 ["/usr/bin/env", "git", "-C", Repository.root.path, "describe", "--tags", "--always", "--dirty", "--match", "v[0-9]*"]
             ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(result.stdout.hasPrefix(version + " (") == (describe != "v" + version), "\(result.stdout) vs \(describe)")

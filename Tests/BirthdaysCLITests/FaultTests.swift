@@ -16,12 +16,12 @@ import Glibc
     /// Standard output on a full device: exit 1 with one line, never a
     /// crash and never a success.
     @Test(arguments: [["export"], ["people"], ["upcoming", "--days", "365"], ["feed", "url"], ["status"], ["pending"], ["import", "SEED"]])
-    func aFullStandardOutputIsAnError(arguments: [String]) throws {
+    func aFullStandardOutputIsAnError(arguments: [String]) async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
+        try await Seed.twoPeople(cli)
         let file = try cli.write("more.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:c\r\nFN:Carol\r\nBDAY:1970-05-05\r\nEND:VCARD\r\n")
-        let result = try TestProcess.run(
+        let result = try await TestProcess.run(
             ["/bin/sh", "-c", "exec \"$@\" > /dev/full", "sh", try CLIProcess.binary()] + arguments.map { $0 == "SEED" ? file : $0 },
             environment: cli.environment
         )
@@ -36,9 +36,9 @@ import Glibc
     @Test func anImportUnderAFullDiskLandsWholeOrNotAtAll() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try cli.enableNotifications()
+        try await cli.enableNotifications()
         let seed = (0..<40).map { Self.card(uid: "seed-\($0)", index: $0) }.joined()
-        let imported = try cli.run("import", try cli.write("seed.vcf", seed))
+        let imported = try await cli.run("import", try cli.write("seed.vcf", seed))
         try #require(imported.status == 0, "\(imported.stderr)")
         let more = try cli.write("more.vcf", (0..<217).map { Self.card(uid: "more-\($0)", index: $0) }.joined())
         let size = try Self.databaseBytes(cli)
@@ -51,7 +51,7 @@ import Glibc
                 try FileManager.default.copyItem(atPath: cli.databasePath + suffix, toPath: copy.databasePath + suffix)
             }
             let limitKiB = (size + step * 96 * 1024) / 1024 + 8
-            let result = try TestProcess.run(
+            let result = try await TestProcess.run(
                 // SIGXFSZ ignored: a write past the limit then fails with EFBIG.
                 ["/bin/sh", "-c", "trap '' XFSZ; ulimit -f \(limitKiB) && exec \"$@\"", "sh", try CLIProcess.binary(), "import", more],
                 environment: copy.environment
@@ -147,9 +147,9 @@ import Glibc
             atomically: true,
             encoding: .utf8
         )
-        try cli.handToUnprivilegedUser()
+        try await cli.handToUnprivilegedUser()
         chmod(vdir + "/work", 0)
-        let result = try cli.runUnprivileged(["import", vdir])
+        let result = try await cli.runUnprivileged(["import", vdir])
         #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
         #expect(result.stderr == "Error: cannot read \(vdir)/work: permission denied\n")
         chmod(vdir + "/work", 0o755)
@@ -157,11 +157,11 @@ import Glibc
     }
 
     /// A FIFO, and a pipe behind /dev/stdin, are read like files.
-    @Test func aFIFOAndStandardInputAreRead() throws {
+    @Test func aFIFOAndStandardInputAreRead() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:a\r\nFN:Ada\r\nBDAY:1990-03-10\r\nEND:VCARD\r\n"
-        let piped = try TestProcess.run(
+        let piped = try await TestProcess.run(
             ["/bin/sh", "-c", "printf '%s' \"$1\" | exec \"$2\" import /dev/stdin", "sh", card, try CLIProcess.binary()],
             environment: cli.environment
         )
@@ -169,7 +169,7 @@ import Glibc
         #expect(piped.stdout.contains("1 added"))
         let fifo = cli.path("contacts.fifo")
         try #require(mkfifo(fifo, 0o600) == 0)
-        let result = try TestProcess.run(
+        let result = try await TestProcess.run(
             [
                 "/bin/sh", "-c", "printf '%s' \"$1\" > \"$2\" & exec \"$3\" import \"$2\"", "sh",
                 card.replacingOccurrences(of: "UID:a", with: "UID:b"), fifo, try CLIProcess.binary(),
@@ -182,26 +182,26 @@ import Glibc
 
     // MARK: - Export through links, never over devices
 
-    @Test func exportWritesThroughASymbolicLink() throws {
+    @Test func exportWritesThroughASymbolicLink() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
+        try await Seed.twoPeople(cli)
         let target = cli.path("published/birthdays.ics")
         try FileManager.default.createDirectory(atPath: cli.path("published"), withIntermediateDirectories: true)
         try "old".write(toFile: target, atomically: true, encoding: .utf8)
         let link = cli.path("feed.ics")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "published/birthdays.ics")
-        let result = try cli.run("export", "--output", link)
+        let result = try await cli.run("export", "--output", link)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "published/birthdays.ics", "the link stays a link")
         #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("BEGIN:VCALENDAR"))
     }
 
     /// A FIFO, a link to one, and (as root) a device node are refused, not replaced.
-    @Test func exportRefusesWhatIsNotARegularFile() throws {
+    @Test func exportRefusesWhatIsNotARegularFile() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
+        try await Seed.twoPeople(cli)
         let fifo = cli.path("pipe")
         try #require(mkfifo(fifo, 0o600) == 0)
         let link = cli.path("link-to-pipe")
@@ -210,7 +210,7 @@ import Glibc
         let device = cli.path("null-device")
         if mknod(device, S_IFCHR | 0o600, dev_t(1 << 8 | 3)) == 0 { targets.append(device) }  // 1,3: a copy of /dev/null
         for target in targets {
-            let result = try cli.run("export", "--output", target)
+            let result = try await cli.run("export", "--output", target)
             #expect(result.status == 1)
             #expect(result.stderr.contains("it is not a regular file"), "\(target): \(result.stderr)")
             var info = stat()
@@ -224,7 +224,7 @@ import Glibc
     /// A second daemon through a symbolic link to the database is still the
     /// same database: the lock is taken on the resolved path.
     @Test func theDaemonLockFollowsSymbolicLinks() async throws {
-        let cli = try CLIProcess.withAda(settings: [("channels", "log")], enableNotifications: true)
+        let cli = try await CLIProcess.withAda(settings: [("channels", "log")], enableNotifications: true)
         defer { cli.cleanUp() }
         let link = cli.path("alias.sqlite")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: cli.databasePath)
@@ -237,7 +237,7 @@ import Glibc
         defer { second.stop() }
         #expect(try await second.waitForExit(seconds: 30) == 1)
         #expect(second.stderr.contains("birthdays run is already running for \(link) (pid \(first.pid))"), "\(second.stderr)")
-        #expect(try viaLink.run("status").stdout.contains("Daemon: running (pid \(first.pid))"))
+        await #expect(try viaLink.run("status").stdout.contains("Daemon: running (pid \(first.pid))"))
     }
 
     /// A database this user cannot write (a file another user owns, in a
@@ -246,14 +246,14 @@ import Glibc
     /// Also when its write-ahead log was checkpointed and removed, so that
     /// SQLite could not create the log files in the folder it cannot write.
     @Test(.enabled(if: CLIProcess.canRunUnprivileged, CLIProcess.unprivilegedMissing), arguments: [false, true])
-    func aReadOnlyDatabaseCanBeRead(withoutLog: Bool) throws {
+    func aReadOnlyDatabaseCanBeRead(withoutLog: Bool) async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
-        _ = try cli.run("feed", "url")
+        try await Seed.twoPeople(cli)
+        _ = try await cli.run("feed", "url")
         if withoutLog {
             // Closing the last connection checkpoints the log and removes it.
-            let checkpoint = try TestProcess.run([
+            let checkpoint = try await TestProcess.run([
                 SystemTools.python, "-c",
                 "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.close()",
                 cli.databasePath,
@@ -269,11 +269,11 @@ import Glibc
         for arguments in [
             ["people"], ["upcoming", "--days", "365"], ["status"], ["pending"], ["show", "ada"], ["export"], ["feed", "url"], ["settings", "show"],
         ] {
-            let result = try cli.runUnprivileged(arguments, writable: false)
+            let result = try await cli.runUnprivileged(arguments, writable: false)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
         }
-        #expect(try cli.runUnprivileged(["people"], writable: false).stdout.contains("Ada"))
-        let write = try cli.runUnprivileged(["settings", "set", "day-before", "off"], writable: false)
+        await #expect(try cli.runUnprivileged(["people"], writable: false).stdout.contains("Ada"))
+        let write = try await cli.runUnprivileged(["settings", "set", "day-before", "off"], writable: false)
         #expect(write.status == 1)
         #expect(write.stderr.hasPrefix("Error: "))
         #expect(write.stderr.split(separator: "\n").count == 1)
@@ -291,26 +291,26 @@ extension CLIProcess {
 
     /// Gives the test's folder to `nobody` (as root), so that the commands
     /// run by ``runUnprivileged(_:writable:)`` can use it.
-    func handToUnprivilegedUser() throws {
+    func handToUnprivilegedUser() async throws {
         guard geteuid() == 0 else { return }
-        let result = try TestProcess.run(["/bin/chown", "-R", "\(Self.nobody):\(Self.nobody)", directory.path])
+        let result = try await TestProcess.run(["/bin/chown", "-R", "\(Self.nobody):\(Self.nobody)", directory.path])
         try #require(result.status == 0, "chown: \(result.stderr)")
     }
 
     /// Runs the binary as an ordinary user: this one, or `nobody` as root.
     /// With `writable` false (as root), `nobody` may read the folder and the
     /// database but write neither.
-    func runUnprivileged(_ arguments: [String], writable: Bool = true) throws -> Output {
-        guard geteuid() == 0 else { return try run(arguments) }
+    func runUnprivileged(_ arguments: [String], writable: Bool = true) async throws -> Output {
+        guard geteuid() == 0 else { return try await run(arguments) }
         guard let setpriv = SystemTools.path("setpriv") else {
             throw TestSupportError("running as root, this test needs setpriv (apt: util-linux) to run as nobody")
         }
         if !writable {
             // Root's files, readable by all, writable by root only.
-            _ = try TestProcess.run(["/bin/chown", "-R", "0:0", directory.path])
-            _ = try TestProcess.run(["/bin/chmod", "-R", "a+rX,go-w", directory.path])
+            _ = try await TestProcess.run(["/bin/chown", "-R", "0:0", directory.path])
+            _ = try await TestProcess.run(["/bin/chmod", "-R", "a+rX,go-w", directory.path])
         }
         let argv = [setpriv, "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "--", try CLIProcess.binary()] + arguments
-        return try TestProcess.run(argv, environment: environment)
+        return try await TestProcess.run(argv, environment: environment)
     }
 }

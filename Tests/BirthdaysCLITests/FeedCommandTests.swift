@@ -3,24 +3,24 @@ import TestSupport
 import Testing
 
 @Suite struct FeedCommandTests {
-    @Test func exportIsByteIdenticalAndReadableByPythonIcalendar() throws {
+    @Test func exportIsByteIdenticalAndReadableByPythonIcalendar() async throws {
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
-        _ = try cli.json(["import", CLIProcess.samples + "/contacts.vcf", CLIProcess.samples + "/google-contacts.csv"])
-        let first = try cli.run(["export"])
-        let second = try cli.run(["export"])
+        _ = try await cli.json(["import", CLIProcess.samples + "/contacts.vcf", CLIProcess.samples + "/google-contacts.csv"])
+        let first = try await cli.run(["export"])
+        let second = try await cli.run(["export"])
         #expect(first.status == 0)
         #expect(!first.stdout.isEmpty)
         #expect(first.stdout == second.stdout, "identical data gives identical bytes")
         let file = cli.path("feed.ics")
-        let written = try cli.run(["export", "--output", file])
+        let written = try await cli.run(["export", "--output", file])
         #expect(written.status == 0)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == first.stdout)
 
-        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
         let dated = people.reduce(0) { $0 + ($1["birthday"] is NSNull ? 0 : 1) + ($1["anniversary"] is NSNull ? 0 : 1) }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return }
-        let python = try TestProcess.run([
+        let python = try await TestProcess.run([
             "/usr/bin/python3", "-c",
             """
             import sys, icalendar
@@ -38,7 +38,7 @@ import Testing
     @Test func serveAnswersRevalidatesAndRotationCutsOffTheOldURL() async throws {
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
-        _ = try cli.json(["import", CLIProcess.samples + "/google-contacts.csv"])
+        _ = try await cli.json(["import", CLIProcess.samples + "/google-contacts.csv"])
         let server = try TestProcess(
             [try CLIProcess.binary(), "serve", "--port", String(try Loopback.freePort())],
             environment: cli.environment,
@@ -55,23 +55,23 @@ import Testing
         )
         let port = Int(line.split(separator: ":").last ?? "")
         let portText = String(try #require(port))
-        let urls = try #require(try cli.json(["feed", "url", "--port", portText]) as? [String: String])
+        let urls = try await #require(try cli.json(["feed", "url", "--port", portText]) as? [String: String])
         let url = try #require(urls["http"])
         #expect(urls["webcal"] == url.replacingOccurrences(of: "http://", with: "webcal://"))
 
-        let ok = try curl(["-D", "-", "-o", "/dev/null", url])
+        let ok = try await curl(["-D", "-", "-o", "/dev/null", url])
         #expect(ok.contains("HTTP/1.1 200"))
         #expect(ok.lowercased().contains("content-type: text/calendar; charset=utf-8"))
         let etag = try #require(
             ok.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces)
         )
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(etag)", url]) == "304")
+        await #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(etag)", url]) == "304")
 
-        _ = try cli.run(["feed", "rotate"])
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", url]) == "404", "the old URL stops working at once")
-        let rotated = try #require((try cli.json(["feed", "url", "--port", portText]) as? [String: String])?["http"])
+        _ = try await cli.run(["feed", "rotate"])
+        await #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", url]) == "404", "the old URL stops working at once")
+        let rotated = try await #require((try cli.json(["feed", "url", "--port", portText]) as? [String: String])?["http"])
         #expect(rotated != url)
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", rotated]) == "200")
+        await #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", rotated]) == "200")
 
         // The token never reaches the log.
         server.stop()
@@ -82,7 +82,7 @@ import Testing
         #expect(buffer.contains("<redacted>"))
     }
 
-    func curl(_ arguments: [String]) throws -> String {
-        try TestProcess.run(["/usr/bin/curl", "-s", "--max-time", "10"] + arguments).stdout
+    func curl(_ arguments: [String]) async throws -> String {
+        try await TestProcess.run(["/usr/bin/curl", "-s", "--max-time", "10"] + arguments).stdout
     }
 }

@@ -37,12 +37,12 @@ import Glibc
         }
         let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
         defer { cli.cleanUp() }
-        try cli.seed([("ada", "Ada Lovelace", "1990-03-11")])
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-11")])
         let port = try Loopback.freePort()
         var arguments = [try CLIProcess.binary(), "serve", "--port", String(port)]
         if command == "run" {
-            try cli.set("channels", "log")
-            try cli.set("serve", "127.0.0.1:\(port)")
+            try await cli.set("channels", "log")
+            try await cli.set("serve", "127.0.0.1:\(port)")
             arguments = [try CLIProcess.binary(), "run"]
         }
         // `ulimit -n` lowers both limits for the server only; exec keeps them.
@@ -54,14 +54,14 @@ import Glibc
         )
         defer { server.stop() }
         let healthz = "http://127.0.0.1:\(port)/healthz"
-        try await server.waitUntil("the feed server") { _ in (try? Self.curl(healthz))?.stdout == "200" }
-        let feed = try #require(try cli.run("feed", "url", "--port", String(port)).stdout.split(separator: "\n").first.map(String.init))
+        try await server.waitUntil("the feed server") { _ in await (try? Self.curl(healthz))?.stdout == "200" }
+        let feed = try await #require(try cli.run("feed", "url", "--port", String(port)).stdout.split(separator: "\n").first.map(String.init))
 
         let flood = try await offThread { try Self.connect(count: Self.idleConnections, port: port) }
         #expect(flood.count == Self.idleConnections, "every connection was accepted or queued")
 
-        #expect(try Self.curl(healthz).stdout == "200", "a real request is answered at the bound")
-        #expect(try Self.curl(feed).stdout == "200", "and the feed, which opens the database")
+        await #expect(try Self.curl(healthz).stdout == "200", "a real request is answered at the bound")
+        await #expect(try Self.curl(feed).stdout == "200", "and the feed, which opens the database")
         #expect(server.poll() == nil, "the server lives: \(server.stderr.suffix(2000))")
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/fd").count
         #expect(descriptors < Self.descriptorLimit, "below the limit: \(descriptors)")
@@ -73,7 +73,7 @@ import Glibc
         try await Task.sleep(for: .seconds(2))
         let used = try Self.cpuTicks(server.pid) - before
         #expect(used < Int(sysconf(Int32(_SC_CLK_TCK))) / 2, "\(used) ticks of CPU in 2 s of idle connections")
-        #expect(try Self.curl(healthz).stdout == "200")
+        await #expect(try Self.curl(healthz).stdout == "200")
         #expect(server.poll() == nil)
         #expect(server.stderr.contains("connection limit reached"))
         for fd in flood { close(fd) }
@@ -82,11 +82,11 @@ import Glibc
     /// `run` with a `serve` address it cannot bind delivers anyway, says
     /// why the feed is missing, and serves it once the port is free.
     @Test func runDeliversWhenTheFeedCannotBindAndServesItLater() async throws {
-        let cli = try CLIProcess.withAda(enableNotifications: true)
+        let cli = try await CLIProcess.withAda(enableNotifications: true)
         defer { cli.cleanUp() }
         let taken = try Loopback.Listener()
-        try cli.set("channels", "log")
-        try cli.set("serve", "127.0.0.1:\(taken.port)")
+        try await cli.set("channels", "log")
+        try await cli.set("serve", "127.0.0.1:\(taken.port)")
         let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
         defer { daemon.stop() }
         try await daemon.waitUntil("the delivery") { $0.stdout.contains("reminder delivered") }
@@ -94,26 +94,26 @@ import Glibc
         #expect(daemon.poll() == nil, "run keeps running")
         taken.close()
         try await daemon.waitUntil("the feed once the port is free", seconds: 90) { _ in
-            (try? Self.curl("http://127.0.0.1:\(taken.port)/healthz"))?.stdout == "200"
+            await (try? Self.curl("http://127.0.0.1:\(taken.port)/healthz"))?.stdout == "200"
         }
         #expect(daemon.stdout.occurrences(of: "reminder delivered") == 1)
     }
 
     @Test(arguments: [["serve", "--port", "99999"], ["serve", "--port", "0"], ["feed", "url", "--port", "65536"]])
-    func portsOutsideTheRangeAreRejected(arguments: [String]) throws {
+    func portsOutsideTheRangeAreRejected(arguments: [String]) async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        let result = try cli.run(arguments)
+        let result = try await cli.run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains("--port must be between 1 and 65535"))
-        let setting = try cli.run("settings", "set", "serve", "127.0.0.1:99999")
+        let setting = try await cli.run("settings", "set", "serve", "127.0.0.1:99999")
         #expect(setting.status != 0)
     }
 
     // MARK: - Helpers
 
-    static func curl(_ url: String) throws -> CLIProcess.Output {
-        try TestProcess.run(["/usr/bin/env", "curl", "-s", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", url])
+    static func curl(_ url: String) async throws -> CLIProcess.Output {
+        try await TestProcess.run(["/usr/bin/env", "curl", "-s", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", url])
     }
 
     /// `count` connections to 127.0.0.1:`port`, opened one after another and held.

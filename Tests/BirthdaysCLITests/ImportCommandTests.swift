@@ -7,38 +7,38 @@ import Testing
 
     func count(_ object: Any, _ key: String) -> Int? { (object as? [String: Any])?[key] as? Int }
 
-    @Test func samplesImportThenReimportIsUnchanged() throws {
+    @Test func samplesImportThenReimportIsUnchanged() async throws {
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
-        let first = try cli.json(["import"] + samples())
+        let first = try await cli.json(["import"] + samples())
         #expect(count(first, "added") == 46)
         #expect(count(first, "invalid") == 0)
-        let second = try cli.json(["import"] + samples())
+        let second = try await cli.json(["import"] + samples())
         #expect(count(second, "added") == 0)
         #expect(count(second, "updated") == 0)
         #expect(count(second, "unchanged") == 46)
-        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
         #expect(people.count == 46)
     }
 
-    @Test func dryRunWritesNothing() throws {
+    @Test func dryRunWritesNothing() async throws {
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
-        let report = try cli.json(["import", "--dry-run"] + samples())
+        let report = try await cli.json(["import", "--dry-run"] + samples())
         #expect(count(report, "added") == 46)
-        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
         #expect(people.isEmpty)
     }
 
     /// `upcoming` against an independent oracle: Foundation's calendar
     /// arithmetic over what `people` reports.
     @Test(arguments: ["2026-11-21T08:00:00Z", "2027-02-27T23:30:00Z", "2028-02-28T12:00:00Z", "2026-12-31T23:59:00Z"])
-    func upcomingMatchesCalendarArithmetic(now: String) throws {
+    func upcomingMatchesCalendarArithmetic(now: String) async throws {
         let cli = try CLIProcess(now: now, timeZone: "UTC")
         defer { cli.cleanUp() }
-        _ = try cli.json(["import"] + samples())
-        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
-        let upcoming = try #require(try cli.json(["upcoming", "--days", "366"]) as? [[String: Any]])
+        _ = try await cli.json(["import"] + samples())
+        let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
+        let upcoming = try await #require(try cli.json(["upcoming", "--days", "366"]) as? [[String: Any]])
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let nowDate = try #require(ISO8601DateFormatter().date(from: now))
@@ -69,11 +69,11 @@ import Testing
         #expect(days == days.sorted(), "nearest first")
     }
 
-    @Test func yearlessAndLeapDayBirthdaysInUpcoming() throws {
+    @Test func yearlessAndLeapDayBirthdaysInUpcoming() async throws {
         let cli = try CLIProcess(now: "2027-02-20T10:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
-        _ = try cli.json(["import"] + samples())
-        let upcoming = try #require(try cli.json(["upcoming", "--days", "20"]) as? [[String: Any]])
+        _ = try await cli.json(["import"] + samples())
+        let upcoming = try await #require(try cli.json(["upcoming", "--days", "20"]) as? [[String: Any]])
         let leap = try #require(upcoming.first { $0["name"] as? String == "Leap Day Larsen" })
         #expect(leap["date"] as? String == "2027-02-28")
         #expect(leap["month"] as? Int == 2 && leap["day"] as? Int == 29)
@@ -82,11 +82,11 @@ import Testing
         #expect(bilas["year"] is NSNull && bilas["age"] is NSNull)
     }
 
-    @Test func humanOutputSaysTodayAndTomorrow() throws {
+    @Test func humanOutputSaysTodayAndTomorrow() async throws {
         let cli = try CLIProcess(now: "2026-06-23T10:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
-        _ = try cli.json(["import"] + samples())
-        let result = try cli.run(["upcoming", "--days", "1"])
+        _ = try await cli.json(["import"] + samples())
+        let result = try await cli.run(["upcoming", "--days", "1"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         // Alan Turing and Vint Cerf were both born on June 23; Joan Clarke on the 24th,
@@ -101,15 +101,15 @@ import Testing
         #expect(Set(nameColumn).count == 1)
     }
 
-    @Test func databaseFromEnvironmentAndNowFromEnvironment() throws {
+    @Test func databaseFromEnvironmentAndNowFromEnvironment() async throws {
         var cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
         cli.extraEnvironment["BIRTHDAYS_DATABASE"] = cli.path("env.sqlite")
-        let result = try cli.run(["import", "--json"] + samples())
+        let result = try await cli.run(["import", "--json"] + samples())
         #expect(result.status == 0)
         #expect(FileManager.default.fileExists(atPath: cli.path("env.sqlite")))
         cli.extraEnvironment["BIRTHDAYS_NOW"] = "not a date"
-        let bad = try cli.run(["upcoming"])
+        let bad = try await cli.run(["upcoming"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("BIRTHDAYS_NOW"))
     }
@@ -156,20 +156,20 @@ import Testing
     ]
 
     @Test(arguments: cases)
-    func badInputIsReportedAndTheStoreIsUnchangedOnFailure(_ c: Case) throws {
+    func badInputIsReportedAndTheStoreIsUnchangedOnFailure(_ c: Case) async throws {
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
-        _ = try cli.json(["import", CLIProcess.samples + "/contacts.vcf"])
-        let before = try cli.run(["people", "--json"]).stdout
+        _ = try await cli.json(["import", CLIProcess.samples + "/contacts.vcf"])
+        let before = try await cli.run(["people", "--json"]).stdout
         let file = try cli.write(c.name, c.bytes)
-        let result = try cli.run(["import", file])
+        let result = try await cli.run(["import", file])
         #expect(result.status == (c.fails ? 1 : 0), "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
         if !c.message.isEmpty { #expect(result.stderr.contains(cli.path(c.message)) || result.stderr.contains(c.message), "\(result.stderr)") }
         for line in result.stderr.split(separator: "\n") where line.contains(c.name) {
             #expect(line.hasPrefix(file + ":"), "problems are file:line: message")
         }
-        let after = try cli.run(["people", "--json"]).stdout
+        let after = try await cli.run(["people", "--json"]).stdout
         if c.fails {
             #expect(after == before)
         } else {
@@ -178,13 +178,13 @@ import Testing
         }
     }
 
-    @Test func anUnreadablePathAbortsTheWholeRun() throws {
+    @Test func anUnreadablePathAbortsTheWholeRun() async throws {
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
-        let result = try cli.run(["import", CLIProcess.samples + "/contacts.vcf", cli.path("missing.vcf")])
+        let result = try await cli.run(["import", CLIProcess.samples + "/contacts.vcf", cli.path("missing.vcf")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("missing.vcf"))
-        let people = try cli.run(["people", "--json"]).stdout
+        let people = try await cli.run(["people", "--json"]).stdout
         #expect(people.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
 }
@@ -193,13 +193,13 @@ import Testing
 @Suite(.enabled(if: Repository.shared != nil, Comment(rawValue: Repository.sharedMissing)))
 struct GeneratedExportTests {
     @Test(arguments: ["vcard21", "vcard3", "vcard4", "google-csv", "outlook-csv", "mixed"])
-    func importMatchesTruth(format: String) throws {
+    func importMatchesTruth(format: String) async throws {
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
-        let (file, truthPath) = try generateContacts(count: 1_500, format: format, seed: 7, into: cli)
-        let report = try cli.json(["import", file])
+        let (file, truthPath) = try await generateContacts(count: 1_500, format: format, seed: 7, into: cli)
+        let report = try await cli.json(["import", file])
         #expect((report as? [String: Any])?["invalid"] as? Int == 0)
-        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
         // truth: uid, name, kind, month, day, year
         var expected: [String] = []
         for line in try String(contentsOfFile: truthPath, encoding: .utf8).split(separator: "\n") {
@@ -218,7 +218,7 @@ struct GeneratedExportTests {
         let extra = multisetDifference(actual, expected)
         #expect(missing.isEmpty, "missing \(missing.count), e.g. \(missing.prefix(5))")
         #expect(extra.isEmpty, "unexpected \(extra.count), e.g. \(extra.prefix(5))")
-        let again = try cli.json(["import", file])
+        let again = try await cli.json(["import", file])
         #expect((again as? [String: Any])?["unchanged"] as? Int == people.count)
         #expect((again as? [String: Any])?["added"] as? Int == 0)
     }
@@ -240,11 +240,11 @@ func multisetDifference(_ a: [String], _ b: [String]) -> [String] {
     /// An Outlook export with US dates whose header does not say Outlook (no e-mail column).
     static let outlookUSDates = "First Name,Last Name,Birthday\r\nGrace,Hopper,12/1/1988\r\nAlan,Turing,3/4/1990\r\n"
 
-    @Test func ambiguousDatesNameTheOptionAndAreNotImported() throws {
+    @Test func ambiguousDatesNameTheOptionAndAreNotImported() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         let file = try cli.write("outlook.csv", Self.outlookUSDates)
-        let result = try cli.run("import", file)
+        let result = try await cli.run("import", file)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.split(separator: "\n").map(String.init) == [
@@ -252,18 +252,18 @@ func multisetDifference(_ a: [String], _ b: [String]) -> [String] {
                 "\(file):3: Birthday '3/4/1990' is ambiguous (day/month or month/day); pass --date-order mdy or dmy",
             ]
         )
-        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
         #expect(people.allSatisfy { $0["birthday"] is NSNull })
     }
 
     @Test(arguments: [("mdy", [12, 3], [1, 4]), ("dmy", [1, 4], [12, 3])])
-    func dateOrderDecidesForTheWholeRun(order: String, months: [Int], days: [Int]) throws {
+    func dateOrderDecidesForTheWholeRun(order: String, months: [Int], days: [Int]) async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        let report = try cli.json(["import", "--date-order", order, try cli.write("outlook.csv", Self.outlookUSDates)])
+        let report = try await cli.json(["import", "--date-order", order, try cli.write("outlook.csv", Self.outlookUSDates)])
         #expect((report as? [String: Any])?["problems"] as? [Any] != nil)
         #expect(((report as? [String: Any])?["problems"] as? [Any])?.isEmpty == true)
-        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
         let byName = Dictionary(uniqueKeysWithValues: people.map { ($0["name"] as? String ?? "", $0["birthday"] as? [String: Any]) })
         #expect(byName["Grace Hopper"]??["month"] as? Int == months[0])
         #expect(byName["Grace Hopper"]??["day"] as? Int == days[0])

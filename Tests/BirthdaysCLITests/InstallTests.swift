@@ -21,16 +21,16 @@ struct InstallTests {
     struct Installed {
         let prefix: URL
 
-        init() throws {
+        init() async throws {
             prefix = FileManager.default.temporaryDirectory.appendingPathComponent("birthdays-install-" + UUID().uuidString)
-            let result = try make("install-files")
+            let result = try await make("install-files")
             try #require(result.status == 0, "make install-files failed: \(result.stderr)")
         }
 
         func path(_ relative: String) -> String { prefix.appendingPathComponent(relative).path }
 
-        func make(_ target: String) throws -> TestProcess.Result {
-            try TestProcess.run(
+        func make(_ target: String) async throws -> TestProcess.Result {
+            try await TestProcess.run(
                 [
                     "/usr/bin/env", "make", "--no-print-directory", "-C", Repository.root.path, target, "PREFIX=" + prefix.path,
                     "BINARY=" + (try CLIProcess.binary()), "MANUAL=" + GeneratedManual.url.path,
@@ -52,18 +52,18 @@ struct InstallTests {
         ("share/birthdays/systemd/birthdays-deliver.timer", 0o644),
     ]
 
-    @Test func installsEveryFileAndUninstallRemovesThem() throws {
-        let installed = try Installed()
+    @Test func installsEveryFileAndUninstallRemovesThem() async throws {
+        let installed = try await Installed()
         defer { installed.cleanUp() }
         for (file, mode) in Self.files {
             let attributes = try FileManager.default.attributesOfItem(atPath: installed.path(file))
             #expect((attributes[.posixPermissions] as? Int) == mode, "\(file)")
             #expect((attributes[.size] as? Int ?? 0) > 0, "\(file) is empty")
         }
-        let version = try TestProcess.run([installed.path("bin/birthdays"), "--version"])
+        let version = try await TestProcess.run([installed.path("bin/birthdays"), "--version"])
         #expect(version.status == 0 && !version.stdout.isEmpty)
 
-        let uninstall = try installed.make("uninstall")
+        let uninstall = try await installed.make("uninstall")
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
         for (file, _) in Self.files {
             #expect(!FileManager.default.fileExists(atPath: installed.path(file)), "\(file) is left")
@@ -73,10 +73,10 @@ struct InstallTests {
 
     /// The man page renders without a warning from groff and documents the commands.
     @Test(.enabled(if: SystemTools.path("man") != nil, "needs man (apt install man-db)"))
-    func manPageRenders() throws {
-        let installed = try Installed()
+    func manPageRenders() async throws {
+        let installed = try await Installed()
         defer { installed.cleanUp() }
-        let result = try TestProcess.run(
+        let result = try await TestProcess.run(
             ["/usr/bin/env", "man", "--warnings", "-l", installed.path("share/man/man1/birthdays.1")],
             environment: ["PATH": "/usr/bin:/bin", "MANPAGER": "cat", "MANWIDTH": "100", "LANG": "C.UTF-8", "HOME": installed.prefix.path]
         )
@@ -89,8 +89,8 @@ struct InstallTests {
 
     /// Loaded as bash-completion loads it (with extglob on), `birthdays <Tab>` offers the commands.
     @Test(.enabled(if: SystemTools.path("bash") != nil, "needs bash"))
-    func bashCompletionLoads() throws {
-        let installed = try Installed()
+    func bashCompletionLoads() async throws {
+        let installed = try await Installed()
         defer { installed.cleanUp() }
         let script = """
             shopt -s extglob
@@ -100,7 +100,7 @@ struct InstallTests {
             _birthdays birthdays im birthdays
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let result = try TestProcess.run(
+        let result = try await TestProcess.run(
             ["/usr/bin/env", "bash", "--norc", "--noprofile", "-c", script, "bash", installed.path("share/bash-completion/completions/birthdays")]
         )
         #expect(result.status == 0, "\(result.stderr)")
@@ -110,8 +110,8 @@ struct InstallTests {
 
     /// Found by compinit in site-functions, and its function loads.
     @Test(.enabled(if: SystemTools.path("zsh") != nil, "needs zsh (apt install zsh)"))
-    func zshCompletionLoads() throws {
-        let installed = try Installed()
+    func zshCompletionLoads() async throws {
+        let installed = try await Installed()
         defer { installed.cleanUp() }
         let script = """
             fpath=("$1" $fpath)
@@ -120,7 +120,7 @@ struct InstallTests {
             autoload -Uz +X _birthdays || exit 1
             whence -w _birthdays
             """
-        let result = try TestProcess.run(
+        let result = try await TestProcess.run(
             ["/usr/bin/env", "zsh", "-f", "-c", script, "zsh", installed.path("share/zsh/site-functions")],
             environment: ["PATH": "/usr/bin:/bin", "HOME": installed.prefix.path]
         )
@@ -131,10 +131,10 @@ struct InstallTests {
 
     /// fish finds it among the vendor completions of XDG_DATA_DIRS and completes `birthdays im` to import.
     @Test(.enabled(if: SystemTools.path("fish") != nil, "needs fish (apt install fish)"))
-    func fishCompletionLoads() throws {
-        let installed = try Installed()
+    func fishCompletionLoads() async throws {
+        let installed = try await Installed()
         defer { installed.cleanUp() }
-        let result = try TestProcess.run(
+        let result = try await TestProcess.run(
             ["/usr/bin/env", "fish", "-c", "complete -C 'birthdays im'"],
             environment: [
                 "PATH": installed.path("bin") + ":/usr/bin:/bin", "HOME": installed.prefix.path,
@@ -146,8 +146,8 @@ struct InstallTests {
     }
 
     /// The units run the installed binary, not ~/.local/bin's.
-    @Test func systemdUnitsPointAtTheInstalledBinary() throws {
-        let installed = try Installed()
+    @Test func systemdUnitsPointAtTheInstalledBinary() async throws {
+        let installed = try await Installed()
         defer { installed.cleanUp() }
         let service = try String(contentsOfFile: installed.path("share/birthdays/systemd/birthdays.service"), encoding: .utf8)
         #expect(service.contains("\nExecStart=\(installed.path("bin/birthdays")) run\n"))

@@ -21,30 +21,30 @@ import Testing
         ("anniversaries", "", "'' is not a valid anniversaries; allowed: on | off"),
         ("time-zone", "Mars/Olympus", "'Mars/Olympus' is not a valid time-zone; allowed: an IANA time zone such as Europe/Berlin, or 'system'"),
     ])
-    func invalidSettingsFailWithOneLine(_ key: String, _ value: String, _ message: String) throws {
+    func invalidSettingsFailWithOneLine(_ key: String, _ value: String, _ message: String) async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        let result = try cli.run("settings", "set", key, value)
+        let result = try await cli.run("settings", "set", key, value)
         #expect(result.status != 0)
         #expect(result.stderr == "Error: \(message)\n")
         #expect(result.stdout.isEmpty)
     }
 
     /// A key that is not a setting is a usage error (status 64) listing the keys.
-    @Test func anUnknownSettingIsAUsageErrorNamingTheKnownOnes() throws {
+    @Test func anUnknownSettingIsAUsageErrorNamingTheKnownOnes() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        let result = try cli.run("settings", "set", "colour", "blue")
+        let result = try await cli.run("settings", "set", "colour", "blue")
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: The value 'colour' is invalid for '<key>'"))
         #expect(result.stderr.contains("  - delivery-time\n  - time-zone\n  - leap-day"))
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func settingsShowSetAndReset() throws {
+    @Test func settingsShowSetAndReset() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        let shown = try CLIProcess.object(try cli.run("settings", "show", "--json").stdout)
+        let shown = try await CLIProcess.object(try cli.run("settings", "show", "--json").stdout)
         #expect(shown["delivery-time"] as? String == "09:00")
         #expect(shown["time-zone"] as? String == "system")
         #expect(shown["leap-day"] as? String == "feb28")
@@ -55,55 +55,55 @@ import Testing
         #expect(shown["day-before"] == nil)
         #expect(shown["anniversaries"] as? String == "on")
 
-        #expect(try cli.run("settings", "set", "leap-day", "mar1").stdout.hasPrefix("leap-day = mar1"))
-        let text = try cli.run("settings").stdout
+        await #expect(try cli.run("settings", "set", "leap-day", "mar1").stdout.hasPrefix("leap-day = mar1"))
+        let text = try await cli.run("settings").stdout
         #expect(CLIProcess.shownSetting("leap-day", in: text) == "mar1")
         #expect(CLIProcess.shownSetting("time-zone", in: text) == "system (Europe/Berlin)")
         #expect(CLIProcess.shownSetting("calendar-rules", in: text) == "expanded")
-        let reset = try CLIProcess.object(try cli.run("settings", "reset", "leap-day", "--json").stdout)
+        let reset = try await CLIProcess.object(try cli.run("settings", "reset", "leap-day", "--json").stdout)
         #expect(reset["leap-day"] as? String == "feb28")
     }
 
-    @Test func changingAReminderSettingReschedulesAtOnce() throws {
+    @Test func changingAReminderSettingReschedulesAtOnce() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
-        #expect(try cli.run("notifications", "enable").status == 0)
-        #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).first?["fire_at"] as? String == "2026-03-10T09:00:00+01:00")
+        try await Seed.twoPeople(cli)
+        await #expect(try cli.run("notifications", "enable").status == 0)
+        await #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).first?["fire_at"] as? String == "2026-03-10T09:00:00+01:00")
 
-        #expect(try cli.run("settings", "set", "delivery-time", "8:30").status == 0)
-        #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).first?["fire_at"] as? String == "2026-03-10T08:30:00+01:00")
+        await #expect(try cli.run("settings", "set", "delivery-time", "8:30").status == 0)
+        await #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).first?["fire_at"] as? String == "2026-03-10T08:30:00+01:00")
 
-        #expect(try cli.run("settings", "set", "time-zone", "America/New_York").status == 0)
-        #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).first?["fire_at"] as? String == "2026-03-10T08:30:00-04:00")
+        await #expect(try cli.run("settings", "set", "time-zone", "America/New_York").status == 0)
+        await #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).first?["fire_at"] as? String == "2026-03-10T08:30:00-04:00")
 
         // The old day-before setting still works: it changes reminders.
-        let dayBefore = try cli.run("settings", "set", "day-before", "off")
+        let dayBefore = try await cli.run("settings", "set", "day-before", "off")
         #expect(dayBefore.status == 0)
         #expect(dayBefore.stdout.hasPrefix("reminders = 0; reminders rescheduled (2 pending)"))
-        let pending = try CLIProcess.array(try cli.run("pending", "--json").stdout)
+        let pending = try await CLIProcess.array(try cli.run("pending", "--json").stdout)
         #expect(pending.map { $0["when"] as? String } == ["day-of", "day-of"])
     }
 
     // MARK: - reschedule, pending, notifications
 
-    @Test func rescheduleAndPendingJSON() throws {
+    @Test func rescheduleAndPendingJSON() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
-        #expect(try cli.run("reschedule", "--json").stdout == "{\"scheduled\":0,\"people\":0,\"first\":null,\"last\":null}\n")
-        #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"notDetermined\"}\n")
+        try await Seed.twoPeople(cli)
+        await #expect(try cli.run("reschedule", "--json").stdout == "{\"scheduled\":0,\"people\":0,\"first\":null,\"last\":null}\n")
+        await #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"notDetermined\"}\n")
 
-        let enable = try cli.run("notifications", "enable")
+        let enable = try await cli.run("notifications", "enable")
         #expect(enable.status == 0)
         #expect(enable.stderr.hasPrefix("warning: no desktop notification server"))
-        #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"authorized\"}\n")
+        await #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"authorized\"}\n")
 
-        #expect(
+        await #expect(
             try cli.run("reschedule", "--json").stdout
                 == "{\"scheduled\":4,\"people\":2,\"first\":\"2026-03-10T09:00:00+01:00\",\"last\":\"2026-03-20T09:00:00+01:00\"}\n"
         )
-        let pending = try CLIProcess.array(try cli.run("pending", "--json").stdout)
+        let pending = try await CLIProcess.array(try cli.run("pending", "--json").stdout)
         #expect(pending.count == 4)
         let first = try #require(pending.first)
         #expect(first["id"] as? String == "ada-birthday-daybefore")
@@ -115,49 +115,49 @@ import Testing
         #expect(first["body"] as? String == "Ada turns 36 tomorrow!")
         #expect(pending.map { $0["title"] as? String } == ["Birthday Tomorrow", "Ada's Birthday!", "Birthday Tomorrow", "Bob's Birthday!"])
 
-        #expect(try cli.run("notifications", "disable", "--json").stdout == "{\"status\":\"denied\",\"scheduled\":0}\n")
-        #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).isEmpty)
-        #expect(try cli.run("reschedule", "--json").stdout.contains("\"scheduled\":0"))
+        await #expect(try cli.run("notifications", "disable", "--json").stdout == "{\"status\":\"denied\",\"scheduled\":0}\n")
+        await #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).isEmpty)
+        await #expect(try cli.run("reschedule", "--json").stdout.contains("\"scheduled\":0"))
     }
 
     // MARK: - onboard without a terminal
 
-    @Test func onboardWithoutATerminalNeedsAChoice() throws {
+    @Test func onboardWithoutATerminalNeedsAChoice() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        let result = try cli.run("onboard")
+        let result = try await cli.run("onboard")
         #expect(result.status != 0)
         #expect(result.stderr.contains("standard input is not a terminal"))
         #expect(result.stderr.contains("--enable-notifications or --no-notifications"))
-        #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"notDetermined\"}\n")
+        await #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"notDetermined\"}\n")
     }
 
-    @Test func onboardWithOptions() throws {
+    @Test func onboardWithOptions() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
-        let result = try cli.run("onboard", "--no-contacts", "--enable-notifications")
+        try await Seed.twoPeople(cli)
+        let result = try await cli.run("onboard", "--no-contacts", "--enable-notifications")
         #expect(result.status == 0)
         #expect(result.stdout.contains("Never Miss a Birthday"))
         // No session bus here: allowing gives quiet (provisional) delivery.
         #expect(result.stdout.contains("Notifications are on, quietly"))
         #expect(result.stdout.contains("Ada turns 36 tomorrow!"))
-        #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"provisional\"}\n")
-        #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).count == 4)
-        #expect(try cli.run("onboard", "--no-notifications").stdout.contains("already complete"))
+        await #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"provisional\"}\n")
+        await #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).count == 4)
+        await #expect(try cli.run("onboard", "--no-notifications").stdout.contains("already complete"))
     }
 
-    @Test func onboardWithAnUnreadableExportFailsAndResumes() throws {
+    @Test func onboardWithAnUnreadableExportFailsAndResumes() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        let failed = try cli.run("onboard", "--contacts", "/nonexistent/contacts.vcf", "--no-notifications")
+        let failed = try await cli.run("onboard", "--contacts", "/nonexistent/contacts.vcf", "--no-notifications")
         #expect(failed.status != 0)
         #expect(failed.stderr.contains("could not import: cannot read /nonexistent/contacts.vcf"))
-        let resumed = try cli.run("onboard", "--no-contacts", "--no-notifications")
+        let resumed = try await cli.run("onboard", "--no-contacts", "--no-notifications")
         #expect(resumed.status == 0)
         #expect(!resumed.stdout.contains("Welcome"))
         #expect(resumed.stdout.contains("Never Miss a Birthday"))
-        #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"notDetermined\"}\n")
+        await #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"notDetermined\"}\n")
     }
 }
 
@@ -167,55 +167,55 @@ struct OnboardingTerminalTests {
     @Test func enableAndAllow() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
-        let terminal = try TerminalSession(cli, ["onboard"])
+        try await Seed.twoPeople(cli)
+        let terminal = try await TerminalSession(cli, ["onboard"])
 
         try await terminal.waitFor("Press Enter to continue.")
-        #expect(try terminal.screen().contains("Welcome to birthdays!"))
-        try terminal.type("")
+        await #expect(try terminal.screen().contains("Welcome to birthdays!"))
+        try await terminal.type("")
         try await terminal.waitFor("Leave empty to skip.")
-        try terminal.type("/nonexistent/contacts.vcf")
+        try await terminal.type("/nonexistent/contacts.vcf")
         try await terminal.waitFor("Could not import: cannot read /nonexistent/contacts.vcf")
-        try terminal.type("")
+        try await terminal.type("")
 
         let primer = try await terminal.waitFor("[E]nable notifications   [M]aybe later")
         #expect(primer.contains("Never Miss a Birthday"))
         #expect(primer.contains("Get notified the day before and the day of each birthday so you always have time to prepare."))
-        try terminal.type("x")
+        try await terminal.type("x")
         try await terminal.waitFor("Please type E or M.")
-        try terminal.type("e")
+        try await terminal.type("e")
 
         let prompt = try await terminal.waitFor("[A]llow   [D]on't allow")
         #expect(prompt.contains("Note: no desktop notification server on the session bus"))
-        try terminal.type("a")
+        try await terminal.type("a")
 
         let done = try await terminal.waitFor("[exit 0]")
         #expect(done.contains("Notifications are on, quietly"))
         #expect(done.contains("Next reminders:"))
         #expect(done.contains("  2026-03-10 09:00  Birthday Tomorrow  Ada turns 36 tomorrow!"))
         #expect(done.contains("You're all set."))
-        #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"provisional\"}\n")
-        #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).count == 4)
+        await #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"provisional\"}\n")
+        await #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).count == 4)
     }
 
     @Test func dontAllowThenEnableFromSettings() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
-        try Seed.twoPeople(cli)
-        let terminal = try TerminalSession(cli, ["onboard", "--no-contacts"])
+        try await Seed.twoPeople(cli)
+        let terminal = try await TerminalSession(cli, ["onboard", "--no-contacts"])
         try await terminal.waitFor("Press Enter to continue.")
-        try terminal.type("")
+        try await terminal.type("")
         try await terminal.waitFor("[M]aybe later")
-        try terminal.type("E")
+        try await terminal.type("E")
         try await terminal.waitFor("[D]on't allow")
-        try terminal.type("d")
+        try await terminal.type("d")
         let done = try await terminal.waitFor("[exit 0]")
         #expect(done.contains("Notifications are off."))
-        #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"denied\"}\n")
-        #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).isEmpty)
+        await #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"denied\"}\n")
+        await #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).isEmpty)
 
         // Denied is final for the flow; only the settings path leaves it.
-        let enabled = try cli.run("notifications", "enable", "--json")
+        let enabled = try await cli.run("notifications", "enable", "--json")
         #expect(enabled.stdout == "{\"status\":\"authorized\",\"scheduled\":4}\n")
     }
 
@@ -223,28 +223,28 @@ struct OnboardingTerminalTests {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         do {
-            let terminal = try TerminalSession(cli, ["onboard"])
+            let terminal = try await TerminalSession(cli, ["onboard"])
             try await terminal.waitFor("Press Enter to continue.")
-            try terminal.type("")
+            try await terminal.type("")
             try await terminal.waitFor("Leave empty to skip.")
-            try terminal.type("skip")
+            try await terminal.type("skip")
             try await terminal.waitFor("[M]aybe later")
-            try terminal.press("C-d")
+            try await terminal.press("C-d")
             let paused = try await terminal.waitFor("[exit 0]")
             #expect(paused.contains("Onboarding paused."))
         }
         do {
-            let terminal = try TerminalSession(cli, ["onboard"])
+            let terminal = try await TerminalSession(cli, ["onboard"])
             let resumed = try await terminal.waitFor("[M]aybe later")
             #expect(!resumed.contains("Welcome"))
             #expect(resumed.contains("Never Miss a Birthday"))
-            try terminal.type("m")
+            try await terminal.type("m")
             let done = try await terminal.waitFor("[exit 0]")
             #expect(done.contains("No problem."))
         }
-        #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"notDetermined\"}\n")
+        await #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"notDetermined\"}\n")
         // Never nags: a later run does not show the primer again.
-        let again = try TerminalSession(cli, ["onboard"])
+        let again = try await TerminalSession(cli, ["onboard"])
         let complete = try await again.waitFor("[exit 0]")
         #expect(complete.contains("Onboarding is already complete (notifications: notDetermined)"))
         #expect(!complete.contains("Never Miss a Birthday"))

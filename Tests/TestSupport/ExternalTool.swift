@@ -15,7 +15,7 @@ public enum ExternalTool {
     public static var hasKhal: Bool { FileManager.default.isExecutableFile(atPath: khal) }
 
     /// Runs `executable` to completion (the current environment unless one is given).
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Output {
-        try TestProcess.run([executable] + arguments, environment: environment)
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Output {
+        try await TestProcess.run([executable] + arguments, environment: environment)
     }
 }

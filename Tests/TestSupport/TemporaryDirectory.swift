@@ -74,7 +74,7 @@ public struct TestSupportError: Error, CustomStringConvertible {
 /// Polls `condition` every 20 ms until it holds; throws after `seconds`,
 /// with `what` in the message. For state another process or task reaches
 /// on its own time; never a fixed sleep.
-public func eventually(_ what: String, seconds: Int = 60, _ condition: () async throws -> Bool) async throws {
+public func eventually(_ what: String, seconds: Int = 120, _ condition: () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while ContinuousClock.now < deadline {
         if try await condition() { return }

@@ -59,15 +59,44 @@ public final class TestProcess: @unchecked Sendable {
     }
 
     /// Runs `argv` to completion and returns its status and output.
-    public static func run(_ argv: [String], environment: [String: String]? = nil, stdin text: String = "") throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("birthdays-run-" + UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    ///
+    /// The wait happens on a thread of its own, never on one of Swift
+    /// concurrency's threads: on a 2-core machine the cooperative pool has
+    /// two, and two tests blocked in `waitpid` would stall every other test,
+    /// whose deadlines (``eventually(_:seconds:_:)``, a daemon's command
+    /// timeout) keep running meanwhile.
+    public static func run(_ argv: [String], environment: [String: String]? = nil, stdin text: String = "") async throws -> Result {
+        let (process, folder) = try start(argv, environment: environment, stdin: text)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("stdin").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: input))
-        let process = try TestProcess(argv, environment: environment ?? ProcessInfo.processInfo.environment, stdin: input, directory: folder)
+        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            let waiter = Thread { continuation.resume(returning: process.waitForExitBlocking()) }
+            waiter.name = "test-process-wait"
+            waiter.start()
+        }
+        return Result(status: status, stdout: process.stdout, stderr: process.stderr)
+    }
+
+    /// ``run(_:environment:stdin:)`` for the few places that cannot wait
+    /// asynchronously (a `static let` that checks once whether a tool works).
+    public static func runBlocking(_ argv: [String], environment: [String: String]? = nil, stdin text: String = "") throws -> Result {
+        let (process, folder) = try start(argv, environment: environment, stdin: text)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let status = process.waitForExitBlocking()
         return Result(status: status, stdout: process.stdout, stderr: process.stderr)
+    }
+
+    private static func start(_ argv: [String], environment: [String: String]?, stdin text: String) throws -> (TestProcess, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("birthdays-run-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let input = folder.appendingPathComponent("stdin").path
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: input))
+            let process = try TestProcess(argv, environment: environment ?? ProcessInfo.processInfo.environment, stdin: input, directory: folder)
+            return (process, folder)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
     }
 
     public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
@@ -179,7 +208,7 @@ public enum SystemTools {
     public static func pythonHas(_ modules: String...) -> Bool {
         guard FileManager.default.isExecutableFile(atPath: python) else { return false }
         let imports = modules.map { "import " + $0 }.joined(separator: "; ")
-        return (try? TestProcess.run([python, "-c", imports]).status) == 0
+        return (try? TestProcess.runBlocking([python, "-c", imports]).status) == 0
     }
 
     /// dbus-daemon, gdbus and python3-dbus with python3-gi: enough for
