@@ -141,6 +141,13 @@ extension PersonRecord {
         try order(Columns.name.collating(.localizedCaseInsensitiveCompare), Columns.id).fetchAll(db).map(\.person)
     }
 
+    /// The names of the people with `ids` (those that exist), by id.
+    static func names(ids: [String], _ db: Database) throws -> [String: String] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(db, select(Columns.id, Columns.name).filter(keys: Set(ids)))
+        return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The people with dates (not excluded), ordered by id, through a raw
     /// cursor over the eight columns the feed uses: several times faster than
     /// decoding whole records. They carry only id, name and dates.

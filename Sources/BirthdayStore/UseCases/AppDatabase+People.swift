@@ -13,6 +13,31 @@ extension AppDatabase {
         try await read { db in try PersonRecord.fetchOne(db, key: id)?.person }
     }
 
+    /// The person `query` names (``PersonLookup``): an id, a public id
+    /// (`p-…`), a name or part of one; or a reminder's id in any form
+    /// ``DeliveryLedger/resolve(_:)`` reads (`r-3f9c` from `pending`), which
+    /// names the reminder's person.
+    public func findPerson(_ query: String) async throws(StoreError) -> PersonLookup.Result {
+        try await read { db in
+            let people = try PersonRecord.people(db)
+            if let byID = people.first(where: { $0.id == query }) { return .found(byID) }
+            if case .found(let reminder) = try DeliveryLedger.resolve(query, db), let person = people.first(where: { $0.id == reminder.personID }) {
+                return .found(person)
+            }
+            return PersonLookup.find(query, in: people, publicIDs: try SettingRecord.publicIDs(db))
+        }
+    }
+
+    /// Everyone whose name contains `query` (``PersonLookup/matches(_:in:publicIDs:)``), ordered by name then id.
+    public func people(matching query: String) async throws(StoreError) -> [Person] {
+        try await read { db in PersonLookup.matches(query, in: try PersonRecord.people(db), publicIDs: try SettingRecord.publicIDs(db)) }
+    }
+
+    /// Up to three people whose names are closest to `query`, for "did you mean".
+    public func suggestions(for query: String) async throws(StoreError) -> [Person] {
+        try await read { db in PersonLookup.suggestions(for: query, in: try PersonRecord.people(db)) }
+    }
+
     /// How many people the store holds.
     public func peopleCount() async throws(StoreError) -> Int {
         try await read { db in try PersonRecord.fetchCount(db) }

@@ -6,41 +6,81 @@ import Foundation
 extension BirthdaysCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show one person: dates, next birthday and anniversary, age (what a click on a reminder shows)."
+            abstract: "Show one person: dates, next birthday and anniversary, age (what a click on a reminder shows).",
+            discussion: """
+                PERSON is an id (as stored, or its public p-… form), a reminder's id (r-3f9c from 'birthdays pending'), \
+                or a name or part of one, in any case ('ada'). When it fits several people, each is listed with its id; \
+                when it fits nobody, the closest names are suggested.
+                """
         )
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "A person id (as stored, or its public p-… form), or their exact name.")
+        @Argument(help: ArgumentHelp("An id, a reminder id, or a name or part of one.", valueName: "person"))
         var person: String
+
+        @Flag(help: "Print the person as a JSON object.")
+        var json = false
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
-            let found: Person
-            if let byID = try await context.database.person(id: person) {
-                found = byID
-            } else if PublicID.looksPublic(person), person.hasPrefix("p-") {
-                let ids = try await context.database.publicIDs()
-                guard let byPublicID = try await context.database.people().first(where: { ids.person($0.id) == person }) else {
-                    throw CLIError("no person has the id '\(person)'")
-                }
-                found = byPublicID
-            } else {
-                let matches = try await context.database.people().filter { $0.name.caseInsensitiveCompare(person) == .orderedSame }
-                guard let first = matches.first else { throw CLIError("no person has the id or name '\(person)'") }
-                guard matches.count == 1 else {
-                    throw CLIError("\(matches.count) people are named '\(person)'; use an id: \(matches.map(\.id).joined(separator: ", "))")
-                }
-                found = first
-            }
+            let found = try await context.person(matching: person)
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
+            let today = LocalDate.today(at: context.now, in: zone)
+            if json {
+                let ids = try await context.database.publicIDs()
+                try output(JSONOutput.string(ShowOutput(found, publicID: ids.person(found.id), today: today, settings: settings), pretty: true))
+                return
+            }
             try output(SafeText.line(found.name))
             try output(localizer(.showID(found.id)))
-            let today = LocalDate.today(at: context.now, in: zone)
             let lines = PersonDetails.lines(for: found, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries, in: localizer)
             for item in lines {
                 try output(item)
             }
+            let source = "\(SafeText.line(found.source.file)):\(found.source.line)"
+            for raw in found.invalidDates {
+                try output(localizer(.showUnreadable(SafeText.quoted("'" + raw + "'"), source: source)))
+            }
         }
+    }
+}
+
+/// `birthdays show --json`: the person as `people --json` has them, their
+/// public id, where they were read from, and their next occurrences.
+struct ShowOutput: Encodable {
+    struct Source: Encodable {
+        var file: String
+        var line: Int
+    }
+
+    struct Next: Encodable {
+        var kind: String
+        var date: String
+        var days_until: Int
+        var age: Int?
+    }
+
+    var id: String
+    var public_id: String
+    var name: String
+    var birthday: PersonOutput.Date?
+    var anniversary: PersonOutput.Date?
+    var invalid_dates: [String]
+    var excluded: Bool
+    var source: Source
+    var next: [Next]
+
+    init(_ person: Person, publicID: String, today: LocalDate, settings: Settings) {
+        id = person.id
+        public_id = publicID
+        name = person.name
+        birthday = PersonOutput.Date(person.birthday)
+        anniversary = PersonOutput.Date(person.anniversary)
+        invalid_dates = person.invalidDates
+        excluded = person.excluded
+        source = Source(file: person.source.file, line: person.source.line)
+        let upcoming = UpcomingEvents(today: today, leapDay: settings.leapDay, includeAnniversaries: settings.anniversaries)
+        next = upcoming.occurrences(of: person).map { Next(kind: $0.kind.rawValue, date: $0.date.description, days_until: $0.daysUntil, age: $0.age) }
     }
 }

@@ -1,32 +1,49 @@
 import BirthdayCore
+import BirthdayStore
 import Foundation
 
 /// One entry of `birthdays pending --json`.
 struct PendingOutput: Encodable {
     var id: String
+    var short_id: String
     var person_id: String
     var kind: String
     var when: String
     var fire_at: String
+    var snoozed: Bool
     var title: String
     var body: String
 
-    init(_ request: NotificationRequest, zone: TimeZone) {
+    init(_ reminder: PendingReminder, zone: TimeZone) {
+        let request = reminder.request
         id = request.id
+        short_id = reminder.shortID
         person_id = request.personID
         kind = request.kind.rawValue
         when = request.timing.rawValue
         fire_at = ISOInstant.format(request.fireAt, in: zone)
+        snoozed = reminder.snoozed
         title = request.title
         body = request.body
     }
 
-    /// One line per request under a header; the title and body are as they were planned.
-    static func table(_ requests: [NotificationRequest], zone: TimeZone, in localizer: Localizer) -> String {
-        let (dayOf, dayBefore) = (localizer(.pendingDayOf), localizer(.pendingDayBefore))
+    /// One line per reminder under a header: its short id, when it fires,
+    /// the day before, the day of or snoozed, and the title and body as they were planned.
+    static func table(_ reminders: [PendingReminder], zone: TimeZone, in localizer: Localizer) -> String {
+        let (dayOf, dayBefore, snoozed) = (localizer(.pendingDayOf), localizer(.pendingDayBefore), localizer(.pendingSnoozed))
         return Table.render(
-            requests.map { [Wording.wallClock($0.fireAt, zone: zone), $0.timing == .dayOf ? dayOf : dayBefore, $0.title, $0.body] },
-            header: [localizer(.pendingFires), localizer(.pendingWhen), localizer(.pendingTitle), localizer(.pendingBody)]
+            reminders.map { reminder in
+                let request = reminder.request
+                return [
+                    reminder.shortID,
+                    Wording.wallClock(request.fireAt, zone: zone),
+                    reminder.snoozed ? snoozed : request.timing == .dayOf ? dayOf : dayBefore,
+                    request.title,
+                    request.body,
+                ]
+            },
+            header: [localizer(.pendingID), localizer(.pendingFires), localizer(.pendingWhen), localizer(.pendingTitle), localizer(.pendingBody)],
+            shrinkable: [3, 4]
         )
     }
 }
