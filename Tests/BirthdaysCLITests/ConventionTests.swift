@@ -44,6 +44,33 @@ import Glibc
         #expect(try cli.run("show", "ada").stdout.contains("(the card at <stdin>:1)"))
     }
 
+    /// Standard input that is a socket, as over ssh: opening /dev/stdin again
+    /// by name fails there (ENXIO), so it is read from its descriptor.
+    @Test(arguments: ["-", "/dev/stdin"])
+    func standardInputThatIsASocketIsRead(_ name: String) throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let harness = """
+            import socket, subprocess, sys
+            a, b = socket.socketpair()
+            child = subprocess.Popen(sys.argv[1:], stdin=b, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            b.close()
+            a.sendall(b"BEGIN:VCARD\\r\\nVERSION:3.0\\r\\nUID:a\\r\\nFN:Ada\\r\\nBDAY:1990-03-11\\r\\nEND:VCARD\\r\\n")
+            a.shutdown(socket.SHUT_WR)
+            out, err = child.communicate(timeout=120)
+            sys.stdout.write(out.decode())
+            sys.stderr.write(err.decode())
+            sys.exit(child.returncode)
+            """
+        let result = try TestProcess.run(
+            [SystemTools.python, "-c", harness, try CLIProcess.binary(), "import", name],
+            environment: cli.environment
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1 added"))
+        #expect(try cli.run("show", "ada").stdout.hasPrefix("Ada\n"))
+    }
+
     // MARK: - Tables
 
     /// With `$COLUMNS`, every line fits, cut cells end in "…", and ids and times are never cut.

@@ -43,14 +43,15 @@ enum Table {
         if let limit { widths = fit(widths, into: limit, floors: header.map { $0.map(width) }, shrinkable: shrinkable) }
         let cut = widths != natural
         return zip(all, cellWidths).map { row, rowWidths in
+            // Up to the last cell with text: a line never ends in spaces.
+            guard let last = row.lastIndex(where: { !$0.isEmpty }) else { return "" }
             var line = ""
-            for (i, cell) in row.enumerated() {
-                let (text, used) = cut && rowWidths[i] > widths[i] ? truncate(cell, to: widths[i]) : (cell, rowWidths[i])
+            for i in 0...last {
+                let (text, used) = cut && rowWidths[i] > widths[i] ? truncate(row[i], to: widths[i]) : (row[i], rowWidths[i])
                 if i > 0 { line += "  " }
                 line += text
-                if i < row.count - 1 { line += String(repeating: " ", count: widths[i] - used) }
+                if i < last { line += String(repeating: " ", count: widths[i] - used) }
             }
-            while line.hasSuffix(" ") { line.removeLast() }
             return line
         }.joined(separator: "\n")
     }
