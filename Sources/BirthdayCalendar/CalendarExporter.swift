@@ -70,6 +70,34 @@ import Darwin
 ///   others. The year 2100, common but divisible by 4, gets no event.
 /// The Feb 29 `DTSTART` is the first instance of the series that starts there.
 ///
+/// ## Dates in other calendars
+/// A lunar, Hebrew, Hijri… birthday or anniversary (``Person/alternateDates``)
+/// is an event of its own, titled with its calendar ("🎂 Ada (lunar)", or
+/// "Ada's lunar birthday" with ``Settings/emoji`` off) and marked
+/// `X-BIRTHDAYS-CALENDAR:chinese`. ``Settings/calendarRules`` says how it repeats:
+/// - ``CalendarRules/expanded`` (the default): one event per year of its
+///   calendar for ten years, the first being the first occurrence on or
+///   after January 1 of ``today``'s year, each on the Gregorian day
+///   ``CalendarDate/occurrence(inYear:)`` computes (a missing day falls on
+///   the month's last day, a missing leap month in the ordinary month of the
+///   same number). No `RRULE`; the UID names the calendar's year,
+///   `<person id>-chinese-birthday-4663@birthdays` (the Chinese year that
+///   began in 2026), so each year's event keeps its UID from one export to
+///   the next. Every calendar app reads these; the feed moves on by a year
+///   each January 1.
+/// - ``CalendarRules/rscale``: one event, `<person id>-chinese-birthday@birthdays`,
+///   starting on the birth date (on its first occurrence from 1972 when the
+///   year is unknown), with an RFC 7529 rule that the reader expands:
+///   `RRULE:RSCALE=CHINESE;FREQ=YEARLY;BYMONTH=4L;BYMONTHDAY=10;SKIP=BACKWARD`.
+///   `SKIP=BACKWARD` puts a missing day on the month's last day and a
+///   missing leap month in the ordinary month before it, as the rules above
+///   do; Hebrew Adar I (`BYMONTH=5L`, RFC 7529's numbering: Adar I is `5L`,
+///   Adar `6`, Nisan `7` … Elul `12`) takes `SKIP=FORWARD`, to Adar (so 30
+///   Adar I falls on 1 Nisan in common years there, not 29 Adar). Apple
+///   Calendar and libical expand it; Google Calendar, Thunderbird and khal
+///   do not, and Debian 12's libical uses the Chinese data of ICU 72, which
+///   is a day off in some years (2027, 2030) that ICU 76 has right.
+///
 /// ## Alarms
 /// Unless alarms are turned off, each event has a `VALARM` (`ACTION:DISPLAY`)
 /// on the day at ``Settings/deliveryTime`` and, when ``Settings/dayBefore`` is
@@ -98,10 +126,16 @@ public struct CalendarExporter: Sendable {
     /// The `PRODID` of every feed.
     public static let productID = "-//birthdays//birthdays 1.0//EN"
 
+    /// How many years of a date in another calendar the expanded feed lists.
+    public static let expandedYears = 10
+
     public let settings: Settings
     public let includeAlarms: Bool
     /// The language of titles, descriptions and alarm texts.
     public let localizer: Localizer
+    /// Today in the user's zone: expanded events start in its year. `nil`:
+    /// the year of the data's last change (in UTC).
+    public let today: LocalDate?
 
     /// - Parameters:
     ///   - settings: the name, title style, leap-day policy, reminder time and
@@ -109,10 +143,30 @@ public struct CalendarExporter: Sendable {
     ///   - includeAlarms: whether events carry `VALARM`s; turn off for feeds
     ///     whose readers remind on their own.
     ///   - localizer: the language of the texts (``Settings/localizer(systemLocale:)``).
-    public init(settings: Settings, includeAlarms: Bool = true, localizer: Localizer = .english) {
+    ///   - today: the day expanded events of other calendars are counted from (``Settings/calendarRules``).
+    public init(settings: Settings, includeAlarms: Bool = true, localizer: Localizer = .english, today: LocalDate? = nil) {
         self.settings = settings
         self.includeAlarms = includeAlarms
         self.localizer = localizer
+        self.today = today
+    }
+
+    /// Whether the feed of `people` depends on the year (not only on the
+    /// data): it has expanded events of other calendars, whose window moves on
+    /// each January 1.
+    public func dependsOnYear(_ people: [Person]) -> Bool {
+        settings.calendarRules == .expanded
+            && people.contains { person in person.alternateDates.contains { $0.kind == .birthday || settings.anniversaries } }
+    }
+
+    /// When the feed of `people` last changed: `changedAt`, the data's last
+    /// change, or January 1 (00:00 UTC) of ``today``'s year when that is
+    /// later and the feed ``dependsOnYear(_:)``. Pass it as `lastChange`
+    /// (`DTSTAMP`, and HTTP's `Last-Modified`).
+    public func lastChange(of people: [Person], changedAt: Date) -> Date {
+        guard let today, dependsOnYear(people) else { return changedAt }
+        let newYear = Date(timeIntervalSince1970: Double(LocalDate(unchecked: today.year, 1, 1).dayNumber) * 86_400)
+        return max(changedAt, newYear)
     }
 
     /// The calendar as iCalendar text.
@@ -137,7 +191,7 @@ public struct CalendarExporter: Sendable {
     ///   to allocate.
     public func exportBytes(_ people: [Person], lastChange: Date) throws(ExportError) -> [UInt8] {
         try ICalComponent.loadLibical()
-        let entries = try self.entries(for: people)
+        let entries = try self.entries(for: people, lastChange: lastChange)
         let frame = try calendarFrame()
         // Made here, on the calling thread: the first call sets up libical's built-in zones.
         let stamp = libical.pointee.icaltime_from_timet_with_zone(
@@ -239,6 +293,14 @@ public struct CalendarExporter: Sendable {
         let birthdayTomorrow: MessageTemplate
         let anniversaryToday: MessageTemplate
         let anniversaryTomorrow: MessageTemplate
+        /// The same for dates in other calendars, with the calendar's name.
+        let calendarBirthdayTitle: MessageTemplate
+        let calendarAnniversaryTitle: MessageTemplate
+        let calendarBirthdayToday: MessageTemplate
+        let calendarBirthdayTomorrow: MessageTemplate
+        let calendarAnniversaryToday: MessageTemplate
+        let calendarAnniversaryTomorrow: MessageTemplate
+        let calendarNames: [CalendarSystem: String]
 
         init(_ localizer: Localizer) {
             birthdayTitle = localizer.template(.feedBirthdayTitle)
@@ -249,6 +311,13 @@ public struct CalendarExporter: Sendable {
             birthdayTomorrow = localizer.template(.birthdayTomorrow)
             anniversaryToday = localizer.template(.anniversaryToday)
             anniversaryTomorrow = localizer.template(.anniversaryTomorrow)
+            calendarBirthdayTitle = localizer.template(.feedCalendarBirthdayTitle)
+            calendarAnniversaryTitle = localizer.template(.feedCalendarAnniversaryTitle)
+            calendarBirthdayToday = localizer.template(.calendarBirthdayToday)
+            calendarBirthdayTomorrow = localizer.template(.calendarBirthdayTomorrow)
+            calendarAnniversaryToday = localizer.template(.calendarAnniversaryToday)
+            calendarAnniversaryTomorrow = localizer.template(.calendarAnniversaryTomorrow)
+            calendarNames = Dictionary(uniqueKeysWithValues: CalendarSystem.allCases.map { ($0, localizer($0.nameKey)) })
         }
     }
 
@@ -272,7 +341,11 @@ public struct CalendarExporter: Sendable {
         let uid: String
         let person: Person
         let kind: EventKind
-        let date: EventDate
+        /// The Gregorian year of birth (or of the wedding), when known: the
+        /// description and `X-BIRTHDAYS-YEAR`.
+        let knownYear: Int?
+        /// The calendar of a date in another one; `nil` for a Gregorian date.
+        let calendar: CalendarSystem?
         /// The first day of the series.
         let start: LocalDate
         let recurrence: Recurrence
@@ -286,6 +359,10 @@ public struct CalendarExporter: Sendable {
         case lastDayOfFebruary
         /// `FREQ=YEARLY;INTERVAL=4`: one of the four series of a Feb 29 date under `mar1`.
         case everyFourthYear
+        /// No rule: one year of a date in another calendar (``CalendarRules/expanded``).
+        case once
+        /// RFC 7529: `RSCALE=…;FREQ=YEARLY;BYMONTH=…;BYMONTHDAY=…;SKIP=…` (``CalendarRules/rscale``).
+        case rscale(CalendarDate)
     }
 
     /// libical's text of a `VCALENDAR` with the calendar's properties and no
@@ -304,15 +381,20 @@ public struct CalendarExporter: Sendable {
         return (Array(text.dropLast(end.count)), end)
     }
 
-    private func entries(for people: [Person]) throws(ExportError) -> [Entry] {
+    private func entries(for people: [Person], lastChange: Date) throws(ExportError) -> [Entry] {
         var entries: [Entry] = []
         entries.reserveCapacity(people.count * (settings.anniversaries ? 2 : 1))
+        let windowYear = (today ?? LocalDate.today(at: lastChange, in: .gmt)).year
+        var windows = ExpandedWindows(start: LocalDate(unchecked: windowYear, 1, 1))
         for person in people {
             if let date = person.birthday {
                 appendEntries(for: date, kind: .birthday, of: person, to: &entries)
             }
             if settings.anniversaries, let date = person.anniversary {
                 appendEntries(for: date, kind: .anniversary, of: person, to: &entries)
+            }
+            for alternate in person.alternateDates where alternate.kind == .birthday || settings.anniversaries {
+                appendEntries(for: alternate, of: person, windows: &windows, to: &entries)
             }
         }
         // Swift orders strings by their normalized Unicode scalars: the same on every machine, never by locale.
@@ -329,54 +411,69 @@ public struct CalendarExporter: Sendable {
         let stem = person.id + "-" + kind.rawValue
         let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
         let first = knownYear ?? Self.unknownYearBase
+        func entry(_ uid: String, _ start: LocalDate, _ recurrence: Recurrence) -> Entry {
+            Entry(uid: uid, person: person, kind: kind, knownYear: knownYear, calendar: nil, start: start, recurrence: recurrence)
+        }
         guard date.isLeapDay else {
-            entries.append(
-                Entry(
-                    uid: stem + "@birthdays",
-                    person: person,
-                    kind: kind,
-                    date: date,
-                    start: LocalDate(unchecked: first, date.month, date.day),
-                    recurrence: .yearly
-                )
-            )
+            entries.append(entry(stem + "@birthdays", LocalDate(unchecked: first, date.month, date.day), .yearly))
             return
         }
         switch settings.leapDay {
         case .feb28:
-            entries.append(
-                Entry(
-                    uid: stem + "@birthdays",
-                    person: person,
-                    kind: kind,
-                    date: date,
-                    start: LocalDate(unchecked: first, 2, 29),
-                    recurrence: .lastDayOfFebruary
-                )
-            )
+            entries.append(entry(stem + "@birthdays", LocalDate(unchecked: first, 2, 29), .lastDayOfFebruary))
         case .mar1:
-            entries.append(
-                Entry(
-                    uid: stem + "@birthdays",
-                    person: person,
-                    kind: kind,
-                    date: date,
-                    start: LocalDate(unchecked: first, 2, 29),
-                    recurrence: .everyFourthYear
-                )
-            )
+            entries.append(entry(stem + "@birthdays", LocalDate(unchecked: first, 2, 29), .everyFourthYear))
             for offset in 1...3 where first + offset <= 9999 {
-                entries.append(
-                    Entry(
-                        uid: stem + "-mar1-\(offset)@birthdays",
-                        person: person,
-                        kind: kind,
-                        date: date,
-                        start: LocalDate(unchecked: first + offset, 3, 1),
-                        recurrence: .everyFourthYear
-                    )
-                )
+                entries.append(entry(stem + "-mar1-\(offset)@birthdays", LocalDate(unchecked: first + offset, 3, 1), .everyFourthYear))
             }
+        }
+    }
+
+    /// The events of a date in another calendar: one per year of the window,
+    /// or one with an RFC 7529 rule (see the type's documentation).
+    private func appendEntries(for alternate: AlternateDate, of person: Person, windows: inout ExpandedWindows, to entries: inout [Entry]) {
+        let date = alternate.date
+        let stem = person.id + "-" + date.calendar.rawValue + "-" + alternate.kind.rawValue
+        let knownYear = date.gregorian.flatMap { EventDate.yearRange.contains($0.year) ? $0.year : nil }
+        func entry(_ uid: String, _ start: LocalDate, _ recurrence: Recurrence) -> Entry {
+            Entry(uid: uid, person: person, kind: alternate.kind, knownYear: knownYear, calendar: date.calendar, start: start, recurrence: recurrence)
+        }
+        switch settings.calendarRules {
+        case .expanded:
+            for occurrence in windows.occurrences(of: date) where EventDate.yearRange.contains(occurrence.date.year) {
+                entries.append(entry(stem + "-" + String(occurrence.year) + "@birthdays", occurrence.date, .once))
+            }
+        case .rscale:
+            let start = date.gregorian ?? date.occurrences(from: LocalDate(unchecked: Self.unknownYearBase, 1, 1), count: 1).first?.date
+            guard let start, EventDate.yearRange.contains(start.year) else { return }
+            entries.append(entry(stem + "@birthdays", start, .rscale(date)))
+        }
+    }
+
+    /// The expanded window's occurrences, computed once per (calendar, month,
+    /// leap month, day) for the dates whose birth does not fall inside it.
+    private struct ExpandedWindows {
+        struct Key: Hashable {
+            var calendar: CalendarSystem
+            var month: Int
+            var leap: Bool
+            var day: Int
+        }
+
+        let start: LocalDate
+        var memo: [Key: [CalendarDate.Occurrence]] = [:]
+
+        init(start: LocalDate) {
+            self.start = start
+        }
+
+        mutating func occurrences(of date: CalendarDate) -> [CalendarDate.Occurrence] {
+            if let birth = date.gregorian, birth >= start { return date.occurrences(from: start, count: CalendarExporter.expandedYears) }
+            let key = Key(calendar: date.calendar, month: date.month, leap: date.isLeapMonth, day: date.day)
+            if let known = memo[key] { return known }
+            let found = date.occurrences(from: start, count: CalendarExporter.expandedYears)
+            memo[key] = found
+            return found
         }
     }
 
@@ -398,8 +495,7 @@ public struct CalendarExporter: Sendable {
     /// before the next one is built.
     private func makeEvent(_ entry: Entry, values: EventValues) throws(ExportError) -> ICalComponent {
         let (stamp, rules, triggers, texts) = (values.stamp, values.rules, values.triggers, values.texts)
-        let date = entry.date
-        let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
+        let knownYear = entry.knownYear
         let start = entry.start
         let end = start.adding(days: 1)
         let name = Self.sanitized(entry.person.name)
@@ -411,8 +507,26 @@ public struct CalendarExporter: Sendable {
         try event.add("DTSTAMP") { libical.pointee.icalproperty_new_dtstamp(stamp) }
         try event.add("DTSTART") { libical.pointee.icalproperty_new_dtstart(Self.icalDate(start)) }
         try event.add("DTEND") { libical.pointee.icalproperty_new_dtend(Self.icalDate(end)) }
-        try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: entry.recurrence)) }
-        try event.add("SUMMARY", text: summary(name: name, kind: entry.kind, texts: texts)) { libical.pointee.icalproperty_new_summary($0) }
+        switch entry.recurrence {
+        case .once:
+            break
+        case .rscale(let date):
+            let (rule, rscale) = Rules.rscale(date, base: rules.plain)
+            try event.add("RRULE") {
+                // libical copies the RSCALE text into the property (icalvalue_set_recur strdups it).
+                rscale.withCString { name in
+                    var rule = rule
+                    rule.rscale = UnsafeMutablePointer(mutating: name)
+                    return libical.pointee.icalproperty_new_rrule(rule)
+                }
+            }
+        default:
+            try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: entry.recurrence)) }
+        }
+        let calendarName = entry.calendar.flatMap { texts.calendarNames[$0] }
+        try event.add("SUMMARY", text: summary(name: name, kind: entry.kind, calendar: calendarName, texts: texts)) {
+            libical.pointee.icalproperty_new_summary($0)
+        }
         if let knownYear {
             let description = (isBirthday ? texts.born : texts.since).render([.number(knownYear)])
             try event.add("DESCRIPTION", text: description) { libical.pointee.icalproperty_new_description($0) }
@@ -425,13 +539,24 @@ public struct CalendarExporter: Sendable {
         } else {
             try event.addExtension("X-BIRTHDAYS-UNKNOWN-YEAR", value: "1")
         }
+        if let calendar = entry.calendar {
+            try event.addExtension("X-BIRTHDAYS-CALENDAR", value: calendar.rawValue)
+        }
 
         guard includeAlarms else { return component }
         // The name as it is (an empty one stays empty): the texts of reminders without a year.
-        let who: [MessageArgument] = [.text(name)]
-        try addAlarm(to: event, trigger: triggers.dayOf, text: (isBirthday ? texts.birthdayToday : texts.anniversaryToday).render(who))
+        let who: [MessageArgument] = [.text(name)] + (calendarName.map { [.text($0)] } ?? [])
+        let today: MessageTemplate
+        let tomorrow: MessageTemplate
+        switch (isBirthday, calendarName != nil) {
+        case (true, false): (today, tomorrow) = (texts.birthdayToday, texts.birthdayTomorrow)
+        case (false, false): (today, tomorrow) = (texts.anniversaryToday, texts.anniversaryTomorrow)
+        case (true, true): (today, tomorrow) = (texts.calendarBirthdayToday, texts.calendarBirthdayTomorrow)
+        case (false, true): (today, tomorrow) = (texts.calendarAnniversaryToday, texts.calendarAnniversaryTomorrow)
+        }
+        try addAlarm(to: event, trigger: triggers.dayOf, text: today.render(who))
         if let dayBefore = triggers.dayBefore {
-            try addAlarm(to: event, trigger: dayBefore, text: (isBirthday ? texts.birthdayTomorrow : texts.anniversaryTomorrow).render(who))
+            try addAlarm(to: event, trigger: dayBefore, text: tomorrow.render(who))
         }
         return component
     }
@@ -444,12 +569,21 @@ public struct CalendarExporter: Sendable {
         try ICalNode.addParameter(to: property, "RELATED=START") { libical.pointee.icalparameter_new_related(ICAL_RELATED_START) }
     }
 
-    private func summary(name: String, kind: EventKind, texts: Texts) -> String {
+    /// "🎂 Ada", "Ada's birthday"; with a calendar's name, "🎂 Ada (lunar)", "Ada's lunar birthday".
+    private func summary(name: String, kind: EventKind, calendar: String?, texts: Texts) -> String {
+        if let calendar {
+            switch (kind, settings.emoji) {
+            case (.birthday, true): return "🎂 " + name + " (" + calendar + ")"
+            case (.anniversary, true): return "💍 " + name + " (" + calendar + ")"
+            case (.birthday, false): return texts.calendarBirthdayTitle.render([.text(name), .text(calendar)])
+            case (.anniversary, false): return texts.calendarAnniversaryTitle.render([.text(name), .text(calendar)])
+            }
+        }
         switch (kind, settings.emoji) {
-        case (.birthday, true): "🎂 " + name
-        case (.anniversary, true): "💍 " + name
-        case (.birthday, false): texts.birthdayTitle.render([.text(name)])
-        case (.anniversary, false): texts.anniversaryTitle.render([.text(name)])
+        case (.birthday, true): return "🎂 " + name
+        case (.anniversary, true): return "💍 " + name
+        case (.birthday, false): return texts.birthdayTitle.render([.text(name)])
+        case (.anniversary, false): return texts.anniversaryTitle.render([.text(name)])
         }
     }
 
@@ -512,10 +646,41 @@ public struct CalendarExporter: Sendable {
 
         func rule(for recurrence: Recurrence) -> icalrecurrencetype {
             switch recurrence {
-            case .yearly: plain
+            case .yearly, .once, .rscale: plain
             case .lastDayOfFebruary: lastDayOfFebruary
             case .everyFourthYear: everyFourthYear
             }
+        }
+
+        /// libical's flag on a `BYMONTH` value for a leap month (`5L`).
+        static let leapMonthFlag: Int16 = 0x1000
+
+        /// The RFC 7529 rule of `date` (without its `RSCALE` text, which the
+        /// caller sets while the property is made) and that text.
+        ///
+        /// Months are RFC 7529's (CLDR's month codes): the same as
+        /// Foundation's except for Hebrew, where Foundation counts 1 Tishri …
+        /// 6 Adar I, 7 Adar … 13 Elul, and RFC 7529 has Adar I as the leap
+        /// month `5L` and Adar as `6` … Elul as `12`.
+        static func rscale(_ date: CalendarDate, base: icalrecurrencetype) -> (icalrecurrencetype, String) {
+            var rule = base
+            var month = Int16(date.month)
+            var skip = ICAL_SKIP_BACKWARD
+            if date.calendar == .hebrew {
+                switch date.month {
+                case 6:
+                    month = 5 | leapMonthFlag
+                    skip = ICAL_SKIP_FORWARD
+                case 7...: month = Int16(date.month - 1)
+                default: break
+                }
+            } else if date.isLeapMonth {
+                month |= leapMonthFlag
+            }
+            rule.by_month.0 = month
+            rule.by_month_day.0 = Int16(date.day)
+            rule.skip = skip
+            return (rule, date.calendar.rscale)
         }
     }
 

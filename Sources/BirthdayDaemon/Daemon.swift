@@ -129,7 +129,12 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
         )
     ]
     if let serve = settings.serve {
-        let source = DatabaseFeedSource(database: database, systemLocale: configuration.systemLocale)
+        let source = DatabaseFeedSource(
+            database: database,
+            systemLocale: configuration.systemLocale,
+            now: configuration.now,
+            systemTimeZone: configuration.systemTimeZone
+        )
         let feedLogger = configuration.feedLogger
         services.append(
             FeedService(

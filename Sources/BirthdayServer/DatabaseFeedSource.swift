@@ -14,17 +14,71 @@ import Synchronization
 /// or, after a checkpoint, rewrites the database file, which changes their
 /// size or modification time. One `stat` of each per request replaces a
 /// SQLite transaction, and a rotated token still stops working at once.
+///
+/// ## The year
+/// Dates in other calendars are expanded into one event per year from
+/// January 1 of the current year (``CalendarExporter``), so such a feed
+/// changes on January 1 without any change to the data. The revision the
+/// server sees is therefore the data's revision and the current year in the
+/// user's zone together (``feedRevision(data:year:)``): a new year is a new
+/// revision, and the body is exported again (its `ETag` changes only if the
+/// text does).
 public struct DatabaseFeedSource: FeedSource {
     let database: AppDatabase
     /// The environment's locale, for the feed's words when the `language` setting is `system`.
     let systemLocale: String?
+    /// The current instant: which year the feed's expanded events start in.
+    let now: @Sendable () -> Date
+    /// The zone when the `time-zone` setting is `system`.
+    let systemTimeZone: @Sendable () -> TimeZone
     private let cache = StateCache()
     private let logPath: String
 
-    public init(database: AppDatabase, systemLocale: String? = nil) {
+    public init(
+        database: AppDatabase,
+        systemLocale: String? = nil,
+        now: @escaping @Sendable () -> Date,
+        systemTimeZone: @escaping @Sendable () -> TimeZone
+    ) {
         self.database = database
         self.systemLocale = systemLocale
+        self.now = now
+        self.systemTimeZone = systemTimeZone
         self.logPath = database.path + "-wal"
+    }
+
+    /// The revision of the feed: the data's `revision` and the `year`, in one
+    /// number that changes when either does (years 0–4095 of the proleptic
+    /// Gregorian calendar each have their own 12 bits).
+    static func feedRevision(data revision: Int64, year: Int) -> Int64 {
+        revision &* 4096 &+ Int64(year & 4095)
+    }
+
+    /// Today in the zone the user's settings resolve to.
+    private func today(zone: TimeZone) -> LocalDate {
+        LocalDate.today(at: now(), in: zone)
+    }
+
+    /// The current year in the state's zone: the year kept with the state
+    /// while it lasts (one comparison of instants, for the revalidation fast
+    /// path), else worked out again and kept.
+    private func year(_ state: StateCache.State) -> Int {
+        let instant = now()
+        if instant >= state.yearStarted && instant < state.yearEnds { return state.year }
+        var updated = state
+        (updated.year, updated.yearStarted, updated.yearEnds) = Self.year(at: instant, in: state.zone)
+        cache.store(updated)
+        return updated.year
+    }
+
+    /// The year `instant` falls in, in `zone`, and the instants it starts and ends.
+    static func year(at instant: Date, in zone: TimeZone) -> (year: Int, started: Date, ends: Date) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let year = calendar.component(.year, from: instant)
+        let started = calendar.date(from: DateComponents(year: year, month: 1, day: 1)) ?? instant
+        let ends = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1)) ?? instant
+        return (year, started, ends)
     }
 
     private func stamp() -> FileStamp {
@@ -32,7 +86,8 @@ public struct DatabaseFeedSource: FeedSource {
     }
 
     public func revision() async throws -> Int64 {
-        try await state().revision
+        let state = try await state()
+        return Self.feedRevision(data: state.revision, year: year(state))
     }
 
     /// Reads the people and exports them, on NIO's thread pool (``Blocking``):
@@ -40,10 +95,13 @@ public struct DatabaseFeedSource: FeedSource {
     public func feed() async throws -> FeedSnapshot {
         let contents = try await database.feedContents()
         let localizer = contents.settings.localizer(systemLocale: systemLocale)
+        let today = today(zone: contents.settings.resolvedTimeZone(system: systemTimeZone()))
+        let exporter = CalendarExporter(settings: contents.settings, localizer: localizer, today: today)
+        let lastChange = exporter.lastChange(of: contents.people, changedAt: contents.changedAt)
         let body = try await Blocking.run { () throws(ExportError) in
-            try CalendarExporter(settings: contents.settings, localizer: localizer).export(contents.people, lastChange: contents.changedAt)
+            try exporter.export(contents.people, lastChange: lastChange)
         }
-        return FeedSnapshot(body: body, lastModified: contents.changedAt, revision: contents.revision)
+        return FeedSnapshot(body: body, lastModified: lastChange, revision: Self.feedRevision(data: contents.revision, year: today.year))
     }
 
     public func token() async throws -> String {
@@ -53,13 +111,23 @@ public struct DatabaseFeedSource: FeedSource {
     /// The cached token and revision if the database files are unchanged
     /// since they were read (two `stat` calls, no SQLite), else `nil`.
     public func cachedValidators() -> (token: String, revision: Int64)? {
-        cache.state(for: stamp()).map { ($0.token, $0.revision) }
+        cache.state(for: stamp()).map { ($0.token, Self.feedRevision(data: $0.revision, year: year($0))) }
     }
 
     private func state() async throws -> StateCache.State {
         let stamp = stamp()
         if let cached = cache.state(for: stamp) { return cached }
-        let state = StateCache.State(stamp: stamp, token: try await database.feedToken(), revision: try await database.revision().value)
+        let zone = try await database.settings().resolvedTimeZone(system: systemTimeZone())
+        let (year, started, ends) = Self.year(at: now(), in: zone)
+        let state = StateCache.State(
+            stamp: stamp,
+            token: try await database.feedToken(),
+            revision: try await database.revision().value,
+            zone: zone,
+            year: year,
+            yearStarted: started,
+            yearEnds: ends
+        )
         cache.store(state)
         return state
     }
@@ -100,7 +168,14 @@ final class StateCache: Sendable {
     struct State: Sendable {
         var stamp: FileStamp
         var token: String
+        /// The data's revision.
         var revision: Int64
+        /// The zone the settings resolve to: where the year changes.
+        var zone: TimeZone
+        /// The year in ``zone`` when the state was read, and when it started and ends.
+        var year: Int
+        var yearStarted: Date
+        var yearEnds: Date
     }
 
     private let current = Mutex<State?>(nil)

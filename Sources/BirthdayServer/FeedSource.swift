@@ -7,7 +7,9 @@ public import Foundation
 /// ``feed()`` only when the revision differs from the one it has cached, so
 /// `revision()` should be cheap and `feed()` may do the export.
 public protocol FeedSource: Sendable {
-    /// A number that changes whenever the people or the settings that affect the feed change.
+    /// A number that changes whenever the people or the settings that affect
+    /// the feed change, or anything else that changes its body (for
+    /// ``DatabaseFeedSource``, the year: expanded dates of other calendars move on each January 1).
     func revision() async throws -> Int64
     /// The current feed, exported.
     func feed() async throws -> FeedSnapshot

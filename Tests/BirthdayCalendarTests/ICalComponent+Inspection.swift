@@ -33,6 +33,8 @@ struct ICalEventReading: Sendable, Equatable {
     func occurrences(onOrAfter from: LocalDate, count: Int) -> [LocalDate] {
         guard let rule else { return start >= from ? [start] : [] }
         let recurrence = rule.withCString { libical.pointee.icalrecurrencetype_from_string($0) }
+        // libical's parser allocates the RSCALE text; the iterator reads it until it is freed (the later defer runs first).
+        defer { free(recurrence.rscale) }
         guard let iterator = libical.pointee.icalrecur_iterator_new(recurrence, CalendarExporter.icalDate(start)) else { return [] }
         defer { libical.pointee.icalrecur_iterator_free(iterator) }
         var result: [LocalDate] = []

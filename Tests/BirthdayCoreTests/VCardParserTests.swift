@@ -405,7 +405,7 @@ import Testing
         #expect(contact.birthday == nil)
     }
 
-    @Test(arguments: ["X-ABDATE", "X-ALTBDAY", "X-FCENCODED-582D46432D4F7468657244617465733A4F74686572", "DEATHDATE"])
+    @Test(arguments: ["X-ABDATE", "X-FCENCODED-582D46432D4F7468657244617465733A4F74686572", "DEATHDATE"])
     func otherDatesAreNotAnniversaries(name: String) throws {
         let contact = try Self.only(Self.parse(Self.card(["\(name):2013-08-16"])))
         #expect(contact.anniversary == nil && contact.birthday == nil && contact.invalidDates.isEmpty)

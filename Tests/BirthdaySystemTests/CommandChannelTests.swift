@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 extension DeliveryTests {
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.timeLimit(.minutes(3)))
     struct CommandChannelTests {
         @Test func theReminderArrivesInEnvironmentVariables() async throws {
             let directory = try TemporaryDirectory()

@@ -143,6 +143,15 @@ extension CLIProcess {
         try #require(set.status == 0, "settings set \(key): \(set.stderr)")
     }
 
+    /// The value `settings show` prints for `key` (its table's columns are as
+    /// wide as the longest key, so the spaces between are not compared).
+    static func shownSetting(_ key: String, in text: String) -> String? {
+        for line in text.split(separator: "\n") where line.hasPrefix(key + " ") {
+            return String(line.dropFirst(key.count)).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
     /// `birthdays run` in the background, its clock starting at `now`, logging at info.
     func daemon(now: String, name: String = "daemon", extraEnvironment: [String: String] = [:]) throws -> TestProcess {
         var at = self
@@ -221,7 +230,7 @@ final class TerminalSession {
 
     /// Polls the screen until it contains `text`; throws with the screen after `seconds`.
     @discardableResult
-    func waitFor(_ text: String, seconds: Int = 30) async throws -> String {
+    func waitFor(_ text: String, seconds: Int = 90) async throws -> String {
         var last = ""
         do {
             try await eventually("\"\(text)\" on the screen", seconds: seconds) {

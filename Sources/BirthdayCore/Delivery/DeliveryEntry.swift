@@ -101,6 +101,7 @@ public struct DeliveryEntry: Hashable, Sendable {
             occurrenceDate: occurrenceDate,
             title: title,
             body: body,
+            calendar: userInfo["calendar"].flatMap(CalendarSystem.init(rawValue:)),
             userInfo: userInfo
         )
         request.id = notificationID

@@ -65,6 +65,40 @@ public struct Message: Sendable, Hashable {
         case actionSnooze = "notification.action.snooze"
         case actionDismiss = "notification.action.dismiss"
 
+        // Other calendars: their names, and the texts of events in them.
+        case calendarLunar = "calendar.lunar"
+        case calendarHebrew = "calendar.hebrew"
+        case calendarIslamic = "calendar.islamic"
+        case calendarPersian = "calendar.persian"
+        case calendarIndian = "calendar.indian"
+        case calendarCoptic = "calendar.coptic"
+        case calendarEthiopian = "calendar.ethiopian"
+        case calendarBuddhist = "calendar.buddhist"
+        case calendarJapanese = "calendar.japanese"
+        case calendarMinguo = "calendar.minguo"
+        case calendarBirthdayTitle = "reminder.calendar.birthday.title"
+        case calendarBirthdayToday = "reminder.calendar.birthday.today"
+        case calendarBirthdayTodayAge = "reminder.calendar.birthday.today.age"
+        case calendarBirthdayTomorrowTitle = "reminder.calendar.birthday.tomorrow.title"
+        case calendarBirthdayTomorrow = "reminder.calendar.birthday.tomorrow"
+        case calendarBirthdayTomorrowAge = "reminder.calendar.birthday.tomorrow.age"
+        case calendarAnniversaryTitle = "reminder.calendar.anniversary.title"
+        case calendarAnniversaryToday = "reminder.calendar.anniversary.today"
+        case calendarAnniversaryTodayYears = "reminder.calendar.anniversary.today.years"
+        case calendarAnniversaryTomorrowTitle = "reminder.calendar.anniversary.tomorrow.title"
+        case calendarAnniversaryTomorrow = "reminder.calendar.anniversary.tomorrow"
+        case calendarAnniversaryTomorrowYears = "reminder.calendar.anniversary.tomorrow.years"
+        case feedCalendarBirthdayTitle = "feed.calendar.birthday.title"
+        case feedCalendarAnniversaryTitle = "feed.calendar.anniversary.title"
+        case upcomingCalendarBirthday = "upcoming.calendar.birthday"
+        case upcomingCalendarBirthdayAge = "upcoming.calendar.birthday.age"
+        case upcomingCalendarAnniversary = "upcoming.calendar.anniversary"
+        case upcomingCalendarAnniversaryYears = "upcoming.calendar.anniversary.years"
+        case showCalendarBirthday = "show.calendar.birthday"
+        case showCalendarBirthdayAge = "show.calendar.birthday.age"
+        case showCalendarAnniversary = "show.calendar.anniversary"
+        case showCalendarAnniversaryYears = "show.calendar.anniversary.years"
+
         // The calendar feed.
         case feedBirthdayTitle = "feed.birthday.title"
         case feedAnniversaryTitle = "feed.anniversary.title"
@@ -180,6 +214,19 @@ public struct Message: Sendable, Hashable {
             case .birthdayTitle, .birthdayToday, .birthdayTomorrow, .anniversaryTitle, .anniversaryToday, .anniversaryTomorrow: [.name]
             case .birthdayTodayAge, .birthdayTomorrowAge: [.name, .number]
             case .anniversaryTodayYears, .anniversaryTomorrowYears: [.name, .ordinal, .number]
+            case .calendarLunar, .calendarHebrew, .calendarIslamic, .calendarPersian, .calendarIndian, .calendarCoptic, .calendarEthiopian,
+                .calendarBuddhist, .calendarJapanese, .calendarMinguo:
+                []
+            case .calendarBirthdayTitle, .calendarBirthdayToday, .calendarBirthdayTomorrow, .calendarAnniversaryTitle, .calendarAnniversaryToday,
+                .calendarAnniversaryTomorrow:
+                [.name, .text]
+            case .calendarBirthdayTodayAge, .calendarBirthdayTomorrowAge: [.name, .number, .text]
+            case .calendarAnniversaryTodayYears, .calendarAnniversaryTomorrowYears: [.name, .ordinal, .number, .text]
+            case .calendarBirthdayTomorrowTitle, .calendarAnniversaryTomorrowTitle, .upcomingCalendarBirthday, .upcomingCalendarAnniversary: [.text]
+            case .feedCalendarBirthdayTitle, .feedCalendarAnniversaryTitle: [.text, .text]
+            case .upcomingCalendarBirthdayAge, .upcomingCalendarAnniversaryYears: [.number, .text]
+            case .showCalendarBirthday, .showCalendarAnniversary: [.text, .text, .text, .text]
+            case .showCalendarBirthdayAge, .showCalendarAnniversaryYears: [.text, .text, .text, .number, .text]
             case .feedBirthdayTitle, .feedAnniversaryTitle: [.text]
             case .ordinal, .feedBorn, .feedSince, .inDays, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingNone, .onboardingNextMore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
@@ -298,6 +345,19 @@ extension Message {
         case .cancelled: Message(.errorCancelled)
         case .logWriteFailed: Message(.errorLog)
         case .channelsFailed(let failures): failures.first.map { deliveryError($0.error) } ?? Message(.errorCancelled)
+        }
+    }
+
+    /// A line of `show` about a date in another calendar: `date` as written
+    /// (`chinese 0078-0002-11-01`), the next occurrence, how far away, the
+    /// age (or years married) then, and the calendar's name.
+    public static func showCalendarDate(kind: EventKind, date: String, next: String, when: String, age: Int?, calendar: String) -> Message {
+        switch (kind, age) {
+        case (.birthday, let age?): Message(.showCalendarBirthdayAge, .text(date), .text(next), .text(when), .number(age), .text(calendar))
+        case (.birthday, nil): Message(.showCalendarBirthday, .text(date), .text(next), .text(when), .text(calendar))
+        case (.anniversary, let years?):
+            Message(.showCalendarAnniversaryYears, .text(date), .text(next), .text(when), .number(years), .text(calendar))
+        case (.anniversary, nil): Message(.showCalendarAnniversary, .text(date), .text(next), .text(when), .text(calendar))
         }
     }
 

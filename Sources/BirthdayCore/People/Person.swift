@@ -56,6 +56,10 @@ public struct Person: Hashable, Sendable, Identifiable {
     public var source: ContactSource
     public var birthday: EventDate?
     public var anniversary: EventDate?
+    /// Birthdays and anniversaries in other calendars (a lunar birthday, a
+    /// Hebrew one), each an event of its own beside the Gregorian dates; at
+    /// most one per kind and calendar, in ``AlternateDate`` order.
+    public var alternateDates: [AlternateDate]
     /// Raw text of date values that could not be read; such dates get no reminders.
     public var invalidDates: [String]
     /// Excluded people get no reminders and no calendar events.
@@ -68,6 +72,7 @@ public struct Person: Hashable, Sendable, Identifiable {
         source: ContactSource,
         birthday: EventDate? = nil,
         anniversary: EventDate? = nil,
+        alternateDates: [AlternateDate] = [],
         invalidDates: [String] = [],
         excluded: Bool = false
     ) {
@@ -77,6 +82,7 @@ public struct Person: Hashable, Sendable, Identifiable {
         self.source = source
         self.birthday = birthday
         self.anniversary = anniversary
+        self.alternateDates = alternateDates
         self.invalidDates = invalidDates
         self.excluded = excluded
     }

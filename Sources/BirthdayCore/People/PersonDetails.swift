@@ -6,6 +6,9 @@ public enum PersonDetails {
     /// Lines such as `Birthday: 1990-03-10; next 2026-03-10 (today), turns 36`,
     /// in the localizer's language (dates stay ISO 8601: `1990-03-10`, `--12-25`).
     /// A missing year gives no age; Feb 29 follows `leapDay` in common years.
+    /// A date in another calendar is written as the contact gives it, after
+    /// its calendar: `Birthday (lunar): chinese 0078-0002-11-01; next
+    /// 2026-12-09 (in 40 days), turns 41` (``CalendarDate/description``).
     public static func lines(
         for person: Person,
         today: LocalDate,
@@ -16,9 +19,21 @@ public enum PersonDetails {
         let upcoming = UpcomingEvents(today: today, leapDay: leapDay, includeAnniversaries: anniversaries)
         var lines: [String] = []
         for occurrence in upcoming.occurrences(of: person) {
-            let date = occurrence.eventDate.description
             let next = occurrence.date.description
             let when = localizer(.days(occurrence.daysUntil))
+            if let written = occurrence.calendarDate {
+                let message = Message.showCalendarDate(
+                    kind: occurrence.kind,
+                    date: written.description,
+                    next: next,
+                    when: when,
+                    age: occurrence.age,
+                    calendar: localizer(written.calendar.nameKey)
+                )
+                lines.append(localizer(message))
+                continue
+            }
+            let date = occurrence.eventDate?.description ?? ""
             switch occurrence.kind {
             case .birthday: lines.append(localizer(.showBirthday(date: date, next: next, when: when, turning: occurrence.age)))
             case .anniversary: lines.append(localizer(.showAnniversary(date: date, next: next, when: when, years: occurrence.age)))

@@ -3,24 +3,35 @@ public struct Occurrence: Hashable, Sendable {
     public let personID: String
     public let name: String
     public let kind: EventKind
-    /// The day it falls on, after the leap-day policy.
+    /// The day it falls on, after the leap-day policy (or its calendar's rules).
     public let date: LocalDate
-    /// The date as the contact carries it.
-    public let eventDate: EventDate
-    /// The age turned (or years married) on ``date``; `nil` when the year is unknown.
+    /// The Gregorian date as the contact carries it; `nil` for a date in another calendar.
+    public let eventDate: EventDate?
+    /// The date in another calendar as the contact carries it; `nil` for a Gregorian date.
+    public let calendarDate: CalendarDate?
+    /// The age turned (or years married) on ``date``, in years of the date's
+    /// calendar; `nil` when the year is unknown.
     public let age: Int?
     /// Days from today to ``date``: 0 today, 1 tomorrow.
     public let daysUntil: Int
 
+    /// The calendar of the date; `nil` for a Gregorian date.
+    public var calendar: CalendarSystem? { calendarDate?.calendar }
+
     /// The order of upcoming events: soonest first; on the same day
-    /// birthdays before anniversaries, then by name, then by id, so the
-    /// order never depends on how the store returned the rows.
+    /// birthdays before anniversaries, then by name, then by id, then
+    /// Gregorian dates before other calendars (by name), so the order never
+    /// depends on how the store returned the rows.
     public static func precedes(_ a: Occurrence, _ b: Occurrence) -> Bool {
         if a.daysUntil != b.daysUntil { return a.daysUntil < b.daysUntil }
         if a.kind != b.kind { return a.kind < b.kind }
         if a.name != b.name { return a.name < b.name }
-        return a.personID < b.personID
+        if a.personID != b.personID { return a.personID < b.personID }
+        return a.calendarRank < b.calendarRank
     }
+
+    /// "" for a Gregorian date, else the calendar's name: Gregorian first.
+    var calendarRank: String { calendarDate?.calendar.rawValue ?? "" }
 }
 
 /// Which events come next.
@@ -36,14 +47,33 @@ public struct UpcomingEvents: Sendable {
         self.includeAnniversaries = includeAnniversaries
     }
 
-    /// The occurrences of `person`'s dates on or after today.
+    /// The occurrences of `person`'s dates on or after today: the Gregorian
+    /// ones, then those in other calendars.
     public func occurrences(of person: Person) -> [Occurrence] {
         var result: [Occurrence] = []
         for kind in EventKind.allCases {
             guard kind == .birthday || includeAnniversaries, let date = person.date(of: kind) else { continue }
             result.append(occurrence(of: date, kind: kind, personID: person.id, name: person.name))
         }
+        for alternate in person.alternateDates where alternate.kind == .birthday || includeAnniversaries {
+            guard let next = alternate.date.nextOccurrence(onOrAfter: today) else { continue }
+            result.append(occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: person.id, name: person.name))
+        }
         return result
+    }
+
+    /// The occurrence `next` of a date in another calendar.
+    public func occurrence(of date: CalendarDate, next: CalendarDate.Occurrence, kind: EventKind, personID: String, name: String) -> Occurrence {
+        Occurrence(
+            personID: personID,
+            name: name,
+            kind: kind,
+            date: next.date,
+            eventDate: nil,
+            calendarDate: date,
+            age: date.age(inYear: next.year),
+            daysUntil: today.days(to: next.date)
+        )
     }
 
     /// The occurrence of one date on or after today.
@@ -55,6 +85,7 @@ public struct UpcomingEvents: Sendable {
             kind: kind,
             date: next,
             eventDate: date,
+            calendarDate: nil,
             age: date.age(in: next.year),
             daysUntil: today.days(to: next)
         )
@@ -108,7 +139,8 @@ package struct NearestSelector {
         let order = all.indices.sorted { a, b in
             if keys[a] != keys[b] { return keys[a] < keys[b] }
             if all[a].name != all[b].name { return all[a].name < all[b].name }
-            return all[a].personID < all[b].personID
+            if all[a].personID != all[b].personID { return all[a].personID < all[b].personID }
+            return all[a].calendarRank < all[b].calendarRank
         }
         return order.map { all[$0] }
     }

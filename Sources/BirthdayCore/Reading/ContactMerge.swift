@@ -63,6 +63,7 @@ package enum ContactMerge {
                 source: contact.source,
                 birthday: contact.birthday,
                 anniversary: contact.anniversary,
+                alternateDates: contact.alternateDates,
                 invalidDates: contact.invalidDates
             )
             if let existing = byID[id] {
@@ -93,6 +94,23 @@ package enum ContactMerge {
                 )
             default:
                 break
+            }
+        }
+        for other in later.alternateDates {
+            guard let index = merged.alternateDates.firstIndex(where: { $0.kind == other.kind && $0.date.calendar == other.date.calendar }) else {
+                merged.alternateDates.append(other)
+                merged.alternateDates.sort()
+                continue
+            }
+            if merged.alternateDates[index] != other {
+                report.problems.append(
+                    ImportProblem(
+                        file: later.source.file,
+                        line: later.source.line,
+                        message:
+                            "this contact (id \(later.id)) is also at \(first.source.file):\(first.source.line) with a different \(other.date.calendar.rawValue) \(other.kind.rawValue); kept the first"
+                    )
+                )
             }
         }
         for raw in later.invalidDates where !merged.invalidDates.contains(raw) {

@@ -11,6 +11,9 @@ public struct ParsedContact: Hashable, Sendable {
     public var email: String?
     public var birthday: EventDate?
     public var anniversary: EventDate?
+    /// Birthdays and anniversaries in other calendars (``CalendarDateValue``),
+    /// at most one per kind and calendar, in ``AlternateDate`` order.
+    public var alternateDates: [AlternateDate]
     /// Raw text of date values that could not be read.
     public var invalidDates: [String]
 
@@ -23,6 +26,7 @@ public struct ParsedContact: Hashable, Sendable {
         email: String? = nil,
         birthday: EventDate? = nil,
         anniversary: EventDate? = nil,
+        alternateDates: [AlternateDate] = [],
         invalidDates: [String] = []
     ) {
         self.source = source
@@ -33,6 +37,7 @@ public struct ParsedContact: Hashable, Sendable {
         self.email = email
         self.birthday = birthday
         self.anniversary = anniversary
+        self.alternateDates = alternateDates
         self.invalidDates = invalidDates
     }
 
@@ -47,7 +52,7 @@ public struct ParsedContact: Hashable, Sendable {
     }
 
     /// Whether the contact carries any date worth keeping (valid or not).
-    public var hasDates: Bool { birthday != nil || anniversary != nil || !invalidDates.isEmpty }
+    public var hasDates: Bool { birthday != nil || anniversary != nil || !alternateDates.isEmpty || !invalidDates.isEmpty }
 
     /// The name (else email, else content) that identifies a contact without
     /// a UID, normalized so case and spacing differences do not matter.
@@ -58,6 +63,8 @@ public struct ParsedContact: Hashable, Sendable {
         content += birthday?.description ?? ""
         content += "|" + (anniversary?.description ?? "")
         content += "|" + invalidDates.joined(separator: "|")
+        // Only when there are any: the keys of contacts without them stay as they were.
+        if !alternateDates.isEmpty { content += "|" + alternateDates.map(\.description).joined(separator: "|") }
         return content
     }
 }

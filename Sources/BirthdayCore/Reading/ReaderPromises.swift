@@ -7,7 +7,8 @@ import Foundation
 /// - every problem names the file and a line inside it, and has a message
 ///   on one line without control characters (``SafeText``);
 /// - every contact comes from a line inside the file;
-/// - every date exists and its year is one a feed can carry (``EventDate/yearRange``).
+/// - every date exists and its year is one a feed can carry (``EventDate/yearRange``),
+///   dates in other calendars included (their Gregorian day's year).
 package enum ReaderPromises {
     /// Parses `bytes` as the file `file` and returns the broken promises,
     /// one sentence each (empty when all are kept), with the result.
@@ -31,6 +32,19 @@ package enum ReaderPromises {
             for date in [contact.birthday, contact.anniversary].compactMap({ $0 }) {
                 if EventDate(year: date.year, month: date.month, day: date.day) != date { broken.append("a date that does not exist: \(date)") }
                 if let year = date.year, !EventDate.yearRange.contains(year) { broken.append("a year a feed cannot carry: \(date)") }
+            }
+            for alternate in contact.alternateDates {
+                let date = alternate.date
+                let again = CalendarDate(
+                    calendar: date.calendar,
+                    era: date.era,
+                    year: date.year,
+                    month: date.month,
+                    isLeapMonth: date.isLeapMonth,
+                    day: date.day
+                )
+                if again != date { broken.append("a \(date.calendar.rawValue) date that does not exist: \(date)") }
+                if let day = date.gregorian, !EventDate.yearRange.contains(day.year) { broken.append("a year a feed cannot carry: \(date)") }
             }
         }
         return (broken, result)

@@ -14,6 +14,12 @@
 /// - When no value of a kind is a valid date, each unreadable text goes to
 ///   ``ParsedContact/invalidDates`` with a problem quoting it; a `VALUE=text`
 ///   date is never read as a date.
+/// - Dates in other calendars (`X-ALTBDAY;CALSCALE=…`, and `BDAY` or an
+///   anniversary with a `CALSCALE` other than `gregorian`) are read by
+///   ``CalendarDateValue``, apart from the Gregorian ones: per kind and
+///   calendar the first valid one is kept and a different later one is
+///   reported; each unreadable one is reported and kept as text
+///   (`<calendar>:<value>`).
 struct VCardCardBuilder {
     /// One date-valued property as read.
     struct DateCandidate {
@@ -37,6 +43,20 @@ struct VCardCardBuilder {
     private var birthdays: [DateCandidate] = []
     private var anniversaries: [DateCandidate] = []
     private var labelledDates: [(group: String, date: DateCandidate)] = []
+    private var calendarDates: [CalendarCandidate] = []
+
+    /// One date-valued property in another calendar, as read.
+    struct CalendarCandidate {
+        var line: Int
+        /// The property and its calendar as problems name them: `X-ALTBDAY;CALSCALE=chinese`.
+        var property: String
+        var kind: EventKind
+        /// The value as written (trimmed).
+        var text: String
+        /// What ``ParsedContact/invalidDates`` keeps when it cannot be read: `chinese:0078-13`.
+        var kept: String
+        var value: CalendarDateValue
+    }
     private var anniversaryGroups: [String] = []
     /// The card says khard wrote it (`PRODID:-//…//khard…`).
     private var writtenByKhard = false
@@ -56,6 +76,7 @@ struct VCardCardBuilder {
         birthdays.removeAll(keepingCapacity: true)
         anniversaries.removeAll(keepingCapacity: true)
         labelledDates.removeAll(keepingCapacity: true)
+        calendarDates.removeAll(keepingCapacity: true)
         anniversaryGroups.removeAll(keepingCapacity: true)
         writtenByKhard = false
     }
@@ -92,10 +113,16 @@ struct VCardCardBuilder {
             if androidUID == nil, let (a, b) = Self.trimmed(value, 0, count) {
                 androidUID = String(decoding: UnsafeBufferPointer(rebasing: value[a..<b]), as: UTF8.self)
             }
+        case .birthday where params.isNonGregorian:
+            calendarDates.append(Self.calendarCandidate(value, params: params, line: line, property: "BDAY", kind: .birthday))
         case .birthday:
             birthdays.append(Self.candidate(value, 0..<count, params: params, line: line, property: "BDAY"))
+        case .anniversary(let property) where params.isNonGregorian:
+            calendarDates.append(Self.calendarCandidate(value, params: params, line: line, property: property.rawValue, kind: .anniversary))
         case .anniversary(let property):
             anniversaries.append(Self.candidate(value, 0..<count, params: params, line: line, property: property.rawValue))
+        case .alternateBirthday:
+            calendarDates.append(Self.calendarCandidate(value, params: params, line: line, property: "X-ALTBDAY", kind: .birthday))
         case .labelledDate:
             guard !group.isEmpty else { return }
             labelledDates.append((Self.groupName(group), Self.candidate(value, 0..<count, params: params, line: line, property: "X-ABDATE")))
@@ -151,6 +178,65 @@ struct VCardCardBuilder {
         return DateCandidate(line: line, property: property, value: date, altID: params.altID, note: note)
     }
 
+    private static func calendarCandidate(
+        _ value: UnsafeBufferPointer<UInt8>,
+        params: VCardParams,
+        line: Int,
+        property: String,
+        kind: EventKind
+    ) -> CalendarCandidate {
+        let text = VCardText.unescaped(value, 0, value.count).trimmingWhitespace()
+        let calscale = params.calscale.map { quoted($0.trimmingWhitespace()) }
+        return CalendarCandidate(
+            line: line,
+            property: property + (calscale.map { ";CALSCALE=" + $0 } ?? ""),
+            kind: kind,
+            text: text,
+            kept: (calscale.map { $0.lowercased() } ?? property) + ":" + text,
+            value: CalendarDateValue.read(text, calscale: params.calscale)
+        )
+    }
+
+    /// The first valid date per kind and calendar, in line order; later
+    /// different ones and every unreadable one are reported.
+    private static func resolve(
+        _ candidates: [CalendarCandidate],
+        file: String,
+        problems: inout [ImportProblem],
+        invalid: inout [String]
+    ) -> [AlternateDate] {
+        var chosen: [(date: AlternateDate, line: Int)] = []
+        for candidate in candidates {
+            switch candidate.value {
+            case .none:
+                continue
+            case .unreadable(let reason):
+                let kept = quoted(candidate.kept)
+                if !invalid.contains(kept) { invalid.append(kept) }
+                problems.append(
+                    ImportProblem(file: file, line: candidate.line, message: "\(candidate.property) '\(quoted(candidate.text))' \(reason)")
+                )
+            case .date(let date):
+                let read = AlternateDate(kind: candidate.kind, date: date)
+                guard let first = chosen.first(where: { $0.date.kind == read.kind && $0.date.date.calendar == date.calendar }) else {
+                    chosen.append((read, candidate.line))
+                    continue
+                }
+                if first.date != read {
+                    problems.append(
+                        ImportProblem(
+                            file: file,
+                            line: candidate.line,
+                            message:
+                                "several \(candidate.kind.rawValue) values in the \(date.calendar.rawValue) calendar; using the first (line \(first.line))"
+                        )
+                    )
+                }
+            }
+        }
+        return chosen.map(\.date).sorted()
+    }
+
     /// The finished contact, and the card's problems in line order.
     func build(file: String) -> (ParsedContact, [ImportProblem]) {
         var problems: [ImportProblem] = []
@@ -164,6 +250,7 @@ struct VCardCardBuilder {
             allAnniversaries.sort { $0.line < $1.line }
         }
         var anniversary = Self.resolve(allAnniversaries, noun: "anniversary", file: file, problems: &problems, invalid: &invalid)
+        let alternateDates = calendarDates.isEmpty ? [] : Self.resolve(calendarDates, file: file, problems: &problems, invalid: &invalid)
         if writtenByKhard {
             // khard asks for 1900 when the year is unknown and shows such dates without one.
             birthday = birthday.map(Self.khardPlaceholderRemoved)
@@ -179,6 +266,7 @@ struct VCardCardBuilder {
             email: email.flatMap { $0.isEmpty ? nil : $0 },
             birthday: birthday,
             anniversary: anniversary,
+            alternateDates: alternateDates,
             invalidDates: invalid
         )
         return (contact, problems)

@@ -14,6 +14,8 @@ enum VCardPropertyKind: Equatable, Sendable {
     case androidUID
     case birthday
     case anniversary(AnniversaryProperty)
+    /// Apple's `X-ALTBDAY;CALSCALE=…`: the birthday in another calendar (``CalendarDateValue``).
+    case alternateBirthday
     /// Apple's `itemN.X-ABDATE`: an anniversary when `itemN.X-ABLabel` says so.
     case labelledDate
     case label
@@ -47,7 +49,7 @@ enum VCardPropertyKind: Equatable, Sendable {
         case 5: return named("EMAIL") ? .email : named("AGENT") ? .agent : .ignored
         case 6: return named("PRODID") ? .productID : .ignored
         case 8: return named("X-ABDATE") ? .labelledDate : .ignored
-        case 9: return named("X-ABLABEL") ? .label : .ignored
+        case 9: return named("X-ABLABEL") ? .label : named("X-ALTBDAY") ? .alternateBirthday : .ignored
         case 11: return named("ANNIVERSARY") ? .anniversary(.anniversary) : .ignored
         case 13: return named("X-ANNIVERSARY") ? .anniversary(.xAnniversary) : named("X-ANDROID-UID") ? .androidUID : .ignored
         case 16: return named("X-MS-ANNIVERSARY") ? .anniversary(.microsoft) : named("X-ANDROID-CUSTOM") ? .androidCustom : .ignored
@@ -97,6 +99,15 @@ struct VCardParams: Sendable {
     var altID: String?
     /// Apple's `X-APPLE-OMIT-YEAR=1604`: the written year means "no year".
     var omitYear: Int?
+    /// `CALSCALE=…`: the calendar of a date (`gregorian` when absent).
+    var calscale: String?
+
+    /// Whether `CALSCALE` names a calendar other than the Gregorian one.
+    var isNonGregorian: Bool {
+        guard let calscale else { return false }
+        let name = calscale.trimmingWhitespace().lowercased()
+        return !name.isEmpty && name != "gregorian"
+    }
 
     init() {}
 
@@ -153,6 +164,8 @@ struct VCardParams: Sendable {
             altID = String(decoding: UnsafeBufferPointer(start: bytes + a, count: b - a), as: UTF8.self)
         } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "X-APPLE-OMIT-YEAR") {
             omitYear = ASCII.integer(bytes, a, b)
+        } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "CALSCALE") {
+            calscale = String(decoding: UnsafeBufferPointer(start: bytes + a, count: b - a), as: UTF8.self)
         }
     }
 }

@@ -16,6 +16,13 @@
 /// start of a text ("Someone's Birthday!", "Today is someone's birthday!").
 /// The age comes from ``EventDate/age(in:)``: a placeholder year gives none.
 ///
+/// A date in another calendar (``CalendarSystem``) says which: "Ada's lunar
+/// birthday!", "Today is Ada's Hebrew birthday!", "Ada turns 41 today (lunar
+/// birthday)!", "Tomorrow: Hijri birthday"; other languages name the
+/// calendar in parentheses ("Ada hat Geburtstag (Mondkalender)!",
+/// "Adaさんの誕生日（旧暦）！"). Its age counts that calendar's years
+/// (``CalendarDate/age(inYear:)``).
+///
 /// The name is put on one line first (``SafeText/line(_:maxCharacters:)``):
 /// line breaks, escape sequences and other control characters become spaces,
 /// so a name can add no header to the user's ntfy or e-mail command and no
@@ -30,9 +37,14 @@ public enum NotificationContent {
         kind: EventKind,
         timing: NotificationRequest.Timing,
         age: Int?,
+        calendar: CalendarSystem? = nil,
         in localizer: Localizer = .english
     ) -> (title: String, body: String) {
         let name = SafeText.line(raw, maxCharacters: maxNameCharacters)
+        // The texts of another calendar exist for the day and the day before.
+        if let calendar, timing == .dayOf || timing == .dayBefore {
+            return calendarContent(name: name, kind: kind, dayOf: timing == .dayOf, age: age, calendar: localizer(calendar.nameKey), in: localizer)
+        }
         let title: Message
         let body: Message
         switch (kind, timing) {
@@ -48,6 +60,39 @@ public enum NotificationContent {
         case (.anniversary, .dayBefore):
             title = .plain(.anniversaryTomorrowTitle)
             body = age.map { .anniversaryTomorrow(name: name, years: $0) } ?? .anniversaryTomorrow(name: name)
+        }
+        return (localizer(title), localizer(body))
+    }
+
+    private static func calendarContent(
+        name: String,
+        kind: EventKind,
+        dayOf: Bool,
+        age: Int?,
+        calendar: String,
+        in localizer: Localizer
+    ) -> (title: String, body: String) {
+        let who = MessageArgument.name(name)
+        let which = MessageArgument.text(calendar)
+        let title: Message
+        let body: Message
+        switch (kind, dayOf) {
+        case (.birthday, true):
+            title = Message(.calendarBirthdayTitle, who, which)
+            body = age.map { Message(.calendarBirthdayTodayAge, who, .number($0), which) } ?? Message(.calendarBirthdayToday, who, which)
+        case (.birthday, false):
+            title = Message(.calendarBirthdayTomorrowTitle, which)
+            body = age.map { Message(.calendarBirthdayTomorrowAge, who, .number($0), which) } ?? Message(.calendarBirthdayTomorrow, who, which)
+        case (.anniversary, true):
+            title = Message(.calendarAnniversaryTitle, who, which)
+            body =
+                age.map { Message(.calendarAnniversaryTodayYears, who, .ordinal($0), .number($0), which) }
+                ?? Message(.calendarAnniversaryToday, who, which)
+        case (.anniversary, false):
+            title = Message(.calendarAnniversaryTomorrowTitle, which)
+            body =
+                age.map { Message(.calendarAnniversaryTomorrowYears, who, .ordinal($0), .number($0), which) }
+                ?? Message(.calendarAnniversaryTomorrow, who, which)
         }
         return (localizer(title), localizer(body))
     }

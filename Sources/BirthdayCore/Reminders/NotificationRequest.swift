@@ -17,10 +17,14 @@ public struct NotificationRequest: Hashable, Sendable {
         public static func < (lhs: Timing, rhs: Timing) -> Bool { lhs == .dayBefore && rhs == .dayOf }
     }
 
-    /// `<personID>-<kind>-<dayof|daybefore>`, e.g. `c-1a2b3c4d5e6f7a8b-birthday-dayof`.
+    /// `<personID>-<kind>-<dayof|daybefore>`, e.g. `c-1a2b3c4d5e6f7a8b-birthday-dayof`;
+    /// for a date in another calendar `<personID>-<calendar>-<kind>-…`,
+    /// e.g. `ada-chinese-birthday-dayof`.
     public var id: String
     public var personID: String
     public var kind: EventKind
+    /// The calendar of the date it is about; `nil` for a Gregorian date.
+    public var calendar: CalendarSystem?
     public var timing: Timing
     /// The one instant it fires at.
     public var fireAt: Date
@@ -28,7 +32,8 @@ public struct NotificationRequest: Hashable, Sendable {
     public var occurrenceDate: LocalDate
     public var title: String
     public var body: String
-    /// What a tap on the notification needs: `person_id`, `kind`, `when`, `occurrence`.
+    /// What a tap on the notification needs: `person_id`, `kind`, `when`,
+    /// `occurrence`, and `calendar` for a date in another calendar.
     public var userInfo: [String: String]
 
     public init(
@@ -39,30 +44,35 @@ public struct NotificationRequest: Hashable, Sendable {
         occurrenceDate: LocalDate,
         title: String,
         body: String,
+        calendar: CalendarSystem? = nil,
         userInfo: [String: String]? = nil
     ) {
-        self.id = NotificationRequest.identifier(personID: personID, kind: kind, timing: timing)
+        self.id = NotificationRequest.identifier(personID: personID, kind: kind, timing: timing, calendar: calendar)
         self.personID = personID
         self.kind = kind
+        self.calendar = calendar
         self.timing = timing
         self.fireAt = fireAt
         self.occurrenceDate = occurrenceDate
         self.title = title
         self.body = body
-        self.userInfo =
+        var info =
             userInfo ?? [
                 "person_id": personID,
                 "kind": kind.rawValue,
                 "when": timing.rawValue,
                 "occurrence": occurrenceDate.description,
             ]
+        if userInfo == nil, let calendar { info["calendar"] = calendar.rawValue }
+        self.userInfo = info
     }
 
     /// The deterministic identifier: `<personID>-birthday-dayof`,
     /// `<personID>-birthday-daybefore`, `<personID>-anniversary-dayof`,
-    /// `<personID>-anniversary-daybefore`.
-    public static func identifier(personID: String, kind: EventKind, timing: Timing) -> String {
-        personID + "-" + kind.rawValue + "-" + (timing == .dayOf ? "dayof" : "daybefore")
+    /// `<personID>-anniversary-daybefore`; with a calendar its name comes
+    /// after the person's id: `<personID>-chinese-birthday-dayof`.
+    public static func identifier(personID: String, kind: EventKind, timing: Timing, calendar: CalendarSystem? = nil) -> String {
+        personID + "-" + (calendar.map { $0.rawValue + "-" } ?? "") + kind.rawValue + "-" + (timing == .dayOf ? "dayof" : "daybefore")
     }
 
     /// The order of pending requests, soonest first: by fire instant, then by

@@ -11,6 +11,11 @@ import Foundation
 /// in the future is skipped: the day-before of today's event, today's
 /// day-of once the delivery time has passed, and tomorrow's day-before then too.
 ///
+/// A date in another calendar (``offer(_:kind:identity:)`` given a ``CalendarDate``) is
+/// an event of its own, with its own requests (ids with the calendar in
+/// them), its next occurrence from ``CalendarDate/nextOccurrence(onOrAfter:)``
+/// and its age in that calendar's years; it competes for the same 64 places.
+///
 /// Requests are ranked by ``NotificationRequest/firesBefore(_:_:)`` (fire
 /// instant, then the event's day, kind, person id, timing) and the first
 /// ``NotificationRequest/pendingLimit`` are kept with a bounded heap, so
@@ -28,21 +33,27 @@ package struct ReminderPlanner {
         var timing: NotificationRequest.Timing
         var personID: String
         var name: String
-        var date: EventDate
+        /// The age turned (or years married) on the occurrence.
+        var age: Int?
         var occurrence: LocalDate
+        /// The date's calendar; `nil` for a Gregorian date.
+        var calendar: CalendarSystem?
 
         /// The same order as ``NotificationRequest/firesBefore(_:_:)``: one
-        /// delivery time a day makes the fire instant increase with `fireDay`.
+        /// delivery time a day makes the fire instant increase with `fireDay`;
+        /// the calendar last, as in the ids (Gregorian first, then by name).
         static func < (a: Slot, b: Slot) -> Bool {
             if a.fireDay != b.fireDay { return a.fireDay < b.fireDay }
             if a.eventDay != b.eventDay { return a.eventDay < b.eventDay }
             if a.kind != b.kind { return a.kind < b.kind }
             if a.personID != b.personID { return a.personID < b.personID }
-            return a.timing < b.timing
+            if a.timing != b.timing { return a.timing < b.timing }
+            return (a.calendar?.rawValue ?? "") < (b.calendar?.rawValue ?? "")
         }
 
         static func == (a: Slot, b: Slot) -> Bool {
             a.fireDay == b.fireDay && a.eventDay == b.eventDay && a.kind == b.kind && a.personID == b.personID && a.timing == b.timing
+                && a.calendar == b.calendar
         }
     }
 
@@ -56,6 +67,8 @@ package struct ReminderPlanner {
     /// The first day number whose delivery time is still ahead: today, or tomorrow once it has passed.
     private let firstFireDay: Int
     private var heap: BoundedHeap<Slot>
+    /// Next occurrences of dates in other calendars, shared by the people who have the same one.
+    private var calendarOccurrences: CalendarOccurrences
 
     package init(
         settings: Settings,
@@ -73,11 +86,28 @@ package struct ReminderPlanner {
         let todayFire = FireTime.instant(on: today, at: settings.deliveryTime, in: timeZone)
         firstFireDay = todayFire.map { $0 > now } == true ? todayNumber : todayNumber + 1
         heap = BoundedHeap(capacity: capacity)
+        calendarOccurrences = CalendarOccurrences(today: today)
     }
 
     /// Considers one event; `identity` (id and name) is read only when the event may be kept.
     package mutating func offer(_ date: EventDate, kind: EventKind, identity: () -> (id: String, name: String)) {
         let occurrence = date.nextOccurrence(onOrAfter: today, leapDay: settings.leapDay)
+        offer(occurrence: occurrence, age: { date.age(in: occurrence.year) }, calendar: nil, kind: kind, identity: identity)
+    }
+
+    /// Considers one date in another calendar, an event of its own.
+    package mutating func offer(_ date: CalendarDate, kind: EventKind, identity: () -> (id: String, name: String)) {
+        guard let next = calendarOccurrences.next(date) else { return }
+        offer(occurrence: next.date, age: { date.age(inYear: next.year) }, calendar: date.calendar, kind: kind, identity: identity)
+    }
+
+    private mutating func offer(
+        occurrence: LocalDate,
+        age: () -> Int?,
+        calendar: CalendarSystem?,
+        kind: EventKind,
+        identity: () -> (id: String, name: String)
+    ) {
         let eventDay = occurrence.dayNumber
         var identityRead: (String, String)?
         for timing in [NotificationRequest.Timing.dayBefore, .dayOf] {
@@ -89,7 +119,17 @@ package struct ReminderPlanner {
             let (id, name) = identityRead ?? identity()
             identityRead = (id, name)
             heap.insert(
-                Slot(fireDay: fireDay, eventDay: eventDay, kind: kind, timing: timing, personID: id, name: name, date: date, occurrence: occurrence)
+                Slot(
+                    fireDay: fireDay,
+                    eventDay: eventDay,
+                    kind: kind,
+                    timing: timing,
+                    personID: id,
+                    name: name,
+                    age: age(),
+                    occurrence: occurrence,
+                    calendar: calendar
+                )
             )
         }
     }
@@ -107,7 +147,8 @@ package struct ReminderPlanner {
                 name: slot.name,
                 kind: slot.kind,
                 timing: slot.timing,
-                age: slot.date.age(in: slot.occurrence.year),
+                age: slot.age,
+                calendar: slot.calendar,
                 in: localizer
             )
             result.append(
@@ -118,7 +159,8 @@ package struct ReminderPlanner {
                     fireAt: fireAt,
                     occurrenceDate: slot.occurrence,
                     title: content.title,
-                    body: content.body
+                    body: content.body,
+                    calendar: slot.calendar
                 )
             )
         }

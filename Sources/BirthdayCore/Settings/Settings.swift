@@ -27,6 +27,9 @@ public struct Settings: Hashable, Sendable {
     /// The language of reminders, the feed and the commands' words, as a BCP 47
     /// tag (`de`, `pt-BR`); `nil` means the system's (`LC_ALL`, `LC_MESSAGES`, `LANG`).
     public var language: String?
+    /// How the feed writes dates in other calendars (a lunar birthday):
+    /// one event per year, or one RFC 7529 rule. Default: one event per year.
+    public var calendarRules = CalendarRules.expanded
 
     public init() {}
 
@@ -55,6 +58,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case command = "command"
     case serve = "serve"
     case language = "language"
+    case calendarRules = "calendar-rules"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -69,6 +73,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .serve: "off | on (127.0.0.1:8484) | HOST:PORT"
         case .language:
             "system, or one of " + StringCatalog.embedded.languages.joined(separator: ", ") + " (a region such as de-AT or pt-BR is kept for dates)"
+        case .calendarRules: CalendarRules.allCases.map(\.rawValue).joined(separator: " | ")
         }
     }
 
@@ -76,7 +81,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     public var affectsReminders: Bool {
         switch self {
         case .deliveryTime, .timeZone, .leapDay, .dayBefore, .anniversaries, .language: true
-        case .calendarName, .emoji, .channels, .command, .serve: false
+        case .calendarName, .emoji, .channels, .command, .serve, .calendarRules: false
         }
     }
 }
@@ -161,6 +166,9 @@ extension Settings {
                 }
                 language = tag
             }
+        case .calendarRules:
+            guard let rules = CalendarRules(rawValue: value.lowercased()) else { throw invalid }
+            calendarRules = rules
         }
     }
 
@@ -178,8 +186,21 @@ extension Settings {
         case .command: command
         case .serve: serve?.description ?? "off"
         case .language: language ?? "system"
+        case .calendarRules: calendarRules.rawValue
         }
     }
+}
+
+/// How the calendar feed writes a date in another calendar (the
+/// `calendar-rules` setting).
+public enum CalendarRules: String, Sendable, CaseIterable, Codable {
+    /// One event per year, for the next ten years, each on the Gregorian day
+    /// `birthdays` computed: every calendar app shows them (Google,
+    /// Thunderbird and khal do not expand RSCALE rules). The default.
+    case expanded
+    /// One event with an RFC 7529 rule (`RRULE:RSCALE=CHINESE;FREQ=YEARLY;…`),
+    /// which the calendar app expands: Apple Calendar and libical do.
+    case rscale
 }
 
 /// A host and TCP port to serve the calendar feed on.

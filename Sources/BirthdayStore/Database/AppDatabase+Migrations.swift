@@ -116,6 +116,29 @@ extension AppDatabase {
             try db.execute(sql: "INSERT OR IGNORE INTO setting (key, value) VALUES ('internal.ids.key', lower(hex(randomblob(16))))")
         }
 
+        // Birthdays and anniversaries in other calendars (issue 12): a lunar
+        // birthday, a Hebrew one, each an event of its own beside the
+        // person's Gregorian dates; at most one per person, kind and calendar.
+        migrator.registerMigration("v5-calendar-dates") { db in
+            try db.create(table: "calendarDate") { t in
+                t.column("personId", .text).notNull().references("person", onDelete: .cascade)
+                // "birthday" | "anniversary"
+                t.column("kind", .text).notNull()
+                // "chinese", "hebrew", "islamic-civil", … (CLDR's names, as Apple writes CALSCALE)
+                t.column("calendar", .text).notNull()
+                // Foundation's era and year; both NULL when the year is unknown.
+                t.column("era", .integer)
+                t.column("year", .integer)
+                t.column("month", .integer).notNull()
+                t.column("leapMonth", .boolean).notNull().defaults(to: false)
+                t.column("day", .integer).notNull()
+                // The Gregorian day of the date itself (days since 1970-01-01) when its year
+                // is known, so reading it needs no conversion.
+                t.column("gregorianDay", .integer)
+                t.primaryKey(["personId", "kind", "calendar"])
+            }
+        }
+
         return migrator
     }
 }

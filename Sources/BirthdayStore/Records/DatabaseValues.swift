@@ -7,3 +7,4 @@ import GRDB
 extension EventKind: DatabaseValueConvertible {}
 extension NotificationRequest.Timing: DatabaseValueConvertible {}
 extension DeliveryEntry.State: DatabaseValueConvertible {}
+extension CalendarSystem: DatabaseValueConvertible {}

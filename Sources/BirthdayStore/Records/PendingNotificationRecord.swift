@@ -67,6 +67,7 @@ extension StoredRequest {
             occurrenceDate: day,
             title: title,
             body: body,
+            calendar: userInfo["calendar"].flatMap(CalendarSystem.init(rawValue:)),
             userInfo: userInfo
         )
         request.id = requestID

@@ -103,6 +103,8 @@ extension Person {
         }
         text += "\u{1F}" + (birthday?.description ?? "") + "\u{1F}" + (anniversary?.description ?? "")
         text += "\u{1F}" + invalidDates.joined(separator: "\u{1E}")
+        // Only when there are any, so the fingerprints of everyone else stay as they were.
+        if !alternateDates.isEmpty { text += "\u{1F}" + alternateDates.map(\.description).joined(separator: "\u{1E}") }
         return StableHash.hex(text)
     }
 }
@@ -124,6 +126,11 @@ extension PersonRecord {
 
     /// Inserts or replaces the row through one cached statement: the import's
     /// hot path (GRDB's Codable persistence costs several times more per row).
+    ///
+    /// Replacing a row deletes it first, and the delete cascades: the
+    /// person's `calendarDate` rows go with it. Write them again after this
+    /// (``CalendarDateRecord/replace(personID:with:_:)``), as the import does;
+    /// to change a column of an existing person, use an `UPDATE`.
     func upsert(_ db: Database) throws {
         let statement = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
@@ -136,9 +143,22 @@ extension PersonRecord {
 // MARK: - Queries
 
 extension PersonRecord {
-    /// Everyone, ordered by name (case-insensitively) then id.
+    /// Everyone, ordered by name (case-insensitively) then id, with their
+    /// dates in other calendars.
     static func people(_ db: Database) throws -> [Person] {
-        try order(Columns.name.collating(.localizedCaseInsensitiveCompare), Columns.id).fetchAll(db).map(\.person)
+        let alternates = try CalendarDateRecord.datesByPerson(db)
+        return try order(Columns.name.collating(.localizedCaseInsensitiveCompare), Columns.id).fetchAll(db).map { record in
+            var person = record.person
+            person.alternateDates = alternates[record.id] ?? []
+            return person
+        }
+    }
+
+    /// The person with `id`, with their dates in other calendars.
+    static func person(id: String, _ db: Database) throws -> Person? {
+        guard var person = try fetchOne(db, key: id)?.person else { return nil }
+        person.alternateDates = try CalendarDateRecord.dates(personID: id, db)
+        return person
     }
 
     /// The names of the people with `ids` (those that exist), by id.
@@ -150,28 +170,33 @@ extension PersonRecord {
 
     /// The people with dates (not excluded), ordered by id, through a raw
     /// cursor over the eight columns the feed uses: several times faster than
-    /// decoding whole records. They carry only id, name and dates.
+    /// decoding whole records. They carry only id, name and dates (those in
+    /// other calendars too; someone with only such a date is included).
     static func datedPeople(_ db: Database) throws -> [Person] {
         var people: [Person] = []
+        let alternates = try CalendarDateRecord.datesByPerson(db, excludedToo: false)
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT id, name, birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay
                 FROM person
                 WHERE excluded = 0
-                  AND ((birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL))
+                  AND ((birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL)
+                       OR id IN (SELECT personId FROM calendarDate))
                 ORDER BY id
                 """
         )
         let noSource = ContactSource(file: "", index: 0, line: 0)
         while let row = try rows.next() {
+            let id: String = row[0]
             people.append(
                 Person(
-                    id: row[0],
+                    id: id,
                     name: row[1],
                     source: noSource,
                     birthday: date(row[2], row[3], row[4]),
-                    anniversary: date(row[5], row[6], row[7])
+                    anniversary: date(row[5], row[6], row[7]),
+                    alternateDates: alternates.isEmpty ? [] : alternates[id] ?? []
                 )
             )
         }
@@ -209,6 +234,7 @@ extension PersonRecord {
         var sourceFile: String
         var birthday: EventDate?
         var anniversary: EventDate?
+        var alternateDates: [AlternateDate]
         var excluded: Bool
         var createdAt: Double
     }
@@ -216,6 +242,7 @@ extension PersonRecord {
     /// Every person's ``MergeState``, by id.
     static func mergeStates(_ db: Database) throws -> [String: MergeState] {
         var stored: [String: MergeState] = [:]
+        let alternates = try CalendarDateRecord.datesByPerson(db)
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -229,6 +256,7 @@ extension PersonRecord {
                 sourceFile: row[2],
                 birthday: date(row[3], row[4], row[5]),
                 anniversary: date(row[6], row[7], row[8]),
+                alternateDates: alternates.isEmpty ? [] : alternates[row[0] as String] ?? [],
                 excluded: row[9],
                 createdAt: row[10]
             )

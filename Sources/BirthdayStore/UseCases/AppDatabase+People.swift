@@ -10,7 +10,7 @@ extension AppDatabase {
 
     /// The person with `id`, or `nil`.
     public func person(id: String) async throws(StoreError) -> Person? {
-        try await read { db in try PersonRecord.fetchOne(db, key: id)?.person }
+        try await read { db in try PersonRecord.person(id: id, db) }
     }
 
     /// The person `query` names (``PersonLookup``): an id, a public id
@@ -65,6 +65,14 @@ extension AppDatabase {
                 if let withinDays, upcoming.today.days(to: next) > withinDays { return }
                 let (id, name) = identity()
                 selector.insert(upcoming.occurrence(of: date, kind: kind, personID: id, name: name))
+            }
+            // Dates in other calendars, each an event of its own; people who share one share its computation.
+            var occurrences = CalendarOccurrences(today: upcoming.today)
+            try CalendarDateRecord.forEachDatedEvent(db, anniversaries: upcoming.includeAnniversaries) { alternate, identity in
+                guard let next = occurrences.next(alternate.date) else { return }
+                if let withinDays, upcoming.today.days(to: next.date) > withinDays { return }
+                let (id, name) = identity()
+                selector.insert(upcoming.occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: id, name: name))
             }
             return selector.sorted()
         }

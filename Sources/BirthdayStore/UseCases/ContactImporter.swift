@@ -151,6 +151,17 @@ public struct ContactImporter: Sendable {
                     )
                 )
             }
+            for alternate in person.alternateDates {
+                guard alternate.date.isInFuture(of: today), let day = alternate.date.gregorian else { continue }
+                let noun = alternate.kind == .birthday ? "birth date" : "anniversary"
+                report.problems.append(
+                    ImportProblem(
+                        file: person.source.file,
+                        line: person.source.line,
+                        message: "the \(alternate.date.calendar.rawValue) \(noun) is in the future (\(day.year)); no reminder or age before it"
+                    )
+                )
+            }
         }
         report.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
     }
@@ -180,13 +191,21 @@ public struct ContactImporter: Sendable {
             guard let old = stored[person.id] else {
                 report.added += 1
                 changed = true
-                if write { try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).upsert(db) }
+                if write {
+                    try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).upsert(db)
+                    if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
+                }
                 continue
             }
             if old.sourceFile != person.source.file {
                 // Never erase a date that came from another file.
                 if person.birthday == nil { person.birthday = old.birthday }
                 if person.anniversary == nil { person.anniversary = old.anniversary }
+                for date in old.alternateDates
+                where !person.alternateDates.contains(where: { $0.kind == date.kind && $0.date.calendar == date.date.calendar }) {
+                    person.alternateDates.append(date)
+                }
+                person.alternateDates.sort()
             }
             if person.fingerprint == old.fingerprint {
                 report.unchanged += 1
@@ -194,7 +213,11 @@ public struct ContactImporter: Sendable {
             }
             report.updated += 1
             changed = true
-            if write { try PersonRecord(person, excluded: old.excluded, createdAt: old.createdAt, updatedAt: timestamp).upsert(db) }
+            if write {
+                try PersonRecord(person, excluded: old.excluded, createdAt: old.createdAt, updatedAt: timestamp).upsert(db)
+                // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
+                try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
+            }
         }
         if write && changed { try RevisionRecord.bump(now: now, db) }
     }

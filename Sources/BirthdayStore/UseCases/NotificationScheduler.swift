@@ -13,7 +13,8 @@ import Logging
 ///    then removes every pending request;
 /// 2. stops there (nothing pending) unless notifications are allowed
 ///    (`authorized` or `provisional`), and logs that;
-/// 3. ranks the upcoming birthdays and anniversaries and makes up to two
+/// 3. ranks the upcoming birthdays and anniversaries (those in other
+///    calendars too, each an event of its own) and makes up to two
 ///    requests each (day before and day of, at the delivery time in the
 ///    user's zone), skipping any whose instant is not in the future, and keeps
 ///    the soonest 64 (see ``ReminderPlanner`` and ``FireTime`` for the DST and
@@ -98,6 +99,9 @@ public struct NotificationScheduler: Sendable {
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant, localizer: settings.localizer(systemLocale: systemLocale))
         try PersonRecord.forEachDatedEvent(db, anniversaries: settings.anniversaries) { date, kind, identity in
             planner.offer(date, kind: kind, identity: identity)
+        }
+        try CalendarDateRecord.forEachDatedEvent(db, anniversaries: settings.anniversaries) { alternate, identity in
+            planner.offer(alternate.date, kind: alternate.kind, identity: identity)
         }
         let planned = planner.requests()
         let since = planned.map(\.occurrenceDate).min() ?? LocalDate.today(at: instant, in: zone)

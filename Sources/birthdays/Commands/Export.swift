@@ -10,7 +10,9 @@ extension BirthdaysCommand {
             abstract: "Write the birthdays as an iCalendar (.ics) feed with alarms.",
             discussion: """
                 One all-day yearly event per birthday and anniversary, with alarms at the delivery time \
-                (the day before too, unless day-before is off). The output is byte-identical for identical data.
+                (the day before too, unless day-before is off); dates in other calendars (a lunar birthday) \
+                as the calendar-rules setting says. The output is byte-identical for identical data \
+                (and, with dates in other calendars expanded, the same year).
                 """
         )
 
@@ -25,21 +27,30 @@ extension BirthdaysCommand {
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let contents = try await context.database.feedContents()
+            let today = LocalDate.today(at: context.now, in: contents.settings.resolvedTimeZone(system: context.systemTimeZone))
             let exporter = CalendarExporter(
                 settings: contents.settings,
                 includeAlarms: !noAlarms,
-                localizer: contents.settings.localizer(systemLocale: context.systemLocale)
+                localizer: contents.settings.localizer(systemLocale: context.systemLocale),
+                today: today
             )
             if let output {
                 do {
-                    try exporter.write(contents.people, lastChange: contents.changedAt, to: output)
+                    try exporter.write(
+                        contents.people,
+                        lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt),
+                        to: output
+                    )
                 } catch {
                     throw CLIError(error.description)
                 }
             } else {
                 let bytes: [UInt8]
                 do {
-                    bytes = try exporter.exportBytes(contents.people, lastChange: contents.changedAt)
+                    bytes = try exporter.exportBytes(
+                        contents.people,
+                        lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt)
+                    )
                 } catch {
                     throw CLIError(error.description)
                 }

@@ -35,16 +35,21 @@ extension BirthdaysCommand {
                 try output("No people yet. Import an export with: birthdays import contacts.vcf")
                 return
             }
+            // Dates in other calendars get a column when anyone has one: `birthday chinese 0078-0002-11-01`.
+            let otherCalendars = people.contains { !$0.alternateDates.isEmpty }
             let rows = people.map { person in
                 [
                     person.id,
                     PersonChoice.display(person),
                     person.birthday.map(Wording.date) ?? "-",
                     person.anniversary.map(Wording.date) ?? "-",
-                    person.invalidDates.isEmpty ? "" : "unreadable: " + person.invalidDates.joined(separator: ", "),
                 ]
+                    + (otherCalendars ? [person.alternateDates.isEmpty ? "-" : person.alternateDates.map(\.description).joined(separator: ", ")] : [])
+                    + [person.invalidDates.isEmpty ? "" : "unreadable: " + person.invalidDates.joined(separator: ", ")]
             }
-            try output(Table.render(rows, header: ["ID", "NAME", "BIRTHDAY", "ANNIVERSARY", ""], shrinkable: [1, 4]))
+            let header = ["ID", "NAME", "BIRTHDAY", "ANNIVERSARY"] + (otherCalendars ? ["OTHER CALENDARS"] : []) + [""]
+            // Names and the last column (unreadable dates) may be cut to fit; ids and dates never.
+            try output(Table.render(rows, header: header, shrinkable: [1, header.count - 1]))
         }
     }
 }

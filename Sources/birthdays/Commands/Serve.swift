@@ -39,7 +39,12 @@ extension BirthdaysCommand {
             let record = ServeRecord.publish(database: context.database.path, address: FeedAddress(host: host, port: port))
             defer { withExtendedLifetime(record) {} }
             let app = buildFeedApplication(
-                source: DatabaseFeedSource(database: context.database, systemLocale: context.systemLocale),
+                source: DatabaseFeedSource(
+                    database: context.database,
+                    systemLocale: context.systemLocale,
+                    now: context.flowingNow(),
+                    systemTimeZone: context.liveSystemTimeZone()
+                ),
                 host: host,
                 port: port,
                 logger: logger

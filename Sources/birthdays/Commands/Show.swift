@@ -66,18 +66,21 @@ struct ShowOutput: Encodable {
     var name: String
     var birthday: PersonOutput.Date?
     var anniversary: PersonOutput.Date?
+    var calendar_dates: [PersonOutput.CalendarEvent]
     var invalid_dates: [String]
     var excluded: Bool
     var source: Source
     var next: [Next]
 
     init(_ person: Person, publicID: String, today: LocalDate, settings: Settings) {
-        id = person.id
+        let listed = PersonOutput(person)
+        id = listed.id
         public_id = publicID
-        name = person.name
-        birthday = PersonOutput.Date(person.birthday)
-        anniversary = PersonOutput.Date(person.anniversary)
-        invalid_dates = person.invalidDates
+        name = listed.name
+        birthday = listed.birthday
+        anniversary = listed.anniversary
+        calendar_dates = listed.calendar_dates
+        invalid_dates = listed.invalid_dates
         excluded = person.excluded
         source = Source(file: person.source.file, line: person.source.line)
         let upcoming = UpcomingEvents(today: today, leapDay: settings.leapDay, includeAnniversaries: settings.anniversaries)

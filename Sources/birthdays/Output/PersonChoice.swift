@@ -31,12 +31,12 @@ enum PersonChoice {
     static func notFound(_ query: String, _ suggestions: [Person]) -> String {
         let head = "no person's id or name contains '\(SafeText.line(query))'"
         guard !suggestions.isEmpty else { return head + "; see: birthdays people" }
-        return head + "; did you mean " + suggestions.map { "\(display($0)) (\($0.id))" }.joined(separator: " or ") + "?"
+        return head + "; did you mean " + suggestions.map { "\(SafeText.line(display($0))) (\($0.id))" }.joined(separator: " or ") + "?"
     }
 
-    /// The name on one line, or "(no name)".
+    /// The name, or "(no name)"; a table cell (``Table`` puts it on one line).
     static func display(_ person: Person) -> String {
-        person.name.isEmpty ? "(no name)" : SafeText.line(person.name)
+        person.name.isEmpty ? "(no name)" : person.name
     }
 
     /// "birthday 1990-03-10", else "anniversary 2010-06-01", else "no date".

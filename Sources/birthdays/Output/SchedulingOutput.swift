@@ -8,6 +8,8 @@ struct PendingOutput: Encodable {
     var short_id: String
     var person_id: String
     var kind: String
+    /// `gregorian`, or the calendar of a date in another one (`chinese`).
+    var calendar: String
     var when: String
     var fire_at: String
     var snoozed: Bool
@@ -20,6 +22,7 @@ struct PendingOutput: Encodable {
         short_id = reminder.shortID
         person_id = request.personID
         kind = request.kind.rawValue
+        calendar = request.calendar?.rawValue ?? "gregorian"
         when = request.timing.rawValue
         fire_at = ISOInstant.format(request.fireAt, in: zone)
         snoozed = reminder.snoozed

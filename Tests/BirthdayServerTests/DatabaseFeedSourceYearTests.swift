@@ -1,0 +1,52 @@
+import BirthdayCore
+import BirthdayStore
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import BirthdayServer
+
+/// A feed with dates in other calendars expanded moves on each January 1
+/// without any change to the data: the source's revision carries the year,
+/// so the server exports it again (with `Last-Modified` at the new year).
+@Suite struct DatabaseFeedSourceYearTests {
+    @Test func theRevisionAndTheFeedMoveOnAtTheNewYearInTheUsersZone() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let database = try AppDatabase.openFile(at: directory.path + "/feed.sqlite")
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:mei\r\nFN:Mei Chen\r\nX-ALTBDAY;CALSCALE=chinese:007800021101\r\nEND:VCARD\r\n"
+        let file = try directory.write("apple.vcf", card)
+        let imported = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21
+        _ = try await ContactImporter(database: database, now: imported, referenceYear: 2026).importPaths([file])
+        try await database.setSetting(.timeZone, to: "Asia/Shanghai", now: imported)
+        // As `serve` does: the token exists before the first request, so reading it writes nothing.
+        _ = try await database.feedToken()
+
+        // 2026-12-31T15:30Z is 23:30 in Shanghai; 16:30Z is already 2027 there.
+        let clock = Mutex(Date(timeIntervalSince1970: 1_798_731_000))
+        let source = DatabaseFeedSource(database: database, now: { clock.withLock { $0 } }, systemTimeZone: { TimeZone(secondsFromGMT: 0)! })
+        let before = try await source.revision()
+        let feedBefore = try await source.feed()
+        #expect(feedBefore.revision == before)
+        #expect(source.cachedValidators()?.revision == before)
+        #expect(feedBefore.body.contains("UID:mei-chinese-birthday-4663@birthdays"))
+
+        clock.withLock { $0 = $0.addingTimeInterval(3_600) }
+        let after = try await source.revision()
+        #expect(after != before)
+        #expect(source.cachedValidators()?.revision == after)
+        let feedAfter = try await source.feed()
+        #expect(feedAfter.revision == after)
+        // The 2026 event is gone, 2036's has come; Last-Modified is the new year (UTC), after the data's last change.
+        #expect(!feedAfter.body.contains("UID:mei-chinese-birthday-4663@birthdays"))
+        #expect(feedAfter.body.contains("UID:mei-chinese-birthday-4673@birthdays"))
+        #expect(feedAfter.lastModified == Date(timeIntervalSince1970: 1_798_761_600))
+        #expect(feedBefore.lastModified == imported)
+
+        // Without dates in other calendars the year does not matter to the body.
+        let plain = DatabaseFeedSource.feedRevision(data: 7, year: 2026)
+        #expect(plain != DatabaseFeedSource.feedRevision(data: 7, year: 2027))
+        #expect(plain != DatabaseFeedSource.feedRevision(data: 8, year: 2026))
+    }
+}
