@@ -31,8 +31,9 @@ import Darwin
 /// iTIP message, and iTIP's `PUBLISH` would require an `ORGANIZER`.
 ///
 /// ## One event per date
-/// Each birthday, and each anniversary when ``Settings/anniversaries`` is on,
-/// becomes one `VEVENT` with the UID `<person id>-birthday@birthdays` or
+/// Each date that the rules keep (``Settings/treatment(of:for:)``: not
+/// excluded, anniversaries only while ``Settings/anniversaries`` is on,
+/// deceased people per ``Settings/deceased``) becomes one `VEVENT` with the UID `<person id>-birthday@birthdays` or
 /// `<person id>-anniversary@birthdays`, so a re-import updates the event
 /// instead of adding another. Events are all-day and *floating*
 /// (`DTSTART;VALUE=DATE` with no time zone, `DTEND` the next day): a birthday
@@ -43,6 +44,10 @@ import Darwin
 /// "Ada's anniversary" with ``Settings/emoji`` off (in the localizer's
 /// language, as are the descriptions and alarm texts); it never contains an
 /// age, because one recurring event cannot show a different age each year.
+/// The name is the nickname under ``Settings/names`` `nickname` when the
+/// person has one. A deceased person's birthday under `deceased remember` is
+/// "🕯️ Ada" / "In memory of Ada", with one alarm, on the day ("Today would
+/// have been Ada's birthday.").
 ///
 /// ## Years
 /// A known year is the `DTSTART` year, and is also given as
@@ -99,20 +104,22 @@ import Darwin
 ///   is a day off in some years (2027, 2030) that ICU 76 has right.
 ///
 /// ## Alarms
-/// Unless alarms are turned off, each event has a `VALARM` (`ACTION:DISPLAY`)
-/// on the day at ``Settings/deliveryTime`` and, when ``Settings/dayBefore`` is
-/// on, one the day before at the same time. Triggers are durations relative
-/// to the floating midnight start: 09:00 is `PT9H` and `-PT15H`, 08:30 is
-/// `PT8H30M` and `-PT15H30M`, midnight is `PT0S` and `-P1D`. The clock time
+/// Unless alarms are turned off, each event has one `VALARM`
+/// (`ACTION:DISPLAY`) per reminder day, the same days the reminders come
+/// (the person's own, else ``Settings/reminders``; default the day before
+/// and the day of), each at ``Settings/deliveryTime``: the day of first,
+/// then the days before, nearest first. Triggers are durations relative to the floating
+/// midnight start: at 09:00 the day of is `PT9H`, the day before `-PT15H`
+/// and a week before `-P6DT15H`; at 08:30, `PT8H30M`, `-PT15H30M` and
+/// `-P6DT15H30M`; at midnight `PT0S`, `-P1D` and `-P7D`. The clock time
 /// holds in the reader's zone; on a day when daylight-saving time starts or
 /// ends before the delivery time, clients that add exact hours fire an hour
 /// early or late.
 ///
 /// ## Who is left out
-/// People without a readable date (only ``Person/invalidDates``) get no event.
-/// There is no per-person exclusion here: the caller passes only the people
-/// that belong in the feed, which is where an "exclude from calendar" choice
-/// is applied.
+/// People without a readable date (only ``Person/invalidDates``) get no
+/// event; excluded people and, under `deceased skip`, deceased people get
+/// none either (``Settings/treatment(of:for:)``, the rules the reminders follow).
 ///
 /// ## Determinism
 /// Events are sorted by UID and `DTSTAMP` is `lastChange`, so the same people
@@ -202,7 +209,7 @@ public struct CalendarExporter: Sendable {
         let values = EventValues(
             stamp: stamp,
             rules: Rules(),
-            triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore),
+            triggers: Triggers(deliveryTime: settings.deliveryTime),
             texts: Texts(localizer)
         )
 
@@ -287,12 +294,18 @@ public struct CalendarExporter: Sendable {
     private struct Texts {
         let birthdayTitle: MessageTemplate
         let anniversaryTitle: MessageTemplate
+        let memorialTitle: MessageTemplate
         let born: MessageTemplate
         let since: MessageTemplate
         let birthdayToday: MessageTemplate
         let birthdayTomorrow: MessageTemplate
+        let birthdayAhead: MessageTemplate
+        let birthdayWeeks: MessageTemplate
         let anniversaryToday: MessageTemplate
         let anniversaryTomorrow: MessageTemplate
+        let anniversaryAhead: MessageTemplate
+        let anniversaryWeeks: MessageTemplate
+        let memorialToday: MessageTemplate
         /// The same for dates in other calendars, with the calendar's name.
         let calendarBirthdayTitle: MessageTemplate
         let calendarAnniversaryTitle: MessageTemplate
@@ -305,12 +318,18 @@ public struct CalendarExporter: Sendable {
         init(_ localizer: Localizer) {
             birthdayTitle = localizer.template(.feedBirthdayTitle)
             anniversaryTitle = localizer.template(.feedAnniversaryTitle)
+            memorialTitle = localizer.template(.feedMemorialTitle)
             born = localizer.template(.feedBorn)
             since = localizer.template(.feedSince)
             birthdayToday = localizer.template(.birthdayToday)
             birthdayTomorrow = localizer.template(.birthdayTomorrow)
+            birthdayAhead = localizer.template(.birthdayAhead)
+            birthdayWeeks = localizer.template(.birthdayWeeks)
             anniversaryToday = localizer.template(.anniversaryToday)
             anniversaryTomorrow = localizer.template(.anniversaryTomorrow)
+            anniversaryAhead = localizer.template(.anniversaryAhead)
+            anniversaryWeeks = localizer.template(.anniversaryWeeks)
+            memorialToday = localizer.template(.memorialToday)
             calendarBirthdayTitle = localizer.template(.feedCalendarBirthdayTitle)
             calendarAnniversaryTitle = localizer.template(.feedCalendarAnniversaryTitle)
             calendarBirthdayToday = localizer.template(.calendarBirthdayToday)
@@ -318,6 +337,35 @@ public struct CalendarExporter: Sendable {
             calendarAnniversaryToday = localizer.template(.calendarAnniversaryToday)
             calendarAnniversaryTomorrow = localizer.template(.calendarAnniversaryTomorrow)
             calendarNames = Dictionary(uniqueKeysWithValues: CalendarSystem.allCases.map { ($0, localizer($0.nameKey)) })
+        }
+
+        /// The alarm text `days` before a `kind` event of `name`, without an
+        /// age (one alarm serves every year): "Ada's birthday is in a week!".
+        /// A date in another calendar names it on the day and the day before
+        /// ("Today is Ada's lunar birthday!"); further ahead its words are the
+        /// ordinary ones, as in ``NotificationContent``.
+        func alarm(_ kind: EventKind, daysBefore days: Int, name: String, memorial: Bool, calendar: String?) -> String {
+            let who = MessageArgument.text(name)
+            if let calendar, days <= 1 {
+                let which = MessageArgument.text(calendar)
+                switch (kind, days) {
+                case (.birthday, 0): return calendarBirthdayToday.render([who, which])
+                case (.birthday, _): return calendarBirthdayTomorrow.render([who, which])
+                case (.anniversary, 0): return calendarAnniversaryToday.render([who, which])
+                case (.anniversary, _): return calendarAnniversaryTomorrow.render([who, which])
+                }
+            }
+            switch (kind, days) {
+            case (.birthday, 0): return (memorial ? memorialToday : birthdayToday).render([who])
+            case (.birthday, 1): return birthdayTomorrow.render([who])
+            case (.anniversary, 0): return anniversaryToday.render([who])
+            case (.anniversary, 1): return anniversaryTomorrow.render([who])
+            case (_, let days):
+                let weeks = days % 7 == 0
+                let template =
+                    kind == .birthday ? (weeks ? birthdayWeeks : birthdayAhead) : (weeks ? anniversaryWeeks : anniversaryAhead)
+                return template.render([who, .number(weeks ? days / 7 : days)])
+            }
         }
     }
 
@@ -346,6 +394,8 @@ public struct CalendarExporter: Sendable {
         let knownYear: Int?
         /// The calendar of a date in another one; `nil` for a Gregorian date.
         let calendar: CalendarSystem?
+        /// Its reminder days and whether it is a memorial.
+        let treatment: EventTreatment
         /// The first day of the series.
         let start: LocalDate
         let recurrence: Recurrence
@@ -386,15 +436,17 @@ public struct CalendarExporter: Sendable {
         entries.reserveCapacity(people.count * (settings.anniversaries ? 2 : 1))
         let windowYear = (today ?? LocalDate.today(at: lastChange, in: .gmt)).year
         var windows = ExpandedWindows(start: LocalDate(unchecked: windowYear, 1, 1))
+        let rules = settings.treatmentRules
         for person in people {
-            if let date = person.birthday {
-                appendEntries(for: date, kind: .birthday, of: person, to: &entries)
+            let traits = PersonTraits(person)
+            for kind in EventKind.allCases {
+                guard let date = person.date(of: kind), let treatment = rules.treatment(of: kind, for: traits) else { continue }
+                appendEntries(for: date, kind: kind, treatment: treatment, of: person, to: &entries)
             }
-            if settings.anniversaries, let date = person.anniversary {
-                appendEntries(for: date, kind: .anniversary, of: person, to: &entries)
-            }
-            for alternate in person.alternateDates where alternate.kind == .birthday || settings.anniversaries {
-                appendEntries(for: alternate, of: person, windows: &windows, to: &entries)
+            // Never a memorial: under `deceased remember` only the Gregorian birthday is kept.
+            for alternate in person.alternateDates {
+                guard let treatment = rules.treatment(of: alternate.kind, for: traits), !treatment.memorial else { continue }
+                appendEntries(for: alternate, treatment: treatment, of: person, windows: &windows, to: &entries)
             }
         }
         // Swift orders strings by their normalized Unicode scalars: the same on every machine, never by locale.
@@ -407,12 +459,21 @@ public struct CalendarExporter: Sendable {
 
     /// The events of one date: one yearly series; for Feb 29 under `leap-day
     /// mar1`, four (see the type's documentation).
-    private func appendEntries(for date: EventDate, kind: EventKind, of person: Person, to entries: inout [Entry]) {
+    private func appendEntries(for date: EventDate, kind: EventKind, treatment: EventTreatment, of person: Person, to entries: inout [Entry]) {
         let stem = person.id + "-" + kind.rawValue
         let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
         let first = knownYear ?? Self.unknownYearBase
         func entry(_ uid: String, _ start: LocalDate, _ recurrence: Recurrence) -> Entry {
-            Entry(uid: uid, person: person, kind: kind, knownYear: knownYear, calendar: nil, start: start, recurrence: recurrence)
+            Entry(
+                uid: uid,
+                person: person,
+                kind: kind,
+                knownYear: knownYear,
+                calendar: nil,
+                treatment: treatment,
+                start: start,
+                recurrence: recurrence
+            )
         }
         guard date.isLeapDay else {
             entries.append(entry(stem + "@birthdays", LocalDate(unchecked: first, date.month, date.day), .yearly))
@@ -431,12 +492,27 @@ public struct CalendarExporter: Sendable {
 
     /// The events of a date in another calendar: one per year of the window,
     /// or one with an RFC 7529 rule (see the type's documentation).
-    private func appendEntries(for alternate: AlternateDate, of person: Person, windows: inout ExpandedWindows, to entries: inout [Entry]) {
+    private func appendEntries(
+        for alternate: AlternateDate,
+        treatment: EventTreatment,
+        of person: Person,
+        windows: inout ExpandedWindows,
+        to entries: inout [Entry]
+    ) {
         let date = alternate.date
         let stem = person.id + "-" + date.calendar.rawValue + "-" + alternate.kind.rawValue
         let knownYear = date.gregorian.flatMap { EventDate.yearRange.contains($0.year) ? $0.year : nil }
         func entry(_ uid: String, _ start: LocalDate, _ recurrence: Recurrence) -> Entry {
-            Entry(uid: uid, person: person, kind: alternate.kind, knownYear: knownYear, calendar: date.calendar, start: start, recurrence: recurrence)
+            Entry(
+                uid: uid,
+                person: person,
+                kind: alternate.kind,
+                knownYear: knownYear,
+                calendar: date.calendar,
+                treatment: treatment,
+                start: start,
+                recurrence: recurrence
+            )
         }
         switch settings.calendarRules {
         case .expanded:
@@ -498,7 +574,7 @@ public struct CalendarExporter: Sendable {
         let knownYear = entry.knownYear
         let start = entry.start
         let end = start.adding(days: 1)
-        let name = Self.sanitized(entry.person.name)
+        let name = Self.sanitized(settings.names.pick(name: entry.person.name, nickname: entry.person.nickname))
         let isBirthday = entry.kind == .birthday
 
         let component = try ICalComponent(kind: ICAL_VEVENT_COMPONENT)
@@ -524,7 +600,8 @@ public struct CalendarExporter: Sendable {
             try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: entry.recurrence)) }
         }
         let calendarName = entry.calendar.flatMap { texts.calendarNames[$0] }
-        try event.add("SUMMARY", text: summary(name: name, kind: entry.kind, calendar: calendarName, texts: texts)) {
+        let summary = summary(name: name, kind: entry.kind, memorial: entry.treatment.memorial, calendar: calendarName, texts: texts)
+        try event.add("SUMMARY", text: summary) {
             libical.pointee.icalproperty_new_summary($0)
         }
         if let knownYear {
@@ -545,18 +622,10 @@ public struct CalendarExporter: Sendable {
 
         guard includeAlarms else { return component }
         // The name as it is (an empty one stays empty): the texts of reminders without a year.
-        let who: [MessageArgument] = [.text(name)] + (calendarName.map { [.text($0)] } ?? [])
-        let today: MessageTemplate
-        let tomorrow: MessageTemplate
-        switch (isBirthday, calendarName != nil) {
-        case (true, false): (today, tomorrow) = (texts.birthdayToday, texts.birthdayTomorrow)
-        case (false, false): (today, tomorrow) = (texts.anniversaryToday, texts.anniversaryTomorrow)
-        case (true, true): (today, tomorrow) = (texts.calendarBirthdayToday, texts.calendarBirthdayTomorrow)
-        case (false, true): (today, tomorrow) = (texts.calendarAnniversaryToday, texts.calendarAnniversaryTomorrow)
-        }
-        try addAlarm(to: event, trigger: triggers.dayOf, text: today.render(who))
-        if let dayBefore = triggers.dayBefore {
-            try addAlarm(to: event, trigger: dayBefore, text: tomorrow.render(who))
+        // The day of first, then the days before, nearest first (the order of earlier feeds).
+        for days in entry.treatment.reminderDays.days.reversed() {
+            let text = texts.alarm(entry.kind, daysBefore: days, name: name, memorial: entry.treatment.memorial, calendar: calendarName)
+            try addAlarm(to: event, trigger: triggers.trigger(daysBefore: days), text: text)
         }
         return component
     }
@@ -569,8 +638,9 @@ public struct CalendarExporter: Sendable {
         try ICalNode.addParameter(to: property, "RELATED=START") { libical.pointee.icalparameter_new_related(ICAL_RELATED_START) }
     }
 
-    /// "🎂 Ada", "Ada's birthday"; with a calendar's name, "🎂 Ada (lunar)", "Ada's lunar birthday".
-    private func summary(name: String, kind: EventKind, calendar: String?, texts: Texts) -> String {
+    /// "🎂 Ada", "Ada's birthday", "🕯️ Ada" in memory of someone; with a
+    /// calendar's name, "🎂 Ada (lunar)", "Ada's lunar birthday".
+    private func summary(name: String, kind: EventKind, memorial: Bool, calendar: String?, texts: Texts) -> String {
         if let calendar {
             switch (kind, settings.emoji) {
             case (.birthday, true): return "🎂 " + name + " (" + calendar + ")"
@@ -580,6 +650,8 @@ public struct CalendarExporter: Sendable {
             }
         }
         switch (kind, settings.emoji) {
+        case (.birthday, true) where memorial: return "🕯️ " + name
+        case (.birthday, false) where memorial: return texts.memorialTitle.render([.text(name)])
         case (.birthday, true): return "🎂 " + name
         case (.anniversary, true): return "💍 " + name
         case (.birthday, false): return texts.birthdayTitle.render([.text(name)])
@@ -686,30 +758,32 @@ public struct CalendarExporter: Sendable {
 
     /// Alarm triggers relative to the floating midnight that starts the day.
     private struct Triggers {
-        let dayOf: icaltriggertype
-        let dayBefore: icaltriggertype?
+        let minutes: Int
 
-        init(deliveryTime: TimeOfDay, dayBefore: Bool) {
-            let minutes = deliveryTime.minutesSinceMidnight
-            var dayOf = libical.pointee.icaldurationtype_null_duration()
-            dayOf.hours = UInt32(minutes / 60)
-            dayOf.minutes = UInt32(minutes % 60)
-            self.dayOf = Self.trigger(dayOf)
+        init(deliveryTime: TimeOfDay) {
+            minutes = deliveryTime.minutesSinceMidnight
+        }
 
-            guard dayBefore else {
-                self.dayBefore = nil
-                return
+        /// The delivery time `days` days before the event's day: `PT9H` on
+        /// the day, `-PT15H` the day before, `-P6DT15H` a week before (at 09:00).
+        func trigger(daysBefore days: Int) -> icaltriggertype {
+            var duration = libical.pointee.icaldurationtype_null_duration()
+            guard days > 0 else {
+                duration.hours = UInt32(minutes / 60)
+                duration.minutes = UInt32(minutes % 60)
+                return Self.trigger(duration)
             }
-            var before = libical.pointee.icaldurationtype_null_duration()
-            before.is_neg = 1
+            duration.is_neg = 1
             if minutes == 0 {
-                // A nominal day keeps midnight midnight across a DST change; 24 exact hours would not.
-                before.days = 1
+                // Nominal days keep midnight midnight across a DST change; exact hours would not.
+                duration.days = UInt32(days)
             } else {
-                before.hours = UInt32((24 * 60 - minutes) / 60)
-                before.minutes = UInt32((24 * 60 - minutes) % 60)
+                // Whole days back to the day before, then the hours before its midnight.
+                duration.days = UInt32(days - 1)
+                duration.hours = UInt32((24 * 60 - minutes) / 60)
+                duration.minutes = UInt32((24 * 60 - minutes) % 60)
             }
-            self.dayBefore = Self.trigger(before)
+            return Self.trigger(duration)
         }
 
         private static func trigger(_ duration: icaldurationtype) -> icaltriggertype {

@@ -213,4 +213,76 @@ import Testing
         #expect(try khal.titles(on: leapDayInCommonYear).sorted() == ["🎂 Björn Ångström", "🎂 Léa Müller 🎈"])
         #expect(try khal.titles(on: otherDay) == [])
     }
+
+    // MARK: - Per-person control (issue 12)
+
+    /// Ada with 7,1,0, Cy included despite his card, Ned with a nickname;
+    /// Bob excluded by his card, Zoe by the user, Eve deceased.
+    private static var controlled: [Person] { PersonControlFeedTests.people }
+
+    @Test(
+        .enabled(
+            if: ExternalTool.hasPythonICalendar,
+            "needs /usr/bin/python3 with icalendar and dateutil (apt-get install python3-icalendar python3-dateutil)"
+        )
+    )
+    func pythonICalendarReadsEveryReminderDayAndNoOneLeftOut() throws {
+        var settings = Settings()
+        settings.reminders = PersonControlFeedTests.week
+        settings.names = .nickname
+        let text = try CalendarExporter(settings: settings).export(Self.controlled, lastChange: AddressBook.lastChange)
+        let reading = try readWithPython(text, from: AddressBook.today, to: LocalDate(year: AddressBook.today.year + 1, month: 12, day: 31)!)
+        #expect(reading.errors ?? [] == [])
+        #expect(reading.events.map(\.uid) == ["ada-birthday@birthdays", "cy-birthday@birthdays", "ned-birthday@birthdays"])
+        #expect(reading.events.map(\.summary) == ["🎂 Ada Lovelace", "🎂 Cy", "🎂 Blackbeard"])
+        let day = 24 * 3600
+        for event in reading.events {
+            #expect(event.alarms.map(\.seconds) == [9 * 3600, -15 * 3600, -(6 * day + 15 * 3600)], "\(event.uid)")
+            #expect(event.alarms.allSatisfy { $0.action == "DISPLAY" && $0.related == "START" })
+        }
+        #expect(reading.events.last?.alarms.last?.description == "Blackbeard's birthday is in a week!")
+        // A memorial under remember: Eve's birthday with one alarm on the day.
+        settings.deceased = .remember
+        let remembered = try readWithPython(
+            try CalendarExporter(settings: settings).export(Self.controlled, lastChange: AddressBook.lastChange),
+            from: AddressBook.today,
+            to: LocalDate(year: AddressBook.today.year + 1, month: 12, day: 31)!
+        )
+        let eve = try #require(remembered.events.first { $0.uid == "eve-birthday@birthdays" })
+        #expect(eve.summary == "🕯️ Eve")
+        #expect(eve.occurrences == ["2027-03-20"])
+        #expect(eve.alarms == [.init(action: "DISPLAY", seconds: 9 * 3600, related: "START", description: "Today would have been Eve's birthday.")])
+        #expect(!remembered.events.contains { $0.uid.hasPrefix("eve-anniversary") })
+    }
+
+    @Test(.enabled(if: ExternalTool.hasKhal, "needs khal (apt-get install khal)"))
+    func khalImportsTheAlarmsOfEveryReminderDayAndListsNoOneLeftOut() throws {
+        let khal = try Khal()
+        defer { khal.directory.cleanup() }
+        var settings = Settings()
+        settings.reminders = PersonControlFeedTests.week
+        let feed = khal.directory.path + "/birthdays.ics"
+        try CalendarExporter(settings: settings).write(Self.controlled, lastChange: AddressBook.lastChange, to: feed)
+        let imported = try khal.run(["import", "--batch", "-a", "birthdays", feed])
+        try #require(imported.status == 0, "khal import failed: \(imported.stderr)")
+
+        #expect(try khal.titles(on: "2027-12-10") == ["🎂 Ada Lovelace"])
+        #expect(try khal.titles(on: "2027-01-03") == ["🎂 Cy"])
+        #expect(try khal.titles(on: "2027-04-05") == ["🎂 Edward Teach"])
+        // Excluded by the card (Bob), by the user (Zoe), deceased (Eve, and her anniversary).
+        #expect(try khal.titles(on: "2027-01-02") == [])
+        #expect(try khal.titles(on: "2027-05-06") == [])
+        #expect(try khal.titles(on: "2027-03-20") == [])
+        #expect(try khal.titles(on: "2027-06-01") == [])
+        // khal keeps the three alarms (it lists the event as alarming, and writes them back as it read them).
+        let listed = try khal.run(["list", "--format", "{title}|{alarm-symbol}", "--day-format", "", "2027-12-10", "1d"])
+        #expect(listed.status == 0)
+        #expect(listed.stdout.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("🎂 Ada Lovelace| ") && $0.count > "🎂 Ada Lovelace| ".count })
+        let stored = try FileManager.default.contentsOfDirectory(atPath: khal.directory.path + "/calendars/birthdays")
+        let ada = try #require(stored.first { $0.hasPrefix("ada-birthday") })
+        let text = try String(contentsOfFile: khal.directory.path + "/calendars/birthdays/" + ada, encoding: .utf8)
+        // Lines end in CRLF, one Character in Swift: split on any line break.
+        let triggers = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("TRIGGER") }.map(String.init)
+        #expect(triggers.sorted() == ["TRIGGER;RELATED=START:-P6DT15H", "TRIGGER;RELATED=START:-PT15H", "TRIGGER;RELATED=START:PT9H"].sorted())
+    }
 }

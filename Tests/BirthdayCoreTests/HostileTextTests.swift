@@ -40,13 +40,21 @@ import Testing
 
     /// A name with a line break cannot add a header to an e-mail or an HTTP
     /// request built from the title, nor a line to a terminal.
-    @Test(arguments: NotificationRequest.Timing.allCases)
+    @Test(arguments: [NotificationRequest.Timing(daysBefore: 14), NotificationRequest.Timing(daysBefore: 3), .dayBefore, .dayOf])
     func notificationTextIsOneLine(timing: NotificationRequest.Timing) {
         for kind in EventKind.allCases {
-            let (title, body) = NotificationContent.make(name: "Ada\r\nBcc: victim@example.org\u{1B}[31m", kind: kind, timing: timing, age: 36)
-            for text in [title, body] {
-                #expect(!text.unicodeScalars.contains(where: SafeText.isUnsafe), "\(text.debugDescription)")
-                #expect(!text.contains("\n"))
+            for memorial in [false, true] {
+                let (title, body) = NotificationContent.make(
+                    name: "Ada\r\nBcc: victim@example.org\u{1B}[31m",
+                    kind: kind,
+                    timing: timing,
+                    age: 36,
+                    memorial: memorial
+                )
+                for text in [title, body] {
+                    #expect(!text.unicodeScalars.contains(where: SafeText.isUnsafe), "\(text.debugDescription)")
+                    #expect(!text.contains("\n"))
+                }
             }
         }
         let (title, _) = NotificationContent.make(name: "Ada\nLovelace", kind: .birthday, timing: .dayOf, age: nil)

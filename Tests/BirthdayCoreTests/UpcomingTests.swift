@@ -11,7 +11,7 @@ import Testing
             source: ContactSource(file: "f", index: 0, line: 1),
             birthday: birthday,
             anniversary: anniversary,
-            excluded: excluded
+            exclusion: Exclusion(choice: excluded ? .exclude : nil)
         )
     }
 

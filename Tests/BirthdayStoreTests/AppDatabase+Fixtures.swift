@@ -12,7 +12,7 @@ extension AppDatabase {
         try writeNow { db in
             let timestamp = now.timeIntervalSince1970
             for person in people {
-                try PersonRecord(person, excluded: person.excluded, createdAt: timestamp, updatedAt: timestamp).insert(db, onConflict: .replace)
+                try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).insert(db, onConflict: .replace)
             }
             try RevisionRecord.bump(now: now, db)
         }

@@ -7,7 +7,7 @@ import Testing
 @testable import BirthdayStore
 
 /// Dates in other calendars through the store: a real import of Apple's
-/// `X-ALTBDAY` into SQLite (migration `v5-calendar-dates`), re-imports,
+/// `X-ALTBDAY` into SQLite (migration `v6-calendar-dates`), re-imports,
 /// removal with the person, `upcoming`, and the reminders the scheduler
 /// plans for them (ids, words, the 64 cap).
 @Suite final class CalendarDateStoreTests {

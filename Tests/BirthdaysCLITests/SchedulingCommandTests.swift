@@ -8,7 +8,16 @@ import Testing
     @Test(arguments: [
         ("delivery-time", "25:00", "'25:00' is not a valid delivery-time; allowed: HH:MM (24-hour), e.g. 09:00"),
         ("leap-day", "feb29", "'feb29' is not a valid leap-day; allowed: feb28 | mar1"),
-        ("day-before", "maybe", "'maybe' is not a valid day-before; allowed: on | off"),
+        (
+            "day-before", "maybe",
+            "'maybe' is not a valid day-before; allowed: on | off (an alias of reminders: on adds 1 to its days, off removes it)"
+        ),
+        (
+            "reminders", "7,-1",
+            "'7,-1' is not a valid reminders; allowed: a comma list of days before each event, 0 (the day itself) to 365, e.g. 7,1,0"
+        ),
+        ("deceased", "hide", "'hide' is not a valid deceased; allowed: skip | remember"),
+        ("names", "short", "'short' is not a valid names; allowed: full | nickname"),
         ("anniversaries", "", "'' is not a valid anniversaries; allowed: on | off"),
         ("time-zone", "Mars/Olympus", "'Mars/Olympus' is not a valid time-zone; allowed: an IANA time zone such as Europe/Berlin, or 'system'"),
     ])
@@ -40,7 +49,11 @@ import Testing
         #expect(shown["delivery-time"] as? String == "09:00")
         #expect(shown["time-zone"] as? String == "system")
         #expect(shown["leap-day"] as? String == "feb28")
-        #expect(shown["day-before"] as? String == "on")
+        #expect(shown["reminders"] as? String == "1,0")
+        #expect(shown["deceased"] as? String == "skip")
+        #expect(shown["names"] as? String == "full")
+        // day-before is an alias of reminders now: accepted, never shown.
+        #expect(shown["day-before"] == nil)
         #expect(shown["anniversaries"] as? String == "on")
 
         #expect(try cli.run("settings", "set", "leap-day", "mar1").stdout.hasPrefix("leap-day = mar1"))
@@ -65,7 +78,10 @@ import Testing
         #expect(try cli.run("settings", "set", "time-zone", "America/New_York").status == 0)
         #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).first?["fire_at"] as? String == "2026-03-10T08:30:00-04:00")
 
-        #expect(try cli.run("settings", "set", "day-before", "off").status == 0)
+        // The old day-before setting still works: it changes reminders.
+        let dayBefore = try cli.run("settings", "set", "day-before", "off")
+        #expect(dayBefore.status == 0)
+        #expect(dayBefore.stdout.hasPrefix("reminders = 0; reminders rescheduled (2 pending)"))
         let pending = try CLIProcess.array(try cli.run("pending", "--json").stdout)
         #expect(pending.map { $0["when"] as? String } == ["day-of", "day-of"])
     }

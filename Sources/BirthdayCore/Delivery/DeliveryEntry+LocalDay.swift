@@ -22,11 +22,11 @@ extension DeliveryEntry {
 
     /// The local day the reminder belongs to, whatever zone it was scheduled
     /// in: the occurrence itself for a day-of reminder, the day before for a
-    /// day-before one. A snooze belongs to the day its instant falls on in
-    /// `timeZone`.
+    /// day-before one, a week before for a 7-days-before one. A snooze
+    /// belongs to the day its instant falls on in `timeZone`.
     public func localDay(in timeZone: TimeZone) -> LocalDate {
         if isSnooze { return LocalDate.today(at: fireAt, in: timeZone) }
-        return timing == .dayOf ? occurrenceDate : occurrenceDate.adding(days: -1)
+        return occurrenceDate.adding(days: -timing.daysBefore)
     }
 
     /// The instant the reminder is meant for in `timeZone`: the delivery time

@@ -14,7 +14,7 @@ public struct Reminder: Hashable, Sendable {
     /// The person's ``PersonID``.
     public var personID: String
     public var kind: EventKind
-    /// Whether the reminder is for the day itself or the day before.
+    /// How many days before the event it is: the day itself, the day before, a week before.
     public var when: NotificationRequest.Timing
     /// The instant the reminder was scheduled for.
     public var fireAt: Date
@@ -59,9 +59,9 @@ public struct Reminder: Hashable, Sendable {
         self.logID = logID
     }
 
-    /// The local day the reminder is for: the occurrence itself for
-    /// ``NotificationRequest/Timing/dayOf``, the day before it for ``NotificationRequest/Timing/dayBefore``.
-    public var dueDay: LocalDate { when == .dayOf ? occurrenceDate : occurrenceDate.adding(days: -1) }
+    /// The local day the reminder is for: the occurrence less ``when``'s days
+    /// (the occurrence itself for ``NotificationRequest/Timing/dayOf``).
+    public var dueDay: LocalDate { occurrenceDate.adding(days: -when.daysBefore) }
 
     /// ``fireAt`` as ISO 8601 with the numeric offset of ``timeZone`` at that
     /// instant, such as `2026-03-10T09:00:00+01:00` (UTC prints as `+00:00`, never `Z`).

@@ -59,6 +59,21 @@ public struct Message: Sendable, Hashable {
         case anniversaryTomorrowTitle = "reminder.anniversary.tomorrow.title"
         case anniversaryTomorrow = "reminder.anniversary.tomorrow"
         case anniversaryTomorrowYears = "reminder.anniversary.tomorrow.years"
+        case birthdayAheadTitle = "reminder.birthday.ahead.title"
+        case birthdayAhead = "reminder.birthday.ahead"
+        case birthdayAheadAge = "reminder.birthday.ahead.age"
+        case anniversaryAheadTitle = "reminder.anniversary.ahead.title"
+        case anniversaryAhead = "reminder.anniversary.ahead"
+        case anniversaryAheadYears = "reminder.anniversary.ahead.years"
+        case birthdayWeeksTitle = "reminder.birthday.weeks.title"
+        case birthdayWeeks = "reminder.birthday.weeks"
+        case birthdayWeeksAge = "reminder.birthday.weeks.age"
+        case anniversaryWeeksTitle = "reminder.anniversary.weeks.title"
+        case anniversaryWeeks = "reminder.anniversary.weeks"
+        case anniversaryWeeksYears = "reminder.anniversary.weeks.years"
+        case memorialTitle = "reminder.memorial.title"
+        case memorialToday = "reminder.memorial.today"
+        case memorialTodayAge = "reminder.memorial.today.age"
         case someone = "person.someone"
         case ordinal = "number.ordinal"
         case actionOpen = "notification.action.open"
@@ -102,6 +117,7 @@ public struct Message: Sendable, Hashable {
         // The calendar feed.
         case feedBirthdayTitle = "feed.birthday.title"
         case feedAnniversaryTitle = "feed.anniversary.title"
+        case feedMemorialTitle = "feed.memorial.title"
         case feedBorn = "feed.born"
         case feedSince = "feed.since"
 
@@ -116,6 +132,8 @@ public struct Message: Sendable, Hashable {
         case upcomingBirthdayAge = "upcoming.birthday.age"
         case upcomingAnniversary = "upcoming.anniversary"
         case upcomingAnniversaryYears = "upcoming.anniversary.years"
+        case upcomingMemorial = "upcoming.memorial"
+        case upcomingMemorialAge = "upcoming.memorial.age"
         case upcomingNoName = "upcoming.no-name"
         case upcomingNone = "upcoming.none"
 
@@ -128,6 +146,7 @@ public struct Message: Sendable, Hashable {
         case pendingDayBefore = "pending.day-before"
         case pendingDayOf = "pending.day-of"
         case pendingSnoozed = "pending.snoozed"
+        case pendingDaysBefore = "pending.days-before"
         case pendingNone = "pending.none"
         case pendingNoneDisabled = "pending.none.disabled"
 
@@ -138,6 +157,15 @@ public struct Message: Sendable, Hashable {
         case showAnniversary = "show.anniversary"
         case showAnniversaryYears = "show.anniversary.years"
         case showExcluded = "show.excluded"
+        case showNickname = "show.nickname"
+        case showDeceased = "show.deceased"
+        case showReminderDays = "show.reminder-days"
+
+        // exclude, include, remind
+        case personExcluded = "person.excluded"
+        case personIncluded = "person.included"
+        case personRemind = "person.remind"
+        case personRemindDefault = "person.remind.default"
         case showUnreadable = "show.unreadable"
 
         // notifications test (and the onboarding's test notification)
@@ -211,9 +239,15 @@ public struct Message: Sendable, Hashable {
         /// The arguments, in order (placeholder `%1$…` is the first).
         public var signature: [MessageArgument.Kind] {
             switch self {
-            case .birthdayTitle, .birthdayToday, .birthdayTomorrow, .anniversaryTitle, .anniversaryToday, .anniversaryTomorrow: [.name]
-            case .birthdayTodayAge, .birthdayTomorrowAge: [.name, .number]
+            case .birthdayTitle, .birthdayToday, .birthdayTomorrow, .anniversaryTitle, .anniversaryToday, .anniversaryTomorrow, .memorialTitle,
+                .memorialToday, .personExcluded, .personIncluded:
+                [.name]
+            case .birthdayTodayAge, .birthdayTomorrowAge, .memorialTodayAge: [.name, .number]
             case .anniversaryTodayYears, .anniversaryTomorrowYears: [.name, .ordinal, .number]
+            case .birthdayAhead, .anniversaryAhead, .birthdayWeeks, .anniversaryWeeks: [.name, .number]
+            case .birthdayAheadAge, .birthdayWeeksAge: [.name, .number, .number]
+            case .anniversaryAheadYears, .anniversaryWeeksYears: [.name, .ordinal, .number, .number]
+            case .personRemind, .personRemindDefault: [.name, .text]
             case .calendarLunar, .calendarHebrew, .calendarIslamic, .calendarPersian, .calendarIndian, .calendarCoptic, .calendarEthiopian,
                 .calendarBuddhist, .calendarJapanese, .calendarMinguo:
                 []
@@ -227,18 +261,19 @@ public struct Message: Sendable, Hashable {
             case .upcomingCalendarBirthdayAge, .upcomingCalendarAnniversaryYears: [.number, .text]
             case .showCalendarBirthday, .showCalendarAnniversary: [.text, .text, .text, .text]
             case .showCalendarBirthdayAge, .showCalendarAnniversaryYears: [.text, .text, .text, .number, .text]
-            case .feedBirthdayTitle, .feedAnniversaryTitle: [.text]
-            case .ordinal, .feedBorn, .feedSince, .inDays, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingNone, .onboardingNextMore,
+            case .feedBirthdayTitle, .feedAnniversaryTitle, .feedMemorialTitle: [.text]
+            case .ordinal, .feedBorn, .feedSince, .inDays, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge, .upcomingNone,
+                .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
                 [.number]
-            case .pendingNoneDisabled, .showID, .onboardingContactsFailed, .onboardingChannelNote, .onboardingAlreadyComplete, .testOK,
-                .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved:
+            case .pendingNoneDisabled, .showID, .showNickname, .showDeceased, .showReminderDays, .onboardingContactsFailed, .onboardingChannelNote,
+                .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved:
                 [.text]
             case .showBirthday, .showAnniversary: [.text, .text, .text]
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
             case .onboardingChooseAgain, .showUnreadable, .testFailed: [.text, .text]
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
-                .datePattern, .upcomingBirthday,
+                .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
                 .pendingDayBefore, .pendingDayOf, .pendingSnoozed, .pendingNone, .showExcluded, .testTitle, .testBody, .testNoChannels,
                 .testProvisional, .errorNoBus, .errorNoServer, .errorRefused, .errorTimeout, .errorDisconnected, .errorNoCommand,
@@ -287,6 +322,38 @@ extension Message {
         Message(.anniversaryTomorrowYears, .name(name), .ordinal(years), .number(years))
     }
 
+    /// Some days before an event (2 or more): "Birthday in 3 days", "Birthday in a week".
+    /// A whole number of weeks is said in weeks, anything else in days.
+    public static func aheadTitle(_ kind: EventKind, daysBefore days: Int) -> Message {
+        let weeks = days % 7 == 0
+        let key: Key =
+            switch kind {
+            case .birthday: weeks ? .birthdayWeeksTitle : .birthdayAheadTitle
+            case .anniversary: weeks ? .anniversaryWeeksTitle : .anniversaryAheadTitle
+            }
+        return Message(key, .number(weeks ? days / 7 : days))
+    }
+
+    /// "Ada's birthday is in 3 days!", "Ada turns 36 in a week!", "Ada's 10th anniversary is in 2 weeks!"
+    /// (`age`: the age turned, or years married; `nil` when the year is unknown).
+    public static func ahead(_ kind: EventKind, name: String, daysBefore days: Int, age: Int?) -> Message {
+        let weeks = days % 7 == 0
+        let count = MessageArgument.number(weeks ? days / 7 : days)
+        switch (kind, age) {
+        case (.birthday, nil): return Message(weeks ? .birthdayWeeks : .birthdayAhead, .name(name), count)
+        case (.birthday, let age?): return Message(weeks ? .birthdayWeeksAge : .birthdayAheadAge, .name(name), .number(age), count)
+        case (.anniversary, nil): return Message(weeks ? .anniversaryWeeks : .anniversaryAhead, .name(name), count)
+        case (.anniversary, let years?):
+            return Message(weeks ? .anniversaryWeeksYears : .anniversaryAheadYears, .name(name), .ordinal(years), .number(years), count)
+        }
+    }
+
+    public static func memorialTitle(name: String) -> Message { Message(.memorialTitle, .name(name)) }
+    /// "Ada would have turned 80 today.", or "Today would have been Ada's birthday." without an age.
+    public static func memorialToday(name: String, turning age: Int?) -> Message {
+        age.map { Message(.memorialTodayAge, .name(name), .number($0)) } ?? Message(.memorialToday, .name(name))
+    }
+
     public static func feedBirthdayTitle(name: String) -> Message { Message(.feedBirthdayTitle, .text(name)) }
     public static func feedAnniversaryTitle(name: String) -> Message { Message(.feedAnniversaryTitle, .text(name)) }
     public static func feedBorn(year: Int) -> Message { Message(.feedBorn, .number(year)) }
@@ -304,10 +371,24 @@ extension Message {
     public static func upcomingBirthday(turning age: Int) -> Message { Message(.upcomingBirthdayAge, .number(age)) }
     public static func upcomingAnniversary(years: Int) -> Message { Message(.upcomingAnniversaryYears, .number(years)) }
     public static func upcomingNone(days: Int) -> Message { Message(.upcomingNone, .number(days)) }
+    public static func upcomingMemorial(turning age: Int) -> Message { Message(.upcomingMemorialAge, .number(age)) }
+
+    /// The pending table's "when" column for a reminder `days` before (2 or more).
+    public static func pendingDaysBefore(_ days: Int) -> Message { Message(.pendingDaysBefore, .number(days)) }
 
     public static func pendingNoneDisabled(status: String) -> Message { Message(.pendingNoneDisabled, .text(status)) }
 
     public static func showID(_ id: String) -> Message { Message(.showID, .text(id)) }
+    public static func showNickname(_ nickname: String) -> Message { Message(.showNickname, .text(nickname)) }
+    public static func showDeceased(_ date: String) -> Message { Message(.showDeceased, .text(date)) }
+    public static func showReminderDays(_ days: ReminderDays) -> Message { Message(.showReminderDays, .text(days.description)) }
+
+    public static func personExcluded(name: String) -> Message { Message(.personExcluded, .name(name)) }
+    public static func personIncluded(name: String) -> Message { Message(.personIncluded, .name(name)) }
+    public static func personRemind(name: String, days: ReminderDays) -> Message { Message(.personRemind, .name(name), .text(days.description)) }
+    public static func personRemindDefault(name: String, days: ReminderDays) -> Message {
+        Message(.personRemindDefault, .name(name), .text(days.description))
+    }
     /// `date`: as the contact has it; `next`: the next occurrence; `when`: "today", "in 5 days".
     public static func showBirthday(date: String, next: String, when: String, turning age: Int?) -> Message {
         age.map { Message(.showBirthdayAge, .text(date), .text(next), .text(when), .number($0)) }

@@ -53,6 +53,9 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// The name shown everywhere. Never logged.
     public var name: String
     public var nameParts: NameParts
+    /// The first vCard `NICKNAME` (or a CSV `Nickname` cell); empty when there
+    /// is none. Reminders and feed titles use it under `names nickname`. Never logged.
+    public var nickname: String
     public var source: ContactSource
     public var birthday: EventDate?
     public var anniversary: EventDate?
@@ -62,30 +65,51 @@ public struct Person: Hashable, Sendable, Identifiable {
     public var alternateDates: [AlternateDate]
     /// Raw text of date values that could not be read; such dates get no reminders.
     public var invalidDates: [String]
-    /// Excluded people get no reminders and no calendar events.
-    public var excluded: Bool
+    /// Who decided whether the person is left out (``excluded``).
+    public var exclusion: Exclusion
+    /// The death date when the card gives one (vCard 4 `DEATHDATE`, or the
+    /// `X-DEATHDATE` of vCard 3 writers): `2020-05-01`, `--05-01` without a
+    /// year, or the text as written when it is not a date (`circa 1990`).
+    /// Any value marks the person as deceased (``isDeceased``); what that does
+    /// is the `deceased` setting's (``DeceasedPolicy``). Never logged.
+    public var deathDate: String?
+    /// The person's own reminder days (`birthdays remind PERSON --days 7,1,0`);
+    /// `nil` follows the `reminders` setting.
+    public var reminderDays: ReminderDays?
 
     public init(
         id: String,
         name: String,
         nameParts: NameParts = NameParts(),
+        nickname: String = "",
         source: ContactSource,
         birthday: EventDate? = nil,
         anniversary: EventDate? = nil,
         alternateDates: [AlternateDate] = [],
         invalidDates: [String] = [],
-        excluded: Bool = false
+        exclusion: Exclusion = Exclusion(),
+        deathDate: String? = nil,
+        reminderDays: ReminderDays? = nil
     ) {
         self.id = id
         self.name = name
         self.nameParts = nameParts
+        self.nickname = nickname
         self.source = source
         self.birthday = birthday
         self.anniversary = anniversary
         self.alternateDates = alternateDates
         self.invalidDates = invalidDates
-        self.excluded = excluded
+        self.exclusion = exclusion
+        self.deathDate = deathDate
+        self.reminderDays = reminderDays
     }
+
+    /// Excluded people get no reminders and no calendar events (``Exclusion``).
+    public var excluded: Bool { exclusion.isExcluded }
+
+    /// Whether the person has died (``deathDate``).
+    public var isDeceased: Bool { deathDate != nil }
 
     /// The person's date of `kind`, if any.
     public func date(of kind: EventKind) -> EventDate? {

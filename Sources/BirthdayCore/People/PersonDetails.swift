@@ -5,10 +5,14 @@ import Foundation
 public enum PersonDetails {
     /// Lines such as `Birthday: 1990-03-10; next 2026-03-10 (today), turns 36`,
     /// in the localizer's language (dates stay ISO 8601: `1990-03-10`, `--12-25`).
-    /// A missing year gives no age; Feb 29 follows `leapDay` in common years.
-    /// A date in another calendar is written as the contact gives it, after
-    /// its calendar: `Birthday (lunar): chinese 0078-0002-11-01; next
-    /// 2026-12-09 (in 40 days), turns 41` (``CalendarDate/description``).
+    /// A missing year gives no age, nor does a death date; Feb 29 follows
+    /// `leapDay` in common years. Every date is shown, the dates of excluded
+    /// and deceased people too (anniversaries only while `anniversaries` is
+    /// on), followed by what sets the person apart: nickname, death date,
+    /// reminder days of their own, exclusion. A date in another calendar is
+    /// written as the contact gives it, after its calendar: `Birthday (lunar):
+    /// chinese 0078-0002-11-01; next 2026-12-09 (in 40 days), turns 41`
+    /// (``CalendarDate/description``).
     public static func lines(
         for person: Person,
         today: LocalDate,
@@ -18,27 +22,34 @@ public enum PersonDetails {
     ) -> [String] {
         let upcoming = UpcomingEvents(today: today, leapDay: leapDay, includeAnniversaries: anniversaries)
         var lines: [String] = []
-        for occurrence in upcoming.occurrences(of: person) {
+        for kind in EventKind.allCases {
+            guard kind == .birthday || anniversaries, let eventDate = person.date(of: kind) else { continue }
+            let occurrence = upcoming.occurrence(of: eventDate, kind: kind, personID: person.id, name: person.name)
+            let date = occurrence.eventDate?.description ?? ""
             let next = occurrence.date.description
             let when = localizer(.days(occurrence.daysUntil))
-            if let written = occurrence.calendarDate {
-                let message = Message.showCalendarDate(
-                    kind: occurrence.kind,
-                    date: written.description,
-                    next: next,
-                    when: when,
-                    age: occurrence.age,
-                    calendar: localizer(written.calendar.nameKey)
-                )
-                lines.append(localizer(message))
-                continue
-            }
-            let date = occurrence.eventDate?.description ?? ""
+            let age = person.isDeceased ? nil : occurrence.age
             switch occurrence.kind {
-            case .birthday: lines.append(localizer(.showBirthday(date: date, next: next, when: when, turning: occurrence.age)))
-            case .anniversary: lines.append(localizer(.showAnniversary(date: date, next: next, when: when, years: occurrence.age)))
+            case .birthday: lines.append(localizer(.showBirthday(date: date, next: next, when: when, turning: age)))
+            case .anniversary: lines.append(localizer(.showAnniversary(date: date, next: next, when: when, years: age)))
             }
         }
+        for alternate in person.alternateDates where alternate.kind == .birthday || anniversaries {
+            guard let next = alternate.date.nextOccurrence(onOrAfter: today) else { continue }
+            let occurrence = upcoming.occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: person.id, name: person.name)
+            let message = Message.showCalendarDate(
+                kind: occurrence.kind,
+                date: alternate.date.description,
+                next: occurrence.date.description,
+                when: localizer(.days(occurrence.daysUntil)),
+                age: person.isDeceased ? nil : occurrence.age,
+                calendar: localizer(alternate.date.calendar.nameKey)
+            )
+            lines.append(localizer(message))
+        }
+        if !person.nickname.isEmpty { lines.append(localizer(.showNickname(SafeText.line(person.nickname)))) }
+        if let died = person.deathDate { lines.append(localizer(.showDeceased(SafeText.line(died)))) }
+        if let days = person.reminderDays { lines.append(localizer(.showReminderDays(days))) }
         if person.excluded { lines.append(localizer(.showExcluded)) }
         return lines
     }

@@ -14,6 +14,8 @@ public struct Occurrence: Hashable, Sendable {
     public let age: Int?
     /// Days from today to ``date``: 0 today, 1 tomorrow.
     public let daysUntil: Int
+    /// The birthday of someone who has died, kept in their memory (`deceased remember`).
+    public var memorial: Bool = false
 
     /// The calendar of the date; `nil` for a Gregorian date.
     public var calendar: CalendarSystem? { calendarDate?.calendar }
@@ -34,29 +36,54 @@ public struct Occurrence: Hashable, Sendable {
     var calendarRank: String { calendarDate?.calendar.rawValue ?? "" }
 }
 
-/// Which events come next.
+/// Which events come next: the same events that get reminders
+/// (``Settings/treatment(of:for:)``), so excluded people, anniversaries
+/// while they are off, and deceased people under `deceased skip` are not
+/// listed, and a deceased person's birthday under `deceased remember` is
+/// listed as a ``Occurrence/memorial``.
 public struct UpcomingEvents: Sendable {
     public var today: LocalDate
     public var leapDay: LeapDayPolicy
     /// Whether anniversaries are listed next to birthdays.
     public var includeAnniversaries: Bool
+    /// What the dates of deceased people do.
+    public var deceased: DeceasedPolicy
 
-    public init(today: LocalDate, leapDay: LeapDayPolicy = .feb28, includeAnniversaries: Bool = true) {
+    public init(today: LocalDate, leapDay: LeapDayPolicy = .feb28, includeAnniversaries: Bool = true, deceased: DeceasedPolicy = .skip) {
         self.today = today
         self.leapDay = leapDay
         self.includeAnniversaries = includeAnniversaries
+        self.deceased = deceased
     }
 
-    /// The occurrences of `person`'s dates on or after today: the Gregorian
-    /// ones, then those in other calendars.
+    /// The upcoming events under `settings` (leap day, anniversaries, deceased).
+    public init(today: LocalDate, settings: Settings) {
+        self.init(today: today, leapDay: settings.leapDay, includeAnniversaries: settings.anniversaries, deceased: settings.deceased)
+    }
+
+    /// The rules that decide which dates are listed (the reminder days do not matter here).
+    public var rules: TreatmentRules { TreatmentRules(anniversaries: includeAnniversaries, deceased: deceased) }
+
+    /// How the `kind` date of someone with `traits` is kept; `nil` when it is not listed.
+    public func treatment(of kind: EventKind, for traits: PersonTraits) -> EventTreatment? {
+        rules.treatment(of: kind, for: traits)
+    }
+
+    /// The occurrences of `person`'s dates on or after today that are listed:
+    /// the Gregorian ones, then those in other calendars. A date in another
+    /// calendar follows the rules of its kind, except that it is never a
+    /// memorial: under `deceased remember` only the Gregorian birthday is kept.
     public func occurrences(of person: Person) -> [Occurrence] {
         var result: [Occurrence] = []
+        let traits = PersonTraits(person)
         for kind in EventKind.allCases {
-            guard kind == .birthday || includeAnniversaries, let date = person.date(of: kind) else { continue }
-            result.append(occurrence(of: date, kind: kind, personID: person.id, name: person.name))
+            guard let date = person.date(of: kind), let treatment = treatment(of: kind, for: traits) else { continue }
+            result.append(occurrence(of: date, kind: kind, personID: person.id, name: person.name, memorial: treatment.memorial))
         }
-        for alternate in person.alternateDates where alternate.kind == .birthday || includeAnniversaries {
-            guard let next = alternate.date.nextOccurrence(onOrAfter: today) else { continue }
+        for alternate in person.alternateDates {
+            guard let treatment = treatment(of: alternate.kind, for: traits), !treatment.memorial,
+                let next = alternate.date.nextOccurrence(onOrAfter: today)
+            else { continue }
             result.append(occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: person.id, name: person.name))
         }
         return result
@@ -77,7 +104,7 @@ public struct UpcomingEvents: Sendable {
     }
 
     /// The occurrence of one date on or after today.
-    public func occurrence(of date: EventDate, kind: EventKind, personID: String, name: String) -> Occurrence {
+    public func occurrence(of date: EventDate, kind: EventKind, personID: String, name: String, memorial: Bool = false) -> Occurrence {
         let next = date.nextOccurrence(onOrAfter: today, leapDay: leapDay)
         return Occurrence(
             personID: personID,
@@ -87,7 +114,8 @@ public struct UpcomingEvents: Sendable {
             eventDate: date,
             calendarDate: nil,
             age: date.age(in: next.year),
-            daysUntil: today.days(to: next)
+            daysUntil: today.days(to: next),
+            memorial: memorial
         )
     }
 
@@ -99,7 +127,7 @@ public struct UpcomingEvents: Sendable {
     ///     small limit over many people does not sort them all.
     public func list(_ people: some Sequence<Person>, withinDays: Int? = nil, limit: Int? = nil) -> [Occurrence] {
         var selector = NearestSelector(limit: limit)
-        for person in people where !person.excluded {
+        for person in people {
             for occurrence in occurrences(of: person) {
                 if let withinDays, occurrence.daysUntil > withinDays { continue }
                 selector.insert(occurrence)

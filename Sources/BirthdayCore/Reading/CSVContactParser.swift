@@ -145,6 +145,14 @@ enum CSVContactParser {
         var value: CSVDate
     }
 
+    /// The first of the nicknames in a cell (Google separates several with
+    /// ` ::: `), at most 100 characters; `nil` when the cell is empty.
+    static func firstNickname(_ cell: String) -> String? {
+        let first = cell.components(separatedBy: " ::: ")[0].trimmingWhitespace()
+        guard !first.isEmpty else { return nil }
+        return first.count > 100 ? String(first.prefix(100)) + "…" : first
+    }
+
     /// A data record: the contact without its dates, and its date cells.
     private struct Row {
         var contact: ParsedContact
@@ -167,7 +175,8 @@ enum CSVContactParser {
                 formattedName: optional(header.displayName),
                 nameParts: parts,
                 organization: optional(header.organization),
-                email: optional(header.email)
+                email: optional(header.email),
+                nickname: CSVContactParser.firstNickname(record.value(header.nickname))
             )
 
             var dates: [DateCell] = []

@@ -37,6 +37,7 @@ struct CSVHeaderMap: Hashable, Sendable {
     var additional: Int?
     var family: Int?
     var suffix: Int?
+    var nickname: Int?
     var organization: Int?
     var email: Int?
     var birthday: Int?
@@ -67,6 +68,7 @@ struct CSVHeaderMap: Hashable, Sendable {
     /// - name parts: `Name Prefix`/`Title`/`Anrede`, `First Name`/`Given Name`/`Vorname`,
     ///   `Middle Name`/`Additional Name`/`Weitere Vornamen`, `Last Name`/`Family Name`/`Nachname`,
     ///   `Name Suffix`/`Suffix` (`Title` is a prefix only in a known dialect);
+    /// - the nickname: `Nickname` (Google, Outlook, Thunderbird), `Nick Name`, `Spitzname`;
     /// - `Organization Name`/`Company`/`Firma`, and the first e-mail column;
     /// - dates: `Birthday`, `Birth Date`, `Date of Birth`, `DOB`, `Geburtstag`,
     ///   `Geburtsdatum`; `Anniversary`, `Jahrestag`; Thunderbird's `Birth Year`/`Month`/`Day`;
@@ -94,6 +96,7 @@ struct CSVHeaderMap: Hashable, Sendable {
         additional = column("middle name", "additional name", "weitere vornamen", "middle")
         family = germanNameIsFamily ? column("name") : column("last name", "family name", "nachname", "last", "lastname", "surname", "family")
         suffix = column("name suffix", "suffix", "namenszusatz")
+        nickname = column("nickname", "nick name", "spitzname")
         organization = column("organization name", "organization 1 - name", "company", "organization", "organisation", "firma", "unternehmen")
         let namedEmail = column(
             "e-mail 1 - value",
@@ -124,7 +127,10 @@ struct CSVHeaderMap: Hashable, Sendable {
         }
         self.events = events
         namesKnownColumn =
-            [displayName, given, additional, family, suffix, organization, namedEmail, birthday, anniversary, birthYear, birthMonth, birthDay]
+            [
+                displayName, given, additional, family, suffix, nickname, organization, namedEmail, birthday, anniversary, birthYear, birthMonth,
+                birthDay,
+            ]
             .contains { $0 != nil } || !events.isEmpty
 
         if birthMonth != nil && birthDay != nil {

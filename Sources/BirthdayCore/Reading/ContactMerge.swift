@@ -10,7 +10,9 @@
 /// ## The same id twice in one run
 /// (the same contact in two files): the first occurrence's fields win, a
 /// missing date is filled from the later one, unreadable dates are joined,
-/// and a conflicting date is reported at the later occurrence.
+/// and a conflicting date is reported at the later occurrence. A missing
+/// nickname or death date is filled the same way, and either card asking to
+/// be left out of birthday calendars is enough.
 ///
 /// Contacts without any date (valid or not) are counted in
 /// ``ImportReport/withoutDates`` and left out of the people; their ids are
@@ -60,11 +62,14 @@ package enum ContactMerge {
                 id: id,
                 name: contact.displayName,
                 nameParts: contact.nameParts,
+                nickname: contact.nickname ?? "",
                 source: contact.source,
                 birthday: contact.birthday,
                 anniversary: contact.anniversary,
                 alternateDates: contact.alternateDates,
-                invalidDates: contact.invalidDates
+                invalidDates: contact.invalidDates,
+                exclusion: Exclusion(card: contact.excludedInCard),
+                deathDate: contact.deathDate
             )
             if let existing = byID[id] {
                 people[existing] = fold(people[existing], person, report: &report)
@@ -117,6 +122,9 @@ package enum ContactMerge {
             merged.invalidDates.append(raw)
         }
         if merged.name.isEmpty { merged.name = later.name }
+        if merged.nickname.isEmpty { merged.nickname = later.nickname }
+        if merged.deathDate == nil { merged.deathDate = later.deathDate }
+        merged.exclusion.card = merged.exclusion.card || later.exclusion.card
         return merged
     }
 }

@@ -16,6 +16,12 @@ public struct ParsedContact: Hashable, Sendable {
     public var alternateDates: [AlternateDate]
     /// Raw text of date values that could not be read.
     public var invalidDates: [String]
+    /// The first nickname (vCard `NICKNAME`, a CSV `Nickname` column).
+    public var nickname: String?
+    /// The death date as ``Person/deathDate`` keeps it; `nil` when the card gives none.
+    public var deathDate: String?
+    /// The card asks to be left out of birthday calendars (`X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR`).
+    public var excludedInCard: Bool
 
     public init(
         source: ContactSource,
@@ -27,7 +33,10 @@ public struct ParsedContact: Hashable, Sendable {
         birthday: EventDate? = nil,
         anniversary: EventDate? = nil,
         alternateDates: [AlternateDate] = [],
-        invalidDates: [String] = []
+        invalidDates: [String] = [],
+        nickname: String? = nil,
+        deathDate: String? = nil,
+        excludedInCard: Bool = false
     ) {
         self.source = source
         self.uid = uid
@@ -39,6 +48,9 @@ public struct ParsedContact: Hashable, Sendable {
         self.anniversary = anniversary
         self.alternateDates = alternateDates
         self.invalidDates = invalidDates
+        self.nickname = nickname
+        self.deathDate = deathDate
+        self.excludedInCard = excludedInCard
     }
 
     /// The name to show: `FN`, else `N` composed ("prefix given additional

@@ -8,6 +8,16 @@
 ///   sharing an `ALTID` with the chosen one are the same birthday written
 ///   another way ([RFC 6350 §5.4](https://www.rfc-editor.org/rfc/rfc6350#section-5.4))
 ///   and are not reported.
+/// - `NICKNAME`: the first nickname of the first non-empty one (a comma
+///   list: `Jim,Jimmie` is Jim; `Johny\,JayJay` is one nickname).
+/// - `DEATHDATE` or `X-DEATHDATE`: the first non-empty value marks the
+///   person as deceased, kept as `YYYY-MM-DD` (`--MM-DD`) when it is a date,
+///   else as written (`circa 1990`); it is not a reminder date, so an
+///   unreadable one is not reported.
+/// - `X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR` (Nextcloud writes
+///   `;TYPE=boolean:true`) excludes the contact, as Nextcloud's birthday
+///   calendar does whenever the property is there, unless its value is
+///   `false`, `0` or `no`.
 /// - Anniversaries are read from every property vendors use for them (see
 ///   ``VCardPropertyKind``) and resolved the same way, in line order: the same
 ///   date written twice is one anniversary.
@@ -40,6 +50,9 @@ struct VCardCardBuilder {
     private var nameParts: NameParts?
     private var organization: String?
     private var email: String?
+    private var nickname: String?
+    private var deathDate: String?
+    private var excludedInCard = false
     private var birthdays: [DateCandidate] = []
     private var anniversaries: [DateCandidate] = []
     private var labelledDates: [(group: String, date: DateCandidate)] = []
@@ -73,6 +86,9 @@ struct VCardCardBuilder {
         nameParts = nil
         organization = nil
         email = nil
+        nickname = nil
+        deathDate = nil
+        excludedInCard = false
         birthdays.removeAll(keepingCapacity: true)
         anniversaries.removeAll(keepingCapacity: true)
         labelledDates.removeAll(keepingCapacity: true)
@@ -115,6 +131,24 @@ struct VCardCardBuilder {
             }
         case .birthday where params.isNonGregorian:
             calendarDates.append(Self.calendarCandidate(value, params: params, line: line, property: "BDAY", kind: .birthday))
+        case .nickname:
+            guard nickname == nil else { return }
+            let first = VCardText.components(value, 0, count, separator: UInt8(ascii: ","), limit: 2)[0]
+            let text = VCardText.unescaped(value, first.lowerBound, first.upperBound).trimmingWhitespace()
+            if !text.isEmpty { nickname = Self.quoted(text) }
+        case .deathDate:
+            guard deathDate == nil else { return }
+            let text = VCardText.unescaped(value, 0, count).trimmingWhitespace()
+            guard !text.isEmpty else { return }
+            if !params.valueIsText, case .date(let date) = DateValue.vCard(text, omitYear: params.omitYear) {
+                deathDate = date.description
+            } else {
+                deathDate = Self.quoted(text)
+            }
+        case .excludeFromBirthdays:
+            excludedInCard =
+                !(VCardText.trimmedEquals(value, 0, count, "FALSE") || VCardText.trimmedEquals(value, 0, count, "0")
+                || VCardText.trimmedEquals(value, 0, count, "NO"))
         case .birthday:
             birthdays.append(Self.candidate(value, 0..<count, params: params, line: line, property: "BDAY"))
         case .anniversary(let property) where params.isNonGregorian:
@@ -267,7 +301,10 @@ struct VCardCardBuilder {
             birthday: birthday,
             anniversary: anniversary,
             alternateDates: alternateDates,
-            invalidDates: invalid
+            invalidDates: invalid,
+            nickname: nickname,
+            deathDate: deathDate,
+            excludedInCard: excludedInCard
         )
         return (contact, problems)
     }

@@ -25,6 +25,15 @@ enum VCardPropertyKind: Equatable, Sendable {
     case agent
     /// `PRODID`: which program wrote the card (khard's placeholder year depends on it).
     case productID
+    /// `NICKNAME`: a comma list of nicknames; the first is kept.
+    case nickname
+    /// A death date: vCard 4 `DEATHDATE` ([RFC 6474](https://www.rfc-editor.org/rfc/rfc6474)),
+    /// which Nextcloud also writes in 3.0 cards, and `X-DEATHDATE`, CardBook's
+    /// field for 3.0 cards. The raw value is the name as written.
+    case deathDate(String)
+    /// Nextcloud's `X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR`: leave the contact
+    /// out of birthday calendars.
+    case excludeFromBirthdays
 
     /// The properties whose value is an anniversary; the raw value is the name used in problem messages.
     enum AnniversaryProperty: String, Sendable, CaseIterable {
@@ -48,14 +57,16 @@ enum VCardPropertyKind: Equatable, Sendable {
         case 4: return named("BDAY") ? .birthday : .ignored
         case 5: return named("EMAIL") ? .email : named("AGENT") ? .agent : .ignored
         case 6: return named("PRODID") ? .productID : .ignored
-        case 8: return named("X-ABDATE") ? .labelledDate : .ignored
-        case 9: return named("X-ABLABEL") ? .label : named("X-ALTBDAY") ? .alternateBirthday : .ignored
-        case 11: return named("ANNIVERSARY") ? .anniversary(.anniversary) : .ignored
+        case 8: return named("X-ABDATE") ? .labelledDate : named("NICKNAME") ? .nickname : .ignored
+        case 9:
+            return named("X-ABLABEL") ? .label : named("X-ALTBDAY") ? .alternateBirthday : named("DEATHDATE") ? .deathDate("DEATHDATE") : .ignored
+        case 11: return named("ANNIVERSARY") ? .anniversary(.anniversary) : named("X-DEATHDATE") ? .deathDate("X-DEATHDATE") : .ignored
         case 13: return named("X-ANNIVERSARY") ? .anniversary(.xAnniversary) : named("X-ANDROID-UID") ? .androidUID : .ignored
         case 16: return named("X-MS-ANNIVERSARY") ? .anniversary(.microsoft) : named("X-ANDROID-CUSTOM") ? .androidCustom : .ignored
         case 23: return named("X-EVOLUTION-ANNIVERSARY") ? .anniversary(.evolution) : .ignored
         case 28: return named("X-KADDRESSBOOK-X-ANNIVERSARY") ? .anniversary(.kAddressBook) : .ignored
         case 29: return named("X-OUTLOOK-WEDDING-ANNIVERSARY") ? .anniversary(.outlook) : .ignored
+        case 35: return named("X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR") ? .excludeFromBirthdays : .ignored
         default: return isFullContactAnniversary(bytes, start, end) ? .anniversary(.fullContact) : .ignored
         }
     }

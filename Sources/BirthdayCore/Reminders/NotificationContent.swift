@@ -6,8 +6,18 @@
 /// |---|---|---|---|
 /// | birthday, day of | Ada's Birthday! | Today is Ada's birthday! | Ada turns 36 today! |
 /// | birthday, day before | Birthday Tomorrow | Ada's birthday is tomorrow! | Ada turns 36 tomorrow! |
+/// | birthday, 3 days before | Birthday in 3 days | Ada's birthday is in 3 days! | Ada turns 36 in 3 days! |
+/// | birthday, 7 days before | Birthday in a week | Ada's birthday is in a week! | Ada turns 36 in a week! |
 /// | anniversary, day of | Ada's Anniversary! | Today is Ada's anniversary! | Today is Ada's 10th anniversary! |
 /// | anniversary, day before | Anniversary Tomorrow | Ada's anniversary is tomorrow! | Ada's 10th anniversary is tomorrow! |
+/// | anniversary, 14 days before | Anniversary in 2 weeks | Ada's anniversary is in 2 weeks! | Ada's 10th anniversary is in 2 weeks! |
+/// | memorial birthday, day of | Remembering Ada | Today would have been Ada's birthday. | Ada would have turned 80 today. |
+///
+/// Two days or more before the event, a whole number of weeks is said in
+/// weeks ("in a week", "in 2 weeks") and anything else in days ("in 10 days").
+/// A memorial reminder (``EventTreatment/memorial``: the birthday of someone
+/// who has died, under `deceased remember`) exists on the day only; asked for
+/// another timing, the ordinary words are given.
 ///
 /// Other languages place the name, the age and the ordinal where they go
 /// ("Heute hat Ada den 10. Hochzeitstag!", "今日はAdaさんの結婚10周年です！") and
@@ -38,28 +48,35 @@ public enum NotificationContent {
         timing: NotificationRequest.Timing,
         age: Int?,
         calendar: CalendarSystem? = nil,
+        memorial: Bool = false,
         in localizer: Localizer = .english
     ) -> (title: String, body: String) {
         let name = SafeText.line(raw, maxCharacters: maxNameCharacters)
         // The texts of another calendar exist for the day and the day before.
-        if let calendar, timing == .dayOf || timing == .dayBefore {
+        if let calendar, !memorial, timing == .dayOf || timing == .dayBefore {
             return calendarContent(name: name, kind: kind, dayOf: timing == .dayOf, age: age, calendar: localizer(calendar.nameKey), in: localizer)
         }
         let title: Message
         let body: Message
-        switch (kind, timing) {
-        case (.birthday, .dayOf):
+        switch (kind, timing.daysBefore) {
+        case (.birthday, 0) where memorial:
+            title = .memorialTitle(name: name)
+            body = .memorialToday(name: name, turning: age)
+        case (.birthday, 0):
             title = .birthdayTitle(name: name)
             body = age.map { .birthdayToday(name: name, turning: $0) } ?? .birthdayToday(name: name)
-        case (.birthday, .dayBefore):
+        case (.birthday, 1):
             title = .plain(.birthdayTomorrowTitle)
             body = age.map { .birthdayTomorrow(name: name, turning: $0) } ?? .birthdayTomorrow(name: name)
-        case (.anniversary, .dayOf):
+        case (.anniversary, 0):
             title = .anniversaryTitle(name: name)
             body = age.map { .anniversaryToday(name: name, years: $0) } ?? .anniversaryToday(name: name)
-        case (.anniversary, .dayBefore):
+        case (.anniversary, 1):
             title = .plain(.anniversaryTomorrowTitle)
             body = age.map { .anniversaryTomorrow(name: name, years: $0) } ?? .anniversaryTomorrow(name: name)
+        case (_, let days):
+            title = .aheadTitle(kind, daysBefore: days)
+            body = .ahead(kind, name: name, daysBefore: days, age: age)
         }
         return (localizer(title), localizer(body))
     }

@@ -9,15 +9,62 @@ public struct NotificationRequest: Hashable, Sendable {
     /// The most requests that can be pending at once, as on iOS: the soonest 64 are kept.
     public static let pendingLimit = 64
 
-    /// When the reminder fires relative to the event.
-    public enum Timing: String, Sendable, CaseIterable, Codable, Comparable {
-        case dayBefore = "day-before"
-        case dayOf = "day-of"
+    /// When the reminder fires relative to the event: a whole number of days
+    /// before it, at the delivery time. Stored and shown as its raw value:
+    /// `day-of` (0), `day-before` (1), `7-days-before` (any other number), the
+    /// values `BIRTHDAYS_WHEN` and `pending --json` carry.
+    public struct Timing: Hashable, Sendable, Codable, Comparable, RawRepresentable, CustomStringConvertible {
+        /// Days between the reminder's day and the event's day: 0 is the day itself.
+        public let daysBefore: Int
 
-        public static func < (lhs: Timing, rhs: Timing) -> Bool { lhs == .dayBefore && rhs == .dayOf }
+        public init(daysBefore: Int) {
+            self.daysBefore = max(0, daysBefore)
+        }
+
+        /// On the day itself.
+        public static let dayOf = Timing(daysBefore: 0)
+        /// The day before.
+        public static let dayBefore = Timing(daysBefore: 1)
+
+        /// `day-of`, `day-before`, `7-days-before`.
+        public var rawValue: String {
+            switch daysBefore {
+            case 0: "day-of"
+            case 1: "day-before"
+            default: String(daysBefore) + "-days-before"
+            }
+        }
+
+        /// Parses ``rawValue``; `nil` for anything else (a value written by a
+        /// newer version is not guessed).
+        public init?(rawValue: String) {
+            switch rawValue {
+            case "day-of": self = .dayOf
+            case "day-before": self = .dayBefore
+            default:
+                guard rawValue.hasSuffix("-days-before"), let days = Int(rawValue.dropLast("-days-before".count)), days >= 2,
+                    String(days) == rawValue.dropLast("-days-before".count)
+                else { return nil }
+                self.init(daysBefore: days)
+            }
+        }
+
+        /// The last part of a reminder id: `dayof`, `daybefore`, `7daysbefore`.
+        public var idSuffix: String {
+            switch daysBefore {
+            case 0: "dayof"
+            case 1: "daybefore"
+            default: String(daysBefore) + "daysbefore"
+            }
+        }
+
+        public var description: String { rawValue }
+
+        /// Earlier reminders first: a week before, then the day before, then the day of.
+        public static func < (lhs: Timing, rhs: Timing) -> Bool { lhs.daysBefore > rhs.daysBefore }
     }
 
-    /// `<personID>-<kind>-<dayof|daybefore>`, e.g. `c-1a2b3c4d5e6f7a8b-birthday-dayof`;
+    /// `<personID>-<kind>-<dayof|daybefore|Ndaysbefore>`, e.g. `c-1a2b3c4d5e6f7a8b-birthday-dayof`;
     /// for a date in another calendar `<personID>-<calendar>-<kind>-…`,
     /// e.g. `ada-chinese-birthday-dayof`.
     public var id: String
@@ -67,13 +114,17 @@ public struct NotificationRequest: Hashable, Sendable {
         self.userInfo = info
     }
 
-    /// The deterministic identifier: `<personID>-birthday-dayof`,
-    /// `<personID>-birthday-daybefore`, `<personID>-anniversary-dayof`,
-    /// `<personID>-anniversary-daybefore`; with a calendar its name comes
-    /// after the person's id: `<personID>-chinese-birthday-dayof`.
+    /// The deterministic identifier: `<personID>-<kind>-<timing>`, as
+    /// `<personID>-birthday-dayof`, `<personID>-birthday-daybefore`,
+    /// `<personID>-birthday-7daysbefore`, and `-anniversary-` likewise
+    /// (``Timing/idSuffix``); with a calendar its name comes after the
+    /// person's id: `<personID>-chinese-birthday-dayof`.
     public static func identifier(personID: String, kind: EventKind, timing: Timing, calendar: CalendarSystem? = nil) -> String {
-        personID + "-" + (calendar.map { $0.rawValue + "-" } ?? "") + kind.rawValue + "-" + (timing == .dayOf ? "dayof" : "daybefore")
+        personID + "-" + (calendar.map { $0.rawValue + "-" } ?? "") + kind.rawValue + "-" + timing.idSuffix
     }
+
+    /// The local day the reminder is for: its event's day, less the timing's days.
+    public var dueDay: LocalDate { occurrenceDate.adding(days: -timing.daysBefore) }
 
     /// The order of pending requests, soonest first: by fire instant, then by
     /// the event's day (so at one instant the day-of of a nearer event comes

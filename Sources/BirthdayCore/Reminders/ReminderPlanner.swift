@@ -3,15 +3,18 @@ import Foundation
 /// Chooses which reminders to schedule: the soonest 64 future requests of
 /// all upcoming birthdays and anniversaries (pure; no I/O).
 ///
-/// Every event (a person's birthday, or anniversary when those are on) has
-/// its next occurrence on or after today (``EventDate/nextOccurrence(onOrAfter:leapDay:)``,
-/// so Feb 29 follows the leap-day setting) and yields up to two requests:
-/// the day-of at the delivery time, and (when the day-before setting is on)
-/// the day before at the delivery time. A request whose fire instant is not
-/// in the future is skipped: the day-before of today's event, today's
-/// day-of once the delivery time has passed, and tomorrow's day-before then too.
+/// Every event that gets reminders (``Settings/treatment(of:for:)``: not
+/// excluded, anniversaries only when those are on, deceased people per the
+/// `deceased` setting) has its next occurrence on or after today
+/// (``EventDate/nextOccurrence(onOrAfter:leapDay:)``, so Feb 29 follows the
+/// leap-day setting) and yields one request per reminder day of its
+/// treatment (``ReminderDays``, default the day before and the day of), each
+/// at the delivery time on its day. A request whose fire instant is not in
+/// the future is skipped, whatever its lead: the day-before of today's event,
+/// today's day-of once the delivery time has passed, and tomorrow's
+/// day-before then too; a week-ahead reminder of an event five days away.
 ///
-/// A date in another calendar (``offer(_:kind:identity:)`` given a ``CalendarDate``) is
+/// A date in another calendar (``offer(_:kind:treatment:identity:)`` given a ``CalendarDate``) is
 /// an event of its own, with its own requests (ids with the calendar in
 /// them), its next occurrence from ``CalendarDate/nextOccurrence(onOrAfter:)``
 /// and its age in that calendar's years; it competes for the same 64 places.
@@ -21,7 +24,8 @@ import Foundation
 /// ``NotificationRequest/pendingLimit`` are kept with a bounded heap, so
 /// selecting 64 of n people costs O(n log 64) and reads names only for
 /// rows that may be kept. When everyone gets two reminders, that is the 32
-/// nearest people; skipped requests leave room for people further away.
+/// nearest people; skipped requests leave room for people further away, and
+/// with `7,1,0` the 64 are the soonest of all three kinds of reminder.
 package struct ReminderPlanner {
     /// A candidate request before its instant and words are computed.
     struct Slot: Comparable {
@@ -38,6 +42,7 @@ package struct ReminderPlanner {
         var occurrence: LocalDate
         /// The date's calendar; `nil` for a Gregorian date.
         var calendar: CalendarSystem?
+        var memorial: Bool
 
         /// The same order as ``NotificationRequest/firesBefore(_:_:)``: one
         /// delivery time a day makes the fire instant increase with `fireDay`;
@@ -89,16 +94,36 @@ package struct ReminderPlanner {
         calendarOccurrences = CalendarOccurrences(today: today)
     }
 
-    /// Considers one event; `identity` (id and name) is read only when the event may be kept.
-    package mutating func offer(_ date: EventDate, kind: EventKind, identity: () -> (id: String, name: String)) {
+    /// Considers one event, kept as `treatment` says (its reminder days, and
+    /// whether it is in memory of someone); `identity` (id, name and
+    /// nickname) is read only when the event may be kept.
+    package mutating func offer(
+        _ date: EventDate,
+        kind: EventKind,
+        treatment: EventTreatment,
+        identity: () -> (id: String, name: String, nickname: String)
+    ) {
         let occurrence = date.nextOccurrence(onOrAfter: today, leapDay: settings.leapDay)
-        offer(occurrence: occurrence, age: { date.age(in: occurrence.year) }, calendar: nil, kind: kind, identity: identity)
+        offer(occurrence: occurrence, age: { date.age(in: occurrence.year) }, calendar: nil, kind: kind, treatment: treatment, identity: identity)
     }
 
-    /// Considers one date in another calendar, an event of its own.
-    package mutating func offer(_ date: CalendarDate, kind: EventKind, identity: () -> (id: String, name: String)) {
-        guard let next = calendarOccurrences.next(date) else { return }
-        offer(occurrence: next.date, age: { date.age(inYear: next.year) }, calendar: date.calendar, kind: kind, identity: identity)
+    /// Considers one date in another calendar, an event of its own, kept as
+    /// `treatment` says (never a memorial: see ``UpcomingEvents/occurrences(of:)``).
+    package mutating func offer(
+        _ date: CalendarDate,
+        kind: EventKind,
+        treatment: EventTreatment,
+        identity: () -> (id: String, name: String, nickname: String)
+    ) {
+        guard !treatment.memorial, let next = calendarOccurrences.next(date) else { return }
+        offer(
+            occurrence: next.date,
+            age: { date.age(inYear: next.year) },
+            calendar: date.calendar,
+            kind: kind,
+            treatment: treatment,
+            identity: identity
+        )
     }
 
     private mutating func offer(
@@ -106,29 +131,35 @@ package struct ReminderPlanner {
         age: () -> Int?,
         calendar: CalendarSystem?,
         kind: EventKind,
-        identity: () -> (id: String, name: String)
+        treatment: EventTreatment,
+        identity: () -> (id: String, name: String, nickname: String)
     ) {
         let eventDay = occurrence.dayNumber
         var identityRead: (String, String)?
-        for timing in [NotificationRequest.Timing.dayBefore, .dayOf] {
-            if timing == .dayBefore && !settings.dayBefore { continue }
-            let fireDay = timing == .dayOf ? eventDay : eventDay - 1
+        for daysBefore in treatment.reminderDays.days {
+            let fireDay = eventDay - daysBefore
             guard fireDay >= firstFireDay else { continue }
             // Cheap rejection on the integer part of the order before reading any text.
             if heap.isFull, let last = heap.max, (fireDay, eventDay, kind.rank) > (last.fireDay, last.eventDay, last.kind.rank) { continue }
-            let (id, name) = identityRead ?? identity()
+            let (id, name) =
+                identityRead
+                ?? {
+                    let read = identity()
+                    return (read.id, settings.names.pick(name: read.name, nickname: read.nickname))
+                }()
             identityRead = (id, name)
             heap.insert(
                 Slot(
                     fireDay: fireDay,
                     eventDay: eventDay,
                     kind: kind,
-                    timing: timing,
+                    timing: NotificationRequest.Timing(daysBefore: daysBefore),
                     personID: id,
                     name: name,
                     age: age(),
                     occurrence: occurrence,
-                    calendar: calendar
+                    calendar: calendar,
+                    memorial: treatment.memorial
                 )
             )
         }
@@ -149,6 +180,7 @@ package struct ReminderPlanner {
                 timing: slot.timing,
                 age: slot.age,
                 calendar: slot.calendar,
+                memorial: slot.memorial,
                 in: localizer
             )
             result.append(

@@ -9,8 +9,16 @@ public struct Settings: Hashable, Sendable {
     public var timeZone: String?
     /// Where Feb 29 falls in common years. Default Feb 28.
     public var leapDay = LeapDayPolicy.feb28
-    /// Whether a reminder is also sent the day before. Default on.
-    public var dayBefore = true
+    /// How many days before each event its reminders come. Default `1,0`:
+    /// the day before and the day of. A person may have their own
+    /// (``Person/reminderDays``).
+    public var reminders = ReminderDays.standard
+    /// What deceased people get: nothing (`skip`, the default) or a day-of
+    /// reminder in their memory (`remember`).
+    public var deceased = DeceasedPolicy.skip
+    /// Which name reminders and feed titles use: the full name (default) or
+    /// the nickname when there is one.
+    public var names = NameStyle.full
     /// Whether anniversaries get reminders and calendar events. Default on.
     public var anniversaries = true
     /// The calendar's display name in exported feeds.
@@ -33,6 +41,13 @@ public struct Settings: Hashable, Sendable {
 
     public init() {}
 
+    /// Whether the day before is among the reminder days (the old
+    /// `day-before` setting, now an alias of ``reminders``).
+    public var dayBefore: Bool {
+        get { reminders.includesDayBefore }
+        set { reminders = reminders.settingDayBefore(newValue) }
+    }
+
     /// The localizer for these settings: ``language``, else `systemLocale`
     /// (``Language/fromEnvironment(_:)``), else English.
     public func localizer(systemLocale: String?) -> Localizer {
@@ -50,7 +65,12 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case deliveryTime = "delivery-time"
     case timeZone = "time-zone"
     case leapDay = "leap-day"
+    case reminders = "reminders"
+    /// The setting before `reminders`: `on` adds the day before to `reminders`,
+    /// `off` removes it. Accepted by `set` and `reset`, never stored or shown.
     case dayBefore = "day-before"
+    case deceased = "deceased"
+    case names = "names"
     case anniversaries = "anniversaries"
     case calendarName = "calendar-name"
     case emoji = "emoji"
@@ -66,7 +86,11 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .deliveryTime: "HH:MM (24-hour), e.g. 09:00"
         case .timeZone: "an IANA time zone such as Europe/Berlin, or 'system'"
         case .leapDay: LeapDayPolicy.allCases.map(\.rawValue).joined(separator: " | ")
-        case .dayBefore, .anniversaries, .emoji: "on | off"
+        case .reminders: "a comma list of days before each event, 0 (the day itself) to \(ReminderDays.maximum), e.g. 7,1,0"
+        case .dayBefore: "on | off (an alias of reminders: on adds 1 to its days, off removes it)"
+        case .deceased: DeceasedPolicy.allCases.map(\.rawValue).joined(separator: " | ")
+        case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
+        case .anniversaries, .emoji: "on | off"
         case .calendarName: "any non-empty text"
         case .channels: "a comma list of " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ") + ", e.g. desktop,log"
         case .command: "a shell command, run with /bin/sh -c (empty to unset)"
@@ -77,10 +101,16 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// The key the value is stored under: ``reminders`` for its alias ``dayBefore``, else the key itself.
+    public var storedKey: SettingKey { self == .dayBefore ? .reminders : self }
+
+    /// The settings `settings show` lists: every key but the alias ``dayBefore``.
+    public static var shown: [SettingKey] { allCases.filter { $0 != .dayBefore } }
+
     /// Whether changing it changes which reminders are due or when.
     public var affectsReminders: Bool {
         switch self {
-        case .deliveryTime, .timeZone, .leapDay, .dayBefore, .anniversaries, .language: true
+        case .deliveryTime, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language: true
         case .calendarName, .emoji, .channels, .command, .serve, .calendarRules: false
         }
     }
@@ -101,12 +131,17 @@ public struct SettingsError: Error, Sendable, Equatable, CustomStringConvertible
 extension Settings {
     /// Builds settings from stored text values; unknown keys and unreadable
     /// values are ignored (the default applies), so a newer database never
-    /// stops an older binary.
+    /// stops an older binary. A stored `day-before` (which the `v5` migration
+    /// turns into `reminders`; an older binary may write it again) applies
+    /// only when `reminders` is not stored.
     public init(stored: [String: String]) {
         self.init()
         for (key, value) in stored {
-            guard let key = SettingKey(rawValue: key) else { continue }
+            guard let key = SettingKey(rawValue: key), key != .dayBefore else { continue }
             try? set(key, to: value)
+        }
+        if stored[SettingKey.reminders.rawValue] == nil, let dayBefore = stored[SettingKey.dayBefore.rawValue] {
+            try? set(.dayBefore, to: dayBefore)
         }
     }
 
@@ -128,6 +163,15 @@ extension Settings {
         case .leapDay:
             guard let policy = LeapDayPolicy(rawValue: value.lowercased()) else { throw invalid }
             leapDay = policy
+        case .reminders:
+            guard let days = ReminderDays(value) else { throw invalid }
+            reminders = days
+        case .deceased:
+            guard let policy = DeceasedPolicy(rawValue: value.lowercased()) else { throw invalid }
+            deceased = policy
+        case .names:
+            guard let style = NameStyle(rawValue: value.lowercased()) else { throw invalid }
+            names = style
         case .dayBefore, .anniversaries, .emoji:
             let flag: Bool
             switch value.lowercased() {
@@ -178,7 +222,10 @@ extension Settings {
         case .deliveryTime: deliveryTime.description
         case .timeZone: timeZone ?? "system"
         case .leapDay: leapDay.rawValue
+        case .reminders: reminders.description
         case .dayBefore: dayBefore ? "on" : "off"
+        case .deceased: deceased.rawValue
+        case .names: names.rawValue
         case .anniversaries: anniversaries ? "on" : "off"
         case .calendarName: calendarName
         case .emoji: emoji ? "on" : "off"

@@ -116,10 +116,43 @@ extension AppDatabase {
             try db.execute(sql: "INSERT OR IGNORE INTO setting (key, value) VALUES ('internal.ids.key', lower(hex(randomblob(16))))")
         }
 
+        // Per-person control (issue 12): nicknames, death dates, who excluded
+        // whom, reminder days of one's own; the `day-before` setting becomes
+        // `reminders` (`day-before off` is `reminders 0`).
+        migrator.registerMigration("v5-person-control") { db in
+            try db.alter(table: "person") { t in
+                // The first NICKNAME; "" when none.
+                t.add(column: "nickname", .text).notNull().defaults(to: "")
+                // DEATHDATE as the card gives it (YYYY-MM-DD, --MM-DD or text); NULL while alive.
+                t.add(column: "deathDate", .text)
+                // The card carries X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR (as last imported).
+                t.add(column: "excludedInCard", .boolean).notNull().defaults(to: false)
+                // birthdays exclude / include: "exclude" | "include"; NULL follows the card.
+                t.add(column: "exclusionChoice", .text)
+                // The person's own reminder days, a comma list (7,1,0); NULL follows the setting.
+                t.add(column: "reminderDays", .text)
+            }
+            // The few people the reminder rules treat apart (PersonRecord.forEachDatedEvent).
+            try db.execute(
+                sql: """
+                    CREATE INDEX person_special ON person (deathDate, reminderDays)
+                    WHERE deathDate IS NOT NULL OR reminderDays IS NOT NULL
+                    """
+            )
+            // `excluded` stays the effective value (choice, else card), written
+            // with every row, so readers keep filtering on it. Nothing could set
+            // it before, but a row that has it keeps it as a choice.
+            try db.execute(sql: "UPDATE person SET exclusionChoice = 'exclude' WHERE excluded = 1")
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO setting (key, value) SELECT 'reminders', '0' FROM setting WHERE key = 'day-before' AND value = 'off'"
+            )
+            try db.execute(sql: "DELETE FROM setting WHERE key = 'day-before'")
+        }
+
         // Birthdays and anniversaries in other calendars (issue 12): a lunar
         // birthday, a Hebrew one, each an event of its own beside the
         // person's Gregorian dates; at most one per person, kind and calendar.
-        migrator.registerMigration("v5-calendar-dates") { db in
+        migrator.registerMigration("v6-calendar-dates") { db in
             try db.create(table: "calendarDate") { t in
                 t.column("personId", .text).notNull().references("person", onDelete: .cascade)
                 // "birthday" | "anniversary"

@@ -1,7 +1,7 @@
 import BirthdayCore
 import GRDB
 
-/// A row of the `calendarDate` table (migration `v5-calendar-dates`): one
+/// A row of the `calendarDate` table (migration `v6-calendar-dates`): one
 /// person's birthday or anniversary in a calendar other than the Gregorian
 /// one, as the contact gives it. At most one per person, kind and calendar;
 /// the row goes with its person (`ON DELETE CASCADE`), also when the
@@ -108,24 +108,26 @@ extension CalendarDateRecord {
         return result
     }
 
-    /// Calls `body` with every date of everyone not excluded (anniversaries
-    /// only when `anniversaries`); `identity` reads the id and name.
+    /// Calls `body` with every date of everyone not excluded, with what the
+    /// treatment rules need of the person (death date, reminder days);
+    /// `identity` reads the id, name and nickname.
     static func forEachDatedEvent(
         _ db: Database,
-        anniversaries: Bool,
-        _ body: (_ date: AlternateDate, _ identity: () -> (id: String, name: String)) -> Void
+        _ body: (_ date: AlternateDate, _ traits: PersonTraits, _ identity: () -> (id: String, name: String, nickname: String)) -> Void
     ) throws {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT \(selection), person.id, person.name
+                SELECT \(selection), person.id, person.name, person.nickname, person.deathDate IS NOT NULL, person.reminderDays
                 FROM calendarDate JOIN person ON person.id = calendarDate.personId
                 WHERE person.excluded = 0
                 """
         )
         while let row = try rows.next() {
-            guard let date = alternate(row, from: 0), anniversaries || date.kind == .birthday else { continue }
-            body(date) { (id: row[8] as String, name: row[9] as String) }
+            guard let date = alternate(row, from: 0) else { continue }
+            let days: String? = row[12]
+            let traits = PersonTraits(deceased: row[11], reminderDays: days.flatMap(ReminderDays.init))
+            body(date, traits) { (id: row[8] as String, name: row[9] as String, nickname: row[10] as String) }
         }
     }
 }

@@ -8,3 +8,4 @@ extension EventKind: DatabaseValueConvertible {}
 extension NotificationRequest.Timing: DatabaseValueConvertible {}
 extension DeliveryEntry.State: DatabaseValueConvertible {}
 extension CalendarSystem: DatabaseValueConvertible {}
+extension Exclusion.Choice: DatabaseValueConvertible {}

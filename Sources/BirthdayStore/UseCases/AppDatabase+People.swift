@@ -19,12 +19,17 @@ extension AppDatabase {
     /// names the reminder's person.
     public func findPerson(_ query: String) async throws(StoreError) -> PersonLookup.Result {
         try await read { db in
-            let people = try PersonRecord.people(db)
-            if let byID = people.first(where: { $0.id == query }) { return .found(byID) }
-            if case .found(let reminder) = try DeliveryLedger.resolve(query, db), let person = people.first(where: { $0.id == reminder.personID }) {
+            if let byID = try PersonRecord.person(id: query, db) { return .found(byID) }
+            if case .found(let reminder) = try DeliveryLedger.resolve(query, db), let person = try PersonRecord.person(id: reminder.personID, db) {
                 return .found(person)
             }
-            return PersonLookup.find(query, in: people, publicIDs: try SettingRecord.publicIDs(db))
+            // Names are matched on ids and names alone; only the people found are read whole.
+            func whole(_ people: [Person]) throws -> [Person] { try people.compactMap { try PersonRecord.person(id: $0.id, db) } }
+            switch PersonLookup.find(query, in: try PersonRecord.identities(db), publicIDs: try SettingRecord.publicIDs(db)) {
+            case .found(let person): return try PersonRecord.person(id: person.id, db).map { .found($0) } ?? .notFound(suggestions: [])
+            case .ambiguous(let people): return .ambiguous(try whole(people))
+            case .notFound(let suggestions): return .notFound(suggestions: try whole(suggestions))
+            }
         }
     }
 
@@ -35,7 +40,9 @@ extension AppDatabase {
 
     /// Up to three people whose names are closest to `query`, for "did you mean".
     public func suggestions(for query: String) async throws(StoreError) -> [Person] {
-        try await read { db in PersonLookup.suggestions(for: query, in: try PersonRecord.people(db)) }
+        try await read { db in
+            try PersonLookup.suggestions(for: query, in: try PersonRecord.identities(db)).compactMap { try PersonRecord.person(id: $0.id, db) }
+        }
     }
 
     /// How many people the store holds.
@@ -49,7 +56,8 @@ extension AppDatabase {
         try await read { db in try RevisionRecord.current(db) }
     }
 
-    /// The upcoming events of everyone not excluded, straight from the rows:
+    /// The upcoming events that ``UpcomingEvents`` lists (not excluded, and
+    /// deceased people per its policy), straight from the rows:
     /// dates are compared as integers first, and an id and a name are read
     /// only for events inside `withinDays`, which keeps `birthdays upcoming`
     /// fast enough for a shell prompt over tens of thousands of people.
@@ -60,18 +68,22 @@ extension AppDatabase {
     public func upcoming(_ upcoming: UpcomingEvents, withinDays: Int? = nil, limit: Int? = nil) async throws(StoreError) -> [Occurrence] {
         try await read { db in
             var selector = NearestSelector(limit: limit)
-            try PersonRecord.forEachDatedEvent(db, anniversaries: upcoming.includeAnniversaries) { date, kind, identity in
+            let rules = upcoming.rules
+            try PersonRecord.forEachDatedEvent(db) { date, kind, traits, identity in
+                guard let treatment = rules.treatment(of: kind, for: traits) else { return }
                 let next = date.nextOccurrence(onOrAfter: upcoming.today, leapDay: upcoming.leapDay)
                 if let withinDays, upcoming.today.days(to: next) > withinDays { return }
-                let (id, name) = identity()
-                selector.insert(upcoming.occurrence(of: date, kind: kind, personID: id, name: name))
+                let (id, name, _) = identity()
+                selector.insert(upcoming.occurrence(of: date, kind: kind, personID: id, name: name, memorial: treatment.memorial))
             }
             // Dates in other calendars, each an event of its own; people who share one share its computation.
             var occurrences = CalendarOccurrences(today: upcoming.today)
-            try CalendarDateRecord.forEachDatedEvent(db, anniversaries: upcoming.includeAnniversaries) { alternate, identity in
-                guard let next = occurrences.next(alternate.date) else { return }
+            try CalendarDateRecord.forEachDatedEvent(db) { alternate, traits, identity in
+                guard let treatment = rules.treatment(of: alternate.kind, for: traits), !treatment.memorial,
+                    let next = occurrences.next(alternate.date)
+                else { return }
                 if let withinDays, upcoming.today.days(to: next.date) > withinDays { return }
-                let (id, name) = identity()
+                let (id, name, _) = identity()
                 selector.insert(upcoming.occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: id, name: name))
             }
             return selector.sorted()

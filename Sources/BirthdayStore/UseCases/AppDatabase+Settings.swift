@@ -10,27 +10,38 @@ extension AppDatabase {
 
     /// Validates and stores a setting, and returns the new settings.
     ///
+    /// The alias `day-before` is stored as the `reminders` it changes
+    /// (``SettingKey/storedKey``): `off` removes 1 from the reminder days, `on` adds it.
+    ///
     /// - Throws: ``SettingsError`` for a value the setting does not accept
     ///   (nothing is written), ``StoreError`` when the database fails.
     @discardableResult
     public func setSetting(_ key: SettingKey, to value: String, now: Date) async throws -> Settings {
-        var settings = try await self.settings()
-        try settings.set(key, to: value)
-        let stored = settings.text(for: key)
+        var check = Settings()
+        try check.set(key, to: value)
         return try await write { db in
             var current = try SettingRecord.settings(db)
-            try current.set(key, to: stored)
-            try SettingRecord.set(stored, for: key.rawValue, db)
+            try current.set(key, to: value)
+            let stored = key.storedKey
+            try SettingRecord.set(current.text(for: stored), for: stored.rawValue, db)
             try RevisionRecord.bump(now: now, db)
             return current
         }
     }
 
-    /// Removes a stored setting so its default applies again; returns the new settings.
+    /// Removes a stored setting so its default applies again; returns the new
+    /// settings. Resetting the alias `day-before` adds the day before back to
+    /// the `reminders` days, as its default (`on`) says.
     @discardableResult
     public func resetSetting(_ key: SettingKey, now: Date) async throws(StoreError) -> Settings {
         try await write { db in
-            try SettingRecord.set(nil, for: key.rawValue, db)
+            if key.storedKey != key {
+                var current = try SettingRecord.settings(db)
+                current.dayBefore = true
+                try SettingRecord.set(current.text(for: key.storedKey), for: key.storedKey.rawValue, db)
+            } else {
+                try SettingRecord.set(nil, for: key.rawValue, db)
+            }
             try RevisionRecord.bump(now: now, db)
             return try SettingRecord.settings(db)
         }

@@ -37,6 +37,14 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Only contacts that carry a birthday, an anniversary or an unreadable date
 /// are stored; the report counts the others as `withoutDates`.
 ///
+/// ## What the card says and what the user chose
+/// A card's nickname, death date and `X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR`
+/// follow the file like its dates: a re-import of the same file sets them
+/// as the card now has them (an exclusion removed from the card is gone),
+/// and another file never erases them (it can add them). What the user
+/// chose with `birthdays exclude`, `include` and `remind` is never touched
+/// by an import, and wins over the card (``Exclusion``).
+///
 /// ## A re-import mirrors the file
 /// A contact that comes back from the same file without any date loses its
 /// dates: it was stored only for them, so the person leaves the store (their
@@ -198,15 +206,21 @@ public struct ContactImporter: Sendable {
                 continue
             }
             if old.sourceFile != person.source.file {
-                // Never erase a date that came from another file.
+                // Never erase a date (nor a nickname, a death date or the card's exclusion) that came from another file.
                 if person.birthday == nil { person.birthday = old.birthday }
                 if person.anniversary == nil { person.anniversary = old.anniversary }
+                if person.nickname.isEmpty { person.nickname = old.nickname }
+                if person.deathDate == nil { person.deathDate = old.deathDate }
+                person.exclusion.card = person.exclusion.card || old.exclusion.card
                 for date in old.alternateDates
                 where !person.alternateDates.contains(where: { $0.kind == date.kind && $0.date.calendar == date.date.calendar }) {
                     person.alternateDates.append(date)
                 }
                 person.alternateDates.sort()
             }
+            // The user's choices outlast every import.
+            person.exclusion.choice = old.exclusion.choice
+            person.reminderDays = old.reminderDays
             if person.fingerprint == old.fingerprint {
                 report.unchanged += 1
                 continue
@@ -214,7 +228,7 @@ public struct ContactImporter: Sendable {
             report.updated += 1
             changed = true
             if write {
-                try PersonRecord(person, excluded: old.excluded, createdAt: old.createdAt, updatedAt: timestamp).upsert(db)
+                try PersonRecord(person, createdAt: old.createdAt, updatedAt: timestamp).upsert(db)
                 // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
                 try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
             }

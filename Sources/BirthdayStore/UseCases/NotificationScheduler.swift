@@ -13,10 +13,13 @@ import Logging
 ///    then removes every pending request;
 /// 2. stops there (nothing pending) unless notifications are allowed
 ///    (`authorized` or `provisional`), and logs that;
-/// 3. ranks the upcoming birthdays and anniversaries (those in other
-///    calendars too, each an event of its own) and makes up to two
-///    requests each (day before and day of, at the delivery time in the
-///    user's zone), skipping any whose instant is not in the future, and keeps
+/// 3. ranks the upcoming birthdays and anniversaries that get reminders
+///    (``Settings/treatment(of:for:)``: not excluded, deceased people per the
+///    `deceased` setting; those in other calendars too, each an event of its
+///    own) and makes one request per reminder day (the person's own, else
+///    the `reminders` setting: by default the day before and the day of, at
+///    the delivery time in the user's zone; names per the `names` setting),
+///    skipping any whose instant is not in the future, and keeps
 ///    the soonest 64 (see ``ReminderPlanner`` and ``FireTime`` for the DST and
 ///    Feb 29 rules, and ``NotificationRequest/pendingLimit`` for the cap), and drops
 ///    those already in the delivery ledger for the same occurrence (delivered,
@@ -97,11 +100,14 @@ public struct NotificationScheduler: Sendable {
             return RescheduleResult(status: status, requests: [], timeZone: zone)
         }
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant, localizer: settings.localizer(systemLocale: systemLocale))
-        try PersonRecord.forEachDatedEvent(db, anniversaries: settings.anniversaries) { date, kind, identity in
-            planner.offer(date, kind: kind, identity: identity)
+        let rules = settings.treatmentRules
+        try PersonRecord.forEachDatedEvent(db, nicknames: settings.names == .nickname) { date, kind, traits, identity in
+            guard let treatment = rules.treatment(of: kind, for: traits) else { return }
+            planner.offer(date, kind: kind, treatment: treatment, identity: identity)
         }
-        try CalendarDateRecord.forEachDatedEvent(db, anniversaries: settings.anniversaries) { alternate, identity in
-            planner.offer(alternate.date, kind: alternate.kind, identity: identity)
+        try CalendarDateRecord.forEachDatedEvent(db) { alternate, traits, identity in
+            guard let treatment = rules.treatment(of: alternate.kind, for: traits) else { return }
+            planner.offer(alternate.date, kind: alternate.kind, treatment: treatment, identity: identity)
         }
         let planned = planner.requests()
         let since = planned.map(\.occurrenceDate).min() ?? LocalDate.today(at: instant, in: zone)

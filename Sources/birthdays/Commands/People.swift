@@ -45,7 +45,7 @@ extension BirthdaysCommand {
                     person.anniversary.map(Wording.date) ?? "-",
                 ]
                     + (otherCalendars ? [person.alternateDates.isEmpty ? "-" : person.alternateDates.map(\.description).joined(separator: ", ")] : [])
-                    + [person.invalidDates.isEmpty ? "" : "unreadable: " + person.invalidDates.joined(separator: ", ")]
+                    + [PersonOutput.notes(person)]
             }
             let header = ["ID", "NAME", "BIRTHDAY", "ANNIVERSARY"] + (otherCalendars ? ["OTHER CALENDARS"] : []) + [""]
             // Names and the last column (unreadable dates) may be cut to fit; ids and dates never.

@@ -46,8 +46,9 @@ extension BirthdaysCommand {
     }
 }
 
-/// `birthdays show --json`: the person as `people --json` has them, their
-/// public id, where they were read from, and their next occurrences.
+/// `birthdays show --json`: the person exactly as `people --json` lists
+/// them, then their public id, where they were read from, and their next
+/// occurrences.
 struct ShowOutput: Encodable {
     struct Source: Encodable {
         var file: String
@@ -61,29 +62,25 @@ struct ShowOutput: Encodable {
         var age: Int?
     }
 
-    var id: String
+    var person: PersonOutput
     var public_id: String
-    var name: String
-    var birthday: PersonOutput.Date?
-    var anniversary: PersonOutput.Date?
-    var calendar_dates: [PersonOutput.CalendarEvent]
-    var invalid_dates: [String]
-    var excluded: Bool
     var source: Source
     var next: [Next]
 
     init(_ person: Person, publicID: String, today: LocalDate, settings: Settings) {
-        let listed = PersonOutput(person)
-        id = listed.id
+        self.person = PersonOutput(person)
         public_id = publicID
-        name = listed.name
-        birthday = listed.birthday
-        anniversary = listed.anniversary
-        calendar_dates = listed.calendar_dates
-        invalid_dates = listed.invalid_dates
-        excluded = person.excluded
         source = Source(file: person.source.file, line: person.source.line)
         let upcoming = UpcomingEvents(today: today, leapDay: settings.leapDay, includeAnniversaries: settings.anniversaries)
         next = upcoming.occurrences(of: person).map { Next(kind: $0.kind.rawValue, date: $0.date.description, days_until: $0.daysUntil, age: $0.age) }
+    }
+
+    /// The person's keys first, in `people --json` order, then this command's own.
+    func encode(to encoder: any Encoder) throws {
+        try person.encode(to: encoder)
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(public_id, forKey: JSONKey("public_id"))
+        try container.encode(source, forKey: JSONKey("source"))
+        try container.encode(next, forKey: JSONKey("next"))
     }
 }

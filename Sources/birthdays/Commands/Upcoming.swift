@@ -32,11 +32,7 @@ extension BirthdaysCommand {
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
-            let upcoming = UpcomingEvents(
-                today: LocalDate.today(at: context.now, in: zone),
-                leapDay: settings.leapDay,
-                includeAnniversaries: settings.anniversaries
-            )
+            let upcoming = UpcomingEvents(today: LocalDate.today(at: context.now, in: zone), settings: settings)
             let events = try await context.database.upcoming(upcoming, withinDays: days, limit: limit)
             if json {
                 try output(JSONOutput.string(events.map(UpcomingOutput.init), pretty: true))

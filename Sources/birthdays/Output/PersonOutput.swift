@@ -60,17 +60,51 @@ struct PersonOutput: Encodable {
 
     var id: String
     var name: String
+    /// `null` when the card gives none.
+    var nickname: String?
     var birthday: Date?
     var anniversary: Date?
     var calendar_dates: [CalendarEvent]
     var invalid_dates: [String]
+    /// Left out by the card or by `birthdays exclude` (always present).
+    var excluded: Bool
+    /// Who decided: `"card"`, `"user"` (`exclude` or `include`), or `null` (nothing excludes them).
+    var excluded_by: String?
+    /// The card gives a death date (always present).
+    var deceased: Bool
+    /// The death date as the card gives it (`2020-05-01`, `--05-01`, or text); `null` while alive.
+    var death_date: String?
+    /// The person's own reminder days (`[7, 1, 0]`); `null` follows the `reminders` setting.
+    var reminder_days: [Int]?
 
     init(_ person: Person) {
         id = person.id
         name = person.name
+        nickname = person.nickname.isEmpty ? nil : person.nickname
         birthday = Date(person.birthday)
         anniversary = Date(person.anniversary)
         calendar_dates = person.alternateDates.map(CalendarEvent.init)
         invalid_dates = person.invalidDates
+        excluded = person.excluded
+        excluded_by = person.exclusion.choice != nil ? "user" : person.exclusion.card ? "card" : nil
+        deceased = person.isDeceased
+        death_date = person.deathDate
+        reminder_days = person.reminderDays?.days
+    }
+
+    /// The last column of the `people` table: what sets the person apart, in
+    /// English like the rest of it ("excluded", "died 2020-05-01", …).
+    static func notes(_ person: Person) -> String {
+        var notes: [String] = []
+        if !person.nickname.isEmpty { notes.append("nickname " + SafeText.line(person.nickname, maxCharacters: 40)) }
+        if let died = person.deathDate { notes.append("died " + SafeText.line(died, maxCharacters: 40)) }
+        if person.excluded {
+            notes.append(person.exclusion.choice == nil ? "excluded by the card" : "excluded")
+        } else if person.exclusion.card {
+            notes.append("included despite the card")
+        }
+        if let days = person.reminderDays { notes.append("reminders " + days.description) }
+        if !person.invalidDates.isEmpty { notes.append("unreadable: " + person.invalidDates.joined(separator: ", ")) }
+        return notes.joined(separator: "; ")
     }
 }

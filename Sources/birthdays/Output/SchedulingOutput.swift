@@ -31,16 +31,24 @@ struct PendingOutput: Encodable {
     }
 
     /// One line per reminder under a header: its short id, when it fires,
-    /// the day before, the day of or snoozed, and the title and body as they were planned.
+    /// how long before the day (the day of, the day before, N days before)
+    /// or snoozed, and the title and body as they were planned.
     static func table(_ reminders: [PendingReminder], zone: TimeZone, in localizer: Localizer) -> String {
         let (dayOf, dayBefore, snoozed) = (localizer(.pendingDayOf), localizer(.pendingDayBefore), localizer(.pendingSnoozed))
+        func when(_ timing: NotificationRequest.Timing) -> String {
+            switch timing.daysBefore {
+            case 0: dayOf
+            case 1: dayBefore
+            case let days: localizer(.pendingDaysBefore(days))
+            }
+        }
         return Table.render(
             reminders.map { reminder in
                 let request = reminder.request
                 return [
                     reminder.shortID,
                     Wording.wallClock(request.fireAt, zone: zone),
-                    reminder.snoozed ? snoozed : request.timing == .dayOf ? dayOf : dayBefore,
+                    reminder.snoozed ? snoozed : when(request.timing),
                     request.title,
                     request.body,
                 ]

@@ -9,12 +9,12 @@ struct SettingsOutput: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
-        for key in SettingKey.allCases { try container.encode(settings.text(for: key), forKey: JSONKey(key.rawValue)) }
+        for key in SettingKey.shown { try container.encode(settings.text(for: key), forKey: JSONKey(key.rawValue)) }
     }
 
     static func text(_ settings: Settings, zone: TimeZone) -> String {
         Table.render(
-            SettingKey.allCases.map { key in
+            SettingKey.shown.map { key in
                 let value = settings.text(for: key)
                 return [key.rawValue, key == .timeZone && settings.timeZone == nil ? value + " (" + zone.identifier + ")" : value]
             },
@@ -24,7 +24,8 @@ struct SettingsOutput: Encodable {
     }
 
     static func changed(_ key: SettingKey, _ settings: Settings, _ rescheduled: RescheduleResult?) -> String {
-        var line = "\(key.rawValue) = \(settings.text(for: key))"
+        // The alias day-before shows the setting it changed: "reminders = 0".
+        var line = "\(key.storedKey.rawValue) = \(settings.text(for: key.storedKey))"
         if let rescheduled {
             line +=
                 rescheduled.status.allowsScheduling

@@ -17,6 +17,8 @@ struct UpcomingOutput: Encodable {
     var leap_month: Bool
     var age: Int?
     var days_until: Int
+    /// The birthday of someone who has died, under `deceased remember` (always present).
+    var deceased: Bool
 
     init(_ event: Occurrence) {
         id = event.personID
@@ -40,6 +42,7 @@ struct UpcomingOutput: Encodable {
         }
         age = event.age
         days_until = event.daysUntil
+        deceased = event.memorial
     }
 
     /// One line per event: how far away ("today", "in 4 days"), the day
@@ -55,6 +58,8 @@ struct UpcomingOutput: Encodable {
         let birthdayAge = localizer.template(.upcomingBirthdayAge)
         let anniversary = localizer(.upcomingAnniversary)
         let anniversaryYears = localizer.template(.upcomingAnniversaryYears)
+        let memorial = localizer(.upcomingMemorial)
+        let memorialAge = localizer.template(.upcomingMemorialAge)
         var days: [Int: (when: String, date: String)] = [:]
         var birthdayAges: [Int: String] = [:]
         var anniversaryAges: [Int: String] = [:]
@@ -81,6 +86,8 @@ struct UpcomingOutput: Encodable {
                     ]
                 }
                 switch (event.kind, event.age) {
+                case (.birthday, let age?) where event.memorial: what = memorialAge.render([.number(age)])
+                case (.birthday, nil) where event.memorial: what = memorial
                 case (.birthday, let age?):
                     what = birthdayAges[age] ?? birthdayAge.render([.number(age)])
                     birthdayAges[age] = what

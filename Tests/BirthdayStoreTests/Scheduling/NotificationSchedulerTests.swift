@@ -433,7 +433,9 @@ import Testing
         settings.timeZone = "Europe/Berlin"
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: now, capacity: 1_000)
         for person in try await db.feedContents().people {
-            if let birthday = person.birthday { planner.offer(birthday, kind: .birthday) { (person.id, person.name) } }
+            if let birthday = person.birthday {
+                planner.offer(birthday, kind: .birthday, treatment: EventTreatment(reminderDays: .standard)) { (person.id, person.name, "") }
+            }
         }
         let all = planner.requests()
         #expect(all.count == 199)

@@ -46,7 +46,7 @@ enum Fixture {
             source: ContactSource(file: "fixture.vcf", index: 0, line: 1),
             birthday: try birthday.map(date),
             anniversary: try anniversary.map(date),
-            excluded: excluded
+            exclusion: Exclusion(choice: excluded ? .exclude : nil)
         )
     }
 

@@ -6,7 +6,7 @@ extension Context {
     /// a public id, a reminder's short id, a name or part of one), or a
     /// ``CLIError`` that says whom it could mean: each candidate's id with
     /// a date on a tie, the closest names on a miss. For every command that
-    /// takes a PERSON.
+    /// takes a PERSON: `show`, `people`, `exclude`, `include`, `remind`.
     func person(matching query: String) async throws -> Person {
         switch try await database.findPerson(query) {
         case .found(let person): return person
@@ -19,11 +19,16 @@ extension Context {
 /// The sentences for a PERSON that names nobody or several people. They are
 /// errors, so English, and they go to a terminal, never a log: names are allowed.
 enum PersonChoice {
-    /// "2 people match 'ada'; use an id:" and a line per person: id, name, a date.
+    /// At most this many candidates are listed on a tie.
+    static let listed = 20
+
+    /// "2 people match 'ada'; use an id:" and a line per person: id, name, a
+    /// date; past ``listed`` of them, where to see them all.
     static func ambiguous(_ query: String, _ people: [Person]) -> String {
-        let rows = people.map { person in [person.id, display(person), date(person)] }
-        let table = Table.render(rows, shrinkable: [1], width: Table.fitWidth.map { $0 - 2 })
-        return "\(people.count) people match '\(SafeText.line(query))'; use an id:\n"
+        let rows = people.prefix(listed).map { person in [person.id, display(person), date(person)] }
+        let table = Table.render(Array(rows), shrinkable: [1], width: Table.fitWidth.map { $0 - 2 })
+        let more = people.count > listed ? " (the first \(listed); 'birthdays people' with the same text lists them all)" : ""
+        return "\(people.count) people match '\(SafeText.line(query))'; use an id\(more):\n"
             + table.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
     }
 

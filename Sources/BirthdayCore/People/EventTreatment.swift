@@ -1,0 +1,83 @@
+/// What the store knows about the person behind a date that the rules
+/// need: read for every dated row, so it is small.
+public struct PersonTraits: Hashable, Sendable {
+    /// Left out by the card or the user (``Exclusion``).
+    public var excluded: Bool
+    /// The card gives a death date (``Person/deathDate``).
+    public var deceased: Bool
+    /// The person's own reminder days; `nil` follows the setting.
+    public var reminderDays: ReminderDays?
+
+    public init(excluded: Bool = false, deceased: Bool = false, reminderDays: ReminderDays? = nil) {
+        self.excluded = excluded
+        self.deceased = deceased
+        self.reminderDays = reminderDays
+    }
+
+    public init(_ person: Person) {
+        self.init(excluded: person.excluded, deceased: person.isDeceased, reminderDays: person.reminderDays)
+    }
+}
+
+/// How one of a person's dates is kept: on which days before it reminders
+/// come, and whether it is kept in memory of someone who has died. The same
+/// answer drives the reminders, the feed (its events and alarms) and
+/// `upcoming`, so they never disagree.
+public struct EventTreatment: Hashable, Sendable {
+    /// The days before the event that get a reminder (and a feed alarm).
+    public var reminderDays: ReminderDays
+    /// A deceased person's birthday under `deceased remember`: "Ada would have
+    /// turned 80 today", on the day only.
+    public var memorial: Bool
+
+    public init(reminderDays: ReminderDays, memorial: Bool = false) {
+        self.reminderDays = reminderDays
+        self.memorial = memorial
+    }
+}
+
+/// The settings the treatment of a date depends on (``Settings/treatmentRules``).
+public struct TreatmentRules: Hashable, Sendable {
+    public var anniversaries: Bool
+    public var deceased: DeceasedPolicy
+    public var reminders: ReminderDays
+
+    public init(anniversaries: Bool = true, deceased: DeceasedPolicy = .skip, reminders: ReminderDays = .standard) {
+        self.anniversaries = anniversaries
+        self.deceased = deceased
+        self.reminders = reminders
+    }
+
+    /// How the `kind` date of a person with `traits` is kept; `nil` when it
+    /// gets nothing at all: no reminder, no feed event, not in `upcoming`.
+    ///
+    /// The rules, in order:
+    /// 1. An excluded person (``Exclusion``) gets nothing.
+    /// 2. Anniversaries get nothing while ``anniversaries`` is off.
+    /// 3. A deceased person gets nothing under ``DeceasedPolicy/skip``; under
+    ///    ``DeceasedPolicy/remember`` their birthday gets one reminder, on the
+    ///    day itself, in their memory, and their anniversaries nothing.
+    /// 4. Anyone else gets their own reminder days (``Person/reminderDays``),
+    ///    else ``reminders``.
+    public func treatment(of kind: EventKind, for traits: PersonTraits) -> EventTreatment? {
+        if traits.excluded { return nil }
+        if kind == .anniversary && !anniversaries { return nil }
+        if traits.deceased {
+            guard deceased == .remember, kind == .birthday else { return nil }
+            return EventTreatment(reminderDays: .dayOfOnly, memorial: true)
+        }
+        return EventTreatment(reminderDays: traits.reminderDays ?? reminders)
+    }
+}
+
+extension Settings {
+    /// The part of the settings that decides how each date is kept.
+    public var treatmentRules: TreatmentRules {
+        TreatmentRules(anniversaries: anniversaries, deceased: deceased, reminders: reminders)
+    }
+
+    /// How the `kind` date of a person with `traits` is kept (``TreatmentRules/treatment(of:for:)``).
+    public func treatment(of kind: EventKind, for traits: PersonTraits) -> EventTreatment? {
+        treatmentRules.treatment(of: kind, for: traits)
+    }
+}

@@ -1,0 +1,62 @@
+import BirthdayCore
+import Foundation
+import GRDB
+
+/// What a choice about one person changed.
+public struct PersonChoiceResult: Sendable {
+    /// The person as now stored.
+    public var person: Person
+    /// The reschedule that followed, in the same transaction; `nil` without a scheduler.
+    public var rescheduled: RescheduleResult?
+}
+
+extension AppDatabase {
+    /// Records `birthdays exclude` (`.exclude`) or `birthdays include`
+    /// (`.include`) for the person with `id`. The choice outlasts imports and
+    /// wins over the card's `X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR` (``Exclusion``).
+    ///
+    /// The feed's revision is bumped, and when a `scheduler` is given the
+    /// reminders are rescheduled in the same transaction, so an excluded
+    /// person's pending reminders are gone when this returns.
+    ///
+    /// - Returns: `nil` when no person has `id` (nothing is written).
+    public func setExclusion(
+        _ choice: Exclusion.Choice,
+        personID id: String,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler? = nil
+    ) async throws(StoreError) -> PersonChoiceResult? {
+        try await changeChoices(personID: id, now: now, scheduler: scheduler) { $0.exclusion.choice = choice }
+    }
+
+    /// Records `birthdays remind PERSON --days …` (`days`) or `--default`
+    /// (`nil`: the `reminders` setting applies again) for the person with
+    /// `id`; imports never change it. Rescheduled like ``setExclusion(_:personID:now:rescheduling:)``.
+    ///
+    /// - Returns: `nil` when no person has `id` (nothing is written).
+    public func setReminderDays(
+        _ days: ReminderDays?,
+        personID id: String,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler? = nil
+    ) async throws(StoreError) -> PersonChoiceResult? {
+        try await changeChoices(personID: id, now: now, scheduler: scheduler) { $0.reminderDays = days }
+    }
+
+    private func changeChoices(
+        personID id: String,
+        now: Date,
+        scheduler: NotificationScheduler?,
+        _ change: @escaping @Sendable (inout Person) -> Void
+    ) async throws(StoreError) -> PersonChoiceResult? {
+        let result = try await write { db -> PersonChoiceResult? in
+            guard var person = try PersonRecord.fetchOne(db, key: id)?.person else { return nil }
+            change(&person)
+            try PersonRecord.saveChoices(of: person, now: now, db)
+            try RevisionRecord.bump(now: now, db)
+            return PersonChoiceResult(person: person, rescheduled: try scheduler?.reschedule(db))
+        }
+        if let rescheduled = result?.rescheduled { scheduler?.log(rescheduled) }
+        return result
+    }
+}

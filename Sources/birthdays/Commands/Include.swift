@@ -1,0 +1,35 @@
+import ArgumentParser
+import BirthdayCore
+import BirthdayStore
+import Foundation
+
+extension BirthdaysCommand {
+    struct Include: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take a person back in after `exclude`, or despite their card's exclusion (imports keep this choice).",
+            discussion: "A card's X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR no longer leaves them out; birthdays exclude PERSON does again."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("An id, a reminder id, or a name or part of one (any case).", valueName: "person"))
+        var person: String
+
+        @Flag(help: "Print the person as `people --json` does.")
+        var json = false
+
+        func run() async throws {
+            let context = try Context(global)
+            let found = try await context.person(matching: person)
+            let result = try await context.database.setExclusion(.include, personID: found.id, now: context.now, rescheduling: context.scheduler())
+            guard let result else { throw CLIError("no person has the id '\(found.id)'") }
+            DaemonSignal.reload(context)
+            let localizer = try await context.localizer()
+            try output(
+                json
+                    ? JSONOutput.string(PersonOutput(result.person), pretty: true)
+                    : localizer(.personIncluded(name: SafeText.line(result.person.name)))
+            )
+        }
+    }
+}
