@@ -154,7 +154,8 @@ db_for() {
         else
             fact "${name}_imported" 0
             # Make the (empty) database anyway: a parser stub imports nothing and fails.
-            "$BIN" people --database "$db" >/dev/null 2>&1 || true
+            # (A command that writes: reading commands never create a database.)
+            "$BIN" reschedule --database "$db" >/dev/null 2>&1 || true
         fi
     fi
     printf '%s\n' "$db"

@@ -108,6 +108,7 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
             clock: configuration.clock,
             log: configuration.logLine
         ),
+        channelCheck: ReminderChannels.check(bus: configuration.bus),
         logger: logger
     )
     let channels = status == .provisional ? "log" : settings.channels.map(\.rawValue).joined(separator: ",")

@@ -33,4 +33,12 @@ public enum ReminderChannels {
             )
         }
     }
+
+    /// Whether a desktop notification server answers on `bus` now (asked as
+    /// onboarding asks, ``DesktopNotificationProbe``). The engine uses it to
+    /// move a `provisional` permission, given because none answered then,
+    /// to `authorized`.
+    public static func check(bus: DBusBusAddress = .session) -> DeliveryEngine.ChannelCheck {
+        { _ in await DesktopNotificationProbe(bus: bus).probe().reachable }
+    }
 }

@@ -32,7 +32,7 @@ public struct DesktopNotificationProbe: NotificationChannelProbe {
             let name = server.name.isEmpty ? "" : " (\(server.name))"
             return ChannelProbeResult(reachable: true, detail: "desktop notification server reachable on the session bus\(name)")
         case .failure(let error):
-            return ChannelProbeResult(reachable: false, detail: "no desktop notification server on the session bus: \(error)")
+            return ChannelProbeResult(reachable: false, detail: error.description, failure: error)
         }
     }
 }

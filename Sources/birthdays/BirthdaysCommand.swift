@@ -13,7 +13,8 @@ struct BirthdaysCommand: AsyncParsableCommand {
         discussion: """
             Data lives in one SQLite file: --database PATH, else $BIRTHDAYS_DATABASE, \
             else $XDG_DATA_HOME/birthdays/birthdays.sqlite (~/.local/share/...). \
-            BIRTHDAYS_NOW (ISO 8601) overrides the current time for every command.
+            BIRTHDAYS_NOW (ISO 8601) overrides the current time for every command; commands that write then work \
+            on a throwaway copy of the database, so a trial never changes what real time will see.
             """,
         version: BuildInfo.versionText,
         subcommands: [
@@ -37,6 +38,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Export.self,
             Serve.self,
             Feed.self,
+            ServiceCommand.self,
         ]
     )
 

@@ -13,8 +13,23 @@ struct GlobalOptions: ParsableArguments {
 /// What a command needs from the outside world, gathered in one place:
 /// the only code that reads the real clock, the system time zone, the
 /// locale and the environment.
+///
+/// ## Pretend time
+/// With `BIRTHDAYS_NOW` set, a command that writes (`run`, `deliver`,
+/// `snooze`, `dismiss`, `reschedule`, `import`, `settings set`, …) works on
+/// a throwaway copy of the database (``TrialCopy``), says so on standard
+/// error, and the copy is deleted when it exits: a trial never changes what
+/// real time will see, neither the ledger nor the pending reminders nor
+/// `status`. Commands that only read use the database itself. Tests and
+/// scripts that want pretend time to write a database of their own set
+/// `BIRTHDAYS_NOW_WRITES=1` as well.
 struct Context {
     let database: AppDatabase
+    /// The database file the user named (`--database`, `BIRTHDAYS_DATABASE` or
+    /// the default), even when ``database`` is a throwaway copy of it.
+    let databasePath: String
+    /// The throwaway copy a pretend-time command works on, or `nil`.
+    let trial: TrialCopy?
     let environment: [String: String]
     /// The current instant (or BIRTHDAYS_NOW).
     let now: Date
@@ -24,10 +39,13 @@ struct Context {
     /// as a BCP 47 tag, before the `language` setting applies; `nil` is English.
     let systemLocale: String?
 
-    /// - Parameter readOnly: the command only reads the database, so a
-    ///   database it cannot write (its file or folder) is opened read-only
-    ///   instead of failing.
-    init(_ options: GlobalOptions, readOnly: Bool = false) throws {
+    /// - Parameters:
+    ///   - readOnly: the command only reads the database, so a database it
+    ///     cannot write (its file or folder) is opened read-only instead of
+    ///     failing, and a missing one is an error (exit 1) that creates nothing.
+    ///   - emptyIfMissing: with `readOnly`, a missing database reads as an
+    ///     empty one (in memory) instead of failing (`import --dry-run`).
+    init(_ options: GlobalOptions, readOnly: Bool = false, emptyIfMissing: Bool = false) throws {
         environment = ProcessInfo.processInfo.environment
         systemTimeZone = Context.systemTimeZone(environment)
         systemLocale = Language.fromEnvironment(environment)
@@ -39,10 +57,32 @@ struct Context {
         } else {
             now = Date()
         }
-        database = try AppDatabase.openFile(
-            at: options.database ?? AppDatabase.defaultPath(environment: environment),
-            readOnlyIfNotWritable: readOnly
-        )
+        databasePath = options.database ?? AppDatabase.defaultPath(environment: environment)
+        if readOnly {
+            trial = nil
+            if emptyIfMissing && !FileManager.default.fileExists(atPath: databasePath) {
+                database = try AppDatabase.inMemory()
+            } else {
+                database = try AppDatabase.openFile(at: databasePath, create: false, readOnlyIfNotWritable: true)
+            }
+        } else if Context.isTrial(environment) {
+            let copy = try TrialCopy(of: databasePath, environment: environment)
+            trial = copy
+            database = copy.database
+            printError(
+                "note: BIRTHDAYS_NOW is set, so this works on a throwaway copy of the database; nothing is saved "
+                    + "(BIRTHDAYS_NOW_WRITES=1 writes the database itself)"
+            )
+        } else {
+            trial = nil
+            database = try AppDatabase.openFile(at: databasePath)
+        }
+    }
+
+    /// Whether commands that write work on a throwaway copy: `BIRTHDAYS_NOW`
+    /// is set and `BIRTHDAYS_NOW_WRITES=1` is not.
+    static func isTrial(_ environment: [String: String]) -> Bool {
+        environment["BIRTHDAYS_NOW"].map { !$0.isEmpty } == true && environment["BIRTHDAYS_NOW_WRITES"] != "1"
     }
 
     static func systemTimeZone(_ environment: [String: String]) -> TimeZone {
@@ -129,4 +169,31 @@ struct Context {
 extension FileHandle {
     /// Whether the descriptor is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+}
+
+/// A throwaway copy of the database for a command run at pretend time
+/// (see ``Context``): made in a private folder under `TMPDIR` (mode 0700),
+/// removed with everything in it when the command is done with it.
+final class TrialCopy: Sendable {
+    let folder: String
+    let database: AppDatabase
+
+    init(of path: String, environment: [String: String]) throws {
+        let base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/birthdays-trial-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.map { mkdtemp($0) } ?? nil }) != nil else {
+            throw CLIError("cannot make a folder for the throwaway copy in \(base): \(String(cString: strerror(errno)))")
+        }
+        folder = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do {
+            database = try AppDatabase.openCopy(of: path, at: folder + "/birthdays.sqlite")
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
 }

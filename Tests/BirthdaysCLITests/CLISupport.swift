@@ -52,13 +52,16 @@ struct CLIProcess {
     func cleanUp() { try? FileManager.default.removeItem(at: directory) }
 
     /// The environment every run gets: no session bus and no display, so the
-    /// channel probe fails fast and the same way everywhere.
+    /// channel probe fails fast and the same way everywhere. Pretend time
+    /// writes this test's own database (`BIRTHDAYS_NOW_WRITES=1`); the tests
+    /// of trials at pretend time remove it.
     var environment: [String: String] {
         [
             "PATH": "/usr/bin:/bin",
             "HOME": directory.path,
             "BIRTHDAYS_DATABASE": databasePath,
             "BIRTHDAYS_NOW": now,
+            "BIRTHDAYS_NOW_WRITES": "1",
             "TZ": timeZone,
             "LANG": "C.UTF-8",
         ].merging(extraEnvironment) { $1 }

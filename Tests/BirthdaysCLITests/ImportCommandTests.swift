@@ -26,8 +26,11 @@ import Testing
         defer { cli.cleanUp() }
         let report = try await cli.json(["import", "--dry-run"] + samples())
         #expect(count(report, "added") == 46)
-        let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
-        #expect(people.isEmpty)
+        // Not even the database was created: reading it fails and still creates nothing.
+        let people = try await cli.run("people", "--json")
+        #expect(people.status == 1)
+        #expect(people.stderr.contains("there is no database at \(cli.databasePath)"))
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
     }
 
     /// `upcoming` against an independent oracle: Foundation's calendar

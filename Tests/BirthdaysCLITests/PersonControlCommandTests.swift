@@ -109,7 +109,7 @@ import Testing
         #expect(json["excluded"] as? Bool == true)
         let missing = try await cli.run("include", "nobody")
         #expect(missing.status == 1)
-        #expect(missing.stderr == "Error: no person has the id or name 'nobody'\n")
+        #expect(missing.stderr == "Error: no person's id or name contains 'nobody'; see: birthdays people\n")
     }
 
     @Test func remindSetsAPersonsOwnDays() async throws {

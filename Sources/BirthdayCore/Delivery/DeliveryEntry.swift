@@ -26,6 +26,9 @@ public struct DeliveryEntry: Hashable, Sendable {
         case interrupted
         /// The user dismissed it; never sent (again).
         case dismissed
+        /// The user snoozed it before it fired: its `-snooze` copy fires
+        /// instead, later; this row only keeps it from firing on time.
+        case snoozed
     }
 
     public var notificationID: String

@@ -1,8 +1,9 @@
 /// A reminder could not be delivered through a channel.
 ///
-/// Descriptions are sentences a user can read. They never contain a
-/// reminder's title or body, or a command's output, because those can
-/// contain names; they may be logged.
+/// Descriptions are sentences a user can read, in plain words: what went
+/// wrong and what to do, never a raw D-Bus error (the cases keep those, for
+/// ``detail``). They never contain a reminder's title or body, or a
+/// command's output, because those can contain names; they may be logged.
 public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No D-Bus session bus could be reached.
     case noSessionBus(reason: String)
@@ -31,20 +32,29 @@ public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Some channels of a ``ChannelSet`` failed; the others delivered.
     case channelsFailed([ChannelFailure])
 
+    /// What the system said, for a debug log: the D-Bus error, or the description.
+    public var detail: String {
+        switch self {
+        case .noSessionBus(let reason): reason
+        case .notificationServer(let name, let message): name + (message.isEmpty ? "" : ": " + message)
+        default: description
+        }
+    }
+
     public var description: String {
         switch self {
-        case .noSessionBus(let reason):
-            "no D-Bus session bus is reachable (\(reason)); desktop notifications need a graphical session, "
-                + "or DBUS_SESSION_BUS_ADDRESS pointing at one"
+        case .noSessionBus:
+            "this is not a desktop session (over SSH, or in a terminal started outside the desktop), so there is nowhere to show "
+                + "a notification; the 'log' and 'command' channels work anywhere"
         case .noNotificationServer:
-            "no notification server is running on the session bus; start one (such as dunst, or your desktop's), "
+            "no notification server is running on the desktop; start one (such as dunst, or your desktop's own), "
                 + "or use the 'log' or 'command' channel"
-        case .notificationServer(let name, let message):
-            "the notification server refused the notification: \(name)\(message.isEmpty ? "" : ": " + message)"
+        case .notificationServer:
+            "the desktop's notification server refused the notification"
         case .notificationServerTimedOut:
-            "the notification server did not answer in time"
+            "the desktop's notification server did not answer in time"
         case .busDisconnected:
-            "the connection to the D-Bus session bus was lost"
+            "the connection to the desktop session was lost"
         case .noCommand:
             "the 'command' channel is enabled but no notification command is set"
         case .commandNotStarted(let reason):

@@ -135,16 +135,17 @@ public struct Message: Sendable, Hashable {
         case upcomingMemorial = "upcoming.memorial"
         case upcomingMemorialAge = "upcoming.memorial.age"
         case upcomingNoName = "upcoming.no-name"
-        case upcomingNoneToday = "upcoming.none.today"
         case upcomingNone = "upcoming.none"
 
         // pending
+        case pendingID = "pending.header.id"
         case pendingFires = "pending.header.fires"
         case pendingWhen = "pending.header.when"
         case pendingTitle = "pending.header.title"
         case pendingBody = "pending.header.body"
         case pendingDayBefore = "pending.day-before"
         case pendingDayOf = "pending.day-of"
+        case pendingSnoozed = "pending.snoozed"
         case pendingDaysBefore = "pending.days-before"
         case pendingNone = "pending.none"
         case pendingNoneDisabled = "pending.none.disabled"
@@ -165,6 +166,38 @@ public struct Message: Sendable, Hashable {
         case personIncluded = "person.included"
         case personRemind = "person.remind"
         case personRemindDefault = "person.remind.default"
+        case showUnreadable = "show.unreadable"
+
+        // notifications test (and the onboarding's test notification)
+        case testTitle = "test.title"
+        case testBody = "test.body"
+        case testOK = "test.ok"
+        case testFailed = "test.failed"
+        case testNoChannels = "test.no-channels"
+        case testProvisional = "test.provisional"
+        case testDisabled = "test.disabled"
+
+        // Why a channel could not deliver, in words (not the D-Bus error).
+        case errorNoBus = "delivery.error.no-bus"
+        case errorNoServer = "delivery.error.no-server"
+        case errorRefused = "delivery.error.refused"
+        case errorTimeout = "delivery.error.timeout"
+        case errorDisconnected = "delivery.error.disconnected"
+        case errorNoCommand = "delivery.error.no-command"
+        case errorCommandNotStarted = "delivery.error.command-not-started"
+        case errorCommandFailed = "delivery.error.command-failed"
+        case errorCommandKilled = "delivery.error.command-killed"
+        case errorCommandTimeout = "delivery.error.command-timeout"
+        case errorCancelled = "delivery.error.cancelled"
+        case errorLog = "delivery.error.log"
+
+        // service install (and the onboarding's offer)
+        case serviceTrial = "service.trial"
+        case serviceManual = "service.manual"
+        case serviceInstalled = "service.installed"
+        case serviceStarted = "service.started"
+        case serviceEnabled = "service.enabled"
+        case serviceRemoved = "service.removed"
 
         // onboard
         case onboardingWelcome = "onboarding.welcome"
@@ -196,6 +229,12 @@ public struct Message: Sendable, Hashable {
         case onboardingNextTitle = "onboarding.next.title"
         case onboardingNextMore = "onboarding.next.more"
         case onboardingChooseAgain = "onboarding.choose-again"
+        case onboardingServiceTitle = "onboarding.service.title"
+        case onboardingServiceReason = "onboarding.service.reason"
+        case onboardingServiceInstall = "onboarding.service.install"
+        case onboardingServiceSkip = "onboarding.service.skip"
+        case onboardingServiceLater = "onboarding.service.later"
+        case onboardingTestSending = "onboarding.test.sending"
 
         /// The arguments, in order (placeholder `%1$…` is the first).
         public var signature: [MessageArgument.Kind] {
@@ -224,23 +263,29 @@ public struct Message: Sendable, Hashable {
             case .showCalendarBirthdayAge, .showCalendarAnniversaryYears: [.text, .text, .text, .number, .text]
             case .feedBirthdayTitle, .feedAnniversaryTitle, .feedMemorialTitle: [.text]
             case .ordinal, .feedBorn, .feedSince, .inDays, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge, .upcomingNone,
-                .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore:
+                .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
+                .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
                 [.number]
             case .pendingNoneDisabled, .showID, .showNickname, .showDeceased, .showReminderDays, .onboardingContactsFailed, .onboardingChannelNote,
-                .onboardingAlreadyComplete:
+                .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved:
                 [.text]
             case .showBirthday, .showAnniversary: [.text, .text, .text]
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
-            case .onboardingChooseAgain: [.text, .text]
+            case .onboardingChooseAgain, .showUnreadable, .testFailed: [.text, .text]
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
-                .upcomingAnniversary, .upcomingNoName, .upcomingNoneToday, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
-                .pendingDayBefore, .pendingDayOf, .pendingNone, .showExcluded, .onboardingWelcome, .onboardingWelcomeDetail,
+                .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
+                .pendingDayBefore, .pendingDayOf, .pendingSnoozed, .pendingNone, .showExcluded, .testTitle, .testBody, .testNoChannels,
+                .testProvisional, .errorNoBus, .errorNoServer, .errorRefused, .errorTimeout, .errorDisconnected, .errorNoCommand,
+                .errorCancelled, .errorLog, .serviceTrial, .serviceManual, .serviceStarted, .serviceEnabled, .onboardingWelcome,
+                .onboardingWelcomeDetail,
                 .onboardingContinue, .onboardingContactsSkipped, .onboardingContactsTitle, .onboardingContactsPrompt,
                 .onboardingContactsSkipWord, .onboardingPrimerTitle, .onboardingPrimerReason, .onboardingPrimerEnable,
                 .onboardingPrimerLater, .onboardingChannelProvisional, .onboardingPermissionQuestion, .onboardingPermissionAllow,
                 .onboardingPermissionDeny, .onboardingOn, .onboardingOnProvisional, .onboardingOffDenied, .onboardingOffLater,
-                .onboardingAlreadyDenied, .onboardingDone, .onboardingPaused, .onboardingNextNone, .onboardingNextTitle:
+                .onboardingAlreadyDenied, .onboardingDone, .onboardingPaused, .onboardingNextNone, .onboardingNextTitle,
+                .onboardingServiceTitle, .onboardingServiceReason, .onboardingServiceInstall, .onboardingServiceSkip,
+                .onboardingServiceLater, .onboardingTestSending:
                 []
             }
         }
@@ -352,6 +397,36 @@ extension Message {
     public static func showAnniversary(date: String, next: String, when: String, years: Int?) -> Message {
         years.map { Message(.showAnniversaryYears, .text(date), .text(next), .text(when), .number($0)) }
             ?? Message(.showAnniversary, .text(date), .text(next), .text(when))
+    }
+
+    /// `text`: the date as written, quoted; `source`: `file:line` of the contact's card.
+    public static func showUnreadable(_ text: String, source: String) -> Message { Message(.showUnreadable, .text(text), .text(source)) }
+
+    public static func testOK(channel: String) -> Message { Message(.testOK, .text(channel)) }
+    public static func testFailed(channel: String, reason: String) -> Message { Message(.testFailed, .text(channel), .text(reason)) }
+    public static func testDisabled(status: String) -> Message { Message(.testDisabled, .text(status)) }
+
+    public static func serviceInstalled(_ path: String) -> Message { Message(.serviceInstalled, .text(path)) }
+    public static func serviceRemoved(_ path: String) -> Message { Message(.serviceRemoved, .text(path)) }
+
+    /// Why a channel could not deliver, in plain words: what the user can
+    /// do about it, never the raw D-Bus error. For a ``DeliveryError/channelsFailed(_:)``, the first failure.
+    public static func deliveryError(_ error: DeliveryError) -> Message {
+        switch error {
+        case .noSessionBus: Message(.errorNoBus)
+        case .noNotificationServer: Message(.errorNoServer)
+        case .notificationServer: Message(.errorRefused)
+        case .notificationServerTimedOut: Message(.errorTimeout)
+        case .busDisconnected: Message(.errorDisconnected)
+        case .noCommand: Message(.errorNoCommand)
+        case .commandNotStarted(let reason): Message(.errorCommandNotStarted, .text(reason))
+        case .commandFailed(let status): Message(.errorCommandFailed, .number(Int(status)))
+        case .commandKilled(let signal): Message(.errorCommandKilled, .number(Int(signal)))
+        case .commandTimedOut(let after): Message(.errorCommandTimeout, .number(Int(after.components.seconds)))
+        case .cancelled: Message(.errorCancelled)
+        case .logWriteFailed: Message(.errorLog)
+        case .channelsFailed(let failures): failures.first.map { deliveryError($0.error) } ?? Message(.errorCancelled)
+        }
     }
 
     /// A line of `show` about a date in another calendar: `date` as written

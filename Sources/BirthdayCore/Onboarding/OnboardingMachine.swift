@@ -3,7 +3,8 @@
 /// I/O, so the terminal flow (`birthdays onboard`) and its tests drive the same logic.
 ///
 /// ## Steps
-/// `welcome` → `contacts` (import a path, or skip) → `primer` → (`permission`) → `complete`.
+/// `welcome` → `contacts` (import a path, or skip) → `primer` → (`permission`)
+/// → (`service`) → `complete`.
 /// The step is saved after every event, so an interrupted onboarding
 /// continues where it stopped; one interrupted while the permission question
 /// was open starts again at the primer, since the question was never answered.
@@ -21,6 +22,13 @@
 ///   (``Finish/alreadyDenied``); only `birthdays notifications enable` changes it.
 /// - When notifications are already allowed, the primer is skipped.
 ///
+/// ## Keeping reminders running
+/// Reminders fire only while `birthdays run` runs, so whenever onboarding
+/// ends with notifications allowed it first offers to install and start it
+/// as a service (``Action/offerService(_:)``), then finishes with the answer
+/// (``Finish/notificationsOn(_:installService:)``), after which the flow
+/// sends one test notification.
+///
 /// Events that make no sense in the current step (a permission answer
 /// before the primer, say) return ``Action/ignored`` and change nothing.
 public struct OnboardingMachine: Sendable, Equatable {
@@ -30,6 +38,7 @@ public struct OnboardingMachine: Sendable, Equatable {
         case contactsImport = "contacts"
         case notificationPrimer = "primer"
         case permissionRequest = "permission"
+        case service
         case complete
     }
 
@@ -55,12 +64,15 @@ public struct OnboardingMachine: Sendable, Equatable {
         case channelProbed(reachable: Bool)
         /// The user's answer to ``Action/askForPermission(channelReachable:)``.
         case permissionAnswered(allowed: Bool)
+        /// The user's answer to ``Action/offerService(_:)``.
+        case serviceAnswered(install: Bool)
     }
 
     /// How onboarding ended.
     public enum Finish: Sendable, Equatable {
-        /// Notifications are allowed (`authorized` or `provisional`): reschedule and show the next reminders.
-        case notificationsOn(AuthorizationStatus)
+        /// Notifications are allowed (`authorized` or `provisional`); install
+        /// and start the service when asked to, then send a test notification.
+        case notificationsOn(AuthorizationStatus, installService: Bool)
         /// The user said "Maybe later" (status unchanged) or "Don't allow" (`denied`).
         case notificationsOff(AuthorizationStatus)
         /// Notifications were denied before; the user was not asked again.
@@ -80,6 +92,10 @@ public struct OnboardingMachine: Sendable, Equatable {
         case probeChannel
         /// Ask the user to allow notifications, saying whether a channel was found.
         case askForPermission(channelReachable: Bool)
+        /// Notifications are allowed (this status): reschedule, show the next
+        /// reminders, and offer to keep `birthdays run` running; then send
+        /// ``Event/serviceAnswered(install:)``.
+        case offerService(AuthorizationStatus)
         /// Onboarding is complete; the status to store is ``OnboardingMachine/status``.
         case finish(Finish)
         /// Onboarding had been completed before.
@@ -110,6 +126,8 @@ public struct OnboardingMachine: Sendable, Equatable {
         case (.permissionRequest, .start):
             step = .notificationPrimer
             return enterPrimer()
+        case (.service, .start):
+            return .offerService(status)
         case (.complete, .start):
             return .alreadyComplete(status)
 
@@ -131,8 +149,8 @@ public struct OnboardingMachine: Sendable, Equatable {
                 step = .complete
                 return .finish(.alreadyDenied)
             case .authorized, .provisional:
-                step = .complete
-                return .finish(.notificationsOn(status))
+                step = .service
+                return .offerService(status)
             case .notDetermined:
                 step = .permissionRequest
                 return .probeChannel
@@ -146,19 +164,27 @@ public struct OnboardingMachine: Sendable, Equatable {
             return .askForPermission(channelReachable: reachable)
         case (.permissionRequest, .permissionAnswered(let allowed)):
             status = AuthorizationStatus.afterRequest(allowed: allowed, channelReachable: channelReachable)
+            guard status.allowsScheduling else {
+                step = .complete
+                return .finish(.notificationsOff(status))
+            }
+            step = .service
+            return .offerService(status)
+
+        case (.service, .serviceAnswered(let install)):
             step = .complete
-            return .finish(status.allowsScheduling ? .notificationsOn(status) : .notificationsOff(status))
+            return .finish(.notificationsOn(status, installService: install))
 
         default:
             return .ignored
         }
     }
 
-    /// The primer, unless notifications are already allowed.
+    /// The primer, unless notifications are already allowed (then the service offer).
     private mutating func enterPrimer() -> Action {
         guard !status.allowsScheduling else {
-            step = .complete
-            return .finish(.notificationsOn(status))
+            step = .service
+            return .offerService(status)
         }
         return .showPrimer
     }

@@ -68,6 +68,35 @@ public struct PublicID: Sendable, Hashable {
     }
 
     /// Whether `text` has the shape of a public reminder or person id.
+    /// Short forms of the public ids of `ids` (reminder ids, `-snooze`
+    /// kept): for each, the fewest hex digits (at least `minimumDigits`)
+    /// that no other id of `known` starts with, such as `r-3f9c` or
+    /// `r-3f9c-snooze`. `known` is every reminder id a short form must stay
+    /// apart from; the ids themselves count too.
+    public func shortReminderIDs(_ ids: [String], among known: [String], minimumDigits: Int = 4) -> [String: String] {
+        let suffix = "-snooze"
+        func base(_ id: String) -> String { id.hasSuffix(suffix) ? String(id.dropLast(suffix.count)) : id }
+        let sorted = Set((known + ids).map(base)).map { Array(hex($0).utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        func common(_ a: [UInt8], _ b: [UInt8]) -> Int { zip(a, b).prefix { $0 == $1 }.count }
+        var result: [String: String] = [:]
+        for id in ids {
+            let digits = Array(hex(base(id)).utf8)
+            var low = 0
+            var high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle].lexicographicallyPrecedes(digits) { low = middle + 1 } else { high = middle }
+            }
+            let index = low
+            var shared = 0
+            if index > 0 { shared = max(shared, common(sorted[index - 1], digits)) }
+            if index + 1 < sorted.count { shared = max(shared, common(sorted[index + 1], digits)) }
+            let count = min(digits.count, max(minimumDigits, shared + 1))
+            result[id] = "r-" + String(decoding: digits.prefix(count), as: UTF8.self) + (id.hasSuffix(suffix) ? suffix : "")
+        }
+        return result
+    }
+
     public static func looksPublic(_ text: String) -> Bool {
         var body = Substring(text)
         if body.hasSuffix("-snooze") { body = body.dropLast(7) }

@@ -142,6 +142,52 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// A copy of the database at `path`, made at `copyPath` (a new file,
+    /// mode 0600) with SQLite's backup API and migrated there; the original
+    /// is only read, never migrated or changed. A missing original gives an
+    /// empty database. For pretend time: whatever a command does to the copy,
+    /// the original stays as it was.
+    ///
+    /// - Throws: ``StoreError`` when the original cannot be read or the copy cannot be written.
+    public static func openCopy(of path: String, at copyPath: String) throws(StoreError) -> AppDatabase {
+        try prepareFile(at: copyPath, create: true)
+        let destination: DatabaseQueue
+        do {
+            destination = try DatabaseQueue(path: copyPath, configuration: configuration())
+        } catch {
+            throw StoreError(error, path: copyPath)
+        }
+        if FileManager.default.fileExists(atPath: path) {
+            var readOnly = configuration(readOnly: true)
+            readOnly.readonly = true
+            do {
+                var source: DatabaseQueue
+                do {
+                    let opened = try DatabaseQueue(path: path, configuration: readOnly)
+                    try opened.read { db in _ = try db.tableExists("person") }
+                    source = opened
+                } catch {
+                    // A folder this process cannot write: no process writes the file either (see openReadOnly).
+                    let encoded =
+                        path.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlPathAllowed.subtracting(["?", "#", "%"])) ?? path
+                    source = try DatabaseQueue(path: "file:" + encoded + "?immutable=1", configuration: readOnly)
+                }
+                try source.backup(to: destination)
+                try source.close()
+            } catch {
+                throw StoreError(error, path: path)
+            }
+        }
+        // The copy is one file of its own: WAL like the original, so a daemon and a command could share it.
+        do {
+            try destination.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            try destination.close()
+        } catch {
+            throw StoreError(error, path: copyPath)
+        }
+        return try openFile(at: copyPath, create: false)
+    }
+
     private static func configuration(readOnly: Bool = false) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)

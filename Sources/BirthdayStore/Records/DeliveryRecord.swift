@@ -41,6 +41,7 @@ struct DeliveryRecord: Codable, FetchableRecord, PersistableRecord {
         static let late = Column(CodingKeys.late)
         static let attempts = Column(CodingKeys.attempts)
         static let channels = Column(CodingKeys.channels)
+        static let personId = Column(CodingKeys.personId)
     }
 }
 
@@ -177,6 +178,19 @@ extension DeliveryRecord {
     /// Every notification id in the ledger, once each.
     static func notificationIDs(_ db: Database) throws -> [String] {
         try String.fetchAll(db, select(Columns.notificationId).distinct())
+    }
+
+    /// Every notification id in the ledger with its person's id, once each.
+    static func reminderIDs(_ db: Database) throws -> [(id: String, personID: String)] {
+        try Row.fetchAll(db, select(Columns.notificationId, Columns.personId).distinct()).map { ($0[0], $0[1]) }
+    }
+
+    /// The snoozes waiting for their instant, soonest first.
+    static func queuedSnoozes(_ db: Database) throws -> [DeliveryEntry] {
+        try filter(Columns.state == DeliveryEntry.State.queued && Columns.notificationId.like("%" + DeliveryEntry.snoozeSuffix))
+            .order(Columns.fireAt, Columns.notificationId)
+            .fetchAll(db)
+            .compactMap(\.entry)
     }
 
     /// The most recent row for a notification id.

@@ -109,6 +109,16 @@ extension PendingNotificationRecord {
         try String.fetchAll(db, select(Columns.id))
     }
 
+    /// The pending request with `id`, if any.
+    static func request(id: String, _ db: Database) throws -> NotificationRequest? {
+        try fetchOne(db, key: id)?.request
+    }
+
+    /// Each pending request's id with its person's id.
+    static func reminderIDs(_ db: Database) throws -> [(id: String, personID: String)] {
+        try Row.fetchAll(db, select(Columns.id, Column(CodingKeys.personId))).map { ($0[0], $0[1]) }
+    }
+
     /// The soonest fire instant.
     static func soonestFireAt(_ db: Database) throws -> Date? {
         try Double.fetchOne(db, select(min(Columns.fireAt))).map(Date.init(timeIntervalSince1970:))

@@ -184,6 +184,24 @@ extension PersonRecord {
         return person
     }
 
+    /// Everyone as an id and a name only (no dates, no source), read
+    /// straight from two columns: what a PERSON typed by a user is matched
+    /// against (``PersonLookup``) before the few found are read whole.
+    static func identities(_ db: Database) throws -> [Person] {
+        let noSource = ContactSource(file: "", index: 0, line: 0)
+        var people: [Person] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM person")
+        while let row = try rows.next() { people.append(Person(id: row[0], name: row[1], source: noSource)) }
+        return people
+    }
+
+    /// The names of the people with `ids` (those that exist), by id.
+    static func names(ids: [String], _ db: Database) throws -> [String: String] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(db, select(Columns.id, Columns.name).filter(keys: Set(ids)))
+        return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The people with dates (not excluded), ordered by id, through a raw
     /// cursor over the columns the feed uses: several times faster than
     /// decoding whole records. They carry only id, name, nickname, dates

@@ -21,6 +21,32 @@ extension AppDatabase {
         try await read { db in try PendingNotificationRecord.requests(db) }
     }
 
+    /// What `birthdays pending` lists: the pending requests and the snoozes
+    /// waiting for their instant, soonest first, each with its short id.
+    public func pendingReminders() async throws(StoreError) -> [PendingReminder] {
+        try await read { db in
+            let requests = try PendingNotificationRecord.requests(db).map { (request: $0, snoozed: false) }
+            let snoozes = try DeliveryRecord.queuedSnoozes(db).map { (request: $0.request, snoozed: true) }
+            let all = (requests + snoozes).sorted { NotificationRequest.firesBefore($0.request, $1.request) }
+            let ids = try SettingRecord.publicIDs(db)
+            let known = Array(try DeliveryLedger.known(db).keys)
+            let short = ids.shortReminderIDs(all.map(\.request.id), among: known, minimumDigits: DeliveryLedger.shortIDDigits)
+            return all.map { item in
+                PendingReminder(
+                    request: item.request,
+                    snoozed: item.snoozed,
+                    shortID: short[item.request.id] ?? ids.reminder(item.request.id),
+                    publicID: ids.reminder(item.request.id)
+                )
+            }
+        }
+    }
+
+    /// The names of the people with `ids`, by id (for a terminal only: names never go to a log).
+    public func names(ids: [String]) async throws(StoreError) -> [String: String] {
+        try await read { db in try PersonRecord.names(ids: ids, db) }
+    }
+
     /// Ledger rows changed at or after `since`, oldest first.
     public func deliveries(updatedSince since: Date) async throws(StoreError) -> [DeliveryEntry] {
         try await read { db in try DeliveryRecord.entries(updatedSince: since, db) }
@@ -41,5 +67,26 @@ extension AppDatabase {
     /// The soonest instant the ledger needs work (a snooze or a retry).
     public func nextLedgerWork() async throws(StoreError) -> Date? {
         try await read { db in try DeliveryRecord.nextWork(db) }
+    }
+}
+
+/// One line of `birthdays pending`: a pending request, or a snooze waiting
+/// in the ledger for its instant.
+public struct PendingReminder: Sendable, Equatable {
+    /// The reminder; for a snooze its id ends in `-snooze` and it fires at the snooze's end.
+    public var request: NotificationRequest
+    /// Whether this is a snooze.
+    public var snoozed: Bool
+    /// The shortest start of ``publicID`` that names it alone (at least 4
+    /// hex digits, `-snooze` kept): what `snooze`, `dismiss` and `show` take.
+    public var shortID: String
+    /// Its public id (``PublicID``), as logs and `status` show it.
+    public var publicID: String
+
+    public init(request: NotificationRequest, snoozed: Bool, shortID: String, publicID: String) {
+        self.request = request
+        self.snoozed = snoozed
+        self.shortID = shortID
+        self.publicID = publicID
     }
 }

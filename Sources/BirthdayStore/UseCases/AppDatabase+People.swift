@@ -13,6 +13,38 @@ extension AppDatabase {
         try await read { db in try PersonRecord.person(id: id, db) }
     }
 
+    /// The person `query` names (``PersonLookup``): an id, a public id
+    /// (`p-…`), a name or part of one; or a reminder's id in any form
+    /// ``DeliveryLedger/resolve(_:)`` reads (`r-3f9c` from `pending`), which
+    /// names the reminder's person.
+    public func findPerson(_ query: String) async throws(StoreError) -> PersonLookup.Result {
+        try await read { db in
+            if let byID = try PersonRecord.person(id: query, db) { return .found(byID) }
+            if case .found(let reminder) = try DeliveryLedger.resolve(query, db), let person = try PersonRecord.person(id: reminder.personID, db) {
+                return .found(person)
+            }
+            // Names are matched on ids and names alone; only the people found are read whole.
+            func whole(_ people: [Person]) throws -> [Person] { try people.compactMap { try PersonRecord.person(id: $0.id, db) } }
+            switch PersonLookup.find(query, in: try PersonRecord.identities(db), publicIDs: try SettingRecord.publicIDs(db)) {
+            case .found(let person): return try PersonRecord.person(id: person.id, db).map { .found($0) } ?? .notFound(suggestions: [])
+            case .ambiguous(let people): return .ambiguous(try whole(people))
+            case .notFound(let suggestions): return .notFound(suggestions: try whole(suggestions))
+            }
+        }
+    }
+
+    /// Everyone whose name contains `query` (``PersonLookup/matches(_:in:publicIDs:)``), ordered by name then id.
+    public func people(matching query: String) async throws(StoreError) -> [Person] {
+        try await read { db in PersonLookup.matches(query, in: try PersonRecord.people(db), publicIDs: try SettingRecord.publicIDs(db)) }
+    }
+
+    /// Up to three people whose names are closest to `query`, for "did you mean".
+    public func suggestions(for query: String) async throws(StoreError) -> [Person] {
+        try await read { db in
+            try PersonLookup.suggestions(for: query, in: try PersonRecord.identities(db)).compactMap { try PersonRecord.person(id: $0.id, db) }
+        }
+    }
+
     /// How many people the store holds.
     public func peopleCount() async throws(StoreError) -> Int {
         try await read { db in try PersonRecord.fetchCount(db) }

@@ -9,7 +9,8 @@ import Glibc
 ///
 /// - A named file is read whatever it is: a regular file, a FIFO, a
 ///   terminal or pipe behind `/dev/stdin` (`birthdays import /dev/stdin <
-///   contacts.vcf`). Only a folder is searched.
+///   contacts.vcf`). `-` is standard input too, named `<stdin>` in
+///   problems. Only a folder is searched.
 /// - A folder is searched for `.vcf` and `.vcard` files at any depth,
 ///   following links to files and folders (a folder reached twice is read
 ///   once); names starting with `.` are skipped (`.git`, vdirsyncer's
@@ -34,6 +35,10 @@ enum ContactFiles {
     static func expand(_ paths: [String]) throws(ImportError) -> [InputFile] {
         var files: [InputFile] = []
         for path in paths {
+            if path == standardInput || path == "/dev/stdin" {
+                files.append(InputFile(path: path, size: 0))
+                continue
+            }
             var info = stat()
             guard stat(path, &info) == 0 else { throw .cannotRead(path: path, reason: reason(errno)) }
             if isDirectory(info) {
@@ -85,21 +90,30 @@ enum ContactFiles {
         }
     }
 
-    /// The bytes of `path`, read to its end with `read(2)`.
+    /// How an import names standard input.
+    static let standardInput = "-"
+
+    /// The name problems and the store give a file: `<stdin>` for `-`.
+    static func displayName(_ path: String) -> String { path == standardInput ? "<stdin>" : path }
+
+    /// The bytes of `path`, read to its end with `read(2)`. `-` and
+    /// `/dev/stdin` read descriptor 0 itself, not a file opened again by
+    /// name: opening `/proc/self/fd/0` again fails for a socket (ssh) or a
+    /// terminal that belongs to another user (after `su`).
     static func read(_ path: String) throws(ImportError) -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .cannotRead(path: path, reason: reason(errno)) }
+        let fd = path == standardInput || path == "/dev/stdin" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .cannotRead(path: displayName(path), reason: reason(errno)) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, reason: reason(errno)) }
-        if isDirectory(info) { throw .cannotRead(path: path, reason: "it is a folder") }
+        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: displayName(path), reason: reason(errno)) }
+        if isDirectory(info) { throw .cannotRead(path: displayName(path), reason: "it is a folder") }
         let regular = isRegular(info)
         var data = Data(count: regular ? max(Int(info.st_size), 0) + 1 : 1 << 16)
         var count = 0
         while true {
             if count == data.count {
                 guard regular || count < streamLimit else {
-                    throw .cannotRead(path: path, reason: "more than \(streamLimit >> 20) MB came from it")
+                    throw .cannotRead(path: displayName(path), reason: "more than \(streamLimit >> 20) MB came from it")
                 }
                 data.count = count * 2
             }
@@ -108,7 +122,7 @@ enum ContactFiles {
             }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw .cannotRead(path: path, reason: reason(errno))
+                throw .cannotRead(path: displayName(path), reason: reason(errno))
             }
             if got == 0 { break }
             count += got

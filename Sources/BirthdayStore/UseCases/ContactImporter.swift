@@ -114,7 +114,7 @@ public struct ContactImporter: Sendable {
         for file in files {
             progress?(done, total)
             let data = try ContactFiles.read(file.path)
-            let result = ContactReader.parse(data, file: file.path, referenceYear: referenceYear, dateOrder: dateOrder)
+            let result = ContactReader.parse(data, file: ContactFiles.displayName(file.path), referenceYear: referenceYear, dateOrder: dateOrder)
             report.files += 1
             report.problems += result.problems
             parsed += result.contacts

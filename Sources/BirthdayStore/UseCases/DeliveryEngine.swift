@@ -48,6 +48,14 @@ import Synchronization
 ///      reported as possibly lost.
 /// 3. The pending requests are rescheduled (backfilled to 64).
 ///
+/// ## Provisional ends by itself
+/// A `provisional` permission (allowed while no channel answered, so
+/// reminders go to the log only) is checked at the start of every pass
+/// while it lasts, that is when the daemon starts and before each delivery:
+/// once the injected check says a channel answers (the daemon's: a desktop
+/// notification server appeared), it becomes `authorized`, the change is
+/// logged, and the pass delivers through every configured channel.
+///
 /// ## Waking up
 /// ``run(events:)`` sleeps on the injected clock until ``nextWakeup()`` —
 /// the soonest of the next pending instant, the next snooze or retry and the
@@ -81,6 +89,10 @@ public actor DeliveryEngine {
     /// long-lived channels and chooses among them).
     public typealias ChannelFactory = @Sendable (Settings, AuthorizationStatus) -> ChannelSet
 
+    /// Whether a channel answers now (the daemon asks whether a desktop
+    /// notification server does); see "Provisional ends by itself" above.
+    public typealias ChannelCheck = @Sendable (Settings) async -> Bool
+
     /// What one pass did.
     public struct PassResult: Sendable, Equatable {
         public var status: AuthorizationStatus = .notDetermined
@@ -106,6 +118,7 @@ public actor DeliveryEngine {
     private let systemTimeZone: @Sendable () -> TimeZone
     private let systemLocale: String?
     private let channels: ChannelFactory
+    private let channelCheck: ChannelCheck?
     private let configuration: Configuration
     private let logger: Logger
     private let alarm = Alarm()
@@ -122,6 +135,8 @@ public actor DeliveryEngine {
     ///   - systemLocale: the environment's locale, for the reminders' words
     ///     when the `language` setting is `system` (``Language/fromEnvironment(_:)``).
     ///   - channels: makes the channel set for a pass.
+    ///   - channelCheck: asks whether a channel answers, to end a
+    ///     `provisional` permission; `nil` never ends it.
     ///   - logger: receives counts, never names.
     public init(
         database: AppDatabase,
@@ -130,6 +145,7 @@ public actor DeliveryEngine {
         systemTimeZone: @escaping @Sendable () -> TimeZone,
         systemLocale: String? = nil,
         channels: @escaping ChannelFactory,
+        channelCheck: ChannelCheck? = nil,
         configuration: Configuration = Configuration(),
         logger: Logger
     ) {
@@ -139,6 +155,7 @@ public actor DeliveryEngine {
         self.systemTimeZone = systemTimeZone
         self.systemLocale = systemLocale
         self.channels = channels
+        self.channelCheck = channelCheck
         self.configuration = configuration
         self.logger = logger
     }
@@ -165,7 +182,7 @@ public actor DeliveryEngine {
         let start = now()
         let system = systemTimeZone()
         var result = PassResult()
-        let (settings, status, queued, work, ids) = try await database.write { db in
+        let (settings, stored, queued, work, ids) = try await database.write { db in
             let settings = try SettingRecord.settings(db)
             let queued = try NotificationScheduler.queueDue(
                 now: start,
@@ -178,6 +195,8 @@ public actor DeliveryEngine {
                 try SettingRecord.publicIDs(db)
             )
         }
+        var status = stored
+        if status == .provisional, try await authorizeIfAChannelAnswers(settings) { status = .authorized }
         result.status = status
         result.queued = queued
         let zone = settings.resolvedTimeZone(system: system)
@@ -205,6 +224,26 @@ public actor DeliveryEngine {
             ]
         )
         return result
+    }
+
+    /// Ends a `provisional` permission once a channel answers: asked on every
+    /// pass while it lasts (at start, and before anything is delivered), it
+    /// stores `authorized` (unless the permission changed meanwhile) and
+    /// logs that it did. Whether it did.
+    private func authorizeIfAChannelAnswers(_ settings: Settings) async throws(StoreError) -> Bool {
+        guard let channelCheck, await channelCheck(settings) else { return false }
+        let changed = try await database.write { db -> Bool in
+            guard try SettingRecord.authorizationStatus(db) == .provisional else { return false }
+            try SettingRecord.set(AuthorizationStatus.authorized.rawValue, for: .authorization, db)
+            return true
+        }
+        if changed {
+            logger.notice(
+                "a desktop notification server answers: notifications moved from provisional to authorized",
+                metadata: ["channels": "\(settings.channels.map(\.rawValue).joined(separator: ","))"]
+            )
+        }
+        return changed
     }
 
     /// Saves `entry` if its row is still in one of `states`; whether it was.
@@ -321,7 +360,7 @@ public actor DeliveryEngine {
             case .reload:
                 logger.info("reloading settings")
             case .snooze(let id, let duration):
-                let snoozed = try await ledger.snooze(id: id, until: instant.addingTimeInterval(duration.timeInterval), now: instant)
+                let snoozed = try await ledger.snooze(id: id, for: duration, now: instant)
                 logger.info("reminder snoozed", metadata: ["found": "\(snoozed != nil)"])
             case .dismiss(let id):
                 let count = try await ledger.dismiss(id: id, now: instant)

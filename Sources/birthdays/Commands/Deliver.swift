@@ -51,6 +51,7 @@ extension BirthdaysCommand {
                     clock: clock,
                     log: { line in try StandardOutput.write(line + "\n") }
                 ),
+                channelCheck: ReminderChannels.check(),
                 logger: context.daemonLogger("birthdays.deliver")
             )
             // Without a daemon, this pass holds the lock and may recover rows a

@@ -6,7 +6,8 @@ import Foundation
 extension BirthdaysCommand {
     struct Dismiss: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Stop a reminder (and its snooze) for this occurrence: it is not sent, retried or snoozed."
+            abstract: "Stop a reminder (and its snooze) for this occurrence: it is not sent, retried or snoozed.",
+            discussion: "The id as 'birthdays pending' or 'birthdays status' shows it. An id ending in -snooze stops only the snooze."
         )
 
         @OptionGroup var global: GlobalOptions
@@ -16,11 +17,17 @@ extension BirthdaysCommand {
 
         func run() async throws {
             let context = try Context(global)
-            guard try await DeliveryLedger(database: context.database).dismiss(id: id, now: context.now) > 0 else {
-                throw CLIError("no reminder with the id '\(id)' is waiting or delivered (already dismissed?)")
+            let ledger = DeliveryLedger(database: context.database)
+            let reminder = try await ReminderChoice.resolve(id, ledger)
+            guard try await ledger.dismiss(reminder, now: context.now) > 0 else {
+                throw CLIError(
+                    reminder.snooze
+                        ? "the reminder '\(SafeText.line(id))' has no snooze waiting (already dismissed or shown?)"
+                        : "no reminder with the id '\(SafeText.line(id))' is waiting or delivered (already dismissed?)"
+                )
             }
             DaemonSignal.reload(context)
-            try output("Dismissed \(DeliveryLedger.baseID(id)).")
+            try output("Dismissed \(reminder.snooze ? SafeText.line(id) : DeliveryLedger.baseID(SafeText.line(id))).")
         }
     }
 }

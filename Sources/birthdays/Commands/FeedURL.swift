@@ -2,25 +2,31 @@ import ArgumentParser
 import BirthdayCore
 import BirthdayServer
 import BirthdayStore
+import BirthdaySystem
 import Foundation
 
 extension BirthdaysCommand.Feed {
     struct FeedURL: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "url",
-            abstract: "Print the feed's http:// and webcal:// addresses (the token is created on first use)."
+            abstract: "Print the feed's http:// and webcal:// addresses (the token is created on first use).",
+            discussion: """
+                The address is the one actually served: a running 'birthdays serve' for this database, else the 'serve' \
+                setting (the feed 'birthdays run' serves), else 127.0.0.1:8484. --host and --port override it; a server \
+                listening on every address (0.0.0.0 or ::) is named by this machine's host name.
+                """
         )
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "The host name subscribers use.")
-        var host = FeedServerDefaults.host
+        @Option(help: "The host name subscribers use (default: where the feed is served).")
+        var host: String?
 
-        @Option(help: "The port `birthdays serve` listens on.")
-        var port = FeedServerDefaults.port
+        @Option(help: "The port (default: where the feed is served).")
+        var port: Int?
 
         func validate() throws {
-            guard FeedAddress.ports.contains(port) else { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
+            if let port, !FeedAddress.ports.contains(port) { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
         }
 
         @Flag(help: "Print {\"http\":...,\"webcal\":...}.")
@@ -28,7 +34,13 @@ extension BirthdaysCommand.Feed {
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
-            let urls = FeedURLs(token: try await context.database.feedToken(), host: host, port: port)
+            let (settings, _) = try await context.settings()
+            let served = ServeRecord.current(database: context.database.path) ?? settings.serve ?? FeedAddress.default
+            let urls = FeedURLs(
+                token: try await context.database.feedToken(),
+                host: host ?? FeedURLs.subscriberHost(served.host),
+                port: port ?? served.port
+            )
             if json {
                 try output(JSONOutput.string(urls))
             } else {
@@ -48,5 +60,15 @@ struct FeedURLs: Encodable {
         let authority = (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":" + String(port)
         http = "http://\(authority)/calendar/\(token).ics"
         webcal = "webcal://\(authority)/calendar/\(token).ics"
+    }
+
+    /// The host subscribers use for a server bound to `host`: this machine's
+    /// name for a wildcard address (0.0.0.0, ::), which no client can connect to.
+    static func subscriberHost(_ host: String) -> String {
+        guard ["0.0.0.0", "::", "[::]", "*"].contains(host) else { return host }
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
+        let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty ? "localhost" : text
     }
 }

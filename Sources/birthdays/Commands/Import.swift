@@ -36,7 +36,7 @@ extension BirthdaysCommand {
         var json = false
 
         func run() async throws {
-            let context = try Context(global, readOnly: dryRun)
+            let context = try Context(global, readOnly: dryRun, emptyIfMissing: true)
             let today = try await context.today()
             // The reminders follow the new people at once, in the import's own transaction.
             let importer = ContactImporter(

@@ -12,7 +12,7 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "A person id (as stored, or its public p-… form), or their exact name.")
+        @Argument(help: ArgumentHelp("An id, a reminder id, or a name or part of one (any case).", valueName: "person"))
         var person: String
 
         @Flag(help: "Print the person as `people --json` does.")

@@ -6,26 +6,30 @@ import Foundation
 extension BirthdaysCommand {
     struct Pending: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the pending reminders, soonest first.",
+            abstract: "List the pending reminders and snoozes, soonest first, each with the short id snooze, dismiss and show take.",
             discussion: "Fire times are shown in your time zone (setting time-zone, else TZ, else the system's)."
         )
 
         @OptionGroup var global: GlobalOptions
 
-        @Flag(help: "Print a JSON array of {id, person_id, kind, when, fire_at, title, body}.")
+        @Flag(help: "Print a JSON array of {id, short_id, person_id, kind, when, fire_at, snoozed, title, body}.")
         var json = false
+
+        @Flag(name: .shortAndLong, help: "Print nothing when nothing is pending.")
+        var quiet = false
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let (_, zone, localizer) = try await context.settingsAndLanguage()
-            let requests = try await context.database.pendingRequests()
+            let reminders = try await context.database.pendingReminders()
             if json {
-                try output(JSONOutput.string(requests.map { PendingOutput($0, zone: zone) }, pretty: true))
-            } else if requests.isEmpty {
+                try output(JSONOutput.string(reminders.map { PendingOutput($0, zone: zone) }, pretty: true))
+            } else if reminders.isEmpty {
+                guard !quiet else { return }
                 let status = try await context.database.authorizationStatus()
                 try output(localizer(status.allowsScheduling ? .plain(.pendingNone) : .pendingNoneDisabled(status: status.rawValue)))
             } else {
-                try output(PendingOutput.table(requests, zone: zone, in: localizer))
+                try output(PendingOutput.table(reminders, zone: zone, in: localizer))
             }
         }
     }

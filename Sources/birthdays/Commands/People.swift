@@ -5,16 +5,28 @@ import Foundation
 
 extension BirthdaysCommand {
     struct People: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List everyone in the store with their dates.")
+        static let configuration = CommandConfiguration(
+            abstract: "List everyone in the store with their ids and dates, or those whose name contains PERSON.",
+            discussion: "PERSON is compared ignoring case and accents ('ada' lists Ada Lovelace and Adam); an id or p-… id lists that person."
+        )
 
         @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("Only people whose name contains this (or with this id).", valueName: "person"))
+        var person: String?
 
         @Flag(help: "Print a JSON array.")
         var json = false
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
-            let people = try await context.database.people()
+            let people: [Person]
+            if let person {
+                people = try await context.database.people(matching: person)
+                if people.isEmpty { throw CLIError(PersonChoice.notFound(person, try await context.database.suggestions(for: person))) }
+            } else {
+                people = try await context.database.people()
+            }
             if json {
                 try output(JSONOutput.string(people.map(PersonOutput.init), pretty: true))
                 return
@@ -27,15 +39,17 @@ extension BirthdaysCommand {
             let otherCalendars = people.contains { !$0.alternateDates.isEmpty }
             let rows = people.map { person in
                 [
-                    person.name.isEmpty ? "(no name)" : person.name,
+                    person.id,
+                    PersonChoice.display(person),
                     person.birthday.map(Wording.date) ?? "-",
                     person.anniversary.map(Wording.date) ?? "-",
                 ]
                     + (otherCalendars ? [person.alternateDates.isEmpty ? "-" : person.alternateDates.map(\.description).joined(separator: ", ")] : [])
                     + [PersonOutput.notes(person)]
             }
-            let header = ["NAME", "BIRTHDAY", "ANNIVERSARY"] + (otherCalendars ? ["OTHER CALENDARS"] : []) + [""]
-            try output(Table.render(rows, header: header))
+            let header = ["ID", "NAME", "BIRTHDAY", "ANNIVERSARY"] + (otherCalendars ? ["OTHER CALENDARS"] : []) + [""]
+            // Names and the last column (unreadable dates) may be cut to fit; ids and dates never.
+            try output(Table.render(rows, header: header, shrinkable: [1, header.count - 1]))
         }
     }
 }

@@ -15,7 +15,7 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "A person id (as stored, or its public p-… form), or their exact name.")
+        @Argument(help: ArgumentHelp("An id, a reminder id, or a name or part of one (any case).", valueName: "person"))
         var person: String
 
         @Option(help: ArgumentHelp("Days before each date, a comma list such as 7,1,0.", valueName: "days"))

@@ -2,6 +2,7 @@ import ArgumentParser
 import BirthdayCore
 import BirthdayServer
 import BirthdayStore
+import BirthdaySystem
 import Foundation
 import Hummingbird
 import Logging
@@ -34,6 +35,9 @@ extension BirthdaysCommand {
             _ = try await context.database.feedToken()
             // Access lines at info by default (BIRTHDAYS_LOG_LEVEL=warning turns them off).
             let logger = context.logger("birthdays.serve", level: .info)
+            // `birthdays feed url` prints where this server listens, for as long as it does.
+            let record = ServeRecord.publish(database: context.database.path, address: FeedAddress(host: host, port: port))
+            defer { withExtendedLifetime(record) {} }
             let app = buildFeedApplication(
                 source: DatabaseFeedSource(
                     database: context.database,

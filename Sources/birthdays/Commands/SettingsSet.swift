@@ -26,6 +26,9 @@ extension BirthdaysCommand.SettingsCommand {
             } catch let error as SettingsError {
                 throw CLIError(error.description)
             }
+            if (key == .channels || key == .command) && settings.channels.contains(.command) && settings.command.trimmingWhitespace().isEmpty {
+                printError("warning: the 'command' channel is on, but no command is set; set one with: birthdays settings set command '…'")
+            }
             let rescheduled = key.affectsReminders ? try await context.scheduler().reschedule() : nil
             try output(json ? JSONOutput.string(SettingsOutput(settings), pretty: true) : SettingsOutput.changed(key, settings, rescheduled))
         }

@@ -6,25 +6,81 @@ import Foundation
 extension BirthdaysCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show one person: dates, next birthday and anniversary, age (what a click on a reminder shows)."
+            abstract: "Show one person: dates, next birthday and anniversary, age (what a click on a reminder shows).",
+            discussion: """
+                PERSON is an id (as stored, or its public p-… form), a reminder's id (r-3f9c from 'birthdays pending'), \
+                or a name or part of one, in any case ('ada'). When it fits several people, each is listed with its id; \
+                when it fits nobody, the closest names are suggested.
+                """
         )
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "A person id (as stored, or its public p-… form), or their exact name.")
+        @Argument(help: ArgumentHelp("An id, a reminder id, or a name or part of one.", valueName: "person"))
         var person: String
+
+        @Flag(help: "Print the person as a JSON object.")
+        var json = false
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let found = try await context.person(matching: person)
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
+            let today = LocalDate.today(at: context.now, in: zone)
+            if json {
+                let ids = try await context.database.publicIDs()
+                try output(JSONOutput.string(ShowOutput(found, publicID: ids.person(found.id), today: today, settings: settings), pretty: true))
+                return
+            }
             try output(SafeText.line(found.name))
             try output(localizer(.showID(found.id)))
-            let today = LocalDate.today(at: context.now, in: zone)
             let lines = PersonDetails.lines(for: found, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries, in: localizer)
             for item in lines {
                 try output(item)
             }
+            let source = "\(SafeText.line(found.source.file)):\(found.source.line)"
+            for raw in found.invalidDates {
+                try output(localizer(.showUnreadable(SafeText.quoted("'" + raw + "'"), source: source)))
+            }
         }
+    }
+}
+
+/// `birthdays show --json`: the person exactly as `people --json` lists
+/// them, then their public id, where they were read from, and their next
+/// occurrences.
+struct ShowOutput: Encodable {
+    struct Source: Encodable {
+        var file: String
+        var line: Int
+    }
+
+    struct Next: Encodable {
+        var kind: String
+        var date: String
+        var days_until: Int
+        var age: Int?
+    }
+
+    var person: PersonOutput
+    var public_id: String
+    var source: Source
+    var next: [Next]
+
+    init(_ person: Person, publicID: String, today: LocalDate, settings: Settings) {
+        self.person = PersonOutput(person)
+        public_id = publicID
+        source = Source(file: person.source.file, line: person.source.line)
+        let upcoming = UpcomingEvents(today: today, leapDay: settings.leapDay, includeAnniversaries: settings.anniversaries)
+        next = upcoming.occurrences(of: person).map { Next(kind: $0.kind.rawValue, date: $0.date.description, days_until: $0.daysUntil, age: $0.age) }
+    }
+
+    /// The person's keys first, in `people --json` order, then this command's own.
+    func encode(to encoder: any Encoder) throws {
+        try person.encode(to: encoder)
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(public_id, forKey: JSONKey("public_id"))
+        try container.encode(source, forKey: JSONKey("source"))
+        try container.encode(next, forKey: JSONKey("next"))
     }
 }

@@ -7,8 +7,11 @@ import Foundation
 extension BirthdaysCommand {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the daemon, permission, channels, pending reminders and recent deliveries (no names).",
-            discussion: "Recent problems are failed, missed, interrupted and retrying reminders of the last --days days."
+            abstract: "Show the daemon, permission, channels, pending reminders and recent deliveries.",
+            discussion: """
+                Recent problems are failed, missed, interrupted and retrying reminders of the last --days days. \
+                On a terminal the people are named; piped, in --json and in logs only public ids appear.
+                """
         )
 
         @OptionGroup var global: GlobalOptions
@@ -21,7 +24,8 @@ extension BirthdaysCommand {
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
-            let report = try await StatusReport(context: context, days: days)
+            // Names only for a person at a terminal: never in JSON, a pipe or a log.
+            let report = try await StatusReport(context: context, days: days, names: !json && FileHandle.isTerminal(1))
             try output(json ? JSONOutput.string(report.output) : report.text)
         }
     }

@@ -12,7 +12,7 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "Only events at most this many days away (0 = today only).")
+        @Option(help: "Only events at most this many days away (0 = today only, and nothing printed when there is none).")
         var days: Int = 30
 
         @Option(help: "At most this many events.")
@@ -20,6 +20,9 @@ extension BirthdaysCommand {
 
         @Flag(help: "Print a JSON array.")
         var json = false
+
+        @Flag(name: .shortAndLong, help: "Print nothing when nothing is coming up (for a status bar or a shell prompt).")
+        var quiet = false
 
         func validate() throws {
             guard days >= 0 else { throw ValidationError("--days must be 0 or more") }
@@ -34,7 +37,9 @@ extension BirthdaysCommand {
             if json {
                 try output(JSONOutput.string(events.map(UpcomingOutput.init), pretty: true))
             } else if events.isEmpty {
-                try output(localizer(days == 0 ? .plain(.upcomingNoneToday) : .upcomingNone(days: days)))
+                // Today only (a prompt or a status bar asks that): nothing to say is nothing printed.
+                guard !quiet && days > 0 else { return }
+                try output(localizer(.upcomingNone(days: days)))
             } else {
                 try output(UpcomingOutput.table(events, in: localizer))
             }

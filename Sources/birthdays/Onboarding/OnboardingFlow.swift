@@ -22,6 +22,9 @@ struct OnboardingFlow {
         var contacts: Contacts?
         /// `true`: "Enable notifications" and allow; `false`: "Maybe later".
         var notifications: Bool?
+        /// `true`: install and start the service; `false`: not now. Without
+        /// a terminal and without an answer, it is not installed.
+        var service: Bool?
     }
 
     let context: Context
@@ -120,7 +123,9 @@ struct OnboardingFlow {
             let (settings, _) = try await context.settings()
             let result = await DesktopNotificationProbe(channels: settings.channels).probe()
             if !result.reachable {
-                try output(l(.onboardingChannelNote(result.detail)))
+                // In words, not the D-Bus error: "this is not a desktop session…".
+                let reason = result.failure.map { l(.deliveryError($0)) } ?? result.detail
+                try output(l(.onboardingChannelNote(reason)))
                 try output(l(.onboardingChannelProvisional))
             }
             return .channelProbed(reachable: result.reachable)
@@ -132,14 +137,37 @@ struct OnboardingFlow {
             let allowed = try choose(l(.onboardingPermissionAllow), or: l(.onboardingPermissionDeny), localizer: l)
             return .permissionAnswered(allowed: allowed)
 
+        case .offerService(let status):
+            try await context.database.saveOnboarding(machine)
+            try output("")
+            let result = try await context.scheduler().reschedule()
+            try output(l(status == .provisional ? .onboardingOnProvisional : .onboardingOn))
+            try showNext(result, localizer: l)
+            if let install = answers.service { return .serviceAnswered(install: install) }
+            guard interactive else { return .serviceAnswered(install: false) }
+            try output("")
+            try output(l(.onboardingServiceTitle))
+            try output(l(.onboardingServiceReason))
+            let install = try choose(l(.onboardingServiceInstall), or: l(.onboardingServiceSkip), localizer: l)
+            return .serviceAnswered(install: install)
+
         case .finish(let finish):
             try await context.database.saveOnboarding(machine)
             try output("")
             switch finish {
-            case .notificationsOn(let status):
-                let result = try await context.scheduler().reschedule()
-                try output(l(status == .provisional ? .onboardingOnProvisional : .onboardingOn))
-                try showNext(result, localizer: l)
+            case .notificationsOn(_, let installService):
+                if installService {
+                    do {
+                        try ServiceSetup.install(context.userService(), start: true, trial: context.isTrial, localizer: l)
+                    } catch let error as CLIError {
+                        printError("Error: \(error.description)")
+                        try output(l(.onboardingServiceLater))
+                    }
+                } else {
+                    try output(l(.onboardingServiceLater))
+                }
+                try output("")
+                try await sendTest(localizer: l)
             case .notificationsOff(let status):
                 try output(l(status == .denied ? .onboardingOffDenied : .onboardingOffLater))
             case .alreadyDenied:
@@ -157,6 +185,14 @@ struct OnboardingFlow {
         }
     }
 
+    /// One test notification through the configured channels, and how each did.
+    private func sendTest(localizer l: Localizer) async throws {
+        try output(l(.onboardingTestSending))
+        let (settings, zone) = try await context.settings()
+        let outcomes = await NotificationTester.send(context: context, settings: settings, channels: settings.channels, zone: zone, localizer: l)
+        try NotificationTester.report(outcomes, settings: settings, status: try await context.database.authorizationStatus(), localizer: l)
+    }
+
     private func showNext(_ result: RescheduleResult, localizer l: Localizer) throws {
         guard !result.requests.isEmpty else {
             try output(l(.onboardingNextNone))
@@ -164,7 +200,8 @@ struct OnboardingFlow {
         }
         try output(l(.onboardingNextTitle))
         let rows = result.requests.prefix(5).map { [Wording.wallClock($0.fireAt, zone: result.timeZone), $0.title, $0.body] }
-        try output(Table.render(rows).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        let width = Table.fitWidth.map { $0 - 2 }
+        try output(Table.render(rows, shrinkable: [1, 2], width: width).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
         if result.scheduled > 5 { try output("  " + l(.onboardingNextMore(pending: result.scheduled))) }
     }
 

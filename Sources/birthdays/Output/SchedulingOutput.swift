@@ -1,32 +1,40 @@
 import BirthdayCore
+import BirthdayStore
 import Foundation
 
 /// One entry of `birthdays pending --json`.
 struct PendingOutput: Encodable {
     var id: String
+    var short_id: String
     var person_id: String
     var kind: String
     /// `gregorian`, or the calendar of a date in another one (`chinese`).
     var calendar: String
     var when: String
     var fire_at: String
+    var snoozed: Bool
     var title: String
     var body: String
 
-    init(_ request: NotificationRequest, zone: TimeZone) {
+    init(_ reminder: PendingReminder, zone: TimeZone) {
+        let request = reminder.request
         id = request.id
+        short_id = reminder.shortID
         person_id = request.personID
         kind = request.kind.rawValue
         calendar = request.calendar?.rawValue ?? "gregorian"
         when = request.timing.rawValue
         fire_at = ISOInstant.format(request.fireAt, in: zone)
+        snoozed = reminder.snoozed
         title = request.title
         body = request.body
     }
 
-    /// One line per request under a header; the title and body are as they were planned.
-    static func table(_ requests: [NotificationRequest], zone: TimeZone, in localizer: Localizer) -> String {
-        let (dayOf, dayBefore) = (localizer(.pendingDayOf), localizer(.pendingDayBefore))
+    /// One line per reminder under a header: its short id, when it fires,
+    /// how long before the day (the day of, the day before, N days before)
+    /// or snoozed, and the title and body as they were planned.
+    static func table(_ reminders: [PendingReminder], zone: TimeZone, in localizer: Localizer) -> String {
+        let (dayOf, dayBefore, snoozed) = (localizer(.pendingDayOf), localizer(.pendingDayBefore), localizer(.pendingSnoozed))
         func when(_ timing: NotificationRequest.Timing) -> String {
             switch timing.daysBefore {
             case 0: dayOf
@@ -35,8 +43,18 @@ struct PendingOutput: Encodable {
             }
         }
         return Table.render(
-            requests.map { [Wording.wallClock($0.fireAt, zone: zone), when($0.timing), $0.title, $0.body] },
-            header: [localizer(.pendingFires), localizer(.pendingWhen), localizer(.pendingTitle), localizer(.pendingBody)]
+            reminders.map { reminder in
+                let request = reminder.request
+                return [
+                    reminder.shortID,
+                    Wording.wallClock(request.fireAt, zone: zone),
+                    reminder.snoozed ? snoozed : when(request.timing),
+                    request.title,
+                    request.body,
+                ]
+            },
+            header: [localizer(.pendingID), localizer(.pendingFires), localizer(.pendingWhen), localizer(.pendingTitle), localizer(.pendingBody)],
+            shrinkable: [3, 4]
         )
     }
 }

@@ -17,7 +17,9 @@ struct SettingsOutput: Encodable {
             SettingKey.shown.map { key in
                 let value = settings.text(for: key)
                 return [key.rawValue, key == .timeZone && settings.timeZone == nil ? value + " (" + zone.identifier + ")" : value]
-            }
+            },
+            // A command is never cut: it is what the user has to read in full.
+            shrinkable: []
         )
     }
 

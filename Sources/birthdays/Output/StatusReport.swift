@@ -7,7 +7,13 @@ import Foundation
 ///
 /// Reminder ids are shown in their public form (``PublicID``, `r-…`), which
 /// `snooze` and `dismiss` accept: a status report pasted into a bug report
-/// says nothing about whose birthday it is.
+/// says nothing about whose birthday it is. On a terminal (and only there:
+/// never in `--json`, a pipe or a log) the text names the people too, since
+/// the one reading it is the one whose address book it is.
+///
+/// A daemon that is not running is a missed birthday waiting to happen, so
+/// the text says how to start it: `systemctl --user start birthdays` when the
+/// service is installed, else `birthdays service install`.
 struct StatusReport {
     var pid: Int32?
     var permission: AuthorizationStatus
@@ -19,8 +25,15 @@ struct StatusReport {
     var days: Int
     var zone: TimeZone
     var ids: PublicID
+    /// The id of the person of the next reminder.
+    var nextPersonID: String?
+    /// Names by person id, for a terminal; empty otherwise.
+    var names: [String: String] = [:]
+    /// Whether the systemd user service's unit file is installed.
+    var serviceInstalled: Bool
 
-    init(context: Context, days: Int) async throws {
+    /// - Parameter names: look up the people's names (for a terminal).
+    init(context: Context, days: Int, names: Bool = false) async throws {
         let (settings, zone) = try await context.settings()
         let database = context.database
         self.zone = zone
@@ -29,11 +42,35 @@ struct StatusReport {
         permission = try await database.authorizationStatus()
         ids = try await database.publicIDs()
         channels = permission == .provisional ? ["log"] : settings.channels.map(\.rawValue)
-        let requests = try await database.pendingRequests()
-        pending = requests.count
-        nextFire = [requests.first?.fireAt, try await database.nextLedgerWork()].compactMap { $0 }.min()
+        let reminders = try await database.pendingReminders()
+        pending = reminders.count
+        let ledgerWork = try await database.nextLedgerWork()
+        let next = [reminders.first?.request.fireAt, ledgerWork].compactMap { $0 }.min()
+        nextFire = next
+        nextPersonID = reminders.first.flatMap { $0.request.fireAt == next ? $0.request.personID : nil }
         last = try await database.lastDelivery()
         recent = try await database.deliveries(updatedSince: context.now.addingTimeInterval(-Double(max(days, 0)) * 86_400))
+        serviceInstalled = context.userService().isInstalled
+        if names {
+            var wanted = Set(recent.map(\.personID))
+            if let next = nextPersonID { wanted.insert(next) }
+            if let last = last?.personID { wanted.insert(last) }
+            let found = try await database.names(ids: Array(wanted))
+            self.names = found
+        }
+    }
+
+    /// " (Ada Lovelace)" for a terminal, "" otherwise.
+    func named(_ personID: String?) -> String {
+        guard let personID, let name = names[personID] else { return "" }
+        return " (" + (name.isEmpty ? "no name" : SafeText.line(name, maxCharacters: 60)) + ")"
+    }
+
+    /// How to start the daemon: the service when its unit is installed, else the command that installs it.
+    var startHint: String {
+        serviceInstalled
+            ? "start it with: systemctl --user start birthdays (journalctl --user -u birthdays says why it stopped)"
+            : "start it with: birthdays service install (or keep 'birthdays run' running yourself)"
     }
 
     static let problemStates: [DeliveryEntry.State] = [.failed, .missed, .interrupted, .retrying]
@@ -127,11 +164,13 @@ struct StatusReport {
 
     var text: String {
         var lines: [String] = []
-        lines.append("Daemon: " + (pid.map { "running (pid \($0))" } ?? "not running"))
+        lines.append("Daemon: " + (pid.map { "running (pid \($0))" } ?? "not running; reminders are delivered only while it runs, so " + startHint))
         lines.append("Notifications: \(permission.rawValue); channels: \(channels.isEmpty ? "none" : channels.joined(separator: ","))")
-        lines.append("Pending: \(pending)" + (iso(nextFire).map { "; next \($0)" } ?? ""))
+        lines.append("Pending: \(pending)" + (iso(nextFire).map { "; next \($0)" + named(nextPersonID) } ?? ""))
         if let last {
-            lines.append("Last delivery: \(ids.reminder(last.notificationID)) at \(iso(last.deliveredAt) ?? "?")\(last.late ? " (late)" : "")")
+            lines.append(
+                "Last delivery: \(ids.reminder(last.notificationID))\(named(last.personID)) at \(iso(last.deliveredAt) ?? "?")\(last.late ? " (late)" : "")"
+            )
         }
         lines.append(
             "Last \(days) days: \(count(.delivered)) delivered, \(count(.failed)) failed, \(count(.missed)) missed, "
@@ -139,7 +178,7 @@ struct StatusReport {
         )
         for entry in problems {
             lines.append(
-                "  \(entry.state.rawValue) \(ids.reminder(entry.notificationID)) (\(entry.occurrenceDate))"
+                "  \(entry.state.rawValue) \(ids.reminder(entry.notificationID)) (\(entry.occurrenceDate))\(named(entry.personID))"
                     + (entry.lastError.map { ": " + SafeText.line($0) } ?? "")
             )
         }

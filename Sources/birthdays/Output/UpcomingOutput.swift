@@ -98,7 +98,8 @@ struct UpcomingOutput: Encodable {
                 case (.anniversary, nil): what = anniversary
                 }
                 return [day.when, day.date, event.name.isEmpty ? noName : event.name, what]
-            }
+            },
+            shrinkable: [2, 3]
         )
     }
 

@@ -15,9 +15,11 @@ import Testing
         #expect(machine.handle(.importSucceeded) == .showPrimer)
         #expect(machine.handle(.enableNotifications) == .probeChannel)
         #expect(machine.handle(.channelProbed(reachable: true)) == .askForPermission(channelReachable: true))
-        #expect(machine.handle(.permissionAnswered(allowed: true)) == .finish(.notificationsOn(.authorized)))
-        #expect(machine.step == .complete)
+        #expect(machine.handle(.permissionAnswered(allowed: true)) == .offerService(.authorized))
+        #expect(machine.step == .service)
         #expect(machine.status == .authorized)
+        #expect(machine.handle(.serviceAnswered(install: true)) == .finish(.notificationsOn(.authorized, installService: true)))
+        #expect(machine.step == .complete)
     }
 
     @Test func enableWithoutAChannelIsProvisional() {
@@ -25,7 +27,24 @@ import Testing
         #expect(machine.handle(.start) == .showPrimer)
         #expect(machine.handle(.enableNotifications) == .probeChannel)
         #expect(machine.handle(.channelProbed(reachable: false)) == .askForPermission(channelReachable: false))
-        #expect(machine.handle(.permissionAnswered(allowed: true)) == .finish(.notificationsOn(.provisional)))
+        #expect(machine.handle(.permissionAnswered(allowed: true)) == .offerService(.provisional))
+        #expect(machine.handle(.serviceAnswered(install: false)) == .finish(.notificationsOn(.provisional, installService: false)))
+    }
+
+    /// Reminders fire only while the daemon runs: an onboarding that ends
+    /// with notifications on always offers the service first, and one
+    /// interrupted there offers it again.
+    @Test func anInterruptedServiceOfferIsMadeAgain() {
+        var machine = Machine(step: .notificationPrimer)
+        _ = machine.handle(.start)
+        _ = machine.handle(.enableNotifications)
+        _ = machine.handle(.channelProbed(reachable: true))
+        #expect(machine.handle(.permissionAnswered(allowed: true)) == .offerService(.authorized))
+        var resumed = Machine(step: machine.step, status: machine.status)
+        #expect(resumed.handle(.start) == .offerService(.authorized))
+        #expect(resumed.handle(.permissionAnswered(allowed: false)) == .ignored)
+        #expect(resumed.handle(.serviceAnswered(install: true)) == .finish(.notificationsOn(.authorized, installService: true)))
+        #expect(resumed.handle(.serviceAnswered(install: true)) == .ignored)
     }
 
     @Test func dontAllowDenies() {
@@ -62,7 +81,8 @@ import Testing
     func alreadyAllowedSkipsThePrimer(_ status: AuthorizationStatus) {
         var machine = Machine(step: .contactsImport, status: status)
         #expect(machine.handle(.start) == .askForContacts(problem: nil))
-        #expect(machine.handle(.skipContacts) == .finish(.notificationsOn(status)))
+        #expect(machine.handle(.skipContacts) == .offerService(status))
+        #expect(machine.handle(.serviceAnswered(install: false)) == .finish(.notificationsOn(status, installService: false)))
     }
 
     @Test func aFailedImportAsksAgain() {
@@ -86,6 +106,7 @@ import Testing
         (.contactsImport, .askForContacts(problem: nil)),
         (.notificationPrimer, .showPrimer),
         (.permissionRequest, .showPrimer),
+        (.service, .offerService(.notDetermined)),
         (.complete, .alreadyComplete(.notDetermined)),
     ])
     func resumesWhereItStopped(_ step: Machine.Step, _ action: Machine.Action) {

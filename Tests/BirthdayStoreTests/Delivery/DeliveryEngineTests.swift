@@ -365,6 +365,72 @@ func eventually(
         #expect(try await ledger().map(\.state) == [.interrupted])
     }
 
+    // MARK: - Provisional ends by itself
+
+    /// While provisional, every pass asks whether a channel answers; the
+    /// first that does moves the permission to authorized (stored and
+    /// logged), and that pass delivers through the configured channels.
+    @Test func aProvisionalPermissionEndsWhenAChannelAnswers() async throws {
+        try PendingNotificationStore(database: database).setAuthorizationStatus(.provisional)
+        let answers = Mutex(false)
+        let asked = Mutex(0)
+        let sink = EngineSink()
+        let quietLog = EngineSink()
+        let now = TestNow(try at("2026-03-10T08:00:00+01:00"))
+        let recorder = LogRecorder()
+        let zone = berlin
+        let engine = DeliveryEngine(
+            database: database,
+            clock: ContinuousClock(),
+            now: { now.date },
+            systemTimeZone: { zone },
+            channels: { _, status in
+                ChannelSet([.init(name: status == .provisional ? "log" : "desktop", sink: status == .provisional ? quietLog : sink)])
+            },
+            channelCheck: { _ in
+                asked.withLock { $0 += 1 }
+                return answers.withLock { $0 }
+            },
+            logger: recorder.logger
+        )
+        #expect(try await engine.runOnePass().status == .provisional)
+        #expect(asked.withLock { $0 } == 1, "asked at start")
+        #expect(try await database.authorizationStatus() == .provisional)
+
+        answers.withLock { $0 = true }
+        now.set(try at("2026-03-10T09:00:05+01:00"))
+        let pass = try await engine.runOnePass()
+        #expect(pass.status == .authorized)
+        #expect(pass.delivered == 1)
+        #expect(await sink.reminders.map(\.id) == ["ada-birthday-dayof"])
+        #expect(await quietLog.attempts == 0)
+        #expect(try await database.authorizationStatus() == .authorized)
+        #expect(recorder.all.contains { $0.contains("moved from provisional to authorized") })
+        // Authorized now: no more questions.
+        try await engine.runOnePass()
+        #expect(asked.withLock { $0 } == 2)
+    }
+
+    /// A `notifications disable` between the question and the answer wins.
+    @Test func aPermissionChangedMeanwhileIsKept() async throws {
+        try PendingNotificationStore(database: database).setAuthorizationStatus(.provisional)
+        let database = self.database
+        let engine = DeliveryEngine(
+            database: database,
+            clock: ContinuousClock(),
+            now: { Date(timeIntervalSince1970: 0) },
+            systemTimeZone: { TimeZone.gmt },
+            channels: { _, _ in ChannelSet([]) },
+            channelCheck: { _ in
+                try? await database.setAuthorizationStatus(.denied)
+                return true
+            },
+            logger: quiet
+        )
+        try await engine.runOnePass()
+        #expect(try await database.authorizationStatus() == .denied)
+    }
+
     // MARK: - Snooze and dismiss
 
     @Test func aSnoozeSurvivesARescheduleAndFiresOnce() async throws {

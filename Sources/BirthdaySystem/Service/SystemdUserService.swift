@@ -1,0 +1,209 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `birthdays run` as a systemd user service, for one database: the unit
+/// file, written with this binary's path and the database filled in, and
+/// the `systemctl --user` commands that install, start and remove it; or,
+/// where no systemd user manager runs (a container, WSL, a system without
+/// systemd), the exact commands to start the daemon by hand.
+///
+/// ## The unit
+/// `$XDG_CONFIG_HOME/systemd/user/birthdays.service` (normally
+/// `~/.config/systemd/user/`): `ExecStart=<binary> run --database <database>`,
+/// restarted on failure, reloaded with SIGHUP, and hardened: the whole file
+/// system is read-only for it (`ProtectSystem=strict`) except the folder of
+/// the database, where SQLite writes its journal and the daemon its lock;
+/// the folder of the file a symbolic link leads to as well. `PrivateTmp=`
+/// gives it a /tmp of its own, unless the database lives in /tmp.
+public struct SystemdUserService: Sendable {
+    /// The unit's name.
+    public static let unitName = "birthdays.service"
+
+    /// The `birthdays` binary the unit runs (absolute).
+    public let binary: String
+    /// The database the daemon delivers from (absolute).
+    public let database: String
+    private let environment: [String: String]
+
+    /// - Parameters:
+    ///   - binary: the executable; made absolute.
+    ///   - database: the database file; made absolute.
+    ///   - environment: where `HOME`, `XDG_CONFIG_HOME`, `XDG_RUNTIME_DIR` and `PATH` come from.
+    public init(binary: String, database: String, environment: [String: String]) {
+        self.binary = Self.absolute(binary)
+        self.database = Self.absolute(database)
+        self.environment = environment
+    }
+
+    /// This process's executable (`/proc/self/exe`), else `fallback`.
+    public static func currentBinary(fallback: String) -> String {
+        guard let real = realpath("/proc/self/exe", nil) else { return fallback }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// Where the unit file goes.
+    public var unitPath: String {
+        let config: String
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            config = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            config = home + "/.config"
+        }
+        return config + "/systemd/user/" + Self.unitName
+    }
+
+    /// Whether the unit file exists.
+    public var isInstalled: Bool { FileManager.default.fileExists(atPath: unitPath) }
+
+    /// The folders the daemon writes: the database's, and the folder of the
+    /// file it links to when that is elsewhere.
+    public var writablePaths: [String] {
+        let folder = (database as NSString).deletingLastPathComponent
+        var paths = [folder]
+        if let real = realpath(database, nil) {
+            defer { free(real) }
+            let target = (String(cString: real) as NSString).deletingLastPathComponent
+            if target != folder { paths.append(target) }
+        }
+        return paths
+    }
+
+    /// The unit file's text.
+    public var unitText: String {
+        """
+        # Written by `birthdays service install` for \(Self.comment(database)).
+        # `birthdays service uninstall` removes it; `birthdays status` shows how it runs.
+        [Unit]
+        Description=Birthday reminders (birthdays run)
+        After=graphical-session.target dbus.socket
+
+        [Service]
+        Type=exec
+        ExecStart=\(Self.quoted(binary)) run --database \(Self.quoted(database))
+        ExecReload=/bin/kill -HUP $MAINPID
+        Restart=on-failure
+        RestartSec=30
+        # Hardening: it writes only next to its database (the journal and the daemon lock).
+        NoNewPrivileges=yes
+        \(writablePaths.contains(where: Self.isTemporary) ? "# PrivateTmp is off: the database is in a temporary folder." : "PrivateTmp=yes")
+        ProtectSystem=strict
+        ReadWritePaths=\(writablePaths.map { Self.quoted("-" + $0) }.joined(separator: " "))
+
+        [Install]
+        WantedBy=default.target
+
+        """
+    }
+
+    /// Whether `path` is in a folder `PrivateTmp=` would hide from the service.
+    static func isTemporary(_ path: String) -> Bool {
+        ["/tmp", "/var/tmp"].contains { path == $0 || path.hasPrefix($0 + "/") }
+    }
+
+    /// Whether a systemd user manager answers here (`systemctl --user show-environment` succeeds).
+    public func managerAvailable() -> Bool {
+        guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { return false }
+        return SystemCommand.run([systemctl, "--user", "show-environment"], environment: environment).status == 0
+    }
+
+    /// What ``install(start:)`` did.
+    public struct Step: Sendable, Equatable {
+        /// The command as a user would type it.
+        public var command: String
+        public var result: SystemCommand.Result
+    }
+
+    /// Writes the unit, reloads the manager and enables the service
+    /// (starting it now with `start`). Stops at the first command that fails.
+    ///
+    /// - Returns: the `systemctl` commands run, with their results.
+    /// - Throws: ``ServiceError`` when the unit file cannot be written or systemctl is missing.
+    public func install(start: Bool) throws(ServiceError) -> [Step] {
+        guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { throw .noSystemctl }
+        let folder = (unitPath as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(unitText.utf8).write(to: URL(fileURLWithPath: unitPath), options: .atomic)
+        } catch {
+            throw .cannotWrite(path: unitPath, reason: error.localizedDescription)
+        }
+        let commands = [["--user", "daemon-reload"], ["--user", "enable"] + (start ? ["--now"] : []) + [Self.unitName]]
+        return run(commands, systemctl: systemctl)
+    }
+
+    /// Stops and disables the service and removes the unit file.
+    public func uninstall() throws(ServiceError) -> [Step] {
+        guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { throw .noSystemctl }
+        var steps = run([["--user", "disable", "--now", Self.unitName]], systemctl: systemctl)
+        if isInstalled {
+            do {
+                try FileManager.default.removeItem(atPath: unitPath)
+            } catch {
+                throw .cannotWrite(path: unitPath, reason: error.localizedDescription)
+            }
+        }
+        steps += run([["--user", "daemon-reload"]], systemctl: systemctl)
+        return steps
+    }
+
+    private func run(_ commands: [[String]], systemctl: String) -> [Step] {
+        var steps: [Step] = []
+        for arguments in commands {
+            let result = SystemCommand.run([systemctl] + arguments, environment: environment)
+            steps.append(Step(command: (["systemctl"] + arguments).joined(separator: " "), result: result))
+            if result.status != 0 { break }
+        }
+        return steps
+    }
+
+    /// The commands that start the daemon by hand where no systemd user
+    /// manager runs: in the background, its log next to the database.
+    public var manualCommand: String {
+        let log = (database as NSString).deletingLastPathComponent + "/birthdays-run.log"
+        return "nohup \(Self.shellQuoted(binary)) run --database \(Self.shellQuoted(database)) >>\(Self.shellQuoted(log)) 2>&1 &"
+    }
+
+    /// `path` made absolute against the working folder, `..` and `.` removed.
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return (full as NSString).standardizingPath
+    }
+
+    /// A word for a unit file: `%` and `$` escaped (specifiers, variables),
+    /// in double quotes with `"` and `\` escaped when it has spaces or quotes.
+    static func quoted(_ text: String) -> String {
+        var escaped = text.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
+        guard escaped.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || $0 == "'" || $0 == "\t" }) else { return escaped }
+        escaped = escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"" + escaped + "\""
+    }
+
+    /// `text` for a comment line: one line.
+    static func comment(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
+    }
+
+    /// `text` as one word for `/bin/sh`.
+    public static func shellQuoted(_ text: String) -> String {
+        if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+:@=,".contains($0) }) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// The service could not be installed or removed.
+public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noSystemctl
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noSystemctl: "systemctl is not installed, so there is no systemd user service to manage"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import BirthdayCore
+import BirthdayDaemon
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+
+extension BirthdaysCommand.Notifications {
+    struct NotificationsTest: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "test",
+            abstract: "Send a sample notification through each configured channel now, and say OK or FAIL for each.",
+            discussion: """
+                Nothing is recorded: the delivery ledger and the pending reminders stay as they are. Every channel of the \
+                'channels' setting is tried (or only those given with --channel), whatever the permission; exits 1 when one failed.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(name: .customLong("channel"), help: ArgumentHelp("Only this channel: desktop, command or log (repeatable).", valueName: "channel"))
+        var channels: [ChannelKind] = []
+
+        func run() async throws {
+            let context = try Context(global, readOnly: true)
+            let (settings, zone, localizer) = try await context.settingsAndLanguage()
+            let status = try await context.database.authorizationStatus()
+            let outcomes = await NotificationTester.send(
+                context: context,
+                settings: settings,
+                channels: channels.isEmpty ? settings.channels : channels,
+                zone: zone,
+                localizer: localizer
+            )
+            try NotificationTester.report(outcomes, settings: settings, status: status, localizer: localizer)
+            if outcomes.isEmpty || outcomes.contains(where: { $0.error != nil }) { throw ExitCode.failure }
+        }
+    }
+}
+
+/// `--channel desktop`.
+extension ChannelKind: ExpressibleByArgument {}
+
+/// A sample notification through the channels, for `notifications test`
+/// and the end of the onboarding: the same channels `birthdays run` builds,
+/// handed a reminder that is in no table, so nothing is recorded.
+enum NotificationTester {
+    /// Delivers the sample to each of `channels` at once; their outcomes in that order.
+    static func send(
+        context: Context,
+        settings: Settings,
+        channels: [ChannelKind],
+        zone: TimeZone,
+        localizer: Localizer
+    ) async -> [ChannelSet.Outcome] {
+        var chosen = settings
+        chosen.channels = channels
+        let clock = ContinuousClock()
+        let factory = ReminderChannels.factory(
+            desktop: channels.contains(.desktop) ? DesktopNotificationChannel(labels: .init(localizer)) : nil,
+            environment: context.environment,
+            clock: clock,
+            log: { line in try StandardOutput.write(line + "\n") }
+        )
+        let today = LocalDate.today(at: context.now, in: zone)
+        let sample = Reminder(
+            id: "birthdays-test",
+            personID: "",
+            kind: .birthday,
+            when: .dayOf,
+            fireAt: context.now,
+            timeZone: zone,
+            title: localizer(.testTitle),
+            body: localizer(.testBody),
+            late: false,
+            occurrenceDate: today,
+            logID: "test"
+        )
+        // The permission decides what `birthdays run` uses; a test tries what was asked.
+        return await factory(chosen, .authorized).deliverEach(sample)
+    }
+
+    /// One line per channel ("desktop: OK", "command: FAIL: …"), a warning
+    /// for a `command` channel without a command, and a note when the
+    /// permission keeps `birthdays run` from using them.
+    static func report(_ outcomes: [ChannelSet.Outcome], settings: Settings, status: AuthorizationStatus, localizer l: Localizer) throws {
+        if outcomes.isEmpty { try output(l(.testNoChannels)) }
+        for outcome in outcomes {
+            if let error = outcome.error {
+                try output(l(.testFailed(channel: outcome.channel, reason: l(.deliveryError(error)))))
+            } else {
+                try output(l(.testOK(channel: outcome.channel)))
+            }
+        }
+        if outcomes.contains(where: { $0.channel == ChannelKind.command.rawValue }) && settings.command.trimmingWhitespace().isEmpty {
+            printError("warning: the 'command' channel is on, but no command is set; set one with: birthdays settings set command '…'")
+        }
+        switch status {
+        case .provisional: try output(l(.testProvisional))
+        case .notDetermined, .denied: try output(l(.testDisabled(status: status.rawValue)))
+        case .authorized: break
+        }
+    }
+}

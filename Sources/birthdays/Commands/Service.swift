@@ -1,0 +1,130 @@
+import ArgumentParser
+import BirthdayCore
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+
+extension BirthdaysCommand {
+    struct ServiceCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "service",
+            abstract: "Keep 'birthdays run' running: install or remove it as a systemd user service.",
+            discussion: """
+                'install' writes ~/.config/systemd/user/birthdays.service with this binary and the database filled in, \
+                then runs 'systemctl --user enable --now birthdays.service'. Where no systemd user manager runs, it prints \
+                the command that starts the daemon by hand instead.
+                """,
+            subcommands: [ServiceInstall.self, ServiceUninstall.self]
+        )
+    }
+}
+
+extension BirthdaysCommand.ServiceCommand {
+    struct ServiceInstall: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "install",
+            abstract: "Install and start birthdays run as a systemd user service (or print how to start it without systemd)."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Enable it without starting it now.")
+        var noStart = false
+
+        @Flag(help: "Print the unit file and the commands, change nothing.")
+        var dryRun = false
+
+        func run() async throws {
+            let context = try Context(global, readOnly: true)
+            let service = context.userService()
+            if dryRun {
+                try output("# " + service.unitPath)
+                try output(service.unitText, terminator: "")
+                return
+            }
+            try ServiceSetup.install(service, start: !noStart, trial: context.isTrial, localizer: try await context.localizer())
+        }
+    }
+
+    struct ServiceUninstall: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "uninstall",
+            abstract: "Stop and disable the systemd user service and remove its unit file."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let context = try Context(global, readOnly: true, emptyIfMissing: true)
+            let service = context.userService()
+            let steps: [SystemdUserService.Step]
+            do {
+                steps = try service.uninstall()
+            } catch {
+                throw CLIError(error.description)
+            }
+            for step in steps where step.result.status != 0 {
+                printError("\(step.command): \(step.result.output)")
+            }
+            try output(try await context.localizer()(.serviceRemoved(service.unitPath)))
+        }
+    }
+}
+
+extension Context {
+    /// The systemd user service for this database and this binary.
+    func userService() -> SystemdUserService {
+        SystemdUserService(
+            binary: SystemdUserService.currentBinary(fallback: CommandLine.arguments.first ?? "birthdays"),
+            database: databasePath,
+            environment: environment
+        )
+    }
+
+    /// Whether this is a trial at pretend time: BIRTHDAYS_NOW is set and
+    /// BIRTHDAYS_NOW_WRITES=1 is not (then commands that write work on a copy).
+    var isTrial: Bool { Context.isTrial(environment) }
+}
+
+/// Installing the service, shared by `service install` and the onboarding.
+enum ServiceSetup {
+    /// What happened.
+    enum Outcome {
+        case started
+        case enabled
+        case manual
+        case skippedForTrial
+    }
+
+    /// Installs and (with `start`) starts the service, printing what it
+    /// did in the localizer's language; without a systemd user manager,
+    /// prints the command that starts the daemon by hand. At pretend time
+    /// nothing is installed.
+    ///
+    /// - Throws: ``CLIError`` when writing the unit or a systemctl command
+    ///   failed (with what systemctl said).
+    @discardableResult
+    static func install(_ service: SystemdUserService, start: Bool, trial: Bool, localizer l: Localizer) throws -> Outcome {
+        if trial {
+            try output(l(.serviceTrial))
+            return .skippedForTrial
+        }
+        guard service.managerAvailable() else {
+            try output(l(.serviceManual))
+            try output("  " + service.manualCommand)
+            return .manual
+        }
+        let steps: [SystemdUserService.Step]
+        do {
+            steps = try service.install(start: start)
+        } catch {
+            throw CLIError(error.description)
+        }
+        if let failed = steps.first(where: { $0.result.status != 0 }) {
+            throw CLIError("\(failed.command) failed: \(failed.result.output.isEmpty ? "exit status \(failed.result.status)" : failed.result.output)")
+        }
+        try output(l(.serviceInstalled(service.unitPath)))
+        try output(l(start ? .serviceStarted : .serviceEnabled))
+        return start ? .started : .enabled
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `birthdays service install`: a unit systemd accepts, for the database in
+/// use; without a systemd user manager, the exact command instead; and
+/// `status` saying how to start a daemon that is not running.
+@Suite struct ServiceTests {
+    /// The unit for a database in a folder of its own passes `systemd-analyze verify`,
+    /// runs this binary on that database, and may write only that folder.
+    @Test(.enabled(if: SystemTools.path("systemd-analyze") != nil, "needs systemd-analyze (apt: systemd)"))
+    func theUnitFollowsTheDatabaseAndSystemdAcceptsIt() async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let folder = cli.path("my data")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        cli.extraEnvironment["BIRTHDAYS_DATABASE"] = folder + "/b%irthdays.sqlite"
+        try await Seed.twoPeople(cli)
+        let dryRun = try await cli.run("service", "install", "--dry-run")
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        let lines = dryRun.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "# \(cli.path(".config/systemd/user/birthdays.service"))")
+        let unit = lines.dropFirst().joined(separator: "\n")
+        let binary = URL(fileURLWithPath: try CLIProcess.binary()).resolvingSymlinksInPath().path
+        #expect(unit.contains("\nExecStart=\(binary) run --database \"\(folder)/b%%irthdays.sqlite\"\n"), "\(unit)")
+        #expect(unit.contains("\nReadWritePaths=\"-\(folder)\"\n"))
+        #expect(unit.contains("\nProtectSystem=strict\n"))
+        #expect(!FileManager.default.fileExists(atPath: cli.path(".config")), "a dry run writes nothing")
+
+        let file = try cli.write("birthdays.service", unit)
+        let verify = try await TestProcess.run(["/usr/bin/env", "systemd-analyze", "verify", file], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(verify.stderr.isEmpty, "systemd has no objection: \(verify.stderr)")
+    }
+
+    /// No systemd user manager answers (as in a container): the exact command, and nothing written.
+    @Test func withoutSystemdTheCommandIsPrinted() async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await Seed.twoPeople(cli)
+        // A systemctl that finds no user manager, as on a machine without a login session.
+        let folder = cli.path("no-manager")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho 'Failed to connect to bus: No medium found' >&2\nexit 1\n".write(
+            toFile: folder + "/systemctl",
+            atomically: true,
+            encoding: .utf8
+        )
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/systemctl")
+        cli.extraEnvironment["PATH"] = folder + ":/usr/bin:/bin"
+
+        let result = try await cli.run("onboard", "--no-contacts", "--enable-notifications", "--service")
+        #expect(result.status == 0, "\(result.stderr)")
+        let binary = URL(fileURLWithPath: try CLIProcess.binary()).resolvingSymlinksInPath().path
+        #expect(result.stdout.contains("No systemd user manager runs here, so start the daemon yourself"))
+        #expect(result.stdout.contains("\n  nohup \(binary) run --database \(cli.databasePath) >>\(cli.path("birthdays-run.log")) 2>&1 &\n"))
+        #expect(result.stdout.contains("Sending a test notification…\ndesktop: FAIL: this is not a desktop session"))
+        #expect(!FileManager.default.fileExists(atPath: cli.path(".config/systemd/user/birthdays.service")))
+
+        let status = try await cli.run("status")
+        #expect(
+            status.stdout.hasPrefix("Daemon: not running; reminders are delivered only while it runs, so start it with: birthdays service install")
+        )
+    }
+
+    /// Without an answer and without a terminal, onboarding installs nothing and says how to start it later.
+    @Test func withoutAnAnswerNothingIsInstalled() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await Seed.twoPeople(cli)
+        let result = try await cli.run("onboard", "--no-contacts", "--enable-notifications")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("start it when you like with: birthdays service install"))
+        #expect(!FileManager.default.fileExists(atPath: cli.path(".config")))
+    }
+}
+
+/// `status` on a terminal names the people; piped, it does not.
+@Suite(.enabled(if: TerminalSession.tmuxAvailable, "tmux is not installed; the terminal status test needs it"))
+struct StatusTerminalTests {
+    @Test func statusNamesPeopleOnATerminalOnly() async throws {
+        let cli = try await CLIProcess.withAda(settings: [("channels", "log")], enableNotifications: true)
+        defer { cli.cleanUp() }
+        var late = cli
+        late.now = "2026-03-10T09:00:10+01:00"
+        _ = try await late.run("deliver", "--once")
+        let terminal = try await TerminalSession(late, ["status"])
+        let screen = try await terminal.waitFor("[exit 0]")
+        let publicID = try await cli.publicID("ada-birthday-dayof")
+        #expect(screen.contains("Last delivery: \(publicID) (Ada Lovelace) at 2026-03-10T09:00:10+01:00"), "\(screen)")
+        let piped = try await late.run("status")
+        #expect(piped.stdout.contains("Last delivery: \(publicID) at"))
+        #expect(!piped.stdout.contains("Ada"))
+    }
+}
