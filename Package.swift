@@ -14,7 +14,8 @@ let swiftSettings: [SwiftSetting] = [
 //   BirthdayCore      pure domain: dates, people, readers, settings, planner, state machines
 //   BirthdayStore     GRDB: the database and the use cases over it (the only place SQL lives)
 //   BirthdayCalendar  libical (loaded with dlopen): the iCalendar exporter
-//   BirthdaySystem    Linux adapters: D-Bus, wake monitor, child processes, the daemon lock
+//   BirthdaySystem    Linux adapters: D-Bus, wake monitor, file watches, child processes, the daemon lock
+//   BirthdayCardDAV   the CardDAV client (AsyncHTTPClient, libxml2 loaded with dlopen): core only
 //   BirthdayServer    the feed server (Hummingbird): store + calendar, no D-Bus, no CWake
 //   BirthdayDaemon    the wiring of `birthdays run` (swift-service-lifecycle)
 //   birthdays         the command line: parsing and output only
@@ -33,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: C
@@ -49,6 +51,9 @@ let package = Package(
         .target(name: "CWake"),
         // Swift concurrency's global executor hook (`run` and `serve` only).
         .target(name: "CExecutorHook"),
+        // libxml2's streaming reader, loaded with dlopen at the first CardDAV
+        // sync (Sources/CLibXML2/include/CLibXML2.h says why).
+        .target(name: "CLibXML2"),
 
         // MARK: Library
 
@@ -86,6 +91,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "BirthdayCardDAV",
+            dependencies: [
+                "BirthdayCore",
+                "CLibXML2",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "BirthdayServer",
             dependencies: [
                 "BirthdayCore",
@@ -106,6 +123,7 @@ let package = Package(
                 "BirthdayStore",
                 "BirthdaySystem",
                 "BirthdayServer",
+                "BirthdayCardDAV",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -126,6 +144,7 @@ let package = Package(
                 "BirthdayCalendar",
                 "BirthdaySystem",
                 "BirthdayServer",
+                "BirthdayCardDAV",
                 "BirthdayDaemon",
                 "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -193,6 +212,17 @@ let package = Package(
         .testTarget(
             name: "BirthdaySystemTests",
             dependencies: ["BirthdayCore", "BirthdaySystem", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BirthdayCardDAVTests",
+            dependencies: [
+                "BirthdayCore",
+                "BirthdayCardDAV",
+                "BirthdayStore",
+                "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -17,6 +17,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Import.self,
+            Sources.self,
             Upcoming.self,
             People.self,
             Reschedule.self,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BirthdayCore
+import BirthdayDaemon
 import BirthdayStore
 import Foundation
 import Logging
@@ -96,6 +97,23 @@ struct Context {
         let now = self.now
         let zone = systemTimeZone
         return NotificationScheduler(database: database, now: { now }, systemTimeZone: { zone }, logger: logger("birthdays.scheduler"))
+    }
+}
+
+extension Context {
+    /// Syncs sources from this context's database at its instant; CardDAV
+    /// password commands inherit the environment.
+    func sourceSync() -> SourceSync {
+        let now = self.now
+        let zone = systemTimeZone
+        return SourceSync(
+            database: database,
+            readers: .standard(environment: environment),
+            now: { now },
+            systemTimeZone: { zone },
+            // The command reports failures itself; the log adds details at info.
+            logger: logger("birthdays.sources", level: .error)
+        )
     }
 }
 

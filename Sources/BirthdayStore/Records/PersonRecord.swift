@@ -28,11 +28,14 @@ struct PersonRecord: Codable, FetchableRecord, PersistableRecord {
     var excluded: Bool
     var createdAt: Double
     var updatedAt: Double
+    /// Whether `birthdays import` brought the person: then no sync removes them.
+    var imported: Bool
 
     enum Columns {
         static let id = Column(CodingKeys.id)
         static let name = Column(CodingKeys.name)
         static let excluded = Column(CodingKeys.excluded)
+        static let imported = Column(CodingKeys.imported)
     }
 
     /// A date needs both month and day; `nil` otherwise or when the day does not exist.
@@ -43,7 +46,7 @@ struct PersonRecord: Codable, FetchableRecord, PersistableRecord {
 }
 
 extension PersonRecord {
-    init(_ person: Person, excluded: Bool = false, createdAt: Double, updatedAt: Double) {
+    init(_ person: Person, excluded: Bool = false, createdAt: Double, updatedAt: Double, imported: Bool = true) {
         id = person.id
         name = person.name
         namePrefix = person.nameParts.prefix
@@ -65,6 +68,7 @@ extension PersonRecord {
         self.excluded = excluded
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.imported = imported
     }
 
     var person: Person {
@@ -109,14 +113,14 @@ extension PersonRecord {
     static let columnList = """
         id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
         birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
-        invalidDates, fingerprint, excluded, createdAt, updatedAt
+        invalidDates, fingerprint, excluded, createdAt, updatedAt, imported
         """
 
     var arguments: StatementArguments {
         [
             id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
             birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
-            invalidDates, fingerprint, excluded, createdAt, updatedAt,
+            invalidDates, fingerprint, excluded, createdAt, updatedAt, imported,
         ]
     }
 
@@ -124,7 +128,7 @@ extension PersonRecord {
     /// hot path (GRDB's Codable persistence costs several times more per row).
     func upsert(_ db: Database) throws {
         let statement = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         )
         statement.setUncheckedArguments(arguments)
         try statement.execute()
@@ -202,6 +206,7 @@ extension PersonRecord {
         var anniversary: EventDate?
         var excluded: Bool
         var createdAt: Double
+        var imported: Bool
     }
 
     /// Every person's ``MergeState``, by id.
@@ -211,7 +216,7 @@ extension PersonRecord {
             db,
             sql: """
                 SELECT id, fingerprint, sourceFile, birthdayYear, birthdayMonth, birthdayDay,
-                       anniversaryYear, anniversaryMonth, anniversaryDay, excluded, createdAt FROM person
+                       anniversaryYear, anniversaryMonth, anniversaryDay, excluded, createdAt, imported FROM person
                 """
         )
         while let row = try rows.next() {
@@ -221,9 +226,46 @@ extension PersonRecord {
                 birthday: date(row[3], row[4], row[5]),
                 anniversary: date(row[6], row[7], row[8]),
                 excluded: row[9],
-                createdAt: row[10]
+                createdAt: row[10],
+                imported: row[11]
             )
         }
         return stored
+    }
+}
+
+// MARK: - Sources
+
+extension PersonRecord {
+    /// Marks the people `ids` as brought by an import (so no sync removes them).
+    static func markImported(_ ids: [String], _ db: Database) throws {
+        for chunk in ids.chunked(900) {
+            try filter(chunk.contains(Columns.id)).updateAll(db, Columns.imported.set(to: true))
+        }
+    }
+
+    /// Of `ids`, those an import brought.
+    static func importedAmong(_ ids: [String], _ db: Database) throws -> Set<String> {
+        var found = Set<String>()
+        for chunk in ids.chunked(900) {
+            found.formUnion(try String.fetchAll(db, filter(chunk.contains(Columns.id) && Columns.imported == true).select(Columns.id)))
+        }
+        return found
+    }
+
+    /// Deletes the people `ids`; how many rows went.
+    static func delete(ids: [String], _ db: Database) throws -> Int {
+        var count = 0
+        for chunk in ids.chunked(900) {
+            count += try filter(chunk.contains(Columns.id)).deleteAll(db)
+        }
+        return count
+    }
+}
+
+extension Array {
+    /// Consecutive slices of at most `size` elements (SQLite limits the arguments of one statement).
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

@@ -37,6 +37,11 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Only contacts that carry a birthday, an anniversary or an unreadable date
 /// are stored; the report counts the others as `withoutDates`.
 ///
+/// ## Imports and sources
+/// What an import brings belongs to no source: it is marked `imported`, and
+/// no sync removes it, even when a source that has the same person loses it
+/// (see ``SourceSync``).
+///
 /// Reading, parsing and writing run on NIO's thread pool (see ``AppDatabase``).
 public struct ContactImporter: Sendable {
     public let database: AppDatabase
@@ -156,6 +161,9 @@ public struct ContactImporter: Sendable {
         let stored = try PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
         var changed = false
+        // People a source brought that this import brings too: from now on they
+        // belong to the import as well, and no sync removes them.
+        var adopted: [String] = []
         for var person in people {
             if !person.invalidDates.isEmpty { report.invalid += 1 }
             guard let old = stored[person.id] else {
@@ -171,12 +179,14 @@ public struct ContactImporter: Sendable {
             }
             if person.fingerprint == old.fingerprint {
                 report.unchanged += 1
+                if !old.imported { adopted.append(person.id) }
                 continue
             }
             report.updated += 1
             changed = true
             if write { try PersonRecord(person, excluded: old.excluded, createdAt: old.createdAt, updatedAt: timestamp).upsert(db) }
         }
+        if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }
         if write && changed { try RevisionRecord.bump(now: now, db) }
     }
 }

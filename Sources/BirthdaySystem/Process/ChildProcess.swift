@@ -30,8 +30,9 @@ struct ChildProcess: Sendable {
 
     let pid: pid_t
 
-    /// Starts `argv[0]` with `argv` and exactly `environment`.
-    static func spawn(_ argv: [String], environment: [String: String]) throws(DeliveryError) -> ChildProcess {
+    /// Starts `argv[0]` with `argv` and exactly `environment`; its standard
+    /// output goes to `stdout` when given (a pipe's write end), else `/dev/null`.
+    static func spawn(_ argv: [String], environment: [String: String], stdout: Int32? = nil) throws(DeliveryError) -> ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -48,7 +49,11 @@ struct ChildProcess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if let stdout {
+            posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         _ = cwake_spawn_add_closefrom(&actions, 3)
 
@@ -85,6 +90,11 @@ struct ChildProcess: Sendable {
             return Termination(waitStatus: status)
         }
         return (try? await Self.waiters.runIfActive(wait)) ?? wait()
+    }
+
+    /// Runs blocking `work` (a `waitpid`, a read of the child's pipe) on the waiters' pool.
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        (try? await waiters.runIfActive(work)) ?? work()
     }
 
     /// Sends `signal` to the child's whole process group.

@@ -14,6 +14,7 @@ struct StatusReport {
     var recent: [DeliveryEntry]
     var days: Int
     var zone: TimeZone
+    var sources: [Source]
 
     init(context: Context, days: Int) async throws {
         let (settings, zone) = try await context.settings()
@@ -28,6 +29,12 @@ struct StatusReport {
         nextFire = [requests.first?.fireAt, try await database.nextLedgerWork()].compactMap { $0 }.min()
         last = try await database.lastDelivery()
         recent = try await database.deliveries(updatedSince: context.now.addingTimeInterval(-Double(max(days, 0)) * 86_400))
+        sources = try await database.sources()
+    }
+
+    /// When the running daemon syncs `source` next; `nil` without a daemon (nothing syncs then).
+    func nextSync(_ source: Source) -> Date? {
+        pid == nil ? nil : source.status.nextSync
     }
 
     static let problemStates: [DeliveryEntry.State] = [.failed, .missed, .interrupted, .retrying]
@@ -65,6 +72,15 @@ struct StatusReport {
             }
         }
 
+        /// A source as status shows it: no location, no people count.
+        struct SourceState: Encodable {
+            var name: String
+            var kind: String
+            var last_sync: String?
+            var next_sync: String?
+            var error: String?
+        }
+
         struct Problem: Encodable {
             var id: String
             var occurrence: String
@@ -83,6 +99,7 @@ struct StatusReport {
         var last_delivery: LastDelivery?
         var recent: Recent
         var problems: [Problem]
+        var sources: [SourceState]
     }
 
     var output: Output {
@@ -115,6 +132,15 @@ struct StatusReport {
                     next_attempt_at: iso(entry.nextAttemptAt),
                     error: entry.lastError
                 )
+            },
+            sources: sources.map { source in
+                .init(
+                    name: source.name,
+                    kind: source.kind.rawValue,
+                    last_sync: iso(source.status.lastSync),
+                    next_sync: iso(nextSync(source)),
+                    error: source.status.error
+                )
             }
         )
     }
@@ -133,6 +159,17 @@ struct StatusReport {
         )
         for entry in problems {
             lines.append("  \(entry.state.rawValue) \(entry.notificationID) (\(entry.occurrenceDate))" + (entry.lastError.map { ": \($0)" } ?? ""))
+        }
+        if !sources.isEmpty {
+            lines.append("Sources: \(sources.count)")
+            for source in sources {
+                var line =
+                    "  \(source.name) (\(source.kind.rawValue)): last sync "
+                    + (source.status.lastSync.map { Wording.wallClock($0, zone: zone) } ?? "never")
+                if let next = nextSync(source) { line += ", next " + Wording.wallClock(next, zone: zone) }
+                if let error = source.status.error { line += "; failing: " + error }
+                lines.append(line)
+            }
         }
         return lines.joined(separator: "\n")
     }
