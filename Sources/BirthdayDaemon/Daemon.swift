@@ -29,6 +29,10 @@ public struct DaemonConfiguration: Sendable {
     public var logLine: @Sendable (String) throws -> Void
     /// The daemon's logger (counts and ids, never names).
     public var logger: Logger
+    /// What reads the sources (files, vdirs, CardDAV).
+    public var sourceReaders: SourceReaders
+    /// Whether local sources are watched with inotify (tests of the timers turn it off).
+    public var watchesSources: Bool
     /// The feed server's logger, when the `serve` setting is on.
     public var feedLogger: Logger
 
@@ -43,7 +47,9 @@ public struct DaemonConfiguration: Sendable {
         shutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         logLine: @escaping @Sendable (String) throws -> Void,
         logger: Logger,
-        feedLogger: Logger
+        feedLogger: Logger,
+        sourceReaders: SourceReaders? = nil,
+        watchesSources: Bool = true
     ) {
         self.database = database
         self.environment = environment
@@ -56,17 +62,22 @@ public struct DaemonConfiguration: Sendable {
         self.logLine = logLine
         self.logger = logger
         self.feedLogger = feedLogger
+        self.sourceReaders = sourceReaders ?? .standard(environment: environment)
+        self.watchesSources = watchesSources
     }
 }
 
-/// The delivery daemon, ready to run: the engine's service and, with the
-/// `serve` setting, the feed server, in one `ServiceGroup` that SIGTERM and
-/// SIGINT shut down gracefully. It holds the daemon lock
-/// (``DaemonLock``) for as long as it exists.
+/// The delivery daemon, ready to run: the engine's service (with the
+/// sources' follower) and, with the `serve` setting, the feed server, in one
+/// `ServiceGroup` that SIGTERM and SIGINT shut down gracefully. It holds the
+/// daemon lock (``DaemonLock``) for as long as it exists.
 public struct Daemon: Service {
     public let group: ServiceGroup
     /// The engine, for tests that watch its passes.
     public let engine: DeliveryEngine
+    /// How many source syncs the daemon has done (for tests).
+    public var sourceSyncs: Int { get async { await follower.syncs } }
+    let follower: SourceFollower
     let lock: DaemonLock?
 
     public func run() async throws {
@@ -107,9 +118,25 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
     if !status.allowsScheduling {
         logger.notice("notifications are not enabled (\(status.rawValue)); nothing will be scheduled until: birthdays notifications enable")
     }
+    let follower = SourceFollower(
+        sync: SourceSync(
+            database: database,
+            readers: configuration.sourceReaders,
+            now: configuration.now,
+            systemTimeZone: configuration.systemTimeZone,
+            logger: logger
+        ),
+        database: database,
+        clock: configuration.clock,
+        now: configuration.now,
+        watches: configuration.watchesSources,
+        logger: logger,
+        peopleChanged: { [engine] in engine.poke() }
+    )
     var services: [any Service] = [
         DaemonService(
             engine: engine,
+            follower: follower,
             desktop: desktop,
             database: database,
             now: configuration.now,
@@ -124,5 +151,5 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
         )
     }
     let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))
-    return Daemon(group: group, engine: engine, lock: lock)
+    return Daemon(group: group, engine: engine, follower: follower, lock: lock)
 }

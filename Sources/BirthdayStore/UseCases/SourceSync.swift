@@ -83,6 +83,8 @@ public struct SourceSync: Sendable {
             try await run(source, allowMassRemoval: allowMassRemoval, report: &report)
         } catch {
             report.error = error
+            // A daemon stopping in the middle of a sync is not the source's fault.
+            if Task.isCancelled { return report }
             let instant = now()
             do {
                 try await database.write { db in try SourceRecord.failed(id: source.id, error: error.description, now: instant, db) }
