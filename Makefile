@@ -3,12 +3,14 @@
 #   make test   install what the tests need and run them
 
 SWIFT ?= swift
-# What building needs.
-BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev
+# What building needs (libxml2 is loaded with dlopen by CardDAV syncs; nothing links it).
+BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev libxml2
 # What the tests need on top: independent iCalendar readers, a real notification
-# server (dunst under Xvfb on a private D-Bus), a PTY driver.
+# server (dunst under Xvfb on a private D-Bus), a PTY driver, a real CardDAV
+# server (Radicale, its fsyncs made free by eatmydata) and vdirsyncer.
 TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-icalendar python3-vobject python3-dateutil khal \
-	dbus dbus-x11 libglib2.0-bin python3-dbus python3-gi libnotify-bin dunst xvfb xauth tmux
+	dbus dbus-x11 libglib2.0-bin python3-dbus python3-gi libnotify-bin dunst xvfb xauth tmux \
+	radicale vdirsyncer eatmydata
 # What `make bench` needs on top.
 BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk nginx-light khard time valgrind
 

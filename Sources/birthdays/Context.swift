@@ -102,13 +102,13 @@ struct Context {
 
 extension Context {
     /// Syncs sources from this context's database at its instant; CardDAV
-    /// password commands inherit the environment.
-    func sourceSync() -> SourceSync {
+    /// password commands inherit the environment (`password`: one already read).
+    func sourceSync(password: String? = nil) -> SourceSync {
         let now = self.now
         let zone = systemTimeZone
         return SourceSync(
             database: database,
-            readers: .standard(environment: environment),
+            readers: .standard(environment: environment, known: password),
             now: { now },
             systemTimeZone: { zone },
             // The command reports failures itself; the log adds details at info.

@@ -6,7 +6,7 @@ import Glibc
 
 /// A real CardDAV server for the tests: Radicale (apt `radicale`) on an
 /// ephemeral loopback port, with htpasswd authentication (user `alice`,
-/// password `secret`), its own configuration (Debian's default one uses
+/// password `secret` unless told otherwise), its own configuration (Debian's default one uses
 /// another authentication and would break the tests) and storage in a
 /// temporary folder. Under `eatmydata` when installed, so its fsyncs cost
 /// nothing. It logs one line per request at info level, with the client's
@@ -17,7 +17,7 @@ public final class RadicaleServer: @unchecked Sendable {
     public static let missing = "needs Radicale (apt: radicale), the CardDAV server the tests sync from"
 
     public let user = "alice"
-    public let password = "secret"
+    public let password: String
     public let directory: TemporaryDirectory
     public let port: Int
     private let process: TestProcess
@@ -29,10 +29,11 @@ public final class RadicaleServer: @unchecked Sendable {
     /// Where Radicale keeps the book's cards (one file per href).
     public func bookFolder(_ name: String) -> String { "\(storage)/collection-root/\(user)/\(name)" }
 
-    /// Starts a server and waits until it answers.
-    public init() async throws {
+    /// Starts a server and waits until it answers; alice's password is `password`.
+    public init(password: String = "secret") async throws {
+        self.password = password
         directory = try TemporaryDirectory()
-        try directory.write("users", "alice:secret\n")
+        try directory.write("users", "alice:\(password)\n")
         try directory.write(
             "config",
             """

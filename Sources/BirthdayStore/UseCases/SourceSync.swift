@@ -117,16 +117,18 @@ public struct SourceSync: Sendable {
             throw .unavailable(reason: "this build of birthdays cannot sync \(source.kind.rawValue) sources")
         }
         let id = source.id
-        let snapshot: SourceSnapshot
+        let found: SourceSnapshot?
         do {
-            snapshot = try await database.read { db in
-                var snapshot = try SourceRecord.fetchOne(db, key: id)?.snapshot ?? SourceSnapshot()
+            found = try await database.read { db -> SourceSnapshot? in
+                guard var snapshot = try SourceRecord.fetchOne(db, key: id)?.snapshot else { return nil }
                 snapshot.items = try SourceItemRecord.items(sourceId: id, db)
                 return snapshot
             }
         } catch {
             throw .store(error.description)
         }
+        // Removed since it was listed (by `sources remove` while a daemon syncs).
+        guard let snapshot = found else { throw .unknownSource(name: source.name) }
         let changes = try await reader.changes(in: source, since: snapshot)
         report.requests = changes.requests
         let instant = now()

@@ -51,7 +51,12 @@ extension BirthdaysCommand.Sources {
 
         func run() async throws {
             let context = try Context(global)
-            let sources = try await SourcesAdd.isURL(location) ? remoteSources(context) : [localSource()]
+            let (sources, password) = try await SourcesAdd.isURL(location) ? remoteSources(context) : ([localSource()], nil)
+            // Every name is checked before anything is added.
+            let taken = Set(try await context.database.sources().map(\.name))
+            if let clash = sources.first(where: { taken.contains($0.name) }) {
+                throw CLIError(SourceError.duplicateName(name: clash.name).description)
+            }
             var added: [Source] = []
             do {
                 for source in sources { added.append(try await context.database.addSource(source, now: context.now)) }
@@ -61,7 +66,7 @@ extension BirthdaysCommand.Sources {
             DaemonSignal.reload(context)
             var reports: [SourceSyncReport] = []
             for source in added {
-                reports.append(await context.sourceSync().sync(source))
+                reports.append(await context.sourceSync(password: password).sync(source))
             }
             try await SourcesOutput.finish(reports, json: json, context: context, verb: "added")
         }
@@ -78,8 +83,8 @@ extension BirthdaysCommand.Sources {
             return Source(name: name ?? fallback, kind: kind, location: url.path)
         }
 
-        /// The address books behind a URL, one source each.
-        func remoteSources(_ context: Context) async throws -> [Source] {
+        /// The address books behind a URL, one source each, and the password used to find them.
+        func remoteSources(_ context: Context) async throws -> ([Source], String?) {
             guard var components = URLComponents(string: location), components.host?.isEmpty == false else {
                 throw CLIError("cannot follow \(location): not a URL")
             }
@@ -109,9 +114,16 @@ extension BirthdaysCommand.Sources {
                         + "--name names one: add them without --name, or one at a time by their URLs"
                 )
             }
-            return books.map { book in
-                Source(name: name ?? book.suggestedName, kind: .carddav, location: book.url, username: user, passwordCommand: passwordCommand)
+            // Two books with the same display name are told apart by their paths.
+            let names = books.map(\.suggestedName)
+            let sources = books.map { book in
+                var chosen = name ?? book.suggestedName
+                if names.filter({ $0 == chosen }).count > 1 {
+                    chosen += " (" + (URL(string: book.url)?.lastPathComponent ?? book.url) + ")"
+                }
+                return Source(name: chosen, kind: .carddav, location: book.url, username: user, passwordCommand: passwordCommand)
             }
+            return (sources, password)
         }
     }
 }
