@@ -15,7 +15,8 @@ let swiftSettings: [SwiftSetting] = [
 //   BirthdayStore     GRDB: the database and the use cases over it (the only place SQL lives)
 //   BirthdayCalendar  libical (loaded with dlopen): the iCalendar exporter
 //   BirthdaySystem    Linux adapters: D-Bus, wake monitor, file watches, child processes, the daemon lock
-//   BirthdayCardDAV   the CardDAV client (AsyncHTTPClient, libxml2 loaded with dlopen): core only
+//   BirthdayCardDAV   the CardDAV client (AsyncHTTPClient, libxml2 loaded with dlopen): core only;
+//                     linked by the birthdays-carddav helper only
 //   BirthdayServer    the feed server (Hummingbird): store + calendar, no D-Bus, no CWake
 //   BirthdayDaemon    the wiring of `birthdays run` (swift-service-lifecycle)
 //   birthdays         the command line: parsing and output only
@@ -24,6 +25,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "birthdays", targets: ["birthdays"]),
+        .executable(name: "birthdays-carddav", targets: ["birthdays-carddav"]),
         .library(name: "BirthdayCore", targets: ["BirthdayCore"]),
     ],
     dependencies: [
@@ -123,7 +125,6 @@ let package = Package(
                 "BirthdayStore",
                 "BirthdaySystem",
                 "BirthdayServer",
-                "BirthdayCardDAV",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -144,7 +145,6 @@ let package = Package(
                 "BirthdayCalendar",
                 "BirthdaySystem",
                 "BirthdayServer",
-                "BirthdayCardDAV",
                 "BirthdayDaemon",
                 "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -152,6 +152,21 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The CardDAV helper: the only executable that links BirthdayCardDAV
+        // (AsyncHTTPClient, NIOSSL), run by `birthdays` for every CardDAV sync
+        // and discovery, so the daemon never maps an HTTP and TLS stack.
+        .executableTarget(
+            name: "birthdays-carddav",
+            dependencies: [
+                "BirthdayCore",
+                "BirthdayStore",
+                "BirthdaySystem",
+                "BirthdayCardDAV",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -251,7 +266,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BirthdaysCLITests",
-            dependencies: ["birthdays", "BirthdayCore", "BirthdayStore", "TestSupport"],
+            dependencies: ["birthdays", "birthdays-carddav", "BirthdayCore", "BirthdayStore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

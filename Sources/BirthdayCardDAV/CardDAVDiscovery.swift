@@ -1,26 +1,6 @@
 import BirthdayCore
 import Foundation
 
-/// An address book found on a server.
-public struct AddressBook: Sendable, Equatable {
-    /// Its URL, ending with `/`.
-    public var url: String
-    /// Its `displayname`, when it has one.
-    public var displayName: String?
-
-    public init(url: String, displayName: String?) {
-        self.url = url
-        self.displayName = displayName
-    }
-
-    /// A name for the source: the display name, else the last segment of the path.
-    public var suggestedName: String {
-        if let displayName, !displayName.trimmingCharacters(in: .whitespaces).isEmpty { return displayName }
-        let segments = URL(string: url)?.pathComponents.filter { $0 != "/" } ?? []
-        return segments.last ?? url
-    }
-}
-
 /// Finds the address books behind a URL ([RFC 6764](https://www.rfc-editor.org/rfc/rfc6764)
 /// §6 and [RFC 6352](https://www.rfc-editor.org/rfc/rfc6352) §7):
 ///

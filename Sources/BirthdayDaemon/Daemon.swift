@@ -29,8 +29,6 @@ public struct DaemonConfiguration: Sendable {
     public var logLine: @Sendable (String) throws -> Void
     /// The daemon's logger (counts and ids, never names).
     public var logger: Logger
-    /// What reads the sources (files, vdirs, CardDAV).
-    public var sourceReaders: SourceReaders
     /// Whether local sources are watched with inotify (tests of the timers turn it off).
     public var watchesSources: Bool
     /// The feed server's logger, when the `serve` setting is on.
@@ -48,7 +46,6 @@ public struct DaemonConfiguration: Sendable {
         logLine: @escaping @Sendable (String) throws -> Void,
         logger: Logger,
         feedLogger: Logger,
-        sourceReaders: SourceReaders? = nil,
         watchesSources: Bool = true
     ) {
         self.database = database
@@ -62,7 +59,6 @@ public struct DaemonConfiguration: Sendable {
         self.logLine = logLine
         self.logger = logger
         self.feedLogger = feedLogger
-        self.sourceReaders = sourceReaders ?? .standard(environment: environment)
         self.watchesSources = watchesSources
     }
 }
@@ -119,9 +115,9 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
         logger.notice("notifications are not enabled (\(status.rawValue)); nothing will be scheduled until: birthdays notifications enable")
     }
     let follower = SourceFollower(
-        sync: SourceSync(
+        sync: .standard(
             database: database,
-            readers: configuration.sourceReaders,
+            environment: configuration.environment,
             now: configuration.now,
             systemTimeZone: configuration.systemTimeZone,
             logger: logger

@@ -106,13 +106,14 @@ extension Context {
     func sourceSync(password: String? = nil) -> SourceSync {
         let now = self.now
         let zone = systemTimeZone
-        return SourceSync(
+        return .standard(
             database: database,
-            readers: .standard(environment: environment, known: password),
+            environment: environment,
             now: { now },
             systemTimeZone: { zone },
             // The command reports failures itself; the log adds details at info.
-            logger: logger("birthdays.sources", level: .error)
+            logger: logger("birthdays.sources", level: .error),
+            password: password
         )
     }
 }

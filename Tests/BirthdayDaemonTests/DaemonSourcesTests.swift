@@ -83,7 +83,8 @@ struct DaemonSourcesTests {
         try server.put("friends", uid: "ann", name: "Ann", birthday: "1990-04-12")
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
-        let database = try AppDatabase.inMemory()
+        // A file: the CardDAV helper (birthdays-carddav, next to the test bundle) syncs into it.
+        let database = try AppDatabase.openFile(at: directory.file("birthdays.sqlite"))
         _ = try await database.setSetting(.syncInterval, to: "10s", now: .distantPast)
         _ = try await database.addSource(
             Source(name: "Friends", kind: .carddav, location: server.bookURL("friends"), username: "alice", passwordCommand: "echo secret"),

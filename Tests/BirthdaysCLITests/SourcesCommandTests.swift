@@ -141,7 +141,10 @@ import Glibc
         try Data("wrong\n".utf8).write(to: URL(fileURLWithPath: secretFile))
         let denied = try cli.run("sources", "sync", "Friends")
         #expect(denied.status == 1)
-        #expect(denied.stderr == "Error: Friends: \(server.bookURL("friends")) refused the username or password (HTTP 401); check --username and --password-command\n")
+        #expect(
+            denied.stderr
+                == "Error: Friends: \(server.bookURL("friends")) refused the username or password (HTTP 401); check --username and --password-command\n"
+        )
         #expect(try CLIProcess.array(try cli.run("people", "--json").stdout).count == 2)
         let failing = try CLIProcess.object(try cli.run("status", "--json").stdout)["sources"] as? [[String: Any]]
         #expect((failing?.first?["error"] as? String)?.contains("HTTP 401") == true)
@@ -199,7 +202,10 @@ import Glibc
             """
         )
         func runVdirsyncer(_ arguments: String...) throws {
-            let result = try TestProcess.run([vdirsyncer, "-c", config] + arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": cli.directory.path, "LANG": "C.UTF-8"])
+            let result = try TestProcess.run(
+                [vdirsyncer, "-c", config] + arguments,
+                environment: ["PATH": "/usr/bin:/bin", "HOME": cli.directory.path, "LANG": "C.UTF-8"]
+            )
             #expect(result.status == 0 && !(result.stdout + result.stderr).contains("critical"), "vdirsyncer \(arguments): \(result.stderr)")
         }
         try runVdirsyncer("discover")

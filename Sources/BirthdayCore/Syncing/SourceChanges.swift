@@ -112,3 +112,16 @@ public struct SourceReaders: Sendable {
     /// The reader for `kind`, or `nil` when this build cannot read it.
     public func reader(for kind: SourceKind) -> (any SourceReader)? { make(kind) }
 }
+
+/// Syncs a whole source in another process, which reads it and applies
+/// the changes to the database itself: how `birthdays` syncs CardDAV
+/// sources, through the `birthdays-carddav` helper, so that neither the
+/// daemon nor the other commands map an HTTP and TLS stack.
+public protocol SourceDelegate: Sendable {
+    /// Syncs `source` as of `now` in `timeZone` and returns what the other process did.
+    ///
+    /// - Throws: ``SourceError`` when the other process could not run or gave
+    ///   no report (then it changed nothing); a sync that ran and failed is a
+    ///   report with an error.
+    func sync(_ source: Source, allowMassRemoval: Bool, now: Date, timeZone: TimeZone) async throws(SourceError) -> SourceSyncReport
+}

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a source could not be added or synced. Each case reads as one
 /// sentence; none carries a password, a person's name or a date of birth.
-public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// A file or folder could not be read.
     case cannotRead(path: String, reason: String)
     /// The server could not be reached, or did not answer in time.

@@ -8,7 +8,7 @@ import Foundation
 /// - `removed`: people the source no longer has (they leave the store unless
 ///   another source has them or an import brought them);
 /// - `unchanged`: the source's other people.
-public struct SourceSyncReport: Sendable, Equatable {
+public struct SourceSyncReport: Sendable, Equatable, Codable {
     public var name: String
     public var kind: SourceKind
     public var added = 0

@@ -26,6 +26,11 @@ import Logging
 /// - When people changed, the revision is bumped and the reminders are
 ///   rescheduled in the same transaction.
 ///
+/// ## In another process
+/// A kind of source can be delegated (``SourceDelegate``): CardDAV sources
+/// are synced by the `birthdays-carddav` helper, which runs this same type
+/// with the CardDAV reader and records its own outcome.
+///
 /// ## Failures
 /// A reader's error (network, authentication, HTTP, XML, a missing folder)
 /// changes nothing but the source's status: its error, its failure count
@@ -37,16 +42,23 @@ public struct SourceSync: Sendable {
     public let now: @Sendable () -> Date
     public let systemTimeZone: @Sendable () -> TimeZone
     public let logger: Logger
+    private let delegates: @Sendable (SourceKind) -> (any SourceDelegate)?
 
+    /// - Parameters:
+    ///   - readers: read sources in this process.
+    ///   - delegates: sync the sources of a kind in another process instead
+    ///     (which then applies the changes itself, under the same rules).
     public init(
         database: AppDatabase,
         readers: SourceReaders,
+        delegates: @escaping @Sendable (SourceKind) -> (any SourceDelegate)? = { _ in nil },
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
         logger: Logger
     ) {
         self.database = database
         self.readers = readers
+        self.delegates = delegates
         self.now = now
         self.systemTimeZone = systemTimeZone
         self.logger = logger
@@ -84,14 +96,19 @@ public struct SourceSync: Sendable {
         } catch {
             report.error = error
             // A daemon stopping in the middle of a sync is not the source's fault.
-            if Task.isCancelled { return report }
-            let instant = now()
-            do {
-                try await database.write { db in try SourceRecord.failed(id: source.id, error: error.description, now: instant, db) }
-            } catch {
-                logger.error("cannot record the failed sync", metadata: ["source": "\(source.id)", "error": "\(error)"])
+            if !Task.isCancelled {
+                let instant = now()
+                do {
+                    try await database.write { db in try SourceRecord.failed(id: source.id, error: error.description, now: instant, db) }
+                } catch {
+                    logger.error("cannot record the failed sync", metadata: ["source": "\(source.id)", "error": "\(error)"])
+                }
             }
         }
+        return logged(report, source: source, started: started)
+    }
+
+    private func logged(_ report: SourceSyncReport, source: Source, started: ContinuousClock.Instant) -> SourceSyncReport {
         let elapsed = ContinuousClock.now - started
         if let error = report.error {
             logger.warning(
@@ -113,6 +130,11 @@ public struct SourceSync: Sendable {
     }
 
     private func run(_ source: Source, allowMassRemoval: Bool, report: inout SourceSyncReport) async throws(SourceError) {
+        if let delegate = delegates(source.kind) {
+            // The other process records its own outcome; only a report that never came is recorded here.
+            report = try await delegate.sync(source, allowMassRemoval: allowMassRemoval, now: now(), timeZone: systemTimeZone())
+            return
+        }
         guard let reader = readers.reader(for: source.kind) else {
             throw .unavailable(reason: "this build of birthdays cannot sync \(source.kind.rawValue) sources")
         }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import BirthdayCardDAV
 import BirthdayCore
 import BirthdayDaemon
 import BirthdayStore
@@ -104,7 +103,8 @@ extension BirthdaysCommand.Sources {
             }
             let books: [AddressBook]
             do {
-                books = try await CardDAVDiscovery().addressBooks(from: url, username: user, password: password)
+                books = try await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
+                    .discover(url, username: user)
             } catch {
                 throw CLIError(error.description)
             }

@@ -1,0 +1,33 @@
+import Foundation
+
+/// An address book found on a CardDAV server.
+public struct AddressBook: Sendable, Equatable, Codable {
+    /// Its URL, ending with `/`.
+    public var url: String
+    /// Its `displayname`, when it has one.
+    public var displayName: String?
+
+    public init(url: String, displayName: String?) {
+        self.url = url
+        self.displayName = displayName
+    }
+
+    /// A name for the source: the display name, else the last segment of the path.
+    public var suggestedName: String {
+        if let displayName, !displayName.trimmingCharacters(in: .whitespaces).isEmpty { return displayName }
+        let segments = URL(string: url)?.pathComponents.filter { $0 != "/" } ?? []
+        return segments.last ?? url
+    }
+}
+
+/// What the `birthdays-carddav` helper prints on standard output, as JSON:
+/// the value it was asked for, or the error that kept it from one.
+public struct HelperReply<Value: Codable & Sendable>: Codable, Sendable {
+    public var value: Value?
+    public var error: SourceError?
+
+    public init(value: Value?, error: SourceError?) {
+        self.value = value
+        self.error = error
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import BirthdayCardDAV
+import BirthdayCore
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+import Logging
+
+/// `birthdays-carddav`: the helper `birthdays` runs for everything that
+/// talks to a CardDAV server, so that `birthdays` itself links no HTTP or
+/// TLS stack (see `CardDAVHelper`). Not meant to be run by hand.
+///
+/// It prints one JSON ``HelperReply`` on standard output and exits 0; it
+/// exits 1 only when it cannot even say why (bad arguments print usage).
+/// Logs go to standard error, at `error` unless `BIRTHDAYS_LOG_LEVEL` is
+/// `debug` or `trace` (the caller logs the outcome).
+@main
+struct CardDAVHelperCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "birthdays-carddav",
+        abstract: "The CardDAV helper of birthdays (run by it; not meant to be run by hand).",
+        subcommands: [Sync.self, Discover.self]
+    )
+
+    /// Reads the password from the first line of standard input.
+    static func passwordFromStandardInput() -> String? {
+        guard var line = readLine(strippingNewline: true) else { return nil }
+        if line.hasSuffix("\r") { line.removeLast() }
+        return line
+    }
+
+    static func reply<Value: Codable & Sendable>(_ value: Value?, _ error: SourceError?) {
+        let encoder = JSONEncoder()
+        let data = (try? encoder.encode(HelperReply(value: value, error: error))) ?? Data(#"{"error":null,"value":null}"#.utf8)
+        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
+    static func logger(_ environment: [String: String]) -> Logger {
+        var logger = Logger(label: "birthdays.carddav") { label in StreamLogHandler.standardError(label: label) }
+        let wanted = environment["BIRTHDAYS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+        logger.logLevel = wanted.map { $0 <= .debug ? $0 : .error } ?? .error
+        return logger
+    }
+
+    /// `birthdays-carddav sync`: one source, into the database, with the same rules as any sync.
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sync one CardDAV source into the database.")
+
+        @Option var database: String
+        @Option var sourceId: Int64
+        @Option(help: "The instant of the sync, in seconds since 1970.") var now: Double
+        @Option(help: "The system time zone of the caller.") var timeZone: String
+        @Flag var allowMassRemoval = false
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+
+        func run() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            let known = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            let instant = Date(timeIntervalSince1970: now)
+            let zone = TimeZone(identifier: timeZone) ?? .gmt
+            let database: AppDatabase
+            let source: Source
+            do {
+                database = try AppDatabase.openFile(at: self.database, create: false)
+                guard let found = try await database.sources().first(where: { $0.id == sourceId }) else {
+                    return CardDAVHelperCommand.reply(SourceSyncReport?.none, .unknownSource(name: "#\(sourceId)"))
+                }
+                source = found
+            } catch {
+                return CardDAVHelperCommand.reply(SourceSyncReport?.none, .store(error.description))
+            }
+            let reader = CardDAVReader(password: { source throws(SourceError) in
+                if let known { return known }
+                guard let command = source.passwordCommand, !command.isEmpty else { return nil }
+                return try await PasswordCommand.run(command, environment: environment)
+            })
+            let sync = SourceSync(
+                database: database,
+                readers: SourceReaders { kind in kind == .carddav ? reader : nil },
+                now: { instant },
+                systemTimeZone: { zone },
+                logger: CardDAVHelperCommand.logger(environment)
+            )
+            CardDAVHelperCommand.reply(await sync.sync(source, allowMassRemoval: allowMassRemoval), nil)
+        }
+    }
+
+    /// `birthdays-carddav discover URL`: the address books behind a URL.
+    struct Discover: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Find the address books behind a URL (RFC 6764).")
+
+        @Argument var url: String
+        @Option var username: String?
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+
+        func run() async throws {
+            let password = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            do {
+                let books = try await CardDAVDiscovery().addressBooks(from: url, username: username, password: password)
+                CardDAVHelperCommand.reply(books, nil)
+            } catch {
+                CardDAVHelperCommand.reply([AddressBook]?.none, error)
+            }
+        }
+    }
+}
