@@ -120,7 +120,8 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
             environment: configuration.environment,
             now: configuration.now,
             systemTimeZone: configuration.systemTimeZone,
-            logger: logger
+            logger: logger,
+            reporting: .exitStatus(clock: configuration.clock)
         ),
         database: database,
         clock: configuration.clock,

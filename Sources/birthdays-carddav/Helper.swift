@@ -10,10 +10,11 @@ import Logging
 /// talks to a CardDAV server, so that `birthdays` itself links no HTTP or
 /// TLS stack (see `CardDAVHelper`). Not meant to be run by hand.
 ///
-/// It prints one JSON ``HelperReply`` on standard output and exits 0; it
-/// exits 1 only when it cannot even say why (bad arguments print usage).
-/// Logs go to standard error, at `error` unless `BIRTHDAYS_LOG_LEVEL` is
-/// `debug` or `trace` (the caller logs the outcome).
+/// It prints one JSON ``HelperReply`` on standard output; `sync` exits with
+/// a ``HelperExit`` status (0 synced, 3 synced with people changed, 4
+/// failed), `discover` with 0. Logs go to standard error, at the level of
+/// `BIRTHDAYS_LOG_LEVEL` (the caller sets it: the daemon's own level, or
+/// `error` for the commands, which print the report themselves).
 @main
 struct CardDAVHelperCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,8 +39,7 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
 
     static func logger(_ environment: [String: String]) -> Logger {
         var logger = Logger(label: "birthdays.carddav") { label in StreamLogHandler.standardError(label: label) }
-        let wanted = environment["BIRTHDAYS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
-        logger.logLevel = wanted.map { $0 <= .debug ? $0 : .error } ?? .error
+        logger.logLevel = environment["BIRTHDAYS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .error
         return logger
     }
 
@@ -64,11 +64,15 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
             do {
                 database = try AppDatabase.openFile(at: self.database, create: false)
                 guard let found = try await database.sources().first(where: { $0.id == sourceId }) else {
-                    return CardDAVHelperCommand.reply(SourceSyncReport?.none, .unknownSource(name: "#\(sourceId)"))
+                    CardDAVHelperCommand.reply(SourceSyncReport?.none, .unknownSource(name: "#\(sourceId)"))
+                    throw ExitCode(HelperExit.failed)
                 }
                 source = found
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
-                return CardDAVHelperCommand.reply(SourceSyncReport?.none, .store(error.description))
+                CardDAVHelperCommand.reply(SourceSyncReport?.none, .store("\(error)"))
+                throw ExitCode(HelperExit.failed)
             }
             let reader = CardDAVReader(password: { source throws(SourceError) in
                 if let known { return known }
@@ -82,7 +86,10 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
                 systemTimeZone: { zone },
                 logger: CardDAVHelperCommand.logger(environment)
             )
-            CardDAVHelperCommand.reply(await sync.sync(source, allowMassRemoval: allowMassRemoval), nil)
+            let report = await sync.sync(source, allowMassRemoval: allowMassRemoval)
+            CardDAVHelperCommand.reply(report, nil)
+            if !report.succeeded { throw ExitCode(HelperExit.failed) }
+            if report.peopleChanged { throw ExitCode(HelperExit.peopleChanged) }
         }
     }
 

@@ -33,7 +33,17 @@ struct Context {
         } else {
             now = Date()
         }
-        database = try AppDatabase.openFile(at: options.database ?? AppDatabase.defaultPath(environment: environment))
+        database = try AppDatabase.openFile(at: Context.absolute(options.database ?? AppDatabase.defaultPath(environment: environment)))
+    }
+
+    /// `path` from the working directory, so that the daemon lock and the
+    /// CardDAV helper name the same file (with getcwd: Foundation's URLs would
+    /// cost the idle daemon resident pages).
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let directory = getcwd(nil, 0) else { return path }
+        defer { free(directory) }
+        let base = String(cString: directory)
+        return (base.hasSuffix("/") ? base : base + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
     }
 
     static func systemTimeZone(_ environment: [String: String]) -> TimeZone {

@@ -96,7 +96,11 @@ struct DaemonSourcesTests {
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await daemon.run() }
-                try await eventually("the first sync") { try await database.peopleCount() == 1 }
+                try await eventually("the first sync and its next one") {
+                    let people = try await database.peopleCount()
+                    let next = try await database.sources().first?.status.nextSync
+                    return people == 1 && next != nil
+                }
                 let first = try #require(try await database.sources().first?.status)
                 let next = try #require(first.nextSync)
                 let last = try #require(first.lastSync)
@@ -112,6 +116,52 @@ struct DaemonSourcesTests {
         }
         // Stopped: nothing is due any more.
         #expect(try await database.sources().first?.status.nextSync == nil)
+        #expect(await daemon.sourceSyncs == 2)
+    }
+    @Test func aFailingCardDAVBookIsRetriedShownAndRecovers() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        try server.makeBook("friends", displayName: "Friends")
+        try server.put("friends", uid: "ann", name: "Ann", birthday: "1990-04-12")
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let secret = directory.file("password")
+        try Data("wrong\n".utf8).write(to: URL(fileURLWithPath: secret))
+        let database = try AppDatabase.openFile(at: directory.file("birthdays.sqlite"))
+        // The retry delay is capped by the interval: 10 s here.
+        _ = try await database.setSetting(.syncInterval, to: "10s", now: .distantPast)
+        _ = try await database.addSource(
+            Source(name: "Friends", kind: .carddav, location: server.bookURL("friends"), username: "alice", passwordCommand: "cat '\(secret)'"),
+            now: .distantPast
+        )
+        let recorder = LogRecorder()
+        let daemon = try await daemon(database, recorder: recorder)
+
+        try await testGracefulShutdown { trigger in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await daemon.run() }
+                // The helper failed and said so in the source's status; the daemon plans a retry.
+                try await eventually("the failure and its retry") {
+                    let status = try await database.sources().first?.status
+                    return status?.error != nil && status?.nextSync != nil
+                }
+                let failed = try #require(try await database.sources().first?.status)
+                #expect(failed.error?.contains("HTTP 401") == true, "\(String(describing: failed.error))")
+                #expect(failed.failures == 1)
+                #expect(failed.lastSync == nil)
+                let attempt = try #require(failed.lastAttempt)
+                #expect(abs(try #require(failed.nextSync).timeIntervalSince(attempt) - 10) < 2)
+                #expect(try await database.peopleCount() == 0)
+                // The password is right again: the retry brings Ann and clears the error.
+                try Data("secret\n".utf8).write(to: URL(fileURLWithPath: secret))
+                try await eventually("the retry", seconds: 40) { try await database.peopleCount() == 1 }
+                try await eventually("the error cleared") { try await database.sources().first?.status.error == nil }
+                #expect(try await database.sources().first?.status.failures == 0)
+                trigger.triggerGracefulShutdown()
+                try await group.waitForAll()
+            }
+        }
         #expect(await daemon.sourceSyncs == 2)
     }
 }

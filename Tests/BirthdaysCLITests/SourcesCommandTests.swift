@@ -161,6 +161,43 @@ import Glibc
         #expect(!inURL.stderr.contains(password))
     }
 
+    @Test func theDaemonSyncsACardDAVBookThroughTheHelperAndMapsNoXMLOrTLS() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        try server.makeBook("friends", displayName: "Friends")
+        try server.put("friends", uid: "ann", name: "Ann Example", birthday: "1990-03-11")
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        #expect(try cli.run("sources", "add", server.bookURL("friends"), "--username", "alice", "--password-command", "echo secret").status == 0)
+        try server.put("friends", uid: "bob", name: "Bob Example", birthday: "1985-05-01")
+
+        let daemon = try cli.daemon(now: "2026-03-10T08:00:00+01:00")
+        defer { daemon.stop() }
+        try await daemon.waitUntil("the start sync") { $0.stderr.contains("source synced") }
+        #expect(try CLIProcess.array(try cli.run("people", "--json").stdout).count == 2)
+        let status = try CLIProcess.object(try cli.run("status", "--json").stdout)
+        let sources = try #require(status["sources"] as? [[String: Any]])
+        #expect(sources.first?["next_sync"] is String, "a running daemon syncs a CardDAV book on its timer")
+        // The HTTP, TLS and XML stacks stayed in the helper.
+        let maps = (try? String(contentsOfFile: "/proc/\(daemon.pid)/maps", encoding: .utf8)) ?? ""
+        #expect(maps.contains("birthdays"))
+        for library in ["libxml2", "libicu", "libssl", "libcrypto"] { #expect(!maps.contains(library), "\(library) is mapped") }
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+        #expect(!daemon.stderr.contains("Example"))
+    }
+
+    @Test func withoutTheHelperACardDAVSourceFailsClearly() throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        cli.extraEnvironment["BIRTHDAYS_CARDDAV_HELPER"] = cli.path("no-such-helper")
+        let add = try cli.run("sources", "add", "http://127.0.0.1:9/")
+        #expect(add.status == 1)
+        let missing = cli.path("no-such-helper")
+        #expect(add.stderr == "Error: \(missing), which syncs CardDAV sources, is missing: install it next to birthdays (make release builds both)\n")
+    }
+
     // MARK: - vdirsyncer and the daemon
 
     @Test func vdirsyncerSyncsRadicaleIntoAVdirThatTheDaemonWatches() async throws {

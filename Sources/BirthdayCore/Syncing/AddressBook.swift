@@ -31,3 +31,15 @@ public struct HelperReply<Value: Codable & Sendable>: Codable, Sendable {
         self.error = error
     }
 }
+
+/// The exit statuses of `birthdays-carddav sync`, so that a caller that does
+/// not read its report still knows what happened (the report and the log
+/// say the rest).
+public enum HelperExit {
+    /// Synced; no person changed.
+    public static let synced: Int32 = 0
+    /// Synced, and people changed (the reminders were rescheduled).
+    public static let peopleChanged: Int32 = 3
+    /// The sync failed; the source's status says why.
+    public static let failed: Int32 = 4
+}

@@ -71,7 +71,7 @@ public struct SourceSync: Sendable {
     public func sync(named names: [String], allowMassRemoval: Bool = false) async throws(SourceError) -> [SourceSyncReport] {
         let all: [Source]
         do {
-            all = try await database.sources()
+            all = try await database.sources(counting: false)
         } catch {
             throw .store(error.description)
         }
@@ -92,6 +92,10 @@ public struct SourceSync: Sendable {
         var report = SourceSyncReport(name: source.name, kind: source.kind)
         let started = ContinuousClock.now
         do throws(SourceError) {
+            if let delegate = delegates(source.kind) {
+                // The other process records and logs what it did; only a report that never came is recorded here.
+                return try await delegate.sync(source, allowMassRemoval: allowMassRemoval, now: now(), timeZone: systemTimeZone())
+            }
             try await run(source, allowMassRemoval: allowMassRemoval, report: &report)
         } catch {
             report.error = error
@@ -130,11 +134,6 @@ public struct SourceSync: Sendable {
     }
 
     private func run(_ source: Source, allowMassRemoval: Bool, report: inout SourceSyncReport) async throws(SourceError) {
-        if let delegate = delegates(source.kind) {
-            // The other process records its own outcome; only a report that never came is recorded here.
-            report = try await delegate.sync(source, allowMassRemoval: allowMassRemoval, now: now(), timeZone: systemTimeZone())
-            return
-        }
         guard let reader = readers.reader(for: source.kind) else {
             throw .unavailable(reason: "this build of birthdays cannot sync \(source.kind.rawValue) sources")
         }
