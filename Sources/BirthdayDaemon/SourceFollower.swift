@@ -164,7 +164,7 @@ actor SourceFollower {
     /// Reads the sources again, and watches the local ones.
     private func reload() async {
         do {
-            sources = try await database.sources()
+            sources = try await database.sources(counting: false)
         } catch {
             logger.error("cannot read the sources", metadata: ["error": "\(error)"])
             return
@@ -203,7 +203,7 @@ actor SourceFollower {
         syncs += 1
         let instant = now()
         let interval = (try? await database.settings().syncInterval) ?? .seconds(3600)
-        let current = try? await database.sources().first { $0.id == source.id }
+        let current = try? await database.sources(counting: false).first { $0.id == source.id }
         if let current, let index = sources.firstIndex(where: { $0.id == source.id }) { sources[index] = current }
         let failures = current?.status.failures ?? 1
         if report.succeeded {

@@ -81,9 +81,43 @@ extension SourceRecord {
 
 extension SourceRecord {
     /// Every source, oldest first, with the number of people each owns.
-    static func sources(_ db: Database) throws -> [Source] {
+    ///
+    /// Read from raw rows, not through `Codable`: the idle daemon reads the
+    /// list at every wake, and the generic decoding path costs it resident
+    /// code pages that nothing else uses.
+    static func sources(counting: Bool = true, _ db: Database) throws -> [Source] {
+        var sources: [Source] = []
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, name, kind, location, username, passwordCommand, lastSyncAt, lastAttemptAt, lastError, failures, nextSyncAt
+                FROM source ORDER BY id
+                """
+        )
+        while let row = try rows.next() {
+            guard let kind = SourceKind(rawValue: row[2]) else { continue }
+            sources.append(
+                Source(
+                    id: row[0],
+                    name: row[1],
+                    kind: kind,
+                    location: row[3],
+                    username: row[4],
+                    passwordCommand: row[5],
+                    status: SourceStatus(
+                        lastSync: (row[6] as Double?).map(Date.init(timeIntervalSince1970:)),
+                        lastAttempt: (row[7] as Double?).map(Date.init(timeIntervalSince1970:)),
+                        error: row[8],
+                        failures: row[9],
+                        nextSync: (row[10] as Double?).map(Date.init(timeIntervalSince1970:))
+                    )
+                )
+            )
+        }
+        guard counting, !sources.isEmpty else { return sources }
         let counts = try SourcePersonRecord.peopleCounts(db)
-        return try order(Columns.id).fetchAll(db).map { $0.source(people: counts[$0.id ?? 0] ?? 0) }
+        for index in sources.indices { sources[index].status.people = counts[sources[index].id] ?? 0 }
+        return sources
     }
 
     static func named(_ name: String, _ db: Database) throws -> SourceRecord? {
@@ -109,7 +143,7 @@ extension SourceRecord {
             db,
             Columns.lastAttemptAt.set(to: now.timeIntervalSince1970),
             Columns.lastError.set(to: error),
-            Columns.failures += 1
+            Columns.failures.set(to: Columns.failures + 1)
         )
     }
 

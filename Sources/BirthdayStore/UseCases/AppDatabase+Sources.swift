@@ -3,9 +3,11 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// Every source, oldest first, with how many people each has.
-    public func sources() async throws(StoreError) -> [Source] {
-        try await read { db in try SourceRecord.sources(db) }
+    /// Every source, oldest first, with how many people each has (0 unless
+    /// `counting`: counting reads every row of `sourcePerson`, which the
+    /// daemon's SQLite cache would then keep in memory for nothing).
+    public func sources(counting: Bool = true) async throws(StoreError) -> [Source] {
+        try await read { db in try SourceRecord.sources(counting: counting, db) }
     }
 
     /// Adds `source` (its id and status are ignored) and returns it as stored.
