@@ -12,7 +12,8 @@ import Glibc
 /// closed; standard error goes to `/dev/null`, or to this process's own when
 /// `inheritStderr` (the helper's log lines then reach the daemon's log); at
 /// most `limit` bytes of output are kept. A child still running at
-/// `timeout` is killed with its process group.
+/// `timeout` is killed with its process group. The output is read, and the
+/// child waited for, on a thread started for it that ends with it.
 struct CapturedProcess: Sendable {
     struct Outcome: Sendable {
         var termination: ChildProcess.Termination
@@ -66,15 +67,22 @@ struct CapturedProcess: Sendable {
         }
         let reader = output[0]
         let milliseconds = Int(timeout.components.seconds) * 1000
-        return await ChildProcess.blocking { () -> Outcome in
-            defer { close(reader) }
-            let (bytes, timedOut) = readAll(reader, milliseconds: milliseconds, limit: limit)
-            if timedOut { child.signalGroup(SIGKILL) }
-            var status: Int32 = 0
-            while waitpid(child.pid, &status, 0) == -1 {
-                if errno != EINTR { return Outcome(termination: .signalled(SIGKILL), output: bytes, timedOut: timedOut) }
+        // On a thread of its own that ends with the child: a helper sync can take
+        // minutes, and a pool kept for it would stay in the idle daemon's memory.
+        return await withCheckedContinuation { continuation in
+            let thread = Thread {
+                defer { close(reader) }
+                let (bytes, timedOut) = readAll(reader, milliseconds: milliseconds, limit: limit)
+                if timedOut { child.signalGroup(SIGKILL) }
+                var status: Int32 = 0
+                while waitpid(child.pid, &status, 0) == -1 {
+                    if errno != EINTR {
+                        return continuation.resume(returning: Outcome(termination: .signalled(SIGKILL), output: bytes, timedOut: timedOut))
+                    }
+                }
+                continuation.resume(returning: Outcome(termination: ChildProcess.Termination(waitStatus: status), output: bytes, timedOut: timedOut))
             }
-            return Outcome(termination: ChildProcess.Termination(waitStatus: status), output: bytes, timedOut: timedOut)
+            thread.start()
         }
     }
 

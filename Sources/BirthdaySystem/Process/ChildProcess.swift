@@ -103,11 +103,6 @@ struct ChildProcess: Sendable {
         return (try? await Self.waiters.runIfActive(wait)) ?? wait()
     }
 
-    /// Runs blocking `work` (a `waitpid`, a read of the child's pipe) on the waiters' pool.
-    static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        (try? await waiters.runIfActive(work)) ?? work()
-    }
-
     /// Sends `signal` to the child's whole process group.
     func signalGroup(_ signal: Int32) {
         _ = kill(-pid, signal)
