@@ -34,8 +34,10 @@ build: deps-build
 # starts faster, and an idle daemon keeps less memory resident (README, Performance).
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
+# birthdays-carddav is the CardDAV helper birthdays runs (it must sit next to it).
 release: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) --product birthdays
+	$(SWIFT) build $(RELEASE_FLAGS) --product birthdays-carddav
 
 bench: deps-bench release
 	./bench/run.sh

@@ -482,7 +482,7 @@ measure_sources() {
     start_radicale "$rdir"
     seed_book "$rdir" book Book "$DATA/c10k.vcf"
     url=http://127.0.0.1:$RAD_PORT/alice/book/
-    fact sources_cards "$(find "$rdir/storage/collection-root/alice/book" -name '*.vcf' | wc -l)"
+    fact sources_cards "$(find "$rdir/storage/collection-root/alice/book" -maxdepth 1 -name '*.vcf' | wc -l)"
     local add=("$BIN" sources add "$url" --username alice --password-command "echo secret" --database "$db")
 
     # First sync: `sources add` on a new database (discovery, then the whole book).
@@ -501,12 +501,12 @@ measure_sources() {
         "path = \"$vds/book/\"" "fileext = \".vcf\"" "[storage remote]" "type = \"carddav\"" "url = \"$url\"" \
         "username = \"alice\"" "password = \"secret\"" >"$vds/config"
     hf vdirsyncer-first "$SLOW_RUNS" \
-        --prepare "rm -rf $vds/book $vds/status && mkdir -p $vds/book && vdirsyncer -c $vds/config discover" \
+        --prepare "sh -c 'rm -rf $vds/book $vds/status && mkdir -p $vds/book && vdirsyncer -c $vds/config discover'" \
         -- vdirsyncer -c "$vds/config" sync
-    fact vdirsyncer_files "$(find "$vds/book" -name '*.vcf' | wc -l)"
+    fact vdirsyncer_files "$(find "$vds/book" -maxdepth 1 -name '*.vcf' | wc -l)"
 
     # Incremental: one card changed among all of them, on the database of the first sync.
-    card=$(find "$rdir/storage/collection-root/alice/book" -name '*.vcf' | sort | head -n1)
+    card=$(find "$rdir/storage/collection-root/alice/book" -maxdepth 1 -name '*.vcf' | sort | head -n1)
     hf sources-incremental "$RUNS" --prepare "$PY bench/peers/change_card.py $card" -- "$BIN" sources sync Book --database "$db"
     $PY bench/peers/change_card.py "$card"
     before=$(our_requests "$rdir")
