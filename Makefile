@@ -1,20 +1,24 @@
-# birthdays: the two commands that matter on a fresh Debian 12 machine with Swift
-#   make demo   build release, import samples/ into a throwaway database, list upcoming birthdays
-#   make test   install what the tests need and run them
+# birthdays: the commands that matter on a fresh Debian 12 machine with Swift
+#   make demo      build release, import samples/ into a throwaway database, list upcoming birthdays
+#   make test      install what the tests need and run them
+#   make install   build release and install it under PREFIX (default /usr/local; PREFIX=~/.local for yourself)
 
 SWIFT ?= swift
 # What building needs (libxml2 is loaded with dlopen by CardDAV syncs; nothing links it).
-BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev libxml2
+BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev zlib1g-dev libxml2
 # What the tests need on top: independent iCalendar readers, a real notification
-# server (dunst under Xvfb on a private D-Bus), a PTY driver, a real CardDAV
+# server (dunst under Xvfb on a private D-Bus), a PTY driver, msmtp for the
+# README's e-mail recipe (setpriv, to run as nobody under root, is in util-linux);
+# man-db, zsh and fish load the installed man page and completions; a real CardDAV
 # server (Radicale, its fsyncs made free by eatmydata) and vdirsyncer.
 TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-icalendar python3-vobject python3-dateutil khal \
-	dbus dbus-x11 libglib2.0-bin python3-dbus python3-gi libnotify-bin dunst xvfb xauth tmux \
-	radicale vdirsyncer eatmydata
+	python3-recurring-ical-events calcurse php-cli php-sabre-vobject \
+	dbus dbus-x11 libglib2.0-bin python3-dbus python3-gi libnotify-bin dunst xvfb xauth tmux msmtp util-linux \
+	man-db zsh fish radicale vdirsyncer eatmydata
 # What `make bench` needs on top.
 BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk nginx-light khard time valgrind
 
-.PHONY: demo test bench build release format lint fuzz deps-build deps-test deps-bench clean
+.PHONY: demo test bench build release manual install install-files uninstall format lint fuzz deps-build deps-test deps-bench clean
 
 demo: deps-build release
 	@db="$$(mktemp -d)/demo.sqlite"; \
@@ -22,8 +26,10 @@ demo: deps-build release
 	echo && ./.build/release/birthdays upcoming --database "$$db" --days 60; \
 	status=$$?; rm -rf "$$(dirname "$$db")"; exit $$status
 
+# The man page is made first: the test of the installed tree reads it.
 test: deps-test
 	$(SWIFT) build --build-tests
+	$(MAKE) manual
 	$(SWIFT) test --skip-build
 
 build: deps-build
@@ -39,12 +45,70 @@ release: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) --product birthdays
 	$(SWIFT) build $(RELEASE_FLAGS) --product birthdays-carddav
 
+# MARK: Installing
+#
+#   make install PREFIX=~/.local      (default /usr/local; DESTDIR=... for packages)
+#   make uninstall PREFIX=~/.local
+#
+# installs the release binary, the man page (swift-argument-parser's generate-manual
+# plugin, from the commands' own help), completions for bash, zsh and fish (the
+# binary writes them), and the systemd user units of samples/systemd with the
+# installed binary's path; the CardDAV helper birthdays-carddav goes next to the
+# binary, where `birthdays` looks for it. `install-files` only copies, from BINARY,
+# HELPER and MANUAL.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINARY ?= .build/release/birthdays
+HELPER ?= $(dir $(BINARY))birthdays-carddav
+# generate-manual writes into the plugin's work folder, one folder per tool.
+MANUAL ?= .build/plugins/GenerateManual/outputs/birthdays/birthdays.1
+# The manual's date: the last commit's (so the page does not change with the day it is built).
+MANUAL_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+
+INSTALLED_BIN := $(DESTDIR)$(PREFIX)/bin/birthdays
+INSTALLED_HELPER := $(DESTDIR)$(PREFIX)/bin/birthdays-carddav
+INSTALLED_MAN := $(DESTDIR)$(PREFIX)/share/man/man1/birthdays.1
+INSTALLED_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions/birthdays
+INSTALLED_ZSH := $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_birthdays
+INSTALLED_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/birthdays.fish
+INSTALLED_UNITS := $(DESTDIR)$(PREFIX)/share/birthdays/systemd
+UNITS := $(notdir $(wildcard samples/systemd/*.service samples/systemd/*.timer))
+
+# generate-manual builds the package's products itself, in the debug configuration
+# here: release would be built again without the static runtime into .build/release,
+# and the commands' help is the same in both.
+manual:
+	$(SWIFT) package plugin generate-manual --configuration debug --date $(MANUAL_DATE)
+
+install: release manual
+	$(MAKE) install-files
+
+install-files:
+	install -d $(dir $(INSTALLED_BIN)) $(dir $(INSTALLED_MAN)) $(dir $(INSTALLED_BASH)) $(dir $(INSTALLED_ZSH)) \
+		$(dir $(INSTALLED_FISH)) $(INSTALLED_UNITS)
+	install -m 755 $(BINARY) $(INSTALLED_BIN)
+	install -m 755 $(HELPER) $(INSTALLED_HELPER)
+	install -m 644 $(MANUAL) $(INSTALLED_MAN)
+	$(BINARY) --generate-completion-script bash >$(INSTALLED_BASH)
+	$(BINARY) --generate-completion-script zsh >$(INSTALLED_ZSH)
+	$(BINARY) --generate-completion-script fish >$(INSTALLED_FISH)
+	chmod 644 $(INSTALLED_BASH) $(INSTALLED_ZSH) $(INSTALLED_FISH)
+	for unit in $(UNITS); do \
+		sed 's|%h/\.local/bin/birthdays|$(PREFIX)/bin/birthdays|g' samples/systemd/$$unit >$(INSTALLED_UNITS)/$$unit && \
+		chmod 644 $(INSTALLED_UNITS)/$$unit || exit 1; \
+	done
+
+uninstall:
+	rm -f $(INSTALLED_BIN) $(INSTALLED_HELPER) $(INSTALLED_MAN) $(INSTALLED_BASH) $(INSTALLED_ZSH) $(INSTALLED_FISH) \
+		$(addprefix $(INSTALLED_UNITS)/,$(UNITS))
+	rmdir $(INSTALLED_UNITS) $(dir $(INSTALLED_UNITS)) 2>/dev/null || true
+
 bench: deps-bench release
 	./bench/run.sh
 
 # Formatting: .swift-format (Hummingbird's rules, 150 columns). `make format`
 # rewrites the files; `make lint` only checks, and CI runs it.
-FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz
+FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz Plugins
 
 format:
 	swift format --in-place --parallel --recursive $(FORMAT_PATHS)

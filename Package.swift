@@ -49,6 +49,12 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // zlib, for the feed's gzip encoding.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // timerfd, eventfd, inotify and posix_spawn helpers.
         .target(name: "CWake"),
         // Swift concurrency's global executor hook (`run` and `serve` only).
@@ -56,15 +62,20 @@ let package = Package(
         // libxml2's streaming reader, loaded with dlopen at the first CardDAV
         // sync (Sources/CLibXML2/include/CLibXML2.h says why).
         .target(name: "CLibXML2"),
+        // CLDR plural rules from the ICU that Foundation already links
+        // (declarations only; Sources/CICUPlural/include/CICUPlural.h says why).
+        .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("_FoundationICU")]),
 
         // MARK: Library
 
         .target(
             name: "BirthdayCore",
             dependencies: [
-                .product(name: "SwiftCSV", package: "SwiftCSV")
+                "CICUPlural",
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedStringCatalog"]
         ),
         .target(
             name: "BirthdayStore",
@@ -110,6 +121,7 @@ let package = Package(
                 "BirthdayCore",
                 "BirthdayStore",
                 "BirthdayCalendar",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -153,7 +165,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["BuildInfo"]
         ),
         // The CardDAV helper: the only executable that links BirthdayCardDAV
         // (AsyncHTTPClient, NIOSSL), run by `birthdays` for every CardDAV sync
@@ -190,6 +203,17 @@ let package = Package(
             path: "Fuzz/ReaderFuzzer",
             swiftSettings: swiftSettings
         ),
+
+        // MARK: Plugins
+
+        // Localization/Localizable.xcstrings (the texts of every language)
+        // compiled into BirthdayCore as Swift by catalog-compiler.
+        .executableTarget(name: "catalog-compiler"),
+        .plugin(name: "EmbedStringCatalog", capability: .buildTool(), dependencies: ["catalog-compiler"]),
+
+        // `birthdays --version`: the VERSION file and `git describe`, written
+        // before every build by scripts/build-info.sh.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
 
         // MARK: Tests
 
@@ -247,8 +271,10 @@ let package = Package(
                 "BirthdayStore",
                 "BirthdayCalendar",
                 "BirthdayServer",
+                "CZlib",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

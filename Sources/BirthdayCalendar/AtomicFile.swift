@@ -8,9 +8,20 @@ import Darwin
 
 /// Replaces a file's contents so that readers never see a partial file.
 enum AtomicFile {
-    /// Writes `bytes` to a temporary file next to `path` (mode 0600), syncs
-    /// it, renames it over `path` and syncs the directory.
-    static func write(_ bytes: [UInt8], to path: String) throws(ExportError) {
+    /// Writes `bytes` to a temporary file next to `path` (mode 0600: a
+    /// birthday list is personal data), syncs it, renames it over `path` and
+    /// syncs the directory.
+    ///
+    /// A symbolic link is written through, not replaced: the file it points
+    /// to (at the end of a chain of links, created if missing) gets the new
+    /// contents and the link stays. Anything but a regular file at the end
+    /// (a device such as `/dev/sda`, a FIFO, a folder) is refused with
+    /// ``ExportError/Code/notAFile(path:)``: a rename would replace it, even a
+    /// device node when run as root.
+    static func write(_ bytes: [UInt8], to requested: String) throws(ExportError) {
+        let path = resolvingLinks(requested)
+        var existing = stat()
+        if lstat(path, &existing) == 0 && existing.st_mode & S_IFMT != S_IFREG { throw ExportError(.notAFile(path: requested)) }
         let directory = Self.directory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var random = SystemRandomNumberGenerator()
@@ -51,6 +62,23 @@ enum AtomicFile {
             offset += result
         }
         return true
+    }
+
+    /// The path at the end of the chain of symbolic links that starts at
+    /// `path` (at most 40 links, as the kernel allows); `path` itself when it
+    /// is not a link. A link whose target is missing gives that target.
+    static func resolvingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { return current }
+            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : directory(of: current) + "/" + target
+        }
+        return current
     }
 
     private static func directory(of path: String) -> String {

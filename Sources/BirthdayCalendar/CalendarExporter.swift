@@ -40,8 +40,9 @@ import Darwin
 /// travels. They repeat with `RRULE:FREQ=YEARLY`, are `TRANSP:TRANSPARENT`
 /// (not busy), `CLASS:PRIVATE`, and carry `CATEGORIES:Birthday` or
 /// `Anniversary`. The title is "🎂 Ada" / "💍 Ada", or "Ada's birthday" /
-/// "Ada's anniversary" with ``Settings/emoji`` off; it never contains an age,
-/// because one recurring event cannot show a different age each year.
+/// "Ada's anniversary" with ``Settings/emoji`` off (in the localizer's
+/// language, as are the descriptions and alarm texts); it never contains an
+/// age, because one recurring event cannot show a different age each year.
 ///
 /// ## Years
 /// A known year is the `DTSTART` year, and is also given as
@@ -49,17 +50,25 @@ import Darwin
 /// "since 1990"), so clients can compute ages. An unknown year starts the
 /// series in ``unknownYearBase`` (1972, a leap year, so February 29 exists)
 /// and is marked `X-BIRTHDAYS-UNKNOWN-YEAR:1`; 1972 is never shown as a year.
-/// A year outside 1…9999 cannot be written as an iCalendar DATE and is treated
-/// as unknown.
+/// A year outside ``EventDate/yearRange`` (1…3000: libical writes no later
+/// date, but `DTSTART:00000000T000000`) is treated as unknown; the readers
+/// never produce one.
 ///
 /// ## February 29
 /// `FREQ=YEARLY` alone would skip common years (RFC 5545 drops invalid
-/// dates), so a Feb 29 date gets an explicit rule, per ``Settings/leapDay``:
+/// dates), so a Feb 29 date gets an explicit encoding, per ``Settings/leapDay``,
+/// chosen so that libical, python-icalendar with dateutil and
+/// recurring-ical-events, khal, calcurse and sabre/vobject (Nextcloud's
+/// library) all expand it the same way:
 /// - ``LeapDayPolicy/feb28``: `FREQ=YEARLY;BYMONTHDAY=-1;BYMONTH=2`, the last
 ///   day of February: Feb 29 in leap years, Feb 28 otherwise.
-/// - ``LeapDayPolicy/mar1``: `FREQ=YEARLY;BYYEARDAY=60`, the 60th day of the
-///   year: Feb 29 in leap years, Mar 1 otherwise.
-/// Both rules match the Feb 29 `DTSTART`, so the first instance is the start.
+/// - ``LeapDayPolicy/mar1``: four events, each `FREQ=YEARLY;INTERVAL=4`: the
+///   person's usual UID starting on the Feb 29, and `<stem>-mar1-1`, `-2` and
+///   `-3` starting on Mar 1 one, two and three years later. No single rule
+///   works everywhere: `BYYEARDAY=60` is lost by calcurse and sabre/vobject
+///   (no event at all in common years), `BYSETPOS` and `RDATE`/`EXDATE` by
+///   others. The year 2100, common but divisible by 4, gets no event.
+/// The Feb 29 `DTSTART` is the first instance of the series that starts there.
 ///
 /// ## Alarms
 /// Unless alarms are turned off, each event has a `VALARM` (`ACTION:DISPLAY`)
@@ -91,15 +100,19 @@ public struct CalendarExporter: Sendable {
 
     public let settings: Settings
     public let includeAlarms: Bool
+    /// The language of titles, descriptions and alarm texts.
+    public let localizer: Localizer
 
     /// - Parameters:
     ///   - settings: the name, title style, leap-day policy, reminder time and
     ///     which reminders and event kinds to include.
     ///   - includeAlarms: whether events carry `VALARM`s; turn off for feeds
     ///     whose readers remind on their own.
-    public init(settings: Settings, includeAlarms: Bool = true) {
+    ///   - localizer: the language of the texts (``Settings/localizer(systemLocale:)``).
+    public init(settings: Settings, includeAlarms: Bool = true, localizer: Localizer = .english) {
         self.settings = settings
         self.includeAlarms = includeAlarms
+        self.localizer = localizer
     }
 
     /// The calendar as iCalendar text.
@@ -134,8 +147,9 @@ public struct CalendarExporter: Sendable {
         )
         let values = EventValues(
             stamp: stamp,
-            rules: Rules(leapDay: settings.leapDay),
-            triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore)
+            rules: Rules(),
+            triggers: Triggers(deliveryTime: settings.deliveryTime, dayBefore: settings.dayBefore),
+            texts: Texts(localizer)
         )
 
         let eventSizeEstimate = includeAlarms ? 600 : 400
@@ -206,11 +220,36 @@ public struct CalendarExporter: Sendable {
     ///
     /// Plain C values, copied into each thread. Their only pointers are
     /// libical's static UTC zone (in `stamp`) and unset ones, and nothing
-    /// writes through them: sharing is safe.
+    /// writes through them: sharing is safe. The texts are `Sendable` values.
     private struct EventValues: @unchecked Sendable {
         let stamp: icaltimetype
         let rules: Rules
         let triggers: Triggers
+        let texts: Texts
+    }
+
+    /// The texts of every event, parsed once per export (thousands of events
+    /// fill the same few templates).
+    private struct Texts {
+        let birthdayTitle: MessageTemplate
+        let anniversaryTitle: MessageTemplate
+        let born: MessageTemplate
+        let since: MessageTemplate
+        let birthdayToday: MessageTemplate
+        let birthdayTomorrow: MessageTemplate
+        let anniversaryToday: MessageTemplate
+        let anniversaryTomorrow: MessageTemplate
+
+        init(_ localizer: Localizer) {
+            birthdayTitle = localizer.template(.feedBirthdayTitle)
+            anniversaryTitle = localizer.template(.feedAnniversaryTitle)
+            born = localizer.template(.feedBorn)
+            since = localizer.template(.feedSince)
+            birthdayToday = localizer.template(.birthdayToday)
+            birthdayTomorrow = localizer.template(.birthdayTomorrow)
+            anniversaryToday = localizer.template(.anniversaryToday)
+            anniversaryTomorrow = localizer.template(.anniversaryTomorrow)
+        }
     }
 
     /// Builds, serializes and frees the events of `entries` one at a time,
@@ -222,17 +261,31 @@ public struct CalendarExporter: Sendable {
     /// thread.
     private func appendEvents(_ entries: ArraySlice<Entry>, values: EventValues, to bytes: inout [UInt8]) throws(ExportError) {
         for entry in entries {
-            let event = try makeEvent(entry, stamp: values.stamp, rules: values.rules, triggers: values.triggers)
+            let event = try makeEvent(entry, values: values)
             try event.appendSerialized(to: &bytes)
         }
     }
 
-    /// One event to write: a person's date of one kind.
+    /// One event to write: a person's date of one kind, or one of the
+    /// series that together make a Feb 29 date under `leap-day mar1`.
     private struct Entry: Sendable {
         let uid: String
         let person: Person
         let kind: EventKind
         let date: EventDate
+        /// The first day of the series.
+        let start: LocalDate
+        let recurrence: Recurrence
+    }
+
+    /// How an event repeats.
+    enum Recurrence: Sendable {
+        /// `FREQ=YEARLY`.
+        case yearly
+        /// `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1`: Feb 29 in leap years, Feb 28 otherwise.
+        case lastDayOfFebruary
+        /// `FREQ=YEARLY;INTERVAL=4`: one of the four series of a Feb 29 date under `mar1`.
+        case everyFourthYear
     }
 
     /// libical's text of a `VCALENDAR` with the calendar's properties and no
@@ -256,10 +309,10 @@ public struct CalendarExporter: Sendable {
         entries.reserveCapacity(people.count * (settings.anniversaries ? 2 : 1))
         for person in people {
             if let date = person.birthday {
-                entries.append(Entry(uid: person.id + "-birthday@birthdays", person: person, kind: .birthday, date: date))
+                appendEntries(for: date, kind: .birthday, of: person, to: &entries)
             }
             if settings.anniversaries, let date = person.anniversary {
-                entries.append(Entry(uid: person.id + "-anniversary@birthdays", person: person, kind: .anniversary, date: date))
+                appendEntries(for: date, kind: .anniversary, of: person, to: &entries)
             }
         }
         // Swift orders strings by their normalized Unicode scalars: the same on every machine, never by locale.
@@ -268,6 +321,63 @@ public struct CalendarExporter: Sendable {
             throw ExportError(.duplicateID(entries[index].person.id))
         }
         return entries
+    }
+
+    /// The events of one date: one yearly series; for Feb 29 under `leap-day
+    /// mar1`, four (see the type's documentation).
+    private func appendEntries(for date: EventDate, kind: EventKind, of person: Person, to entries: inout [Entry]) {
+        let stem = person.id + "-" + kind.rawValue
+        let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
+        let first = knownYear ?? Self.unknownYearBase
+        guard date.isLeapDay else {
+            entries.append(
+                Entry(
+                    uid: stem + "@birthdays",
+                    person: person,
+                    kind: kind,
+                    date: date,
+                    start: LocalDate(unchecked: first, date.month, date.day),
+                    recurrence: .yearly
+                )
+            )
+            return
+        }
+        switch settings.leapDay {
+        case .feb28:
+            entries.append(
+                Entry(
+                    uid: stem + "@birthdays",
+                    person: person,
+                    kind: kind,
+                    date: date,
+                    start: LocalDate(unchecked: first, 2, 29),
+                    recurrence: .lastDayOfFebruary
+                )
+            )
+        case .mar1:
+            entries.append(
+                Entry(
+                    uid: stem + "@birthdays",
+                    person: person,
+                    kind: kind,
+                    date: date,
+                    start: LocalDate(unchecked: first, 2, 29),
+                    recurrence: .everyFourthYear
+                )
+            )
+            for offset in 1...3 where first + offset <= 9999 {
+                entries.append(
+                    Entry(
+                        uid: stem + "-mar1-\(offset)@birthdays",
+                        person: person,
+                        kind: kind,
+                        date: date,
+                        start: LocalDate(unchecked: first + offset, 3, 1),
+                        recurrence: .everyFourthYear
+                    )
+                )
+            }
+        }
     }
 
     private func addCalendarProperties(to root: ICalNode) throws(ExportError) {
@@ -286,10 +396,11 @@ public struct CalendarExporter: Sendable {
 
     /// One `VEVENT` (with its `VALARM`s) on its own, to be serialized and freed
     /// before the next one is built.
-    private func makeEvent(_ entry: Entry, stamp: icaltimetype, rules: Rules, triggers: Triggers) throws(ExportError) -> ICalComponent {
+    private func makeEvent(_ entry: Entry, values: EventValues) throws(ExportError) -> ICalComponent {
+        let (stamp, rules, triggers, texts) = (values.stamp, values.rules, values.triggers, values.texts)
         let date = entry.date
-        let knownYear = date.year.flatMap { (1...9999).contains($0) ? $0 : nil }
-        let start = LocalDate(unchecked: knownYear ?? Self.unknownYearBase, date.month, date.day)
+        let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
+        let start = entry.start
         let end = start.adding(days: 1)
         let name = Self.sanitized(entry.person.name)
         let isBirthday = entry.kind == .birthday
@@ -300,10 +411,10 @@ public struct CalendarExporter: Sendable {
         try event.add("DTSTAMP") { libical.pointee.icalproperty_new_dtstamp(stamp) }
         try event.add("DTSTART") { libical.pointee.icalproperty_new_dtstart(Self.icalDate(start)) }
         try event.add("DTEND") { libical.pointee.icalproperty_new_dtend(Self.icalDate(end)) }
-        try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: date)) }
-        try event.add("SUMMARY", text: summary(name: name, kind: entry.kind)) { libical.pointee.icalproperty_new_summary($0) }
+        try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: entry.recurrence)) }
+        try event.add("SUMMARY", text: summary(name: name, kind: entry.kind, texts: texts)) { libical.pointee.icalproperty_new_summary($0) }
         if let knownYear {
-            let description = (isBirthday ? "born " : "since ") + String(knownYear)
+            let description = (isBirthday ? texts.born : texts.since).render([.number(knownYear)])
             try event.add("DESCRIPTION", text: description) { libical.pointee.icalproperty_new_description($0) }
         }
         try event.add("CATEGORIES", text: isBirthday ? "Birthday" : "Anniversary") { libical.pointee.icalproperty_new_categories($0) }
@@ -316,10 +427,11 @@ public struct CalendarExporter: Sendable {
         }
 
         guard includeAlarms else { return component }
-        let what = isBirthday ? "birthday" : "anniversary"
-        try addAlarm(to: event, trigger: triggers.dayOf, text: "Today is \(name)'s \(what)!")
+        // The name as it is (an empty one stays empty): the texts of reminders without a year.
+        let who: [MessageArgument] = [.text(name)]
+        try addAlarm(to: event, trigger: triggers.dayOf, text: (isBirthday ? texts.birthdayToday : texts.anniversaryToday).render(who))
         if let dayBefore = triggers.dayBefore {
-            try addAlarm(to: event, trigger: dayBefore, text: "\(name)'s \(what) is tomorrow!")
+            try addAlarm(to: event, trigger: dayBefore, text: (isBirthday ? texts.birthdayTomorrow : texts.anniversaryTomorrow).render(who))
         }
         return component
     }
@@ -332,12 +444,12 @@ public struct CalendarExporter: Sendable {
         try ICalNode.addParameter(to: property, "RELATED=START") { libical.pointee.icalparameter_new_related(ICAL_RELATED_START) }
     }
 
-    private func summary(name: String, kind: EventKind) -> String {
+    private func summary(name: String, kind: EventKind, texts: Texts) -> String {
         switch (kind, settings.emoji) {
         case (.birthday, true): "🎂 " + name
         case (.anniversary, true): "💍 " + name
-        case (.birthday, false): name + "'s birthday"
-        case (.anniversary, false): name + "'s anniversary"
+        case (.birthday, false): texts.birthdayTitle.render([.text(name)])
+        case (.anniversary, false): texts.anniversaryTitle.render([.text(name)])
         }
     }
 
@@ -374,12 +486,13 @@ public struct CalendarExporter: Sendable {
         return result
     }
 
-    /// The three yearly rules, made once per export.
+    /// The yearly rules, made once per export.
     private struct Rules {
         let plain: icalrecurrencetype
-        let leapDay: icalrecurrencetype
+        let lastDayOfFebruary: icalrecurrencetype
+        let everyFourthYear: icalrecurrencetype
 
-        init(leapDay policy: LeapDayPolicy) {
+        init() {
             var plain = icalrecurrencetype()
             libical.pointee.icalrecurrencetype_clear(&plain)
             plain.freq = ICAL_YEARLY_RECURRENCE
@@ -387,19 +500,22 @@ public struct CalendarExporter: Sendable {
 
             // icalrecurrencetype_clear fills every BY… array with the end marker,
             // so setting element 0 gives a one-element list.
-            var leap = plain
-            switch policy {
-            case .feb28:
-                leap.by_month.0 = 2
-                leap.by_month_day.0 = -1
-            case .mar1:
-                leap.by_year_day.0 = 60
-            }
-            self.leapDay = leap
+            var february = plain
+            february.by_month.0 = 2
+            february.by_month_day.0 = -1
+            lastDayOfFebruary = february
+
+            var fourth = plain
+            fourth.interval = 4
+            everyFourthYear = fourth
         }
 
-        func rule(for date: EventDate) -> icalrecurrencetype {
-            date.isLeapDay ? leapDay : plain
+        func rule(for recurrence: Recurrence) -> icalrecurrencetype {
+            switch recurrence {
+            case .yearly: plain
+            case .lastDayOfFebruary: lastDayOfFebruary
+            case .everyFourthYear: everyFourthYear
+            }
         }
     }
 

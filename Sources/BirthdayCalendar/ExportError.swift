@@ -18,6 +18,8 @@ public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicateID(String)
         /// A file-system step of ``CalendarExporter/write(_:lastChange:to:)`` failed.
         case write(path: String, step: String, errno: Int32)
+        /// The output path names something other than a regular file (a device, a FIFO, a folder).
+        case notAFile(path: String)
         /// Text handed to the internal parser was not iCalendar.
         case unparsable
         /// libical could not be loaded (see CLibical.h).
@@ -38,6 +40,9 @@ public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
             "two people share the id '\(id)'; each person needs a unique id to get a calendar event"
         case .write(let path, let step, let errno):
             "could not write the calendar to \(path): \(step) failed (\(ExportError.errorText(errno)))"
+        case .notAFile(let path):
+            "could not write the calendar to \(path): it is not a regular file (a device, a pipe or a folder); "
+                + "name a file, or leave out --output to write to standard output"
         case .unparsable:
             "the text is not an iCalendar object"
         case .libicalMissing(let detail):

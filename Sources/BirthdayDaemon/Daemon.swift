@@ -17,6 +17,9 @@ public struct DaemonConfiguration: Sendable {
     public var now: @Sendable () -> Date
     /// The system zone, read again on every pass (the `time-zone` setting overrides it).
     public var systemTimeZone: @Sendable () -> TimeZone
+    /// The environment's locale (``Language/fromEnvironment(_:)``): the language
+    /// of reminders and the feed unless the `language` setting names one.
+    public var systemLocale: String?
     /// What the engine sleeps on and command timeouts run on.
     public var clock: any Clock<Duration>
     /// The session bus desktop notifications go to.
@@ -39,6 +42,7 @@ public struct DaemonConfiguration: Sendable {
         environment: [String: String],
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
+        systemLocale: String? = nil,
         clock: any Clock<Duration> = EventLoopClock(),
         bus: DBusBusAddress = .session,
         watchesWake: Bool = true,
@@ -52,6 +56,7 @@ public struct DaemonConfiguration: Sendable {
         self.environment = environment
         self.now = now
         self.systemTimeZone = systemTimeZone
+        self.systemLocale = systemLocale
         self.clock = clock
         self.bus = bus
         self.watchesWake = watchesWake
@@ -64,9 +69,10 @@ public struct DaemonConfiguration: Sendable {
 }
 
 /// The delivery daemon, ready to run: the engine's service (with the
-/// sources' follower) and, with the `serve` setting, the feed server, in one
-/// `ServiceGroup` that SIGTERM and SIGINT shut down gracefully. It holds the
-/// daemon lock (``DaemonLock``) for as long as it exists.
+/// sources' follower) and, with the `serve` setting, the feed server
+/// (``FeedService``: a feed that cannot bind is retried and never stops the
+/// deliveries), in one `ServiceGroup` that SIGTERM and SIGINT shut down
+/// gracefully. It holds the daemon lock (``DaemonLock``) for as long as it exists.
 public struct Daemon: Service {
     public let group: ServiceGroup
     /// The engine, for tests that watch its passes.
@@ -95,12 +101,14 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
     let logger = configuration.logger
     let settings = try await database.settings()
     let status = try await database.authorizationStatus()
-    let desktop = DesktopNotificationChannel(bus: configuration.bus)
+    // The buttons' labels are in the language of the settings at start (a SIGHUP does not change them).
+    let desktop = DesktopNotificationChannel(bus: configuration.bus, labels: .init(settings.localizer(systemLocale: configuration.systemLocale)))
     let engine = DeliveryEngine(
         database: database,
         clock: configuration.clock,
         now: configuration.now,
         systemTimeZone: configuration.systemTimeZone,
+        systemLocale: configuration.systemLocale,
         channels: ReminderChannels.factory(
             desktop: desktop,
             environment: configuration.environment,
@@ -120,6 +128,7 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
             environment: configuration.environment,
             now: configuration.now,
             systemTimeZone: configuration.systemTimeZone,
+            systemLocale: configuration.systemLocale,
             logger: logger,
             reporting: .exitStatus(clock: configuration.clock)
         ),
@@ -138,13 +147,20 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
             database: database,
             now: configuration.now,
             systemTimeZone: configuration.systemTimeZone,
+            systemLocale: configuration.systemLocale,
             watchesWake: configuration.watchesWake,
             logger: logger
         )
     ]
     if let serve = settings.serve {
+        let source = DatabaseFeedSource(database: database, systemLocale: configuration.systemLocale)
+        let feedLogger = configuration.feedLogger
         services.append(
-            buildFeedApplication(source: DatabaseFeedSource(database: database), host: serve.host, port: serve.port, logger: configuration.feedLogger)
+            FeedService(
+                makeServer: { buildFeedApplication(source: source, host: serve.host, port: serve.port, logger: feedLogger) },
+                clock: configuration.clock,
+                logger: logger
+            )
         )
     }
     let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))

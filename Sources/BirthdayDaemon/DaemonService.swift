@@ -21,6 +21,7 @@ struct DaemonService: Service {
     let database: AppDatabase
     let now: @Sendable () -> Date
     let systemTimeZone: @Sendable () -> TimeZone
+    let systemLocale: String?
     let watchesWake: Bool
     let logger: Logger
 
@@ -91,7 +92,13 @@ struct DaemonService: Service {
                 return
             }
             let today = LocalDate.today(at: now(), in: settings.resolvedTimeZone(system: systemTimeZone()))
-            let lines = PersonDetails.lines(for: person, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries)
+            let lines = PersonDetails.lines(
+                for: person,
+                today: today,
+                leapDay: settings.leapDay,
+                anniversaries: settings.anniversaries,
+                in: settings.localizer(systemLocale: systemLocale)
+            )
             let details = Reminder(
                 id: action.reminderID,
                 personID: person.id,
@@ -99,7 +106,7 @@ struct DaemonService: Service {
                 when: .dayOf,
                 fireAt: now(),
                 timeZone: .gmt,
-                title: person.name,
+                title: SafeText.line(person.name, maxCharacters: NotificationContent.maxNameCharacters),
                 body: lines.joined(separator: "\n"),
                 late: false,
                 occurrenceDate: today

@@ -11,6 +11,7 @@ extension SourceSync {
     /// which inherits `environment` and runs the password commands.
     ///
     /// - Parameters:
+    ///   - systemLocale: the environment's locale, for the words of the reminders a sync reschedules.
     ///   - password: a password already read from a source's command (by
     ///     `sources add`, for discovery), so a password manager is not asked twice.
     ///   - reporting: how the helper's outcome comes back: the daemon reads
@@ -21,6 +22,7 @@ extension SourceSync {
         environment: [String: String],
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
+        systemLocale: String?,
         logger: Logger,
         password: String? = nil,
         reporting: CardDAVHelper.Reporting = .report
@@ -36,6 +38,7 @@ extension SourceSync {
             },
             now: now,
             systemTimeZone: systemTimeZone,
+            systemLocale: systemLocale,
             logger: logger
         )
     }

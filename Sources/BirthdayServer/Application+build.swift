@@ -25,12 +25,16 @@ public enum FeedServerDefaults {
 ///     names or bodies) and Hummingbird's server messages.
 ///   - idleTimeout: how long an idle or slow connection is kept; a request
 ///     head that does not arrive completely within it is dropped.
+///   - maxConnections: the most connections open at once; by default the
+///     descriptor limit less a reserve (``ConnectionLimiter`` says why and
+///     what happens at the bound).
 public func buildFeedApplication(
     source: some FeedSource,
     host: String = FeedServerDefaults.host,
     port: Int = FeedServerDefaults.port,
     logger: Logger,
-    idleTimeout: Duration = FeedServerDefaults.idleTimeout
+    idleTimeout: Duration = FeedServerDefaults.idleTimeout,
+    maxConnections: Int? = nil
 ) -> some ApplicationProtocol {
     let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: AccessLogMiddleware())
@@ -38,12 +42,19 @@ public func buildFeedApplication(
     let controller = FeedController(source: source)
     controller.addRoutes(to: router)
 
+    let limiter = ConnectionLimiter(bound: maxConnections, logger: logger)
     return Application(
         router: router,
         server: HTTPServerBuilder { responder in
-            FeedHTTP1Channel(responder: responder, idleTimeout: idleTimeout, validators: { controller.freshValidators() }, logger: logger)
+            FeedHTTP1Channel(
+                responder: responder,
+                idleTimeout: idleTimeout,
+                validators: { controller.freshValidators() },
+                limiter: limiter,
+                logger: logger
+            )
         },
-        configuration: .init(address: .hostname(host, port: port), serverName: nil),
+        configuration: .init(address: .hostname(host, port: port), serverName: nil, availableConnectionsDelegate: limiter.delegate),
         logger: logger
     )
 }

@@ -9,26 +9,49 @@ import NIOHTTPTypes
 /// - Request body parts are dropped, never passed on: no route reads a body,
 ///   and dropped parts cannot keep an idle connection alive.
 /// - After a response that says `Connection: close` is fully written, the
-///   connection is closed. Hummingbird only closes when the *request* asks
-///   for it; this is how ``RequestGuardMiddleware``'s refusals end the
-///   connection instead of reading the rest of an unwanted body.
+///   connection is closed; this is how ``RequestGuardMiddleware``'s refusals
+///   end the connection instead of reading the rest of an unwanted body.
+/// - After the response to a request that says `Connection: close` (which
+///   ``KeepAliveHandler`` adds to HTTP/1.0 requests without keep-alive), the
+///   connection is closed too. Hummingbird only half-closes it (its output)
+///   and then waits for the client to close, so a client that keeps its end
+///   open would hold the socket until the idle timeout.
 final class ConnectionCloseHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// For each request read and not yet answered, in order (a client may
+    /// send the next one before the last is answered): whether it said
+    /// `Connection: close`.
+    private var requestsSayingClose = CircularBuffer<Bool>()
     private var closeAfterResponse = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .body = unwrapInboundIn(data) { return }
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            requestsSayingClose.append(Self.saysClose(request.headerFields))
+        case .body:
+            return
+        case .end:
+            break
+        }
         context.fireChannelRead(data)
+    }
+
+    /// Whether `Connection` holds the `close` option (any case, in a list too).
+    static func saysClose(_ fields: HTTPFields) -> Bool {
+        fields[values: .connection].contains { value in
+            value.split(separator: ",").contains { $0.trimmingWhitespace().lowercased() == "close" }
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(let head):
-            if head.headerFields[.connection]?.lowercased() == "close" { closeAfterResponse = true }
+            let requestSaidClose = requestsSayingClose.popFirst() ?? false
+            if requestSaidClose || Self.saysClose(head.headerFields) { closeAfterResponse = true }
             context.write(data, promise: promise)
         case .body:
             context.write(data, promise: promise)

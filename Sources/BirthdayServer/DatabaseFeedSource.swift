@@ -16,11 +16,14 @@ import Synchronization
 /// SQLite transaction, and a rotated token still stops working at once.
 public struct DatabaseFeedSource: FeedSource {
     let database: AppDatabase
+    /// The environment's locale, for the feed's words when the `language` setting is `system`.
+    let systemLocale: String?
     private let cache = StateCache()
     private let logPath: String
 
-    public init(database: AppDatabase) {
+    public init(database: AppDatabase, systemLocale: String? = nil) {
         self.database = database
+        self.systemLocale = systemLocale
         self.logPath = database.path + "-wal"
     }
 
@@ -36,8 +39,9 @@ public struct DatabaseFeedSource: FeedSource {
     /// an export of thousands of events must not hold up an event loop.
     public func feed() async throws -> FeedSnapshot {
         let contents = try await database.feedContents()
+        let localizer = contents.settings.localizer(systemLocale: systemLocale)
         let body = try await Blocking.run { () throws(ExportError) in
-            try CalendarExporter(settings: contents.settings).export(contents.people, lastChange: contents.changedAt)
+            try CalendarExporter(settings: contents.settings, localizer: localizer).export(contents.people, lastChange: contents.changedAt)
         }
         return FeedSnapshot(body: body, lastModified: contents.changedAt, revision: contents.revision)
     }

@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayStore
 import Foundation
 import Hummingbird
 import Synchronization
@@ -16,9 +17,18 @@ actor FeedCache<Source: FeedSource> {
         let body: ByteBuffer
         /// A strong entity tag, quoted: a hash of the body bytes and their count.
         let etag: String
+        /// The same body in gzip, sent to clients that accept it.
+        let gzipBody: ByteBuffer
+        /// The gzip representation's own strong tag: ``etag`` with `-gzip` inside the quotes.
+        let gzipETag: String
         /// `Last-Modified`, truncated to whole seconds as HTTP dates are.
         let lastModified: Date
         let lastModifiedText: String
+
+        /// The body and tag of the representation a request gets.
+        func representation(gzip: Bool) -> (body: ByteBuffer, etag: String) {
+            gzip ? (gzipBody, gzipETag) : (body, etag)
+        }
     }
 
     private let source: Source
@@ -59,18 +69,22 @@ actor FeedCache<Source: FeedSource> {
         return entry
     }
 
-    /// Fetches and prepares a snapshot. Being `nonisolated` and `async`, it
-    /// runs off the actor, so hashing a large body does not hold up requests
-    /// that are served from the cache.
+    /// Fetches and prepares a snapshot: hashes it and compresses it once. Being
+    /// `nonisolated` and `async`, it runs off the actor, and the compression
+    /// on NIO's thread pool, so neither holds up requests served from the cache.
     private static func build(from source: Source) async throws -> Entry {
         let snapshot = try await source.feed()
         let body = ByteBuffer(string: snapshot.body)
         let seconds = snapshot.lastModified.timeIntervalSince1970.rounded(.down)
         let lastModified = Date(timeIntervalSince1970: seconds)
+        let etag = entityTag(for: body)
+        let gzipBody = try await Blocking.run { () throws(Gzip.Failure) in try Gzip.compress(body) }
         return Entry(
             revision: snapshot.revision,
             body: body,
-            etag: entityTag(for: body),
+            etag: etag,
+            gzipBody: gzipBody,
+            gzipETag: String(etag.dropLast()) + "-gzip\"",
             lastModified: lastModified,
             lastModifiedText: HTTPDate.format(lastModified)
         )

@@ -8,6 +8,9 @@ import Logging
 /// Serves `GET /calendar/<token>.ics` and `GET /healthz`.
 ///
 /// ## The calendar
+/// - gzip when the request accepts it (`Accept-Encoding`), with
+///   `Content-Encoding: gzip` and a tag of its own; `Vary: Accept-Encoding`
+///   on every answer, so caches keep the two apart.
 /// - 200 with the feed as `text/calendar; charset=utf-8`, a strong `ETag`
 ///   (hash of the body), `Last-Modified` and `Cache-Control: private,
 ///   no-cache` (store it, but revalidate; revalidation is a cheap 304).
@@ -36,7 +39,7 @@ struct FeedController<Source: FeedSource> {
     /// `nil` whenever any of that is unknown; the request then takes the route.
     func freshValidators() -> FeedValidators? {
         guard let current = source.cachedValidators(), let entry = cache.cached(revision: current.revision) else { return nil }
-        return FeedValidators(token: current.token, etag: entry.etag, lastModifiedText: entry.lastModifiedText)
+        return FeedValidators(token: current.token, etag: entry.etag, gzipETag: entry.gzipETag, lastModifiedText: entry.lastModifiedText)
     }
 
     func addRoutes(to router: Router<BasicRequestContext>) {
@@ -66,27 +69,32 @@ struct FeedController<Source: FeedSource> {
             return response
         }
 
+        let gzip = request.headers[.acceptEncoding].map(Gzip.isAccepted) ?? false
+        let (body, etag) = entry.representation(gzip: gzip)
         var headers: HTTPFields = [
-            .eTag: entry.etag,
+            .eTag: etag,
             .lastModified: entry.lastModifiedText,
             .cacheControl: "private, no-cache",
+            .vary: "Accept-Encoding",
         ]
-        if Self.isNotModified(request.headers, entry: entry) {
+        if Self.isNotModified(request.headers, etag: etag, lastModified: entry.lastModified) {
             return Response(status: .notModified, headers: headers, body: ResponseBody())
         }
         headers[.contentType] = "text/calendar; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
+        if gzip { headers[.contentEncoding] = "gzip" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
     /// RFC 9110 §13.2.2 for GET and HEAD: `If-None-Match` decides when
     /// present (weak comparison, `*` matches); otherwise `If-Modified-Since`.
-    static func isNotModified(_ headers: HTTPFields, entry: FeedCache<Source>.Entry) -> Bool {
+    /// `etag` is the tag of the representation the request gets (plain or gzip).
+    static func isNotModified(_ headers: HTTPFields, etag: String, lastModified: Date) -> Bool {
         let noneMatch = headers[values: .ifNoneMatch]
         if !noneMatch.isEmpty {
-            return EntityTags.list(noneMatch.joined(separator: ","), matches: entry.etag)
+            return EntityTags.list(noneMatch.joined(separator: ","), matches: etag)
         }
         guard let since = headers[.ifModifiedSince].flatMap(HTTPDate.parse) else { return false }
-        return entry.lastModified <= since
+        return lastModified <= since
     }
 }
 

@@ -17,10 +17,11 @@ import NIOHTTPTypesHTTP1
 /// | 1 | NIO `HTTPResponseEncoder`, `HTTPRequestDecoder` | HTTP/1 bytes ⇄ parts |
 /// | 2 | ``KeepAliveHandler`` | a request that does not keep the connection alive (HTTP/1.0 without `keep-alive`, `Connection: close`) says `Connection: close`, so the connection is closed after its response |
 /// | 3 | `HTTP1ToHTTPServerCodec` | NIO parts ⇄ HTTP-types parts |
-/// | 4 | ``ConnectionCloseHandler`` | drops request bodies; closes after a response that says `Connection: close` |
-/// | 5 | `HTTPConnectionStateHandler` | idle timeout, graceful shutdown |
-/// | 6 | ``FeedRevalidationHandler`` | answers matching revalidations with `304` on the event loop |
-/// | 7 | Hummingbird's request loop | the router and its middleware |
+/// | 4 | ``ConnectionLimitHandler`` | tells the ``ConnectionLimiter`` when the connection is busy, idle or closed |
+/// | 5 | ``ConnectionCloseHandler`` | drops request bodies; closes after a response that says `Connection: close`, or to a request that does |
+/// | 6 | `HTTPConnectionStateHandler` | idle timeout, graceful shutdown |
+/// | 7 | ``FeedRevalidationHandler`` | answers matching revalidations with `304` on the event loop |
+/// | 8 | Hummingbird's request loop | the router and its middleware |
 ///
 /// The revalidation fast path sits after the connection-state handler, so
 /// the requests it answers count for idle timeouts and graceful shutdown
@@ -31,6 +32,7 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let idleTimeout: Duration
     let validators: @Sendable () -> FeedValidators?
+    let limiter: ConnectionLimiter
     let logger: Logger
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -43,6 +45,7 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             )
             try pipeline.addHandler(KeepAliveHandler())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(ConnectionLimitHandler(limiter: limiter))
             try pipeline.addHandler(ConnectionCloseHandler())
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
             try pipeline.addHandler(FeedRevalidationHandler(validators: validators, logger: self.logger))

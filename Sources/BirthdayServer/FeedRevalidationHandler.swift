@@ -10,6 +10,7 @@ import NIOHTTPTypes
 struct FeedValidators: Sendable {
     var token: String
     var etag: String
+    var gzipETag: String
     var lastModifiedText: String
 }
 
@@ -65,7 +66,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         case passing
         /// Reading a request this handler answers at its end.
         /// `start` is only taken when the access line will be logged.
-        case answering(method: HTTPRequest.Method, validators: FeedValidators, start: ContinuousClock.Instant?)
+        case answering(method: HTTPRequest.Method, validators: FeedValidators, etag: String, start: ContinuousClock.Instant?)
     }
 
     private let validators: @Sendable () -> FeedValidators?
@@ -87,8 +88,8 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if passedOnInFlight == 0, let fresh = answerable(request) {
-                state = .answering(method: request.method, validators: fresh, start: logger.logLevel <= .info ? .now : nil)
+            if passedOnInFlight == 0, let (fresh, etag) = answerable(request) {
+                state = .answering(method: request.method, validators: fresh, etag: etag, start: logger.logLevel <= .info ? .now : nil)
             } else {
                 state = .passing
                 passedOnInFlight += 1
@@ -98,13 +99,13 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
             if case .answering = state { return }
             context.fireChannelRead(data)
         case .end:
-            guard case .answering(let method, let fresh, let start) = state else {
+            guard case .answering(let method, let fresh, let etag, let start) = state else {
                 state = .idle
                 context.fireChannelRead(data)
                 return
             }
             state = .idle
-            respond(context: context, method: method, validators: fresh, start: start)
+            respond(context: context, method: method, validators: fresh, etag: etag, start: start)
         }
     }
 
@@ -121,10 +122,11 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         context.write(data, promise: promise)
     }
 
-    /// The validators to answer `request` with, or `nil` to pass it on.
+    /// The validators and the representation's tag (plain, or gzip when the
+    /// request accepts it) to answer `request` with, or `nil` to pass it on.
     /// Runs for every revalidation, so it works on the path's bytes and
     /// allocates nothing when the tag is the one clients send back.
-    private func answerable(_ request: HTTPRequest) -> FeedValidators? {
+    private func answerable(_ request: HTTPRequest) -> (FeedValidators, String)? {
         guard request.method == .get || request.method == .head, let path = request.path?.utf8,
             path.starts(with: Self.prefix), path.reversed().starts(with: Self.suffix.reversed()),
             path.count > Self.prefix.count + Self.suffix.count,
@@ -137,10 +139,11 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
             let fresh = validators()
         else { return nil }
         let token = path.dropFirst(Self.prefix.count).dropLast(Self.suffix.count)
+        let etag = fields[.acceptEncoding].map(Gzip.isAccepted) ?? false ? fresh.gzipETag : fresh.etag
         guard FeedToken.constantTimeEquals(token, fresh.token.utf8),
-            noneMatch == fresh.etag || EntityTags.list(noneMatch, matches: fresh.etag)
+            noneMatch == etag || EntityTags.list(noneMatch, matches: etag)
         else { return nil }
-        return fresh
+        return (fresh, etag)
     }
 
     /// The `If-None-Match` list; one field is returned as it is (what
@@ -157,8 +160,14 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
     private static let prefix = Array("/calendar/".utf8)
     private static let suffix = Array(".ics".utf8)
 
-    private func respond(context: ChannelHandlerContext, method: HTTPRequest.Method, validators: FeedValidators, start: ContinuousClock.Instant?) {
-        context.write(wrapOutboundOut(.head(notModified(validators))), promise: nil)
+    private func respond(
+        context: ChannelHandlerContext,
+        method: HTTPRequest.Method,
+        validators: FeedValidators,
+        etag: String,
+        start: ContinuousClock.Instant?
+    ) {
+        context.write(wrapOutboundOut(.head(notModified(validators, etag: etag))), promise: nil)
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
         needsFlush = true
         guard let start else { return }
@@ -172,23 +181,24 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         )
     }
 
-    /// The `304` for `validators`, built once per tag and second (its `Date`).
-    private func notModified(_ validators: FeedValidators) -> HTTPResponse {
+    /// The `304` for `etag`, built once per tag and second (its `Date`).
+    private func notModified(_ validators: FeedValidators, etag: String) -> HTTPResponse {
         let second = Int(Date().timeIntervalSince1970.rounded(.down))
-        if let cached = response, cached.second == second, cached.etag == validators.etag,
+        if let cached = response, cached.second == second, cached.etag == etag,
             cached.lastModifiedText == validators.lastModifiedText
         {
             return cached.response
         }
         let fields: HTTPFields = [
-            .eTag: validators.etag,
+            .eTag: etag,
             .lastModified: validators.lastModifiedText,
             .cacheControl: "private, no-cache",
+            .vary: "Accept-Encoding",
             .contentLength: "0",
             .date: HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(second))),
         ]
         let built = HTTPResponse(status: .notModified, headerFields: fields)
-        response = (second, validators.etag, validators.lastModifiedText, built)
+        response = (second, etag, validators.lastModifiedText, built)
         return built
     }
 

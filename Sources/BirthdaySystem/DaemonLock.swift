@@ -5,8 +5,9 @@ import Foundation
 import Glibc
 #endif
 
-/// One daemon per database: an exclusive `flock` on `<database>.lock`, which
-/// holds the daemon's pid as text.
+/// One daemon per database: an exclusive `flock` on `<database>.lock` (next
+/// to the resolved database file, see ``path(forDatabase:)``), which holds
+/// the daemon's pid as text.
 ///
 /// The kernel drops the lock when the process exits, however it exits
 /// (kill -9 included), so a stale file never blocks a restart; a second
@@ -23,8 +24,26 @@ public final class DaemonLock: Sendable {
 
     deinit { close(fd) }
 
-    /// `<database>.lock`.
-    public static func path(forDatabase database: String) -> String { database + ".lock" }
+    /// `<database>.lock`, next to the database file itself: the path is
+    /// resolved first (symbolic links, `..`, a relative path), so two daemons
+    /// that name one database differently still share one lock.
+    public static func path(forDatabase database: String) -> String { resolved(database) + ".lock" }
+
+    /// `path` with every symbolic link resolved; for a file that does not
+    /// exist yet, its folder resolved and its name kept.
+    static func resolved(_ path: String) -> String {
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let real = realpath(folder, nil) else { return path }
+        defer { free(real) }
+        let base = String(cString: real)
+        return (base == "/" ? "" : base) + "/" + name
+    }
 
     /// Takes the lock for `database` and writes this process's pid into it.
     ///

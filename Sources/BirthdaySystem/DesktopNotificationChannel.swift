@@ -36,6 +36,13 @@ public final class DesktopNotificationChannel: NotificationSink {
         public var dismiss = "Dismiss"
 
         public init() {}
+
+        /// The labels in the localizer's language.
+        public init(_ localizer: Localizer) {
+            open = localizer(.actionOpen)
+            snooze = localizer(.actionSnooze)
+            dismiss = localizer(.actionDismiss)
+        }
     }
 
     /// Actions and closes of the notifications this channel showed. Ends

@@ -6,6 +6,10 @@ import BirthdaySystem
 import Foundation
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `birthdays-carddav`: the helper `birthdays` runs for everything that
 /// talks to a CardDAV server, so that `birthdays` itself links no HTTP or
 /// TLS stack (see `CardDAVHelper`). Not meant to be run by hand.
@@ -30,11 +34,23 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
         return line
     }
 
+    /// Prints the reply and a newline with `write(2)`, retrying short writes;
+    /// a write that fails is given up (the caller then reads no report and
+    /// says so), never a crash as `FileHandle.write` would make it.
     static func reply<Value: Codable & Sendable>(_ value: Value?, _ error: SourceError?) {
         let encoder = JSONEncoder()
-        let data = (try? encoder.encode(HelperReply(value: value, error: error))) ?? Data(#"{"error":null,"value":null}"#.utf8)
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        var bytes = [UInt8]((try? encoder.encode(HelperReply(value: value, error: error))) ?? Data(#"{"error":null,"value":null}"#.utf8))
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(1, base + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
     }
 
     static func logger(_ environment: [String: String]) -> Logger {
@@ -51,6 +67,7 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
         @Option var sourceId: Int64
         @Option(help: "The instant of the sync, in seconds since 1970.") var now: Double
         @Option(help: "The system time zone of the caller.") var timeZone: String
+        @Option(help: "The caller's locale (a BCP 47 tag), for the words of rescheduled reminders.") var locale: String?
         @Flag var allowMassRemoval = false
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
 
@@ -84,6 +101,7 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
                 readers: SourceReaders { kind in kind == .carddav ? reader : nil },
                 now: { instant },
                 systemTimeZone: { zone },
+                systemLocale: locale,
                 logger: CardDAVHelperCommand.logger(environment)
             )
             let report = await sync.sync(source, allowMassRemoval: allowMassRemoval)

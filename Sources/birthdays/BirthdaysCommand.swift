@@ -15,6 +15,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             else $XDG_DATA_HOME/birthdays/birthdays.sqlite (~/.local/share/...). \
             BIRTHDAYS_NOW (ISO 8601) overrides the current time for every command.
             """,
+        version: BuildInfo.versionText,
         subcommands: [
             Import.self,
             Sources.self,

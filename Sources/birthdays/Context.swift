@@ -12,8 +12,8 @@ struct GlobalOptions: ParsableArguments {
 }
 
 /// What a command needs from the outside world, gathered in one place:
-/// the only code that reads the real clock, the system time zone and the
-/// environment.
+/// the only code that reads the real clock, the system time zone, the
+/// locale and the environment.
 struct Context {
     let database: AppDatabase
     let environment: [String: String]
@@ -21,10 +21,17 @@ struct Context {
     let now: Date
     /// The zone from the environment (TZ) or the system, before settings apply.
     let systemTimeZone: TimeZone
+    /// The locale for messages from the environment (LC_ALL, LC_MESSAGES, LANG)
+    /// as a BCP 47 tag, before the `language` setting applies; `nil` is English.
+    let systemLocale: String?
 
-    init(_ options: GlobalOptions) throws {
+    /// - Parameter readOnly: the command only reads the database, so a
+    ///   database it cannot write (its file or folder) is opened read-only
+    ///   instead of failing.
+    init(_ options: GlobalOptions, readOnly: Bool = false) throws {
         environment = ProcessInfo.processInfo.environment
         systemTimeZone = Context.systemTimeZone(environment)
+        systemLocale = Language.fromEnvironment(environment)
         if let override = environment["BIRTHDAYS_NOW"], !override.isEmpty {
             guard let date = ReferenceTime.parse(override, timeZone: systemTimeZone) else {
                 throw CLIError("BIRTHDAYS_NOW '\(override)' is not an ISO 8601 date-time such as 2026-03-10T08:00:00Z")
@@ -33,7 +40,10 @@ struct Context {
         } else {
             now = Date()
         }
-        database = try AppDatabase.openFile(at: Context.absolute(options.database ?? AppDatabase.defaultPath(environment: environment)))
+        database = try AppDatabase.openFile(
+            at: Context.absolute(options.database ?? AppDatabase.defaultPath(environment: environment)),
+            readOnlyIfNotWritable: readOnly
+        )
     }
 
     /// `path` from the working directory, so that the daemon lock and the
@@ -58,6 +68,17 @@ struct Context {
     func settings() async throws -> (Settings, TimeZone) {
         let settings = try await database.settings()
         return (settings, settings.resolvedTimeZone(system: systemTimeZone))
+    }
+
+    /// The user's settings, the zone and the language they resolve to.
+    func settingsAndLanguage() async throws -> (Settings, TimeZone, Localizer) {
+        let (settings, zone) = try await settings()
+        return (settings, zone, settings.localizer(systemLocale: systemLocale))
+    }
+
+    /// The language of the user's words (the `language` setting, else the environment).
+    func localizer() async throws -> Localizer {
+        try await settingsAndLanguage().2
     }
 
     /// Today in the user's zone.
@@ -106,7 +127,13 @@ struct Context {
     func scheduler() -> NotificationScheduler {
         let now = self.now
         let zone = systemTimeZone
-        return NotificationScheduler(database: database, now: { now }, systemTimeZone: { zone }, logger: logger("birthdays.scheduler"))
+        return NotificationScheduler(
+            database: database,
+            now: { now },
+            systemTimeZone: { zone },
+            systemLocale: systemLocale,
+            logger: logger("birthdays.scheduler")
+        )
     }
 }
 
@@ -121,16 +148,12 @@ extension Context {
             environment: environment,
             now: { now },
             systemTimeZone: { zone },
+            systemLocale: systemLocale,
             // The command reports failures itself; the log adds details at info.
             logger: logger("birthdays.sources", level: .error),
             password: password
         )
     }
-}
-
-/// Writes to standard error.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 extension FileHandle {

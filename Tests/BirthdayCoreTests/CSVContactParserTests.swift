@@ -11,7 +11,7 @@ private func describe(_ value: CSVDate) -> String {
     case .none: "none"
     case .invalid: "invalid"
     case .date(let date): date.description
-    case .slash(let s): "slash \(s.first)/\(s.second)/\(s.year.map(String.init) ?? "-")"
+    case .slash(let s): "slash \(s.first.value)/\(s.second)/\(s.year.map(String.init) ?? "-")"
     }
 }
 
@@ -250,7 +250,11 @@ private func fixture(_ name: String) throws -> Data {
                 Summary(1, line: 3, "Ben", birthday: "1990-05-05"),
             ]
         )
-        #expect(result.problems.map(\.description) == ["a.csv:2: Birthday '03/04/1990' is ambiguous (day/month or month/day); not imported"])
+        #expect(
+            result.problems.map(\.description) == [
+                "a.csv:2: Birthday '03/04/1990' is ambiguous (day/month or month/day); pass --date-order mdy or dmy"
+            ]
+        )
     }
 
     @Test func conflictingSlashDatesAreEachReported() {
@@ -265,9 +269,9 @@ private func fixture(_ name: String) throws -> Data {
         )
         #expect(
             result.problems.map(\.description) == [
-                "c.csv:2: Birthday '20/01/1991' contradicts other dates in this file (both day/month and month/day appear); not imported",
-                "c.csv:3: Birthday '01/20/1991' contradicts other dates in this file (both day/month and month/day appear); not imported",
-                "c.csv:4: Birthday '03/04/1990' is ambiguous (day/month or month/day); not imported",
+                "c.csv:2: Birthday '20/01/1991' contradicts other dates in this file (both day/month and month/day appear); pass --date-order mdy or dmy",
+                "c.csv:3: Birthday '01/20/1991' contradicts other dates in this file (both day/month and month/day appear); pass --date-order mdy or dmy",
+                "c.csv:4: Birthday '03/04/1990' is ambiguous (day/month or month/day); pass --date-order mdy or dmy",
             ]
         )
     }
@@ -283,13 +287,78 @@ private func fixture(_ name: String) throws -> Data {
         #expect(result.problems.map(\.description) == ["o.csv:3: Birthday '20/1/1991' is not a date"])
     }
 
-    @Test(arguments: [SlashOrder.dayFirst, .monthFirst])
-    func slashDecisionTable(order: SlashOrder) {
-        let evidence = order == .dayFirst ? SlashDate(first: 13, second: 1, year: 1990) : SlashDate(first: 1, second: 13, year: 1990)
+    @Test(arguments: [DateOrder.dmy, .mdy])
+    func slashDecisionTable(order: DateOrder) {
+        let evidence = order == .dmy ? SlashDate(first: 13, second: 1, year: 1990) : SlashDate(first: 1, second: 13, year: 1990)
         #expect(evidence.evidence == order)
         #expect(SlashDecision.decide(for: [SlashDate(first: 3, second: 4, year: nil), evidence], outlook: false) == .order(order))
-        #expect(SlashDecision.decide(for: [evidence], outlook: true) == .order(.monthFirst))
+        #expect(SlashDecision.decide(for: [evidence], outlook: true) == .order(.mdy))
         #expect(SlashDecision.decide(for: [SlashDate(first: 3, second: 4, year: nil)], outlook: false) == .undecided)
+        // The user's order wins over the file and over Outlook.
+        #expect(SlashDecision.decide(for: [evidence], outlook: true, given: .ymd) == .given(.ymd))
+    }
+
+    // MARK: - Date order given by the user (--date-order)
+
+    /// An Outlook export with US dates, saved with Outlook's column names but
+    /// no e-mail column (Outlook's "Export to a file" keeps only the mapped
+    /// fields), so nothing in the header says it is month first.
+    static let outlookUSDates = """
+        First Name,Middle Name,Last Name,Birthday,Anniversary
+        Grace,,Hopper,12/1/1988,0/0/00
+        Alan,M.,Turing,3/4/1990,6/7/2015
+        Ada,,Lovelace,11/10/1985,0/0/00
+
+        """
+
+    @Test func outlookUSDatesWithoutOrderAreReportedNamingTheOption() {
+        let result = parse(Self.outlookUSDates, file: "outlook.csv")
+        #expect(result.contacts.map(\.birthday) == [nil, nil, nil])
+        #expect(
+            result.problems.map(\.description) == [
+                "outlook.csv:2: Birthday '12/1/1988' is ambiguous (day/month or month/day); pass --date-order mdy or dmy",
+                "outlook.csv:3: Birthday '3/4/1990' is ambiguous (day/month or month/day); pass --date-order mdy or dmy",
+                "outlook.csv:3: Anniversary '6/7/2015' is ambiguous (day/month or month/day); pass --date-order mdy or dmy",
+                "outlook.csv:4: Birthday '11/10/1985' is ambiguous (day/month or month/day); pass --date-order mdy or dmy",
+            ]
+        )
+    }
+
+    @Test(arguments: [
+        (DateOrder.mdy, ["1988-12-01", "1990-03-04", "1985-11-10"], "2015-06-07"),
+        (DateOrder.dmy, ["1988-01-12", "1990-04-03", "1985-10-11"], "2015-07-06"),
+    ])
+    func outlookUSDatesFollowTheGivenOrder(order: DateOrder, birthdays: [String], anniversary: String) {
+        let result = CSVContactParser.parse(Data(Self.outlookUSDates.utf8), file: "outlook.csv", referenceYear: 2026, dateOrder: order)
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(result.contacts.map { $0.birthday?.description } == birthdays)
+        #expect(result.contacts.map { $0.anniversary?.description } == [nil, anniversary, nil])
+    }
+
+    @Test func givenOrderOverridesOutlookAndTheFilesEvidence() {
+        // Outlook's full header makes the file month first, and 20/1/1991 would make it day first:
+        // a given order decides for every date, and a date that does not exist in it is reported as such.
+        let text = "First Name,Last Name,E-mail Address,Birthday\nA,B,,3/4/1990\nC,D,,20/1/1991\nE,F,,1/20/1991\n"
+        let result = CSVContactParser.parse(Data(text.utf8), file: "o.csv", referenceYear: 2026, dateOrder: .dmy)
+        #expect(result.contacts.map { $0.birthday?.description } == ["1990-04-03", "1991-01-20", nil])
+        #expect(result.problems.map(\.description) == ["o.csv:4: Birthday '1/20/1991' is not a date when read day/month/year (--date-order dmy)"])
+    }
+
+    @Test(
+        arguments: [
+            ("88/12/1", "1988-12-01"), ("01/02/03", "2001-02-03"), ("12/25", "--12-25"), ("99/02/29", nil), ("12/1/1988", nil),
+        ] as [(String, String?)]
+    )
+    func yearFirstOrder(cell: String, expected: String?) {
+        let result = CSVContactParser.parse(Data("Name,Birthday\nA,\(cell)\n".utf8), file: "y.csv", referenceYear: 2026, dateOrder: .ymd)
+        #expect(result.contacts.first?.birthday?.description == expected)
+        #expect(result.problems.count == (expected == nil ? 1 : 0))
+    }
+
+    @Test func yearFirstDateIsNotADateWithoutTheOrder() {
+        // 88/12/1 is no day/month date, and a year first is never inferred.
+        let result = parse("Name,Birthday\nA,88/12/1\n", file: "y.csv")
+        #expect(result.problems.map(\.description) == ["y.csv:2: Birthday '88/12/1' is not a date"])
     }
 
     // MARK: - Encodings

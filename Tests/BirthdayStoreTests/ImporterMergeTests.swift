@@ -134,3 +134,99 @@ import Testing
         #expect(try await database.peopleCount() == 1)
     }
 }
+
+/// A re-import mirrors the file: a contact that comes back without any date
+/// loses its dates, and the person leaves the store.
+@Suite struct ReimportMirrorsTheFileTests {
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+    func card(_ uid: String, _ name: String, _ lines: [String]) -> String {
+        (["BEGIN:VCARD", "VERSION:3.0", "UID:\(uid)", "FN:\(name)"] + lines + ["END:VCARD", ""]).joined(separator: "\r\n")
+    }
+
+    func importing(_ text: String, as name: String, into database: AppDatabase, in directory: TemporaryDirectory) async throws -> ImportReport {
+        try await ContactImporter(database: database, now: Self.now, referenceYear: 2026).importPaths([try directory.write(name, text)])
+    }
+
+    @Test(arguments: [
+        ["BDAY:1815-12-10"],
+        ["ANNIVERSARY:2000-06-01"],
+        ["BDAY:1815-12-10", "ANNIVERSARY:2000-06-01"],
+    ])
+    func aContactWhoseOnlyDatesWereDeletedLeaves(_ dates: [String]) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let database = try AppDatabase.inMemory()
+        let first = card("ada", "Ada Lovelace", dates) + card("alan", "Alan Turing", ["BDAY:1912-06-23"])
+        #expect(try await importing(first, as: "book.vcf", into: database, in: directory).added == 2)
+
+        let edited = card("ada", "Ada Lovelace", ["EMAIL:ada@example.org"]) + card("alan", "Alan Turing", ["BDAY:1912-06-23"])
+        let report = try await importing(edited, as: "book.vcf", into: database, in: directory)
+        #expect(report.removed == 1)
+        #expect(report.unchanged == 1)
+        #expect(try await database.people().map(\.id) == ["alan"])
+        #expect(try await database.feedContents().people.map(\.id) == ["alan"])
+    }
+
+    @Test func oneOfTwoDatesDeletedIsUpdatedInPlace() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let database = try AppDatabase.inMemory()
+        _ = try await importing(
+            card("ada", "Ada Lovelace", ["BDAY:1815-12-10", "ANNIVERSARY:1835-07-08"]),
+            as: "book.vcf",
+            into: database,
+            in: directory
+        )
+        let report = try await importing(card("ada", "Ada Lovelace", ["ANNIVERSARY:1835-07-08"]), as: "book.vcf", into: database, in: directory)
+        #expect((report.updated, report.removed) == (1, 0))
+        let ada = try #require(try await database.person(id: "ada"))
+        #expect(ada.birthday == nil)
+        #expect(ada.anniversary == EventDate(year: 1835, month: 7, day: 8))
+    }
+
+    @Test func anotherFileWithoutTheDateRemovesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let database = try AppDatabase.inMemory()
+        _ = try await importing(card("ada", "Ada Lovelace", ["BDAY:1815-12-10"]), as: "phone.vcf", into: database, in: directory)
+        let report = try await importing(
+            card("ada", "Ada Lovelace", ["EMAIL:ada@example.org"]) + card("alan", "Alan Turing", ["BDAY:1912-06-23"]),
+            as: "work.vcf",
+            into: database,
+            in: directory
+        )
+        #expect(report.removed == 0)
+        #expect(try await database.person(id: "ada")?.birthday == EventDate(year: 1815, month: 12, day: 10))
+    }
+
+    @Test func aCSVRowWithoutItsBirthdayLeavesToo() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let database = try AppDatabase.inMemory()
+        _ = try await importing("Name,Birthday\nAda Lovelace,1815-12-10\nAlan Turing,1912-06-23\n", as: "google.csv", into: database, in: directory)
+        let report = try await importing("Name,Birthday\nAda Lovelace,\nAlan Turing,1912-06-23\n", as: "google.csv", into: database, in: directory)
+        #expect(report.removed == 1)
+        #expect(try await database.people().map(\.name) == ["Alan Turing"])
+    }
+}
+
+@Suite struct FutureBirthDateTests {
+    @Test func isReportedAndGetsNoReminderBeforeIt() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let database = try AppDatabase.inMemory()
+        let file = try directory.write("typo.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:typo\r\nFN:Typo Person\r\nBDAY:2030-01-10\r\nEND:VCARD\r\n")
+        let now = try Fixture.instant("2026-11-23T08:00:00Z")
+        let today = LocalDate.today(at: now, in: .gmt)
+        let report = try await ContactImporter(database: database, now: now, referenceYear: 2026, today: today).importPaths([file])
+        #expect(report.added == 1)
+        #expect(report.problems.map(\.description) == ["\(file):1: the birth date is in the future (year 2030); no reminder or age before it"])
+        #expect(!report.problems[0].message.contains("Typo"))
+        try await database.setAuthorizationStatus(.authorized)
+        let result = try await Fixture.scheduler(database, now: now, zone: .gmt).reschedule()
+        let first = try #require(result.requests.first)
+        #expect(first.occurrenceDate == LocalDate(year: 2030, month: 1, day: 10))
+        #expect(result.requests.allSatisfy { !$0.body.contains("turns") })
+    }
+}

@@ -141,7 +141,7 @@ import Testing
 
         try bed.remove("phone.vcf")
         let missing = try await bed.sync(source)
-        #expect(missing.error == .cannotRead(path: bed.folder.file("phone.vcf"), reason: "No such file or directory"))
+        #expect(missing.error == .cannotRead(path: bed.folder.file("phone.vcf"), reason: "no such file or directory"))
         #expect(try await bed.people().count == 2)
         let failing = try #require(try await bed.database.sources().first?.status)
         #expect(failing.failures == 1)
@@ -270,7 +270,12 @@ import Testing
         #expect(pending.contains("ann-birthday-dayof") && pending.contains("bob-birthday-daybefore"))
         // A day later Ann's day-of reminder has come due: it is in the ledger, not yet sent.
         let queued = try await bed.database.write { db in
-            try NotificationScheduler.queueDue(now: SourceSyncTests.now.addingTimeInterval(86_401), db)
+            try NotificationScheduler.queueDue(
+                now: SourceSyncTests.now.addingTimeInterval(86_401),
+                timeZone: TimeZone(identifier: "UTC")!,
+                deliveryTime: Settings().deliveryTime,
+                db
+            )
         }
         #expect(queued >= 1)
 

@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 extension DeliveryTests {
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.timeLimit(.minutes(3)))
     struct CommandChannelTests {
         @Test func theReminderArrivesInEnvironmentVariables() async throws {
             let directory = try TemporaryDirectory()
@@ -36,6 +36,27 @@ extension DeliveryTests {
                     "BIRTHDAYS_WHEN=day-of",
                 ]
             )
+        }
+
+        /// Linux refuses an environment string over 128 KiB (E2BIG): a title
+        /// or body that long (a ledger row from before names were cut, or a
+        /// body built from one) is cut, so the reminder is delivered instead
+        /// of failing for good; line breaks in it become spaces.
+        @Test func longOrMultiLineTextIsCutToOneShortLine() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let out = directory.file("title.txt")
+            let channel = CommandChannel(
+                command: "printf '%s' \"$BIRTHDAYS_TITLE\" > \"$OUT\"; printf '%s' \"$BIRTHDAYS_BODY\" > \"$OUT.body\"",
+                environment: ["PATH": "/usr/bin:/bin", "OUT": out]
+            )
+            let long = String(repeating: "é", count: 140 * 1024)
+            try await channel.deliver(sampleReminder(title: long + "'s Birthday!", body: "Eve\r\nX-Injected: yes turns 37 today"))
+
+            let title = try String(contentsOfFile: out, encoding: .utf8)
+            #expect(title.utf8.count <= CommandChannel.maxValueBytes)
+            #expect(title.hasPrefix("éé") && title.hasSuffix("…"))
+            #expect(try String(contentsOfFile: out + ".body", encoding: .utf8) == "Eve X-Injected: yes turns 37 today")
         }
 
         @Test func theCommandSeesNoInputAndOnlyStandardDescriptors() async throws {

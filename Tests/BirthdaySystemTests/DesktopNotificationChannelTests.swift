@@ -8,54 +8,46 @@ import Testing
 extension DeliveryTests {
     /// The desktop channel against fake_notifyd.py on a private bus: the exact
     /// Notify arguments, the action round trip, and the failures a user can meet.
-    @Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(1)))
+    @Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(3)))
     struct DesktopNotificationChannelTests {
         // MARK: - Notify arguments
 
         @Test func notifySendsAppNameTextActionsAndUrgency() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.cleanup() }
-            let bus = try await PrivateBus()
-            defer { bus.stop() }
-            let server = try await NotificationServer(bus: bus, directory: directory)
-            defer { server.stop() }
-            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+            try await withNotificationServer { bus, server in
+                let channel = DesktopNotificationChannel(bus: .address(bus.address))
 
-            // The server advertises body-markup, so the body is escaped.
-            try await channel.deliver(sampleReminder(title: "Tom & Jerry's birthday", body: "Tom & Jerry turn <b>40</b> today"))
+                // The server advertises body-markup, so the body is escaped.
+                try await channel.deliver(sampleReminder(title: "Tom & Jerry's birthday", body: "Tom & Jerry turn <b>40</b> today"))
 
-            let calls = try server.calls()
-            try #require(calls.count == 1)
-            let call = calls[0]
-            #expect(call["app_name"] as? String == "Birthdays")
-            #expect(call["replaces_id"] as? Int == 0)
-            #expect(call["app_icon"] as? String == "")
-            #expect(call["summary"] as? String == "Tom & Jerry's birthday")
-            #expect(call["body"] as? String == "Tom &amp; Jerry turn &lt;b&gt;40&lt;/b&gt; today")
-            #expect(call["actions"] as? [String] == ["default", "Open", "snooze", "Snooze 15 min", "dismiss", "Dismiss"])
-            let hints = try #require(call["hints"] as? [String: Any])
-            #expect(hints["urgency"] as? Int == 1)
-            #expect(hints["sound-name"] == nil, "fake-notifyd does not list the sound capability")
-            #expect(hints.count == 1)
-            #expect(call["expire_timeout"] as? Int == -1)
+                let calls = try server.calls()
+                try #require(calls.count == 1)
+                let call = calls[0]
+                #expect(call["app_name"] as? String == "Birthdays")
+                #expect(call["replaces_id"] as? Int == 0)
+                #expect(call["app_icon"] as? String == "")
+                #expect(call["summary"] as? String == "Tom & Jerry's birthday")
+                #expect(call["body"] as? String == "Tom &amp; Jerry turn &lt;b&gt;40&lt;/b&gt; today")
+                #expect(call["actions"] as? [String] == ["default", "Open", "snooze", "Snooze 15 min", "dismiss", "Dismiss"])
+                let hints = try #require(call["hints"] as? [String: Any])
+                #expect(hints["urgency"] as? Int == 1)
+                #expect(hints["sound-name"] == nil, "fake-notifyd does not list the sound capability")
+                #expect(hints.count == 1)
+                #expect(call["expire_timeout"] as? Int == -1)
+            }
         }
 
         @Test func deliveringTheSameReminderAgainReplacesIt() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.cleanup() }
-            let bus = try await PrivateBus()
-            defer { bus.stop() }
-            let server = try await NotificationServer(bus: bus, directory: directory)
-            defer { server.stop() }
-            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+            try await withNotificationServer { bus, server in
+                let channel = DesktopNotificationChannel(bus: .address(bus.address))
 
-            try await channel.deliver(sampleReminder(id: "r-1"))
-            try await channel.deliver(sampleReminder(id: "r-2", personID: "p-2"))
-            try await channel.deliver(sampleReminder(id: "r-1", late: true))
+                try await channel.deliver(sampleReminder(id: "r-1"))
+                try await channel.deliver(sampleReminder(id: "r-2", personID: "p-2"))
+                try await channel.deliver(sampleReminder(id: "r-1", late: true))
 
-            let calls = try server.calls()
-            #expect(calls.map { $0["replaces_id"] as? Int } == [0, 0, 1])
-            #expect(calls.map { $0["id"] as? Int } == [1, 2, 1])
+                let calls = try server.calls()
+                #expect(calls.map { $0["replaces_id"] as? Int } == [0, 0, 1])
+                #expect(calls.map { $0["id"] as? Int } == [1, 2, 1])
+            }
         }
 
         // MARK: - Actions
@@ -82,45 +74,37 @@ extension DeliveryTests {
         }
 
         @Test func signalsAboutOtherClientsNotificationsAreIgnored() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.cleanup() }
-            let bus = try await PrivateBus()
-            defer { bus.stop() }
-            let server = try await NotificationServer(bus: bus, directory: directory, autoAction: "snooze")
-            defer { server.stop() }
-            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+            try await withNotificationServer(autoAction: "snooze") { bus, server in
+                let channel = DesktopNotificationChannel(bus: .address(bus.address))
 
-            // Given a signal for id 99, which this channel never showed,
-            _ = try TestProcess.run(
-                [
-                    "/usr/bin/gdbus", "emit", "--session", "--object-path", "/org/freedesktop/Notifications",
-                    "--signal", "org.freedesktop.Notifications.ActionInvoked", "99", "snooze",
-                ],
-                environment: bus.environment
-            )
-            // when the channel then shows one and the server answers it,
-            try await channel.deliver(sampleReminder(id: "r-8"))
-            let events = await first(1, of: channel.actions)
+                // Given a signal for id 99, which this channel never showed,
+                _ = try TestProcess.run(
+                    [
+                        "/usr/bin/gdbus", "emit", "--session", "--object-path", "/org/freedesktop/Notifications",
+                        "--signal", "org.freedesktop.Notifications.ActionInvoked", "99", "snooze",
+                    ],
+                    environment: bus.environment
+                )
+                // when the channel then shows one and the server answers it,
+                try await channel.deliver(sampleReminder(id: "r-8"))
+                let events = await first(1, of: channel.actions)
 
-            // the first event is about our notification, not id 99.
-            #expect(events.map(\.reminderID) == ["r-8"])
+                // the first event is about our notification, not id 99.
+                #expect(events.map(\.reminderID) == ["r-8"])
+            }
         }
 
         // MARK: - Probe and failures
 
         @Test func probeReportsTheServer() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.cleanup() }
-            let bus = try await PrivateBus()
-            defer { bus.stop() }
-            let server = try await NotificationServer(bus: bus, directory: directory)
-            defer { server.stop() }
+            try await withNotificationServer { bus, server in
 
-            let info = try await DesktopNotificationChannel.probe(bus: .address(bus.address)).get()
+                let info = try await DesktopNotificationChannel.probe(bus: .address(bus.address)).get()
 
-            #expect(info.name == "birthdays-test-notifyd")
-            #expect(info.specVersion == "1.2")
-            #expect(info.capabilities == ["actions", "body", "body-markup", "persistence"])
+                #expect(info.name == "birthdays-test-notifyd")
+                #expect(info.specVersion == "1.2")
+                #expect(info.capabilities == ["actions", "body", "body-markup", "persistence"])
+            }
         }
 
         @Test func aBusWithoutANotificationServerIsACleanError() async throws {
@@ -198,6 +182,14 @@ extension DeliveryTests {
             #expect(plain[6] == .vardict([("urgency", .byte(1))]))
             #expect(sound[6] == .vardict([("urgency", .byte(1)), ("sound-name", .string("message-new-instant"))]))
             #expect(sound.map(\.signature).joined() == "susssasa{sv}i")
+        }
+
+        /// The buttons in the user's language; the action keys stay the same.
+        @Test func buttonLabelsFollowTheLanguage() {
+            let channel = DesktopNotificationChannel(bus: .address("unix:path=/nonexistent"), labels: .init(Localizer(language: "de")))
+            let arguments = channel.notifyArguments(for: sampleReminder(), replacing: 0, capabilities: ["actions"])
+            #expect(arguments[5] == .strings(["default", "Öffnen", "snooze", "In 15 Min. erinnern", "dismiss", "Verwerfen"]))
+            #expect(DesktopNotificationChannel.Labels(.english) == DesktopNotificationChannel.Labels())
         }
 
         @Test func serversWithoutActionsGetNone() {

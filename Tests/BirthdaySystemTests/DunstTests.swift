@@ -14,7 +14,7 @@ extension DeliveryTests {
     /// own connection. Actions other than the default one go through dunst's
     /// context menu, which runs the `dmenu` program from its config; the test
     /// configures a tiny script that picks the "snooze" line instead of a menu.
-    @Suite(.enabled(if: SystemTools.canRunDunst, Comment(rawValue: SystemTools.dunstMissing)), .timeLimit(.minutes(1)))
+    @Suite(.enabled(if: SystemTools.canRunDunst, Comment(rawValue: SystemTools.dunstMissing)), .timeLimit(.minutes(3)))
     struct DunstTests {
         static let shippedConfig = "/etc/xdg/dunst/dunstrc"
         /// Xvfb + dunst on a private bus, stopped in reverse order.

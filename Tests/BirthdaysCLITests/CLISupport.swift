@@ -155,6 +155,11 @@ extension CLIProcess {
         try await AppDatabase.openFile(at: databasePath, create: false).deliveries(updatedSince: .distantPast)
     }
 
+    /// The public form (`r-…`) of reminder `id` in this database, as logs and `status` show it.
+    func publicID(_ id: String) async throws -> String {
+        try await AppDatabase.openFile(at: databasePath, create: false).publicIDs().reminder(id)
+    }
+
     /// The delivery ledger's states, in the order the store lists them.
     func ledgerStates() async throws -> [String] {
         try await deliveries().map(\.state.rawValue)
@@ -213,7 +218,7 @@ final class TerminalSession {
 
     /// Polls the screen until it contains `text`; throws with the screen after `seconds`.
     @discardableResult
-    func waitFor(_ text: String, seconds: Int = 30) async throws -> String {
+    func waitFor(_ text: String, seconds: Int = 90) async throws -> String {
         var last = ""
         do {
             try await eventually("\"\(text)\" on the screen", seconds: seconds) {

@@ -4,19 +4,15 @@ import Testing
 
 /// The real channel probe (in-process D-Bus) against the project's
 /// notification server on a private session bus.
-@Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(3)))
 struct ChannelProbeTests {
     /// Runs `birthdays arguments…` with a private bus on which the notification server runs.
     func runWithServer(_ cli: CLIProcess, _ arguments: String...) async throws -> CLIProcess.Output {
-        let directory = try TemporaryDirectory()
-        defer { directory.cleanup() }
-        let bus = try await PrivateBus()
-        defer { bus.stop() }
-        let server = try await NotificationServer(bus: bus, directory: directory)
-        defer { server.stop() }
-        var cli = cli
-        cli.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        return try cli.run(arguments)
+        try await withNotificationServer { bus, _ in
+            var cli = cli
+            cli.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+            return try cli.run(arguments)
+        }
     }
 
     @Test func onboardingWithAReachableServerAuthorizes() async throws {

@@ -191,7 +191,11 @@ import Glibc
 
         #expect(daemon.stderr.contains("channels=log") || daemon.stderr.contains("channels: log"), "\(daemon.stderr)")
         #expect(daemon.stdout.occurrences(of: "reminder delivered") == 1)
-        #expect(daemon.stdout.contains("id=ada-birthday-dayof kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0"))
+        #expect(
+            daemon.stdout.contains(
+                "id=\(try await cli.publicID("ada-birthday-dayof")) kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0"
+            )
+        )
         #expect(!FileManager.default.fileExists(atPath: outfile), "the command channel ran under provisional permission")
         #expect(try await cli.ledgerStates() == ["delivered"])
 
@@ -202,34 +206,13 @@ import Glibc
 
     // MARK: - The feed server
 
-    /// A port that was free a moment ago: bind to port 0, read it, close.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(bound == 0, "bind: \(String(cString: strerror(errno)))")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        try #require(named == 0)
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static func curl(_ arguments: String...) throws -> CLIProcess.Output {
         try TestProcess.run(["/usr/bin/env", "curl", "-s", "--max-time", "10"] + arguments)
     }
 
     @Test func theDaemonServesTheFeedAndStopsServingOnSIGTERM() async throws {
         defer { cli.cleanUp() }
-        let port = try Self.freePort()
+        let port = try Loopback.freePort()
         try cli.set("channels", "log")
         try cli.set("serve", "127.0.0.1:\(port)")
         try cli.enableNotifications()

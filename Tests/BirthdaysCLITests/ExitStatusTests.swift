@@ -26,6 +26,7 @@ import Testing
         ["snooze", "ada-birthday-dayof", "--for", "soon"],
         ["settings", "set", "colour", "blue"],
         ["frobnicate"],
+        ["import", "--date-order", "dym", "contacts.csv"],
     ])
     func aBadArgumentIsAUsageErrorWithStatus64(_ arguments: [String]) throws {
         let cli = try CLIProcess()
@@ -34,5 +35,26 @@ import Testing
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: "))
         #expect(result.stderr.contains("Usage:") || result.stderr.contains("See 'birthdays"))
+    }
+
+    /// `--version`: the number in the VERSION file, and `git describe` in
+    /// parentheses when built from a checkout that is not exactly a release tag.
+    @Test func versionComesFromTheVersionFile() throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let result = try cli.run("--version")
+        #expect(result.status == 0)
+        let version = try String(contentsOf: Repository.root.appendingPathComponent("VERSION"), encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines
+        )
+        #expect(result.stdout == version + "\n" || (result.stdout.hasPrefix(version + " (") && result.stdout.hasSuffix(")\n")), "\(result.stdout)")
+        if FileManager.default.fileExists(atPath: Repository.root.appendingPathComponent(".git").path), SystemTools.path("git") != nil {
+            // Built from this checkout: the description follows unless HEAD is exactly the release tag.
+            // (The binary may predate the last commit, so the description itself is not compared.)
+            let describe = try TestProcess.run(
+                ["/usr/bin/env", "git", "-C", Repository.root.path, "describe", "--tags", "--always", "--dirty", "--match", "v[0-9]*"]
+            ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(result.stdout.hasPrefix(version + " (") == (describe != "v" + version), "\(result.stdout) vs \(describe)")
+        }
     }
 }

@@ -40,7 +40,7 @@ import Testing
         defer { cli.cleanUp() }
         _ = try cli.json(["import", CLIProcess.samples + "/google-contacts.csv"])
         let server = try TestProcess(
-            [try CLIProcess.binary(), "serve", "--port", "0"],
+            [try CLIProcess.binary(), "serve", "--port", String(try Loopback.freePort())],
             environment: cli.environment,
             directory: cli.directory,
             name: "serve"

@@ -234,3 +234,41 @@ func multisetDifference(_ a: [String], _ b: [String]) -> [String] {
     }
     return result
 }
+
+/// `import --date-order`: an Outlook export with US dates.
+@Suite(.serialized) struct DateOrderCommandTests {
+    /// An Outlook export with US dates whose header does not say Outlook (no e-mail column).
+    static let outlookUSDates = "First Name,Last Name,Birthday\r\nGrace,Hopper,12/1/1988\r\nAlan,Turing,3/4/1990\r\n"
+
+    @Test func ambiguousDatesNameTheOptionAndAreNotImported() throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write("outlook.csv", Self.outlookUSDates)
+        let result = try cli.run("import", file)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n").map(String.init) == [
+                "\(file):2: Birthday '12/1/1988' is ambiguous (day/month or month/day); pass --date-order mdy or dmy",
+                "\(file):3: Birthday '3/4/1990' is ambiguous (day/month or month/day); pass --date-order mdy or dmy",
+            ]
+        )
+        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        #expect(people.allSatisfy { $0["birthday"] is NSNull })
+    }
+
+    @Test(arguments: [("mdy", [12, 3], [1, 4]), ("dmy", [1, 4], [12, 3])])
+    func dateOrderDecidesForTheWholeRun(order: String, months: [Int], days: [Int]) throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let report = try cli.json(["import", "--date-order", order, try cli.write("outlook.csv", Self.outlookUSDates)])
+        #expect((report as? [String: Any])?["problems"] as? [Any] != nil)
+        #expect(((report as? [String: Any])?["problems"] as? [Any])?.isEmpty == true)
+        let people = try #require(try cli.json(["people"]) as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: people.map { ($0["name"] as? String ?? "", $0["birthday"] as? [String: Any]) })
+        #expect(byName["Grace Hopper"]??["month"] as? Int == months[0])
+        #expect(byName["Grace Hopper"]??["day"] as? Int == days[0])
+        #expect(byName["Grace Hopper"]??["year"] as? Int == 1988)
+        #expect(byName["Alan Turing"]??["month"] as? Int == months[1])
+        #expect(byName["Alan Turing"]??["day"] as? Int == days[1])
+    }
+}

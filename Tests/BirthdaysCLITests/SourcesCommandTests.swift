@@ -73,6 +73,42 @@ import Glibc
         #expect(try cli.run("sources", "list").stdout.hasPrefix("No sources."))
     }
 
+    /// The summaries and the list are in the user's language; errors, `--json` and `status` stay English.
+    @Test func sourcesSpeakTheUsersLanguage() throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        cli.extraEnvironment["LANG"] = "de_DE.UTF-8"
+        let folder = cli.path("kontakte")
+        try Self.vdir(folder, [("ann", "Ann Example", "1990-04-12"), ("bob", "Bob Example", "1985-07-01")])
+        let add = try cli.run("sources", "add", folder)
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(add.stdout == "kontakte: hinzugefügt; neu: 2, geändert: 0, entfernt: 0, unverändert: 0\n")
+
+        try Data("kein Kontakt".utf8).write(to: URL(fileURLWithPath: folder + "/kaputt.vcf"))
+        let sync = try cli.run("sources", "sync")
+        #expect(sync.stdout == "kontakte: abgeglichen; neu: 0, geändert: 0, entfernt: 0, unverändert: 2; 2 Probleme\n")
+        let list = try cli.run("sources", "list").stdout.split(separator: "\n")
+        #expect(list.first?.split(separator: " ", omittingEmptySubsequences: true) == ["NAME", "ART", "PERSONEN", "LETZTER", "ABGLEICH", "ORT"])
+        #expect(list.count == 2)
+
+        let unknown = try cli.run("sources", "sync", "Nope")
+        #expect(unknown.stderr == "Error: there is no source named 'Nope'; see birthdays sources list\n")
+        let remove = try cli.run("sources", "remove", "kontakte")
+        #expect(remove.stdout == "Quelle „kontakte“ entfernt; 2 Personen wurden entfernt.\n")
+        #expect(try cli.run("sources", "list").stdout == "Keine Quellen. Eine hinzufügen mit: birthdays sources add FILE|FOLDER|URL\n")
+    }
+
+    /// A name a server or a user gives is one line on a terminal.
+    @Test func namesAreOneLine() throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let folder = cli.path("book")
+        try Self.vdir(folder, [("ann", "Ann", "1990-04-12")])
+        let forged = try cli.run("sources", "add", folder, "--name", "Book\nError: forged")
+        #expect(forged.status == 64)
+        #expect(try cli.run("sources", "list", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+
     @Test func failuresExitWithStatusOneInOneLine() throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
@@ -161,6 +197,24 @@ import Glibc
         #expect(!inURL.stderr.contains(password))
     }
 
+    /// The helper reschedules in its own process, in the caller's language.
+    @Test func aCardDAVSyncPlansRemindersInTheUsersLanguage() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        try server.makeBook("friends", displayName: "Freunde")
+        try server.put("friends", uid: "ada", name: "Ada", birthday: "1990-03-11")
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        cli.extraEnvironment["LANG"] = "de_DE.UTF-8"
+        try cli.enableNotifications()
+        let add = try cli.run("sources", "add", server.bookURL("friends"), "--username", "alice", "--password-command", "echo secret")
+        #expect(add.stdout == "Freunde: hinzugefügt; neu: 1, geändert: 0, entfernt: 0, unverändert: 0\n", "\(add.stderr)")
+        let pending = try CLIProcess.array(try cli.run("pending", "--json").stdout)
+        #expect(pending.first?["title"] as? String == "Morgen ist ein Geburtstag")
+        #expect(pending.first?["body"] as? String == "Ada wird morgen 36!")
+    }
+
     @Test func theDaemonSyncsACardDAVBookThroughTheHelperAndMapsNoXMLOrTLS() async throws {
         try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
         let server = try await RadicaleServer()
@@ -195,7 +249,9 @@ import Glibc
         let add = try cli.run("sources", "add", "http://127.0.0.1:9/")
         #expect(add.status == 1)
         let missing = cli.path("no-such-helper")
-        #expect(add.stderr == "Error: \(missing), which syncs CardDAV sources, is missing: install it next to birthdays (make release builds both)\n")
+        #expect(
+            add.stderr == "Error: \(missing), which syncs CardDAV sources, is missing: install it next to birthdays (make install puts it there)\n"
+        )
     }
 
     // MARK: - vdirsyncer and the daemon

@@ -29,7 +29,8 @@ public func sampleReminder(
         title: title,
         body: body,
         late: late,
-        occurrenceDate: when == .dayOf ? date(2026, 3, 10) : date(2026, 3, 11)
+        occurrenceDate: when == .dayOf ? date(2026, 3, 10) : date(2026, 3, 11),
+        logID: id
     )
 }
 

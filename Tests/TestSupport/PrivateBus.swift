@@ -68,3 +68,19 @@ public final class NotificationServer: Sendable {
 
     public func stop() { process.stop() }
 }
+
+/// Runs `body` with a private bus and the notification server on it
+/// (clicking `autoAction` when given); stops both and removes the server's
+/// folder afterwards.
+public func withNotificationServer<T>(
+    autoAction: String? = nil,
+    _ body: (PrivateBus, NotificationServer) async throws -> T
+) async throws -> T {
+    let directory = try TemporaryDirectory()
+    defer { directory.cleanup() }
+    let bus = try await PrivateBus()
+    defer { bus.stop() }
+    let server = try await NotificationServer(bus: bus, directory: directory, autoAction: autoAction)
+    defer { server.stop() }
+    return try await body(bus, server)
+}

@@ -19,6 +19,12 @@ public final class TestProcess: @unchecked Sendable {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     public let pid: pid_t

@@ -7,6 +7,13 @@
 /// placeholder year 1604 that iOS and CardBook write bare (as well as year
 /// 0000). A placeholder year never yields an age.
 ///
+/// ## Years
+/// A known year is one of ``yearRange`` (1–3000): what an iCalendar feed can
+/// carry as the start of a yearly event (libical writes no date after
+/// 3000-12-31). A later year, such as a typo for 1985 written 9185, is no
+/// date at all: the readers report it and keep the text, and the feed never
+/// gets an event it cannot write.
+///
 /// ## February 29
 /// `--02-29` is valid (it is checked against a leap year); `1990-02-29` is
 /// not, because 1990 had no such day. In common years the occurrence falls on
@@ -19,10 +26,14 @@ public struct EventDate: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Year values that mean "no year" when a source writes them.
     public static let placeholderYears: Set<Int> = [0, 1604]
 
-    /// Creates a date, or `nil` when it does not exist. A placeholder year
-    /// (``placeholderYears``) is stored as `nil`.
+    /// The years a date may carry (a placeholder year aside).
+    public static let yearRange = 1...3000
+
+    /// Creates a date, or `nil` when it does not exist or its year is outside
+    /// ``yearRange``. A placeholder year (``placeholderYears``) is stored as `nil`.
     public init?(year: Int?, month: Int, day: Int) {
         let known = year.flatMap { EventDate.placeholderYears.contains($0) ? nil : $0 }
+        if let known, !EventDate.yearRange.contains(known) { return nil }
         // A year-less date is checked against a leap year, so --02-29 exists.
         guard LocalDate(year: known ?? 2000, month: month, day: day) != nil else { return nil }
         self.year = known
@@ -71,12 +82,22 @@ extension EventDate {
 
     /// The next occurrence on or after `today`.
     ///
-    /// Only the month and day matter; a known year earlier than `today`
-    /// is the starting point of ages, not a limit. An event whose known year is
-    /// after `today` (a birthday typed in the future) still recurs yearly.
+    /// Only the month and day matter for a known year before `today`: it is
+    /// the starting point of ages, not a limit. A known year after today (a
+    /// birthday typed in the future, usually a typo that the import reports)
+    /// has nothing before it: its first occurrence is the date itself, so it
+    /// gets no reminder and no age until then, as the feed, whose series
+    /// starts there, shows it.
     public func nextOccurrence(onOrAfter today: LocalDate, leapDay: LeapDayPolicy) -> LocalDate {
+        if let year, year > today.year { return occurrence(in: year, leapDay: leapDay) }
         let thisYear = occurrence(in: today.year, leapDay: leapDay)
         return thisYear >= today ? thisYear : occurrence(in: today.year + 1, leapDay: leapDay)
+    }
+
+    /// Whether the date, with its year, lies after `today` (year-less dates never do).
+    public func isInFuture(of today: LocalDate) -> Bool {
+        guard let year else { return false }
+        return occurrence(in: year, leapDay: .feb28) > today
     }
 
     /// The age turned (or years married) on an occurrence in `year`;

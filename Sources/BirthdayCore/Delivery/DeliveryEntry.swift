@@ -72,7 +72,7 @@ public struct DeliveryEntry: Hashable, Sendable {
     }
 
     /// The reminder the channels get, with its zone and late flag.
-    public func reminder(timeZone: TimeZone, late: Bool) -> Reminder {
+    public func reminder(timeZone: TimeZone, late: Bool, publicIDs: PublicID) -> Reminder {
         Reminder(
             id: notificationID,
             personID: personID,
@@ -83,7 +83,8 @@ public struct DeliveryEntry: Hashable, Sendable {
             title: title,
             body: body,
             late: late,
-            occurrenceDate: occurrenceDate
+            occurrenceDate: occurrenceDate,
+            logID: publicIDs.reminder(notificationID)
         )
     }
 

@@ -1,9 +1,10 @@
 /// Writes one `key=value` line per delivered reminder, for the journal.
 ///
-/// The line carries the reminder's id, kind, when, fire time (ISO 8601 with
-/// offset) and late flag, never its title, body or the person's name:
+/// The line carries the reminder's public id (``Reminder/logID``: a keyed
+/// hash, never the UID or a hash of the name), kind, when, fire time (ISO
+/// 8601 with offset) and late flag, never its title, body or the person's name:
 ///
-///     reminder delivered id=r-42 kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0
+///     reminder delivered id=r-3f9ce1a07b5d2c48 kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00 late=0
 ///
 /// Values are written bare when they hold only `A-Z a-z 0-9 . _ - : +`, and
 /// quoted with `\"` and `\\` escaped otherwise, so the line stays one line.
@@ -27,7 +28,7 @@ public struct LogChannel: NotificationSink {
     /// The line for `reminder`.
     public static func line(for reminder: Reminder) -> String {
         let fields: [(String, String)] = [
-            ("id", reminder.id),
+            ("id", reminder.logID),
             ("kind", reminder.kind.rawValue),
             ("when", reminder.when.rawValue),
             ("fire_at", reminder.fireAtISO8601),

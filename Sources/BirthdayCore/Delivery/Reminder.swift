@@ -6,7 +6,7 @@ import Foundation
 /// The scheduler builds reminders from its pending requests; channels only
 /// read them. ``title`` and ``body`` contain the person's name and may contain
 /// an age, so only channels that show them to the user (desktop, the user's
-/// own command) use them; logs use ``id``, ``kind``, ``when``, ``fireAt`` and
+/// own command) use them; logs use ``logID``, ``kind``, ``when``, ``fireAt`` and
 /// ``late`` only.
 public struct Reminder: Hashable, Sendable {
     /// The notification id; the same id replaces an earlier notification.
@@ -29,6 +29,9 @@ public struct Reminder: Hashable, Sendable {
     public var late: Bool
     /// The day of the birthday or anniversary itself.
     public var occurrenceDate: LocalDate
+    /// The id as logs show it: the ``PublicID`` of ``id`` (the engine sets
+    /// it), so a log line says nothing about whose reminder it was.
+    public var logID: String
 
     public init(
         id: String,
@@ -40,7 +43,8 @@ public struct Reminder: Hashable, Sendable {
         title: String,
         body: String,
         late: Bool,
-        occurrenceDate: LocalDate
+        occurrenceDate: LocalDate,
+        logID: String = "r-unknown"
     ) {
         self.id = id
         self.personID = personID
@@ -52,6 +56,7 @@ public struct Reminder: Hashable, Sendable {
         self.body = body
         self.late = late
         self.occurrenceDate = occurrenceDate
+        self.logID = logID
     }
 
     /// The local day the reminder is for: the occurrence itself for

@@ -26,9 +26,11 @@ import SwiftCSV
 ///
 /// ## Dates
 /// See ``CSVDate/read(_:referenceYear:)``. Slash dates are read in one order for
-/// the whole file (``SlashDecision/decide(for:outlook:)``); a date that is
-/// ambiguous or contradicts the file is reported and kept in
-/// ``ParsedContact/invalidDates``, never guessed. Problem messages quote the
+/// the whole file: the order the user gives (`--date-order`), else the one the
+/// file shows (``SlashDecision/decide(for:outlook:given:)``). Without a given
+/// order, a date that is ambiguous or contradicts the file is reported (the
+/// message names `--date-order`) and kept in ``ParsedContact/invalidDates``,
+/// never guessed. Problem messages quote the
 /// unreadable date (its first line, at most 40 characters) and never a person's name.
 enum CSVContactParser {
     /// Parses a contacts CSV export (a whole file's bytes).
@@ -38,10 +40,11 @@ enum CSVContactParser {
     ///   - file: the path as given, for ``ContactSource`` and ``ImportProblem``.
     ///   - referenceYear: the current year, for two-digit years ("01.01.99" → 1999; a
     ///     two-digit year is 20YY when that is not after `referenceYear`, else 19YY).
+    ///   - dateOrder: how to read every slash date, when the user says so; `nil` lets the file decide.
     /// - Returns: the contacts, and problems as `file:line: message`. A file without any
     ///   birthday or anniversary column gives no contacts and one problem on the header's
     ///   line (line 1 unless blank lines precede it).
-    static func parse(_ data: Data, file: String, referenceYear: Int) -> ParseResult {
+    static func parse(_ data: Data, file: String, referenceYear: Int, dateOrder: DateOrder? = nil) -> ParseResult {
         let text = CSVText.decode(data)
         // Pass 1: keep what each record needs (its name fields and date cells), so the
         // slash order can be decided for the whole file before any date is resolved.
@@ -65,11 +68,17 @@ enum CSVContactParser {
             return ParseResult(problems: problems)
         }
         guard header.hasDateColumns else {
-            let message = "no birthday or anniversary column in the header (found: \(header.summary))"
+            // Without one known column name the first line is probably a contact
+            // (a file without a header row): its cells are never quoted.
+            let message =
+                header.namesKnownColumn
+                ? "no birthday or anniversary column in the header (found: \(header.summary))"
+                : "the first line names no known column (\(header.names.count) column\(header.names.count == 1 ? "" : "s")); "
+                    + "a contacts CSV needs a header row such as Name,Birthday"
             return ParseResult(problems: [ImportProblem(file: file, line: headerLine, message: message)])
         }
         let slashDates = rows.flatMap { row in row.dates.compactMap { if case .slash(let date) = $0.value { date } else { nil } } }
-        let decision = SlashDecision.decide(for: slashDates, outlook: header.isMonthFirst)
+        let decision = SlashDecision.decide(for: slashDates, outlook: header.isMonthFirst, given: dateOrder)
 
         // Pass 2: resolve the dates.
         var contacts: [ParsedContact] = []
@@ -117,9 +126,13 @@ enum CSVContactParser {
             switch decision.resolve(slash) {
             case .date(let date): return .date(date)
             case .notADate: return .problem("\(what) '\(cell.raw)' is not a date")
-            case .ambiguous: return .problem("\(what) '\(cell.raw)' is ambiguous (day/month or month/day); not imported")
+            case .notInOrder(let order):
+                return .problem("\(what) '\(cell.raw)' is not a date when read \(order.spelled) (--date-order \(order.rawValue))")
+            case .ambiguous: return .problem("\(what) '\(cell.raw)' is ambiguous (day/month or month/day); pass --date-order mdy or dmy")
             case .conflicting:
-                return .problem("\(what) '\(cell.raw)' contradicts other dates in this file (both day/month and month/day appear); not imported")
+                return .problem(
+                    "\(what) '\(cell.raw)' contradicts other dates in this file (both day/month and month/day appear); pass --date-order mdy or dmy"
+                )
             }
         }
     }

@@ -45,6 +45,11 @@ struct CSVHeaderMap: Hashable, Sendable {
     var birthMonth: Int?
     var birthDay: Int?
     var events: [Event]
+    /// Whether at least one header name is one this map knows (a name
+    /// matched only because it contains "mail" does not count). When none
+    /// is, the first line is most likely a contact, not a header, and its
+    /// cells must not be quoted in messages.
+    var namesKnownColumn: Bool
 
     /// Whether the file can carry any date at all.
     var hasDateColumns: Bool {
@@ -90,8 +95,18 @@ struct CSVHeaderMap: Hashable, Sendable {
         family = germanNameIsFamily ? column("name") : column("last name", "family name", "nachname", "last", "lastname", "surname", "family")
         suffix = column("name suffix", "suffix", "namenszusatz")
         organization = column("organization name", "organization 1 - name", "company", "organization", "organisation", "firma", "unternehmen")
+        let namedEmail = column(
+            "e-mail 1 - value",
+            "e-mail address",
+            "primary email",
+            "e-mail-adresse",
+            "email",
+            "e-mail",
+            "email address",
+            "mail"
+        )
         email =
-            column("e-mail 1 - value", "e-mail address", "primary email", "e-mail-adresse", "email", "e-mail", "email address", "mail")
+            namedEmail
             ?? keys.firstIndex { key in
                 (key.contains("mail")) && !["type", "typ", "label", "display", "angezeigt", "anzeige"].contains(where: key.contains)
             }
@@ -108,6 +123,9 @@ struct CSVHeaderMap: Hashable, Sendable {
             if let label { events.append(Event(label: label, value: index)) }
         }
         self.events = events
+        namesKnownColumn =
+            [displayName, given, additional, family, suffix, organization, namedEmail, birthday, anniversary, birthYear, birthMonth, birthDay]
+            .contains { $0 != nil } || !events.isEmpty
 
         if birthMonth != nil && birthDay != nil {
             dialect = .thunderbird
@@ -126,7 +144,8 @@ struct CSVHeaderMap: Hashable, Sendable {
         prefix = column("name prefix", "prefix", "anrede") ?? (dialect == .generic ? nil : column("title", "titel"))
     }
 
-    /// The first few header names, for the "no date column" message.
+    /// The first few header names, for the "no date column" message; only
+    /// for a header that ``namesKnownColumn``.
     var summary: String {
         let shown = names.filter { !$0.isEmpty }.map { $0.count > 40 ? $0.prefix(40) + "…" : $0 }
         let head = shown.prefix(5).joined(separator: ", ")

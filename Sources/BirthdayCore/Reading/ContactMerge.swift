@@ -13,8 +13,29 @@
 /// and a conflicting date is reported at the later occurrence.
 ///
 /// Contacts without any date (valid or not) are counted in
-/// ``ImportReport/withoutDates`` and left out.
+/// ``ImportReport/withoutDates`` and left out of the people; their ids are
+/// still worked out (``datelessIDs(in:)``), so that a contact whose dates were
+/// deleted at the source loses them in the store.
 package enum ContactMerge {
+    /// The ids of the contacts that carry no date, with the file each came
+    /// from: a `UID`'s id, or the derived id when the contact's key is the
+    /// only one of its kind in its file (with several, which of them lost its
+    /// date cannot be told, so none is given).
+    package static func datelessIDs(in contacts: [ParsedContact]) -> [(id: String, file: String)] {
+        var keyCounts: [String: Int] = [:]
+        for contact in contacts where contact.uid.flatMap(PersonID.fromUID) == nil {
+            keyCounts[contact.source.file + "\u{1F}" + contact.derivationKey, default: 0] += 1
+        }
+        return contacts.compactMap { contact in
+            guard !contact.hasDates else { return nil }
+            if let uid = contact.uid, let id = PersonID.fromUID(uid) { return (id, contact.source.file) }
+            let key = contact.derivationKey
+            // A contact without a name has a key made of its (absent) dates: not an identity.
+            guard key.hasPrefix("n:"), keyCounts[contact.source.file + "\u{1F}" + key] == 1 else { return nil }
+            return (PersonID.derived(key: key, ordinal: 0), contact.source.file)
+        }
+    }
+
     package static func people(from contacts: [ParsedContact], report: inout ImportReport) -> [Person] {
         var ordinals: [String: Int] = [:]  // "file\u{1F}key" -> count so far
         var byID: [String: Int] = [:]

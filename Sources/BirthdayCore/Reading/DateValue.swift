@@ -117,3 +117,33 @@ extension DateValue {
         }
     }
 }
+
+extension DateValue {
+    /// The problem message for a date value that could not be read, saying
+    /// what is missing when the value is a reduced-precision vCard 4 date
+    /// ([RFC 6350 §4.3.1](https://www.rfc-editor.org/rfc/rfc6350#section-4.3.1)):
+    /// `1985-04` and `--04` have no day, `---15` has no month, `1985` only a
+    /// year. Anything else "is not a date".
+    ///
+    /// - Parameters:
+    ///   - property: the property's name, such as `BDAY`.
+    ///   - shown: the value as it may be quoted (shortened).
+    ///   - raw: the value as written.
+    static func problem(property: String, shown: String, raw: String) -> String {
+        let text = raw.trimmingWhitespace()
+        let bytes = Array(text.utf8)
+        func digits(_ range: Range<Int>) -> Bool { range.allSatisfy { bytes[$0] >= 48 && bytes[$0] <= 57 } }
+        let dash = UInt8(ascii: "-")
+        let missing: String?
+        switch bytes.count {
+        case 7 where digits(0..<4) && bytes[4] == dash && digits(5..<7): missing = "has a year and a month but no day"  // 1985-04
+        case 6 where digits(0..<6): missing = "has a year and a month but no day"  // 198504
+        case 4 where digits(0..<4): missing = "has only a year"  // 1985
+        case 4 where bytes[0] == dash && bytes[1] == dash && digits(2..<4): missing = "has a month but no day"  // --04
+        case 5 where bytes[0] == dash && bytes[1] == dash && bytes[2] == dash && digits(3..<5): missing = "has a day but no month"  // ---15
+        default: missing = nil
+        }
+        guard let missing else { return "\(property) '\(shown)' is not a date" }
+        return "\(property) '\(shown)' \(missing); a reminder needs both"
+    }
+}

@@ -10,6 +10,8 @@ public struct ImportReport: Sendable, Equatable {
     public var invalid = 0
     /// Contacts read that carry no birthday, anniversary or unreadable date; not stored.
     public var withoutDates = 0
+    /// People who left the store: their file, which brought their dates, now has none for them.
+    public var removed = 0
     /// Files read.
     public var files = 0
     /// One entry per problem, in file order.

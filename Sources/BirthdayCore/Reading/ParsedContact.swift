@@ -71,10 +71,14 @@ public struct ImportProblem: Hashable, Sendable, Codable, CustomStringConvertibl
     public var line: Int
     public var message: String
 
+    /// The file name and the message are kept on one line with their
+    /// control characters visible (``SafeText/quoted(_:)``): a value quoted
+    /// from a contact can neither forge a `file:line:` line nor send escape
+    /// sequences to the terminal.
     public init(file: String, line: Int, message: String) {
-        self.file = file
+        self.file = SafeText.quoted(file)
         self.line = line
-        self.message = message
+        self.message = SafeText.quoted(message)
     }
 
     public var description: String { "\(file):\(line): \(message)" }

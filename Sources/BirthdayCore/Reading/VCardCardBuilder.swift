@@ -22,6 +22,8 @@ struct VCardCardBuilder {
         var property: String
         var value: DateValue
         var altID: String?
+        /// Said about a value that was read, such as a date written as text.
+        var note: String?
     }
 
     private(set) var index = 0
@@ -36,6 +38,8 @@ struct VCardCardBuilder {
     private var anniversaries: [DateCandidate] = []
     private var labelledDates: [(group: String, date: DateCandidate)] = []
     private var anniversaryGroups: [String] = []
+    /// The card says khard wrote it (`PRODID:-//…//khard…`).
+    private var writtenByKhard = false
 
     init() {}
 
@@ -53,6 +57,7 @@ struct VCardCardBuilder {
         anniversaries.removeAll(keepingCapacity: true)
         labelledDates.removeAll(keepingCapacity: true)
         anniversaryGroups.removeAll(keepingCapacity: true)
+        writtenByKhard = false
     }
 
     /// Records one property.
@@ -66,6 +71,8 @@ struct VCardCardBuilder {
         switch kind {
         case .ignored, .agent:
             return
+        case .productID:
+            writtenByKhard = String(decoding: value, as: UTF8.self).lowercased().contains("khard")
         case .formattedName:
             if formattedName?.trimmingWhitespace().isEmpty ?? true { formattedName = VCardText.unescaped(value, 0, count) }
         case .name:
@@ -128,21 +135,27 @@ struct VCardCardBuilder {
         property: String
     ) -> DateCandidate {
         let text = VCardText.unescaped(value, range.lowerBound, range.upperBound)
-        let date: DateValue
+        var date = DateValue.vCard(text, omitYear: params.omitYear)
+        var note: String?
         if params.valueIsText {
-            let trimmed = text.trimmingWhitespace()
-            date = trimmed.isEmpty ? .none : .invalid(trimmed)
-        } else {
-            date = DateValue.vCard(text, omitYear: params.omitYear)
+            // A date written as text is read when it is a date, and said so;
+            // other text (`circa 1800`) is kept as written.
+            switch date {
+            case .date:
+                note = "\(property) '\(quoted(text.trimmingWhitespace()))' is written as text (VALUE=text); read as a date"
+            case .invalid, .none:
+                let trimmed = text.trimmingWhitespace()
+                date = trimmed.isEmpty ? .none : .invalid(trimmed)
+            }
         }
-        return DateCandidate(line: line, property: property, value: date, altID: params.altID)
+        return DateCandidate(line: line, property: property, value: date, altID: params.altID, note: note)
     }
 
     /// The finished contact, and the card's problems in line order.
     func build(file: String) -> (ParsedContact, [ImportProblem]) {
         var problems: [ImportProblem] = []
         var invalid: [String] = []
-        let birthday = Self.resolve(birthdays, noun: "BDAY", file: file, problems: &problems, invalid: &invalid)
+        var birthday = Self.resolve(birthdays, noun: "BDAY", file: file, problems: &problems, invalid: &invalid)
         var allAnniversaries = anniversaries
         if !anniversaryGroups.isEmpty {
             for (group, date) in labelledDates where anniversaryGroups.contains(group) {
@@ -150,7 +163,12 @@ struct VCardCardBuilder {
             }
             allAnniversaries.sort { $0.line < $1.line }
         }
-        let anniversary = Self.resolve(allAnniversaries, noun: "anniversary", file: file, problems: &problems, invalid: &invalid)
+        var anniversary = Self.resolve(allAnniversaries, noun: "anniversary", file: file, problems: &problems, invalid: &invalid)
+        if writtenByKhard {
+            // khard asks for 1900 when the year is unknown and shows such dates without one.
+            birthday = birthday.map(Self.khardPlaceholderRemoved)
+            anniversary = anniversary.map(Self.khardPlaceholderRemoved)
+        }
         if problems.count > 1 { problems.sort { $0.line < $1.line } }
         let contact = ParsedContact(
             source: ContactSource(file: file, index: index, line: line),
@@ -166,6 +184,15 @@ struct VCardCardBuilder {
         return (contact, problems)
     }
 
+    /// The year 1900 of a card khard wrote means "no year".
+    static func khardPlaceholderRemoved(_ date: EventDate) -> EventDate {
+        guard date.year == khardPlaceholderYear else { return date }
+        return EventDate(year: nil, month: date.month, day: date.day) ?? date
+    }
+
+    /// The year khard writes for a date without one (vCard 3.0 has no `--MMDD`).
+    static let khardPlaceholderYear = 1900
+
     /// Picks the first valid date among `candidates` (in line order) and reports the rest.
     private static func resolve(
         _ candidates: [DateCandidate],
@@ -177,6 +204,7 @@ struct VCardCardBuilder {
         guard !candidates.isEmpty else { return nil }
         for chosen in candidates {
             guard case .date(let date) = chosen.value else { continue }
+            if let note = chosen.note { problems.append(ImportProblem(file: file, line: chosen.line, message: note)) }
             for other in candidates where other.line != chosen.line {
                 if case .none = other.value { continue }
                 if case .date(let d) = other.value, d == date { continue }
@@ -191,7 +219,9 @@ struct VCardCardBuilder {
             if let alt = candidate.altID, !altIDs.insert(alt).inserted { continue }
             let shown = quoted(text)
             if !invalid.contains(shown) { invalid.append(shown) }
-            problems.append(ImportProblem(file: file, line: candidate.line, message: "\(candidate.property) '\(shown)' is not a date"))
+            problems.append(
+                ImportProblem(file: file, line: candidate.line, message: DateValue.problem(property: candidate.property, shown: shown, raw: text))
+            )
         }
         return nil
     }

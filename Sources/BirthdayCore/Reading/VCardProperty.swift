@@ -21,6 +21,8 @@ enum VCardPropertyKind: Equatable, Sendable {
     case androidCustom
     /// vCard 2.1 `AGENT` may embed a whole card on the following lines.
     case agent
+    /// `PRODID`: which program wrote the card (khard's placeholder year depends on it).
+    case productID
 
     /// The properties whose value is an anniversary; the raw value is the name used in problem messages.
     enum AnniversaryProperty: String, Sendable, CaseIterable {
@@ -43,6 +45,7 @@ enum VCardPropertyKind: Equatable, Sendable {
         case 3: return named("ORG") ? .organization : named("UID") ? .uid : .ignored
         case 4: return named("BDAY") ? .birthday : .ignored
         case 5: return named("EMAIL") ? .email : named("AGENT") ? .agent : .ignored
+        case 6: return named("PRODID") ? .productID : .ignored
         case 8: return named("X-ABDATE") ? .labelledDate : .ignored
         case 9: return named("X-ABLABEL") ? .label : .ignored
         case 11: return named("ANNIVERSARY") ? .anniversary(.anniversary) : .ignored

@@ -24,6 +24,17 @@
 /// line or the next) embeds a card that ends at its own `END:VCARD` and is
 /// not a contact. A `BEGIN:VCARD` inside a card, or the end of the file,
 /// ends a card that has no `END:VCARD`; what was read is kept and reported.
+///
+/// An embedded card that is never closed must not swallow the contacts
+/// after it: a `BEGIN:VCARD` inside it that does not start an agent's card
+/// of its own (on an `AGENT` line, or right after an empty one) ends it
+/// there, ends the card it was in, and starts a new card. Both are reported:
+/// what the outer card held after the agent was read as part of the agent's
+/// card and is lost. So an embedded card without its `END:VCARD` ends where
+/// the outer card ends (that `END:VCARD` closes the embedded card; the next
+/// `BEGIN:VCARD` then ends the outer one), and every contact after it is
+/// read. (Cards inside a `VLIST` are its members, not contacts, and stay
+/// skipped.) Any component still open at the end of the file is reported.
 struct VCardScanner {
     private let bytes: UnsafePointer<UInt8>
     private let end: Int
@@ -41,6 +52,10 @@ struct VCardScanner {
     /// Upper-cased name of the component being skipped (a VLIST, an AGENT's card), and its nesting depth.
     private var skipName: [UInt8] = []
     private var skipDepth = 0
+    /// The line of the outermost skipped component's `BEGIN`.
+    private var skipLine = 0
+    /// While skipping an embedded card: the previous line was an `AGENT` with an empty value.
+    private var skipAgentPending = false
     /// The previous property was an `AGENT` with an empty value: a `BEGIN:VCARD` next is embedded.
     private var agentPending = false
     private var card = VCardCardBuilder()
@@ -113,7 +128,12 @@ struct VCardScanner {
                 outsideLine(start, lineEnd)
             }
         }
-        if inCard { finishCard(complete: false) }
+        if inCard {
+            finishCard(complete: false)
+        } else if skipDepth > 0 {
+            problems.append(ImportProblem(file: file, line: skipLine, message: unclosedSkipMessage(endedAt: lineNumber)))
+            skipDepth = 0
+        }
         return false
     }
 
@@ -126,14 +146,43 @@ struct VCardScanner {
     }
 
     private mutating func skippedLine(_ start: Int, _ end: Int) {
+        let agentPending = skipAgentPending
+        skipAgentPending = false
         let (s, e) = ASCII.trimmed(bytes, start, end)
         guard let head = Self.head(bytes, s, e), let colon = head.colon else { return }
         let (a, b) = ASCII.trimmed(bytes, colon + 1, e)
-        if isName(head, "BEGIN"), ASCII.equalsUpperCased(bytes, a, b, skipName) {
+        let embeddedCard = skipName == Self.vcardName
+        if embeddedCard, isName(head, "BEGIN"), ASCII.equalsUpperCased(bytes, a, b, "VCARD"), !agentPending {
+            // Not an agent's card: what was skipped was never closed.
+            abandonSkip(at: colon + 1, e)
+        } else if isName(head, "BEGIN"), ASCII.equalsUpperCased(bytes, a, b, skipName) {
             skipDepth += 1
         } else if isName(head, "END"), ASCII.equalsUpperCased(bytes, a, b, skipName) {
             skipDepth -= 1
+        } else if embeddedCard, isName(head, "AGENT") {
+            if a == b {
+                skipAgentPending = true
+            } else if ASCII.equalsUpperCased(bytes, a, b, "BEGIN:VCARD") {
+                skipDepth += 1
+            }
         }
+    }
+
+    /// A `BEGIN:VCARD` came while skipping an embedded card that never
+    /// ended: report it, end the card it was in, and start the new card.
+    private mutating func abandonSkip(at valueStart: Int, _ end: Int) {
+        let unclosed = ImportProblem(file: file, line: skipLine, message: unclosedSkipMessage(endedAt: lineNumber))
+        skipDepth = 0
+        if inCard { finishCard(complete: false) }
+        problems.append(unclosed)
+        beginComponent(valueStart, end, nested: false)
+    }
+
+    private func unclosedSkipMessage(endedAt line: Int) -> String {
+        let name = String(decoding: skipName, as: UTF8.self)
+        let what = skipName == Self.vcardName ? "embedded AGENT card" : name
+        return "\(what) starting at line \(skipLine) has no END:\(name); it was ended at line \(line), "
+            + "and what followed it up to there was read as part of it"
     }
 
     private mutating func cardLine(_ start: Int, _ end: Int) {
@@ -174,8 +223,7 @@ struct VCardScanner {
             }
             if agentPending && ASCII.equalsUpperCased(bytes, a, b, "VCARD") {
                 agentPending = false
-                skipName = Self.vcardName
-                skipDepth = 1
+                startSkip(Self.vcardName)
                 return
             }
             beginComponent(colon + 1, end, nested: true)
@@ -214,11 +262,19 @@ struct VCardScanner {
             nextIndex += 1
             return
         }
-        skipName = (a..<b).map { ASCII.upperCased(bytes[$0]) }
+        startSkip((a..<b).map { ASCII.upperCased(bytes[$0]) })
+    }
+
+    private mutating func startSkip(_ name: [UInt8], line: Int? = nil) {
+        skipName = name
         skipDepth = 1
+        skipLine = line ?? lineNumber
+        skipAgentPending = false
     }
 
     private mutating func finishCard(complete: Bool) {
+        // The file ended inside a component of this card.
+        let unclosed = skipDepth > 0 ? ImportProblem(file: file, line: skipLine, message: unclosedSkipMessage(endedAt: lineNumber)) : nil
         finishProperty()
         let (contact, cardProblems) = card.build(file: file)
         contacts.append(contact)
@@ -226,6 +282,7 @@ struct VCardScanner {
         if !complete {
             problems.append(ImportProblem(file: file, line: card.line, message: "card starting at line \(card.line) has no END:VCARD"))
         }
+        if let unclosed { problems.append(unclosed) }
         inCard = false
         agentPending = false
         skipDepth = 0
@@ -297,8 +354,7 @@ struct VCardScanner {
             if a == b {
                 agentPending = true
             } else if value.withUnsafeBufferPointer({ ASCII.equalsUpperCased($0.baseAddress ?? bytes, a, b, "BEGIN:VCARD") }) {
-                skipName = Self.vcardName
-                skipDepth = 1
+                startSkip(Self.vcardName, line: property.line)
             }
             return
         }

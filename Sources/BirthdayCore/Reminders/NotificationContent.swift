@@ -1,4 +1,6 @@
-/// The words of a reminder.
+/// The words of a reminder, in the user's language (``Localizer``).
+///
+/// In English:
 ///
 /// | kind, timing | title | body (year unknown) | body (year known) |
 /// |---|---|---|---|
@@ -7,40 +9,46 @@
 /// | anniversary, day of | Ada's Anniversary! | Today is Ada's anniversary! | Today is Ada's 10th anniversary! |
 /// | anniversary, day before | Anniversary Tomorrow | Ada's anniversary is tomorrow! | Ada's 10th anniversary is tomorrow! |
 ///
-/// A person without a name is "Someone" ("Someone's Birthday!"), written
-/// "someone" inside a sentence ("Today is someone's birthday!").
+/// Other languages place the name, the age and the ordinal where they go
+/// ("Heute hat Ada den 10. Hochzeitstag!", "今日はAdaさんの結婚10周年です！") and
+/// take the plural form the number needs ("Ada kończy dziś 22 lata!").
+/// A person without a name is the language's "someone", capitalized at the
+/// start of a text ("Someone's Birthday!", "Today is someone's birthday!").
 /// The age comes from ``EventDate/age(in:)``: a placeholder year gives none.
+///
+/// The name is put on one line first (``SafeText/line(_:maxCharacters:)``):
+/// line breaks, escape sequences and other control characters become spaces,
+/// so a name can add no header to the user's ntfy or e-mail command and no
+/// line to a terminal, and a name longer than ``maxNameCharacters`` is cut.
 public enum NotificationContent {
-    /// The word used when a person has no name.
-    public static let unnamed = "Someone"
+    /// The longest name a title or body carries; longer ones end in `…`.
+    public static let maxNameCharacters = 200
 
     /// Title and body for a reminder about `kind` of `name`, turning `age` (or married `age` years).
-    public static func make(name: String, kind: EventKind, timing: NotificationRequest.Timing, age: Int?) -> (title: String, body: String) {
-        let trimmed = name.trimmingWhitespace()
-        let who = trimmed.isEmpty ? unnamed : trimmed
-        let inner = trimmed.isEmpty ? unnamed.lowercased() : trimmed
+    public static func make(
+        name raw: String,
+        kind: EventKind,
+        timing: NotificationRequest.Timing,
+        age: Int?,
+        in localizer: Localizer = .english
+    ) -> (title: String, body: String) {
+        let name = SafeText.line(raw, maxCharacters: maxNameCharacters)
+        let title: Message
+        let body: Message
         switch (kind, timing) {
         case (.birthday, .dayOf):
-            return (who + "'s Birthday!", age.map { "\(who) turns \($0) today!" } ?? "Today is \(inner)'s birthday!")
+            title = .birthdayTitle(name: name)
+            body = age.map { .birthdayToday(name: name, turning: $0) } ?? .birthdayToday(name: name)
         case (.birthday, .dayBefore):
-            return ("Birthday Tomorrow", age.map { "\(who) turns \($0) tomorrow!" } ?? "\(who)'s birthday is tomorrow!")
+            title = .plain(.birthdayTomorrowTitle)
+            body = age.map { .birthdayTomorrow(name: name, turning: $0) } ?? .birthdayTomorrow(name: name)
         case (.anniversary, .dayOf):
-            return (who + "'s Anniversary!", age.map { "Today is \(inner)'s \(ordinal($0)) anniversary!" } ?? "Today is \(inner)'s anniversary!")
+            title = .anniversaryTitle(name: name)
+            body = age.map { .anniversaryToday(name: name, years: $0) } ?? .anniversaryToday(name: name)
         case (.anniversary, .dayBefore):
-            return ("Anniversary Tomorrow", age.map { "\(who)'s \(ordinal($0)) anniversary is tomorrow!" } ?? "\(who)'s anniversary is tomorrow!")
+            title = .plain(.anniversaryTomorrowTitle)
+            body = age.map { .anniversaryTomorrow(name: name, years: $0) } ?? .anniversaryTomorrow(name: name)
         }
-    }
-
-    /// English ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 111th.
-    public static func ordinal(_ n: Int) -> String {
-        let suffix: String
-        switch (n % 100, n % 10) {
-        case (11...13, _): suffix = "th"
-        case (_, 1): suffix = "st"
-        case (_, 2): suffix = "nd"
-        case (_, 3): suffix = "rd"
-        default: suffix = "th"
-        }
-        return String(n) + suffix
+        return (localizer(title), localizer(body))
     }
 }

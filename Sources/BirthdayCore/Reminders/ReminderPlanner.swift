@@ -49,16 +49,25 @@ package struct ReminderPlanner {
     let settings: Settings
     let timeZone: TimeZone
     let now: Date
+    /// The language of the titles and bodies.
+    let localizer: Localizer
     let today: LocalDate
     private let todayNumber: Int
     /// The first day number whose delivery time is still ahead: today, or tomorrow once it has passed.
     private let firstFireDay: Int
     private var heap: BoundedHeap<Slot>
 
-    package init(settings: Settings, timeZone: TimeZone, now: Date, capacity: Int = NotificationRequest.pendingLimit) {
+    package init(
+        settings: Settings,
+        timeZone: TimeZone,
+        now: Date,
+        localizer: Localizer = .english,
+        capacity: Int = NotificationRequest.pendingLimit
+    ) {
         self.settings = settings
         self.timeZone = timeZone
         self.now = now
+        self.localizer = localizer
         today = LocalDate.today(at: now, in: timeZone)
         todayNumber = today.dayNumber
         let todayFire = FireTime.instant(on: today, at: settings.deliveryTime, in: timeZone)
@@ -85,7 +94,8 @@ package struct ReminderPlanner {
         }
     }
 
-    /// The chosen requests, soonest first, with their instants and words.
+    /// The chosen requests, soonest first, with their instants and words
+    /// (the words are made only for the requests kept).
     package func requests() -> [NotificationRequest] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -97,7 +107,8 @@ package struct ReminderPlanner {
                 name: slot.name,
                 kind: slot.kind,
                 timing: slot.timing,
-                age: slot.date.age(in: slot.occurrence.year)
+                age: slot.date.age(in: slot.occurrence.year),
+                in: localizer
             )
             result.append(
                 NotificationRequest(

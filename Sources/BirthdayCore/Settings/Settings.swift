@@ -27,8 +27,17 @@ public struct Settings: Hashable, Sendable {
     /// How often `birthdays run` syncs CardDAV sources (local files and vdirs are
     /// watched instead). Default one hour; at least 10 seconds.
     public var syncInterval: Duration = .seconds(3600)
+    /// The language of reminders, the feed and the commands' words, as a BCP 47
+    /// tag (`de`, `pt-BR`); `nil` means the system's (`LC_ALL`, `LC_MESSAGES`, `LANG`).
+    public var language: String?
 
     public init() {}
+
+    /// The localizer for these settings: ``language``, else `systemLocale`
+    /// (``Language/fromEnvironment(_:)``), else English.
+    public func localizer(systemLocale: String?) -> Localizer {
+        Localizer(setting: language, systemLocale: systemLocale)
+    }
 
     /// The zone to do date math in: the setting, else `systemZone`.
     public func resolvedTimeZone(system systemZone: TimeZone) -> TimeZone {
@@ -49,6 +58,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case command = "command"
     case serve = "serve"
     case syncInterval = "sync-interval"
+    case language = "language"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -62,13 +72,15 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .command: "a shell command, run with /bin/sh -c (empty to unset)"
         case .serve: "off | on (127.0.0.1:8484) | HOST:PORT"
         case .syncInterval: "a duration of at least 10s such as 15m, 1h or 1d"
+        case .language:
+            "system, or one of " + StringCatalog.embedded.languages.joined(separator: ", ") + " (a region such as de-AT or pt-BR is kept for dates)"
         }
     }
 
     /// Whether changing it changes which reminders are due or when.
     public var affectsReminders: Bool {
         switch self {
-        case .deliveryTime, .timeZone, .leapDay, .dayBefore, .anniversaries: true
+        case .deliveryTime, .timeZone, .leapDay, .dayBefore, .anniversaries, .language: true
         case .calendarName, .emoji, .channels, .command, .serve, .syncInterval: false
         }
     }
@@ -148,6 +160,15 @@ extension Settings {
         case .syncInterval:
             guard let interval = Settings.parseInterval(value), interval >= .seconds(10) else { throw invalid }
             syncInterval = interval
+        case .language:
+            if value.lowercased() == "system" {
+                language = nil
+            } else {
+                guard let tag = Language.tag(fromPOSIX: value), Language.match(tag, available: StringCatalog.embedded.languages) != nil else {
+                    throw invalid
+                }
+                language = tag
+            }
         }
     }
 
@@ -165,6 +186,7 @@ extension Settings {
         case .command: command
         case .serve: serve?.description ?? "off"
         case .syncInterval: Settings.intervalText(syncInterval)
+        case .language: language ?? "system"
         }
     }
 
@@ -195,6 +217,8 @@ public struct FeedAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Loopback, port 8484.
     public static let `default` = FeedAddress(host: "127.0.0.1", port: 8484)
+    /// The TCP ports a feed can be served on (0 would pick a random one).
+    public static let ports = 1...65_535
 
     public init(host: String, port: Int) {
         self.host = host
@@ -203,7 +227,9 @@ public struct FeedAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `HOST:PORT` (`[::1]:8484` for IPv6).
     public init?(_ text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port) else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), FeedAddress.ports.contains(port) else {
+            return nil
+        }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else { return nil }

@@ -12,11 +12,16 @@ public struct AddressBook: Sendable, Equatable, Codable {
         self.displayName = displayName
     }
 
-    /// A name for the source: the display name, else the last segment of the path.
+    /// A name for the source: the display name, else the last segment of the
+    /// path; on one line (``SafeText/line(_:maxCharacters:)``), since a server
+    /// chose it and it is shown on terminals.
     public var suggestedName: String {
-        if let displayName, !displayName.trimmingCharacters(in: .whitespaces).isEmpty { return displayName }
+        if let displayName {
+            let line = SafeText.line(displayName)
+            if !line.isEmpty { return line }
+        }
         let segments = URL(string: url)?.pathComponents.filter { $0 != "/" } ?? []
-        return segments.last ?? url
+        return SafeText.line(segments.last ?? url)
     }
 }
 

@@ -118,10 +118,12 @@ public struct SourceReaders: Sendable {
 /// sources, through the `birthdays-carddav` helper, so that neither the
 /// daemon nor the other commands map an HTTP and TLS stack.
 public protocol SourceDelegate: Sendable {
-    /// Syncs `source` as of `now` in `timeZone` and returns what the other process did.
+    /// Syncs `source` as of `now` in `timeZone` and returns what the other
+    /// process did; `locale` is the caller's (for the words of the reminders
+    /// it reschedules, when the `language` setting is `system`).
     ///
     /// - Throws: ``SourceError`` when the other process could not run or gave
     ///   no report (then it changed nothing); a sync that ran and failed is a
     ///   report with an error.
-    func sync(_ source: Source, allowMassRemoval: Bool, now: Date, timeZone: TimeZone) async throws(SourceError) -> SourceSyncReport
+    func sync(_ source: Source, allowMassRemoval: Bool, now: Date, timeZone: TimeZone, locale: String?) async throws(SourceError) -> SourceSyncReport
 }

@@ -32,7 +32,15 @@ public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConver
     /// The database failed; the store's own sentence.
     case store(String)
 
+    /// One line: what a server or a file system said (a reason phrase, a
+    /// display name, a path) is quoted with its control characters visible
+    /// (``SafeText/quoted(_:)``), so it can neither break the line nor reach
+    /// a terminal as an escape sequence.
     public var description: String {
+        SafeText.quoted(sentence)
+    }
+
+    private var sentence: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .network(let url, let reason): "cannot reach \(url): \(reason)"

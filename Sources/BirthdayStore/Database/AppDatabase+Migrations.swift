@@ -109,11 +109,18 @@ extension AppDatabase {
             try db.create(index: "delivery_state", on: "delivery", columns: ["state", "fireAt"])
         }
 
+        // The secret behind the ids that logs and `birthdays status` show
+        // (PublicID, issue 16): 128 random bits, created with the database so
+        // that a read-only one has it too, and never shown.
+        migrator.registerMigration("v4-public-id-key") { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO setting (key, value) VALUES ('internal.ids.key', lower(hex(randomblob(16))))")
+        }
+
         // Live contact sources for issue 11: files, vdirs and CardDAV address
         // books that a sync follows. A source owns the people it brought
         // (`sourcePerson`); `person.imported` marks people an import brought,
         // which no sync removes (every person before this migration was imported).
-        migrator.registerMigration("v4-sources") { db in
+        migrator.registerMigration("v5-sources") { db in
             try db.alter(table: "person") { t in
                 t.add(column: "imported", .boolean).notNull().defaults(to: true)
             }

@@ -46,6 +46,24 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// Wraps a connection opened read-only, whose schema must already be current.
+    private init(readOnly writer: any DatabaseWriter, path: String) throws(StoreError) {
+        self.writer = writer
+        self.path = path
+        let current: Bool
+        do {
+            current = try writer.read { db in try AppDatabase.migrator.hasCompletedMigrations(db) }
+        } catch {
+            throw StoreError(error, path: path)
+        }
+        guard current else {
+            throw .cannotOpen(
+                path: path,
+                reason: "it is read-only and was written by an older birthdays; open it once with write access to upgrade it"
+            )
+        }
+    }
+
     /// An empty database in memory, for tests and previews.
     public static func inMemory() throws(StoreError) -> AppDatabase {
         do {
@@ -66,11 +84,22 @@ public final class AppDatabase: Sendable {
     /// a missing file with 0600 (SQLite gives the -wal and -shm files the
     /// same mode): a birthday list is personal data.
     ///
-    /// - Parameter create: whether a missing file is created; without it a
-    ///   missing file is ``StoreError/missing(path:)`` and nothing is created.
+    /// A command that only reads passes `readOnlyIfNotWritable`: when the
+    /// file or its folder cannot be written (a backup on read-only media, a
+    /// file another user owns), the database is opened read-only instead of
+    /// failing (see ``openReadOnly(at:)``).
+    ///
+    /// - Parameters:
+    ///   - create: whether a missing file is created; without it a missing
+    ///     file is ``StoreError/missing(path:)`` and nothing is created.
+    ///   - readOnlyIfNotWritable: open an existing file that cannot be
+    ///     written read-only; writes then fail with ``StoreError``.
     /// - Throws: ``StoreError`` when the directory or file cannot be created,
     ///   the file is not a database, or a migration fails.
-    public static func openFile(at path: String, create: Bool = true) throws(StoreError) -> AppDatabase {
+    public static func openFile(at path: String, create: Bool = true, readOnlyIfNotWritable: Bool = false) throws(StoreError) -> AppDatabase {
+        if readOnlyIfNotWritable, FileManager.default.fileExists(atPath: path), !isWritable(path) {
+            return try openReadOnly(at: path)
+        }
         try prepareFile(at: path, create: create)
         let pool: DatabasePool
         do {
@@ -81,12 +110,46 @@ public final class AppDatabase: Sendable {
         return try AppDatabase(pool)
     }
 
-    private static func configuration() -> Configuration {
+    /// Whether this process can write the database file and create files
+    /// next to it (SQLite's write-ahead log needs both).
+    static func isWritable(_ path: String) -> Bool {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return access(path, W_OK) == 0 && access(directory, W_OK) == 0
+    }
+
+    /// Opens an existing database read-only, without migrating it.
+    ///
+    /// SQLite reads a database in WAL mode read-only only when its `-wal`
+    /// and `-shm` files exist or can be created. When they can be neither
+    /// (a read-only folder, and no process that writes the database, since
+    /// a writer would have created them), the file is opened as immutable
+    /// (`immutable=1`): nothing can change it while it is read.
+    ///
+    /// - Throws: ``StoreError`` when the file cannot be read, is not a
+    ///   database, or needs a migration it cannot get.
+    public static func openReadOnly(at path: String) throws(StoreError) -> AppDatabase {
+        var configuration = configuration(readOnly: true)
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            return try AppDatabase(readOnly: queue, path: path)
+        } catch {
+            let failure = StoreError(error, path: path)
+            guard case .cannotOpen = failure else { throw failure }
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlPathAllowed.subtracting(["?", "#", "%"])) ?? path
+            guard let queue = try? DatabaseQueue(path: "file:" + encoded + "?immutable=1", configuration: configuration) else { throw failure }
+            return try AppDatabase(readOnly: queue, path: path)
+        }
+    }
+
+    private static func configuration(readOnly: Bool = false) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "birthdays"
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        if !readOnly {
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
         }
         return configuration
     }

@@ -44,7 +44,9 @@ struct DeliveryRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-extension DeliveryRecord {
+extension DeliveryRecord: StoredRequest {
+    var requestID: String { notificationId }
+
     init(_ entry: DeliveryEntry) {
         notificationId = entry.notificationID
         occurrenceDate = entry.occurrenceDate.description
@@ -67,18 +69,7 @@ extension DeliveryRecord {
 
     /// The entry; `nil` for a row whose occurrence date does not parse.
     var entry: DeliveryEntry? {
-        guard let day = LocalDate(iso: occurrenceDate) else { return nil }
-        var request = NotificationRequest(
-            personID: personId,
-            kind: kind,
-            timing: whenKind,
-            fireAt: Date(timeIntervalSince1970: fireAt),
-            occurrenceDate: day,
-            title: title,
-            body: body,
-            userInfo: userInfo
-        )
-        request.id = notificationId
+        guard let request else { return nil }
         var entry = DeliveryEntry(queued: request, at: Date(timeIntervalSince1970: updatedAt))
         entry.state = state
         entry.late = late
@@ -111,12 +102,15 @@ extension DeliveryRecord {
         return Set(rows.map { ($0[0] as String) + "|" + ($0[1] as String) })
     }
 
-    /// Rows to work on now: queued ones whose instant has come and retrying
-    /// ones whose next attempt has come, oldest first.
+    /// Rows to work on now, oldest first: every queued reminder (the engine
+    /// judges it by its local day, which a zone change can bring forward), a
+    /// queued snooze whose instant has come, and retrying ones whose next
+    /// attempt has come.
     static func workable(now: Date, _ db: Database) throws -> [DeliveryEntry] {
         let t = now.timeIntervalSince1970
+        let isSnooze = Columns.notificationId.like("%" + DeliveryEntry.snoozeSuffix)
         return try filter(
-            (Columns.state == DeliveryEntry.State.queued && Columns.fireAt <= t)
+            (Columns.state == DeliveryEntry.State.queued && (Columns.fireAt <= t || !isSnooze))
                 || (Columns.state == DeliveryEntry.State.retrying && Columns.nextAttemptAt <= t)
         )
         .order(Columns.fireAt, Columns.notificationId)
@@ -141,6 +135,7 @@ extension DeliveryRecord {
             .updateAll(
                 db,
                 Columns.state.set(to: record.state),
+                Columns.fireAt.set(to: record.fireAt),
                 Columns.late.set(to: record.late),
                 Columns.attempts.set(to: record.attempts),
                 Columns.nextAttemptAt.set(to: record.nextAttemptAt),
@@ -179,9 +174,23 @@ extension DeliveryRecord {
         try filter(Columns.state == DeliveryEntry.State.delivered).order(Columns.deliveredAt.desc).fetchOne(db)?.entry
     }
 
+    /// Every notification id in the ledger, once each.
+    static func notificationIDs(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, select(Columns.notificationId).distinct())
+    }
+
     /// The most recent row for a notification id.
     static func latest(id: String, _ db: Database) throws -> DeliveryEntry? {
         try filter(Columns.notificationId == id).order(Columns.occurrenceDate.desc, Columns.updatedAt.desc).fetchOne(db)?.entry
+    }
+
+    /// Moves a queued row to `instant` (its local moment after a zone change).
+    static func move(_ entry: DeliveryEntry, to instant: Date, now: Date, _ db: Database) throws {
+        _ = try row(of: entry).filter(Columns.state == DeliveryEntry.State.queued).updateAll(
+            db,
+            Columns.fireAt.set(to: instant.timeIntervalSince1970),
+            Columns.updatedAt.set(to: now.timeIntervalSince1970)
+        )
     }
 
     /// Queues `entry`'s row again at its ``DeliveryEntry/fireAt`` (a snooze

@@ -39,7 +39,23 @@ extension PendingNotificationRecord {
         body = request.body
         userInfo = request.userInfo
     }
+}
 
+/// The columns a pending request and a ledger row share: what a reminder
+/// says and when, as one ``NotificationRequest``.
+protocol StoredRequest {
+    var requestID: String { get }
+    var personId: String { get }
+    var kind: EventKind { get }
+    var whenKind: NotificationRequest.Timing { get }
+    var fireAt: Double { get }
+    var occurrenceDate: String { get }
+    var title: String { get }
+    var body: String { get }
+    var userInfo: [String: String] { get }
+}
+
+extension StoredRequest {
     /// The request; `nil` for a row whose occurrence date does not parse.
     var request: NotificationRequest? {
         guard let day = LocalDate(iso: occurrenceDate) else { return nil }
@@ -53,9 +69,13 @@ extension PendingNotificationRecord {
             body: body,
             userInfo: userInfo
         )
-        request.id = id
+        request.id = requestID
         return request
     }
+}
+
+extension PendingNotificationRecord: StoredRequest {
+    var requestID: String { id }
 }
 
 // MARK: - Queries
@@ -75,11 +95,17 @@ extension PendingNotificationRecord {
         _ = try deleteAll(db, keys: ids)
     }
 
-    /// Removes the requests whose instant is not after `now` and returns them.
-    static func takeDue(now: Date, _ db: Database) throws -> [NotificationRequest] {
-        let due = try filter(Columns.fireAt <= now.timeIntervalSince1970).fetchAll(db)
+    /// Removes the requests `isDue` selects and returns them (there are at
+    /// most 64 pending, so all are read).
+    static func takeDue(_ db: Database, isDue: (NotificationRequest) -> Bool) throws -> [NotificationRequest] {
+        let due = try fetchAll(db).compactMap(\.request).filter(isDue)
         _ = try deleteAll(db, keys: due.map(\.id))
-        return due.compactMap(\.request)
+        return due
+    }
+
+    /// The ids of the pending requests.
+    static func ids(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, select(Columns.id))
     }
 
     /// The soonest fire instant.

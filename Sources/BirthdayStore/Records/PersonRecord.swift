@@ -39,9 +39,11 @@ struct PersonRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     /// A date needs both month and day; `nil` otherwise or when the day does not exist.
+    /// A year outside ``EventDate/yearRange`` (stored before the readers refused
+    /// such years) is read as no year, so the day keeps its reminders.
     static func date(_ year: Int?, _ month: Int?, _ day: Int?) -> EventDate? {
         guard let month, let day else { return nil }
-        return EventDate(year: year, month: month, day: day)
+        return EventDate(year: year, month: month, day: day) ?? EventDate(year: nil, month: month, day: day)
     }
 }
 

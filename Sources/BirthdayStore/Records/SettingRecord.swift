@@ -27,6 +27,8 @@ package enum InternalValue: String, Sendable {
     case authorization = "notifications.authorization"
     /// Where onboarding stands (``OnboardingMachine/Step``).
     case onboardingStep = "onboarding.step"
+    /// The secret of ``PublicID`` (32 hex digits), created by a migration.
+    case publicIDKey = "ids.key"
 
     var key: String { "internal." + rawValue }
 }
@@ -62,6 +64,16 @@ extension SettingRecord {
     /// The user settings, with defaults for what was never set.
     static func settings(_ db: Database) throws -> Settings {
         Settings(stored: try all(db))
+    }
+
+    /// The keyed hash for ids that leave the database; the key is created
+    /// here if a migration did not (a database migrated before it existed
+    /// always has one, so this writes only in a write transaction).
+    static func publicIDs(_ db: Database) throws -> PublicID {
+        if let stored = try value(.publicIDKey, db), let ids = PublicID(hexKey: stored) { return ids }
+        let (ids, key) = PublicID.generate()
+        try set(key, for: .publicIDKey, db)
+        return ids
     }
 
     /// The notification permission; `notDetermined` until one is stored.

@@ -31,6 +31,13 @@ extension AppDatabase {
         try await read { db in try DeliveryRecord.lastDelivered(db) }
     }
 
+    /// The keyed hash that turns ids into the ones logs and `status` show
+    /// (``PublicID``); its secret lives in the database and is never shown.
+    public func publicIDs() async throws(StoreError) -> PublicID {
+        if let ids = try await read({ db in try SettingRecord.value(.publicIDKey, db).flatMap(PublicID.init(hexKey:)) }) { return ids }
+        return try await write { db in try SettingRecord.publicIDs(db) }
+    }
+
     /// The soonest instant the ledger needs work (a snooze or a retry).
     public func nextLedgerWork() async throws(StoreError) -> Date? {
         try await read { db in try DeliveryRecord.nextWork(db) }

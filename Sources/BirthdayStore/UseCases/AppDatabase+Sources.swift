@@ -38,7 +38,13 @@ extension AppDatabase {
     /// - Returns: how many people left the store.
     /// - Throws: ``SourceError/unknownSource(name:)``, ``SourceError/store(_:)``.
     @discardableResult
-    public func removeSource(named name: String, keepPeople: Bool, now: Date, systemTimeZone: TimeZone) async throws(SourceError) -> Int {
+    public func removeSource(
+        named name: String,
+        keepPeople: Bool,
+        now: Date,
+        systemTimeZone: TimeZone,
+        systemLocale: String? = nil
+    ) async throws(SourceError) -> Int {
         let removed: Int?
         do {
             removed = try await write { db -> Int? in
@@ -56,7 +62,7 @@ extension AppDatabase {
                 let count = try PersonRecord.delete(ids: orphans, db)
                 if count > 0 {
                     try RevisionRecord.bump(now: now, db)
-                    _ = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone)
+                    _ = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)
                 }
                 return count
             }

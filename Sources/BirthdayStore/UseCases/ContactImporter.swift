@@ -42,17 +42,49 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// no sync removes it, even when a source that has the same person loses it
 /// (see ``SourceSync``).
 ///
-/// Reading, parsing and writing run on NIO's thread pool (see ``AppDatabase``).
+/// ## A re-import mirrors the file
+/// A contact that comes back from the same file without any date loses its
+/// dates: it was stored only for them, so the person leaves the store (their
+/// pending reminders go with the next reschedule; the delivery ledger keeps
+/// their history), counted as `removed`. A date another file brought is never
+/// erased this way: only the file the person was last stored from speaks for
+/// them.
+///
+/// ## One transaction
+/// The people and, when a ``scheduler`` is given, the reschedule that
+/// follows them are written in one transaction: when the disk fills up or
+/// the database fails anywhere on the way, nothing lands, and the error says
+/// so; when the import succeeds, its reminders are there too.
+///
+/// Files are found and read by ``ContactFiles`` (read, never mapped; an
+/// unreadable folder in a vdir fails the import). Reading, parsing and
+/// writing run on NIO's thread pool (see ``AppDatabase``).
 public struct ContactImporter: Sendable {
     public let database: AppDatabase
     public let now: Date
     /// The current year, for two-digit years in CSV exports.
     public let referenceYear: Int
+    /// Today in the user's zone: a birth date after it is reported.
+    public let today: LocalDate?
+    /// How to read slash dates in CSV exports, for the whole run; `nil` lets each file decide.
+    public let dateOrder: DateOrder?
+    /// Reschedules the reminders in the import's own transaction; `nil` leaves them alone.
+    public let scheduler: NotificationScheduler?
 
-    public init(database: AppDatabase, now: Date, referenceYear: Int) {
+    public init(
+        database: AppDatabase,
+        now: Date,
+        referenceYear: Int,
+        today: LocalDate? = nil,
+        dateOrder: DateOrder? = nil,
+        scheduler: NotificationScheduler? = nil
+    ) {
         self.database = database
         self.now = now
         self.referenceYear = referenceYear
+        self.today = today
+        self.dateOrder = dateOrder
+        self.scheduler = scheduler
     }
 
     /// Progress of a long import: bytes read so far and in total.
@@ -71,20 +103,15 @@ public struct ContactImporter: Sendable {
     }
 
     private func importNow(_ paths: [String], dryRun: Bool, progress: Progress?) throws(ImportError) -> ImportReport {
-        let files = try ContactImporter.expand(paths)
+        let files = try ContactFiles.expand(paths)
         var report = ImportReport()
         var parsed: [ParsedContact] = []
         let total = files.reduce(Int64(0)) { $0 + $1.size }
         var done: Int64 = 0
         for file in files {
             progress?(done, total)
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: file.path), options: .alwaysMapped)
-            } catch {
-                throw .cannotRead(path: file.path, reason: (error as NSError).localizedFailureReason ?? "read failed")
-            }
-            let result = ContactReader.parse(data, file: file.path, referenceYear: referenceYear)
+            let data = try ContactFiles.read(file.path)
+            let result = ContactReader.parse(data, file: file.path, referenceYear: referenceYear, dateOrder: dateOrder)
             report.files += 1
             report.problems += result.problems
             parsed += result.contacts
@@ -93,12 +120,20 @@ public struct ContactImporter: Sendable {
         }
         guard !parsed.isEmpty else { throw .nothingImported(report) }
         let people = ContactMerge.people(from: parsed, report: &report)
+        if let today { ContactImporter.reportFutureDates(people, today: today, report: &report) }
+        let dateless = ContactMerge.datelessIDs(in: parsed)
         let now = self.now
         do {
             if dryRun {
-                try database.readNow { db in try ContactImporter.merge(people, into: db, now: now, report: &report, write: false) }
+                try database.readNow { db in
+                    try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: false)
+                }
             } else {
-                try database.writeNow { db in try ContactImporter.merge(people, into: db, now: now, report: &report, write: true) }
+                let rescheduled = try database.writeNow { db -> RescheduleResult? in
+                    try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: true)
+                    return try scheduler?.reschedule(db)
+                }
+                if let rescheduled { scheduler?.log(rescheduled) }
             }
         } catch {
             throw .store(error)
@@ -106,64 +141,48 @@ public struct ContactImporter: Sendable {
         return report
     }
 
-    struct InputFile {
-        var path: String
-        var size: Int64
-    }
-
-    static func expand(_ paths: [String]) throws(ImportError) -> [InputFile] {
-        let fileManager = FileManager.default
-        var files: [InputFile] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw .cannotRead(path: path, reason: "no such file or directory")
-            }
-            if isDirectory.boolValue {
-                let found = vCardFiles(in: path)
-                guard !found.isEmpty else { throw .emptyDirectory(path: path) }
-                files += found
-            } else {
-                guard fileManager.isReadableFile(atPath: path) else { throw .cannotRead(path: path, reason: "permission denied") }
-                files.append(InputFile(path: path, size: size(of: path)))
+    /// Reports dates whose year lies after `today` (a typo, usually): they
+    /// are kept, and get no age and no reminder until the date itself.
+    static func reportFutureDates(_ people: [Person], today: LocalDate, report: inout ImportReport) {
+        for person in people {
+            for kind in EventKind.allCases {
+                guard let date = person.date(of: kind), date.isInFuture(of: today), let year = date.year else { continue }
+                let noun = kind == .birthday ? "birth date" : "anniversary"
+                report.problems.append(
+                    ImportProblem(
+                        file: person.source.file,
+                        line: person.source.line,
+                        message: "the \(noun) is in the future (year \(year)); no reminder or age before it"
+                    )
+                )
             }
         }
-        return files
+        report.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
     }
 
-    /// `.vcf` and `.vcard` files below `directory`, sorted by path; hidden
-    /// files and folders (such as `.git` or vdirsyncer's status) are skipped.
-    static func vCardFiles(in directory: String) -> [InputFile] {
-        guard
-            let enumerator = FileManager.default.enumerator(
-                at: URL(fileURLWithPath: directory),
-                includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey],
-                options: [.skipsHiddenFiles]
-            )
-        else { return [] }
-        var files: [InputFile] = []
-        for case let url as URL in enumerator {
-            let ext = url.pathExtension.lowercased()
-            guard ext == "vcf" || ext == "vcard" else { continue }
-            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
-            guard values?.isRegularFile == true else { continue }
-            files.append(InputFile(path: url.path, size: Int64(values?.fileSize ?? 0)))
-        }
-        return files.sorted { $0.path < $1.path }
-    }
-
-    static func size(of path: String) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
-    }
-
-    /// Writes `people` into the store (or only counts, when `write` is false).
-    static func merge(_ people: [Person], into db: Database, now: Date, report: inout ImportReport, write: Bool) throws {
+    /// Writes `people` into the store (or only counts, when `write` is false),
+    /// and removes the `dateless` people whose file no longer gives them a date.
+    static func merge(
+        _ people: [Person],
+        removing dateless: [(id: String, file: String)] = [],
+        into db: Database,
+        now: Date,
+        report: inout ImportReport,
+        write: Bool
+    ) throws {
         let stored = try PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
         var changed = false
         // People a source brought that this import brings too: from now on they
         // belong to the import as well, and no sync removes them.
         var adopted: [String] = []
+        let dated = Set(people.map(\.id))
+        for (id, file) in dateless where !dated.contains(id) {
+            guard let old = stored[id], old.sourceFile == file else { continue }
+            report.removed += 1
+            changed = true
+            if write { _ = try PersonRecord.deleteOne(db, key: id) }
+        }
         for var person in people {
             if !person.invalidDates.isEmpty { report.invalid += 1 }
             guard let old = stored[person.id] else {

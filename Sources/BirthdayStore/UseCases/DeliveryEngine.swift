@@ -55,7 +55,8 @@ import Synchronization
 /// or until an event arrives (clock change, resume, time-zone change,
 /// SIGHUP, snooze, dismiss). There is no polling.
 ///
-/// Logs carry counts and instants, never a name, title, body or date of birth.
+/// Logs carry counts, instants and public ids (``PublicID``), never a name,
+/// title, body, date of birth or the id stored in the database.
 public actor DeliveryEngine {
     public struct Configuration: Sendable {
         public var retryPolicy = RetryPolicy()
@@ -93,6 +94,8 @@ public actor DeliveryEngine {
         public var missed = 0
         /// Rows another engine claimed first.
         public var skipped = 0
+        /// Rows whose local day or time has not come yet (the zone moved west): moved to their new instant.
+        public var waiting = 0
         /// Pending requests after the reschedule.
         public var scheduled = 0
         /// The local day the pass ran on (in the user's zone).
@@ -103,6 +106,7 @@ public actor DeliveryEngine {
     private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
     private let systemTimeZone: @Sendable () -> TimeZone
+    private let systemLocale: String?
     private let channels: ChannelFactory
     private let configuration: Configuration
     private let logger: Logger
@@ -117,6 +121,8 @@ public actor DeliveryEngine {
     ///   - clock: what ``run(events:)`` sleeps on.
     ///   - now: the current instant.
     ///   - systemTimeZone: the system zone, read again on every pass.
+    ///   - systemLocale: the environment's locale, for the reminders' words
+    ///     when the `language` setting is `system` (``Language/fromEnvironment(_:)``).
     ///   - channels: makes the channel set for a pass.
     ///   - logger: receives counts, never names.
     public init(
@@ -124,6 +130,7 @@ public actor DeliveryEngine {
         clock: any Clock<Duration>,
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
+        systemLocale: String? = nil,
         channels: @escaping ChannelFactory,
         configuration: Configuration = Configuration(),
         logger: Logger
@@ -132,6 +139,7 @@ public actor DeliveryEngine {
         self.clock = clock
         self.now = now
         self.systemTimeZone = systemTimeZone
+        self.systemLocale = systemLocale
         self.channels = channels
         self.configuration = configuration
         self.logger = logger
@@ -159,9 +167,18 @@ public actor DeliveryEngine {
         let start = now()
         let system = systemTimeZone()
         var result = PassResult()
-        let (settings, status, queued, work) = try await database.write { db in
-            let queued = try NotificationScheduler.queueDue(now: start, db)
-            return (try SettingRecord.settings(db), try SettingRecord.authorizationStatus(db), queued, try DeliveryRecord.workable(now: start, db))
+        let (settings, status, queued, work, ids) = try await database.write { db in
+            let settings = try SettingRecord.settings(db)
+            let queued = try NotificationScheduler.queueDue(
+                now: start,
+                timeZone: settings.resolvedTimeZone(system: system),
+                deliveryTime: settings.deliveryTime,
+                db
+            )
+            return (
+                settings, try SettingRecord.authorizationStatus(db), queued, try DeliveryRecord.workable(now: start, db),
+                try SettingRecord.publicIDs(db)
+            )
         }
         result.status = status
         result.queued = queued
@@ -173,13 +190,13 @@ public actor DeliveryEngine {
             for entry in work {
                 // Stopping ends the pass between reminders; the rest stay queued for the next start.
                 if Self.stopping { break }
-                await handle(entry, set: set, zone: zone, result: &result)
+                await handle(entry, set: set, zone: zone, settings: settings, ids: ids, result: &result)
             }
         } else if !warnedNotAllowed {
             warnedNotAllowed = true
             logger.notice("notifications are not enabled; nothing is delivered or scheduled", metadata: ["status": "\(status.rawValue)"])
         }
-        let scheduler = NotificationScheduler(database: database, now: now, systemTimeZone: { system }, logger: logger)
+        let scheduler = NotificationScheduler(database: database, now: now, systemTimeZone: { system }, systemLocale: systemLocale, logger: logger)
         result.scheduled = try await scheduler.reschedule().scheduled
         passes += 1
         logger.info(
@@ -187,7 +204,7 @@ public actor DeliveryEngine {
             metadata: [
                 "queued": "\(result.queued)", "delivered": "\(result.delivered)", "late": "\(result.late)",
                 "retrying": "\(result.retrying)", "failed": "\(result.failed)", "missed": "\(result.missed)",
-                "skipped": "\(result.skipped)", "scheduled": "\(result.scheduled)",
+                "skipped": "\(result.skipped)", "waiting": "\(result.waiting)", "scheduled": "\(result.scheduled)",
             ]
         )
         return result
@@ -198,34 +215,42 @@ public actor DeliveryEngine {
         try await database.write { db in try DeliveryRecord.finish(entry, from: states, db) }
     }
 
-    private func handle(_ original: DeliveryEntry, set: ChannelSet, zone: TimeZone, result: inout PassResult) async {
+    private func handle(_ original: DeliveryEntry, set: ChannelSet, zone: TimeZone, settings: Settings, ids: PublicID, result: inout PassResult) async
+    {
         var entry = original
         let instant = now()
-        let dueDay = LocalDate.today(at: entry.fireAt, in: zone)
-        let today = LocalDate.today(at: instant, in: zone)
+        let deadline = RetryPolicy.deadline(dueDay: entry.localDay(in: zone), in: zone)
+        let late: Bool
         do {
-            if entry.state == .queued, dueDay < today {
+            switch entry.decision(now: instant, timeZone: zone, deliveryTime: settings.deliveryTime, lateAfter: configuration.lateAfter) {
+            case .missed:
                 entry.state = .missed
-                entry.lastError = "it came due while birthdays was not running and the day had ended"
+                entry.lastError =
+                    "its day ended before it could be sent (birthdays was not running, the machine slept, or the time zone moved past it)"
                 entry.updatedAt = instant
                 if try await finish(entry, from: [.queued]) { result.missed += 1 }
                 return
-            }
-            let deadline = RetryPolicy.deadline(dueDay: dueDay, in: zone)
-            if entry.state == .retrying, instant >= deadline {
+            case .expire:
                 entry.state = .failed
                 entry.nextAttemptAt = nil
                 entry.updatedAt = instant
                 if try await finish(entry, from: [.retrying]) { result.failed += 1 }
                 return
+            case .wait(let moment):
+                let waiting = entry
+                try await database.write { db in try DeliveryRecord.move(waiting, to: moment, now: instant, db) }
+                result.waiting += 1
+                return
+            case .deliver(let isLate):
+                late = isLate
             }
+            entry.fireAt = entry.localFireAt(in: zone, deliveryTime: settings.deliveryTime)
             let claimed = entry
             guard try await database.write({ db in try DeliveryRecord.claim(claimed, now: instant, db) }) else {
                 result.skipped += 1
                 return
             }
-            let late = entry.late || instant.timeIntervalSince(entry.fireAt) > configuration.lateAfter.timeInterval
-            let reminder = entry.reminder(timeZone: zone, late: late)
+            let reminder = entry.reminder(timeZone: zone, late: late, publicIDs: ids)
             let outcomes = await set.deliverEach(reminder, only: entry.channels.map(Set.init))
             let failures = outcomes.compactMap { outcome in outcome.error.map { ChannelFailure(channel: outcome.channel, error: $0) } }
             let finished = now()
@@ -259,7 +284,7 @@ public actor DeliveryEngine {
                 }
                 logger.warning(
                     "reminder delivery failed",
-                    metadata: ["id": "\(entry.notificationID)", "error": "\(entry.lastError ?? "")", "attempts": "\(entry.attempts)"]
+                    metadata: ["id": "\(reminder.logID)", "error": "\(entry.lastError ?? "")", "attempts": "\(entry.attempts)"]
                 )
             }
             _ = try await finish(entry, from: [.sending])

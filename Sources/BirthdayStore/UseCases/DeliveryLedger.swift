@@ -8,7 +8,7 @@ import GRDB
 /// to the daemon).
 public struct DeliveryLedger: Sendable {
     /// The suffix of a snoozed copy's notification id: `<id>-snooze`.
-    public static let snoozeSuffix = "-snooze"
+    public static let snoozeSuffix = DeliveryEntry.snoozeSuffix
 
     public let database: AppDatabase
 
@@ -21,6 +21,17 @@ public struct DeliveryLedger: Sendable {
         id.hasSuffix(snoozeSuffix) ? String(id.dropLast(snoozeSuffix.count)) : id
     }
 
+    /// The reminder id `id` stands for: `id` itself, or, for a public id
+    /// (`r-…` from a log line or `birthdays status`), the id of the ledger
+    /// row or pending request whose ``PublicID`` it is, without `-snooze`.
+    static func resolve(_ id: String, _ db: Database) throws -> String {
+        let base = baseID(id)
+        guard PublicID.looksPublic(base), base.hasPrefix("r-") else { return base }
+        let ids = try SettingRecord.publicIDs(db)
+        let known = Set(try DeliveryRecord.notificationIDs(db).map(baseID) + PendingNotificationRecord.ids(db))
+        return known.first { ids.reminder($0) == base } ?? base
+    }
+
     /// Shows reminder `id` again at `until`: a one-shot ledger row
     /// `<id>-snooze` for the same occurrence, with the same title and body.
     /// It lives in the ledger, not among the pending requests, so a
@@ -30,8 +41,8 @@ public struct DeliveryLedger: Sendable {
     ///   (neither delivered nor pending).
     @discardableResult
     public func snooze(id: String, until: Date, now: Date) async throws(StoreError) -> DeliveryEntry? {
-        let base = Self.baseID(id)
-        return try await database.write { db -> DeliveryEntry? in
+        try await database.write { db -> DeliveryEntry? in
+            let base = try Self.resolve(id, db)
             let source =
                 try DeliveryRecord.latest(id: base, db)
                 ?? PendingNotificationRecord.requests(db).first { $0.id == base }.map { DeliveryEntry(queued: $0, at: now) }
@@ -58,11 +69,13 @@ public struct DeliveryLedger: Sendable {
     /// still pending is recorded as dismissed and removed from pending, so no
     /// reschedule brings it back for that occurrence.
     ///
+    /// `id` is the reminder's id or its public id (``resolve(_:_:)``).
+    ///
     /// - Returns: how many ledger rows it changed or added (0: unknown id).
     @discardableResult
     public func dismiss(id: String, now: Date) async throws(StoreError) -> Int {
-        let base = Self.baseID(id)
-        return try await database.write { db -> Int in
+        try await database.write { db -> Int in
+            let base = try Self.resolve(id, db)
             var changed = 0
             if let pending = try PendingNotificationRecord.requests(db).first(where: { $0.id == base }) {
                 var entry = DeliveryEntry(queued: pending, at: now)

@@ -33,14 +33,14 @@ public struct LocalSourceReader: SourceReader {
 
     static func file(_ path: String, snapshot: SourceSnapshot) throws(SourceError) -> SourceChanges {
         let href = URL(fileURLWithPath: path).lastPathComponent
-        guard let stamp = stamp(path) else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        guard let stamp = stamp(path) else { throw .cannotRead(path: path, reason: ContactFiles.reason(errno)) }
         guard stamp.isRegular else { throw .cannotRead(path: path, reason: "not a regular file") }
         if snapshot.items[href] == stamp.text { return .unchanged(snapshot, requests: 0) }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try ContactFiles.read(path)
         } catch {
-            throw .cannotRead(path: path, reason: (error as NSError).localizedFailureReason ?? "read failed")
+            throw SourceError(error, path: path)
         }
         return SourceChanges(listing: .complete(present: [href]), items: [SourceItem(href: href, etag: stamp.text, location: path, content: data)])
     }
@@ -51,19 +51,30 @@ public struct LocalSourceReader: SourceReader {
             throw .cannotRead(path: folder, reason: "no such folder")
         }
         guard isDirectory.boolValue else { throw .cannotRead(path: folder, reason: "not a folder") }
-        guard access(folder, R_OK | X_OK) == 0 else { throw .cannotRead(path: folder, reason: String(cString: strerror(errno))) }
-        let prefix = URL(fileURLWithPath: folder).standardizedFileURL.path + "/"
+        // Listed as an import lists a folder (ContactFiles): a folder below it
+        // that cannot be listed fails the sync, since a partial listing would
+        // remove the people of the files it missed. An empty folder is listed
+        // as empty (the mass-removal guard then speaks).
+        let files: [ContactFiles.InputFile]
+        do {
+            files = try ContactFiles.expand([folder], skippingVanished: true)
+        } catch .emptyDirectory {
+            files = []
+        } catch {
+            throw SourceError(error, path: folder)
+        }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         var present = Set<String>()
         var items: [SourceItem] = []
         var problems: [ImportProblem] = []
-        for file in ContactImporter.vCardFiles(in: folder) {
-            let path = URL(fileURLWithPath: file.path).standardizedFileURL.path
+        for file in files {
+            let path = file.path
             let href = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
             // Gone between the listing and now: not present.
             guard let stamp = stamp(path), stamp.isRegular else { continue }
             present.insert(href)
             if snapshot.items[href] == stamp.text { continue }
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = try? ContactFiles.read(path) else {
                 problems.append(ImportProblem(file: path, line: 1, message: "cannot read the file; kept as it was"))
                 continue
             }
@@ -84,5 +95,15 @@ public struct LocalSourceReader: SourceReader {
         guard stat(path, &info) == 0 else { return nil }
         let text = "\(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)-\(info.st_ino)"
         return Stamp(text: text, isRegular: (info.st_mode & S_IFMT) == S_IFREG)
+    }
+}
+
+extension SourceError {
+    /// A file or folder of a local source that could not be read.
+    init(_ error: ImportError, path: String) {
+        switch error {
+        case .cannotRead(let path, let reason): self = .cannotRead(path: path, reason: reason)
+        default: self = .cannotRead(path: path, reason: error.description)
+        }
     }
 }

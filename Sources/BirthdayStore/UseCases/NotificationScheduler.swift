@@ -22,23 +22,34 @@ import Logging
 ///    dismissed, …), so re-adding a request can never send it twice;
 /// 4. logs how many were scheduled, never a name or a date of birth.
 ///
-/// The clock and the system time zone are injected; the `time-zone` setting,
-/// when set, overrides the system zone.
+/// The clock, the system time zone and the system locale are injected; the
+/// `time-zone` and `language` settings, when set, override them. Titles and
+/// bodies are written in that language (``Localizer``) when they are planned.
 public struct NotificationScheduler: Sendable {
     private let database: AppDatabase
     private let now: @Sendable () -> Date
     private let systemTimeZone: @Sendable () -> TimeZone
+    private let systemLocale: String?
     private let logger: Logger
 
     /// - Parameters:
     ///   - database: the store holding people, settings and pending requests.
     ///   - now: the current instant.
     ///   - systemTimeZone: the zone to use when the `time-zone` setting is `system`.
+    ///   - systemLocale: the environment's locale (``Language/fromEnvironment(_:)``),
+    ///     for when the `language` setting is `system`; `nil` is English.
     ///   - logger: receives counts and statuses only.
-    public init(database: AppDatabase, now: @escaping @Sendable () -> Date, systemTimeZone: @escaping @Sendable () -> TimeZone, logger: Logger) {
+    public init(
+        database: AppDatabase,
+        now: @escaping @Sendable () -> Date,
+        systemTimeZone: @escaping @Sendable () -> TimeZone,
+        systemLocale: String? = nil,
+        logger: Logger
+    ) {
         self.database = database
         self.now = now
         self.systemTimeZone = systemTimeZone
+        self.systemLocale = systemLocale
         self.logger = logger
     }
 
@@ -47,9 +58,19 @@ public struct NotificationScheduler: Sendable {
     public func reschedule() async throws(StoreError) -> RescheduleResult {
         let instant = now()
         let system = systemTimeZone()
-        let result = try await database.write { db in try NotificationScheduler.reschedule(db, now: instant, systemTimeZone: system) }
+        let locale = systemLocale
+        let result = try await database.write { db in
+            try NotificationScheduler.reschedule(db, now: instant, systemTimeZone: system, systemLocale: locale)
+        }
         log(result)
         return result
+    }
+
+    /// The reschedule inside the caller's write transaction, at this
+    /// scheduler's clock and zone (an import reschedules in its own
+    /// transaction this way, so the two land together or not at all).
+    func reschedule(_ db: Database) throws -> RescheduleResult {
+        try NotificationScheduler.reschedule(db, now: now(), systemTimeZone: systemTimeZone(), systemLocale: systemLocale)
     }
 
     /// Logs what a reschedule did: counts and the status, never a name.
@@ -65,16 +86,16 @@ public struct NotificationScheduler: Sendable {
     }
 
     /// The reschedule itself, inside the caller's write transaction.
-    static func reschedule(_ db: Database, now instant: Date, systemTimeZone system: TimeZone) throws -> RescheduleResult {
-        try queueDue(now: instant, db)
-        _ = try PendingNotificationRecord.deleteAll(db)
+    static func reschedule(_ db: Database, now instant: Date, systemTimeZone system: TimeZone, systemLocale: String?) throws -> RescheduleResult {
         let settings = try SettingRecord.settings(db)
         let zone = settings.resolvedTimeZone(system: system)
+        try queueDue(now: instant, timeZone: zone, deliveryTime: settings.deliveryTime, db)
+        _ = try PendingNotificationRecord.deleteAll(db)
         let status = try SettingRecord.authorizationStatus(db)
         guard status.allowsScheduling else {
             return RescheduleResult(status: status, requests: [], timeZone: zone)
         }
-        var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant)
+        var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant, localizer: settings.localizer(systemLocale: systemLocale))
         try PersonRecord.forEachDatedEvent(db, anniversaries: settings.anniversaries) { date, kind, identity in
             planner.offer(date, kind: kind, identity: identity)
         }
@@ -88,16 +109,27 @@ public struct NotificationScheduler: Sendable {
         return RescheduleResult(status: status, requests: requests, timeZone: zone)
     }
 
-    /// Moves every pending request whose instant has come into the delivery
+    /// Moves every pending request whose moment has come into the delivery
     /// ledger as `queued` (a request already in the ledger for the same
     /// occurrence is not queued again) and removes it from pending.
     ///
+    /// A request's moment has come when its instant has passed, or when the
+    /// delivery time on its local day has passed in `timeZone`: after a move
+    /// east, a request scheduled in the old zone may still lie ahead while its
+    /// local moment is gone; it is queued (and sent late on its local day,
+    /// or recorded as missed after it), never dropped by the replanning.
+    ///
     /// - Returns: how many rows were added to the ledger.
     @discardableResult
-    static func queueDue(now: Date, _ db: Database) throws -> Int {
+    static func queueDue(now: Date, timeZone: TimeZone, deliveryTime: TimeOfDay, _ db: Database) throws -> Int {
         var added = 0
-        for request in try PendingNotificationRecord.takeDue(now: now, db) {
-            if try DeliveryRecord.insertIfAbsent(DeliveryEntry(queued: request, at: now), db) { added += 1 }
+        let due = try PendingNotificationRecord.takeDue(db) { request in
+            request.fireAt <= now || DeliveryEntry(queued: request, at: now).localFireAt(in: timeZone, deliveryTime: deliveryTime) <= now
+        }
+        for request in due {
+            var entry = DeliveryEntry(queued: request, at: now)
+            entry.fireAt = min(request.fireAt, entry.localFireAt(in: timeZone, deliveryTime: deliveryTime))
+            if try DeliveryRecord.insertIfAbsent(entry, db) { added += 1 }
         }
         return added
     }

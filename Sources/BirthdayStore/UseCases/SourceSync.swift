@@ -41,6 +41,8 @@ public struct SourceSync: Sendable {
     public let readers: SourceReaders
     public let now: @Sendable () -> Date
     public let systemTimeZone: @Sendable () -> TimeZone
+    /// The environment's locale, for the words of rescheduled reminders when the `language` setting is `system`.
+    public let systemLocale: String?
     public let logger: Logger
     private let delegates: @Sendable (SourceKind) -> (any SourceDelegate)?
 
@@ -54,6 +56,7 @@ public struct SourceSync: Sendable {
         delegates: @escaping @Sendable (SourceKind) -> (any SourceDelegate)? = { _ in nil },
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
+        systemLocale: String? = nil,
         logger: Logger
     ) {
         self.database = database
@@ -61,6 +64,7 @@ public struct SourceSync: Sendable {
         self.delegates = delegates
         self.now = now
         self.systemTimeZone = systemTimeZone
+        self.systemLocale = systemLocale
         self.logger = logger
     }
 
@@ -94,7 +98,13 @@ public struct SourceSync: Sendable {
         do throws(SourceError) {
             if let delegate = delegates(source.kind) {
                 // The other process records and logs what it did; only a report that never came is recorded here.
-                return try await delegate.sync(source, allowMassRemoval: allowMassRemoval, now: now(), timeZone: systemTimeZone())
+                return try await delegate.sync(
+                    source,
+                    allowMassRemoval: allowMassRemoval,
+                    now: now(),
+                    timeZone: systemTimeZone(),
+                    locale: systemLocale
+                )
             }
             try await run(source, allowMassRemoval: allowMassRemoval, report: &report)
         } catch {
@@ -154,6 +164,7 @@ public struct SourceSync: Sendable {
         report.requests = changes.requests
         let instant = now()
         let system = systemTimeZone()
+        let locale = systemLocale
         let year = Calendar(identifier: .gregorian).dateComponents(in: system, from: instant).year ?? 2000
         let parsed = await Blocking.run { SourceSync.parse(changes.items, referenceYear: year) }
         let outcome: Outcome
@@ -166,6 +177,7 @@ public struct SourceSync: Sendable {
                     allowMassRemoval: allowMassRemoval,
                     now: instant,
                     systemTimeZone: system,
+                    systemLocale: locale,
                     db
                 )
             }
@@ -183,7 +195,8 @@ public struct SourceSync: Sendable {
             report.peopleChanged = rescheduled != nil
             report.problems = changes.problems + parsed.flatMap(\.problems)
             if let rescheduled {
-                NotificationScheduler(database: database, now: now, systemTimeZone: systemTimeZone, logger: logger).log(rescheduled)
+                NotificationScheduler(database: database, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale, logger: logger)
+                    .log(rescheduled)
             }
         }
     }
@@ -240,6 +253,7 @@ public struct SourceSync: Sendable {
         allowMassRemoval: Bool,
         now: Date,
         systemTimeZone: TimeZone,
+        systemLocale: String?,
         _ db: Database
     ) throws -> Outcome {
         let storedItems = try SourceItemRecord.items(sourceId: sourceID, db)
@@ -343,7 +357,7 @@ public struct SourceSync: Sendable {
         var rescheduled: RescheduleResult?
         if changed {
             try RevisionRecord.bump(now: now, db)
-            rescheduled = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone)
+            rescheduled = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)
         }
         try SourceRecord.succeeded(id: sourceID, syncToken: changes.syncToken, ctag: changes.ctag, now: now, db)
         return .applied(counts, rescheduled: rescheduled)

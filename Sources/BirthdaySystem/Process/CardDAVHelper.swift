@@ -76,12 +76,19 @@ public struct CardDAVHelper: SourceDelegate {
         return String(running[...slash]) + "birthdays-carddav"
     }
 
-    public func sync(_ source: Source, allowMassRemoval: Bool, now: Date, timeZone: TimeZone) async throws(SourceError) -> SourceSyncReport {
+    public func sync(
+        _ source: Source,
+        allowMassRemoval: Bool,
+        now: Date,
+        timeZone: TimeZone,
+        locale: String?
+    ) async throws(SourceError) -> SourceSyncReport {
         guard !database.isEmpty, database != ":memory:" else { throw .unavailable(reason: "a CardDAV source needs a database file") }
         var arguments = [
             "sync", "--database", database, "--source-id", String(source.id),
             "--now", String(now.timeIntervalSince1970), "--time-zone", timeZone.identifier,
         ]
+        if let locale { arguments += ["--locale", locale] }
         if allowMassRemoval { arguments.append("--allow-mass-removal") }
         switch reporting {
         case .report:
@@ -101,7 +108,7 @@ public struct CardDAVHelper: SourceDelegate {
     private func checkExecutable() throws(SourceError) {
         guard access(executable, X_OK) == 0 else {
             throw .unavailable(
-                reason: "\(executable), which syncs CardDAV sources, is missing: install it next to birthdays (make release builds both)"
+                reason: "\(executable), which syncs CardDAV sources, is missing: install it next to birthdays (make install puts it there)"
             )
         }
     }

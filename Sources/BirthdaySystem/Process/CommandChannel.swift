@@ -21,6 +21,12 @@ import Glibc
 /// | `BIRTHDAYS_WHEN` | `day-before` or `day-of` |
 /// | `BIRTHDAYS_LATE` | `1` when delivered after its time, else `0` |
 ///
+/// Title and body are on one line (``SafeText/line(_:maxCharacters:)``: no
+/// line breaks or control characters, whatever the contact held) and at most
+/// ``maxValueBytes`` bytes each, cut with `…`: Linux refuses to start a
+/// program whose environment holds a string over 128 KiB, and a reminder
+/// must never fail for good because of a long name.
+///
 /// Rules:
 /// - Exit status 0 is success; any other status, a signal, or running past
 ///   `timeout` is a failure the daemon retries (see ``RetryPolicy``).
@@ -60,18 +66,35 @@ public struct CommandChannel: NotificationSink {
         self.clock = clock
     }
 
+    /// The most UTF-8 bytes `BIRTHDAYS_TITLE` or `BIRTHDAYS_BODY` holds.
+    public static let maxValueBytes = 8 * 1024
+
     /// The environment the command runs with for `reminder`.
     public func environment(for reminder: Reminder) -> [String: String] {
         var environment = baseEnvironment
         environment["BIRTHDAYS_ID"] = reminder.id
-        environment["BIRTHDAYS_TITLE"] = reminder.title
-        environment["BIRTHDAYS_BODY"] = reminder.body
+        environment["BIRTHDAYS_TITLE"] = Self.value(reminder.title)
+        environment["BIRTHDAYS_BODY"] = Self.value(reminder.body)
         environment["BIRTHDAYS_PERSON_ID"] = reminder.personID
         environment["BIRTHDAYS_FIRE_AT"] = reminder.fireAtISO8601
         environment["BIRTHDAYS_KIND"] = reminder.kind.rawValue
         environment["BIRTHDAYS_WHEN"] = reminder.when.rawValue
         environment["BIRTHDAYS_LATE"] = reminder.late ? "1" : "0"
         return environment
+    }
+
+    /// `text` on one line, cut to at most ``maxValueBytes`` UTF-8 bytes (ending in `…`).
+    static func value(_ text: String) -> String {
+        let line = SafeText.line(text)
+        guard line.utf8.count > maxValueBytes else { return line }
+        var cut = ""
+        var bytes = "…".utf8.count
+        for character in line {
+            bytes += character.utf8.count
+            if bytes > maxValueBytes { break }
+            cut.append(character)
+        }
+        return cut + "…"
     }
 
     public func deliver(_ reminder: Reminder) async throws(DeliveryError) {

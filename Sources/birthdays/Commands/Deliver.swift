@@ -44,11 +44,12 @@ extension BirthdaysCommand {
                 clock: clock,
                 now: context.flowingNow(),
                 systemTimeZone: context.liveSystemTimeZone(),
+                systemLocale: context.systemLocale,
                 channels: ReminderChannels.factory(
-                    desktop: DesktopNotificationChannel(),
+                    desktop: DesktopNotificationChannel(labels: .init(try await context.localizer())),
                     environment: context.environment,
                     clock: clock,
-                    log: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+                    log: { line in try StandardOutput.write(line + "\n") }
                 ),
                 logger: context.daemonLogger("birthdays.deliver")
             )
@@ -59,7 +60,7 @@ extension BirthdaysCommand {
             defer { withExtendedLifetime(lock) {} }
             let result = try await engine.runOnePass()
             if json {
-                print(
+                try output(
                     JSONOutput.string(
                         Output(
                             status: result.status.rawValue,
@@ -74,7 +75,7 @@ extension BirthdaysCommand {
                     )
                 )
             } else {
-                print(
+                try output(
                     "Delivered \(result.delivered) (\(result.late) late), \(result.retrying) to retry, \(result.failed) failed, "
                         + "\(result.missed) missed; \(result.scheduled) pending."
                 )

@@ -20,7 +20,7 @@ extension BirthdaysCommand {
                 throw CLIError("no reminder with the id '\(id)' is waiting or delivered (already dismissed?)")
             }
             DaemonSignal.reload(context)
-            print("Dismissed \(DeliveryLedger.baseID(id)).")
+            try output("Dismissed \(DeliveryLedger.baseID(id)).")
         }
     }
 }

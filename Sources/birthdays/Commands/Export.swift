@@ -23,9 +23,13 @@ extension BirthdaysCommand {
         var noAlarms = false
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: true)
             let contents = try await context.database.feedContents()
-            let exporter = CalendarExporter(settings: contents.settings, includeAlarms: !noAlarms)
+            let exporter = CalendarExporter(
+                settings: contents.settings,
+                includeAlarms: !noAlarms,
+                localizer: contents.settings.localizer(systemLocale: context.systemLocale)
+            )
             if let output {
                 do {
                     try exporter.write(contents.people, lastChange: contents.changedAt, to: output)
@@ -39,13 +43,8 @@ extension BirthdaysCommand {
                 } catch {
                     throw CLIError(error.description)
                 }
-                // One write of the bytes as they are: megabytes for a large address book, not worth a copy.
-                bytes.withUnsafeBytes { buffer in
-                    guard let base = buffer.baseAddress else { return }
-                    FileHandle.standardOutput.write(
-                        Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
-                    )
-                }
+                // The bytes as they are: megabytes for a large address book, not worth a copy.
+                try StandardOutput.write(bytes)
             }
         }
     }

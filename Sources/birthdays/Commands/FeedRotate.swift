@@ -12,7 +12,7 @@ extension BirthdaysCommand.Feed {
         func run() async throws {
             let context = try Context(global)
             try await context.database.rotateFeedToken()
-            print("The feed token was replaced; subscribers need the new address from `birthdays feed url`.")
+            try output("The feed token was replaced; subscribers need the new address from `birthdays feed url`.")
         }
     }
 }

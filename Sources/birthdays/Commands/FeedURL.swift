@@ -19,17 +19,21 @@ extension BirthdaysCommand.Feed {
         @Option(help: "The port `birthdays serve` listens on.")
         var port = FeedServerDefaults.port
 
+        func validate() throws {
+            guard FeedAddress.ports.contains(port) else { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
+        }
+
         @Flag(help: "Print {\"http\":...,\"webcal\":...}.")
         var json = false
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: true)
             let urls = FeedURLs(token: try await context.database.feedToken(), host: host, port: port)
             if json {
-                print(JSONOutput.string(urls))
+                try output(JSONOutput.string(urls))
             } else {
-                print(urls.http)
-                print(urls.webcal)
+                try output(urls.http)
+                try output(urls.webcal)
             }
         }
     }

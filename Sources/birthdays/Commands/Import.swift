@@ -9,7 +9,7 @@ extension BirthdaysCommand {
             abstract: "Import vCard (2.1, 3.0, 4.0) and CSV exports, or vdir folders.",
             discussion: """
                 Importing the same export again changes nothing; edited contacts are updated in place. \
-                One run is one transaction: it lands whole or not at all. \
+                One run is one transaction with the reminders it schedules: it lands whole or not at all. \
                 Problems are reported as file:line: message.
                 """
         )
@@ -19,6 +19,16 @@ extension BirthdaysCommand {
         @Argument(help: ArgumentHelp("Files (.vcf, .vcard, .csv) or directories of .vcf files.", valueName: "path"))
         var paths: [String]
 
+        @Option(
+            help: ArgumentHelp(
+                "How to read slash dates such as 03/04/1990 in CSV files, for the whole run: dmy (day first), mdy (month first, as in the US) or ymd.",
+                discussion:
+                    "Without it, the order is taken from the file (a date such as 20/01/1991 settles it), and ambiguous dates are reported, not guessed.",
+                valueName: "order"
+            )
+        )
+        var dateOrder: DateOrder?
+
         @Flag(help: "Report what would change without writing anything.")
         var dryRun = false
 
@@ -26,9 +36,17 @@ extension BirthdaysCommand {
         var json = false
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: dryRun)
             let today = try await context.today()
-            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: today.year)
+            // The reminders follow the new people at once, in the import's own transaction.
+            let importer = ContactImporter(
+                database: context.database,
+                now: context.now,
+                referenceYear: today.year,
+                today: today,
+                dateOrder: dateOrder,
+                scheduler: dryRun ? nil : context.scheduler()
+            )
             let progress: ContactImporter.Progress? = FileHandle.isTerminal(2) && !json ? ImportProgress.report : nil
             let report: ImportReport
             do {
@@ -37,7 +55,7 @@ extension BirthdaysCommand {
                 if progress != nil { ImportProgress.clear() }
                 if case .nothingImported(let partial) = error {
                     if json {
-                        print(JSONOutput.string(ImportOutput(partial), pretty: true))
+                        try output(JSONOutput.string(ImportOutput(partial), pretty: true))
                     } else {
                         for item in partial.problems { printError(item.description) }
                     }
@@ -45,14 +63,15 @@ extension BirthdaysCommand {
                 throw CLIError(error.description)
             }
             if progress != nil { ImportProgress.clear() }
-            // The reminders follow the new people at once.
-            if !dryRun { try await context.scheduler().reschedule() }
             if json {
-                print(JSONOutput.string(ImportOutput(report), pretty: true))
+                try output(JSONOutput.string(ImportOutput(report), pretty: true))
             } else {
                 for item in report.problems { printError(item.description) }
-                print(ImportOutput.summary(report, dryRun: dryRun))
+                try output(ImportOutput.summary(report, dryRun: dryRun))
             }
         }
     }
 }
+
+/// `--date-order dmy|mdy|ymd`.
+extension DateOrder: ExpressibleByArgument {}

@@ -16,7 +16,7 @@ extension BirthdaysCommand.Notifications {
             let context = try Context(global)
             try await context.database.setAuthorizationStatus(.denied)
             let result = try await context.scheduler().reschedule()
-            print(
+            try output(
                 json
                     ? JSONOutput.string(PermissionOutput(result))
                     : "Notifications disabled; no reminders pending. Turn them back on with: birthdays notifications enable"

@@ -26,7 +26,7 @@ extension BirthdaysCommand.Notifications {
             }
             try await context.database.setAuthorizationStatus(.authorized)
             let result = try await context.scheduler().reschedule()
-            print(json ? JSONOutput.string(PermissionOutput(result)) : "Notifications enabled. " + RescheduleOutput.text(result))
+            try output(json ? JSONOutput.string(PermissionOutput(result)) : "Notifications enabled. " + RescheduleOutput.text(result))
         }
     }
 }

@@ -17,10 +17,10 @@ extension BirthdaysCommand.Notifications {
         }
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: true)
             let status = try await context.database.authorizationStatus()
             if json {
-                print(JSONOutput.string(Output(status: status.rawValue)))
+                try output(JSONOutput.string(Output(status: status.rawValue)))
                 return
             }
             let (_, zone) = try await context.settings()
@@ -31,7 +31,7 @@ extension BirthdaysCommand.Notifications {
             } else if !status.allowsScheduling {
                 line += "; turn them on with: birthdays notifications enable"
             }
-            print(line)
+            try output(line)
         }
     }
 }

@@ -16,20 +16,16 @@ extension BirthdaysCommand {
         var json = false
 
         func run() async throws {
-            let context = try Context(global)
-            let (_, zone) = try await context.settings()
+            let context = try Context(global, readOnly: true)
+            let (_, zone, localizer) = try await context.settingsAndLanguage()
             let requests = try await context.database.pendingRequests()
             if json {
-                print(JSONOutput.string(requests.map { PendingOutput($0, zone: zone) }, pretty: true))
+                try output(JSONOutput.string(requests.map { PendingOutput($0, zone: zone) }, pretty: true))
             } else if requests.isEmpty {
                 let status = try await context.database.authorizationStatus()
-                print(
-                    status.allowsScheduling
-                        ? "No reminders pending. Run: birthdays reschedule"
-                        : "No reminders pending: notifications are not enabled (\(status.rawValue)). Turn them on with: birthdays notifications enable"
-                )
+                try output(localizer(status.allowsScheduling ? .plain(.pendingNone) : .pendingNoneDisabled(status: status.rawValue)))
             } else {
-                print(PendingOutput.table(requests, zone: zone))
+                try output(PendingOutput.table(requests, zone: zone, in: localizer))
             }
         }
     }

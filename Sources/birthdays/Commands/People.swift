@@ -13,14 +13,14 @@ extension BirthdaysCommand {
         var json = false
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: true)
             let people = try await context.database.people()
             if json {
-                print(JSONOutput.string(people.map(PersonOutput.init), pretty: true))
+                try output(JSONOutput.string(people.map(PersonOutput.init), pretty: true))
                 return
             }
             guard !people.isEmpty else {
-                print("No people yet. Import an export with: birthdays import contacts.vcf")
+                try output("No people yet. Import an export with: birthdays import contacts.vcf")
                 return
             }
             let rows = people.map { person in
@@ -31,7 +31,7 @@ extension BirthdaysCommand {
                     person.invalidDates.isEmpty ? "" : "unreadable: " + person.invalidDates.joined(separator: ", "),
                 ]
             }
-            print(Table.render(rows, header: ["NAME", "BIRTHDAY", "ANNIVERSARY", ""]))
+            try output(Table.render(rows, header: ["NAME", "BIRTHDAY", "ANNIVERSARY", ""]))
         }
     }
 }

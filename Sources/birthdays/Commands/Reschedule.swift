@@ -22,7 +22,7 @@ extension BirthdaysCommand {
         func run() async throws {
             let context = try Context(global)
             let result = try await context.scheduler().reschedule()
-            print(json ? JSONOutput.string(RescheduleOutput(result)) : RescheduleOutput.text(result))
+            try output(json ? JSONOutput.string(RescheduleOutput(result)) : RescheduleOutput.text(result))
         }
     }
 }

@@ -45,7 +45,8 @@ extension Context {
             environment: environment,
             now: flowingNow(),
             systemTimeZone: liveSystemTimeZone(),
-            logLine: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) },
+            systemLocale: systemLocale,
+            logLine: { line in try StandardOutput.write(line + "\n") },
             logger: logger,
             feedLogger: self.logger("birthdays.serve")
         )

@@ -25,12 +25,21 @@ extension BirthdaysCommand {
         @Option(help: "The TCP port to listen on.")
         var port = FeedServerDefaults.port
 
+        func validate() throws {
+            guard FeedAddress.ports.contains(port) else { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
+        }
+
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: true)
             _ = try await context.database.feedToken()
             // Access lines at info by default (BIRTHDAYS_LOG_LEVEL=warning turns them off).
             let logger = context.logger("birthdays.serve", level: .info)
-            let app = buildFeedApplication(source: DatabaseFeedSource(database: context.database), host: host, port: port, logger: logger)
+            let app = buildFeedApplication(
+                source: DatabaseFeedSource(database: context.database, systemLocale: context.systemLocale),
+                host: host,
+                port: port,
+                logger: logger
+            )
             try await app.runService()
         }
     }

@@ -19,7 +19,7 @@ extension BirthdaysCommand.SettingsCommand {
             let context = try Context(global)
             let settings = try await context.database.resetSetting(key, now: context.now)
             let rescheduled = key.affectsReminders ? try await context.scheduler().reschedule() : nil
-            print(json ? JSONOutput.string(SettingsOutput(settings), pretty: true) : SettingsOutput.changed(key, settings, rescheduled))
+            try output(json ? JSONOutput.string(SettingsOutput(settings), pretty: true) : SettingsOutput.changed(key, settings, rescheduled))
         }
     }
 }

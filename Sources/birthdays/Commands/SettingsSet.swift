@@ -27,7 +27,7 @@ extension BirthdaysCommand.SettingsCommand {
                 throw CLIError(error.description)
             }
             let rescheduled = key.affectsReminders ? try await context.scheduler().reschedule() : nil
-            print(json ? JSONOutput.string(SettingsOutput(settings), pretty: true) : SettingsOutput.changed(key, settings, rescheduled))
+            try output(json ? JSONOutput.string(SettingsOutput(settings), pretty: true) : SettingsOutput.changed(key, settings, rescheduled))
         }
     }
 }

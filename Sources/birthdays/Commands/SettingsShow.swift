@@ -13,9 +13,9 @@ extension BirthdaysCommand.SettingsCommand {
         var json = false
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: true)
             let (settings, zone) = try await context.settings()
-            print(json ? JSONOutput.string(SettingsOutput(settings), pretty: true) : SettingsOutput.text(settings, zone: zone))
+            try output(json ? JSONOutput.string(SettingsOutput(settings), pretty: true) : SettingsOutput.text(settings, zone: zone))
         }
     }
 }

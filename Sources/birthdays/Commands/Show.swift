@@ -11,14 +11,20 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "A person id, or their exact name.")
+        @Argument(help: "A person id (as stored, or its public p-… form), or their exact name.")
         var person: String
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: true)
             let found: Person
             if let byID = try await context.database.person(id: person) {
                 found = byID
+            } else if PublicID.looksPublic(person), person.hasPrefix("p-") {
+                let ids = try await context.database.publicIDs()
+                guard let byPublicID = try await context.database.people().first(where: { ids.person($0.id) == person }) else {
+                    throw CLIError("no person has the id '\(person)'")
+                }
+                found = byPublicID
             } else {
                 let matches = try await context.database.people().filter { $0.name.caseInsensitiveCompare(person) == .orderedSame }
                 guard let first = matches.first else { throw CLIError("no person has the id or name '\(person)'") }
@@ -27,12 +33,13 @@ extension BirthdaysCommand {
                 }
                 found = first
             }
-            let (settings, zone) = try await context.settings()
-            print(found.name)
-            print("Id: \(found.id)")
+            let (settings, zone, localizer) = try await context.settingsAndLanguage()
+            try output(SafeText.line(found.name))
+            try output(localizer(.showID(found.id)))
             let today = LocalDate.today(at: context.now, in: zone)
-            for item in PersonDetails.lines(for: found, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries) {
-                print(item)
+            let lines = PersonDetails.lines(for: found, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries, in: localizer)
+            for item in lines {
+                try output(item)
             }
         }
     }

@@ -8,7 +8,7 @@ extension BirthdaysCommand {
     struct Snooze: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a delivered reminder again later (as <id>-snooze).",
-            discussion: "The id is the one in the log line or 'birthdays status', such as c-1a2b3c4d5e6f7a8b-birthday-dayof."
+            discussion: "The id is the one in the log line or 'birthdays status' (such as r-3f9ce1a07b5d2c48), or in 'birthdays pending'."
         )
 
         @OptionGroup var global: GlobalOptions
@@ -31,7 +31,7 @@ extension BirthdaysCommand {
             }
             DaemonSignal.reload(context)
             let (_, zone) = try await context.settings()
-            print("Snoozed \(DeliveryLedger.baseID(id)) until \(ISOInstant.format(until, in: zone)).")
+            try output("Snoozed \(DeliveryLedger.baseID(id)) until \(ISOInstant.format(until, in: zone)).")
         }
     }
 }

@@ -38,6 +38,9 @@ extension BirthdaysCommand.Sources {
 
         func validate() throws {
             if let name, name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--name must not be empty") }
+            if let name, !SafeText.isSafeLine(name) {
+                throw ValidationError("--name must be one line, without control characters or spaces around it")
+            }
             if !SourcesAdd.isURL(location), username != nil || passwordCommand != nil {
                 throw ValidationError("--username and --password-command are for CardDAV URLs only")
             }
@@ -67,7 +70,7 @@ extension BirthdaysCommand.Sources {
             for source in added {
                 reports.append(await context.sourceSync(password: password).sync(source))
             }
-            try await SourcesOutput.finish(reports, json: json, context: context, verb: "added")
+            try await SourcesOutput.finish(reports, json: json, context: context, added: true)
         }
 
         /// A file or vdir source for a path that exists.
@@ -119,7 +122,7 @@ extension BirthdaysCommand.Sources {
             let sources = books.map { book in
                 var chosen = name ?? book.suggestedName
                 if names.filter({ $0 == chosen }).count > 1 {
-                    chosen += " (" + (URL(string: book.url)?.lastPathComponent ?? book.url) + ")"
+                    chosen += " (" + SafeText.line(URL(string: book.url)?.lastPathComponent ?? book.url) + ")"
                 }
                 return Source(name: chosen, kind: .carddav, location: book.url, username: user, passwordCommand: passwordCommand)
             }

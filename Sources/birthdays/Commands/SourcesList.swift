@@ -16,13 +16,13 @@ extension BirthdaysCommand.Sources {
         var json = false
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: true)
             let sources = try await context.database.sources()
-            let (_, zone) = try await context.settings()
+            let (_, zone, localizer) = try await context.settingsAndLanguage()
             if json {
-                print(JSONOutput.string(sources.map { SourcesOutput.Listed($0, zone: zone) }, pretty: true))
+                try output(JSONOutput.string(sources.map { SourcesOutput.Listed($0, zone: zone) }, pretty: true))
             } else {
-                print(SourcesOutput.table(sources, zone: zone))
+                try output(SourcesOutput.table(sources, zone: zone, in: localizer))
             }
         }
     }

@@ -30,17 +30,16 @@ extension BirthdaysCommand.Sources {
                     named: name,
                     keepPeople: keepPeople,
                     now: context.now,
-                    systemTimeZone: context.systemTimeZone
+                    systemTimeZone: context.systemTimeZone,
+                    systemLocale: context.systemLocale
                 )
             } catch {
                 throw CLIError(error.description)
             }
             DaemonSignal.reload(context)
-            if keepPeople {
-                print("Removed source '\(name)'; its people stay.")
-            } else {
-                print("Removed source '\(name)'; \(Wording.count(removed, "person", "people")) left the store.")
-            }
+            let localizer = try await context.localizer()
+            let source = SafeText.line(name)
+            try output(localizer(keepPeople ? .sourcesRemovedKept(source: source) : .sourcesRemoved(source: source, peopleLeft: removed)))
         }
     }
 }

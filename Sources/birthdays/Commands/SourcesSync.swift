@@ -36,7 +36,7 @@ extension BirthdaysCommand.Sources {
                 throw CLIError(error.description)
             }
             if reports.contains(where: \.peopleChanged) { DaemonSignal.reload(context) }
-            try await SourcesOutput.finish(reports, json: json, context: context, verb: "synced")
+            try await SourcesOutput.finish(reports, json: json, context: context, added: false)
         }
     }
 }

@@ -20,9 +20,9 @@ extension BirthdaysCommand {
         var json = false
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try Context(global, readOnly: true)
             let report = try await StatusReport(context: context, days: days)
-            print(json ? JSONOutput.string(report.output) : report.text)
+            try output(json ? JSONOutput.string(report.output) : report.text)
         }
     }
 }

@@ -27,8 +27,8 @@ extension BirthdaysCommand {
         }
 
         func run() async throws {
-            let context = try Context(global)
-            let (settings, zone) = try await context.settings()
+            let context = try Context(global, readOnly: true)
+            let (settings, zone, localizer) = try await context.settingsAndLanguage()
             let upcoming = UpcomingEvents(
                 today: LocalDate.today(at: context.now, in: zone),
                 leapDay: settings.leapDay,
@@ -36,11 +36,11 @@ extension BirthdaysCommand {
             )
             let events = try await context.database.upcoming(upcoming, withinDays: days, limit: limit)
             if json {
-                print(JSONOutput.string(events.map(UpcomingOutput.init), pretty: true))
+                try output(JSONOutput.string(events.map(UpcomingOutput.init), pretty: true))
             } else if events.isEmpty {
-                print(days == 0 ? "No birthdays today." : "No birthdays in the next \(days) days.")
+                try output(localizer(days == 0 ? .plain(.upcomingNoneToday) : .upcomingNone(days: days)))
             } else {
-                print(UpcomingOutput.table(events))
+                try output(UpcomingOutput.table(events, in: localizer))
             }
         }
     }

@@ -4,9 +4,13 @@ import BirthdayStore
 import BirthdaySystem
 import Foundation
 
-/// Runs ``OnboardingMachine`` on a terminal: shows what its actions say,
-/// reads answers (or takes them from options), and performs the I/O it asks
-/// for. The flow's rules are the machine's; this only talks and does.
+/// Runs ``OnboardingMachine`` on a terminal: shows what its actions say (in
+/// the user's language), reads answers (or takes them from options), and
+/// performs the I/O it asks for. The flow's rules are the machine's; this
+/// only talks and does.
+///
+/// A choice is typed as the letter in brackets in its label (`[E]nable
+/// notifications`), so each language picks its own letters.
 struct OnboardingFlow {
     /// Answers given as options, for non-interactive use.
     struct Answers {
@@ -20,9 +24,6 @@ struct OnboardingFlow {
         var notifications: Bool?
     }
 
-    static let primerTitle = "Never Miss a Birthday"
-    static let primerReason = "Get notified the day before and the day of each birthday so you always have time to prepare."
-
     let context: Context
     let answers: Answers
     let interactive: Bool
@@ -31,6 +32,7 @@ struct OnboardingFlow {
     struct Paused: Error {}
 
     func run() async throws {
+        let localizer = try await context.localizer()
         var machine = try await context.database.onboardingMachine()
         if !interactive && machine.step != .complete && answers.notifications == nil {
             throw CLIError(
@@ -40,23 +42,27 @@ struct OnboardingFlow {
         }
         var action = machine.handle(.start)
         do {
-            while let event = try await perform(action, machine: machine) {
+            while let event = try await perform(action, machine: machine, localizer: localizer) {
                 action = machine.handle(event)
                 try await context.database.saveOnboarding(machine)
             }
         } catch is Paused {
             try await context.database.saveOnboarding(machine)
-            print("\nOnboarding paused. Run 'birthdays onboard' to continue where you left off.")
+            try output("\n" + localizer(.onboardingPaused))
         }
     }
 
     /// Does what `action` says; returns the next event, or `nil` when the flow is over.
-    private func perform(_ action: OnboardingMachine.Action, machine: OnboardingMachine) async throws -> OnboardingMachine.Event? {
+    private func perform(
+        _ action: OnboardingMachine.Action,
+        machine: OnboardingMachine,
+        localizer l: Localizer
+    ) async throws -> OnboardingMachine.Event? {
         switch action {
         case .showWelcome:
-            print("Welcome to birthdays!")
-            print("Import your contacts' birthdays, and get a reminder the day before and on the day.")
-            if interactive { _ = try ask("Press Enter to continue.") }
+            try output(l(.onboardingWelcome))
+            try output(l(.onboardingWelcomeDetail))
+            if interactive { _ = try ask(l(.onboardingContinue)) }
             return .welcomeAcknowledged
 
         case .askForContacts(let problem):
@@ -72,77 +78,78 @@ struct OnboardingFlow {
                 return .skipContacts
             case nil:
                 guard interactive else {
-                    print("Contacts: skipped (no --contacts given).")
+                    try output(l(.onboardingContactsSkipped))
                     return .skipContacts
                 }
-                print("")
-                if let problem { print("Could not import: \(problem)") }
-                print("Import contacts")
-                print("Path to a vCard (.vcf) or CSV export, or a folder of .vcf files. Leave empty to skip.")
+                try output("")
+                if let problem { try output(l(.onboardingContactsFailed(problem))) }
+                try output(l(.onboardingContactsTitle))
+                try output(l(.onboardingContactsPrompt))
                 let answer = try ask(">").trimmingCharacters(in: .whitespaces)
-                return answer.isEmpty || answer.lowercased() == "skip" ? .skipContacts : .importContacts(path: answer)
+                let skip = ["skip", l(.onboardingContactsSkipWord).lowercased()].contains(answer.lowercased())
+                return answer.isEmpty || skip ? .skipContacts : .importContacts(path: answer)
             }
 
         case .importContacts(let path):
-            let importer = ContactImporter(database: context.database, now: context.now, referenceYear: try await context.today().year)
+            let today = try await context.today()
+            let importer = ContactImporter(
+                database: context.database,
+                now: context.now,
+                referenceYear: today.year,
+                today: today,
+                scheduler: context.scheduler()
+            )
+            let report: ImportReport
             do {
-                let report = try await importer.importPaths([path])
-                print((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
-                return .importSucceeded
+                report = try await importer.importPaths([path])
             } catch {
                 return .importFailed(message: error.description)
             }
+            try output((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
+            return .importSucceeded
 
         case .showPrimer:
-            print("")
-            print(Self.primerTitle)
-            print(Self.primerReason)
+            try output("")
+            try output(l(.onboardingPrimerTitle))
+            try output(l(.onboardingPrimerReason))
             if let enable = answers.notifications { return enable ? .enableNotifications : .maybeLater }
-            let choice = try choose("[E]nable notifications   [M]aybe later", keys: ["e": "enable", "m": "maybe later"])
-            return choice == "e" ? .enableNotifications : .maybeLater
+            let enable = try choose(l(.onboardingPrimerEnable), or: l(.onboardingPrimerLater), localizer: l)
+            return enable ? .enableNotifications : .maybeLater
 
         case .probeChannel:
             let (settings, _) = try await context.settings()
             let result = await DesktopNotificationProbe(channels: settings.channels).probe()
             if !result.reachable {
-                print("Note: \(result.detail).")
-                print("If you allow notifications now, reminders are delivered quietly to the log (provisional) until a channel is reachable.")
+                try output(l(.onboardingChannelNote(result.detail)))
+                try output(l(.onboardingChannelProvisional))
             }
             return .channelProbed(reachable: result.reachable)
 
         case .askForPermission:
             if answers.notifications == true { return .permissionAnswered(allowed: true) }
-            print("")
-            print("\"birthdays\" would like to send you notifications.")
-            let choice = try choose("[A]llow   [D]on't allow", keys: ["a": "allow", "d": "don't allow"])
-            return .permissionAnswered(allowed: choice == "a")
+            try output("")
+            try output(l(.onboardingPermissionQuestion))
+            let allowed = try choose(l(.onboardingPermissionAllow), or: l(.onboardingPermissionDeny), localizer: l)
+            return .permissionAnswered(allowed: allowed)
 
         case .finish(let finish):
             try await context.database.saveOnboarding(machine)
-            print("")
+            try output("")
             switch finish {
             case .notificationsOn(let status):
                 let result = try await context.scheduler().reschedule()
-                print(
-                    status == .provisional
-                        ? "Notifications are on, quietly: reminders go to the log until a channel is reachable."
-                        : "Notifications are on."
-                )
-                showNext(result)
+                try output(l(status == .provisional ? .onboardingOnProvisional : .onboardingOn))
+                try showNext(result, localizer: l)
             case .notificationsOff(let status):
-                print(
-                    status == .denied
-                        ? "Notifications are off. Turn them on any time with: birthdays notifications enable"
-                        : "No problem. Turn reminders on any time with: birthdays notifications enable"
-                )
+                try output(l(status == .denied ? .onboardingOffDenied : .onboardingOffLater))
             case .alreadyDenied:
-                print("Notifications were turned off earlier, so you were not asked again. Turn them on with: birthdays notifications enable")
+                try output(l(.onboardingAlreadyDenied))
             }
-            print("You're all set.")
+            try output(l(.onboardingDone))
             return nil
 
         case .alreadyComplete(let status):
-            print("Onboarding is already complete (notifications: \(status.rawValue)). Change it with: birthdays notifications enable | disable")
+            try output(l(.onboardingAlreadyComplete(status: status.rawValue)))
             return nil
 
         case .ignored:
@@ -150,32 +157,46 @@ struct OnboardingFlow {
         }
     }
 
-    private func showNext(_ result: RescheduleResult) {
+    private func showNext(_ result: RescheduleResult, localizer l: Localizer) throws {
         guard !result.requests.isEmpty else {
-            print("No reminders yet: import contacts with 'birthdays import PATH'.")
+            try output(l(.onboardingNextNone))
             return
         }
-        print("Next reminders:")
+        try output(l(.onboardingNextTitle))
         let rows = result.requests.prefix(5).map { [Wording.wallClock($0.fireAt, zone: result.timeZone), $0.title, $0.body] }
-        print(Table.render(rows).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-        if result.scheduled > 5 { print("  … \(result.scheduled) pending in all (birthdays pending)") }
+        try output(Table.render(rows).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        if result.scheduled > 5 { try output("  " + l(.onboardingNextMore(pending: result.scheduled))) }
     }
 
     /// Prints `prompt`, reads one line; Ctrl-D pauses the flow.
     private func ask(_ prompt: String) throws -> String {
-        print(prompt + " ", terminator: "")
+        try output(prompt + " ", terminator: "")
         fflush(nil)
         guard let line = readLine() else { throw Paused() }
         return line
     }
 
-    /// Asks until the answer starts with one of `keys`; returns that key.
-    private func choose(_ prompt: String, keys: [String: String]) throws -> String {
-        print(prompt)
+    /// Shows two choices (`[E]nable notifications   [M]aybe later`) and asks
+    /// until the answer starts with the letter in brackets of one of them;
+    /// returns whether it was the first.
+    private func choose(_ first: String, or second: String, localizer l: Localizer) throws -> Bool {
+        try output(first + "   " + second)
+        let keys = (OnboardingFlow.key(of: first), OnboardingFlow.key(of: second))
         while true {
             let answer = try ask(">").trimmingCharacters(in: .whitespaces).lowercased()
-            if let key = answer.first.map(String.init), keys[key] != nil { return key }
-            print("Please type " + keys.keys.sorted().map { $0.uppercased() }.joined(separator: " or ") + ".")
+            if let typed = answer.first {
+                if typed == keys.0 { return true }
+                if typed == keys.1 { return false }
+            }
+            try output(l(.onboardingChooseAgain(keys.0.uppercased(), keys.1.uppercased())))
         }
+    }
+
+    /// The lowercased letter in brackets in a choice's label: `e` for `[E]nable notifications`.
+    static func key(of label: String) -> Character {
+        guard let open = label.firstIndex(of: "["), let key = label[label.index(after: open)...].first else {
+            return label.lowercased().first ?? "?"
+        }
+        return Character(key.lowercased())
     }
 }

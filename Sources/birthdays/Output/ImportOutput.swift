@@ -14,6 +14,7 @@ struct ImportOutput: Encodable {
     var unchanged: Int
     var invalid: Int
     var without_dates: Int
+    var removed: Int
     var problems: [Problem]
 
     init(_ report: ImportReport) {
@@ -22,6 +23,7 @@ struct ImportOutput: Encodable {
         unchanged = report.unchanged
         invalid = report.invalid
         without_dates = report.withoutDates
+        removed = report.removed
         problems = report.problems.map { Problem(file: $0.file, line: $0.line, message: $0.message) }
     }
 
@@ -30,6 +32,7 @@ struct ImportOutput: Encodable {
         let verb = dryRun ? "would import" : "imported"
         return "\(verb) \(Wording.count(report.files, "file")): \(report.added) added, \(report.updated) updated, "
             + "\(report.unchanged) unchanged, \(report.invalid) with invalid dates"
+            + (report.removed > 0 ? ", \(report.removed) removed (their dates were deleted)" : "")
             + (report.withoutDates > 0 ? "; \(report.withoutDates) contacts without dates skipped" : "")
             + (report.problems.isEmpty ? "" : "; " + Wording.count(report.problems.count, "problem"))
     }
@@ -41,10 +44,12 @@ enum ImportProgress {
         guard total > 8_000_000 else { return }
         let percent = total > 0 ? Int(done * 100 / total) : 100
         let megabytes = (total + 500_000) / 1_000_000
-        FileHandle.standardError.write(Data("\rreading \(megabytes) MB of contacts… \(percent)%".utf8))
+        var line = "\rreading \(megabytes) MB of contacts… \(percent)%"
+        line.withUTF8 { _ = StandardOutput.write(UnsafeRawBufferPointer($0), to: 2) }
     }
 
     static func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        var clear = "\r\u{1B}[K"
+        clear.withUTF8 { _ = StandardOutput.write(UnsafeRawBufferPointer($0), to: 2) }
     }
 }

@@ -21,10 +21,12 @@ struct PendingOutput: Encodable {
         body = request.body
     }
 
-    static func table(_ requests: [NotificationRequest], zone: TimeZone) -> String {
-        Table.render(
-            requests.map { [Wording.wallClock($0.fireAt, zone: zone), $0.timing.rawValue, $0.title, $0.body] },
-            header: ["FIRES", "WHEN", "TITLE", "BODY"]
+    /// One line per request under a header; the title and body are as they were planned.
+    static func table(_ requests: [NotificationRequest], zone: TimeZone, in localizer: Localizer) -> String {
+        let (dayOf, dayBefore) = (localizer(.pendingDayOf), localizer(.pendingDayBefore))
+        return Table.render(
+            requests.map { [Wording.wallClock($0.fireAt, zone: zone), $0.timing == .dayOf ? dayOf : dayBefore, $0.title, $0.body] },
+            header: [localizer(.pendingFires), localizer(.pendingWhen), localizer(.pendingTitle), localizer(.pendingBody)]
         )
     }
 }

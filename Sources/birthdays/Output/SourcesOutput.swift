@@ -65,42 +65,45 @@ enum SourcesOutput {
         )
     }
 
-    /// One line per source: "Friends: 3 added, 1 updated, 0 removed, 10 unchanged".
-    static func summary(_ report: SourceSyncReport, verb: String) -> String {
-        "\(report.name): \(verb); \(report.added) added, \(report.updated) updated, \(report.removed) removed, \(report.unchanged) unchanged"
-            + (report.problems.isEmpty ? "" : "; " + Wording.count(report.problems.count, "problem"))
+    /// One line per source: "Friends: synced; 3 added, 1 updated, 0 removed, 10 unchanged" (in the user's language).
+    static func summary(_ report: SourceSyncReport, added: Bool, in localizer: Localizer) -> String {
+        let counts = (report.added, report.updated, report.removed, report.unchanged)
+        return localizer(.sourcesSummary(source: SafeText.line(report.name), added: added, counts: counts))
+            + (report.problems.isEmpty ? "" : "; " + localizer(.sourcesProblems(report.problems.count)))
     }
 
     /// Prints the reports (problems on standard error) and fails with one
     /// line naming every source that failed.
-    static func finish(_ reports: [SourceSyncReport], json: Bool, context: Context, verb: String) async throws {
+    static func finish(_ reports: [SourceSyncReport], json: Bool, context: Context, added: Bool) async throws {
         let failed = reports.filter { !$0.succeeded }
         if json {
-            let sources = try await context.database.sources()
+            let sources = try await context.database.sources(counting: false)
             let locations = Dictionary(sources.map { ($0.name, $0.location) }, uniquingKeysWith: { first, _ in first })
-            print(JSONOutput.string(synced(reports, locations: locations), pretty: true))
+            try output(JSONOutput.string(synced(reports, locations: locations), pretty: true))
         } else {
+            let localizer = try await context.localizer()
             for report in reports {
                 for problem in report.problems { printError(problem.description) }
-                if report.succeeded { print(summary(report, verb: verb)) }
+                if report.succeeded { try output(summary(report, added: added, in: localizer)) }
             }
         }
         guard failed.isEmpty else {
-            throw CLIError(failed.map { "\($0.name): \($0.error?.description ?? "failed")" }.joined(separator: "; "))
+            throw CLIError(failed.map { "\(SafeText.line($0.name)): \($0.error?.description ?? "failed")" }.joined(separator: "; "))
         }
     }
 
-    /// `sources list` as a table, with errors on their own lines.
-    static func table(_ sources: [Source], zone: TimeZone) -> String {
-        guard !sources.isEmpty else { return "No sources. Add one with: birthdays sources add FILE|FOLDER|URL" }
+    /// `sources list` as a table (in the user's language), with errors on their own lines.
+    static func table(_ sources: [Source], zone: TimeZone, in localizer: Localizer) -> String {
+        guard !sources.isEmpty else { return localizer(.sourcesNone) }
         var rows: [[String]] = []
         for source in sources {
-            let last = source.status.lastSync.map { Wording.wallClock($0, zone: zone) } ?? "never"
+            let last = source.status.lastSync.map { Wording.wallClock($0, zone: zone) } ?? localizer(.sourcesNever)
             rows.append([source.name, source.kind.rawValue, String(source.status.people), last, source.location])
         }
-        var text = Table.render(rows, header: ["NAME", "KIND", "PEOPLE", "LAST SYNC", "LOCATION"])
+        let header: [Message.Key] = [.sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation]
+        var text = Table.render(rows, header: header.map { localizer($0) })
         for source in sources {
-            if let error = source.status.error { text += "\n\(source.name): \(error)" }
+            if let error = source.status.error { text += "\n\(SafeText.line(source.name)): \(SafeText.line(error))" }
         }
         return text
     }

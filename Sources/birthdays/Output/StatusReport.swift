@@ -4,6 +4,10 @@ import BirthdaySystem
 import Foundation
 
 /// What `birthdays status` reports; built from the database and the lock only.
+///
+/// Reminder ids are shown in their public form (``PublicID``, `r-…`), which
+/// `snooze` and `dismiss` accept: a status report pasted into a bug report
+/// says nothing about whose birthday it is.
 struct StatusReport {
     var pid: Int32?
     var permission: AuthorizationStatus
@@ -15,6 +19,7 @@ struct StatusReport {
     var days: Int
     var zone: TimeZone
     var sources: [Source]
+    var ids: PublicID
 
     init(context: Context, days: Int) async throws {
         let (settings, zone) = try await context.settings()
@@ -23,13 +28,14 @@ struct StatusReport {
         self.days = days
         pid = DaemonLock.holder(database: database.path)
         permission = try await database.authorizationStatus()
+        ids = try await database.publicIDs()
         channels = permission == .provisional ? ["log"] : settings.channels.map(\.rawValue)
         let requests = try await database.pendingRequests()
         pending = requests.count
         nextFire = [requests.first?.fireAt, try await database.nextLedgerWork()].compactMap { $0 }.min()
         last = try await database.lastDelivery()
         recent = try await database.deliveries(updatedSince: context.now.addingTimeInterval(-Double(max(days, 0)) * 86_400))
-        sources = try await database.sources()
+        sources = try await database.sources(counting: false)
     }
 
     /// When the running daemon syncs `source` next; `nil` without a daemon (nothing syncs then).
@@ -111,7 +117,7 @@ struct StatusReport {
             next_fire: iso(nextFire),
             last_delivery: last.map { entry in
                 .init(
-                    id: entry.notificationID,
+                    id: ids.reminder(entry.notificationID),
                     occurrence: entry.occurrenceDate.description,
                     fire_at: ISOInstant.format(entry.fireAt, in: zone),
                     delivered_at: iso(entry.deliveredAt),
@@ -124,7 +130,7 @@ struct StatusReport {
             ),
             problems: problems.map { entry in
                 .init(
-                    id: entry.notificationID,
+                    id: ids.reminder(entry.notificationID),
                     occurrence: entry.occurrenceDate.description,
                     state: entry.state.rawValue,
                     fire_at: ISOInstant.format(entry.fireAt, in: zone),
@@ -151,23 +157,26 @@ struct StatusReport {
         lines.append("Notifications: \(permission.rawValue); channels: \(channels.isEmpty ? "none" : channels.joined(separator: ","))")
         lines.append("Pending: \(pending)" + (iso(nextFire).map { "; next \($0)" } ?? ""))
         if let last {
-            lines.append("Last delivery: \(last.notificationID) at \(iso(last.deliveredAt) ?? "?")\(last.late ? " (late)" : "")")
+            lines.append("Last delivery: \(ids.reminder(last.notificationID)) at \(iso(last.deliveredAt) ?? "?")\(last.late ? " (late)" : "")")
         }
         lines.append(
             "Last \(days) days: \(count(.delivered)) delivered, \(count(.failed)) failed, \(count(.missed)) missed, "
                 + "\(count(.interrupted)) interrupted, \(count(.retrying)) retrying, \(count(.dismissed)) dismissed"
         )
         for entry in problems {
-            lines.append("  \(entry.state.rawValue) \(entry.notificationID) (\(entry.occurrenceDate))" + (entry.lastError.map { ": \($0)" } ?? ""))
+            lines.append(
+                "  \(entry.state.rawValue) \(ids.reminder(entry.notificationID)) (\(entry.occurrenceDate))"
+                    + (entry.lastError.map { ": " + SafeText.line($0) } ?? "")
+            )
         }
         if !sources.isEmpty {
             lines.append("Sources: \(sources.count)")
             for source in sources {
                 var line =
-                    "  \(source.name) (\(source.kind.rawValue)): last sync "
+                    "  \(SafeText.line(source.name)) (\(source.kind.rawValue)): last sync "
                     + (source.status.lastSync.map { Wording.wallClock($0, zone: zone) } ?? "never")
                 if let next = nextSync(source) { line += ", next " + Wording.wallClock(next, zone: zone) }
-                if let error = source.status.error { line += "; failing: " + error }
+                if let error = source.status.error { line += "; failing: " + SafeText.line(error) }
                 lines.append(line)
             }
         }

@@ -24,17 +24,50 @@ struct UpcomingOutput: Encodable {
         days_until = event.daysUntil
     }
 
-    /// "birthday, turns 36", "anniversary, 10 years".
-    static func what(_ event: Occurrence) -> String {
-        switch (event.kind, event.age) {
-        case (.birthday, let age?): "birthday, turns \(age)"
-        case (.birthday, nil): "birthday"
-        case (.anniversary, let years?): "anniversary, " + Wording.count(years, "year")
-        case (.anniversary, nil): "anniversary"
-        }
-    }
-
-    static func table(_ events: [Occurrence]) -> String {
-        Table.render(events.map { [Wording.when($0.daysUntil), Wording.shortDate($0.date), $0.name.isEmpty ? "(no name)" : $0.name, what($0)] })
+    /// One line per event: how far away ("today", "in 4 days"), the day
+    /// ("Sat 21 Nov"), the name, what it is ("birthday, turns 36",
+    /// "anniversary, 10 years"). Each text is looked up once for the table,
+    /// and each day and age is written once: a year of 10,000 people has 366
+    /// days and about a hundred ages.
+    static func table(_ events: [Occurrence], in localizer: Localizer) -> String {
+        let inDays = localizer.template(.inDays)
+        let shortDate = localizer.shortDates()
+        let noName = localizer(.upcomingNoName)
+        let birthday = localizer(.upcomingBirthday)
+        let birthdayAge = localizer.template(.upcomingBirthdayAge)
+        let anniversary = localizer(.upcomingAnniversary)
+        let anniversaryYears = localizer.template(.upcomingAnniversaryYears)
+        var days: [Int: (when: String, date: String)] = [:]
+        var birthdayAges: [Int: String] = [:]
+        var anniversaryAges: [Int: String] = [:]
+        return Table.render(
+            events.map { event in
+                let day =
+                    days[event.date.dayNumber]
+                    ?? {
+                        let when =
+                            switch event.daysUntil {
+                            case 0: localizer(.today)
+                            case 1: localizer(.tomorrow)
+                            default: inDays.render([.number(event.daysUntil)])
+                            }
+                        let written = (when, shortDate(event.date))
+                        days[event.date.dayNumber] = written
+                        return written
+                    }()
+                let what: String
+                switch (event.kind, event.age) {
+                case (.birthday, let age?):
+                    what = birthdayAges[age] ?? birthdayAge.render([.number(age)])
+                    birthdayAges[age] = what
+                case (.anniversary, let years?):
+                    what = anniversaryAges[years] ?? anniversaryYears.render([.number(years)])
+                    anniversaryAges[years] = what
+                case (.birthday, nil): what = birthday
+                case (.anniversary, nil): what = anniversary
+                }
+                return [day.when, day.date, event.name.isEmpty ? noName : event.name, what]
+            }
+        )
     }
 }

@@ -1,27 +1,11 @@
 import BirthdayCore
 import Foundation
 
-/// How dates and distances read in tables and messages.
+/// How dates and distances read in tables and messages. Words a user reads
+/// in lists come from the ``Localizer``; what stays here is language-neutral
+/// (ISO dates, wall-clock times) or English by design (import reports,
+/// `status`, errors).
 enum Wording {
-    /// "today", "tomorrow", "in 5 days".
-    static func when(_ days: Int) -> String {
-        switch days {
-        case 0: "today"
-        case 1: "tomorrow"
-        default: "in \(days) days"
-        }
-    }
-
-    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// "Sat 21 Nov".
-    static func shortDate(_ date: LocalDate) -> String {
-        // 1970-01-01 was a Thursday.
-        let weekday = ((date.dayNumber % 7) + 11) % 7
-        return weekdays[weekday] + " " + (date.day < 10 ? " " : "") + String(date.day) + " " + months[date.month - 1]
-    }
-
     /// "2026-03-11 09:00", an instant on the wall clock of `zone`.
     static func wallClock(_ instant: Date, zone: TimeZone) -> String {
         let iso = ISOInstant.format(instant, in: zone)

@@ -352,7 +352,7 @@ func eventually(
         let now = TestNow(try at("2026-03-10T09:00:00+01:00"))
         // A daemon claimed the row and died.
         try database.writeNow { db in
-            try NotificationScheduler.queueDue(now: now.date, db)
+            try NotificationScheduler.queueDue(now: now.date, timeZone: berlin, deliveryTime: Settings().deliveryTime, db)
             let entry = try #require(try DeliveryRecord.workable(now: now.date, db).first)
             #expect(try DeliveryRecord.claim(entry, now: now.date, db))
         }

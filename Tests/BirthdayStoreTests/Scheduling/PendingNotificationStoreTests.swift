@@ -141,7 +141,7 @@ import Testing
         (1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st"), (102, "102nd"), (111, "111th"),
     ])
     func ordinals(_ n: Int, _ text: String) {
-        #expect(NotificationContent.ordinal(n) == text)
+        #expect(Localizer.english.ordinal(n) == text)
     }
 
     @Test func placeholderYearGivesNoAge() async throws {

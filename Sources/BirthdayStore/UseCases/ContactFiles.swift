@@ -1,0 +1,148 @@
+import BirthdayCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds and reads the files an import names.
+///
+/// - A named file is read whatever it is: a regular file, a FIFO, a
+///   terminal or pipe behind `/dev/stdin` (`birthdays import /dev/stdin <
+///   contacts.vcf`). Only a folder is searched.
+/// - A folder is searched for `.vcf` and `.vcard` files at any depth,
+///   following links to files and folders (a folder reached twice is read
+///   once); names starting with `.` are skipped (`.git`, vdirsyncer's
+///   status). Nothing else is skipped: a folder that cannot be listed, or a
+///   `.vcf` that is not a file or cannot be opened, fails the import with
+///   its path and the reason, before anything is written.
+/// - Files are read with `read(2)` into memory, never mapped: a file that is
+///   shortened while it is read gives fewer bytes (and, at worst, a card
+///   without its end, which is reported) instead of killing the process with
+///   SIGBUS, as touching a mapped page past the new end of file does.
+enum ContactFiles {
+    struct InputFile: Equatable {
+        var path: String
+        /// The size when it was found (0 when not a regular file), for progress.
+        var size: Int64
+    }
+
+    /// What a stream that is not a regular file may hold (a FIFO, a device).
+    static let streamLimit = 1 << 30
+
+    /// Every file `paths` name, in order; folders expanded (sorted by path).
+    ///
+    /// - Parameter skippingVanished: a `.vcf` that is listed but gone by the
+    ///   time it is looked at is left out instead of failing (a source's
+    ///   folder, which vdirsyncer may be writing while it is read).
+    static func expand(_ paths: [String], skippingVanished: Bool = false) throws(ImportError) -> [InputFile] {
+        var files: [InputFile] = []
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw .cannotRead(path: path, reason: reason(errno)) }
+            if isDirectory(info) {
+                var found: [InputFile] = []
+                var visited: Set<FileID> = [FileID(info)]
+                try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished)
+                guard !found.isEmpty else { throw .emptyDirectory(path: path) }
+                files += found.sorted { $0.path < $1.path }
+            } else {
+                files.append(InputFile(path: path, size: isRegular(info) ? Int64(info.st_size) : 0))
+            }
+        }
+        return files
+    }
+
+    /// Adds the `.vcf`/`.vcard` files below `folder` to `found`.
+    private static func search(
+        _ folder: String,
+        into found: inout [InputFile],
+        visited: inout Set<FileID>,
+        skippingVanished: Bool
+    ) throws(ImportError) {
+        guard let directory = opendir(folder) else { throw .cannotRead(path: folder, reason: reason(errno)) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw .cannotRead(path: folder, reason: reason(errno)) }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        for name in names.sorted() {
+            let path = (folder.hasSuffix("/") ? folder : folder + "/") + name
+            let ext = (name as NSString).pathExtension.lowercased()
+            let wanted = ext == "vcf" || ext == "vcard"
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                // A link to nothing is only worth a word if it claims to be a contact file.
+                if (wanted && !skippingVanished) || errno != ENOENT { throw .cannotRead(path: path, reason: reason(errno)) }
+                continue
+            }
+            if isDirectory(info) {
+                guard visited.insert(FileID(info)).inserted else { continue }
+                try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished)
+            } else if wanted {
+                guard isRegular(info) else { throw .cannotRead(path: path, reason: "not a regular file") }
+                found.append(InputFile(path: path, size: Int64(info.st_size)))
+            }
+        }
+    }
+
+    /// The bytes of `path`, read to its end with `read(2)`.
+    static func read(_ path: String) throws(ImportError) -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .cannotRead(path: path, reason: reason(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, reason: reason(errno)) }
+        if isDirectory(info) { throw .cannotRead(path: path, reason: "it is a folder") }
+        let regular = isRegular(info)
+        var data = Data(count: regular ? max(Int(info.st_size), 0) + 1 : 1 << 16)
+        var count = 0
+        while true {
+            if count == data.count {
+                guard regular || count < streamLimit else {
+                    throw .cannotRead(path: path, reason: "more than \(streamLimit >> 20) MB came from it")
+                }
+                data.count = count * 2
+            }
+            let got = data.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .cannotRead(path: path, reason: reason(errno))
+            }
+            if got == 0 { break }
+            count += got
+        }
+        data.count = count
+        return data
+    }
+
+    /// A device and inode number: one file, however it is reached.
+    private struct FileID: Hashable {
+        var device: UInt
+        var inode: UInt
+
+        init(_ info: stat) {
+            device = UInt(info.st_dev)
+            inode = UInt(info.st_ino)
+        }
+    }
+
+    private static func isDirectory(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFDIR }
+    private static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    /// `strerror` in lower case ("permission denied").
+    static func reason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
