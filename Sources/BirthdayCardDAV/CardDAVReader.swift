@@ -11,7 +11,8 @@ public typealias PasswordProvider = @Sendable (Source) async throws(SourceError)
 ///    unchanged book costs this one request. Members reported 404 are
 ///    deleted. A token the server no longer accepts (403/409 with
 ///    `valid-sync-token`) starts over from step 2. A truncated answer (507)
-///    is followed with its new token until complete.
+///    is followed with its new token until complete (at most 100 requests;
+///    a listing still partial then is an error, never a removal).
 /// 2. Without a token: `sync-collection` with an empty token lists every
 ///    member with its card, in one request; members the server reports as
 ///    recently deleted (404) are not members.
@@ -19,7 +20,7 @@ public typealias PasswordProvider = @Sendable (Source) async throws(SourceError)
 ///    or 501 to it): `PROPFIND` Depth 0 of `getctag`; when it is the stored
 ///    one, nothing changed (one request). Otherwise `PROPFIND` Depth 1 lists
 ///    every member's `getetag`, and an `addressbook-multiget` (RFC 6352)
-///    fetches only the members whose tag changed.
+///    fetches only the members whose tag changed (or that came without one).
 ///
 /// Cards a server sends without `address-data` are fetched with a
 /// multiget. A member that cannot be fetched is kept as it was. Any
@@ -113,9 +114,13 @@ public struct CardDAVReader: SourceReader {
                 throw .badResponse(url: DAVSession.display(book), reason: "the sync-collection answer has no sync-token")
             }
             token = next
-            // A truncated answer (507 for the book itself) goes on from its token.
-            if truncated && rounds < 100 { continue }
-            break
+            // A truncated answer (507 for the book itself) goes on from its token;
+            // one still truncated after 100 requests is a partial listing, which
+            // must never remove anyone.
+            guard truncated else { break }
+            guard rounds < 100 else {
+                throw .badResponse(url: DAVSession.display(book), reason: "the sync-collection answer was still truncated after 100 requests")
+            }
         }
         // Members whose tag the last sync already had need no reading.
         var wanted: [String: (etag: String, data: String?)] = [:]
@@ -157,11 +162,12 @@ public struct CardDAVReader: SourceReader {
         var changed: [String] = []
         for response in try multistatus(listing, book).responses {
             guard let href = member(response.href, of: book), response.status == nil || response.status == 200,
-                response.properties[.resourceType]?.children.contains(.dav("collection")) != true,
-                let etag = response.text(.getETag)
+                response.properties[.resourceType]?.children.contains(.dav("collection")) != true
             else { continue }
             present.insert(href)
-            if snapshot.items[href] != etag { changed.append(href) }
+            // A member listed without its tag is still there: it is fetched (the multiget has its tag).
+            if let etag = response.text(.getETag), snapshot.items[href] == etag { continue }
+            changed.append(href)
         }
         let fetched = try await multiget(changed.sorted(), book: book, session: session)
         return SourceChanges(listing: .complete(present: present), items: fetched.items, problems: fetched.problems, syncToken: nil, ctag: ctag)
