@@ -155,6 +155,33 @@ import Testing
         #expect(recovered.error == nil)
     }
 
+    /// A vdir whose listing fails part way (here a `.vcf` that is a FIFO)
+    /// removes nobody, and the error names the folder, never the file
+    /// (whose name may be a person's).
+    @Test func aVdirThatCannotBeListedWholeRemovesNobody() async throws {
+        let bed = try Bed()
+        defer { bed.folder.cleanup() }
+        try bed.card("book/ann.vcf", uid: "ann", name: "Ann", birthday: "1990-04-12")
+        try bed.card("book/bob.vcf", uid: "bob", name: "Bob", birthday: "1985-07-01")
+        let book = try await bed.add("book", .vdir, "book")
+        #expect(try await bed.sync(book).counts == [2, 0, 0, 0])
+
+        try bed.remove("book/bob.vcf")
+        #expect(mkfifo(bed.folder.file("book/Bob Example.vcf"), 0o600) == 0)
+        let failed = try await bed.sync(book)
+        let folder = bed.folder.file("book")
+        #expect(
+            failed.error
+                == .cannotRead(
+                    path: folder,
+                    reason: "something in it cannot be read (not a regular file); birthdays import --dry-run on the folder names it"
+                )
+        )
+        #expect(try await bed.people().count == 2)
+        #expect(try await bed.database.sources().first?.status.error?.contains("Bob Example") == false)
+        #expect(!bed.logs.all.contains { $0.contains("Bob Example") })
+    }
+
     // MARK: - The mass-removal guard
 
     @Test(arguments: [

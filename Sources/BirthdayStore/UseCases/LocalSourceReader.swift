@@ -61,6 +61,14 @@ public struct LocalSourceReader: SourceReader {
         } catch .emptyDirectory {
             files = []
         } catch {
+            // The folder, not the file: a card's file name may be a person's
+            // name, and this error reaches the log and `status`.
+            if case .cannotRead(let path, let reason) = error, path != folder {
+                throw .cannotRead(
+                    path: folder,
+                    reason: "something in it cannot be read (\(reason)); birthdays import --dry-run on the folder names it"
+                )
+            }
             throw SourceError(error, path: folder)
         }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
