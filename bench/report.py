@@ -284,7 +284,7 @@ def sources_rows():
     ratio = o / i if o and i else None
     notes = []
     if requests is not None:
-        notes.append("requests: %d for the change (%s card updated), %s for an unchanged book, %s for the full download"
+        notes.append("requests: %d for the change (%s person updated), %s for an unchanged book, %s for the full download"
                      % (requests, FACTS.get("sources_incremental_updated", "?"), unchanged if unchanged is not None else "?",
                         FACTS.get("sources_first_requests", "?")))
     row("sources-incremental", "incremental sync, 1 changed card in %s" % (format(cards, ",") if cards else "10,000"),

@@ -505,8 +505,9 @@ measure_sources() {
         -- vdirsyncer -c "$vds/config" sync
     fact vdirsyncer_files "$(find "$vds/book" -maxdepth 1 -name '*.vcf' | wc -l)"
 
-    # Incremental: one card changed among all of them, on the database of the first sync.
-    card=$(find "$rdir/storage/collection-root/alice/book" -maxdepth 1 -name '*.vcf' | sort | sed -n 1p)
+    # Incremental: one card (with a birthday, so a person changes) changed among all of
+    # them, on the database of the first sync.
+    card=$(find "$rdir/storage/collection-root/alice/book" -maxdepth 1 -name '*.vcf' -exec grep -l '^BDAY' {} + | sort | sed -n 1p)
     hf sources-incremental "$RUNS" --prepare "$PY bench/peers/change_card.py $card" -- "$BIN" sources sync Book --database "$db"
     $PY bench/peers/change_card.py "$card"
     before=$(our_requests "$rdir")

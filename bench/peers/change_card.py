@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Change one card of a Radicale book on disk: its NOTE line gets a new value.
+"""Change one card of a Radicale book on disk: its NOTE line gets a new value,
+and its name (FN) a new " bench N" suffix, so the person it brings is updated.
 
     change_card.py FILE
 
@@ -16,5 +17,7 @@ with open(path, "rb") as handle:
 card = re.sub(rb"NOTE:bench [^\r\n]*\r?\n", b"", card)
 stamp = ("NOTE:bench %d\r\n" % time.time_ns()).encode()
 card = card.replace(b"END:VCARD", stamp + b"END:VCARD", 1)
+suffix = (" bench %d" % time.time_ns()).encode()
+card = re.sub(rb"^(FN:[^\r\n]*?)(?: bench \d+)?(\r?\n)", lambda m: m.group(1) + suffix + m.group(2), card, count=1, flags=re.M)
 with open(path, "wb") as handle:
     handle.write(card)
