@@ -4,18 +4,19 @@
 #   make install   build release and install it under PREFIX (default /usr/local; PREFIX=~/.local for yourself)
 
 SWIFT ?= swift
-# What building needs.
-BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev zlib1g-dev
+# What building needs (libxml2 is loaded with dlopen by CardDAV syncs; nothing links it).
+BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev zlib1g-dev libxml2
 # What the tests need on top: independent iCalendar readers, a real notification
 # server (dunst under Xvfb on a private D-Bus), a PTY driver, msmtp for the
 # README's e-mail recipe (setpriv, to run as nobody under root, is in util-linux);
 # man-db, zsh and fish load the installed man page and completions;
 # lunardate, pyluach and convertdate check the Chinese, Hebrew, Islamic and Persian conversions;
-# systemd-analyze (systemd) verifies the unit `birthdays service install` writes.
+# systemd-analyze (systemd) verifies the unit `birthdays service install` writes;
+# a real CardDAV server (Radicale, its fsyncs made free by eatmydata) and vdirsyncer.
 TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-icalendar python3-vobject python3-dateutil khal \
 	python3-recurring-ical-events calcurse php-cli php-sabre-vobject \
 	dbus dbus-x11 libglib2.0-bin python3-dbus python3-gi libnotify-bin dunst xvfb xauth tmux msmtp util-linux \
-	man-db zsh fish python3-lunardate python3-pyluach python3-convertdate systemd
+	man-db zsh fish python3-lunardate python3-pyluach python3-convertdate systemd radicale vdirsyncer eatmydata
 # What `make bench` needs on top.
 BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk nginx-light khard time valgrind
 
@@ -45,8 +46,10 @@ build: deps-build
 # starts faster, and an idle daemon keeps less memory resident (README, Performance).
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
+# birthdays-carddav is the CardDAV helper birthdays runs (it must sit next to it).
 release: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) --product birthdays
+	$(SWIFT) build $(RELEASE_FLAGS) --product birthdays-carddav
 
 # MARK: Installing
 #
@@ -56,16 +59,20 @@ release: deps-build
 # installs the release binary, the man page (swift-argument-parser's generate-manual
 # plugin, from the commands' own help), completions for bash, zsh and fish (the
 # binary writes them), and the systemd user units of samples/systemd with the
-# installed binary's path. `install-files` only copies, from BINARY and MANUAL.
+# installed binary's path; the CardDAV helper birthdays-carddav goes next to the
+# binary, where `birthdays` looks for it. `install-files` only copies, from BINARY,
+# HELPER and MANUAL.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINARY ?= .build/release/birthdays
+HELPER ?= $(dir $(BINARY))birthdays-carddav
 # generate-manual writes into the plugin's work folder, one folder per tool.
 MANUAL ?= .build/plugins/GenerateManual/outputs/birthdays/birthdays.1
 # The manual's date: the last commit's (so the page does not change with the day it is built).
 MANUAL_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 
 INSTALLED_BIN := $(DESTDIR)$(PREFIX)/bin/birthdays
+INSTALLED_HELPER := $(DESTDIR)$(PREFIX)/bin/birthdays-carddav
 INSTALLED_MAN := $(DESTDIR)$(PREFIX)/share/man/man1/birthdays.1
 INSTALLED_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions/birthdays
 INSTALLED_ZSH := $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_birthdays
@@ -86,6 +93,7 @@ install-files:
 	install -d $(dir $(INSTALLED_BIN)) $(dir $(INSTALLED_MAN)) $(dir $(INSTALLED_BASH)) $(dir $(INSTALLED_ZSH)) \
 		$(dir $(INSTALLED_FISH)) $(INSTALLED_UNITS)
 	install -m 755 $(BINARY) $(INSTALLED_BIN)
+	install -m 755 $(HELPER) $(INSTALLED_HELPER)
 	install -m 644 $(MANUAL) $(INSTALLED_MAN)
 	$(BINARY) --generate-completion-script bash >$(INSTALLED_BASH)
 	$(BINARY) --generate-completion-script zsh >$(INSTALLED_ZSH)
@@ -97,7 +105,7 @@ install-files:
 	done
 
 uninstall:
-	rm -f $(INSTALLED_BIN) $(INSTALLED_MAN) $(INSTALLED_BASH) $(INSTALLED_ZSH) $(INSTALLED_FISH) \
+	rm -f $(INSTALLED_BIN) $(INSTALLED_HELPER) $(INSTALLED_MAN) $(INSTALLED_BASH) $(INSTALLED_ZSH) $(INSTALLED_FISH) \
 		$(addprefix $(INSTALLED_UNITS)/,$(UNITS))
 	rmdir $(INSTALLED_UNITS) $(dir $(INSTALLED_UNITS)) 2>/dev/null || true
 

@@ -14,7 +14,9 @@ let swiftSettings: [SwiftSetting] = [
 //   BirthdayCore      pure domain: dates, people, readers, settings, planner, state machines
 //   BirthdayStore     GRDB: the database and the use cases over it (the only place SQL lives)
 //   BirthdayCalendar  libical (loaded with dlopen): the iCalendar exporter
-//   BirthdaySystem    Linux adapters: D-Bus, wake monitor, child processes, the daemon lock
+//   BirthdaySystem    Linux adapters: D-Bus, wake monitor, file watches, child processes, the daemon lock
+//   BirthdayCardDAV   the CardDAV client (AsyncHTTPClient, libxml2 loaded with dlopen): core only;
+//                     linked by the birthdays-carddav helper only
 //   BirthdayServer    the feed server (Hummingbird): store + calendar, no D-Bus, no CWake
 //   BirthdayDaemon    the wiring of `birthdays run` (swift-service-lifecycle)
 //   birthdays         the command line: parsing and output only
@@ -23,6 +25,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "birthdays", targets: ["birthdays"]),
+        .executable(name: "birthdays-carddav", targets: ["birthdays-carddav"]),
         .library(name: "BirthdayCore", targets: ["BirthdayCore"]),
     ],
     dependencies: [
@@ -33,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: C
@@ -55,6 +59,9 @@ let package = Package(
         .target(name: "CWake"),
         // Swift concurrency's global executor hook (`run` and `serve` only).
         .target(name: "CExecutorHook"),
+        // libxml2's streaming reader, loaded with dlopen at the first CardDAV
+        // sync (Sources/CLibXML2/include/CLibXML2.h says why).
+        .target(name: "CLibXML2"),
         // CLDR plural rules from the ICU that Foundation already links
         // (declarations only; Sources/CICUPlural/include/CICUPlural.h says why).
         .target(name: "CICUPlural", linkerSettings: [.linkedLibrary("_FoundationICU")]),
@@ -93,6 +100,18 @@ let package = Package(
                 "CDBus",
                 "CWake",
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "BirthdayCardDAV",
+            dependencies: [
+                "BirthdayCore",
+                "CLibXML2",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -148,6 +167,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings,
             plugins: ["BuildInfo"]
+        ),
+        // The CardDAV helper: the only executable that links BirthdayCardDAV
+        // (AsyncHTTPClient, NIOSSL), run by `birthdays` for every CardDAV sync
+        // and discovery, so the daemon never maps an HTTP and TLS stack.
+        .executableTarget(
+            name: "birthdays-carddav",
+            dependencies: [
+                "BirthdayCore",
+                "BirthdayStore",
+                "BirthdaySystem",
+                "BirthdayCardDAV",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
         ),
         // `swift run -c release scheduler-bench`: reschedule over 100,000 people (budget 100 ms).
         .executableTarget(
@@ -220,6 +254,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "BirthdayCardDAVTests",
+            dependencies: [
+                "BirthdayCore",
+                "BirthdayCardDAV",
+                "BirthdayStore",
+                "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "BirthdayServerTests",
             dependencies: [
                 "BirthdayCore",
@@ -247,7 +292,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BirthdaysCLITests",
-            dependencies: ["birthdays", "BirthdayCore", "BirthdayStore", "TestSupport"],
+            dependencies: ["birthdays", "birthdays-carddav", "BirthdayCore", "BirthdayStore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

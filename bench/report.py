@@ -220,20 +220,20 @@ def serve_rows():
             times(ratio), target, None if ratio is None or bad else ratio >= 0.5, note, o, p, "req/s")
 
 
-def idle_rows():
-    na = not_available("idle")
-    before, after = FACTS.get("idle_before"), FACTS.get("idle_after")
+def idle_rows(prefix="idle", label="daemon idle", note_extra=""):
+    na = not_available(prefix)
+    before, after = FACTS.get(prefix + "_before"), FACTS.get(prefix + "_after")
     window = FACTS.get("idle_seconds", "60")
     if not (before and after):
-        for ident, what, target in (("idle-cpu", "daemon idle %s s: CPU time" % window, "—"),
-                                    ("idle-rss", "daemon idle: peak RSS (VmHWM)", "< 30 MB"),
-                                    ("idle-wakeups", "daemon idle %s s: voluntary context switches" % window, "0 (none unscheduled)")):
+        for ident, what, target in ((prefix + "-cpu", "%s %s s: CPU time" % (label, window), "—"),
+                                    (prefix + "-rss", "%s: peak RSS (VmHWM)" % label, "< 30 MB"),
+                                    (prefix + "-wakeups", "%s %s s: voluntary context switches" % (label, window), "0 (none unscheduled)")):
             row(ident, what, na or "not measured", target=target)
         return
-    tick = int(FACTS.get("idle_clk_tck", "100"))
+    tick = int(FACTS.get(prefix + "_clk_tck", "100"))
     b, a = before.split(), after.split()
     cpu = (int(a[0]) - int(b[0])) / tick
-    hwm = int(FACTS.get("idle_vmhwm_kb", "0")) / 1024
+    hwm = int(FACTS.get(prefix + "_vmhwm_kb", "0")) / 1024
 
     def per_thread(sample):
         return {tid: (int(vol), int(nonvol)) for tid, vol, nonvol in (t.split(":") for t in sample[2:])}
@@ -249,14 +249,48 @@ def idle_rows():
         changes.append("%d thread%s ended" % (len(tb.keys() - kept), "" if len(tb.keys() - kept) == 1 else "s"))
     if ta.keys() - kept:
         changes.append("%d started" % len(ta.keys() - kept))
-    held = imported_note("p1k").replace(": parser not built yet, figure meaningless", " (parser not built yet)")
-    row("idle-cpu", "daemon idle %s s: CPU time (utime+stime)" % window, "%.2f s" % cpu, ours_value=cpu, unit="s",
-        note="; ".join(filter(None, ["ready by " + FACTS.get("idle_ready", "?"), held])))
-    row("idle-rss", "daemon idle: peak RSS (VmHWM)", "%.1f MB" % hwm, target="< 30 MB", passed=hwm < 30, ours_value=hwm, unit="MB")
-    row("idle-wakeups", "daemon idle %s s: voluntary context switches (%d thread%s)" % (window, threads, "" if threads == 1 else "s"),
+    held = imported_note("p1k").replace(": parser not built yet, figure meaningless", " (parser not built yet)") if prefix == "idle" else ""
+    rss = int(FACTS.get(prefix + "_vmrss_kb", "0")) / 1024
+    row(prefix + "-cpu", "%s %s s: CPU time (utime+stime)" % (label, window), "%.2f s" % cpu, ours_value=cpu, unit="s",
+        note="; ".join(filter(None, ["ready by " + FACTS.get(prefix + "_ready", "?"), held, note_extra])))
+    row(prefix + "-rss", "%s: peak RSS (VmHWM)" % label, "%.1f MB" % hwm, target="< 30 MB", passed=hwm < 30, ours_value=hwm, unit="MB",
+        note="VmRSS at the end of the window: %.1f MB" % rss)
+    row(prefix + "-wakeups", "%s %s s: voluntary context switches (%d thread%s)" % (label, window, threads, "" if threads == 1 else "s"),
         "%d" % wakeups,
         target="0 (none unscheduled)", passed=wakeups == 0, ours_value=wakeups, unit="switches",
         note="; ".join(["involuntary: %d" % involuntary] + changes))
+
+def sources_rows():
+    cards = fact_int("sources_cards")
+    book = "%s-card" % format(cards, ",") if cards else "10,000-card"
+    first, peer = hyperfine("sources-first"), hyperfine("vdirsyncer-first")
+    o = first and first["median_s"]
+    p = peer and peer["median_s"]
+    ratio = p / o if o and p else None
+    notes = []
+    if FACTS.get("sources_first_requests"):
+        notes.append("ours: %s requests (discovery and one sync-collection), %s people" % (FACTS["sources_first_requests"], FACTS.get("sources_first_added", "?")))
+    if FACTS.get("vdirsyncer_files"):
+        notes.append("vdirsyncer wrote %s cards" % FACTS["vdirsyncer_files"])
+    if FACTS.get("radicale_cache_book_s"):
+        notes.append("Radicale's cache built before timing (%s s)" % FACTS["radicale_cache_book_s"])
+    row("sources-first", "first sync of a %s CardDAV book (Radicale): sources add, new database" % book,
+        seconds(o) or not_available("sources") or "not measured", seconds(p), "vdirsyncer sync into a new vdir",
+        times(ratio), "≥ 1× (at least as fast)", None if ratio is None else ratio >= 1, "; ".join(notes), o, p, "s")
+    inc = hyperfine("sources-incremental")
+    i = inc and inc["median_s"]
+    requests = fact_int("sources_incremental_requests")
+    unchanged = fact_int("sources_unchanged_requests")
+    ratio = o / i if o and i else None
+    notes = []
+    if requests is not None:
+        notes.append("requests: %d for the change (%s person updated), %s for an unchanged book, %s for the full download"
+                     % (requests, FACTS.get("sources_incremental_updated", "?"), unchanged if unchanged is not None else "?",
+                        FACTS.get("sources_first_requests", "?")))
+    row("sources-incremental", "incremental sync, 1 changed card in %s" % (format(cards, ",") if cards else "10,000"),
+        seconds(i) or not_available("sources") or "not measured", seconds(o), "full re-download (sources add)",
+        times(ratio), "1–2 requests", None if requests is None else requests <= 2 and (unchanged or 0) <= 2, "; ".join(notes), i, o, "s")
+
 
 import_rows()
 timed("upcoming-default", "upcoming (next 30 days) on " + people_label("p10k", "10,000 people"), "upcoming-default", "khard",
@@ -274,6 +308,9 @@ timed("export", "export .ics, %s, 2 alarms per event" % people_label("p10k", "10
       "python3-icalendar, same events", "≥ 20×", min_ratio=20, note=export_note)
 serve_rows()
 idle_rows()
+sources_rows()
+idle_rows("idlesource", "daemon idle, one CardDAV source", "%s people from a Radicale book; requests during the window and start: %s"
+          % (FACTS.get("idlesource_people", "?"), FACTS.get("idlesource_requests", "?")))
 
 
 # MARK: Machine

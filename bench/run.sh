@@ -19,7 +19,7 @@
 # Knobs: BENCH_RUNS (fast commands, default 10), BENCH_MID_RUNS (imports, python3-icalendar,
 # default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE_SECONDS (60),
-# BENCH_ONLY (some of: import vobject upcoming reschedule export serve idle; default all),
+# BENCH_ONLY (some of: import vobject upcoming reschedule export serve idle sources idlesource; default all),
 # BIRTHDAYS_BIN (default .build/release/birthdays).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -383,19 +383,26 @@ measure_idle() {
     gen p1k "$CONTACTS_FOR_1K_PEOPLE"
     local db
     db=$(db_for p1k idle)
+    idle_window idle "$db"
+}
+
+# idle_window PREFIX DB: starts the daemon on DB (log channel, deliveries three hours
+# away), lets it settle and samples it over IDLE_SECONDS, as facts PREFIX_*.
+idle_window() {
+    local prefix=$1 db=$2
     "$BIN" settings set channels log --database "$db"
     # Deliveries three hours from now: nothing is due during the window.
     "$BIN" settings set delivery-time "$(date -d '+3 hours' +%H:%M)" --database "$db"
     "$BIN" notifications enable --database "$db"
-    "$BIN" run --database "$db" >"$OUT/daemon.log" 2>&1 &
+    "$BIN" run --database "$db" >"$OUT/$prefix-daemon.log" 2>&1 &
     local pid=$! deadline=$((SECONDS + 30)) up="" poll_status=""
     started "$pid" "$BIN_COMM"
     if has status; then poll_status=yes; fi
     while ((SECONDS < deadline)); do
-        [[ -d /proc/$pid ]] || { cat "$OUT/daemon.log" >&2; echo "the daemon exited" >&2; return 1; }
+        [[ -d /proc/$pid ]] || { cat "$OUT/$prefix-daemon.log" >&2; echo "the daemon exited" >&2; return 1; }
         if [[ -n $poll_status ]]; then
             "$BIN" status --database "$db" >/dev/null 2>&1 && { up=status; break; }
-        elif [[ -s $OUT/daemon.log ]]; then
+        elif [[ -s $OUT/$prefix-daemon.log ]]; then
             up=log
             break
         fi
@@ -405,22 +412,132 @@ measure_idle() {
         # Nothing to poll: it is alive, so treat it as up.
         up="alive after 30 s"
     fi
-    fact idle_ready "$up"
+    fact "${prefix}_ready" "$up"
     # Let start-up work finish before the window opens: libdispatch's worker that ran
     # the signal handlers' registration exits 5 s after its last job.
     sleep 10
     local before after
     before=$(proc_sample "$pid")
     sleep "$IDLE_SECONDS"
-    [[ -d /proc/$pid ]] || { cat "$OUT/daemon.log" >&2; echo "the daemon exited during the window" >&2; return 1; }
+    [[ -d /proc/$pid ]] || { cat "$OUT/$prefix-daemon.log" >&2; echo "the daemon exited during the window" >&2; return 1; }
     after=$(proc_sample "$pid")
-    fact idle_clk_tck "$(getconf CLK_TCK)"
-    fact idle_before "$before"
-    fact idle_after "$after"
-    fact idle_vmhwm_kb "$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")"
-    fact idle_vmrss_kb "$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")"
+    fact "${prefix}_clk_tck" "$(getconf CLK_TCK)"
+    fact "${prefix}_before" "$before"
+    fact "${prefix}_after" "$after"
+    fact "${prefix}_vmhwm_kb" "$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")"
+    fact "${prefix}_vmrss_kb" "$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")"
     stop "$pid"
 }
+
+# MARK: Sources (CardDAV)
+
+# start_radicale DIR: a Radicale server (apt radicale) on an ephemeral loopback port,
+# user alice/secret, storage in DIR/storage, one log line per request in DIR/radicale.log
+# (with the client's User-Agent). Under eatmydata when installed. Sets RAD_PORT.
+start_radicale() {
+    local dir=$1 emd pid deadline=$((SECONDS + 30))
+    mkdir -p "$dir/storage"
+    printf 'alice:secret\n' >"$dir/users"
+    printf '%s\n' "[server]" "hosts = 127.0.0.1:0" "[auth]" "type = htpasswd" "htpasswd_filename = $dir/users" \
+        "htpasswd_encryption = plain" "delay = 0" "[rights]" "type = owner_only" "[storage]" \
+        "filesystem_folder = $dir/storage" "[web]" "type = none" "[logging]" "level = info" "mask_passwords = True" \
+        >"$dir/config"
+    emd=$(command -v eatmydata || true)
+    $emd /usr/bin/radicale --config "$dir/config" >"$dir/radicale.log" 2>&1 &
+    pid=$!
+    started "$pid" radicale
+    until grep -q 'Radicale server ready' "$dir/radicale.log"; do
+        [[ -d /proc/$pid && $SECONDS -lt $deadline ]] || { cat "$dir/radicale.log" >&2; return 1; }
+        sleep 0.05
+    done
+    RAD_PORT=$(sed -n "s/.*Listening on '\[127.0.0.1\]:\([0-9]*\)'.*/\1/p" "$dir/radicale.log" | head -n1)
+}
+
+# seed_book DIR NAME DISPLAY VCF: the book NAME of alice, one file per card of VCF, written
+# into Radicale's storage (thousands of PUTs would take it half an hour), then read once
+# so that Radicale builds its cache before anything is timed.
+seed_book() {
+    local dir=$1 name=$2 display=$3 vcf=$4 book start
+    book=$dir/storage/collection-root/alice/$name
+    mkdir -p "$book"
+    printf '{"tag": "VADDRESSBOOK", "D:displayname": "%s"}' "$display" >"$book/.Radicale.props"
+    $PY bench/peers/split_vcards.py "$vcf" "$book" >/dev/null
+    start=$SECONDS
+    curl -sf -o /dev/null -u alice:secret -X REPORT -H 'Depth: 0' -H 'Content-Type: application/xml' \
+        --data-binary '<?xml version="1.0"?><d:sync-collection xmlns:d="DAV:"><d:sync-token/><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>' \
+        "http://127.0.0.1:$RAD_PORT/alice/$name/"
+    fact "radicale_cache_${name}_s" "$((SECONDS - start))"
+}
+
+# Requests Radicale logged from our client (User-Agent "birthdays").
+our_requests() { grep -c "request for .* using 'birthdays" "$1/radicale.log" || true; }
+
+json_get_source() { $PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["sources"][0].get(sys.argv[2], 0))' "$1" "$2" 2>/dev/null || echo 0; }
+
+measure_sources() {
+    need sources "sources add" "sources sync" || return 0
+    [[ -x /usr/bin/radicale ]] || { na sources "n/a (radicale is not installed: make deps-bench)"; return 0; }
+    command -v vdirsyncer >/dev/null || { na sources "n/a (vdirsyncer is not installed: make deps-bench)"; return 0; }
+    gen c10k 10000
+    local rdir=$OUT/radicale db=$OUT/db/sources.sqlite url before card
+    start_radicale "$rdir"
+    seed_book "$rdir" book Book "$DATA/c10k.vcf"
+    url=http://127.0.0.1:$RAD_PORT/alice/book/
+    fact sources_cards "$(find "$rdir/storage/collection-root/alice/book" -maxdepth 1 -name '*.vcf' | wc -l)"
+    local add=("$BIN" sources add "$url" --username alice --password-command "echo secret" --database "$db")
+
+    # First sync: `sources add` on a new database (discovery, then the whole book).
+    hf sources-first "$MID_RUNS" --prepare "rm -f $db $db-wal $db-shm" -- "${add[@]}"
+    rm -f "$db" "$db-wal" "$db-shm"
+    before=$(our_requests "$rdir")
+    "${add[@]}" --json >"$OUT/sources-first.json"
+    fact sources_first_requests "$(($(our_requests "$rdir") - before))"
+    fact sources_first_added "$(json_get_source "$OUT/sources-first.json" added)"
+
+    # The peer: vdirsyncer syncing the same book into a new vdir.
+    local vds=$OUT/vdirsyncer
+    mkdir -p "$vds"
+    printf '%s\n' "[general]" "status_path = \"$vds/status/\"" "[pair book]" "a = \"local\"" "b = \"remote\"" \
+        "collections = null" "conflict_resolution = \"b wins\"" "[storage local]" "type = \"filesystem\"" \
+        "path = \"$vds/book/\"" "fileext = \".vcf\"" "[storage remote]" "type = \"carddav\"" "url = \"$url\"" \
+        "username = \"alice\"" "password = \"secret\"" >"$vds/config"
+    hf vdirsyncer-first "$SLOW_RUNS" \
+        --prepare "sh -c 'rm -rf $vds/book $vds/status && mkdir -p $vds/book && vdirsyncer -c $vds/config discover'" \
+        -- vdirsyncer -c "$vds/config" sync
+    fact vdirsyncer_files "$(find "$vds/book" -maxdepth 1 -name '*.vcf' | wc -l)"
+
+    # Incremental: one card (with a birthday, so a person changes) changed among all of
+    # them, on the database of the first sync.
+    card=$(find "$rdir/storage/collection-root/alice/book" -maxdepth 1 -name '*.vcf' -exec grep -l '^BDAY' {} + | sort | sed -n 1p)
+    hf sources-incremental "$RUNS" --prepare "$PY bench/peers/change_card.py $card" -- "$BIN" sources sync Book --database "$db"
+    $PY bench/peers/change_card.py "$card"
+    before=$(our_requests "$rdir")
+    "$BIN" sources sync Book --database "$db" --json >"$OUT/sources-incremental.json"
+    fact sources_incremental_requests "$(($(our_requests "$rdir") - before))"
+    fact sources_incremental_updated "$(json_get_source "$OUT/sources-incremental.json" updated)"
+    before=$(our_requests "$rdir")
+    "$BIN" sources sync Book --database "$db" >/dev/null
+    fact sources_unchanged_requests "$(($(our_requests "$rdir") - before))"
+}
+
+measure_idlesource() {
+    need idlesource run "sources add" "settings set" "notifications enable" || return 0
+    [[ -x /usr/bin/radicale ]] || { na idlesource "n/a (radicale is not installed: make deps-bench)"; return 0; }
+    gen p1k "$CONTACTS_FOR_1K_PEOPLE"
+    local rdir=$OUT/radicale-idle db=$OUT/db/idlesource.sqlite before
+    start_radicale "$rdir"
+    seed_book "$rdir" small Small "$DATA/p1k.vcf"
+    rm -f "$db" "$db-wal" "$db-shm"
+    "$BIN" sources add "http://127.0.0.1:$RAD_PORT/alice/small/" --username alice --password-command "echo secret" \
+        --database "$db" >"$OUT/idlesource-add.txt"
+    fact idlesource_people "$(sqlite_people "$db")"
+    before=$(our_requests "$rdir")
+    idle_window idlesource "$db"
+    # The daemon's sync at start, then none: its timer is an hour away.
+    fact idlesource_requests "$(($(our_requests "$rdir") - before))"
+}
+
+sqlite_people() { "$BIN" sources list --json --database "$1" | $PY -c 'import json,sys; print(sum(s["people"] for s in json.load(sys.stdin)))'; }
 
 measure import
 measure vobject
@@ -429,6 +546,8 @@ measure reschedule
 measure export
 measure serve
 measure idle
+measure sources
+measure idlesource
 
 fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 say report

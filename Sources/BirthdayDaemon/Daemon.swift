@@ -32,6 +32,8 @@ public struct DaemonConfiguration: Sendable {
     public var logLine: @Sendable (String) throws -> Void
     /// The daemon's logger (counts and ids, never names).
     public var logger: Logger
+    /// Whether local sources are watched with inotify (tests of the timers turn it off).
+    public var watchesSources: Bool
     /// The feed server's logger, when the `serve` setting is on.
     public var feedLogger: Logger
 
@@ -47,7 +49,8 @@ public struct DaemonConfiguration: Sendable {
         shutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         logLine: @escaping @Sendable (String) throws -> Void,
         logger: Logger,
-        feedLogger: Logger
+        feedLogger: Logger,
+        watchesSources: Bool = true
     ) {
         self.database = database
         self.environment = environment
@@ -61,18 +64,22 @@ public struct DaemonConfiguration: Sendable {
         self.logLine = logLine
         self.logger = logger
         self.feedLogger = feedLogger
+        self.watchesSources = watchesSources
     }
 }
 
-/// The delivery daemon, ready to run: the engine's service and, with the
-/// `serve` setting, the feed server (``FeedService``: a feed that cannot bind
-/// is retried and never stops the deliveries), in one `ServiceGroup` that
-/// SIGTERM and SIGINT shut down gracefully. It holds the daemon lock
-/// (``DaemonLock``) for as long as it exists.
+/// The delivery daemon, ready to run: the engine's service (with the
+/// sources' follower) and, with the `serve` setting, the feed server
+/// (``FeedService``: a feed that cannot bind is retried and never stops the
+/// deliveries), in one `ServiceGroup` that SIGTERM and SIGINT shut down
+/// gracefully. It holds the daemon lock (``DaemonLock``) for as long as it exists.
 public struct Daemon: Service {
     public let group: ServiceGroup
     /// The engine, for tests that watch its passes.
     public let engine: DeliveryEngine
+    /// How many source syncs the daemon has done (for tests).
+    public var sourceSyncs: Int { get async { await follower.syncs } }
+    let follower: SourceFollower
     let lock: DaemonLock?
 
     public func run() async throws {
@@ -116,9 +123,27 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
     if !status.allowsScheduling {
         logger.notice("notifications are not enabled (\(status.rawValue)); nothing will be scheduled until: birthdays notifications enable")
     }
+    let follower = SourceFollower(
+        sync: .standard(
+            database: database,
+            environment: configuration.environment,
+            now: configuration.now,
+            systemTimeZone: configuration.systemTimeZone,
+            systemLocale: configuration.systemLocale,
+            logger: logger,
+            reporting: .exitStatus(clock: configuration.clock)
+        ),
+        database: database,
+        clock: configuration.clock,
+        now: configuration.now,
+        watches: configuration.watchesSources,
+        logger: logger,
+        peopleChanged: { [engine] in engine.poke() }
+    )
     var services: [any Service] = [
         DaemonService(
             engine: engine,
+            follower: follower,
             desktop: desktop,
             database: database,
             now: configuration.now,
@@ -145,5 +170,5 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
         )
     }
     let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))
-    return Daemon(group: group, engine: engine, lock: lock)
+    return Daemon(group: group, engine: engine, follower: follower, lock: lock)
 }

@@ -7,7 +7,8 @@ import ServiceLifecycle
 import UnixSignals
 
 /// The delivery daemon as a `Service`: the engine's loop, fed by the wake
-/// monitor, SIGHUP and the desktop notification buttons.
+/// monitor, SIGHUP and the desktop notification buttons, and the sources'
+/// follower (``SourceFollower``), which syncs at the same wakes.
 ///
 /// On graceful shutdown (SIGTERM, SIGINT) the engine finishes the reminder
 /// it is handing over, stops before the next one (it checks
@@ -15,6 +16,7 @@ import UnixSignals
 /// the event feeders are cancelled once the engine has stopped.
 struct DaemonService: Service {
     let engine: DeliveryEngine
+    let follower: SourceFollower
     let desktop: DesktopNotificationChannel?
     let database: AppDatabase
     let now: @Sendable () -> Date
@@ -39,25 +41,41 @@ struct DaemonService: Service {
         defer { monitor?.stop() }
         let hangups = await UnixSignalsSequence(trapping: .sighup)
 
+        let follower = self.follower
         await withTaskGroup(of: Void.self) { group in
             if let monitor {
                 group.addTask {
-                    for await reason in monitor.reasons { continuation.yield(.wake(reason)) }
+                    for await reason in monitor.reasons {
+                        continuation.yield(.wake(reason))
+                        follower.post(.syncAll(reason: DaemonService.name(of: reason)))
+                    }
                 }
             }
             group.addTask {
-                for await _ in hangups { continuation.yield(.reload) }
+                for await _ in hangups {
+                    continuation.yield(.reload)
+                    follower.post(.syncAll(reason: "reload"))
+                }
             }
+            group.addTask { await follower.run() }
             if let desktop {
                 group.addTask {
                     for await action in desktop.actions { await self.handle(action, continuation: continuation) }
                 }
             }
-            await engine.run(events: events)
+            await engine.run(events: events) { _ in follower.post(.syncAll(reason: "midnight")) }
             continuation.finish()
             group.cancelAll()
         }
         logger.notice("birthdays run stopped")
+    }
+
+    static func name(of reason: WakeReason) -> String {
+        switch reason {
+        case .clockChanged: "clock-changed"
+        case .resumed: "resumed"
+        case .timeZoneChanged: "time-zone-changed"
+        }
     }
 
     /// A click on a notification: open shows the person's details in place

@@ -102,6 +102,36 @@ int cwake_watch_read(int fd, const char *name) {
     return matched;
 }
 
+int cwake_inotify_open(void) {
+    int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+    return fd < 0 ? -errno : fd;
+}
+
+int cwake_inotify_add(int fd, const char *directory) {
+    uint32_t mask = IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF
+        | IN_ONLYDIR;
+    int wd = inotify_add_watch(fd, directory, mask);
+    return wd < 0 ? -errno : wd;
+}
+
+long cwake_inotify_read(int fd, void *buffer, unsigned long size) {
+    ssize_t n = read(fd, buffer, size);
+    if (n < 0) return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 : -errno;
+    return (long)n;
+}
+
+int cwake_inotify_event(const void *buffer, long length, long *offset, int *wd, int *kind, const char **name) {
+    if (*offset + (long)sizeof(struct inotify_event) > length) return 0;
+    const struct inotify_event *event = (const struct inotify_event *)((const char *)buffer + *offset);
+    *offset += (long)sizeof(struct inotify_event) + (long)event->len;
+    *wd = event->wd;
+    *name = event->len > 0 ? event->name : "";
+    if (event->mask & IN_Q_OVERFLOW) *kind = CWAKE_INOTIFY_OVERFLOW;
+    else if (event->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)) *kind = CWAKE_INOTIFY_GONE;
+    else *kind = CWAKE_INOTIFY_ENTRY;
+    return 1;
+}
+
 int cwake_wait(int timer_fd, int watch_fd, int stop_fd) {
     struct pollfd fds[3] = {
         { .fd = timer_fd, .events = POLLIN },

@@ -19,6 +19,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
         version: BuildInfo.versionText,
         subcommands: [
             Import.self,
+            Sources.self,
             Upcoming.self,
             People.self,
             Reschedule.self,

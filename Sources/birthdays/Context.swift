@@ -1,5 +1,6 @@
 import ArgumentParser
 import BirthdayCore
+import BirthdayDaemon
 import BirthdayStore
 import Foundation
 import Logging
@@ -57,7 +58,8 @@ struct Context {
         } else {
             now = Date()
         }
-        databasePath = options.database ?? AppDatabase.defaultPath(environment: environment)
+        // Absolute, so the CardDAV helper opens the same file whatever its working directory.
+        databasePath = Context.absolute(options.database ?? AppDatabase.defaultPath(environment: environment))
         if readOnly {
             trial = nil
             if emptyIfMissing && !FileManager.default.fileExists(atPath: databasePath) {
@@ -83,6 +85,16 @@ struct Context {
     /// is set and `BIRTHDAYS_NOW_WRITES=1` is not.
     static func isTrial(_ environment: [String: String]) -> Bool {
         environment["BIRTHDAYS_NOW"].map { !$0.isEmpty } == true && environment["BIRTHDAYS_NOW_WRITES"] != "1"
+    }
+
+    /// `path` from the working directory, so that the daemon lock and the
+    /// CardDAV helper name the same file (with getcwd: Foundation's URLs would
+    /// cost the idle daemon resident pages).
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let directory = getcwd(nil, 0) else { return path }
+        defer { free(directory) }
+        let base = String(cString: directory)
+        return (base.hasSuffix("/") ? base : base + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
     }
 
     static func systemTimeZone(_ environment: [String: String]) -> TimeZone {
@@ -162,6 +174,25 @@ struct Context {
             systemTimeZone: { zone },
             systemLocale: systemLocale,
             logger: logger("birthdays.scheduler")
+        )
+    }
+}
+
+extension Context {
+    /// Syncs sources from this context's database at its instant; CardDAV
+    /// password commands inherit the environment (`password`: one already read).
+    func sourceSync(password: String? = nil) -> SourceSync {
+        let now = self.now
+        let zone = systemTimeZone
+        return .standard(
+            database: database,
+            environment: environment,
+            now: { now },
+            systemTimeZone: { zone },
+            systemLocale: systemLocale,
+            // The command reports failures itself; the log adds details at info.
+            logger: logger("birthdays.sources", level: .error),
+            password: password
         )
     }
 }

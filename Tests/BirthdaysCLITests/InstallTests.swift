@@ -43,6 +43,7 @@ struct InstallTests {
 
     static let files = [
         ("bin/birthdays", 0o755),
+        ("bin/birthdays-carddav", 0o755),
         ("share/man/man1/birthdays.1", 0o644),
         ("share/bash-completion/completions/birthdays", 0o644),
         ("share/zsh/site-functions/_birthdays", 0o644),
@@ -69,6 +70,22 @@ struct InstallTests {
             #expect(!FileManager.default.fileExists(atPath: installed.path(file)), "\(file) is left")
         }
         #expect(!FileManager.default.fileExists(atPath: installed.path("share/birthdays")))
+    }
+
+    /// The installed `birthdays` runs the CardDAV helper installed next to it:
+    /// adding an unreachable server fails with the network's reason, not with a
+    /// missing helper.
+    @Test func theInstalledBinaryFindsItsCardDAVHelper() async throws {
+        let installed = try await Installed()
+        defer { installed.cleanUp() }
+        let database = installed.path("birthdays.sqlite")
+        let add = try await TestProcess.run(
+            [installed.path("bin/birthdays"), "sources", "add", "http://127.0.0.1:9/", "--database", database],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": installed.prefix.path]
+        )
+        #expect(add.status == 1)
+        #expect(add.stderr.hasPrefix("Error: cannot reach http://127.0.0.1:9/"), "\(add.stderr)")
+        #expect(!add.stderr.contains("birthdays-carddav"), "\(add.stderr)")
     }
 
     /// The man page renders without a warning from groff and documents the commands.

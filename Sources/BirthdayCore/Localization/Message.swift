@@ -236,6 +236,20 @@ public struct Message: Sendable, Hashable {
         case onboardingServiceLater = "onboarding.service.later"
         case onboardingTestSending = "onboarding.test.sending"
 
+        // sources
+        case sourcesHeaderName = "sources.header.name"
+        case sourcesHeaderKind = "sources.header.kind"
+        case sourcesHeaderPeople = "sources.header.people"
+        case sourcesHeaderLastSync = "sources.header.last-sync"
+        case sourcesHeaderLocation = "sources.header.location"
+        case sourcesNever = "sources.never"
+        case sourcesNone = "sources.none"
+        case sourcesSummaryAdded = "sources.summary.added"
+        case sourcesSummarySynced = "sources.summary.synced"
+        case sourcesProblems = "sources.problems"
+        case sourcesRemoved = "sources.removed"
+        case sourcesRemovedKept = "sources.removed.kept"
+
         /// The arguments, in order (placeholder `%1$…` is the first).
         public var signature: [MessageArgument.Kind] {
             switch self {
@@ -272,6 +286,10 @@ public struct Message: Sendable, Hashable {
             case .showBirthday, .showAnniversary: [.text, .text, .text]
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
             case .onboardingChooseAgain, .showUnreadable, .testFailed: [.text, .text]
+            case .sourcesSummaryAdded, .sourcesSummarySynced: [.text, .number, .number, .number, .number]
+            case .sourcesProblems: [.number]
+            case .sourcesRemoved: [.text, .number]
+            case .sourcesRemovedKept: [.text]
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
@@ -285,7 +303,9 @@ public struct Message: Sendable, Hashable {
                 .onboardingPermissionDeny, .onboardingOn, .onboardingOnProvisional, .onboardingOffDenied, .onboardingOffLater,
                 .onboardingAlreadyDenied, .onboardingDone, .onboardingPaused, .onboardingNextNone, .onboardingNextTitle,
                 .onboardingServiceTitle, .onboardingServiceReason, .onboardingServiceInstall, .onboardingServiceSkip,
-                .onboardingServiceLater, .onboardingTestSending:
+                .onboardingServiceLater, .onboardingTestSending,
+                .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,
+                .sourcesNever, .sourcesNone:
                 []
             }
         }
@@ -449,6 +469,21 @@ extension Message {
     public static func onboardingChooseAgain(_ first: String, _ second: String) -> Message {
         Message(.onboardingChooseAgain, .text(first), .text(second))
     }
+
+    /// One source's line after `sources add` (`added`) or `sources sync`.
+    public static func sourcesSummary(source: String, added: Bool, counts: (added: Int, updated: Int, removed: Int, unchanged: Int)) -> Message {
+        Message(
+            added ? .sourcesSummaryAdded : .sourcesSummarySynced,
+            .text(source),
+            .number(counts.added),
+            .number(counts.updated),
+            .number(counts.removed),
+            .number(counts.unchanged)
+        )
+    }
+    public static func sourcesProblems(_ count: Int) -> Message { Message(.sourcesProblems, .number(count)) }
+    public static func sourcesRemoved(source: String, peopleLeft: Int) -> Message { Message(.sourcesRemoved, .text(source), .number(peopleLeft)) }
+    public static func sourcesRemovedKept(source: String) -> Message { Message(.sourcesRemovedKept, .text(source)) }
 }
 
 // MARK: - Samples

@@ -32,6 +32,9 @@ public struct Settings: Hashable, Sendable {
     /// Whether `birthdays run` also serves the calendar feed, and where:
     /// `nil` is off; `on` means 127.0.0.1:8484.
     public var serve: FeedAddress?
+    /// How often `birthdays run` syncs CardDAV sources (local files and vdirs are
+    /// watched instead). Default one hour; at least 10 seconds.
+    public var syncInterval: Duration = .seconds(3600)
     /// The language of reminders, the feed and the commands' words, as a BCP 47
     /// tag (`de`, `pt-BR`); `nil` means the system's (`LC_ALL`, `LC_MESSAGES`, `LANG`).
     public var language: String?
@@ -77,6 +80,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case channels = "channels"
     case command = "command"
     case serve = "serve"
+    case syncInterval = "sync-interval"
     case language = "language"
     case calendarRules = "calendar-rules"
 
@@ -95,6 +99,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .channels: "a comma list of " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ") + ", e.g. desktop,log"
         case .command: "a shell command, run with /bin/sh -c (empty to unset)"
         case .serve: "off | on (127.0.0.1:8484) | HOST:PORT"
+        case .syncInterval: "a duration of at least 10s such as 15m, 1h or 1d"
         case .language:
             "system, or one of " + StringCatalog.embedded.languages.joined(separator: ", ") + " (a region such as de-AT or pt-BR is kept for dates)"
         case .calendarRules: CalendarRules.allCases.map(\.rawValue).joined(separator: " | ")
@@ -111,7 +116,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     public var affectsReminders: Bool {
         switch self {
         case .deliveryTime, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language: true
-        case .calendarName, .emoji, .channels, .command, .serve, .calendarRules: false
+        case .calendarName, .emoji, .channels, .command, .serve, .calendarRules, .syncInterval: false
         }
     }
 }
@@ -201,6 +206,9 @@ extension Settings {
                 guard let address = FeedAddress(value) else { throw invalid }
                 serve = address
             }
+        case .syncInterval:
+            guard let interval = Settings.parseInterval(value), interval >= .seconds(10) else { throw invalid }
+            syncInterval = interval
         case .language:
             if value.lowercased() == "system" {
                 language = nil
@@ -232,9 +240,29 @@ extension Settings {
         case .channels: channels.map(\.rawValue).joined(separator: ",")
         case .command: command
         case .serve: serve?.description ?? "off"
+        case .syncInterval: Settings.intervalText(syncInterval)
         case .language: language ?? "system"
         case .calendarRules: calendarRules.rawValue
         }
+    }
+
+    /// Reads `90s`, `15m`, `1h` or `1d` (whole numbers).
+    static func parseInterval(_ text: String) -> Duration? {
+        let value = text.lowercased()
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        guard let last = value.last, let unit = units[last], let number = Int64(value.dropLast()), number > 0, number <= 366 * 86_400 / unit else {
+            return nil
+        }
+        return .seconds(number * unit)
+    }
+
+    /// The largest unit that divides `interval` exactly: `1h`, `90m`, `45s`.
+    static func intervalText(_ interval: Duration) -> String {
+        let seconds = interval.components.seconds
+        for (unit, size) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where seconds % size == 0 {
+            return String(seconds / size) + unit
+        }
+        return String(seconds) + "s"
     }
 }
 

@@ -172,6 +172,58 @@ extension AppDatabase {
             }
         }
 
+        // Live contact sources for issue 11: files, vdirs and CardDAV address
+        // books that a sync follows. A source owns the people it brought
+        // (`sourcePerson`); `person.imported` marks people an import brought,
+        // which no sync removes (every person before this migration was imported).
+        migrator.registerMigration("v7-sources") { db in
+            try db.alter(table: "person") { t in
+                t.add(column: "imported", .boolean).notNull().defaults(to: true)
+            }
+            try db.create(table: "source") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                // "file" | "vdir" | "carddav"
+                t.column("kind", .text).notNull()
+                // An absolute path or the address book's URL (never with credentials).
+                t.column("location", .text).notNull()
+                t.column("username", .text)
+                // Run with /bin/sh -c at each sync; the password itself is never stored.
+                t.column("passwordCommand", .text)
+                // RFC 6578 sync token and getctag of the last successful sync.
+                t.column("syncToken", .text)
+                t.column("ctag", .text)
+                // Unix seconds.
+                t.column("lastSyncAt", .double)
+                t.column("lastAttemptAt", .double)
+                // The last failure as a sentence (never a name or a password); NULL after a success.
+                t.column("lastError", .text)
+                // Failed syncs in a row.
+                t.column("failures", .integer).notNull().defaults(to: 0)
+                // When the running daemon syncs it next (for status); NULL when it waits for a change.
+                t.column("nextSyncAt", .double)
+                t.column("createdAt", .double).notNull()
+            }
+            // Every item the source held at its last sync, with its entity tag
+            // (CardDAV) or file stamp (vdir, file), including cards without dates.
+            try db.create(table: "sourceItem") { t in
+                t.column("sourceId", .integer).notNull().references("source", onDelete: .cascade)
+                t.column("href", .text).notNull()
+                t.column("etag", .text).notNull()
+                t.primaryKey(["sourceId", "href"])
+            }
+            // Who brought whom: one row per person an item of a source yields,
+            // with the fingerprint of the person as that item has it.
+            try db.create(table: "sourcePerson") { t in
+                t.column("sourceId", .integer).notNull().references("source", onDelete: .cascade)
+                t.column("href", .text).notNull()
+                t.column("personId", .text).notNull()
+                t.column("fingerprint", .text).notNull()
+                t.primaryKey(["sourceId", "href", "personId"])
+            }
+            try db.create(index: "sourcePerson_personId", on: "sourcePerson", columns: ["personId"])
+        }
+
         return migrator
     }
 }

@@ -237,4 +237,23 @@ extension DeliveryRecord {
                 Columns.updatedAt.set(to: now.timeIntervalSince1970)
             )
     }
+
+    /// Marks the rows of the people `personIDs` that are still to be sent
+    /// (queued or retrying) dismissed: those people left the store. The rows
+    /// stay, as the history of what was due.
+    static func dismissOpen(personIDs: [String], reason: String, now: Date, _ db: Database) throws -> Int {
+        var count = 0
+        for chunk in personIDs.chunked(900) {
+            count += try filter(chunk.contains(Column("personId")))
+                .filter([DeliveryEntry.State.queued, .retrying].contains(Columns.state))
+                .updateAll(
+                    db,
+                    Columns.state.set(to: DeliveryEntry.State.dismissed),
+                    Columns.nextAttemptAt.set(to: nil),
+                    Columns.lastError.set(to: reason),
+                    Columns.updatedAt.set(to: now.timeIntervalSince1970)
+                )
+        }
+        return count
+    }
 }

@@ -35,11 +35,14 @@ struct PersonRecord: Codable, FetchableRecord, PersistableRecord {
     var exclusionChoice: Exclusion.Choice?
     /// ``ReminderDays`` as text (`7,1,0`).
     var reminderDays: String?
+    /// Whether `birthdays import` brought the person: then no sync removes them.
+    var imported: Bool
 
     enum Columns {
         static let id = Column(CodingKeys.id)
         static let name = Column(CodingKeys.name)
         static let excluded = Column(CodingKeys.excluded)
+        static let imported = Column(CodingKeys.imported)
     }
 
     /// A date needs both month and day; `nil` otherwise or when the day does not exist.
@@ -52,7 +55,7 @@ struct PersonRecord: Codable, FetchableRecord, PersistableRecord {
 }
 
 extension PersonRecord {
-    init(_ person: Person, createdAt: Double, updatedAt: Double) {
+    init(_ person: Person, createdAt: Double, updatedAt: Double, imported: Bool = true) {
         id = person.id
         name = person.name
         namePrefix = person.nameParts.prefix
@@ -79,6 +82,7 @@ extension PersonRecord {
         excludedInCard = person.exclusion.card
         exclusionChoice = person.exclusion.choice
         reminderDays = person.reminderDays?.description
+        self.imported = imported
     }
 
     var person: Person {
@@ -135,7 +139,7 @@ extension PersonRecord {
         id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
         birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
         invalidDates, fingerprint, excluded, createdAt, updatedAt,
-        nickname, deathDate, excludedInCard, exclusionChoice, reminderDays
+        nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported
         """
 
     var arguments: StatementArguments {
@@ -143,7 +147,7 @@ extension PersonRecord {
             id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
             birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
             invalidDates, fingerprint, excluded, createdAt, updatedAt,
-            nickname, deathDate, excludedInCard, exclusionChoice?.rawValue, reminderDays,
+            nickname, deathDate, excludedInCard, exclusionChoice?.rawValue, reminderDays, imported,
         ]
     }
 
@@ -156,7 +160,7 @@ extension PersonRecord {
     /// to change a column of an existing person, use an `UPDATE`.
     func upsert(_ db: Database) throws {
         let statement = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         )
         statement.setUncheckedArguments(arguments)
         try statement.execute()
@@ -303,6 +307,7 @@ extension PersonRecord {
         var reminderDays: ReminderDays?
         var alternateDates: [AlternateDate]
         var createdAt: Double
+        var imported: Bool
     }
 
     /// Every person's ``MergeState``, by id.
@@ -314,7 +319,7 @@ extension PersonRecord {
             sql: """
                 SELECT id, fingerprint, sourceFile, birthdayYear, birthdayMonth, birthdayDay,
                        anniversaryYear, anniversaryMonth, anniversaryDay, createdAt,
-                       nickname, deathDate, excludedInCard, exclusionChoice, reminderDays FROM person
+                       nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported FROM person
                 """
         )
         while let row = try rows.next() {
@@ -330,7 +335,8 @@ extension PersonRecord {
                 exclusion: Exclusion(card: row[12], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
                 reminderDays: days.flatMap(ReminderDays.init),
                 alternateDates: alternates.isEmpty ? [] : alternates[row[0] as String] ?? [],
-                createdAt: row[9]
+                createdAt: row[9],
+                imported: row[15]
             )
         }
         return stored
@@ -346,5 +352,41 @@ extension PersonRecord {
             arguments: [person.excluded, person.exclusion.choice?.rawValue, person.reminderDays?.description, now.timeIntervalSince1970, person.id]
         )
         return db.changesCount > 0
+    }
+}
+
+// MARK: - Sources
+
+extension PersonRecord {
+    /// Marks the people `ids` as brought by an import (so no sync removes them).
+    static func markImported(_ ids: [String], _ db: Database) throws {
+        for chunk in ids.chunked(900) {
+            try filter(chunk.contains(Columns.id)).updateAll(db, Columns.imported.set(to: true))
+        }
+    }
+
+    /// Of `ids`, those an import brought.
+    static func importedAmong(_ ids: [String], _ db: Database) throws -> Set<String> {
+        var found = Set<String>()
+        for chunk in ids.chunked(900) {
+            found.formUnion(try String.fetchAll(db, filter(chunk.contains(Columns.id) && Columns.imported == true).select(Columns.id)))
+        }
+        return found
+    }
+
+    /// Deletes the people `ids`; how many rows went.
+    static func delete(ids: [String], _ db: Database) throws -> Int {
+        var count = 0
+        for chunk in ids.chunked(900) {
+            count += try filter(chunk.contains(Columns.id)).deleteAll(db)
+        }
+        return count
+    }
+}
+
+extension Array {
+    /// Consecutive slices of at most `size` elements (SQLite limits the arguments of one statement).
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

@@ -32,7 +32,11 @@ enum ContactFiles {
     static let streamLimit = 1 << 30
 
     /// Every file `paths` name, in order; folders expanded (sorted by path).
-    static func expand(_ paths: [String]) throws(ImportError) -> [InputFile] {
+    ///
+    /// - Parameter skippingVanished: a `.vcf` that is listed but gone by the
+    ///   time it is looked at is left out instead of failing (a source's
+    ///   folder, which vdirsyncer may be writing while it is read).
+    static func expand(_ paths: [String], skippingVanished: Bool = false) throws(ImportError) -> [InputFile] {
         var files: [InputFile] = []
         for path in paths {
             if path == standardInput || path == "/dev/stdin" {
@@ -44,7 +48,7 @@ enum ContactFiles {
             if isDirectory(info) {
                 var found: [InputFile] = []
                 var visited: Set<FileID> = [FileID(info)]
-                try search(path, into: &found, visited: &visited)
+                try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished)
                 guard !found.isEmpty else { throw .emptyDirectory(path: path) }
                 files += found.sorted { $0.path < $1.path }
             } else {
@@ -55,7 +59,12 @@ enum ContactFiles {
     }
 
     /// Adds the `.vcf`/`.vcard` files below `folder` to `found`.
-    private static func search(_ folder: String, into found: inout [InputFile], visited: inout Set<FileID>) throws(ImportError) {
+    private static func search(
+        _ folder: String,
+        into found: inout [InputFile],
+        visited: inout Set<FileID>,
+        skippingVanished: Bool
+    ) throws(ImportError) {
         guard let directory = opendir(folder) else { throw .cannotRead(path: folder, reason: reason(errno)) }
         defer { closedir(directory) }
         var names: [String] = []
@@ -77,12 +86,12 @@ enum ContactFiles {
             var info = stat()
             guard stat(path, &info) == 0 else {
                 // A link to nothing is only worth a word if it claims to be a contact file.
-                if wanted || errno != ENOENT { throw .cannotRead(path: path, reason: reason(errno)) }
+                if (wanted && !skippingVanished) || errno != ENOENT { throw .cannotRead(path: path, reason: reason(errno)) }
                 continue
             }
             if isDirectory(info) {
                 guard visited.insert(FileID(info)).inserted else { continue }
-                try search(path, into: &found, visited: &visited)
+                try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished)
             } else if wanted {
                 guard isRegular(info) else { throw .cannotRead(path: path, reason: "not a regular file") }
                 found.append(InputFile(path: path, size: Int64(info.st_size)))

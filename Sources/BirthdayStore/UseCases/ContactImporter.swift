@@ -45,6 +45,11 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// chose with `birthdays exclude`, `include` and `remind` is never touched
 /// by an import, and wins over the card (``Exclusion``).
 ///
+/// ## Imports and sources
+/// What an import brings belongs to no source: it is marked `imported`, and
+/// no sync removes it, even when a source that has the same person loses it
+/// (see ``SourceSync``).
+///
 /// ## A re-import mirrors the file
 /// A contact that comes back from the same file without any date loses its
 /// dates: it was stored only for them, so the person leaves the store (their
@@ -187,6 +192,9 @@ public struct ContactImporter: Sendable {
         let stored = try PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
         var changed = false
+        // People a source brought that this import brings too: from now on they
+        // belong to the import as well, and no sync removes them.
+        var adopted: [String] = []
         let dated = Set(people.map(\.id))
         for (id, file) in dateless where !dated.contains(id) {
             guard let old = stored[id], old.sourceFile == file else { continue }
@@ -223,6 +231,7 @@ public struct ContactImporter: Sendable {
             person.reminderDays = old.reminderDays
             if person.fingerprint == old.fingerprint {
                 report.unchanged += 1
+                if !old.imported { adopted.append(person.id) }
                 continue
             }
             report.updated += 1
@@ -233,6 +242,7 @@ public struct ContactImporter: Sendable {
                 try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
             }
         }
+        if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }
         if write && changed { try RevisionRecord.bump(now: now, db) }
     }
 }

@@ -110,6 +110,8 @@ public actor DeliveryEngine {
         public var waiting = 0
         /// Pending requests after the reschedule.
         public var scheduled = 0
+        /// The local day the pass ran on (in the user's zone).
+        public var today: LocalDate?
     }
 
     private let database: AppDatabase
@@ -200,6 +202,7 @@ public actor DeliveryEngine {
         result.status = status
         result.queued = queued
         let zone = settings.resolvedTimeZone(system: system)
+        result.today = LocalDate.today(at: start, in: zone)
         if status.allowsScheduling {
             warnedNotAllowed = false
             let set = channels(settings, status)
@@ -375,16 +378,25 @@ public actor DeliveryEngine {
     /// Runs passes until a graceful shutdown or cancellation: recover, then
     /// pass, sleep until ``nextWakeup()`` or an event, pass again. Store
     /// errors are logged and the loop goes on (it tries again at the next wakeup).
-    public func run(events: AsyncStream<Event>) async {
+    ///
+    /// - Parameter newDay: called after a pass that ran on a later local day
+    ///   than the one before (the midnight wake), for work that follows the
+    ///   day without a timer of its own (the daemon syncs its sources then).
+    public func run(events: AsyncStream<Event>, newDay: (@Sendable (LocalDate) -> Void)? = nil) async {
         do { try await recoverInterrupted() } catch { logger.error("cannot read the delivery ledger", metadata: ["error": "\(error)"]) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in events { await self.handle(event) }
             }
+            var lastDay: LocalDate?
             while !Self.stopping {
                 var wakeup = now().addingTimeInterval(60)
                 do {
-                    try await runOnePass()
+                    let pass = try await runOnePass()
+                    if let today = pass.today {
+                        if let lastDay, today > lastDay { newDay?(today) }
+                        lastDay = today
+                    }
                     wakeup = try await nextWakeup()
                 } catch {
                     logger.error("delivery pass failed", metadata: ["error": "\(error)"])

@@ -30,8 +30,16 @@ struct ChildProcess: Sendable {
 
     let pid: pid_t
 
-    /// Starts `argv[0]` with `argv` and exactly `environment`.
-    static func spawn(_ argv: [String], environment: [String: String]) throws(DeliveryError) -> ChildProcess {
+    /// Starts `argv[0]` with `argv` and exactly `environment`. Standard input
+    /// and output are `stdin` and `stdout` when given (pipe ends), else
+    /// `/dev/null`; standard error is `/dev/null` unless `inheritStderr`.
+    static func spawn(
+        _ argv: [String],
+        environment: [String: String],
+        stdin: Int32? = nil,
+        stdout: Int32? = nil,
+        inheritStderr: Bool = false
+    ) throws(DeliveryError) -> ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -47,9 +55,17 @@ struct ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        if let stdout {
+            posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        if !inheritStderr { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
         _ = cwake_spawn_add_closefrom(&actions, 3)
 
         let arguments = argv.map { strdup($0) } + [nil]

@@ -66,6 +66,31 @@ int cwake_watch_directory(const char *directory);
  * names `name` (e.g. "localtime"), 0 when none does. */
 int cwake_watch_read(int fd, const char *name);
 
+/* A non-blocking, close-on-exec inotify descriptor without watches (for cwake_inotify_add). */
+int cwake_inotify_open(void);
+
+/* Watches `directory` on `fd` for entries being created, written, renamed in
+ * or out, deleted or re-linked, and for the directory itself going away;
+ * returns the watch descriptor. */
+int cwake_inotify_add(int fd, const char *directory);
+
+/* Reads pending events of `fd` into `buffer` (at least 4096 bytes, aligned
+ * for struct inotify_event); returns the bytes read, 0 when none is
+ * pending, or a negative errno. */
+long cwake_inotify_read(int fd, void *buffer, unsigned long size);
+
+/* What one event of a read means, besides its name. */
+enum {
+    CWAKE_INOTIFY_ENTRY = 1,     /* an entry of the directory changed */
+    CWAKE_INOTIFY_GONE = 2,      /* the watched directory was deleted or moved, or the watch ended */
+    CWAKE_INOTIFY_OVERFLOW = 4   /* events were lost: look at everything again */
+};
+
+/* Decodes the event at `*offset` of the `length` bytes read into `buffer`:
+ * its watch descriptor, a CWAKE_INOTIFY_* kind and its name ("" when none),
+ * and moves `*offset` past it. Returns 0 when no event is left. */
+int cwake_inotify_event(const void *buffer, long length, long *offset, int *wd, int *kind, const char **name);
+
 /* Blocks until one of the descriptors is readable (pass -1 to leave one out)
  * and returns the CWAKE_READY_* bits; retries on EINTR. */
 int cwake_wait(int timer_fd, int watch_fd, int stop_fd);

@@ -24,6 +24,7 @@ struct StatusReport {
     var recent: [DeliveryEntry]
     var days: Int
     var zone: TimeZone
+    var sources: [Source]
     var ids: PublicID
     /// The id of the person of the next reminder.
     var nextPersonID: String?
@@ -50,6 +51,7 @@ struct StatusReport {
         nextPersonID = reminders.first.flatMap { $0.request.fireAt == next ? $0.request.personID : nil }
         last = try await database.lastDelivery()
         recent = try await database.deliveries(updatedSince: context.now.addingTimeInterval(-Double(max(days, 0)) * 86_400))
+        sources = try await database.sources(counting: false)
         serviceInstalled = context.userService().isInstalled
         if names {
             var wanted = Set(recent.map(\.personID))
@@ -58,6 +60,11 @@ struct StatusReport {
             let found = try await database.names(ids: Array(wanted))
             self.names = found
         }
+    }
+
+    /// When the running daemon syncs `source` next; `nil` without a daemon (nothing syncs then).
+    func nextSync(_ source: Source) -> Date? {
+        pid == nil ? nil : source.status.nextSync
     }
 
     /// " (Ada Lovelace)" for a terminal, "" otherwise.
@@ -108,6 +115,15 @@ struct StatusReport {
             }
         }
 
+        /// A source as status shows it: no location, no people count.
+        struct SourceState: Encodable {
+            var name: String
+            var kind: String
+            var last_sync: String?
+            var next_sync: String?
+            var error: String?
+        }
+
         struct Problem: Encodable {
             var id: String
             var occurrence: String
@@ -126,6 +142,7 @@ struct StatusReport {
         var last_delivery: LastDelivery?
         var recent: Recent
         var problems: [Problem]
+        var sources: [SourceState]
     }
 
     var output: Output {
@@ -158,6 +175,15 @@ struct StatusReport {
                     next_attempt_at: iso(entry.nextAttemptAt),
                     error: entry.lastError
                 )
+            },
+            sources: sources.map { source in
+                .init(
+                    name: source.name,
+                    kind: source.kind.rawValue,
+                    last_sync: iso(source.status.lastSync),
+                    next_sync: iso(nextSync(source)),
+                    error: source.status.error
+                )
             }
         )
     }
@@ -181,6 +207,17 @@ struct StatusReport {
                 "  \(entry.state.rawValue) \(ids.reminder(entry.notificationID)) (\(entry.occurrenceDate))\(named(entry.personID))"
                     + (entry.lastError.map { ": " + SafeText.line($0) } ?? "")
             )
+        }
+        if !sources.isEmpty {
+            lines.append("Sources: \(sources.count)")
+            for source in sources {
+                var line =
+                    "  \(SafeText.line(source.name)) (\(source.kind.rawValue)): last sync "
+                    + (source.status.lastSync.map { Wording.wallClock($0, zone: zone) } ?? "never")
+                if let next = nextSync(source) { line += ", next " + Wording.wallClock(next, zone: zone) }
+                if let error = source.status.error { line += "; failing: " + SafeText.line(error) }
+                lines.append(line)
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -1,0 +1,265 @@
+import BirthdayCore
+import Foundation
+
+/// The password of a source, from its `--password-command`; `nil` when it has none.
+public typealias PasswordProvider = @Sendable (Source) async throws(SourceError) -> String?
+
+/// Reads what changed in a CardDAV address book, incrementally.
+///
+/// 1. With a sync token from the last sync: one `REPORT sync-collection`
+///    (RFC 6578) with that token, asking for entity tags and cards. An
+///    unchanged book costs this one request. Members reported 404 are
+///    deleted. A token the server no longer accepts (403/409 with
+///    `valid-sync-token`) starts over from step 2. A truncated answer (507)
+///    is followed with its new token until complete (at most 100 requests;
+///    a listing still partial then is an error, never a removal).
+/// 2. Without a token: `sync-collection` with an empty token lists every
+///    member with its card, in one request; members the server reports as
+///    recently deleted (404) are not members.
+/// 3. A server without sync-collection (it answers 400, 403, 405, 415, 422
+///    or 501 to it): `PROPFIND` Depth 0 of `getctag`; when it is the stored
+///    one, nothing changed (one request). Otherwise `PROPFIND` Depth 1 lists
+///    every member's `getetag`, and an `addressbook-multiget` (RFC 6352)
+///    fetches only the members whose tag changed (or that came without one).
+///
+/// Cards a server sends without `address-data` are fetched with a
+/// multiget. A member that cannot be fetched is kept as it was. Any
+/// transport, authentication, HTTP or XML error throws, and the store then
+/// applies nothing.
+public struct CardDAVReader: SourceReader {
+    private let password: PasswordProvider
+    private let userAgent: String
+    private let timeouts: DAVSession.Timeouts
+    /// Members per multiget request.
+    static let multigetBatch = 1000
+
+    /// - Parameters:
+    ///   - password: runs the source's password command.
+    ///   - userAgent: sent with every request (servers log it).
+    ///   - readTimeout: how long an answer may keep the client waiting between bytes.
+    public init(password: @escaping PasswordProvider, userAgent: String = "birthdays", readTimeout: Duration = .seconds(120)) {
+        self.password = password
+        self.userAgent = userAgent
+        self.timeouts = DAVSession.Timeouts(read: readTimeout)
+    }
+
+    public func changes(in source: Source, since snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
+        guard let book = URL(string: source.location), book.scheme == "http" || book.scheme == "https" else {
+            throw .invalidLocation(location: source.location, reason: "not an http(s) URL")
+        }
+        let secret = try await password(source)
+        let session = DAVSession(username: source.username, password: secret, userAgent: userAgent, timeouts: timeouts)
+        let result: Result<SourceChanges, SourceError>
+        do throws(SourceError) {
+            var changes = try await Self.read(book, session: session, snapshot: snapshot)
+            changes.requests = session.requests
+            result = .success(changes)
+        } catch {
+            result = .failure(error)
+        }
+        await session.shutdown()
+        return try result.get()
+    }
+
+    // MARK: - The algorithm
+
+    static func read(_ book: URL, session: DAVSession, snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
+        if let token = snapshot.syncToken {
+            if let changes = try await syncCollection(book, token: token, session: session, snapshot: snapshot) { return changes }
+        } else if snapshot.ctag != nil {
+            return try await byETags(book, session: session, snapshot: snapshot)
+        }
+        if let changes = try await syncCollection(book, token: nil, session: session, snapshot: snapshot) { return changes }
+        return try await byETags(book, session: session, snapshot: snapshot)
+    }
+
+    /// sync-collection from `token` (all members for `nil`); `nil` when the
+    /// server does not do sync-collection, or no longer takes `token`
+    /// (then the caller starts over without one).
+    static func syncCollection(_ book: URL, token: String?, session: DAVSession, snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges?
+    {
+        let full = token == nil
+        var token = token
+        var cards: [String: (etag: String, data: String?)] = [:]
+        var deleted = Set<String>()
+        var rounds = 0
+        while true {
+            rounds += 1
+            let reply = try await session.send("REPORT", book, depth: "0", body: CardDAVRequests.syncCollection(token: token))
+            if reply.status != 207 {
+                if token != nil, [403, 409, 412].contains(reply.status),
+                    WebDAVXML.errorConditions(reply.body).contains(.dav("valid-sync-token")) || reply.status == 409
+                {
+                    return nil
+                }
+                if token == nil, [400, 403, 405, 415, 422, 501].contains(reply.status) { return nil }
+                throw failure(reply, book)
+            }
+            let answer = try multistatus(reply, book)
+            var truncated = false
+            for response in answer.responses {
+                guard let href = member(response.href, of: book) else {
+                    if response.status == 507 { truncated = true }
+                    continue
+                }
+                if response.status == 404 {
+                    cards[href] = nil
+                    deleted.insert(href)
+                } else if let etag = response.text(.getETag) {
+                    deleted.remove(href)
+                    cards[href] = (etag, response.properties[.addressData]?.text)
+                }
+            }
+            guard let next = answer.syncToken, !next.isEmpty else {
+                throw .badResponse(url: DAVSession.display(book), reason: "the sync-collection answer has no sync-token")
+            }
+            token = next
+            // A truncated answer (507 for the book itself) goes on from its token;
+            // one still truncated after 100 requests is a partial listing, which
+            // must never remove anyone.
+            guard truncated else { break }
+            guard rounds < 100 else {
+                throw .badResponse(url: DAVSession.display(book), reason: "the sync-collection answer was still truncated after 100 requests")
+            }
+        }
+        // Members whose tag the last sync already had need no reading.
+        var wanted: [String: (etag: String, data: String?)] = [:]
+        for (href, card) in cards where snapshot.items[href] != card.etag {
+            wanted[href] = card
+        }
+        var items: [SourceItem] = []
+        var problems: [ImportProblem] = []
+        var missing: [String] = []
+        for (href, card) in wanted.sorted(by: { $0.key < $1.key }) {
+            if let data = card.data, !data.isEmpty {
+                items.append(SourceItem(href: href, etag: card.etag, location: location(href, book), content: Data(data.utf8)))
+            } else {
+                missing.append(href)
+            }
+        }
+        if !missing.isEmpty {
+            let fetched = try await multiget(missing, book: book, session: session)
+            items += fetched.items
+            problems += fetched.problems
+        }
+        let listing: SourceListing = full ? .complete(present: Set(cards.keys)) : .delta(removed: deleted.sorted())
+        return SourceChanges(listing: listing, items: items, problems: problems, syncToken: token, ctag: nil)
+    }
+
+    /// The classic way: getctag, then every member's getetag, then a multiget of what changed.
+    static func byETags(_ book: URL, session: DAVSession, snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
+        let state = try await session.send("PROPFIND", book, depth: "0", body: CardDAVRequests.collectionState)
+        guard state.status == 207 else { throw failure(state, book) }
+        let collection = try multistatus(state, book).responses.first
+        // "" remembers "no sync-collection here" even when the server has no getctag.
+        let ctag = collection?.text(.getCTag) ?? ""
+        if !ctag.isEmpty, ctag == snapshot.ctag {
+            return SourceChanges(listing: .delta(removed: []), ctag: ctag)
+        }
+        let listing = try await session.send("PROPFIND", book, depth: "1", body: CardDAVRequests.memberETags)
+        guard listing.status == 207 else { throw failure(listing, book) }
+        var present = Set<String>()
+        var changed: [String] = []
+        for response in try multistatus(listing, book).responses {
+            guard let href = member(response.href, of: book), response.status == nil || response.status == 200,
+                response.properties[.resourceType]?.children.contains(.dav("collection")) != true
+            else { continue }
+            present.insert(href)
+            // A member listed without its tag is still there: it is fetched (the multiget has its tag).
+            if let etag = response.text(.getETag), snapshot.items[href] == etag { continue }
+            changed.append(href)
+        }
+        let fetched = try await multiget(changed.sorted(), book: book, session: session)
+        return SourceChanges(listing: .complete(present: present), items: fetched.items, problems: fetched.problems, syncToken: nil, ctag: ctag)
+    }
+
+    /// The cards at `hrefs`, in batches. A member that is gone (404) is
+    /// skipped; one that fails otherwise is reported and kept as it was.
+    static func multiget(
+        _ hrefs: [String],
+        book: URL,
+        session: DAVSession
+    ) async throws(SourceError) -> (items: [SourceItem], problems: [ImportProblem]) {
+        var items: [SourceItem] = []
+        var problems: [ImportProblem] = []
+        var start = 0
+        while start < hrefs.count {
+            let batch = hrefs[start..<min(start + multigetBatch, hrefs.count)]
+            start += multigetBatch
+            let reply = try await session.send("REPORT", book, depth: "1", body: CardDAVRequests.multiget(batch))
+            guard reply.status == 207 else { throw failure(reply, book) }
+            var answered = Set<String>()
+            for response in try multistatus(reply, book).responses {
+                guard let href = member(response.href, of: book) else { continue }
+                answered.insert(href)
+                if let data = response.properties[.addressData]?.text, !data.isEmpty, let etag = response.text(.getETag) {
+                    items.append(SourceItem(href: href, etag: etag, location: location(href, book), content: Data(data.utf8)))
+                } else if response.status != 404 {
+                    problems.append(ImportProblem(file: location(href, book), line: 1, message: "the server sent no card; kept as it was"))
+                }
+            }
+            for href in batch where !answered.contains(href) {
+                problems.append(ImportProblem(file: location(href, book), line: 1, message: "the server did not send this card; kept as it was"))
+            }
+        }
+        return (items, problems)
+    }
+
+    // MARK: - Helpers
+
+    static func multistatus(_ reply: DAVSession.Reply, _ url: URL) throws(SourceError) -> Multistatus {
+        do {
+            return try WebDAVXML.multistatus(reply.body)
+        } catch {
+            throw .badResponse(url: DAVSession.display(url), reason: error.description)
+        }
+    }
+
+    /// The error for an answer that is not the one asked for.
+    static func failure(_ reply: DAVSession.Reply, _ url: URL) -> SourceError {
+        let shown = DAVSession.display(url)
+        switch reply.status {
+        case 401: return .unauthorized(url: shown)
+        case 207: return .badResponse(url: shown, reason: "unexpected multistatus")
+        default: return .http(url: shown, status: reply.status, reason: HTTPStatusText.phrase(reply.status))
+        }
+    }
+
+    /// The member key of a response's href: its path, when it is inside the
+    /// book and not the book itself; `nil` otherwise.
+    static func member(_ href: String, of book: URL) -> String? {
+        guard !href.isEmpty, let url = URL(string: href, relativeTo: book) else { return nil }
+        let path = url.absoluteURL.path(percentEncoded: true)
+        let bookPath = book.path(percentEncoded: true)
+        let base = bookPath.hasSuffix("/") ? bookPath : bookPath + "/"
+        guard path.hasPrefix(base), path.count > base.count, !path.hasSuffix("/") else { return nil }
+        return path
+    }
+
+    /// Where a member is, for problems and the person's source: its whole URL.
+    static func location(_ href: String, _ book: URL) -> String {
+        guard let url = URL(string: href, relativeTo: book) else { return href }
+        return DAVSession.display(url.absoluteURL)
+    }
+}
+
+/// Reason phrases for the statuses a CardDAV server answers with.
+enum HTTPStatusText {
+    static func phrase(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 409: "Conflict"
+        case 412: "Precondition Failed"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 507: "Insufficient Storage"
+        default: ""
+        }
+    }
+}

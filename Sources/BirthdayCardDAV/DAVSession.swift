@@ -1,0 +1,116 @@
+import AsyncHTTPClient
+import BirthdayCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// One conversation with a CardDAV server: an `HTTPClient` of its own,
+/// made for a sync or a discovery and shut down after it, so no idle
+/// connection (and no timer that closes it) outlives the sync.
+///
+/// - HTTP and HTTPS through AsyncHTTPClient, with the system's trust store;
+///   redirects are followed (at most 5, keeping method and body;
+///   `Authorization` is dropped when a redirect leaves the origin).
+/// - A connection that cannot be made fails at once (no retries inside the
+///   client; the daemon has its own backoff), after at most 5 s.
+/// - Basic authentication is sent with every request (servers such as
+///   Radicale do not answer an unauthenticated PROPFIND with a challenge).
+/// - Errors become ``SourceError`` sentences with the URL (never with the
+///   password or the `Authorization` header).
+final class DAVSession: Sendable {
+    struct Reply: Sendable {
+        var status: Int
+        var body: Data
+        /// Where the answer came from, after redirects.
+        var url: URL
+    }
+
+    /// How long to wait for a connection, and for the next bytes of an answer
+    /// (a first sync of a large book makes the server work for a while).
+    struct Timeouts: Sendable {
+        var connect: Duration = .seconds(5)
+        var read: Duration = .seconds(120)
+    }
+
+    private let client: HTTPClient
+    private let authorization: String?
+    private let userAgent: String
+    private let counter = Atomic<Int>(0)
+
+    init(username: String?, password: String?, userAgent: String, timeouts: Timeouts = Timeouts()) {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false))
+        configuration.timeout = .init(
+            connect: .nanoseconds(Int64(timeouts.connect.components.seconds) * 1_000_000_000),
+            read: .nanoseconds(Int64(timeouts.read.components.seconds) * 1_000_000_000)
+        )
+        // A refused connection fails the request at once: the daemon retries
+        // with its own backoff, and `sources sync` should not hang.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        if let username {
+            authorization = "Basic " + Data((username + ":" + (password ?? "")).utf8).base64EncodedString()
+        } else {
+            authorization = nil
+        }
+        self.userAgent = userAgent
+    }
+
+    /// Requests sent so far.
+    var requests: Int { counter.load(ordering: .relaxed) }
+
+    /// Closes the connections; call once, after the last request.
+    func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    /// Sends `method` to `url` with an XML body and returns the answer, whatever its status.
+    ///
+    /// - Throws: ``SourceError/network(url:reason:)`` when there is no answer.
+    func send(_ method: String, _ url: URL, depth: String?, body: String?) async throws(SourceError) -> Reply {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: method)
+        request.headers.add(name: "User-Agent", value: userAgent)
+        if let authorization { request.headers.add(name: "Authorization", value: authorization) }
+        if let depth { request.headers.add(name: "Depth", value: depth) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        counter.add(1, ordering: .relaxed)
+        do {
+            let response = try await client.execute(request, timeout: .seconds(600))
+            let buffer = try await response.body.collect(upTo: 1 << 30)
+            return Reply(status: Int(response.status.code), body: Data(buffer.readableBytesView), url: response.url ?? url)
+        } catch {
+            throw .network(url: DAVSession.display(url), reason: DAVSession.reason(error))
+        }
+    }
+
+    /// The URL as messages show it: without user information.
+    static func display(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.user = nil
+        components.password = nil
+        return components.string ?? url.absoluteString
+    }
+
+    /// A sentence for a transport error.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout, .tlsHandshakeTimeout: return "the connection timed out"
+            case .readTimeout, .deadlineExceeded: return "the server did not answer in time"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            case .redirectLimitReached, .redirectCycleDetected: return "too many redirects"
+            default: return "\(error)"
+            }
+        }
+        if let error = error as? IOError {
+            return String(cString: strerror(error.errnoCode))
+        }
+        let text = "\(error)"
+        if text.contains("Connection refused") { return "connection refused" }
+        return text
+    }
+}

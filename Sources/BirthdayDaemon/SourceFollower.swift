@@ -1,0 +1,294 @@
+import BirthdayCore
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Keeps the daemon's sources in sync: `birthdays run`'s half of issue 11.
+///
+/// When it syncs:
+/// - every source at start, and on every wake the daemon detects (resume,
+///   clock and time-zone changes, local midnight, SIGHUP, which is also what
+///   `sources add`/`remove` send); the list of sources is read again then;
+/// - a CardDAV source every `sync-interval` (default 1 h) after its last
+///   sync: one timer for all of them, at the soonest;
+/// - a file or vdir source within seconds of a change on disk (inotify, see
+///   ``SourceWatcher``): one second after the last event of a burst, and no
+///   later than five seconds after its first, so a sync never reads a
+///   half-written folder while vdirsyncer is still writing;
+/// - a source whose sync failed again after ``SourceRetryPolicy``'s delay
+///   (30 s, doubling, at most the interval).
+///
+/// A sync that changed people reschedules in its own transaction and pokes
+/// the delivery engine (`peopleChanged`). With only local sources the
+/// follower has no timer at all; idle, it sleeps. When each source is synced
+/// next is written to the database for `birthdays status`, and cleared when
+/// the daemon stops.
+actor SourceFollower {
+    enum Event: Sendable {
+        /// Sync every source (a wake, SIGHUP, midnight); reads the list of sources again.
+        case syncAll(reason: String)
+        /// Something changed on disk for this source.
+        case changed(Int64)
+    }
+
+    /// How long a burst of file events must have been quiet, and how long it may last at most, before the sync.
+    static let settle: TimeInterval = 1
+    static let settleAtMost: TimeInterval = 5
+    /// The retry ceiling of a failing local source.
+    static let localCeiling: Duration = .seconds(3600)
+
+    private let sync: SourceSync
+    private let database: AppDatabase
+    private let clock: any Clock<Duration>
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private let watches: Bool
+    private let peopleChanged: @Sendable () -> Void
+    private let alarm = FollowerAlarm()
+
+    private let inbox = Mutex<[Event]>([])
+    private var sources: [Source] = []
+    /// When each source is synced next: set for CardDAV sources and failing ones.
+    private var due: [Int64: Date] = [:]
+    /// Local changes waiting to settle: when the burst started and when it was last seen.
+    private var settling: [Int64: (first: Date, last: Date)] = [:]
+    private var published: [Int64: Date?] = [:]
+    private var watcher: SourceWatcher?
+    private var watchedTargets: Set<SourceWatcher.Target> = []
+    private var forwarding: Task<Void, Never>?
+    /// Syncs done (for tests).
+    private(set) var syncs = 0
+
+    init(
+        sync: SourceSync,
+        database: AppDatabase,
+        clock: any Clock<Duration>,
+        now: @escaping @Sendable () -> Date,
+        watches: Bool,
+        logger: Logger,
+        peopleChanged: @escaping @Sendable () -> Void
+    ) {
+        self.sync = sync
+        self.database = database
+        self.clock = clock
+        self.now = now
+        self.watches = watches
+        self.logger = logger
+        self.peopleChanged = peopleChanged
+    }
+
+    /// Queues `event` and wakes the loop.
+    nonisolated func post(_ event: Event) {
+        inbox.withLock { $0.append(event) }
+        alarm.ring()
+    }
+
+    private static var stopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
+
+    /// Syncs everything, then follows the sources until a graceful shutdown or cancellation.
+    func run() async {
+        inbox.withLock { $0.insert(.syncAll(reason: "start"), at: 0) }
+        while !Self.stopping {
+            let events = inbox.withLock { inbox in
+                defer { inbox.removeAll() }
+                return inbox
+            }
+            var all = false
+            var touched = Set<Int64>()
+            for event in events {
+                switch event {
+                case .syncAll(let reason):
+                    if !all { logger.info("syncing every source", metadata: ["reason": "\(reason)"]) }
+                    all = true
+                case .changed(let id):
+                    touched.insert(id)
+                }
+            }
+            if all {
+                await reload()
+                for source in sources {
+                    if Self.stopping { break }
+                    await syncNow(source)
+                }
+            } else {
+                let instant = now()
+                for id in touched {
+                    let first = settling[id]?.first ?? instant
+                    settling[id] = (first, instant)
+                }
+            }
+            // Whatever is due now.
+            let instant = now()
+            for source in sources where !Self.stopping {
+                if let window = settling[source.id],
+                    instant >= min(window.last.addingTimeInterval(Self.settle), window.first.addingTimeInterval(Self.settleAtMost))
+                {
+                    await syncNow(source)
+                } else if let at = due[source.id], instant >= at {
+                    await syncNow(source)
+                }
+            }
+            await publish()
+            if Self.stopping || !inbox.withLock(\.isEmpty) { continue }
+            guard let next = nextDeadline() else {
+                await alarm.sleep(nil)
+                continue
+            }
+            let seconds = max(0, next.timeIntervalSince(now()))
+            logger.debug("next source check", metadata: ["in_s": "\(Int(seconds.rounded(.up)))"])
+            let clock = self.clock
+            await alarm.sleep {
+                try await clock.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up))))
+            }
+        }
+        forwarding?.cancel()
+        watcher?.stop()
+        do {
+            try await database.clearNextSync()
+        } catch {
+            logger.warning("cannot clear the sources' next sync", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func nextDeadline() -> Date? {
+        var candidates = Array(due.values)
+        for window in settling.values {
+            candidates.append(min(window.last.addingTimeInterval(Self.settle), window.first.addingTimeInterval(Self.settleAtMost)))
+        }
+        return candidates.min()
+    }
+
+    /// Reads the sources again, and watches the local ones.
+    private func reload() async {
+        do {
+            sources = try await database.sources(counting: false)
+        } catch {
+            logger.error("cannot read the sources", metadata: ["error": "\(error)"])
+            return
+        }
+        let ids = Set(sources.map(\.id))
+        due = due.filter { ids.contains($0.key) }
+        settling = settling.filter { ids.contains($0.key) }
+        published = published.filter { ids.contains($0.key) }
+        guard watches else { return }
+        let targets = Set(sources.filter(\.kind.isLocal).map { SourceWatcher.Target(sourceID: $0.id, kind: $0.kind, path: $0.location) })
+        guard targets != watchedTargets else { return }
+        forwarding?.cancel()
+        watcher?.stop()
+        watcher = nil
+        forwarding = nil
+        watchedTargets = targets
+        guard !targets.isEmpty else { return }
+        do {
+            let watcher = try SourceWatcher(Array(targets))
+            for failure in watcher.failures {
+                logger.warning("a source folder cannot be watched; it syncs at the daemon's other wakes", metadata: ["reason": "\(failure.reason)"])
+            }
+            self.watcher = watcher
+            forwarding = Task { [weak self] in
+                for await id in watcher.changes { self?.post(.changed(id)) }
+            }
+        } catch {
+            logger.warning("local sources will not be watched for changes", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Syncs `source` and decides when it is due next.
+    private func syncNow(_ source: Source) async {
+        settling[source.id] = nil
+        let report = await sync.sync(source)
+        syncs += 1
+        let instant = now()
+        let interval = (try? await database.settings().syncInterval) ?? .seconds(3600)
+        let current = try? await database.sources(counting: false).first { $0.id == source.id }
+        if let current, let index = sources.firstIndex(where: { $0.id == source.id }) { sources[index] = current }
+        let failures = current?.status.failures ?? 1
+        if report.succeeded {
+            due[source.id] = source.kind == .carddav ? instant.addingTimeInterval(interval.timeInterval) : nil
+        } else {
+            let ceiling = source.kind == .carddav ? interval : Self.localCeiling
+            due[source.id] = instant.addingTimeInterval(SourceRetryPolicy.delay(afterFailures: max(failures, 1), ceiling: ceiling).timeInterval)
+        }
+        if report.peopleChanged { peopleChanged() }
+    }
+
+    /// Writes the next syncs that changed since the last write.
+    private func publish() async {
+        var changes: [Int64: Date?] = [:]
+        for source in sources {
+            let next = due[source.id]
+            if published[source.id] == nil || published[source.id]! != next { changes[source.id] = next }
+        }
+        guard !changes.isEmpty else { return }
+        do {
+            try await database.setNextSync(changes)
+            for (id, next) in changes { published[id] = next }
+        } catch {
+            logger.warning("cannot record the sources' next sync", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+/// Ends the follower's sleep early: a ring while it sleeps ends the sleep;
+/// one while it works makes the next sleep return at once.
+final class FollowerAlarm: Sendable {
+    private struct State {
+        var sleeper: Task<Void, any Error>?
+        var waiter: CheckedContinuation<Void, Never>?
+        var rung = false
+    }
+
+    private let state = Mutex(State())
+
+    func ring() {
+        let (sleeper, waiter) = state.withLock { state -> (Task<Void, any Error>?, CheckedContinuation<Void, Never>?) in
+            state.rung = true
+            defer { state.waiter = nil }
+            return (state.sleeper, state.waiter)
+        }
+        sleeper?.cancel()
+        waiter?.resume()
+    }
+
+    /// Sleeps with `body` (a clock sleep), or until a ring when `body` is `nil`.
+    func sleep(_ body: (@Sendable () async throws -> Void)?) async {
+        if let body {
+            let task = Task { try await body() }
+            let skip = state.withLock { state in
+                if state.rung {
+                    state.rung = false
+                    return true
+                }
+                state.sleeper = task
+                return false
+            }
+            if skip { task.cancel() }
+            await withTaskCancellationHandler {
+                _ = await task.result
+            } onCancel: {
+                task.cancel()
+            }
+        } else {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let resumeNow = state.withLock { state in
+                        if state.rung { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            } onCancel: {
+                ring()
+            }
+        }
+        state.withLock { state in
+            state.sleeper = nil
+            state.waiter = nil
+            state.rung = false
+        }
+    }
+}

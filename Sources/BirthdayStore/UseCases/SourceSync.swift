@@ -1,0 +1,396 @@
+import BirthdayCore
+import Foundation
+import GRDB
+import Logging
+
+/// Syncs sources into the store: asks the source's reader what changed,
+/// and applies it in one write transaction, reschedule included, so a sync
+/// lands whole or not at all.
+///
+/// ## Applying changes
+/// - Each new or changed item is read as an import reads a file
+///   (``ContactReader``, ``ContactMerge``); its people replace what the
+///   item brought before. An item that is not a contact file at all (empty,
+///   binary, not vCard or CSV) is kept as it was and reported: a half-written
+///   file never removes anyone.
+/// - A person is written only when what the item says about them changed.
+///   A person the store already has from elsewhere follows the import's
+///   rules: the item's fields win, and a date it lacks is kept when the
+///   person came from another file or card.
+/// - A person the source no longer has leaves the store, with their pending
+///   reminders, unless another source has them or an import brought them.
+///   Their ledger rows stay as history; those still to be sent are dismissed.
+/// - A sync that would remove every person the source has, or more than
+///   half of them when it has more than 10 (``MassRemoval``), changes
+///   nothing and fails until it is run with `allowMassRemoval`.
+/// - When people changed, the revision is bumped and the reminders are
+///   rescheduled in the same transaction.
+///
+/// ## In another process
+/// A kind of source can be delegated (``SourceDelegate``): CardDAV sources
+/// are synced by the `birthdays-carddav` helper, which runs this same type
+/// with the CardDAV reader and records its own outcome.
+///
+/// ## Failures
+/// A reader's error (network, authentication, HTTP, XML, a missing folder)
+/// changes nothing but the source's status: its error, its failure count
+/// and the time of the attempt. Logs carry counts, never a name, a card or
+/// a password.
+public struct SourceSync: Sendable {
+    public let database: AppDatabase
+    public let readers: SourceReaders
+    public let now: @Sendable () -> Date
+    public let systemTimeZone: @Sendable () -> TimeZone
+    /// The environment's locale, for the words of rescheduled reminders when the `language` setting is `system`.
+    public let systemLocale: String?
+    public let logger: Logger
+    private let delegates: @Sendable (SourceKind) -> (any SourceDelegate)?
+
+    /// - Parameters:
+    ///   - readers: read sources in this process.
+    ///   - delegates: sync the sources of a kind in another process instead
+    ///     (which then applies the changes itself, under the same rules).
+    public init(
+        database: AppDatabase,
+        readers: SourceReaders,
+        delegates: @escaping @Sendable (SourceKind) -> (any SourceDelegate)? = { _ in nil },
+        now: @escaping @Sendable () -> Date,
+        systemTimeZone: @escaping @Sendable () -> TimeZone,
+        systemLocale: String? = nil,
+        logger: Logger
+    ) {
+        self.database = database
+        self.readers = readers
+        self.delegates = delegates
+        self.now = now
+        self.systemTimeZone = systemTimeZone
+        self.systemLocale = systemLocale
+        self.logger = logger
+    }
+
+    /// Syncs the sources named `names` (every source when empty), one after the other.
+    ///
+    /// - Throws: ``SourceError/unknownSource(name:)`` before syncing anything
+    ///   when a name is unknown; ``SourceError/store(_:)`` when the list cannot be read.
+    public func sync(named names: [String], allowMassRemoval: Bool = false) async throws(SourceError) -> [SourceSyncReport] {
+        let all: [Source]
+        do {
+            all = try await database.sources(counting: false)
+        } catch {
+            throw .store(error.description)
+        }
+        var chosen: [Source] = []
+        for name in names {
+            guard let source = all.first(where: { $0.name == name }) else { throw .unknownSource(name: name) }
+            if !chosen.contains(source) { chosen.append(source) }
+        }
+        var reports: [SourceSyncReport] = []
+        for source in names.isEmpty ? all : chosen {
+            reports.append(await sync(source, allowMassRemoval: allowMassRemoval))
+        }
+        return reports
+    }
+
+    /// Syncs one source; the report says what changed or why nothing did.
+    public func sync(_ source: Source, allowMassRemoval: Bool = false) async -> SourceSyncReport {
+        var report = SourceSyncReport(name: source.name, kind: source.kind)
+        let started = ContinuousClock.now
+        do throws(SourceError) {
+            if let delegate = delegates(source.kind) {
+                // The other process records and logs what it did; only a report that never came is recorded here.
+                return try await delegate.sync(
+                    source,
+                    allowMassRemoval: allowMassRemoval,
+                    now: now(),
+                    timeZone: systemTimeZone(),
+                    locale: systemLocale
+                )
+            }
+            try await run(source, allowMassRemoval: allowMassRemoval, report: &report)
+        } catch {
+            report.error = error
+            // A daemon stopping in the middle of a sync is not the source's fault.
+            if !Task.isCancelled {
+                let instant = now()
+                do {
+                    try await database.write { db in try SourceRecord.failed(id: source.id, error: error.description, now: instant, db) }
+                } catch {
+                    logger.error("cannot record the failed sync", metadata: ["source": "\(source.id)", "error": "\(error)"])
+                }
+            }
+        }
+        return logged(report, source: source, started: started)
+    }
+
+    private func logged(_ report: SourceSyncReport, source: Source, started: ContinuousClock.Instant) -> SourceSyncReport {
+        let elapsed = ContinuousClock.now - started
+        if let error = report.error {
+            logger.warning(
+                "source sync failed",
+                metadata: ["source": "\(source.id)", "kind": "\(source.kind.rawValue)", "requests": "\(report.requests)", "error": "\(error)"]
+            )
+        } else {
+            logger.info(
+                "source synced",
+                metadata: [
+                    "source": "\(source.id)", "kind": "\(source.kind.rawValue)", "added": "\(report.added)", "updated": "\(report.updated)",
+                    "removed": "\(report.removed)", "unchanged": "\(report.unchanged)", "problems": "\(report.problems.count)",
+                    "requests": "\(report.requests)",
+                    "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+                ]
+            )
+        }
+        return report
+    }
+
+    private func run(_ source: Source, allowMassRemoval: Bool, report: inout SourceSyncReport) async throws(SourceError) {
+        guard let reader = readers.reader(for: source.kind) else {
+            throw .unavailable(reason: "this build of birthdays cannot sync \(source.kind.rawValue) sources")
+        }
+        let id = source.id
+        let found: SourceSnapshot?
+        do {
+            found = try await database.read { db -> SourceSnapshot? in
+                guard var snapshot = try SourceRecord.fetchOne(db, key: id)?.snapshot else { return nil }
+                snapshot.items = try SourceItemRecord.items(sourceId: id, db)
+                return snapshot
+            }
+        } catch {
+            throw .store(error.description)
+        }
+        // Removed since it was listed (by `sources remove` while a daemon syncs).
+        guard let snapshot = found else { throw .unknownSource(name: source.name) }
+        let changes = try await reader.changes(in: source, since: snapshot)
+        report.requests = changes.requests
+        let instant = now()
+        let system = systemTimeZone()
+        let locale = systemLocale
+        let year = Calendar(identifier: .gregorian).dateComponents(in: system, from: instant).year ?? 2000
+        let parsed = await Blocking.run { SourceSync.parse(changes.items, referenceYear: year) }
+        let outcome: Outcome
+        do {
+            outcome = try await database.write { db in
+                try SourceSync.apply(
+                    parsed,
+                    changes: changes,
+                    sourceID: id,
+                    allowMassRemoval: allowMassRemoval,
+                    now: instant,
+                    systemTimeZone: system,
+                    systemLocale: locale,
+                    db
+                )
+            }
+        } catch {
+            throw .store(error.description)
+        }
+        switch outcome {
+        case .refused(let removing, let owned):
+            throw .massRemoval(source: source.name, removing: removing, of: owned)
+        case .applied(let counts, let rescheduled):
+            report.added = counts.added
+            report.updated = counts.updated
+            report.removed = counts.removed
+            report.unchanged = counts.unchanged
+            report.peopleChanged = rescheduled != nil
+            report.problems = changes.problems + parsed.flatMap(\.problems)
+            if let rescheduled {
+                NotificationScheduler(database: database, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale, logger: logger)
+                    .log(rescheduled)
+            }
+        }
+    }
+
+    // MARK: - Parsing
+
+    /// An item read as an import reads a file.
+    struct ParsedItem: Sendable {
+        var href: String
+        var etag: String
+        /// The people the item brings (contacts with dates), by id.
+        var people: [Person]
+        /// `false` when the item is not a contact file at all: it is kept as it was.
+        var readable: Bool
+        var problems: [ImportProblem]
+    }
+
+    static func parse(_ items: [SourceItem], referenceYear: Int) -> [ParsedItem] {
+        items.map { item in
+            let result = ContactReader.parse(item.content, file: item.location, referenceYear: referenceYear)
+            var report = ImportReport()
+            report.problems = result.problems
+            let people = ContactMerge.people(from: result.contacts, report: &report)
+            var problems = report.problems
+            let readable = !(result.contacts.isEmpty && !result.problems.isEmpty)
+            if !readable {
+                problems.append(ImportProblem(file: item.location, line: 1, message: "not a contact card; kept as it was"))
+            }
+            return ParsedItem(href: item.href, etag: item.etag, people: people, readable: readable, problems: problems)
+        }
+    }
+
+    // MARK: - Applying
+
+    struct Counts: Sendable, Equatable {
+        var added = 0
+        var updated = 0
+        var removed = 0
+        var unchanged = 0
+    }
+
+    enum Outcome: Sendable {
+        /// Written; the reschedule's result when people changed.
+        case applied(Counts, rescheduled: RescheduleResult?)
+        /// Nothing written: the mass-removal guard.
+        case refused(removing: Int, owned: Int)
+    }
+
+    /// The whole sync's writes, inside the caller's transaction (see the type's documentation).
+    static func apply(
+        _ parsed: [ParsedItem],
+        changes: SourceChanges,
+        sourceID: Int64,
+        allowMassRemoval: Bool,
+        now: Date,
+        systemTimeZone: TimeZone,
+        systemLocale: String?,
+        _ db: Database
+    ) throws -> Outcome {
+        let storedItems = try SourceItemRecord.items(sourceId: sourceID, db)
+        let before = try SourcePersonRecord.contributions(sourceId: sourceID, db)
+
+        // Later items of the same href replace earlier ones.
+        var latest: [String: ParsedItem] = [:]
+        for item in parsed { latest[item.href] = item }
+        var removedHrefs: [String]
+        switch changes.listing {
+        case .complete(let present):
+            let known = Set(storedItems.keys).union(before.keys)
+            removedHrefs = known.filter { !present.contains($0) && latest[$0] == nil }.sorted()
+        case .delta(let removed):
+            removedHrefs = Array(Set(removed.filter { (storedItems[$0] != nil || before[$0] != nil) && latest[$0] == nil })).sorted()
+        }
+
+        var after = before
+        for href in removedHrefs { after[href] = nil }
+        for item in latest.values where item.readable {
+            var brought: [String: String] = [:]
+            for person in item.people { brought[person.id] = person.fingerprint }
+            after[item.href] = brought.isEmpty ? nil : brought
+        }
+
+        let owned = fingerprints(before)
+        let owning = fingerprints(after)
+        let leaving = Set(owned.keys).subtracting(owning.keys)
+        if !allowMassRemoval && MassRemoval.needsConfirmation(removing: leaving.count, of: owned.count) {
+            return .refused(removing: leaving.count, owned: owned.count)
+        }
+        var counts = Counts()
+        for (id, prints) in owning {
+            if let old = owned[id] {
+                if old == prints { counts.unchanged += 1 } else { counts.updated += 1 }
+            } else {
+                counts.added += 1
+            }
+        }
+        counts.removed = leaving.count
+
+        // The source's own bookkeeping.
+        for href in removedHrefs {
+            try SourceItemRecord.delete(sourceId: sourceID, href: href, db)
+            try SourcePersonRecord.deleteItem(sourceId: sourceID, href: href, db)
+        }
+        for item in latest.values.sorted(by: { $0.href < $1.href }) {
+            try SourceItemRecord.save(sourceId: sourceID, href: item.href, etag: item.etag, db)
+            guard item.readable else { continue }
+            try SourcePersonRecord.deleteItem(sourceId: sourceID, href: item.href, db)
+            for person in item.people {
+                try SourcePersonRecord.insert(sourceId: sourceID, href: item.href, personId: person.id, fingerprint: person.fingerprint, db)
+            }
+        }
+
+        // The people.
+        var changed = false
+        var states = try PersonRecord.mergeStates(db)
+        let timestamp = now.timeIntervalSince1970
+        for item in latest.values.sorted(by: { $0.href < $1.href }) where item.readable {
+            for var person in item.people {
+                if before[item.href]?[person.id] == person.fingerprint, states[person.id] != nil { continue }
+                guard let old = states[person.id] else {
+                    try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp, imported: false).upsert(db)
+                    if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
+                    states[person.id] = PersonRecord.MergeState(
+                        fingerprint: person.fingerprint,
+                        sourceFile: person.source.file,
+                        birthday: person.birthday,
+                        anniversary: person.anniversary,
+                        nickname: person.nickname,
+                        deathDate: person.deathDate,
+                        exclusion: person.exclusion,
+                        reminderDays: person.reminderDays,
+                        alternateDates: person.alternateDates,
+                        createdAt: timestamp,
+                        imported: false
+                    )
+                    changed = true
+                    continue
+                }
+                if old.sourceFile != person.source.file {
+                    // Never erase a date (nor a nickname, a death date or the card's exclusion) that came from another file or card.
+                    if person.birthday == nil { person.birthday = old.birthday }
+                    if person.anniversary == nil { person.anniversary = old.anniversary }
+                    if person.nickname.isEmpty { person.nickname = old.nickname }
+                    if person.deathDate == nil { person.deathDate = old.deathDate }
+                    person.exclusion.card = person.exclusion.card || old.exclusion.card
+                    for date in old.alternateDates
+                    where !person.alternateDates.contains(where: { $0.kind == date.kind && $0.date.calendar == date.date.calendar }) {
+                        person.alternateDates.append(date)
+                    }
+                    person.alternateDates.sort()
+                }
+                // The user's choices (exclude, include, remind) outlast every sync, as every import.
+                person.exclusion.choice = old.exclusion.choice
+                person.reminderDays = old.reminderDays
+                guard person.fingerprint != old.fingerprint else { continue }
+                try PersonRecord(person, createdAt: old.createdAt, updatedAt: timestamp, imported: old.imported).upsert(db)
+                // After the row: replacing a person's row takes their dates in other calendars with it.
+                try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
+                states[person.id]?.fingerprint = person.fingerprint
+                states[person.id]?.sourceFile = person.source.file
+                states[person.id]?.birthday = person.birthday
+                states[person.id]?.anniversary = person.anniversary
+                states[person.id]?.nickname = person.nickname
+                states[person.id]?.deathDate = person.deathDate
+                states[person.id]?.exclusion = person.exclusion
+                states[person.id]?.alternateDates = person.alternateDates
+                changed = true
+            }
+        }
+        if !leaving.isEmpty {
+            let candidates = leaving.sorted()
+            let kept = try SourcePersonRecord.owned(among: candidates, db).union(try PersonRecord.importedAmong(candidates, db))
+            let gone = candidates.filter { !kept.contains($0) }
+            if !gone.isEmpty {
+                _ = try DeliveryRecord.dismissOpen(personIDs: gone, reason: "the contact was removed from its source", now: now, db)
+                if try PersonRecord.delete(ids: gone, db) > 0 { changed = true }
+            }
+        }
+
+        var rescheduled: RescheduleResult?
+        if changed {
+            try RevisionRecord.bump(now: now, db)
+            rescheduled = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)
+        }
+        try SourceRecord.succeeded(id: sourceID, syncToken: changes.syncToken, ctag: changes.ctag, now: now, db)
+        return .applied(counts, rescheduled: rescheduled)
+    }
+
+    /// Person id → the fingerprints the source's items give them.
+    private static func fingerprints(_ contributions: [String: [String: String]]) -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        for brought in contributions.values {
+            for (id, print) in brought { result[id, default: []].insert(print) }
+        }
+        return result
+    }
+}

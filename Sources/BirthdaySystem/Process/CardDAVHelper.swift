@@ -1,0 +1,186 @@
+import BirthdayCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs `birthdays-carddav`, the helper that talks to CardDAV servers, so
+/// that `birthdays` itself (the daemon above all) never links an HTTP and
+/// TLS stack: linking AsyncHTTPClient into it cost the idle daemon 2.9 MB of
+/// resident memory without a single request (ARCHITECTURE.md).
+///
+/// The helper lives next to `birthdays` (or where `BIRTHDAYS_CARDDAV_HELPER`
+/// says). It syncs a source itself, applying the changes to the database
+/// file under the same rules, recording the outcome in the source's status
+/// and logging it on the standard error it shares with its caller. It
+/// prints a JSON ``HelperReply`` and says in its exit status what happened
+/// (``HelperExit``). A password already read is given on its standard input,
+/// never in its arguments or environment.
+///
+/// Two ways to hear back (``Reporting``): the commands read the whole report
+/// (problems included); the daemon reads only the exit status, so that it
+/// needs no pipe, no thread and no JSON decoder for a sync: it checks for
+/// the exit on its own clock (every 10 ms at first, then less often), which
+/// wakes it only while a sync runs.
+public struct CardDAVHelper: SourceDelegate {
+    /// How the caller hears what a sync did.
+    public enum Reporting: Sendable {
+        /// The whole report, from the helper's standard output.
+        case report
+        /// The exit status only: counts and problems are in the helper's log and the source's status.
+        case exitStatus(clock: any Clock<Duration>)
+    }
+
+    public let executable: String
+    public let database: String
+    public let environment: [String: String]
+    public let password: String?
+    public let reporting: Reporting
+    /// How long a sync may take before the helper is stopped.
+    public let timeout: Duration
+
+    /// - Parameters:
+    ///   - database: the database file the helper syncs into.
+    ///   - environment: what the helper (and the password command it runs) inherits.
+    ///   - password: a password already read from the source's command.
+    ///   - logLevel: the level of the helper's log lines (`BIRTHDAYS_LOG_LEVEL`), or `nil` for errors only.
+    public init(
+        database: String,
+        environment: [String: String],
+        password: String? = nil,
+        reporting: Reporting = .report,
+        logLevel: String? = nil,
+        timeout: Duration = .seconds(30 * 60)
+    ) {
+        self.executable = Self.locate(environment: environment)
+        self.database = database
+        var environment = environment
+        environment["BIRTHDAYS_LOG_LEVEL"] = logLevel ?? "error"
+        self.environment = environment
+        self.password = password
+        self.reporting = reporting
+        self.timeout = timeout
+    }
+
+    /// `BIRTHDAYS_CARDDAV_HELPER`, else `birthdays-carddav` in the folder of the running executable.
+    /// (With `readlink` rather than Foundation's URLs: the idle daemon calls this, and
+    /// every code page it touches stays resident.)
+    public static func locate(environment: [String: String]) -> String {
+        if let explicit = environment["BIRTHDAYS_CARDDAV_HELPER"], !explicit.isEmpty { return explicit }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return "birthdays-carddav" }
+        let running = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = running.lastIndex(of: "/") else { return "birthdays-carddav" }
+        return String(running[...slash]) + "birthdays-carddav"
+    }
+
+    public func sync(
+        _ source: Source,
+        allowMassRemoval: Bool,
+        now: Date,
+        timeZone: TimeZone,
+        locale: String?
+    ) async throws(SourceError) -> SourceSyncReport {
+        guard !database.isEmpty, database != ":memory:" else { throw .unavailable(reason: "a CardDAV source needs a database file") }
+        var arguments = [
+            "sync", "--database", database, "--source-id", String(source.id),
+            "--now", String(now.timeIntervalSince1970), "--time-zone", timeZone.identifier,
+        ]
+        if let locale { arguments += ["--locale", locale] }
+        if allowMassRemoval { arguments.append("--allow-mass-removal") }
+        switch reporting {
+        case .report:
+            return try await call(arguments, timeout: timeout)
+        case .exitStatus(let clock):
+            return try await exitStatus(arguments, source: source, clock: clock)
+        }
+    }
+
+    /// The address books behind `url` (RFC 6764 discovery, in the helper).
+    public func discover(_ url: String, username: String?) async throws(SourceError) -> [AddressBook] {
+        var arguments = ["discover", url]
+        if let username { arguments += ["--username", username] }
+        return try await call(arguments, timeout: .seconds(5 * 60))
+    }
+
+    private func checkExecutable() throws(SourceError) {
+        guard access(executable, X_OK) == 0 else {
+            throw .unavailable(
+                reason: "\(executable), which syncs CardDAV sources, is missing: install it next to birthdays (make install puts it there)"
+            )
+        }
+    }
+
+    private func call<Value: Codable & Sendable>(_ arguments: [String], timeout: Duration) async throws(SourceError) -> Value {
+        try checkExecutable()
+        var argv = [executable] + arguments
+        var input: [UInt8]?
+        if let password {
+            argv.append("--password-stdin")
+            input = Array((password + "\n").utf8)
+        }
+        let outcome: CapturedProcess.Outcome
+        do {
+            outcome = try await CapturedProcess.run(argv, environment: environment, input: input, inheritStderr: true, timeout: timeout)
+        } catch {
+            throw .unavailable(reason: "cannot start \(executable): \(error.reason)")
+        }
+        if outcome.timedOut { throw .unavailable(reason: "the CardDAV helper did not finish within \(timeout.components.seconds / 60) minutes") }
+        guard let reply = try? JSONDecoder().decode(HelperReply<Value>.self, from: Data(outcome.output)) else {
+            throw .unavailable(reason: "the CardDAV helper \(Self.ended(outcome.termination)) without a report")
+        }
+        if let error = reply.error { throw error }
+        guard let value = reply.value else { throw .unavailable(reason: "the CardDAV helper gave an empty report") }
+        return value
+    }
+
+    /// Runs the helper with its output discarded and reads its exit status.
+    private func exitStatus(_ arguments: [String], source: Source, clock: any Clock<Duration>) async throws(SourceError) -> SourceSyncReport {
+        try checkExecutable()
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn([executable] + arguments, environment: environment, inheritStderr: true)
+        } catch {
+            throw .unavailable(reason: "cannot start \(executable): \(error.description)")
+        }
+        var waited = Duration.zero
+        var pause = Duration.milliseconds(10)
+        var status: Int32 = 0
+        while true {
+            let found = waitpid(child.pid, &status, WNOHANG)
+            if found == child.pid { break }
+            if found == -1 && errno != EINTR { throw .unavailable(reason: "lost the CardDAV helper") }
+            let late = waited > timeout
+            if late || Task.isCancelled {
+                // Stopped at the timeout, or because the daemon stops: the helper's
+                // transaction is not committed, so the sync changes nothing.
+                child.signalGroup(SIGKILL)
+                _ = waitpid(child.pid, &status, 0)
+                throw .unavailable(
+                    reason: late ? "the CardDAV helper did not finish within \(timeout.components.seconds / 60) minutes" : "the sync was stopped"
+                )
+            }
+            try? await clock.sleep(for: pause)
+            waited += pause
+            pause = min(pause * 2, .milliseconds(200))
+        }
+        let termination = ChildProcess.Termination(waitStatus: status)
+        var report = SourceSyncReport(name: source.name, kind: source.kind)
+        switch termination {
+        case .exited(HelperExit.synced): break
+        case .exited(HelperExit.peopleChanged): report.peopleChanged = true
+        case .exited(HelperExit.failed): report.error = .unavailable(reason: "the sync failed (see the log and birthdays status)")
+        default: throw .unavailable(reason: "the CardDAV helper \(Self.ended(termination)) without a report")
+        }
+        return report
+    }
+
+    private static func ended(_ termination: ChildProcess.Termination) -> String {
+        switch termination {
+        case .exited(let status): "exited with status \(status)"
+        case .signalled(let signal): "was killed by signal \(signal)"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import BirthdayCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a source's `--password-command` and returns the password, as
+/// vdirsyncer and khal do: `/bin/sh -c COMMAND`, and the first line of its
+/// standard output (without the line break) is the password.
+///
+/// Rules:
+/// - Exit status 0 and a non-empty first line are required; otherwise the
+///   sync fails with a sentence saying which (never with the output).
+/// - Standard input and error are `/dev/null`; the output is read by this
+///   process only and never logged or stored.
+/// - A command that has not finished after `timeout` (default 60 s; a
+///   password manager may ask for a passphrase) is killed with its process
+///   group and the sync fails.
+public enum PasswordCommand {
+    /// The password `command` prints.
+    ///
+    /// - Parameter environment: what the command inherits (the CLI passes its own).
+    /// - Throws: ``SourceError/passwordCommand(reason:)``.
+    public static func run(_ command: String, environment: [String: String], timeout: Duration = .seconds(60)) async throws(SourceError) -> String {
+        let outcome: CapturedProcess.Outcome
+        do {
+            outcome = try await CapturedProcess.run(["/bin/sh", "-c", command], environment: environment, timeout: timeout, limit: 65_536)
+        } catch {
+            throw .passwordCommand(reason: "cannot start /bin/sh")
+        }
+        if outcome.timedOut { throw .passwordCommand(reason: "it did not finish within \(timeout.components.seconds) s") }
+        switch outcome.termination {
+        case .exited(0): break
+        case .exited(let status): throw .passwordCommand(reason: "it exited with status \(status)")
+        case .signalled(let signal): throw .passwordCommand(reason: "it was killed by signal \(signal)")
+        }
+        var line = outcome.output.prefix { $0 != UInt8(ascii: "\n") }
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        guard !line.isEmpty else { throw .passwordCommand(reason: "it printed no password") }
+        return String(decoding: line, as: UTF8.self)
+    }
+}

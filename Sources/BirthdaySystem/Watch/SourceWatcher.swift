@@ -1,0 +1,186 @@
+import BirthdayCore
+internal import CWake
+import Foundation
+import Synchronization
+
+/// Reports, without polling, when a local source (a file or a vdir folder)
+/// may have changed: inotify on the folders, on a thread of its own.
+///
+/// Rules:
+/// - A **file** source is watched through its folder, since editors and
+///   sync tools replace a file by writing a temporary one and renaming it
+///   over: any event naming the file counts.
+/// - A **vdir** is watched with its sub-folders (as they are at the start):
+///   any event naming a `.vcf` or `.vcard` file counts, hidden files
+///   (`.#…`, `.swp`) and temporary files without that extension do not.
+///   vdirsyncer writes a temporary file and then renames it over the card
+///   (an update) or links it under the card's name (a new card), so every
+///   change ends with an event on the card's own name.
+/// - A folder that goes away, and lost events (queue overflow), are
+///   reported for every source they may concern.
+///
+/// A burst of events for one source is reported as it comes; the daemon
+/// waits for the burst to settle before it syncs. Idle, the thread sleeps in
+/// `poll` and wakes for nothing but these events.
+public final class SourceWatcher: Sendable {
+    /// A source to watch.
+    public struct Target: Sendable, Hashable {
+        public var sourceID: Int64
+        public var kind: SourceKind
+        /// The file (file source) or the folder (vdir).
+        public var path: String
+
+        public init(sourceID: Int64, kind: SourceKind, path: String) {
+            self.sourceID = sourceID
+            self.kind = kind
+            self.path = path
+        }
+    }
+
+    /// Source ids, each time something that may concern the source happened.
+    public let changes: AsyncStream<Int64>
+    /// Folders that could not be watched, with why (the sources still sync at the daemon's other wakes).
+    public let failures: [(path: String, reason: String)]
+
+    private let stopFD: Int32
+    private let stopped = Mutex(false)
+
+    /// Starts watching `targets` (CardDAV targets are ignored).
+    ///
+    /// - Throws: ``WakeError`` when inotify or the thread's eventfd cannot be created.
+    public init(_ targets: [Target]) throws(WakeError) {
+        let fd = cwake_inotify_open()
+        guard fd >= 0 else { throw WakeError("inotify_init1", errno: -fd) }
+        let stopFD = cwake_eventfd()
+        guard stopFD >= 0 else {
+            cwake_close(fd)
+            throw WakeError("eventfd", errno: -stopFD)
+        }
+        self.stopFD = stopFD
+        var rules: [Int32: [Rule]] = [:]
+        var failures: [(String, String)] = []
+        func watch(_ directory: String, _ rule: Rule) {
+            let wd = cwake_inotify_add(fd, directory)
+            if wd < 0 {
+                failures.append((directory, String(cString: strerror(-wd))))
+            } else {
+                rules[wd, default: []].append(rule)
+            }
+        }
+        for target in targets {
+            switch target.kind {
+            case .file:
+                let url = URL(fileURLWithPath: target.path)
+                watch(url.deletingLastPathComponent().path, Rule(sourceID: target.sourceID, fileName: url.lastPathComponent))
+            case .vdir:
+                for directory in [target.path] + Self.subfolders(of: target.path) {
+                    watch(directory, Rule(sourceID: target.sourceID, fileName: nil))
+                }
+            case .carddav:
+                continue
+            }
+        }
+        self.failures = failures
+        let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1024))
+        changes = stream
+        let loop = Loop(fd: fd, stopFD: stopFD, rules: rules, continuation: continuation)
+        let thread = Thread {
+            cwake_name_thread("birthdays-watch")
+            loop.run()
+        }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Stops watching and ends ``changes``.
+    public func stop() {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { _ = cwake_eventfd_signal(stopFD) }
+    }
+
+    /// Which events of a watched folder concern a source.
+    struct Rule: Sendable {
+        var sourceID: Int64
+        /// The one file that matters (file source), or `nil` for any card (vdir).
+        var fileName: String?
+
+        func matches(_ name: String) -> Bool {
+            if let fileName { return name == fileName }
+            guard !name.hasPrefix(".") else { return false }
+            let lower = name.lowercased()
+            return lower.hasSuffix(".vcf") || lower.hasSuffix(".vcard")
+        }
+    }
+
+    /// Sub-folders below `folder` that `import` would read (hidden ones skipped).
+    static func subfolders(of folder: String) -> [String] {
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: URL(fileURLWithPath: folder),
+                includingPropertiesForKeys: [.isDirectoryKey],
+                options: [.skipsHiddenFiles]
+            )
+        else { return [] }
+        var found: [String] = []
+        for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+            found.append(url.path)
+        }
+        return found
+    }
+
+    /// The watching thread's state; used on that thread only.
+    private final class Loop: @unchecked Sendable {
+        let fd: Int32
+        let stopFD: Int32
+        let rules: [Int32: [Rule]]
+        let continuation: AsyncStream<Int64>.Continuation
+
+        init(fd: Int32, stopFD: Int32, rules: [Int32: [Rule]], continuation: AsyncStream<Int64>.Continuation) {
+            self.fd = fd
+            self.stopFD = stopFD
+            self.rules = rules
+            self.continuation = continuation
+        }
+
+        deinit {
+            cwake_close(fd)
+            cwake_close(stopFD)
+        }
+
+        func run() {
+            defer { continuation.finish() }
+            let size = 16 * 4096
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+            defer { buffer.deallocate() }
+            while true {
+                let ready = cwake_wait(-1, fd, stopFD)
+                if ready < 0 || ready & Int32(CWAKE_READY_STOP) != 0 { return }
+                var touched = Set<Int64>()
+                while true {
+                    let length = cwake_inotify_read(fd, buffer, UInt(size))
+                    if length <= 0 { break }
+                    var offset = 0
+                    var wd: Int32 = 0
+                    var kind: Int32 = 0
+                    var name: UnsafePointer<CChar>?
+                    while cwake_inotify_event(buffer, length, &offset, &wd, &kind, &name) == 1 {
+                        switch kind {
+                        case Int32(CWAKE_INOTIFY_OVERFLOW):
+                            for list in rules.values { for rule in list { touched.insert(rule.sourceID) } }
+                        case Int32(CWAKE_INOTIFY_GONE):
+                            for rule in rules[wd] ?? [] { touched.insert(rule.sourceID) }
+                        default:
+                            let entry = name.map { String(cString: $0) } ?? ""
+                            for rule in rules[wd] ?? [] where rule.matches(entry) { touched.insert(rule.sourceID) }
+                        }
+                    }
+                }
+                for id in touched.sorted() { continuation.yield(id) }
+            }
+        }
+    }
+}

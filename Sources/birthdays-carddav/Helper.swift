@@ -1,0 +1,132 @@
+import ArgumentParser
+import BirthdayCardDAV
+import BirthdayCore
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `birthdays-carddav`: the helper `birthdays` runs for everything that
+/// talks to a CardDAV server, so that `birthdays` itself links no HTTP or
+/// TLS stack (see `CardDAVHelper`). Not meant to be run by hand.
+///
+/// It prints one JSON ``HelperReply`` on standard output; `sync` exits with
+/// a ``HelperExit`` status (0 synced, 3 synced with people changed, 4
+/// failed), `discover` with 0. Logs go to standard error, at the level of
+/// `BIRTHDAYS_LOG_LEVEL` (the caller sets it: the daemon's own level, or
+/// `error` for the commands, which print the report themselves).
+@main
+struct CardDAVHelperCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "birthdays-carddav",
+        abstract: "The CardDAV helper of birthdays (run by it; not meant to be run by hand).",
+        subcommands: [Sync.self, Discover.self]
+    )
+
+    /// Reads the password from the first line of standard input.
+    static func passwordFromStandardInput() -> String? {
+        guard var line = readLine(strippingNewline: true) else { return nil }
+        if line.hasSuffix("\r") { line.removeLast() }
+        return line
+    }
+
+    /// Prints the reply and a newline with `write(2)`, retrying short writes;
+    /// a write that fails is given up (the caller then reads no report and
+    /// says so), never a crash as `FileHandle.write` would make it.
+    static func reply<Value: Codable & Sendable>(_ value: Value?, _ error: SourceError?) {
+        let encoder = JSONEncoder()
+        var bytes = [UInt8]((try? encoder.encode(HelperReply(value: value, error: error))) ?? Data(#"{"error":null,"value":null}"#.utf8))
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(1, base + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+
+    static func logger(_ environment: [String: String]) -> Logger {
+        var logger = Logger(label: "birthdays.carddav") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = environment["BIRTHDAYS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .error
+        return logger
+    }
+
+    /// `birthdays-carddav sync`: one source, into the database, with the same rules as any sync.
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sync one CardDAV source into the database.")
+
+        @Option var database: String
+        @Option var sourceId: Int64
+        @Option(help: "The instant of the sync, in seconds since 1970.") var now: Double
+        @Option(help: "The system time zone of the caller.") var timeZone: String
+        @Option(help: "The caller's locale (a BCP 47 tag), for the words of rescheduled reminders.") var locale: String?
+        @Flag var allowMassRemoval = false
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+
+        func run() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            let known = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            let instant = Date(timeIntervalSince1970: now)
+            let zone = TimeZone(identifier: timeZone) ?? .gmt
+            let database: AppDatabase
+            let source: Source
+            do {
+                database = try AppDatabase.openFile(at: self.database, create: false)
+                guard let found = try await database.sources().first(where: { $0.id == sourceId }) else {
+                    CardDAVHelperCommand.reply(SourceSyncReport?.none, .unknownSource(name: "#\(sourceId)"))
+                    throw ExitCode(HelperExit.failed)
+                }
+                source = found
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                CardDAVHelperCommand.reply(SourceSyncReport?.none, .store("\(error)"))
+                throw ExitCode(HelperExit.failed)
+            }
+            let reader = CardDAVReader(password: { source throws(SourceError) in
+                if let known { return known }
+                guard let command = source.passwordCommand, !command.isEmpty else { return nil }
+                return try await PasswordCommand.run(command, environment: environment)
+            })
+            let sync = SourceSync(
+                database: database,
+                readers: SourceReaders { kind in kind == .carddav ? reader : nil },
+                now: { instant },
+                systemTimeZone: { zone },
+                systemLocale: locale,
+                logger: CardDAVHelperCommand.logger(environment)
+            )
+            let report = await sync.sync(source, allowMassRemoval: allowMassRemoval)
+            CardDAVHelperCommand.reply(report, nil)
+            if !report.succeeded { throw ExitCode(HelperExit.failed) }
+            if report.peopleChanged { throw ExitCode(HelperExit.peopleChanged) }
+        }
+    }
+
+    /// `birthdays-carddav discover URL`: the address books behind a URL.
+    struct Discover: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Find the address books behind a URL (RFC 6764).")
+
+        @Argument var url: String
+        @Option var username: String?
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+
+        func run() async throws {
+            let password = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            do {
+                let books = try await CardDAVDiscovery().addressBooks(from: url, username: username, password: password)
+                CardDAVHelperCommand.reply(books, nil)
+            } catch {
+                CardDAVHelperCommand.reply([AddressBook]?.none, error)
+            }
+        }
+    }
+}
