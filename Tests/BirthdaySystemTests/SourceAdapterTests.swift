@@ -41,7 +41,8 @@ struct SourceAdapterTests {
         await #expect(throws: SourceError.passwordCommand(reason: "it did not finish within 1 s")) {
             try await PasswordCommand.run("sleep 30", environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(1))
         }
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Well before `sleep 30` would end on its own, however loaded the machine.
+        #expect(ContinuousClock.now - started < .seconds(25))
     }
 
     // MARK: - Watching local sources

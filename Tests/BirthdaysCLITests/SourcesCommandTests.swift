@@ -106,7 +106,10 @@ import Glibc
         try Self.vdir(folder, [("ann", "Ann", "1990-04-12")])
         let forged = try await cli.run("sources", "add", folder, "--name", "Book\nError: forged")
         #expect(forged.status == 64)
-        await #expect(try cli.run("sources", "list", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        // Refused before anything was written: not even the database exists.
+        let list = try await cli.run("sources", "list", "--json")
+        #expect(list.status == 1 && list.stderr.contains("there is no database"), "\(list.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath))
     }
 
     @Test func failuresExitWithStatusOneInOneLine() async throws {
