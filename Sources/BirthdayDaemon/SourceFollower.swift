@@ -47,7 +47,7 @@ actor SourceFollower {
     private let logger: Logger
     private let watches: Bool
     private let peopleChanged: @Sendable () -> Void
-    private let alarm = FollowerAlarm()
+    private let alarm = Alarm()
 
     private let inbox = Mutex<[Event]>([])
     private var sources: [Source] = []
@@ -228,67 +228,6 @@ actor SourceFollower {
             for (id, next) in changes { published[id] = next }
         } catch {
             logger.warning("cannot record the sources' next sync", metadata: ["error": "\(error)"])
-        }
-    }
-}
-
-/// Ends the follower's sleep early: a ring while it sleeps ends the sleep;
-/// one while it works makes the next sleep return at once.
-final class FollowerAlarm: Sendable {
-    private struct State {
-        var sleeper: Task<Void, any Error>?
-        var waiter: CheckedContinuation<Void, Never>?
-        var rung = false
-    }
-
-    private let state = Mutex(State())
-
-    func ring() {
-        let (sleeper, waiter) = state.withLock { state -> (Task<Void, any Error>?, CheckedContinuation<Void, Never>?) in
-            state.rung = true
-            defer { state.waiter = nil }
-            return (state.sleeper, state.waiter)
-        }
-        sleeper?.cancel()
-        waiter?.resume()
-    }
-
-    /// Sleeps with `body` (a clock sleep), or until a ring when `body` is `nil`.
-    func sleep(_ body: (@Sendable () async throws -> Void)?) async {
-        if let body {
-            let task = Task { try await body() }
-            let skip = state.withLock { state in
-                if state.rung {
-                    state.rung = false
-                    return true
-                }
-                state.sleeper = task
-                return false
-            }
-            if skip { task.cancel() }
-            await withTaskCancellationHandler {
-                _ = await task.result
-            } onCancel: {
-                task.cancel()
-            }
-        } else {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    let resumeNow = state.withLock { state in
-                        if state.rung { return true }
-                        state.waiter = continuation
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
-                }
-            } onCancel: {
-                ring()
-            }
-        }
-        state.withLock { state in
-            state.sleeper = nil
-            state.waiter = nil
-            state.rung = false
         }
     }
 }

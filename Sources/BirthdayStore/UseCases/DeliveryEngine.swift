@@ -424,47 +424,6 @@ public actor DeliveryEngine {
     }
 }
 
-/// Wakes the engine's sleep early: a poke that comes while it sleeps ends
-/// the sleep; one that comes while it works makes the next sleep return at once.
-private final class Alarm: Sendable {
-    private struct State {
-        var sleeper: Task<Void, any Error>?
-        var rung = false
-    }
-
-    private let state = Mutex(State())
-
-    func ring() {
-        let sleeper = state.withLock { state in
-            state.rung = true
-            return state.sleeper
-        }
-        sleeper?.cancel()
-    }
-
-    func sleep(_ body: @escaping @Sendable () async throws -> Void) async {
-        let task = Task { try await body() }
-        let skip = state.withLock { state in
-            if state.rung {
-                state.rung = false
-                return true
-            }
-            state.sleeper = task
-            return false
-        }
-        if skip { task.cancel() }
-        await withTaskCancellationHandler {
-            _ = await task.result
-        } onCancel: {
-            task.cancel()
-        }
-        state.withLock { state in
-            state.sleeper = nil
-            state.rung = false
-        }
-    }
-}
-
 extension WakeReason {
     /// The reason as a log value.
     var logName: String {

@@ -30,14 +30,16 @@ struct ChildProcess: Sendable {
 
     let pid: pid_t
 
-    /// Starts `argv[0]` with `argv` and exactly `environment`. Standard input
-    /// and output are `stdin` and `stdout` when given (pipe ends), else
-    /// `/dev/null`; standard error is `/dev/null` unless `inheritStderr`.
+    /// Starts `argv[0]` with `argv` and exactly `environment`. Standard input,
+    /// output and error are `stdin`, `stdout` and `stderr` when given (pipe
+    /// ends, a file), else `/dev/null`; standard error is this process's own
+    /// when `inheritStderr`.
     static func spawn(
         _ argv: [String],
         environment: [String: String],
         stdin: Int32? = nil,
         stdout: Int32? = nil,
+        stderr: Int32? = nil,
         inheritStderr: Bool = false
     ) throws(DeliveryError) -> ChildProcess {
         var attributes = posix_spawnattr_t()
@@ -65,7 +67,11 @@ struct ChildProcess: Sendable {
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
-        if !inheritStderr { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+        if let stderr {
+            posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        } else if !inheritStderr {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         _ = cwake_spawn_add_closefrom(&actions, 3)
 
         let arguments = argv.map { strdup($0) } + [nil]

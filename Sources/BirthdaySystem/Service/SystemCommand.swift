@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 #if canImport(Glibc)
@@ -24,7 +25,8 @@ public enum SystemCommand {
     }
 
     /// Runs `argv` with `environment`, standard input from /dev/null, and
-    /// waits for it; its output is read from a temporary file.
+    /// waits for it (started as ``ChildProcess`` starts every child); its
+    /// output and errors are read from a temporary file.
     public static func run(_ argv: [String], environment: [String: String]) -> Result {
         var template = Array("/tmp/birthdays-command-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
@@ -34,34 +36,19 @@ public enum SystemCommand {
             close(fd)
             unlink(outputPath)
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fd, 1)
-        posix_spawn_file_actions_adddup2(&actions, fd, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let arguments = argv.map { strdup($0) } + [nil]
-        let variables = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
-        defer {
-            for item in arguments { free(item) }
-            for item in variables { free(item) }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(argv, environment: environment, stdout: fd, stderr: fd)
+        } catch {
+            return Result(status: 127, output: error.description)
         }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, arguments, variables)
-        guard spawned == 0 else { return Result(status: 127, output: "\(argv[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        while waitpid(child.pid, &status, 0) == -1 && errno == EINTR {}
+        let code: Int32 =
+            switch ChildProcess.Termination(waitStatus: status) {
+            case .exited(let code): code
+            case .signalled(let signal): 128 + signal
+            }
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         return Result(status: code, output: text.trimmingCharacters(in: .whitespacesAndNewlines))
     }

@@ -19,17 +19,26 @@ extension BirthdaysCommand {
         var json = false
 
         func run() async throws {
-            let context = try Context(global)
-            let found = try await context.person(matching: person)
-            let result = try await context.database.setExclusion(.exclude, personID: found.id, now: context.now, rescheduling: context.scheduler())
-            guard let result else { throw CLIError("no person has the id '\(found.id)'") }
-            DaemonSignal.reload(context)
-            let localizer = try await context.localizer()
-            try output(
-                json
-                    ? JSONOutput.string(PersonOutput(result.person), pretty: true)
-                    : localizer(.personExcluded(name: SafeText.line(result.person.name)))
-            )
+            try await Context(global).setExclusion(.exclude, of: person, json: json)
         }
+    }
+}
+
+extension Context {
+    /// `birthdays exclude` and `include`: records `choice` for the person
+    /// `query` names, tells a running daemon, and prints the person
+    /// (`people --json`'s object) or one sentence.
+    func setExclusion(_ choice: Exclusion.Choice, of query: String, json: Bool) async throws {
+        let found = try await person(matching: query)
+        let result = try await database.setExclusion(choice, personID: found.id, now: now, rescheduling: scheduler())
+        guard let result else { throw CLIError("no person has the id '\(found.id)'") }
+        DaemonSignal.reload(self)
+        let localizer = try await localizer()
+        let name = SafeText.line(result.person.name)
+        try output(
+            json
+                ? JSONOutput.string(PersonOutput(result.person), pretty: true)
+                : localizer(choice == .exclude ? .personExcluded(name: name) : .personIncluded(name: name))
+        )
     }
 }

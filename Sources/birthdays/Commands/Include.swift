@@ -19,17 +19,7 @@ extension BirthdaysCommand {
         var json = false
 
         func run() async throws {
-            let context = try Context(global)
-            let found = try await context.person(matching: person)
-            let result = try await context.database.setExclusion(.include, personID: found.id, now: context.now, rescheduling: context.scheduler())
-            guard let result else { throw CLIError("no person has the id '\(found.id)'") }
-            DaemonSignal.reload(context)
-            let localizer = try await context.localizer()
-            try output(
-                json
-                    ? JSONOutput.string(PersonOutput(result.person), pretty: true)
-                    : localizer(.personIncluded(name: SafeText.line(result.person.name)))
-            )
+            try await Context(global).setExclusion(.include, of: person, json: json)
         }
     }
 }
