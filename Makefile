@@ -121,6 +121,7 @@ format:
 
 lint:
 	swift format lint --strict --parallel --recursive $(FORMAT_PATHS)
+	python3 scripts/check-docs.py
 
 # The contact readers under libFuzzer for FUZZ_SECONDS (default 60), seeded
 # with the test fixtures and samples/; the cases in Fuzz/regressions are
