@@ -249,7 +249,7 @@ import Testing
         back.hour = 12
         let roundTrips = utc.date(from: back).map(CalendarDate.localDate) == day
         let gregorianFields = parts.year == 1985 && parts.month == 12 && parts.day == 12
-        // When this fails, Foundation has fixed the calendar: offer it (CalendarSystem) and say so in the README.
+        // When this fails, Foundation has fixed the calendar: offer it (CalendarSystem) and say so in docs/dates.md.
         #expect(!roundTrips || gregorianFields, "\(calscale) now converts both ways")
         #expect(CalendarSystem(calscale: calscale) == nil)
         #expect(CalendarSystem.unsupportedReason(calscale).hasPrefix("Foundation on Linux"))

@@ -4,8 +4,8 @@ import Testing
 
 @testable import BirthdayCore
 
-/// The languages the README promises. A language added to the catalog must be
-/// added here (and to the README), and the other way round.
+/// The languages docs/languages.md promises. A language added to the catalog must be
+/// added here (and to docs/languages.md), and the other way round.
 let supportedLanguages = ["en", "de", "fr", "es", "pt", "it", "nl", "pl", "ja", "zh-Hans"]
 
 /// The catalog as a String Catalog (JSON) file, for what the compiled catalog does not keep (comments, states).

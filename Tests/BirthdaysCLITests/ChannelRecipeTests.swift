@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's command recipes (ntfy, Gotify, msmtp), taken from the README
+/// The manual's command recipes (ntfy, Gotify, msmtp), taken from docs/channels.md
 /// itself and run by `birthdays deliver --once` against a local server, with
 /// names that try to make curl upload a file (`@file`, `<file`) or to add a
 /// header (line breaks). Each reminder must arrive with exactly its title
@@ -127,10 +127,10 @@ import Testing
         return rest.range(of: "\r\n--").map { String(rest[..<$0.lowerBound]) }
     }
 
-    /// The recipe's command as the README gives it, pointed at the local listener.
+    /// The recipe's command as docs/channels.md gives it, pointed at the local listener.
     static func command(_ recipe: Recipe, port: Int, cli: CLIProcess) throws -> String {
-        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.split(separator: "\n").map(String.init)
+        let page = try String(contentsOf: Repository.root.appendingPathComponent("docs/channels.md"), encoding: .utf8)
+        let lines = page.split(separator: "\n").map(String.init)
         func quoted(_ line: String) throws -> String {
             let start = try #require(line.firstIndex(of: "'"))
             let end = try #require(line.lastIndex(of: "'"))

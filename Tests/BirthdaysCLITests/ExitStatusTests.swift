@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's exit statuses: 1 with one line for something that failed,
+/// The exit statuses of docs/commands.md: 1 with one line for something that failed,
 /// 64 with the usage text for a bad argument.
 @Suite struct ExitStatusTests {
     @Test(arguments: [
