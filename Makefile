@@ -30,13 +30,13 @@ demo: deps-build release
 
 # The man page is made first: the test of the installed tree reads it.
 # The test process runs hundreds of in-process stores at once, each doing its
-# SQLite work on NIO's blocking pool: 8 threads instead of one per core, so
+# SQLite work on the store's blocking threads: 8 instead of one per core, so
 # a test that imports 100,000 people does not hold up every other store
-# (the binaries the tests start keep NIO's default).
+# (the binaries the tests start keep the default).
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(MAKE) manual
-	NIO_SINGLETON_BLOCKING_POOL_THREAD_COUNT=8 $(SWIFT) test --skip-build
+	BIRTHDAYS_BLOCKING_THREADS=8 $(SWIFT) test --skip-build
 
 build: deps-build
 	$(SWIFT) build

@@ -1,23 +1,143 @@
-import NIOPosix
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where blocking work runs: SQLite calls, reading contact files, exporting.
 ///
-/// On NIO's thread pool (`NIOThreadPool.singleton`), never on the calling
-/// thread: in `birthdays run` and `serve` Swift concurrency runs on NIO's
-/// event loops (ARCHITECTURE.md says why), and a blocked event loop would
-/// hold up every connection and timer on it. Idle pool threads wait on a
-/// condition variable and cost no wakeups.
+/// On a pool of threads of its own (``BlockingPool/shared``), never on the
+/// calling thread: in `birthdays run` and `serve` Swift concurrency runs on
+/// NIO's event loops (ARCHITECTURE.md says why), and a blocked event loop
+/// would hold up every connection and timer on it. The pool needs nothing
+/// but Foundation's threads, so the store links no event-loop library.
+///
+/// Rules:
+/// - Work never runs on the caller's thread, whatever happens.
+/// - ``run(ifCancelled:_:)``: a task cancelled before its work has started
+///   gets `cancelled` thrown and the work never runs (cancellation ends the
+///   work; it does not move it elsewhere). Work that has started runs to its
+///   end: SQLite cannot be interrupted half-way through a transaction.
+/// - ``run(_:)`` runs the work to its end even when the task is cancelled, for
+///   callers that need its result (parsing, exporting, compressing).
 package enum Blocking {
-    /// Runs `work` on the thread pool and returns what it returned or threw.
-    /// Should the pool not be running, `work` runs on the calling thread.
-    package static func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-        let outcome = try? await NIOThreadPool.singleton.runIfActive { () -> Result<T, E> in
-            do throws(E) { return .success(try work()) } catch { return .failure(error) }
+    /// Runs `work` on the pool unless the task is cancelled before it starts,
+    /// in which case `cancelled` is thrown and `work` never runs.
+    package static func run<T: Sendable, E: Error>(
+        ifCancelled cancelled: E,
+        _ work: @escaping @Sendable () throws(E) -> T
+    ) async throws(E) -> T {
+        let job = BlockingPool.Job()
+        let result: Result<T, E>? = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>?, Never>) in
+                BlockingPool.shared.submit(job) { shouldRun in
+                    guard shouldRun else { return continuation.resume(returning: nil) }
+                    do throws(E) {
+                        continuation.resume(returning: .success(try work()))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                }
+            }
+        } onCancel: {
+            job.cancel()
         }
-        return try
-            (outcome
-            ?? { () -> Result<T, E> in
-                do throws(E) { return .success(try work()) } catch { return .failure(error) }
-            }()).get()
+        guard let result else { throw cancelled }
+        return try result.get()
+    }
+
+    /// Runs `work` on the pool to its end, cancelled or not.
+    package static func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
+            BlockingPool.shared.submit(BlockingPool.Job()) { _ in
+                do throws(E) {
+                    continuation.resume(returning: .success(try work()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// A fixed set of threads that run blocking jobs in the order they come.
+///
+/// The threads start with the first job and then stay; an idle one waits on a
+/// condition variable and costs no wakeups. Their number is
+/// `BIRTHDAYS_BLOCKING_THREADS` when set (`make test` sets 8: the test process
+/// runs hundreds of stores at once), else the number of cores, at least 2.
+package final class BlockingPool: Sendable {
+    /// One job's cancellation flag.
+    package final class Job: Sendable {
+        private let cancelled = Mutex(false)
+
+        package init() {}
+
+        func cancel() { cancelled.withLock { $0 = true } }
+        var isCancelled: Bool { cancelled.withLock { $0 } }
+    }
+
+    private struct Entry: @unchecked Sendable {
+        var job: Job
+        /// Called with whether the job should run (false: it was cancelled before it started).
+        var body: (Bool) -> Void
+    }
+
+    private struct State {
+        var queue: [Entry] = []
+        var head = 0
+        var started = false
+    }
+
+    package static let shared = BlockingPool(threads: BlockingPool.defaultThreads())
+
+    private let threads: Int
+    private let condition = NSCondition()
+    // Guarded by `condition`; a Mutex would need a second lock to wait on.
+    private nonisolated(unsafe) var state = State()
+
+    init(threads: Int) {
+        self.threads = max(1, threads)
+    }
+
+    static func defaultThreads() -> Int {
+        if let value = ProcessInfo.processInfo.environment["BIRTHDAYS_BLOCKING_THREADS"], let count = Int(value), count > 0 {
+            return min(count, 64)
+        }
+        return max(2, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// Queues `body`; it is called on a pool thread with whether `job` may run.
+    func submit(_ job: Job, _ body: @escaping @Sendable (Bool) -> Void) {
+        condition.lock()
+        state.queue.append(Entry(job: job, body: body))
+        let start = !state.started
+        state.started = true
+        condition.signal()
+        condition.unlock()
+        if start {
+            for index in 0..<threads {
+                let thread = Thread { [self] in work() }
+                thread.name = "birthdays-blocking-\(index)"
+                thread.start()
+            }
+        }
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while state.head == state.queue.count { condition.wait() }
+            let entry = state.queue[state.head]
+            state.head += 1
+            if state.head == state.queue.count {
+                state.queue.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            condition.unlock()
+            entry.body(!entry.job.isCancelled)
+        }
     }
 }

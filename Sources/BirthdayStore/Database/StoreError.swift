@@ -14,6 +14,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case notADatabase(path: String)
     /// Any other SQLite failure; `reason` never contains statement arguments.
     case sqlite(path: String, reason: String)
+    /// The task that asked was cancelled (birthdays is stopping) before the work started; nothing was read or written.
+    case cancelled(path: String)
 
     init(_ error: any Error, path: String) {
         if let error = error as? StoreError {
@@ -37,6 +39,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .busy(let path): "the database \(path) is busy (another birthdays process is writing); try again"
         case .notADatabase(let path): "\(path) is not a birthdays database, or it is damaged"
         case .sqlite(let path, let reason): "database error in \(path): \(reason)"
+        case .cancelled(let path): "the work on the database \(path) was stopped before it started; nothing was written"
         }
     }
 }
