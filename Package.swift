@@ -83,8 +83,6 @@ let package = Package(
                 "BirthdayCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -221,7 +219,7 @@ let package = Package(
         // folders, external tools, the private notification bus.
         .target(
             name: "TestSupport",
-            dependencies: ["BirthdayCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["BirthdayCore", "BirthdayStore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             resources: [.copy("NotificationServer")],
             swiftSettings: swiftSettings
@@ -285,6 +283,8 @@ let package = Package(
                 "BirthdayStore",
                 "BirthdayDaemon",
                 "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],

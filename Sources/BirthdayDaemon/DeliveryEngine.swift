@@ -1,9 +1,8 @@
 import BirthdayCore
+import BirthdayStore
 import Foundation
-import GRDB
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// Delivers due reminders exactly once per occurrence, retries failed
 /// channels, records what it could not deliver, and keeps the pending
@@ -61,7 +60,7 @@ import Synchronization
 /// the soonest of the next pending instant, the next snooze or retry and the
 /// next local midnight (when the day rolls over and the planner moves on) —
 /// or until an event arrives (clock change, resume, time-zone change,
-/// SIGHUP, snooze, dismiss). There is no polling.
+/// a write by another command, SIGHUP, snooze, dismiss). There is no polling.
 ///
 /// Logs carry counts, instants and public ids (``PublicID``), never a name,
 /// title, body, date of birth or the id stored in the database.
@@ -79,6 +78,8 @@ public actor DeliveryEngine {
         case wake(WakeReason)
         /// SIGHUP: settings may have changed.
         case reload
+        /// Another command wrote the database: people, settings or choices may have changed.
+        case storeChanged
         /// Show this reminder again after this long.
         case snooze(id: String, duration: Duration)
         /// The user is done with this reminder.
@@ -171,7 +172,7 @@ public actor DeliveryEngine {
     @discardableResult
     public func recoverInterrupted() async throws(StoreError) -> Int {
         let instant = now()
-        let count = try await database.write { db in try DeliveryRecord.interruptSending(now: instant, db) }
+        let count = try await database.interruptSending(now: instant)
         if count > 0 {
             logger.warning("reminders interrupted by an earlier stop were not resent (at most once)", metadata: ["interrupted": "\(count)"])
         }
@@ -184,19 +185,8 @@ public actor DeliveryEngine {
         let start = now()
         let system = systemTimeZone()
         var result = PassResult()
-        let (settings, stored, queued, work, ids) = try await database.write { db in
-            let settings = try SettingRecord.settings(db)
-            let queued = try NotificationScheduler.queueDue(
-                now: start,
-                timeZone: settings.resolvedTimeZone(system: system),
-                deliveryTime: settings.deliveryTime,
-                db
-            )
-            return (
-                settings, try SettingRecord.authorizationStatus(db), queued, try DeliveryRecord.workable(now: start, db),
-                try SettingRecord.publicIDs(db)
-            )
-        }
+        let due = try await database.collectDue(now: start, systemTimeZone: system)
+        let (settings, stored, queued, work, ids) = (due.settings, due.status, due.queued, due.entries, due.publicIDs)
         var status = stored
         if status == .provisional, try await authorizeIfAChannelAnswers(settings) { status = .authorized }
         result.status = status
@@ -235,11 +225,7 @@ public actor DeliveryEngine {
     /// logs that it did. Whether it did.
     private func authorizeIfAChannelAnswers(_ settings: Settings) async throws(StoreError) -> Bool {
         guard let channelCheck, await channelCheck(settings) else { return false }
-        let changed = try await database.write { db -> Bool in
-            guard try SettingRecord.authorizationStatus(db) == .provisional else { return false }
-            try SettingRecord.set(AuthorizationStatus.authorized.rawValue, for: .authorization, db)
-            return true
-        }
+        let changed = try await database.authorizeIfProvisional()
         if changed {
             logger.notice(
                 "a desktop notification server answers: notifications moved from provisional to authorized",
@@ -251,7 +237,7 @@ public actor DeliveryEngine {
 
     /// Saves `entry` if its row is still in one of `states`; whether it was.
     private func finish(_ entry: DeliveryEntry, from states: [DeliveryEntry.State]) async throws(StoreError) -> Bool {
-        try await database.write { db in try DeliveryRecord.finish(entry, from: states, db) }
+        try await database.finishDelivery(entry, from: states)
     }
 
     private func handle(_ original: DeliveryEntry, set: ChannelSet, zone: TimeZone, settings: Settings, ids: PublicID, result: inout PassResult) async
@@ -277,7 +263,7 @@ public actor DeliveryEngine {
                 return
             case .wait(let moment):
                 let waiting = entry
-                try await database.write { db in try DeliveryRecord.move(waiting, to: moment, now: instant, db) }
+                try await database.moveDelivery(waiting, to: moment, now: instant)
                 result.waiting += 1
                 return
             case .deliver(let isLate):
@@ -285,7 +271,7 @@ public actor DeliveryEngine {
             }
             entry.fireAt = entry.localFireAt(in: zone, deliveryTime: settings.deliveryTime)
             let claimed = entry
-            guard try await database.write({ db in try DeliveryRecord.claim(claimed, now: instant, db) }) else {
+            guard try await database.claimDelivery(claimed, now: instant) else {
                 result.skipped += 1
                 return
             }
@@ -338,9 +324,8 @@ public actor DeliveryEngine {
     public func nextWakeup() async throws(StoreError) -> Date {
         let instant = now()
         let system = systemTimeZone()
-        let (settings, pending, ledger) = try await database.read { db in
-            (try SettingRecord.settings(db), try PendingNotificationRecord.soonestFireAt(db), try DeliveryRecord.nextWork(db))
-        }
+        let inputs = try await database.wakeupInputs()
+        let (settings, pending, ledger) = (inputs.settings, inputs.pending, inputs.ledger)
         let zone = settings.resolvedTimeZone(system: system)
         let midnight = RetryPolicy.deadline(dueDay: LocalDate.today(at: instant, in: zone), in: zone)
         let candidates = [pending, ledger, midnight].compactMap { $0 }
@@ -362,6 +347,8 @@ public actor DeliveryEngine {
                 logger.info("woken", metadata: ["reason": "\(reason.logName)"])
             case .reload:
                 logger.info("reloading settings")
+            case .storeChanged:
+                logger.info("passing again after a write by another command")
             case .snooze(let id, let duration):
                 let snoozed = try await ledger.snooze(id: id, for: duration, now: instant)
                 logger.info("reminder snoozed", metadata: ["found": "\(snoozed != nil)"])

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The ledger key is (``notificationID``, ``occurrenceDate``): the same
 /// reminder for the same birthday is recorded once, whatever reschedules,
-/// restarts or second daemons do. See ``DeliveryEngine`` for the rules.
+/// restarts or second daemons do. See the daemon's `DeliveryEngine` for the rules.
 public struct DeliveryEntry: Hashable, Sendable {
     /// Where a ledger row stands.
     public enum State: String, Sendable, Hashable, CaseIterable, Codable {

@@ -1,7 +1,6 @@
 import BirthdayCore
 import Foundation
 import GRDB
-import NIOPosix
 
 #if canImport(Glibc)
 import Glibc
@@ -16,14 +15,17 @@ import Glibc
 /// Each table's SQL lives with its record type (`PersonRecord`,
 /// `PendingNotificationRecord`, `DeliveryRecord`, `SettingRecord`,
 /// `RevisionRecord`); the use cases (``ContactImporter``,
-/// ``NotificationScheduler``, ``DeliveryEngine``, …) call those.
+/// ``NotificationScheduler``, the delivery transactions the daemon's
+/// engine runs, …) call those.
 ///
 /// ## Blocking
 /// SQLite calls block, up to ``busyTimeout`` while another process writes.
-/// The `async` ``read(_:)`` and ``write(_:)`` run them on NIO's thread pool
-/// (`NIOThreadPool.singleton`), never on the caller's thread, so an event
-/// loop that runs Swift concurrency (`birthdays run` and `serve`, see
-/// ARCHITECTURE.md) is never held up by the database.
+/// The `async` ``read(_:)`` and ``write(_:)`` run them on the store's own
+/// threads (``Blocking``), never on the caller's thread, so an event loop
+/// that runs Swift concurrency (`birthdays run` and `serve`, see
+/// ARCHITECTURE.md) is never held up by the database. A task cancelled
+/// before its transaction started gets ``StoreError/cancelled(path:)`` and
+/// the transaction never runs.
 public final class AppDatabase: Sendable {
     /// How long a write waits for another process's write to finish.
     public static let busyTimeout: TimeInterval = 10
@@ -256,13 +258,30 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    /// Runs `body` in one write transaction on NIO's thread pool.
+    /// Runs `body` in one write transaction on the store's threads.
     package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        try await Blocking.run { () throws(StoreError) in try self.writeNow(body) }
+        try await Blocking.run(ifCancelled: .cancelled(path: path)) { () throws(StoreError) in try self.writeNow(body) }
     }
 
-    /// Runs `body` with a consistent read-only view on NIO's thread pool.
+    /// Runs `body` with a consistent read-only view on the store's threads.
     package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        try await Blocking.run { () throws(StoreError) in try self.readNow(body) }
+        try await Blocking.run(ifCancelled: .cancelled(path: path)) { () throws(StoreError) in try self.readNow(body) }
+    }
+
+    /// SQLite's `PRAGMA data_version` on the writing connection: a number that
+    /// changes when another connection (another process: an import, a
+    /// setting, a sync) has committed a write since the last time it was
+    /// read, and never for this connection's own writes. The daemon compares
+    /// it to notice every write any command makes.
+    public func dataVersion() async throws(StoreError) -> Int {
+        let writer = self.writer
+        let path = self.path
+        return try await Blocking.run(ifCancelled: .cancelled(path: path)) { () throws(StoreError) in
+            do {
+                return try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+            } catch {
+                throw StoreError(error, path: path)
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@ import GRDB
 /// A row of the `delivery` table (migration `v3-delivery`): the delivery
 /// ledger, one row per reminder occurrence that came due (or was snoozed or
 /// dismissed), keyed by notification id and occurrence date. The rules are
-/// documented on ``DeliveryEngine``; the SQL is here and nowhere else.
+/// documented on the daemon's `DeliveryEngine`; the SQL is here and nowhere else.
 struct DeliveryRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "delivery"
 

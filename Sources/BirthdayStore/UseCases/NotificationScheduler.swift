@@ -9,7 +9,7 @@ import Logging
 /// 1. moves every pending request whose instant has come (fire instant not
 ///    after now) into the delivery ledger as `queued`, so a reschedule while
 ///    the daemon is stopped never silently drops a due reminder: the daemon
-///    delivers it late or records it as missed (see ``DeliveryEngine``);
+///    delivers it late or records it as missed (see the daemon's `DeliveryEngine`);
 ///    then removes every pending request;
 /// 2. stops there (nothing pending) unless notifications are allowed
 ///    (`authorized` or `provisional`), and logs that;

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayDaemon
 @testable import BirthdayStore
 
 /// Remembers every reminder it is given; fails while ``failing`` is set.
@@ -74,7 +75,7 @@ func eventually(
         // Ada's birthday is 2026-03-10; day-before reminders off, so one request per year.
         try temporary.database.insertPeople([try Fixture.person("ada", "Ada", birthday: "1990-03-10")], now: Date(timeIntervalSince1970: 0))
         _ = try await temporary.database.setSetting(.dayBefore, to: "off", now: Date(timeIntervalSince1970: 0))
-        try PendingNotificationStore(database: temporary.database).setAuthorizationStatus(.authorized)
+        try await temporary.database.setAuthorizationStatus(.authorized)
     }
 
     func at(_ text: String) throws -> Date { try Fixture.instant(text) }
@@ -146,7 +147,7 @@ func eventually(
         #expect(reminder.id == "ada-birthday-dayof")
         #expect(!reminder.late)
         #expect(try await ledger().map(\.state) == [.delivered])
-        #expect(try PendingNotificationStore(database: database).pending().isEmpty)
+        #expect(try await database.pendingRequests().isEmpty)
 
         // And the pass at local midnight backfills next year's reminder
         clock.advance(to: try at("2026-03-11T00:00:00+01:00"))
@@ -154,7 +155,7 @@ func eventually(
             let passes = await engine.passes
             return passes == 3 && clock.sleeping == 1
         }
-        let pending = try PendingNotificationStore(database: database).pending()
+        let pending = try await database.pendingRequests()
         #expect(pending.map(\.occurrenceDate.description) == ["2027-03-10"])
         #expect(await sink.reminders.count == 1)
     }
@@ -248,7 +249,7 @@ func eventually(
         _ = try await database.setSetting(.deliveryTime, to: "10:00", now: now.date)
         now.set(try at("2026-03-10T09:10:00+01:00"))
         try await engine.runOnePass()
-        #expect(try PendingNotificationStore(database: database).pending().isEmpty)
+        #expect(try await database.pendingRequests().isEmpty)
         now.set(try at("2026-03-10T10:00:00+01:00"))
         try await engine.runOnePass()
         #expect(await sink.reminders.count == 1)
@@ -260,11 +261,11 @@ func eventually(
         let sink = EngineSink()
         let engine = engine(sink, now: { now.date }, zone: { zone.withLock { $0 } })
         try await engine.runOnePass()
-        #expect(try PendingNotificationStore(database: database).pending().map(\.fireAt) == [try at("2026-03-10T09:00:00+01:00")])
+        #expect(try await database.pendingRequests().map(\.fireAt) == [try at("2026-03-10T09:00:00+01:00")])
 
         zone.withLock { $0 = TimeZone(identifier: "America/New_York")! }
         try await engine.runOnePass()
-        #expect(try PendingNotificationStore(database: database).pending().map(\.fireAt) == [try at("2026-03-10T09:00:00-04:00")])
+        #expect(try await database.pendingRequests().map(\.fireAt) == [try at("2026-03-10T09:00:00-04:00")])
     }
 
     @Test func aFailingChannelIsRetriedWithBackoffThenFailsAtTheEndOfTheDay() async throws {
@@ -351,11 +352,9 @@ func eventually(
         try await Fixture.scheduler(database, now: try at("2026-03-10T08:00:00+01:00"), zone: berlin).reschedule()
         let now = TestNow(try at("2026-03-10T09:00:00+01:00"))
         // A daemon claimed the row and died.
-        try database.writeNow { db in
-            try NotificationScheduler.queueDue(now: now.date, timeZone: berlin, deliveryTime: Settings().deliveryTime, db)
-            let entry = try #require(try DeliveryRecord.workable(now: now.date, db).first)
-            #expect(try DeliveryRecord.claim(entry, now: now.date, db))
-        }
+        let due = try await database.collectDue(now: now.date, systemTimeZone: berlin)
+        let entry = try #require(due.entries.first)
+        #expect(try await database.claimDelivery(entry, now: now.date))
         let sink = EngineSink()
         let zone = berlin
         let engine = engine(sink, now: { now.date }, zone: { zone })
@@ -371,7 +370,7 @@ func eventually(
     /// first that does moves the permission to authorized (stored and
     /// logged), and that pass delivers through the configured channels.
     @Test func aProvisionalPermissionEndsWhenAChannelAnswers() async throws {
-        try PendingNotificationStore(database: database).setAuthorizationStatus(.provisional)
+        try await database.setAuthorizationStatus(.provisional)
         let answers = Mutex(false)
         let asked = Mutex(0)
         let sink = EngineSink()
@@ -413,7 +412,7 @@ func eventually(
 
     /// A `notifications disable` between the question and the answer wins.
     @Test func aPermissionChangedMeanwhileIsKept() async throws {
-        try PendingNotificationStore(database: database).setAuthorizationStatus(.provisional)
+        try await database.setAuthorizationStatus(.provisional)
         let database = self.database
         let engine = DeliveryEngine(
             database: database,

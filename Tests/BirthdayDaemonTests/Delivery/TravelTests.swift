@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayDaemon
 @testable import BirthdayStore
 
 /// Reminders belong to a local day: scheduled in one zone, then delivered
