@@ -36,6 +36,9 @@ public struct DaemonConfiguration: Sendable {
     public var watchesSources: Bool
     /// The feed server's logger, when the `serve` setting is on.
     public var feedLogger: Logger
+    /// Whether the database file is watched for writes by other processes
+    /// (``DatabaseWatcher``); a database in memory never is.
+    public var watchesDatabase: Bool
 
     public init(
         database: AppDatabase,
@@ -50,7 +53,8 @@ public struct DaemonConfiguration: Sendable {
         logLine: @escaping @Sendable (String) throws -> Void,
         logger: Logger,
         feedLogger: Logger,
-        watchesSources: Bool = true
+        watchesSources: Bool = true,
+        watchesDatabase: Bool = true
     ) {
         self.database = database
         self.environment = environment
@@ -65,14 +69,15 @@ public struct DaemonConfiguration: Sendable {
         self.logger = logger
         self.feedLogger = feedLogger
         self.watchesSources = watchesSources
+        self.watchesDatabase = watchesDatabase
     }
 }
 
 /// The delivery daemon, ready to run: the engine's service (with the
-/// sources' follower) and, with the `serve` setting, the feed server
-/// (``FeedService``: a feed that cannot bind is retried and never stops the
-/// deliveries), in one `ServiceGroup` that SIGTERM and SIGINT shut down
-/// gracefully. It holds the daemon lock (``DaemonLock``) for as long as it exists.
+/// sources' follower and the database watch) and the feed server that
+/// follows the `serve` setting (``FeedService``: a feed that cannot bind is
+/// retried and never stops the deliveries), in one `ServiceGroup` that
+/// SIGTERM and SIGINT shut down gracefully. It holds the daemon lock (``DaemonLock``) for as long as it exists.
 public struct Daemon: Service {
     public let group: ServiceGroup
     /// The engine, for tests that watch its passes.
@@ -101,7 +106,7 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
     let logger = configuration.logger
     let settings = try await database.settings()
     let status = try await database.authorizationStatus()
-    // The buttons' labels are in the language of the settings at start (a SIGHUP does not change them).
+    // The buttons' labels are in the language of the settings at start, and follow the setting.
     let desktop = DesktopNotificationChannel(bus: configuration.bus, labels: .init(settings.localizer(systemLocale: configuration.systemLocale)))
     let engine = DeliveryEngine(
         database: database,
@@ -140,7 +145,11 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
         logger: logger,
         peopleChanged: { [engine] in engine.poke() }
     )
-    var services: [any Service] = [
+    // What follows the settings hears of every change through this stream
+    // (the feed's address); the engine and the follower through their own events.
+    let (settingsChanged, settingsContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    let systemLocale = configuration.systemLocale
+    let services: [any Service] = [
         DaemonService(
             engine: engine,
             follower: follower,
@@ -150,25 +159,35 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
             systemTimeZone: configuration.systemTimeZone,
             systemLocale: configuration.systemLocale,
             watchesWake: configuration.watchesWake,
+            watchesDatabase: configuration.watchesDatabase && database.path.hasPrefix("/"),
+            settingsChanged: { [desktop] in
+                settingsContinuation.yield()
+                // The buttons' labels follow the language setting.
+                if let settings = try? await database.settings() {
+                    desktop.labels = .init(settings.localizer(systemLocale: systemLocale))
+                }
+            },
+            stopped: { settingsContinuation.finish() },
             logger: logger
-        )
+        ),
+        FeedService(
+            makeServer: {
+                [
+                    source = DatabaseFeedSource(
+                        database: database,
+                        systemLocale: configuration.systemLocale,
+                        now: configuration.now,
+                        systemTimeZone: configuration.systemTimeZone
+                    ), feedLogger = configuration.feedLogger
+                ] address in
+                buildFeedApplication(source: source, host: address.host, port: address.port, logger: feedLogger)
+            },
+            address: { try? await database.settings().serve },
+            settingsChanged: settingsChanged,
+            clock: configuration.clock,
+            logger: logger
+        ),
     ]
-    if let serve = settings.serve {
-        let source = DatabaseFeedSource(
-            database: database,
-            systemLocale: configuration.systemLocale,
-            now: configuration.now,
-            systemTimeZone: configuration.systemTimeZone
-        )
-        let feedLogger = configuration.feedLogger
-        services.append(
-            FeedService(
-                makeServer: { buildFeedApplication(source: source, host: serve.host, port: serve.port, logger: feedLogger) },
-                clock: configuration.clock,
-                logger: logger
-            )
-        )
-    }
     let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))
     return Daemon(group: group, engine: engine, follower: follower, lock: lock)
 }

@@ -7,8 +7,22 @@ import ServiceLifecycle
 import UnixSignals
 
 /// The delivery daemon as a `Service`: the engine's loop, fed by the wake
-/// monitor, SIGHUP and the desktop notification buttons, and the sources'
-/// follower (``SourceFollower``), which syncs at the same wakes.
+/// monitor, the database watch, SIGHUP and the desktop notification
+/// buttons, and the sources' follower (``SourceFollower``), which syncs at
+/// the same wakes.
+///
+/// ## Hearing every write
+/// Any command that writes the database (`import`, `settings set`,
+/// `exclude`, `remind`, `sources add`, a sync) is heard without being sent
+/// anything: ``DatabaseWatcher`` says the file may have been written, and
+/// SQLite's `data_version` on the daemon's own writing connection says
+/// whether another connection committed (the daemon's own writes never
+/// change it, so they wake nothing). Then the engine passes again
+/// (reschedule, delivery time, channels, language, zone), the follower
+/// reads its sources again (a new source is synced, a removed one dropped,
+/// a new `sync-interval` applied), and what follows the settings hears
+/// (`settingsChanged`: the feed's address, the buttons' language). SIGHUP
+/// does all of that too, and also syncs every source.
 ///
 /// On graceful shutdown (SIGTERM, SIGINT) the engine finishes the reminder
 /// it is handing over, stops before the next one (it checks
@@ -23,6 +37,11 @@ struct DaemonService: Service {
     let systemTimeZone: @Sendable () -> TimeZone
     let systemLocale: String?
     let watchesWake: Bool
+    let watchesDatabase: Bool
+    /// Tells what follows the settings that they may have changed.
+    let settingsChanged: @Sendable () async -> Void
+    /// Called once the engine has stopped.
+    let stopped: @Sendable () -> Void
     let logger: Logger
 
     func run() async throws {
@@ -39,7 +58,17 @@ struct DaemonService: Service {
             }
         }
         defer { monitor?.stop() }
+        var watcher: DatabaseWatcher?
+        if watchesDatabase {
+            do {
+                watcher = try DatabaseWatcher(database: database.path)
+            } catch {
+                logger.warning("writes by other commands will be noticed only at the next wake or SIGHUP", metadata: ["error": "\(error)"])
+            }
+        }
+        defer { watcher?.stop() }
         let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let settingsChanged = self.settingsChanged
 
         let follower = self.follower
         await withTaskGroup(of: Void.self) { group in
@@ -51,10 +80,26 @@ struct DaemonService: Service {
                     }
                 }
             }
+            if let watcher {
+                let database = self.database
+                let logger = self.logger
+                group.addTask {
+                    var version = try? await database.dataVersion()
+                    for await _ in watcher.changes {
+                        guard let current = try? await database.dataVersion(), current != version else { continue }
+                        version = current
+                        logger.info("the database was written by another command")
+                        continuation.yield(.storeChanged)
+                        follower.post(.reread)
+                        await settingsChanged()
+                    }
+                }
+            }
             group.addTask {
                 for await _ in hangups {
                     continuation.yield(.reload)
                     follower.post(.syncAll(reason: "reload"))
+                    await settingsChanged()
                 }
             }
             group.addTask { await follower.run() }
@@ -65,6 +110,7 @@ struct DaemonService: Service {
             }
             await engine.run(events: events) { _ in follower.post(.syncAll(reason: "midnight")) }
             continuation.finish()
+            stopped()
             group.cancelAll()
         }
         logger.notice("birthdays run stopped")

@@ -10,10 +10,15 @@ import Synchronization
 ///
 /// When it syncs:
 /// - every source at start, and on every wake the daemon detects (resume,
-///   clock and time-zone changes, local midnight, SIGHUP, which is also what
-///   `sources add`/`remove` send); the list of sources is read again then;
-/// - a CardDAV source every `sync-interval` (default 1 h) after its last
-///   sync: one timer for all of them, at the soonest;
+///   clock and time-zone changes, local midnight, SIGHUP); the list of
+///   sources is read again then;
+/// - a source another command added (`sources add`), as soon as the daemon
+///   hears the write (``Event/reread``): the list is read again, a new
+///   source is synced, a removed one forgotten, and a changed
+///   `sync-interval` moves the CardDAV timer;
+/// - a CardDAV source every `sync-interval` (default 15 min: an unchanged
+///   book costs one small request) after its last sync: one timer for all
+///   of them, at the soonest;
 /// - a file or vdir source within seconds of a change on disk (inotify, see
 ///   ``SourceWatcher``): one second after the last event of a burst, and no
 ///   later than five seconds after its first, so a sync never reads a
@@ -32,6 +37,8 @@ actor SourceFollower {
         case syncAll(reason: String)
         /// Something changed on disk for this source.
         case changed(Int64)
+        /// Another command wrote the database: read the sources and the interval again, sync new sources.
+        case reread
     }
 
     /// How long a burst of file events must have been quiet, and how long it may last at most, before the sync.
@@ -59,6 +66,8 @@ actor SourceFollower {
     private var watcher: SourceWatcher?
     private var watchedTargets: Set<SourceWatcher.Target> = []
     private var forwarding: Task<Void, Never>?
+    /// The `sync-interval` the CardDAV timers were set with.
+    private var interval: Duration?
     /// Syncs done (for tests).
     private(set) var syncs = 0
 
@@ -97,6 +106,7 @@ actor SourceFollower {
                 return inbox
             }
             var all = false
+            var reread = false
             var touched = Set<Int64>()
             for event in events {
                 switch event {
@@ -105,6 +115,8 @@ actor SourceFollower {
                     all = true
                 case .changed(let id):
                     touched.insert(id)
+                case .reread:
+                    reread = true
                 }
             }
             if all {
@@ -113,7 +125,16 @@ actor SourceFollower {
                     if Self.stopping { break }
                     await syncNow(source)
                 }
-            } else {
+            } else if reread {
+                let known = Set(sources.map(\.id))
+                await reload()
+                await retime()
+                for source in sources where !known.contains(source.id) {
+                    if Self.stopping { break }
+                    await syncNow(source)
+                }
+            }
+            if !all {
                 let instant = now()
                 for id in touched {
                     let first = settling[id]?.first ?? instant
@@ -147,7 +168,10 @@ actor SourceFollower {
         forwarding?.cancel()
         watcher?.stop()
         do {
-            try await database.clearNextSync()
+            // The follower ends by cancellation, and the store does no work for a cancelled task:
+            // this last write runs in a task of its own, which the cancellation does not reach.
+            let database = self.database
+            try await Task { try await database.clearNextSync() }.value
         } catch {
             logger.warning("cannot clear the sources' next sync", metadata: ["error": "\(error)"])
         }
@@ -196,13 +220,26 @@ actor SourceFollower {
         }
     }
 
+    /// Moves the CardDAV timers when `sync-interval` changed: each source is
+    /// then due the new interval after its last sync (at once if that has passed).
+    private func retime() async {
+        guard let old = interval, let new = try? await database.settings().syncInterval, new != old else { return }
+        interval = new
+        for source in sources where source.kind == .carddav {
+            guard let at = due[source.id], source.status.failures == 0 else { continue }
+            due[source.id] = at.addingTimeInterval(new.timeInterval - old.timeInterval)
+        }
+        logger.info("sync-interval changed", metadata: ["seconds": "\(new.components.seconds)"])
+    }
+
     /// Syncs `source` and decides when it is due next.
     private func syncNow(_ source: Source) async {
         settling[source.id] = nil
         let report = await sync.sync(source)
         syncs += 1
         let instant = now()
-        let interval = (try? await database.settings().syncInterval) ?? .seconds(3600)
+        let interval = (try? await database.settings().syncInterval) ?? Settings().syncInterval
+        self.interval = interval
         let current = try? await database.sources(counting: false).first { $0.id == source.id }
         if let current, let index = sources.firstIndex(where: { $0.id == source.id }) { sources[index] = current }
         let failures = current?.status.failures ?? 1

@@ -50,7 +50,13 @@ public final class DesktopNotificationChannel: NotificationSink {
     public let actions: AsyncStream<NotificationAction>
 
     public let bus: DBusBusAddress
-    public let labels: Labels
+    /// The labels of the buttons of the next notifications shown: the daemon
+    /// sets them again when the `language` setting changes.
+    public var labels: Labels {
+        get { currentLabels.withLock { $0 } }
+        set { currentLabels.withLock { $0 = newValue } }
+    }
+    private let currentLabels: Mutex<Labels>
     private let callTimeout: Duration
     private let shared: Shared
 
@@ -59,7 +65,7 @@ public final class DesktopNotificationChannel: NotificationSink {
     ///   - callTimeout: how long to wait for the server's answer. Default 5 s.
     public init(bus: DBusBusAddress = .session, labels: Labels = Labels(), callTimeout: Duration = .seconds(5)) {
         self.bus = bus
-        self.labels = labels
+        self.currentLabels = Mutex(labels)
         self.callTimeout = callTimeout
         let (stream, continuation) = AsyncStream.makeStream(of: NotificationAction.self, bufferingPolicy: .bufferingNewest(256))
         actions = stream
@@ -98,6 +104,7 @@ public final class DesktopNotificationChannel: NotificationSink {
         let body = capabilities.contains("body-markup") ? Self.escapeMarkup(reminder.body) : reminder.body
         var actions: [String] = []
         if capabilities.contains("actions") {
+            let labels = self.labels
             actions = [
                 NotificationAction.Key.open.rawValue, labels.open,
                 NotificationAction.Key.snooze.rawValue, labels.snooze,

@@ -114,6 +114,12 @@ int cwake_inotify_add(int fd, const char *directory) {
     return wd < 0 ? -errno : wd;
 }
 
+int cwake_inotify_add_writes(int fd, const char *directory) {
+    uint32_t mask = IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
+    int wd = inotify_add_watch(fd, directory, mask);
+    return wd < 0 ? -errno : wd;
+}
+
 long cwake_inotify_read(int fd, void *buffer, unsigned long size) {
     ssize_t n = read(fd, buffer, size);
     if (n < 0) return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 : -errno;

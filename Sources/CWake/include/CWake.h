@@ -74,6 +74,12 @@ int cwake_inotify_open(void);
  * returns the watch descriptor. */
 int cwake_inotify_add(int fd, const char *directory);
 
+/* Watches `directory` on `fd` for files being written (every write, not
+ * only the last close: SQLite keeps its write-ahead log open), created or
+ * renamed in, and for the directory itself going away; returns the watch
+ * descriptor. */
+int cwake_inotify_add_writes(int fd, const char *directory);
+
 /* Reads pending events of `fd` into `buffer` (at least 4096 bytes, aligned
  * for struct inotify_event); returns the bytes read, 0 when none is
  * pending, or a negative errno. */

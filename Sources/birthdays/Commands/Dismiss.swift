@@ -26,7 +26,6 @@ extension BirthdaysCommand {
                         : "no reminder with the id '\(SafeText.line(id))' is waiting or delivered (already dismissed?)"
                 )
             }
-            DaemonSignal.reload(context)
             try output("Dismissed \(reminder.snooze ? SafeText.line(id) : DeliveryLedger.baseID(SafeText.line(id))).")
         }
     }

@@ -32,7 +32,6 @@ extension Context {
         let found = try await person(matching: query)
         let result = try await database.setExclusion(choice, personID: found.id, now: now, rescheduling: scheduler())
         guard let result else { throw CLIError("no person has the id '\(found.id)'") }
-        DaemonSignal.reload(self)
         let localizer = try await localizer()
         let name = SafeText.line(result.person.name)
         try output(

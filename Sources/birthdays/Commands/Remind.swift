@@ -47,7 +47,6 @@ extension BirthdaysCommand {
             let chosen = days.flatMap(ReminderDays.init)
             let result = try await context.database.setReminderDays(chosen, personID: found.id, now: context.now, rescheduling: context.scheduler())
             guard let result else { throw CLIError("no person has the id '\(found.id)'") }
-            DaemonSignal.reload(context)
             if json {
                 try output(JSONOutput.string(PersonOutput(result.person), pretty: true))
                 return

@@ -15,8 +15,10 @@ extension BirthdaysCommand {
                 retries failed channels until the end of the day, delivers late after a suspend on the same day \
                 and records a miss otherwise, and keeps the 64 pending reminders topped up. It wakes at the next \
                 reminder, at local midnight, on clock and time-zone changes and on resume; it never polls. \
-                SIGHUP re-reads the settings and reschedules; SIGTERM/SIGINT stop it gracefully. With the 'serve' \
-                setting on, it also serves the calendar feed. One daemon per database (a lock on <database>.lock). \
+                It hears every write another command makes to the database (import, settings, exclude, sources) \
+                within a second and applies it without a restart. SIGHUP re-reads everything and syncs every \
+                source; SIGTERM/SIGINT stop it gracefully. With the 'serve' setting on, it also serves the \
+                calendar feed, where the setting says. One daemon per database (a lock on <database>.lock). \
                 With BIRTHDAYS_NOW set, time starts at that instant and flows from there.
                 """
         )

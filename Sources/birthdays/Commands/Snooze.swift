@@ -46,7 +46,6 @@ extension BirthdaysCommand {
                         + (start > context.now ? ", when the reminder fires; a snooze never makes it fire earlier" : "")
                 )
             case .snoozed(let entry, let postponed):
-                DaemonSignal.reload(context)
                 let until = ISOInstant.format(entry.fireAt, in: zone)
                 try output(
                     postponed
@@ -55,13 +54,6 @@ extension BirthdaysCommand {
                 )
             }
         }
-    }
-}
-
-/// Tells a running daemon to look again (SIGHUP), after a change to the ledger.
-enum DaemonSignal {
-    static func reload(_ context: Context) {
-        if let pid = DaemonLock.holder(database: context.database.path), pid > 0 { kill(pid, SIGHUP) }
     }
 }
 

@@ -65,7 +65,6 @@ extension BirthdaysCommand.Sources {
             } catch {
                 throw CLIError(error.description)
             }
-            DaemonSignal.reload(context)
             var reports: [SourceSyncReport] = []
             for source in added {
                 reports.append(await context.sourceSync(password: password).sync(source))

@@ -36,7 +36,6 @@ extension BirthdaysCommand.Sources {
             } catch {
                 throw CLIError(error.description)
             }
-            DaemonSignal.reload(context)
             let localizer = try await context.localizer()
             let source = SafeText.line(name)
             try output(localizer(keepPeople ? .sourcesRemovedKept(source: source) : .sourcesRemoved(source: source, peopleLeft: removed)))

@@ -35,7 +35,6 @@ extension BirthdaysCommand.Sources {
             } catch {
                 throw CLIError(error.description)
             }
-            if reports.contains(where: \.peopleChanged) { DaemonSignal.reload(context) }
             try await SourcesOutput.finish(reports, json: json, context: context, added: false)
         }
     }
