@@ -13,9 +13,16 @@ import Foundation
 ///
 /// A daemon that is not running is a missed birthday waiting to happen, so
 /// the text says how to start it: `systemctl --user start birthdays` when the
-/// service is installed, else `birthdays service install`.
+/// service is installed, else `birthdays service install`. A daemon that
+/// runs while the next fire time is more than ``overdueAfter`` past is late
+/// or stuck (it moves a due reminder into the ledger within a second), and
+/// the text says so and what to look at.
 struct StatusReport {
+    /// How long past its fire time a reminder may still be pending while a daemon runs.
+    static let overdueAfter: TimeInterval = 30
+
     var pid: Int32?
+    var now: Date
     var permission: AuthorizationStatus
     var channels: [String]
     var pending: Int
@@ -39,6 +46,7 @@ struct StatusReport {
         let database = context.database
         self.zone = zone
         self.days = days
+        now = context.now
         pid = DaemonLock.holder(database: database.path)
         permission = try await database.authorizationStatus()
         ids = try await database.publicIDs()
@@ -93,6 +101,8 @@ struct StatusReport {
         struct Daemon: Encodable {
             var running: Bool
             var pid: Int?
+            /// The fire time a running daemon should have handled more than 30 s ago (late or stuck); absent otherwise.
+            var overdue_since: String?
         }
 
         struct LastDelivery: Encodable {
@@ -145,9 +155,15 @@ struct StatusReport {
         var sources: [SourceState]
     }
 
+    /// The fire time a running daemon should have handled by now, if any.
+    var overdue: Date? {
+        guard pid != nil, let nextFire, now.timeIntervalSince(nextFire) > Self.overdueAfter else { return nil }
+        return nextFire
+    }
+
     var output: Output {
         Output(
-            daemon: .init(running: pid != nil, pid: pid.map(Int.init)),
+            daemon: .init(running: pid != nil, pid: pid.map(Int.init), overdue_since: iso(overdue)),
             permission: permission.rawValue,
             channels: channels,
             pending: pending,
@@ -193,6 +209,17 @@ struct StatusReport {
         lines.append("Daemon: " + (pid.map { "running (pid \($0))" } ?? "not running; reminders are delivered only while it runs, so " + startHint))
         lines.append("Notifications: \(permission.rawValue); channels: \(channels.isEmpty ? "none" : channels.joined(separator: ","))")
         lines.append("Pending: \(pending)" + (iso(nextFire).map { "; next \($0)" + named(nextPersonID) } ?? ""))
+        if let overdue {
+            let minutes = Int(now.timeIntervalSince(overdue) / 60)
+            lines.append(
+                "Warning: the next reminder was due at \(Wording.wallClock(overdue, zone: zone))"
+                    + (minutes > 0 ? " (\(minutes) min ago)" : "")
+                    + " and the running daemon has not handled it: it is late or stuck. "
+                    + (serviceInstalled
+                        ? "See journalctl --user -u birthdays, or restart it: systemctl --user restart birthdays"
+                        : "See its log, or stop it and start birthdays run again")
+            )
+        }
         if let last {
             lines.append(
                 "Last delivery: \(ids.reminder(last.notificationID))\(named(last.personID)) at \(iso(last.deliveredAt) ?? "?")\(last.late ? " (late)" : "")"
