@@ -1,5 +1,6 @@
 import ArgumentParser
 import CExecutorHook
+import Foundation
 import NIOCore
 import NIOPosix
 
@@ -71,10 +72,25 @@ struct BirthdaysCommand: AsyncParsableCommand {
     /// which fails silently when the runtime is linked into the executable
     /// (the release build); `CExecutorHook` refers to it directly. The
     /// compiler guard is NIO's: the hook's signature is known to hold for
-    /// these runtime versions only.
+    /// these runtime versions only, and a newer compiler stops the build
+    /// rather than build a daemon that wakes every second.
+    ///
+    /// It fails loudly: when the hook cannot be installed (another one was
+    /// there first), the command stops with exit status 70 and one line,
+    /// instead of running on an executor that keeps the machine awake.
     static func installEventLoopExecutor() {
         #if compiler(<6.6)
-        _ = birthdays_install_global_executor(enqueueOnEventLoop)
+        guard birthdays_install_global_executor(enqueueOnEventLoop) else {
+            FileHandle.standardError.write(
+                Data(
+                    ("Error: cannot put Swift concurrency on the event loops (another executor hook is installed); "
+                        + "birthdays run and serve would wake the machine every second, so they do not start\n").utf8
+                )
+            )
+            Foundation.exit(70)
+        }
+        #else
+        #error("CExecutorHook: check swift_task_enqueueGlobal_hook's signature for this compiler (as SwiftNIO does), then raise this bound")
         #endif
     }
 }
