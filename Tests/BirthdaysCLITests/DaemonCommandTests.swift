@@ -100,6 +100,45 @@ import Testing
         #expect(status.stdout.contains("Daemon: not running"))
     }
 
+    /// A daemon that holds the lock but does not deliver (stopped, or stuck):
+    /// `status` says the next fire time has passed, only once it is more
+    /// than 30 s past, and never when no daemon runs.
+    @Test func statusSaysWhenARunningDaemonIsPastItsNextFireTime() async throws {
+        defer { cli.cleanUp() }
+        guard let python = SystemTools.path("python3") else {
+            Issue.record("python3 is missing: install python3 (make test does)")
+            return
+        }
+        let idle = try await cli.run(at: "2026-03-10T09:05:00+01:00", "status", "--json")
+        #expect(try #require(try CLIProcess.object(idle.stdout)["daemon"] as? [String: Any])["overdue_since"] is NSNull)
+
+        // A process that takes the daemon lock as `birthdays run` does, and then does nothing.
+        let holder = try TestProcess(
+            [
+                python, "-c",
+                "import fcntl, os, signal, sys\nf = open(sys.argv[1], 'w')\nfcntl.flock(f, fcntl.LOCK_EX)\n"
+                    + "f.write(str(os.getpid())); f.flush()\nprint('locked', flush=True)\nsignal.pause()",
+                cli.databasePath + ".lock",
+            ],
+            environment: ["PATH": "/usr/bin:/bin"],
+            name: "lock"
+        )
+        defer { holder.stop(signal: SIGKILL) }
+        try await holder.waitUntil("the lock") { $0.stdout.contains("locked") }
+
+        let onTime = try await cli.run(at: "2026-03-10T09:00:10+01:00", "status", "--json")
+        let running = try #require(try CLIProcess.object(onTime.stdout)["daemon"] as? [String: Any])
+        #expect(running["running"] as? Bool == true)
+        #expect(running["overdue_since"] is NSNull, "10 s past is not late yet")
+
+        let late = try await cli.run(at: "2026-03-10T09:05:00+01:00", "status", "--json")
+        let stuck = try #require(try CLIProcess.object(late.stdout)["daemon"] as? [String: Any])
+        #expect(stuck["overdue_since"] as? String == "2026-03-10T09:00:00+01:00")
+        let text = try await cli.run(at: "2026-03-10T09:05:00+01:00", "status")
+        #expect(text.stdout.contains("Warning: the next reminder was due at 2026-03-10 09:00 (5 min ago)"), "\(text.stdout)")
+        #expect(text.stdout.contains("late or stuck"))
+    }
+
     // MARK: - One pass and the actions
 
     @Test func deliverOnceDeliversLateThenNotAgain() async throws {
