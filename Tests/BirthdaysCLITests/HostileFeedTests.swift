@@ -107,7 +107,7 @@ import Glibc
         #expect(result.status == 64)
         #expect(result.stderr.contains("--port must be between 1 and 65535"))
         let setting = try await cli.run("settings", "set", "serve", "127.0.0.1:99999")
-        #expect(setting.status != 0)
+        #expect(setting.status == 64)
     }
 
     // MARK: - Helpers

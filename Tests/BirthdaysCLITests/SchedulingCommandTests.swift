@@ -21,12 +21,12 @@ import Testing
         ("anniversaries", "", "'' is not a valid anniversaries; allowed: on | off"),
         ("time-zone", "Mars/Olympus", "'Mars/Olympus' is not a valid time-zone; allowed: an IANA time zone such as Europe/Berlin, or 'system'"),
     ])
-    func invalidSettingsFailWithOneLine(_ key: String, _ value: String, _ message: String) async throws {
+    func anInvalidValueIsAUsageErrorNamingWhatIsAllowed(_ key: String, _ value: String, _ message: String) async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         let result = try await cli.run("settings", "set", key, value)
-        #expect(result.status != 0)
-        #expect(result.stderr == "Error: \(message)\n")
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: \(message)\nUsage: birthdays settings set"))
         #expect(result.stdout.isEmpty)
     }
 

@@ -129,6 +129,92 @@ package enum ContactMerge {
     }
 }
 
+extension ContactMerge {
+    /// What the store holds of a person that a newer reading of their
+    /// contact (an import, a source's sync) is merged into: the fields the
+    /// merge rule keeps (``merge(_:into:)``).
+    package struct Stored: Sendable, Equatable {
+        /// The file (or source item) the stored row came from.
+        package var sourceFile: String
+        package var birthday: EventDate?
+        package var anniversary: EventDate?
+        package var nickname: String
+        package var deathDate: String?
+        package var exclusion: Exclusion
+        package var reminderDays: ReminderDays?
+        package var alternateDates: [AlternateDate]
+
+        package init(
+            sourceFile: String,
+            birthday: EventDate?,
+            anniversary: EventDate?,
+            nickname: String,
+            deathDate: String?,
+            exclusion: Exclusion,
+            reminderDays: ReminderDays?,
+            alternateDates: [AlternateDate]
+        ) {
+            self.sourceFile = sourceFile
+            self.birthday = birthday
+            self.anniversary = anniversary
+            self.nickname = nickname
+            self.deathDate = deathDate
+            self.exclusion = exclusion
+            self.reminderDays = reminderDays
+            self.alternateDates = alternateDates
+        }
+
+        /// What the store holds once `person` is written.
+        package init(_ person: Person) {
+            self.init(
+                sourceFile: person.source.file,
+                birthday: person.birthday,
+                anniversary: person.anniversary,
+                nickname: person.nickname,
+                deathDate: person.deathDate,
+                exclusion: person.exclusion,
+                reminderDays: person.reminderDays,
+                alternateDates: person.alternateDates
+            )
+        }
+    }
+
+    /// `incoming` (a contact as a file or a source reads it now) merged into
+    /// the person the store already holds under the same id; the store
+    /// writes the result when its fingerprint differs from the stored one.
+    ///
+    /// The rule, for imports and syncs alike:
+    /// - When the stored row came from **another file** (or another source's
+    ///   card), nothing it holds is erased by a contact that lacks it: a
+    ///   missing birthday, anniversary, nickname or death date is taken from
+    ///   the stored row, either side asking to be left out of birthday
+    ///   calendars (the card's exclusion) is enough, and the stored dates in
+    ///   other calendars are kept beside the contact's (the contact's wins for
+    ///   the same kind and calendar). From the **same file**, the contact is
+    ///   the truth: what it no longer says is gone.
+    /// - **The user's choices** (``Exclusion/choice``: exclude or include;
+    ///   ``Person/reminderDays``) are never in a contact: the stored ones
+    ///   outlast every import and sync.
+    package static func merge(_ incoming: Person, into stored: Stored) -> Person {
+        var person = incoming
+        if stored.sourceFile != incoming.source.file {
+            if person.birthday == nil { person.birthday = stored.birthday }
+            if person.anniversary == nil { person.anniversary = stored.anniversary }
+            if person.nickname.isEmpty { person.nickname = stored.nickname }
+            if person.deathDate == nil { person.deathDate = stored.deathDate }
+            person.exclusion.card = person.exclusion.card || stored.exclusion.card
+            for date in stored.alternateDates
+            where !person.alternateDates.contains(where: { $0.kind == date.kind && $0.date.calendar == date.date.calendar }) {
+                person.alternateDates.append(date)
+            }
+            person.alternateDates.sort()
+        }
+        person.exclusion.choice = stored.exclusion.choice
+        person.reminderDays = stored.reminderDays
+        return person
+    }
+}
+
 extension Person {
     /// Sets the date of `kind`.
     public mutating func setDate(_ date: EventDate?, of kind: EventKind) {

@@ -302,8 +302,14 @@ public struct FeedAddress: Hashable, Sendable, CustomStringConvertible {
         }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else { return nil }
+        guard Self.isHostName(host) else { return nil }
         self.init(host: host, port: port)
+    }
+
+    /// Whether `host` can stand for a host in an address: not empty, no
+    /// space and no `/` (a name, an IPv4 address, or an IPv6 one without brackets).
+    public static func isHostName(_ host: String) -> Bool {
+        !host.isEmpty && !host.contains(where: { $0.isWhitespace || $0 == "/" })
     }
 
     public var description: String { (host.contains(":") ? "[\(host)]" : host) + ":" + String(port) }

@@ -294,18 +294,12 @@ extension PersonRecord {
         }
     }
 
-    /// What an import compares a person against: the stored fingerprint,
-    /// where the person came from, what their card said and what the user chose.
+    /// What an import or a sync compares a person against: the stored
+    /// fingerprint, what the merge rule keeps (``ContactMerge/Stored``), and
+    /// the row's bookkeeping.
     struct MergeState {
         var fingerprint: String
-        var sourceFile: String
-        var birthday: EventDate?
-        var anniversary: EventDate?
-        var nickname: String
-        var deathDate: String?
-        var exclusion: Exclusion
-        var reminderDays: ReminderDays?
-        var alternateDates: [AlternateDate]
+        var contact: ContactMerge.Stored
         var createdAt: Double
         var imported: Bool
     }
@@ -327,14 +321,16 @@ extension PersonRecord {
             let days: String? = row[14]
             stored[row[0]] = MergeState(
                 fingerprint: row[1],
-                sourceFile: row[2],
-                birthday: date(row[3], row[4], row[5]),
-                anniversary: date(row[6], row[7], row[8]),
-                nickname: row[10],
-                deathDate: row[11],
-                exclusion: Exclusion(card: row[12], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
-                reminderDays: days.flatMap(ReminderDays.init),
-                alternateDates: alternates.isEmpty ? [] : alternates[row[0] as String] ?? [],
+                contact: ContactMerge.Stored(
+                    sourceFile: row[2],
+                    birthday: date(row[3], row[4], row[5]),
+                    anniversary: date(row[6], row[7], row[8]),
+                    nickname: row[10],
+                    deathDate: row[11],
+                    exclusion: Exclusion(card: row[12], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
+                    reminderDays: days.flatMap(ReminderDays.init),
+                    alternateDates: alternates.isEmpty ? [] : alternates[row[0] as String] ?? []
+                ),
                 createdAt: row[9],
                 imported: row[15]
             )

@@ -197,7 +197,7 @@ public struct ContactImporter: Sendable {
         var adopted: [String] = []
         let dated = Set(people.map(\.id))
         for (id, file) in dateless where !dated.contains(id) {
-            guard let old = stored[id], old.sourceFile == file else { continue }
+            guard let old = stored[id], old.contact.sourceFile == file else { continue }
             report.removed += 1
             changed = true
             if write { _ = try PersonRecord.deleteOne(db, key: id) }
@@ -213,22 +213,8 @@ public struct ContactImporter: Sendable {
                 }
                 continue
             }
-            if old.sourceFile != person.source.file {
-                // Never erase a date (nor a nickname, a death date or the card's exclusion) that came from another file.
-                if person.birthday == nil { person.birthday = old.birthday }
-                if person.anniversary == nil { person.anniversary = old.anniversary }
-                if person.nickname.isEmpty { person.nickname = old.nickname }
-                if person.deathDate == nil { person.deathDate = old.deathDate }
-                person.exclusion.card = person.exclusion.card || old.exclusion.card
-                for date in old.alternateDates
-                where !person.alternateDates.contains(where: { $0.kind == date.kind && $0.date.calendar == date.date.calendar }) {
-                    person.alternateDates.append(date)
-                }
-                person.alternateDates.sort()
-            }
-            // The user's choices outlast every import.
-            person.exclusion.choice = old.exclusion.choice
-            person.reminderDays = old.reminderDays
+            // Nothing from another file is erased; the user's choices outlast every import.
+            person = ContactMerge.merge(person, into: old.contact)
             if person.fingerprint == old.fingerprint {
                 report.unchanged += 1
                 if !old.imported { adopted.append(person.id) }

@@ -321,48 +321,22 @@ public struct SourceSync: Sendable {
                     if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
                     states[person.id] = PersonRecord.MergeState(
                         fingerprint: person.fingerprint,
-                        sourceFile: person.source.file,
-                        birthday: person.birthday,
-                        anniversary: person.anniversary,
-                        nickname: person.nickname,
-                        deathDate: person.deathDate,
-                        exclusion: person.exclusion,
-                        reminderDays: person.reminderDays,
-                        alternateDates: person.alternateDates,
+                        contact: ContactMerge.Stored(person),
                         createdAt: timestamp,
                         imported: false
                     )
                     changed = true
                     continue
                 }
-                if old.sourceFile != person.source.file {
-                    // Never erase a date (nor a nickname, a death date or the card's exclusion) that came from another file or card.
-                    if person.birthday == nil { person.birthday = old.birthday }
-                    if person.anniversary == nil { person.anniversary = old.anniversary }
-                    if person.nickname.isEmpty { person.nickname = old.nickname }
-                    if person.deathDate == nil { person.deathDate = old.deathDate }
-                    person.exclusion.card = person.exclusion.card || old.exclusion.card
-                    for date in old.alternateDates
-                    where !person.alternateDates.contains(where: { $0.kind == date.kind && $0.date.calendar == date.date.calendar }) {
-                        person.alternateDates.append(date)
-                    }
-                    person.alternateDates.sort()
-                }
-                // The user's choices (exclude, include, remind) outlast every sync, as every import.
-                person.exclusion.choice = old.exclusion.choice
-                person.reminderDays = old.reminderDays
+                // Nothing from another file or card is erased; the user's choices
+                // (exclude, include, remind) outlast every sync, as every import.
+                person = ContactMerge.merge(person, into: old.contact)
                 guard person.fingerprint != old.fingerprint else { continue }
                 try PersonRecord(person, createdAt: old.createdAt, updatedAt: timestamp, imported: old.imported).upsert(db)
                 // After the row: replacing a person's row takes their dates in other calendars with it.
                 try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
                 states[person.id]?.fingerprint = person.fingerprint
-                states[person.id]?.sourceFile = person.source.file
-                states[person.id]?.birthday = person.birthday
-                states[person.id]?.anniversary = person.anniversary
-                states[person.id]?.nickname = person.nickname
-                states[person.id]?.deathDate = person.deathDate
-                states[person.id]?.exclusion = person.exclusion
-                states[person.id]?.alternateDates = person.alternateDates
+                states[person.id]?.contact = ContactMerge.Stored(person)
                 changed = true
             }
         }

@@ -20,9 +20,9 @@ import Glibc
 ///
 /// Two ways to hear back (``Reporting``): the commands read the whole report
 /// (problems included); the daemon reads only the exit status, so that it
-/// needs no pipe, no thread and no JSON decoder for a sync: it checks for
-/// the exit on its own clock (every 10 ms at first, then less often), which
-/// wakes it only while a sync runs.
+/// needs no pipe and no JSON decoder for a sync: ``ChildProcess``'s waiting
+/// thread lives as long as the helper, and the timeout sleeps on the
+/// daemon's clock.
 public struct CardDAVHelper: SourceDelegate {
     /// How the caller hears what a sync did.
     public enum Reporting: Sendable {
@@ -121,9 +121,16 @@ public struct CardDAVHelper: SourceDelegate {
             argv.append("--password-stdin")
             input = Array((password + "\n").utf8)
         }
-        let outcome: CapturedProcess.Outcome
+        let outcome: ChildProcess.Outcome
         do {
-            outcome = try await CapturedProcess.run(argv, environment: environment, input: input, inheritStderr: true, timeout: timeout)
+            outcome = try await ChildProcess.run(
+                argv,
+                environment: environment,
+                input: input,
+                output: .capture(limit: 64 << 20),
+                stderr: .inherit,
+                timeout: timeout
+            )
         } catch {
             throw .unavailable(reason: "cannot start \(executable): \(error.reason)")
         }
@@ -139,34 +146,17 @@ public struct CardDAVHelper: SourceDelegate {
     /// Runs the helper with its output discarded and reads its exit status.
     private func exitStatus(_ arguments: [String], source: Source, clock: any Clock<Duration>) async throws(SourceError) -> SourceSyncReport {
         try checkExecutable()
-        let child: ChildProcess
+        let outcome: ChildProcess.Outcome
         do {
-            child = try ChildProcess.spawn([executable] + arguments, environment: environment, inheritStderr: true)
+            outcome = try await ChildProcess.run([executable] + arguments, environment: environment, stderr: .inherit, timeout: timeout, clock: clock)
         } catch {
-            throw .unavailable(reason: "cannot start \(executable): \(error.description)")
+            throw .unavailable(reason: "cannot start \(executable): \(error.reason)")
         }
-        var waited = Duration.zero
-        var pause = Duration.milliseconds(10)
-        var status: Int32 = 0
-        while true {
-            let found = waitpid(child.pid, &status, WNOHANG)
-            if found == child.pid { break }
-            if found == -1 && errno != EINTR { throw .unavailable(reason: "lost the CardDAV helper") }
-            let late = waited > timeout
-            if late || Task.isCancelled {
-                // Stopped at the timeout, or because the daemon stops: the helper's
-                // transaction is not committed, so the sync changes nothing.
-                child.signalGroup(SIGKILL)
-                _ = waitpid(child.pid, &status, 0)
-                throw .unavailable(
-                    reason: late ? "the CardDAV helper did not finish within \(timeout.components.seconds / 60) minutes" : "the sync was stopped"
-                )
-            }
-            try? await clock.sleep(for: pause)
-            waited += pause
-            pause = min(pause * 2, .milliseconds(200))
-        }
-        let termination = ChildProcess.Termination(waitStatus: status)
+        // Stopped at the timeout, or because the daemon stops: the helper's
+        // transaction is not committed, so the sync changes nothing.
+        if outcome.timedOut { throw .unavailable(reason: "the CardDAV helper did not finish within \(timeout.components.seconds / 60) minutes") }
+        if Task.isCancelled { throw .unavailable(reason: "the sync was stopped") }
+        let termination = outcome.termination
         var report = SourceSyncReport(name: source.name, kind: source.kind)
         switch termination {
         case .exited(HelperExit.synced): break

@@ -31,7 +31,7 @@ import Glibc
 /// - Exit status 0 is success; any other status, a signal, or running past
 ///   `timeout` is a failure the daemon retries (see ``RetryPolicy``).
 /// - At the timeout the command's process group gets SIGTERM, and SIGKILL
-///   `killGrace` later if it is still running.
+///   `killGrace` later if it is still running (``ChildProcess``'s one rule).
 /// - Standard input, output and error are `/dev/null`: output could contain
 ///   names, so it is never read or logged; only the exit status is reported.
 ///   Redirect inside the command to keep it (`cmd >>"$HOME/birthdays.log" 2>&1`).
@@ -99,63 +99,23 @@ public struct CommandChannel: NotificationSink {
 
     public func deliver(_ reminder: Reminder) async throws(DeliveryError) {
         guard !command.trimmingWhitespace().isEmpty else { throw .noCommand }
-        let child = try ChildProcess.spawn([shell, "-c", command], environment: environment(for: reminder))
-        let outcome = await withTaskCancellationHandler {
-            await supervise(child)
-        } onCancel: {
-            child.signalGroup(SIGKILL)
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try await ChildProcess.run(
+                [shell, "-c", command],
+                environment: environment(for: reminder),
+                timeout: timeout,
+                killGrace: killGrace,
+                clock: clock
+            )
+        } catch {
+            throw .commandNotStarted(reason: error.reason)
         }
-        switch outcome {
-        case .exited(.exited(0)): return
-        case .exited(.exited(let status)): throw .commandFailed(status: status)
-        case .exited(.signalled(let signal)): throw Task.isCancelled ? .cancelled : .commandKilled(signal: signal)
-        case .timedOut: throw .commandTimedOut(after: timeout)
-        }
-    }
-
-    private enum Outcome {
-        case exited(ChildProcess.Termination)
-        case timedOut
-    }
-
-    private enum Event: Sendable {
-        case exited(ChildProcess.Termination)
-        case timeout
-        case graceOver
-        case sleepCancelled
-    }
-
-    /// Waits for `child`, stopping it at the timeout.
-    private func supervise(_ child: ChildProcess) async -> Outcome {
-        let clock = self.clock
-        let timeout = self.timeout
-        let grace = killGrace
-        return await withTaskGroup(of: Event.self) { group in
-            group.addTask { .exited(await child.waitForExit()) }
-            group.addTask {
-                do { try await clock.sleep(for: timeout) } catch { return .sleepCancelled }
-                return .timeout
-            }
-            var timedOut = false
-            while let event = await group.next() {
-                switch event {
-                case .exited(let termination):
-                    group.cancelAll()
-                    return timedOut ? .timedOut : .exited(termination)
-                case .timeout:
-                    timedOut = true
-                    child.signalGroup(SIGTERM)
-                    group.addTask {
-                        do { try await clock.sleep(for: grace) } catch { return .sleepCancelled }
-                        return .graceOver
-                    }
-                case .graceOver:
-                    child.signalGroup(SIGKILL)
-                case .sleepCancelled:
-                    continue
-                }
-            }
-            return .timedOut
+        if outcome.timedOut { throw .commandTimedOut(after: timeout) }
+        switch outcome.termination {
+        case .exited(0): return
+        case .exited(let status): throw .commandFailed(status: status)
+        case .signalled(let signal): throw Task.isCancelled ? .cancelled : .commandKilled(signal: signal)
         }
     }
 }

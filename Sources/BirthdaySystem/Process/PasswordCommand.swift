@@ -15,17 +15,31 @@ import Glibc
 /// - Standard input and error are `/dev/null`; the output is read by this
 ///   process only and never logged or stored.
 /// - A command that has not finished after `timeout` (default 60 s; a
-///   password manager may ask for a passphrase) is killed with its process
-///   group and the sync fails.
+///   password manager may ask for a passphrase) is stopped with its process
+///   group (``ChildProcess``'s rule: SIGTERM, then SIGKILL) and the sync fails.
+/// - At most 64 KiB of its output is kept.
 public enum PasswordCommand {
     /// The password `command` prints.
     ///
-    /// - Parameter environment: what the command inherits (the CLI passes its own).
+    /// - Parameters:
+    ///   - environment: what the command inherits (the CLI passes its own).
+    ///   - clock: the clock of the timeout.
     /// - Throws: ``SourceError/passwordCommand(reason:)``.
-    public static func run(_ command: String, environment: [String: String], timeout: Duration = .seconds(60)) async throws(SourceError) -> String {
-        let outcome: CapturedProcess.Outcome
+    public static func run(
+        _ command: String,
+        environment: [String: String],
+        timeout: Duration = .seconds(60),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) async throws(SourceError) -> String {
+        let outcome: ChildProcess.Outcome
         do {
-            outcome = try await CapturedProcess.run(["/bin/sh", "-c", command], environment: environment, timeout: timeout, limit: 65_536)
+            outcome = try await ChildProcess.run(
+                ["/bin/sh", "-c", command],
+                environment: environment,
+                output: .capture(limit: 65_536),
+                timeout: timeout,
+                clock: clock
+            )
         } catch {
             throw .passwordCommand(reason: "cannot start /bin/sh")
         }

@@ -24,32 +24,28 @@ public enum SystemCommand {
         return nil
     }
 
-    /// Runs `argv` with `environment`, standard input from /dev/null, and
-    /// waits for it (started as ``ChildProcess`` starts every child); its
-    /// output and errors are read from a temporary file.
-    public static func run(_ argv: [String], environment: [String: String]) -> Result {
-        var template = Array("/tmp/birthdays-command-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { return Result(status: 127, output: "cannot make a temporary file: \(String(cString: strerror(errno)))") }
-        let outputPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer {
-            close(fd)
-            unlink(outputPath)
-        }
-        let child: ChildProcess
+    /// Runs `argv` with `environment` through ``ChildProcess`` (standard input
+    /// from /dev/null, standard output and error read together, at most 1 MiB)
+    /// and waits for it, stopping it after `timeout`.
+    public static func run(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(90)) async -> Result {
+        let outcome: ChildProcess.Outcome
         do {
-            child = try ChildProcess.spawn(argv, environment: environment, stdout: fd, stderr: fd)
+            outcome = try await ChildProcess.run(
+                argv,
+                environment: environment,
+                output: .capture(limit: 1 << 20),
+                stderr: .withOutput,
+                timeout: timeout
+            )
         } catch {
-            return Result(status: 127, output: error.description)
+            return Result(status: 127, output: error.reason)
         }
-        var status: Int32 = 0
-        while waitpid(child.pid, &status, 0) == -1 && errno == EINTR {}
         let code: Int32 =
-            switch ChildProcess.Termination(waitStatus: status) {
+            switch outcome.termination {
             case .exited(let code): code
             case .signalled(let signal): 128 + signal
             }
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        return Result(status: code, output: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let text = String(decoding: outcome.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return Result(status: code, output: outcome.timedOut ? "it did not finish within \(timeout.components.seconds) s" : text)
     }
 }

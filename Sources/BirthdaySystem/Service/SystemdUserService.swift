@@ -106,9 +106,9 @@ public struct SystemdUserService: Sendable {
     }
 
     /// Whether a systemd user manager answers here (`systemctl --user show-environment` succeeds).
-    public func managerAvailable() -> Bool {
+    public func managerAvailable() async -> Bool {
         guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { return false }
-        return SystemCommand.run([systemctl, "--user", "show-environment"], environment: environment).status == 0
+        return await SystemCommand.run([systemctl, "--user", "show-environment"], environment: environment).status == 0
     }
 
     /// What ``install(start:)`` did.
@@ -123,7 +123,7 @@ public struct SystemdUserService: Sendable {
     ///
     /// - Returns: the `systemctl` commands run, with their results.
     /// - Throws: ``ServiceError`` when the unit file cannot be written or systemctl is missing.
-    public func install(start: Bool) throws(ServiceError) -> [Step] {
+    public func install(start: Bool) async throws(ServiceError) -> [Step] {
         guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { throw .noSystemctl }
         let folder = (unitPath as NSString).deletingLastPathComponent
         do {
@@ -133,13 +133,13 @@ public struct SystemdUserService: Sendable {
             throw .cannotWrite(path: unitPath, reason: error.localizedDescription)
         }
         let commands = [["--user", "daemon-reload"], ["--user", "enable"] + (start ? ["--now"] : []) + [Self.unitName]]
-        return run(commands, systemctl: systemctl)
+        return await run(commands, systemctl: systemctl)
     }
 
     /// Stops and disables the service and removes the unit file.
-    public func uninstall() throws(ServiceError) -> [Step] {
+    public func uninstall() async throws(ServiceError) -> [Step] {
         guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { throw .noSystemctl }
-        var steps = run([["--user", "disable", "--now", Self.unitName]], systemctl: systemctl)
+        var steps = await run([["--user", "disable", "--now", Self.unitName]], systemctl: systemctl)
         if isInstalled {
             do {
                 try FileManager.default.removeItem(atPath: unitPath)
@@ -147,14 +147,14 @@ public struct SystemdUserService: Sendable {
                 throw .cannotWrite(path: unitPath, reason: error.localizedDescription)
             }
         }
-        steps += run([["--user", "daemon-reload"]], systemctl: systemctl)
+        steps += await run([["--user", "daemon-reload"]], systemctl: systemctl)
         return steps
     }
 
-    private func run(_ commands: [[String]], systemctl: String) -> [Step] {
+    private func run(_ commands: [[String]], systemctl: String) async -> [Step] {
         var steps: [Step] = []
         for arguments in commands {
-            let result = SystemCommand.run([systemctl] + arguments, environment: environment)
+            let result = await SystemCommand.run([systemctl] + arguments, environment: environment)
             steps.append(Step(command: (["systemctl"] + arguments).joined(separator: " "), result: result))
             if result.status != 0 { break }
         }

@@ -24,6 +24,10 @@ extension BirthdaysCommand {
         @Flag(help: "Leave out the VALARM reminders.")
         var noAlarms = false
 
+        func validate() throws {
+            if let output, output.isEmpty || output.hasSuffix("/") { throw ValidationError("--output must name a file, such as birthdays.ics") }
+        }
+
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let contents = try await context.database.feedContents()

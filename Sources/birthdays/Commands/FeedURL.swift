@@ -27,6 +27,9 @@ extension BirthdaysCommand.Feed {
 
         func validate() throws {
             if let port, !FeedAddress.ports.contains(port) { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
+            if let host, !FeedAddress.isHostName(host) {
+                throw ValidationError("--host must be a host name or an IP address, such as birthdays.example or 192.168.1.5")
+            }
         }
 
         @Flag(help: "Print {\"http\":...,\"webcal\":...}.")

@@ -28,6 +28,9 @@ extension BirthdaysCommand {
 
         func validate() throws {
             guard FeedAddress.ports.contains(port) else { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
+            guard FeedAddress.isHostName(host) else {
+                throw ValidationError("--host must be an address to listen on, such as 127.0.0.1, 0.0.0.0 or ::")
+            }
         }
 
         func run() async throws {

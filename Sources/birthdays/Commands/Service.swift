@@ -42,7 +42,7 @@ extension BirthdaysCommand.ServiceCommand {
                 try output(service.unitText, terminator: "")
                 return
             }
-            try ServiceSetup.install(service, start: !noStart, trial: context.isTrial, localizer: try await context.localizer())
+            try await ServiceSetup.install(service, start: !noStart, trial: context.isTrial, localizer: try await context.localizer())
         }
     }
 
@@ -59,7 +59,7 @@ extension BirthdaysCommand.ServiceCommand {
             let service = context.userService()
             let steps: [SystemdUserService.Step]
             do {
-                steps = try service.uninstall()
+                steps = try await service.uninstall()
             } catch {
                 throw CLIError(error.description)
             }
@@ -104,19 +104,19 @@ enum ServiceSetup {
     /// - Throws: ``CLIError`` when writing the unit or a systemctl command
     ///   failed (with what systemctl said).
     @discardableResult
-    static func install(_ service: SystemdUserService, start: Bool, trial: Bool, localizer l: Localizer) throws -> Outcome {
+    static func install(_ service: SystemdUserService, start: Bool, trial: Bool, localizer l: Localizer) async throws -> Outcome {
         if trial {
             try output(l(.serviceTrial))
             return .skippedForTrial
         }
-        guard service.managerAvailable() else {
+        guard await service.managerAvailable() else {
             try output(l(.serviceManual))
             try output("  " + service.manualCommand)
             return .manual
         }
         let steps: [SystemdUserService.Step]
         do {
-            steps = try service.install(start: start)
+            steps = try await service.install(start: start)
         } catch {
             throw CLIError(error.description)
         }

@@ -18,14 +18,19 @@ extension BirthdaysCommand.SettingsCommand {
         @Flag(help: "Print the settings as a JSON object afterwards.")
         var json = false
 
+        /// A value the setting does not take is a usage error (exit 64) naming what it takes.
+        func validate() throws {
+            var check = Settings()
+            do {
+                try check.set(key, to: value)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+
         func run() async throws {
             let context = try Context(global)
-            let settings: Settings
-            do {
-                settings = try await context.database.setSetting(key, to: value, now: context.now)
-            } catch let error as SettingsError {
-                throw CLIError(error.description)
-            }
+            let settings = try await context.database.setSetting(key, to: value, now: context.now)
             if (key == .channels || key == .command) && settings.channels.contains(.command) && settings.command.trimmingWhitespace().isEmpty {
                 printError("warning: the 'command' channel is on, but no command is set; set one with: birthdays settings set command '…'")
             }

@@ -22,6 +22,10 @@ extension BirthdaysCommand {
         @Flag(help: "Print the status as JSON.")
         var json = false
 
+        func validate() throws {
+            guard days >= 0 else { throw ValidationError("--days must be 0 or more") }
+        }
+
         func run() async throws {
             let context = try Context(global, readOnly: true)
             // Names only for a person at a terminal: never in JSON, a pipe or a log.

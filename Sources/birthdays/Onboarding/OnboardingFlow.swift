@@ -158,7 +158,7 @@ struct OnboardingFlow {
             case .notificationsOn(_, let installService):
                 if installService {
                     do {
-                        try ServiceSetup.install(context.userService(), start: true, trial: context.isTrial, localizer: l)
+                        try await ServiceSetup.install(context.userService(), start: true, trial: context.isTrial, localizer: l)
                     } catch let error as CLIError {
                         printError("Error: \(error.description)")
                         try output(l(.onboardingServiceLater))

@@ -3,13 +3,13 @@ import Synchronization
 
 /// A clock that only moves when a test advances it, like Hummingbird's
 /// MockClock: `sleep(until:)` suspends until ``advance(by:)`` reaches the deadline.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
+public final class ManualClock: Clock, Sendable {
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
 
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -26,20 +26,20 @@ final class ManualClock: Clock, Sendable {
 
     private let state = Mutex(State())
     /// The wall-clock instant at offset zero.
-    let origin: Date
+    public let origin: Date
 
-    init(origin: Date) { self.origin = origin }
+    public init(origin: Date) { self.origin = origin }
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
 
     /// The wall-clock instant now (the engine's `now`).
-    var date: Date { origin.addingTimeInterval(Self.seconds(now.offset)) }
+    public var date: Date { origin.addingTimeInterval(Self.seconds(now.offset)) }
 
     /// How many tasks are sleeping on this clock.
-    var sleeping: Int { state.withLock { $0.sleepers.count } }
+    public var sleeping: Int { state.withLock { $0.sleepers.count } }
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -65,7 +65,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Moves time forward and wakes every sleeper whose deadline has come.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -77,12 +77,12 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Moves time forward to the wall-clock instant `date`.
-    func advance(to date: Date) {
+    public func advance(to date: Date) {
         let seconds = date.timeIntervalSince(self.date)
         advance(by: .milliseconds(Int64((seconds * 1000).rounded())))
     }
 
-    static func seconds(_ duration: Duration) -> TimeInterval {
+    public static func seconds(_ duration: Duration) -> TimeInterval {
         let (s, atto) = duration.components
         return TimeInterval(s) + TimeInterval(atto) / 1e18
     }

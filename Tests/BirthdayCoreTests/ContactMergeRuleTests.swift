@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import BirthdayCore
+
+/// ``ContactMerge/merge(_:into:)``: what a contact read again (an import, a
+/// source's sync) keeps of the person already stored under its id.
+@Suite struct ContactMergeRuleTests {
+    private static let ada = EventDate(year: 1815, month: 12, day: 10)
+    private static let wedding = EventDate(year: 1835, month: 7, day: 8)
+    private static let week = ReminderDays([7, 1, 0])
+
+    private static func person(file: String, birthday: EventDate? = nil, anniversary: EventDate? = nil) -> Person {
+        Person(id: "ada", name: "Ada", source: ContactSource(file: file, index: 0, line: 1), birthday: birthday, anniversary: anniversary)
+    }
+
+    private static func hebrew(_ kind: EventKind, month: Int, day: Int) throws -> AlternateDate {
+        AlternateDate(
+            kind: kind,
+            date: try #require(CalendarDate(calendar: .hebrew, era: nil, year: nil, month: month, isLeapMonth: false, day: day))
+        )
+    }
+
+    private static func chinese(_ kind: EventKind, month: Int, day: Int) throws -> AlternateDate {
+        AlternateDate(
+            kind: kind,
+            date: try #require(CalendarDate(calendar: .chinese, era: nil, year: nil, month: month, isLeapMonth: false, day: day))
+        )
+    }
+
+    /// A stored row from `file` that holds everything a card can hold, and both of the user's choices.
+    private static func stored(file: String) throws -> ContactMerge.Stored {
+        ContactMerge.Stored(
+            sourceFile: file,
+            birthday: ada,
+            anniversary: wedding,
+            nickname: "Countess",
+            deathDate: "1852-11-27",
+            exclusion: Exclusion(card: true, choice: .include),
+            reminderDays: week,
+            alternateDates: [try hebrew(.birthday, month: 3, day: 1), try chinese(.anniversary, month: 5, day: 2)]
+        )
+    }
+
+    @Test func fromAnotherFileNothingStoredIsErased() throws {
+        let merged = ContactMerge.merge(Self.person(file: "phone.vcf"), into: try Self.stored(file: "laptop.vcf"))
+
+        #expect(merged.birthday == Self.ada)
+        #expect(merged.anniversary == Self.wedding)
+        #expect(merged.nickname == "Countess")
+        #expect(merged.deathDate == "1852-11-27")
+        #expect(merged.exclusion.card)
+        #expect(merged.alternateDates == [try Self.hebrew(.birthday, month: 3, day: 1), try Self.chinese(.anniversary, month: 5, day: 2)])
+        #expect(merged.source.file == "phone.vcf")
+    }
+
+    @Test func fromAnotherFileWhatTheContactSaysWins() throws {
+        let other = EventDate(year: 1816, month: 1, day: 1)
+        var incoming = Self.person(file: "phone.vcf", birthday: other)
+        incoming.nickname = "Ada L."
+        incoming.alternateDates = [try Self.hebrew(.birthday, month: 4, day: 9)]
+
+        let merged = ContactMerge.merge(incoming, into: try Self.stored(file: "laptop.vcf"))
+
+        #expect(merged.birthday == other)
+        #expect(merged.anniversary == Self.wedding)
+        #expect(merged.nickname == "Ada L.")
+        // The contact's Hebrew birthday replaces the stored one; the stored Chinese anniversary stays.
+        #expect(merged.alternateDates == [try Self.hebrew(.birthday, month: 4, day: 9), try Self.chinese(.anniversary, month: 5, day: 2)])
+    }
+
+    @Test func fromTheSameFileTheContactIsTheTruth() throws {
+        let incoming = Self.person(file: "laptop.vcf", birthday: Self.ada)
+
+        let merged = ContactMerge.merge(incoming, into: try Self.stored(file: "laptop.vcf"))
+
+        #expect(merged.anniversary == nil)
+        #expect(merged.nickname == "")
+        #expect(merged.deathDate == nil)
+        #expect(!merged.exclusion.card)
+        #expect(merged.alternateDates.isEmpty)
+    }
+
+    @Test(arguments: ["laptop.vcf", "phone.vcf"])
+    func theUsersChoicesOutlastEveryReading(file: String) throws {
+        var incoming = Self.person(file: file, birthday: Self.ada)
+        incoming.exclusion = Exclusion(card: false, choice: .exclude)
+        incoming.reminderDays = ReminderDays([0])
+
+        let merged = ContactMerge.merge(incoming, into: try Self.stored(file: "laptop.vcf"))
+
+        #expect(merged.exclusion.choice == .include)
+        #expect(merged.reminderDays == Self.week && Self.week != nil)
+    }
+
+    @Test func aStoredRowWithoutChoicesClearsNone() throws {
+        let stored = ContactMerge.Stored(Self.person(file: "laptop.vcf", birthday: Self.ada))
+
+        let merged = ContactMerge.merge(Self.person(file: "laptop.vcf", birthday: Self.ada), into: stored)
+
+        #expect(merged == Self.person(file: "laptop.vcf", birthday: Self.ada))
+    }
+}
