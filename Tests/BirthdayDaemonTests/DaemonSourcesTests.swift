@@ -12,17 +12,23 @@ import Testing
 /// within seconds (inotify), a CardDAV book on its `sync-interval` timer.
 @Suite(.timeLimit(.minutes(2)))
 struct DaemonSourcesTests {
-    func daemon(_ database: AppDatabase, recorder: LogRecorder) async throws -> Daemon {
+    /// 2026-03-10T09:00:00Z, where the daemons of these tests start.
+    static let base = Date(timeIntervalSince1970: 1_773_133_200)
+
+    /// The daemon on `clock` (its timers and its `now`), or on real time from ``base`` when none is given.
+    func daemon(_ database: AppDatabase, recorder: LogRecorder, clock manual: ManualClock? = nil) async throws -> Daemon {
         let zone = try #require(TimeZone(identifier: "UTC"))
-        let base = Date(timeIntervalSince1970: 1_773_133_200)  // 2026-03-10T09:00:00Z
+        let base = Self.base
         let origin = ContinuousClock.now
+        let now: @Sendable () -> Date =
+            if let manual { { manual.date } } else { { base.addingTimeInterval((ContinuousClock.now - origin).timeInterval) } }
         return try await buildDaemon(
             DaemonConfiguration(
                 database: database,
                 environment: ["PATH": "/usr/bin:/bin"],
-                now: { base.addingTimeInterval((ContinuousClock.now - origin).timeInterval) },
+                now: now,
                 systemTimeZone: { zone },
-                clock: ContinuousClock(),
+                clock: manual ?? ContinuousClock(),
                 watchesWake: false,
                 shutdownSignals: [],
                 logLine: { _ in },
@@ -91,7 +97,9 @@ struct DaemonSourcesTests {
             now: .distantPast
         )
         let recorder = LogRecorder()
-        let daemon = try await daemon(database, recorder: recorder)
+        // The timers run on a clock the test moves: no real 10 s wait.
+        let clock = ManualClock(origin: Self.base)
+        let daemon = try await daemon(database, recorder: recorder, clock: clock)
 
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -104,11 +112,12 @@ struct DaemonSourcesTests {
                 let first = try #require(try await database.sources().first?.status)
                 let next = try #require(first.nextSync)
                 let last = try #require(first.lastSync)
-                #expect(abs(next.timeIntervalSince(last) - 10) < 2)
+                #expect(next.timeIntervalSince(last) == 10)
                 #expect(server.requests(userAgent: "birthdays") == 1)
-                // Bob is added on the server; the timer brings him without any other wake.
+                // Bob is added on the server; the timer brings him without any other wake, once its 10 s have passed.
                 try await server.put("friends", uid: "bob", name: "Bob", birthday: "1985-07-01")
-                try await eventually("the timer's sync", seconds: 40) { try await database.peopleCount() == 2 }
+                clock.advance(by: .seconds(10))
+                try await eventually("the timer's sync") { try await database.peopleCount() == 2 }
                 #expect(server.requests(userAgent: "birthdays") == 2)
                 trigger.triggerGracefulShutdown()
                 try await group.waitForAll()
@@ -136,7 +145,9 @@ struct DaemonSourcesTests {
             now: .distantPast
         )
         let recorder = LogRecorder()
-        let daemon = try await daemon(database, recorder: recorder)
+        // The timers run on a clock the test moves: no real 10 s wait.
+        let clock = ManualClock(origin: Self.base)
+        let daemon = try await daemon(database, recorder: recorder, clock: clock)
 
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -151,11 +162,12 @@ struct DaemonSourcesTests {
                 #expect(failed.failures == 1)
                 #expect(failed.lastSync == nil)
                 let attempt = try #require(failed.lastAttempt)
-                #expect(abs(try #require(failed.nextSync).timeIntervalSince(attempt) - 10) < 2)
+                #expect(try #require(failed.nextSync).timeIntervalSince(attempt) == 10)
                 #expect(try await database.peopleCount() == 0)
                 // The password is right again: the retry brings Ann and clears the error.
                 try Data("secret\n".utf8).write(to: URL(fileURLWithPath: secret))
-                try await eventually("the retry", seconds: 40) { try await database.peopleCount() == 1 }
+                clock.advance(by: .seconds(10))
+                try await eventually("the retry") { try await database.peopleCount() == 1 }
                 try await eventually("the error cleared") { try await database.sources().first?.status.error == nil }
                 #expect(try await database.sources().first?.status.failures == 0)
                 trigger.triggerGracefulShutdown()

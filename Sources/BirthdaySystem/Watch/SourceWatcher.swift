@@ -1,7 +1,9 @@
 import BirthdayCore
-internal import CWake
 import Foundation
-import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reports, without polling, when a local source (a file or a vdir folder)
 /// may have changed: inotify on the folders, on a thread of its own.
@@ -42,25 +44,17 @@ public final class SourceWatcher: Sendable {
     /// Folders that could not be watched, with why (the sources still sync at the daemon's other wakes).
     public let failures: [(path: String, reason: String)]
 
-    private let stopFD: Int32
-    private let stopped = Mutex(false)
+    private let thread: InotifyThread
 
     /// Starts watching `targets` (CardDAV targets are ignored).
     ///
     /// - Throws: ``WakeError`` when inotify or the thread's eventfd cannot be created.
     public init(_ targets: [Target]) throws(WakeError) {
-        let fd = cwake_inotify_open()
-        guard fd >= 0 else { throw WakeError("inotify_init1", errno: -fd) }
-        let stopFD = cwake_eventfd()
-        guard stopFD >= 0 else {
-            cwake_close(fd)
-            throw WakeError("eventfd", errno: -stopFD)
-        }
-        self.stopFD = stopFD
+        let thread = try InotifyThread()
         var rules: [Int32: [Rule]] = [:]
         var failures: [(String, String)] = []
         func watch(_ directory: String, _ rule: Rule) {
-            let wd = cwake_inotify_add(fd, directory)
+            let wd = thread.watch(directory)
             if wd < 0 {
                 failures.append((directory, String(cString: strerror(-wd))))
             } else {
@@ -83,24 +77,30 @@ public final class SourceWatcher: Sendable {
         self.failures = failures
         let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1024))
         changes = stream
-        let loop = Loop(fd: fd, stopFD: stopFD, rules: rules, continuation: continuation)
-        let thread = Thread {
-            cwake_name_thread("birthdays-watch")
-            loop.run()
+        let allRules = rules
+        thread.start(name: "birthdays-watch") { events in
+            var touched = Set<Int64>()
+            for event in events {
+                switch event.kind {
+                case .overflow:
+                    for list in allRules.values { for rule in list { touched.insert(rule.sourceID) } }
+                case .gone:
+                    for rule in allRules[event.watch] ?? [] { touched.insert(rule.sourceID) }
+                case .entry:
+                    for rule in allRules[event.watch] ?? [] where rule.matches(event.name) { touched.insert(rule.sourceID) }
+                }
+            }
+            for id in touched.sorted() { continuation.yield(id) }
+        } end: {
+            continuation.finish()
         }
-        thread.start()
+        self.thread = thread
     }
 
     deinit { stop() }
 
     /// Stops watching and ends ``changes``.
-    public func stop() {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        if first { _ = cwake_eventfd_signal(stopFD) }
-    }
+    public func stop() { thread.stop() }
 
     /// Which events of a watched folder concern a source.
     struct Rule: Sendable {
@@ -130,57 +130,5 @@ public final class SourceWatcher: Sendable {
             found.append(url.path)
         }
         return found
-    }
-
-    /// The watching thread's state; used on that thread only.
-    private final class Loop: @unchecked Sendable {
-        let fd: Int32
-        let stopFD: Int32
-        let rules: [Int32: [Rule]]
-        let continuation: AsyncStream<Int64>.Continuation
-
-        init(fd: Int32, stopFD: Int32, rules: [Int32: [Rule]], continuation: AsyncStream<Int64>.Continuation) {
-            self.fd = fd
-            self.stopFD = stopFD
-            self.rules = rules
-            self.continuation = continuation
-        }
-
-        deinit {
-            cwake_close(fd)
-            cwake_close(stopFD)
-        }
-
-        func run() {
-            defer { continuation.finish() }
-            let size = 16 * 4096
-            let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-            defer { buffer.deallocate() }
-            while true {
-                let ready = cwake_wait(-1, fd, stopFD)
-                if ready < 0 || ready & Int32(CWAKE_READY_STOP) != 0 { return }
-                var touched = Set<Int64>()
-                while true {
-                    let length = cwake_inotify_read(fd, buffer, UInt(size))
-                    if length <= 0 { break }
-                    var offset = 0
-                    var wd: Int32 = 0
-                    var kind: Int32 = 0
-                    var name: UnsafePointer<CChar>?
-                    while cwake_inotify_event(buffer, length, &offset, &wd, &kind, &name) == 1 {
-                        switch kind {
-                        case Int32(CWAKE_INOTIFY_OVERFLOW):
-                            for list in rules.values { for rule in list { touched.insert(rule.sourceID) } }
-                        case Int32(CWAKE_INOTIFY_GONE):
-                            for rule in rules[wd] ?? [] { touched.insert(rule.sourceID) }
-                        default:
-                            let entry = name.map { String(cString: $0) } ?? ""
-                            for rule in rules[wd] ?? [] where rule.matches(entry) { touched.insert(rule.sourceID) }
-                        }
-                    }
-                }
-                for id in touched.sorted() { continuation.yield(id) }
-            }
-        }
     }
 }
