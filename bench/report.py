@@ -292,6 +292,10 @@ def sources_rows():
         times(ratio), "1–2 requests", None if requests is None else requests <= 2 and (unchanged or 0) <= 2, "; ".join(notes), i, o, "s")
 
 
+timed("startup-version", "start-up: birthdays --version", "startup-version", "hello", "static Swift hello (floor)",
+      "< 20 ms (16 ms at stop 18)", limit=0.020)
+timed("startup-upcoming", "start-up: upcoming on samples/ (30 days)", "startup-upcoming", "hello", "static Swift hello (floor)",
+      "< 30 ms (27 ms at stop 18)", limit=0.030)
 import_rows()
 timed("upcoming-default", "upcoming (next 30 days) on " + people_label("p10k", "10,000 people"), "upcoming-default", "khard",
       "khard birthdays (vdir, whole year)", "< 50 ms", limit=0.05, note=imported_note("p10k"))

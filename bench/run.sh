@@ -19,7 +19,7 @@
 # Knobs: BENCH_RUNS (fast commands, default 10), BENCH_MID_RUNS (imports, python3-icalendar,
 # default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE_SECONDS (60),
-# BENCH_ONLY (some of: import vobject upcoming reschedule export serve idle sources idlesource; default all),
+# BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve idle sources idlesource; default all),
 # BIRTHDAYS_BIN (default .build/release/birthdays).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -203,6 +203,22 @@ measure_import() {
     /usr/bin/time -v -o "$OUT/import-time.txt" "$BIN" import --database "$OUT/db/import-rss.sqlite" "$DATA/c100k.vcf" >/dev/null 2>&1 || true
     hf reimport "$MID_RUNS" "${ignore[@]}" -- "$BIN" import --database "$db" "$DATA/c100k.vcf"
     hf cat "$RUNS" -- cat "$DATA/c100k.vcf"
+}
+
+# Start-up: what every command pays before its work. The floor is a static Swift
+# "hello" built here with the same toolchain; `upcoming` runs on the samples.
+measure_startup() {
+    local hello=$OUT/hello db=$OUT/db/startup.sqlite
+    printf 'print("hello")\n' >"$OUT/hello.swift"
+    if ! swiftc -O -static-stdlib "$OUT/hello.swift" -o "$hello" >"$OUT/hello-build.txt" 2>&1; then
+        na hello "swiftc could not build a static hello (see bench/work/run/hello-build.txt)"
+    else
+        hf hello "$RUNS" -- "$hello"
+    fi
+    rm -f "$db" "$db-wal" "$db-shm"
+    "$BIN" import --database "$db" samples/contacts.vcf samples/google-contacts.csv >/dev/null
+    hf startup-version "$RUNS" -- "$BIN" --version
+    hf startup-upcoming "$RUNS" -- "$BIN" upcoming --database "$db"
 }
 
 measure_vobject() {
@@ -533,12 +549,13 @@ measure_idlesource() {
     fact idlesource_people "$(sqlite_people "$db")"
     before=$(our_requests "$rdir")
     idle_window idlesource "$db"
-    # The daemon's sync at start, then none: its timer is an hour away.
+    # The daemon's sync at start, then none: its timer is 15 minutes away.
     fact idlesource_requests "$(($(our_requests "$rdir") - before))"
 }
 
 sqlite_people() { "$BIN" sources list --json --database "$1" | $PY -c 'import json,sys; print(sum(s["people"] for s in json.load(sys.stdin)))'; }
 
+measure startup
 measure import
 measure vobject
 measure upcoming
