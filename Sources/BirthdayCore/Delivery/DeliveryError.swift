@@ -31,6 +31,22 @@ public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
     case logWriteFailed(reason: String)
     /// Some channels of a ``ChannelSet`` failed; the others delivered.
     case channelsFailed([ChannelFailure])
+    /// A remote channel (e-mail, apprise, …) could not hand the reminder
+    /// over this time: the server or program may take it later (a
+    /// connection refused, SMTP 4xx, sendmail's 75 or 69, apprise's 1). Retried.
+    case remoteUnavailable(channel: String, reason: String)
+    /// A remote channel refused the reminder for a reason that waiting will
+    /// not fix (SMTP 5xx, a wrong password, a bad address: sendmail's 65, 77
+    /// or 78, apprise's 2 or 3). Not retried; shown in `status` and
+    /// `channels list` with the server's words (`reason`, one line).
+    case remoteRefused(channel: String, reason: String)
+
+    /// Whether retrying cannot help (``remoteRefused(channel:reason:)``):
+    /// the engine stops that channel's retries for the reminder.
+    public var isPermanent: Bool {
+        if case .remoteRefused = self { return true }
+        return false
+    }
 
     /// What the system said, for a debug log: the D-Bus error, or the description.
     public var detail: String {
@@ -71,6 +87,10 @@ public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
             "the reminder could not be written to the log: \(reason)"
         case .channelsFailed(let failures):
             failures.map { "\($0.channel): \($0.error)" }.joined(separator: "; ")
+        case .remoteUnavailable(let channel, let reason):
+            "\(channel) could not take the reminder now and it will be tried again: \(reason)"
+        case .remoteRefused(let channel, let reason):
+            "\(channel) refused the reminder, and trying again will not help until the channel is fixed: \(reason)"
         }
     }
 }

@@ -190,6 +190,8 @@ public struct Message: Sendable, Hashable {
         case errorCommandTimeout = "delivery.error.command-timeout"
         case errorCancelled = "delivery.error.cancelled"
         case errorLog = "delivery.error.log"
+        case errorRemoteUnavailable = "delivery.error.remote-unavailable"
+        case errorRemoteRefused = "delivery.error.remote-refused"
 
         // service install (and the onboarding's offer)
         case serviceTrial = "service.trial"
@@ -281,7 +283,8 @@ public struct Message: Sendable, Hashable {
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
                 [.number]
             case .pendingNoneDisabled, .showID, .showNickname, .showDeceased, .showReminderDays, .onboardingContactsFailed, .onboardingChannelNote,
-                .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved:
+                .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved,
+                .errorRemoteUnavailable, .errorRemoteRefused:
                 [.text]
             case .showBirthday, .showAnniversary: [.text, .text, .text]
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
@@ -446,6 +449,8 @@ extension Message {
         case .cancelled: Message(.errorCancelled)
         case .logWriteFailed: Message(.errorLog)
         case .channelsFailed(let failures): failures.first.map { deliveryError($0.error) } ?? Message(.errorCancelled)
+        case .remoteUnavailable(_, let reason): Message(.errorRemoteUnavailable, .text(reason))
+        case .remoteRefused(_, let reason): Message(.errorRemoteRefused, .text(reason))
         }
     }
 
