@@ -224,6 +224,31 @@ extension AppDatabase {
             try db.create(index: "sourcePerson_personId", on: "sourcePerson", columns: ["personId"])
         }
 
+        migrator.registerMigration("v8-channels") { db in
+            // The channels the user added by name (`birthdays channels add`); never a secret:
+            // an Apprise URL lives in a 0600 file, and `target` keeps its scheme only.
+            try db.create(table: "channel") { t in
+                t.primaryKey("name", .text)
+                // "email" | "apprise"
+                t.column("kind", .text).notNull()
+                t.column("target", .text).notNull()
+                t.column("fromAddress", .text)
+                t.column("sendmail", .text)
+                t.column("createdAt", .double).notNull()
+            }
+            // How every channel, built-in or added, has fared: one row per name, made by its first attempt.
+            try db.create(table: "channelState") { t in
+                t.primaryKey("name", .text)
+                t.column("lastSuccess", .double)
+                // One line: the server's or program's words, never a name.
+                t.column("lastError", .text)
+                t.column("lastErrorAt", .double)
+                // Permanent refusals in a row; ChannelStatus.pauseAfter of them pause the channel.
+                t.column("refusals", .integer).notNull().defaults(to: 0)
+                t.column("paused", .boolean).notNull().defaults(to: false)
+            }
+        }
+
         return migrator
     }
 }

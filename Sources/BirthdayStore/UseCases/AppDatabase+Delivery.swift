@@ -13,6 +13,8 @@ public struct DueWork: Sendable {
     public var entries: [DeliveryEntry]
     /// The keyed hash for the ids logs show.
     public var publicIDs: PublicID
+    /// The channels the user added that deliver now (paused ones left out).
+    public var remoteChannels: [RemoteChannel]
 }
 
 /// What the delivery engine's next wakeup depends on (``AppDatabase/wakeupInputs()``).
@@ -40,12 +42,14 @@ extension AppDatabase {
                 deliveryTime: settings.deliveryTime,
                 db
             )
+            let states = try ChannelStateRecord.all(db)
             return DueWork(
                 settings: settings,
                 status: try SettingRecord.authorizationStatus(db),
                 queued: queued,
                 entries: try DeliveryRecord.workable(now: now, db),
-                publicIDs: try SettingRecord.publicIDs(db)
+                publicIDs: try SettingRecord.publicIDs(db),
+                remoteChannels: try ChannelRecord.all(db).filter { states[$0.name]?.paused != true }
             )
         }
     }

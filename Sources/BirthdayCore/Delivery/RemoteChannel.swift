@@ -1,0 +1,134 @@
+import Foundation
+
+/// A channel the user added by name (`birthdays channels add`): it reaches
+/// them where they are, away from this desktop.
+///
+/// ## One model for every channel
+/// Every channel has a name. The built-in ones are `desktop`, `command` and
+/// `log`; the `channels` setting says which of those deliver. An added
+/// channel delivers from the moment it is added until it is removed (or
+/// paused, below): adding it was the user's consent, so a `provisional`
+/// permission (given while no desktop notification server answered) holds
+/// back only the desktop channel, never an added one. Several channels of
+/// one kind are fine (two addresses); names are unique.
+///
+/// ## Secrets
+/// Nothing here is secret: an e-mail channel holds addresses and a program
+/// path; an Apprise channel's URL (which carries tokens and passwords) lives
+/// only in a 0600 file under the data folder, and ``target`` keeps its
+/// scheme alone (`tgram://…`).
+public struct RemoteChannel: Sendable, Hashable {
+    /// What kind of channel: how it delivers.
+    public enum Kind: String, Sendable, CaseIterable, Codable {
+        /// E-mail through a sendmail-compatible program (msmtp).
+        case email
+        /// Any Apprise URL (Telegram, Matrix, Signal, Pushover, …) through Debian's `apprise`.
+        case apprise
+    }
+
+    public var name: String
+    public var kind: Kind
+    /// E-mail: the address reminders go to. Apprise: the URL's scheme, masked (`tgram://…`).
+    public var target: String
+    /// E-mail: the sender (`--from`); `nil` sends from the target address.
+    public var from: String?
+    /// E-mail: the sendmail-compatible program (`--sendmail`); `nil` finds one.
+    public var sendmail: String?
+
+    public init(name: String, kind: Kind, target: String, from: String? = nil, sendmail: String? = nil) {
+        self.name = name
+        self.kind = kind
+        self.target = target
+        self.from = from
+        self.sendmail = sendmail
+    }
+
+    /// The built-in channels' names, which an added channel cannot take.
+    public static let builtInNames: Set<String> = Set(ChannelKind.allCases.map(\.rawValue))
+
+    /// Why `name` cannot name an added channel, or `nil` when it can: 1 to 32
+    /// of a-z, 0-9 and `-`, starting with a letter, not a built-in name.
+    public static func problem(withName name: String) -> String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
+        guard let first = name.first, first.isLetter, first.isASCII, name.count <= 32, name.allSatisfy({ allowed.contains($0) }) else {
+            return "a channel name is 1 to 32 of a-z, 0-9 and '-', starting with a letter"
+        }
+        if builtInNames.contains(name) { return "'\(name)' is a built-in channel" }
+        return nil
+    }
+
+    /// `url`'s scheme with the rest masked (`tgram://…`): what lists and logs
+    /// show of an Apprise URL, whose rest holds tokens and passwords.
+    public static func maskedURL(_ url: String) -> String {
+        guard let range = url.range(of: "://") else { return "…" }
+        return String(url[..<range.upperBound]) + "…"
+    }
+}
+
+/// How an added or built-in channel has fared lately, for `channels list`
+/// and `status`.
+///
+/// Rule: a refusal that waiting will not fix (``DeliveryError/isPermanent``)
+/// counts towards ``pauseAfter``; after that many in a row the channel is
+/// paused and delivers nothing until a `channels test` through it succeeds
+/// (Monica's rule). A success resets the count; a passing failure (retried)
+/// neither counts nor resets.
+public struct ChannelStatus: Sendable, Hashable {
+    /// Refusals in a row that pause a channel.
+    public static let pauseAfter = 10
+
+    public var lastSuccess: Date?
+    /// The last failure, one line (the server's or program's words, never a name).
+    public var lastError: String?
+    public var lastErrorAt: Date?
+    /// Permanent refusals in a row.
+    public var refusals: Int
+    public var paused: Bool
+
+    public init(lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, refusals: Int = 0, paused: Bool = false) {
+        self.lastSuccess = lastSuccess
+        self.lastError = lastError
+        self.lastErrorAt = lastErrorAt
+        self.refusals = refusals
+        self.paused = paused
+    }
+
+    /// The state word `channels list` shows: `paused`; `refused` (its last
+    /// attempts were refused for good: fix it, then `channels test`);
+    /// `retrying` (the last attempt failed after the last success); or `ok`.
+    public var state: String {
+        if paused { return "paused" }
+        if refusals > 0 { return "refused" }
+        if let lastErrorAt, lastErrorAt > (lastSuccess ?? .distantPast) { return "retrying" }
+        return "ok"
+    }
+
+    /// This status after one delivery attempt ended with `error` (`nil`: delivered) at `instant`.
+    public func recording(_ error: DeliveryError?, at instant: Date) -> ChannelStatus {
+        var next = self
+        guard let error else {
+            next.lastSuccess = instant
+            next.refusals = 0
+            next.paused = false
+            return next
+        }
+        next.lastError = SafeText.line(error.description, maxCharacters: 300)
+        next.lastErrorAt = instant
+        if error.isPermanent {
+            next.refusals += 1
+            if next.refusals >= Self.pauseAfter { next.paused = true }
+        }
+        return next
+    }
+}
+
+extension RemoteChannel {
+    /// Where an Apprise channel's URL is kept: `channels/<name>.apprise`
+    /// beside the database (the folder 0700, the file 0600), a config file
+    /// `apprise -c` reads, so the URL is never in an argument list, an
+    /// environment, the database or a log.
+    public static func appriseFile(name: String, databasePath: String) -> String {
+        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("channels").appendingPathComponent(name + ".apprise")
+            .path
+    }
+}
