@@ -118,12 +118,14 @@ public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Da
             desktop: desktop,
             environment: configuration.environment,
             clock: configuration.clock,
+            databasePath: database.path,
             log: configuration.logLine
         ),
         channelCheck: ReminderChannels.check(bus: configuration.bus),
         logger: logger
     )
-    let channels = status == .provisional ? "log" : settings.channels.map(\.rawValue).joined(separator: ",")
+    let added = try await database.remoteChannels().map(\.name)
+    let channels = (ChannelKind.delivering(settings.channels, status: status).map(\.rawValue) + added).joined(separator: ",")
     logger.notice("birthdays run started", metadata: ["status": "\(status.rawValue)", "channels": "\(channels)", "pid": "\(getpid())"])
     if !status.allowsScheduling {
         logger.notice("notifications are not enabled (\(status.rawValue)); nothing will be scheduled until: birthdays notifications enable")

@@ -30,7 +30,13 @@ import ServiceLifecycle
 ///    - **Retry.** When every channel took it, the row is `delivered`.
 ///      Otherwise only the failed channels are retried after the
 ///      ``RetryPolicy`` delays (30 s, 1, 2, 5, 15 min, then every 15 min)
-///      until the end of the due day, after which the row is `failed`.
+///      until the end of the due day, after which the row is `failed`. A
+///      channel that refused for good (``DeliveryError/isPermanent``: an SMTP
+///      5xx, a wrong password) is not retried; when no failed channel is left
+///      to retry, the row is `failed` at once, with the channels' words.
+///      Each attempt's outcome per channel is recorded
+///      (``ChannelStatus``: last success, last error, refusals in a row,
+///      paused), for `channels list` and `status`.
 ///    - **Stopping.** A graceful shutdown (what `birthdays run` starts on
 ///      SIGTERM or SIGINT, through swift-service-lifecycle) never cuts a
 ///      hand-over short: the engine checks `Task.isShuttingDownGracefully`
@@ -86,9 +92,9 @@ public actor DeliveryEngine {
         case dismiss(id: String)
     }
 
-    /// The channels for the current settings and permission (the daemon keeps
-    /// long-lived channels and chooses among them).
-    public typealias ChannelFactory = @Sendable (Settings, AuthorizationStatus) -> ChannelSet
+    /// The channels for the current settings, permission and added channels
+    /// (those not paused; the daemon keeps long-lived channels and chooses among them).
+    public typealias ChannelFactory = @Sendable (Settings, AuthorizationStatus, [RemoteChannel]) -> ChannelSet
 
     /// Whether a channel answers now (the daemon asks whether a desktop
     /// notification server does); see "Provisional ends by itself" above.
@@ -187,6 +193,7 @@ public actor DeliveryEngine {
         var result = PassResult()
         let due = try await database.collectDue(now: start, systemTimeZone: system)
         let (settings, stored, queued, work, ids) = (due.settings, due.status, due.queued, due.entries, due.publicIDs)
+        let remote = due.remoteChannels
         var status = stored
         if status == .provisional, try await authorizeIfAChannelAnswers(settings) { status = .authorized }
         result.status = status
@@ -195,7 +202,7 @@ public actor DeliveryEngine {
         result.today = LocalDate.today(at: start, in: zone)
         if status.allowsScheduling {
             warnedNotAllowed = false
-            let set = channels(settings, status)
+            let set = channels(settings, status, remote)
             for entry in work {
                 // Stopping ends the pass between reminders; the rest stay queued for the next start.
                 if Self.stopping { break }
@@ -279,6 +286,13 @@ public actor DeliveryEngine {
             let outcomes = await set.deliverEach(reminder, only: entry.channels.map(Set.init))
             let failures = outcomes.compactMap { outcome in outcome.error.map { ChannelFailure(channel: outcome.channel, error: $0) } }
             let finished = now()
+            do {
+                try await database.recordChannelOutcomes(outcomes.map { ($0.channel, $0.error) }, at: finished)
+            } catch {
+                logger.warning("cannot record how the channels fared", metadata: ["error": "\(error)"])
+            }
+            // A channel that refused for good is not tried again for this reminder; the others that failed are.
+            let retryable = failures.filter { !$0.error.isPermanent }
             entry.attempts += 1
             entry.late = late
             entry.updatedAt = finished
@@ -294,13 +308,24 @@ public actor DeliveryEngine {
                 entry.lastError = nil
                 result.delivered += 1
                 if late { result.late += 1 }
+            } else if retryable.isEmpty {
+                // Every channel that failed refused for good: recorded, shown in status, never retried.
+                entry.state = .failed
+                entry.nextAttemptAt = nil
+                entry.channels = failures.map(\.channel)
+                entry.lastError = DeliveryError.channelsFailed(failures).description
+                result.failed += 1
+                logger.warning(
+                    "reminder refused by its channels",
+                    metadata: ["id": "\(reminder.logID)", "error": "\(entry.lastError ?? "")", "attempts": "\(entry.attempts)"]
+                )
             } else {
                 entry.lastError = DeliveryError.channelsFailed(failures).description
                 switch configuration.retryPolicy.decide(afterFailures: entry.attempts, failedAt: finished, deadline: deadline) {
                 case .retry(let at):
                     entry.state = .retrying
                     entry.nextAttemptAt = at
-                    entry.channels = failures.map(\.channel)
+                    entry.channels = retryable.map(\.channel)
                     result.retrying += 1
                 case .giveUp:
                     entry.state = .failed

@@ -3,34 +3,58 @@ import BirthdayStore
 import BirthdaySystem
 import Foundation
 
-/// The channels a reminder goes to, for the `channels` setting and the
-/// permission: `provisional` gets the log only; otherwise each configured
-/// channel, with the desktop channel shared for the daemon's life (its
-/// connection is the one that receives the button clicks).
+/// The channels a reminder goes to: the built-in ones the `channels` setting
+/// and the permission let deliver (``ChannelKind/delivering(_:status:)``:
+/// `provisional` holds back the desktop only), with the desktop channel
+/// shared for the daemon's life (its connection is the one that receives
+/// the button clicks), then every channel the user added that is not paused.
 public enum ReminderChannels {
     /// - Parameters:
     ///   - desktop: the long-lived desktop channel, or `nil` to leave desktop notifications out.
     ///   - environment: what the `command` channel's command inherits.
     ///   - clock: what the command channel's timeouts run on.
+    ///   - databasePath: where the database is; an Apprise channel's URL file lives beside it.
     ///   - log: writes the `log` channel's line (the CLI passes standard output).
     public static func factory(
         desktop: DesktopNotificationChannel?,
         environment: [String: String],
         clock: any Clock<Duration>,
+        databasePath: String,
         log: @escaping @Sendable (String) throws -> Void
     ) -> DeliveryEngine.ChannelFactory {
         let logChannel = LogChannel(write: log)
-        return { settings, status in
-            if status == .provisional { return ChannelSet([.init(name: ChannelKind.log.rawValue, sink: logChannel)]) }
-            return ChannelSet(
-                settings.channels.compactMap { kind -> ChannelSet.Member? in
-                    switch kind {
-                    case .desktop: desktop.map { .init(name: kind.rawValue, sink: $0) }
-                    case .command: .init(name: kind.rawValue, sink: CommandChannel(command: settings.command, environment: environment, clock: clock))
-                    case .log: .init(name: kind.rawValue, sink: logChannel)
-                    }
+        return { settings, status, remote in
+            let builtIn = ChannelKind.delivering(settings.channels, status: status).compactMap { kind -> ChannelSet.Member? in
+                switch kind {
+                case .desktop: desktop.map { .init(name: kind.rawValue, sink: $0) }
+                case .command: .init(name: kind.rawValue, sink: CommandChannel(command: settings.command, environment: environment, clock: clock))
+                case .log: .init(name: kind.rawValue, sink: logChannel)
                 }
+            }
+            let added = remote.compactMap { channel -> ChannelSet.Member? in
+                sink(for: channel, databasePath: databasePath, environment: environment, clock: clock).map { .init(name: channel.name, sink: $0) }
+            }
+            return ChannelSet(builtIn + added)
+        }
+    }
+
+    /// The sink that delivers through an added channel.
+    public static func sink(
+        for channel: RemoteChannel,
+        databasePath: String,
+        environment: [String: String],
+        clock: any Clock<Duration>
+    ) -> (any NotificationSink)? {
+        switch channel.kind {
+        case .apprise:
+            AppriseChannel(
+                name: channel.name,
+                configuration: RemoteChannel.appriseFile(name: channel.name, databasePath: databasePath),
+                environment: environment,
+                clock: clock
             )
+        case .email:
+            nil
         }
     }
 

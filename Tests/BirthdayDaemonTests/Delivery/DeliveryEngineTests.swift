@@ -116,7 +116,7 @@ func eventually(
             clock: clock,
             now: now,
             systemTimeZone: zone,
-            channels: { _, _ in ChannelSet([.init(name: "test", sink: sink)]) },
+            channels: { _, _, _ in ChannelSet([.init(name: "test", sink: sink)]) },
             logger: quiet
         )
     }
@@ -348,6 +348,87 @@ func eventually(
         #expect(try await ledger().map(\.state) == [.delivered])
     }
 
+    /// A sink that fails every time with `error`.
+    struct Failing: NotificationSink {
+        let error: DeliveryError
+        func deliver(_ reminder: Reminder) async throws(DeliveryError) { throw error }
+    }
+
+    /// Three channels at once: one delivers, one refuses for good (an SMTP
+    /// 5xx), one fails for now. Only the passing failure is retried, and each
+    /// channel's outcome is recorded; the refusal alone ends the row as failed.
+    @Test func aRefusalIsNotRetriedWhileAPassingFailureIs() async throws {
+        try await Fixture.scheduler(database, now: try at("2026-03-10T08:00:00+01:00"), zone: berlin).reschedule()
+        let sink = EngineSink()
+        let zone = berlin
+        let refused = DeliveryError.remoteRefused(channel: "mail", reason: "msmtp: 550 mailbox unavailable")
+        let engine = DeliveryEngine(
+            database: database,
+            clock: ContinuousClock(),
+            now: { Date(timeIntervalSince1970: 1_773_129_605) },  // 09:00:05 Berlin
+            systemTimeZone: { zone },
+            channels: { _, _, _ in
+                ChannelSet([
+                    .init(name: "desktop", sink: sink),
+                    .init(name: "mail", sink: Failing(error: refused)),
+                    .init(name: "push", sink: Failing(error: .remoteUnavailable(channel: "push", reason: "connection refused"))),
+                ])
+            },
+            logger: quiet
+        )
+        let pass = try await engine.runOnePass()
+        #expect(pass.retrying == 1)
+        let row = try #require(try await ledger().first)
+        #expect(row.state == .retrying)
+        #expect(row.channels == ["push"], "the refusing channel is not retried")
+        let statuses = try await database.channelStatuses()
+        #expect(statuses["desktop"]?.lastSuccess != nil)
+        #expect(statuses["mail"]?.refusals == 1)
+        #expect(statuses["mail"]?.state == "refused")
+        #expect(statuses["push"]?.state == "retrying")
+        #expect(statuses["push"]?.refusals == 0)
+
+        // Alone, a refusal ends the row at once, with the server's words.
+        let temporary = try TemporaryDatabase()
+        let single = temporary.database
+        try single.insertPeople([try Fixture.person("ada", "Ada", birthday: "1990-03-10")], now: Date(timeIntervalSince1970: 0))
+        _ = try await single.setSetting(.dayBefore, to: "off", now: Date(timeIntervalSince1970: 0))
+        try await single.setAuthorizationStatus(.authorized)
+        try await Fixture.scheduler(single, now: try at("2026-03-10T08:00:00+01:00"), zone: berlin).reschedule()
+        let alone = DeliveryEngine(
+            database: single,
+            clock: ContinuousClock(),
+            now: { Date(timeIntervalSince1970: 1_773_129_605) },
+            systemTimeZone: { zone },
+            channels: { _, _, _ in ChannelSet([.init(name: "mail", sink: Failing(error: refused))]) },
+            logger: quiet
+        )
+        #expect(try await alone.runOnePass().failed == 1)
+        let failed = try #require(try await single.deliveries(updatedSince: .distantPast).first)
+        #expect(failed.state == .failed)
+        #expect(failed.nextAttemptAt == nil)
+        #expect(failed.lastError?.contains("550 mailbox unavailable") == true)
+    }
+
+    /// Ten refusals in a row pause a channel; a success resumes it.
+    @Test func tenRefusalsInARowPauseAChannelAndASuccessResumesIt() async throws {
+        let refused = DeliveryError.remoteRefused(channel: "mail", reason: "535 authentication failed")
+        var instant = try at("2026-03-10T09:00:00+01:00")
+        for attempt in 1...ChannelStatus.pauseAfter {
+            try await database.recordChannelOutcomes(
+                [("mail", refused), ("push", .remoteUnavailable(channel: "push", reason: "timeout"))],
+                at: instant
+            )
+            #expect(try await database.channelStatuses()["mail"]?.paused == (attempt == ChannelStatus.pauseAfter))
+            instant = instant.addingTimeInterval(60)
+        }
+        #expect(try await database.channelStatuses()["push"]?.paused == false, "passing failures never pause")
+        #expect(try await database.channelStatuses()["mail"]?.state == "paused")
+        try await database.recordChannelOutcomes([("mail", nil)], at: instant)
+        let resumed = try #require(try await database.channelStatuses()["mail"])
+        #expect(!resumed.paused && resumed.refusals == 0 && resumed.state == "ok")
+    }
+
     @Test func aRowLeftSendingByACrashIsInterruptedAndNotResent() async throws {
         try await Fixture.scheduler(database, now: try at("2026-03-10T08:00:00+01:00"), zone: berlin).reschedule()
         let now = TestNow(try at("2026-03-10T09:00:00+01:00"))
@@ -383,7 +464,7 @@ func eventually(
             clock: ContinuousClock(),
             now: { now.date },
             systemTimeZone: { zone },
-            channels: { _, status in
+            channels: { _, status, _ in
                 ChannelSet([.init(name: status == .provisional ? "log" : "desktop", sink: status == .provisional ? quietLog : sink)])
             },
             channelCheck: { _ in
@@ -419,7 +500,7 @@ func eventually(
             clock: ContinuousClock(),
             now: { Date(timeIntervalSince1970: 0) },
             systemTimeZone: { TimeZone.gmt },
-            channels: { _, _ in ChannelSet([]) },
+            channels: { _, _, _ in ChannelSet([]) },
             channelCheck: { _ in
                 try? await database.setAuthorizationStatus(.denied)
                 return true

@@ -58,7 +58,7 @@ import Testing
             clock: ContinuousClock(),
             now: { now.date },
             systemTimeZone: { to },
-            channels: { _, _ in ChannelSet([.init(name: "test", sink: sink)]) },
+            channels: { _, _, _ in ChannelSet([.init(name: "test", sink: sink)]) },
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         )
         let firstDay = LocalDate.today(at: now.date, in: to)
@@ -118,7 +118,7 @@ import Testing
             clock: ContinuousClock(),
             now: { now.date },
             systemTimeZone: { pagoPago },
-            channels: { _, _ in ChannelSet([.init(name: "test", sink: sink)]) },
+            channels: { _, _, _ in ChannelSet([.init(name: "test", sink: sink)]) },
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         )
         let first = try await engine.runOnePass()

@@ -1,0 +1,132 @@
+import BirthdayCore
+import Foundation
+
+/// Delivers a reminder through one Apprise URL (Telegram, Matrix, Signal,
+/// Pushover, Discord, e-mail and a hundred more) with Debian's `apprise`
+/// command, the well-kept library for those services.
+///
+/// Rules:
+/// - One call per channel, so one URL per call: apprise's exit status cannot
+///   say which of several URLs failed, and a retry must not send again to
+///   one that worked.
+/// - The URL (it carries tokens and passwords) is read by apprise from the
+///   channel's 0600 file (``RemoteChannel/appriseFile(name:databasePath:)``)
+///   given with `-c`: never in an argument list, an environment or a log.
+/// - The reminder's text (its body, which names the person and the day)
+///   goes on standard input, never as an argument: another user's `ps`
+///   would show a name in an argument list. The program runs with an
+///   argument list, never a shell.
+/// - Exit status 0 is delivered; 1 (a service failed) is retried
+///   (``DeliveryError/remoteUnavailable(channel:reason:)``); 2 (bad
+///   arguments) and 3 (nothing matched: an empty or unreadable file) are
+///   refusals that waiting will not fix (``DeliveryError/remoteRefused(channel:reason:)``).
+///   A signal, the timeout, or a program that cannot start is retried; no
+///   `apprise` at all is a refusal naming the Debian package.
+/// - Its output is read only for the last line of what it said, kept as the
+///   reason (one line, at most 300 characters), with every part of the URL
+///   four characters or longer masked: the reason reaches `status` and the log.
+public struct AppriseChannel: NotificationSink {
+    public let name: String
+    /// The apprise config file holding the URL.
+    public let configuration: String
+    private let environment: [String: String]
+    private let clock: any Clock<Duration>
+    private let timeout: Duration
+    private let program: String?
+
+    public init(
+        name: String,
+        configuration: String,
+        environment: [String: String],
+        clock: any Clock<Duration> = ContinuousClock(),
+        timeout: Duration = .seconds(60),
+        program: String? = nil
+    ) {
+        self.name = name
+        self.configuration = configuration
+        self.environment = environment
+        self.clock = clock
+        self.timeout = timeout
+        self.program = program ?? AppriseChannel.program(environment: environment)
+    }
+
+    /// `apprise` on the `PATH` of `environment`, else /usr/bin/apprise, when executable.
+    public static func program(environment: [String: String]) -> String? {
+        let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init) + ["/usr/bin"]
+        return folders.map { $0 + "/apprise" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    public func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+        guard let program else {
+            throw .remoteRefused(channel: name, reason: "the apprise program is not installed (Debian package apprise)")
+        }
+        var variables = environment
+        // Apprise reads its own config files from these too; only the one given with -c may count.
+        for key in variables.keys where key.hasPrefix("APPRISE_") { variables[key] = nil }
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try await ChildProcess.run(
+                [program, "-c", configuration],
+                environment: variables,
+                input: Array(SafeText.line(reminder.body).utf8) + [0x0A],
+                output: .capture(limit: 16_384),
+                stderr: .withOutput,
+                timeout: timeout,
+                clock: clock
+            )
+        } catch {
+            throw .remoteUnavailable(channel: name, reason: "apprise could not be started: \(error.reason)")
+        }
+        let url = (try? String(contentsOfFile: configuration, encoding: .utf8)) ?? ""
+        let said = Self.lastLine(outcome.output).map { Self.masking(url, in: $0) }
+        if outcome.timedOut {
+            throw .remoteUnavailable(channel: name, reason: "apprise did not finish within \(timeout.components.seconds) s")
+        }
+        let text = String(decoding: outcome.output, as: UTF8.self)
+        switch outcome.termination {
+        case .exited(0):
+            return
+        case .exited where text.contains("You must specify at least one server URL"):
+            // Debian 12's apprise says so, with status 1, for a file it cannot read or a URL it does not understand.
+            throw .remoteRefused(channel: name, reason: "apprise found no URL it understands in the channel's file" + (said.map { ": " + $0 } ?? ""))
+        case .exited(let status) where status == 2 || status == 3:
+            throw .remoteRefused(channel: name, reason: "apprise exited with status \(status)" + (said.map { ": " + $0 } ?? ""))
+        case .exited(let status):
+            throw .remoteUnavailable(channel: name, reason: "apprise exited with status \(status)" + (said.map { ": " + $0 } ?? ""))
+        case .signalled(let signal):
+            throw .remoteUnavailable(channel: name, reason: "apprise was killed by signal \(signal)")
+        }
+    }
+
+    /// `line` with every part of `url` (split at `/:@?&=#.,`) of four characters or more replaced by `…`.
+    static func masking(_ url: String, in line: String) -> String {
+        let parts = url.split(whereSeparator: { "/:@?&=#.,\n\r ".contains($0) }).map(String.init).filter { $0.count >= 4 }
+        var masked = line
+        for part in parts.sorted(by: { $0.count > $1.count }) { masked = masked.replacingOccurrences(of: part, with: "…") }
+        return masked
+    }
+
+    /// What apprise said last: its first `ERROR` line without the time stamp
+    /// (before the usage text it prints after one), else its last non-empty
+    /// line; on one line, at most 300 characters.
+    static func lastLine(_ output: [UInt8]) -> String? {
+        let lines = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).filter { !$0.trimmingWhitespace().isEmpty }
+        if let error = lines.first(where: { $0.contains(" - ERROR - ") }), let range = error.range(of: " - ERROR - ") {
+            return SafeText.line(error[range.upperBound...], maxCharacters: 300)
+        }
+        return lines.last.map { SafeText.line($0, maxCharacters: 300) }
+    }
+
+    /// Whether apprise understands the URL in `configuration` (`--dry-run`,
+    /// which sends nothing); `nil` when apprise is not installed. What it
+    /// prints (the URL itself) is never kept.
+    public static func understands(configuration: String, environment: [String: String]) async -> Bool? {
+        guard let program = program(environment: environment) else { return nil }
+        let outcome = try? await ChildProcess.run(
+            [program, "--dry-run", "-c", configuration, "-b", "birthdays"],
+            environment: environment.filter { !$0.key.hasPrefix("APPRISE_") },
+            timeout: .seconds(60)
+        )
+        return outcome?.termination == .exited(0)
+    }
+}
