@@ -36,6 +36,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Pending.self,
             SettingsCommand.self,
             Notifications.self,
+            Channels.self,
             Onboard.self,
             Export.self,
             Serve.self,

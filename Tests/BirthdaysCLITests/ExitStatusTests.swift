@@ -54,7 +54,7 @@ import Testing
         (["serve", "--host", ""], "--host must be an address"),
         (["sources", "add", "contacts.vcf", "--username", "ada"], "for CardDAV URLs only"),
         (["sources", "add", "contacts.vcf", "--name", " "], "--name must not be empty"),
-        (["notifications", "test", "--channel", "pigeon"], "pigeon"),
+        (["notifications", "test", "--channel", "Pigeon Post"], "Pigeon Post"),
         (["onboard", "--contacts", "contacts.vcf", "--no-contacts"], "exclude each other"),
         // Unknown commands and flags, missing arguments.
         (["frobnicate"], "frobnicate"),

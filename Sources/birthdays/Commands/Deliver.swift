@@ -49,6 +49,7 @@ extension BirthdaysCommand {
                     desktop: DesktopNotificationChannel(labels: .init(try await context.localizer())),
                     environment: context.environment,
                     clock: clock,
+                    databasePath: context.database.path,
                     log: { line in try StandardOutput.write(line + "\n") }
                 ),
                 channelCheck: ReminderChannels.check(),

@@ -12,23 +12,40 @@ extension BirthdaysCommand.Notifications {
             abstract: "Send a sample notification through each configured channel now, and say OK or FAIL for each.",
             discussion: """
                 Nothing is recorded: the delivery ledger and the pending reminders stay as they are. Every channel of the \
-                'channels' setting is tried (or only those given with --channel), whatever the permission; exits 1 when one failed.
+                'channels' setting and every channel added with 'channels add' is tried (or only those given with --channel), \
+                whatever the permission; exits 1 when one failed. 'channels test' does the same and records how each fared.
                 """
         )
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(name: .customLong("channel"), help: ArgumentHelp("Only this channel: desktop, command or log (repeatable).", valueName: "channel"))
-        var channels: [ChannelKind] = []
+        @Option(
+            name: .customLong("channel"),
+            help: ArgumentHelp("Only this channel: desktop, command, log or an added channel's name (repeatable).", valueName: "channel")
+        )
+        var channels: [String] = []
+
+        func validate() throws {
+            for name in channels where RemoteChannel.builtInNames.contains(name) == false && RemoteChannel.problem(withName: name) != nil {
+                throw ValidationError(
+                    "'\(SafeText.line(name))' is not a channel: desktop, command, log, or the name of one added with 'channels add'"
+                )
+            }
+        }
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
             let status = try await context.database.authorizationStatus()
+            let added = try await context.database.remoteChannels()
+            for name in channels where !RemoteChannel.builtInNames.contains(name) && !added.contains(where: { $0.name == name }) {
+                throw ValidationError("there is no channel named '\(SafeText.line(name))'; see 'birthdays channels list'")
+            }
             let outcomes = await NotificationTester.send(
                 context: context,
                 settings: settings,
-                channels: channels.isEmpty ? settings.channels : channels,
+                channels: channels.isEmpty ? settings.channels : channels.compactMap(ChannelKind.init(rawValue:)),
+                added: channels.isEmpty ? added : added.filter { channels.contains($0.name) },
                 zone: zone,
                 localizer: localizer
             )
@@ -50,6 +67,7 @@ enum NotificationTester {
         context: Context,
         settings: Settings,
         channels: [ChannelKind],
+        added: [RemoteChannel] = [],
         zone: TimeZone,
         localizer: Localizer
     ) async -> [ChannelSet.Outcome] {
@@ -60,6 +78,7 @@ enum NotificationTester {
             desktop: channels.contains(.desktop) ? DesktopNotificationChannel(labels: .init(localizer)) : nil,
             environment: context.environment,
             clock: clock,
+            databasePath: context.database.path,
             log: { line in try StandardOutput.write(line + "\n") }
         )
         let today = LocalDate.today(at: context.now, in: zone)
@@ -77,7 +96,7 @@ enum NotificationTester {
             logID: "test"
         )
         // The permission decides what `birthdays run` uses; a test tries what was asked.
-        return await factory(chosen, .authorized).deliverEach(sample)
+        return await factory(chosen, .authorized, added).deliverEach(sample)
     }
 
     /// One line per channel ("desktop: OK", "command: FAIL: …"), a warning

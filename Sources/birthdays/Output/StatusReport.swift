@@ -39,6 +39,8 @@ struct StatusReport {
     var names: [String: String] = [:]
     /// Whether the systemd user service's unit file is installed.
     var serviceInstalled: Bool
+    /// How each delivering channel has fared, by name.
+    var channelStatuses: [String: ChannelStatus] = [:]
 
     /// - Parameter names: look up the people's names (for a terminal).
     init(context: Context, days: Int, names: Bool = false) async throws {
@@ -50,7 +52,7 @@ struct StatusReport {
         pid = DaemonLock.holder(database: database.path)
         permission = try await database.authorizationStatus()
         ids = try await database.publicIDs()
-        channels = permission == .provisional ? ["log"] : settings.channels.map(\.rawValue)
+        channels = ChannelKind.delivering(settings.channels, status: permission).map(\.rawValue) + (try await database.remoteChannels()).map(\.name)
         let reminders = try await database.pendingReminders()
         pending = reminders.count
         let ledgerWork = try await database.nextLedgerWork()
@@ -61,6 +63,7 @@ struct StatusReport {
         recent = try await database.deliveries(updatedSince: context.now.addingTimeInterval(-Double(max(days, 0)) * 86_400))
         sources = try await database.sources(counting: false)
         serviceInstalled = context.userService().isInstalled
+        channelStatuses = try await database.channelStatuses()
         if names {
             var wanted = Set(recent.map(\.personID))
             if let next = nextPersonID { wanted.insert(next) }
@@ -103,6 +106,14 @@ struct StatusReport {
             var pid: Int?
             /// The fire time a running daemon should have handled more than 30 s ago (late or stuck); absent otherwise.
             var overdue_since: String?
+        }
+
+        /// A channel that refused its last reminders for good, or is paused.
+        struct ChannelProblem: Encodable {
+            var name: String
+            /// `refused` or `paused`.
+            var state: String
+            var error: String?
         }
 
         struct LastDelivery: Encodable {
@@ -153,6 +164,22 @@ struct StatusReport {
         var recent: Recent
         var problems: [Problem]
         var sources: [SourceState]
+        var channel_problems: [ChannelProblem]
+        /// The desktop is the only channel and no notification server took a reminder in the last week.
+        var desktop_unanswered: Bool
+    }
+
+    /// The channels that refused their last reminders for good, or are paused, with their status.
+    var channelProblems: [(name: String, status: ChannelStatus)] {
+        channels.compactMap { name in channelStatuses[name].flatMap { $0.refusals > 0 || $0.paused ? (name, $0) : nil } }
+    }
+
+    /// Whether the desktop is the only channel and no notification server has
+    /// taken a reminder in the last week although one was tried: reminders
+    /// may be going nowhere while the machine runs without a desktop.
+    var desktopUnanswered: Bool {
+        guard channels == [ChannelKind.desktop.rawValue], let desktop = channelStatuses[ChannelKind.desktop.rawValue] else { return false }
+        return (desktop.lastSuccess ?? .distantPast) < now.addingTimeInterval(-7 * 86_400)
     }
 
     /// The fire time a running daemon should have handled by now, if any.
@@ -200,7 +227,9 @@ struct StatusReport {
                     next_sync: iso(nextSync(source)),
                     error: source.status.error
                 )
-            }
+            },
+            channel_problems: channelProblems.map { .init(name: $0.name, state: $0.status.state, error: $0.status.lastError) },
+            desktop_unanswered: desktopUnanswered
         )
     }
 
@@ -218,6 +247,20 @@ struct StatusReport {
                     + (serviceInstalled
                         ? "See journalctl --user -u birthdays, or restart it: systemctl --user restart birthdays"
                         : "See its log, or stop it and start birthdays run again")
+            )
+        }
+        for (name, status) in channelProblems {
+            let error = status.lastError.map { ": " + SafeText.line($0) } ?? ""
+            lines.append(
+                status.paused
+                    ? "Channel \(name) is paused after \(ChannelStatus.pauseAfter) refusals in a row\(error). Fix it, then resume it: birthdays channels test \(name)"
+                    : "Channel \(name) refused its last reminder\(error). Fix it, then check: birthdays channels test \(name)"
+            )
+        }
+        if desktopUnanswered {
+            lines.append(
+                "Warning: the desktop is the only channel and no notification server has taken a reminder in the last week; "
+                    + "add one that reaches your phone or inbox: birthdays channels add email ADDRESS (or apprise URL)"
             )
         }
         if let last {

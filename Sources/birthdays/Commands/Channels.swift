@@ -1,0 +1,251 @@
+import ArgumentParser
+import BirthdayCore
+import BirthdayDaemon
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension BirthdaysCommand {
+    struct Channels: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Reach you where you are: add e-mail and Apprise channels by name, list them, test them.",
+            discussion: """
+                Every channel has a name. The built-in ones (desktop, command, log) deliver when the 'channels' setting \
+                names them; a channel you add delivers from the moment it is added, through every reminder, until it \
+                is removed. A provisional permission holds back the desktop only. A channel that refuses \
+                10 reminders in a row for good (a wrong password, an address the server rejects) is paused until \
+                'channels test NAME' gets through it. Secrets never reach the database, the lists or the log: \
+                an Apprise URL is kept in a 0600 file beside the database.
+                """,
+            subcommands: [ChannelsList.self, ChannelsAdd.self, ChannelsRemove.self, ChannelsTest.self],
+            defaultSubcommand: ChannelsList.self
+        )
+    }
+}
+
+extension BirthdaysCommand.Channels {
+    struct ChannelsList: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List every channel that can deliver: kind, target (secrets masked), state, last success and last error."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Print the channels as JSON.")
+        var json = false
+
+        func run() async throws {
+            let context = try Context(global, readOnly: true)
+            let (settings, zone) = try await context.settings()
+            let status = try await context.database.authorizationStatus()
+            let rows = ChannelsOutput.rows(
+                settings: settings,
+                permission: status,
+                added: try await context.database.remoteChannels(),
+                statuses: try await context.database.channelStatuses()
+            )
+            if json {
+                try output(JSONOutput.string(rows.map { ChannelsOutput.Listed($0, zone: zone) }, pretty: true))
+            } else {
+                try output(ChannelsOutput.table(rows, zone: zone))
+            }
+        }
+    }
+
+    struct ChannelsAdd: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a channel: 'email ADDRESS' (through sendmail or msmtp) or 'apprise URL' (tgram://, matrixs://, pover://, …).",
+            discussion: """
+                email: the message is composed here (the Subject names the person, in your language) and handed to \
+                --sendmail (default /usr/sbin/sendmail, else msmtp on PATH) with an argument list, never a shell. \
+                apprise: any URL Debian's 'apprise' takes; the URL is kept in a 0600 file beside the database and \
+                given to apprise with -c, never in an argument list, the database or a log. \
+                The channel delivers from now on; try it with 'birthdays channels test NAME'.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("The kind of channel: email or apprise.", valueName: "kind"))
+        var kind: String
+
+        @Argument(help: ArgumentHelp("The address (email) or the Apprise URL (apprise).", valueName: "target"))
+        var target: String
+
+        @Option(help: ArgumentHelp("The channel's name (default: its kind).", valueName: "name"))
+        var name: String?
+
+        @Option(help: ArgumentHelp("email: the sender address (default: the address it goes to).", valueName: "address"))
+        var from: String?
+
+        @Option(help: ArgumentHelp("email: the sendmail-compatible program (default /usr/sbin/sendmail, else msmtp).", valueName: "program"))
+        var sendmail: String?
+
+        /// The kind, parsed; checked in ``validate()``.
+        var channelKind: RemoteChannel.Kind { RemoteChannel.Kind(rawValue: kind.lowercased()) ?? .email }
+        var channelName: String { name ?? channelKind.rawValue }
+
+        func validate() throws {
+            guard let parsed = RemoteChannel.Kind(rawValue: kind.lowercased()) else {
+                let known = RemoteChannel.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError(
+                    "'\(SafeText.line(kind))' is not a kind of channel; the kinds are \(known) (ntfy and Gotify: use apprise's ntfy:// and gotify:// for now)"
+                )
+            }
+            if let problem = RemoteChannel.problem(withName: channelName) { throw ValidationError(problem) }
+            switch parsed {
+            case .email:
+                guard Self.isAddress(target) else {
+                    throw ValidationError("'\(SafeText.line(target))' is not an e-mail address (like ada@example.org)")
+                }
+                if let from, !Self.isAddress(from) {
+                    throw ValidationError("--from '\(SafeText.line(from))' is not an e-mail address (like birthdays@example.org)")
+                }
+                if let sendmail, !(sendmail.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: sendmail)) {
+                    throw ValidationError("--sendmail must be the absolute path of an executable program, such as /usr/bin/msmtp")
+                }
+            case .apprise:
+                guard let scheme = target.range(of: "://"), !target[..<scheme.lowerBound].isEmpty, !target.contains(where: \.isWhitespace) else {
+                    throw ValidationError("the Apprise URL must look like SCHEME://… (tgram://, matrixs://, mailtos://, json://…), without spaces")
+                }
+                if from != nil || sendmail != nil { throw ValidationError("--from and --sendmail are for e-mail channels only") }
+            }
+        }
+
+        /// One addr-spec, `local@domain` (the e-mail channel checks it again, fully, before each message).
+        static func isAddress(_ text: String) -> Bool {
+            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+            return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty && text.utf8.count <= 254
+                && !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true || "<>,;\"()".contains($0) })
+        }
+
+        func run() async throws {
+            let context = try Context(global)
+            // Checked before the secret file is written, so an existing channel's file is never replaced.
+            if try await context.database.remoteChannels().contains(where: { $0.name == channelName }) {
+                throw ValidationError("a channel named '\(channelName)' exists; give this one --name, or remove that one first")
+            }
+            let channel: RemoteChannel
+            switch channelKind {
+            case .email:
+                channel = RemoteChannel(name: channelName, kind: .email, target: target, from: from, sendmail: sendmail)
+            case .apprise:
+                channel = RemoteChannel(name: channelName, kind: .apprise, target: RemoteChannel.maskedURL(target))
+                let file = RemoteChannel.appriseFile(name: channelName, databasePath: context.database.path)
+                try Self.writeSecret(target, to: file)
+                switch await AppriseChannel.understands(configuration: file, environment: context.environment) {
+                case true?:
+                    break
+                case false?:
+                    try? FileManager.default.removeItem(atPath: file)
+                    throw ValidationError("apprise does not understand this URL (see its list of services: apprise --details)")
+                case nil:
+                    try? FileManager.default.removeItem(atPath: file)
+                    throw CLIError("the apprise program is not installed; install the Debian package apprise")
+                }
+            }
+            guard try await context.database.addChannel(channel, now: context.now) else {
+                throw ValidationError("a channel named '\(channelName)' exists; give this one --name, or remove that one first")
+            }
+            try output(
+                "Added \(channelName) (\(channel.kind.rawValue) → \(SafeText.line(channel.target))). Try it: birthdays channels test \(channelName)"
+            )
+        }
+
+        /// Writes `text` to `path` (0600, in a 0700 folder), replacing it whole.
+        static func writeSecret(_ text: String, to path: String) throws {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CLIError("cannot create \(folder): \(error.localizedDescription)")
+            }
+            let temporary = path + ".new"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw CLIError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+            let bytes = Array((text + "\n").utf8)
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            guard written == bytes.count, rename(temporary, path) == 0 else {
+                unlink(temporary)
+                throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    struct ChannelsRemove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove an added channel (and its secret file); the built-in ones are turned off with 'settings set channels'."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The channel's name (see 'birthdays channels list').")
+        var name: String
+
+        func validate() throws {
+            if RemoteChannel.builtInNames.contains(name) {
+                throw ValidationError("'\(name)' is a built-in channel: turn it off with 'birthdays settings set channels …'")
+            }
+        }
+
+        func run() async throws {
+            let context = try Context(global)
+            guard try await context.database.removeChannel(named: name) else {
+                throw CLIError("there is no channel named '\(SafeText.line(name))'; see 'birthdays channels list'")
+            }
+            let secret = RemoteChannel.appriseFile(name: name, databasePath: context.database.path)
+            if FileManager.default.fileExists(atPath: secret) { try? FileManager.default.removeItem(atPath: secret) }
+            try output("Removed \(name).")
+        }
+    }
+
+    struct ChannelsTest: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "test",
+            abstract: "Send a sample reminder through the named channels (or every channel) now, and say OK or FAIL for each.",
+            discussion: """
+                The delivery ledger and the pending reminders stay as they are; each channel's last success or error \
+                is recorded, and a paused channel that gets the sample through is resumed. Exits 1 when one failed.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The channels to test (default: every channel that can deliver).")
+        var names: [String] = []
+
+        func run() async throws {
+            let context = try Context(global)
+            let (settings, zone, localizer) = try await context.settingsAndLanguage()
+            let added = try await context.database.remoteChannels()
+            let known = Set(RemoteChannel.builtInNames).union(added.map(\.name))
+            for name in names where !known.contains(name) {
+                throw ValidationError(
+                    "there is no channel named '\(SafeText.line(name))'; the channels are \(known.sorted().joined(separator: ", "))"
+                )
+            }
+            let builtIn = names.isEmpty ? settings.channels : names.compactMap(ChannelKind.init(rawValue:))
+            let chosen = names.isEmpty ? added : added.filter { names.contains($0.name) }
+            let outcomes = await NotificationTester.send(
+                context: context,
+                settings: settings,
+                channels: builtIn,
+                added: chosen,
+                zone: zone,
+                localizer: localizer
+            )
+            try await context.database.recordChannelOutcomes(outcomes.map { ($0.channel, $0.error) }, at: context.now)
+            let status = try await context.database.authorizationStatus()
+            try NotificationTester.report(outcomes, settings: settings, status: status, localizer: localizer)
+            if outcomes.isEmpty || outcomes.contains(where: { $0.error != nil }) { throw ExitCode.failure }
+        }
+    }
+}
