@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -154,6 +155,16 @@ int cwake_wait(int timer_fd, int watch_fd, int stop_fd) {
         if (fds[2].revents) ready |= CWAKE_READY_STOP;
         return ready;
     }
+}
+
+int cwake_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    long fd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
+    return fd < 0 ? -errno : (int)fd;
+#else
+    (void)pid;
+    return -ENOSYS;
+#endif
 }
 
 int cwake_spawn_add_closefrom(void *actions, int low_fd) {

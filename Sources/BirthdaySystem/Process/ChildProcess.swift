@@ -123,7 +123,8 @@ enum ChildProcess {
     private static func supervise(_ child: Child, timeout: Duration, killGrace: Duration, clock: any Clock<Duration>) async -> Outcome {
         await withTaskGroup(of: Event.self) { group in
             group.addTask {
-                let (termination, output) = await child.wait()
+                // However late the clock's sleeps run (a starved executor), the child never outlives this.
+                let (termination, output) = await child.wait(backstop: ContinuousClock.now + timeout + killGrace + .seconds(5))
                 return .ended(termination: termination, output: output)
             }
             group.addTask {
@@ -275,9 +276,9 @@ extension ChildProcess {
         }
 
         /// Feeds, reads and reaps the child on a thread started for it, which ends with it.
-        func wait() async -> (Termination, [UInt8]) {
+        func wait(backstop: ContinuousClock.Instant) async -> (Termination, [UInt8]) {
             await withCheckedContinuation { continuation in
-                let thread = Thread { continuation.resume(returning: self.attend()) }
+                let thread = Thread { continuation.resume(returning: self.attend(backstop: backstop)) }
                 thread.name = "birthdays-child"
                 thread.start()
             }
@@ -285,8 +286,27 @@ extension ChildProcess {
 
         /// The waiting thread's work: the pipes until both are done (or the
         /// child was killed), then the exit.
-        private func attend() -> (Termination, [UInt8]) {
-            let bytes = pump()
+        ///
+        /// The backstop is kept here, on real time, apart from the timeout
+        /// on the caller's clock: a child still there at `backstop` gets
+        /// SIGKILL, even when the caller's executor is too busy to run its
+        /// timer (it can be, in a loaded test process).
+        private func attend(backstop: ContinuousClock.Instant) -> (Termination, [UInt8]) {
+            let bytes = pump(backstop: backstop)
+            let pidfd = cwake_pidfd_open(pid)
+            if pidfd >= 0 {
+                defer { cwake_close(pidfd) }
+                while true {
+                    var entry = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+                    let ready = poll(&entry, 1, Self.milliseconds(until: backstop))
+                    if ready > 0 { break }
+                    if ready == 0 {
+                        kill(SIGKILL)
+                        break
+                    }
+                    if errno != EINTR { break }
+                }
+            }
             // Wait without reaping, then reap under the lock that signals take:
             // a signal is sent before the pid is released or not at all.
             var info = siginfo_t()
@@ -308,9 +328,16 @@ extension ChildProcess {
             return (reapedOK ? Termination(waitStatus: status) : .signalled(SIGKILL), bytes)
         }
 
+        /// Milliseconds from now until `deadline` for `poll` (0 once it has passed).
+        static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return 0 }
+            return Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        }
+
         /// Writes the input and reads the output until both pipes are closed,
         /// or until the child is killed (whatever else holds them).
-        private func pump() -> [UInt8] {
+        private func pump(backstop: ContinuousClock.Instant) -> [UInt8] {
             guard let stop else { return [] }
             var inputFD = input?.fd ?? -1
             var outputFD = output?.fd ?? -1
@@ -335,7 +362,13 @@ extension ChildProcess {
                     pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0),
                     pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0),
                 ]
-                if poll(&entries, nfds_t(entries.count), -1) < 0 {
+                let ready = poll(&entries, nfds_t(entries.count), Self.milliseconds(until: backstop))
+                if ready == 0 {
+                    // The backstop passed: the kill writes to the stop pipe, which ends this loop.
+                    kill(SIGKILL)
+                    continue
+                }
+                if ready < 0 {
                     if errno == EINTR { continue }
                     break
                 }

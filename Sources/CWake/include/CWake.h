@@ -107,6 +107,11 @@ int cwake_wait(int timer_fd, int watch_fd, int stop_fd);
  * posix_spawn_file_actions_t. */
 int cwake_spawn_add_closefrom(void *actions, int low_fd);
 
+/* A descriptor that becomes readable when the process `pid` (a child of
+ * ours, not yet reaped) ends (pidfd_open, Linux 5.3), close-on-exec; or a
+ * negative errno (-ENOSYS on older kernels). */
+int cwake_pidfd_open(int pid);
+
 /* Closes `fd` if it is not negative. */
 void cwake_close(int fd);
 
