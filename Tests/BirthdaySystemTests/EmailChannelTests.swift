@@ -201,6 +201,20 @@ extension DeliveryTests {
             }
         }
 
+        @Test(.enabled(if: SMTPServer.canSendThroughMsmtp, Comment(rawValue: SMTPServer.msmtpMissing)))
+        func aServerThatIsNotThereIsRetried() async throws {
+            let server = try await SMTPServer()
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let sendmail = try await server.writeMsmtpWrapper(into: directory)
+            server.cleanUp()
+            let channel = Self.channel(sendmail: sendmail, environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path])
+
+            let error = await #expect(throws: DeliveryError.self) { try await channel.deliver(sampleReminder()) }
+            let reason = "\(sendmail) exited with status 75: msmtp: cannot connect to 127.0.0.1, port \(server.port): Connection refused"
+            #expect(error == .remoteUnavailable(channel: "mail", reason: reason))
+        }
+
         @Test(
             .enabled(if: SMTPServer.canSendThroughMsmtp, Comment(rawValue: SMTPServer.msmtpMissing)),
             arguments: [("451 4.3.0 try again later", false), ("550 5.1.1 no such user", true)]
