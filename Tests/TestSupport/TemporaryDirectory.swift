@@ -29,6 +29,19 @@ public struct TemporaryDirectory: Sendable {
         return target
     }
 
+    /// Writes `text` as the program `name` (mode 0700) and returns its path.
+    ///
+    /// Another process (`install`) writes it, never this one: a file this
+    /// process holds open for writing can be inherited by a child that
+    /// another test starts at that moment, and running the program then
+    /// fails with ETXTBSY ("Text file busy").
+    public func writeProgram(_ name: String, _ text: String) async throws -> String {
+        let source = try write("." + name + ".text", text)
+        let result = try await TestProcess.run(["/usr/bin/install", "-m", "700", source, file(name)], environment: ["PATH": "/usr/bin:/bin"])
+        guard result.status == 0 else { throw TestSupportError("install \(name): \(result.stderr)") }
+        return file(name)
+    }
+
     public var url: URL { URL(fileURLWithPath: path) }
 
     public func cleanup() { try? FileManager.default.removeItem(atPath: path) }
