@@ -54,8 +54,26 @@ public enum ReminderChannels {
                 clock: clock
             )
         case .email:
-            nil
+            if let to = EmailAddress(parsing: channel.target) {
+                EmailChannel(
+                    name: channel.name,
+                    to: to,
+                    from: channel.from.flatMap(EmailAddress.init(parsing:)),
+                    sendmail: channel.sendmail,
+                    environment: environment,
+                    clock: clock
+                )
+            } else {
+                // Checked when it was added; a row edited into something else since refuses, and says why.
+                Refusing(error: .remoteRefused(channel: channel.name, reason: "its address is not an e-mail address; remove it and add it again"))
+            }
         }
+    }
+
+    /// A channel that cannot deliver as stored: it refuses every reminder with `error`.
+    struct Refusing: NotificationSink {
+        let error: DeliveryError
+        func deliver(_ reminder: Reminder) async throws(DeliveryError) { throw error }
     }
 
     /// Whether a desktop notification server answers on `bus` now (asked as

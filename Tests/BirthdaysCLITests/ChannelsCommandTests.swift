@@ -199,4 +199,53 @@ struct ChannelsCommandTests {
         #expect(problems.map { $0["name"] as? String } == ["phone"])
         #expect(problems.first?["state"] as? String == "refused")
     }
+
+    /// Ada's reminder by e-mail through the real msmtp into a real SMTP server
+    /// (aiosmtpd, STARTTLS): once, with her name in the Subject; a sendmail
+    /// that answers 65 (EX_DATAERR) is a refusal, never retried.
+    @Test func aReminderArrivesByEmailOnceAndARefusalIsNotRetried() async throws {
+        try #require(SMTPServer.canSendThroughMsmtp, Comment(rawValue: SMTPServer.msmtpMissing))
+        let server = try await SMTPServer()
+        defer { server.cleanUp() }
+        let cli = try await CLIProcess.withAda(settings: [("channels", "log")], enableNotifications: true)
+        defer { cli.cleanUp() }
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let sendmail = try await server.writeMsmtpWrapper(into: folder)
+        let added = try await cli.run(
+            "channels",
+            "add",
+            "email",
+            "me@example.org",
+            "--from",
+            "Birthdays <birthdays@example.org>",
+            "--sendmail",
+            sendmail
+        )
+        #expect(added.status == 0, "\(added.stderr)")
+
+        let pass = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        #expect(try await cli.ledgerStates() == ["delivered"])
+        try await eventually("the message in the mailbox") { server.messages().count == 1 }
+        let message = try await PythonMail.parse(file: try #require(server.messages().first))
+        #expect(message.defects.isEmpty)
+        #expect(message.values("Subject") == ["Ada Lovelace turns 36 today!"], "\(message.headers)")
+        #expect(message.to?.address == "me@example.org")
+        #expect(message.from?.address == "birthdays@example.org")
+        #expect(!pass.stderr.contains("Ada"), "no name in the log")
+        _ = try await cli.run(at: "2026-03-10T09:05:00+01:00", "deliver", "--once")
+        #expect(server.messages().count == 1, "sent once")
+
+        // A sendmail that refuses the message for good.
+        let refusing = try await folder.writeProgram("refusing-sendmail", "#!/bin/sh\necho 'sendmail: 554 message refused' >&2\nexit 65\n")
+        let tomorrow = try await CLIProcess.withAda(settings: [("channels", "log")], enableNotifications: true)
+        defer { tomorrow.cleanUp() }
+        #expect(try await tomorrow.run("channels", "add", "email", "me@example.org", "--sendmail", refusing).status == 0)
+        _ = try await tomorrow.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(try await tomorrow.ledgerStates() == ["failed"])
+        let listed = try CLIProcess.array(try await tomorrow.run("channels", "list", "--json").stdout).first { $0["name"] as? String == "email" }
+        #expect(listed?["state"] as? String == "refused")
+        #expect((listed?["last_error"] as? String)?.contains("554 message refused") == true, "\(String(describing: listed))")
+    }
 }

@@ -101,10 +101,10 @@ extension BirthdaysCommand.Channels {
             if let problem = RemoteChannel.problem(withName: channelName) { throw ValidationError(problem) }
             switch parsed {
             case .email:
-                guard Self.isAddress(target) else {
+                guard EmailAddress(parsing: target) != nil else {
                     throw ValidationError("'\(SafeText.line(target))' is not an e-mail address (like ada@example.org)")
                 }
-                if let from, !Self.isAddress(from) {
+                if let from, EmailAddress(parsing: from) == nil {
                     throw ValidationError("--from '\(SafeText.line(from))' is not an e-mail address (like birthdays@example.org)")
                 }
                 if let sendmail, !(sendmail.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: sendmail)) {
@@ -116,13 +116,6 @@ extension BirthdaysCommand.Channels {
                 }
                 if from != nil || sendmail != nil { throw ValidationError("--from and --sendmail are for e-mail channels only") }
             }
-        }
-
-        /// One addr-spec, `local@domain` (the e-mail channel checks it again, fully, before each message).
-        static func isAddress(_ text: String) -> Bool {
-            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-            return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty && text.utf8.count <= 254
-                && !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true || "<>,;\"()".contains($0) })
         }
 
         func run() async throws {
