@@ -89,3 +89,19 @@ import Testing
         await #expect(try cli.run("show", publicID).stdout.hasPrefix("Ada Lovelace\n"))
     }
 }
+
+/// A whole word of a name wins over the start of another word (issue 24):
+/// `exclude ada` means Ada Lovelace, not Zoe Adams.
+@Suite struct PersonRankTests {
+    @Test func aWholeWordWinsOverTheStartOfAnotherWord() async throws {
+        let other = try CLIProcess()
+        defer { other.cleanUp() }
+        try await other.seed([("ada", "Ada Lovelace", "1990-03-11"), ("zoe", "Zoe Adams", "1985-07-01")])
+        let exclude = try await other.run("exclude", "ada")
+        #expect(exclude.status == 0, "\(exclude.stderr)")
+        #expect(exclude.stdout == "Ada Lovelace is excluded: no reminders, no feed events.\n")
+        let people = try CLIProcess.array(try await other.run("people", "--json").stdout)
+        #expect(people.filter { $0["excluded"] as? Bool == true }.map { $0["id"] as? String } == ["ada"])
+        await #expect(try other.run("show", "adam").stdout.hasPrefix("Zoe Adams\n"), "the start of a word still finds her")
+    }
+}
