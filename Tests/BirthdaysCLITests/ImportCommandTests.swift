@@ -21,6 +21,19 @@ import Testing
         #expect(people.count == 46)
     }
 
+    /// Counts in the summary take the singular for one (issue 24: not "1 contacts").
+    @Test(arguments: [(1, "1 contact without dates skipped"), (2, "2 contacts without dates skipped")])
+    func theSummaryCountsInTheSingularAndThePlural(dateless: Int, text: String) async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let card = { (uid: String, date: String) in
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nFN:\(uid)\r\n\(date)END:VCARD\r\n"
+        }
+        let cards = card("ada", "BDAY:1990-03-11\r\n") + (0..<dateless).map { card("n\($0)", "") }.joined()
+        let imported = try await cli.run("import", try cli.write("some.vcf", cards))
+        #expect(imported.stdout == "imported 1 file: 1 added, 0 updated, 0 unchanged, 0 with invalid dates; \(text)\n", "\(imported.stdout)")
+    }
+
     @Test func dryRunWritesNothing() async throws {
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }

@@ -16,11 +16,15 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "How many days back to report deliveries.")
+        @Option(parsing: .unconditional, help: "How many days back to report deliveries.")
         var days = 7
 
         @Flag(help: "Print the status as JSON.")
         var json = false
+
+        func validate() throws {
+            guard days >= 0 else { throw ValidationError("--days must be 0 or more") }
+        }
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
