@@ -22,11 +22,15 @@ BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk nginx-light khard time valgrind
 
 .PHONY: demo test bench build release manual install install-files uninstall format lint fuzz deps-build deps-test deps-bench clean
 
+# The upcoming birthdays of the samples, then three people whatever the date:
+# one who has died, a birthday without a year, and a lunar birthday.
 demo: deps-build release
-	@db="$$(mktemp -d)/demo.sqlite"; \
-	./.build/release/birthdays import --database "$$db" samples/contacts.vcf samples/google-contacts.csv && \
-	echo && ./.build/release/birthdays upcoming --database "$$db" --days 60; \
-	status=$$?; rm -rf "$$(dirname "$$db")"; exit $$status
+	@db="$$(mktemp -d)/demo.sqlite"; bin=./.build/release/birthdays; status=0; \
+	$$bin import --database "$$db" samples/contacts.vcf samples/google-contacts.csv && \
+	echo && $$bin upcoming --database "$$db" --days 60 || status=1; \
+	if [ $$status = 0 ]; then for who in "Ada Lovelace" "Frances Allen" "Mei Chen"; do \
+		echo; $$bin show --database "$$db" "$$who" || status=1; done; fi; \
+	rm -rf "$$(dirname "$$db")"; exit $$status
 
 # The man page is made first: the test of the installed tree reads it.
 # The test process runs hundreds of in-process stores at once, each doing its

@@ -137,6 +137,26 @@ import Glibc
         #expect(!result.stderr.contains("Missing value"))
     }
 
+    // MARK: - the first command
+
+    /// Bare `birthdays` before there is a database says what to do first
+    /// (issue 24); with one it prints the help, as before; `--help` always does.
+    @Test func bareBirthdaysLeadsToOnboardingUntilThereIsADatabase() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let first = try await cli.run([])
+        #expect(first.status == 0)
+        #expect(first.stdout == "No contacts yet. Start with: birthdays onboard\nEvery command: birthdays --help\n", "\(first.stdout)")
+        #expect(first.stderr.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "nothing is created")
+        let help = try await cli.run("--help")
+        #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS:"), "\(help.stdout)")
+        try await Seed.twoPeople(cli)
+        let later = try await cli.run([])
+        #expect(later.status == 0)
+        #expect(later.stdout == help.stdout, "with a database, the help as before")
+    }
+
     // MARK: - feed url
 
     @Test func feedURLNamesTheAddressServed() async throws {
