@@ -26,11 +26,15 @@ BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk nginx-light khard time valgrind
 
 .PHONY: demo test bench build release manual install install-files uninstall format lint fuzz deps-build deps-test deps-bench clean
 
+# The upcoming birthdays of the samples, then three people whatever the date:
+# one who has died, a birthday without a year, and a lunar birthday.
 demo: deps-build release
-	@db="$$(mktemp -d)/demo.sqlite"; \
-	./.build/release/birthdays import --database "$$db" samples/contacts.vcf samples/google-contacts.csv && \
-	echo && ./.build/release/birthdays upcoming --database "$$db" --days 60; \
-	status=$$?; rm -rf "$$(dirname "$$db")"; exit $$status
+	@db="$$(mktemp -d)/demo.sqlite"; bin=./.build/release/birthdays; status=0; \
+	$$bin import --database "$$db" samples/contacts.vcf samples/google-contacts.csv && \
+	echo && $$bin upcoming --database "$$db" --days 60 || status=1; \
+	if [ $$status = 0 ]; then for who in "Ada Lovelace" "Frances Allen" "Mei Chen"; do \
+		echo; $$bin show --database "$$db" "$$who" || status=1; done; fi; \
+	rm -rf "$$(dirname "$$db")"; exit $$status
 
 # The man page is made first: the test of the installed tree reads it.
 # The test process runs hundreds of in-process stores at once, each doing its
@@ -39,7 +43,7 @@ demo: deps-build release
 # (the binaries the tests start keep the default).
 test: deps-test
 	$(SWIFT) build --build-tests
-	$(MAKE) manual
+	$(MAKE) manual BINARY=.build/debug/birthdays MANUAL_FLAGS=
 	BIRTHDAYS_BLOCKING_THREADS=8 $(SWIFT) test --skip-build
 
 build: deps-build
@@ -60,18 +64,21 @@ release: deps-build
 #   make install PREFIX=~/.local      (default /usr/local; DESTDIR=... for packages)
 #   make uninstall PREFIX=~/.local
 #
-# installs the release binary, the man page (swift-argument-parser's generate-manual
-# plugin, from the commands' own help), completions for bash, zsh and fish (the
-# binary writes them), and the systemd user units of samples/systemd with the
-# installed binary's path; the CardDAV helper birthdays-carddav goes next to the
-# binary, where `birthdays` looks for it. `install-files` only copies, from BINARY,
-# HELPER and MANUAL.
+# installs the release binaries stripped of their symbol tables (STRIP=: keeps them),
+# the man page (swift-argument-parser's generate-manual, from the commands' own help),
+# completions for bash, zsh and fish (the binary writes them), and the systemd user
+# units of samples/systemd with the installed binary's path; the CardDAV helper
+# birthdays-carddav goes next to the binary, where `birthdays` looks for it.
+# `install-files` only copies, from BINARY, HELPER and MANUAL.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINARY ?= .build/release/birthdays
 HELPER ?= $(dir $(BINARY))birthdays-carddav
-# generate-manual writes into the plugin's work folder, one folder per tool.
-MANUAL ?= .build/plugins/GenerateManual/outputs/birthdays/birthdays.1
+MANUAL ?= .build/manual/birthdays.1
+STRIP ?= strip
+# The flags generate-manual is built with: those of BINARY's build, so nothing
+# else is compiled again (argument-parser's modules are already there).
+MANUAL_FLAGS ?= $(RELEASE_FLAGS)
 # The manual's date: the last commit's (so the page does not change with the day it is built).
 MANUAL_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 
@@ -84,13 +91,17 @@ INSTALLED_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/birthdays.
 INSTALLED_UNITS := $(DESTDIR)$(PREFIX)/share/birthdays/systemd
 UNITS := $(notdir $(wildcard samples/systemd/*.service samples/systemd/*.timer))
 
-# generate-manual builds the package's products itself, in the debug configuration
-# here: release would be built again without the static runtime into .build/release,
-# and the commands' help is the same in both.
+# The man page of the BINARY already built: argument-parser's generate-manual
+# tool reads its help (`--experimental-dump-help`). Its plugin would build every
+# product of the package again first (in release, without the static runtime).
 manual:
-	$(SWIFT) package plugin generate-manual --configuration debug --date $(MANUAL_DATE)
+	$(SWIFT) build $(MANUAL_FLAGS) --product generate-manual
+	mkdir -p $(dir $(MANUAL))
+	"$$($(SWIFT) build $(MANUAL_FLAGS) --show-bin-path)/generate-manual" $(BINARY) --date $(MANUAL_DATE) \
+		--output-directory $(dir $(MANUAL))
 
-install: release manual
+install: release
+	$(MAKE) manual
 	$(MAKE) install-files
 
 install-files:
@@ -98,6 +109,7 @@ install-files:
 		$(dir $(INSTALLED_FISH)) $(INSTALLED_UNITS)
 	install -m 755 $(BINARY) $(INSTALLED_BIN)
 	install -m 755 $(HELPER) $(INSTALLED_HELPER)
+	$(STRIP) $(INSTALLED_BIN) $(INSTALLED_HELPER)
 	install -m 644 $(MANUAL) $(INSTALLED_MAN)
 	$(BINARY) --generate-completion-script bash >$(INSTALLED_BASH)
 	$(BINARY) --generate-completion-script zsh >$(INSTALLED_ZSH)

@@ -179,6 +179,7 @@ let package = Package(
                 "BirthdayStore",
                 "BirthdaySystem",
                 "BirthdayCardDAV",
+                "CWake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -17,9 +17,12 @@ import Foundation
 /// server's URL.
 public struct CardDAVDiscovery: Sendable {
     private let userAgent: String
+    private let deadline: Duration
 
-    public init(userAgent: String = "birthdays") {
+    /// - Parameter deadline: the most one request may take, answer included (``CardDAVLimits``).
+    public init(userAgent: String = "birthdays", deadline: Duration = CardDAVLimits.defaultDeadline) {
         self.userAgent = userAgent
+        self.deadline = deadline
     }
 
     /// The address books reachable from `location`.
@@ -30,7 +33,7 @@ public struct CardDAVDiscovery: Sendable {
         guard let url = URL(string: location), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw .invalidLocation(location: location, reason: "not an http(s) URL")
         }
-        let session = DAVSession(username: username, password: password, userAgent: userAgent)
+        let session = DAVSession(username: username, password: password, userAgent: userAgent, limits: .discovery(deadline: deadline))
         let result: Result<[AddressBook], SourceError>
         do throws(SourceError) {
             result = .success(try await discover(url, session: session))

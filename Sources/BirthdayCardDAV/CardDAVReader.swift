@@ -30,6 +30,7 @@ public struct CardDAVReader: SourceReader {
     private let password: PasswordProvider
     private let userAgent: String
     private let timeouts: DAVSession.Timeouts
+    private let deadline: Duration
     /// Members per multiget request.
     static let multigetBatch = 1000
 
@@ -37,10 +38,19 @@ public struct CardDAVReader: SourceReader {
     ///   - password: runs the source's password command.
     ///   - userAgent: sent with every request (servers log it).
     ///   - readTimeout: how long an answer may keep the client waiting between bytes.
-    public init(password: @escaping PasswordProvider, userAgent: String = "birthdays", readTimeout: Duration = .seconds(120)) {
+    ///   - deadline: the most one request may take, answer included; each
+    ///     answer may also hold at most what ``CardDAVLimits/sync(knownCards:deadline:)``
+    ///     allows for the cards the last sync found.
+    public init(
+        password: @escaping PasswordProvider,
+        userAgent: String = "birthdays",
+        readTimeout: Duration = .seconds(120),
+        deadline: Duration = CardDAVLimits.defaultDeadline
+    ) {
         self.password = password
         self.userAgent = userAgent
         self.timeouts = DAVSession.Timeouts(read: readTimeout)
+        self.deadline = deadline
     }
 
     public func changes(in source: Source, since snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
@@ -48,7 +58,8 @@ public struct CardDAVReader: SourceReader {
             throw .invalidLocation(location: source.location, reason: "not an http(s) URL")
         }
         let secret = try await password(source)
-        let session = DAVSession(username: source.username, password: secret, userAgent: userAgent, timeouts: timeouts)
+        let limits = CardDAVLimits.sync(knownCards: snapshot.items.count, deadline: deadline)
+        let session = DAVSession(username: source.username, password: secret, userAgent: userAgent, limits: limits, timeouts: timeouts)
         let result: Result<SourceChanges, SourceError>
         do throws(SourceError) {
             var changes = try await Self.read(book, session: session, snapshot: snapshot)

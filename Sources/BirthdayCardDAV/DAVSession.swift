@@ -16,6 +16,11 @@ import Synchronization
 ///   client; the daemon has its own backoff), after at most 5 s.
 /// - Basic authentication is sent with every request (servers such as
 ///   Radicale do not answer an unauthenticated PROPFIND with a challenge).
+/// - Every request has ``CardDAVLimits``: the most one answer may hold (a larger
+///   one is ``SourceError/tooLarge(url:megabytes:)``, and no more of it is
+///   read), and a total deadline from sending the request to the last byte
+///   of its answer, which a server that sends a byte now and then cannot
+///   extend.
 /// - Errors become ``SourceError`` sentences with the URL (never with the
 ///   password or the `Authorization` header).
 final class DAVSession: Sendable {
@@ -33,12 +38,16 @@ final class DAVSession: Sendable {
         var read: Duration = .seconds(120)
     }
 
+    /// The request's deadline passed before its answer was read to the end.
+    private struct DeadlinePassed: Error {}
+
     private let client: HTTPClient
     private let authorization: String?
     private let userAgent: String
+    private let limits: CardDAVLimits
     private let counter = Atomic<Int>(0)
 
-    init(username: String?, password: String?, userAgent: String, timeouts: Timeouts = Timeouts()) {
+    init(username: String?, password: String?, userAgent: String, limits: CardDAVLimits, timeouts: Timeouts = Timeouts()) {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false))
         configuration.timeout = .init(
             connect: .nanoseconds(Int64(timeouts.connect.components.seconds) * 1_000_000_000),
@@ -54,6 +63,7 @@ final class DAVSession: Sendable {
             authorization = nil
         }
         self.userAgent = userAgent
+        self.limits = limits
     }
 
     /// Requests sent so far.
@@ -78,13 +88,47 @@ final class DAVSession: Sendable {
             request.body = .bytes(ByteBuffer(string: body))
         }
         counter.add(1, ordering: .relaxed)
+        let limits = self.limits
+        let client = self.client
+        let prepared = request
         do {
-            let response = try await client.execute(request, timeout: .seconds(600))
-            let buffer = try await response.body.collect(upTo: 1 << 30)
-            return Reply(status: Int(response.status.code), body: Data(buffer.readableBytesView), url: response.url ?? url)
+            // The client's deadline ends when the head of the answer arrives;
+            // the race with a timer holds the body to the same deadline.
+            return try await withThrowingTaskGroup(of: Reply.self) { group in
+                group.addTask {
+                    let response = try await client.execute(prepared, deadline: .now() + .seconds(limits.deadline.components.seconds))
+                    if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limits.answerBytes {
+                        throw NIOTooManyBytesError(maxBytes: limits.answerBytes)
+                    }
+                    let buffer = try await response.body.collect(upTo: limits.answerBytes)
+                    return Reply(status: Int(response.status.code), body: Data(buffer.readableBytesView), url: response.url ?? url)
+                }
+                group.addTask {
+                    try await Task.sleep(for: limits.deadline)
+                    throw DeadlinePassed()
+                }
+                defer { group.cancelAll() }
+                // The first to end decides: an answer read in time, or the deadline
+                // (whatever a cancelled read then returns is never used).
+                guard let first = try await group.next() else { throw DeadlinePassed() }
+                return first
+            }
         } catch {
+            if error is NIOTooManyBytesError {
+                throw .tooLarge(url: DAVSession.display(url), megabytes: limits.answerBytes / 1_000_000)
+            }
+            if error is DeadlinePassed || (error as? HTTPClientError) == .deadlineExceeded {
+                throw .network(url: DAVSession.display(url), reason: "the answer did not arrive within " + DAVSession.duration(limits.deadline))
+            }
             throw .network(url: DAVSession.display(url), reason: DAVSession.reason(error))
         }
+    }
+
+    /// "2 minutes", "90 s".
+    static func duration(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        if seconds % 60 == 0 { return seconds == 60 ? "1 minute" : "\(seconds / 60) minutes" }
+        return "\(seconds) s"
     }
 
     /// The URL as messages show it: without user information.

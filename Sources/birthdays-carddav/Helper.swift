@@ -3,6 +3,7 @@ import BirthdayCardDAV
 import BirthdayCore
 import BirthdayStore
 import BirthdaySystem
+import CWake
 import Foundation
 import Logging
 
@@ -53,6 +54,36 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
         }
     }
 
+    /// Ends the helper as soon as the process that started it ends, however
+    /// it ends (SIGKILL included), so no sync or discovery outlives the
+    /// command or the daemon that asked for it. Called first in every
+    /// subcommand.
+    ///
+    /// A thread waits on a pidfd of the parent, which becomes readable when
+    /// the whole parent process has ended. Not `PR_SET_PDEATHSIG`: its signal
+    /// comes when the parent *thread* that spawned the helper ends, and the
+    /// commands spawn from Swift concurrency's pool, whose idle threads end
+    /// after a few seconds, which would kill a sync in the middle. A parent
+    /// that ended before the pidfd was opened is seen by `getppid()`, which
+    /// then names whoever adopted the helper (init, PID 1, or a subreaper).
+    static func watchParent() {
+        let parent = getppid()
+        guard parent > 1 else { _exit(HelperExit.failed) }
+        let fd = cwake_pidfd_open(parent)
+        guard getppid() == parent else { _exit(HelperExit.failed) }
+        let thread = Thread {
+            cwake_name_thread("carddav-parent")
+            if fd >= 0 {
+                _ = cwake_wait(-1, fd, -1)
+            } else {
+                // No pidfd (Linux before 5.3): look once a second.
+                while getppid() == parent { sleep(1) }
+            }
+            _exit(HelperExit.failed)
+        }
+        thread.start()
+    }
+
     static func logger(_ environment: [String: String]) -> Logger {
         var logger = Logger(label: "birthdays.carddav") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = environment["BIRTHDAYS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .error
@@ -72,6 +103,7 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
 
         func run() async throws {
+            CardDAVHelperCommand.watchParent()
             let environment = ProcessInfo.processInfo.environment
             let known = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
             let instant = Date(timeIntervalSince1970: now)
@@ -91,11 +123,14 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
                 CardDAVHelperCommand.reply(SourceSyncReport?.none, .store("\(error)"))
                 throw ExitCode(HelperExit.failed)
             }
-            let reader = CardDAVReader(password: { source throws(SourceError) in
-                if let known { return known }
-                guard let command = source.passwordCommand, !command.isEmpty else { return nil }
-                return try await PasswordCommand.run(command, environment: environment)
-            })
+            let reader = CardDAVReader(
+                password: { source throws(SourceError) in
+                    if let known { return known }
+                    guard let command = source.passwordCommand, !command.isEmpty else { return nil }
+                    return try await PasswordCommand.run(command, environment: environment)
+                },
+                deadline: CardDAVLimits.deadline(environment: environment)
+            )
             let sync = SourceSync(
                 database: database,
                 readers: SourceReaders { kind in kind == .carddav ? reader : nil },
@@ -120,9 +155,11 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
 
         func run() async throws {
+            CardDAVHelperCommand.watchParent()
             let password = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             do {
-                let books = try await CardDAVDiscovery().addressBooks(from: url, username: username, password: password)
+                let books = try await CardDAVDiscovery(deadline: deadline).addressBooks(from: url, username: username, password: password)
                 CardDAVHelperCommand.reply(books, nil)
             } catch {
                 CardDAVHelperCommand.reply([AddressBook]?.none, error)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BirthdayStore
 import CExecutorHook
 import Foundation
 import NIOCore
@@ -44,6 +45,25 @@ struct BirthdaysCommand: AsyncParsableCommand {
             ServiceCommand.self,
         ]
     )
+
+    /// Bare `birthdays`. Before there is a database (at `$BIRTHDAYS_DATABASE`,
+    /// else the default path) it says what to do first; after, it prints the
+    /// help, as it always did. Either way the status is 0.
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let path = Context.absolute(AppDatabase.defaultPath(environment: environment))
+        guard FileManager.default.fileExists(atPath: path) else {
+            try output(Self.firstSteps)
+            return
+        }
+        throw CleanExit.helpRequest(self)
+    }
+
+    /// What bare `birthdays` prints before there is a database.
+    static let firstSteps = """
+        No contacts yet. Start with: birthdays onboard
+        Every command: birthdays --help
+        """
 
     /// Parses the command line, then runs the command. The long-running
     /// commands (`run` and `serve`) first put Swift concurrency on NIO's

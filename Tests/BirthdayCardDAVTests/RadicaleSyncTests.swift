@@ -248,7 +248,7 @@ import Testing
         )
         let sync = SourceSync(
             database: database,
-            readers: SourceReaders { _ in CardDAVReader(password: { _ in "secret" }, readTimeout: .seconds(600)) },
+            readers: SourceReaders { _ in CardDAVReader(password: { _ in "secret" }, readTimeout: .seconds(600), deadline: .seconds(600)) },
             now: { Fixture.now },
             systemTimeZone: { TimeZone(identifier: "UTC")! },
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
@@ -273,7 +273,7 @@ import Testing
 /// A bare session against the fixture's server, for the algorithm's own steps.
 enum DAVSessionProbe {
     static func session() -> DAVSession {
-        DAVSession(username: "alice", password: "secret", userAgent: "birthdays")
+        DAVSession(username: "alice", password: "secret", userAgent: "birthdays", limits: .sync(knownCards: 0))
     }
 }
 

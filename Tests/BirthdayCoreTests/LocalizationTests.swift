@@ -74,6 +74,30 @@ private func catalogJSON() throws -> [String: Any] {
         }
     }
 
+    /// A number English counts something with (a plural variation, or a
+    /// `%#@…@` substitution for it) is chosen by the plural rules in every
+    /// language whose whole numbers have more than one form: "1 jaar", and
+    /// never "1 contacts" (issue 24).
+    @Test(arguments: supportedLanguages)
+    func everyCountUsesThePluralRules(language: String) throws {
+        guard PluralRules(language: language, kind: .cardinal).categoriesOfWholeNumbers.union([.other]).count > 1 else { return }
+        for key in Message.Key.allCases {
+            let english = try #require(StringCatalog.embedded.entry(key.rawValue, language: "en"))
+            let entry = try #require(StringCatalog.embedded.entry(key.rawValue, language: language))
+            if !english.plural.isEmpty {
+                #expect(!entry.plural.isEmpty || !entry.substitutions.isEmpty, "\(language) \(key.rawValue) has no plural forms")
+                continue
+            }
+            for counted in english.substitutions.map(\.argument) where entry.plural.isEmpty {
+                let shownPlainly = ["lld", "ld", "d"].contains { (entry.value ?? "").contains("%\(counted)$\($0)") }
+                #expect(
+                    !shownPlainly || entry.substitutions.contains { $0.argument == counted },
+                    "\(language) \(key.rawValue): argument \(counted) is a count in English, but written without its plural forms"
+                )
+            }
+        }
+    }
+
     /// Every message renders in every language, for numbers of every plural
     /// category and with and without a name: never empty, never the key,
     /// never a leftover `%`.

@@ -41,6 +41,45 @@ import Testing
         #expect(PersonLookup.find("ad", in: Array(people.prefix(2))) == .ambiguous([people[1], people[0]]))
     }
 
+    // MARK: Where a part falls
+
+    @Test func aWholeWordWinsOverTheStartOfAnotherWord() {
+        let two = [Self.person("ada", "Ada Lovelace"), Self.person("zoe", "Zoe Adams")]
+        #expect(PersonLookup.find("ada", in: two) == .found(two[0]), "Ada, not Zoe Adams")
+        #expect(PersonLookup.find("adam", in: two) == .found(two[1]))
+    }
+
+    @Test func theStartOfAWordWinsOverTheInsideOfOne() {
+        let two = [Self.person("glover", "Kim Glover"), Self.person("ada", "Ada Lovelace")]
+        #expect(PersonLookup.find("love", in: two) == .found(two[1]), "Lovelace starts with it; Glover only holds it")
+        #expect(PersonLookup.find("ove", in: two) == .ambiguous([two[1], two[0]]), "inside a word in both")
+    }
+
+    @Test func onlyMatchesOfTheSameRankAreAmbiguous() {
+        let three = [Self.person("a", "Ada Lovelace"), Self.person("b", "Ada Byron"), Self.person("c", "Zoe Adams")]
+        #expect(PersonLookup.find("ada", in: three) == .ambiguous([three[1], three[0]]), "two whole words; Adams is left out")
+        #expect(PersonLookup.find("zoe ada", in: three) == .found(three[2]))
+    }
+
+    @Test(arguments: [
+        ("ada", "ada lovelace", PersonLookup.Match.wholeWords),
+        ("ada lovelace", "ada lovelace", .wholeWords),
+        ("lovelace", "ada lovelace", .wholeWords),
+        ("love", "ada lovelace", .wordStart),
+        ("ada l", "ada lovelace", .wordStart),
+        ("ada", "zoe adams", .wordStart),
+        ("ove", "ada lovelace", .insideWord),
+        ("ada", "adam ada", .wholeWords),
+    ])
+    func aPartIsRankedByWhereItFalls(_ text: String, _ name: String, _ rank: PersonLookup.Match) {
+        #expect(PersonLookup.match(text, in: name) == rank)
+    }
+
+    @Test func aTextNotInTheNameHasNoRank() {
+        #expect(PersonLookup.match("xyz", in: "ada lovelace") == nil)
+        #expect(PersonLookup.match("", in: "ada lovelace") == nil)
+    }
+
     @Test func aMissSuggestsNamesAndWordsWithinAFewTypos() {
         #expect(find("Lovelase") == .notFound(suggestions: [people[0]]))
         #expect(find("Byrom") == .notFound(suggestions: [people[1]]))

@@ -121,6 +121,42 @@ import Glibc
         await #expect(try cli.run("pending", "--quiet").stdout.isEmpty, "notifications are off: nothing pending, nothing said")
     }
 
+    /// A negative number is read as a number and refused with what is allowed (issue 24), not "Missing value".
+    @Test(arguments: [
+        (["upcoming", "--days", "-5"], "Error: --days must be 0 or more"),
+        (["upcoming", "--limit", "-1"], "Error: --limit must be at least 1"),
+        (["status", "--days", "-5"], "Error: --days must be 0 or more"),
+        (["feed", "url", "--port", "-1"], "Error: --port must be between 1 and 65535, not -1"),
+    ])
+    func aNegativeCountSaysWhatIsAllowed(_ arguments: [String], _ message: String) async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let result = try await cli.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix(message + "\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Missing value"))
+    }
+
+    // MARK: - the first command
+
+    /// Bare `birthdays` before there is a database says what to do first
+    /// (issue 24); with one it prints the help, as before; `--help` always does.
+    @Test func bareBirthdaysLeadsToOnboardingUntilThereIsADatabase() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let first = try await cli.run([])
+        #expect(first.status == 0)
+        #expect(first.stdout == "No contacts yet. Start with: birthdays onboard\nEvery command: birthdays --help\n", "\(first.stdout)")
+        #expect(first.stderr.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "nothing is created")
+        let help = try await cli.run("--help")
+        #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS:"), "\(help.stdout)")
+        try await Seed.twoPeople(cli)
+        let later = try await cli.run([])
+        #expect(later.status == 0)
+        #expect(later.stdout == help.stdout, "with a database, the help as before")
+    }
+
     // MARK: - feed url
 
     @Test func feedURLNamesTheAddressServed() async throws {

@@ -26,8 +26,14 @@ import Testing
         let file = cli.path("feed.ics")
         #expect(try await cli.run(["export", "--output", file]).status == 0)
 
+        // One yearly event per Gregorian date of the living (`deceased skip`),
+        // and ten, one per year, for a date in another calendar (`calendar-rules expanded`).
         let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
-        let dated = people.reduce(0) { $0 + ($1["birthday"] is NSNull ? 0 : 1) + ($1["anniversary"] is NSNull ? 0 : 1) }
+        let living = people.filter { $0["deceased"] as? Bool != true }
+        let gregorian = living.reduce(0) { $0 + ($1["birthday"] is NSNull ? 0 : 1) + ($1["anniversary"] is NSNull ? 0 : 1) }
+        let lunar = living.reduce(0) { $0 + (($1["calendar_dates"] as? [Any])?.count ?? 0) }
+        #expect(living.count == people.count - 1 && lunar == 1, "the samples hold one person who has died and one lunar birthday")
+        let dated = gregorian + lunar * 10
         let python = try await ExternalTool.run(
             ExternalTool.python,
             [

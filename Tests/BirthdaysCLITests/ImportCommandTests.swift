@@ -11,21 +11,34 @@ import Testing
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
         let first = try await cli.json(["import"] + samples())
-        #expect(count(first, "added") == 46)
+        #expect(count(first, "added") == 47)
         #expect(count(first, "invalid") == 0)
         let second = try await cli.json(["import"] + samples())
         #expect(count(second, "added") == 0)
         #expect(count(second, "updated") == 0)
-        #expect(count(second, "unchanged") == 46)
+        #expect(count(second, "unchanged") == 47)
         let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
-        #expect(people.count == 46)
+        #expect(people.count == 47)
+    }
+
+    /// Counts in the summary take the singular for one (issue 24: not "1 contacts").
+    @Test(arguments: [(1, "1 contact without dates skipped"), (2, "2 contacts without dates skipped")])
+    func theSummaryCountsInTheSingularAndThePlural(dateless: Int, text: String) async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let card = { (uid: String, date: String) in
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nFN:\(uid)\r\n\(date)END:VCARD\r\n"
+        }
+        let cards = card("ada", "BDAY:1990-03-11\r\n") + (0..<dateless).map { card("n\($0)", "") }.joined()
+        let imported = try await cli.run("import", try cli.write("some.vcf", cards))
+        #expect(imported.stdout == "imported 1 file: 1 added, 0 updated, 0 unchanged, 0 with invalid dates; \(text)\n", "\(imported.stdout)")
     }
 
     @Test func dryRunWritesNothing() async throws {
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
         let report = try await cli.json(["import", "--dry-run"] + samples())
-        #expect(count(report, "added") == 46)
+        #expect(count(report, "added") == 47)
         // Not even the database was created: reading it fails and still creates nothing.
         let people = try await cli.run("people", "--json")
         #expect(people.status == 1)
@@ -34,7 +47,9 @@ import Testing
     }
 
     /// `upcoming` against an independent oracle: Foundation's calendar
-    /// arithmetic over what `people` reports.
+    /// arithmetic over what `people` reports, a day-by-day walk through the
+    /// Chinese calendar for a lunar birthday, and nobody who has died (the
+    /// `deceased` setting is `skip`).
     @Test(arguments: ["2026-11-21T08:00:00Z", "2027-02-27T23:30:00Z", "2028-02-28T12:00:00Z", "2026-12-31T23:59:00Z"])
     func upcomingMatchesCalendarArithmetic(now: String) async throws {
         let cli = try CLIProcess(now: now, timeZone: "UTC")
@@ -47,7 +62,18 @@ import Testing
         let nowDate = try #require(ISO8601DateFormatter().date(from: now))
         let today = calendar.startOfDay(for: nowDate)
         var expected: [String: Int] = [:]  // "id/kind" -> days until
-        for person in people {
+        var chinese = Calendar(identifier: .chinese)
+        chinese.timeZone = calendar.timeZone
+        for person in people where person["deceased"] as? Bool != true {
+            for date in person["calendar_dates"] as? [[String: Any]] ?? [] {
+                #expect(date["calendar"] as? String == "chinese" && date["leap_month"] as? Bool == false, "the samples' only other calendar")
+                let (month, day) = (date["month"] as? Int, date["day"] as? Int)
+                let ahead = (0...366).first { offset in
+                    let parts = chinese.dateComponents([.month, .day], from: calendar.date(byAdding: .day, value: offset, to: today)!)
+                    return parts.month == month && parts.day == day && parts.isLeapMonth != true
+                }
+                expected["\(person["id"]!)/\(date["kind"]!)/chinese"] = ahead
+            }
             for kind in ["birthday", "anniversary"] {
                 guard let date = person[kind] as? [String: Any], let month = date["month"] as? Int, let day = date["day"] as? Int else { continue }
                 // Feb 29 in a common year falls on Feb 28 (the default policy).
@@ -65,7 +91,8 @@ import Testing
         }
         #expect(upcoming.count == expected.count)
         for event in upcoming {
-            let key = "\(event["id"]!)/\(event["kind"]!)"
+            let calendarName = event["calendar"] as? String ?? "gregorian"
+            let key = "\(event["id"]!)/\(event["kind"]!)" + (calendarName == "gregorian" ? "" : "/" + calendarName)
             #expect(event["days_until"] as? Int == expected[key], "\(key)")
         }
         let days = upcoming.compactMap { $0["days_until"] as? Int }
@@ -177,7 +204,7 @@ import Testing
             #expect(after == before)
         } else {
             let people = try #require(try JSONSerialization.jsonObject(with: Data(after.utf8)) as? [[String: Any]])
-            #expect(people.count == 41)
+            #expect(people.count == 42, "the 41 cards of samples/contacts.vcf and this one")
         }
     }
 

@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Where `make manual` (swift-argument-parser's generate-manual plugin) writes the man page.
+/// Where `make manual` (swift-argument-parser's generate-manual, run on the built binary) writes the man page.
 enum GeneratedManual {
-    static let url = Repository.root.appendingPathComponent(".build/plugins/GenerateManual/outputs/birthdays/birthdays.1")
+    static let url = Repository.root.appendingPathComponent(".build/manual/birthdays.1")
     static var exists: Bool { FileManager.default.fileExists(atPath: url.path) }
     static let missing = "no generated man page: run `make manual` (make test does) before swift test"
 }
@@ -63,6 +63,14 @@ struct InstallTests {
         }
         let version = try await TestProcess.run([installed.path("bin/birthdays"), "--version"])
         #expect(version.status == 0 && !version.stdout.isEmpty)
+        // Stripped (issue 24): smaller than what was built, and still runs.
+        for (built, file) in [(try CLIProcess.binary(), "bin/birthdays"), (try InstalledHelper.built(), "bin/birthdays-carddav")] {
+            let before = try FileManager.default.attributesOfItem(atPath: built)[.size] as? Int ?? 0
+            let after = try FileManager.default.attributesOfItem(atPath: installed.path(file))[.size] as? Int ?? 0
+            #expect(after < before, "\(file): \(after) bytes installed, \(before) built")
+        }
+        let help = try await TestProcess.run([installed.path("bin/birthdays-carddav"), "--help"])
+        #expect(help.status == 0 && help.stdout.contains("birthdays-carddav"), "\(help.stderr)")
 
         let uninstall = try await installed.make("uninstall")
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
@@ -125,6 +133,48 @@ struct InstallTests {
         #expect(result.stdout.split(separator: "\n").contains("import"), "\(result.stdout)")
     }
 
+    /// Completions offer values (issue 24): the settings `set` takes, without
+    /// the alias day-before; the people and the sources of the database.
+    @Test(.enabled(if: SystemTools.path("bash") != nil, "needs bash"))
+    func bashCompletionOffersSettingsPeopleAndSources() async throws {
+        let installed = try await Installed()
+        defer { installed.cleanUp() }
+        let binary = installed.path("bin/birthdays")
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": installed.prefix.path, "BIRTHDAYS_DATABASE": installed.path("birthdays.sqlite")]
+        let cards = installed.path("phone.vcf")
+        try (SourcesCommandTests.card("ada", "Ada Lovelace", "1990-03-11") + SourcesCommandTests.card("zoe", "Zoe Adams", "1985-07-01"))
+            .write(toFile: cards, atomically: true, encoding: .utf8)
+        let added = try await TestProcess.run([binary, "sources", "add", cards, "--name", "Phone"], environment: environment)
+        try #require(added.status == 0, "\(added.stderr)")
+        // `birthdays WORDS… <Tab>`, as bash-completion runs it.
+        func complete(_ words: String...) async throws -> [String] {
+            let script = """
+                shopt -s extglob
+                source "$1" || exit 1
+                shift
+                COMP_WORDS=("$@" ''); COMP_CWORD=$#; COMP_LINE="$* "; COMP_POINT=${#COMP_LINE}
+                _birthdays "$1" '' "${@: -1}"
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let result = try await TestProcess.run(
+                [
+                    "/usr/bin/env", "bash", "--norc", "--noprofile", "-c", script, "bash",
+                    installed.path("share/bash-completion/completions/birthdays"), binary,
+                ]
+                    + words,
+                environment: environment
+            )
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        let keys = try await complete("settings", "set")
+        #expect(keys.contains("delivery-time") && keys.contains("language") && keys.contains("leap-day"), "\(keys)")
+        #expect(!keys.contains("day-before"), "the alias is not offered: \(keys)")
+        let people = try await complete("exclude")
+        #expect(people.contains { $0.contains("Lovelace") } && people.contains { $0.contains("Adams") }, "\(people)")
+        #expect(try await complete("sources", "remove") == ["Phone"])
+    }
+
     /// Found by compinit in site-functions, and its function loads.
     @Test(.enabled(if: SystemTools.path("zsh") != nil, "needs zsh (apt install zsh)"))
     func zshCompletionLoads() async throws {
@@ -171,5 +221,12 @@ struct InstallTests {
         let deliver = try String(contentsOfFile: installed.path("share/birthdays/systemd/birthdays-deliver.service"), encoding: .utf8)
         #expect(deliver.contains("\nExecStart=\(installed.path("bin/birthdays")) deliver --once\n"))
         #expect(!service.contains("%h/.local/bin") && !deliver.contains("%h/.local/bin"))
+    }
+}
+
+/// The CardDAV helper next to the binary the tests run.
+enum InstalledHelper {
+    static func built() throws -> String {
+        URL(fileURLWithPath: try CLIProcess.binary()).deletingLastPathComponent().appendingPathComponent("birthdays-carddav").path
     }
 }

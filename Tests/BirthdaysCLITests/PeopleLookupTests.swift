@@ -71,6 +71,23 @@ import Testing
         #expect(shown.stdout == "Zoë 🎂 Smith\nId: zoe\nUnreadable date: 'circa 1800' (the card at \(cli.path("people.vcf")):19)\n")
     }
 
+    /// An import from a relative path stores where the file is, so `show`
+    /// names the card wherever it is run from (issue 24).
+    @Test func showNamesTheCardByItsAbsolutePath() async throws {
+        defer { cli.cleanUp() }
+        let folder = cli.path("exports")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.write("exports/phone.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:eve\r\nFN:Eve\r\nBDAY:sometime\r\nEND:VCARD\r\n")
+        let imported = try await TestProcess.run(
+            ["/bin/sh", "-c", "cd \"$1\" && exec \"$2\" import exports/../exports/phone.vcf", "sh", cli.directory.path, try CLIProcess.binary()],
+            environment: cli.environment
+        )
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("exports/../exports/phone.vcf:"), "problems name the file as typed: \(imported.stderr)")
+        let shown = try await cli.run("show", "eve")
+        #expect(shown.stdout == "Eve\nId: eve\nUnreadable date: 'sometime' (the card at \(folder)/phone.vcf:1)\n", "\(shown.stdout)")
+    }
+
     @Test func showJSON() async throws {
         defer { cli.cleanUp() }
         let object = try await CLIProcess.object(try cli.run("show", "ada lovelace", "--json").stdout)
@@ -87,5 +104,21 @@ import Testing
         // The public id finds the same person.
         let publicID = try #require(object["public_id"] as? String)
         await #expect(try cli.run("show", publicID).stdout.hasPrefix("Ada Lovelace\n"))
+    }
+}
+
+/// A whole word of a name wins over the start of another word (issue 24):
+/// `exclude ada` means Ada Lovelace, not Zoe Adams.
+@Suite struct PersonRankTests {
+    @Test func aWholeWordWinsOverTheStartOfAnotherWord() async throws {
+        let other = try CLIProcess()
+        defer { other.cleanUp() }
+        try await other.seed([("ada", "Ada Lovelace", "1990-03-11"), ("zoe", "Zoe Adams", "1985-07-01")])
+        let exclude = try await other.run("exclude", "ada")
+        #expect(exclude.status == 0, "\(exclude.stderr)")
+        #expect(exclude.stdout == "Ada Lovelace is excluded: no reminders, no feed events.\n")
+        let people = try CLIProcess.array(try await other.run("people", "--json").stdout)
+        #expect(people.filter { $0["excluded"] as? Bool == true }.map { $0["id"] as? String } == ["ada"])
+        await #expect(try other.run("show", "adam").stdout.hasPrefix("Zoe Adams\n"), "the start of a word still finds her")
     }
 }

@@ -27,7 +27,7 @@ public struct NameParts: Hashable, Sendable, Codable {
 
 /// Where a person was read from: enough to find the card again.
 public struct ContactSource: Hashable, Sendable, Codable {
-    /// The file path as given on the command line.
+    /// The file the card was read from: an absolute path for an import (`<stdin>` for standard input).
     public var file: String
     /// 0-based index of the card (vCard) or data record (CSV) in the file.
     public var index: Int

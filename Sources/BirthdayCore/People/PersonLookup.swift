@@ -11,11 +11,16 @@ import Foundation
 ///    (`ada lovelace`, `Zoe` for "Zoë"). One person with that name is the
 ///    answer even when the text is part of other names too: `Ada` finds
 ///    "Ada" before "Ada Lovelace".
-/// 4. A part of the name, compared the same way (`love` finds "Ada Lovelace").
+/// 4. A part of the name, compared the same way, ranked by where it falls
+///    (``Match``): whole words (`ada` in "Ada Lovelace") before the start of
+///    a word (`love` in "Ada Lovelace", `ada` in "Zoe Adams") before the
+///    inside of a word (`ove` in "Ada Lovelace"). Only the best rank counts:
+///    `ada` finds "Ada Lovelace" alone when the other match is "Zoe Adams".
 ///
-/// Several people at the step that decides are ``Result/ambiguous(_:)``
-/// (sorted by name, then id); none at all is ``Result/notFound(suggestions:)``
-/// with the names closest to the text (``suggestions(for:in:limit:)``).
+/// Several people at the step that decides (for rule 4: at the best rank
+/// any name reaches) are ``Result/ambiguous(_:)`` (sorted by name, then id);
+/// none at all is ``Result/notFound(suggestions:)`` with the names closest
+/// to the text (``suggestions(for:in:limit:)``).
 public enum PersonLookup {
     public enum Result: Sendable, Equatable {
         case found(Person)
@@ -41,12 +46,43 @@ public enum PersonLookup {
         let exact = keyed.filter { $0.key == folded }.map(\.person)
         if exact.count == 1 { return .found(exact[0]) }
         if exact.count > 1 { return .ambiguous(sorted(exact)) }
-        let partial = keyed.filter { $0.key.contains(folded) }.map(\.person)
+        let ranked = keyed.compactMap { entry in match(folded, in: entry.key).map { (person: entry.person, rank: $0) } }
+        let best = ranked.map(\.rank).min()
+        let partial = ranked.filter { $0.rank == best }.map(\.person)
         switch partial.count {
         case 0: return .notFound(suggestions: suggestions(for: typed, in: people))
         case 1: return .found(partial[0])
         default: return .ambiguous(sorted(partial))
         }
+    }
+
+    /// Where a part of a name falls, best first (rule 4). A word is a run of
+    /// characters between spaces, after ``fold(_:)``.
+    public enum Match: Int, Sendable, Comparable {
+        /// The text is one or more whole words of the name (`ada`, `ada lovelace` in "Ada Lovelace").
+        case wholeWords
+        /// The text starts a word of the name (`love` in "Ada Lovelace", `ada` in "Zoe Adams").
+        case wordStart
+        /// The text starts inside a word (`ove` in "Ada Lovelace").
+        case insideWord
+
+        public static func < (lhs: Match, rhs: Match) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The best place `text` falls in `name`, both folded (``fold(_:)``), or `nil` when it is not there.
+    public static func match(_ text: String, in name: String) -> Match? {
+        guard !text.isEmpty else { return nil }
+        var best: Match?
+        var searchStart = name.startIndex
+        while let found = name.range(of: text, range: searchStart..<name.endIndex) {
+            let startsWord = found.lowerBound == name.startIndex || name[name.index(before: found.lowerBound)] == " "
+            let endsWord = found.upperBound == name.endIndex || name[found.upperBound] == " "
+            let here: Match = startsWord ? (endsWord ? .wholeWords : .wordStart) : .insideWord
+            if best.map({ here < $0 }) ?? true { best = here }
+            if here == .wholeWords { break }
+            searchStart = name.index(after: found.lowerBound)
+        }
+        return best
     }
 
     /// Everyone whose name contains `query` (rules 3 and 4 together), or

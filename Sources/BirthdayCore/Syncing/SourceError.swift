@@ -13,6 +13,8 @@ public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConver
     case http(url: String, status: Int, reason: String)
     /// The server's answer is not what WebDAV promises (XML that does not parse, a missing element).
     case badResponse(url: String, reason: String)
+    /// The server sent more than a request may receive (the limits are in docs/sources.md).
+    case tooLarge(url: String, megabytes: Int)
     /// The URL is reachable but neither an address book nor a way to one.
     case notAnAddressBook(url: String)
     /// Discovery found the account but no address book in it.
@@ -47,6 +49,9 @@ public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConver
         case .unauthorized(let url): "\(url) refused the username or password (HTTP 401); check --username and --password-command"
         case .http(let url, let status, let reason): "\(url) answered HTTP \(status)" + (reason.isEmpty ? "" : " \(reason)")
         case .badResponse(let url, let reason): "\(url) sent an answer that cannot be used: \(reason)"
+        case .tooLarge(let url, let megabytes):
+            "the server sent more than \(megabytes) MB for one request to \(url); birthdays stopped reading there "
+                + "(see Limits in docs/sources.md)"
         case .notAnAddressBook(let url): "\(url) is not a CardDAV address book, and no address book was found from it"
         case .noAddressBooks(let url): "the account at \(url) has no address books"
         case .passwordCommand(let reason): "the password command failed: \(reason)"

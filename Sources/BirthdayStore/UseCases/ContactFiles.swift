@@ -105,6 +105,14 @@ enum ContactFiles {
     /// The name problems and the store give a file: `<stdin>` for `-`.
     static func displayName(_ path: String) -> String { path == standardInput ? "<stdin>" : path }
 
+    /// The name the store keeps for a card's file: the absolute path (from
+    /// the working directory, `.` and `..` removed, links kept), so `show`
+    /// names the card wherever it is run from; `<stdin>` for `-`.
+    static func storedName(_ path: String) -> String {
+        guard path != standardInput else { return displayName(path) }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
     /// The bytes of `path`, read to its end with `read(2)`. `-` and
     /// `/dev/stdin` read descriptor 0 itself, not a file opened again by
     /// name: opening `/proc/self/fd/0` again fails for a socket (ssh) or a

@@ -121,8 +121,14 @@ public struct ContactImporter: Sendable {
             let data = try ContactFiles.read(file.path)
             let result = ContactReader.parse(data, file: ContactFiles.displayName(file.path), referenceYear: referenceYear, dateOrder: dateOrder)
             report.files += 1
+            // Problems name the file as typed; the store keeps where it is.
             report.problems += result.problems
-            parsed += result.contacts
+            let stored = ContactFiles.storedName(file.path)
+            parsed += result.contacts.map { contact in
+                var contact = contact
+                contact.source.file = stored
+                return contact
+            }
             done += file.size
             progress?(done, total)
         }

@@ -118,4 +118,8 @@ void cwake_close(int fd);
 /// Names the calling thread for ps, top and /proc (at most 15 bytes are kept).
 void cwake_name_thread(const char *name);
 
+/* A pidfd for process `pid` (pidfd_open(2), Linux 5.3 and later), readable
+ * once the whole process has ended; -errno on failure (-ENOSYS before 5.3). */
+int cwake_pidfd_open(int pid);
+
 #endif

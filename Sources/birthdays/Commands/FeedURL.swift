@@ -22,7 +22,7 @@ extension BirthdaysCommand.Feed {
         @Option(help: "The host name subscribers use (default: where the feed is served).")
         var host: String?
 
-        @Option(help: "The port (default: where the feed is served).")
+        @Option(parsing: .unconditional, help: "The port (default: where the feed is served).")
         var port: Int?
 
         func validate() throws {

@@ -12,7 +12,10 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("An id, a reminder id, or a name or part of one (any case).", valueName: "person"))
+        @Argument(
+            help: ArgumentHelp("An id, a reminder id, or a name or part of one (any case).", valueName: "person"),
+            completion: Completions.people
+        )
         var person: String
 
         @Flag(help: "Print the person as `people --json` does.")

@@ -12,7 +12,7 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("Only people whose name contains this (or with this id).", valueName: "person"))
+        @Argument(help: ArgumentHelp("Only people whose name contains this (or with this id).", valueName: "person"), completion: Completions.people)
         var person: String?
 
         @Flag(help: "Print a JSON array.")

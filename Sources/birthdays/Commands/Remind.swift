@@ -15,7 +15,10 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("An id, a reminder id, or a name or part of one (any case).", valueName: "person"))
+        @Argument(
+            help: ArgumentHelp("An id, a reminder id, or a name or part of one (any case).", valueName: "person"),
+            completion: Completions.people
+        )
         var person: String
 
         @Option(help: ArgumentHelp("Days before each date, a comma list such as 7,1,0.", valueName: "days"))

@@ -16,7 +16,7 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("An id, a reminder id, or a name or part of one.", valueName: "person"))
+        @Argument(help: ArgumentHelp("An id, a reminder id, or a name or part of one.", valueName: "person"), completion: Completions.people)
         var person: String
 
         @Flag(help: "Print the person as a JSON object.")

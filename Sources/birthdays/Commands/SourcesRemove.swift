@@ -16,7 +16,7 @@ extension BirthdaysCommand.Sources {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The source's name (see 'birthdays sources list').")
+        @Argument(help: "The source's name (see 'birthdays sources list').", completion: Completions.sources)
         var name: String
 
         @Flag(help: "Keep the source's people in the store.")

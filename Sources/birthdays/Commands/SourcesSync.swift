@@ -18,7 +18,7 @@ extension BirthdaysCommand.Sources {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("Sources to sync (default: all).", valueName: "name"))
+        @Argument(help: ArgumentHelp("Sources to sync (default: all).", valueName: "name"), completion: Completions.sources)
         var names: [String] = []
 
         @Flag(help: "Let this sync remove most or all of a source's people (after the source was really emptied).")

@@ -16,7 +16,7 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "How many days back to report deliveries.")
+        @Option(parsing: .unconditional, help: "How many days back to report deliveries.")
         var days = 7
 
         @Flag(help: "Print the status as JSON.")

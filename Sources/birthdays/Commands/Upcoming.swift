@@ -12,10 +12,14 @@ extension BirthdaysCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: "Only events at most this many days away (0 = today only, and nothing printed when there is none).")
+        // `.unconditional`: `--days -5` reaches validate() and its sentence, not "Missing value".
+        @Option(
+            parsing: .unconditional,
+            help: "Only events at most this many days away (0 = today only, and nothing printed when there is none)."
+        )
         var days: Int = 30
 
-        @Option(help: "At most this many events.")
+        @Option(parsing: .unconditional, help: "At most this many events.")
         var limit: Int?
 
         @Flag(help: "Print a JSON array.")

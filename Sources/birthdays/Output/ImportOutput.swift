@@ -33,7 +33,7 @@ struct ImportOutput: Encodable {
         return "\(verb) \(Wording.count(report.files, "file")): \(report.added) added, \(report.updated) updated, "
             + "\(report.unchanged) unchanged, \(report.invalid) with invalid dates"
             + (report.removed > 0 ? ", \(report.removed) removed (their dates were deleted)" : "")
-            + (report.withoutDates > 0 ? "; \(report.withoutDates) contacts without dates skipped" : "")
+            + (report.withoutDates > 0 ? "; " + Wording.count(report.withoutDates, "contact", "contacts") + " without dates skipped" : "")
             + (report.problems.isEmpty ? "" : "; " + Wording.count(report.problems.count, "problem"))
     }
 }

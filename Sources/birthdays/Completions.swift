@@ -1,0 +1,72 @@
+import ArgumentParser
+import BirthdayCore
+import BirthdayStore
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What the shell completions offer besides commands and flags. The shell
+/// runs `birthdays` itself to complete a person or a source
+/// (`CompletionKind.custom`), which reads the database the command line
+/// names (`--database`, else `$BIRTHDAYS_DATABASE`, else the default path);
+/// it offers nothing when there is none yet.
+enum Completions {
+    /// The names of the people in the database, for `show`, `exclude`,
+    /// `include`, `remind` and `people` (one line each, as `people` shows them).
+    static let people = CompletionKind.custom { words, _, _ in
+        names(words) { database in try await database.people().map { SafeText.line($0.name) }.filter { !$0.isEmpty } }
+    }
+
+    /// The names of the sources, for `sources sync` and `sources remove`.
+    static let sources = CompletionKind.custom { words, _, _ in
+        names(words) { database in try await database.sources(counting: false).map { SafeText.line($0.name) } }
+    }
+
+    /// What `read` finds in the database `words` name, sorted and without
+    /// repeats; nothing when the database is missing or cannot be read.
+    private static func names(_ words: [String], _ read: @escaping @Sendable (AppDatabase) async throws -> [String]) -> [String] {
+        let path = databasePath(in: words, environment: ProcessInfo.processInfo.environment)
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        // The closure is synchronous; the database is read on the store's threads meanwhile.
+        let found = Found()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            if let database = try? AppDatabase.openFile(at: path, create: false, readOnlyIfNotWritable: true),
+                let names = try? await read(database)
+            {
+                found.names.withLock { $0 = names }
+            }
+            done.signal()
+        }
+        done.wait()
+        return Array(Set(found.names.withLock { $0 })).sorted()
+    }
+
+    /// What the reading task hands back to the waiting closure.
+    private final class Found: Sendable {
+        let names = Mutex<[String]>([])
+    }
+
+    /// The `--database` the command line gives (`--database PATH` or
+    /// `--database=PATH`), else the path every command would use.
+    static func databasePath(in words: [String], environment: [String: String]) -> String {
+        for (index, word) in words.enumerated() {
+            if word == "--database", index + 1 < words.count { return unquoted(words[index + 1]) }
+            if word.hasPrefix("--database=") { return unquoted(String(word.dropFirst("--database=".count))) }
+        }
+        return AppDatabase.defaultPath(environment: environment)
+    }
+
+    /// A shell word without the quotes around it (completions get words as typed).
+    private static func unquoted(_ word: String) -> String {
+        guard word.count >= 2, let first = word.first, first == word.last, first == "'" || first == "\"" else { return word }
+        return String(word.dropFirst().dropLast())
+    }
+}
+
+extension SettingKey {
+    /// `settings set <Tab>` and `settings reset <Tab>`: the settings
+    /// `settings show` lists; never the alias `day-before`, which is kept
+    /// for scripts written before `reminders`.
+    public static var defaultCompletionKind: CompletionKind { .list(SettingKey.shown.map(\.rawValue)) }
+}
