@@ -179,12 +179,3 @@ void cwake_name_thread(const char *name) {
     (void)pthread_setname_np(pthread_self(), name);
 }
 
-int cwake_pidfd_open(int pid) {
-#ifdef SYS_pidfd_open
-    long fd = syscall(SYS_pidfd_open, pid, 0);
-    return fd < 0 ? -errno : (int)fd;
-#else
-    (void)pid;
-    return -ENOSYS;
-#endif
-}

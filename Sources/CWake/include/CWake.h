@@ -107,11 +107,6 @@ int cwake_wait(int timer_fd, int watch_fd, int stop_fd);
  * posix_spawn_file_actions_t. */
 int cwake_spawn_add_closefrom(void *actions, int low_fd);
 
-/* A descriptor that becomes readable when the process `pid` (a child of
- * ours, not yet reaped) ends (pidfd_open, Linux 5.3), close-on-exec; or a
- * negative errno (-ENOSYS on older kernels). */
-int cwake_pidfd_open(int pid);
-
 /* Closes `fd` if it is not negative. */
 void cwake_close(int fd);
 
@@ -119,7 +114,8 @@ void cwake_close(int fd);
 void cwake_name_thread(const char *name);
 
 /* A pidfd for process `pid` (pidfd_open(2), Linux 5.3 and later), readable
- * once the whole process has ended; -errno on failure (-ENOSYS before 5.3). */
+ * once the whole process has ended (a child of ours: ended, not yet reaped);
+ * close-on-exec; -errno on failure (-ENOSYS before 5.3). */
 int cwake_pidfd_open(int pid);
 
 #endif
