@@ -22,6 +22,32 @@ enum Completions {
         names(words) { database in try await database.sources(counting: false).map { SafeText.line($0.name) } }
     }
 
+    /// The values `settings set KEY <Tab>` offers for the key on the command
+    /// line: every value of a setting with a few, typical ones of the others
+    /// (a zone, a time, a duration, reminder days); none for free text.
+    static let settingValues = CompletionKind.custom { words, _, _ in
+        guard let index = words.firstIndex(of: "set"), index + 1 < words.count, let key = SettingKey(rawValue: words[index + 1]) else { return [] }
+        return values(for: key)
+    }
+
+    static func values(for key: SettingKey) -> [String] {
+        switch key {
+        case .deliveryTime: ["07:00", "08:00", "09:00", "10:00", "12:00", "18:00"]
+        case .timeZone: ["system"] + TimeZone.knownTimeZoneIdentifiers.sorted()
+        case .leapDay: LeapDayPolicy.allCases.map(\.rawValue)
+        case .reminders: ["0", "1,0", "7,1,0", "14,7,1,0"]
+        case .dayBefore, .anniversaries, .emoji: ["on", "off"]
+        case .deceased: DeceasedPolicy.allCases.map(\.rawValue)
+        case .names: NameStyle.allCases.map(\.rawValue)
+        case .channels: ChannelKind.allCases.map(\.rawValue) + ["desktop,log", "desktop,command"]
+        case .serve: ["off", "on", "127.0.0.1:8484", "0.0.0.0:8484"]
+        case .syncInterval: ["5m", "15m", "1h", "1d"]
+        case .language: ["system"] + StringCatalog.embedded.languages
+        case .calendarRules: CalendarRules.allCases.map(\.rawValue)
+        case .calendarName, .command: []
+        }
+    }
+
     /// What `read` finds in the database `words` name, sorted and without
     /// repeats; nothing when the database is missing or cannot be read.
     private static func names(_ words: [String], _ read: @escaping @Sendable (AppDatabase) async throws -> [String]) -> [String] {

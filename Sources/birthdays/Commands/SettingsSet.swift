@@ -12,7 +12,7 @@ extension BirthdaysCommand.SettingsCommand {
         @Argument(help: "The setting, e.g. delivery-time.")
         var key: SettingKey
 
-        @Argument(help: "The new value, e.g. 08:30.")
+        @Argument(help: "The new value, e.g. 08:30.", completion: Completions.settingValues)
         var value: String
 
         @Flag(help: "Print the settings as a JSON object afterwards.")
