@@ -107,15 +107,18 @@ struct PushChannelTests {
     static let topic = "birthdays-topic-9ab3"
 
     /// Ada's day, with the log channel on, the helper behind a wrapper that
-    /// records its arguments, and the tokens in files the token commands read.
+    /// records its arguments and environment, and the tokens in files the token commands read.
     static func setUp() async throws -> (CLIProcess, PushServer) {
         var cli = try await CLIProcess.withAda(settings: [("channels", "log")], enableNotifications: true)
         let helper = URL(fileURLWithPath: try CLIProcess.binary()).deletingLastPathComponent().appendingPathComponent("birthdays-carddav").path
-        let wrapper = try cli.write(
-            "helper.sh",
-            "#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" >> '\(cli.path("argv.log"))'\nexec '\(helper)' \"$@\"\n"
+        // Installed by another process, never written by this one (TemporaryDirectory.writeProgram says why: ETXTBSY).
+        let source = try cli.write(
+            "helper.sh.text",
+            "#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" >> '\(cli.path("argv.log"))'\nenv >> '\(cli.path("env.log"))'\nexec '\(helper)' \"$@\"\n"
         )
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
+        let wrapper = cli.path("helper.sh")
+        let installed = try await TestProcess.run(["/usr/bin/install", "-m", "700", source, wrapper], environment: ["PATH": "/usr/bin:/bin"])
+        try #require(installed.status == 0, "\(installed.stderr)")
         cli.extraEnvironment["BIRTHDAYS_CARDDAV_HELPER"] = wrapper
         try cli.write("ntfy-token", ntfyToken + "\n")
         try cli.write("gotify-token", gotifyToken + "\n")
@@ -128,7 +131,9 @@ struct PushChannelTests {
     }
 
     @Test func aReminderReachesNtfyAndGotifyAndNoTokenIsKept() async throws {
-        let (cli, server) = try await Self.setUp()
+        let (base, server) = try await Self.setUp()
+        var cli = base
+        cli.extraEnvironment["BIRTHDAYS_LOG_LEVEL"] = "trace"
         defer { cli.cleanUp() }
         defer { server.stop() }
         let ntfyURL = "\(server.server)/\(Self.topic)"
@@ -179,11 +184,12 @@ struct PushChannelTests {
         _ = try await cli.run(at: "2026-03-10T09:05:00+01:00", "deliver", "--once")
         #expect(server.requests.count == 3, "delivered once")
 
-        // No token anywhere but on the wire: not the database, the lists, the log, the helper's arguments.
+        // No token anywhere but on the wire: not the database, the lists, the log (at trace level), the helper's arguments or environment.
         let database =
             try Data(contentsOf: URL(fileURLWithPath: cli.databasePath))
             + ((try? Data(contentsOf: URL(fileURLWithPath: cli.databasePath + "-wal"))) ?? Data())
         let argv = try String(contentsOfFile: cli.path("argv.log"), encoding: .utf8)
+        let environment = try String(contentsOfFile: cli.path("env.log"), encoding: .utf8)
         #expect(argv.contains("post"), "the helper ran: \(argv)")
         let listedText = try await cli.run("channels", "list", "--json").stdout + (try await cli.run("channels")).stdout
         for secret in [Self.ntfyToken, Self.gotifyToken, Self.topic] {
@@ -191,6 +197,7 @@ struct PushChannelTests {
             #expect(!listedText.contains(secret), "\(secret) in the lists")
             #expect(!(pass.stdout + pass.stderr + tested.stdout + tested.stderr).contains(secret), "\(secret) in the log")
             #expect(!argv.contains(secret), "\(secret) in the helper's arguments")
+            #expect(!environment.contains(secret), "\(secret) in the helper's environment")
         }
 
         #expect(try await cli.run("channels", "remove", "phone").status == 0)
