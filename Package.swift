@@ -171,7 +171,8 @@ let package = Package(
         ),
         // The CardDAV helper: the only executable that links BirthdayCardDAV
         // (AsyncHTTPClient, NIOSSL), run by `birthdays` for every CardDAV sync
-        // and discovery, so the daemon never maps an HTTP and TLS stack.
+        // and discovery and every ntfy or Gotify message, so the daemon never
+        // maps an HTTP and TLS stack.
         .executableTarget(
             name: "birthdays-carddav",
             dependencies: [
@@ -181,7 +182,10 @@ let package = Package(
                 "BirthdayCardDAV",
                 "CWake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

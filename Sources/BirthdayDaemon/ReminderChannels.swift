@@ -13,7 +13,7 @@ public enum ReminderChannels {
     ///   - desktop: the long-lived desktop channel, or `nil` to leave desktop notifications out.
     ///   - environment: what the `command` channel's command inherits.
     ///   - clock: what the command channel's timeouts run on.
-    ///   - databasePath: where the database is; an Apprise channel's URL file lives beside it.
+    ///   - databasePath: where the database is; an Apprise or ntfy channel's URL file lives beside it.
     ///   - log: writes the `log` channel's line (the CLI passes standard output).
     public static func factory(
         desktop: DesktopNotificationChannel?,
@@ -67,6 +67,22 @@ public enum ReminderChannels {
                 // Checked when it was added; a row edited into something else since refuses, and says why.
                 Refusing(error: .remoteRefused(channel: channel.name, reason: "its address is not an e-mail address; remove it and add it again"))
             }
+        case .ntfy:
+            PushChannel(
+                name: channel.name,
+                service: .ntfy(urlFile: RemoteChannel.secretFile(name: channel.name, kind: .ntfy, databasePath: databasePath)),
+                tokenCommand: channel.tokenCommand,
+                environment: environment,
+                clock: clock
+            )
+        case .gotify:
+            PushChannel(
+                name: channel.name,
+                service: .gotify(server: channel.target),
+                tokenCommand: channel.tokenCommand,
+                environment: environment,
+                clock: clock
+            )
         }
     }
 

@@ -12,12 +12,13 @@ import Glibc
 #endif
 
 /// `birthdays-carddav`: the helper `birthdays` runs for everything that
-/// talks to a CardDAV server, so that `birthdays` itself links no HTTP or
-/// TLS stack (see `CardDAVHelper`). Not meant to be run by hand.
+/// talks to a CardDAV server, and for each ntfy or Gotify message (`post`),
+/// so that `birthdays` itself links no HTTP or TLS stack (see `CardDAVHelper`
+/// and `PushChannel`). Not meant to be run by hand.
 ///
-/// It prints one JSON ``HelperReply`` on standard output; `sync` exits with
-/// a ``HelperExit`` status (0 synced, 3 synced with people changed, 4
-/// failed), `discover` with 0. Logs go to standard error, at the level of
+/// It prints one JSON ``HelperReply`` on standard output (`post`: one
+/// `PushReply`); `sync` exits with a ``HelperExit`` status (0 synced, 3
+/// synced with people changed, 4 failed), `discover` and `post` with 0. Logs go to standard error, at the level of
 /// `BIRTHDAYS_LOG_LEVEL` (the caller sets it: the daemon's own level, or
 /// `error` for the commands, which print the report themselves).
 @main
@@ -25,7 +26,7 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "birthdays-carddav",
         abstract: "The CardDAV helper of birthdays (run by it; not meant to be run by hand).",
-        subcommands: [Sync.self, Discover.self]
+        subcommands: [Sync.self, Discover.self, Post.self]
     )
 
     /// Reads the password from the first line of standard input.
@@ -42,6 +43,11 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
         let encoder = JSONEncoder()
         var bytes = [UInt8]((try? encoder.encode(HelperReply(value: value, error: error))) ?? Data(#"{"error":null,"value":null}"#.utf8))
         bytes.append(UInt8(ascii: "\n"))
+        writeAll(bytes)
+    }
+
+    /// Writes `bytes` to standard output, retrying short writes; gives up when a write fails.
+    static func writeAll(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             var offset = 0

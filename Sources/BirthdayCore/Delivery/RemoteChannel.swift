@@ -14,9 +14,12 @@ import Foundation
 ///
 /// ## Secrets
 /// Nothing here is secret: an e-mail channel holds addresses and a program
-/// path; an Apprise channel's URL (which carries tokens and passwords) lives
-/// only in a 0600 file under the data folder, and ``target`` keeps its
-/// scheme alone (`tgram://…`).
+/// path; an Apprise channel's URL (which carries tokens and passwords) and
+/// an ntfy channel's URL (whose topic is its password on a public server)
+/// live only in a 0600 file under the data folder (``secretFile(name:kind:databasePath:)``),
+/// and ``target`` keeps the scheme (`tgram://…`) or the server
+/// (`https://ntfy.sh/…`) alone. An ntfy or Gotify token is printed by the
+/// user's ``tokenCommand`` at each delivery and never stored.
 public struct RemoteChannel: Sendable, Hashable {
     /// What kind of channel: how it delivers.
     public enum Kind: String, Sendable, CaseIterable, Codable {
@@ -24,6 +27,10 @@ public struct RemoteChannel: Sendable, Hashable {
         case email
         /// Any Apprise URL (Telegram, Matrix, Signal, Pushover, …) through Debian's `apprise`.
         case apprise
+        /// An ntfy server and topic (`https://ntfy.sh/TOPIC`), with an optional access token.
+        case ntfy
+        /// A Gotify server, with the application token its command prints.
+        case gotify
     }
 
     public var name: String
@@ -34,13 +41,17 @@ public struct RemoteChannel: Sendable, Hashable {
     public var from: String?
     /// E-mail: the sendmail-compatible program (`--sendmail`); `nil` finds one.
     public var sendmail: String?
+    /// ntfy and Gotify: the command (run with `/bin/sh -c`) whose first line
+    /// of output is the access token (`--token-command`); `nil` sends none.
+    public var tokenCommand: String?
 
-    public init(name: String, kind: Kind, target: String, from: String? = nil, sendmail: String? = nil) {
+    public init(name: String, kind: Kind, target: String, from: String? = nil, sendmail: String? = nil, tokenCommand: String? = nil) {
         self.name = name
         self.kind = kind
         self.target = target
         self.from = from
         self.sendmail = sendmail
+        self.tokenCommand = tokenCommand
     }
 
     /// The built-in channels' names, which an added channel cannot take.
@@ -128,7 +139,70 @@ extension RemoteChannel {
     /// `apprise -c` reads, so the URL is never in an argument list, an
     /// environment, the database or a log.
     public static func appriseFile(name: String, databasePath: String) -> String {
-        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("channels").appendingPathComponent(name + ".apprise")
-            .path
+        secretFile(name: name, kind: .apprise, databasePath: databasePath)
     }
+
+    /// Where a channel's secret URL is kept: `channels/<name>.<kind>` beside
+    /// the database (the folder 0700, the file 0600). Apprise and ntfy
+    /// channels have one; the others none.
+    public static func secretFile(name: String, kind: Kind, databasePath: String) -> String {
+        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("channels")
+            .appendingPathComponent(name + "." + kind.rawValue).path
+    }
+
+    /// Whether a channel of `kind` keeps its URL in a ``secretFile(name:kind:databasePath:)``.
+    public static func hasSecretFile(_ kind: Kind) -> Bool { kind == .apprise || kind == .ntfy }
+}
+
+/// The URL of an ntfy or Gotify channel, checked: an `http` or `https`
+/// server without user information, query or fragment; for ntfy, a topic
+/// as its last path segment (1 to 64 of A-Z, a-z, 0-9, `_` and `-`, as
+/// ntfy's server accepts them).
+public struct PushURL: Sendable, Hashable {
+    /// The server, ending in `/` (`https://ntfy.sh/`, `https://example.org/gotify/`).
+    public let server: String
+    /// ntfy: the topic; Gotify: `nil`.
+    public let topic: String?
+
+    /// Parses `text` for a channel of `kind` (``RemoteChannel/Kind/ntfy`` or ``RemoteChannel/Kind/gotify``).
+    /// - Throws: a sentence saying what is wrong (never repeating a topic).
+    public init(_ text: String, kind: RemoteChannel.Kind) throws(PushURLProblem) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty
+        else {
+            throw PushURLProblem("the URL must start with https:// (or http://) and name a server, like https://ntfy.sh/TOPIC")
+        }
+        if components.user != nil || components.password != nil {
+            throw PushURLProblem("the URL must not hold a user or password; give the token with --token-command")
+        }
+        if components.query != nil || components.fragment != nil {
+            throw PushURLProblem("the URL must not have a query (?…) or a fragment (#…); give the token with --token-command")
+        }
+        var segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if kind == .ntfy {
+            guard let last = segments.popLast() else {
+                throw PushURLProblem("the ntfy URL must end with the topic, like https://ntfy.sh/TOPIC")
+            }
+            let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+            guard last.count <= 64, last.allSatisfy({ allowed.contains($0) }) else {
+                throw PushURLProblem("an ntfy topic is 1 to 64 of A-Z, a-z, 0-9, '_' and '-'")
+            }
+            topic = last
+        } else {
+            topic = nil
+        }
+        let port = components.port.map { ":\($0)" } ?? ""
+        let path = segments.isEmpty ? "/" : "/" + segments.joined(separator: "/") + "/"
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[" + host + "]" : host
+        server = scheme + "://" + bracketed + port + path
+    }
+
+    /// What lists show: the server, and `…` for an ntfy topic (`https://ntfy.sh/…`).
+    public var masked: String { topic == nil ? server : server + "…" }
+}
+
+/// Why a URL cannot make an ntfy or Gotify channel: one sentence.
+public struct PushURLProblem: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -249,6 +249,14 @@ extension AppDatabase {
             }
         }
 
+        migrator.registerMigration("v9-channel-token") { db in
+            // ntfy and Gotify channels: the command that prints the access token at each
+            // delivery (run with /bin/sh -c); the token itself is never stored.
+            try db.alter(table: "channel") { t in
+                t.add(column: "tokenCommand", .text)
+            }
+        }
+
         return migrator
     }
 }

@@ -4,8 +4,8 @@ import GRDB
 
 extension RemoteChannel.Kind: DatabaseValueConvertible {}
 
-/// A row of the `channel` table (migration `v8-channels`): a channel the
-/// user added by name.
+/// A row of the `channel` table (migrations `v8-channels`, `v9-channel-token`):
+/// a channel the user added by name.
 struct ChannelRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "channel"
 
@@ -14,6 +14,8 @@ struct ChannelRecord: Codable, FetchableRecord, PersistableRecord {
     var target: String
     var fromAddress: String?
     var sendmail: String?
+    /// Migration `v9-channel-token`.
+    var tokenCommand: String?
     var createdAt: Double
 
     init(_ channel: RemoteChannel, createdAt: Date) {
@@ -22,11 +24,12 @@ struct ChannelRecord: Codable, FetchableRecord, PersistableRecord {
         target = channel.target
         fromAddress = channel.from
         sendmail = channel.sendmail
+        tokenCommand = channel.tokenCommand
         self.createdAt = createdAt.timeIntervalSince1970
     }
 
     var channel: RemoteChannel {
-        RemoteChannel(name: name, kind: kind, target: target, from: fromAddress, sendmail: sendmail)
+        RemoteChannel(name: name, kind: kind, target: target, from: fromAddress, sendmail: sendmail, tokenCommand: tokenCommand)
     }
 
     /// Every added channel, oldest first.

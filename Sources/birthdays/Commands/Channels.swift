@@ -12,14 +12,15 @@ import Glibc
 extension BirthdaysCommand {
     struct Channels: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Reach you where you are: add e-mail and Apprise channels by name, list them, test them.",
+            abstract: "Reach you where you are: add e-mail, ntfy, Gotify and Apprise channels by name, list them, test them.",
             discussion: """
                 Every channel has a name. The built-in ones (desktop, command, log) deliver when the 'channels' setting \
                 names them; a channel you add delivers from the moment it is added, through every reminder, until it \
                 is removed. A provisional permission holds back the desktop only. A channel that refuses \
                 10 reminders in a row for good (a wrong password, an address the server rejects) is paused until \
                 'channels test NAME' gets through it. Secrets never reach the database, the lists or the log: \
-                an Apprise URL is kept in a 0600 file beside the database.
+                an Apprise or ntfy URL is kept in a 0600 file beside the database, and a token is printed by \
+                your --token-command at each delivery.
                 """,
             subcommands: [ChannelsList.self, ChannelsAdd.self, ChannelsRemove.self, ChannelsTest.self],
             defaultSubcommand: ChannelsList.self
@@ -60,22 +61,31 @@ extension BirthdaysCommand.Channels {
     struct ChannelsAdd: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
-            abstract: "Add a channel: 'email ADDRESS' (through sendmail or msmtp) or 'apprise URL' (tgram://, matrixs://, pover://, …).",
+            abstract: "Add a channel: 'email ADDRESS', 'ntfy URL', 'gotify URL' or 'apprise URL' (tgram://, matrixs://, pover://, …).",
             discussion: """
                 email: the message is composed here (the Subject names the person, in your language) and handed to \
                 --sendmail (default /usr/sbin/sendmail, else msmtp on PATH) with an argument list, never a shell. \
                 apprise: any URL Debian's 'apprise' takes; the URL is kept in a 0600 file beside the database and \
                 given to apprise with -c, never in an argument list, the database or a log. \
+                ntfy: the server and topic (https://ntfy.sh/TOPIC); the topic is a password, so the URL is kept in a \
+                0600 file too. gotify: the server (https://gotify.example) and --token-command, which prints the \
+                application token. The token command runs with /bin/sh -c at each delivery; its first line is the \
+                token, which is never stored. \
                 The channel delivers from now on; try it with 'birthdays channels test NAME'.
                 """
         )
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The kind of channel: email or apprise.", valueName: "kind"))
+        @Argument(help: ArgumentHelp("The kind of channel: email, ntfy, gotify or apprise.", valueName: "kind"))
         var kind: String
 
-        @Argument(help: ArgumentHelp("The address (email) or the Apprise URL (apprise).", valueName: "target"))
+        @Argument(
+            help: ArgumentHelp(
+                "The address (email), the server and topic (ntfy), the server (gotify) or the Apprise URL (apprise).",
+                valueName: "target"
+            )
+        )
         var target: String
 
         @Option(help: ArgumentHelp("The channel's name (default: its kind).", valueName: "name"))
@@ -87,6 +97,14 @@ extension BirthdaysCommand.Channels {
         @Option(help: ArgumentHelp("email: the sendmail-compatible program (default /usr/sbin/sendmail, else msmtp).", valueName: "program"))
         var sendmail: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "ntfy, gotify: a command (run with /bin/sh -c) that prints the access token, such as 'pass show ntfy'.",
+                valueName: "command"
+            )
+        )
+        var tokenCommand: String?
+
         /// The kind, parsed; checked in ``validate()``.
         var channelKind: RemoteChannel.Kind { RemoteChannel.Kind(rawValue: kind.lowercased()) ?? .email }
         var channelName: String { name ?? channelKind.rawValue }
@@ -94,9 +112,7 @@ extension BirthdaysCommand.Channels {
         func validate() throws {
             guard let parsed = RemoteChannel.Kind(rawValue: kind.lowercased()) else {
                 let known = RemoteChannel.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ValidationError(
-                    "'\(SafeText.line(kind))' is not a kind of channel; the kinds are \(known) (ntfy and Gotify: use apprise's ntfy:// and gotify:// for now)"
-                )
+                throw ValidationError("'\(SafeText.line(kind))' is not a kind of channel; the kinds are \(known)")
             }
             if let problem = RemoteChannel.problem(withName: channelName) { throw ValidationError(problem) }
             switch parsed {
@@ -110,11 +126,26 @@ extension BirthdaysCommand.Channels {
                 if let sendmail, !(sendmail.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: sendmail)) {
                     throw ValidationError("--sendmail must be the absolute path of an executable program, such as /usr/bin/msmtp")
                 }
+                if tokenCommand != nil { throw ValidationError("--token-command is for ntfy and Gotify channels only") }
             case .apprise:
                 guard let scheme = target.range(of: "://"), !target[..<scheme.lowerBound].isEmpty, !target.contains(where: \.isWhitespace) else {
                     throw ValidationError("the Apprise URL must look like SCHEME://… (tgram://, matrixs://, mailtos://, json://…), without spaces")
                 }
                 if from != nil || sendmail != nil { throw ValidationError("--from and --sendmail are for e-mail channels only") }
+                if tokenCommand != nil { throw ValidationError("--token-command is for ntfy and Gotify channels only") }
+            case .ntfy, .gotify:
+                do {
+                    _ = try PushURL(target, kind: parsed)
+                } catch {
+                    throw ValidationError(error.description)
+                }
+                if from != nil || sendmail != nil { throw ValidationError("--from and --sendmail are for e-mail channels only") }
+                if let tokenCommand, tokenCommand.trimmingCharacters(in: .whitespaces).isEmpty {
+                    throw ValidationError("--token-command must be a command that prints the token, such as 'pass show gotify'")
+                }
+                if parsed == .gotify && tokenCommand == nil {
+                    throw ValidationError("a Gotify channel needs --token-command, a command that prints the application's token")
+                }
             }
         }
 
@@ -142,6 +173,13 @@ extension BirthdaysCommand.Channels {
                     try? FileManager.default.removeItem(atPath: file)
                     throw CLIError("the apprise program is not installed; install the Debian package apprise")
                 }
+            case .ntfy:
+                let url = try PushURL(target, kind: .ntfy)
+                channel = RemoteChannel(name: channelName, kind: .ntfy, target: url.masked, tokenCommand: tokenCommand)
+                try Self.writeSecret(target, to: RemoteChannel.secretFile(name: channelName, kind: .ntfy, databasePath: context.database.path))
+            case .gotify:
+                let url = try PushURL(target, kind: .gotify)
+                channel = RemoteChannel(name: channelName, kind: .gotify, target: url.server, tokenCommand: tokenCommand)
             }
             guard try await context.database.addChannel(channel, now: context.now) else {
                 throw ValidationError("a channel named '\(channelName)' exists; give this one --name, or remove that one first")
@@ -194,8 +232,10 @@ extension BirthdaysCommand.Channels {
             guard try await context.database.removeChannel(named: name) else {
                 throw CLIError("there is no channel named '\(SafeText.line(name))'; see 'birthdays channels list'")
             }
-            let secret = RemoteChannel.appriseFile(name: name, databasePath: context.database.path)
-            if FileManager.default.fileExists(atPath: secret) { try? FileManager.default.removeItem(atPath: secret) }
+            for kind in RemoteChannel.Kind.allCases where RemoteChannel.hasSecretFile(kind) {
+                let secret = RemoteChannel.secretFile(name: name, kind: kind, databasePath: context.database.path)
+                if FileManager.default.fileExists(atPath: secret) { try? FileManager.default.removeItem(atPath: secret) }
+            }
             try output("Removed \(name).")
         }
     }

@@ -1,0 +1,305 @@
+import BirthdayCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Delivers a reminder to a phone through an [ntfy](https://docs.ntfy.sh/publish/)
+/// or [Gotify](https://gotify.net/docs/pushmsg) server: one JSON `POST`,
+/// sent by the `birthdays-carddav` helper (``PushRequest`` on its standard
+/// input, ``PushReply`` on its output), so that `birthdays` itself never
+/// links an HTTP and TLS stack (see ``CardDAVHelper``).
+///
+/// Rules:
+/// - ntfy: `POST` to the server's root with `topic`, `title`, `message`
+///   (at most 4096 bytes, cut), `tags: ["birthday"]`, `priority: 3`, and
+///   `Authorization: Bearer TOKEN` when the channel has a token command.
+///   The URL (its topic is a password on a public server) is read at each
+///   delivery from the channel's 0600 file.
+/// - Gotify: `POST /message` with `X-Gotify-Key: TOKEN`, `title`, `message`
+///   and `priority: 5`.
+/// - The token is the first line the channel's token command prints
+///   (``PasswordCommand``), read at each delivery; it reaches the helper on
+///   its standard input only, never an argument list, an environment, the
+///   database or a log.
+/// - Title and message are one line each (``SafeText/line(_:maxCharacters:)``);
+///   non-ASCII stays as it is, inside the JSON body.
+/// - The helper gives the request a total deadline (10 s, or
+///   `BIRTHDAYS_HTTP_DEADLINE` seconds) and follows no redirect.
+///
+/// | answer | error |
+/// |---|---|
+/// | 2xx | none: delivered |
+/// | 429, 5xx, no connection, the deadline | ``DeliveryError/remoteUnavailable(channel:reason:)``: retried |
+/// | 3xx (not followed), other 4xx | ``DeliveryError/remoteRefused(channel:reason:)`` with the server's words: not retried |
+/// | no helper, no URL file | `remoteRefused`, saying what to do |
+/// | the token command fails | `remoteUnavailable` (a locked password store may open later) |
+public struct PushChannel: NotificationSink {
+    /// Which server, and where its URL is.
+    public enum Service: Sendable, Hashable {
+        /// ntfy: the URL (server and topic) is in this file.
+        case ntfy(urlFile: String)
+        /// Gotify: the server's URL.
+        case gotify(server: String)
+    }
+
+    /// The longest ntfy message, in bytes (a longer one becomes an attachment).
+    public static let messageLimit = 4096
+
+    public let name: String
+    public let service: Service
+    public let tokenCommand: String?
+    /// The helper that sends the request.
+    public let helper: String
+    /// The whole request's deadline.
+    public let deadline: Duration
+    private let environment: [String: String]
+    private let clock: any Clock<Duration>
+
+    /// - Parameters:
+    ///   - environment: what the token command and the helper inherit; its
+    ///     `BIRTHDAYS_HTTP_DEADLINE` (seconds) overrides the 10 s deadline.
+    ///   - helper: the helper executable; `nil` for ``CardDAVHelper/locate(environment:)``.
+    public init(
+        name: String,
+        service: Service,
+        tokenCommand: String?,
+        environment: [String: String],
+        clock: any Clock<Duration> = ContinuousClock(),
+        helper: String? = nil
+    ) {
+        self.name = name
+        self.service = service
+        self.tokenCommand = tokenCommand
+        self.environment = environment
+        self.clock = clock
+        self.helper = helper ?? CardDAVHelper.locate(environment: environment)
+        self.deadline = Self.deadline(environment: environment)
+    }
+
+    /// `BIRTHDAYS_HTTP_DEADLINE` in seconds (more than 0, at most 600), else 10 s.
+    public static func deadline(environment: [String: String]) -> Duration {
+        guard let text = environment["BIRTHDAYS_HTTP_DEADLINE"], let seconds = Double(text), seconds > 0, seconds <= 600 else {
+            return .seconds(10)
+        }
+        return .milliseconds(Int64(seconds * 1000))
+    }
+
+    public func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+        guard access(helper, X_OK) == 0 else {
+            throw .remoteRefused(
+                channel: name,
+                reason: "\(helper), which sends ntfy and Gotify messages, is missing: install it next to birthdays (make install puts it there)"
+            )
+        }
+        let url = try resolvedURL()
+        var token: String?
+        if let tokenCommand {
+            do {
+                token = try await PasswordCommand.run(tokenCommand, environment: environment, clock: clock)
+            } catch {
+                if Task.isCancelled { throw .cancelled }
+                throw .remoteUnavailable(channel: name, reason: "the token command failed: " + Self.reason(error))
+            }
+        }
+        let request = Self.request(for: reminder, url: url, token: token)
+        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try await ChildProcess.run(
+                [helper, "post", "--deadline", String(seconds)],
+                environment: environment,
+                input: request.encoded(),
+                output: .capture(limit: 64 * 1024),
+                timeout: deadline + .seconds(5),
+                clock: clock
+            )
+        } catch {
+            throw .remoteUnavailable(channel: name, reason: "cannot start \(helper): \(error.reason)")
+        }
+        if Task.isCancelled { throw .cancelled }
+        if outcome.timedOut {
+            throw .remoteUnavailable(channel: name, reason: "the server did not answer within \(Self.shown(deadline)) and the helper was stopped")
+        }
+        guard let reply = try? JSONDecoder().decode(PushReply.self, from: Data(outcome.output)) else {
+            let ended =
+                switch outcome.termination {
+                case .exited(let status): "exited with status \(status)"
+                case .signalled(let signal): "was killed by signal \(signal)"
+                }
+            throw .remoteUnavailable(channel: name, reason: "\(helper) \(ended) without an answer")
+        }
+        if let error = Self.error(for: reply, channel: name, deadline: deadline, masking: url.topic) { throw error }
+    }
+
+    /// The server and topic of this delivery.
+    private func resolvedURL() throws(DeliveryError) -> PushURL {
+        switch service {
+        case .ntfy(let file):
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8), let url = try? PushURL(text.trimmingWhitespace(), kind: .ntfy) else {
+                throw .remoteRefused(
+                    channel: name,
+                    reason: "the channel's URL file is missing or holds no ntfy URL; remove the channel and add it again"
+                )
+            }
+            return url
+        case .gotify(let server):
+            guard let url = try? PushURL(server, kind: .gotify) else {
+                throw .remoteRefused(channel: name, reason: "its URL is not a Gotify server's; remove the channel and add it again")
+            }
+            return url
+        }
+    }
+
+    /// The request that delivers `reminder` to `url` (ntfy when it has a topic, else Gotify).
+    static func request(for reminder: Reminder, url: PushURL, token: String?) -> PushRequest {
+        let title = SafeText.line(reminder.title, maxCharacters: 250)
+        let message = cut(SafeText.line(reminder.body), toBytes: messageLimit)
+        var headers = ["Content-Type": "application/json", "User-Agent": "birthdays"]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body: Data?
+        let target: String
+        if let topic = url.topic {
+            target = url.server
+            if let token { headers["Authorization"] = "Bearer " + token }
+            body = try? encoder.encode(NtfyMessage(topic: topic, title: title, message: message, tags: ["birthday"], priority: 3))
+        } else {
+            target = url.server + "message"
+            if let token { headers["X-Gotify-Key"] = token }
+            body = try? encoder.encode(GotifyMessage(title: title, message: message, priority: 5))
+        }
+        return PushRequest(url: target, headers: headers, body: String(decoding: body ?? Data("{}".utf8), as: UTF8.self))
+    }
+
+    /// `text` cut to at most `limit` UTF-8 bytes at a character boundary, ending in `…` when cut.
+    static func cut(_ text: String, toBytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var kept = ""
+        var bytes = 0
+        let room = limit - "…".utf8.count
+        for character in text {
+            let size = character.utf8.count
+            if bytes + size > room { break }
+            kept.append(character)
+            bytes += size
+        }
+        return kept + "…"
+    }
+
+    /// The error for the helper's reply; `nil` for a 2xx answer. `masking` (an ntfy topic) never appears in it.
+    static func error(for reply: PushReply, channel: String, deadline: Duration, masking secret: String?) -> DeliveryError? {
+        func masked(_ text: String) -> String {
+            let line = SafeText.line(text, maxCharacters: 300)
+            guard let secret, !secret.isEmpty else { return line }
+            return line.replacingOccurrences(of: secret, with: "…")
+        }
+        if reply.timedOut == true {
+            return .remoteUnavailable(channel: channel, reason: "the server did not answer within \(shown(deadline))")
+        }
+        if let error = reply.error { return .remoteUnavailable(channel: channel, reason: masked("the server could not be reached: " + error)) }
+        guard let status = reply.status else { return .remoteUnavailable(channel: channel, reason: "the helper gave no answer") }
+        let words = serverWords(reply.body ?? "").map { " " + $0 } ?? ""
+        switch status {
+        case 200..<300:
+            return nil
+        case 429:
+            let wait =
+                reply.retryAfter.map { "; it asks to wait \(Int($0).map { "\($0) s" } ?? SafeText.line($0, maxCharacters: 40)) (Retry-After)" } ?? ""
+            return .remoteUnavailable(
+                channel: channel,
+                reason: masked("the server answered 429\(words.isEmpty ? " (too many requests)" : words)\(wait)")
+            )
+        case 300..<400:
+            return .remoteRefused(
+                channel: channel,
+                reason:
+                    "the server answered \(status), a redirect, which is not followed (it would carry the token elsewhere); add the channel with the URL it points to"
+            )
+        case 400..<500:
+            return .remoteRefused(channel: channel, reason: masked("the server answered \(status)\(words)"))
+        default:
+            return .remoteUnavailable(channel: channel, reason: masked("the server answered \(status)\(words)"))
+        }
+    }
+
+    /// What the server said in its answer's body: ntfy's `{"code":40101,"error":"unauthorized"}` as
+    /// `40101: unauthorized`, Gotify's `{"error":"Unauthorized","errorDescription":"…"}` as
+    /// `Unauthorized: …`, else the body's first line; `nil` for an empty body.
+    static func serverWords(_ body: String) -> String? {
+        if let object = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any], let error = object["error"] as? String {
+            if let code = object["code"] as? Int { return "\(code): \(error)" }
+            if let description = object["errorDescription"] as? String { return "\(error): \(description)" }
+            return error
+        }
+        let line = body.split(whereSeparator: \.isNewline).first.map { SafeText.line($0, maxCharacters: 200) } ?? ""
+        return line.isEmpty ? nil : line
+    }
+
+    private static func reason(_ error: SourceError) -> String {
+        if case .passwordCommand(let reason) = error { return reason }
+        return "\(error)"
+    }
+
+    /// `10 s`, `1.5 s`.
+    static func shown(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+}
+
+/// ntfy's JSON message (https://docs.ntfy.sh/publish/#publish-as-json).
+struct NtfyMessage: Encodable {
+    var topic: String
+    var title: String
+    var message: String
+    var tags: [String]
+    var priority: Int
+}
+
+/// Gotify's message (https://gotify.net/docs/pushmsg).
+struct GotifyMessage: Encodable {
+    var title: String
+    var message: String
+    var priority: Int
+}
+
+/// One HTTP `POST` for the helper to send: read as JSON from its standard
+/// input (headers hold the token, so never an argument).
+public struct PushRequest: Codable, Sendable, Hashable {
+    public var url: String
+    public var headers: [String: String]
+    public var body: String
+
+    public init(url: String, headers: [String: String], body: String) {
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The JSON line the helper reads.
+    func encoded() -> [UInt8] {
+        Array((try? JSONEncoder().encode(self)) ?? Data("{}".utf8)) + [0x0A]
+    }
+}
+
+/// The helper's answer to a ``PushRequest``: the status, `Retry-After` and
+/// the first 4 KiB of the body; or why there was no answer.
+public struct PushReply: Codable, Sendable, Hashable {
+    public var status: Int?
+    public var retryAfter: String?
+    public var body: String?
+    /// Why no answer came (no connection, TLS), one sentence.
+    public var error: String?
+    /// The deadline passed first.
+    public var timedOut: Bool?
+
+    public init(status: Int? = nil, retryAfter: String? = nil, body: String? = nil, error: String? = nil, timedOut: Bool? = nil) {
+        self.status = status
+        self.retryAfter = retryAfter
+        self.body = body
+        self.error = error
+        self.timedOut = timedOut
+    }
+}
