@@ -125,24 +125,24 @@ import Darwin
 /// Events are sorted by UID and `DTSTAMP` is `lastChange`, so the same people
 /// and settings always give byte-identical text, which keeps HTTP `ETag`s and
 /// files stable.
-public struct CalendarExporter: Sendable {
+package struct CalendarExporter: Sendable {
     /// The year that starts the series of a date without a year: a leap
     /// year, so that February 29 exists.
-    public static let unknownYearBase = 1972
+    package static let unknownYearBase = 1972
 
     /// The `PRODID` of every feed.
-    public static let productID = "-//birthdays//birthdays 1.0//EN"
+    package static let productID = "-//birthdays//birthdays 1.0//EN"
 
     /// How many years of a date in another calendar the expanded feed lists.
-    public static let expandedYears = 10
+    package static let expandedYears = 10
 
-    public let settings: Settings
-    public let includeAlarms: Bool
+    package let settings: Settings
+    package let includeAlarms: Bool
     /// The language of titles, descriptions and alarm texts.
-    public let localizer: Localizer
+    package let localizer: Localizer
     /// Today in the user's zone: expanded events start in its year. `nil`:
     /// the year of the data's last change (in UTC).
-    public let today: LocalDate?
+    package let today: LocalDate?
 
     /// - Parameters:
     ///   - settings: the name, title style, leap-day policy, reminder time and
@@ -151,7 +151,7 @@ public struct CalendarExporter: Sendable {
     ///     whose readers remind on their own.
     ///   - localizer: the language of the texts (``Settings/localizer(systemLocale:)``).
     ///   - today: the day expanded events of other calendars are counted from (``Settings/calendarRules``).
-    public init(settings: Settings, includeAlarms: Bool = true, localizer: Localizer = .english, today: LocalDate? = nil) {
+    package init(settings: Settings, includeAlarms: Bool = true, localizer: Localizer = .english, today: LocalDate? = nil) {
         self.settings = settings
         self.includeAlarms = includeAlarms
         self.localizer = localizer
@@ -161,7 +161,7 @@ public struct CalendarExporter: Sendable {
     /// Whether the feed of `people` depends on the year (not only on the
     /// data): it has expanded events of other calendars, whose window moves on
     /// each January 1.
-    public func dependsOnYear(_ people: [Person]) -> Bool {
+    package func dependsOnYear(_ people: [Person]) -> Bool {
         settings.calendarRules == .expanded
             && people.contains { person in person.alternateDates.contains { $0.kind == .birthday || settings.anniversaries } }
     }
@@ -170,7 +170,7 @@ public struct CalendarExporter: Sendable {
     /// change, or January 1 (00:00 UTC) of ``today``'s year when that is
     /// later and the feed ``dependsOnYear(_:)``. Pass it as `lastChange`
     /// (`DTSTAMP`, and HTTP's `Last-Modified`).
-    public func lastChange(of people: [Person], changedAt: Date) -> Date {
+    package func lastChange(of people: [Person], changedAt: Date) -> Date {
         guard let today, dependsOnYear(people) else { return changedAt }
         let newYear = Date(timeIntervalSince1970: Double(LocalDate(unchecked: today.year, 1, 1).dayNumber) * 86_400)
         return max(changedAt, newYear)
@@ -184,7 +184,7 @@ public struct CalendarExporter: Sendable {
     ///     input gives byte-identical output.
     /// - Throws: ``ExportError`` when two people share an id, or libical fails
     ///   to allocate.
-    public func export(_ people: [Person], lastChange: Date) throws(ExportError) -> String {
+    package func export(_ people: [Person], lastChange: Date) throws(ExportError) -> String {
         String(decoding: try exportBytes(people, lastChange: lastChange), as: UTF8.self)
     }
 
@@ -196,7 +196,7 @@ public struct CalendarExporter: Sendable {
     ///   - lastChange: the data's last change (see ``export(_:lastChange:)``).
     /// - Throws: ``ExportError`` when two people share an id, or libical fails
     ///   to allocate.
-    public func exportBytes(_ people: [Person], lastChange: Date) throws(ExportError) -> [UInt8] {
+    package func exportBytes(_ people: [Person], lastChange: Date) throws(ExportError) -> [UInt8] {
         try ICalComponent.loadLibical()
         let entries = try self.entries(for: people, lastChange: lastChange)
         let frame = try calendarFrame()
@@ -266,7 +266,7 @@ public struct CalendarExporter: Sendable {
     ///   - lastChange: the data's last change (see ``export(_:lastChange:)``).
     ///   - path: where to write; its directory must exist.
     /// - Throws: ``ExportError`` when exporting fails or a file-system step does.
-    public func write(_ people: [Person], lastChange: Date, to path: String) throws(ExportError) {
+    package func write(_ people: [Person], lastChange: Date, to path: String) throws(ExportError) {
         let bytes = try exportBytes(people, lastChange: lastChange)
         try AtomicFile.write(bytes, to: path)
     }

@@ -10,7 +10,7 @@ import Darwin
 ///
 /// The description is a sentence a user can read. It names a person only by
 /// id and a file only by the path the caller gave, never by a name or a date.
-public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Code: Equatable, Sendable {
         /// libical returned no object where one was expected (out of memory, or a value it rejected).
         case libical(what: String)
@@ -32,7 +32,7 @@ public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
         self.code = code
     }
 
-    public var description: String {
+    package var description: String {
         switch code {
         case .libical(let what):
             "could not build the calendar: libical failed to create \(what)"

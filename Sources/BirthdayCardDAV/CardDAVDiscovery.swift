@@ -15,12 +15,12 @@ import Foundation
 ///
 /// DNS SRV records (the other half of RFC 6764) are not looked up: give the
 /// server's URL.
-public struct CardDAVDiscovery: Sendable {
+package struct CardDAVDiscovery: Sendable {
     private let userAgent: String
     private let deadline: Duration
 
     /// - Parameter deadline: the most one request may take, answer included (``CardDAVLimits``).
-    public init(userAgent: String = "birthdays", deadline: Duration = CardDAVLimits.defaultDeadline) {
+    package init(userAgent: String = "birthdays", deadline: Duration = CardDAVLimits.defaultDeadline) {
         self.userAgent = userAgent
         self.deadline = deadline
     }
@@ -29,7 +29,7 @@ public struct CardDAVDiscovery: Sendable {
     ///
     /// - Throws: ``SourceError``: unauthorized, network, HTTP and XML errors,
     ///   ``SourceError/notAnAddressBook(url:)`` and ``SourceError/noAddressBooks(url:)``.
-    public func addressBooks(from location: String, username: String?, password: String?) async throws(SourceError) -> [AddressBook] {
+    package func addressBooks(from location: String, username: String?, password: String?) async throws(SourceError) -> [AddressBook] {
         guard let url = URL(string: location), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw .invalidLocation(location: location, reason: "not an http(s) URL")
         }

@@ -2,34 +2,34 @@
 /// all, from sending the request to the last byte of the answer (which a
 /// server that drips a byte now and then cannot extend). docs/sources.md
 /// ("Limits") states them; ``DAVSession`` holds every request to them.
-public struct CardDAVLimits: Sendable, Equatable {
+package struct CardDAVLimits: Sendable, Equatable {
     /// The most one answer may hold, in bytes.
-    public var answerBytes: Int
+    package var answerBytes: Int
     /// The most one request may take, from sending it to the last byte of its answer.
-    public var deadline: Duration
+    package var deadline: Duration
 
-    public init(answerBytes: Int, deadline: Duration = CardDAVLimits.defaultDeadline) {
+    package init(answerBytes: Int, deadline: Duration = CardDAVLimits.defaultDeadline) {
         self.answerBytes = answerBytes
         self.deadline = deadline
     }
 
     /// Two minutes; `BIRTHDAYS_HTTP_DEADLINE` (seconds) changes it.
-    public static let defaultDeadline: Duration = .seconds(120)
+    package static let defaultDeadline: Duration = .seconds(120)
 
     /// Discovery reads small PROPFIND answers: 4 MB each.
-    public static func discovery(deadline: Duration = defaultDeadline) -> CardDAVLimits {
+    package static func discovery(deadline: Duration = defaultDeadline) -> CardDAVLimits {
         CardDAVLimits(answerBytes: 4_000_000, deadline: deadline)
     }
 
     /// A sync: 64 MB per answer, or 256 KB for every card the last sync
     /// found when that is more (a first sync of a book gets its cards in
     /// one answer, photos included).
-    public static func sync(knownCards: Int, deadline: Duration = defaultDeadline) -> CardDAVLimits {
+    package static func sync(knownCards: Int, deadline: Duration = defaultDeadline) -> CardDAVLimits {
         CardDAVLimits(answerBytes: max(64_000_000, knownCards * 256_000), deadline: deadline)
     }
 
     /// The deadline `BIRTHDAYS_HTTP_DEADLINE` asks for (whole seconds, at least 1), else the default.
-    public static func deadline(environment: [String: String]) -> Duration {
+    package static func deadline(environment: [String: String]) -> Duration {
         guard let text = environment["BIRTHDAYS_HTTP_DEADLINE"], let seconds = Int(text), seconds > 0 else { return defaultDeadline }
         return .seconds(seconds)
     }

@@ -2,7 +2,7 @@ import BirthdayCore
 import Foundation
 
 /// The password of a source, from its `--password-command`; `nil` when it has none.
-public typealias PasswordProvider = @Sendable (Source) async throws(SourceError) -> String?
+package typealias PasswordProvider = @Sendable (Source) async throws(SourceError) -> String?
 
 /// Reads what changed in a CardDAV address book, incrementally.
 ///
@@ -26,7 +26,7 @@ public typealias PasswordProvider = @Sendable (Source) async throws(SourceError)
 /// multiget. A member that cannot be fetched is kept as it was. Any
 /// transport, authentication, HTTP or XML error throws, and the store then
 /// applies nothing.
-public struct CardDAVReader: SourceReader {
+package struct CardDAVReader: SourceReader {
     private let password: PasswordProvider
     private let userAgent: String
     private let timeouts: DAVSession.Timeouts
@@ -41,7 +41,7 @@ public struct CardDAVReader: SourceReader {
     ///   - deadline: the most one request may take, answer included; each
     ///     answer may also hold at most what ``CardDAVLimits/sync(knownCards:deadline:)``
     ///     allows for the cards the last sync found.
-    public init(
+    package init(
         password: @escaping PasswordProvider,
         userAgent: String = "birthdays",
         readTimeout: Duration = .seconds(120),
@@ -53,7 +53,7 @@ public struct CardDAVReader: SourceReader {
         self.deadline = deadline
     }
 
-    public func changes(in source: Source, since snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
+    package func changes(in source: Source, since snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
         guard let book = URL(string: source.location), book.scheme == "http" || book.scheme == "https" else {
             throw .invalidLocation(location: source.location, reason: "not an http(s) URL")
         }

@@ -9,38 +9,38 @@ import UnixSignals
 
 /// What `birthdays run` is made of, gathered so that tests can build the
 /// same daemon in-process with a private bus, a manual clock and no signals.
-public struct DaemonConfiguration: Sendable {
-    public var database: AppDatabase
+package struct DaemonConfiguration: Sendable {
+    package var database: AppDatabase
     /// Passed to the `command` channel's commands.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// The current instant (the CLI's flows from `BIRTHDAYS_NOW` when set).
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// The system zone, read again on every pass (the `time-zone` setting overrides it).
-    public var systemTimeZone: @Sendable () -> TimeZone
+    package var systemTimeZone: @Sendable () -> TimeZone
     /// The environment's locale (``Language/fromEnvironment(_:)``): the language
     /// of reminders and the feed unless the `language` setting names one.
-    public var systemLocale: String?
+    package var systemLocale: String?
     /// What the engine sleeps on and command timeouts run on.
-    public var clock: any Clock<Duration>
+    package var clock: any Clock<Duration>
     /// The session bus desktop notifications go to.
-    public var bus: DBusBusAddress
+    package var bus: DBusBusAddress
     /// Whether to watch for clock changes, resumes and time-zone changes (``WakeMonitor``).
-    public var watchesWake: Bool
+    package var watchesWake: Bool
     /// Signals that start a graceful shutdown; SIGHUP always reloads.
-    public var shutdownSignals: [UnixSignal]
+    package var shutdownSignals: [UnixSignal]
     /// Writes the `log` channel's lines.
-    public var logLine: @Sendable (String) throws -> Void
+    package var logLine: @Sendable (String) throws -> Void
     /// The daemon's logger (counts and ids, never names).
-    public var logger: Logger
+    package var logger: Logger
     /// Whether local sources are watched with inotify (tests of the timers turn it off).
-    public var watchesSources: Bool
+    package var watchesSources: Bool
     /// The feed server's logger, when the `serve` setting is on.
-    public var feedLogger: Logger
+    package var feedLogger: Logger
     /// Whether the database file is watched for writes by other processes
     /// (``DatabaseWatcher``); a database in memory never is.
-    public var watchesDatabase: Bool
+    package var watchesDatabase: Bool
 
-    public init(
+    package init(
         database: AppDatabase,
         environment: [String: String],
         now: @escaping @Sendable () -> Date,
@@ -78,16 +78,16 @@ public struct DaemonConfiguration: Sendable {
 /// follows the `serve` setting (``FeedService``: a feed that cannot bind is
 /// retried and never stops the deliveries), in one `ServiceGroup` that
 /// SIGTERM and SIGINT shut down gracefully. It holds the daemon lock (``DaemonLock``) for as long as it exists.
-public struct Daemon: Service {
-    public let group: ServiceGroup
+package struct Daemon: Service {
+    package let group: ServiceGroup
     /// The engine, for tests that watch its passes.
-    public let engine: DeliveryEngine
+    package let engine: DeliveryEngine
     /// How many source syncs the daemon has done (for tests).
-    public var sourceSyncs: Int { get async { await follower.syncs } }
+    package var sourceSyncs: Int { get async { await follower.syncs } }
     let follower: SourceFollower
     let lock: DaemonLock?
 
-    public func run() async throws {
+    package func run() async throws {
         try await group.run()
         withExtendedLifetime(lock) {}
     }
@@ -100,7 +100,7 @@ public struct Daemon: Service {
 ///
 /// - Throws: ``DaemonLockError`` when another daemon runs for the database,
 ///   ``StoreError`` when the settings cannot be read.
-public func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Daemon {
+package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Daemon {
     let database = configuration.database
     let lock = database.path.hasPrefix("/") ? try DaemonLock.acquire(database: database.path) : nil
     let logger = configuration.logger

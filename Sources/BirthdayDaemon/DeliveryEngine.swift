@@ -70,17 +70,17 @@ import ServiceLifecycle
 ///
 /// Logs carry counts, instants and public ids (``PublicID``), never a name,
 /// title, body, date of birth or the id stored in the database.
-public actor DeliveryEngine {
-    public struct Configuration: Sendable {
-        public var retryPolicy = RetryPolicy()
+package actor DeliveryEngine {
+    package struct Configuration: Sendable {
+        package var retryPolicy = RetryPolicy()
         /// Delivered more than this after its instant is late. Default 60 s.
-        public var lateAfter: Duration = .seconds(60)
+        package var lateAfter: Duration = .seconds(60)
 
-        public init() {}
+        package init() {}
     }
 
     /// Something that should make the engine look again now.
-    public enum Event: Sendable, Hashable {
+    package enum Event: Sendable, Hashable {
         case wake(WakeReason)
         /// SIGHUP: settings may have changed.
         case reload
@@ -94,31 +94,31 @@ public actor DeliveryEngine {
 
     /// The channels for the current settings, permission and added channels
     /// (those not paused; the daemon keeps long-lived channels and chooses among them).
-    public typealias ChannelFactory = @Sendable (Settings, AuthorizationStatus, [RemoteChannel]) -> ChannelSet
+    package typealias ChannelFactory = @Sendable (Settings, AuthorizationStatus, [RemoteChannel]) -> ChannelSet
 
     /// Whether a channel answers now (the daemon asks whether a desktop
     /// notification server does); see "Provisional ends by itself" above.
-    public typealias ChannelCheck = @Sendable (Settings) async -> Bool
+    package typealias ChannelCheck = @Sendable (Settings) async -> Bool
 
     /// What one pass did.
-    public struct PassResult: Sendable, Equatable {
-        public var status: AuthorizationStatus = .notDetermined
+    package struct PassResult: Sendable, Equatable {
+        package var status: AuthorizationStatus = .notDetermined
         /// Rows added to the ledger because their instant came.
-        public var queued = 0
-        public var delivered = 0
+        package var queued = 0
+        package var delivered = 0
         /// Of ``delivered``, how many were late.
-        public var late = 0
-        public var retrying = 0
-        public var failed = 0
-        public var missed = 0
+        package var late = 0
+        package var retrying = 0
+        package var failed = 0
+        package var missed = 0
         /// Rows another engine claimed first.
-        public var skipped = 0
+        package var skipped = 0
         /// Rows whose local day or time has not come yet (the zone moved west): moved to their new instant.
-        public var waiting = 0
+        package var waiting = 0
         /// Pending requests after the reschedule.
-        public var scheduled = 0
+        package var scheduled = 0
         /// The local day the pass ran on (in the user's zone).
-        public var today: LocalDate?
+        package var today: LocalDate?
     }
 
     private let database: AppDatabase
@@ -134,7 +134,7 @@ public actor DeliveryEngine {
 
     private var warnedNotAllowed = false
     /// How many passes have completed (observable by tests).
-    public private(set) var passes = 0
+    package private(set) var passes = 0
 
     /// - Parameters:
     ///   - database: people, settings, pending requests and the ledger.
@@ -147,7 +147,7 @@ public actor DeliveryEngine {
     ///   - channelCheck: asks whether a channel answers, to end a
     ///     `provisional` permission; `nil` never ends it.
     ///   - logger: receives counts, never names.
-    public init(
+    package init(
         database: AppDatabase,
         clock: any Clock<Duration>,
         now: @escaping @Sendable () -> Date,
@@ -176,7 +176,7 @@ public actor DeliveryEngine {
     /// (not resent; see the type's documentation). Call once at start, while
     /// holding the daemon lock.
     @discardableResult
-    public func recoverInterrupted() async throws(StoreError) -> Int {
+    package func recoverInterrupted() async throws(StoreError) -> Int {
         let instant = now()
         let count = try await database.interruptSending(now: instant)
         if count > 0 {
@@ -187,7 +187,7 @@ public actor DeliveryEngine {
 
     /// Collects what is due, delivers, retries or records misses, then reschedules.
     @discardableResult
-    public func runOnePass() async throws(StoreError) -> PassResult {
+    package func runOnePass() async throws(StoreError) -> PassResult {
         let start = now()
         let system = systemTimeZone()
         var result = PassResult()
@@ -346,7 +346,7 @@ public actor DeliveryEngine {
     /// The next instant the engine has work: the soonest of the next pending
     /// fire instant, the next snooze or retry, and the next local midnight.
     /// Never earlier than one second from now.
-    public func nextWakeup() async throws(StoreError) -> Date {
+    package func nextWakeup() async throws(StoreError) -> Date {
         let instant = now()
         let system = systemTimeZone()
         let inputs = try await database.wakeupInputs()
@@ -358,12 +358,12 @@ public actor DeliveryEngine {
     }
 
     /// Makes a sleeping ``run(events:)`` pass again now (or skip its next sleep).
-    public nonisolated func poke() {
+    package nonisolated func poke() {
         alarm.ring()
     }
 
     /// Applies one event and pokes the loop.
-    public func handle(_ event: Event) async {
+    package func handle(_ event: Event) async {
         let instant = now()
         let ledger = DeliveryLedger(database: database)
         do {
@@ -394,7 +394,7 @@ public actor DeliveryEngine {
     /// - Parameter newDay: called after a pass that ran on a later local day
     ///   than the one before (the midnight wake), for work that follows the
     ///   day without a timer of its own (the daemon syncs its sources then).
-    public func run(events: AsyncStream<Event>, newDay: (@Sendable (LocalDate) -> Void)? = nil) async {
+    package func run(events: AsyncStream<Event>, newDay: (@Sendable (LocalDate) -> Void)? = nil) async {
         do { try await recoverInterrupted() } catch { logger.error("cannot read the delivery ledger", metadata: ["error": "\(error)"]) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

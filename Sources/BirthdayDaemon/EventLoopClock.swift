@@ -15,16 +15,16 @@ import NIOPosix
 /// Instants are `ContinuousClock`'s (CLOCK_BOOTTIME, which counts suspension);
 /// the timer runs on CLOCK_MONOTONIC, which does not. A sleep across a suspend
 /// therefore ends late, which is why the engine also reschedules on resume.
-public struct EventLoopClock: Clock {
-    public init() {}
+package struct EventLoopClock: Clock {
+    package init() {}
 
-    public typealias Instant = ContinuousClock.Instant
+    package typealias Instant = ContinuousClock.Instant
 
-    public var now: Instant { ContinuousClock.now }
+    package var now: Instant { ContinuousClock.now }
 
-    public var minimumResolution: Duration { .nanoseconds(1) }
+    package var minimumResolution: Duration { .nanoseconds(1) }
 
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let delay = Self.delay(ContinuousClock.now.duration(to: deadline))
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let state = NIOLockedValueBox(SleepState.waiting)

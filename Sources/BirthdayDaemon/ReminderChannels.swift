@@ -8,14 +8,14 @@ import Foundation
 /// `provisional` holds back the desktop only), with the desktop channel
 /// shared for the daemon's life (its connection is the one that receives
 /// the button clicks), then every channel the user added that is not paused.
-public enum ReminderChannels {
+package enum ReminderChannels {
     /// - Parameters:
     ///   - desktop: the long-lived desktop channel, or `nil` to leave desktop notifications out.
     ///   - environment: what the `command` channel's command inherits.
     ///   - clock: what the command channel's timeouts run on.
     ///   - databasePath: where the database is; an Apprise or ntfy channel's URL file lives beside it.
     ///   - log: writes the `log` channel's line (the CLI passes standard output).
-    public static func factory(
+    package static func factory(
         desktop: DesktopNotificationChannel?,
         environment: [String: String],
         clock: any Clock<Duration>,
@@ -39,7 +39,7 @@ public enum ReminderChannels {
     }
 
     /// The sink that delivers through an added channel.
-    public static func sink(
+    package static func sink(
         for channel: RemoteChannel,
         databasePath: String,
         environment: [String: String],
@@ -96,7 +96,7 @@ public enum ReminderChannels {
     /// onboarding asks, ``DesktopNotificationProbe``). The engine uses it to
     /// move a `provisional` permission, given because none answered then,
     /// to `authorized`.
-    public static func check(bus: DBusBusAddress = .session) -> DeliveryEngine.ChannelCheck {
+    package static func check(bus: DBusBusAddress = .session) -> DeliveryEngine.ChannelCheck {
         { _ in await DesktopNotificationProbe(bus: bus).probe().reachable }
     }
 }

@@ -17,7 +17,7 @@ extension SourceSync {
     ///   - reporting: how the helper's outcome comes back: the daemon reads
     ///     only its exit status (``CardDAVHelper/Reporting``); the helper logs
     ///     at `logger`'s level.
-    public static func standard(
+    package static func standard(
         database: AppDatabase,
         environment: [String: String],
         now: @escaping @Sendable () -> Date,

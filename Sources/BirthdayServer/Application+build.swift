@@ -1,14 +1,14 @@
-public import Hummingbird
+import Hummingbird
 import HummingbirdCore
-public import Logging
+import Logging
 
 /// The address the feed is served on unless configured otherwise: loopback
 /// only, so the birthday list is not reachable from the network by default.
-public enum FeedServerDefaults {
-    public static let host = "127.0.0.1"
-    public static let port = 8484
+package enum FeedServerDefaults {
+    package static let host = "127.0.0.1"
+    package static let port = 8484
     /// How long a connection may send nothing (or only part of a request head) before it is closed.
-    public static let idleTimeout = Duration.seconds(30)
+    package static let idleTimeout = Duration.seconds(30)
 }
 
 /// Builds the feed server: `GET`/`HEAD /calendar/<token>.ics` and `GET /healthz`.
@@ -28,7 +28,7 @@ public enum FeedServerDefaults {
 ///   - maxConnections: the most connections open at once; by default the
 ///     descriptor limit less a reserve (``ConnectionLimiter`` says why and
 ///     what happens at the bound).
-public func buildFeedApplication(
+package func buildFeedApplication(
     source: some FeedSource,
     host: String = FeedServerDefaults.host,
     port: Int = FeedServerDefaults.port,

@@ -1,6 +1,6 @@
 import BirthdayCalendar
 import BirthdayCore
-public import BirthdayStore
+import BirthdayStore
 import Foundation
 import Synchronization
 
@@ -23,7 +23,7 @@ import Synchronization
 /// user's zone together (``feedRevision(data:year:)``): a new year is a new
 /// revision, and the body is exported again (its `ETag` changes only if the
 /// text does).
-public struct DatabaseFeedSource: FeedSource {
+package struct DatabaseFeedSource: FeedSource {
     let database: AppDatabase
     /// The environment's locale, for the feed's words when the `language` setting is `system`.
     let systemLocale: String?
@@ -34,7 +34,7 @@ public struct DatabaseFeedSource: FeedSource {
     private let cache = StateCache()
     private let logPath: String
 
-    public init(
+    package init(
         database: AppDatabase,
         systemLocale: String? = nil,
         now: @escaping @Sendable () -> Date,
@@ -85,14 +85,14 @@ public struct DatabaseFeedSource: FeedSource {
         FileStamp(database: database.path, log: logPath)
     }
 
-    public func revision() async throws -> Int64 {
+    package func revision() async throws -> Int64 {
         let state = try await state()
         return Self.feedRevision(data: state.revision, year: year(state))
     }
 
     /// Reads the people and exports them, on NIO's thread pool (``Blocking``):
     /// an export of thousands of events must not hold up an event loop.
-    public func feed() async throws -> FeedSnapshot {
+    package func feed() async throws -> FeedSnapshot {
         let contents = try await database.feedContents()
         let localizer = contents.settings.localizer(systemLocale: systemLocale)
         let today = today(zone: contents.settings.resolvedTimeZone(system: systemTimeZone()))
@@ -104,13 +104,13 @@ public struct DatabaseFeedSource: FeedSource {
         return FeedSnapshot(body: body, lastModified: lastChange, revision: Self.feedRevision(data: contents.revision, year: today.year))
     }
 
-    public func token() async throws -> String {
+    package func token() async throws -> String {
         try await state().token
     }
 
     /// The cached token and revision if the database files are unchanged
     /// since they were read (two `stat` calls, no SQLite), else `nil`.
-    public func cachedValidators() -> (token: String, revision: Int64)? {
+    package func cachedValidators() -> (token: String, revision: Int64)? {
         cache.state(for: stamp()).map { ($0.token, Self.feedRevision(data: $0.revision, year: year($0))) }
     }
 

@@ -1,12 +1,12 @@
 import BirthdayCore
-public import Foundation
+import Foundation
 
 /// What the server needs from the store (the lead implements it over SQLite).
 ///
 /// The server asks for ``revision()`` on every calendar request and for
 /// ``feed()`` only when the revision differs from the one it has cached, so
 /// `revision()` should be cheap and `feed()` may do the export.
-public protocol FeedSource: Sendable {
+package protocol FeedSource: Sendable {
     /// A number that changes whenever the people or the settings that affect
     /// the feed change, or anything else that changes its body (for
     /// ``DatabaseFeedSource``, the year: expanded dates of other calendars move on each January 1).
@@ -27,19 +27,19 @@ public protocol FeedSource: Sendable {
 }
 
 extension FeedSource {
-    public func cachedValidators() -> (token: String, revision: Int64)? { nil }
+    package func cachedValidators() -> (token: String, revision: Int64)? { nil }
 }
 
 /// One exported feed, as the server caches and serves it.
-public struct FeedSnapshot: Sendable, Equatable {
+package struct FeedSnapshot: Sendable, Equatable {
     /// The iCalendar text (from `CalendarExporter.export`).
-    public var body: String
+    package var body: String
     /// When the data last changed; sent as `Last-Modified` (to the second).
-    public var lastModified: Date
+    package var lastModified: Date
     /// The ``FeedSource/revision()`` this body was built from.
-    public var revision: Int64
+    package var revision: Int64
 
-    public init(body: String, lastModified: Date, revision: Int64) {
+    package init(body: String, lastModified: Date, revision: Int64) {
         self.body = body
         self.lastModified = lastModified
         self.revision = revision

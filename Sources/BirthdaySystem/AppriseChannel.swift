@@ -25,16 +25,16 @@ import Foundation
 /// - Its output is read only for the last line of what it said, kept as the
 ///   reason (one line, at most 300 characters), with every part of the URL
 ///   four characters or longer masked: the reason reaches `status` and the log.
-public struct AppriseChannel: NotificationSink {
-    public let name: String
+package struct AppriseChannel: NotificationSink {
+    package let name: String
     /// The apprise config file holding the URL.
-    public let configuration: String
+    package let configuration: String
     private let environment: [String: String]
     private let clock: any Clock<Duration>
     private let timeout: Duration
     private let program: String?
 
-    public init(
+    package init(
         name: String,
         configuration: String,
         environment: [String: String],
@@ -51,12 +51,12 @@ public struct AppriseChannel: NotificationSink {
     }
 
     /// `apprise` on the `PATH` of `environment`, else /usr/bin/apprise, when executable.
-    public static func program(environment: [String: String]) -> String? {
+    package static func program(environment: [String: String]) -> String? {
         let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init) + ["/usr/bin"]
         return folders.map { $0 + "/apprise" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    public func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+    package func deliver(_ reminder: Reminder) async throws(DeliveryError) {
         guard let program else {
             throw .remoteRefused(channel: name, reason: "the apprise program is not installed (Debian package apprise)")
         }
@@ -120,7 +120,7 @@ public struct AppriseChannel: NotificationSink {
     /// Whether apprise understands the URL in `configuration` (`--dry-run`,
     /// which sends nothing); `nil` when apprise is not installed. What it
     /// prints (the URL itself) is never kept.
-    public static func understands(configuration: String, environment: [String: String]) async -> Bool? {
+    package static func understands(configuration: String, environment: [String: String]) async -> Bool? {
         guard let program = program(environment: environment) else { return nil }
         let outcome = try? await ChildProcess.run(
             [program, "--dry-run", "-c", configuration, "-b", "birthdays"],

@@ -12,9 +12,9 @@ import Glibc
 /// The kernel drops the lock when the process exits, however it exits
 /// (kill -9 included), so a stale file never blocks a restart; a second
 /// daemon fails at once (LOCK_NB) with ``DaemonLockError/alreadyRunning(database:pid:)``.
-public final class DaemonLock: Sendable {
+package final class DaemonLock: Sendable {
     /// The lock file.
-    public let path: String
+    package let path: String
     private let fd: Int32
 
     private init(path: String, fd: Int32) {
@@ -27,7 +27,7 @@ public final class DaemonLock: Sendable {
     /// `<database>.lock`, next to the database file itself: the path is
     /// resolved first (symbolic links, `..`, a relative path), so two daemons
     /// that name one database differently still share one lock.
-    public static func path(forDatabase database: String) -> String { resolved(database) + ".lock" }
+    package static func path(forDatabase database: String) -> String { resolved(database) + ".lock" }
 
     /// `path` with every symbolic link resolved; for a file that does not
     /// exist yet, its folder resolved and its name kept.
@@ -50,7 +50,7 @@ public final class DaemonLock: Sendable {
     /// - Throws: ``DaemonLockError/alreadyRunning(database:pid:)`` when
     ///   another process holds it, ``DaemonLockError/cannotOpen(path:reason:)``
     ///   when the file cannot be opened.
-    public static func acquire(database: String) throws(DaemonLockError) -> DaemonLock {
+    package static func acquire(database: String) throws(DaemonLockError) -> DaemonLock {
         let path = path(forDatabase: database)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
@@ -69,7 +69,7 @@ public final class DaemonLock: Sendable {
 
     /// The pid of the daemon holding the lock for `database`, or `nil` when
     /// none runs. (`0` when one runs but its pid is unreadable.)
-    public static func holder(database: String) -> Int32? {
+    package static func holder(database: String) -> Int32? {
         let fd = open(path(forDatabase: database), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -89,11 +89,11 @@ public final class DaemonLock: Sendable {
 }
 
 /// The daemon lock could not be taken.
-public enum DaemonLockError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DaemonLockError: Error, Sendable, Equatable, CustomStringConvertible {
     case alreadyRunning(database: String, pid: Int32?)
     case cannotOpen(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .alreadyRunning(let database, let pid):
             "birthdays run is already running for \(database)" + (pid.map { " (pid \($0))" } ?? "")

@@ -28,17 +28,17 @@ import Synchronization
 ///   So an action is normally followed by a close with reason
 ///   ``NotificationAction/CloseReason/closedByCall`` (or whatever the server
 ///   reported first).
-public final class DesktopNotificationChannel: NotificationSink {
+package final class DesktopNotificationChannel: NotificationSink {
     /// The labels shown on the action buttons.
-    public struct Labels: Sendable, Hashable {
-        public var open = "Open"
-        public var snooze = "Snooze 15 min"
-        public var dismiss = "Dismiss"
+    package struct Labels: Sendable, Hashable {
+        package var open = "Open"
+        package var snooze = "Snooze 15 min"
+        package var dismiss = "Dismiss"
 
-        public init() {}
+        package init() {}
 
         /// The labels in the localizer's language.
-        public init(_ localizer: Localizer) {
+        package init(_ localizer: Localizer) {
             open = localizer(.actionOpen)
             snooze = localizer(.actionSnooze)
             dismiss = localizer(.actionDismiss)
@@ -47,12 +47,12 @@ public final class DesktopNotificationChannel: NotificationSink {
 
     /// Actions and closes of the notifications this channel showed. Ends
     /// when the channel is released.
-    public let actions: AsyncStream<NotificationAction>
+    package let actions: AsyncStream<NotificationAction>
 
-    public let bus: DBusBusAddress
+    package let bus: DBusBusAddress
     /// The labels of the buttons of the next notifications shown: the daemon
     /// sets them again when the `language` setting changes.
-    public var labels: Labels {
+    package var labels: Labels {
         get { currentLabels.withLock { $0 } }
         set { currentLabels.withLock { $0 = newValue } }
     }
@@ -63,7 +63,7 @@ public final class DesktopNotificationChannel: NotificationSink {
     /// - Parameters:
     ///   - bus: the session bus, or an explicit address (tests).
     ///   - callTimeout: how long to wait for the server's answer. Default 5 s.
-    public init(bus: DBusBusAddress = .session, labels: Labels = Labels(), callTimeout: Duration = .seconds(5)) {
+    package init(bus: DBusBusAddress = .session, labels: Labels = Labels(), callTimeout: Duration = .seconds(5)) {
         self.bus = bus
         self.currentLabels = Mutex(labels)
         self.callTimeout = callTimeout
@@ -74,7 +74,7 @@ public final class DesktopNotificationChannel: NotificationSink {
 
     deinit { shared.shutDown() }
 
-    public func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+    package func deliver(_ reminder: Reminder) async throws(DeliveryError) {
         let client = try connection()
         let capabilities = try await self.capabilities(client)
         let shared = self.shared
@@ -140,7 +140,8 @@ public final class DesktopNotificationChannel: NotificationSink {
     ///
     /// - Returns: the server's information, or why there is none
     ///   (``DeliveryError/noSessionBus(reason:)``, ``DeliveryError/noNotificationServer``, …).
-    public static func probe(bus: DBusBusAddress = .session, timeout: Duration = .seconds(2)) async -> Result<NotificationServerInfo, DeliveryError> {
+    package static func probe(bus: DBusBusAddress = .session, timeout: Duration = .seconds(2)) async -> Result<NotificationServerInfo, DeliveryError>
+    {
         let client: DBusClient
         do {
             client = try DBusClient(bus: bus)

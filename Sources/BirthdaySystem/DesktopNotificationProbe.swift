@@ -8,7 +8,7 @@ import BirthdayCore
 ///
 /// A missing session bus (no `DBUS_SESSION_BUS_ADDRESS`, as over SSH or in
 /// CI) fails at once; a server that does not answer fails after `timeout`.
-public struct DesktopNotificationProbe: NotificationChannelProbe {
+package struct DesktopNotificationProbe: NotificationChannelProbe {
     private let bus: DBusBusAddress
     private let otherChannels: [ChannelKind]
     private let timeout: Duration
@@ -17,13 +17,13 @@ public struct DesktopNotificationProbe: NotificationChannelProbe {
     ///   - bus: the session bus, or an explicit address (tests).
     ///   - channels: the `channels` setting; any channel besides `desktop` is reachable without a probe.
     ///   - timeout: how long to wait for the server's answer. Default 2 s.
-    public init(bus: DBusBusAddress = .session, channels: [ChannelKind] = [], timeout: Duration = .seconds(2)) {
+    package init(bus: DBusBusAddress = .session, channels: [ChannelKind] = [], timeout: Duration = .seconds(2)) {
         self.bus = bus
         self.otherChannels = channels.filter { $0 != .desktop }
         self.timeout = timeout
     }
 
-    public func probe() async -> ChannelProbeResult {
+    package func probe() async -> ChannelProbeResult {
         if let channel = otherChannels.first {
             return ChannelProbeResult(reachable: true, detail: "channel '\(channel.rawValue)' is configured")
         }

@@ -34,16 +34,16 @@ import Glibc
 /// holds the message, a name or the subject. A retried delivery sends the
 /// same Message-ID; a crash after the server took the message and before
 /// the ledger recorded it can send it twice (at least once, never lost).
-public struct EmailChannel: NotificationSink {
+package struct EmailChannel: NotificationSink {
     /// The channel's name, as errors and `status` show it.
-    public let name: String
-    public let to: EmailAddress
+    package let name: String
+    package let to: EmailAddress
     /// The sender: the given one, else the recipient's address named "birthdays".
-    public let from: EmailAddress
+    package let from: EmailAddress
     /// The program given with `--sendmail`, if any.
-    public let sendmail: String?
-    public let host: String
-    public let timeout: Duration
+    package let sendmail: String?
+    package let host: String
+    package let timeout: Duration
     private let environment: [String: String]
     private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
@@ -59,7 +59,7 @@ public struct EmailChannel: NotificationSink {
     ///   - clock: the clock of the timeout.
     ///   - timeout: how long the program may run (connecting and sending) before it is stopped. Default 60 s.
     ///   - now: the message's Date.
-    public init(
+    package init(
         name: String,
         to: EmailAddress,
         from: EmailAddress?,
@@ -87,7 +87,7 @@ public struct EmailChannel: NotificationSink {
     /// The program to run: `explicit` when given (`nil` unless it is an
     /// executable file), else /usr/sbin/sendmail when it is executable, else
     /// `msmtp` found on the `PATH` of `environment`.
-    public static func sendmailProgram(explicit: String?, environment: [String: String]) -> String? {
+    package static func sendmailProgram(explicit: String?, environment: [String: String]) -> String? {
         if let explicit { return isExecutableFile(explicit) ? explicit : nil }
         if isExecutableFile(systemSendmail) { return systemSendmail }
         for folder in (environment["PATH"] ?? "").split(separator: ":") where folder.hasPrefix("/") {
@@ -105,7 +105,7 @@ public struct EmailChannel: NotificationSink {
     }
 
     /// This machine's name (`gethostname`), or `localhost` when it has none.
-    public static func hostName() -> String {
+    package static func hostName() -> String {
         var name = [CChar](repeating: 0, count: 256)
         guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
         let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -119,7 +119,7 @@ public struct EmailChannel: NotificationSink {
             + "with msmtp-mta for /usr/sbin/sendmail) and set up its account in ~/.msmtprc"
     }
 
-    public func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+    package func deliver(_ reminder: Reminder) async throws(DeliveryError) {
         guard let program = Self.sendmailProgram(explicit: sendmail, environment: environment) else {
             throw .remoteRefused(channel: name, reason: noProgramReason())
         }

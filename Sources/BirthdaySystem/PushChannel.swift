@@ -35,9 +35,9 @@ import Glibc
 /// | 3xx (not followed), other 4xx | ``DeliveryError/remoteRefused(channel:reason:)`` with the server's words: not retried |
 /// | no helper, no URL file | `remoteRefused`, saying what to do |
 /// | the token command fails | `remoteUnavailable` (a locked password store may open later) |
-public struct PushChannel: NotificationSink {
+package struct PushChannel: NotificationSink {
     /// Which server, and where its URL is.
-    public enum Service: Sendable, Hashable {
+    package enum Service: Sendable, Hashable {
         /// ntfy: the URL (server and topic) is in this file.
         case ntfy(urlFile: String)
         /// Gotify: the server's URL.
@@ -45,15 +45,15 @@ public struct PushChannel: NotificationSink {
     }
 
     /// The longest ntfy message, in bytes (a longer one becomes an attachment).
-    public static let messageLimit = 4096
+    package static let messageLimit = 4096
 
-    public let name: String
-    public let service: Service
-    public let tokenCommand: String?
+    package let name: String
+    package let service: Service
+    package let tokenCommand: String?
     /// The helper that sends the request.
-    public let helper: String
+    package let helper: String
     /// The whole request's deadline.
-    public let deadline: Duration
+    package let deadline: Duration
     private let environment: [String: String]
     private let clock: any Clock<Duration>
 
@@ -61,7 +61,7 @@ public struct PushChannel: NotificationSink {
     ///   - environment: what the token command and the helper inherit; its
     ///     `BIRTHDAYS_HTTP_DEADLINE` (seconds) overrides the 10 s deadline.
     ///   - helper: the helper executable; `nil` for ``CardDAVHelper/locate(environment:)``.
-    public init(
+    package init(
         name: String,
         service: Service,
         tokenCommand: String?,
@@ -79,14 +79,14 @@ public struct PushChannel: NotificationSink {
     }
 
     /// `BIRTHDAYS_HTTP_DEADLINE` in seconds (more than 0, at most 600), else 10 s.
-    public static func deadline(environment: [String: String]) -> Duration {
+    package static func deadline(environment: [String: String]) -> Duration {
         guard let text = environment["BIRTHDAYS_HTTP_DEADLINE"], let seconds = Double(text), seconds > 0, seconds <= 600 else {
             return .seconds(10)
         }
         return .milliseconds(Int64(seconds * 1000))
     }
 
-    public func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+    package func deliver(_ reminder: Reminder) async throws(DeliveryError) {
         guard access(helper, X_OK) == 0 else {
             throw .remoteRefused(
                 channel: name,
@@ -267,12 +267,12 @@ struct GotifyMessage: Encodable {
 
 /// One HTTP `POST` for the helper to send: read as JSON from its standard
 /// input (headers hold the token, so never an argument).
-public struct PushRequest: Codable, Sendable, Hashable {
-    public var url: String
-    public var headers: [String: String]
-    public var body: String
+package struct PushRequest: Codable, Sendable, Hashable {
+    package var url: String
+    package var headers: [String: String]
+    package var body: String
 
-    public init(url: String, headers: [String: String], body: String) {
+    package init(url: String, headers: [String: String], body: String) {
         self.url = url
         self.headers = headers
         self.body = body
@@ -286,16 +286,16 @@ public struct PushRequest: Codable, Sendable, Hashable {
 
 /// The helper's answer to a ``PushRequest``: the status, `Retry-After` and
 /// the first 4 KiB of the body; or why there was no answer.
-public struct PushReply: Codable, Sendable, Hashable {
-    public var status: Int?
-    public var retryAfter: String?
-    public var body: String?
+package struct PushReply: Codable, Sendable, Hashable {
+    package var status: Int?
+    package var retryAfter: String?
+    package var body: String?
     /// Why no answer came (no connection, TLS), one sentence.
-    public var error: String?
+    package var error: String?
     /// The deadline passed first.
-    public var timedOut: Bool?
+    package var timedOut: Bool?
 
-    public init(status: Int? = nil, retryAfter: String? = nil, body: String? = nil, error: String? = nil, timedOut: Bool? = nil) {
+    package init(status: Int? = nil, retryAfter: String? = nil, body: String? = nil, error: String? = nil, timedOut: Bool? = nil) {
         self.status = status
         self.retryAfter = retryAfter
         self.body = body

@@ -10,8 +10,8 @@ import Glibc
 /// holding `HOST:PORT`, with an exclusive `flock` for as long as the server
 /// runs. The kernel drops the lock when the process ends, however it ends,
 /// so a file left behind by a killed server is never taken for a running one.
-public final class ServeRecord: Sendable {
-    public let path: String
+package final class ServeRecord: Sendable {
+    package let path: String
     private let fd: Int32
 
     private init(path: String, fd: Int32) {
@@ -25,12 +25,12 @@ public final class ServeRecord: Sendable {
     }
 
     /// `<database>.serve`, next to the database file itself.
-    public static func path(forDatabase database: String) -> String { DaemonLock.resolved(database) + ".serve" }
+    package static func path(forDatabase database: String) -> String { DaemonLock.resolved(database) + ".serve" }
 
     /// Records that this process serves the feed of `database` at `address`;
     /// `nil` when it cannot (a folder it may not write, another server that
     /// recorded first): the feed is served all the same.
-    public static func publish(database: String, address: FeedAddress) -> ServeRecord? {
+    package static func publish(database: String, address: FeedAddress) -> ServeRecord? {
         let path = path(forDatabase: database)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
@@ -45,7 +45,7 @@ public final class ServeRecord: Sendable {
     }
 
     /// The address a running `birthdays serve` recorded for `database`, or `nil` when none runs.
-    public static func current(database: String) -> FeedAddress? {
+    package static func current(database: String) -> FeedAddress? {
         let fd = open(path(forDatabase: database), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -7,11 +7,11 @@ import Testing
 /// A database for one test: in memory (GRDB's `DatabaseQueue`), or a real
 /// SQLite file in a fresh temporary directory when `file` (for tests that
 /// open it twice, as two processes would); removed on deinit.
-public final class TemporaryDatabase: Sendable {
-    public let directory: URL?
-    public let database: AppDatabase
+package final class TemporaryDatabase: Sendable {
+    package let directory: URL?
+    package let database: AppDatabase
 
-    public init(file: Bool = false) throws {
+    package init(file: Bool = false) throws {
         if file {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("birthdays-tests-" + UUID().uuidString)
             self.directory = directory
@@ -62,7 +62,7 @@ public enum Fixture {
     }
 
     /// A scheduler over `database` at a fixed instant and system zone.
-    public static func scheduler(
+    package static func scheduler(
         _ database: AppDatabase,
         now: Date,
         zone: TimeZone,

@@ -26,19 +26,19 @@ import Glibc
 /// ARCHITECTURE.md) is never held up by the database. A task cancelled
 /// before its transaction started gets ``StoreError/cancelled(path:)`` and
 /// the transaction never runs.
-public final class AppDatabase: Sendable {
+package final class AppDatabase: Sendable {
     /// How long a write waits for another process's write to finish.
-    public static let busyTimeout: TimeInterval = 10
+    package static let busyTimeout: TimeInterval = 10
 
     let writer: any DatabaseWriter
     /// Where the database lives, for messages: its file path, or `:memory:`.
-    public let path: String
+    package let path: String
 
     /// Wraps `writer` and migrates its schema forward.
     ///
     /// - Throws: ``StoreError`` when the database is not a `birthdays`
     ///   database or a migration fails.
-    public init(_ writer: any DatabaseWriter) throws(StoreError) {
+    package init(_ writer: any DatabaseWriter) throws(StoreError) {
         self.writer = writer
         self.path = writer.path
         do {
@@ -67,7 +67,7 @@ public final class AppDatabase: Sendable {
     }
 
     /// An empty database in memory, for tests and previews.
-    public static func inMemory() throws(StoreError) -> AppDatabase {
+    package static func inMemory() throws(StoreError) -> AppDatabase {
         do {
             return try AppDatabase(DatabaseQueue(configuration: configuration()))
         } catch let error as StoreError {
@@ -98,7 +98,7 @@ public final class AppDatabase: Sendable {
     ///     written read-only; writes then fail with ``StoreError``.
     /// - Throws: ``StoreError`` when the directory or file cannot be created,
     ///   the file is not a database, or a migration fails.
-    public static func openFile(at path: String, create: Bool = true, readOnlyIfNotWritable: Bool = false) throws(StoreError) -> AppDatabase {
+    package static func openFile(at path: String, create: Bool = true, readOnlyIfNotWritable: Bool = false) throws(StoreError) -> AppDatabase {
         if readOnlyIfNotWritable, FileManager.default.fileExists(atPath: path), !isWritable(path) {
             return try openReadOnly(at: path)
         }
@@ -129,7 +129,7 @@ public final class AppDatabase: Sendable {
     ///
     /// - Throws: ``StoreError`` when the file cannot be read, is not a
     ///   database, or needs a migration it cannot get.
-    public static func openReadOnly(at path: String) throws(StoreError) -> AppDatabase {
+    package static func openReadOnly(at path: String) throws(StoreError) -> AppDatabase {
         var configuration = configuration(readOnly: true)
         configuration.readonly = true
         do {
@@ -151,7 +151,7 @@ public final class AppDatabase: Sendable {
     /// the original stays as it was.
     ///
     /// - Throws: ``StoreError`` when the original cannot be read or the copy cannot be written.
-    public static func openCopy(of path: String, at copyPath: String) throws(StoreError) -> AppDatabase {
+    package static func openCopy(of path: String, at copyPath: String) throws(StoreError) -> AppDatabase {
         try prepareFile(at: copyPath, create: true)
         let destination: DatabaseQueue
         do {
@@ -226,7 +226,7 @@ public final class AppDatabase: Sendable {
 
     /// `$BIRTHDAYS_DATABASE`, else `$XDG_DATA_HOME/birthdays/birthdays.sqlite`,
     /// else `~/.local/share/birthdays/birthdays.sqlite`.
-    public static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         if let explicit = environment["BIRTHDAYS_DATABASE"], !explicit.isEmpty { return explicit }
         let dataHome: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
@@ -273,7 +273,7 @@ public final class AppDatabase: Sendable {
     /// setting, a sync) has committed a write since the last time it was
     /// read, and never for this connection's own writes. The daemon compares
     /// it to notice every write any command makes.
-    public func dataVersion() async throws(StoreError) -> Int {
+    package func dataVersion() async throws(StoreError) -> Int {
         let writer = self.writer
         let path = self.path
         return try await Blocking.run(ifCancelled: .cancelled(path: path)) { () throws(StoreError) in

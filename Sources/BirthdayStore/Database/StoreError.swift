@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// Something went wrong with the database file.
-public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file or its directory could not be created or opened.
     case cannotOpen(path: String, reason: String)
     /// There is no database file at the path, and the command only reads.
@@ -32,7 +32,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open the database \(path): \(reason)"
         case .missing(let path): "there is no database at \(path); import contacts first, or check --database and BIRTHDAYS_DATABASE"

@@ -3,27 +3,27 @@ import Foundation
 import GRDB
 
 /// What is due at the start of a delivery pass (``AppDatabase/collectDue(now:systemTimeZone:)``).
-public struct DueWork: Sendable {
-    public var settings: Settings
+package struct DueWork: Sendable {
+    package var settings: Settings
     /// The permission as stored.
-    public var status: AuthorizationStatus
+    package var status: AuthorizationStatus
     /// Rows added to the ledger because their instant came.
-    public var queued: Int
+    package var queued: Int
     /// Ledger rows that are queued or retrying and due, soonest first.
-    public var entries: [DeliveryEntry]
+    package var entries: [DeliveryEntry]
     /// The keyed hash for the ids logs show.
-    public var publicIDs: PublicID
+    package var publicIDs: PublicID
     /// The channels the user added that deliver now (paused ones left out).
-    public var remoteChannels: [RemoteChannel]
+    package var remoteChannels: [RemoteChannel]
 }
 
 /// What the delivery engine's next wakeup depends on (``AppDatabase/wakeupInputs()``).
-public struct WakeupInputs: Sendable {
-    public var settings: Settings
+package struct WakeupInputs: Sendable {
+    package var settings: Settings
     /// The soonest pending request's instant.
-    public var pending: Date?
+    package var pending: Date?
     /// The soonest queued, retrying or snoozed ledger row's instant.
-    public var ledger: Date?
+    package var ledger: Date?
 }
 
 /// The delivery engine's transactions (the engine itself, with its loop, is
@@ -33,7 +33,7 @@ extension AppDatabase {
     /// Moves every pending request whose instant has come into the ledger
     /// (as `queued`, in one transaction with its removal from pending), and
     /// reads what is to be handled now, in the same transaction.
-    public func collectDue(now: Date, systemTimeZone: TimeZone) async throws(StoreError) -> DueWork {
+    package func collectDue(now: Date, systemTimeZone: TimeZone) async throws(StoreError) -> DueWork {
         try await write { db in
             let settings = try SettingRecord.settings(db)
             let queued = try NotificationScheduler.queueDue(
@@ -56,28 +56,28 @@ extension AppDatabase {
 
     /// Marks rows left in `sending` (a daemon died while handing them over) as
     /// `interrupted`; how many.
-    public func interruptSending(now: Date) async throws(StoreError) -> Int {
+    package func interruptSending(now: Date) async throws(StoreError) -> Int {
         try await write { db in try DeliveryRecord.interruptSending(now: now, db) }
     }
 
     /// Claims `entry` for sending (`queued` or `retrying` → `sending`); whether
     /// this caller got it (another engine may have claimed it first).
-    public func claimDelivery(_ entry: DeliveryEntry, now: Date) async throws(StoreError) -> Bool {
+    package func claimDelivery(_ entry: DeliveryEntry, now: Date) async throws(StoreError) -> Bool {
         try await write { db in try DeliveryRecord.claim(entry, now: now, db) }
     }
 
     /// Saves `entry` if its row is still in one of `states`; whether it was.
-    public func finishDelivery(_ entry: DeliveryEntry, from states: [DeliveryEntry.State]) async throws(StoreError) -> Bool {
+    package func finishDelivery(_ entry: DeliveryEntry, from states: [DeliveryEntry.State]) async throws(StoreError) -> Bool {
         try await write { db in try DeliveryRecord.finish(entry, from: states, db) }
     }
 
     /// Moves a row whose local day or time has not come yet (the zone moved west) to `instant`.
-    public func moveDelivery(_ entry: DeliveryEntry, to instant: Date, now: Date) async throws(StoreError) {
+    package func moveDelivery(_ entry: DeliveryEntry, to instant: Date, now: Date) async throws(StoreError) {
         try await write { db in try DeliveryRecord.move(entry, to: instant, now: now, db) }
     }
 
     /// Stores `authorized` if the permission is still `provisional`; whether it did.
-    public func authorizeIfProvisional() async throws(StoreError) -> Bool {
+    package func authorizeIfProvisional() async throws(StoreError) -> Bool {
         try await write { db -> Bool in
             guard try SettingRecord.authorizationStatus(db) == .provisional else { return false }
             try SettingRecord.set(AuthorizationStatus.authorized.rawValue, for: .authorization, db)
@@ -86,7 +86,7 @@ extension AppDatabase {
     }
 
     /// The settings and the soonest pending and ledger instants, read together.
-    public func wakeupInputs() async throws(StoreError) -> WakeupInputs {
+    package func wakeupInputs() async throws(StoreError) -> WakeupInputs {
         try await read { db in
             WakeupInputs(
                 settings: try SettingRecord.settings(db),

@@ -4,19 +4,19 @@ import GRDB
 
 /// Everything the calendar feed is built from, read in one transaction so
 /// the people, the settings and the revision agree.
-public struct FeedContents: Sendable {
+package struct FeedContents: Sendable {
     /// Those not excluded that have a birthday or an anniversary, ordered by
     /// id, with only id, name and dates.
-    public var people: [Person]
-    public var settings: Settings
-    public var revision: Int64
+    package var people: [Person]
+    package var settings: Settings
+    package var revision: Int64
     /// When people or settings last changed.
-    public var changedAt: Date
+    package var changedAt: Date
 }
 
 extension AppDatabase {
     /// The feed's secret token, created (128 random bits) on first use.
-    public func feedToken() async throws(StoreError) -> String {
+    package func feedToken() async throws(StoreError) -> String {
         if let token = try await read({ db in try SettingRecord.value(.feedToken, db) }) { return token }
         return try await write { db in
             if let token = try SettingRecord.value(.feedToken, db) { return token }
@@ -28,14 +28,14 @@ extension AppDatabase {
 
     /// Replaces the feed token; the old URL stops working at once. Returns the new token.
     @discardableResult
-    public func rotateFeedToken() async throws(StoreError) -> String {
+    package func rotateFeedToken() async throws(StoreError) -> String {
         let token = FeedToken.generate()
         try await write { db in try SettingRecord.set(token, for: .feedToken, db) }
         return token
     }
 
     /// The people, settings and revision of the feed, in one read.
-    public func feedContents() async throws(StoreError) -> FeedContents {
+    package func feedContents() async throws(StoreError) -> FeedContents {
         try await read { db in
             let (revision, changedAt) = try RevisionRecord.current(db)
             return FeedContents(

@@ -6,24 +6,24 @@ import GRDB
 /// and what the delivery ledger says (for `pending`, `status` and `notifications`).
 extension AppDatabase {
     /// The stored permission; `notDetermined` until one is set.
-    public func authorizationStatus() async throws(StoreError) -> AuthorizationStatus {
+    package func authorizationStatus() async throws(StoreError) -> AuthorizationStatus {
         try await read { db in try SettingRecord.authorizationStatus(db) }
     }
 
     /// Stores the permission. Pending reminders are not touched: reschedule
     /// afterwards (``NotificationScheduler/reschedule()``) to apply it.
-    public func setAuthorizationStatus(_ status: AuthorizationStatus) async throws(StoreError) {
+    package func setAuthorizationStatus(_ status: AuthorizationStatus) async throws(StoreError) {
         try await write { db in try SettingRecord.set(status.rawValue, for: .authorization, db) }
     }
 
     /// The pending reminders, soonest first.
-    public func pendingRequests() async throws(StoreError) -> [NotificationRequest] {
+    package func pendingRequests() async throws(StoreError) -> [NotificationRequest] {
         try await read { db in try PendingNotificationRecord.requests(db) }
     }
 
     /// What `birthdays pending` lists: the pending requests and the snoozes
     /// waiting for their instant, soonest first, each with its short id.
-    public func pendingReminders() async throws(StoreError) -> [PendingReminder] {
+    package func pendingReminders() async throws(StoreError) -> [PendingReminder] {
         try await read { db in
             let requests = try PendingNotificationRecord.requests(db).map { (request: $0, snoozed: false) }
             let snoozes = try DeliveryRecord.queuedSnoozes(db).map { (request: $0.request, snoozed: true) }
@@ -43,47 +43,47 @@ extension AppDatabase {
     }
 
     /// The names of the people with `ids`, by id (for a terminal only: names never go to a log).
-    public func names(ids: [String]) async throws(StoreError) -> [String: String] {
+    package func names(ids: [String]) async throws(StoreError) -> [String: String] {
         try await read { db in try PersonRecord.names(ids: ids, db) }
     }
 
     /// Ledger rows changed at or after `since`, oldest first.
-    public func deliveries(updatedSince since: Date) async throws(StoreError) -> [DeliveryEntry] {
+    package func deliveries(updatedSince since: Date) async throws(StoreError) -> [DeliveryEntry] {
         try await read { db in try DeliveryRecord.entries(updatedSince: since, db) }
     }
 
     /// The last delivered reminder.
-    public func lastDelivery() async throws(StoreError) -> DeliveryEntry? {
+    package func lastDelivery() async throws(StoreError) -> DeliveryEntry? {
         try await read { db in try DeliveryRecord.lastDelivered(db) }
     }
 
     /// The keyed hash that turns ids into the ones logs and `status` show
     /// (``PublicID``); its secret lives in the database and is never shown.
-    public func publicIDs() async throws(StoreError) -> PublicID {
+    package func publicIDs() async throws(StoreError) -> PublicID {
         if let ids = try await read({ db in try SettingRecord.value(.publicIDKey, db).flatMap(PublicID.init(hexKey:)) }) { return ids }
         return try await write { db in try SettingRecord.publicIDs(db) }
     }
 
     /// The soonest instant the ledger needs work (a snooze or a retry).
-    public func nextLedgerWork() async throws(StoreError) -> Date? {
+    package func nextLedgerWork() async throws(StoreError) -> Date? {
         try await read { db in try DeliveryRecord.nextWork(db) }
     }
 }
 
 /// One line of `birthdays pending`: a pending request, or a snooze waiting
 /// in the ledger for its instant.
-public struct PendingReminder: Sendable, Equatable {
+package struct PendingReminder: Sendable, Equatable {
     /// The reminder; for a snooze its id ends in `-snooze` and it fires at the snooze's end.
-    public var request: NotificationRequest
+    package var request: NotificationRequest
     /// Whether this is a snooze.
-    public var snoozed: Bool
+    package var snoozed: Bool
     /// The shortest start of ``publicID`` that names it alone (at least 4
     /// hex digits, `-snooze` kept): what `snooze`, `dismiss` and `show` take.
-    public var shortID: String
+    package var shortID: String
     /// Its public id (``PublicID``), as logs and `status` show it.
-    public var publicID: String
+    package var publicID: String
 
-    public init(request: NotificationRequest, snoozed: Bool, shortID: String, publicID: String) {
+    package init(request: NotificationRequest, snoozed: Bool, shortID: String, publicID: String) {
         self.request = request
         self.snoozed = snoozed
         self.shortID = shortID

@@ -4,7 +4,7 @@ import GRDB
 extension AppDatabase {
     /// The saved onboarding progress and the notification permission, as a
     /// machine ready to resume.
-    public func onboardingMachine() async throws(StoreError) -> OnboardingMachine {
+    package func onboardingMachine() async throws(StoreError) -> OnboardingMachine {
         try await read { db in
             let step = try SettingRecord.value(.onboardingStep, db).flatMap(OnboardingMachine.Step.init(rawValue:)) ?? .welcome
             return OnboardingMachine(step: step, status: try SettingRecord.authorizationStatus(db))
@@ -12,7 +12,7 @@ extension AppDatabase {
     }
 
     /// Saves the machine's step and permission, in one transaction.
-    public func saveOnboarding(_ machine: OnboardingMachine) async throws(StoreError) {
+    package func saveOnboarding(_ machine: OnboardingMachine) async throws(StoreError) {
         try await write { db in
             try SettingRecord.set(machine.step.rawValue, for: .onboardingStep, db)
             try SettingRecord.set(machine.status.rawValue, for: .authorization, db)

@@ -4,12 +4,12 @@ import GRDB
 
 extension AppDatabase {
     /// Everyone in the store, ordered by name then id.
-    public func people() async throws(StoreError) -> [Person] {
+    package func people() async throws(StoreError) -> [Person] {
         try await read { db in try PersonRecord.people(db) }
     }
 
     /// The person with `id`, or `nil`.
-    public func person(id: String) async throws(StoreError) -> Person? {
+    package func person(id: String) async throws(StoreError) -> Person? {
         try await read { db in try PersonRecord.person(id: id, db) }
     }
 
@@ -17,7 +17,7 @@ extension AppDatabase {
     /// (`p-…`), a name or part of one; or a reminder's id in any form
     /// ``DeliveryLedger/resolve(_:)`` reads (`r-3f9c` from `pending`), which
     /// names the reminder's person.
-    public func findPerson(_ query: String) async throws(StoreError) -> PersonLookup.Result {
+    package func findPerson(_ query: String) async throws(StoreError) -> PersonLookup.Result {
         try await read { db in
             if let byID = try PersonRecord.person(id: query, db) { return .found(byID) }
             if case .found(let reminder) = try DeliveryLedger.resolve(query, db), let person = try PersonRecord.person(id: reminder.personID, db) {
@@ -34,25 +34,25 @@ extension AppDatabase {
     }
 
     /// Everyone whose name contains `query` (``PersonLookup/matches(_:in:publicIDs:)``), ordered by name then id.
-    public func people(matching query: String) async throws(StoreError) -> [Person] {
+    package func people(matching query: String) async throws(StoreError) -> [Person] {
         try await read { db in PersonLookup.matches(query, in: try PersonRecord.people(db), publicIDs: try SettingRecord.publicIDs(db)) }
     }
 
     /// Up to three people whose names are closest to `query`, for "did you mean".
-    public func suggestions(for query: String) async throws(StoreError) -> [Person] {
+    package func suggestions(for query: String) async throws(StoreError) -> [Person] {
         try await read { db in
             try PersonLookup.suggestions(for: query, in: try PersonRecord.identities(db)).compactMap { try PersonRecord.person(id: $0.id, db) }
         }
     }
 
     /// How many people the store holds.
-    public func peopleCount() async throws(StoreError) -> Int {
+    package func peopleCount() async throws(StoreError) -> Int {
         try await read { db in try PersonRecord.fetchCount(db) }
     }
 
     /// The change counter and the time of the last change to people or to
     /// settings that shape reminders and feeds.
-    public func revision() async throws(StoreError) -> (value: Int64, changedAt: Date) {
+    package func revision() async throws(StoreError) -> (value: Int64, changedAt: Date) {
         try await read { db in try RevisionRecord.current(db) }
     }
 
@@ -65,7 +65,7 @@ extension AppDatabase {
     /// - Parameters:
     ///   - withinDays: keep events at most this many days away (0 = today only).
     ///   - limit: keep at most this many, nearest first.
-    public func upcoming(_ upcoming: UpcomingEvents, withinDays: Int? = nil, limit: Int? = nil) async throws(StoreError) -> [Occurrence] {
+    package func upcoming(_ upcoming: UpcomingEvents, withinDays: Int? = nil, limit: Int? = nil) async throws(StoreError) -> [Occurrence] {
         try await read { db in
             var selector = NearestSelector(limit: limit)
             let rules = upcoming.rules

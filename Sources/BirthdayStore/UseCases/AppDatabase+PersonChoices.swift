@@ -3,11 +3,11 @@ import Foundation
 import GRDB
 
 /// What a choice about one person changed.
-public struct PersonChoiceResult: Sendable {
+package struct PersonChoiceResult: Sendable {
     /// The person as now stored.
-    public var person: Person
+    package var person: Person
     /// The reschedule that followed, in the same transaction; `nil` without a scheduler.
-    public var rescheduled: RescheduleResult?
+    package var rescheduled: RescheduleResult?
 }
 
 extension AppDatabase {
@@ -20,7 +20,7 @@ extension AppDatabase {
     /// person's pending reminders are gone when this returns.
     ///
     /// - Returns: `nil` when no person has `id` (nothing is written).
-    public func setExclusion(
+    package func setExclusion(
         _ choice: Exclusion.Choice,
         personID id: String,
         now: Date,
@@ -34,7 +34,7 @@ extension AppDatabase {
     /// `id`; imports never change it. Rescheduled like ``setExclusion(_:personID:now:rescheduling:)``.
     ///
     /// - Returns: `nil` when no person has `id` (nothing is written).
-    public func setReminderDays(
+    package func setReminderDays(
         _ days: ReminderDays?,
         personID id: String,
         now: Date,

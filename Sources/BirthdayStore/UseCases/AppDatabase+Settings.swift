@@ -4,7 +4,7 @@ import GRDB
 
 extension AppDatabase {
     /// The stored settings, with defaults for what was never set.
-    public func settings() async throws(StoreError) -> Settings {
+    package func settings() async throws(StoreError) -> Settings {
         try await read { db in try SettingRecord.settings(db) }
     }
 
@@ -16,7 +16,7 @@ extension AppDatabase {
     /// - Throws: ``SettingsError`` for a value the setting does not accept
     ///   (nothing is written), ``StoreError`` when the database fails.
     @discardableResult
-    public func setSetting(_ key: SettingKey, to value: String, now: Date) async throws -> Settings {
+    package func setSetting(_ key: SettingKey, to value: String, now: Date) async throws -> Settings {
         var check = Settings()
         try check.set(key, to: value)
         return try await write { db in
@@ -33,7 +33,7 @@ extension AppDatabase {
     /// settings. Resetting the alias `day-before` adds the day before back to
     /// the `reminders` days, as its default (`on`) says.
     @discardableResult
-    public func resetSetting(_ key: SettingKey, now: Date) async throws(StoreError) -> Settings {
+    package func resetSetting(_ key: SettingKey, now: Date) async throws(StoreError) -> Settings {
         try await write { db in
             if key.storedKey != key {
                 var current = try SettingRecord.settings(db)

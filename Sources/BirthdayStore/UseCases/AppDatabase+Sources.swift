@@ -6,7 +6,7 @@ extension AppDatabase {
     /// Every source, oldest first, with how many people each has (0 unless
     /// `counting`: counting reads every row of `sourcePerson`, which the
     /// daemon's SQLite cache would then keep in memory for nothing).
-    public func sources(counting: Bool = true) async throws(StoreError) -> [Source] {
+    package func sources(counting: Bool = true) async throws(StoreError) -> [Source] {
         try await read { db in try SourceRecord.sources(counting: counting, db) }
     }
 
@@ -14,7 +14,7 @@ extension AppDatabase {
     ///
     /// - Throws: ``SourceError/duplicateName(name:)`` when the name is taken;
     ///   ``SourceError/store(_:)`` when the database fails.
-    public func addSource(_ source: Source, now: Date) async throws(SourceError) -> Source {
+    package func addSource(_ source: Source, now: Date) async throws(SourceError) -> Source {
         let result: Source?
         do {
             result = try await write { db -> Source? in
@@ -38,7 +38,7 @@ extension AppDatabase {
     /// - Returns: how many people left the store.
     /// - Throws: ``SourceError/unknownSource(name:)``, ``SourceError/store(_:)``.
     @discardableResult
-    public func removeSource(
+    package func removeSource(
         named name: String,
         keepPeople: Bool,
         now: Date,
@@ -75,17 +75,17 @@ extension AppDatabase {
 
     /// Stores when the running daemon syncs each source next, by source id
     /// (`nil`: when something changes on disk), for `birthdays status`.
-    public func setNextSync(_ next: [Int64: Date?]) async throws(StoreError) {
+    package func setNextSync(_ next: [Int64: Date?]) async throws(StoreError) {
         try await write { db in try SourceRecord.setNextSync(next, db) }
     }
 
     /// Forgets every next sync (the daemon stopped).
-    public func clearNextSync() async throws(StoreError) {
+    package func clearNextSync() async throws(StoreError) {
         try await write { db in try SourceRecord.clearNextSync(db) }
     }
 
     /// The ids of the people the source `id` has, sorted (for tests and checks; never logged).
-    public func peopleOfSource(id: Int64) async throws(StoreError) -> [String] {
+    package func peopleOfSource(id: Int64) async throws(StoreError) -> [String] {
         try await read { db in try SourcePersonRecord.people(sourceId: id, db).sorted() }
     }
 }

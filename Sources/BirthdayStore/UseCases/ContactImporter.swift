@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// An import that could not run at all; nothing was written.
-public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A path does not exist or cannot be read.
     case cannotRead(path: String, reason: String)
     /// A directory holds no `.vcf` or `.vcard` file.
@@ -12,7 +12,7 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     case nothingImported(ImportReport)
     case store(StoreError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .emptyDirectory(let path): "\(path) holds no .vcf or .vcard files"
@@ -67,19 +67,19 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Files are found and read by ``ContactFiles`` (read, never mapped; an
 /// unreadable folder in a vdir fails the import). Reading, parsing and
 /// writing run on NIO's thread pool (see ``AppDatabase``).
-public struct ContactImporter: Sendable {
-    public let database: AppDatabase
-    public let now: Date
+package struct ContactImporter: Sendable {
+    package let database: AppDatabase
+    package let now: Date
     /// The current year, for two-digit years in CSV exports.
-    public let referenceYear: Int
+    package let referenceYear: Int
     /// Today in the user's zone: a birth date after it is reported.
-    public let today: LocalDate?
+    package let today: LocalDate?
     /// How to read slash dates in CSV exports, for the whole run; `nil` lets each file decide.
-    public let dateOrder: DateOrder?
+    package let dateOrder: DateOrder?
     /// Reschedules the reminders in the import's own transaction; `nil` leaves them alone.
-    public let scheduler: NotificationScheduler?
+    package let scheduler: NotificationScheduler?
 
-    public init(
+    package init(
         database: AppDatabase,
         now: Date,
         referenceYear: Int,
@@ -96,7 +96,7 @@ public struct ContactImporter: Sendable {
     }
 
     /// Progress of a long import: bytes read so far and in total.
-    public typealias Progress = @Sendable (_ done: Int64, _ total: Int64) -> Void
+    package typealias Progress = @Sendable (_ done: Int64, _ total: Int64) -> Void
 
     /// Imports every file named in `paths` (files, or directories searched
     /// recursively for `.vcf`/`.vcard` files), in one write transaction: the
@@ -106,7 +106,7 @@ public struct ContactImporter: Sendable {
     ///   - dryRun: compute the report without writing anything.
     /// - Throws: ``ImportError`` when an input cannot be read or nothing could
     ///   be imported; the store is unchanged then.
-    public func importPaths(_ paths: [String], dryRun: Bool = false, progress: Progress? = nil) async throws(ImportError) -> ImportReport {
+    package func importPaths(_ paths: [String], dryRun: Bool = false, progress: Progress? = nil) async throws(ImportError) -> ImportReport {
         try await Blocking.run { () throws(ImportError) in try importNow(paths, dryRun: dryRun, progress: progress) }
     }
 

@@ -4,26 +4,26 @@ import GRDB
 
 /// A reminder a user named (``DeliveryLedger/resolve(_:)``): its stored id
 /// and whether they named its snooze.
-public struct ReminderReference: Sendable, Hashable {
+package struct ReminderReference: Sendable, Hashable {
     /// The stored id of the reminder, without `-snooze`.
-    public var id: String
+    package var id: String
     /// Whether the snoozed copy (`<id>-snooze`) was named, rather than the reminder.
-    public var snooze: Bool
+    package var snooze: Bool
     /// The person the reminder is about.
-    public var personID: String
+    package var personID: String
 
-    public init(id: String, snooze: Bool, personID: String) {
+    package init(id: String, snooze: Bool, personID: String) {
         self.id = id
         self.snooze = snooze
         self.personID = personID
     }
 
     /// The stored notification id named: `<id>` or `<id>-snooze`.
-    public var notificationID: String { snooze ? id + DeliveryLedger.snoozeSuffix : id }
+    package var notificationID: String { snooze ? id + DeliveryLedger.snoozeSuffix : id }
 }
 
 /// What an id a user typed stands for.
-public enum ReminderLookup: Sendable, Equatable {
+package enum ReminderLookup: Sendable, Equatable {
     case found(ReminderReference)
     /// A short id that starts more than one reminder's public id; those ids, sorted.
     case ambiguous([String])
@@ -31,7 +31,7 @@ public enum ReminderLookup: Sendable, Equatable {
 }
 
 /// When a snooze ends.
-public enum SnoozeTarget: Sendable, Equatable {
+package enum SnoozeTarget: Sendable, Equatable {
     /// This long after the start: now, or the reminder's own fire time when it has not fired yet.
     case after(Duration)
     /// At this instant, which must come after the start.
@@ -39,7 +39,7 @@ public enum SnoozeTarget: Sendable, Equatable {
 }
 
 /// What ``DeliveryLedger/snooze(_:to:now:)`` did.
-public enum SnoozeResult: Sendable, Equatable {
+package enum SnoozeResult: Sendable, Equatable {
     /// The snooze is queued. `postponed`: the reminder had not fired, so it
     /// now fires only as its snooze, counted from its own fire time.
     case snoozed(DeliveryEntry, postponed: Bool)
@@ -76,26 +76,26 @@ public enum SnoozeResult: Sendable, Equatable {
 /// ## Dismissing
 /// Dismissing a reminder stops it and its snooze for the occurrence;
 /// dismissing its snooze (`…-snooze`) stops only the snooze.
-public struct DeliveryLedger: Sendable {
+package struct DeliveryLedger: Sendable {
     /// The suffix of a snoozed copy's notification id: `<id>-snooze`.
-    public static let snoozeSuffix = DeliveryEntry.snoozeSuffix
+    package static let snoozeSuffix = DeliveryEntry.snoozeSuffix
     /// The fewest hex digits a short public id may have.
-    public static let shortIDDigits = 4
+    package static let shortIDDigits = 4
 
-    public let database: AppDatabase
+    package let database: AppDatabase
 
-    public init(database: AppDatabase) {
+    package init(database: AppDatabase) {
         self.database = database
     }
 
     /// The reminder id without a `-snooze` suffix.
-    public static func baseID(_ id: String) -> String {
+    package static func baseID(_ id: String) -> String {
         id.hasSuffix(snoozeSuffix) ? String(id.dropLast(snoozeSuffix.count)) : id
     }
 
     /// What `typed` names: a stored id, a public id or a short public id,
     /// each optionally followed by `-snooze` (see the type's documentation).
-    public func resolve(_ typed: String) async throws(StoreError) -> ReminderLookup {
+    package func resolve(_ typed: String) async throws(StoreError) -> ReminderLookup {
         try await database.read { db in try Self.resolve(typed, db) }
     }
 
@@ -128,7 +128,7 @@ public struct DeliveryLedger: Sendable {
 
     /// Snoozes the reminder `reminder` names until `target` (see the type's
     /// documentation for when it counts from its own fire time).
-    public func snooze(_ reminder: ReminderReference, to target: SnoozeTarget, now: Date) async throws(StoreError) -> SnoozeResult {
+    package func snooze(_ reminder: ReminderReference, to target: SnoozeTarget, now: Date) async throws(StoreError) -> SnoozeResult {
         try await database.write { db -> SnoozeResult in
             let id = reminder.id
             let pending = try PendingNotificationRecord.request(id: id, db)
@@ -179,7 +179,7 @@ public struct DeliveryLedger: Sendable {
     /// Snoozes the reminder `id` names (any form ``resolve(_:)`` reads) for
     /// `duration`; `nil` when no reminder has that id, or it names several.
     @discardableResult
-    public func snooze(id: String, for duration: Duration, now: Date) async throws(StoreError) -> SnoozeResult? {
+    package func snooze(id: String, for duration: Duration, now: Date) async throws(StoreError) -> SnoozeResult? {
         guard case .found(let reminder) = try await resolve(id) else { return nil }
         return try await snooze(reminder, to: .after(duration), now: now)
     }
@@ -192,7 +192,7 @@ public struct DeliveryLedger: Sendable {
     ///
     /// - Returns: how many ledger rows it changed or added (0: nothing to dismiss).
     @discardableResult
-    public func dismiss(_ reminder: ReminderReference, now: Date) async throws(StoreError) -> Int {
+    package func dismiss(_ reminder: ReminderReference, now: Date) async throws(StoreError) -> Int {
         try await database.write { db -> Int in
             let base = reminder.id
             if reminder.snooze { return try DeliveryRecord.dismiss(ids: [base + Self.snoozeSuffix], now: now, db) }
@@ -211,7 +211,7 @@ public struct DeliveryLedger: Sendable {
     /// Dismisses the reminder `id` names (any form ``resolve(_:)`` reads);
     /// 0 when no reminder has that id, or it names several.
     @discardableResult
-    public func dismiss(id: String, now: Date) async throws(StoreError) -> Int {
+    package func dismiss(id: String, now: Date) async throws(StoreError) -> Int {
         guard case .found(let reminder) = try await resolve(id) else { return 0 }
         return try await dismiss(reminder, now: now)
     }

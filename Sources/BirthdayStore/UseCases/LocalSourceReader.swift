@@ -18,10 +18,10 @@ import Glibc
 ///
 /// A missing file or folder is an error, never an emptied source. A file
 /// of a vdir that cannot be read is kept as it was and reported.
-public struct LocalSourceReader: SourceReader {
-    public init() {}
+package struct LocalSourceReader: SourceReader {
+    package init() {}
 
-    public func changes(in source: Source, since snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
+    package func changes(in source: Source, since snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
         try await Blocking.run { () throws(SourceError) in
             switch source.kind {
             case .file: try LocalSourceReader.file(source.location, snapshot: snapshot)

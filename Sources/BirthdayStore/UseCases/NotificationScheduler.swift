@@ -29,7 +29,7 @@ import Logging
 /// The clock, the system time zone and the system locale are injected; the
 /// `time-zone` and `language` settings, when set, override them. Titles and
 /// bodies are written in that language (``Localizer``) when they are planned.
-public struct NotificationScheduler: Sendable {
+package struct NotificationScheduler: Sendable {
     private let database: AppDatabase
     private let now: @Sendable () -> Date
     private let systemTimeZone: @Sendable () -> TimeZone
@@ -43,7 +43,7 @@ public struct NotificationScheduler: Sendable {
     ///   - systemLocale: the environment's locale (``Language/fromEnvironment(_:)``),
     ///     for when the `language` setting is `system`; `nil` is English.
     ///   - logger: receives counts and statuses only.
-    public init(
+    package init(
         database: AppDatabase,
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
@@ -59,7 +59,7 @@ public struct NotificationScheduler: Sendable {
 
     /// Replaces the pending requests with the soonest 64 future reminders (see the type's documentation).
     @discardableResult
-    public func reschedule() async throws(StoreError) -> RescheduleResult {
+    package func reschedule() async throws(StoreError) -> RescheduleResult {
         let instant = now()
         let system = systemTimeZone()
         let locale = systemLocale

@@ -36,21 +36,21 @@ import Logging
 /// changes nothing but the source's status: its error, its failure count
 /// and the time of the attempt. Logs carry counts, never a name, a card or
 /// a password.
-public struct SourceSync: Sendable {
-    public let database: AppDatabase
-    public let readers: SourceReaders
-    public let now: @Sendable () -> Date
-    public let systemTimeZone: @Sendable () -> TimeZone
+package struct SourceSync: Sendable {
+    package let database: AppDatabase
+    package let readers: SourceReaders
+    package let now: @Sendable () -> Date
+    package let systemTimeZone: @Sendable () -> TimeZone
     /// The environment's locale, for the words of rescheduled reminders when the `language` setting is `system`.
-    public let systemLocale: String?
-    public let logger: Logger
+    package let systemLocale: String?
+    package let logger: Logger
     private let delegates: @Sendable (SourceKind) -> (any SourceDelegate)?
 
     /// - Parameters:
     ///   - readers: read sources in this process.
     ///   - delegates: sync the sources of a kind in another process instead
     ///     (which then applies the changes itself, under the same rules).
-    public init(
+    package init(
         database: AppDatabase,
         readers: SourceReaders,
         delegates: @escaping @Sendable (SourceKind) -> (any SourceDelegate)? = { _ in nil },
@@ -72,7 +72,7 @@ public struct SourceSync: Sendable {
     ///
     /// - Throws: ``SourceError/unknownSource(name:)`` before syncing anything
     ///   when a name is unknown; ``SourceError/store(_:)`` when the list cannot be read.
-    public func sync(named names: [String], allowMassRemoval: Bool = false) async throws(SourceError) -> [SourceSyncReport] {
+    package func sync(named names: [String], allowMassRemoval: Bool = false) async throws(SourceError) -> [SourceSyncReport] {
         let all: [Source]
         do {
             all = try await database.sources(counting: false)
@@ -92,7 +92,7 @@ public struct SourceSync: Sendable {
     }
 
     /// Syncs one source; the report says what changed or why nothing did.
-    public func sync(_ source: Source, allowMassRemoval: Bool = false) async -> SourceSyncReport {
+    package func sync(_ source: Source, allowMassRemoval: Bool = false) async -> SourceSyncReport {
         var report = SourceSyncReport(name: source.name, kind: source.kind)
         let started = ContinuousClock.now
         do throws(SourceError) {

@@ -1,7 +1,7 @@
 import BirthdayCore
 
 /// Which D-Bus message bus to connect to.
-public enum DBusBusAddress: Sendable, Hashable, CustomStringConvertible {
+package enum DBusBusAddress: Sendable, Hashable, CustomStringConvertible {
     /// The user's session bus, found the way libdbus finds it
     /// (`DBUS_SESSION_BUS_ADDRESS`, then `$XDG_RUNTIME_DIR/bus`, then X11 autolaunch).
     case session
@@ -11,7 +11,7 @@ public enum DBusBusAddress: Sendable, Hashable, CustomStringConvertible {
     /// private bus this way without touching the process environment.
     case address(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .session: "the session bus"
         case .system: "the system bus"

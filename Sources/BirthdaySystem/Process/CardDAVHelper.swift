@@ -23,29 +23,29 @@ import Glibc
 /// needs no pipe and no JSON decoder for a sync: ``ChildProcess``'s waiting
 /// thread lives as long as the helper, and the timeout sleeps on the
 /// daemon's clock.
-public struct CardDAVHelper: SourceDelegate {
+package struct CardDAVHelper: SourceDelegate {
     /// How the caller hears what a sync did.
-    public enum Reporting: Sendable {
+    package enum Reporting: Sendable {
         /// The whole report, from the helper's standard output.
         case report
         /// The exit status only: counts and problems are in the helper's log and the source's status.
         case exitStatus(clock: any Clock<Duration>)
     }
 
-    public let executable: String
-    public let database: String
-    public let environment: [String: String]
-    public let password: String?
-    public let reporting: Reporting
+    package let executable: String
+    package let database: String
+    package let environment: [String: String]
+    package let password: String?
+    package let reporting: Reporting
     /// How long a sync may take before the helper is stopped.
-    public let timeout: Duration
+    package let timeout: Duration
 
     /// - Parameters:
     ///   - database: the database file the helper syncs into.
     ///   - environment: what the helper (and the password command it runs) inherits.
     ///   - password: a password already read from the source's command.
     ///   - logLevel: the level of the helper's log lines (`BIRTHDAYS_LOG_LEVEL`), or `nil` for errors only.
-    public init(
+    package init(
         database: String,
         environment: [String: String],
         password: String? = nil,
@@ -66,7 +66,7 @@ public struct CardDAVHelper: SourceDelegate {
     /// `BIRTHDAYS_CARDDAV_HELPER`, else `birthdays-carddav` in the folder of the running executable.
     /// (With `readlink` rather than Foundation's URLs: the idle daemon calls this, and
     /// every code page it touches stays resident.)
-    public static func locate(environment: [String: String]) -> String {
+    package static func locate(environment: [String: String]) -> String {
         if let explicit = environment["BIRTHDAYS_CARDDAV_HELPER"], !explicit.isEmpty { return explicit }
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -76,7 +76,7 @@ public struct CardDAVHelper: SourceDelegate {
         return String(running[...slash]) + "birthdays-carddav"
     }
 
-    public func sync(
+    package func sync(
         _ source: Source,
         allowMassRemoval: Bool,
         now: Date,
@@ -99,7 +99,7 @@ public struct CardDAVHelper: SourceDelegate {
     }
 
     /// The address books behind `url` (RFC 6764 discovery, in the helper).
-    public func discover(_ url: String, username: String?) async throws(SourceError) -> [AddressBook] {
+    package func discover(_ url: String, username: String?) async throws(SourceError) -> [AddressBook] {
         var arguments = ["discover", url]
         if let username { arguments += ["--username", username] }
         return try await call(arguments, timeout: .seconds(5 * 60))

@@ -35,10 +35,10 @@ import Glibc
 /// - Standard input, output and error are `/dev/null`: output could contain
 ///   names, so it is never read or logged; only the exit status is reported.
 ///   Redirect inside the command to keep it (`cmd >>"$HOME/birthdays.log" 2>&1`).
-public struct CommandChannel: NotificationSink {
-    public let command: String
-    public let timeout: Duration
-    public let killGrace: Duration
+package struct CommandChannel: NotificationSink {
+    package let command: String
+    package let timeout: Duration
+    package let killGrace: Duration
     private let baseEnvironment: [String: String]
     private let shell: String
     private let clock: any Clock<Duration>
@@ -50,7 +50,7 @@ public struct CommandChannel: NotificationSink {
     ///   - timeout: how long the command may run. Default 30 s.
     ///   - killGrace: time between SIGTERM and SIGKILL. Default 2 s.
     ///   - shell: the shell; `/bin/sh` unless a test says otherwise.
-    public init(
+    package init(
         command: String,
         environment: [String: String],
         timeout: Duration = .seconds(30),
@@ -67,10 +67,10 @@ public struct CommandChannel: NotificationSink {
     }
 
     /// The most UTF-8 bytes `BIRTHDAYS_TITLE` or `BIRTHDAYS_BODY` holds.
-    public static let maxValueBytes = 8 * 1024
+    package static let maxValueBytes = 8 * 1024
 
     /// The environment the command runs with for `reminder`.
-    public func environment(for reminder: Reminder) -> [String: String] {
+    package func environment(for reminder: Reminder) -> [String: String] {
         var environment = baseEnvironment
         environment["BIRTHDAYS_ID"] = reminder.id
         environment["BIRTHDAYS_TITLE"] = Self.value(reminder.title)
@@ -97,7 +97,7 @@ public struct CommandChannel: NotificationSink {
         return cut + "…"
     }
 
-    public func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+    package func deliver(_ reminder: Reminder) async throws(DeliveryError) {
         guard !command.trimmingWhitespace().isEmpty else { throw .noCommand }
         let outcome: ChildProcess.Outcome
         do {

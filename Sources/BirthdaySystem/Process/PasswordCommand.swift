@@ -18,14 +18,14 @@ import Glibc
 ///   password manager may ask for a passphrase) is stopped with its process
 ///   group (``ChildProcess``'s rule: SIGTERM, then SIGKILL) and the sync fails.
 /// - At most 64 KiB of its output is kept.
-public enum PasswordCommand {
+package enum PasswordCommand {
     /// The password `command` prints.
     ///
     /// - Parameters:
     ///   - environment: what the command inherits (the CLI passes its own).
     ///   - clock: the clock of the timeout.
     /// - Throws: ``SourceError/passwordCommand(reason:)``.
-    public static func run(
+    package static func run(
         _ command: String,
         environment: [String: String],
         timeout: Duration = .seconds(60),

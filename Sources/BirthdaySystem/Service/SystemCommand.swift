@@ -7,15 +7,15 @@ import Glibc
 
 /// Runs a system program to completion (`systemctl`), with its output
 /// captured; for short commands of the command line, never the daemon.
-public enum SystemCommand {
+package enum SystemCommand {
     /// How a program ended and what it printed (standard output and error together).
-    public struct Result: Sendable, Equatable {
-        public var status: Int32
-        public var output: String
+    package struct Result: Sendable, Equatable {
+        package var status: Int32
+        package var output: String
     }
 
     /// The path of `name` in the `PATH` of `environment`, or `nil`.
-    public static func find(_ name: String, environment: [String: String]) -> String? {
+    package static func find(_ name: String, environment: [String: String]) -> String? {
         let path = environment["PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") where !directory.isEmpty {
             let candidate = directory + "/" + name
@@ -27,7 +27,7 @@ public enum SystemCommand {
     /// Runs `argv` with `environment` through ``ChildProcess`` (standard input
     /// from /dev/null, standard output and error read together, at most 1 MiB)
     /// and waits for it, stopping it after `timeout`.
-    public static func run(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(90)) async -> Result {
+    package static func run(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(90)) async -> Result {
         let outcome: ChildProcess.Outcome
         do {
             outcome = try await ChildProcess.run(

@@ -18,35 +18,35 @@ import Glibc
 /// the database, where SQLite writes its journal and the daemon its lock;
 /// the folder of the file a symbolic link leads to as well. `PrivateTmp=`
 /// gives it a /tmp of its own, unless the database lives in /tmp.
-public struct SystemdUserService: Sendable {
+package struct SystemdUserService: Sendable {
     /// The unit's name.
-    public static let unitName = "birthdays.service"
+    package static let unitName = "birthdays.service"
 
     /// The `birthdays` binary the unit runs (absolute).
-    public let binary: String
+    package let binary: String
     /// The database the daemon delivers from (absolute).
-    public let database: String
+    package let database: String
     private let environment: [String: String]
 
     /// - Parameters:
     ///   - binary: the executable; made absolute.
     ///   - database: the database file; made absolute.
     ///   - environment: where `HOME`, `XDG_CONFIG_HOME`, `XDG_RUNTIME_DIR` and `PATH` come from.
-    public init(binary: String, database: String, environment: [String: String]) {
+    package init(binary: String, database: String, environment: [String: String]) {
         self.binary = Self.absolute(binary)
         self.database = Self.absolute(database)
         self.environment = environment
     }
 
     /// This process's executable (`/proc/self/exe`), else `fallback`.
-    public static func currentBinary(fallback: String) -> String {
+    package static func currentBinary(fallback: String) -> String {
         guard let real = realpath("/proc/self/exe", nil) else { return fallback }
         defer { free(real) }
         return String(cString: real)
     }
 
     /// Where the unit file goes.
-    public var unitPath: String {
+    package var unitPath: String {
         let config: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             config = xdg
@@ -58,11 +58,11 @@ public struct SystemdUserService: Sendable {
     }
 
     /// Whether the unit file exists.
-    public var isInstalled: Bool { FileManager.default.fileExists(atPath: unitPath) }
+    package var isInstalled: Bool { FileManager.default.fileExists(atPath: unitPath) }
 
     /// The folders the daemon writes: the database's, and the folder of the
     /// file it links to when that is elsewhere.
-    public var writablePaths: [String] {
+    package var writablePaths: [String] {
         let folder = (database as NSString).deletingLastPathComponent
         var paths = [folder]
         if let real = realpath(database, nil) {
@@ -74,7 +74,7 @@ public struct SystemdUserService: Sendable {
     }
 
     /// The unit file's text.
-    public var unitText: String {
+    package var unitText: String {
         """
         # Written by `birthdays service install` for \(Self.comment(database)).
         # `birthdays service uninstall` removes it; `birthdays status` shows how it runs.
@@ -106,16 +106,16 @@ public struct SystemdUserService: Sendable {
     }
 
     /// Whether a systemd user manager answers here (`systemctl --user show-environment` succeeds).
-    public func managerAvailable() async -> Bool {
+    package func managerAvailable() async -> Bool {
         guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { return false }
         return await SystemCommand.run([systemctl, "--user", "show-environment"], environment: environment).status == 0
     }
 
     /// What ``install(start:)`` did.
-    public struct Step: Sendable, Equatable {
+    package struct Step: Sendable, Equatable {
         /// The command as a user would type it.
-        public var command: String
-        public var result: SystemCommand.Result
+        package var command: String
+        package var result: SystemCommand.Result
     }
 
     /// Writes the unit, reloads the manager and enables the service
@@ -123,7 +123,7 @@ public struct SystemdUserService: Sendable {
     ///
     /// - Returns: the `systemctl` commands run, with their results.
     /// - Throws: ``ServiceError`` when the unit file cannot be written or systemctl is missing.
-    public func install(start: Bool) async throws(ServiceError) -> [Step] {
+    package func install(start: Bool) async throws(ServiceError) -> [Step] {
         guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { throw .noSystemctl }
         let folder = (unitPath as NSString).deletingLastPathComponent
         do {
@@ -137,7 +137,7 @@ public struct SystemdUserService: Sendable {
     }
 
     /// Stops and disables the service and removes the unit file.
-    public func uninstall() async throws(ServiceError) -> [Step] {
+    package func uninstall() async throws(ServiceError) -> [Step] {
         guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { throw .noSystemctl }
         var steps = await run([["--user", "disable", "--now", Self.unitName]], systemctl: systemctl)
         if isInstalled {
@@ -163,7 +163,7 @@ public struct SystemdUserService: Sendable {
 
     /// The commands that start the daemon by hand where no systemd user
     /// manager runs: in the background, its log next to the database.
-    public var manualCommand: String {
+    package var manualCommand: String {
         let log = (database as NSString).deletingLastPathComponent + "/birthdays-run.log"
         return "nohup \(Self.shellQuoted(binary)) run --database \(Self.shellQuoted(database)) >>\(Self.shellQuoted(log)) 2>&1 &"
     }
@@ -189,18 +189,18 @@ public struct SystemdUserService: Sendable {
     }
 
     /// `text` as one word for `/bin/sh`.
-    public static func shellQuoted(_ text: String) -> String {
+    package static func shellQuoted(_ text: String) -> String {
         if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+:@=,".contains($0) }) { return text }
         return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 
 /// The service could not be installed or removed.
-public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSystemctl
     case cannotWrite(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSystemctl: "systemctl is not installed, so there is no systemd user service to manage"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"

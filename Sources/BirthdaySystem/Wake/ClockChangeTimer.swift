@@ -62,7 +62,7 @@ final class ClockChangeTimer {
 extension WakeMonitor {
     /// The time the system has spent suspended since boot
     /// (CLOCK_BOOTTIME − CLOCK_MONOTONIC).
-    public static func suspendedSinceBoot() -> Duration {
+    package static func suspendedSinceBoot() -> Duration {
         .nanoseconds(cwake_suspended_ns())
     }
 

@@ -20,10 +20,10 @@ import Synchronization
 ///
 /// Events arrive on ``reasons`` in order; the stream ends after ``stop()``.
 /// Local midnight is not reported: the scheduler sleeps until it.
-public final class WakeMonitor: Sendable {
-    public let reasons: AsyncStream<WakeReason>
+package final class WakeMonitor: Sendable {
+    package let reasons: AsyncStream<WakeReason>
     /// Whether logind's sleep signals are being watched.
-    public let watchesSleepSignals: Bool
+    package let watchesSleepSignals: Bool
 
     private let stopFD: Int32
     private let sleepClient: DBusClient?
@@ -41,7 +41,7 @@ public final class WakeMonitor: Sendable {
     ///     suspended time is reported as a resume.
     /// - Throws: ``WakeError`` when the timer, the watch or the thread's
     ///   eventfd cannot be created.
-    public init(
+    package init(
         currentTimeZone: @escaping @Sendable () -> TimeZone,
         zoneFile: String = "/etc/localtime",
         sleepSignals: DBusBusAddress? = .system,
@@ -97,7 +97,7 @@ public final class WakeMonitor: Sendable {
     deinit { stop() }
 
     /// Stops watching and ends ``reasons``.
-    public func stop() {
+    package func stop() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped

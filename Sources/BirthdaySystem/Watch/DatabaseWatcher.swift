@@ -18,16 +18,16 @@ import Foundation
 ///   events is reported as one (``changes`` keeps only the newest).
 /// - Lost events (queue overflow) and the folder going away are reported too.
 /// - Idle, the thread sleeps in `poll` and wakes for nothing but these events.
-public final class DatabaseWatcher: Sendable {
+package final class DatabaseWatcher: Sendable {
     /// One element each time the database may have been written.
-    public let changes: AsyncStream<Void>
+    package let changes: AsyncStream<Void>
 
     private let thread: InotifyThread
 
     /// Starts watching the database at `path` (an absolute path).
     ///
     /// - Throws: ``WakeError`` when inotify, the watch or the thread's eventfd cannot be set up.
-    public init(database path: String) throws(WakeError) {
+    package init(database path: String) throws(WakeError) {
         let thread = try InotifyThread()
         let url = URL(fileURLWithPath: path)
         let wd = thread.watch(url.deletingLastPathComponent().path, writes: true)
@@ -47,5 +47,5 @@ public final class DatabaseWatcher: Sendable {
     deinit { stop() }
 
     /// Stops watching and ends ``changes``.
-    public func stop() { thread.stop() }
+    package func stop() { thread.stop() }
 }

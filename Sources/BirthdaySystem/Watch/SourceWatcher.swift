@@ -24,15 +24,15 @@ import Glibc
 /// A burst of events for one source is reported as it comes; the daemon
 /// waits for the burst to settle before it syncs. Idle, the thread sleeps in
 /// `poll` and wakes for nothing but these events.
-public final class SourceWatcher: Sendable {
+package final class SourceWatcher: Sendable {
     /// A source to watch.
-    public struct Target: Sendable, Hashable {
-        public var sourceID: Int64
-        public var kind: SourceKind
+    package struct Target: Sendable, Hashable {
+        package var sourceID: Int64
+        package var kind: SourceKind
         /// The file (file source) or the folder (vdir).
-        public var path: String
+        package var path: String
 
-        public init(sourceID: Int64, kind: SourceKind, path: String) {
+        package init(sourceID: Int64, kind: SourceKind, path: String) {
             self.sourceID = sourceID
             self.kind = kind
             self.path = path
@@ -40,16 +40,16 @@ public final class SourceWatcher: Sendable {
     }
 
     /// Source ids, each time something that may concern the source happened.
-    public let changes: AsyncStream<Int64>
+    package let changes: AsyncStream<Int64>
     /// Folders that could not be watched, with why (the sources still sync at the daemon's other wakes).
-    public let failures: [(path: String, reason: String)]
+    package let failures: [(path: String, reason: String)]
 
     private let thread: InotifyThread
 
     /// Starts watching `targets` (CardDAV targets are ignored).
     ///
     /// - Throws: ``WakeError`` when inotify or the thread's eventfd cannot be created.
-    public init(_ targets: [Target]) throws(WakeError) {
+    package init(_ targets: [Target]) throws(WakeError) {
         let thread = try InotifyThread()
         var rules: [Int32: [Rule]] = [:]
         var failures: [(String, String)] = []
@@ -100,7 +100,7 @@ public final class SourceWatcher: Sendable {
     deinit { stop() }
 
     /// Stops watching and ends ``changes``.
-    public func stop() { thread.stop() }
+    package func stop() { thread.stop() }
 
     /// Which events of a watched folder concern a source.
     struct Rule: Sendable {
