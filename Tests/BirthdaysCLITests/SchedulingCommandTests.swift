@@ -209,6 +209,26 @@ struct OnboardingTerminalTests {
         await #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).count == 4)
     }
 
+    /// Two files dragged into the terminal, one with a space in its name
+    /// (`'/path/My Contacts.vcf' `, quotes and a trailing space as GNOME
+    /// Terminal drops it), the other by `~`: both are imported.
+    @Test func draggedAndTildeFilesAreImportedTogether() async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        cli.extraEnvironment["HOME"] = cli.directory.path
+        let phone = try cli.write("My Contacts.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1990-03-11\r\nEND:VCARD\r\n")
+        _ = try cli.write("google.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob\r\nFN:Bob Kahn\r\nBDAY:1938-12-23\r\nEND:VCARD\r\n")
+        let terminal = try await TerminalSession(cli, ["onboard", "--no-notifications"])
+        try await terminal.waitFor("Press Enter to continue.")
+        try await terminal.type("")
+        try await terminal.waitFor("Leave empty to skip.")
+        try await terminal.type("'\(phone)' ~/google.vcf ")
+        let done = try await terminal.waitFor("[exit 0]")
+        #expect(done.contains("imported 2 files: 2 added"), "\(done)")
+        let people = try CLIProcess.array(try await cli.run("people", "--json").stdout)
+        #expect(Set(people.compactMap { $0["name"] as? String }) == ["Ada Lovelace", "Bob Kahn"])
+    }
+
     @Test func dontAllowThenEnableFromSettings() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }

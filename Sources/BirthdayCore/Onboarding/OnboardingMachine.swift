@@ -48,8 +48,8 @@ public struct OnboardingMachine: Sendable, Equatable {
         case start
         /// The user read the welcome.
         case welcomeAcknowledged
-        /// The user named a file or folder to import.
-        case importContacts(path: String)
+        /// The user named files or folders to import (one or more).
+        case importContacts(paths: [String])
         /// The import the machine asked for succeeded.
         case importSucceeded
         /// The import failed; `message` says why (the user is asked again).
@@ -85,7 +85,7 @@ public struct OnboardingMachine: Sendable, Equatable {
         /// Ask for a path to import (or skip); `problem` is why the last import failed.
         case askForContacts(problem: String?)
         /// Import this path, then send ``Event/importSucceeded`` or ``Event/importFailed(message:)``.
-        case importContacts(path: String)
+        case importContacts(paths: [String])
         /// Show "Never Miss a Birthday" with "[E]nable notifications" / "[M]aybe later".
         case showPrimer
         /// Check whether a delivery channel is reachable, then send ``Event/channelProbed(reachable:)``.
@@ -135,8 +135,8 @@ public struct OnboardingMachine: Sendable, Equatable {
             step = .contactsImport
             return .askForContacts(problem: nil)
 
-        case (.contactsImport, .importContacts(let path)):
-            return .importContacts(path: path)
+        case (.contactsImport, .importContacts(let paths)):
+            return .importContacts(paths: paths)
         case (.contactsImport, .importFailed(let message)):
             return .askForContacts(problem: message)
         case (.contactsImport, .importSucceeded), (.contactsImport, .skipContacts):

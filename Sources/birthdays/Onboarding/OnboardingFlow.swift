@@ -76,7 +76,7 @@ struct OnboardingFlow {
                     printError("Error: could not import: \(problem)")
                     throw ExitCode.failure
                 }
-                return .importContacts(path: path)
+                return .importContacts(paths: [path])
             case .skip:
                 return .skipContacts
             case nil:
@@ -90,10 +90,12 @@ struct OnboardingFlow {
                 try output(l(.onboardingContactsPrompt))
                 let answer = try ask(">").trimmingCharacters(in: .whitespaces)
                 let skip = ["skip", l(.onboardingContactsSkipWord).lowercased()].contains(answer.lowercased())
-                return answer.isEmpty || skip ? .skipContacts : .importContacts(path: answer)
+                // As dragged or typed: quotes, backslashes, ~, several files (TypedPaths says how).
+                let paths = TypedPaths.parse(answer, home: context.environment["HOME"])
+                return paths.isEmpty || skip ? .skipContacts : .importContacts(paths: paths)
             }
 
-        case .importContacts(let path):
+        case .importContacts(let paths):
             let today = try await context.today()
             let importer = ContactImporter(
                 database: context.database,
@@ -104,7 +106,7 @@ struct OnboardingFlow {
             )
             let report: ImportReport
             do {
-                report = try await importer.importPaths([path])
+                report = try await importer.importPaths(paths)
             } catch {
                 return .importFailed(message: error.description)
             }

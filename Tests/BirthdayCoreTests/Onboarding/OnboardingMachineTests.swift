@@ -10,7 +10,7 @@ import Testing
         var machine = Machine()
         #expect(machine.handle(.start) == .showWelcome)
         #expect(machine.handle(.welcomeAcknowledged) == .askForContacts(problem: nil))
-        #expect(machine.handle(.importContacts(path: "contacts.vcf")) == .importContacts(path: "contacts.vcf"))
+        #expect(machine.handle(.importContacts(paths: ["contacts.vcf"])) == .importContacts(paths: ["contacts.vcf"]))
         #expect(machine.step == .contactsImport)
         #expect(machine.handle(.importSucceeded) == .showPrimer)
         #expect(machine.handle(.enableNotifications) == .probeChannel)
@@ -87,7 +87,7 @@ import Testing
 
     @Test func aFailedImportAsksAgain() {
         var machine = Machine(step: .contactsImport)
-        #expect(machine.handle(.importContacts(path: "missing.vcf")) == .importContacts(path: "missing.vcf"))
+        #expect(machine.handle(.importContacts(paths: ["missing.vcf"])) == .importContacts(paths: ["missing.vcf"]))
         #expect(machine.handle(.importFailed(message: "cannot read missing.vcf")) == .askForContacts(problem: "cannot read missing.vcf"))
         #expect(machine.step == .contactsImport)
     }
