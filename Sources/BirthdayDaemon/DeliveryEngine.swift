@@ -282,7 +282,12 @@ package actor DeliveryEngine {
                 result.skipped += 1
                 return
             }
-            let reminder = entry.reminder(timeZone: zone, late: late, publicIDs: ids)
+            var reminder = entry.reminder(timeZone: zone, late: late, publicIDs: ids)
+            if late {
+                // A late reminder says so, in the reminder's language, with the time it was due.
+                let due = String(ISOInstant.format(entry.fireAt, in: zone).dropFirst(11).prefix(5))
+                reminder.body += " " + settings.localizer(systemLocale: systemLocale)(.reminderLate(dueAt: due))
+            }
             let outcomes = await set.deliverEach(reminder, only: entry.channels.map(Set.init))
             let failures = outcomes.compactMap { outcome in outcome.error.map { ChannelFailure(channel: outcome.channel, error: $0) } }
             let finished = now()

@@ -191,6 +191,7 @@ public struct Message: Sendable, Hashable {
         case errorCancelled = "delivery.error.cancelled"
         case errorLog = "delivery.error.log"
         case errorRemoteUnavailable = "delivery.error.remote-unavailable"
+        case reminderLate = "reminder.late"
         case errorRemoteRefused = "delivery.error.remote-refused"
 
         // service install (and the onboarding's offer)
@@ -284,7 +285,7 @@ public struct Message: Sendable, Hashable {
                 [.number]
             case .pendingNoneDisabled, .showID, .showNickname, .showDeceased, .showReminderDays, .onboardingContactsFailed, .onboardingChannelNote,
                 .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved,
-                .errorRemoteUnavailable, .errorRemoteRefused:
+                .errorRemoteUnavailable, .errorRemoteRefused, .reminderLate:
                 [.text]
             case .showBirthday, .showAnniversary: [.text, .text, .text]
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
@@ -428,6 +429,9 @@ extension Message {
     public static func testOK(channel: String) -> Message { Message(.testOK, .text(channel)) }
     public static func testFailed(channel: String, reason: String) -> Message { Message(.testFailed, .text(channel), .text(reason)) }
     public static func testDisabled(status: String) -> Message { Message(.testDisabled, .text(status)) }
+
+    /// What a late reminder adds to its text: the time it was due (HH:MM).
+    public static func reminderLate(dueAt time: String) -> Message { Message(.reminderLate, .text(time)) }
 
     public static func serviceInstalled(_ path: String) -> Message { Message(.serviceInstalled, .text(path)) }
     public static func serviceRemoved(_ path: String) -> Message { Message(.serviceRemoved, .text(path)) }

@@ -206,6 +206,9 @@ func eventually(
         #expect(result.delivered == 1 && result.late == 1)
         #expect(await sink.reminders.map(\.late) == [true])
         #expect(try await ledger().map(\.late) == [true])
+        // The text says so, with the time it was due.
+        let body = try #require(await sink.reminders.first?.body)
+        #expect(body.hasSuffix(" (sent late: it was due at 09:00)"), "\(body)")
     }
 
     @Test func aResumeTheNextDayRecordsAMiss() async throws {
