@@ -162,6 +162,24 @@ extension CLIProcess {
         return try TestProcess([try CLIProcess.binary(), "run"], environment: environment, directory: directory, name: name)
     }
 
+    /// A process that takes the daemon lock as `birthdays run` does (an
+    /// exclusive flock on `<database>.lock` holding its pid), then does
+    /// nothing: a daemon that is stuck, for `status` and onboarding.
+    func holdDaemonLock(python: String) async throws -> TestProcess {
+        let holder = try TestProcess(
+            [
+                python, "-c",
+                "import fcntl, os, signal, sys\nf = open(sys.argv[1], 'w')\nfcntl.flock(f, fcntl.LOCK_EX)\n"
+                    + "f.write(str(os.getpid())); f.flush()\nprint('locked', flush=True)\nsignal.pause()",
+                databasePath + ".lock",
+            ],
+            environment: ["PATH": "/usr/bin:/bin"],
+            name: "lock"
+        )
+        try await holder.waitUntil("the lock") { $0.stdout.contains("locked") }
+        return holder
+    }
+
     /// The delivery ledger, read in-process.
     func deliveries() async throws -> [DeliveryEntry] {
         try await AppDatabase.openFile(at: databasePath, create: false).deliveries(updatedSince: .distantPast)

@@ -112,19 +112,8 @@ import Testing
         let idle = try await cli.run(at: "2026-03-10T09:05:00+01:00", "status", "--json")
         #expect(try #require(try CLIProcess.object(idle.stdout)["daemon"] as? [String: Any])["overdue_since"] is NSNull)
 
-        // A process that takes the daemon lock as `birthdays run` does, and then does nothing.
-        let holder = try TestProcess(
-            [
-                python, "-c",
-                "import fcntl, os, signal, sys\nf = open(sys.argv[1], 'w')\nfcntl.flock(f, fcntl.LOCK_EX)\n"
-                    + "f.write(str(os.getpid())); f.flush()\nprint('locked', flush=True)\nsignal.pause()",
-                cli.databasePath + ".lock",
-            ],
-            environment: ["PATH": "/usr/bin:/bin"],
-            name: "lock"
-        )
+        let holder = try await cli.holdDaemonLock(python: python)
         defer { holder.stop(signal: SIGKILL) }
-        try await holder.waitUntil("the lock") { $0.stdout.contains("locked") }
 
         let onTime = try await cli.run(at: "2026-03-10T09:00:10+01:00", "status", "--json")
         let running = try #require(try CLIProcess.object(onTime.stdout)["daemon"] as? [String: Any])
@@ -137,6 +126,30 @@ import Testing
         let text = try await cli.run(at: "2026-03-10T09:05:00+01:00", "status")
         #expect(text.stdout.contains("Warning: the next reminder was due at 2026-03-10 09:00 (5 min ago)"), "\(text.stdout)")
         #expect(text.stdout.contains("late or stuck"))
+    }
+
+    /// Onboarding says "You're all set" only when reminders will be sent: a
+    /// daemon runs (here, a process holding its lock), or the service was
+    /// started; otherwise it says what to start.
+    @Test func onboardingIsAllSetOnlyWhileADaemonRuns() async throws {
+        defer { cli.cleanUp() }
+        guard let python = SystemTools.path("python3") else {
+            Issue.record("python3 is missing: install python3 (make test does)")
+            return
+        }
+        let alone = try await cli.run("onboard", "--no-contacts", "--enable-notifications")
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.stdout.contains("Almost there: no reminder is sent until birthdays run runs."), "\(alone.stdout)")
+        #expect(!alone.stdout.contains("You're all set."))
+
+        let again = try CLIProcess()
+        defer { again.cleanUp() }
+        try await again.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        let holder = try await again.holdDaemonLock(python: python)
+        defer { holder.stop(signal: SIGKILL) }
+        let running = try await again.run("onboard", "--no-contacts", "--enable-notifications")
+        #expect(running.status == 0, "\(running.stderr)")
+        #expect(running.stdout.contains("You're all set."), "\(running.stdout)")
     }
 
     // MARK: - One pass and the actions

@@ -226,6 +226,7 @@ public struct Message: Sendable, Hashable {
         case onboardingOffLater = "onboarding.off.later"
         case onboardingAlreadyDenied = "onboarding.already-denied"
         case onboardingDone = "onboarding.done"
+        case onboardingNotRunning = "onboarding.not-running"
         case onboardingAlreadyComplete = "onboarding.already-complete"
         case onboardingPaused = "onboarding.paused"
         case onboardingNextNone = "onboarding.next.none"
@@ -305,7 +306,7 @@ public struct Message: Sendable, Hashable {
                 .onboardingContactsSkipWord, .onboardingPrimerTitle, .onboardingPrimerReason, .onboardingPrimerEnable,
                 .onboardingPrimerLater, .onboardingChannelProvisional, .onboardingPermissionQuestion, .onboardingPermissionAllow,
                 .onboardingPermissionDeny, .onboardingOn, .onboardingOnProvisional, .onboardingOffDenied, .onboardingOffLater,
-                .onboardingAlreadyDenied, .onboardingDone, .onboardingPaused, .onboardingNextNone, .onboardingNextTitle,
+                .onboardingAlreadyDenied, .onboardingDone, .onboardingNotRunning, .onboardingPaused, .onboardingNextNone, .onboardingNextTitle,
                 .onboardingServiceTitle, .onboardingServiceReason, .onboardingServiceInstall, .onboardingServiceSkip,
                 .onboardingServiceLater, .onboardingTestSending,
                 .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,

@@ -156,11 +156,15 @@ struct OnboardingFlow {
         case .finish(let finish):
             try await context.database.saveOnboarding(machine)
             try output("")
+            // "You're all set" only when reminders will really be sent: a daemon runs, or the service was just started.
+            var running = true
             switch finish {
             case .notificationsOn(_, let installService):
+                var started = false
                 if installService {
                     do {
                         try await ServiceSetup.install(context.userService(), start: true, trial: context.isTrial, localizer: l)
+                        started = !context.isTrial
                     } catch let error as CLIError {
                         printError("Error: \(error.description)")
                         try output(l(.onboardingServiceLater))
@@ -170,12 +174,13 @@ struct OnboardingFlow {
                 }
                 try output("")
                 try await sendTest(localizer: l)
+                running = started || DaemonLock.holder(database: context.database.path) != nil
             case .notificationsOff(let status):
                 try output(l(status == .denied ? .onboardingOffDenied : .onboardingOffLater))
             case .alreadyDenied:
                 try output(l(.onboardingAlreadyDenied))
             }
-            try output(l(.onboardingDone))
+            try output(l(running ? .onboardingDone : .onboardingNotRunning))
             return nil
 
         case .alreadyComplete(let status):
