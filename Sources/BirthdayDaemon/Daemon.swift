@@ -103,6 +103,9 @@ package struct Daemon: Service {
 package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Daemon {
     let database = configuration.database
     let lock = database.path.hasPrefix("/") ? try DaemonLock.acquire(database: database.path) : nil
+    // Read before anything else reads the settings: a write from here on is one the daemon has not seen.
+    let watchesDatabase = configuration.watchesDatabase && database.path.hasPrefix("/")
+    let startVersion: Int? = watchesDatabase ? (try? await database.dataVersion()) : nil
     let logger = configuration.logger
     let settings = try await database.settings()
     let status = try await database.authorizationStatus()
@@ -161,7 +164,8 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
             systemTimeZone: configuration.systemTimeZone,
             systemLocale: configuration.systemLocale,
             watchesWake: configuration.watchesWake,
-            watchesDatabase: configuration.watchesDatabase && database.path.hasPrefix("/"),
+            watchesDatabase: watchesDatabase,
+            startVersion: startVersion,
             settingsChanged: { [desktop] in
                 settingsContinuation.yield()
                 // The buttons' labels follow the language setting.
@@ -184,7 +188,7 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
                 ] address in
                 buildFeedApplication(source: source, host: address.host, port: address.port, logger: feedLogger)
             },
-            address: { try? await database.settings().serve },
+            address: { try await database.settings().serve },
             settingsChanged: settingsChanged,
             clock: configuration.clock,
             logger: logger

@@ -17,7 +17,8 @@ import UnixSignals
 /// anything: ``DatabaseWatcher`` says the file may have been written, and
 /// SQLite's `data_version` on the daemon's own writing connection says
 /// whether another connection committed (the daemon's own writes never
-/// change it, so they wake nothing). Then the engine passes again
+/// change it, so they wake nothing; the CardDAV helper it starts is another
+/// process, so a sync that wrote costs one more pass, which finds nothing to do). Then the engine passes again
 /// (reschedule, delivery time, channels, language, zone), the follower
 /// reads its sources again (a new source is synced, a removed one dropped,
 /// a new `sync-interval` applied), and what follows the settings hears
@@ -38,6 +39,8 @@ struct DaemonService: Service {
     let systemLocale: String?
     let watchesWake: Bool
     let watchesDatabase: Bool
+    /// `data_version` as `buildDaemon` read it, before anything read the settings.
+    let startVersion: Int?
     /// Tells what follows the settings that they may have changed.
     let settingsChanged: @Sendable () async -> Void
     /// Called once the engine has stopped.
@@ -83,16 +86,21 @@ struct DaemonService: Service {
             if let watcher {
                 let database = self.database
                 let logger = self.logger
+                let startVersion = self.startVersion
                 group.addTask {
-                    var version = try? await database.dataVersion()
-                    for await _ in watcher.changes {
+                    var version = startVersion
+                    // Once at once (a write between the start and the watch has no event of its own), then at each event.
+                    var events = watcher.changes.makeAsyncIterator()
+                    repeat {
                         guard let current = try? await database.dataVersion(), current != version else { continue }
+                        let first = version == nil
                         version = current
+                        if first { continue }
                         logger.info("the database was written by another command")
                         continuation.yield(.storeChanged)
                         follower.post(.reread)
                         await settingsChanged()
-                    }
+                    } while await events.next() != nil
                 }
             }
             group.addTask {

@@ -303,7 +303,10 @@ package actor DeliveryEngine {
             entry.updatedAt = finished
             if outcomes.isEmpty {
                 entry.state = .failed
-                entry.lastError = "no notification channel is enabled"
+                entry.lastError =
+                    entry.channels == nil
+                    ? "no notification channel is enabled"
+                    : "the channels it was being retried through were removed or paused: " + (entry.channels ?? []).joined(separator: ", ")
                 result.failed += 1
             } else if failures.isEmpty {
                 entry.state = .delivered

@@ -19,8 +19,8 @@ import ServiceLifecycle
 struct FeedService: Service {
     /// Builds a new server for `address`, for each attempt.
     let makeServer: @Sendable (FeedAddress) -> any Service
-    /// The `serve` setting now (`nil`: off, or unreadable).
-    let address: @Sendable () async -> FeedAddress?
+    /// The `serve` setting now (`nil`: off); throws when the settings cannot be read.
+    let address: @Sendable () async throws -> FeedAddress?
     /// An element each time the settings may have changed; read by one task at a time.
     let settingsChanged: AsyncStream<Void>
     /// What the waits between attempts sleep on (the daemon's clock).
@@ -40,7 +40,7 @@ struct FeedService: Service {
     }
 
     func run() async throws {
-        var wanted = await address()
+        var wanted = (try? await address()) ?? nil
         var watching = true
         while !Self.stopping {
             let serving = wanted
@@ -62,7 +62,8 @@ struct FeedService: Service {
                     // A graceful shutdown ends this wait (the server has its own).
                     let outcome = await cancelWhenGracefulShutdown { () -> Outcome in
                         for await _ in settingsChanged {
-                            let now = await address()
+                            // A settings read that fails changes nothing: the feed stays as it is.
+                            guard let now = try? await address() else { continue }
                             if now != serving { return .changed(now) }
                         }
                         return .changesEnded

@@ -135,6 +135,10 @@ package final class BlockingPool: Sendable {
             if state.head == state.queue.count {
                 state.queue.removeAll(keepingCapacity: true)
                 state.head = 0
+            } else if state.head >= 256 && state.head * 2 >= state.queue.count {
+                // Under steady load the queue is never empty: drop what was taken, so it cannot grow.
+                state.queue.removeFirst(state.head)
+                state.head = 0
             }
             condition.unlock()
             entry.body(!entry.job.isCancelled)

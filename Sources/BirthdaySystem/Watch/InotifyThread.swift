@@ -28,9 +28,33 @@ final class InotifyThread: Sendable {
     }
 
     private let fd: Int32
-    private let stopFD: Int32
-    private let stopped = Mutex(false)
+    private let stopper: Stopper
     private let started = Mutex(false)
+
+    /// The stop eventfd, signalled at most once and never after it is closed
+    /// (its number could belong to another file by then).
+    final class Stopper: Sendable {
+        let fd: Int32
+        /// True once signalled or closed.
+        private let done = Mutex(false)
+
+        init(fd: Int32) { self.fd = fd }
+
+        func signal() {
+            done.withLock { done in
+                guard !done else { return }
+                done = true
+                _ = cwake_eventfd_signal(fd)
+            }
+        }
+
+        func close() {
+            done.withLock { done in
+                done = true
+                cwake_close(fd)
+            }
+        }
+    }
 
     /// - Throws: ``WakeError`` when inotify or the eventfd cannot be created.
     init() throws(WakeError) {
@@ -42,14 +66,14 @@ final class InotifyThread: Sendable {
             throw WakeError("eventfd", errno: -stopFD)
         }
         self.fd = fd
-        self.stopFD = stopFD
+        self.stopper = Stopper(fd: stopFD)
     }
 
     deinit {
         // Never started: nothing else will close them.
         if !started.withLock({ $0 }) {
             cwake_close(fd)
-            cwake_close(stopFD)
+            stopper.close()
         }
     }
 
@@ -64,7 +88,7 @@ final class InotifyThread: Sendable {
     /// Starts the thread; `batch` gets the events of each wake (never empty), `end` is called once when it stops.
     func start(name: String, _ batch: @escaping @Sendable ([Event]) -> Void, end: @escaping @Sendable () -> Void) {
         started.withLock { $0 = true }
-        let loop = Loop(fd: fd, stopFD: stopFD, batch: batch, end: end)
+        let loop = Loop(fd: fd, stopper: stopper, batch: batch, end: end)
         let thread = Thread {
             cwake_name_thread(name)
             loop.run()
@@ -72,32 +96,26 @@ final class InotifyThread: Sendable {
         thread.start()
     }
 
-    /// Stops the thread (once; later calls do nothing).
-    func stop() {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        if first { _ = cwake_eventfd_signal(stopFD) }
-    }
+    /// Stops the thread (once; later calls, and calls after the thread ended by itself, do nothing).
+    func stop() { stopper.signal() }
 
     /// The thread's state; used on that thread only.
     private final class Loop: @unchecked Sendable {
         let fd: Int32
-        let stopFD: Int32
+        let stopper: Stopper
         let batch: @Sendable ([Event]) -> Void
         let end: @Sendable () -> Void
 
-        init(fd: Int32, stopFD: Int32, batch: @escaping @Sendable ([Event]) -> Void, end: @escaping @Sendable () -> Void) {
+        init(fd: Int32, stopper: Stopper, batch: @escaping @Sendable ([Event]) -> Void, end: @escaping @Sendable () -> Void) {
             self.fd = fd
-            self.stopFD = stopFD
+            self.stopper = stopper
             self.batch = batch
             self.end = end
         }
 
         deinit {
             cwake_close(fd)
-            cwake_close(stopFD)
+            stopper.close()
         }
 
         func run() {
@@ -106,7 +124,7 @@ final class InotifyThread: Sendable {
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
             defer { buffer.deallocate() }
             while true {
-                let ready = cwake_wait(-1, fd, stopFD)
+                let ready = cwake_wait(-1, fd, stopper.fd)
                 if ready < 0 || ready & Int32(CWAKE_READY_STOP) != 0 { return }
                 var events: [Event] = []
                 while true {

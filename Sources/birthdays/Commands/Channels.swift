@@ -156,27 +156,31 @@ extension BirthdaysCommand.Channels {
                 throw ValidationError("a channel named '\(channelName)' exists; give this one --name, or remove that one first")
             }
             let channel: RemoteChannel
+            // A secret is written beside its place and moved there only once the channel is stored,
+            // so a failed or raced add never replaces another channel's file or leaves one behind.
+            var staged: (temporary: String, path: String)?
+            defer { if let staged { unlink(staged.temporary) } }
             switch channelKind {
             case .email:
                 channel = RemoteChannel(name: channelName, kind: .email, target: target, from: from, sendmail: sendmail)
             case .apprise:
                 channel = RemoteChannel(name: channelName, kind: .apprise, target: RemoteChannel.maskedURL(target))
                 let file = RemoteChannel.appriseFile(name: channelName, databasePath: context.database.path)
-                try Self.writeSecret(target, to: file)
-                switch await AppriseChannel.understands(configuration: file, environment: context.environment) {
+                let temporary = try Self.stageSecret(target, for: file)
+                staged = (temporary, file)
+                switch await AppriseChannel.understands(configuration: temporary, environment: context.environment) {
                 case true?:
                     break
                 case false?:
-                    try? FileManager.default.removeItem(atPath: file)
                     throw ValidationError("apprise does not understand this URL (see its list of services: apprise --details)")
                 case nil:
-                    try? FileManager.default.removeItem(atPath: file)
                     throw CLIError("the apprise program is not installed; install the Debian package apprise")
                 }
             case .ntfy:
                 let url = try PushURL(target, kind: .ntfy)
                 channel = RemoteChannel(name: channelName, kind: .ntfy, target: url.masked, tokenCommand: tokenCommand)
-                try Self.writeSecret(target, to: RemoteChannel.secretFile(name: channelName, kind: .ntfy, databasePath: context.database.path))
+                let file = RemoteChannel.secretFile(name: channelName, kind: .ntfy, databasePath: context.database.path)
+                staged = (try Self.stageSecret(target, for: file), file)
             case .gotify:
                 let url = try PushURL(target, kind: .gotify)
                 channel = RemoteChannel(name: channelName, kind: .gotify, target: url.server, tokenCommand: tokenCommand)
@@ -184,29 +188,38 @@ extension BirthdaysCommand.Channels {
             guard try await context.database.addChannel(channel, now: context.now) else {
                 throw ValidationError("a channel named '\(channelName)' exists; give this one --name, or remove that one first")
             }
+            if let secret = staged {
+                guard rename(secret.temporary, secret.path) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    _ = try? await context.database.removeChannel(named: channelName)
+                    throw CLIError("cannot write \(secret.path): \(reason)")
+                }
+                staged = nil
+            }
             try output(
                 "Added \(channelName) (\(channel.kind.rawValue) → \(SafeText.line(channel.target))). Try it: birthdays channels test \(channelName)"
             )
         }
 
-        /// Writes `text` to `path` (0600, in a 0700 folder), replacing it whole.
-        static func writeSecret(_ text: String, to path: String) throws {
+        /// Writes `text` to a new file beside `path` (0600, in a 0700 folder), for a rename to `path`; its path.
+        static func stageSecret(_ text: String, for path: String) throws -> String {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw CLIError("cannot create \(folder): \(error.localizedDescription)")
             }
-            let temporary = path + ".new"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            let temporary = path + ".new-\(getpid())"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw CLIError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
             let bytes = Array((text + "\n").utf8)
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
-            guard written == bytes.count, rename(temporary, path) == 0 else {
+            guard written == bytes.count else {
                 unlink(temporary)
-                throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
+                throw CLIError("cannot write \(temporary): \(String(cString: strerror(errno)))")
             }
+            return temporary
         }
     }
 

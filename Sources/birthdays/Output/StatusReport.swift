@@ -15,11 +15,12 @@ import Foundation
 /// the text says how to start it: `systemctl --user start birthdays` when the
 /// service is installed, else `birthdays service install`. A daemon that
 /// runs while the next fire time is more than ``overdueAfter`` past is late
-/// or stuck (it moves a due reminder into the ledger within a second), and
-/// the text says so and what to look at.
+/// or stuck (it moves a due reminder into the ledger within a second, and
+/// the slowest channel hands one over within its 60 s timeout and grace),
+/// and the text says so and what to look at.
 struct StatusReport {
     /// How long past its fire time a reminder may still be pending while a daemon runs.
-    static let overdueAfter: TimeInterval = 30
+    static let overdueAfter: TimeInterval = 90
 
     var pid: Int32?
     var now: Date
@@ -104,7 +105,7 @@ struct StatusReport {
         struct Daemon: Encodable {
             var running: Bool
             var pid: Int?
-            /// The fire time a running daemon should have handled more than 30 s ago (late or stuck); absent otherwise.
+            /// The fire time a running daemon should have handled more than 90 s ago (late or stuck); absent otherwise.
             var overdue_since: String?
         }
 
@@ -178,8 +179,11 @@ struct StatusReport {
     /// taken a reminder in the last week although one was tried: reminders
     /// may be going nowhere while the machine runs without a desktop.
     var desktopUnanswered: Bool {
-        guard channels == [ChannelKind.desktop.rawValue], let desktop = channelStatuses[ChannelKind.desktop.rawValue] else { return false }
-        return (desktop.lastSuccess ?? .distantPast) < now.addingTimeInterval(-7 * 86_400)
+        guard channels == [ChannelKind.desktop.rawValue], let desktop = channelStatuses[ChannelKind.desktop.rawValue],
+            let failedAt = desktop.lastErrorAt, failedAt > now.addingTimeInterval(-7 * 86_400)
+        else { return false }
+        // Tried in the last week, and nothing got through since a week ago.
+        return failedAt > (desktop.lastSuccess ?? .distantPast) && (desktop.lastSuccess ?? .distantPast) < now.addingTimeInterval(-7 * 86_400)
     }
 
     /// The fire time a running daemon should have handled by now, if any.

@@ -125,7 +125,11 @@ import Testing
         #expect(first.missed == 0)
         #expect(Set(await sink.reminders.map(\.id)) == ["ada-birthday-daybefore", "grace-birthday-dayof"])
         #expect(await sink.reminders.allSatisfy(\.late))
-        #expect(await sink.reminders.first { $0.id == "ada-birthday-daybefore" }?.body == "Ada Lovelace turns 211 tomorrow!")
+        // Late, and it says so: due at 09:00 there.
+        #expect(
+            await sink.reminders.first { $0.id == "ada-birthday-daybefore" }?.body
+                == "Ada Lovelace turns 211 tomorrow! (sent late: it was due at 09:00)"
+        )
         let waiting = try #require(try await database.deliveries(updatedSince: .distantPast).first { $0.notificationID == "ada-birthday-dayof" })
         #expect(waiting.state == .queued)
         #expect(waiting.fireAt == ReferenceTime.parse("2026-12-10T09:00", timeZone: pagoPago))
