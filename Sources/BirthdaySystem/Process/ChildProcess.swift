@@ -268,8 +268,8 @@ extension ChildProcess {
             reaped.withLock { reaped in
                 guard !reaped else { return }
                 _ = Glibc.kill(-pid, signal)
-                // And the child itself, should it have left its process group (setpgid).
-                _ = Glibc.kill(pid, signal)
+                // And the child itself, should it have left its process group (setpgid); once only, else it got it above.
+                if getpgid(pid) != pid { _ = Glibc.kill(pid, signal) }
                 if signal == SIGKILL, let stop {
                     var byte: UInt8 = 1
                     _ = Glibc.write(stop.write, &byte, 1)
