@@ -49,7 +49,7 @@ package enum ReminderChannels {
         case .apprise:
             AppriseChannel(
                 name: channel.name,
-                configuration: RemoteChannel.appriseFile(name: channel.name, databasePath: databasePath),
+                configuration: RemoteChannel.secretFile(name: channel.name, kind: .apprise, databasePath: databasePath),
                 environment: environment,
                 clock: clock
             )

@@ -10,7 +10,7 @@ import Foundation
 ///   say which of several URLs failed, and a retry must not send again to
 ///   one that worked.
 /// - The URL (it carries tokens and passwords) is read by apprise from the
-///   channel's 0600 file (``RemoteChannel/appriseFile(name:databasePath:)``)
+///   channel's 0600 file (``RemoteChannel/secretFile(name:kind:databasePath:)``)
 ///   given with `-c`: never in an argument list, an environment or a log.
 /// - The reminder's text (its body, which names the person and the day)
 ///   goes on standard input, never as an argument: another user's `ps`

@@ -134,17 +134,11 @@ public struct ChannelStatus: Sendable, Hashable {
 }
 
 extension RemoteChannel {
-    /// Where an Apprise channel's URL is kept: `channels/<name>.apprise`
-    /// beside the database (the folder 0700, the file 0600), a config file
-    /// `apprise -c` reads, so the URL is never in an argument list, an
-    /// environment, the database or a log.
-    public static func appriseFile(name: String, databasePath: String) -> String {
-        secretFile(name: name, kind: .apprise, databasePath: databasePath)
-    }
-
     /// Where a channel's secret URL is kept: `channels/<name>.<kind>` beside
     /// the database (the folder 0700, the file 0600). Apprise and ntfy
-    /// channels have one; the others none.
+    /// channels have one; the others none. Apprise reads its file itself
+    /// (`apprise -c`), so the URL is never in an argument list, an
+    /// environment, the database or a log.
     public static func secretFile(name: String, kind: Kind, databasePath: String) -> String {
         URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("channels")
             .appendingPathComponent(name + "." + kind.rawValue).path

@@ -165,7 +165,7 @@ extension BirthdaysCommand.Channels {
                 channel = RemoteChannel(name: channelName, kind: .email, target: target, from: from, sendmail: sendmail)
             case .apprise:
                 channel = RemoteChannel(name: channelName, kind: .apprise, target: RemoteChannel.maskedURL(target))
-                let file = RemoteChannel.appriseFile(name: channelName, databasePath: context.database.path)
+                let file = RemoteChannel.secretFile(name: channelName, kind: .apprise, databasePath: context.database.path)
                 let temporary = try Self.stageSecret(target, for: file)
                 staged = (temporary, file)
                 switch await AppriseChannel.understands(configuration: temporary, environment: context.environment) {
