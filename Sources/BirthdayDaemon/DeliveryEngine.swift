@@ -431,12 +431,12 @@ package actor DeliveryEngine {
 
     /// Sleeps until `wakeup`, a poke, a graceful shutdown or cancellation.
     private func sleep(until wakeup: Date) async {
-        let seconds = max(0, wakeup.timeIntervalSince(now()))
         let clock = self.clock
         let alarm = self.alarm
+        let now = self.now
         await withGracefulShutdownHandler {
             await alarm.sleep {
-                try await clock.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up))))
+                try await clock.sleep(untilWallClock: wakeup, now: now)
             }
         } onGracefulShutdown: {
             alarm.ring()

@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -59,5 +60,20 @@ package struct EventLoopClock: Clock {
         case waiting
         case scheduled(Scheduled<Void>)
         case cancelled
+    }
+}
+
+extension Clock where Duration == Swift.Duration {
+    /// Sleeps on this clock until the wall-clock instant `wakeup`, as `now`
+    /// tells the wall clock.
+    ///
+    /// The clock's instant is read before `now`, so a clock that moves
+    /// between the two reads (a test's manual clock, a slow scheduler) makes
+    /// the sleep end early, never late: the callers look at what is due when
+    /// they wake, and an early wake only costs a pass.
+    package func sleep(untilWallClock wakeup: Date, now: () -> Date) async throws {
+        let start = self.now
+        let seconds = max(0, wakeup.timeIntervalSince(now()))
+        try await sleep(until: start.advanced(by: .milliseconds(Int64((seconds * 1000).rounded(.up)))), tolerance: nil)
     }
 }

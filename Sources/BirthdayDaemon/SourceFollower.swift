@@ -161,8 +161,9 @@ actor SourceFollower {
             let seconds = max(0, next.timeIntervalSince(now()))
             logger.debug("next source check", metadata: ["in_s": "\(Int(seconds.rounded(.up)))"])
             let clock = self.clock
+            let now = self.now
             await alarm.sleep {
-                try await clock.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up))))
+                try await clock.sleep(untilWallClock: next, now: now)
             }
         }
         forwarding?.cancel()
