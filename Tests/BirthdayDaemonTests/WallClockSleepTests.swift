@@ -5,6 +5,7 @@ import Testing
 
 /// `sleep(untilWallClock:now:)`: the daemon's timers end early, never late,
 /// when the clock moves while a sleep is being set up.
+@Suite(.timeLimit(.minutes(1)))
 struct WallClockSleepTests {
     static let origin = Date(timeIntervalSince1970: 1_773_133_200)
 
