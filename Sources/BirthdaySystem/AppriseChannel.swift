@@ -68,7 +68,7 @@ package struct AppriseChannel: NotificationSink {
             outcome = try await ChildProcess.run(
                 [program, "-c", configuration],
                 environment: variables,
-                input: Array(SafeText.line(reminder.body).utf8) + [0x0A],
+                input: Array((reminder.digest == nil ? reminder.safeBody : SafeText.line(reminder.title) + "\n\n" + reminder.safeBody).utf8) + [0x0A],
                 output: .capture(limit: 16_384),
                 stderr: .withOutput,
                 timeout: timeout,

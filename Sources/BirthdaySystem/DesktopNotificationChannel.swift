@@ -101,9 +101,10 @@ package final class DesktopNotificationChannel: NotificationSink {
 
     /// The `Notify` arguments (`susssasa{sv}i`) for `reminder`.
     func notifyArguments(for reminder: Reminder, replacing: UInt32, capabilities: Set<String>) -> [DBusValue] {
-        let body = capabilities.contains("body-markup") ? Self.escapeMarkup(reminder.body) : reminder.body
+        let body = capabilities.contains("body-markup") ? Self.escapeMarkup(reminder.safeBody) : reminder.safeBody
         var actions: [String] = []
-        if capabilities.contains("actions") {
+        // A digest is about no one person: nothing to open, snooze or dismiss.
+        if capabilities.contains("actions") && reminder.digest == nil {
             let labels = self.labels
             actions = [
                 NotificationAction.Key.open.rawValue, labels.open,

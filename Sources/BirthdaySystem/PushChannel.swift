@@ -13,7 +13,7 @@ import Glibc
 ///
 /// Rules:
 /// - ntfy: `POST` to the server's root with `topic`, `title`, `message`
-///   (at most 4096 bytes, cut), `tags: ["birthday"]`, `priority: 3`, and
+///   (at most 4096 bytes, cut), `tags: ["birthday"]` (`["calendar"]` for a digest), `priority: 3`, and
 ///   `Authorization: Bearer TOKEN` when the channel has a token command.
 ///   The URL (its topic is a password on a public server) is read at each
 ///   delivery from the channel's 0600 file.
@@ -155,7 +155,7 @@ package struct PushChannel: NotificationSink {
     /// The request that delivers `reminder` to `url` (ntfy when it has a topic, else Gotify).
     static func request(for reminder: Reminder, url: PushURL, token: String?) -> PushRequest {
         let title = SafeText.line(reminder.title, maxCharacters: 250)
-        let message = cut(SafeText.line(reminder.body), toBytes: messageLimit)
+        let message = cut(reminder.safeBody, toBytes: messageLimit)
         var headers = ["Content-Type": "application/json", "User-Agent": "birthdays"]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -164,7 +164,9 @@ package struct PushChannel: NotificationSink {
         if let topic = url.topic {
             target = url.server
             if let token { headers["Authorization"] = "Bearer " + token }
-            body = try? encoder.encode(NtfyMessage(topic: topic, title: title, message: message, tags: ["birthday"], priority: 3))
+            body = try? encoder.encode(
+                NtfyMessage(topic: topic, title: title, message: message, tags: [reminder.digest == nil ? "birthday" : "calendar"], priority: 3)
+            )
         } else {
             target = url.server + "message"
             if let token { headers["X-Gotify-Key"] = token }

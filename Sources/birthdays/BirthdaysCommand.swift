@@ -23,6 +23,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Import.self,
             Sources.self,
             Upcoming.self,
+            DigestCommand.self,
             People.self,
             Reschedule.self,
             Run.self,

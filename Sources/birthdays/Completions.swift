@@ -44,6 +44,8 @@ enum Completions {
         case .syncInterval: ["5m", "15m", "1h", "1d"]
         case .language: ["system"] + StringCatalog.embedded.languages
         case .calendarRules: CalendarRules.allCases.map(\.rawValue)
+        case .digest: DigestFrequency.allCases.map(\.rawValue)
+        case .digestDay: Weekday.allCases.map(\.rawValue)
         case .calendarName, .command: []
         }
     }

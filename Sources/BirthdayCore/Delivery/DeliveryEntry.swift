@@ -87,7 +87,8 @@ public struct DeliveryEntry: Hashable, Sendable {
             body: body,
             late: late,
             occurrenceDate: occurrenceDate,
-            logID: publicIDs.reminder(notificationID)
+            logID: publicIDs.reminder(notificationID),
+            digest: userInfo["digest"].flatMap(DigestFrequency.init(rawValue:))
         )
     }
 

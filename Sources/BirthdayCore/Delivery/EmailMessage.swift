@@ -153,9 +153,15 @@ public struct EmailMessage: Sendable {
     ///   ``Reminder/logID`` is the public id, never a name; characters a
     ///   Message-ID cannot hold are dropped from it and from `host`.
     /// - Date: `now`, in the reminder's zone.
+    ///
+    /// A digest (``Reminder/digest``) has its title as the subject ("Birthdays
+    /// in the week ahead: Ada, Bob") and its lines as the body.
     public static func reminder(_ reminder: Reminder, from: EmailAddress, to: EmailAddress, host: String, now: Date) -> EmailMessage {
-        let subject = SafeText.line(reminder.body)
-        let body = subject + "\n" + SafeText.line(reminder.title) + "\n\n— birthdays\n"
+        let subject = reminder.digest == nil ? SafeText.line(reminder.body) : SafeText.line(reminder.title)
+        let body =
+            reminder.digest == nil
+            ? subject + "\n" + SafeText.line(reminder.title) + "\n\n— birthdays\n"
+            : reminder.safeBody + "\n\n— birthdays\n"
         let id = MailHeader.atoms(reminder.logID, keeping: "-_")
         let domain = MailHeader.atoms(host.lowercased(), keeping: "-.")
         let messageID = "<\(id.isEmpty ? "r" : id).\(reminder.occurrenceDate)@birthdays.\(domain.isEmpty ? "localhost" : domain)>"

@@ -29,7 +29,7 @@ public struct LogChannel: NotificationSink {
     public static func line(for reminder: Reminder) -> String {
         let fields: [(String, String)] = [
             ("id", reminder.logID),
-            ("kind", reminder.kind.rawValue),
+            ("kind", reminder.kindName),
             ("when", reminder.when.rawValue),
             ("fire_at", reminder.fireAtISO8601),
             ("late", reminder.late ? "1" : "0"),

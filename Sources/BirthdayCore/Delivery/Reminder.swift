@@ -32,6 +32,10 @@ public struct Reminder: Hashable, Sendable {
     /// The id as logs show it: the ``PublicID`` of ``id`` (the engine sets
     /// it), so a log line says nothing about whose reminder it was.
     public var logID: String
+    /// The digest's frequency when this is a digest of the days ahead
+    /// (``Digest``: no person, a title naming the first people, one body
+    /// line per event); `nil` for a reminder about one event.
+    public var digest: DigestFrequency?
 
     public init(
         id: String,
@@ -44,7 +48,8 @@ public struct Reminder: Hashable, Sendable {
         body: String,
         late: Bool,
         occurrenceDate: LocalDate,
-        logID: String = "r-unknown"
+        logID: String = "r-unknown",
+        digest: DigestFrequency? = nil
     ) {
         self.id = id
         self.personID = personID
@@ -57,6 +62,19 @@ public struct Reminder: Hashable, Sendable {
         self.late = late
         self.occurrenceDate = occurrenceDate
         self.logID = logID
+        self.digest = digest
+    }
+
+    /// What `kind` a channel shows (`BIRTHDAYS_KIND`, the log line's
+    /// `kind=`): `birthday`, `anniversary`, or `digest`.
+    public var kindName: String { digest == nil ? kind.rawValue : "digest" }
+
+    /// The body as a channel writes it: one line for a reminder (a line
+    /// break in a name becomes a space), and a digest's lines, each made
+    /// safe the same way, joined by line feeds.
+    public var safeBody: String {
+        guard digest != nil else { return SafeText.line(body) }
+        return body.split(separator: "\n", omittingEmptySubsequences: false).map { SafeText.line($0) }.joined(separator: "\n")
     }
 
     /// The local day the reminder is for: the occurrence less ``when``'s days

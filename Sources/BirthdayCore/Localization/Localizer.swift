@@ -34,7 +34,7 @@ import Foundation
 /// asked for: the texts are string literals in the binary; ICU's plural rules
 /// are opened only for a text whose forms differ (about 0.8 MB of ICU data
 /// the first time); a `Locale` and ICU's date formatter (1–4 MB) only for
-/// ``shortDate(_:)``, which the daemon never calls.
+/// ``shortDate(_:)``, which the daemon calls only to write a digest.
 public struct Localizer: Sendable {
     /// The catalog language: `en`, `de`, `zh-Hans`.
     public let language: String
@@ -113,6 +113,17 @@ public struct Localizer: Sendable {
         formatter.timeZone = TimeZone(secondsFromGMT: 0)
         formatter.dateFormat = self(.datePattern)
         return { date in formatter.string(from: Date(timeIntervalSince1970: (Double(date.dayNumber) + 0.5) * 86_400)) }
+    }
+
+    /// The name of `date`'s month as it stands alone in the language
+    /// (ICU's `LLLL`): "December", "Dezember", "grudzień", "12月".
+    public func monthName(_ date: LocalDate) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "LLLL"
+        return formatter.string(from: Date(timeIntervalSince1970: (Double(date.dayNumber) + 0.5) * 86_400))
     }
 }
 

@@ -127,6 +127,18 @@ public struct Message: Sendable, Hashable {
         case inDays = "day.in"
         case datePattern = "date.weekday-day-month"
 
+        // The digest
+        case digestWeekTitle = "digest.title.week"
+        case digestMonthTitle = "digest.title.month"
+        case digestSpanTitle = "digest.title.span"
+        case digestMore = "digest.more"
+        case digestLine = "digest.line"
+        case digestLineMarked = "digest.line.marked"
+        case digestNone = "digest.none"
+        case digestOff = "digest.off"
+        case digestNext = "digest.next"
+        case listSeparator = "list.separator"
+
         // upcoming
         case upcomingBirthday = "upcoming.birthday"
         case upcomingBirthdayAge = "upcoming.birthday.age"
@@ -295,6 +307,12 @@ public struct Message: Sendable, Hashable {
             case .sourcesProblems: [.number]
             case .sourcesRemoved: [.text, .number]
             case .sourcesRemovedKept: [.text]
+            case .digestWeekTitle, .digestNext: [.text]
+            case .digestMonthTitle, .digestNone: [.text, .text]
+            case .digestSpanTitle, .digestLine: [.text, .text, .text]
+            case .digestLineMarked: [.text, .text, .text, .text]
+            case .digestMore: [.number]
+            case .digestOff, .listSeparator: []
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
@@ -392,6 +410,19 @@ extension Message {
         default: Message(.inDays, .number(days))
         }
     }
+
+    /// The digest's titles: the week ahead, a month ("December"), or any span of days; `names` are the first names.
+    public static func digestWeekTitle(_ names: String) -> Message { Message(.digestWeekTitle, .text(names)) }
+    public static func digestMonthTitle(_ month: String, _ names: String) -> Message { Message(.digestMonthTitle, .text(month), .text(names)) }
+    public static func digestSpanTitle(_ first: String, _ last: String, _ names: String) -> Message {
+        Message(.digestSpanTitle, .text(first), .text(last), .text(names))
+    }
+    /// "+2 more": the people the digest's title does not name.
+    public static func digestMore(_ count: Int) -> Message { Message(.digestMore, .number(count)) }
+    /// `birthdays digest` for a period without events, from `first` to `last`.
+    public static func digestNone(from first: String, to last: String) -> Message { Message(.digestNone, .text(first), .text(last)) }
+    /// `birthdays digest`: when the next digest is sent.
+    public static func digestNext(_ when: String) -> Message { Message(.digestNext, .text(when)) }
 
     public static func upcomingBirthday(turning age: Int) -> Message { Message(.upcomingBirthdayAge, .number(age)) }
     public static func upcomingAnniversary(years: Int) -> Message { Message(.upcomingAnniversaryYears, .number(years)) }

@@ -18,7 +18,7 @@ public struct RescheduleResult: Sendable, Equatable {
     /// How many requests are pending.
     public var scheduled: Int { requests.count }
     /// How many different people have a pending request.
-    public var people: Int { Set(requests.map(\.personID)).count }
+    public var people: Int { Set(requests.lazy.filter { $0.digest == nil }.map(\.personID)).count }
     /// The soonest fire instant.
     public var first: Date? { requests.first?.fireAt }
     /// The latest fire instant.

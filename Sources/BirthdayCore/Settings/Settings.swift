@@ -43,6 +43,11 @@ public struct Settings: Hashable, Sendable {
     /// How the feed writes dates in other calendars (a lunar birthday):
     /// one event per year, or one RFC 7529 rule. Default: one event per year.
     public var calendarRules = CalendarRules.expanded
+    /// Whether a digest of the days ahead is sent, and how often: off (the
+    /// default), weekly or monthly (see ``DigestPeriod`` for its days).
+    public var digest = DigestFrequency.off
+    /// The day a weekly digest is sent. Default Monday.
+    public var digestDay = Weekday.monday
 
     public init() {}
 
@@ -85,6 +90,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case syncInterval = "sync-interval"
     case language = "language"
     case calendarRules = "calendar-rules"
+    case digest = "digest"
+    case digestDay = "digest-day"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -105,6 +112,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .language:
             "system, or one of " + StringCatalog.embedded.languages.joined(separator: ", ") + " (a region such as de-AT or pt-BR is kept for dates)"
         case .calendarRules: CalendarRules.allCases.map(\.rawValue).joined(separator: " | ")
+        case .digest: DigestFrequency.allCases.map(\.rawValue).joined(separator: " | ")
+        case .digestDay: "a day of the week: " + Weekday.allCases.map(\.rawValue).joined(separator: " | ")
         }
     }
 
@@ -117,7 +126,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     /// Whether changing it changes which reminders are due or when.
     public var affectsReminders: Bool {
         switch self {
-        case .deliveryTime, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language: true
+        case .deliveryTime, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest, .digestDay: true
         case .calendarName, .emoji, .channels, .command, .serve, .calendarRules, .syncInterval: false
         }
     }
@@ -223,6 +232,12 @@ extension Settings {
         case .calendarRules:
             guard let rules = CalendarRules(rawValue: value.lowercased()) else { throw invalid }
             calendarRules = rules
+        case .digest:
+            guard let frequency = DigestFrequency(rawValue: value.lowercased()) else { throw invalid }
+            digest = frequency
+        case .digestDay:
+            guard let day = Weekday(parsing: value) else { throw invalid }
+            digestDay = day
         }
     }
 
@@ -245,6 +260,8 @@ extension Settings {
         case .syncInterval: Settings.intervalText(syncInterval)
         case .language: language ?? "system"
         case .calendarRules: calendarRules.rawValue
+        case .digest: digest.rawValue
+        case .digestDay: digestDay.rawValue
         }
     }
 

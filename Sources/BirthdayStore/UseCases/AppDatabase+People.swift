@@ -66,27 +66,53 @@ extension AppDatabase {
     ///   - withinDays: keep events at most this many days away (0 = today only).
     ///   - limit: keep at most this many, nearest first.
     package func upcoming(_ upcoming: UpcomingEvents, withinDays: Int? = nil, limit: Int? = nil) async throws(StoreError) -> [Occurrence] {
-        try await read { db in
-            var selector = NearestSelector(limit: limit)
-            let rules = upcoming.rules
-            try PersonRecord.forEachDatedEvent(db) { date, kind, traits, identity in
-                guard let treatment = rules.treatment(of: kind, for: traits) else { return }
-                let next = date.nextOccurrence(onOrAfter: upcoming.today, leapDay: upcoming.leapDay)
-                if let withinDays, upcoming.today.days(to: next) > withinDays { return }
-                let (id, name, _) = identity()
-                selector.insert(upcoming.occurrence(of: date, kind: kind, personID: id, name: name, memorial: treatment.memorial))
-            }
-            // Dates in other calendars, each an event of its own; people who share one share its computation.
-            var occurrences = CalendarOccurrences(today: upcoming.today)
-            try CalendarDateRecord.forEachDatedEvent(db) { alternate, traits, identity in
-                guard let treatment = rules.treatment(of: alternate.kind, for: traits), !treatment.memorial,
-                    let next = occurrences.next(alternate.date)
-                else { return }
-                if let withinDays, upcoming.today.days(to: next.date) > withinDays { return }
-                let (id, name, _) = identity()
-                selector.insert(upcoming.occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: id, name: name))
-            }
-            return selector.sorted()
+        try await read { db in try Self.upcoming(db, upcoming, withinDays: withinDays, limit: limit) }
+    }
+
+    /// ``upcoming(_:withinDays:limit:)`` inside the caller's transaction, with
+    /// each person named as `names` says (the digest follows the `names` setting).
+    static func upcoming(
+        _ db: Database,
+        _ upcoming: UpcomingEvents,
+        withinDays: Int? = nil,
+        limit: Int? = nil,
+        names: NameStyle = .full
+    ) throws -> [Occurrence] {
+        var selector = NearestSelector(limit: limit)
+        let rules = upcoming.rules
+        try PersonRecord.forEachDatedEvent(db, nicknames: names == .nickname) { date, kind, traits, identity in
+            guard let treatment = rules.treatment(of: kind, for: traits) else { return }
+            let next = date.nextOccurrence(onOrAfter: upcoming.today, leapDay: upcoming.leapDay)
+            if let withinDays, upcoming.today.days(to: next) > withinDays { return }
+            let (id, name, nickname) = identity()
+            selector.insert(
+                upcoming.occurrence(
+                    of: date,
+                    kind: kind,
+                    personID: id,
+                    name: names.pick(name: name, nickname: nickname),
+                    memorial: treatment.memorial
+                )
+            )
         }
+        // Dates in other calendars, each an event of its own; people who share one share its computation.
+        var occurrences = CalendarOccurrences(today: upcoming.today)
+        try CalendarDateRecord.forEachDatedEvent(db) { alternate, traits, identity in
+            guard let treatment = rules.treatment(of: alternate.kind, for: traits), !treatment.memorial,
+                let next = occurrences.next(alternate.date)
+            else { return }
+            if let withinDays, upcoming.today.days(to: next.date) > withinDays { return }
+            let (id, name, nickname) = identity()
+            selector.insert(
+                upcoming.occurrence(
+                    of: alternate.date,
+                    next: next,
+                    kind: alternate.kind,
+                    personID: id,
+                    name: names.pick(name: name, nickname: nickname)
+                )
+            )
+        }
+        return selector.sorted()
     }
 }

@@ -24,6 +24,8 @@ import Logging
 ///    Feb 29 rules, and ``NotificationRequest/pendingLimit`` for the cap), and drops
 ///    those already in the delivery ledger for the same occurrence (delivered,
 ///    dismissed, …), so re-adding a request can never send it twice;
+///    with the next digest among them when the `digest` setting is on
+///    (``digestRequest(_:settings:timeZone:now:systemLocale:)``);
 /// 4. logs how many were scheduled, never a name or a date of birth.
 ///
 /// The clock, the system time zone and the system locale are injected; the
@@ -109,7 +111,12 @@ package struct NotificationScheduler: Sendable {
             guard let treatment = rules.treatment(of: alternate.kind, for: traits) else { return }
             planner.offer(alternate.date, kind: alternate.kind, treatment: treatment, identity: identity)
         }
-        let planned = planner.requests()
+        var planned = planner.requests()
+        if let digest = try digestRequest(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale) {
+            planned.append(digest)
+            planned.sort(by: NotificationRequest.firesBefore)
+            if planned.count > NotificationRequest.pendingLimit { planned.removeLast(planned.count - NotificationRequest.pendingLimit) }
+        }
         let since = planned.map(\.occurrenceDate).min() ?? LocalDate.today(at: instant, in: zone)
         let known = try DeliveryRecord.keys(since: since, db)
         let requests = known.isEmpty ? planned : planned.filter { !known.contains($0.id + "|" + $0.occurrenceDate.description) }
@@ -117,6 +124,28 @@ package struct NotificationScheduler: Sendable {
             try PendingNotificationRecord.save(request, db)
         }
         return RescheduleResult(status: status, requests: requests, timeZone: zone)
+    }
+
+    /// The next digest's pending request, when the `digest` setting is on
+    /// and its period has events (see ``DigestPeriod`` and ``Digest``): on
+    /// the first digest day whose delivery time is still ahead, at that time.
+    /// It takes one of the 64 places like any reminder, by its instant.
+    static func digestRequest(_ db: Database, settings: Settings, timeZone: TimeZone, now: Date, systemLocale: String?) throws -> NotificationRequest?
+    {
+        guard let (period, fireAt) = DigestPeriod.next(settings.digest, settings: settings, now: now, timeZone: timeZone) else { return nil }
+        let digest = try digest(db, period: period, settings: settings)
+        return digest.request(fireAt: fireAt, in: settings.localizer(systemLocale: systemLocale))
+    }
+
+    /// The digest of `period`: the events `upcoming` lists on its days, named per the `names` setting.
+    static func digest(_ db: Database, period: DigestPeriod, settings: Settings) throws -> Digest {
+        let events = try AppDatabase.upcoming(
+            db,
+            UpcomingEvents(today: period.first, settings: settings),
+            withinDays: period.days - 1,
+            names: settings.names
+        )
+        return Digest(period: period, events: events)
     }
 
     /// Moves every pending request whose moment has come into the delivery

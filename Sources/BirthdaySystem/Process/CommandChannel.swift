@@ -74,18 +74,19 @@ package struct CommandChannel: NotificationSink {
         var environment = baseEnvironment
         environment["BIRTHDAYS_ID"] = reminder.id
         environment["BIRTHDAYS_TITLE"] = Self.value(reminder.title)
-        environment["BIRTHDAYS_BODY"] = Self.value(reminder.body)
+        environment["BIRTHDAYS_BODY"] = Self.value(reminder.safeBody, keepingLines: reminder.digest != nil)
         environment["BIRTHDAYS_PERSON_ID"] = reminder.personID
         environment["BIRTHDAYS_FIRE_AT"] = reminder.fireAtISO8601
-        environment["BIRTHDAYS_KIND"] = reminder.kind.rawValue
+        environment["BIRTHDAYS_KIND"] = reminder.kindName
         environment["BIRTHDAYS_WHEN"] = reminder.when.rawValue
         environment["BIRTHDAYS_LATE"] = reminder.late ? "1" : "0"
         return environment
     }
 
-    /// `text` on one line, cut to at most ``maxValueBytes`` UTF-8 bytes (ending in `…`).
-    static func value(_ text: String) -> String {
-        let line = SafeText.line(text)
+    /// `text` on one line (or, `keepingLines`, its lines each made safe: a
+    /// digest's body), cut to at most ``maxValueBytes`` UTF-8 bytes (ending in `…`).
+    static func value(_ text: String, keepingLines: Bool = false) -> String {
+        let line = keepingLines ? text : SafeText.line(text)
         guard line.utf8.count > maxValueBytes else { return line }
         var cut = ""
         var bytes = "…".utf8.count

@@ -21,7 +21,7 @@ struct PendingOutput: Encodable {
         id = request.id
         short_id = reminder.shortID
         person_id = request.personID
-        kind = request.kind.rawValue
+        kind = request.digest == nil ? request.kind.rawValue : "digest"
         calendar = request.calendar?.rawValue ?? "gregorian"
         when = request.timing.rawValue
         fire_at = ISOInstant.format(request.fireAt, in: zone)
@@ -50,7 +50,8 @@ struct PendingOutput: Encodable {
                     Wording.wallClock(request.fireAt, zone: zone),
                     reminder.snoozed ? snoozed : when(request.timing),
                     request.title,
-                    request.body,
+                    // A digest's lines on one line.
+                    request.digest == nil ? request.body : request.body.replacingOccurrences(of: "\n", with: " · "),
                 ]
             },
             header: [localizer(.pendingID), localizer(.pendingFires), localizer(.pendingWhen), localizer(.pendingTitle), localizer(.pendingBody)],

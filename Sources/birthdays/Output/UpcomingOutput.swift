@@ -54,16 +54,8 @@ struct UpcomingOutput: Encodable {
         let inDays = localizer.template(.inDays)
         let shortDate = localizer.shortDates()
         let noName = localizer(.upcomingNoName)
-        let birthday = localizer(.upcomingBirthday)
-        let birthdayAge = localizer.template(.upcomingBirthdayAge)
-        let anniversary = localizer(.upcomingAnniversary)
-        let anniversaryYears = localizer.template(.upcomingAnniversaryYears)
-        let memorial = localizer(.upcomingMemorial)
-        let memorialAge = localizer.template(.upcomingMemorialAge)
         var days: [Int: (when: String, date: String)] = [:]
-        var birthdayAges: [Int: String] = [:]
-        var anniversaryAges: [Int: String] = [:]
-        var calendarWords = CalendarWords(localizer)
+        var words = OccurrenceWords(localizer)
         return Table.render(
             events.map { event in
                 let day =
@@ -79,59 +71,9 @@ struct UpcomingOutput: Encodable {
                         days[event.date.dayNumber] = written
                         return written
                     }()
-                let what: String
-                if let calendar = event.calendar {
-                    return [
-                        day.when, day.date, event.name.isEmpty ? noName : event.name, calendarWords.what(event.kind, age: event.age, in: calendar),
-                    ]
-                }
-                switch (event.kind, event.age) {
-                case (.birthday, let age?) where event.memorial: what = memorialAge.render([.number(age)])
-                case (.birthday, nil) where event.memorial: what = memorial
-                case (.birthday, let age?):
-                    what = birthdayAges[age] ?? birthdayAge.render([.number(age)])
-                    birthdayAges[age] = what
-                case (.anniversary, let years?):
-                    what = anniversaryAges[years] ?? anniversaryYears.render([.number(years)])
-                    anniversaryAges[years] = what
-                case (.birthday, nil): what = birthday
-                case (.anniversary, nil): what = anniversary
-                }
-                return [day.when, day.date, event.name.isEmpty ? noName : event.name, what]
+                return [day.when, day.date, event.name.isEmpty ? noName : event.name, words.what(event)]
             },
             shrinkable: [2, 3]
         )
-    }
-
-    /// What an event in another calendar is: "lunar birthday, turns 41",
-    /// "Hebrew anniversary", each text made once per calendar and age.
-    private struct CalendarWords {
-        let localizer: Localizer
-        let birthdayAge: MessageTemplate
-        let anniversaryYears: MessageTemplate
-        var names: [CalendarSystem: String] = [:]
-        var written: [String: String] = [:]
-
-        init(_ localizer: Localizer) {
-            self.localizer = localizer
-            birthdayAge = localizer.template(.upcomingCalendarBirthdayAge)
-            anniversaryYears = localizer.template(.upcomingCalendarAnniversaryYears)
-        }
-
-        mutating func what(_ kind: EventKind, age: Int?, in calendar: CalendarSystem) -> String {
-            let key = kind.rawValue + "|" + calendar.rawValue + "|" + (age.map(String.init) ?? "")
-            if let known = written[key] { return known }
-            let name = names[calendar] ?? localizer(calendar.nameKey)
-            names[calendar] = name
-            let text: String
-            switch (kind, age) {
-            case (.birthday, let age?): text = birthdayAge.render([.number(age), .text(name)])
-            case (.anniversary, let years?): text = anniversaryYears.render([.number(years), .text(name)])
-            case (.birthday, nil): text = localizer.template(.upcomingCalendarBirthday).render([.text(name)])
-            case (.anniversary, nil): text = localizer.template(.upcomingCalendarAnniversary).render([.text(name)])
-            }
-            written[key] = text
-            return text
-        }
     }
 }
