@@ -286,7 +286,8 @@ package actor DeliveryEngine {
             if late {
                 // A late reminder says so, in the reminder's language, with the time it was due.
                 let due = String(ISOInstant.format(entry.fireAt, in: zone).dropFirst(11).prefix(5))
-                reminder.body += " " + settings.localizer(systemLocale: systemLocale)(.reminderLate(dueAt: due))
+                // A digest's note is a line of its own.
+                reminder.body += (reminder.digest == nil ? " " : "\n") + settings.localizer(systemLocale: systemLocale)(.reminderLate(dueAt: due))
             }
             let outcomes = await set.deliverEach(reminder, only: entry.channels.map(Set.init))
             let failures = outcomes.compactMap { outcome in outcome.error.map { ChannelFailure(channel: outcome.channel, error: $0) } }
@@ -329,7 +330,9 @@ package actor DeliveryEngine {
                 )
             } else {
                 entry.lastError = DeliveryError.channelsFailed(failures).description
-                switch configuration.retryPolicy.decide(afterFailures: entry.attempts, failedAt: finished, deadline: deadline) {
+                // A server that asked to wait (429 with Retry-After) is not asked again sooner.
+                let asked = retryable.compactMap(\.error.retryAfter).max().map { finished.addingTimeInterval($0.timeInterval) }
+                switch configuration.retryPolicy.decide(afterFailures: entry.attempts, failedAt: finished, deadline: deadline, notBefore: asked) {
                 case .retry(let at):
                     entry.state = .retrying
                     entry.nextAttemptAt = at

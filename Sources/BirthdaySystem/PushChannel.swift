@@ -190,8 +190,32 @@ package struct PushChannel: NotificationSink {
         return kept + "…"
     }
 
+    /// The longest wait a `Retry-After` is followed for: 6 hours (a reminder's
+    /// retries end with its day anyway).
+    static let longestRetryAfter = Duration.seconds(6 * 3600)
+
+    /// A `Retry-After` value (RFC 9110 §10.2.3): delay-seconds, or an
+    /// HTTP-date, as the wait from `now` (at least 1 s, at most
+    /// ``longestRetryAfter``); `nil` for anything else.
+    static func retryAfter(_ text: String, now: Date) -> Duration? {
+        let value = text.trimmingWhitespace()
+        let seconds: Double
+        if !value.isEmpty, value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) {
+            guard let whole = Double(value) else { return nil }
+            seconds = whole
+        } else {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(secondsFromGMT: 0)
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            guard let date = formatter.date(from: value) else { return nil }
+            seconds = date.timeIntervalSince(now)
+        }
+        return .seconds(Int64(min(max(seconds, 1), Double(longestRetryAfter.components.seconds))))
+    }
+
     /// The error for the helper's reply; `nil` for a 2xx answer. `masking` (an ntfy topic) never appears in it.
-    static func error(for reply: PushReply, channel: String, deadline: Duration, masking secret: String?) -> DeliveryError? {
+    static func error(for reply: PushReply, channel: String, deadline: Duration, masking secret: String?, now: Date = Date()) -> DeliveryError? {
         func masked(_ text: String) -> String {
             let line = SafeText.line(text, maxCharacters: 300)
             guard let secret, !secret.isEmpty else { return line }
@@ -207,11 +231,14 @@ package struct PushChannel: NotificationSink {
         case 200..<300:
             return nil
         case 429:
-            let wait =
-                reply.retryAfter.map { "; it asks to wait \(Int($0).map { "\($0) s" } ?? SafeText.line($0, maxCharacters: 40)) (Retry-After)" } ?? ""
-            return .remoteUnavailable(
+            let reason = "the server answered 429" + (words.isEmpty ? " (too many requests)" : words)
+            guard let text = reply.retryAfter, let wait = retryAfter(text, now: now) else {
+                return .remoteUnavailable(channel: channel, reason: masked(reason))
+            }
+            return .remoteThrottled(
                 channel: channel,
-                reason: masked("the server answered 429\(words.isEmpty ? " (too many requests)" : words)\(wait)")
+                reason: masked(reason + "; it asks to wait \(Int(wait.components.seconds)) s (Retry-After), and it is not asked again sooner"),
+                retryAfter: wait
             )
         case 300..<400:
             return .remoteRefused(

@@ -78,12 +78,26 @@ import Testing
                 == .remoteRefused(channel: "phone", reason: "the server answered 401 Unauthorized: you need a token")
         )
         #expect(error(PushReply(status: 429, retryAfter: "30"))?.description.contains("wait 30 s (Retry-After)") == true)
+        #expect(error(PushReply(status: 429, retryAfter: "30"))?.retryAfter == .seconds(30))
+        #expect(error(PushReply(status: 429, retryAfter: "soon"))?.retryAfter == nil, "an unreadable value is the usual back-off")
+        #expect(error(PushReply(status: 503, body: "down"))?.retryAfter == nil)
         #expect(error(PushReply(status: 429))?.isPermanent == false)
         #expect(error(PushReply(status: 503, body: "down for sekrit"))?.isPermanent == false)
         #expect(error(PushReply(status: 503, body: "down for sekrit"))?.description.contains("sekrit") == false, "the topic is masked")
         #expect(error(PushReply(status: 302))?.isPermanent == true)
         #expect(error(PushReply(error: "connection refused"))?.isPermanent == false)
         #expect(error(PushReply(timedOut: true))?.description.contains("within 10 s") == true)
+    }
+
+    @Test func retryAfterIsSecondsOrAnHTTPDateWithinSixHours() {
+        let now = Date(timeIntervalSince1970: 1_773_129_600)  // 2026-03-10T08:00:00Z
+        #expect(PushChannel.retryAfter("120", now: now) == .seconds(120))
+        #expect(PushChannel.retryAfter(" 0 ", now: now) == .seconds(1))
+        #expect(PushChannel.retryAfter("Tue, 10 Mar 2026 08:05:00 GMT", now: now) == .seconds(300))
+        #expect(PushChannel.retryAfter("Tue, 10 Mar 2026 07:00:00 GMT", now: now) == .seconds(1), "a date passed")
+        #expect(PushChannel.retryAfter("999999", now: now) == .seconds(6 * 3600))
+        #expect(PushChannel.retryAfter("-5", now: now) == nil)
+        #expect(PushChannel.retryAfter("1.5", now: now) == nil)
     }
 
     @Test func theDeadlineCanBeSetForTests() {

@@ -50,7 +50,7 @@ struct PushChannelTests {
                             f.write(json.dumps({'path': self.path, 'headers': dict(self.headers), 'body': raw.decode()}) + '\\n')
                         mode = open(control).read().strip() if os.path.exists(control) else 'normal'
                         if mode == '429':
-                            return self.answer(429, {'code': 42901, 'http': 429, 'error': 'limit reached: too many requests'}, {'Retry-After': '30'})
+                            return self.answer(429, {'code': 42901, 'http': 429, 'error': 'limit reached: too many requests'}, {'Retry-After': '120'})
                         if mode == 'slow':
                             time.sleep(30)
                         if mode == 'redirect':
@@ -231,7 +231,8 @@ struct PushChannelTests {
         #expect(server.requests.count == 1, "not retried")
     }
 
-    @Test func tooManyRequestsIsRetried() async throws {
+    /// A 429 is retried, and not before its Retry-After (120 s here, longer than the first back-off of 30 s).
+    @Test func tooManyRequestsIsRetriedAfterTheWaitTheServerAskedFor() async throws {
         let (cli, server) = try await Self.setUp()
         defer { cli.cleanUp() }
         defer { server.stop() }
@@ -253,10 +254,14 @@ struct PushChannelTests {
         let phone = try await Self.channel(cli, "phone")
         #expect(phone?["state"] as? String == "retrying")
         let error = try #require(phone?["last_error"] as? String)
-        #expect(error.contains("429") && error.contains("42901") && error.contains("30 s (Retry-After)"), "\(error)")
+        #expect(error.contains("429") && error.contains("42901") && error.contains("120 s (Retry-After)"), "\(error)")
 
         try server.mode("normal")
+        // The back-off alone would try at 09:00:35; the server asked for 09:02:05.
         _ = try await cli.run(at: "2026-03-10T09:01:00+01:00", "deliver", "--once")
+        #expect(try await cli.ledgerStates() == ["retrying"])
+        #expect(server.requests.count == 1, "not asked again before its Retry-After")
+        _ = try await cli.run(at: "2026-03-10T09:02:10+01:00", "deliver", "--once")
         #expect(try await cli.ledgerStates() == ["delivered"])
         #expect(server.requests.count == 2)
     }

@@ -35,6 +35,10 @@ public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// over this time: the server or program may take it later (a
     /// connection refused, SMTP 4xx, sendmail's 75 or 69, apprise's 1). Retried.
     case remoteUnavailable(channel: String, reason: String)
+    /// A remote channel's server asked to wait before the next request (an
+    /// HTTP 429 with `Retry-After`): retried, not before `retryAfter` has
+    /// passed (see ``RetryPolicy/decide(afterFailures:failedAt:deadline:notBefore:)``).
+    case remoteThrottled(channel: String, reason: String, retryAfter: Duration)
     /// A remote channel refused the reminder for a reason that waiting will
     /// not fix (SMTP 5xx, a wrong password, a bad address: sendmail's 65, 77
     /// or 78, apprise's 2 or 3). Not retried; shown in `status` and
@@ -46,6 +50,17 @@ public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isPermanent: Bool {
         if case .remoteRefused = self { return true }
         return false
+    }
+
+    /// How long the server asked to wait before the next attempt: a
+    /// throttled channel's, or the longest of several failures'; `nil` when
+    /// none asked.
+    public var retryAfter: Duration? {
+        switch self {
+        case .remoteThrottled(_, _, let wait): wait
+        case .channelsFailed(let failures): failures.compactMap(\.error.retryAfter).max()
+        default: nil
+        }
     }
 
     /// What the system said, for a debug log: the D-Bus error, or the description.
@@ -87,7 +102,7 @@ public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
             "the reminder could not be written to the log: \(reason)"
         case .channelsFailed(let failures):
             failures.map { "\($0.channel): \($0.error)" }.joined(separator: "; ")
-        case .remoteUnavailable(let channel, let reason):
+        case .remoteUnavailable(let channel, let reason), .remoteThrottled(let channel, let reason, _):
             "\(channel) could not take the reminder now and it will be tried again: \(reason)"
         case .remoteRefused(let channel, let reason):
             "\(channel) refused the reminder, and trying again will not help until the channel is fixed: \(reason)"

@@ -12,6 +12,9 @@ import Foundation
 ///   attempt that would start at or after the next local midnight is not
 ///   made, and the delivery is recorded as failed. So a day-before reminder
 ///   never arrives on the day itself saying "tomorrow".
+/// - A server that asks to wait (HTTP 429 with `Retry-After`) is not asked
+///   again before then: the attempt is at the later of the back-off and that
+///   instant, under the same end-of-day rule.
 /// - Local midnight that does not exist (a DST jump at 00:00, as in
 ///   America/Santiago) is the first instant of the day, such as 01:00.
 ///
@@ -52,9 +55,10 @@ public struct RetryPolicy: Sendable, Hashable {
         return Date(timeIntervalSince1970: TimeInterval(next.dayNumber) * 86_400)
     }
 
-    /// What to do after the `failures`-th consecutive failure at `failedAt`.
-    public func decide(afterFailures failures: Int, failedAt: Date, deadline: Date) -> Decision {
-        let next = failedAt.addingTimeInterval(delay(afterFailures: failures).timeInterval)
+    /// What to do after the `failures`-th consecutive failure at `failedAt`,
+    /// not trying again before `notBefore` when a server asked to wait.
+    public func decide(afterFailures failures: Int, failedAt: Date, deadline: Date, notBefore: Date? = nil) -> Decision {
+        let next = max(failedAt.addingTimeInterval(delay(afterFailures: failures).timeInterval), notBefore ?? .distantPast)
         return next < deadline ? .retry(at: next) : .giveUp
     }
 }

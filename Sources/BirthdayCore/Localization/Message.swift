@@ -485,7 +485,7 @@ extension Message {
         case .cancelled: Message(.errorCancelled)
         case .logWriteFailed: Message(.errorLog)
         case .channelsFailed(let failures): failures.first.map { deliveryError($0.error) } ?? Message(.errorCancelled)
-        case .remoteUnavailable(_, let reason): Message(.errorRemoteUnavailable, .text(reason))
+        case .remoteUnavailable(_, let reason), .remoteThrottled(_, let reason, _): Message(.errorRemoteUnavailable, .text(reason))
         case .remoteRefused(_, let reason): Message(.errorRemoteRefused, .text(reason))
         }
     }

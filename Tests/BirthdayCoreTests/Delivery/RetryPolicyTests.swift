@@ -16,6 +16,23 @@ extension DeliveryTests {
             #expect(RetryPolicy().delay(afterFailures: failures) == .seconds(seconds))
         }
 
+        @Test func aWaitTheServerAskedForPostponesTheRetryWithinTheDay() throws {
+            let failedAt = try instant("2026-03-10T09:00:00", "Europe/Berlin")
+            let deadline = try instant("2026-03-11T00:00:00", "Europe/Berlin")
+            let policy = RetryPolicy()
+            #expect(
+                policy.decide(afterFailures: 1, failedAt: failedAt, deadline: deadline, notBefore: failedAt.addingTimeInterval(120))
+                    == .retry(at: failedAt.addingTimeInterval(120))
+            )
+            // A shorter wait than the back-off changes nothing.
+            #expect(
+                policy.decide(afterFailures: 1, failedAt: failedAt, deadline: deadline, notBefore: failedAt.addingTimeInterval(5))
+                    == .retry(at: failedAt.addingTimeInterval(30))
+            )
+            // A wait past the end of the day is giving up, as for the back-off.
+            #expect(policy.decide(afterFailures: 1, failedAt: failedAt, deadline: deadline, notBefore: deadline) == .giveUp)
+        }
+
         @Test func anEmptyScheduleFallsBackToTheDefault() {
             #expect(RetryPolicy(delays: []).delays == RetryPolicy.defaultDelays)
         }
