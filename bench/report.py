@@ -312,6 +312,8 @@ timed("export", "export .ics, %s, 2 alarms per event" % people_label("p10k", "10
       "python3-icalendar, same events", "≥ 20×", min_ratio=20, note=export_note)
 serve_rows()
 idle_rows()
+idle_rows("idlechannels", "daemon idle, three channels and a digest", "e-mail, ntfy and Apprise added, digest weekly; channels listed: %s"
+          % FACTS.get("idlechannels_channels", "?"))
 sources_rows()
 idle_rows("idlesource", "daemon idle, one CardDAV source", "%s people from a Radicale book; requests during the window and start: %s"
           % (FACTS.get("idlesource_people", "?"), FACTS.get("idlesource_requests", "?")))

@@ -19,7 +19,7 @@
 # Knobs: BENCH_RUNS (fast commands, default 10), BENCH_MID_RUNS (imports, python3-icalendar,
 # default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE_SECONDS (60),
-# BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve idle sources idlesource; default all),
+# BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve idle idlechannels sources idlesource; default all),
 # BIRTHDAYS_BIN (default .build/release/birthdays).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -402,6 +402,22 @@ measure_idle() {
     idle_window idle "$db"
 }
 
+# The same, with three channels added the way a user adds them (e-mail, ntfy, Apprise)
+# and a weekly digest: nothing is due in the window, so this is what they cost at rest.
+measure_idlechannels() {
+    need idlechannels run "channels add" "settings set" "notifications enable" || return 0
+    [[ -x /usr/bin/apprise ]] || { na idlechannels "n/a (apprise is not installed: make deps-bench)"; return 0; }
+    gen p1k "$CONTACTS_FOR_1K_PEOPLE"
+    local db
+    db=$(db_for p1k idlechannels)
+    "$BIN" channels add email me@example.org --sendmail /bin/true --database "$db" >/dev/null
+    "$BIN" channels add ntfy https://ntfy.example/bench-topic --name phone --database "$db" >/dev/null
+    "$BIN" channels add apprise json://127.0.0.1:9/ --name hook --database "$db" >/dev/null
+    "$BIN" settings set digest weekly --database "$db" >/dev/null
+    fact idlechannels_channels "$("$BIN" channels list --json --database "$db" | $PY -c 'import json,sys; print(len(json.load(sys.stdin)))')"
+    idle_window idlechannels "$db"
+}
+
 # idle_window PREFIX DB: starts the daemon on DB (log channel, deliveries three hours
 # away), lets it settle and samples it over IDLE_SECONDS, as facts PREFIX_*.
 idle_window() {
@@ -563,6 +579,7 @@ measure reschedule
 measure export
 measure serve
 measure idle
+measure idlechannels
 measure sources
 measure idlesource
 
