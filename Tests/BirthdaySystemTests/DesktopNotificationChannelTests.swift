@@ -194,6 +194,17 @@ extension DeliveryTests {
             #expect(DesktopNotificationChannel.Labels(.english) == DesktopNotificationChannel.Labels())
         }
 
+        /// A digest is about no one person: no buttons, and its lines stay lines.
+        @Test func aDigestHasNoButtonsAndKeepsItsLines() {
+            let channel = DesktopNotificationChannel(bus: .address("unix:path=/nonexistent"))
+            var digest = sampleReminder(body: "Tue 10 Mar (today): Ada, birthday\nThu 12 Mar: Zoë, birthday")
+            digest.digest = .weekly
+            let arguments = channel.notifyArguments(for: digest, replacing: 0, capabilities: ["actions", "body"])
+            #expect(arguments[5] == .strings([]))
+            #expect(arguments[4] == .string("Tue 10 Mar (today): Ada, birthday\nThu 12 Mar: Zoë, birthday"))
+            #expect(channel.notifyArguments(for: sampleReminder(), replacing: 0, capabilities: ["actions"])[5] != .strings([]))
+        }
+
         @Test func serversWithoutActionsGetNone() {
             let channel = DesktopNotificationChannel(bus: .address("unix:path=/nonexistent"))
             let arguments = channel.notifyArguments(for: sampleReminder(body: "a & b"), replacing: 3, capabilities: ["body"])

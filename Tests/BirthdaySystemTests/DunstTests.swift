@@ -117,6 +117,28 @@ extension DeliveryTests {
             #expect(history.contains("\"Birthdays\""))
         }
 
+        /// A digest on the real dunst: shown with its title and its lines, and no buttons in its menu.
+        @Test func dunstShowsADigestWithItsLines() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let session = try await Session(directory: directory)
+            defer { session.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(session.bus.address))
+            var digest = sampleReminder(
+                id: "digest-weekly",
+                personID: "",
+                title: "Birthdays in the week ahead: Ada, Zoë",
+                body: "Tue 10 Mar (today): Ada, birthday, turns 36\nThu 12 Mar: Zoë, birthday, turns 37"
+            )
+            digest.digest = .weekly
+            try await channel.deliver(digest)
+            try await session.waitUntilDisplayed(1)
+            _ = try await session.dunstctl("close")
+            let history = try await session.dunstctl("history")
+            #expect(history.contains("\"Birthdays in the week ahead: Ada, Zoë\""), "\(history)")
+            #expect(history.contains("Tue 10 Mar (today): Ada, birthday, turns 36\\nThu 12 Mar: Zoë, birthday, turns 37"), "\(history)")
+        }
+
         @Test func probeSeesDunst() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.cleanup() }

@@ -231,6 +231,48 @@ struct PushChannelTests {
         #expect(server.requests.count == 1, "not retried")
     }
 
+    /// The weekly digest reaches ntfy and Gotify beside Ada's reminder: its
+    /// title, one line per event, ntfy's `calendar` tag; once.
+    @Test func theDigestReachesNtfyAndGotifyAsLines() async throws {
+        let (cli, server) = try await Self.setUp()
+        defer { cli.cleanUp() }
+        defer { server.stop() }
+        try await cli.seed([("zoe", "Zoë Ñúñez", "1989-03-12")])
+        try await cli.set("digest", "weekly")
+        try await cli.set("digest-day", "tuesday")
+        let ntfy = try await cli.run(
+            "channels",
+            "add",
+            "ntfy",
+            "\(server.server)/\(Self.topic)",
+            "--token-command",
+            "cat '\(cli.path("ntfy-token"))'",
+            "--name",
+            "phone"
+        )
+        #expect(ntfy.status == 0, "\(ntfy.stderr)")
+        let gotify = try await cli.run("channels", "add", "gotify", server.server, "--token-command", "cat '\(cli.path("gotify-token"))'")
+        #expect(gotify.status == 0, "\(gotify.stderr)")
+
+        _ = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(try await cli.ledgerStates() == ["delivered", "delivered"])
+        let bodies = try server.requests.map { request in
+            try CLIProcess.object(try #require(request["body"] as? String))
+        }
+        #expect(bodies.count == 4, "two reminders, two channels")
+        let digests = bodies.filter { ($0["title"] as? String)?.hasPrefix("Birthdays in the week ahead: Ada Lovelace, Zoë Ñúñez") == true }
+        #expect(digests.count == 2, "\(bodies)")
+        for digest in digests {
+            #expect(
+                digest["message"] as? String == "Tue 10 Mar (today): Ada Lovelace, birthday, turns 36\nThu 12 Mar: Zoë Ñúñez, birthday, turns 37",
+                "\(digest)"
+            )
+        }
+        #expect(digests.compactMap { $0["tags"] as? [String] } == [["calendar"]], "ntfy's tag; Gotify has none")
+        _ = try await cli.run(at: "2026-03-10T09:10:00+01:00", "deliver", "--once")
+        #expect(server.requests.count == 4, "once")
+    }
+
     /// A 429 is retried, and not before its Retry-After (120 s here, longer than the first back-off of 30 s).
     @Test func tooManyRequestsIsRetriedAfterTheWaitTheServerAskedFor() async throws {
         let (cli, server) = try await Self.setUp()
