@@ -5,7 +5,8 @@
 
 SWIFT ?= swift
 # What building needs (libxml2 is loaded with dlopen by CardDAV syncs; nothing links it).
-BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev zlib1g-dev libxml2
+# libqrencode-dev: the header of the QR code library `feed url --qr` loads with dlopen.
+BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev zlib1g-dev libxml2 libqrencode-dev
 # What the tests need on top: independent iCalendar readers, a real notification
 # server (dunst under Xvfb on a private D-Bus), a PTY driver, msmtp for the
 # README's e-mail recipe (setpriv, to run as nobody under root, is in util-linux);
@@ -15,12 +16,12 @@ BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev zlib1g-dev
 # a real CardDAV server (Radicale, its fsyncs made free by eatmydata) and vdirsyncer;
 # apprise, the channel for Telegram, Matrix, Signal and the rest (tests post through it to a loopback server);
 # a real SMTP server (aiosmtpd, with STARTTLS from a certificate openssl makes) that
-# the e-mail channel's tests send to through msmtp.
+# the e-mail channel's tests send to through msmtp; zbarimg (zbar-tools) reads the QR codes back.
 TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-icalendar python3-vobject python3-dateutil khal \
 	python3-recurring-ical-events calcurse php-cli php-sabre-vobject \
 	dbus dbus-x11 libglib2.0-bin python3-dbus python3-gi libnotify-bin dunst xvfb xauth tmux msmtp util-linux \
 	man-db zsh fish python3-lunardate python3-pyluach python3-convertdate systemd radicale vdirsyncer eatmydata \
-	apprise python3-aiosmtpd openssl
+	apprise python3-aiosmtpd openssl zbar-tools
 # What `make bench` needs on top.
 BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk nginx-light khard time valgrind
 

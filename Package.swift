@@ -46,6 +46,9 @@ let package = Package(
         // libical's headers (libical-dev), and its functions loaded with dlopen
         // at the first export (Sources/CLibical/include/CLibical.h says why).
         .target(name: "CLibical"),
+        // libqrencode's header (libqrencode-dev), and its two functions loaded
+        // with dlopen when a QR code is drawn (Sources/CQREncode/include/CQREncode.h says why).
+        .target(name: "CQREncode"),
         .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
@@ -98,6 +101,7 @@ let package = Package(
             dependencies: [
                 "BirthdayCore",
                 "CDBus",
+                "CQREncode",
                 "CWake",
             ],
             swiftSettings: swiftSettings

@@ -196,6 +196,19 @@ public struct PushURL: Sendable, Hashable {
 }
 
 /// Why a URL cannot make an ntfy or Gotify channel: one sentence.
+extension PushURL {
+    /// The link the ntfy app opens to subscribe to the topic
+    /// (https://docs.ntfy.sh/subscribe/phone/, "deep links"):
+    /// `ntfy://HOST[:PORT][/PATH]/TOPIC`, with `?secure=false` for a server
+    /// reached over plain http; `nil` for Gotify, which has no topic.
+    public var subscribeLink: String? {
+        guard let topic else { return nil }
+        let plain = server.lowercased().hasPrefix("http://")
+        let rest = server.drop { $0 != ":" }.dropFirst(3)  // after "://", ending in "/"
+        return "ntfy://" + rest + topic + (plain ? "?secure=false" : "")
+    }
+}
+
 public struct PushURLProblem: Error, Sendable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }

@@ -304,6 +304,13 @@ public struct FeedAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Loopback, port 8484.
     public static let `default` = FeedAddress(host: "127.0.0.1", port: 8484)
+
+    /// Whether `host` names this machine only (`localhost`, 127.0.0.0/8,
+    /// `::1`): an address no phone or other computer can reach.
+    public static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare.hasPrefix("127.")
+    }
     /// The TCP ports a feed can be served on (0 would pick a random one).
     public static let ports = 1...65_535
 

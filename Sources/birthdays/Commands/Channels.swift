@@ -22,7 +22,7 @@ extension BirthdaysCommand {
                 an Apprise or ntfy URL is kept in a 0600 file beside the database, and a token is printed by \
                 your --token-command at each delivery.
                 """,
-            subcommands: [ChannelsList.self, ChannelsAdd.self, ChannelsRemove.self, ChannelsTest.self],
+            subcommands: [ChannelsList.self, ChannelsAdd.self, ChannelsRemove.self, ChannelsTest.self, ChannelsQR.self],
             defaultSubcommand: ChannelsList.self
         )
     }
@@ -292,6 +292,43 @@ extension BirthdaysCommand.Channels {
             let status = try await context.database.authorizationStatus()
             try NotificationTester.report(outcomes, settings: settings, status: status, localizer: localizer)
             if outcomes.isEmpty || outcomes.contains(where: { $0.error != nil }) { throw ExitCode.failure }
+        }
+    }
+
+    struct ChannelsQR: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "qr",
+            abstract: "Print an ntfy channel's subscribe link and a QR code of it, for the ntfy app on a phone.",
+            discussion: """
+                The link is ntfy://HOST/TOPIC (with ?secure=false for a server reached over http): scanned with the \
+                phone's camera, the ntfy app subscribes to the topic. The topic is a secret: anyone who has it reads the \
+                reminders, so show the code only to your own phone. Needs libqrencode (Debian: libqrencode4).
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The ntfy channel's name (see 'birthdays channels list').")
+        var name: String
+
+        func run() async throws {
+            let context = try Context(global, readOnly: true)
+            guard let channel = try await context.database.remoteChannels().first(where: { $0.name == name }) else {
+                throw CLIError("there is no added channel named '\(SafeText.line(name))'; see 'birthdays channels list'")
+            }
+            guard channel.kind == .ntfy else {
+                throw CLIError(
+                    "'\(channel.name)' is \(channel.kind.rawValue == "email" ? "an" : "a") \(channel.kind.rawValue) channel; a subscribe code is for ntfy channels"
+                )
+            }
+            let file = RemoteChannel.secretFile(name: channel.name, kind: .ntfy, databasePath: context.database.path)
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8), let url = try? PushURL(text.trimmingWhitespace(), kind: .ntfy),
+                let link = url.subscribeLink
+            else {
+                throw CLIError("the topic of '\(channel.name)' cannot be read from \(file); remove the channel and add it again")
+            }
+            try output(link)
+            try output(try QRText.block(for: link, note: nil))
         }
     }
 }

@@ -35,6 +35,9 @@ extension BirthdaysCommand.Feed {
         @Flag(help: "Print {\"http\":...,\"webcal\":...}.")
         var json = false
 
+        @Flag(help: "Also draw the webcal:// address as a QR code, to subscribe from a phone's camera (needs libqrencode).")
+        var qr = false
+
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let (settings, _) = try await context.settings()
@@ -50,7 +53,34 @@ extension BirthdaysCommand.Feed {
                 try output(urls.http)
                 try output(urls.webcal)
             }
+            if qr {
+                let address = host ?? FeedURLs.subscriberHost(served.host)
+                try output(QRText.block(for: urls.webcal, note: FeedAddress.isLoopback(address) ? Self.loopbackNote(address) : nil))
+            }
         }
+    }
+}
+
+extension BirthdaysCommand.Feed.FeedURL {
+    /// Under a QR code of a loopback address: no phone reaches it.
+    static func loopbackNote(_ host: String) -> String {
+        "\(host) is this machine only: a phone cannot reach it. Serve the feed on your network "
+            + "(birthdays settings set serve 0.0.0.0:8484 on a trusted network, or behind a reverse proxy with TLS; "
+            + "see the README's calendar feed step), then run this again."
+    }
+}
+
+/// A QR code under an address, as commands print it.
+enum QRText {
+    /// A blank line, the code, and `note` under it when there is one.
+    static func block(for text: String, note: String?) throws -> String {
+        let code: QRCode
+        do {
+            code = try QRCode(encoding: text)
+        } catch {
+            throw CLIError(error.description)
+        }
+        return "\n" + code.lines.joined(separator: "\n") + (note.map { "\n" + $0 } ?? "")
     }
 }
 
