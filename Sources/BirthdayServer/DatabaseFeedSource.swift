@@ -108,6 +108,24 @@ package struct DatabaseFeedSource: FeedSource {
         try await state().token
     }
 
+    /// The data's revision and today's day number in the user's zone, in one
+    /// number (each day has its own 20 bits).
+    package func listRevision() async throws -> Int64 {
+        let state = try await state()
+        return state.revision &* 1_048_576 &+ Int64(LocalDate.today(at: now(), in: state.zone).dayNumber & 0xF_FFFF)
+    }
+
+    /// The next 366 days as `upcoming --json` writes them (today's events
+    /// included); `Last-Modified` is the later of the data's last change and
+    /// the start of today, when `days_until` last moved.
+    package func list() async throws -> FeedSnapshot {
+        let contents = try await database.listContents(now: now(), systemTimeZone: systemTimeZone(), withinDays: 365)
+        let body = JSONOutput.string(contents.events.map(UpcomingJSON.init), pretty: true) + "\n"
+        let dayStarted = RetryPolicy.deadline(dueDay: contents.today.adding(days: -1), in: contents.zone)
+        let revision = contents.revision &* 1_048_576 &+ Int64(contents.today.dayNumber & 0xF_FFFF)
+        return FeedSnapshot(body: body, lastModified: max(contents.changedAt, dayStarted), revision: revision)
+    }
+
     /// The cached token and revision if the database files are unchanged
     /// since they were read (two `stat` calls, no SQLite), else `nil`.
     package func cachedValidators() -> (token: String, revision: Int64)? {

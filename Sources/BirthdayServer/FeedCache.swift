@@ -32,6 +32,8 @@ actor FeedCache<Source: FeedSource> {
     }
 
     private let source: Source
+    /// Which representation this cache holds: the feed, or its JSON list.
+    private let kind: Kind
     private var current: Entry? {
         didSet { latest.withLock { $0 = current } }
     }
@@ -40,8 +42,21 @@ actor FeedCache<Source: FeedSource> {
     private nonisolated let latest = Mutex<Entry?>(nil)
     private var pending: (revision: Int64, task: Task<Entry, any Error>)?
 
-    init(source: Source) {
+    /// The calendar feed, or its JSON twin.
+    enum Kind: Sendable {
+        case feed, list
+    }
+
+    init(source: Source, kind: Kind = .feed) {
         self.source = source
+        self.kind = kind
+    }
+
+    private static func revision(of source: Source, kind: Kind) async throws -> Int64 {
+        switch kind {
+        case .feed: try await source.revision()
+        case .list: try await source.listRevision()
+        }
     }
 
     /// The cached entry when it was built for `revision`.
@@ -51,14 +66,15 @@ actor FeedCache<Source: FeedSource> {
 
     /// The entry for the source's current revision.
     func entry() async throws -> Entry {
-        let revision = try await source.revision()
+        let revision = try await Self.revision(of: source, kind: kind)
         if let current, current.revision == revision { return current }
         let task: Task<Entry, any Error>
         if let pending, pending.revision == revision {
             task = pending.task
         } else {
             let source = self.source
-            task = Task { try await Self.build(from: source) }
+            let kind = self.kind
+            task = Task { try await Self.build(from: source, kind: kind) }
             pending = (revision, task)
         }
         defer {
@@ -72,8 +88,12 @@ actor FeedCache<Source: FeedSource> {
     /// Fetches and prepares a snapshot: hashes it and compresses it once. Being
     /// `nonisolated` and `async`, it runs off the actor, and the compression
     /// on NIO's thread pool, so neither holds up requests served from the cache.
-    private static func build(from source: Source) async throws -> Entry {
-        let snapshot = try await source.feed()
+    private static func build(from source: Source, kind: Kind) async throws -> Entry {
+        let snapshot =
+            switch kind {
+            case .feed: try await source.feed()
+            case .list: try await source.list()
+            }
         let body = ByteBuffer(string: snapshot.body)
         let seconds = snapshot.lastModified.timeIntervalSince1970.rounded(.down)
         let lastModified = Date(timeIntervalSince1970: seconds)

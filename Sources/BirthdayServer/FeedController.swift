@@ -5,7 +5,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Serves `GET /calendar/<token>.ics` and `GET /healthz`.
+/// Serves `GET /calendar/<token>.ics`, its JSON twin `GET
+/// /calendar/<token>.json`, and `GET /healthz`.
 ///
 /// ## The calendar
 /// - gzip when the request accepts it (`Accept-Encoding`), with
@@ -23,14 +24,23 @@ import Logging
 ///   URL at once, and compared in constant time.
 /// - 503 when the source fails; the error's type is logged, not its text.
 ///
+/// ## The JSON twin
+/// `/calendar/<token>.json` is the next 366 days as `upcoming --json`
+/// prints them (`application/json; charset=utf-8`), for dashboards that want
+/// a list, not a calendar. The same token rules, tags, 304s and gzip; its
+/// revision also changes each day (``FeedSource/listRevision()``), because
+/// `days_until` counts from today.
+///
 /// `HEAD` is answered from the `GET` handler with the same headers and no body.
 struct FeedController<Source: FeedSource> {
     let source: Source
     let cache: FeedCache<Source>
+    let listCache: FeedCache<Source>
 
     init(source: Source) {
         self.source = source
         self.cache = FeedCache(source: source)
+        self.listCache = FeedCache(source: source, kind: .list)
     }
 
     /// What ``FeedRevalidationHandler`` may answer a revalidation with: the
@@ -52,16 +62,22 @@ struct FeedController<Source: FeedSource> {
     }
 
     func calendar(_ request: Request, context: BasicRequestContext) async throws -> Response {
-        guard let file = context.parameters.get("file"), file.hasSuffix(".ics") else { return FeedResponses.notFound() }
-        let token = String(file.dropLast(4))
+        guard let file = context.parameters.get("file") else { return FeedResponses.notFound() }
+        let isList = file.hasSuffix(".json")
+        guard isList || file.hasSuffix(".ics") else { return FeedResponses.notFound() }
+        let token = String(file.dropLast(isList ? 5 : 4))
         let entry: FeedCache<Source>.Entry
         do {
             guard FeedToken.constantTimeEquals(token, try await source.token()) else { return FeedResponses.notFound() }
-            if let cached = cache.cached(revision: try await source.revision()) {
+            if isList {
+                entry = try await listCache.entry()
+            } else if let cached = cache.cached(revision: try await source.revision()) {
                 entry = cached
             } else {
                 entry = try await cache.entry()
             }
+        } catch is FeedSourceNoList {
+            return FeedResponses.notFound()
         } catch {
             context.logger.error("Feed source failed", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             var response = FeedResponses.text(.serviceUnavailable, "feed unavailable\n")
@@ -80,7 +96,7 @@ struct FeedController<Source: FeedSource> {
         if Self.isNotModified(request.headers, etag: etag, lastModified: entry.lastModified) {
             return Response(status: .notModified, headers: headers, body: ResponseBody())
         }
-        headers[.contentType] = "text/calendar; charset=utf-8"
+        headers[.contentType] = isList ? "application/json; charset=utf-8" : "text/calendar; charset=utf-8"
         if gzip { headers[.contentEncoding] = "gzip" }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }

@@ -38,7 +38,7 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The path as it may appear in logs.
     static func loggedPath(_ path: String) -> String {
         if path == "/healthz" { return path }
-        if path.hasPrefix("/calendar/") { return "/calendar/<redacted>.ics" }
+        if path.hasPrefix("/calendar/") { return path.hasSuffix(".json") ? "/calendar/<redacted>.json" : "/calendar/<redacted>.ics" }
         return "<other>"
     }
 }

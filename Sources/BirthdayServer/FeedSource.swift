@@ -24,15 +24,28 @@ package protocol FeedSource: Sendable {
     /// always safe: the request then takes the ordinary route. The default
     /// implementation returns `nil`.
     func cachedValidators() -> (token: String, revision: Int64)?
+    /// A number that changes whenever the JSON list (``list()``) does: with
+    /// the data and with the day, since its `days_until` count from today.
+    func listRevision() async throws -> Int64
+    /// The JSON twin of the feed: the next 366 days as `upcoming --json`
+    /// writes them. The default throws ``FeedSourceNoList``: no list is served (404).
+    func list() async throws -> FeedSnapshot
 }
 
 extension FeedSource {
     package func cachedValidators() -> (token: String, revision: Int64)? { nil }
+    package func listRevision() async throws -> Int64 { try await revision() }
+    package func list() async throws -> FeedSnapshot { throw FeedSourceNoList() }
+}
+
+/// A source that serves no JSON list: its address answers 404.
+package struct FeedSourceNoList: Error {
+    package init() {}
 }
 
 /// One exported feed, as the server caches and serves it.
 package struct FeedSnapshot: Sendable, Equatable {
-    /// The iCalendar text (from `CalendarExporter.export`).
+    /// The iCalendar text (from `CalendarExporter.export`), or the list's JSON.
     package var body: String
     /// When the data last changed; sent as `Last-Modified` (to the second).
     package var lastModified: Date

@@ -99,6 +99,55 @@ import Testing
         #expect(buffer.contains("<redacted>"))
     }
 
+    /// The feed's JSON twin over the real server: the same list `upcoming
+    /// --days 365 --json` prints (pretend time reaches the server too), with a
+    /// strong tag and 304, gzip, 404 for a wrong token, and no token in the log.
+    @Test func theJSONTwinIsUpcomingAsJSONWithTheFeedsRules() async throws {
+        let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        _ = try await cli.json(["import", CLIProcess.samples + "/contacts.vcf", CLIProcess.samples + "/google-contacts.csv"])
+        let server = try TestProcess(
+            [try CLIProcess.binary(), "serve", "--port", String(try Loopback.freePort())],
+            environment: cli.environment,
+            directory: cli.directory,
+            name: "serve"
+        )
+        defer { server.stop() }
+        let listening = #"listening on 127\.0\.0\.1:(\d+)"#
+        try await server.waitUntil("the server to listen") { $0.stderr.range(of: listening, options: .regularExpression) != nil || $0.poll() != nil }
+        let line = try #require(server.stderr.range(of: listening, options: .regularExpression).map { server.stderr[$0] })
+        let port = String(try #require(Int(line.split(separator: ":").last ?? "")))
+        let urls = try await #require(try cli.json(["feed", "url", "--port", port]) as? [String: String])
+        let json = try #require(urls["json"])
+        #expect(json == urls["http"]?.replacingOccurrences(of: ".ics", with: ".json"))
+
+        let expected = try await cli.run("upcoming", "--days", "365", "--json").stdout
+        let body = try await curl([json])
+        #expect(body == expected)
+        let list = try CLIProcess.array(body)
+        #expect(list.count > 20, "a year of the samples")
+        #expect(list.contains { $0["round"] as? Bool == true }, "a round birthday is marked")
+        #expect(list.allSatisfy { $0["round"] is Bool })
+
+        let head = try await curl(["-D", "-", "-o", "/dev/null", json])
+        #expect(head.lowercased().contains("content-type: application/json; charset=utf-8"), "\(head)")
+        let etag = try #require(
+            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces)
+        )
+        await #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(etag)", json]) == "304")
+        let gzip = try await curl(["--compressed", "-D", "-", json])
+        #expect(gzip.lowercased().contains("content-encoding: gzip"))
+        #expect(gzip.hasSuffix(expected), "the same list, compressed on the wire")
+        let token = try #require(json.split(separator: "/").last?.replacingOccurrences(of: ".json", with: ""))
+        let wrong = String(json.dropLast(6)) + (token.hasSuffix("0") ? "1" : "0") + ".json"
+        await #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", wrong]) == "404")
+
+        server.stop()
+        let buffer = server.stdout + server.stderr
+        #expect(!buffer.contains(token))
+        #expect(buffer.contains("/calendar/<redacted>.json"))
+    }
+
     func curl(_ arguments: [String]) async throws -> String {
         try await TestProcess.run(["/usr/bin/curl", "-s", "--max-time", "10"] + arguments).stdout
     }

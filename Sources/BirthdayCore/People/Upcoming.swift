@@ -20,6 +20,14 @@ public struct Occurrence: Hashable, Sendable {
     /// The calendar of the date; `nil` for a Gregorian date.
     public var calendar: CalendarSystem? { calendarDate?.calendar }
 
+    /// Whether it is a round birthday: a birthday (not an anniversary, not a
+    /// memorial) whose age is known and is 18, a multiple of 10, or 100 or
+    /// more, in the years of its own calendar.
+    public var isRound: Bool {
+        guard kind == .birthday, !memorial, let age, age > 0 else { return false }
+        return age == 18 || age % 10 == 0 || age >= 100
+    }
+
     /// The order of upcoming events: soonest first; on the same day
     /// birthdays before anniversaries, then by name, then by id, then
     /// Gregorian dates before other calendars (by name), so the order never

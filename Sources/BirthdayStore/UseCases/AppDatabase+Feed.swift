@@ -14,7 +14,32 @@ package struct FeedContents: Sendable {
     package var changedAt: Date
 }
 
+/// What the feed's JSON twin is built from, read in one transaction.
+package struct ListContents: Sendable {
+    /// The events `upcoming` lists, soonest first.
+    package var events: [Occurrence]
+    /// Today in ``zone``, where `days_until` counts from.
+    package var today: LocalDate
+    package var zone: TimeZone
+    package var revision: Int64
+    /// When people or settings last changed.
+    package var changedAt: Date
+}
+
 extension AppDatabase {
+    /// The upcoming events of the next `withinDays` days at `now`, with the
+    /// revision they were read at (the feed's JSON twin).
+    package func listContents(now: Date, systemTimeZone: TimeZone, withinDays: Int) async throws(StoreError) -> ListContents {
+        try await read { db in
+            let settings = try SettingRecord.settings(db)
+            let zone = settings.resolvedTimeZone(system: systemTimeZone)
+            let today = LocalDate.today(at: now, in: zone)
+            let (revision, changedAt) = try RevisionRecord.current(db)
+            let events = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings), withinDays: withinDays)
+            return ListContents(events: events, today: today, zone: zone, revision: revision, changedAt: changedAt)
+        }
+    }
+
     /// The feed's secret token, created (128 random bits) on first use.
     package func feedToken() async throws(StoreError) -> String {
         if let token = try await read({ db in try SettingRecord.value(.feedToken, db) }) { return token }

@@ -32,7 +32,7 @@ extension BirthdaysCommand.Feed {
             }
         }
 
-        @Flag(help: "Print {\"http\":...,\"webcal\":...}.")
+        @Flag(help: "Print {\"http\":...,\"webcal\":...,\"json\":...} (json: the next 366 days as upcoming --json prints them).")
         var json = false
 
         @Flag(help: "Also draw the webcal:// address as a QR code, to subscribe from a phone's camera (needs libqrencode).")
@@ -84,15 +84,18 @@ enum QRText {
     }
 }
 
-/// The two spellings of the subscription address (`feed url --json`).
+/// The two spellings of the subscription address, and its JSON twin (`feed url --json`).
 struct FeedURLs: Encodable {
     var http: String
     var webcal: String
+    /// The next 366 days as `upcoming --json` prints them, for dashboards.
+    var json: String
 
     init(token: String, host: String, port: Int) {
         let authority = (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":" + String(port)
         http = "http://\(authority)/calendar/\(token).ics"
         webcal = "webcal://\(authority)/calendar/\(token).ics"
+        json = "http://\(authority)/calendar/\(token).json"
     }
 
     /// The host subscribers use for a server bound to `host`: this machine's

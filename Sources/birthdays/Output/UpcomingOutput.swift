@@ -1,50 +1,9 @@
 import BirthdayCore
 
-/// One entry of `birthdays upcoming --json`. `month`, `day` and `year` are
-/// the date as the contact writes it, in its `calendar` (`gregorian`, or
-/// `chinese`, `hebrew`, …); `era` and `leap_month` complete a date in another
-/// calendar (`null` and `false` for a Gregorian one).
-struct UpcomingOutput: Encodable {
-    var id: String
-    var name: String
-    var kind: String
-    var calendar: String
-    var date: String
-    var month: Int
-    var day: Int
-    var year: Int?
-    var era: Int?
-    var leap_month: Bool
-    var age: Int?
-    var days_until: Int
-    /// The birthday of someone who has died, under `deceased remember` (always present).
-    var deceased: Bool
+/// `upcoming --json`'s entries (and the feed server's JSON twin): ``UpcomingJSON``.
+typealias UpcomingOutput = UpcomingJSON
 
-    init(_ event: Occurrence) {
-        id = event.personID
-        name = event.name
-        kind = event.kind.rawValue
-        date = event.date.description
-        if let written = event.calendarDate {
-            calendar = written.calendar.rawValue
-            month = written.month
-            day = written.day
-            year = written.year
-            era = written.era
-            leap_month = written.isLeapMonth
-        } else {
-            calendar = "gregorian"
-            month = event.eventDate?.month ?? 0
-            day = event.eventDate?.day ?? 0
-            year = event.eventDate?.year
-            era = nil
-            leap_month = false
-        }
-        age = event.age
-        days_until = event.daysUntil
-        deceased = event.memorial
-    }
-
+extension UpcomingOutput {
     /// One line per event: how far away ("today", "in 4 days"), the day
     /// ("Sat 21 Nov"), the name, what it is ("birthday, turns 36",
     /// "anniversary, 10 years"). Each text is looked up once for the table,

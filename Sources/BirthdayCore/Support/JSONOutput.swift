@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes `--json` output from `Encodable` output structs.
+/// Writes `--json` output (and the feed server's JSON twin) from `Encodable` output structs.
 ///
 /// The README documents each shape with its keys in order, so this encoder
 /// keeps keys in the order a type encodes them (declaration order for
@@ -8,9 +8,9 @@ import Foundation
 /// is unspecified on Linux. Optional properties are always written, as
 /// `null` when absent, never left out. Strings are escaped as RFC 8259
 /// requires; `/` and non-ASCII text are written as they are.
-enum JSONOutput {
+public enum JSONOutput {
     /// Compact JSON, or indented by two spaces when `pretty`.
-    static func string(_ value: some Encodable, pretty: Bool = false) -> String {
+    public static func string(_ value: some Encodable, pretty: Bool = false) -> String {
         // Encoding plain output structs cannot fail: they hold only strings,
         // numbers, booleans, arrays and nested structs.
         let root = (try? NodeEncoder.node(for: value, codingPath: [])) ?? Box(.null)
@@ -23,12 +23,12 @@ enum JSONOutput {
 
 /// An object key chosen at run time, for shapes whose keys are data
 /// (settings by name, counts by state).
-struct JSONKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+public struct JSONKey: CodingKey {
+    public var stringValue: String
+    public var intValue: Int? { nil }
+    public init(_ string: String) { stringValue = string }
+    public init(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { nil }
 }
 
 /// A JSON value under construction, with ordered object keys. Shared by
