@@ -156,3 +156,32 @@ struct DigestTests {
         #expect(!single.safeBody.contains("\n"))
     }
 }
+
+/// Which birthdays are round (``Occurrence/isRound``, `round` in `upcoming --json`).
+struct RoundBirthdayTests {
+    static func occurrence(kind: EventKind = .birthday, age: Int?, memorial: Bool = false) throws -> Occurrence {
+        var event = Occurrence(
+            personID: "a",
+            name: "Ada",
+            kind: kind,
+            date: try #require(LocalDate(year: 2026, month: 12, day: 10)),
+            eventDate: nil,
+            calendarDate: nil,
+            age: age,
+            daysUntil: 3
+        )
+        event.memorial = memorial
+        return event
+    }
+
+    @Test(arguments: [(18, true), (10, true), (50, true), (100, true), (101, true), (17, false), (19, false), (45, false), (0, false)])
+    func roundAges(_ age: Int, _ round: Bool) throws {
+        #expect(try Self.occurrence(age: age).isRound == round)
+    }
+
+    @Test func anniversariesMemorialsAndUnknownYearsAreNotRound() throws {
+        #expect(try !Self.occurrence(kind: .anniversary, age: 10).isRound)
+        #expect(try !Self.occurrence(age: 80, memorial: true).isRound)
+        #expect(try !Self.occurrence(age: nil).isRound)
+    }
+}
