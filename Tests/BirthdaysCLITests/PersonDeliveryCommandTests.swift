@@ -1,3 +1,5 @@
+import BirthdayCore
+import BirthdayStore
 import Foundation
 import TestSupport
 import Testing
@@ -81,6 +83,30 @@ import Testing
         #expect(cleared["channels"] is NSNull && cleared["weekend"] is NSNull && cleared["reminder_days"] is NSNull)
         let back = try await pending(cli).filter { ($0["id"] as? String)?.hasPrefix("wes-") == true }
         #expect(back.map { $0["fire_at"] as? String } == ["2026-03-14T09:00:00+01:00", "2026-03-15T09:00:00+01:00"])
+    }
+
+    /// A person whose only channel is removed keeps their choice; `status`
+    /// says their reminders go through the default channels (public id only
+    /// when piped or in JSON).
+    @Test func statusNotesAPersonWhoseChannelsAreGone() async throws {
+        let cli = try await setUp()
+        defer { cli.cleanUp() }
+        let status = try CLIProcess.object(try await cli.run("status", "--json").stdout)
+        #expect(status["people_on_default_channels"] as? [String] == [])
+        #expect(try await cli.run("remind", "wes", "--channels", "work-mail").status == 0)
+        #expect(try CLIProcess.object(try await cli.run("status", "--json").stdout)["people_on_default_channels"] as? [String] == [])
+        let removed = try await cli.run("channels", "remove", "work-mail")
+        try #require(removed.status == 0, "\(removed.stderr)")
+        #expect(try await person(cli, "wes")["channels"] as? [String] == ["work-mail"])
+        let wes = try await AppDatabase.openFile(at: cli.databasePath, create: false).publicIDs().person("wes")
+        #expect(try CLIProcess.object(try await cli.run("status", "--json").stdout)["people_on_default_channels"] as? [String] == [wes])
+        let text = try await cli.run("status").stdout
+        #expect(
+            text.contains(
+                "Warning: none of the channels chosen for 1 person delivers now, so their reminders go through the default channels: \(wes)."
+            )
+        )
+        #expect(!text.contains("Wes Weekend"))
     }
 
     @Test(arguments: [

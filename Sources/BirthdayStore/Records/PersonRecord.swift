@@ -219,6 +219,15 @@ extension PersonRecord {
         return people
     }
 
+    /// The channels chosen by everyone who chose any, by id.
+    static func channelChoices(_ db: Database) throws -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, channels FROM person WHERE channels IS NOT NULL") {
+            found[row[0]] = decodeChannels(row[1])
+        }
+        return found
+    }
+
     /// The channels chosen for those of the people `ids` who chose any, by id.
     static func channelChoices(ids: [String], _ db: Database) throws -> [String: [String]] {
         var found: [String: [String]] = [:]

@@ -81,6 +81,11 @@ extension AppDatabase {
         }
     }
 
+    /// The channels chosen by everyone who chose any (`remind --channels`), by person id.
+    package func channelChoices() async throws(StoreError) -> [String: [String]] {
+        try await read { db in try PersonRecord.channelChoices(db) }
+    }
+
     private func changeChoices(
         personID id: String,
         now: Date,
