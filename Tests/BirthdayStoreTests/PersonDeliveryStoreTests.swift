@@ -112,6 +112,25 @@ import Testing
         try await expectChoicesKept(database)
     }
 
+    /// A date in another calendar is read with its person's weekend rule too
+    /// (the planner moves it like any other).
+    @Test func datesInOtherCalendarsCarryTheWeekendRule() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let database = try await database(dir)
+        try await importCards([["UID:ada", "FN:Ada", "BDAY;CALSCALE=hebrew:57840614"]], in: dir, into: database)
+        func rules() async throws -> [WeekendRule?] {
+            try await database.read { db in
+                var found: [WeekendRule?] = []
+                try CalendarDateRecord.forEachDatedEvent(db) { _, traits, _ in found.append(traits.weekend) }
+                return found
+            }
+        }
+        #expect(try await rules() == [nil])
+        try await choose(database)
+        #expect(try await rules() == [.friday])
+    }
+
     /// The weekend rule reaches the pending table (the Friday instant and the
     /// day it was moved to, which the ledger needs), and `--default` brings
     /// the weekend days back and clears all three choices.
