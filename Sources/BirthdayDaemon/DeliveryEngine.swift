@@ -37,6 +37,13 @@ import ServiceLifecycle
 ///      Each attempt's outcome per channel is recorded
 ///      (``ChannelStatus``: last success, last error, refusals in a row,
 ///      paused), for `channels list` and `status`.
+///    - **Per person.** A person who chose channels (`birthdays remind
+///      PERSON --channels`) gets their reminders only through those of the
+///      pass's channels (the intersection: a removed or paused one is left
+///      out). When none of them is left, the reminder still goes out, through
+///      every channel of the pass, with a warning in the log (its public id,
+///      no name) and ``PassResult/defaulted`` counted. Retries go to the
+///      channels that failed, as for anyone.
 ///    - **Stopping.** A graceful shutdown (what `birthdays run` starts on
 ///      SIGTERM or SIGINT, through swift-service-lifecycle) never cuts a
 ///      hand-over short: the engine checks `Task.isShuttingDownGracefully`
@@ -115,6 +122,8 @@ package actor DeliveryEngine {
         package var skipped = 0
         /// Rows whose local day or time has not come yet (the zone moved west): moved to their new instant.
         package var waiting = 0
+        /// Reminders of people whose chosen channels no longer deliver, sent through the default set instead.
+        package var defaulted = 0
         /// Pending requests after the reschedule.
         package var scheduled = 0
         /// The local day the pass ran on (in the user's zone).
@@ -206,7 +215,15 @@ package actor DeliveryEngine {
             for entry in work {
                 // Stopping ends the pass between reminders; the rest stay queued for the next start.
                 if Self.stopping { break }
-                await handle(entry, set: set, zone: zone, settings: settings, ids: ids, result: &result)
+                await handle(
+                    entry,
+                    set: set,
+                    personChannels: due.personChannels[entry.personID],
+                    zone: zone,
+                    settings: settings,
+                    ids: ids,
+                    result: &result
+                )
             }
         } else if !warnedNotAllowed {
             warnedNotAllowed = true
@@ -221,6 +238,7 @@ package actor DeliveryEngine {
                 "queued": "\(result.queued)", "delivered": "\(result.delivered)", "late": "\(result.late)",
                 "retrying": "\(result.retrying)", "failed": "\(result.failed)", "missed": "\(result.missed)",
                 "skipped": "\(result.skipped)", "waiting": "\(result.waiting)", "scheduled": "\(result.scheduled)",
+                "defaulted": "\(result.defaulted)",
             ]
         )
         return result
@@ -247,8 +265,27 @@ package actor DeliveryEngine {
         try await database.finishDelivery(entry, from: states)
     }
 
-    private func handle(_ original: DeliveryEntry, set: ChannelSet, zone: TimeZone, settings: Settings, ids: PublicID, result: inout PassResult) async
-    {
+    /// The channels of `set` that `entry` goes to: those it is being retried
+    /// through, else those its person chose (``Person/channels``) that are
+    /// in `set`, else all (`nil`). When none of the person's channels exists
+    /// or delivers any more, the reminder is not dropped: it goes through the
+    /// whole set, and the second value says so.
+    static func channels(for entry: DeliveryEntry, in set: ChannelSet, personChannels: [String]?) -> (only: Set<String>?, defaulted: Bool) {
+        if let retrying = entry.channels { return (Set(retrying), false) }
+        guard let chosen = personChannels else { return (nil, false) }
+        let available = Set(chosen).intersection(set.names)
+        return available.isEmpty ? (nil, true) : (available, false)
+    }
+
+    private func handle(
+        _ original: DeliveryEntry,
+        set: ChannelSet,
+        personChannels: [String]?,
+        zone: TimeZone,
+        settings: Settings,
+        ids: PublicID,
+        result: inout PassResult
+    ) async {
         var entry = original
         let instant = now()
         let deadline = RetryPolicy.deadline(dueDay: entry.localDay(in: zone), in: zone)
@@ -289,7 +326,15 @@ package actor DeliveryEngine {
                 // A digest's note is a line of its own.
                 reminder.body += (reminder.digest == nil ? " " : "\n") + settings.localizer(systemLocale: systemLocale)(.reminderLate(dueAt: due))
             }
-            let outcomes = await set.deliverEach(reminder, only: entry.channels.map(Set.init))
+            let (only, defaulted) = Self.channels(for: entry, in: set, personChannels: personChannels)
+            if defaulted {
+                result.defaulted += 1
+                logger.warning(
+                    "none of the channels chosen for this reminder's person delivers now; sent through the default channels",
+                    metadata: ["id": "\(reminder.logID)"]
+                )
+            }
+            let outcomes = await set.deliverEach(reminder, only: only)
             let failures = outcomes.compactMap { outcome in outcome.error.map { ChannelFailure(channel: outcome.channel, error: $0) } }
             let finished = now()
             do {

@@ -17,6 +17,13 @@ enum Completions {
         names(words) { database in try await database.people().map { SafeText.line($0.name) }.filter { !$0.isEmpty } }
     }
 
+    /// The channel names `remind PERSON --channels` takes: the built-in ones
+    /// and those added with `channels add`.
+    static let channelNames = CompletionKind.custom { words, _, _ in
+        ChannelKind.allCases.map(\.rawValue)
+            + names(words) { database in try await database.remoteChannels().map(\.name) }
+    }
+
     /// The names of the sources, for `sources sync` and `sources remove`.
     static let sources = CompletionKind.custom { words, _, _ in
         names(words) { database in try await database.sources(counting: false).map { SafeText.line($0.name) } }

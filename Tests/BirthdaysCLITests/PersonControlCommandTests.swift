@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["remind", "ada"], "Error: give --days (e.g. --days 7,1,0) or --default"),
+        (["remind", "ada"], "Error: give --days (e.g. --days 7,1,0), --channels (e.g. --channels email), --weekend friday|off, or --default"),
         (["remind", "ada", "--days", "7,x"], "Error: '7,x' is not a list of reminder days; allowed: 8 or fewer of 0 to 365, e.g. 7,1,0"),
         (["remind", "ada", "--days", "1", "--default"], "Error: --days and --default exclude each other"),
     ])

@@ -23,9 +23,12 @@ extension DeliveryEntry {
     /// The local day the reminder belongs to, whatever zone it was scheduled
     /// in: the occurrence itself for a day-of reminder, the day before for a
     /// day-before one, a week before for a 7-days-before one. A snooze
-    /// belongs to the day its instant falls on in `timeZone`.
+    /// belongs to the day its instant falls on in `timeZone`. A reminder
+    /// moved off a weekend (``NotificationRequest/movedTo``) belongs to the
+    /// Friday it was moved to.
     public func localDay(in timeZone: TimeZone) -> LocalDate {
         if isSnooze { return LocalDate.today(at: fireAt, in: timeZone) }
+        if let moved = userInfo[NotificationRequest.movedToKey].flatMap({ LocalDate(iso: $0) }) { return moved }
         return occurrenceDate.adding(days: -timing.daysBefore)
     }
 

@@ -172,12 +172,18 @@ public struct Message: Sendable, Hashable {
         case showNickname = "show.nickname"
         case showDeceased = "show.deceased"
         case showReminderDays = "show.reminder-days"
+        case showChannels = "show.channels"
+        case showWeekendFriday = "show.weekend.friday"
 
         // exclude, include, remind
         case personExcluded = "person.excluded"
         case personIncluded = "person.included"
         case personRemind = "person.remind"
         case personRemindDefault = "person.remind.default"
+        case personRemindChannels = "person.remind.channels"
+        case personRemindWeekendFriday = "person.remind.weekend.friday"
+        case personRemindWeekendOff = "person.remind.weekend.off"
+        case personRemindDefaultDelivery = "person.remind.default.delivery"
         case showUnreadable = "show.unreadable"
 
         // notifications test (and the onboarding's test notification)
@@ -270,14 +276,14 @@ public struct Message: Sendable, Hashable {
         public var signature: [MessageArgument.Kind] {
             switch self {
             case .birthdayTitle, .birthdayToday, .birthdayTomorrow, .anniversaryTitle, .anniversaryToday, .anniversaryTomorrow, .memorialTitle,
-                .memorialToday, .personExcluded, .personIncluded:
+                .memorialToday, .personExcluded, .personIncluded, .personRemindWeekendFriday, .personRemindWeekendOff, .personRemindDefaultDelivery:
                 [.name]
             case .birthdayTodayAge, .birthdayTomorrowAge, .memorialTodayAge: [.name, .number]
             case .anniversaryTodayYears, .anniversaryTomorrowYears: [.name, .ordinal, .number]
             case .birthdayAhead, .anniversaryAhead, .birthdayWeeks, .anniversaryWeeks: [.name, .number]
             case .birthdayAheadAge, .birthdayWeeksAge: [.name, .number, .number]
             case .anniversaryAheadYears, .anniversaryWeeksYears: [.name, .ordinal, .number, .number]
-            case .personRemind, .personRemindDefault: [.name, .text]
+            case .personRemind, .personRemindDefault, .personRemindChannels: [.name, .text]
             case .calendarLunar, .calendarHebrew, .calendarIslamic, .calendarPersian, .calendarIndian, .calendarCoptic, .calendarEthiopian,
                 .calendarBuddhist, .calendarJapanese, .calendarMinguo:
                 []
@@ -296,7 +302,8 @@ public struct Message: Sendable, Hashable {
                 .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
                 [.number]
-            case .pendingNoneDisabled, .showID, .showNickname, .showDeceased, .showReminderDays, .onboardingContactsFailed, .onboardingChannelNote,
+            case .pendingNoneDisabled, .showID, .showNickname, .showDeceased, .showReminderDays, .showChannels, .onboardingContactsFailed,
+                .onboardingChannelNote,
                 .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved,
                 .errorRemoteUnavailable, .errorRemoteRefused, .reminderLate:
                 [.text]
@@ -316,7 +323,8 @@ public struct Message: Sendable, Hashable {
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
-                .pendingDayBefore, .pendingDayOf, .pendingSnoozed, .pendingNone, .showExcluded, .testTitle, .testBody, .testNoChannels,
+                .pendingDayBefore, .pendingDayOf, .pendingSnoozed, .pendingNone, .showExcluded, .showWeekendFriday, .testTitle, .testBody,
+                .testNoChannels,
                 .testProvisional, .errorNoBus, .errorNoServer, .errorRefused, .errorTimeout, .errorDisconnected, .errorNoCommand,
                 .errorCancelled, .errorLog, .serviceTrial, .serviceManual, .serviceStarted, .serviceEnabled, .onboardingWelcome,
                 .onboardingWelcomeDetail,
@@ -438,6 +446,8 @@ extension Message {
     public static func showNickname(_ nickname: String) -> Message { Message(.showNickname, .text(nickname)) }
     public static func showDeceased(_ date: String) -> Message { Message(.showDeceased, .text(date)) }
     public static func showReminderDays(_ days: ReminderDays) -> Message { Message(.showReminderDays, .text(days.description)) }
+    /// `channels`: the person's channel names, as a comma list.
+    public static func showChannels(_ channels: [String]) -> Message { Message(.showChannels, .text(channels.joined(separator: ", "))) }
 
     public static func personExcluded(name: String) -> Message { Message(.personExcluded, .name(name)) }
     public static func personIncluded(name: String) -> Message { Message(.personIncluded, .name(name)) }
@@ -445,6 +455,13 @@ extension Message {
     public static func personRemindDefault(name: String, days: ReminderDays) -> Message {
         Message(.personRemindDefault, .name(name), .text(days.description))
     }
+    public static func personRemindChannels(name: String, channels: [String]) -> Message {
+        Message(.personRemindChannels, .name(name), .text(channels.joined(separator: ", ")))
+    }
+    public static func personRemindWeekend(name: String, rule: WeekendRule?) -> Message {
+        Message(rule == .friday ? .personRemindWeekendFriday : .personRemindWeekendOff, .name(name))
+    }
+    public static func personRemindDefaultDelivery(name: String) -> Message { Message(.personRemindDefaultDelivery, .name(name)) }
     /// `date`: as the contact has it; `next`: the next occurrence; `when`: "today", "in 5 days".
     public static func showBirthday(date: String, next: String, when: String, turning age: Int?) -> Message {
         age.map { Message(.showBirthdayAge, .text(date), .text(next), .text(when), .number($0)) }

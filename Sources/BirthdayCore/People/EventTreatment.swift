@@ -7,15 +7,18 @@ public struct PersonTraits: Hashable, Sendable {
     public var deceased: Bool
     /// The person's own reminder days; `nil` follows the setting.
     public var reminderDays: ReminderDays?
+    /// The person's weekend rule (``Person/weekend``); `nil` moves nothing.
+    public var weekend: WeekendRule?
 
-    public init(excluded: Bool = false, deceased: Bool = false, reminderDays: ReminderDays? = nil) {
+    public init(excluded: Bool = false, deceased: Bool = false, reminderDays: ReminderDays? = nil, weekend: WeekendRule? = nil) {
         self.excluded = excluded
         self.deceased = deceased
         self.reminderDays = reminderDays
+        self.weekend = weekend
     }
 
     public init(_ person: Person) {
-        self.init(excluded: person.excluded, deceased: person.isDeceased, reminderDays: person.reminderDays)
+        self.init(excluded: person.excluded, deceased: person.isDeceased, reminderDays: person.reminderDays, weekend: person.weekend)
     }
 }
 
@@ -29,10 +32,15 @@ public struct EventTreatment: Hashable, Sendable {
     /// A deceased person's birthday under `deceased remember`: "Ada would have
     /// turned 80 today", on the day only.
     public var memorial: Bool
+    /// Whether reminders due on a weekend move to the Friday before
+    /// (``ReminderPlanner``); never for a memorial, which belongs to its day.
+    /// The feed's alarms do not move.
+    public var weekend: WeekendRule?
 
-    public init(reminderDays: ReminderDays, memorial: Bool = false) {
+    public init(reminderDays: ReminderDays, memorial: Bool = false, weekend: WeekendRule? = nil) {
         self.reminderDays = reminderDays
         self.memorial = memorial
+        self.weekend = weekend
     }
 }
 
@@ -58,7 +66,7 @@ public struct TreatmentRules: Hashable, Sendable {
     ///    ``DeceasedPolicy/remember`` their birthday gets one reminder, on the
     ///    day itself, in their memory, and their anniversaries nothing.
     /// 4. Anyone else gets their own reminder days (``Person/reminderDays``),
-    ///    else ``reminders``.
+    ///    else ``reminders``, and their weekend rule (``Person/weekend``).
     public func treatment(of kind: EventKind, for traits: PersonTraits) -> EventTreatment? {
         if traits.excluded { return nil }
         if kind == .anniversary && !anniversaries { return nil }
@@ -66,7 +74,7 @@ public struct TreatmentRules: Hashable, Sendable {
             guard deceased == .remember, kind == .birthday else { return nil }
             return EventTreatment(reminderDays: .dayOfOnly, memorial: true)
         }
-        return EventTreatment(reminderDays: traits.reminderDays ?? reminders)
+        return EventTreatment(reminderDays: traits.reminderDays ?? reminders, weekend: traits.weekend)
     }
 }
 

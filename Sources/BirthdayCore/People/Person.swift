@@ -76,6 +76,13 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// The person's own reminder days (`birthdays remind PERSON --days 7,1,0`);
     /// `nil` follows the `reminders` setting.
     public var reminderDays: ReminderDays?
+    /// The channels the person's reminders go through (`birthdays remind
+    /// PERSON --channels email,ntfy`), names of built-in or added channels;
+    /// `nil` uses every channel that delivers. Imports never change it.
+    public var channels: [String]?
+    /// Whether the person's weekend reminders move to the Friday before
+    /// (`--weekend friday`); `nil` moves nothing. Imports never change it.
+    public var weekend: WeekendRule?
 
     public init(
         id: String,
@@ -89,7 +96,9 @@ public struct Person: Hashable, Sendable, Identifiable {
         invalidDates: [String] = [],
         exclusion: Exclusion = Exclusion(),
         deathDate: String? = nil,
-        reminderDays: ReminderDays? = nil
+        reminderDays: ReminderDays? = nil,
+        channels: [String]? = nil,
+        weekend: WeekendRule? = nil
     ) {
         self.id = id
         self.name = name
@@ -103,6 +112,8 @@ public struct Person: Hashable, Sendable, Identifiable {
         self.exclusion = exclusion
         self.deathDate = deathDate
         self.reminderDays = reminderDays
+        self.channels = channels
+        self.weekend = weekend
     }
 
     /// Excluded people get no reminders and no calendar events (``Exclusion``).

@@ -50,6 +50,8 @@ public enum PersonDetails {
         if !person.nickname.isEmpty { lines.append(localizer(.showNickname(SafeText.line(person.nickname)))) }
         if let died = person.deathDate { lines.append(localizer(.showDeceased(SafeText.line(died)))) }
         if let days = person.reminderDays { lines.append(localizer(.showReminderDays(days))) }
+        if let channels = person.channels { lines.append(localizer(.showChannels(channels))) }
+        if person.weekend == .friday { lines.append(localizer(.showWeekendFriday)) }
         if person.excluded { lines.append(localizer(.showExcluded)) }
         return lines
     }

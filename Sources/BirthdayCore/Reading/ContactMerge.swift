@@ -143,6 +143,8 @@ extension ContactMerge {
         package var exclusion: Exclusion
         package var reminderDays: ReminderDays?
         package var alternateDates: [AlternateDate]
+        package var channels: [String]?
+        package var weekend: WeekendRule?
 
         package init(
             sourceFile: String,
@@ -152,7 +154,9 @@ extension ContactMerge {
             deathDate: String?,
             exclusion: Exclusion,
             reminderDays: ReminderDays?,
-            alternateDates: [AlternateDate]
+            alternateDates: [AlternateDate],
+            channels: [String]? = nil,
+            weekend: WeekendRule? = nil
         ) {
             self.sourceFile = sourceFile
             self.birthday = birthday
@@ -162,6 +166,8 @@ extension ContactMerge {
             self.exclusion = exclusion
             self.reminderDays = reminderDays
             self.alternateDates = alternateDates
+            self.channels = channels
+            self.weekend = weekend
         }
 
         /// What the store holds once `person` is written.
@@ -174,7 +180,9 @@ extension ContactMerge {
                 deathDate: person.deathDate,
                 exclusion: person.exclusion,
                 reminderDays: person.reminderDays,
-                alternateDates: person.alternateDates
+                alternateDates: person.alternateDates,
+                channels: person.channels,
+                weekend: person.weekend
             )
         }
     }
@@ -193,8 +201,8 @@ extension ContactMerge {
     ///   the same kind and calendar). From the **same file**, the contact is
     ///   the truth: what it no longer says is gone.
     /// - **The user's choices** (``Exclusion/choice``: exclude or include;
-    ///   ``Person/reminderDays``) are never in a contact: the stored ones
-    ///   outlast every import and sync.
+    ///   ``Person/reminderDays``, ``Person/channels``, ``Person/weekend``)
+    ///   are never in a contact: the stored ones outlast every import and sync.
     package static func merge(_ incoming: Person, into stored: Stored) -> Person {
         var person = incoming
         if stored.sourceFile != incoming.source.file {
@@ -211,6 +219,8 @@ extension ContactMerge {
         }
         person.exclusion.choice = stored.exclusion.choice
         person.reminderDays = stored.reminderDays
+        person.channels = stored.channels
+        person.weekend = stored.weekend
         return person
     }
 }

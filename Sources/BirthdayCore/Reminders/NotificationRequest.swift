@@ -80,7 +80,8 @@ public struct NotificationRequest: Hashable, Sendable {
     public var title: String
     public var body: String
     /// What a tap on the notification needs: `person_id`, `kind`, `when`,
-    /// `occurrence`, and `calendar` for a date in another calendar.
+    /// `occurrence`, `calendar` for a date in another calendar, and
+    /// `moved_to` for a reminder moved off a weekend (``movedTo``).
     public var userInfo: [String: String]
 
     public init(
@@ -92,6 +93,7 @@ public struct NotificationRequest: Hashable, Sendable {
         title: String,
         body: String,
         calendar: CalendarSystem? = nil,
+        movedTo: LocalDate? = nil,
         userInfo: [String: String]? = nil
     ) {
         self.id = NotificationRequest.identifier(personID: personID, kind: kind, timing: timing, calendar: calendar)
@@ -111,6 +113,7 @@ public struct NotificationRequest: Hashable, Sendable {
                 "occurrence": occurrenceDate.description,
             ]
         if userInfo == nil, let calendar { info["calendar"] = calendar.rawValue }
+        if userInfo == nil, let movedTo { info[Self.movedToKey] = movedTo.description }
         self.userInfo = info
     }
 
@@ -123,8 +126,17 @@ public struct NotificationRequest: Hashable, Sendable {
         personID + "-" + (calendar.map { $0.rawValue + "-" } ?? "") + kind.rawValue + "-" + timing.idSuffix
     }
 
-    /// The local day the reminder is for: its event's day, less the timing's days.
-    public var dueDay: LocalDate { occurrenceDate.adding(days: -timing.daysBefore) }
+    /// The ``userInfo`` key of ``movedTo``: `moved_to`, a `YYYY-MM-DD` day.
+    public static let movedToKey = "moved_to"
+
+    /// The day the reminder was moved to by its person's weekend rule
+    /// (``WeekendRule``), kept in ``userInfo`` so the pending table and the
+    /// ledger carry it without a column of their own; `nil` when not moved.
+    public var movedTo: LocalDate? { userInfo[Self.movedToKey].flatMap { LocalDate(iso: $0) } }
+
+    /// The local day the reminder is for: the day it was moved to, else its
+    /// event's day less the timing's days.
+    public var dueDay: LocalDate { movedTo ?? occurrenceDate.adding(days: -timing.daysBefore) }
 
     /// The order of pending requests, soonest first: by fire instant, then by
     /// the event's day (so at one instant the day-of of a nearer event comes

@@ -26,6 +26,22 @@ import Foundation
 /// rows that may be kept. When everyone gets two reminders, that is the 32
 /// nearest people; skipped requests leave room for people further away, and
 /// with `7,1,0` the 64 are the soonest of all three kinds of reminder.
+///
+/// ## Weekends moved to Friday
+/// A person with ``WeekendRule/friday`` (``EventTreatment/weekend``; never a
+/// memorial) has every request whose fire day is a Saturday or a Sunday
+/// fire on the Friday before instead, at the delivery time (``FireTime``'s
+/// rules on that Friday, so a DST change between them does not matter). The
+/// request keeps its id (`<personID>-birthday-dayof`), its timing and its
+/// occurrence date; it carries the day it fires on
+/// (``NotificationRequest/movedTo``), which the ledger judges it by, and
+/// its words are those of the real distance from that Friday: a day-of
+/// reminder for a Sunday says "in 2 days", never "today". The move happens
+/// before anything else, so the ranking and the 64 places use the Friday,
+/// and a moved request whose Friday instant is not in the future is skipped
+/// like any other. When two requests of one event land on the same Friday
+/// (the day-before of a Sunday birthday, on Saturday, and its day-of), only
+/// the nearer timing is kept (the day-of): one message, not two the same day.
 package struct ReminderPlanner {
     /// A candidate request before its instant and words are computed.
     struct Slot: Comparable {
@@ -136,8 +152,16 @@ package struct ReminderPlanner {
     ) {
         let eventDay = occurrence.dayNumber
         var identityRead: (String, String)?
-        for daysBefore in treatment.reminderDays.days {
-            let fireDay = eventDay - daysBefore
+        // The fire days already given to a nearer reminder of this event (with a weekend rule only).
+        var taken: [Int] = []
+        // Nearest first (the days are kept largest first), so a duplicate after a weekend move is the further one.
+        for daysBefore in treatment.reminderDays.days.reversed() {
+            var fireDay = eventDay - daysBefore
+            if let rule = treatment.weekend, !treatment.memorial {
+                fireDay = rule.fireDay(forDayNumber: fireDay)
+                if taken.contains(fireDay) { continue }
+                taken.append(fireDay)
+            }
             guard fireDay >= firstFireDay else { continue }
             // Cheap rejection on the integer part of the order before reading any text.
             if heap.isFull, let last = heap.max, (fireDay, eventDay, kind.rank) > (last.fireDay, last.eventDay, last.kind.rank) { continue }
@@ -174,10 +198,13 @@ package struct ReminderPlanner {
         for slot in heap.sorted() {
             let fireDay = LocalDate(dayNumber: slot.fireDay)
             guard let fireAt = FireTime.instant(on: fireDay, at: settings.deliveryTime, calendar: calendar), fireAt > now else { continue }
+            // A reminder moved off a weekend says how far the event is from the day it fires on.
+            let lead = slot.eventDay - slot.fireDay
+            let moved = lead != slot.timing.daysBefore
             let content = NotificationContent.make(
                 name: slot.name,
                 kind: slot.kind,
-                timing: slot.timing,
+                timing: moved ? NotificationRequest.Timing(daysBefore: lead) : slot.timing,
                 age: slot.age,
                 calendar: slot.calendar,
                 memorial: slot.memorial,
@@ -192,7 +219,8 @@ package struct ReminderPlanner {
                     occurrenceDate: slot.occurrence,
                     title: content.title,
                     body: content.body,
-                    calendar: slot.calendar
+                    calendar: slot.calendar,
+                    movedTo: moved ? fireDay : nil
                 )
             )
         }

@@ -25,3 +25,27 @@ public enum NameStyle: String, Sendable, CaseIterable, Codable {
         }
     }
 }
+
+/// Where a person's reminders go when they fall on a weekend:
+/// `birthdays remind PERSON --weekend friday` (work contacts, who are not
+/// around on Saturdays and Sundays). `nil` (`--weekend off`) moves nothing.
+public enum WeekendRule: String, Sendable, CaseIterable, Codable {
+    /// A reminder whose day is a Saturday or a Sunday fires on the Friday
+    /// before, at the delivery time (see ``ReminderPlanner``).
+    case friday
+
+    /// The day a reminder due on `day` fires on: the Friday before for a
+    /// Saturday or a Sunday, else `day` itself.
+    public func fireDay(for day: LocalDate) -> LocalDate {
+        LocalDate(dayNumber: fireDay(forDayNumber: day.dayNumber))
+    }
+
+    /// ``fireDay(for:)`` on day numbers (days since 1970-01-01, a Thursday).
+    public func fireDay(forDayNumber day: Int) -> Int {
+        switch ((day + 4) % 7 + 7) % 7 {
+        case 6: day - 1
+        case 0: day - 2
+        default: day
+        }
+    }
+}

@@ -257,6 +257,26 @@ extension AppDatabase {
             }
         }
 
+        // Per-person delivery (issue 20): the channels a person's reminders go
+        // through and whether their weekend reminders move to Friday. Choices
+        // of the user's, kept by imports and syncs like reminderDays.
+        migrator.registerMigration("v10-person-delivery") { db in
+            try db.alter(table: "person") { t in
+                // Channel names, comma-joined (email,ntfy); NULL uses every channel that delivers.
+                t.add(column: "channels", .text)
+                // "friday"; NULL moves nothing.
+                t.add(column: "weekend", .text)
+            }
+            // The planner reads people with a weekend rule apart, like those with reminder days.
+            try db.execute(sql: "DROP INDEX person_special")
+            try db.execute(
+                sql: """
+                    CREATE INDEX person_special ON person (deathDate, reminderDays, weekend)
+                    WHERE deathDate IS NOT NULL OR reminderDays IS NOT NULL OR weekend IS NOT NULL
+                    """
+            )
+        }
+
         return migrator
     }
 }

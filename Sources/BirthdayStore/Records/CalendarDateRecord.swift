@@ -109,7 +109,7 @@ extension CalendarDateRecord {
     }
 
     /// Calls `body` with every date of everyone not excluded, with what the
-    /// treatment rules need of the person (death date, reminder days);
+    /// treatment rules need of the person (death date, reminder days, weekend rule);
     /// `identity` reads the id, name and nickname.
     static func forEachDatedEvent(
         _ db: Database,
@@ -118,7 +118,7 @@ extension CalendarDateRecord {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT \(selection), person.id, person.name, person.nickname, person.deathDate IS NOT NULL, person.reminderDays
+                SELECT \(selection), person.id, person.name, person.nickname, person.deathDate IS NOT NULL, person.reminderDays, person.weekend
                 FROM calendarDate JOIN person ON person.id = calendarDate.personId
                 WHERE person.excluded = 0
                 """
@@ -126,7 +126,12 @@ extension CalendarDateRecord {
         while let row = try rows.next() {
             guard let date = alternate(row, from: 0) else { continue }
             let days: String? = row[12]
-            let traits = PersonTraits(deceased: row[11], reminderDays: days.flatMap(ReminderDays.init))
+            let weekend: String? = row[13]
+            let traits = PersonTraits(
+                deceased: row[11],
+                reminderDays: days.flatMap(ReminderDays.init),
+                weekend: weekend.flatMap(WeekendRule.init(rawValue:))
+            )
             body(date, traits) { (id: row[8] as String, name: row[9] as String, nickname: row[10] as String) }
         }
     }

@@ -37,6 +37,10 @@ struct PersonRecord: Codable, FetchableRecord, PersistableRecord {
     var reminderDays: String?
     /// Whether `birthdays import` brought the person: then no sync removes them.
     var imported: Bool
+    /// ``Person/channels`` comma-joined (`email,ntfy`); `nil` uses every channel.
+    var channels: String?
+    /// ``Person/weekend`` (`friday`); `nil` moves nothing.
+    var weekend: String?
 
     enum Columns {
         static let id = Column(CodingKeys.id)
@@ -83,6 +87,8 @@ extension PersonRecord {
         exclusionChoice = person.exclusion.choice
         reminderDays = person.reminderDays?.description
         self.imported = imported
+        channels = PersonRecord.encodeChannels(person.channels)
+        weekend = person.weekend?.rawValue
     }
 
     var person: Person {
@@ -97,8 +103,22 @@ extension PersonRecord {
             invalidDates: PersonRecord.decode(invalidDates),
             exclusion: Exclusion(card: excludedInCard, choice: exclusionChoice),
             deathDate: deathDate,
-            reminderDays: reminderDays.flatMap(ReminderDays.init)
+            reminderDays: reminderDays.flatMap(ReminderDays.init),
+            channels: PersonRecord.decodeChannels(channels),
+            weekend: weekend.flatMap(WeekendRule.init(rawValue:))
         )
+    }
+
+    /// `email,ntfy`; `nil` for no choice (an empty list is no choice either).
+    static func encodeChannels(_ names: [String]?) -> String? {
+        guard let names, !names.isEmpty else { return nil }
+        return names.joined(separator: ",")
+    }
+
+    /// The names of ``encodeChannels(_:)``'s text; `nil` when there are none.
+    static func decodeChannels(_ text: String?) -> [String]? {
+        let names = (text ?? "").split(separator: ",").map(String.init).filter { !$0.isEmpty }
+        return names.isEmpty ? nil : names
     }
 
     static func encode(_ list: [String]) -> String {
@@ -139,7 +159,7 @@ extension PersonRecord {
         id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
         birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
         invalidDates, fingerprint, excluded, createdAt, updatedAt,
-        nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported
+        nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported, channels, weekend
         """
 
     var arguments: StatementArguments {
@@ -147,7 +167,7 @@ extension PersonRecord {
             id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
             birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
             invalidDates, fingerprint, excluded, createdAt, updatedAt,
-            nickname, deathDate, excludedInCard, exclusionChoice?.rawValue, reminderDays, imported,
+            nickname, deathDate, excludedInCard, exclusionChoice?.rawValue, reminderDays, imported, channels, weekend,
         ]
     }
 
@@ -160,7 +180,7 @@ extension PersonRecord {
     /// to change a column of an existing person, use an `UPDATE`.
     func upsert(_ db: Database) throws {
         let statement = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         )
         statement.setUncheckedArguments(arguments)
         try statement.execute()
@@ -197,6 +217,29 @@ extension PersonRecord {
         let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM person")
         while let row = try rows.next() { people.append(Person(id: row[0], name: row[1], source: noSource)) }
         return people
+    }
+
+    /// The channels chosen by everyone who chose any, by id.
+    static func channelChoices(_ db: Database) throws -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, channels FROM person WHERE channels IS NOT NULL") {
+            found[row[0]] = decodeChannels(row[1])
+        }
+        return found
+    }
+
+    /// The channels chosen for those of the people `ids` who chose any, by id.
+    static func channelChoices(ids: [String], _ db: Database) throws -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for chunk in ids.chunked(900) {
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT id, channels FROM person WHERE channels IS NOT NULL AND id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                arguments: StatementArguments(Array(chunk))
+            )
+            for row in rows { found[row[0]] = decodeChannels(row[1]) }
+        }
+        return found
     }
 
     /// The names of the people with `ids` (those that exist), by id.
@@ -251,9 +294,9 @@ extension PersonRecord {
     /// only the date columns for most rows: `identity` reads the id, name and
     /// nickname (`""` unless `nicknames`), for the events the caller keeps.
     ///
-    /// The few people who have died or have reminder days of their own are
-    /// read first, by rowid, from the partial index `person_special` that
-    /// holds only them; every other row is plain. So the loop over all rows
+    /// The few people who have died, have reminder days of their own or a
+    /// weekend rule are read first, by rowid, from the partial index
+    /// `person_special` that holds only them; every other row is plain. So the loop over all rows
     /// asks for no column past the dates, id and name: the columns added by
     /// `v5` sit at the end of each row, and SQLite decodes every column a
     /// statement selects for every row it steps over, which cost a sixth more
@@ -268,13 +311,18 @@ extension PersonRecord {
         let specials = try Row.fetchCursor(
             db,
             sql: """
-                SELECT rowid, deathDate IS NOT NULL, reminderDays FROM person INDEXED BY person_special
-                WHERE deathDate IS NOT NULL OR reminderDays IS NOT NULL
+                SELECT rowid, deathDate IS NOT NULL, reminderDays, weekend FROM person INDEXED BY person_special
+                WHERE deathDate IS NOT NULL OR reminderDays IS NOT NULL OR weekend IS NOT NULL
                 """
         )
         while let row = try specials.next() {
             let days: String? = row[2]
-            special[row[0]] = PersonTraits(deceased: row[1], reminderDays: days.flatMap(ReminderDays.init))
+            let weekend: String? = row[3]
+            special[row[0]] = PersonTraits(
+                deceased: row[1],
+                reminderDays: days.flatMap(ReminderDays.init),
+                weekend: weekend.flatMap(WeekendRule.init(rawValue:))
+            )
         }
         let rows = try Row.fetchCursor(
             db,
@@ -313,12 +361,13 @@ extension PersonRecord {
             sql: """
                 SELECT id, fingerprint, sourceFile, birthdayYear, birthdayMonth, birthdayDay,
                        anniversaryYear, anniversaryMonth, anniversaryDay, createdAt,
-                       nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported FROM person
+                       nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported, channels, weekend FROM person
                 """
         )
         while let row = try rows.next() {
             let choice: String? = row[13]
             let days: String? = row[14]
+            let weekend: String? = row[17]
             stored[row[0]] = MergeState(
                 fingerprint: row[1],
                 contact: ContactMerge.Stored(
@@ -329,7 +378,9 @@ extension PersonRecord {
                     deathDate: row[11],
                     exclusion: Exclusion(card: row[12], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
                     reminderDays: days.flatMap(ReminderDays.init),
-                    alternateDates: alternates.isEmpty ? [] : alternates[row[0] as String] ?? []
+                    alternateDates: alternates.isEmpty ? [] : alternates[row[0] as String] ?? [],
+                    channels: decodeChannels(row[16]),
+                    weekend: weekend.flatMap(WeekendRule.init(rawValue:))
                 ),
                 createdAt: row[9],
                 imported: row[15]
@@ -338,14 +389,18 @@ extension PersonRecord {
         return stored
     }
 
-    /// Stores what the user chose for `person` (``Person/exclusion`` and
-    /// ``Person/reminderDays``), with the effective `excluded`; nothing the
-    /// card gave changes. Returns whether the person exists.
+    /// Stores what the user chose for `person` (``Person/exclusion``,
+    /// ``Person/reminderDays``, ``Person/channels``, ``Person/weekend``), with
+    /// the effective `excluded`; nothing the card gave changes. Returns
+    /// whether the person exists.
     @discardableResult
     static func saveChoices(of person: Person, now: Date, _ db: Database) throws -> Bool {
         try db.execute(
-            sql: "UPDATE person SET excluded = ?, exclusionChoice = ?, reminderDays = ?, updatedAt = ? WHERE id = ?",
-            arguments: [person.excluded, person.exclusion.choice?.rawValue, person.reminderDays?.description, now.timeIntervalSince1970, person.id]
+            sql: "UPDATE person SET excluded = ?, exclusionChoice = ?, reminderDays = ?, channels = ?, weekend = ?, updatedAt = ? WHERE id = ?",
+            arguments: [
+                person.excluded, person.exclusion.choice?.rawValue, person.reminderDays?.description, encodeChannels(person.channels),
+                person.weekend?.rawValue, now.timeIntervalSince1970, person.id,
+            ]
         )
         return db.changesCount > 0
     }

@@ -15,6 +15,9 @@ package struct DueWork: Sendable {
     package var publicIDs: PublicID
     /// The channels the user added that deliver now (paused ones left out).
     package var remoteChannels: [RemoteChannel]
+    /// The channels chosen for the people of ``entries`` who chose any
+    /// (`birthdays remind PERSON --channels`), by person id.
+    package var personChannels: [String: [String]] = [:]
 }
 
 /// What the delivery engine's next wakeup depends on (``AppDatabase/wakeupInputs()``).
@@ -43,13 +46,15 @@ extension AppDatabase {
                 db
             )
             let states = try ChannelStateRecord.all(db)
+            let entries = try DeliveryRecord.workable(now: now, db)
             return DueWork(
                 settings: settings,
                 status: try SettingRecord.authorizationStatus(db),
                 queued: queued,
-                entries: try DeliveryRecord.workable(now: now, db),
+                entries: entries,
                 publicIDs: try SettingRecord.publicIDs(db),
-                remoteChannels: try ChannelRecord.all(db).filter { states[$0.name]?.paused != true }
+                remoteChannels: try ChannelRecord.all(db).filter { states[$0.name]?.paused != true },
+                personChannels: try PersonRecord.channelChoices(ids: Array(Set(entries.map(\.personID))), db)
             )
         }
     }

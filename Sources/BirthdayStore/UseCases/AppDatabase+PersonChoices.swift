@@ -2,6 +2,21 @@ import BirthdayCore
 import Foundation
 import GRDB
 
+/// One of the choices `birthdays remind` makes: left as it is, or set
+/// (`nil` being "follow the default").
+package enum ChoiceChange<Value: Sendable>: Sendable {
+    case keep
+    case set(Value?)
+
+    /// `value` changed as this says.
+    func applied(to value: Value?) -> Value? {
+        switch self {
+        case .keep: value
+        case .set(let new): new
+        }
+    }
+}
+
 /// What a choice about one person changed.
 package struct PersonChoiceResult: Sendable {
     /// The person as now stored.
@@ -41,6 +56,34 @@ extension AppDatabase {
         rescheduling scheduler: NotificationScheduler? = nil
     ) async throws(StoreError) -> PersonChoiceResult? {
         try await changeChoices(personID: id, now: now, scheduler: scheduler) { $0.reminderDays = days }
+    }
+
+    /// Records `birthdays remind PERSON` with any of `--days`, `--channels`
+    /// and `--weekend` (each `.keep` when not given; `.set(nil)` goes back to
+    /// the default: the `reminders` setting, every channel, no move), for the
+    /// person with `id`, in one transaction; imports and syncs never change
+    /// them. The channel names are stored as given: the caller checks they
+    /// exist. Rescheduled like ``setExclusion(_:personID:now:rescheduling:)``.
+    ///
+    /// - Returns: `nil` when no person has `id` (nothing is written).
+    package func setReminderChoices(
+        days: ChoiceChange<ReminderDays>,
+        channels: ChoiceChange<[String]>,
+        weekend: ChoiceChange<WeekendRule>,
+        personID id: String,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler? = nil
+    ) async throws(StoreError) -> PersonChoiceResult? {
+        try await changeChoices(personID: id, now: now, scheduler: scheduler) { person in
+            person.reminderDays = days.applied(to: person.reminderDays)
+            person.channels = channels.applied(to: person.channels).flatMap { $0.isEmpty ? nil : $0 }
+            person.weekend = weekend.applied(to: person.weekend)
+        }
+    }
+
+    /// The channels chosen by everyone who chose any (`remind --channels`), by person id.
+    package func channelChoices() async throws(StoreError) -> [String: [String]] {
+        try await read { db in try PersonRecord.channelChoices(db) }
     }
 
     private func changeChoices(

@@ -76,6 +76,10 @@ struct PersonOutput: Encodable {
     var death_date: String?
     /// The person's own reminder days (`[7, 1, 0]`); `null` follows the `reminders` setting.
     var reminder_days: [Int]?
+    /// The channels the person's reminders go through (`["email", "ntfy"]`); `null` uses every channel that delivers.
+    var channels: [String]?
+    /// `"friday"`: reminders due on a Saturday or Sunday come on the Friday before; `null` moves nothing.
+    var weekend: String?
 
     init(_ person: Person) {
         id = person.id
@@ -90,6 +94,8 @@ struct PersonOutput: Encodable {
         deceased = person.isDeceased
         death_date = person.deathDate
         reminder_days = person.reminderDays?.days
+        channels = person.channels
+        weekend = person.weekend?.rawValue
     }
 
     /// The last column of the `people` table: what sets the person apart, in
@@ -104,6 +110,8 @@ struct PersonOutput: Encodable {
             notes.append("included despite the card")
         }
         if let days = person.reminderDays { notes.append("reminders " + days.description) }
+        if let channels = person.channels { notes.append("channels " + channels.joined(separator: ",")) }
+        if let weekend = person.weekend { notes.append("weekend " + weekend.rawValue) }
         if !person.invalidDates.isEmpty { notes.append("unreadable: " + person.invalidDates.joined(separator: ", ")) }
         return notes.joined(separator: "; ")
     }

@@ -42,6 +42,10 @@ struct StatusReport {
     var serviceInstalled: Bool
     /// How each delivering channel has fared, by name.
     var channelStatuses: [String: ChannelStatus] = [:]
+    /// The people (ids, sorted) who chose channels (`remind --channels`) none
+    /// of which delivers now (removed, paused, or out of the `channels`
+    /// setting): their reminders go through the default channels.
+    var defaultedPeople: [String] = []
 
     /// - Parameter names: look up the people's names (for a terminal).
     init(context: Context, days: Int, names: Bool = false) async throws {
@@ -65,8 +69,10 @@ struct StatusReport {
         sources = try await database.sources(counting: false)
         serviceInstalled = context.userService().isInstalled
         channelStatuses = try await database.channelStatuses()
+        let delivering = Set(channels.filter { channelStatuses[$0]?.paused != true })
+        defaultedPeople = try await database.channelChoices().filter { delivering.isDisjoint(with: $0.value) }.keys.sorted()
         if names {
-            var wanted = Set(recent.map(\.personID))
+            var wanted = Set(recent.map(\.personID)).union(defaultedPeople)
             if let next = nextPersonID { wanted.insert(next) }
             if let last = last?.personID { wanted.insert(last) }
             let found = try await database.names(ids: Array(wanted))
@@ -168,6 +174,8 @@ struct StatusReport {
         var channel_problems: [ChannelProblem]
         /// The desktop is the only channel and no notification server took a reminder in the last week.
         var desktop_unanswered: Bool
+        /// Public ids of the people none of whose chosen channels delivers: their reminders use the default channels.
+        var people_on_default_channels: [String]
     }
 
     /// The channels that refused their last reminders for good, or are paused, with their status.
@@ -233,7 +241,8 @@ struct StatusReport {
                 )
             },
             channel_problems: channelProblems.map { .init(name: $0.name, state: $0.status.state, error: $0.status.lastError) },
-            desktop_unanswered: desktopUnanswered
+            desktop_unanswered: desktopUnanswered,
+            people_on_default_channels: defaultedPeople.map(ids.person)
         )
     }
 
@@ -265,6 +274,14 @@ struct StatusReport {
             lines.append(
                 "Warning: the desktop is the only channel and no notification server has taken a reminder in the last week; "
                     + "add one that reaches your phone or inbox: birthdays channels add email ADDRESS (or apprise URL)"
+            )
+        }
+        if !defaultedPeople.isEmpty {
+            let who = defaultedPeople.map { ids.person($0) + named($0) }.joined(separator: ", ")
+            lines.append(
+                "Warning: none of the channels chosen for \(defaultedPeople.count == 1 ? "1 person" : "\(defaultedPeople.count) people") "
+                    + "delivers now, so their reminders go through the default channels: \(who). "
+                    + "Choose again with: birthdays remind PERSON --channels NAMES (or --default)"
             )
         }
         if let last {
