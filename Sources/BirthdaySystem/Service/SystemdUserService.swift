@@ -161,11 +161,21 @@ package struct SystemdUserService: Sendable {
         return steps
     }
 
+    /// Where a daemon started without systemd logs: next to the database.
+    package var logPath: String { (database as NSString).deletingLastPathComponent + "/birthdays-run.log" }
+
     /// The commands that start the daemon by hand where no systemd user
     /// manager runs: in the background, its log next to the database.
     package var manualCommand: String {
-        let log = (database as NSString).deletingLastPathComponent + "/birthdays-run.log"
-        return "nohup \(Self.shellQuoted(binary)) run --database \(Self.shellQuoted(database)) >>\(Self.shellQuoted(log)) 2>&1 &"
+        "nohup \(Self.shellQuoted(binary)) run --database \(Self.shellQuoted(database)) >>\(Self.shellQuoted(logPath)) 2>&1 &"
+    }
+
+    /// A crontab line (`crontab -e`) that starts the daemon at every boot,
+    /// where no systemd user manager runs: `%`, which cron turns into a new
+    /// line, is escaped.
+    package var cronLine: String {
+        let command = "\(Self.shellQuoted(binary)) run --database \(Self.shellQuoted(database)) >>\(Self.shellQuoted(logPath)) 2>&1"
+        return "@reboot " + command.replacingOccurrences(of: "%", with: "\\%")
     }
 
     /// `path` made absolute against the working folder, `..` and `.` removed.
