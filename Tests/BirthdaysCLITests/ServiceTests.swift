@@ -25,6 +25,9 @@ import Testing
         #expect(unit.contains("\nExecStart=\(binary) run --database \"\(folder)/b%%irthdays.sqlite\"\n"), "\(unit)")
         #expect(unit.contains("\nReadWritePaths=\"-\(folder)\"\n"))
         #expect(unit.contains("\nProtectSystem=strict\n"))
+        // The e-mail channel's msmtp reads ~/.msmtprc: the home folder stays readable, and the unit says how to open more.
+        #expect(!unit.contains("ProtectHome"))
+        #expect(unit.contains("#   systemctl --user edit birthdays   then   [Service]  ReadWritePaths=-%h/.gnupg\n"))
         #expect(!FileManager.default.fileExists(atPath: cli.path(".config")), "a dry run writes nothing")
 
         let file = try cli.write("birthdays.service", unit)

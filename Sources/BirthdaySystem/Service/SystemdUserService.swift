@@ -18,6 +18,11 @@ import Glibc
 /// the database, where SQLite writes its journal and the daemon its lock;
 /// the folder of the file a symbolic link leads to as well. `PrivateTmp=`
 /// gives it a /tmp of its own, unless the database lives in /tmp.
+/// The home folder stays readable (no `ProtectHome=`): a sendmail such as
+/// msmtp reads `~/.msmtprc`, and a token command reads its password store.
+/// A tool that must write elsewhere (a password manager's agent starting
+/// its socket, a mail queue) needs a drop-in with `ReadWritePaths=`; the
+/// unit's comments and the README say how.
 package struct SystemdUserService: Sendable {
     /// The unit's name.
     package static let unitName = "birthdays.service"
@@ -89,6 +94,9 @@ package struct SystemdUserService: Sendable {
         Restart=on-failure
         RestartSec=30
         # Hardening: it writes only next to its database (the journal and the daemon lock).
+        # The home folder stays readable (~/.msmtprc, a password store). When a sendmail or a
+        # token command must write elsewhere, add the folders in a drop-in:
+        #   systemctl --user edit birthdays   then   [Service]  ReadWritePaths=-%h/.gnupg
         NoNewPrivileges=yes
         \(writablePaths.contains(where: Self.isTemporary) ? "# PrivateTmp is off: the database is in a temporary folder." : "PrivateTmp=yes")
         ProtectSystem=strict
