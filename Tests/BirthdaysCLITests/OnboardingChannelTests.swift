@@ -126,6 +126,42 @@ struct OnboardingChannelTerminalTests {
         #expect(names.contains("email"))
     }
 
+    /// ntfy chosen: the URL goes into its 0600 file, the screen shows it
+    /// only where it was typed (masked after), and the test reaches the
+    /// server (a loopback one answering as ntfy does: PushChannelTests).
+    @Test func anNtfyChannelKeepsItsTopicSecretAndIsTested() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await Seed.twoPeople(cli)
+        let server = try await PushChannelTests.PushServer(in: cli, ntfyToken: nil, gotifyToken: "unused")
+        defer { server.stop() }
+        let topic = PushChannelTests.topic
+
+        let terminal = try await allow(cli, [])
+        try await terminal.waitFor("[E]-mail   [N]tfy   [S]kip")
+        try await terminal.type("n")
+        try await terminal.waitFor("The ntfy server and topic")
+        try await terminal.type("\(server.server)/\(topic)")
+        let sent = try await terminal.waitFor("ntfy: sent.")
+        try await terminal.waitFor("[N]ot now")
+        try await terminal.type("n")
+        let done = try await terminal.waitFor("[exit 0]")
+        #expect(sent.shows("Added ntfy (\(server.server)/"))
+        #expect(done.occurrences(of: topic) == 1, "only as typed: \(done)")
+
+        let requests = server.requests
+        #expect(requests.count == 1)
+        let body = try #require((requests.first?["body"] as? String).flatMap { try? CLIProcess.object($0) })
+        #expect(body["topic"] as? String == topic)
+        let file = cli.path("channels/ntfy.ntfy")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "\(server.server)/\(topic)\n")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        let listed = try await cli.run("channels", "list", "--json")
+        #expect(listed.stdout.contains("\"ntfy\""))
+        #expect(!listed.stdout.contains(topic))
+    }
+
     /// "Skip" adds nothing and goes on to keeping the daemon running.
     @Test func declinedAddsNothing() async throws {
         let cli = try CLIProcess()
