@@ -246,6 +246,30 @@ struct OnboardingChannelTerminalTests {
         try await eventually("the daemon to stop") { try await Self.runningPID(cli) == nil }
     }
 
+    /// On a terminal, "[S]tart it now" starts the daemon, and status sees it hold the lock.
+    @Test(.enabled(if: TerminalSession.tmuxAvailable, "tmux is not installed"))
+    func theOfferOnATerminalStartsTheDaemon() async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try Self.withoutSystemd(&cli)
+        try await Seed.twoPeople(cli)
+        let terminal = try await TerminalSession(cli, ["onboard", "--no-contacts", "--enable-notifications", "--no-channels"])
+        try await terminal.waitFor("Press Enter to continue.")
+        try await terminal.type("")
+        try await terminal.waitFor("[S]tart it now   [N]ot now")
+        try await terminal.type("s")
+        let done = try await terminal.waitFor("[exit 0]")
+        let pid = try #require(try await Self.runningPID(cli), "status reports the daemon running: \(done)")
+        defer { kill(pid_t(pid), SIGKILL) }
+        #expect(done.shows("birthdays run is running in the background (pid \(pid),"), "\(done)")
+        #expect(done.contains("@reboot "))
+        #expect(done.contains("You're all set."))
+        // The terminal's session ended with onboarding; the daemon has a session of its own.
+        #expect(getsid(pid_t(pid)) == pid_t(pid))
+        kill(pid_t(pid), SIGTERM)
+        try await eventually("the daemon to stop") { try await Self.runningPID(cli) == nil }
+    }
+
     /// On a terminal, the offer says what it will do; "[N]ot now" starts nothing.
     @Test(.enabled(if: TerminalSession.tmuxAvailable, "tmux is not installed"))
     func theOfferOnATerminalCanBeDeclined() async throws {
