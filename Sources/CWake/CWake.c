@@ -171,6 +171,8 @@ int cwake_spawn_add_closefrom(void *actions, int low_fd) {
     return -posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, low_fd);
 }
 
+int cwake_spawn_setsid_flag(void) { return POSIX_SPAWN_SETSID; }
+
 void cwake_close(int fd) {
     if (fd >= 0) close(fd);
 }

@@ -130,11 +130,15 @@ private func catalogJSON() throws -> [String: Any] {
         }
         for (first, second) in [
             (Message.Key.onboardingPrimerEnable, Message.Key.onboardingPrimerLater), (.onboardingPermissionAllow, .onboardingPermissionDeny),
+            (.onboardingServiceInstall, .onboardingServiceSkip), (.onboardingStartNow, .onboardingServiceSkip),
         ] {
             let a = letter(first)
             let b = letter(second)
             #expect(a != nil && b != nil && a != b, "\(language): \(localizer(first)) / \(localizer(second))")
         }
+        let channels = [Message.Key.onboardingChannelsEmail, .onboardingChannelsNtfy, .onboardingChannelsSkip]
+        let letters = channels.map(letter)
+        #expect(!letters.contains(nil) && Set(letters).count == channels.count, "\(language): \(channels.map { localizer($0) })")
     }
 }
 

@@ -114,6 +114,8 @@ struct FirstWeekDesktopTests {
             try await terminal.type("e")
             try await terminal.waitFor("[D]on't allow")
             try await terminal.type("a")
+            try await terminal.waitFor("[E]-mail   [N]tfy   [S]kip")
+            try await terminal.type("s")
             let offer = try await terminal.waitFor("[I]nstall and start it   [N]ot now")
             #expect(offer.contains("Notifications are on."))
             #expect(offer.contains("Keep Reminders Coming"))

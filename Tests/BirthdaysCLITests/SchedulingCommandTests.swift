@@ -166,9 +166,12 @@ import Testing
 @Suite(.enabled(if: TerminalSession.tmuxAvailable, "tmux is not installed; the pseudo-terminal onboarding tests need it"))
 struct OnboardingTerminalTests {
     @Test func enableAndAllow() async throws {
-        let cli = try CLIProcess()
+        var cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await Seed.twoPeople(cli)
+        // A systemd user manager answers (a stand-in systemctl), so the offer is the service.
+        let systemctl = try FakeSystemctl(in: cli)
+        cli.extraEnvironment["PATH"] = systemctl.folder + ":/usr/bin:/bin"
         let terminal = try await TerminalSession(cli, ["onboard"])
 
         try await terminal.waitFor("Press Enter to continue.")
@@ -193,6 +196,10 @@ struct OnboardingTerminalTests {
         #expect(prompt.contains("reminders go quietly to the log (provisional) until a desktop notification server"))
         try await terminal.type("a")
 
+        // The channel for the phone: declined.
+        try await terminal.waitFor("[E]-mail   [N]tfy   [S]kip")
+        try await terminal.type("s")
+
         let offer = try await terminal.waitFor("[I]nstall and start it   [N]ot now")
         #expect(offer.contains("Notifications are on, quietly"))
         #expect(offer.contains("Next reminders:"))
@@ -207,6 +214,7 @@ struct OnboardingTerminalTests {
         // No daemon runs and the service was not installed: not "all set".
         #expect(!done.contains("You're all set."))
         #expect(done.contains("Almost there: no reminder is sent until birthdays run runs."), "\(done)")
+        #expect(try systemctl.calls() == ["--user show-environment"], "asked once, nothing installed")
         await #expect(try cli.run("notifications", "status", "--json").stdout == "{\"status\":\"provisional\"}\n")
         await #expect(try CLIProcess.array(try cli.run("pending", "--json").stdout).count == 4)
     }

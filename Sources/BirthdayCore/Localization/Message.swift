@@ -257,6 +257,24 @@ public struct Message: Sendable, Hashable {
         case onboardingServiceSkip = "onboarding.service.skip"
         case onboardingServiceLater = "onboarding.service.later"
         case onboardingTestSending = "onboarding.test.sending"
+        case onboardingOnProvisionalChannels = "onboarding.on.provisional.channels"
+        case onboardingChannelsTitle = "onboarding.channels.title"
+        case onboardingChannelsReason = "onboarding.channels.reason"
+        case onboardingChannelsEmail = "onboarding.channels.email"
+        case onboardingChannelsNtfy = "onboarding.channels.ntfy"
+        case onboardingChannelsSkip = "onboarding.channels.skip"
+        case onboardingChannelsEmailPrompt = "onboarding.channels.email.prompt"
+        case onboardingChannelsNtfyPrompt = "onboarding.channels.ntfy.prompt"
+        case onboardingChannelsNotAdded = "onboarding.channels.not-added"
+        case onboardingChannelsTesting = "onboarding.channels.testing"
+        case onboardingChannelsSent = "onboarding.channels.sent"
+        case onboardingChannelsFailed = "onboarding.channels.failed"
+        case onboardingChooseAmong = "onboarding.choose-among"
+        case onboardingStartReason = "onboarding.start.reason"
+        case onboardingStartNow = "onboarding.start.now"
+        case onboardingStartStarted = "onboarding.start.started"
+        case onboardingStartSlow = "onboarding.start.slow"
+        case onboardingStartFailed = "onboarding.start.failed"
 
         // sources
         case sourcesHeaderName = "sources.header.name"
@@ -309,7 +327,10 @@ public struct Message: Sendable, Hashable {
                 [.text]
             case .showBirthday, .showAnniversary: [.text, .text, .text]
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
-            case .onboardingChooseAgain, .showUnreadable, .testFailed: [.text, .text]
+            case .onboardingChooseAgain, .showUnreadable, .testFailed, .onboardingChannelsTesting, .onboardingChannelsFailed,
+                .onboardingStartStarted, .onboardingStartSlow, .onboardingStartFailed:
+                [.text, .text]
+            case .onboardingChannelsNotAdded, .onboardingChannelsSent, .onboardingChooseAmong, .onboardingStartReason: [.text]
             case .sourcesSummaryAdded, .sourcesSummarySynced: [.text, .number, .number, .number, .number]
             case .sourcesProblems: [.number]
             case .sourcesRemoved: [.text, .number]
@@ -334,7 +355,9 @@ public struct Message: Sendable, Hashable {
                 .onboardingPermissionDeny, .onboardingOn, .onboardingOnProvisional, .onboardingOffDenied, .onboardingOffLater,
                 .onboardingAlreadyDenied, .onboardingDone, .onboardingNotRunning, .onboardingPaused, .onboardingNextNone, .onboardingNextTitle,
                 .onboardingServiceTitle, .onboardingServiceReason, .onboardingServiceInstall, .onboardingServiceSkip,
-                .onboardingServiceLater, .onboardingTestSending,
+                .onboardingServiceLater, .onboardingTestSending, .onboardingOnProvisionalChannels, .onboardingChannelsTitle,
+                .onboardingChannelsReason, .onboardingChannelsEmail, .onboardingChannelsNtfy, .onboardingChannelsSkip,
+                .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingStartNow,
                 .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,
                 .sourcesNever, .sourcesNone:
                 []
@@ -526,6 +549,25 @@ extension Message {
     public static func onboardingNextMore(pending: Int) -> Message { Message(.onboardingNextMore, .number(pending)) }
     public static func onboardingChooseAgain(_ first: String, _ second: String) -> Message {
         Message(.onboardingChooseAgain, .text(first), .text(second))
+    }
+    /// `letters`: the letters to type, as one text ("E, N, S").
+    public static func onboardingChooseAmong(_ letters: String) -> Message { Message(.onboardingChooseAmong, .text(letters)) }
+    /// `problem`: why the address or URL was not added (in English, as `channels add` says it).
+    public static func onboardingChannelsNotAdded(_ problem: String) -> Message { Message(.onboardingChannelsNotAdded, .text(problem)) }
+    /// `target`: where the channel sends, as `channels list` shows it (secrets masked).
+    public static func onboardingChannelsTesting(name: String, target: String) -> Message {
+        Message(.onboardingChannelsTesting, .text(name), .text(target))
+    }
+    public static func onboardingChannelsSent(name: String) -> Message { Message(.onboardingChannelsSent, .text(name)) }
+    public static func onboardingChannelsFailed(name: String, reason: String) -> Message {
+        Message(.onboardingChannelsFailed, .text(name), .text(reason))
+    }
+    public static func onboardingStartReason(log: String) -> Message { Message(.onboardingStartReason, .text(log)) }
+    public static func onboardingStartStarted(pid: String, log: String) -> Message { Message(.onboardingStartStarted, .text(pid), .text(log)) }
+    public static func onboardingStartSlow(pid: String, log: String) -> Message { Message(.onboardingStartSlow, .text(pid), .text(log)) }
+    /// `reason`: why (in English).
+    public static func onboardingStartFailed(reason: String, log: String) -> Message {
+        Message(.onboardingStartFailed, .text(reason), .text(log))
     }
 
     /// One source's line after `sources add` (`added`) or `sources sync`.

@@ -4,7 +4,7 @@
 ///
 /// ## Steps
 /// `welcome` → `contacts` (import a path, or skip) → `primer` → (`permission`)
-/// → (`service`) → `complete`.
+/// → (`channels`) → (`service`) → `complete`.
 /// The step is saved after every event, so an interrupted onboarding
 /// continues where it stopped; one interrupted while the permission question
 /// was open starts again at the primer, since the question was never answered.
@@ -22,6 +22,13 @@
 ///   (``Finish/alreadyDenied``); only `birthdays notifications enable` changes it.
 /// - When notifications are already allowed, the primer is skipped.
 ///
+/// ## Reaching the phone
+/// Once notifications are allowed, and before the service offer, the flow
+/// offers to add a channel that reaches the phone or the inbox (e-mail or
+/// ntfy, ``Action/offerChannels``) and sends a test through it; whatever the
+/// user chose, ``Event/channelsOffered`` moves on. An onboarding interrupted
+/// there offers it again.
+///
 /// ## Keeping reminders running
 /// Reminders fire only while `birthdays run` runs, so whenever onboarding
 /// ends with notifications allowed it first offers to install and start it
@@ -38,6 +45,7 @@ public struct OnboardingMachine: Sendable, Equatable {
         case contactsImport = "contacts"
         case notificationPrimer = "primer"
         case permissionRequest = "permission"
+        case channels
         case service
         case complete
     }
@@ -64,6 +72,8 @@ public struct OnboardingMachine: Sendable, Equatable {
         case channelProbed(reachable: Bool)
         /// The user's answer to ``Action/askForPermission(channelReachable:)``.
         case permissionAnswered(allowed: Bool)
+        /// ``Action/offerChannels`` is done: a channel was added (and tested), or the user declined.
+        case channelsOffered
         /// The user's answer to ``Action/offerService(_:)``.
         case serviceAnswered(install: Bool)
     }
@@ -92,6 +102,8 @@ public struct OnboardingMachine: Sendable, Equatable {
         case probeChannel
         /// Ask the user to allow notifications, saying whether a channel was found.
         case askForPermission(channelReachable: Bool)
+        /// Offer to add an e-mail or ntfy channel and test it; then send ``Event/channelsOffered``.
+        case offerChannels
         /// Notifications are allowed (this status): reschedule, show the next
         /// reminders, and offer to keep `birthdays run` running; then send
         /// ``Event/serviceAnswered(install:)``.
@@ -126,6 +138,8 @@ public struct OnboardingMachine: Sendable, Equatable {
         case (.permissionRequest, .start):
             step = .notificationPrimer
             return enterPrimer()
+        case (.channels, .start):
+            return .offerChannels
         case (.service, .start):
             return .offerService(status)
         case (.complete, .start):
@@ -149,8 +163,8 @@ public struct OnboardingMachine: Sendable, Equatable {
                 step = .complete
                 return .finish(.alreadyDenied)
             case .authorized, .provisional:
-                step = .service
-                return .offerService(status)
+                step = .channels
+                return .offerChannels
             case .notDetermined:
                 step = .permissionRequest
                 return .probeChannel
@@ -168,6 +182,10 @@ public struct OnboardingMachine: Sendable, Equatable {
                 step = .complete
                 return .finish(.notificationsOff(status))
             }
+            step = .channels
+            return .offerChannels
+
+        case (.channels, .channelsOffered):
             step = .service
             return .offerService(status)
 
@@ -180,11 +198,11 @@ public struct OnboardingMachine: Sendable, Equatable {
         }
     }
 
-    /// The primer, unless notifications are already allowed (then the service offer).
+    /// The primer, unless notifications are already allowed (then the channel offer).
     private mutating func enterPrimer() -> Action {
         guard !status.allowsScheduling else {
-            step = .service
-            return .offerService(status)
+            step = .channels
+            return .offerChannels
         }
         return .showPrimer
     }

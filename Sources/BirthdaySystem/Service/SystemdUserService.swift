@@ -18,6 +18,11 @@ import Glibc
 /// the database, where SQLite writes its journal and the daemon its lock;
 /// the folder of the file a symbolic link leads to as well. `PrivateTmp=`
 /// gives it a /tmp of its own, unless the database lives in /tmp.
+/// The home folder stays readable (no `ProtectHome=`): a sendmail such as
+/// msmtp reads `~/.msmtprc`, and a token command reads its password store.
+/// A tool that must write elsewhere (a password manager's agent starting
+/// its socket, a mail queue) needs a drop-in with `ReadWritePaths=`; the
+/// unit's comments and the README say how.
 package struct SystemdUserService: Sendable {
     /// The unit's name.
     package static let unitName = "birthdays.service"
@@ -89,6 +94,9 @@ package struct SystemdUserService: Sendable {
         Restart=on-failure
         RestartSec=30
         # Hardening: it writes only next to its database (the journal and the daemon lock).
+        # The home folder stays readable (~/.msmtprc, a password store). When a sendmail or a
+        # token command must write elsewhere, add the folders in a drop-in:
+        #   systemctl --user edit birthdays   then   [Service]  ReadWritePaths=-%h/.gnupg
         NoNewPrivileges=yes
         \(writablePaths.contains(where: Self.isTemporary) ? "# PrivateTmp is off: the database is in a temporary folder." : "PrivateTmp=yes")
         ProtectSystem=strict
@@ -161,11 +169,21 @@ package struct SystemdUserService: Sendable {
         return steps
     }
 
+    /// Where a daemon started without systemd logs: next to the database.
+    package var logPath: String { (database as NSString).deletingLastPathComponent + "/birthdays-run.log" }
+
     /// The commands that start the daemon by hand where no systemd user
     /// manager runs: in the background, its log next to the database.
     package var manualCommand: String {
-        let log = (database as NSString).deletingLastPathComponent + "/birthdays-run.log"
-        return "nohup \(Self.shellQuoted(binary)) run --database \(Self.shellQuoted(database)) >>\(Self.shellQuoted(log)) 2>&1 &"
+        "nohup \(Self.shellQuoted(binary)) run --database \(Self.shellQuoted(database)) >>\(Self.shellQuoted(logPath)) 2>&1 &"
+    }
+
+    /// A crontab line (`crontab -e`) that starts the daemon at every boot,
+    /// where no systemd user manager runs: `%`, which cron turns into a new
+    /// line, is escaped.
+    package var cronLine: String {
+        let command = "\(Self.shellQuoted(binary)) run --database \(Self.shellQuoted(database)) >>\(Self.shellQuoted(logPath)) 2>&1"
+        return "@reboot " + command.replacingOccurrences(of: "%", with: "\\%")
     }
 
     /// `path` made absolute against the working folder, `..` and `.` removed.

@@ -107,6 +107,10 @@ int cwake_wait(int timer_fd, int watch_fd, int stop_fd);
  * posix_spawn_file_actions_t. */
 int cwake_spawn_add_closefrom(void *actions, int low_fd);
 
+/* glibc's POSIX_SPAWN_SETSID flag (the child starts a session of its own),
+ * which Swift's Glibc module does not expose. */
+int cwake_spawn_setsid_flag(void);
+
 /* Closes `fd` if it is not negative. */
 void cwake_close(int fd);
 

@@ -150,7 +150,15 @@ extension BirthdaysCommand.Channels {
         }
 
         func run() async throws {
-            let context = try Context(global)
+            let channel = try await add(to: try Context(global))
+            try output(
+                "Added \(channelName) (\(channel.kind.rawValue) → \(SafeText.line(channel.target))). Try it: birthdays channels test \(channelName)"
+            )
+        }
+
+        /// Stores the channel (its secret in its file) and returns it, as
+        /// stored (the target masked); the onboarding adds its channel here too.
+        func add(to context: Context) async throws -> RemoteChannel {
             // Checked before the secret file is written, so an existing channel's file is never replaced.
             if try await context.database.remoteChannels().contains(where: { $0.name == channelName }) {
                 throw ValidationError("a channel named '\(channelName)' exists; give this one --name, or remove that one first")
@@ -196,9 +204,7 @@ extension BirthdaysCommand.Channels {
                 }
                 staged = nil
             }
-            try output(
-                "Added \(channelName) (\(channel.kind.rawValue) → \(SafeText.line(channel.target))). Try it: birthdays channels test \(channelName)"
-            )
+            return channel
         }
 
         /// Writes `text` to a new file beside `path` (0600, in a 0700 folder), for a rename to `path`; its path.
@@ -270,6 +276,17 @@ extension BirthdaysCommand.Channels {
 
         func run() async throws {
             let context = try Context(global)
+            let (settings, _, localizer) = try await context.settingsAndLanguage()
+            let outcomes = try await Self.test(names, context: context)
+            let status = try await context.database.authorizationStatus()
+            try NotificationTester.report(outcomes, settings: settings, status: status, localizer: localizer)
+            if outcomes.isEmpty || outcomes.contains(where: { $0.error != nil }) { throw ExitCode.failure }
+        }
+
+        /// Sends the sample through the channels named (every channel when
+        /// none is) and records how each fared; the onboarding tests the
+        /// channel it added here too.
+        static func test(_ names: [String], context: Context) async throws -> [ChannelSet.Outcome] {
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
             let added = try await context.database.remoteChannels()
             let known = Set(RemoteChannel.builtInNames).union(added.map(\.name))
@@ -289,9 +306,7 @@ extension BirthdaysCommand.Channels {
                 localizer: localizer
             )
             try await context.database.recordChannelOutcomes(outcomes.map { ($0.channel, $0.error) }, at: context.now)
-            let status = try await context.database.authorizationStatus()
-            try NotificationTester.report(outcomes, settings: settings, status: status, localizer: localizer)
-            if outcomes.isEmpty || outcomes.contains(where: { $0.error != nil }) { throw ExitCode.failure }
+            return outcomes
         }
     }
 

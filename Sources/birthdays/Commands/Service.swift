@@ -104,12 +104,23 @@ enum ServiceSetup {
     /// - Throws: ``CLIError`` when writing the unit or a systemctl command
     ///   failed (with what systemctl said).
     @discardableResult
-    static func install(_ service: SystemdUserService, start: Bool, trial: Bool, localizer l: Localizer) async throws -> Outcome {
+    ///
+    /// - Parameter managerAvailable: whether a systemd user manager answers,
+    ///   when the caller asked already; `nil` to ask.
+    static func install(
+        _ service: SystemdUserService,
+        start: Bool,
+        trial: Bool,
+        managerAvailable: Bool? = nil,
+        localizer l: Localizer
+    ) async throws -> Outcome {
         if trial {
             try output(l(.serviceTrial))
             return .skippedForTrial
         }
-        guard await service.managerAvailable() else {
+        let available: Bool
+        if let managerAvailable { available = managerAvailable } else { available = await service.managerAvailable() }
+        guard available else {
             try output(l(.serviceManual))
             try output("  " + service.manualCommand)
             return .manual

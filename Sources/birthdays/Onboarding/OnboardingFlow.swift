@@ -22,14 +22,47 @@ struct OnboardingFlow {
         var contacts: Contacts?
         /// `true`: "Enable notifications" and allow; `false`: "Maybe later".
         var notifications: Bool?
-        /// `true`: install and start the service; `false`: not now. Without
-        /// a terminal and without an answer, it is not installed.
+        /// `true`: install and start the service (without a systemd user
+        /// manager: start the daemon in the background); `false`: not now.
+        /// Without a terminal and without an answer, nothing is started.
         var service: Bool?
+
+        enum Channel {
+            /// Add this address as an e-mail channel (`--email`).
+            case email(String)
+            /// Do not offer a channel (`--no-channels`).
+            case skip
+        }
+
+        /// Without a terminal and without an answer, no channel is added.
+        var channel: Channel?
+        /// The sendmail program of an e-mail channel (`--sendmail`).
+        var sendmail: String?
     }
 
     let context: Context
     let answers: Answers
     let interactive: Bool
+    /// Whether a systemd user manager answers, asked once per run.
+    private let manager = ManagerProbe()
+
+    init(context: Context, answers: Answers, interactive: Bool) {
+        self.context = context
+        self.answers = answers
+        self.interactive = interactive
+    }
+
+    private final class ManagerProbe {
+        var available: Bool?
+    }
+
+    /// Whether `service install` can install the service here (asked once).
+    private func managerAvailable() async -> Bool {
+        if let available = manager.available { return available }
+        let available = await context.userService().managerAvailable()
+        manager.available = available
+        return available
+    }
 
     /// Standard input closed (Ctrl-D): the progress is saved, the flow stops.
     struct Paused: Error {}
@@ -139,19 +172,35 @@ struct OnboardingFlow {
             let allowed = try choose(l(.onboardingPermissionAllow), or: l(.onboardingPermissionDeny), localizer: l)
             return .permissionAnswered(allowed: allowed)
 
+        case .offerChannels:
+            try await offerChannel(localizer: l)
+            return .channelsOffered
+
         case .offerService(let status):
             try await context.database.saveOnboarding(machine)
             try output("")
             let result = try await context.scheduler().reschedule()
-            try output(l(status == .provisional ? .onboardingOnProvisional : .onboardingOn))
+            if status == .provisional {
+                // A provisional permission holds back the desktop only: an added channel delivers.
+                let added = !(try await context.database.remoteChannels()).isEmpty
+                try output(l(added ? .onboardingOnProvisionalChannels : .onboardingOnProvisional))
+            } else {
+                try output(l(.onboardingOn))
+            }
             try showNext(result, localizer: l)
             if let install = answers.service { return .serviceAnswered(install: install) }
             guard interactive else { return .serviceAnswered(install: false) }
             try output("")
             try output(l(.onboardingServiceTitle))
-            try output(l(.onboardingServiceReason))
-            let install = try choose(l(.onboardingServiceInstall), or: l(.onboardingServiceSkip), localizer: l)
-            return .serviceAnswered(install: install)
+            let canInstall = context.isTrial ? true : await managerAvailable()
+            if canInstall {
+                try output(l(.onboardingServiceReason))
+                let install = try choose(l(.onboardingServiceInstall), or: l(.onboardingServiceSkip), localizer: l)
+                return .serviceAnswered(install: install)
+            }
+            try output(l(.onboardingStartReason(log: context.userService().logPath)))
+            let start = try choose(l(.onboardingStartNow), or: l(.onboardingServiceSkip), localizer: l)
+            return .serviceAnswered(install: start)
 
         case .finish(let finish):
             try await context.database.saveOnboarding(machine)
@@ -161,9 +210,18 @@ struct OnboardingFlow {
             switch finish {
             case .notificationsOn(_, let installService):
                 var started = false
-                if installService {
+                let withoutSystemd = installService && !context.isTrial ? !(await managerAvailable()) : false
+                if withoutSystemd {
+                    started = try await startInBackground(localizer: l)
+                } else if installService {
                     do {
-                        try await ServiceSetup.install(context.userService(), start: true, trial: context.isTrial, localizer: l)
+                        try await ServiceSetup.install(
+                            context.userService(),
+                            start: true,
+                            trial: context.isTrial,
+                            managerAvailable: context.isTrial ? nil : true,
+                            localizer: l
+                        )
                         started = !context.isTrial
                     } catch let error as CLIError {
                         printError("Error: \(error.description)")
@@ -189,6 +247,111 @@ struct OnboardingFlow {
 
         case .ignored:
             return nil
+        }
+    }
+
+    // MARK: - A channel that reaches the phone
+
+    /// Offers an e-mail or ntfy channel (or takes `--email`), adds it as
+    /// `channels add` does and tests it as `channels test` does. Without a
+    /// terminal and without `--email`, or with `--no-channels`, nothing is asked.
+    private func offerChannel(localizer l: Localizer) async throws {
+        switch answers.channel {
+        case .skip:
+            return
+        case .email(let address):
+            try output("")
+            // Checked as 'channels add' checks it before the flow started.
+            _ = try await addAndTest(kind: .email, target: address, localizer: l)
+        case nil:
+            guard interactive else { return }
+            try output("")
+            try output(l(.onboardingChannelsTitle))
+            try output(l(.onboardingChannelsReason))
+            let kind: RemoteChannel.Kind
+            switch try choose(among: [l(.onboardingChannelsEmail), l(.onboardingChannelsNtfy), l(.onboardingChannelsSkip)], localizer: l) {
+            case 0: kind = .email
+            case 1: kind = .ntfy
+            default: return
+            }
+            while true {
+                try output(l(kind == .email ? .onboardingChannelsEmailPrompt : .onboardingChannelsNtfyPrompt))
+                // Typed, not echoed back: the ntfy topic is a secret.
+                let target = try ask(">").trimmingCharacters(in: .whitespaces)
+                if target.isEmpty { return }
+                if try await addAndTest(kind: kind, target: target, localizer: l) { return }
+            }
+        }
+    }
+
+    /// `channels add KIND TARGET` under a free name, then `channels test NAME`,
+    /// saying plainly how the test went. Returns `false` when `target` was
+    /// not accepted (the reason is shown; nothing was stored).
+    private func addAndTest(kind: RemoteChannel.Kind, target: String, localizer l: Localizer) async throws -> Bool {
+        let taken = Set(try await context.database.remoteChannels().map(\.name))
+        var name = kind.rawValue
+        var number = 2
+        while taken.contains(name) {
+            name = "\(kind.rawValue)-\(number)"
+            number += 1
+        }
+        let channel: RemoteChannel
+        do {
+            channel = try await Self.addCommand(kind: kind, target: target, sendmail: answers.sendmail, name: name).add(to: context)
+        } catch let error as CLIError {
+            try output(l(.onboardingChannelsNotAdded(error.description)))
+            return false
+        } catch {
+            try output(l(.onboardingChannelsNotAdded(BirthdaysCommand.Channels.ChannelsAdd.message(for: error))))
+            return false
+        }
+        try output(l(.onboardingChannelsTesting(name: channel.name, target: SafeText.line(channel.target))))
+        let outcomes = try await BirthdaysCommand.Channels.ChannelsTest.test([channel.name], context: context)
+        if let outcome = outcomes.first, outcome.error == nil {
+            try output(l(.onboardingChannelsSent(name: channel.name)))
+        } else {
+            let reason = outcomes.first?.error.map { l(.deliveryError($0)) } ?? l(.testNoChannels)
+            try output(l(.onboardingChannelsFailed(name: channel.name, reason: reason)))
+        }
+        return true
+    }
+
+    /// `channels add` for an onboarding answer, parsed and checked as that command line would be.
+    static func addCommand(
+        kind: RemoteChannel.Kind,
+        target: String,
+        sendmail: String?,
+        name: String
+    ) throws
+        -> BirthdaysCommand.Channels.ChannelsAdd
+    {
+        var arguments = ["--name", name]
+        if kind == .email, let sendmail { arguments += ["--sendmail", sendmail] }
+        let command = try BirthdaysCommand.Channels.ChannelsAdd.parse(arguments + ["--", kind.rawValue, target])
+        try command.validate()
+        return command
+    }
+
+    // MARK: - The daemon without systemd
+
+    /// Starts `birthdays run` in the background (no systemd user manager
+    /// here), checks that it holds the daemon lock, and says for how long
+    /// it runs and how to start it at every boot. Whether it runs.
+    private func startInBackground(localizer l: Localizer) async throws -> Bool {
+        let service = context.userService()
+        if DaemonLock.holder(database: service.database) != nil { return true }
+        switch await DetachedDaemon.start(service, environment: context.environment) {
+        case .running(let pid):
+            try output(l(.onboardingStartStarted(pid: String(pid), log: service.logPath)))
+            try output("  " + service.cronLine)
+            return true
+        case .notYetRunning(let pid):
+            try output(l(.onboardingStartSlow(pid: String(pid), log: service.logPath)))
+            return false
+        case .exited(let reason), .failed(let reason):
+            try output(l(.onboardingStartFailed(reason: reason, log: service.logPath)))
+            try output("  " + service.manualCommand)
+            return false
         }
     }
 
@@ -233,6 +396,18 @@ struct OnboardingFlow {
                 if typed == keys.1 { return false }
             }
             try output(l(.onboardingChooseAgain(keys.0.uppercased(), keys.1.uppercased())))
+        }
+    }
+
+    /// Shows the choices on one line and asks until the answer starts with
+    /// the letter in brackets of one of them; returns its index.
+    private func choose(among labels: [String], localizer l: Localizer) throws -> Int {
+        try output(labels.joined(separator: "   "))
+        let keys = labels.map(OnboardingFlow.key(of:))
+        while true {
+            let answer = try ask(">").trimmingCharacters(in: .whitespaces).lowercased()
+            if let typed = answer.first, let index = keys.firstIndex(of: typed) { return index }
+            try output(l(.onboardingChooseAmong(keys.map { $0.uppercased() }.joined(separator: ", "))))
         }
     }
 

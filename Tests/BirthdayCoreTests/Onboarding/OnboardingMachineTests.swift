@@ -15,7 +15,9 @@ import Testing
         #expect(machine.handle(.importSucceeded) == .showPrimer)
         #expect(machine.handle(.enableNotifications) == .probeChannel)
         #expect(machine.handle(.channelProbed(reachable: true)) == .askForPermission(channelReachable: true))
-        #expect(machine.handle(.permissionAnswered(allowed: true)) == .offerService(.authorized))
+        #expect(machine.handle(.permissionAnswered(allowed: true)) == .offerChannels)
+        #expect(machine.step == .channels)
+        #expect(machine.handle(.channelsOffered) == .offerService(.authorized))
         #expect(machine.step == .service)
         #expect(machine.status == .authorized)
         #expect(machine.handle(.serviceAnswered(install: true)) == .finish(.notificationsOn(.authorized, installService: true)))
@@ -27,7 +29,8 @@ import Testing
         #expect(machine.handle(.start) == .showPrimer)
         #expect(machine.handle(.enableNotifications) == .probeChannel)
         #expect(machine.handle(.channelProbed(reachable: false)) == .askForPermission(channelReachable: false))
-        #expect(machine.handle(.permissionAnswered(allowed: true)) == .offerService(.provisional))
+        #expect(machine.handle(.permissionAnswered(allowed: true)) == .offerChannels)
+        #expect(machine.handle(.channelsOffered) == .offerService(.provisional))
         #expect(machine.handle(.serviceAnswered(install: false)) == .finish(.notificationsOn(.provisional, installService: false)))
     }
 
@@ -39,10 +42,12 @@ import Testing
         _ = machine.handle(.start)
         _ = machine.handle(.enableNotifications)
         _ = machine.handle(.channelProbed(reachable: true))
-        #expect(machine.handle(.permissionAnswered(allowed: true)) == .offerService(.authorized))
+        #expect(machine.handle(.permissionAnswered(allowed: true)) == .offerChannels)
+        #expect(machine.handle(.channelsOffered) == .offerService(.authorized))
         var resumed = Machine(step: machine.step, status: machine.status)
         #expect(resumed.handle(.start) == .offerService(.authorized))
         #expect(resumed.handle(.permissionAnswered(allowed: false)) == .ignored)
+        #expect(resumed.handle(.channelsOffered) == .ignored)
         #expect(resumed.handle(.serviceAnswered(install: true)) == .finish(.notificationsOn(.authorized, installService: true)))
         #expect(resumed.handle(.serviceAnswered(install: true)) == .ignored)
     }
@@ -81,8 +86,27 @@ import Testing
     func alreadyAllowedSkipsThePrimer(_ status: AuthorizationStatus) {
         var machine = Machine(step: .contactsImport, status: status)
         #expect(machine.handle(.start) == .askForContacts(problem: nil))
-        #expect(machine.handle(.skipContacts) == .offerService(status))
+        #expect(machine.handle(.skipContacts) == .offerChannels)
+        #expect(machine.handle(.channelsOffered) == .offerService(status))
         #expect(machine.handle(.serviceAnswered(install: false)) == .finish(.notificationsOn(status, installService: false)))
+    }
+
+    /// The channel offer comes only with notifications on, after the
+    /// permission; one interrupted there is made again, and its answer moves on to the service.
+    @Test func anInterruptedChannelOfferIsMadeAgain() {
+        var machine = Machine(step: .notificationPrimer)
+        #expect(machine.handle(.channelsOffered) == .ignored)
+        _ = machine.handle(.start)
+        _ = machine.handle(.enableNotifications)
+        _ = machine.handle(.channelProbed(reachable: false))
+        #expect(machine.handle(.channelsOffered) == .ignored)
+        #expect(machine.handle(.permissionAnswered(allowed: true)) == .offerChannels)
+        var resumed = Machine(step: machine.step, status: machine.status)
+        #expect(resumed.step == .channels)
+        #expect(resumed.handle(.start) == .offerChannels)
+        #expect(resumed.handle(.serviceAnswered(install: true)) == .ignored)
+        #expect(resumed.handle(.channelsOffered) == .offerService(.provisional))
+        #expect(resumed.handle(.channelsOffered) == .ignored)
     }
 
     @Test func aFailedImportAsksAgain() {
@@ -106,6 +130,7 @@ import Testing
         (.contactsImport, .askForContacts(problem: nil)),
         (.notificationPrimer, .showPrimer),
         (.permissionRequest, .showPrimer),
+        (.channels, .offerChannels),
         (.service, .offerService(.notDetermined)),
         (.complete, .alreadyComplete(.notDetermined)),
     ])
