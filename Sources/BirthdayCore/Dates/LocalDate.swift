@@ -60,9 +60,6 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Whole days from `self` to `other` (positive when `other` is later).
     public func days(to other: LocalDate) -> Int { other.dayNumber - dayNumber }
 
-    /// The day of the week, 0 for Sunday to 6 for Saturday (1970-01-01 was a Thursday).
-    public var weekday: Int { ((dayNumber + 4) % 7 + 7) % 7 }
-
     public static func isLeapYear(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
