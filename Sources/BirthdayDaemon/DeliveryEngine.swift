@@ -323,8 +323,9 @@ package actor DeliveryEngine {
             if late {
                 // A late reminder says so, in the reminder's language, with the time it was due.
                 let due = String(ISOInstant.format(entry.fireAt, in: zone).dropFirst(11).prefix(5))
-                // A digest's note is a line of its own.
-                reminder.body += (reminder.digest == nil ? " " : "\n") + settings.localizer(systemLocale: systemLocale)(.reminderLate(dueAt: due))
+                let note = settings.localizer(systemLocale: systemLocale)(.reminderLate(dueAt: due))
+                // A digest's note is its first line, where a channel that cuts a long message keeps it.
+                if reminder.digest == nil { reminder.body += " " + note } else { reminder.body = note + "\n" + reminder.body }
             }
             let (only, defaulted) = Self.channels(for: entry, in: set, personChannels: personChannels)
             if defaulted {
@@ -375,8 +376,10 @@ package actor DeliveryEngine {
                 )
             } else {
                 entry.lastError = DeliveryError.channelsFailed(failures).description
-                // A server that asked to wait (429 with Retry-After) is not asked again sooner.
-                let asked = retryable.compactMap(\.error.retryAfter).max().map { finished.addingTimeInterval($0.timeInterval) }
+                // A server that asked to wait (429 with Retry-After) is not asked again sooner, when every
+                // channel left to retry asked so: one that did not goes on the usual back-off, never held up.
+                let waits = retryable.map(\.error.retryAfter)
+                let asked = waits.contains(nil) ? nil : waits.compactMap { $0 }.max().map { finished.addingTimeInterval($0.timeInterval) }
                 switch configuration.retryPolicy.decide(afterFailures: entry.attempts, failedAt: finished, deadline: deadline, notBefore: asked) {
                 case .retry(let at):
                     entry.state = .retrying
@@ -386,6 +389,7 @@ package actor DeliveryEngine {
                 case .giveUp:
                     entry.state = .failed
                     entry.nextAttemptAt = nil
+                    entry.lastError = (entry.lastError ?? "") + "; its day ended before the next attempt, so it was not sent"
                     result.failed += 1
                 }
                 logger.warning(

@@ -11,7 +11,8 @@ package enum FeedServerDefaults {
     package static let idleTimeout = Duration.seconds(30)
 }
 
-/// Builds the feed server: `GET`/`HEAD /calendar/<token>.ics` and `GET /healthz`.
+/// Builds the feed server: `GET`/`HEAD /calendar/<token>.ics`, its JSON
+/// twin `/calendar/<token>.json`, and `GET /healthz`.
 ///
 /// The result is a Hummingbird application and so a swift-service-lifecycle
 /// `Service`: run it alone with `runService()`, or put it in the daemon's

@@ -112,18 +112,30 @@ package struct DatabaseFeedSource: FeedSource {
     /// number (each day has its own 20 bits).
     package func listRevision() async throws -> Int64 {
         let state = try await state()
-        return state.revision &* 1_048_576 &+ Int64(LocalDate.today(at: now(), in: state.zone).dayNumber & 0xF_FFFF)
+        return Self.listRevision(data: state.revision, today: LocalDate.today(at: now(), in: state.zone))
+    }
+
+    static func listRevision(data revision: Int64, today: LocalDate) -> Int64 {
+        revision &* 1_048_576 &+ Int64(today.dayNumber & 0xF_FFFF)
     }
 
     /// The next 366 days as `upcoming --json` writes them (today's events
     /// included); `Last-Modified` is the later of the data's last change and
     /// the start of today, when `days_until` last moved.
     package func list() async throws -> FeedSnapshot {
-        let contents = try await database.listContents(now: now(), systemTimeZone: systemTimeZone(), withinDays: 365)
-        let body = JSONOutput.string(contents.events.map(UpcomingJSON.init), pretty: true) + "\n"
-        let dayStarted = RetryPolicy.deadline(dueDay: contents.today.adding(days: -1), in: contents.zone)
-        let revision = contents.revision &* 1_048_576 &+ Int64(contents.today.dayNumber & 0xF_FFFF)
-        return FeedSnapshot(body: body, lastModified: max(contents.changedAt, dayStarted), revision: revision)
+        // Today in the zone ``listRevision()`` uses, so the two always agree on the day.
+        let zone = try await state().zone
+        let today = LocalDate.today(at: now(), in: zone)
+        let contents = try await database.listContents(today: today, withinDays: 365)
+        // Thousands of entries: encoded on the blocking pool, never on an event loop.
+        let events = contents.events
+        let body = await Blocking.run { JSONOutput.string(events.map(UpcomingJSON.init), pretty: true) + "\n" }
+        let dayStarted = FireTime.instant(on: today, at: TimeOfDay(hour: 0, minute: 0)!, in: zone) ?? contents.changedAt
+        return FeedSnapshot(
+            body: body,
+            lastModified: max(contents.changedAt, dayStarted),
+            revision: Self.listRevision(data: contents.revision, today: today)
+        )
     }
 
     /// The cached token and revision if the database files are unchanged

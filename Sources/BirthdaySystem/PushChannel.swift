@@ -155,7 +155,7 @@ package struct PushChannel: NotificationSink {
     /// The request that delivers `reminder` to `url` (ntfy when it has a topic, else Gotify).
     static func request(for reminder: Reminder, url: PushURL, token: String?) -> PushRequest {
         let title = SafeText.line(reminder.title, maxCharacters: 250)
-        let message = cut(reminder.safeBody, toBytes: messageLimit)
+        let message = reminder.digest == nil ? cut(reminder.safeBody, toBytes: messageLimit) : cutLines(reminder.safeBody, toBytes: messageLimit)
         var headers = ["Content-Type": "application/json", "User-Agent": "birthdays"]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -173,6 +173,24 @@ package struct PushChannel: NotificationSink {
             body = try? encoder.encode(GotifyMessage(title: title, message: message, priority: 5))
         }
         return PushRequest(url: target, headers: headers, body: String(decoding: body ?? Data("{}".utf8), as: UTF8.self))
+    }
+
+    /// A digest's `lines` within `limit` UTF-8 bytes: whole lines from the
+    /// first (where a late note is), then `…` on a line of its own for the
+    /// ones left out; a first line longer than the limit is cut as ``cut(_:toBytes:)`` cuts.
+    static func cutLines(_ text: String, toBytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        let ending = "\n…"
+        var kept: [Substring] = []
+        var bytes = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let size = line.utf8.count + (kept.isEmpty ? 0 : 1)
+            if bytes + size + ending.utf8.count > limit { break }
+            kept.append(line)
+            bytes += size
+        }
+        guard !kept.isEmpty else { return cut(text, toBytes: limit) }
+        return kept.joined(separator: "\n") + ending
     }
 
     /// `text` cut to at most `limit` UTF-8 bytes at a character boundary, ending in `…` when cut.

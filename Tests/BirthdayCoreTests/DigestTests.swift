@@ -99,7 +99,12 @@ struct DigestTests {
             Self.occurrence("e", "Eve", "2026-12-05", age: 30, from: first),
         ]
         let digest = Digest(period: period, events: events)
-        #expect(digest.title(in: .english) == "Birthdays in the week ahead: Ada, Bob, Zoë Subject: x +2 more")
+        #expect(digest.title(in: .english) == "Birthdays and anniversaries in the week ahead: Ada, Bob, Zoë Subject: x +2 more")
+        #expect(Digest(period: period, events: events.filter { $0.kind == .birthday }).title(in: .english).hasPrefix("Birthdays in the week ahead: "))
+        // One more person: the plural forms of the languages that have them.
+        let four = Digest(period: period, events: Array(events.prefix(5)))
+        #expect(four.title(in: Localizer(setting: "fr", systemLocale: nil)).hasSuffix(" +1 autre"))
+        #expect(digest.title(in: Localizer(setting: "fr", systemLocale: nil)).hasSuffix(" +2 autres"))
         #expect(
             digest.lines(in: .english) == [
                 "Mon 30 Nov (today): Ada, birthday, turns 37",

@@ -50,3 +50,38 @@ import Testing
         #expect(plain != DatabaseFeedSource.feedRevision(data: 8, year: 2026))
     }
 }
+
+/// The JSON twin moves at midnight in the user's zone, without any change to
+/// the data: `days_until` counts from today.
+@Suite struct DatabaseFeedSourceListTests {
+    @Test func theListsRevisionAndBodyMoveAtLocalMidnight() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let database = try AppDatabase.openFile(at: directory.path + "/feed.sqlite")
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1815-12-10\r\nEND:VCARD\r\n"
+        let file = try directory.write("ada.vcf", card)
+        let imported = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21
+        _ = try await ContactImporter(database: database, now: imported, referenceYear: 2026).importPaths([file])
+        try await database.setSetting(.timeZone, to: "Asia/Tokyo", now: imported)
+        _ = try await database.feedToken()
+
+        // 2026-12-01T14:30Z is 23:30 in Tokyo; an hour later it is 2 December there.
+        let clock = Mutex(Date(timeIntervalSince1970: 1_796_135_400))
+        let source = DatabaseFeedSource(database: database, now: { clock.withLock { $0 } }, systemTimeZone: { TimeZone(secondsFromGMT: 0)! })
+        let before = try await source.listRevision()
+        let listBefore = try await source.list()
+        #expect(listBefore.revision == before)
+        #expect(listBefore.body.contains("\"days_until\": 9"))
+        #expect(listBefore.lastModified == Date(timeIntervalSince1970: 1_796_137_200 - 86_400), "the start of 1 December in Tokyo")
+
+        clock.withLock { $0 = $0.addingTimeInterval(3_600) }
+        let after = try await source.listRevision()
+        #expect(after != before)
+        let listAfter = try await source.list()
+        #expect(listAfter.revision == after)
+        #expect(listAfter.body.contains("\"days_until\": 8"))
+        #expect(listAfter.lastModified == Date(timeIntervalSince1970: 1_796_137_200), "the start of 2 December in Tokyo")
+        // The calendar feed itself does not move with the day.
+        #expect(try await source.revision() == DatabaseFeedSource.feedRevision(data: try await database.revision().value, year: 2026))
+    }
+}

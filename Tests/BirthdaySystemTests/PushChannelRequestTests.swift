@@ -89,6 +89,18 @@ import Testing
         #expect(error(PushReply(timedOut: true))?.description.contains("within 10 s") == true)
     }
 
+    /// A long digest keeps whole lines from the first (a late note is there), and says some were left out.
+    @Test func aLongDigestIsCutAtALine() {
+        let lines = ["(sent late: it was due at 09:00)"] + (1...400).map { "Mon 30 Nov: Person \($0), birthday, turns \($0)" }
+        let cut = PushChannel.cutLines(lines.joined(separator: "\n"), toBytes: 4096)
+        #expect(cut.utf8.count <= 4096)
+        #expect(cut.hasPrefix("(sent late: it was due at 09:00)\n"))
+        #expect(cut.hasSuffix("\n…"))
+        let kept = cut.split(separator: "\n").dropLast()
+        #expect(kept.allSatisfy { lines.contains(String($0)) }, "only whole lines")
+        #expect(PushChannel.cutLines("short\nlines", toBytes: 4096) == "short\nlines")
+    }
+
     @Test func retryAfterIsSecondsOrAnHTTPDateWithinSixHours() {
         let now = Date(timeIntervalSince1970: 1_773_129_600)  // 2026-03-10T08:00:00Z
         #expect(PushChannel.retryAfter("120", now: now) == .seconds(120))

@@ -29,11 +29,14 @@ import Testing
         // Small enough for an 80-column terminal.
         #expect(code.allSatisfy { $0.count <= 80 }, "\(code.map(\.count))")
         #expect(code.count <= 25)
+        #expect(code.first?.count == 45, "version 5 and the standard's quiet zone")
 
         let lan = try await cli.run("feed", "url", "--qr", "--host", "birthdays.example", "--port", "8443")
         let lanAddress = try #require(lan.stdout.split(separator: "\n").first { $0.hasPrefix("webcal://birthdays.example:8443/") })
         #expect(try await QRReader.decode(Self.codeLines(lan.stdout), in: directory) == String(lanAddress))
         #expect(!lan.stdout.contains("cannot reach"))
+        // JSON is for programs: no code after it.
+        #expect(try await cli.run("feed", "url", "--qr", "--json").status == 64)
     }
 
     @Test func anNtfyChannelsSubscribeLinkIsDrawn() async throws {

@@ -196,6 +196,11 @@ public struct PushURL: Sendable, Hashable {
 }
 
 /// Why a URL cannot make an ntfy or Gotify channel: one sentence.
+public struct PushURLProblem: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
 extension PushURL {
     /// The link the ntfy app opens to subscribe to the topic
     /// (https://docs.ntfy.sh/subscribe/phone/, "deep links"):
@@ -207,9 +212,4 @@ extension PushURL {
         let rest = server.drop { $0 != ":" }.dropFirst(3)  // after "://", ending in "/"
         return "ntfy://" + rest + topic + (plain ? "?secure=false" : "")
     }
-}
-
-public struct PushURLProblem: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -131,6 +131,9 @@ public struct Message: Sendable, Hashable {
         case digestWeekTitle = "digest.title.week"
         case digestMonthTitle = "digest.title.month"
         case digestSpanTitle = "digest.title.span"
+        case digestWeekTitleMixed = "digest.title.week.mixed"
+        case digestMonthTitleMixed = "digest.title.month.mixed"
+        case digestSpanTitleMixed = "digest.title.span.mixed"
         case digestMore = "digest.more"
         case digestLine = "digest.line"
         case digestLineMarked = "digest.line.marked"
@@ -335,9 +338,9 @@ public struct Message: Sendable, Hashable {
             case .sourcesProblems: [.number]
             case .sourcesRemoved: [.text, .number]
             case .sourcesRemovedKept: [.text]
-            case .digestWeekTitle, .digestNext: [.text]
-            case .digestMonthTitle, .digestNone: [.text, .text]
-            case .digestSpanTitle, .digestLine: [.text, .text, .text]
+            case .digestWeekTitle, .digestWeekTitleMixed, .digestNext: [.text]
+            case .digestMonthTitle, .digestMonthTitleMixed, .digestNone: [.text, .text]
+            case .digestSpanTitle, .digestSpanTitleMixed, .digestLine: [.text, .text, .text]
             case .digestLineMarked: [.text, .text, .text, .text]
             case .digestMore: [.number]
             case .digestOff, .listSeparator: []
@@ -443,10 +446,15 @@ extension Message {
     }
 
     /// The digest's titles: the week ahead, a month ("December"), or any span of days; `names` are the first names.
-    public static func digestWeekTitle(_ names: String) -> Message { Message(.digestWeekTitle, .text(names)) }
-    public static func digestMonthTitle(_ month: String, _ names: String) -> Message { Message(.digestMonthTitle, .text(month), .text(names)) }
-    public static func digestSpanTitle(_ first: String, _ last: String, _ names: String) -> Message {
-        Message(.digestSpanTitle, .text(first), .text(last), .text(names))
+    /// With `anniversaries`, the titles say "birthdays and anniversaries".
+    public static func digestWeekTitle(_ names: String, anniversaries: Bool = false) -> Message {
+        Message(anniversaries ? .digestWeekTitleMixed : .digestWeekTitle, .text(names))
+    }
+    public static func digestMonthTitle(_ month: String, _ names: String, anniversaries: Bool = false) -> Message {
+        Message(anniversaries ? .digestMonthTitleMixed : .digestMonthTitle, .text(month), .text(names))
+    }
+    public static func digestSpanTitle(_ first: String, _ last: String, _ names: String, anniversaries: Bool = false) -> Message {
+        Message(anniversaries ? .digestSpanTitleMixed : .digestSpanTitle, .text(first), .text(last), .text(names))
     }
     /// "+2 more": the people the digest's title does not name.
     public static func digestMore(_ count: Int) -> Message { Message(.digestMore, .number(count)) }

@@ -134,6 +134,13 @@ public struct DigestPeriod: Hashable, Sendable {
 ///   inbox or a lock screen shows who: "Birthdays in the week ahead: Ada,
 ///   Bob, Cy +2 more".
 /// - A period without events has no digest (``request(fireAt:in:)`` is `nil`).
+/// - The title says "birthdays", or "birthdays and anniversaries" when the
+///   period holds an anniversary.
+/// - Changing the frequency or the digest day starts the new schedule at
+///   its next period, and the ledger tells periods apart by their first
+///   day: a weekly digest sent on Monday 30 November followed by a switch to
+///   monthly sends December's on the 1st (its first days appear twice), and a
+///   switch in mid-month leaves the rest of that month to the day's reminders.
 public struct Digest: Sendable {
     public var period: DigestPeriod
     /// The events of the period, soonest first; their ``Occurrence/daysUntil`` counts from the period's first day.
@@ -155,14 +162,15 @@ public struct Digest: Sendable {
         let names = people.prefix(Self.namesInTitle).map { SafeText.line($0.name).isEmpty ? localizer(.upcomingNoName) : SafeText.line($0.name) }
         var list = names.joined(separator: localizer(.listSeparator))
         if people.count > names.count { list += " " + localizer(.digestMore(people.count - names.count)) }
+        let anniversaries = events.contains { $0.kind == .anniversary }
         switch period.frequency {
         case .weekly where period.days == 7:
-            return localizer(.digestWeekTitle(list))
+            return localizer(.digestWeekTitle(list, anniversaries: anniversaries))
         case .monthly where period.isWholeMonth:
-            return localizer(.digestMonthTitle(localizer.monthName(period.first), list))
+            return localizer(.digestMonthTitle(localizer.monthName(period.first), list, anniversaries: anniversaries))
         default:
             let dates = localizer.shortDates()
-            return localizer(.digestSpanTitle(dates(period.first), dates(period.last), list))
+            return localizer(.digestSpanTitle(dates(period.first), dates(period.last), list, anniversaries: anniversaries))
         }
     }
 

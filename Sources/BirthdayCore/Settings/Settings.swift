@@ -305,11 +305,30 @@ public struct FeedAddress: Hashable, Sendable, CustomStringConvertible {
     /// Loopback, port 8484.
     public static let `default` = FeedAddress(host: "127.0.0.1", port: 8484)
 
-    /// Whether `host` names this machine only (`localhost`, 127.0.0.0/8,
-    /// `::1`): an address no phone or other computer can reach.
+    /// Whether `host` names this machine only: `localhost` (and names under
+    /// it), an IPv4 address in 127.0.0.0/8, or the IPv6 loopback `::1` in any
+    /// spelling (also as `::ffff:127.x.y.z`): an address no phone reaches.
     public static func isLoopback(_ host: String) -> Bool {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        return bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare.hasPrefix("127.")
+        if bare == "localhost" || bare.hasSuffix(".localhost") { return true }
+        func ipv4Loopback(_ text: Substring) -> Bool {
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }) else {
+                return false
+            }
+            return parts[0] == "127"
+        }
+        if ipv4Loopback(bare[...]) { return true }
+        guard bare.contains(":"), bare.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return false }
+        if bare.hasPrefix("::ffff:") { return ipv4Loopback(bare.dropFirst(7)) }
+        // Expand "::" and compare the eight groups with 0:0:0:0:0:0:0:1.
+        let halves = bare.components(separatedBy: "::")
+        guard halves.count <= 2 else { return false }
+        let head = halves[0].split(separator: ":").compactMap { UInt16($0, radix: 16) }
+        let tail = halves.count == 2 ? halves[1].split(separator: ":").compactMap { UInt16($0, radix: 16) } : []
+        let missing = 8 - head.count - tail.count
+        guard halves.count == 2 ? missing >= 1 : missing == 0 else { return false }
+        return head + Array(repeating: 0, count: max(missing, 0)) + tail == [0, 0, 0, 0, 0, 0, 0, 1]
     }
     /// The TCP ports a feed can be served on (0 would pick a random one).
     public static let ports = 1...65_535

@@ -7,18 +7,19 @@
 ///   usual light-on-dark terminal the code then reads dark on light, as
 ///   printed codes do, and it survives copy and paste and terminals without
 ///   colour (no escape sequences).
-/// - A quiet zone of ``quietZone`` light modules surrounds the code (QR
-///   readers find the code by it); 2 keeps a version-4 code (a webcal
-///   address with its 32-digit token) at 37 columns and 19 lines.
+/// - A quiet zone of ``quietZone`` light modules surrounds the code, the 4
+///   the QR standard asks for and `qrencode` draws (readers find the code by
+///   it): a webcal address with its 32-digit token (69 bytes, version 5 at
+///   level M, 37 modules) is 45 columns and 23 lines.
 /// - Every line has the same number of characters; none ends in a space
 ///   that a terminal or an editor could trim, because the quiet zone is light.
 public enum QRBlocks {
     /// The light margin around the code, in modules.
-    public static let quietZone = 2
+    public static let quietZone = 4
 
     /// The lines for a square of `size` modules, `isDark(x, y)` telling which
     /// are dark (x to the right, y down, from 0).
-    public static func lines(size: Int, isDark: (Int, Int) -> Bool) -> [String] {
+    public static func lines(size: Int, quietZone: Int = QRBlocks.quietZone, isDark: (Int, Int) -> Bool) -> [String] {
         let total = size + 2 * quietZone
         func light(_ x: Int, _ y: Int) -> Bool {
             let (cx, cy) = (x - quietZone, y - quietZone)

@@ -18,25 +18,20 @@ package struct FeedContents: Sendable {
 package struct ListContents: Sendable {
     /// The events `upcoming` lists, soonest first.
     package var events: [Occurrence]
-    /// Today in ``zone``, where `days_until` counts from.
-    package var today: LocalDate
-    package var zone: TimeZone
     package var revision: Int64
     /// When people or settings last changed.
     package var changedAt: Date
 }
 
 extension AppDatabase {
-    /// The upcoming events of the next `withinDays` days at `now`, with the
+    /// The upcoming events of the `withinDays` days from `today`, with the
     /// revision they were read at (the feed's JSON twin).
-    package func listContents(now: Date, systemTimeZone: TimeZone, withinDays: Int) async throws(StoreError) -> ListContents {
+    package func listContents(today: LocalDate, withinDays: Int) async throws(StoreError) -> ListContents {
         try await read { db in
             let settings = try SettingRecord.settings(db)
-            let zone = settings.resolvedTimeZone(system: systemTimeZone)
-            let today = LocalDate.today(at: now, in: zone)
             let (revision, changedAt) = try RevisionRecord.current(db)
             let events = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings), withinDays: withinDays)
-            return ListContents(events: events, today: today, zone: zone, revision: revision, changedAt: changedAt)
+            return ListContents(events: events, revision: revision, changedAt: changedAt)
         }
     }
 

@@ -25,7 +25,7 @@ import Logging
 ///    those already in the delivery ledger for the same occurrence (delivered,
 ///    dismissed, …), so re-adding a request can never send it twice;
 ///    with the next digest among them when the `digest` setting is on
-///    (``digestRequest(_:settings:timeZone:now:systemLocale:)``);
+///    (``digestRequest(_:settings:timeZone:now:systemLocale:after:)``);
 /// 4. logs how many were scheduled, never a name or a date of birth.
 ///
 /// The clock, the system time zone and the system locale are injected; the
@@ -112,7 +112,7 @@ package struct NotificationScheduler: Sendable {
             planner.offer(alternate.date, kind: alternate.kind, treatment: treatment, identity: identity)
         }
         var planned = planner.requests()
-        if let digest = try digestRequest(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale) {
+        if let digest = try digestRequest(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale, after: planned) {
             planned.append(digest)
             planned.sort(by: NotificationRequest.firesBefore)
             if planned.count > NotificationRequest.pendingLimit { planned.removeLast(planned.count - NotificationRequest.pendingLimit) }
@@ -130,9 +130,18 @@ package struct NotificationScheduler: Sendable {
     /// and its period has events (see ``DigestPeriod`` and ``Digest``): on
     /// the first digest day whose delivery time is still ahead, at that time.
     /// It takes one of the 64 places like any reminder, by its instant.
-    static func digestRequest(_ db: Database, settings: Settings, timeZone: TimeZone, now: Date, systemLocale: String?) throws -> NotificationRequest?
-    {
+    /// Not made at all (no scan of the people) when `planned` already fills
+    /// the 64 places with requests before its instant.
+    static func digestRequest(
+        _ db: Database,
+        settings: Settings,
+        timeZone: TimeZone,
+        now: Date,
+        systemLocale: String?,
+        after planned: [NotificationRequest] = []
+    ) throws -> NotificationRequest? {
         guard let (period, fireAt) = DigestPeriod.next(settings.digest, settings: settings, now: now, timeZone: timeZone) else { return nil }
+        if planned.count >= NotificationRequest.pendingLimit, let last = planned.last, last.fireAt < fireAt { return nil }
         let digest = try digest(db, period: period, settings: settings)
         return digest.request(fireAt: fireAt, in: settings.localizer(systemLocale: systemLocale))
     }

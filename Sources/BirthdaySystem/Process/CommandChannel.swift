@@ -75,7 +75,8 @@ package struct CommandChannel: NotificationSink {
         environment["BIRTHDAYS_ID"] = reminder.id
         environment["BIRTHDAYS_TITLE"] = Self.value(reminder.title)
         environment["BIRTHDAYS_BODY"] = Self.value(reminder.safeBody, keepingLines: reminder.digest != nil)
-        environment["BIRTHDAYS_PERSON_ID"] = reminder.personID
+        // A digest is about no one person: the variable is not set.
+        environment["BIRTHDAYS_PERSON_ID"] = reminder.digest == nil ? reminder.personID : nil
         environment["BIRTHDAYS_FIRE_AT"] = reminder.fireAtISO8601
         environment["BIRTHDAYS_KIND"] = reminder.kindName
         environment["BIRTHDAYS_WHEN"] = reminder.when.rawValue

@@ -333,7 +333,7 @@ extension BirthdaysCommand.Channels {
             }
             guard channel.kind == .ntfy else {
                 throw CLIError(
-                    "'\(channel.name)' is \(channel.kind.rawValue == "email" ? "an" : "a") \(channel.kind.rawValue) channel; a subscribe code is for ntfy channels"
+                    "'\(channel.name)' is \(["email", "apprise"].contains(channel.kind.rawValue) ? "an" : "a") \(channel.kind.rawValue) channel; a subscribe code is for ntfy channels"
                 )
             }
             let file = RemoteChannel.secretFile(name: channel.name, kind: .ntfy, databasePath: context.database.path)

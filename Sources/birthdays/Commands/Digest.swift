@@ -13,7 +13,8 @@ extension BirthdaysCommand {
                 through every channel, at the delivery time: weekly on the digest-day (default monday) for that day and \
                 the six after it, monthly on the 1st for the whole month. A period without birthdays sends nothing. \
                 This prints the next one, also while the setting is off (as a weekly digest) and with no channel set. \
-                A digest instead of the day-before and day-of messages: settings set reminders 0, settings set digest weekly.
+                A digest instead of the messages ahead of each day: settings set reminders 0 (the day's own message stays), \
+                settings set digest weekly.
                 """
         )
 
@@ -41,7 +42,12 @@ extension BirthdaysCommand {
             if let days { period = DigestPeriod(frequency: frequency, first: period.first, last: period.first.adding(days: days - 1)) }
             let digest = try await context.database.digest(of: period, settings: settings)
             if json {
-                try output(JSONOutput.string(DigestOutput(digest, setting: settings.digest, fireAt: fireAt, zone: zone, in: localizer), pretty: true))
+                try output(
+                    JSONOutput.string(
+                        DigestOutput(digest, setting: settings.digest, asSent: days == nil, fireAt: fireAt, zone: zone, in: localizer),
+                        pretty: true
+                    )
+                )
                 return
             }
             var text: [String] = []
@@ -66,9 +72,10 @@ extension BirthdaysCommand {
 
 /// `birthdays digest --json`: the period, when it is sent, and what it says.
 /// `setting` is the `digest` setting (`off` previews a weekly one); `sent`
-/// says whether the daemon will send it (the setting is on and the period
-/// has events); `events` are `upcoming --json` entries, `days_until`
-/// counted from `first`.
+/// says whether the daemon will send this very message (the setting is on,
+/// no `--days` changed the period, and the period has events; notifications
+/// must be allowed too, as for any reminder); `events` are `upcoming --json`
+/// entries, `days_until` counted from `first`.
 struct DigestOutput: Encodable {
     var setting: String
     var first: String
@@ -79,12 +86,12 @@ struct DigestOutput: Encodable {
     var lines: [String]
     var events: [UpcomingOutput]
 
-    init(_ digest: Digest, setting: DigestFrequency, fireAt: Date, zone: TimeZone, in localizer: Localizer) {
+    init(_ digest: Digest, setting: DigestFrequency, asSent: Bool, fireAt: Date, zone: TimeZone, in localizer: Localizer) {
         self.setting = setting.rawValue
         first = digest.period.first.description
         last = digest.period.last.description
         fire_at = ISOInstant.format(fireAt, in: zone)
-        sent = setting != .off && !digest.events.isEmpty
+        sent = setting != .off && asSent && !digest.events.isEmpty
         title = digest.events.isEmpty ? nil : digest.title(in: localizer)
         lines = digest.lines(in: localizer)
         events = digest.events.map(UpcomingOutput.init)

@@ -26,6 +26,7 @@ extension BirthdaysCommand.Feed {
         var port: Int?
 
         func validate() throws {
+            if json && qr { throw ValidationError("--qr and --json cannot be combined: the code is for a terminal, the JSON for a program") }
             if let port, !FeedAddress.ports.contains(port) { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
             if let host, !FeedAddress.isHostName(host) {
                 throw ValidationError("--host must be a host name or an IP address, such as birthdays.example or 192.168.1.5")

@@ -295,7 +295,7 @@ func eventually(
         #expect(try await engine.runOnePass().failed == 1)
         let entry = try #require(try await ledger().first)
         #expect(entry.state == .failed && entry.attempts == 4)
-        #expect(entry.lastError == "test: the notification command exited with status 1")
+        #expect(entry.lastError == "test: the notification command exited with status 1; its day ended before the next attempt, so it was not sent")
         #expect(await sink.attempts == 4)
     }
 
@@ -355,6 +355,46 @@ func eventually(
     struct Failing: NotificationSink {
         let error: DeliveryError
         func deliver(_ reminder: Reminder) async throws(DeliveryError) { throw error }
+    }
+
+    /// A server's Retry-After holds the retry back when every channel left
+    /// asked to wait; a channel that failed without asking is not held up by
+    /// another's wait.
+    @Test func aRetryAfterHoldsTheRetryOnlyWhenEveryChannelLeftAskedToWait() async throws {
+        try await Fixture.scheduler(database, now: try at("2026-03-10T08:00:00+01:00"), zone: berlin).reschedule()
+        let zone = berlin
+        let throttled = DeliveryError.remoteThrottled(channel: "push", reason: "the server answered 429", retryAfter: .seconds(600))
+        func engine(_ members: [ChannelSet.Member], database: AppDatabase) -> DeliveryEngine {
+            DeliveryEngine(
+                database: database,
+                clock: ContinuousClock(),
+                now: { Date(timeIntervalSince1970: 1_773_129_605) },  // 09:00:05 Berlin
+                systemTimeZone: { zone },
+                channels: { _, _, _ in ChannelSet(members) },
+                logger: quiet
+            )
+        }
+        // Alone: not before its 600 s.
+        #expect(try await engine([.init(name: "push", sink: Failing(error: throttled))], database: database).runOnePass().retrying == 1)
+        #expect(try await ledger().first?.nextAttemptAt == Date(timeIntervalSince1970: 1_773_129_605 + 600))
+
+        // Beside a channel that failed without asking: the usual 30 s for both.
+        let other = try TemporaryDatabase()
+        try other.database.insertPeople([try Fixture.person("ada", "Ada", birthday: "1990-03-10")], now: Date(timeIntervalSince1970: 0))
+        _ = try await other.database.setSetting(.dayBefore, to: "off", now: Date(timeIntervalSince1970: 0))
+        try await other.database.setAuthorizationStatus(.authorized)
+        try await Fixture.scheduler(other.database, now: try at("2026-03-10T08:00:00+01:00"), zone: berlin).reschedule()
+        let mixed = engine(
+            [
+                .init(name: "push", sink: Failing(error: throttled)),
+                .init(name: "mail", sink: Failing(error: .remoteUnavailable(channel: "mail", reason: "451 try later"))),
+            ],
+            database: other.database
+        )
+        #expect(try await mixed.runOnePass().retrying == 1)
+        let row = try #require(try await other.database.deliveries(updatedSince: .distantPast).first)
+        #expect(row.nextAttemptAt == Date(timeIntervalSince1970: 1_773_129_605 + 30))
+        #expect(Set(row.channels ?? []) == ["push", "mail"])
     }
 
     /// Three channels at once: one delivers, one refuses for good (an SMTP
