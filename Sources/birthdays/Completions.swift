@@ -53,6 +53,7 @@ enum Completions {
         case .calendarRules: CalendarRules.allCases.map(\.rawValue)
         case .digest: DigestFrequency.allCases.map(\.rawValue)
         case .digestDay: Weekday.allCases.map(\.rawValue)
+        case .roundBirthdays: ["off", "7", "14", "30"]
         case .calendarName, .command: []
         }
     }

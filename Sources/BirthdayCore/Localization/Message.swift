@@ -71,6 +71,8 @@ public struct Message: Sendable, Hashable {
         case anniversaryWeeksTitle = "reminder.anniversary.weeks.title"
         case anniversaryWeeks = "reminder.anniversary.weeks"
         case anniversaryWeeksYears = "reminder.anniversary.weeks.years"
+        case roundTitle = "reminder.round.title"
+        case roundNote = "reminder.round.note"
         case memorialTitle = "reminder.memorial.title"
         case memorialToday = "reminder.memorial.today"
         case memorialTodayAge = "reminder.memorial.today.age"
@@ -343,7 +345,7 @@ public struct Message: Sendable, Hashable {
             case .digestSpanTitle, .digestSpanTitleMixed, .digestLine: [.text, .text, .text]
             case .digestLineMarked: [.text, .text, .text, .text]
             case .digestMore: [.number]
-            case .digestOff, .listSeparator: []
+            case .digestOff, .listSeparator, .roundTitle, .roundNote: []
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,

@@ -24,8 +24,13 @@ public struct Occurrence: Hashable, Sendable {
     /// memorial) whose age is known and is 18, a multiple of 10, or 100 or
     /// more, in the years of its own calendar.
     public var isRound: Bool {
-        guard kind == .birthday, !memorial, let age, age > 0 else { return false }
-        return age == 18 || age % 10 == 0 || age >= 100
+        guard kind == .birthday, !memorial, let age else { return false }
+        return Self.isRound(age: age)
+    }
+
+    /// Whether turning `age` is a round birthday: 18, a multiple of 10, or 100 and more.
+    public static func isRound(age: Int) -> Bool {
+        age > 0 && (age == 18 || age % 10 == 0 || age >= 100)
     }
 
     /// The order of upcoming events: soonest first; on the same day

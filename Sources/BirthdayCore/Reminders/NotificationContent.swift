@@ -13,6 +13,10 @@
 /// | anniversary, 14 days before | Anniversary in 2 weeks | Ada's anniversary is in 2 weeks! | Ada's 10th anniversary is in 2 weeks! |
 /// | memorial birthday, day of | Remembering Ada | Today would have been Ada's birthday. | Ada would have turned 80 today. |
 ///
+/// The early reminder of a round birthday (``NotificationRequest/Timing/round``)
+/// is titled "A round birthday ahead" and says "Ada turns 50 in 2 weeks! A
+/// round birthday: time to plan."
+///
 /// Two days or more before the event, a whole number of weeks is said in
 /// weeks ("in a week", "in 2 weeks") and anything else in days ("in 10 days").
 /// A memorial reminder (``EventTreatment/memorial``: the birthday of someone
@@ -51,6 +55,11 @@ public enum NotificationContent {
         memorial: Bool = false,
         in localizer: Localizer = .english
     ) -> (title: String, body: String) {
+        if timing.round {
+            // A round birthday's early reminder: its own title, the words of that many days ahead, and why.
+            let ahead = make(name: raw, kind: kind, timing: .init(daysBefore: timing.daysBefore), age: age, calendar: calendar, in: localizer)
+            return (localizer(.roundTitle), ahead.body + " " + localizer(.roundNote))
+        }
         let name = SafeText.line(raw, maxCharacters: maxNameCharacters)
         // The texts of another calendar exist for the day and the day before.
         if let calendar, !memorial, timing == .dayOf || timing == .dayBefore {

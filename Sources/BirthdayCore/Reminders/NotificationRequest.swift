@@ -12,13 +12,17 @@ public struct NotificationRequest: Hashable, Sendable {
     /// When the reminder fires relative to the event: a whole number of days
     /// before it, at the delivery time. Stored and shown as its raw value:
     /// `day-of` (0), `day-before` (1), `7-days-before` (any other number), the
-    /// values `BIRTHDAYS_WHEN` and `pending --json` carry.
+    /// values `BIRTHDAYS_WHEN` and `pending --json` carry; the early reminder
+    /// of a round birthday (the `round-birthdays` setting) is `round-14-days-before`.
     public struct Timing: Hashable, Sendable, Codable, Comparable, RawRepresentable, CustomStringConvertible {
         /// Days between the reminder's day and the event's day: 0 is the day itself.
         public let daysBefore: Int
+        /// The early reminder of a round birthday, on top of the reminder days.
+        public let round: Bool
 
-        public init(daysBefore: Int) {
+        public init(daysBefore: Int, round: Bool = false) {
             self.daysBefore = max(0, daysBefore)
+            self.round = round
         }
 
         /// On the day itself.
@@ -28,7 +32,8 @@ public struct NotificationRequest: Hashable, Sendable {
 
         /// `day-of`, `day-before`, `7-days-before`.
         public var rawValue: String {
-            switch daysBefore {
+            if round { return "round-" + String(daysBefore) + "-days-before" }
+            return switch daysBefore {
             case 0: "day-of"
             case 1: "day-before"
             default: String(daysBefore) + "-days-before"
@@ -38,6 +43,17 @@ public struct NotificationRequest: Hashable, Sendable {
         /// Parses ``rawValue``; `nil` for anything else (a value written by a
         /// newer version is not guessed).
         public init?(rawValue: String) {
+            if rawValue.hasPrefix("round-") {
+                guard let plain = Timing(rawValue: String(rawValue.dropFirst("round-".count))) else {
+                    // `round-0-days-before` and `round-1-days-before` are written like any other.
+                    let days = rawValue.dropFirst("round-".count).dropLast("-days-before".count)
+                    guard rawValue.hasSuffix("-days-before"), let number = Int(days), number >= 0, String(number) == days else { return nil }
+                    self.init(daysBefore: number, round: true)
+                    return
+                }
+                self.init(daysBefore: plain.daysBefore, round: true)
+                return
+            }
             switch rawValue {
             case "day-of": self = .dayOf
             case "day-before": self = .dayBefore
@@ -51,7 +67,8 @@ public struct NotificationRequest: Hashable, Sendable {
 
         /// The last part of a reminder id: `dayof`, `daybefore`, `7daysbefore`.
         public var idSuffix: String {
-            switch daysBefore {
+            if round { return "round" }
+            return switch daysBefore {
             case 0: "dayof"
             case 1: "daybefore"
             default: String(daysBefore) + "daysbefore"
@@ -61,7 +78,9 @@ public struct NotificationRequest: Hashable, Sendable {
         public var description: String { rawValue }
 
         /// Earlier reminders first: a week before, then the day before, then the day of.
-        public static func < (lhs: Timing, rhs: Timing) -> Bool { lhs.daysBefore > rhs.daysBefore }
+        public static func < (lhs: Timing, rhs: Timing) -> Bool {
+            lhs.daysBefore != rhs.daysBefore ? lhs.daysBefore > rhs.daysBefore : (lhs.round && !rhs.round)
+        }
     }
 
     /// `<personID>-<kind>-<dayof|daybefore|Ndaysbefore>`, e.g. `c-1a2b3c4d5e6f7a8b-birthday-dayof`;

@@ -19,6 +19,12 @@ import Foundation
 /// them), its next occurrence from ``CalendarDate/nextOccurrence(onOrAfter:)``
 /// and its age in that calendar's years; it competes for the same 64 places.
 ///
+/// A round birthday (``Occurrence/isRound(age:)``: 18, a multiple of 10, or
+/// 100 and more, the age known) gets one more request `round-birthdays` days
+/// ahead (default 14; id suffix `round`), with its own words ("A round
+/// birthday ahead"); not when a reminder day already fires that day, not for
+/// anniversaries or memorials. It follows the same rules (weekend, past, cap).
+///
 /// Requests are ranked by ``NotificationRequest/firesBefore(_:_:)`` (fire
 /// instant, then the event's day, kind, person id, timing) and the first
 /// ``NotificationRequest/pendingLimit`` are kept with a bounded heap, so
@@ -152,16 +158,22 @@ package struct ReminderPlanner {
     ) {
         let eventDay = occurrence.dayNumber
         var identityRead: (String, String)?
-        // The fire days already given to a nearer reminder of this event (with a weekend rule only).
+        // The fire days already given to a nearer reminder of this event.
         var taken: [Int] = []
+        // A round birthday's early reminder, after the reminder days (so a day one of them has is not used twice).
+        var timings = treatment.reminderDays.days.reversed().map { NotificationRequest.Timing(daysBefore: $0) }
+        if kind == .birthday, !treatment.memorial, let lead = settings.roundBirthdays, let turning = age(), Occurrence.isRound(age: turning) {
+            timings.append(NotificationRequest.Timing(daysBefore: lead, round: true))
+        }
         // Nearest first (the days are kept largest first), so a duplicate after a weekend move is the further one.
-        for daysBefore in treatment.reminderDays.days.reversed() {
+        for timing in timings {
+            let daysBefore = timing.daysBefore
             var fireDay = eventDay - daysBefore
             if let rule = treatment.weekend, !treatment.memorial {
                 fireDay = rule.fireDay(forDayNumber: fireDay)
-                if taken.contains(fireDay) { continue }
-                taken.append(fireDay)
             }
+            if taken.contains(fireDay) { continue }
+            taken.append(fireDay)
             guard fireDay >= firstFireDay else { continue }
             // Cheap rejection on the integer part of the order before reading any text.
             if heap.isFull, let last = heap.max, (fireDay, eventDay, kind.rank) > (last.fireDay, last.eventDay, last.kind.rank) { continue }
@@ -177,7 +189,7 @@ package struct ReminderPlanner {
                     fireDay: fireDay,
                     eventDay: eventDay,
                     kind: kind,
-                    timing: NotificationRequest.Timing(daysBefore: daysBefore),
+                    timing: timing,
                     personID: id,
                     name: name,
                     age: age(),
@@ -204,7 +216,7 @@ package struct ReminderPlanner {
             let content = NotificationContent.make(
                 name: slot.name,
                 kind: slot.kind,
-                timing: moved ? NotificationRequest.Timing(daysBefore: lead) : slot.timing,
+                timing: moved ? NotificationRequest.Timing(daysBefore: lead, round: slot.timing.round) : slot.timing,
                 age: slot.age,
                 calendar: slot.calendar,
                 memorial: slot.memorial,

@@ -48,6 +48,10 @@ public struct Settings: Hashable, Sendable {
     public var digest = DigestFrequency.off
     /// The day a weekly digest is sent. Default Monday.
     public var digestDay = Weekday.monday
+    /// How many days ahead a round birthday (``Occurrence/isRound(age:)``)
+    /// gets one more reminder, on top of the reminder days; `nil` is off.
+    /// Default 14: time to plan the party.
+    public var roundBirthdays: Int? = 14
 
     public init() {}
 
@@ -92,6 +96,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case calendarRules = "calendar-rules"
     case digest = "digest"
     case digestDay = "digest-day"
+    case roundBirthdays = "round-birthdays"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -114,6 +119,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .calendarRules: CalendarRules.allCases.map(\.rawValue).joined(separator: " | ")
         case .digest: DigestFrequency.allCases.map(\.rawValue).joined(separator: " | ")
         case .digestDay: "a day of the week: " + Weekday.allCases.map(\.rawValue).joined(separator: " | ")
+        case .roundBirthdays:
+            "off, or how many days ahead a round birthday (18, 20, 30, … 100 and more) gets one more reminder: 1 to \(ReminderDays.maximum)"
         }
     }
 
@@ -126,7 +133,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     /// Whether changing it changes which reminders are due or when.
     public var affectsReminders: Bool {
         switch self {
-        case .deliveryTime, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest, .digestDay: true
+        case .deliveryTime, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest, .digestDay,
+            .roundBirthdays:
+            true
         case .calendarName, .emoji, .channels, .command, .serve, .calendarRules, .syncInterval: false
         }
     }
@@ -238,6 +247,13 @@ extension Settings {
         case .digestDay:
             guard let day = Weekday(parsing: value) else { throw invalid }
             digestDay = day
+        case .roundBirthdays:
+            if ["off", "no", "false"].contains(value.lowercased()) {
+                roundBirthdays = nil
+            } else {
+                guard let days = Int(value), (1...ReminderDays.maximum).contains(days) else { throw invalid }
+                roundBirthdays = days
+            }
         }
     }
 
@@ -262,6 +278,7 @@ extension Settings {
         case .calendarRules: calendarRules.rawValue
         case .digest: digest.rawValue
         case .digestDay: digestDay.rawValue
+        case .roundBirthdays: roundBirthdays.map(String.init) ?? "off"
         }
     }
 
