@@ -1,7 +1,17 @@
 import BirthdayCore
+import BirthdayStore
 import Foundation
 import TestSupport
 import Testing
+
+/// What the read-back helpers need of a server: curl and its address.
+protocol DAVTestServer {
+    var baseURL: String { get }
+    func curl(_ method: String, _ url: String, headers: [String], body: String?) async throws -> (status: Int, body: String)
+}
+
+extension RadicaleServer: DAVTestServer {}
+extension XandikosServer: DAVTestServer {}
 
 /// `birthdays publish` against a real CalDAV server (Radicale on loopback,
 /// with a password): what it writes is read back with plain WebDAV requests
@@ -29,7 +39,7 @@ import Testing
     }
 
     /// The hrefs of the calendar's members (not the calendar itself).
-    static func members(_ server: RadicaleServer, _ calendar: String) async throws -> [String] {
+    static func members(_ server: some DAVTestServer, _ calendar: String) async throws -> [String] {
         let (status, body) = try await server.curl(
             "PROPFIND",
             calendar,
@@ -50,10 +60,10 @@ import Testing
     }
 
     /// Every event of the calendar, read back one resource at a time.
-    static func readBack(_ server: RadicaleServer, _ calendar: String) async throws -> [String: [String]] {
+    static func readBack(_ server: some DAVTestServer, _ calendar: String) async throws -> [String: [String]] {
         var events: [String: [String]] = [:]
         for href in try await members(server, calendar) {
-            let (status, body) = try await server.curl("GET", server.baseURL + href)
+            let (status, body) = try await server.curl("GET", server.baseURL + href, headers: [], body: nil)
             try #require(status == 200, "GET \(href): \(status)")
             events.merge(eventLines(body)) { first, _ in first }
         }
@@ -163,6 +173,76 @@ import Testing
         #expect(remove.status == 0, "\(remove.stderr)")
         #expect(try await server.curl("GET", calendar + "foreign.ics").status == 404)
         #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
+    }
+
+    /// A publish that wrote but stopped before recording (a crash, a server
+    /// gone mid-publish) is completed by the next one without duplicates; an
+    /// event of ours deleted by someone else comes back.
+    @Test func aPublishThatStoppedBeforeRecordingIsCompletedWithoutDuplicates() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01"), ("cy", "Cy Example", "1970-01-02")])
+        let secretFile = try cli.write("dav-password", server.password + "\n")
+        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
+        #expect(add.status == 0, "\(add.stderr)")
+        let calendar = server.baseURL + "/alice/birthdays/"
+        #expect(try await Self.members(server, calendar).count == 3)
+
+        // Written, never recorded: every create is answered 412 and the event, still ours, is adopted.
+        let store = try AppDatabase.openFile(at: cli.databasePath, create: false)
+        for uid in try await store.publishedEvents(targetId: 1).keys where uid != "cy-birthday@birthdays" {
+            try await store.forgetPublished(targetId: 1, uid: uid)
+        }
+        let resumed = try await cli.run("publish", "sync", "--json")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try Self.report(resumed)["put"] as? Int == 0)
+        #expect(try Self.report(resumed)["unchanged"] as? Int == 3)
+        #expect(try await Self.members(server, calendar).count == 3)
+        let listed = try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout)
+        #expect(listed.first?["events"] as? Int == 3)
+
+        // Deleted by another client while Ada is still here: written again.
+        let (deleted, _) = try await server.curl("DELETE", calendar + PublishPlan.resourceName(uid: "ada-birthday@birthdays"))
+        #expect(deleted == 200 || deleted == 204)
+        let again = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(again["put"] as? Int == 1 && again["unchanged"] as? Int == 2)
+        #expect(try await Self.members(server, calendar).count == 3)
+        let settled = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(settled["put"] as? Int == 0 && (settled["requests"] as? Int ?? 99) <= 2)
+    }
+
+    /// The second server: Xandikos, without authentication, makes the calendar in its home set.
+    @Test func xandikosGetsTheSameEventsAndThenOnlyWhatChanged() async throws {
+        try #require(XandikosServer.isAvailable, Comment(rawValue: XandikosServer.missing))
+        let server = try await XandikosServer()
+        defer { server.cleanUp() }
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01")])
+
+        let add = try await cli.run("publish", "add", server.baseURL, "--name", "xandikos", "--json")
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try Self.report(add)["put"] as? Int == 2)
+        let listed = try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout)
+        let calendar = try #require(listed.first?["calendar"] as? String)
+        #expect(calendar == server.baseURL + "/user/calendars/birthdays/")
+        #expect(try await Self.readBack(server, calendar) == Self.eventLines(try await cli.run("export").stdout))
+
+        let unchanged = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(unchanged["put"] as? Int == 0 && unchanged["unchanged"] as? Int == 2 && (unchanged["requests"] as? Int ?? 99) <= 2)
+
+        #expect(try await cli.run("remind", "ada", "--days", "7,0").status == 0)
+        let changed = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(changed["put"] as? Int == 1 && changed["requests"] as? Int == 2)
+        #expect(try await Self.readBack(server, calendar) == Self.eventLines(try await cli.run("export").stdout))
+
+        #expect(try await cli.run("exclude", "bob").status == 0)
+        let removed = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(removed["deleted"] as? Int == 1 && removed["put"] as? Int == 0)
+        #expect(try await Self.members(server, calendar).count == 1)
     }
 
     @Test func aWrongPasswordExitsWithOneLineAndStoresNothing() async throws {
