@@ -229,6 +229,9 @@ extension XandikosServer: DAVTestServer {}
         let listed = try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout)
         let calendar = try #require(listed.first?["calendar"] as? String)
         #expect(calendar == server.baseURL + "/user/calendars/birthdays/")
+        let table = try await cli.run("publish")
+        #expect(table.status == 0 && table.stdout.contains("xandikos") && table.stdout.contains(calendar), "\(table.stdout)")
+        #expect(try CLIProcess.array(try await cli.run("publish", "--json").stdout).first?["events"] as? Int == 2)
         #expect(try await Self.readBack(server, calendar) == Self.eventLines(try await cli.run("export").stdout))
 
         let unchanged = try Self.report(try await cli.run("publish", "sync", "--json"))
@@ -265,6 +268,21 @@ extension XandikosServer: DAVTestServer {}
         let unreachable = try await cli.run("publish", "add", server.baseURL, "--username", "alice")
         #expect(unreachable.status == 1)
         #expect(unreachable.stderr.split(separator: "\n").count == 1, "\(unreachable.stderr)")
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
+    }
+
+    /// A trial at pretend time works on a copy of the database, but could not take back what it wrote to a server.
+    @Test func publishingRefusesPretendTime() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        var trial = cli
+        trial.extraEnvironment["BIRTHDAYS_NOW_WRITES"] = ""
+        for arguments in [["publish", "sync"], ["publish", "add", "http://127.0.0.1:1/"]] {
+            let result = try await trial.run(arguments)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("does not run at a pretend time"), "\(result.stderr)")
+        }
         #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
     }
 

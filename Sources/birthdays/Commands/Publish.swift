@@ -59,8 +59,10 @@ extension BirthdaysCommand {
                     try? await context.database.recordPublishOutcome(targetId: target.id, now: context.now, error: error.description)
                     reports.append(report)
                 } catch let error as CLIError {
+                    // The password command's own sentence.
                     var report = PublishReport(name: target.name)
-                    report.error = .passwordCommand(reason: error.description)
+                    report.error = .unavailable(reason: error.description)
+                    try? await context.database.recordPublishOutcome(targetId: target.id, now: context.now, error: error.description)
                     reports.append(report)
                 }
             }
@@ -149,10 +151,11 @@ extension BirthdaysCommand.Publish {
             }
             let rows = targets.map { target in
                 [
-                    target.name, String(target.events), target.lastPublish.map { Wording.wallClock($0, zone: zone) } ?? "never", target.calendarURL,
+                    target.name, String(target.events), target.lastPublish.map { Wording.wallClock($0, zone: zone) } ?? "never", target.url,
+                    target.calendarURL,
                 ]
             }
-            var text = Table.render(rows, header: ["NAME", "EVENTS", "LAST PUBLISH", "CALENDAR"])
+            var text = Table.render(rows, header: ["NAME", "EVENTS", "LAST PUBLISH", "SERVER", "CALENDAR"])
             for target in targets {
                 if let error = target.lastError { text += "\n\(SafeText.line(target.name)): \(SafeText.line(error))" }
             }
