@@ -127,7 +127,8 @@ extension XandikosServer: DAVTestServer {}
         #expect(server.requests(userAgent: "birthdays") - before <= 2)
 
         // A changed person: one PUT.
-        let remind = try await cli.run("remind", "ada", "--days", "7,0")
+        // A day later, so the store's last change (every event's DTSTAMP) moves too.
+        let remind = try await cli.run(at: "2026-03-11T08:00:00+01:00", "remind", "ada", "--days", "7,0")
         #expect(remind.status == 0, "\(remind.stderr)")
         before = server.requests(userAgent: "birthdays")
         let changed = try await cli.run("publish", "sync", "radicale", "--json")
@@ -262,6 +263,22 @@ extension XandikosServer: DAVTestServer {}
         #expect(add.stderr.hasPrefix("Error: ") && add.stderr.contains("HTTP 401") && add.stderr.split(separator: "\n").count == 1, "\(add.stderr)")
         #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: server.storage + "/collection-root/alice/birthdays"))
+
+        // Another user's account: 403, one line, status 1, nothing stored.
+        try Data("right\n".utf8).write(to: URL(fileURLWithPath: secretFile))
+        let forbidden = try await cli.run(
+            "publish",
+            "add",
+            server.baseURL + "/mallory/",
+            "--username",
+            "alice",
+            "--password-command",
+            "cat '\(secretFile)'"
+        )
+        #expect(forbidden.status == 1)
+        #expect(forbidden.stderr.hasPrefix("Error: ") && forbidden.stderr.split(separator: "\n").count == 1, "\(forbidden.stderr)")
+        #expect(forbidden.stderr.contains("HTTP 403"), "\(forbidden.stderr)")
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
 
         // Unreachable: one line, status 1, nothing stored.
         server.stop()

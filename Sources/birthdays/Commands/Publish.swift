@@ -175,7 +175,7 @@ extension BirthdaysCommand.Publish {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The target to publish to (default: all).", valueName: "name"))
+        @Argument(help: ArgumentHelp("The target to publish to (default: all).", valueName: "name"), completion: Completions.publishTargets)
         var name: String?
 
         @Flag(help: "Let this publish delete more than half of the published events.")
@@ -209,7 +209,7 @@ extension BirthdaysCommand.Publish {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The target's name (see 'birthdays publish list').")
+        @Argument(help: "The target's name (see 'birthdays publish list').", completion: Completions.publishTargets)
         var name: String
 
         @Flag(help: "Delete the calendar too (only one that 'publish add' made).")
