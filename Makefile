@@ -14,6 +14,7 @@ BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev zlib1g-dev
 # lunardate, pyluach and convertdate check the Chinese, Hebrew, Islamic and Persian conversions;
 # systemd-analyze (systemd) verifies the unit `birthdays service install` writes;
 # a real CardDAV server (Radicale, its fsyncs made free by eatmydata) and vdirsyncer;
+# Xandikos, the second CalDAV server `birthdays publish` writes to;
 # apprise, the channel for Telegram, Matrix, Signal and the rest (tests post through it to a loopback server);
 # a real SMTP server (aiosmtpd, with STARTTLS from a certificate openssl makes) that
 # the e-mail channel's tests send to through msmtp; zbarimg (zbar-tools) reads the QR codes back.
@@ -21,7 +22,7 @@ TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-icalendar python3-vobjec
 	python3-recurring-ical-events calcurse php-cli php-sabre-vobject \
 	dbus dbus-x11 libglib2.0-bin python3-dbus python3-gi libnotify-bin dunst xvfb xauth tmux msmtp util-linux \
 	man-db zsh fish python3-lunardate python3-pyluach python3-convertdate systemd radicale vdirsyncer eatmydata \
-	apprise python3-aiosmtpd openssl zbar-tools
+	apprise python3-aiosmtpd openssl zbar-tools xandikos
 # What `make bench` needs on top.
 BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk nginx-light khard time valgrind
 

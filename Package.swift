@@ -175,14 +175,15 @@ let package = Package(
         ),
         // The CardDAV helper: the only executable that links BirthdayCardDAV
         // (AsyncHTTPClient, NIOSSL), run by `birthdays` for every CardDAV sync
-        // and discovery and every ntfy or Gotify message, so the daemon never
-        // maps an HTTP and TLS stack.
+        // and discovery, every CalDAV publish and every ntfy or Gotify message,
+        // so the daemon never maps an HTTP and TLS stack.
         .executableTarget(
             name: "birthdays-carddav",
             dependencies: [
                 "BirthdayCore",
                 "BirthdayStore",
                 "BirthdaySystem",
+                "BirthdayCalendar",
                 "BirthdayCardDAV",
                 "CWake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

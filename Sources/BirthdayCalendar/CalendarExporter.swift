@@ -271,6 +271,52 @@ package struct CalendarExporter: Sendable {
         try AtomicFile.write(bytes, to: path)
     }
 
+    /// The calendar's events one by one, for publishing to CalDAV (one
+    /// resource per UID): each a `VCALENDAR` with `VERSION`, `PRODID` and
+    /// `CALSCALE` around one `VEVENT` and its `VALARM`s, built and serialized
+    /// by libical exactly as the feed's (same UIDs, same text), in UID order.
+    /// A Feb 29 date under `leap-day mar1` is several events, each its own.
+    ///
+    /// - Parameters:
+    ///   - people: who belongs in the calendar (the caller leaves out anyone excluded).
+    ///   - lastChange: the data's last change (`DTSTAMP`, see ``export(_:lastChange:)``).
+    /// - Throws: ``ExportError`` as ``export(_:lastChange:)``.
+    package func events(_ people: [Person], lastChange: Date) throws(ExportError) -> [PublishEvent] {
+        try ICalComponent.loadLibical()
+        let entries = try self.entries(for: people, lastChange: lastChange)
+        let calendar = try ICalComponent(kind: ICAL_VCALENDAR_COMPONENT)
+        try calendar.root.add("VERSION", text: "2.0") { libical.pointee.icalproperty_new_version($0) }
+        try calendar.root.add("PRODID", text: Self.productID) { libical.pointee.icalproperty_new_prodid($0) }
+        try calendar.root.add("CALSCALE", text: "GREGORIAN") { libical.pointee.icalproperty_new_calscale($0) }
+        var frame: [UInt8] = []
+        try calendar.appendSerialized(to: &frame)
+        let end = Array("END:VCALENDAR\r\n".utf8)
+        guard frame.count >= end.count, frame.suffix(end.count).elementsEqual(end) else {
+            throw ExportError(.libical(what: "a calendar ending in END:VCALENDAR"))
+        }
+        let head = Array(frame.dropLast(end.count))
+        let stamp = libical.pointee.icaltime_from_timet_with_zone(
+            time_t(lastChange.timeIntervalSince1970.rounded(.down)),
+            0,
+            libical.pointee.icaltimezone_get_utc_timezone()
+        )
+        let values = EventValues(
+            stamp: stamp,
+            rules: Rules(),
+            triggers: Triggers(deliveryTime: settings.deliveryTime),
+            texts: Texts(localizer)
+        )
+        var events: [PublishEvent] = []
+        events.reserveCapacity(entries.count)
+        for entry in entries {
+            var bytes = head
+            try makeEvent(entry, values: values).appendSerialized(to: &bytes)
+            bytes += end
+            events.append(PublishEvent(uid: entry.uid, bytes: bytes))
+        }
+        return events
+    }
+
     // MARK: Building
 
     /// Below twice this many events the export stays on one thread: starting

@@ -29,6 +29,8 @@ final class DAVSession: Sendable {
         var body: Data
         /// Where the answer came from, after redirects.
         var url: URL
+        /// The answer's `ETag` header, if any.
+        var etag: String? = nil
     }
 
     /// How long to wait for a connection, and for the next bytes of an answer
@@ -78,14 +80,30 @@ final class DAVSession: Sendable {
     ///
     /// - Throws: ``SourceError/network(url:reason:)`` when there is no answer.
     func send(_ method: String, _ url: URL, depth: String?, body: String?) async throws(SourceError) -> Reply {
+        try await send(method, url, depth: depth, headers: [], body: body.map { Array($0.utf8) }, contentType: "application/xml; charset=utf-8")
+    }
+
+    /// Sends `method` to `url` with these extra headers (`If-Match` …) and
+    /// a body of `contentType`, and returns the answer, whatever its status.
+    ///
+    /// - Throws: ``SourceError/network(url:reason:)`` when there is no answer.
+    func send(
+        _ method: String,
+        _ url: URL,
+        depth: String?,
+        headers: [(String, String)],
+        body: [UInt8]?,
+        contentType: String
+    ) async throws(SourceError) -> Reply {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: method)
         request.headers.add(name: "User-Agent", value: userAgent)
         if let authorization { request.headers.add(name: "Authorization", value: authorization) }
         if let depth { request.headers.add(name: "Depth", value: depth) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body {
-            request.headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
-            request.body = .bytes(ByteBuffer(string: body))
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(bytes: body))
         }
         counter.add(1, ordering: .relaxed)
         let limits = self.limits
@@ -101,7 +119,12 @@ final class DAVSession: Sendable {
                         throw NIOTooManyBytesError(maxBytes: limits.answerBytes)
                     }
                     let buffer = try await response.body.collect(upTo: limits.answerBytes)
-                    return Reply(status: Int(response.status.code), body: Data(buffer.readableBytesView), url: response.url ?? url)
+                    return Reply(
+                        status: Int(response.status.code),
+                        body: Data(buffer.readableBytesView),
+                        url: response.url ?? url,
+                        etag: response.headers.first(name: "ETag")
+                    )
                 }
                 group.addTask {
                     try await Task.sleep(for: limits.deadline)

@@ -12,6 +12,7 @@ struct XMLName: Hashable, Sendable, CustomStringConvertible {
     static let dav = "DAV:"
     static let cardDAV = "urn:ietf:params:xml:ns:carddav"
     static let calendarServer = "http://calendarserver.org/ns/"
+    static let calDAV = "urn:ietf:params:xml:ns:caldav"
 
     static func dav(_ local: String) -> XMLName { XMLName(namespace: dav, local: local) }
     static func cardDAV(_ local: String) -> XMLName { XMLName(namespace: cardDAV, local: local) }
@@ -26,6 +27,8 @@ struct XMLName: Hashable, Sendable, CustomStringConvertible {
     static let resourceType = dav("resourcetype")
     static let currentUserPrincipal = dav("current-user-principal")
     static let principalURL = dav("principal-URL")
+    static let calendar = XMLName(namespace: calDAV, local: "calendar")
+    static let calendarHomeSet = XMLName(namespace: calDAV, local: "calendar-home-set")
 
     var description: String { "{\(namespace)}\(local)" }
 }

@@ -26,7 +26,7 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "birthdays-carddav",
         abstract: "The CardDAV helper of birthdays (run by it; not meant to be run by hand).",
-        subcommands: [Sync.self, Discover.self, Post.self]
+        subcommands: [Sync.self, Discover.self, Post.self, PublishDiscover.self, Publish.self, PublishDeleteCalendar.self]
     )
 
     /// Reads the password from the first line of standard input.

@@ -41,6 +41,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Channels.self,
             Onboard.self,
             Export.self,
+            Publish.self,
             Serve.self,
             Feed.self,
             ServiceCommand.self,

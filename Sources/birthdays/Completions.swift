@@ -24,6 +24,11 @@ enum Completions {
             + names(words) { database in try await database.remoteChannels().map(\.name) }
     }
 
+    /// The names of the publish targets, for `publish sync` and `publish remove`.
+    static let publishTargets = CompletionKind.custom { words, _, _ in
+        names(words) { database in try await database.publishTargets().map { SafeText.line($0.name) } }
+    }
+
     /// The names of the sources, for `sources sync` and `sources remove`.
     static let sources = CompletionKind.custom { words, _, _ in
         names(words) { database in try await database.sources(counting: false).map { SafeText.line($0.name) } }

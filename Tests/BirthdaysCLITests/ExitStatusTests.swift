@@ -21,6 +21,9 @@ import Testing
         ["sources", "add", "https://127.0.0.1:1/dav/"],
         ["sources", "remove", "nothing"],
         ["sources", "sync", "nothing"],
+        ["publish", "add", "https://127.0.0.1:1/dav/"],
+        ["publish", "remove", "nothing"],
+        ["publish", "sync", "nothing"],
         ["onboard", "--contacts", "missing.vcf", "--no-notifications", "--no-service"],
     ])
     func aRuntimeFailureIsOneLineAndStatusOne(_ arguments: [String]) async throws {

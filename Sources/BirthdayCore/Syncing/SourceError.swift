@@ -33,6 +33,14 @@ public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConver
     case unavailable(reason: String)
     /// The database failed; the store's own sentence.
     case store(String)
+    /// `publish add`: the URL leads to no CalDAV calendar home, and is no calendar.
+    case notACalendar(url: String)
+    /// A publish would delete most of the events it published (``PublishPlan/needsForce(deleting:of:)``).
+    case publishMassRemoval(target: String, deleting: Int, of: Int)
+    /// There is no publish target with that name.
+    case unknownTarget(name: String)
+    /// A publish target with that name exists already.
+    case duplicateTarget(name: String)
 
     /// One line: what a server or a file system said (a reason phrase, a
     /// display name, a path) is quoted with its control characters visible
@@ -63,6 +71,12 @@ public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConver
         case .invalidLocation(let location, let reason): "cannot follow \(location): \(reason)"
         case .unavailable(let reason): reason
         case .store(let reason): reason
+        case .notACalendar(let url): "\(url) is not a CalDAV calendar, and no calendar home was found from it"
+        case .publishMassRemoval(let target, let deleting, let total):
+            "refusing to delete \(deleting) of the \(total) events published to '\(target)'; "
+                + "if that is right, run: birthdays publish sync '\(target)' --force"
+        case .unknownTarget(let name): "there is no publish target named '\(name)'; see birthdays publish list"
+        case .duplicateTarget(let name): "a publish target named '\(name)' exists already; choose another with --name"
         }
     }
 }

@@ -277,6 +277,41 @@ extension AppDatabase {
             )
         }
 
+        // Publishing to CalDAV calendars (issue 21): the calendars `birthdays publish`
+        // writes into, and every resource it wrote there, so that it only ever
+        // touches its own resources and writes only what changed.
+        migrator.registerMigration("v11-publish") { db in
+            try db.create(table: "publishTarget") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                // The URL as given (server, account or calendar), never with credentials.
+                t.column("url", .text).notNull()
+                // The calendar collection, ending with "/".
+                t.column("calendarURL", .text).notNull()
+                t.column("username", .text)
+                // Run with /bin/sh -c at each publish; the password itself is never stored.
+                t.column("passwordCommand", .text)
+                // Whether publish add made the calendar (only then may remove delete it).
+                t.column("createdCalendar", .boolean).notNull().defaults(to: false)
+                // Unix seconds.
+                t.column("lastPublish", .double)
+                t.column("lastAttempt", .double)
+                // The last failure as a sentence (never a name or a password); NULL after a success.
+                t.column("lastError", .text)
+                t.column("events", .integer).notNull().defaults(to: 0)
+                t.column("createdAt", .double).notNull()
+            }
+            // One row per resource we wrote: its href and entity tag, and the hash of the bytes we wrote.
+            try db.create(table: "publishedEvent") { t in
+                t.column("targetId", .integer).notNull().references("publishTarget", onDelete: .cascade)
+                t.column("uid", .text).notNull()
+                t.column("href", .text).notNull()
+                t.column("etag", .text)
+                t.column("hash", .text).notNull()
+                t.primaryKey(["targetId", "uid"])
+            }
+        }
+
         return migrator
     }
 }

@@ -105,6 +105,40 @@ package struct CardDAVHelper: SourceDelegate {
         return try await call(arguments, timeout: .seconds(5 * 60))
     }
 
+    /// The CalDAV calendar to publish into behind `url`: the calendar itself,
+    /// or the one named `calendar` in the account's home set, made when missing.
+    package func publishDiscover(_ url: String, username: String?, calendar: String) async throws(SourceError) -> PublishDiscovery {
+        var arguments = ["publish-discover", url, "--calendar", calendar]
+        if let username { arguments += ["--username", username] }
+        return try await call(arguments, timeout: .seconds(5 * 60))
+    }
+
+    /// Publishes the birthday calendar to `target` (in the helper, which
+    /// records each resource written in the database and the outcome on the target).
+    package func publish(
+        _ target: PublishTarget,
+        force: Bool,
+        now: Date,
+        timeZone: TimeZone,
+        locale: String?
+    ) async throws(SourceError) -> PublishReport {
+        guard !database.isEmpty, database != ":memory:" else { throw .unavailable(reason: "publishing needs a database file") }
+        var arguments = [
+            "publish", "--database", database, "--target-id", String(target.id),
+            "--now", String(now.timeIntervalSince1970), "--time-zone", timeZone.identifier,
+        ]
+        if let locale { arguments += ["--locale", locale] }
+        if force { arguments.append("--force") }
+        return try await call(arguments, timeout: timeout)
+    }
+
+    /// Deletes the calendar collection at `url`.
+    package func deleteCalendar(_ url: String, username: String?) async throws(SourceError) {
+        var arguments = ["publish-delete-calendar", url]
+        if let username { arguments += ["--username", username] }
+        let _: Bool = try await call(arguments, timeout: .seconds(5 * 60))
+    }
+
     private func checkExecutable() throws(SourceError) {
         guard access(executable, X_OK) == 0 else {
             throw .unavailable(

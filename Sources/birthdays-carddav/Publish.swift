@@ -1,0 +1,144 @@
+import ArgumentParser
+import BirthdayCalendar
+import BirthdayCardDAV
+import BirthdayCore
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+import Logging
+
+extension CardDAVHelperCommand {
+    /// `birthdays-carddav publish-discover URL`: the CalDAV calendar to publish into, found or made.
+    struct PublishDiscover: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "publish-discover",
+            abstract: "Find (or make) the CalDAV calendar behind a URL."
+        )
+
+        @Argument var url: String
+        @Option var username: String?
+        @Option(help: "The display name of the calendar to use, or to make when there is none.") var calendar: String
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+
+        func run() async throws {
+            CardDAVHelperCommand.watchParent()
+            let password = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
+            do {
+                let found = try await CalDAVPublisher(deadline: deadline).discover(
+                    url,
+                    username: username,
+                    password: password,
+                    calendarName: calendar
+                )
+                CardDAVHelperCommand.reply(found, nil)
+            } catch {
+                CardDAVHelperCommand.reply(PublishDiscovery?.none, error)
+            }
+        }
+    }
+
+    /// `birthdays-carddav publish`: the birthday calendar into one target's calendar, incrementally.
+    struct Publish: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Publish the birthday calendar to one CalDAV target.")
+
+        @Option var database: String
+        @Option var targetId: Int64
+        @Option(help: "The instant of the publish, in seconds since 1970.") var now: Double
+        @Option(help: "The system time zone of the caller.") var timeZone: String
+        @Option(help: "The caller's locale (a BCP 47 tag), for the events' texts.") var locale: String?
+        @Flag var force = false
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+
+        func run() async throws {
+            CardDAVHelperCommand.watchParent()
+            let environment = ProcessInfo.processInfo.environment
+            let known = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            let instant = Date(timeIntervalSince1970: now)
+            let zone = TimeZone(identifier: timeZone) ?? .gmt
+            let database: AppDatabase
+            let target: PublishTarget
+            let events: [PublishEvent]
+            let published: [String: PublishedEvent]
+            do {
+                database = try AppDatabase.openFile(at: self.database, create: false)
+                guard let found = try await database.publishTarget(id: targetId) else {
+                    CardDAVHelperCommand.reply(PublishReport?.none, .unknownTarget(name: "#\(targetId)"))
+                    throw ExitCode(HelperExit.failed)
+                }
+                target = found
+                let contents = try await database.feedContents()
+                let today = LocalDate.today(at: instant, in: contents.settings.resolvedTimeZone(system: zone))
+                let exporter = CalendarExporter(
+                    settings: contents.settings,
+                    localizer: contents.settings.localizer(systemLocale: locale),
+                    today: today
+                )
+                events = try exporter.events(contents.people, lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt))
+                published = try await database.publishedEvents(targetId: targetId)
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                CardDAVHelperCommand.reply(PublishReport?.none, .store("\(error)"))
+                throw ExitCode(HelperExit.failed)
+            }
+            var report: PublishReport
+            do throws(SourceError) {
+                var password = known
+                if password == nil, let command = target.passwordCommand, !command.isEmpty {
+                    password = try await PasswordCommand.run(command, environment: environment)
+                }
+                report = await CalDAVPublisher(deadline: CardDAVLimits.deadline(environment: environment)).publish(
+                    to: target,
+                    password: password,
+                    events: events,
+                    published: published,
+                    force: force,
+                    record: { event throws(SourceError) in
+                        do { try await database.recordPublished(targetId: target.id, event) } catch { throw .store("\(error)") }
+                    },
+                    forget: { uid throws(SourceError) in
+                        do { try await database.forgetPublished(targetId: target.id, uid: uid) } catch { throw .store("\(error)") }
+                    }
+                )
+            } catch {
+                report = PublishReport(name: target.name)
+                report.error = error
+            }
+            try? await database.recordPublishOutcome(targetId: target.id, now: instant, error: report.error?.description)
+            let logger = CardDAVHelperCommand.logger(environment)
+            if let error = report.error {
+                logger.warning("publish to \(target.name) failed: \(error.description)")
+            } else {
+                logger.info("published to \(target.name): \(report.put) written, \(report.deleted) deleted, \(report.unchanged) unchanged")
+            }
+            CardDAVHelperCommand.reply(report, nil)
+            if !report.succeeded { throw ExitCode(HelperExit.failed) }
+        }
+    }
+
+    /// `birthdays-carddav publish-delete-calendar`: deletes a calendar publish add made.
+    struct PublishDeleteCalendar: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "publish-delete-calendar",
+            abstract: "Delete the calendar collection at a URL."
+        )
+
+        @Argument var url: String
+        @Option var username: String?
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+
+        func run() async throws {
+            CardDAVHelperCommand.watchParent()
+            let password = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
+            let target = PublishTarget(name: "", url: url, calendarURL: url, username: username)
+            do {
+                try await CalDAVPublisher(deadline: deadline).deleteCalendar(target, password: password)
+                CardDAVHelperCommand.reply(true, nil)
+            } catch {
+                CardDAVHelperCommand.reply(Bool?.none, error)
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import ArgumentParser
+import BirthdayCore
+import BirthdayStore
+import BirthdaySystem
+import Foundation
+
+extension BirthdaysCommand {
+    struct Publish: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Publish the birthday calendar, alarms included, into a CalDAV calendar the phone syncs.",
+            discussion: """
+                Each event of the feed (the same UIDs, dates and alarms as 'birthdays export') becomes one resource, \
+                UID.ics, of a CalDAV calendar: one that 'publish add' finds or makes. Only what changed since the last \
+                publish is written, and only resources publish wrote are ever changed or deleted. A publish that would \
+                delete more than half of 10 or more published events needs 'publish sync --force'. Run 'publish sync' \
+                by hand or from a timer; the daemon does not publish by itself yet.
+                """,
+            subcommands: [PublishAdd.self, PublishList.self, PublishSync.self, PublishRemove.self],
+            defaultSubcommand: PublishList.self
+        )
+
+        /// The commands refuse pretend time: they write to a server, which a trial copy cannot undo.
+        static func refuseTrial(_ context: Context) throws {
+            if Context.isTrial(context.environment) {
+                throw CLIError("publish writes to a CalDAV server, so it does not run at a pretend time (unset BIRTHDAYS_NOW)")
+            }
+        }
+
+        /// The password printed by `command`, if any.
+        static func password(_ command: String?, context: Context) async throws -> String? {
+            guard let command, !command.isEmpty else { return nil }
+            do {
+                return try await PasswordCommand.run(command, environment: context.environment)
+            } catch {
+                throw CLIError(error.description)
+            }
+        }
+
+        /// Publishes to each target, returning the reports (a helper that cannot run is a failed report).
+        static func publish(_ targets: [PublishTarget], force: Bool, context: Context, password: String? = nil) async throws -> [PublishReport] {
+            var reports: [PublishReport] = []
+            for target in targets {
+                do {
+                    var secret = password
+                    if secret == nil { secret = try await Self.password(target.passwordCommand, context: context) }
+                    let helper = CardDAVHelper(database: context.database.path, environment: context.environment, password: secret)
+                    reports.append(
+                        try await helper.publish(
+                            target,
+                            force: force,
+                            now: context.now,
+                            timeZone: context.systemTimeZone,
+                            locale: context.systemLocale
+                        )
+                    )
+                } catch let error as SourceError {
+                    var report = PublishReport(name: target.name)
+                    report.error = error
+                    try? await context.database.recordPublishOutcome(targetId: target.id, now: context.now, error: error.description)
+                    reports.append(report)
+                } catch let error as CLIError {
+                    // The password command's own sentence.
+                    var report = PublishReport(name: target.name)
+                    report.error = .unavailable(reason: error.description)
+                    try? await context.database.recordPublishOutcome(targetId: target.id, now: context.now, error: error.description)
+                    reports.append(report)
+                }
+            }
+            return reports
+        }
+
+        /// `publish sync --json` (and `publish add --json`).
+        struct Synced: Encodable {
+            var name: String
+            var put: Int
+            var deleted: Int
+            var unchanged: Int
+            var requests: Int
+            var error: String?
+
+            init(_ report: PublishReport) {
+                name = report.name
+                put = report.put
+                deleted = report.deleted
+                unchanged = report.unchanged
+                requests = report.requests
+                error = report.error?.description
+            }
+        }
+
+        /// Prints the reports; exits with status 1 when one failed.
+        static func finish(_ reports: [PublishReport], json: Bool) throws {
+            if json {
+                try output(JSONOutput.string(reports.map(Synced.init), pretty: true))
+            } else {
+                for report in reports where report.succeeded {
+                    try output(
+                        "\(SafeText.line(report.name)): \(report.put) written, \(report.deleted) deleted, \(report.unchanged) unchanged"
+                    )
+                }
+            }
+            let failed = reports.filter { !$0.succeeded }
+            guard !failed.isEmpty else { return }
+            throw CLIError(failed.map { "\(SafeText.line($0.name)): \($0.error?.description ?? "failed")" }.joined(separator: "\n"))
+        }
+    }
+}
+
+extension BirthdaysCommand.Publish {
+    struct PublishList: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the publish targets: server, calendar, events, last publish, last error (no passwords)."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Print the targets as JSON.")
+        var json = false
+
+        struct Listed: Encodable {
+            var name: String
+            var server: String
+            var calendar: String
+            var events: Int
+            var last_publish: String?
+            var error: String?
+        }
+
+        func run() async throws {
+            let context = try Context(global, readOnly: true)
+            let targets = try await context.database.publishTargets()
+            let (_, zone, _) = try await context.settingsAndLanguage()
+            if json {
+                let listed = targets.map {
+                    Listed(
+                        name: $0.name,
+                        server: $0.url,
+                        calendar: $0.calendarURL,
+                        events: $0.events,
+                        last_publish: $0.lastPublish.map { ISOInstant.format($0, in: zone) },
+                        error: $0.lastError
+                    )
+                }
+                try output(JSONOutput.string(listed, pretty: true))
+                return
+            }
+            guard !targets.isEmpty else {
+                try output("No publish targets. Add one with: birthdays publish add URL")
+                return
+            }
+            let rows = targets.map { target in
+                [
+                    target.name, String(target.events), target.lastPublish.map { Wording.wallClock($0, zone: zone) } ?? "never", target.url,
+                    target.calendarURL,
+                ]
+            }
+            var text = Table.render(rows, header: ["NAME", "EVENTS", "LAST PUBLISH", "SERVER", "CALENDAR"])
+            for target in targets {
+                if let error = target.lastError { text += "\n\(SafeText.line(target.name)): \(SafeText.line(error))" }
+            }
+            try output(text)
+        }
+    }
+
+    struct PublishSync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sync",
+            abstract: "Publish now (to every target, or the one named).",
+            discussion: """
+                Writes what changed since the last publish. A publish that fails stops where it is and exits with \
+                status 1; what it wrote is remembered, and the next one goes on from there without duplicates.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("The target to publish to (default: all).", valueName: "name"), completion: Completions.publishTargets)
+        var name: String?
+
+        @Flag(help: "Let this publish delete more than half of the published events.")
+        var force = false
+
+        @Flag(help: "Print the report as JSON.")
+        var json = false
+
+        func run() async throws {
+            let context = try Context(global)
+            try BirthdaysCommand.Publish.refuseTrial(context)
+            var targets = try await context.database.publishTargets()
+            if let name {
+                targets = targets.filter { $0.name == name }
+                if targets.isEmpty { throw CLIError(SourceError.unknownTarget(name: name).description) }
+            }
+            let reports = try await BirthdaysCommand.Publish.publish(targets, force: force, context: context)
+            try BirthdaysCommand.Publish.finish(reports, json: json)
+        }
+    }
+
+    struct PublishRemove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Stop publishing to a target; the events stay in the calendar unless it is deleted.",
+            discussion: """
+                With --delete-calendar, the calendar itself is deleted, events and all, but only when 'publish add' \
+                made it; a calendar that was there before is never deleted.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The target's name (see 'birthdays publish list').", completion: Completions.publishTargets)
+        var name: String
+
+        @Flag(help: "Delete the calendar too (only one that 'publish add' made).")
+        var deleteCalendar = false
+
+        func run() async throws {
+            let context = try Context(global)
+            guard let target = try await context.database.publishTarget(named: name) else {
+                throw CLIError(SourceError.unknownTarget(name: name).description)
+            }
+            if deleteCalendar {
+                try BirthdaysCommand.Publish.refuseTrial(context)
+                guard target.createdCalendar else {
+                    throw CLIError(
+                        "'\(SafeText.line(name))' publishes into a calendar that was there before, so it is not deleted; "
+                            + "run publish remove without --delete-calendar"
+                    )
+                }
+                let password = try await BirthdaysCommand.Publish.password(target.passwordCommand, context: context)
+                do {
+                    try await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
+                        .deleteCalendar(target.calendarURL, username: target.username)
+                } catch {
+                    throw CLIError(error.description)
+                }
+            }
+            do {
+                try await context.database.removePublishTarget(named: name)
+            } catch {
+                throw CLIError(error.description)
+            }
+            try output(
+                deleteCalendar
+                    ? "Removed \(SafeText.line(name)) and deleted its calendar."
+                    : "Removed \(SafeText.line(name)); its events stay in \(target.calendarURL)."
+            )
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import BirthdayCore
+import BirthdayStore
+import Foundation
+import Testing
+
+/// The store of `birthdays publish` (migration `v11-publish`): targets with
+/// unique names, what each published, recorded one resource at a time, and
+/// forgotten with its target.
+@Suite struct PublishStoreTests {
+    static let now = Date(timeIntervalSince1970: 1_780_000_000)
+
+    static func target(_ name: String) -> PublishTarget {
+        PublishTarget(
+            name: name,
+            url: "https://dav.example.org/",
+            calendarURL: "https://dav.example.org/ada/birthdays/",
+            username: "ada",
+            passwordCommand: "pass show dav",
+            createdCalendar: true
+        )
+    }
+
+    @Test func targetsHaveUniqueNamesAndKeepWhatTheyPublishedUntilRemoved() async throws {
+        let database = try AppDatabase.inMemory()
+        let added = try await database.addPublishTarget(Self.target("home"), now: Self.now)
+        #expect(added.id > 0 && added.createdCalendar && added.passwordCommand == "pass show dav")
+        await #expect(throws: SourceError.duplicateTarget(name: "home")) {
+            try await database.addPublishTarget(Self.target("home"), now: Self.now)
+        }
+        let other = try await database.addPublishTarget(Self.target("work"), now: Self.now)
+
+        let event = PublishedEvent(uid: "ada-birthday@birthdays", href: "/ada/birthdays/ada-birthday@birthdays.ics", etag: "\"1\"", hash: "h1")
+        try await database.recordPublished(targetId: added.id, event)
+        var changed = event
+        changed.etag = "\"2\""
+        changed.hash = "h2"
+        try await database.recordPublished(targetId: added.id, changed)
+        try await database.recordPublished(targetId: added.id, PublishedEvent(uid: "bob-birthday@birthdays", href: "/b.ics", etag: nil, hash: "h"))
+        try await database.recordPublished(targetId: other.id, event)
+        #expect(
+            try await database.publishedEvents(targetId: added.id) == [
+                "ada-birthday@birthdays": changed,
+                "bob-birthday@birthdays": PublishedEvent(uid: "bob-birthday@birthdays", href: "/b.ics", etag: nil, hash: "h"),
+            ]
+        )
+
+        try await database.forgetPublished(targetId: added.id, uid: "bob-birthday@birthdays")
+        try await database.recordPublishOutcome(targetId: added.id, now: Self.now, error: nil)
+        var stored = try #require(try await database.publishTarget(named: "home"))
+        #expect(stored.events == 1 && stored.lastPublish == Self.now && stored.lastError == nil)
+        try await database.recordPublishOutcome(targetId: added.id, now: Self.now.addingTimeInterval(60), error: "the server is down")
+        stored = try #require(try await database.publishTarget(id: added.id))
+        #expect(stored.lastPublish == Self.now && stored.lastAttempt == Self.now.addingTimeInterval(60) && stored.lastError == "the server is down")
+
+        try await database.removePublishTarget(named: "home")
+        #expect(try await database.publishTargets().map(\.name) == ["work"])
+        #expect(try await database.publishedEvents(targetId: added.id).isEmpty)
+        #expect(try await database.publishedEvents(targetId: other.id).count == 1)
+        await #expect(throws: SourceError.unknownTarget(name: "home")) { try await database.removePublishTarget(named: "home") }
+    }
+}

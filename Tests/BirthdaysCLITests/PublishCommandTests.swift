@@ -1,0 +1,360 @@
+import BirthdayCore
+import BirthdayStore
+import Foundation
+import TestSupport
+import Testing
+
+/// What the read-back helpers need of a server: curl and its address.
+protocol DAVTestServer {
+    var baseURL: String { get }
+    func curl(_ method: String, _ url: String, headers: [String], body: String?) async throws -> (status: Int, body: String)
+}
+
+extension RadicaleServer: DAVTestServer {}
+extension XandikosServer: DAVTestServer {}
+
+/// `birthdays publish` against a real CalDAV server (Radicale on loopback,
+/// with a password): what it writes is read back with plain WebDAV requests
+/// (curl) and compared with `birthdays export`.
+@Suite struct PublishCommandTests {
+    /// The `UID`, `DTSTART`, `RRULE` and `TRIGGER` lines of every event in `text`, by UID.
+    static func eventLines(_ text: String) -> [String: [String]] {
+        var events: [String: [String]] = [:]
+        var uid: String?
+        var lines: [String] = []
+        for line in PublishPlan.unfolded(text) {
+            if line == "BEGIN:VEVENT" {
+                uid = nil
+                lines = []
+            } else if line == "END:VEVENT" {
+                if let uid { events[uid] = lines.sorted() }
+            } else if line.hasPrefix("UID:") {
+                uid = String(line.dropFirst(4))
+                lines.append(line)
+            } else if line.hasPrefix("DTSTART") || line.hasPrefix("RRULE") || line.hasPrefix("TRIGGER") {
+                lines.append(line)
+            }
+        }
+        return events
+    }
+
+    /// The hrefs of the calendar's members (not the calendar itself).
+    static func members(_ server: some DAVTestServer, _ calendar: String) async throws -> [String] {
+        let (status, body) = try await server.curl(
+            "PROPFIND",
+            calendar,
+            headers: ["Depth: 1", "Content-Type: application/xml"],
+            body: #"<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>"#
+        )
+        try #require(status == 207, "PROPFIND \(calendar): \(status) \(body)")
+        let regex = try NSRegularExpression(pattern: "<(?:[A-Za-z0-9]+:)?href>([^<]+)</(?:[A-Za-z0-9]+:)?href>")
+        func trimmed(_ path: String) -> String {
+            var path = path.removingPercentEncoding ?? path
+            while path.hasSuffix("/") { path.removeLast() }
+            return path
+        }
+        let collection = trimmed(URL(string: calendar)?.path ?? calendar)
+        return regex.matches(in: body, range: NSRange(body.startIndex..., in: body)).compactMap { match in
+            Range(match.range(at: 1), in: body).map { String(body[$0]) }
+        }.filter { trimmed($0) != collection }
+    }
+
+    /// Every event of the calendar, read back one resource at a time.
+    static func readBack(_ server: some DAVTestServer, _ calendar: String) async throws -> [String: [String]] {
+        var events: [String: [String]] = [:]
+        for href in try await members(server, calendar) {
+            let (status, body) = try await server.curl("GET", server.baseURL + href, headers: [], body: nil)
+            try #require(status == 200, "GET \(href): \(status)")
+            events.merge(eventLines(body)) { first, _ in first }
+        }
+        return events
+    }
+
+    static func report(_ output: TestProcess.Result) throws -> [String: Any] {
+        let reports = try CLIProcess.array(output.stdout)
+        try #require(reports.count == 1, "\(output.stdout) \(output.stderr)")
+        return reports[0]
+    }
+
+    @Test func addMakesTheCalendarPublishesWhatExportWritesAndLaterSyncsWriteOnlyWhatChanged() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let password = "Pa55-\(UUID().uuidString.prefix(8))"
+        let server = try await RadicaleServer(password: password)
+        defer { server.cleanUp() }
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01"), ("lea", "Lea Leap", "2000-02-29")])
+        try await cli.set("leap-day", "mar1")
+        let secretFile = try cli.write("dav-password", password + "\n")
+
+        let add = try await cli.run(
+            "publish",
+            "add",
+            server.baseURL,
+            "--username",
+            "alice",
+            "--password-command",
+            "cat '\(secretFile)'",
+            "--name",
+            "radicale",
+            "--json"
+        )
+        #expect(add.status == 0, "\(add.stderr)")
+        let exported = Self.eventLines(try await cli.run("export").stdout)
+        // Ada, Bob and Lea's four mar1 series.
+        #expect(exported.count == 6)
+        #expect(try Self.report(add)["put"] as? Int == 6)
+        let listed = try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout)
+        #expect(listed.count == 1)
+        let calendar = try #require(listed.first?["calendar"] as? String)
+        #expect(calendar == server.baseURL + "/alice/birthdays/")
+        #expect(listed.first?["events"] as? Int == 6)
+        #expect(listed.first?["error"] == nil || listed.first?["error"] is NSNull)
+        #expect(try await Self.readBack(server, calendar) == exported)
+
+        // Another client's event in the same calendar.
+        let foreign =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:foreign@test\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "DTSTART;VALUE=DATE:20260401\r\nSUMMARY:Dentist\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let (putStatus, _) = try await server.curl("PUT", calendar + "foreign.ics", headers: ["Content-Type: text/calendar"], body: foreign)
+        #expect(putStatus == 201)
+
+        // Nothing changed: one request (the listing of tags), nothing written.
+        var before = server.requests(userAgent: "birthdays")
+        let unchanged = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(unchanged["put"] as? Int == 0 && unchanged["deleted"] as? Int == 0 && unchanged["unchanged"] as? Int == 6)
+        #expect((unchanged["requests"] as? Int ?? 99) <= 2)
+        #expect(server.requests(userAgent: "birthdays") - before <= 2)
+
+        // A changed person: one PUT.
+        // A day later, so the store's last change (every event's DTSTAMP) moves too.
+        let remind = try await cli.run(at: "2026-03-11T08:00:00+01:00", "remind", "ada", "--days", "7,0")
+        #expect(remind.status == 0, "\(remind.stderr)")
+        before = server.requests(userAgent: "birthdays")
+        let changed = try await cli.run("publish", "sync", "radicale", "--json")
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(try Self.report(changed)["put"] as? Int == 1)
+        #expect(try Self.report(changed)["deleted"] as? Int == 0)
+        #expect(server.log.split(separator: "\n").filter { $0.contains("PUT request for") && $0.contains("using 'birthdays") }.count == 7)
+        #expect(server.requests(userAgent: "birthdays") - before == 2)
+        #expect(try await Self.readBack(server, calendar).filter { $0.key != "foreign@test" } == Self.eventLines(try await cli.run("export").stdout))
+
+        // Another client (iOS) acknowledges an alarm: the event is still ours, its tag is adopted, nothing is rewritten.
+        let adaHref = calendar + PublishPlan.resourceName(uid: "ada-birthday@birthdays")
+        let (_, adaText) = try await server.curl("GET", adaHref)
+        let acknowledged = adaText.replacingOccurrences(of: "END:VALARM", with: "ACKNOWLEDGED:20260310T090000Z\r\nEND:VALARM")
+        #expect(acknowledged != adaText)
+        let (ackStatus, _) = try await server.curl("PUT", adaHref, headers: ["Content-Type: text/calendar"], body: acknowledged)
+        #expect(ackStatus == 201 || ackStatus == 204)
+        let converged = try await cli.run("publish", "sync", "--json")
+        #expect(converged.status == 0, "\(converged.stderr)")
+        #expect(try Self.report(converged)["put"] as? Int == 0)
+        #expect(try await server.curl("GET", adaHref).body.contains("ACKNOWLEDGED"))
+        let settled = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect((settled["requests"] as? Int ?? 99) <= 2)
+
+        // A removed person: one DELETE.
+        let exclude = try await cli.run("exclude", "bob")
+        #expect(exclude.status == 0, "\(exclude.stderr)")
+        let removed = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(removed["deleted"] as? Int == 1 && removed["put"] as? Int == 0)
+        let left = try await Self.readBack(server, calendar)
+        #expect(left["bob-birthday@birthdays"] == nil)
+        #expect(left["foreign@test"] != nil)
+        #expect(left.count == 6)
+
+        // The password is in no output and not in the database (only the command is).
+        let database = try Data(contentsOf: URL(fileURLWithPath: cli.databasePath))
+        let wal = (try? Data(contentsOf: URL(fileURLWithPath: cli.databasePath + "-wal"))) ?? Data()
+        for bytes in [database, wal] { #expect(bytes.range(of: Data(password.utf8)) == nil) }
+        for output in [add.stdout, add.stderr, changed.stdout, changed.stderr] { #expect(!output.contains(password)) }
+
+        // The calendar publish add made is deleted on request; the foreign event with it.
+        let remove = try await cli.run("publish", "remove", "radicale", "--delete-calendar")
+        #expect(remove.status == 0, "\(remove.stderr)")
+        #expect(try await server.curl("GET", calendar + "foreign.ics").status == 404)
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
+    }
+
+    /// A publish that wrote but stopped before recording (a crash, a server
+    /// gone mid-publish) is completed by the next one without duplicates; an
+    /// event of ours deleted by someone else comes back.
+    @Test func aPublishThatStoppedBeforeRecordingIsCompletedWithoutDuplicates() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01"), ("cy", "Cy Example", "1970-01-02")])
+        let secretFile = try cli.write("dav-password", server.password + "\n")
+        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
+        #expect(add.status == 0, "\(add.stderr)")
+        let calendar = server.baseURL + "/alice/birthdays/"
+        #expect(try await Self.members(server, calendar).count == 3)
+
+        // Written, never recorded: every create is answered 412 and the event, still ours, is adopted.
+        let store = try AppDatabase.openFile(at: cli.databasePath, create: false)
+        for uid in try await store.publishedEvents(targetId: 1).keys where uid != "cy-birthday@birthdays" {
+            try await store.forgetPublished(targetId: 1, uid: uid)
+        }
+        let resumed = try await cli.run("publish", "sync", "--json")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try Self.report(resumed)["put"] as? Int == 0)
+        #expect(try Self.report(resumed)["unchanged"] as? Int == 3)
+        #expect(try await Self.members(server, calendar).count == 3)
+        let listed = try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout)
+        #expect(listed.first?["events"] as? Int == 3)
+
+        // Deleted by another client while Ada is still here: written again.
+        let (deleted, _) = try await server.curl("DELETE", calendar + PublishPlan.resourceName(uid: "ada-birthday@birthdays"))
+        #expect(deleted == 200 || deleted == 204)
+        let again = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(again["put"] as? Int == 1 && again["unchanged"] as? Int == 2)
+        #expect(try await Self.members(server, calendar).count == 3)
+        let settled = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(settled["put"] as? Int == 0 && (settled["requests"] as? Int ?? 99) <= 2)
+    }
+
+    /// The second server: Xandikos, without authentication, makes the calendar in its home set.
+    @Test func xandikosGetsTheSameEventsAndThenOnlyWhatChanged() async throws {
+        try #require(XandikosServer.isAvailable, Comment(rawValue: XandikosServer.missing))
+        let server = try await XandikosServer()
+        defer { server.cleanUp() }
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01")])
+
+        let add = try await cli.run("publish", "add", server.baseURL, "--name", "xandikos", "--json")
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try Self.report(add)["put"] as? Int == 2)
+        let listed = try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout)
+        let calendar = try #require(listed.first?["calendar"] as? String)
+        #expect(calendar == server.baseURL + "/user/calendars/birthdays/")
+        let table = try await cli.run("publish")
+        #expect(table.status == 0 && table.stdout.contains("xandikos") && table.stdout.contains(calendar), "\(table.stdout)")
+        #expect(try CLIProcess.array(try await cli.run("publish", "--json").stdout).first?["events"] as? Int == 2)
+        #expect(try await Self.readBack(server, calendar) == Self.eventLines(try await cli.run("export").stdout))
+
+        let unchanged = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(unchanged["put"] as? Int == 0 && unchanged["unchanged"] as? Int == 2 && (unchanged["requests"] as? Int ?? 99) <= 2)
+
+        #expect(try await cli.run("remind", "ada", "--days", "7,0").status == 0)
+        let changed = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(changed["put"] as? Int == 1 && changed["requests"] as? Int == 2)
+        #expect(try await Self.readBack(server, calendar) == Self.eventLines(try await cli.run("export").stdout))
+
+        #expect(try await cli.run("exclude", "bob").status == 0)
+        let removed = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(removed["deleted"] as? Int == 1 && removed["put"] as? Int == 0)
+        #expect(try await Self.members(server, calendar).count == 1)
+    }
+
+    @Test func aWrongPasswordExitsWithOneLineAndStoresNothing() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer(password: "right")
+        defer { server.cleanUp() }
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        let secretFile = try cli.write("dav-password", "wrong\n")
+
+        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'")
+        #expect(add.status == 1)
+        #expect(add.stderr.hasPrefix("Error: ") && add.stderr.contains("HTTP 401") && add.stderr.split(separator: "\n").count == 1, "\(add.stderr)")
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: server.storage + "/collection-root/alice/birthdays"))
+
+        // Another user's account: 403, one line, status 1, nothing stored.
+        try Data("right\n".utf8).write(to: URL(fileURLWithPath: secretFile))
+        let forbidden = try await cli.run(
+            "publish",
+            "add",
+            server.baseURL + "/mallory/",
+            "--username",
+            "alice",
+            "--password-command",
+            "cat '\(secretFile)'"
+        )
+        #expect(forbidden.status == 1)
+        #expect(forbidden.stderr.hasPrefix("Error: ") && forbidden.stderr.split(separator: "\n").count == 1, "\(forbidden.stderr)")
+        #expect(forbidden.stderr.contains("HTTP 403"), "\(forbidden.stderr)")
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
+
+        // Unreachable: one line, status 1, nothing stored.
+        server.stop()
+        let unreachable = try await cli.run("publish", "add", server.baseURL, "--username", "alice")
+        #expect(unreachable.status == 1)
+        #expect(unreachable.stderr.split(separator: "\n").count == 1, "\(unreachable.stderr)")
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
+    }
+
+    /// A trial at pretend time works on a copy of the database, but could not take back what it wrote to a server.
+    @Test func publishingRefusesPretendTime() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        var trial = cli
+        trial.extraEnvironment["BIRTHDAYS_NOW_WRITES"] = ""
+        for arguments in [["publish", "sync"], ["publish", "add", "http://127.0.0.1:1/"]] {
+            let result = try await trial.run(arguments)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("does not run at a pretend time"), "\(result.stderr)")
+        }
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
+    }
+
+    @Test(arguments: [
+        ["publish", "add", "not-a-url"], ["publish", "add", "ftp://example.org/"], ["publish", "add", "http://u:p@example.org/"],
+        ["publish", "add", "http://example.org/", "--name", ""], ["publish", "sync", "--bogus"],
+    ])
+    func badArgumentsAreUsageErrorsThatStoreNothing(_ arguments: [String]) async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        let result = try await cli.run(arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
+    }
+
+    @Test func aCalendarThatWasThereIsUsedAsItIsNeverDeletedAndMassRemovalNeedsForce() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        let calendar = server.baseURL + "/alice/family/"
+        let made = try await server.curl(
+            "MKCALENDAR",
+            calendar,
+            body:
+                #"<?xml version="1.0"?><c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>Family</d:displayname></d:prop></d:set></c:mkcalendar>"#
+        )
+        try #require(made.status == 201, "\(made)")
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed((0..<12).map { (String(format: "p%02d", $0), "Person \($0)", String(format: "1980-05-%02d", $0 + 1)) })
+        let secretFile = try cli.write("dav-password", server.password + "\n")
+        let add = try await cli.run("publish", "add", calendar, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try Self.report(add)["put"] as? Int == 12)
+        #expect(try await Self.members(server, calendar).count == 12)
+
+        for index in 0..<7 { _ = try await cli.run("exclude", String(format: "p%02d", index)) }
+        let refused = try await cli.run("publish", "sync")
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "Error: 127.0.0.1: refusing to delete 7 of the 12 events published to '127.0.0.1'; "
+                + "if that is right, run: birthdays publish sync '127.0.0.1' --force\n"
+        )
+        #expect(try await Self.members(server, calendar).count == 12)
+        let forced = try await cli.run("publish", "sync", "--force", "--json")
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try Self.report(forced)["deleted"] as? Int == 7)
+        #expect(try await Self.members(server, calendar).count == 5)
+
+        let keep = try await cli.run("publish", "remove", "127.0.0.1", "--delete-calendar")
+        #expect(keep.status == 1)
+        #expect(keep.stderr.contains("not deleted"))
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).count == 1)
+        #expect(try await server.curl("PROPFIND", calendar, headers: ["Depth: 0"]).status == 207)
+    }
+}
