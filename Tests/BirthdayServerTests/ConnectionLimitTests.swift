@@ -106,7 +106,16 @@ func withBoundedServer(
     recorder: LogRecorder = LogRecorder(),
     _ test: @Sendable (Int) async throws -> Void
 ) async throws {
-    let app = buildFeedApplication(source: source, host: "127.0.0.1", port: 0, logger: recorder.logger, maxConnections: maxConnections)
+    // Idle connections are closed only by the limiter here: under a loaded `make test` opening four
+    // took longer than the 30 s idle timeout, which closed them first, and the bound was never reached.
+    let app = buildFeedApplication(
+        source: source,
+        host: "127.0.0.1",
+        port: 0,
+        logger: recorder.logger,
+        idleTimeout: .seconds(600),
+        maxConnections: maxConnections
+    )
     let failure = ServerFailure()
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
