@@ -44,6 +44,7 @@ import Glibc
         let size = try Self.databaseBytes(cli)
 
         var outcomes: [Int32] = []
+        var errors: [String] = []
         for step in 0..<8 {
             let copy = try CLIProcess()
             defer { copy.cleanUp() }
@@ -72,9 +73,10 @@ import Glibc
                 Issue.record("limit \(limitKiB) KiB: exit status \(result.status): \(result.stderr)")
             }
             outcomes.append(result.status)
+            errors.append("\(limitKiB) KiB: \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         #expect(outcomes.contains(1), "no limit was small enough to fail the import: \(outcomes)")
-        #expect(outcomes.contains(0), "no limit was large enough for the import: \(outcomes)")
+        #expect(outcomes.contains(0), "no limit was large enough for the import: \(outcomes) \(errors)")
     }
 
     /// A card with a long name and note, so a few hundred fill a few hundred KiB.
