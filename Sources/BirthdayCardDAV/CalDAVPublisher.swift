@@ -176,7 +176,8 @@ package struct CalDAVPublisher: Sendable {
             username: target.username,
             password: password,
             userAgent: userAgent,
-            limits: .sync(knownCards: max(events.count, published.count), deadline: deadline)
+            limits: .sync(knownCards: max(events.count, published.count), deadline: deadline),
+            followsRedirects: false
         )
         do throws(SourceError) {
             try await run(
@@ -209,18 +210,15 @@ package struct CalDAVPublisher: Sendable {
         record: @Sendable (PublishedEvent) async throws(SourceError) -> Void,
         forget: @Sendable (String) async throws(SourceError) -> Void
     ) async throws(SourceError) {
-        var published = published
+        // What we wrote (or were about to create) before this publish: only those addresses may be taken over.
+        let ours = Set(published.keys)
         var changedElsewhere = Set<String>()
         if !published.isEmpty, let members = try await memberTags(calendar, session: session) {
-            for (uid, event) in published {
-                let key = Self.decoded(event.href)
-                guard let tag = members[key] else {
-                    // Deleted by someone else: made again below if still wanted.
-                    try await forget(uid)
-                    published[uid] = nil
-                    continue
-                }
-                if tag != event.etag { changedElsewhere.insert(uid) }
+            for (uid, event) in published where members[Self.decoded(event.href)] != event.etag {
+                // Changed, or not listed (deleted by someone else, or listed without a tag): the
+                // conditional requests below find out (a DELETE of a gone resource is done; a PUT
+                // that finds it gone makes it again).
+                changedElsewhere.insert(uid)
             }
         }
         var wanted: [String: String] = [:]
@@ -241,7 +239,16 @@ package struct CalDAVPublisher: Sendable {
         report.unchanged = plan.unchanged
         for put in plan.puts {
             guard let event = bytes[put.uid], let url = URL(string: put.href, relativeTo: calendar)?.absoluteURL else { continue }
-            let (etag, wrote) = try await write(event, to: url, etag: put.etag, session: session)
+            let mayTakeOver = ours.contains(put.uid)
+            if !mayTakeOver {
+                try await record(PublishedEvent(uid: put.uid, href: put.href, etag: nil, hash: PublishedEvent.pending))
+            }
+            guard let (etag, wrote) = try await write(event, to: url, etag: put.etag, mayTakeOver: mayTakeOver, session: session) else {
+                // Someone else's resource at our address: left alone, and not ours.
+                try await forget(put.uid)
+                report.foreign.append(put.href)
+                continue
+            }
             try await record(PublishedEvent(uid: put.uid, href: put.href, etag: etag, hash: event.hash))
             if wrote { report.put += 1 } else { report.unchanged += 1 }
         }
@@ -275,8 +282,16 @@ package struct CalDAVPublisher: Sendable {
     }
 
     /// PUTs `event` at `url` (create without `etag`, update with it), with
-    /// the 412 rule; returns the resource's tag and whether we wrote it.
-    private func write(_ event: PublishEvent, to url: URL, etag: String?, session: DAVSession) async throws(SourceError) -> (String?, Bool) {
+    /// the 412 rule; returns the resource's tag and whether we wrote it, or
+    /// `nil` when a create finds a resource there that is not ours
+    /// (`mayTakeOver` false: no record of writing it): never overwritten.
+    private func write(
+        _ event: PublishEvent,
+        to url: URL,
+        etag: String?,
+        mayTakeOver: Bool,
+        session: DAVSession
+    ) async throws(SourceError) -> (String?, Bool)? {
         var condition = etag.map { ("If-Match", $0) } ?? ("If-None-Match", "*")
         for _ in 0..<3 {
             let reply = try await session.send(
@@ -292,6 +307,9 @@ package struct CalDAVPublisher: Sendable {
                 if let tag = reply.etag { return (tag, true) }
                 let current = try await get(url, session: session)
                 return (current.status == 200 ? current.etag : nil, true)
+            case 404 where condition.0 == "If-Match", 410 where condition.0 == "If-Match":
+                // Updating what someone else deleted: made again.
+                condition = ("If-None-Match", "*")
             case 412:
                 let current = try await get(url, session: session)
                 switch current.status {
@@ -301,6 +319,8 @@ package struct CalDAVPublisher: Sendable {
                     guard let tag = current.etag else {
                         throw .badResponse(url: DAVSession.display(url), reason: "the server sent no ETag for it")
                     }
+                    // A resource we never wrote, at the address a create chose: not ours to adopt or rewrite.
+                    if condition.0 == "If-None-Match" && !mayTakeOver { return nil }
                     if PublishPlan.sameEvent(event.bytes, String(decoding: current.body, as: UTF8.self)) { return (tag, false) }
                     condition = ("If-Match", tag)
                 default:
@@ -348,7 +368,13 @@ package struct CalDAVPublisher: Sendable {
         guard let url = URL(string: target.calendarURL) else {
             throw .invalidLocation(location: target.calendarURL, reason: "not a URL")
         }
-        let session = DAVSession(username: target.username, password: password, userAgent: userAgent, limits: .discovery(deadline: deadline))
+        let session = DAVSession(
+            username: target.username,
+            password: password,
+            userAgent: userAgent,
+            limits: .discovery(deadline: deadline),
+            followsRedirects: false
+        )
         let result: Result<Void, SourceError>
         do throws(SourceError) {
             let reply = try await session.send("DELETE", url, depth: nil, headers: [], body: nil, contentType: "")

@@ -49,8 +49,20 @@ final class DAVSession: Sendable {
     private let limits: CardDAVLimits
     private let counter = Atomic<Int>(0)
 
-    init(username: String?, password: String?, userAgent: String, limits: CardDAVLimits, timeouts: Timeouts = Timeouts()) {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false))
+    /// - Parameter followsRedirects: `false` for a session that writes (a
+    ///   publish): a PUT or DELETE that is redirected would write or delete at
+    ///   an address never recorded; the 3xx is then an answer like any other.
+    init(
+        username: String?,
+        password: String?,
+        userAgent: String,
+        limits: CardDAVLimits,
+        timeouts: Timeouts = Timeouts(),
+        followsRedirects: Bool = true
+    ) {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: followsRedirects ? .follow(max: 5, allowCycles: false) : .disallow
+        )
         configuration.timeout = .init(
             connect: .nanoseconds(Int64(timeouts.connect.components.seconds) * 1_000_000_000),
             read: .nanoseconds(Int64(timeouts.read.components.seconds) * 1_000_000_000)

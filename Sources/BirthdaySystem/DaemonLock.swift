@@ -54,8 +54,18 @@ package final class DaemonLock: Sendable {
         let path = path(forDatabase: database)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        // `holder(database:)` (status, onboarding waiting for a daemon it started) takes a shared lock
+        // for an instant: a lock refused during the first 100 ms is asked again before giving up.
+        var locked = flock(fd, LOCK_EX | LOCK_NB) == 0
+        var code = locked ? 0 : errno
+        var attempts = 0
+        while !locked && code == EWOULDBLOCK && attempts < 10 {
+            attempts += 1
+            usleep(10_000)
+            locked = flock(fd, LOCK_EX | LOCK_NB) == 0
+            code = locked ? 0 : errno
+        }
+        guard locked else {
             let pid = readPID(fd)
             close(fd)
             if code == EWOULDBLOCK { throw .alreadyRunning(database: database, pid: pid) }

@@ -66,6 +66,24 @@ import Glibc
         #expect((listed?["last_error"] as? String)?.contains("451 mailbox busy") == true, "\(String(describing: listed))")
     }
 
+    /// An address that already has a channel (an onboarding stopped during its test, then run
+    /// again) is tested through that channel: never a second channel, never every reminder twice.
+    @Test func anAddressThatHasAChannelIsNotAddedTwice() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let sendmail = try await folder.writeProgram("sendmail", "#!/bin/sh\ncat > /dev/null\nexit 0\n")
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await Seed.twoPeople(cli)
+        #expect(try await cli.run("channels", "add", "email", "Me@Example.org", "--sendmail", sendmail).status == 0)
+
+        let result = try await cli.run("onboard", "--no-contacts", "--enable-notifications", "--email", "me@example.org", "--sendmail", sendmail)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("email: sent."), "\(result.stdout)")
+        let emails = try CLIProcess.array(try await cli.run("channels", "list", "--json").stdout).filter { $0["kind"] as? String == "email" }
+        #expect(emails.map { $0["name"] as? String } == ["email"])
+    }
+
     /// `--email` is checked as `channels add email` checks it: a usage error, nothing stored.
     @Test func aBadAddressIsAUsageError() async throws {
         let cli = try CLIProcess()

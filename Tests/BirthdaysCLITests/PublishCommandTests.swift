@@ -192,10 +192,11 @@ extension XandikosServer: DAVTestServer {}
         let calendar = server.baseURL + "/alice/birthdays/"
         #expect(try await Self.members(server, calendar).count == 3)
 
-        // Written, never recorded: every create is answered 412 and the event, still ours, is adopted.
+        // Written, never recorded: what a publish stopped between a PUT and its record leaves, the
+        // record of the create it was about to make. The create is answered 412, and the event, ours, is adopted.
         let store = try AppDatabase.openFile(at: cli.databasePath, create: false)
-        for uid in try await store.publishedEvents(targetId: 1).keys where uid != "cy-birthday@birthdays" {
-            try await store.forgetPublished(targetId: 1, uid: uid)
+        for (uid, event) in try await store.publishedEvents(targetId: 1) where uid != "cy-birthday@birthdays" {
+            try await store.recordPublished(targetId: 1, PublishedEvent(uid: uid, href: event.href, etag: nil, hash: PublishedEvent.pending))
         }
         let resumed = try await cli.run("publish", "sync", "--json")
         #expect(resumed.status == 0, "\(resumed.stderr)")
@@ -213,6 +214,41 @@ extension XandikosServer: DAVTestServer {}
         #expect(try await Self.members(server, calendar).count == 3)
         let settled = try Self.report(try await cli.run("publish", "sync", "--json"))
         #expect(settled["put"] as? Int == 0 && (settled["requests"] as? Int ?? 99) <= 2)
+    }
+
+    /// An event at the address a create chooses that birthdays never wrote (the feed imported into
+    /// that calendar once) is left alone, not adopted or rewritten, and the report says so.
+    @Test func anEventBirthdaysDidNotWriteIsNeverTakenOver() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01")])
+        let secretFile = try cli.write("dav-password", server.password + "\n")
+        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
+        #expect(add.status == 0, "\(add.stderr)")
+        let calendar = server.baseURL + "/alice/birthdays/"
+        // Someone's own event at the address Zoë's birthday will take.
+        let foreign =
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//someone//EN\r\nBEGIN:VEVENT\r\nUID:zoe-birthday@birthdays\r\n"
+            + "DTSTAMP:20260101T000000Z\r\nDTSTART;VALUE=DATE:20260412\r\nSUMMARY:Mine\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let address = calendar + PublishPlan.resourceName(uid: "zoe-birthday@birthdays")
+        let (made, _) = try await server.curl("PUT", address, headers: ["Content-Type: text/calendar"], body: foreign)
+        #expect(made == 201 || made == 204, "the foreign event was written: \(made)")
+        try await cli.seed([("zoe", "Zoë Ñúñez", "1989-04-12")])
+
+        let sync = try await cli.run("publish", "sync", "--json")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        let report = try Self.report(sync)
+        #expect((report["foreign"] as? [String])?.count == 1, "\(report)")
+        let (status, body) = try await server.curl("GET", address, headers: [], body: nil)
+        #expect(status == 200)
+        #expect(body.contains("SUMMARY:Mine"), "left as it was")
+        // Not ours: a later removal of Zoë deletes nothing there.
+        let events = try await AppDatabase.openFile(at: cli.databasePath, create: false).publishedEvents(targetId: 1)
+        #expect(events["zoe-birthday@birthdays"] == nil)
+        #expect(try await cli.run("publish", "sync").stdout.contains("left alone"))
     }
 
     /// The second server: Xandikos, without authentication, makes the calendar in its home set.

@@ -61,13 +61,19 @@ public struct PublishEvent: Sendable, Equatable {
     }
 }
 
-/// A resource we wrote: where, with which entity tag, and the hash of what we wrote.
+/// A resource we wrote: where, with which entity tag, and the hash of what
+/// we wrote. A hash of ``PublishedEvent/pending`` marks a resource we were
+/// about to create: recorded before the PUT, so a publish interrupted
+/// between the PUT and its record knows the resource there is its own.
 public struct PublishedEvent: Sendable, Equatable, Codable {
     public var uid: String
     /// The resource's path on the server (percent-encoded), as we wrote it.
     public var href: String
     public var etag: String?
     public var hash: String
+
+    /// The ``hash`` of a resource about to be created.
+    public static let pending = "pending"
 
     public init(uid: String, href: String, etag: String?, hash: String) {
         self.uid = uid
@@ -212,6 +218,9 @@ public struct PublishReport: Sendable, Equatable, Codable {
     public var put = 0
     public var deleted = 0
     public var unchanged = 0
+    /// Events not written because their address holds a resource birthdays
+    /// did not write (an earlier import of the feed into that calendar): left as they are.
+    public var foreign: [String] = []
     /// HTTP requests the publish made.
     public var requests = 0
     /// Why it failed (what succeeded before is recorded); `nil` when it succeeded.

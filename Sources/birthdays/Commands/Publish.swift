@@ -75,6 +75,8 @@ extension BirthdaysCommand {
             var put: Int
             var deleted: Int
             var unchanged: Int
+            /// Addresses that hold a resource birthdays did not write: left alone.
+            var foreign: [String]
             var requests: Int
             var error: String?
 
@@ -83,6 +85,7 @@ extension BirthdaysCommand {
                 put = report.put
                 deleted = report.deleted
                 unchanged = report.unchanged
+                foreign = report.foreign
                 requests = report.requests
                 error = report.error?.description
             }
@@ -97,6 +100,13 @@ extension BirthdaysCommand {
                     try output(
                         "\(SafeText.line(report.name)): \(report.put) written, \(report.deleted) deleted, \(report.unchanged) unchanged"
                     )
+                    if !report.foreign.isEmpty {
+                        try output(
+                            "\(SafeText.line(report.name)): \(report.foreign.count) event(s) left alone: their address holds an event birthdays did not write "
+                                + "(an earlier import of the feed into that calendar?); remove those, or publish to another calendar: "
+                                + report.foreign.prefix(3).map { SafeText.line($0) }.joined(separator: ", ")
+                        )
+                    }
                 }
             }
             let failed = reports.filter { !$0.succeeded }

@@ -67,7 +67,7 @@ extension BirthdaysCommand.Publish {
             let location = components.string ?? url
             let targetName = name ?? components.host ?? location
             if try await context.database.publishTarget(named: targetName) != nil {
-                throw CLIError(SourceError.duplicateTarget(name: targetName).description)
+                throw ValidationError(SourceError.duplicateTarget(name: targetName).description)
             }
             let settings = try await context.settingsAndLanguage().0
             let password = try await BirthdaysCommand.Publish.password(passwordCommand, context: context)
@@ -98,6 +98,20 @@ extension BirthdaysCommand.Publish {
                 try output("Added \(SafeText.line(targetName)): \(found.created ? "made" : "found") the calendar \(found.calendarURL)")
             }
             let reports = try await BirthdaysCommand.Publish.publish([target], force: false, context: context, password: password)
+            // A first publish that wrote nothing (a read-only calendar, a full account) leaves nothing
+            // behind: the target is forgotten and a calendar made for it deleted. One that wrote some
+            // events keeps its target, so the next publish finishes or removes them.
+            if let report = reports.first, !report.succeeded, report.put == 0 {
+                if found.created {
+                    try? await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
+                        .deleteCalendar(found.calendarURL, username: user)
+                }
+                _ = try? await context.database.removePublishTarget(named: targetName)
+                throw CLIError(
+                    "\(SafeText.line(targetName)): \(report.error?.description ?? "the first publish failed"); nothing was kept"
+                        + (found.created ? " (the calendar made for it is deleted)" : "")
+                )
+            }
             try BirthdaysCommand.Publish.finish(reports, json: json)
         }
     }

@@ -288,7 +288,8 @@ struct OnboardingFlow {
     /// saying plainly how the test went. Returns `false` when `target` was
     /// not accepted (the reason is shown; nothing was stored).
     private func addAndTest(kind: RemoteChannel.Kind, target: String, localizer l: Localizer) async throws -> Bool {
-        let taken = Set(try await context.database.remoteChannels().map(\.name))
+        let existing = try await context.database.remoteChannels()
+        let taken = Set(existing.map(\.name))
         var name = kind.rawValue
         var number = 2
         while taken.contains(name) {
@@ -297,7 +298,12 @@ struct OnboardingFlow {
         }
         let channel: RemoteChannel
         do {
-            channel = try await Self.addCommand(kind: kind, target: target, sendmail: answers.sendmail, name: name).add(to: context)
+            // An onboarding stopped after adding the channel and run again tests that channel, never adds a second one.
+            if let same = existing.first(where: { sameTarget($0, kind: kind, target: target) }) {
+                channel = same
+            } else {
+                channel = try await Self.addCommand(kind: kind, target: target, sendmail: answers.sendmail, name: name).add(to: context)
+            }
         } catch let error as CLIError {
             try output(l(.onboardingChannelsNotAdded(error.description)))
             return false
@@ -314,6 +320,21 @@ struct OnboardingFlow {
             try output(l(.onboardingChannelsFailed(name: channel.name, reason: reason)))
         }
         return true
+    }
+
+    /// Whether `channel` already delivers to what was typed: the same address, or the same ntfy URL (kept in its secret file).
+    private func sameTarget(_ channel: RemoteChannel, kind: RemoteChannel.Kind, target: String) -> Bool {
+        guard channel.kind == kind else { return false }
+        let typed = target.trimmingWhitespace()
+        switch kind {
+        case .email:
+            return channel.target.trimmingWhitespace().lowercased() == typed.lowercased()
+        case .ntfy:
+            let file = RemoteChannel.secretFile(name: channel.name, kind: .ntfy, databasePath: context.database.path)
+            return (try? String(contentsOfFile: file, encoding: .utf8))?.trimmingWhitespace() == typed
+        default:
+            return false
+        }
     }
 
     /// `channels add` for an onboarding answer, parsed and checked as that command line would be.
