@@ -30,6 +30,14 @@ public enum FireTime {
         return instant(on: day, at: time, calendar: calendar)
     }
 
+    /// The first day whose `time` is still ahead at `now` in `timeZone`:
+    /// today while today's instant is in the future, else tomorrow. Nothing
+    /// fires on a day before it (reminders and digests alike).
+    public static func firstDay(at now: Date, time: TimeOfDay, in timeZone: TimeZone) -> LocalDate {
+        let today = LocalDate.today(at: now, in: timeZone)
+        return instant(on: today, at: time, in: timeZone).map { $0 > now } == true ? today : today.adding(days: 1)
+    }
+
     /// Same as ``instant(on:at:in:)`` with a prepared Gregorian calendar (its zone is the user's).
     static func instant(on day: LocalDate, at time: TimeOfDay, calendar: Calendar) -> Date? {
         calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute, second: 0))

@@ -104,9 +104,7 @@ public struct DigestPeriod: Hashable, Sendable {
         now: Date,
         timeZone: TimeZone
     ) -> (period: DigestPeriod, fireAt: Date)? {
-        let today = LocalDate.today(at: now, in: timeZone)
-        let todayFire = FireTime.instant(on: today, at: settings.deliveryTime, in: timeZone)
-        let firstDay = todayFire.map { $0 > now } == true ? today : today.adding(days: 1)
+        let firstDay = FireTime.firstDay(at: now, time: settings.deliveryTime, in: timeZone)
         guard let period = next(frequency, day: settings.digestDay, onOrAfter: firstDay),
             let fireAt = FireTime.instant(on: period.first, at: settings.deliveryTime, in: timeZone), fireAt > now
         else { return nil }

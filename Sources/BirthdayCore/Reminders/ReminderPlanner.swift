@@ -110,8 +110,7 @@ package struct ReminderPlanner {
         self.localizer = localizer
         today = LocalDate.today(at: now, in: timeZone)
         todayNumber = today.dayNumber
-        let todayFire = FireTime.instant(on: today, at: settings.deliveryTime, in: timeZone)
-        firstFireDay = todayFire.map { $0 > now } == true ? todayNumber : todayNumber + 1
+        firstFireDay = FireTime.firstDay(at: now, time: settings.deliveryTime, in: timeZone).dayNumber
         heap = BoundedHeap(capacity: capacity)
         calendarOccurrences = CalendarOccurrences(today: today)
     }

@@ -28,33 +28,13 @@ extension ChildProcess {
         guard logFD >= 0 else { throw SpawnFailure(reason: log + ": " + String(cString: strerror(errno))) }
         defer { close(logFD) }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | cwake_spawn_setsid_flag()))
-
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, logFD, 1)
         posix_spawn_file_actions_adddup2(&actions, logFD, 2)
-        _ = cwake_spawn_add_closefrom(&actions, 3)
-
-        let arguments = argv.map { strdup($0) } + [nil]
-        let variables = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
-        defer {
-            for item in arguments { free(item) }
-            for item in variables { free(item) }
-        }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, program, &actions, &attributes, arguments, variables)
+        let (status, pid) = spawn(program, argv, environment: environment, actions: &actions, flags: cwake_spawn_setsid_flag())
         guard status == 0 else { throw SpawnFailure(reason: program + ": " + String(cString: strerror(status))) }
         return pid
     }

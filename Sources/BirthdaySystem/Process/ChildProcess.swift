@@ -207,18 +207,6 @@ extension ChildProcess {
             var stop: (read: Int32, write: Int32)?
             if feed != nil || capture != nil { stop = try makePipe() }
 
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var defaults = sigset_t()
-            sigfillset(&defaults)
-            var empty = sigset_t()
-            sigemptyset(&empty)
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
-            posix_spawnattr_setsigmask(&attributes, &empty)
-            posix_spawnattr_setpgroup(&attributes, 0)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
@@ -237,16 +225,7 @@ extension ChildProcess {
             case .inherit: break
             case .withOutput: posix_spawn_file_actions_adddup2(&actions, 1, 2)
             }
-            _ = cwake_spawn_add_closefrom(&actions, 3)
-
-            let arguments = argv.map { strdup($0) } + [nil]
-            let variables = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
-            defer {
-                for item in arguments { free(item) }
-                for item in variables { free(item) }
-            }
-            var pid: pid_t = 0
-            let status = posix_spawn(&pid, program, &actions, &attributes, arguments, variables)
+            let (status, pid) = spawn(program, argv, environment: environment, actions: &actions, flags: POSIX_SPAWN_SETPGROUP)
             // The child's ends are its own now (or nobody's).
             if let feed { close(feed.read) }
             if let capture { close(capture.pipe.write) }
@@ -401,5 +380,45 @@ extension ChildProcess {
             if outputFD >= 0 { close(outputFD) }
             return kept
         }
+    }
+}
+
+extension ChildProcess {
+    /// `posix_spawn` of `program` with `argv` and exactly `environment`, the
+    /// child's signal dispositions reset to their defaults and its mask
+    /// emptied, descriptors above 2 closed, `actions` applied before, and
+    /// `flags` added (`POSIX_SPAWN_SETPGROUP` for a group of its own led by
+    /// the child, or the session flag). The C strings are freed after.
+    ///
+    /// - Returns: `posix_spawn`'s status (0 when started) and the child's pid.
+    static func spawn(
+        _ program: String,
+        _ argv: [String],
+        environment: [String: String],
+        actions: inout posix_spawn_file_actions_t,
+        flags: Int32
+    ) -> (status: Int32, pid: pid_t) {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | flags))
+        _ = cwake_spawn_add_closefrom(&actions, 3)
+
+        let arguments = argv.map { strdup($0) } + [nil]
+        let variables = environment.sorted { $0.key < $1.key }.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer {
+            for item in arguments { free(item) }
+            for item in variables { free(item) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, program, &actions, &attributes, arguments, variables)
+        return (status, pid)
     }
 }
