@@ -39,6 +39,9 @@ package struct DaemonConfiguration: Sendable {
     /// Whether the database file is watched for writes by other processes
     /// (``DatabaseWatcher``); a database in memory never is.
     package var watchesDatabase: Bool
+    /// Whether the engine hands the code pages it touched back to the kernel
+    /// once it has rested 30 s after a pass (``ResidentPages``); `birthdays run` does.
+    package var releasesMemoryAtRest: Bool
 
     package init(
         database: AppDatabase,
@@ -54,7 +57,8 @@ package struct DaemonConfiguration: Sendable {
         logger: Logger,
         feedLogger: Logger,
         watchesSources: Bool = true,
-        watchesDatabase: Bool = true
+        watchesDatabase: Bool = true,
+        releasesMemoryAtRest: Bool = false
     ) {
         self.database = database
         self.environment = environment
@@ -70,6 +74,7 @@ package struct DaemonConfiguration: Sendable {
         self.feedLogger = feedLogger
         self.watchesSources = watchesSources
         self.watchesDatabase = watchesDatabase
+        self.releasesMemoryAtRest = releasesMemoryAtRest
     }
 }
 
@@ -111,6 +116,13 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
     let status = try await database.authorizationStatus()
     // The buttons' labels are in the language of the settings at start, and follow the setting.
     let desktop = DesktopNotificationChannel(bus: configuration.bus, labels: .init(settings.localizer(systemLocale: configuration.systemLocale)))
+    var engineConfiguration = DeliveryEngine.Configuration()
+    if configuration.releasesMemoryAtRest {
+        engineConfiguration.atRest = {
+            let advised = ResidentPages.release()
+            logger.debug("at rest: read-only pages handed back", metadata: ["advised_kib": "\(advised / 1024)"])
+        }
+    }
     let engine = DeliveryEngine(
         database: database,
         clock: configuration.clock,
@@ -125,6 +137,7 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
             log: configuration.logLine
         ),
         channelCheck: ReminderChannels.check(bus: configuration.bus),
+        configuration: engineConfiguration,
         logger: logger
     )
     let added = try await database.remoteChannels().map(\.name)

@@ -82,6 +82,12 @@ package actor DeliveryEngine {
         package var retryPolicy = RetryPolicy()
         /// Delivered more than this after its instant is late. Default 60 s.
         package var lateAfter: Duration = .seconds(60)
+        /// Called once the engine has rested ``restAfter`` after a pass with
+        /// its next pass further away than that again (``ResidentPages/release()``
+        /// in `birthdays run`); `nil` calls nothing.
+        package var atRest: (@Sendable () -> Void)?
+        /// How long after a pass the engine must have stayed asleep before ``atRest`` is called. Default 30 s.
+        package var restAfter: Duration = .seconds(30)
 
         package init() {}
     }
@@ -482,11 +488,31 @@ package actor DeliveryEngine {
     }
 
     /// Sleeps until `wakeup`, a poke, a graceful shutdown or cancellation.
+    ///
+    /// When the next pass is more than twice ``Configuration/restAfter``
+    /// away, the sleep is cut in two: once the engine has slept
+    /// `restAfter` undisturbed (no poke: a burst of writes from other
+    /// commands keeps it awake), ``Configuration/atRest`` is called, then
+    /// it sleeps on until `wakeup`.
     private func sleep(until wakeup: Date) async {
+        if let atRest = configuration.atRest {
+            let rest = now().addingTimeInterval(configuration.restAfter.timeInterval)
+            if wakeup.timeIntervalSince(rest) > configuration.restAfter.timeInterval {
+                guard await sleepOnce(until: rest) else { return }
+                atRest()
+            }
+        }
+        await sleepOnce(until: wakeup)
+    }
+
+    /// Sleeps until `wakeup`, a poke, a graceful shutdown or cancellation;
+    /// `true` when it slept until `wakeup`.
+    @discardableResult
+    private func sleepOnce(until wakeup: Date) async -> Bool {
         let clock = self.clock
         let alarm = self.alarm
         let now = self.now
-        await withGracefulShutdownHandler {
+        return await withGracefulShutdownHandler {
             await alarm.sleep {
                 try await clock.sleep(untilWallClock: wakeup, now: now)
             }

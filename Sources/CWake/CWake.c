@@ -3,12 +3,14 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <spawn.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -181,3 +183,15 @@ void cwake_name_thread(const char *name) {
     (void)pthread_setname_np(pthread_self(), name);
 }
 
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+int cwake_page_out(void *addr, size_t length) {
+    return madvise(addr, length, MADV_PAGEOUT) == 0 ? 0 : -errno;
+}
+
+void cwake_malloc_trim(void) {
+    (void)malloc_trim(0);
+}

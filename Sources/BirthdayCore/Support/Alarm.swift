@@ -27,7 +27,13 @@ public final class Alarm: Sendable {
     }
 
     /// Sleeps with `body` (a clock sleep), or until a ring when `body` is `nil`.
-    public func sleep(_ body: (@Sendable () async throws -> Void)?) async {
+    ///
+    /// - Returns: `true` when `body` ran its course (the clock's time came),
+    ///   `false` when a ring or cancellation ended the sleep (always `false`
+    ///   without a body).
+    @discardableResult
+    public func sleep(_ body: (@Sendable () async throws -> Void)?) async -> Bool {
+        var completed = false
         if let body {
             let task = Task { try await body() }
             let skip = state.withLock { state in
@@ -39,8 +45,8 @@ public final class Alarm: Sendable {
                 return false
             }
             if skip { task.cancel() }
-            await withTaskCancellationHandler {
-                _ = await task.result
+            completed = await withTaskCancellationHandler {
+                (try? await task.result.get()) != nil
             } onCancel: {
                 task.cancel()
             }
@@ -63,5 +69,6 @@ public final class Alarm: Sendable {
             state.waiter = nil
             state.rung = false
         }
+        return completed
     }
 }

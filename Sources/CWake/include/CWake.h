@@ -6,6 +6,7 @@
  * jumps, resume from suspend and time-zone changes without polling.
  * Every function returns a negative errno on failure.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 /* What a read of the clock-change timer means. */
@@ -121,5 +122,12 @@ void cwake_name_thread(const char *name);
  * once the whole process has ended (a child of ours: ended, not yet reaped);
  * close-on-exec; -errno on failure (-ENOSYS before 5.3). */
 int cwake_pidfd_open(int pid);
+
+/* Asks the kernel to reclaim the pages of [addr, addr + length) now
+ * (madvise MADV_PAGEOUT, Linux 5.4); 0, or -errno (-EINVAL before 5.4). */
+int cwake_page_out(void *addr, size_t length);
+
+/* Returns the allocator's free memory to the kernel (glibc's malloc_trim(0)). */
+void cwake_malloc_trim(void);
 
 #endif

@@ -50,7 +50,8 @@ extension Context {
             systemLocale: systemLocale,
             logLine: { line in try StandardOutput.write(line + "\n") },
             logger: logger,
-            feedLogger: self.logger("birthdays.serve")
+            feedLogger: self.logger("birthdays.serve"),
+            releasesMemoryAtRest: true
         )
     }
 }
