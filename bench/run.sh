@@ -446,8 +446,9 @@ idle_window() {
     fi
     fact "${prefix}_ready" "$up"
     # Let start-up work finish before the window opens: libdispatch's worker that ran
-    # the signal handlers' registration exits 5 s after its last job.
-    sleep 10
+    # the signal handlers' registration exits 5 s after its last job, and the engine
+    # rests 30 s after its first pass (it hands the start-up's code pages back then).
+    sleep 40
     local before after
     before=$(proc_sample "$pid")
     sleep "$IDLE_SECONDS"
