@@ -1,5 +1,6 @@
 import ArgumentParser
 import BirthdayCore
+import BirthdayDaemon
 import BirthdayStore
 import BirthdaySystem
 import Foundation
@@ -12,8 +13,9 @@ extension BirthdaysCommand {
                 Each event of the feed (the same UIDs, dates and alarms as 'birthdays export') becomes one resource, \
                 UID.ics, of a CalDAV calendar: one that 'publish add' finds or makes. Only what changed since the last \
                 publish is written, and only resources publish wrote are ever changed or deleted. A publish that would \
-                delete more than half of 10 or more published events needs 'publish sync --force'. Run 'publish sync' \
-                by hand or from a timer; the daemon does not publish by itself yet.
+                delete more than half of 10 or more published events needs 'publish sync --force'. The running daemon \
+                ('birthdays run') publishes within seconds of every change, at start, at each wake and every 6 hours, \
+                and retries a failed publish (see 'birthdays status'); it never forces one.
                 """,
             subcommands: [PublishAdd.self, PublishList.self, PublishSync.self, PublishRemove.self],
             defaultSubcommand: PublishList.self
@@ -38,33 +40,19 @@ extension BirthdaysCommand {
 
         /// Publishes to each target, returning the reports (a helper that cannot run is a failed report).
         static func publish(_ targets: [PublishTarget], force: Bool, context: Context, password: String? = nil) async throws -> [PublishReport] {
+            let publisher = TargetPublisher(database: context.database, environment: context.environment)
             var reports: [PublishReport] = []
             for target in targets {
-                do {
-                    var secret = password
-                    if secret == nil { secret = try await Self.password(target.passwordCommand, context: context) }
-                    let helper = CardDAVHelper(database: context.database.path, environment: context.environment, password: secret)
-                    reports.append(
-                        try await helper.publish(
-                            target,
-                            force: force,
-                            now: context.now,
-                            timeZone: context.systemTimeZone,
-                            locale: context.systemLocale
-                        )
+                reports.append(
+                    await publisher.publish(
+                        target,
+                        force: force,
+                        password: password,
+                        now: context.now,
+                        timeZone: context.systemTimeZone,
+                        locale: context.systemLocale
                     )
-                } catch let error as SourceError {
-                    var report = PublishReport(name: target.name)
-                    report.error = error
-                    try? await context.database.recordPublishOutcome(targetId: target.id, now: context.now, error: error.description)
-                    reports.append(report)
-                } catch let error as CLIError {
-                    // The password command's own sentence.
-                    var report = PublishReport(name: target.name)
-                    report.error = .unavailable(reason: error.description)
-                    try? await context.database.recordPublishOutcome(targetId: target.id, now: context.now, error: error.description)
-                    reports.append(report)
-                }
+                )
             }
             return reports
         }
