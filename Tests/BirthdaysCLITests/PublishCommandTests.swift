@@ -111,7 +111,6 @@ extension XandikosServer: DAVTestServer {}
         #expect(listed.first?["events"] as? Int == 6)
         #expect(listed.first?["error"] == nil || listed.first?["error"] is NSNull)
         #expect(try await Self.readBack(server, calendar) == exported)
-
         // Another client's event in the same calendar.
         let foreign =
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:foreign@test\r\nDTSTAMP:20260101T000000Z\r\n"
@@ -341,7 +340,8 @@ extension XandikosServer: DAVTestServer {}
 
     @Test(arguments: [
         ["publish", "add", "not-a-url"], ["publish", "add", "ftp://example.org/"], ["publish", "add", "http://u:p@example.org/"],
-        ["publish", "add", "http://example.org/", "--name", ""], ["publish", "sync", "--bogus"],
+        ["publish", "add", "http://example.org/", "--name", ""], ["publish", "sync", "--bogus"], ["publish", "remove"],
+        ["publish", "remove", "x", "--all"], ["publish", "remove", "--delete-calendar"],
     ])
     func badArgumentsAreUsageErrorsThatStoreNothing(_ arguments: [String]) async throws {
         let cli = try CLIProcess()
@@ -392,5 +392,49 @@ extension XandikosServer: DAVTestServer {}
         #expect(keep.stderr.contains("not deleted"))
         #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).count == 1)
         #expect(try await server.curl("PROPFIND", calendar, headers: ["Depth: 0"]).status == 207)
+    }
+
+    /// `remove --all`: every target goes; with --delete-calendar the calendars publish add made are
+    /// deleted, and one that was there before stays with its events.
+    @Test func removeAllForgetsEveryTargetAndDeletesOnlyTheCalendarsItMade() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        let family = server.baseURL + "/alice/family/"
+        let made = try await server.curl(
+            "MKCALENDAR",
+            family,
+            body:
+                #"<?xml version="1.0"?><c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>Family</d:displayname></d:prop></d:set></c:mkcalendar>"#
+        )
+        try #require(made.status == 201, "\(made)")
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        let secretFile = try cli.write("dav-password", server.password + "\n")
+        for (url, name) in [(server.baseURL, "made"), (family, "family")] {
+            let add = try await cli.run("publish", "add", url, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--name", name)
+            #expect(add.status == 0, "\(add.stderr)")
+        }
+        let birthdays = server.baseURL + "/alice/birthdays/"
+        #expect(try await Self.members(server, birthdays).count == 1)
+        #expect(try await Self.members(server, family).count == 1)
+
+        let removed = try await cli.run("publish", "remove", "--all", "--delete-calendar")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout.contains("Removed made and deleted its calendar."), "\(removed.stdout)")
+        #expect(removed.stdout.contains("Removed family; its calendar was there before"), "\(removed.stdout)")
+        #expect(try await server.curl("PROPFIND", birthdays, headers: ["Depth: 0"]).status == 404)
+        #expect(try await Self.members(server, family).count == 1)
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
+
+        // Without --delete-calendar every calendar keeps its events; with no target left, nothing to do.
+        let again = try await cli.run("publish", "add", family, "--username", "alice", "--password-command", "cat '\(secretFile)'")
+        #expect(again.status == 0, "\(again.stderr)")
+        let kept = try await cli.run("publish", "remove", "--all")
+        #expect(kept.status == 0 && kept.stdout.contains("its events stay in \(family)"), "\(kept.stdout) \(kept.stderr)")
+        #expect(try await Self.members(server, family).count == 1)
+        let none = try await cli.run("publish", "remove", "--all")
+        #expect(none.status == 0 && none.stdout.contains("No publish targets"), "\(none.stdout)")
     }
 }
