@@ -111,6 +111,19 @@ extension XandikosServer: DAVTestServer {}
         #expect(listed.first?["events"] as? Int == 6)
         #expect(listed.first?["error"] == nil || listed.first?["error"] is NSNull)
         #expect(try await Self.readBack(server, calendar) == exported)
+        // Made with a display name, for events only, in a birthday colour (Apple's calendar-color), as the server stored them.
+        let (described, properties) = try await server.curl(
+            "PROPFIND",
+            calendar,
+            headers: ["Depth: 0", "Content-Type: application/xml"],
+            body: #"<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:i="http://apple.com/ns/ical/">"#
+                + "<d:prop><d:displayname/><i:calendar-color/><c:supported-calendar-component-set/></d:prop></d:propfind>"
+        )
+        #expect(described == 207)
+        #expect(properties.contains(">#E0467CFF</"), "\(properties)")
+        #expect(properties.contains(">Birthdays</"), "\(properties)")
+        #expect(properties.contains(#"name="VEVENT""#) && !properties.contains(#"name="VTODO""#), "\(properties)")
+
         // Another client's event in the same calendar.
         let foreign =
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:foreign@test\r\nDTSTAMP:20260101T000000Z\r\n"
