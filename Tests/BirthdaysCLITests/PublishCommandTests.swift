@@ -450,4 +450,58 @@ extension XandikosServer: DAVTestServer {}
         let none = try await cli.run("publish", "remove", "--all")
         #expect(none.status == 0 && none.stdout.contains("No publish targets"), "\(none.stdout)")
     }
+
+    /// A server killed in the middle of a publish of many events: the publish fails with one line,
+    /// `status` shows the target failing, and the next publish, once the server is back, completes
+    /// it: every event once (same UIDs, as many as the feed has), no error.
+    @Test func aServerThatGoesAwayMidPublishIsCompletedByTheNextPublishWithoutDuplicates() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        let secretFile = try cli.write("dav-password", server.password + "\n")
+        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'")
+        #expect(add.status == 0, "\(add.stderr)")
+        let calendar = server.baseURL + "/alice/birthdays/"
+        var many: [(uid: String, name: String, birthday: String)] = []
+        for index in 0..<400 {
+            let year = 1940 + index % 50
+            let month = 1 + index % 12
+            let day = 1 + index % 28
+            many.append((String(format: "m%03d", index), "Many \(index)", String(format: "%04d-%02d-%02d", year, month, day)))
+        }
+        try await cli.seed(many)
+        let puts = { server.log.split(separator: "\n").filter { $0.contains("PUT request for") && $0.contains("using 'birthdays") }.count }
+        let before = puts()
+
+        let publishing = Task { try await cli.run("publish", "sync") }
+        try await eventually("the publish to be under way", seconds: 120) { puts() >= before + 40 }
+        server.stop(signal: SIGKILL)
+        let interrupted = try await publishing.value
+        #expect(interrupted.status == 1, "\(interrupted.stdout)")
+        #expect(interrupted.stderr.split(separator: "\n").count == 1, "\(interrupted.stderr)")
+        let failing = try CLIProcess.object(try await cli.run("status", "--json").stdout)
+        let failingTarget = try #require((failing["publish_targets"] as? [[String: Any]])?.first)
+        #expect(failingTarget["state"] as? String == "failing", "\(failingTarget)")
+        #expect(failingTarget["failures"] as? Int == 1)
+        #expect(failingTarget["error"] is String)
+        #expect(try await cli.run("status").stdout.contains("Publish targets: 1"))
+
+        try await server.start()
+        let resumed = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(resumed["error"] == nil || resumed["error"] is NSNull, "\(resumed)")
+        let hrefs = try await Self.members(server, calendar)
+        let exported = Self.eventLines(try await cli.run("export").stdout)
+        #expect(exported.count == 401)
+        #expect(hrefs.count == exported.count)
+        #expect(Set(hrefs).count == hrefs.count)
+        #expect(try await Self.readBack(server, calendar) == exported)
+        let settled = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(settled["put"] as? Int == 0 && settled["unchanged"] as? Int == 401 && (settled["requests"] as? Int ?? 99) <= 2)
+        let healthy = try CLIProcess.object(try await cli.run("status", "--json").stdout)
+        let target = try #require((healthy["publish_targets"] as? [[String: Any]])?.first)
+        #expect(target["state"] as? String == "ok" && target["failures"] as? Int == 0 && target["events"] as? Int == 401, "\(target)")
+    }
 }
