@@ -10,7 +10,9 @@ import Foundation
 /// `PROPFIND` of `current-user-principal` and `calendar-home-set` (on the
 /// URL, then on `/.well-known/caldav`) leads to the home set; its calendar
 /// whose display name is `calendarName` is used, else a new one is made with
-/// `MKCALENDAR` (that display name, events only).
+/// `MKCALENDAR` (that display name, events only, a birthday colour: Apple's
+/// `calendar-color`, which most clients show; a server that refuses the
+/// colour gets the request again without it).
 ///
 /// ## Publishing (``publish(to:password:events:published:force:record:forget:)``)
 /// 1. `PROPFIND` Depth 1 of the members' entity tags: a resource of ours
@@ -131,7 +133,11 @@ package struct CalDAVPublisher: Sendable {
         let slug = Self.slug(name)
         for attempt in 1...9 {
             guard let url = URL(string: base + slug + (attempt == 1 ? "" : "-\(attempt)") + "/") else { break }
-            let made = try await session.send("MKCALENDAR", url, depth: nil, body: CalDAVRequests.makeCalendar(displayName: name))
+            var made = try await session.send("MKCALENDAR", url, depth: nil, body: CalDAVRequests.makeCalendar(displayName: name, color: Self.color))
+            if [400, 403, 422].contains(made.status) {
+                // A server that refuses to set the colour (MKCALENDAR sets all its properties or none): once more without it.
+                made = try await session.send("MKCALENDAR", url, depth: nil, body: CalDAVRequests.makeCalendar(displayName: name, color: nil))
+            }
             switch made.status {
             case 201: return PublishDiscovery(calendarURL: CardDAVDiscovery.collection(url), created: true)
             case 405, 409: continue  // the name is taken
@@ -140,6 +146,10 @@ package struct CalDAVPublisher: Sendable {
         }
         throw .http(url: DAVSession.display(home), status: 405, reason: "no free name for a new calendar")
     }
+
+    /// The colour of a calendar publish makes (Apple's `calendar-color`, `#RRGGBBAA`, which
+    /// iOS, macOS, DAVx5, Nextcloud and Thunderbird show): a birthday pink.
+    static let color = "#E0467CFF"
 
     /// A path segment for a calendar named `name`: its ASCII letters and digits, lowercased.
     static func slug(_ name: String) -> String {
@@ -412,13 +422,14 @@ enum CalDAVRequests {
             <d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>
             """
 
-    /// A new calendar of events named `displayName`.
-    static func makeCalendar(displayName: String) -> String {
-        header + """
-            <cal:mkcalendar xmlns:d="DAV:" xmlns:cal="urn:ietf:params:xml:ns:caldav">
+    /// A new calendar of events named `displayName`, of colour `color` (`#RRGGBBAA`) when given.
+    static func makeCalendar(displayName: String, color: String?) -> String {
+        let colorProperty = color.map { "\n    <ical:calendar-color>\(WebDAVXML.escape($0))</ical:calendar-color>" } ?? ""
+        return header + """
+            <cal:mkcalendar xmlns:d="DAV:" xmlns:cal="urn:ietf:params:xml:ns:caldav" xmlns:ical="http://apple.com/ns/ical/">
               <d:set><d:prop>
                 <d:displayname>\(WebDAVXML.escape(displayName))</d:displayname>
-                <cal:supported-calendar-component-set><cal:comp name="VEVENT"/></cal:supported-calendar-component-set>
+                <cal:supported-calendar-component-set><cal:comp name="VEVENT"/></cal:supported-calendar-component-set>\(colorProperty)
               </d:prop></d:set>
             </cal:mkcalendar>
             """

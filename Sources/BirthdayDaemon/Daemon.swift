@@ -89,7 +89,10 @@ package struct Daemon: Service {
     package let engine: DeliveryEngine
     /// How many source syncs the daemon has done (for tests).
     package var sourceSyncs: Int { get async { await follower.syncs } }
+    /// How many times the daemon has run the publish helper (for tests).
+    package var publishes: Int { get async { await publisher.runs } }
     let follower: SourceFollower
+    let publisher: PublishFollower
     let lock: DaemonLock?
 
     package func run() async throws {
@@ -146,6 +149,20 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
     if !status.allowsScheduling {
         logger.notice("notifications are not enabled (\(status.rawValue)); nothing will be scheduled until: birthdays notifications enable")
     }
+    let publisher = PublishFollower(
+        publisher: TargetPublisher(
+            database: database,
+            environment: configuration.environment,
+            logLevel: logger.logLevel.rawValue,
+            clock: configuration.clock
+        ),
+        database: database,
+        clock: configuration.clock,
+        now: configuration.now,
+        systemTimeZone: configuration.systemTimeZone,
+        systemLocale: configuration.systemLocale,
+        logger: logger
+    )
     let follower = SourceFollower(
         sync: .standard(
             database: database,
@@ -161,7 +178,11 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
         now: configuration.now,
         watches: configuration.watchesSources,
         logger: logger,
-        peopleChanged: { [engine] in engine.poke() }
+        peopleChanged: { [engine, publisher] in
+            engine.poke()
+            // A sync in this process does not move the data version the database watch compares.
+            publisher.post(.storeChanged)
+        }
     )
     // What follows the settings hears of every change through this stream
     // (the feed's address); the engine and the follower through their own events.
@@ -171,6 +192,7 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
         DaemonService(
             engine: engine,
             follower: follower,
+            publisher: publisher,
             desktop: desktop,
             database: database,
             now: configuration.now,
@@ -208,5 +230,5 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
         ),
     ]
     let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))
-    return Daemon(group: group, engine: engine, follower: follower, lock: lock)
+    return Daemon(group: group, engine: engine, follower: follower, publisher: publisher, lock: lock)
 }

@@ -8,8 +8,9 @@ import UnixSignals
 
 /// The delivery daemon as a `Service`: the engine's loop, fed by the wake
 /// monitor, the database watch, SIGHUP and the desktop notification
-/// buttons, and the sources' follower (``SourceFollower``), which syncs at
-/// the same wakes.
+/// buttons, the sources' follower (``SourceFollower``), which syncs at
+/// the same wakes, and the publisher (``PublishFollower``), which publishes
+/// at them and after every write that moves the store's data revision.
 ///
 /// ## Hearing every write
 /// Any command that writes the database (`import`, `settings set`,
@@ -32,6 +33,7 @@ import UnixSignals
 struct DaemonService: Service {
     let engine: DeliveryEngine
     let follower: SourceFollower
+    let publisher: PublishFollower
     let desktop: DesktopNotificationChannel?
     let database: AppDatabase
     let now: @Sendable () -> Date
@@ -74,12 +76,14 @@ struct DaemonService: Service {
         let settingsChanged = self.settingsChanged
 
         let follower = self.follower
+        let publisher = self.publisher
         await withTaskGroup(of: Void.self) { group in
             if let monitor {
                 group.addTask {
                     for await reason in monitor.reasons {
                         continuation.yield(.wake(reason))
                         follower.post(.syncAll(reason: DaemonService.name(of: reason)))
+                        publisher.post(.all(reason: DaemonService.name(of: reason)))
                     }
                 }
             }
@@ -99,6 +103,7 @@ struct DaemonService: Service {
                         logger.info("the database was written by another command")
                         continuation.yield(.storeChanged)
                         follower.post(.reread)
+                        publisher.post(.storeChanged)
                         await settingsChanged()
                     } while await events.next() != nil
                 }
@@ -107,16 +112,21 @@ struct DaemonService: Service {
                 for await _ in hangups {
                     continuation.yield(.reload)
                     follower.post(.syncAll(reason: "reload"))
+                    publisher.post(.all(reason: "reload"))
                     await settingsChanged()
                 }
             }
             group.addTask { await follower.run() }
+            group.addTask { await publisher.run() }
             if let desktop {
                 group.addTask {
                     for await action in desktop.actions { await self.handle(action, continuation: continuation) }
                 }
             }
-            await engine.run(events: events) { _ in follower.post(.syncAll(reason: "midnight")) }
+            await engine.run(events: events) { _ in
+                follower.post(.syncAll(reason: "midnight"))
+                publisher.post(.midnight)
+            }
             continuation.finish()
             stopped()
             group.cancelAll()

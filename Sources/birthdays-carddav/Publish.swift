@@ -48,6 +48,13 @@ extension CardDAVHelperCommand {
         @Option(help: "The system time zone of the caller.") var timeZone: String
         @Option(help: "The caller's locale (a BCP 47 tag), for the events' texts.") var locale: String?
         @Flag var force = false
+        @Flag(
+            help: """
+                Publish only when the events differ from those of the last successful publish (their calendar hash): \
+                otherwise report them unchanged without a request.
+                """
+        )
+        var ifChanged = false
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
 
         func run() async throws {
@@ -82,6 +89,15 @@ extension CardDAVHelperCommand {
                 CardDAVHelperCommand.reply(PublishReport?.none, .store("\(error)"))
                 throw ExitCode(HelperExit.failed)
             }
+            let calendarHash = PublishPlan.calendarHash(events)
+            // The daemon's check after a write to the store: the events the last
+            // publish, a success, left published need no request at all.
+            if ifChanged, target.lastError == nil, target.eventsHash == calendarHash {
+                var report = PublishReport(name: target.name)
+                report.unchanged = events.count
+                CardDAVHelperCommand.reply(report, nil)
+                return
+            }
             var report: PublishReport
             do throws(SourceError) {
                 var password = known
@@ -105,7 +121,12 @@ extension CardDAVHelperCommand {
                 report = PublishReport(name: target.name)
                 report.error = error
             }
-            try? await database.recordPublishOutcome(targetId: target.id, now: instant, error: report.error?.description)
+            try? await database.recordPublishOutcome(
+                targetId: target.id,
+                now: instant,
+                error: report.error?.description,
+                eventsHash: report.succeeded ? calendarHash : nil
+            )
             let logger = CardDAVHelperCommand.logger(environment)
             if let error = report.error {
                 logger.warning("publish to \(target.name) failed: \(error.description)")

@@ -101,4 +101,19 @@ import Testing
         #expect(!PublishPlan.sameEvent(Array(Self.ours.utf8), Self.ours.replacingOccurrences(of: "🎂 Ada", with: "Ada")))
         #expect(!PublishPlan.sameEvent(Array(Self.ours.utf8), Self.ours.replacingOccurrences(of: "PT9H", with: "-PT15H")))
     }
+
+    /// The daemon's "did the events change" is one hash of the whole calendar: the same events in
+    /// any order, or with another DTSTAMP, hash the same; one changed alarm does not.
+    @Test func theCalendarHashFollowsTheEventsButNotTheirOrderOrStamp() {
+        let ada = PublishEvent(uid: "ada", bytes: Array(Self.ours.utf8))
+        let bob = PublishEvent(uid: "bob", bytes: Array(Self.ours.replacingOccurrences(of: "Ada", with: "Bob").utf8))
+        let hash = PublishPlan.calendarHash([ada, bob])
+        #expect(PublishPlan.calendarHash([bob, ada]) == hash)
+        let restamped = Self.ours.replacingOccurrences(of: "DTSTAMP:", with: "DTSTAMP:2030")
+        #expect(restamped != Self.ours)
+        #expect(PublishPlan.calendarHash([PublishEvent(uid: "ada", bytes: Array(restamped.utf8)), bob]) == hash)
+        let moved = PublishEvent(uid: "ada", bytes: Array(Self.ours.replacingOccurrences(of: "PT9H", with: "-PT15H").utf8))
+        #expect(PublishPlan.calendarHash([moved, bob]) != hash)
+        #expect(PublishPlan.calendarHash([ada]) != hash)
+    }
 }

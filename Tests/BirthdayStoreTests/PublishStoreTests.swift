@@ -58,4 +58,30 @@ import Testing
         #expect(try await database.publishedEvents(targetId: other.id).count == 1)
         await #expect(throws: SourceError.unknownTarget(name: "home")) { try await database.removePublishTarget(named: "home") }
     }
+
+    /// Migration `v12-publish-state`: the events' hash of the last success, failures in a row, and
+    /// the daemon's next attempt, which a success and the daemon's stop clear.
+    @Test func aFailureCountsAndPlansARetryThatASuccessClears() async throws {
+        let database = try AppDatabase.inMemory()
+        let target = try await database.addPublishTarget(Self.target("home"), now: Self.now)
+        #expect(target.eventsHash == nil && target.failures == 0 && target.nextAttempt == nil)
+        for minute in 1...2 {
+            try await database.recordPublishOutcome(targetId: target.id, now: Self.now.addingTimeInterval(Double(60 * minute)), error: "down")
+        }
+        let retry = Self.now.addingTimeInterval(300)
+        try await database.setNextPublish([target.id: retry])
+        var stored = try #require(try await database.publishTarget(id: target.id))
+        #expect(stored.failures == 2 && stored.nextAttempt == retry && stored.eventsHash == nil)
+        try await database.clearNextPublish()
+        #expect(try await database.publishTarget(id: target.id)?.nextAttempt == nil)
+
+        try await database.setNextPublish([target.id: retry])
+        try await database.recordPublishOutcome(targetId: target.id, now: retry, error: nil, eventsHash: "0123456789abcdef")
+        stored = try #require(try await database.publishTarget(id: target.id))
+        #expect(stored.failures == 0 && stored.nextAttempt == nil && stored.lastError == nil)
+        #expect(stored.eventsHash == "0123456789abcdef" && stored.lastPublish == retry)
+        // A later failure keeps the hash of the last success.
+        try await database.recordPublishOutcome(targetId: target.id, now: retry.addingTimeInterval(60), error: "down")
+        #expect(try await database.publishTarget(id: target.id)?.eventsHash == "0123456789abcdef")
+    }
 }

@@ -111,6 +111,18 @@ extension XandikosServer: DAVTestServer {}
         #expect(listed.first?["events"] as? Int == 6)
         #expect(listed.first?["error"] == nil || listed.first?["error"] is NSNull)
         #expect(try await Self.readBack(server, calendar) == exported)
+        // Made with a display name, for events only, in a birthday colour (Apple's calendar-color), as the server stored them.
+        let (described, properties) = try await server.curl(
+            "PROPFIND",
+            calendar,
+            headers: ["Depth: 0", "Content-Type: application/xml"],
+            body: #"<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:i="http://apple.com/ns/ical/">"#
+                + "<d:prop><d:displayname/><i:calendar-color/><c:supported-calendar-component-set/></d:prop></d:propfind>"
+        )
+        #expect(described == 207)
+        #expect(properties.contains(">#E0467CFF</"), "\(properties)")
+        #expect(properties.contains(">Birthdays</"), "\(properties)")
+        #expect(properties.contains(#"name="VEVENT""#) && !properties.contains(#"name="VTODO""#), "\(properties)")
 
         // Another client's event in the same calendar.
         let foreign =
@@ -341,7 +353,8 @@ extension XandikosServer: DAVTestServer {}
 
     @Test(arguments: [
         ["publish", "add", "not-a-url"], ["publish", "add", "ftp://example.org/"], ["publish", "add", "http://u:p@example.org/"],
-        ["publish", "add", "http://example.org/", "--name", ""], ["publish", "sync", "--bogus"],
+        ["publish", "add", "http://example.org/", "--name", ""], ["publish", "sync", "--bogus"], ["publish", "remove"],
+        ["publish", "remove", "x", "--all"], ["publish", "remove", "--delete-calendar"],
     ])
     func badArgumentsAreUsageErrorsThatStoreNothing(_ arguments: [String]) async throws {
         let cli = try CLIProcess()
@@ -392,5 +405,103 @@ extension XandikosServer: DAVTestServer {}
         #expect(keep.stderr.contains("not deleted"))
         #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).count == 1)
         #expect(try await server.curl("PROPFIND", calendar, headers: ["Depth: 0"]).status == 207)
+    }
+
+    /// `remove --all`: every target goes; with --delete-calendar the calendars publish add made are
+    /// deleted, and one that was there before stays with its events.
+    @Test func removeAllForgetsEveryTargetAndDeletesOnlyTheCalendarsItMade() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        let family = server.baseURL + "/alice/family/"
+        let made = try await server.curl(
+            "MKCALENDAR",
+            family,
+            body:
+                #"<?xml version="1.0"?><c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>Family</d:displayname></d:prop></d:set></c:mkcalendar>"#
+        )
+        try #require(made.status == 201, "\(made)")
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        let secretFile = try cli.write("dav-password", server.password + "\n")
+        for (url, name) in [(server.baseURL, "made"), (family, "family")] {
+            let add = try await cli.run("publish", "add", url, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--name", name)
+            #expect(add.status == 0, "\(add.stderr)")
+        }
+        let birthdays = server.baseURL + "/alice/birthdays/"
+        #expect(try await Self.members(server, birthdays).count == 1)
+        #expect(try await Self.members(server, family).count == 1)
+
+        let removed = try await cli.run("publish", "remove", "--all", "--delete-calendar")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout.contains("Removed made and deleted its calendar."), "\(removed.stdout)")
+        #expect(removed.stdout.contains("Removed family; its calendar was there before"), "\(removed.stdout)")
+        #expect(try await server.curl("PROPFIND", birthdays, headers: ["Depth: 0"]).status == 404)
+        #expect(try await Self.members(server, family).count == 1)
+        #expect(try CLIProcess.array(try await cli.run("publish", "list", "--json").stdout).isEmpty)
+
+        // Without --delete-calendar every calendar keeps its events; with no target left, nothing to do.
+        let again = try await cli.run("publish", "add", family, "--username", "alice", "--password-command", "cat '\(secretFile)'")
+        #expect(again.status == 0, "\(again.stderr)")
+        let kept = try await cli.run("publish", "remove", "--all")
+        #expect(kept.status == 0 && kept.stdout.contains("its events stay in \(family)"), "\(kept.stdout) \(kept.stderr)")
+        #expect(try await Self.members(server, family).count == 1)
+        let none = try await cli.run("publish", "remove", "--all")
+        #expect(none.status == 0 && none.stdout.contains("No publish targets"), "\(none.stdout)")
+    }
+
+    /// A server killed in the middle of a publish of many events: the publish fails with one line,
+    /// `status` shows the target failing, and the next publish, once the server is back, completes
+    /// it: every event once (same UIDs, as many as the feed has), no error.
+    @Test func aServerThatGoesAwayMidPublishIsCompletedByTheNextPublishWithoutDuplicates() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        let secretFile = try cli.write("dav-password", server.password + "\n")
+        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'")
+        #expect(add.status == 0, "\(add.stderr)")
+        let calendar = server.baseURL + "/alice/birthdays/"
+        var many: [(uid: String, name: String, birthday: String)] = []
+        for index in 0..<400 {
+            let year = 1940 + index % 50
+            let month = 1 + index % 12
+            let day = 1 + index % 28
+            many.append((String(format: "m%03d", index), "Many \(index)", String(format: "%04d-%02d-%02d", year, month, day)))
+        }
+        try await cli.seed(many)
+        let puts = { server.log.split(separator: "\n").filter { $0.contains("PUT request for") && $0.contains("using 'birthdays") }.count }
+        let before = puts()
+
+        let publishing = Task { try await cli.run("publish", "sync") }
+        try await eventually("the publish to be under way", seconds: 120) { puts() >= before + 40 }
+        server.stop(signal: SIGKILL)
+        let interrupted = try await publishing.value
+        #expect(interrupted.status == 1, "\(interrupted.stdout)")
+        #expect(interrupted.stderr.split(separator: "\n").count == 1, "\(interrupted.stderr)")
+        let failing = try CLIProcess.object(try await cli.run("status", "--json").stdout)
+        let failingTarget = try #require((failing["publish_targets"] as? [[String: Any]])?.first)
+        #expect(failingTarget["state"] as? String == "failing", "\(failingTarget)")
+        #expect(failingTarget["failures"] as? Int == 1)
+        #expect(failingTarget["error"] is String)
+        #expect(try await cli.run("status").stdout.contains("Publish targets: 1"))
+
+        try await server.start()
+        let resumed = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(resumed["error"] == nil || resumed["error"] is NSNull, "\(resumed)")
+        let hrefs = try await Self.members(server, calendar)
+        let exported = Self.eventLines(try await cli.run("export").stdout)
+        #expect(exported.count == 401)
+        #expect(hrefs.count == exported.count)
+        #expect(Set(hrefs).count == hrefs.count)
+        #expect(try await Self.readBack(server, calendar) == exported)
+        let settled = try Self.report(try await cli.run("publish", "sync", "--json"))
+        #expect(settled["put"] as? Int == 0 && settled["unchanged"] as? Int == 401 && (settled["requests"] as? Int ?? 99) <= 2)
+        let healthy = try CLIProcess.object(try await cli.run("status", "--json").stdout)
+        let target = try #require((healthy["publish_targets"] as? [[String: Any]])?.first)
+        #expect(target["state"] as? String == "ok" && target["failures"] as? Int == 0 && target["events"] as? Int == 401, "\(target)")
     }
 }

@@ -21,11 +21,14 @@ public final class RadicaleServer: @unchecked Sendable {
     public let password: String
     public let directory: TemporaryDirectory
     public let port: Int
-    private let process: TestProcess
+    private let lock = NSLock()
+    private var process: TestProcess
+    /// The logs of the processes stopped by ``restart()``.
+    private var earlierLogs = ""
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
     public var storage: String { directory.file("storage") }
-    /// `…/alice/NAME/`
+    /// The URL of alice's collection `name`.
     public func bookURL(_ name: String) -> String { "\(baseURL)/\(user)/\(name)/" }
     /// Where Radicale keeps the book's cards (one file per href).
     public func bookFolder(_ name: String) -> String { "\(storage)/collection-root/\(user)/\(name)" }
@@ -35,11 +38,16 @@ public final class RadicaleServer: @unchecked Sendable {
         self.password = password
         directory = try TemporaryDirectory()
         try directory.write("users", "alice:\(password)\n")
+        (process, port) = try await Self.start(in: directory, port: 0)
+    }
+
+    /// Writes the configuration (`port` 0: any free one) and starts Radicale; its process and port.
+    private static func start(in directory: TemporaryDirectory, port: Int) async throws -> (TestProcess, Int) {
         try directory.write(
             "config",
             """
             [server]
-            hosts = 127.0.0.1:0
+            hosts = 127.0.0.1:\(port)
             [auth]
             type = htpasswd
             htpasswd_filename = \(directory.file("users"))
@@ -64,7 +72,6 @@ public final class RadicaleServer: @unchecked Sendable {
         if let nice = SystemTools.path("nice") { argv = [nice, "-n", "10"] + argv }
         let environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "LANG": "C.UTF-8"]
         let process = try TestProcess(argv, environment: environment, directory: directory.url, name: "radicale")
-        self.process = process
         var found: Int?
         try await process.waitUntil("Radicale to listen", seconds: 60) { process in
             let log = process.stderr
@@ -75,13 +82,47 @@ public final class RadicaleServer: @unchecked Sendable {
             return process.poll() != nil
         }
         guard let found else { throw TestSupportError("Radicale exited: \(process.stderr)") }
-        port = found
+        return (process, found)
     }
 
     deinit { stop() }
 
-    /// Stops the server (the folder stays until ``cleanUp()``).
-    public func stop() { process.stop() }
+    private var current: TestProcess { lock.withLock { process } }
+
+    /// Stops the server (the folder stays until ``cleanUp()``); SIGKILL stops it in the middle of a request.
+    public func stop(signal: Int32 = SIGTERM) { current.stop(signal: signal) }
+
+    /// Stops the server, abruptly with `signal` (SIGKILL: no request is finished), and starts it
+    /// again on the same port with the same storage: a server that went away and came back.
+    public func restart(signal: Int32 = SIGTERM) async throws {
+        current.stop(signal: signal)
+        try await eventually("port \(port) to be free again", seconds: 30) { Self.portIsFree(port) }
+        let (process, _) = try await Self.start(in: directory, port: port)
+        lock.withLock {
+            earlierLogs += self.process.stderr
+            self.process = process
+        }
+    }
+
+    /// Starts the server again after ``stop()``, on the same port.
+    public func start() async throws {
+        try await restart()
+    }
+
+    private static func portIsFree(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
 
     /// Stops the server and removes its folder.
     public func cleanUp() {
@@ -94,8 +135,8 @@ public final class RadicaleServer: @unchecked Sendable {
         return Int(log[range.upperBound...].prefix { $0.isNumber })
     }
 
-    /// The server's log so far.
-    public var log: String { process.stderr }
+    /// The server's log so far (of every process ``restart()`` started).
+    public var log: String { lock.withLock { earlierLogs + process.stderr } }
 
     /// How many requests the server received from clients whose User-Agent starts with `userAgent`.
     public func requests(userAgent: String) -> Int {

@@ -19,6 +19,12 @@ public struct PublishTarget: Sendable, Equatable, Codable {
     public var lastError: String?
     /// How many events the calendar holds from us.
     public var events: Int
+    /// ``PublishPlan/calendarHash(_:)`` of the events at the last successful publish.
+    public var eventsHash: String?
+    /// Failed publishes in a row (0 after a success).
+    public var failures: Int
+    /// When the running daemon publishes again after a failure; `nil` when none is planned.
+    public var nextAttempt: Date?
 
     public init(
         id: Int64 = 0,
@@ -31,7 +37,10 @@ public struct PublishTarget: Sendable, Equatable, Codable {
         lastPublish: Date? = nil,
         lastAttempt: Date? = nil,
         lastError: String? = nil,
-        events: Int = 0
+        events: Int = 0,
+        eventsHash: String? = nil,
+        failures: Int = 0,
+        nextAttempt: Date? = nil
     ) {
         self.id = id
         self.name = name
@@ -44,6 +53,9 @@ public struct PublishTarget: Sendable, Equatable, Codable {
         self.lastAttempt = lastAttempt
         self.lastError = lastError
         self.events = events
+        self.eventsHash = eventsHash
+        self.failures = failures
+        self.nextAttempt = nextAttempt
     }
 }
 
@@ -178,6 +190,13 @@ public struct PublishPlan: Sendable, Equatable {
         let text = String(decoding: bytes, as: UTF8.self)
         let kept = unfolded(text).filter { !$0.hasPrefix("DTSTAMP:") && !$0.hasPrefix("DTSTAMP;") }
         return StableHash.hex(kept.joined(separator: "\n"))
+    }
+
+    /// One hash of the whole calendar: of every event's UID and ``hash(_:)``,
+    /// in UID order. Equal hashes mean every resource a publish would write
+    /// is byte for byte what the last one wrote (`DTSTAMP` aside).
+    public static func calendarHash(_ events: [PublishEvent]) -> String {
+        StableHash.hex(events.map { $0.uid + " " + $0.hash }.sorted().joined(separator: "\n"))
     }
 
     /// The content lines of iCalendar text, unfolded (RFC 5545 §3.1).

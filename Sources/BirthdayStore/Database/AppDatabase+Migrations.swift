@@ -312,6 +312,19 @@ extension AppDatabase {
             }
         }
 
+        // What the running daemon needs to publish without asking the server
+        // when nothing changed, and to show how each target fares.
+        migrator.registerMigration("v12-publish-state") { db in
+            try db.alter(table: "publishTarget") { t in
+                // ``PublishPlan/calendarHash(_:)`` of the events at the last successful publish.
+                t.add(column: "eventsHash", .text)
+                // Failed publishes in a row (0 after a success).
+                t.add(column: "failures", .integer).notNull().defaults(to: 0)
+                // When the running daemon publishes again after a failure (Unix seconds); NULL when none is planned.
+                t.add(column: "nextAttempt", .double)
+            }
+        }
+
         return migrator
     }
 }

@@ -45,6 +45,9 @@ extension AppDatabase {
                 stored.lastPublish = nil
                 stored.lastAttempt = nil
                 stored.lastError = nil
+                stored.eventsHash = nil
+                stored.failures = 0
+                stored.nextAttempt = nil
                 return stored
             }
         } catch {
@@ -109,22 +112,42 @@ extension AppDatabase {
     }
 
     /// Records how a publish ended: the attempt, the error (`nil`: a success,
-    /// which is also the last publish) and how many events are published.
-    package func recordPublishOutcome(targetId: Int64, now: Date, error: String?) async throws(StoreError) {
+    /// which is also the last publish, with the hash of the events it left
+    /// published) and how many events are published. A failure counts one
+    /// more in a row; a success clears the count and any planned retry.
+    package func recordPublishOutcome(targetId: Int64, now: Date, error: String?, eventsHash: String? = nil) async throws(StoreError) {
         try await write { db in
             let events = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM publishedEvent WHERE targetId = ?", arguments: [targetId]) ?? 0
             if error == nil {
                 try db.execute(
-                    sql: "UPDATE publishTarget SET lastPublish = ?, lastAttempt = ?, lastError = NULL, events = ? WHERE id = ?",
-                    arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, events, targetId]
+                    sql: """
+                        UPDATE publishTarget SET lastPublish = ?, lastAttempt = ?, lastError = NULL, events = ?, eventsHash = ?,
+                        failures = 0, nextAttempt = NULL WHERE id = ?
+                        """,
+                    arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, events, eventsHash, targetId]
                 )
             } else {
                 try db.execute(
-                    sql: "UPDATE publishTarget SET lastAttempt = ?, lastError = ?, events = ? WHERE id = ?",
+                    sql: "UPDATE publishTarget SET lastAttempt = ?, lastError = ?, events = ?, failures = failures + 1 WHERE id = ?",
                     arguments: [now.timeIntervalSince1970, error, events, targetId]
                 )
             }
         }
+    }
+
+    /// Records when the running daemon publishes to each target again after
+    /// a failure (`nil`: no retry planned), for `birthdays status`.
+    package func setNextPublish(_ next: [Int64: Date?]) async throws(StoreError) {
+        try await write { db in
+            for (id, date) in next {
+                try db.execute(sql: "UPDATE publishTarget SET nextAttempt = ? WHERE id = ?", arguments: [date?.timeIntervalSince1970, id])
+            }
+        }
+    }
+
+    /// Clears every planned retry (the daemon stops: nothing publishes then).
+    package func clearNextPublish() async throws(StoreError) {
+        try await write { db in try db.execute(sql: "UPDATE publishTarget SET nextAttempt = NULL WHERE nextAttempt IS NOT NULL") }
     }
 
     private static func publishTargets(_ db: Database) throws -> [PublishTarget] {
@@ -132,7 +155,8 @@ extension AppDatabase {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT id, name, url, calendarURL, username, passwordCommand, createdCalendar, lastPublish, lastAttempt, lastError, events
+                SELECT id, name, url, calendarURL, username, passwordCommand, createdCalendar, lastPublish, lastAttempt, lastError, events,
+                eventsHash, failures, nextAttempt
                 FROM publishTarget ORDER BY id
                 """
         )
@@ -149,7 +173,10 @@ extension AppDatabase {
                     lastPublish: (row[7] as Double?).map(Date.init(timeIntervalSince1970:)),
                     lastAttempt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)),
                     lastError: row[9],
-                    events: row[10]
+                    events: row[10],
+                    eventsHash: row[11],
+                    failures: row[12],
+                    nextAttempt: (row[13] as Double?).map(Date.init(timeIntervalSince1970:))
                 )
             )
         }

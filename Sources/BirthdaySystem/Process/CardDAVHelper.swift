@@ -39,6 +39,8 @@ package struct CardDAVHelper: SourceDelegate {
     package let reporting: Reporting
     /// How long a sync may take before the helper is stopped.
     package let timeout: Duration
+    /// The clock of the timeout when the whole report is read (the daemon's, so its sleeps stay on its event loops).
+    package let clock: any Clock<Duration>
 
     /// - Parameters:
     ///   - database: the database file the helper syncs into.
@@ -51,7 +53,8 @@ package struct CardDAVHelper: SourceDelegate {
         password: String? = nil,
         reporting: Reporting = .report,
         logLevel: String? = nil,
-        timeout: Duration = .seconds(30 * 60)
+        timeout: Duration = .seconds(30 * 60),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.executable = Self.locate(environment: environment)
         self.database = database
@@ -61,6 +64,7 @@ package struct CardDAVHelper: SourceDelegate {
         self.password = password
         self.reporting = reporting
         self.timeout = timeout
+        self.clock = clock
     }
 
     /// `BIRTHDAYS_CARDDAV_HELPER`, else `birthdays-carddav` in the folder of the running executable.
@@ -115,9 +119,14 @@ package struct CardDAVHelper: SourceDelegate {
 
     /// Publishes the birthday calendar to `target` (in the helper, which
     /// records each resource written in the database and the outcome on the target).
+    ///
+    /// - Parameter ifChanged: publish only when the events differ from the
+    ///   last successful publish's (``PublishPlan/calendarHash(_:)``); else
+    ///   the report says they are unchanged, and no request is made.
     package func publish(
         _ target: PublishTarget,
         force: Bool,
+        ifChanged: Bool = false,
         now: Date,
         timeZone: TimeZone,
         locale: String?
@@ -129,6 +138,7 @@ package struct CardDAVHelper: SourceDelegate {
         ]
         if let locale { arguments += ["--locale", locale] }
         if force { arguments.append("--force") }
+        if ifChanged { arguments.append("--if-changed") }
         return try await call(arguments, timeout: timeout)
     }
 
@@ -163,7 +173,8 @@ package struct CardDAVHelper: SourceDelegate {
                 input: input,
                 output: .capture(limit: 64 << 20),
                 stderr: .inherit,
-                timeout: timeout
+                timeout: timeout,
+                clock: clock
             )
         } catch {
             throw .unavailable(reason: "cannot start \(executable): \(error.reason)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BirthdayCore
+import BirthdayDaemon
 import BirthdayStore
 import BirthdaySystem
 import Foundation
@@ -12,8 +13,9 @@ extension BirthdaysCommand {
                 Each event of the feed (the same UIDs, dates and alarms as 'birthdays export') becomes one resource, \
                 UID.ics, of a CalDAV calendar: one that 'publish add' finds or makes. Only what changed since the last \
                 publish is written, and only resources publish wrote are ever changed or deleted. A publish that would \
-                delete more than half of 10 or more published events needs 'publish sync --force'. Run 'publish sync' \
-                by hand or from a timer; the daemon does not publish by itself yet.
+                delete more than half of 10 or more published events needs 'publish sync --force'. The running daemon \
+                ('birthdays run') publishes within seconds of every change, at start, at each wake and every 6 hours, \
+                and retries a failed publish (see 'birthdays status'); it never forces one.
                 """,
             subcommands: [PublishAdd.self, PublishList.self, PublishSync.self, PublishRemove.self],
             defaultSubcommand: PublishList.self
@@ -38,33 +40,19 @@ extension BirthdaysCommand {
 
         /// Publishes to each target, returning the reports (a helper that cannot run is a failed report).
         static func publish(_ targets: [PublishTarget], force: Bool, context: Context, password: String? = nil) async throws -> [PublishReport] {
+            let publisher = TargetPublisher(database: context.database, environment: context.environment)
             var reports: [PublishReport] = []
             for target in targets {
-                do {
-                    var secret = password
-                    if secret == nil { secret = try await Self.password(target.passwordCommand, context: context) }
-                    let helper = CardDAVHelper(database: context.database.path, environment: context.environment, password: secret)
-                    reports.append(
-                        try await helper.publish(
-                            target,
-                            force: force,
-                            now: context.now,
-                            timeZone: context.systemTimeZone,
-                            locale: context.systemLocale
-                        )
+                reports.append(
+                    await publisher.publish(
+                        target,
+                        force: force,
+                        password: password,
+                        now: context.now,
+                        timeZone: context.systemTimeZone,
+                        locale: context.systemLocale
                     )
-                } catch let error as SourceError {
-                    var report = PublishReport(name: target.name)
-                    report.error = error
-                    try? await context.database.recordPublishOutcome(targetId: target.id, now: context.now, error: error.description)
-                    reports.append(report)
-                } catch let error as CLIError {
-                    // The password command's own sentence.
-                    var report = PublishReport(name: target.name)
-                    report.error = .unavailable(reason: error.description)
-                    try? await context.database.recordPublishOutcome(targetId: target.id, now: context.now, error: error.description)
-                    reports.append(report)
-                }
+                )
             }
             return reports
         }
@@ -210,52 +198,84 @@ extension BirthdaysCommand.Publish {
     struct PublishRemove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
-            abstract: "Stop publishing to a target; the events stay in the calendar unless it is deleted.",
+            abstract: "Stop publishing to a target (or --all); the events stay in the calendar unless it is deleted.",
             discussion: """
                 With --delete-calendar, the calendar itself is deleted, events and all, but only when 'publish add' \
-                made it; a calendar that was there before is never deleted.
+                made it; a calendar that was there before is never deleted (with NAME that is an error, with --all \
+                its target is removed and the calendar kept).
                 """
         )
 
         @OptionGroup var global: GlobalOptions
 
         @Argument(help: "The target's name (see 'birthdays publish list').", completion: Completions.publishTargets)
-        var name: String
+        var name: String?
+
+        @Flag(help: "Remove every target.")
+        var all = false
 
         @Flag(help: "Delete the calendar too (only one that 'publish add' made).")
         var deleteCalendar = false
 
+        func validate() throws {
+            if name == nil && !all { throw ValidationError("name a target, or give --all to remove every target") }
+            if name != nil && all { throw ValidationError("give a target's name or --all, not both") }
+        }
+
         func run() async throws {
             let context = try Context(global)
-            guard let target = try await context.database.publishTarget(named: name) else {
-                throw CLIError(SourceError.unknownTarget(name: name).description)
-            }
-            if deleteCalendar {
-                try BirthdaysCommand.Publish.refuseTrial(context)
-                guard target.createdCalendar else {
+            let targets: [PublishTarget]
+            if let name {
+                guard let target = try await context.database.publishTarget(named: name) else {
+                    throw CLIError(SourceError.unknownTarget(name: name).description)
+                }
+                if deleteCalendar && !target.createdCalendar {
                     throw CLIError(
                         "'\(SafeText.line(name))' publishes into a calendar that was there before, so it is not deleted; "
                             + "run publish remove without --delete-calendar"
                     )
                 }
-                let password = try await BirthdaysCommand.Publish.password(target.passwordCommand, context: context)
-                do {
-                    try await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
-                        .deleteCalendar(target.calendarURL, username: target.username)
-                } catch {
-                    throw CLIError(error.description)
+                targets = [target]
+            } else {
+                targets = try await context.database.publishTargets()
+                if targets.isEmpty {
+                    try output("No publish targets to remove.")
+                    return
                 }
             }
-            do {
-                try await context.database.removePublishTarget(named: name)
-            } catch {
-                throw CLIError(error.description)
+            if deleteCalendar { try BirthdaysCommand.Publish.refuseTrial(context) }
+            var failures: [String] = []
+            for target in targets {
+                let name = SafeText.line(target.name)
+                let deletes = deleteCalendar && target.createdCalendar
+                if deletes {
+                    do {
+                        let password = try await BirthdaysCommand.Publish.password(target.passwordCommand, context: context)
+                        try await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
+                            .deleteCalendar(target.calendarURL, username: target.username)
+                    } catch let error as CLIError {
+                        failures.append("\(name): \(error.description); it is still published to")
+                        continue
+                    } catch {
+                        failures.append("\(name): \(error); it is still published to")
+                        continue
+                    }
+                }
+                do {
+                    try await context.database.removePublishTarget(named: target.name)
+                } catch {
+                    failures.append("\(name): \(error.description)")
+                    continue
+                }
+                if deletes {
+                    try output("Removed \(name) and deleted its calendar.")
+                } else if deleteCalendar {
+                    try output("Removed \(name); its calendar was there before publish add, so it stays: \(target.calendarURL)")
+                } else {
+                    try output("Removed \(name); its events stay in \(target.calendarURL).")
+                }
             }
-            try output(
-                deleteCalendar
-                    ? "Removed \(SafeText.line(name)) and deleted its calendar."
-                    : "Removed \(SafeText.line(name)); its events stay in \(target.calendarURL)."
-            )
+            if !failures.isEmpty { throw CLIError(failures.joined(separator: "\n")) }
         }
     }
 }

@@ -33,6 +33,8 @@ struct StatusReport {
     var days: Int
     var zone: TimeZone
     var sources: [Source]
+    /// The CalDAV calendars `publish` writes into, with how each fares.
+    var publishTargets: [PublishTarget] = []
     var ids: PublicID
     /// The id of the person of the next reminder.
     var nextPersonID: String?
@@ -67,6 +69,7 @@ struct StatusReport {
         last = try await database.lastDelivery()
         recent = try await database.deliveries(updatedSince: context.now.addingTimeInterval(-Double(max(days, 0)) * 86_400))
         sources = try await database.sources(counting: false)
+        publishTargets = try await database.publishTargets()
         serviceInstalled = context.userService().isInstalled
         channelStatuses = try await database.channelStatuses()
         let delivering = Set(channels.filter { channelStatuses[$0]?.paused != true })
@@ -83,6 +86,19 @@ struct StatusReport {
     /// When the running daemon syncs `source` next; `nil` without a daemon (nothing syncs then).
     func nextSync(_ source: Source) -> Date? {
         pid == nil ? nil : source.status.nextSync
+    }
+
+    /// How a publish target fares: `ok` (its last publish succeeded),
+    /// `retrying` (it failed; the running daemon tries again at ``nextPublish(_:)``)
+    /// or `failing` (it failed and nothing retries it: no daemon runs, or a
+    /// publish that would delete most of the events waits for `publish sync --force`).
+    func state(_ target: PublishTarget) -> String {
+        target.lastError == nil ? "ok" : nextPublish(target) == nil ? "failing" : "retrying"
+    }
+
+    /// When the running daemon publishes to a failing `target` again; `nil` without a daemon.
+    func nextPublish(_ target: PublishTarget) -> Date? {
+        pid == nil ? nil : target.nextAttempt
     }
 
     /// " (Ada Lovelace)" for a terminal, "" otherwise.
@@ -152,6 +168,18 @@ struct StatusReport {
             var error: String?
         }
 
+        /// A publish target as status shows it: no server, calendar or password.
+        struct PublishState: Encodable {
+            var name: String
+            /// `ok`, `retrying` or `failing`.
+            var state: String
+            var events: Int
+            var last_publish: String?
+            var next_attempt_at: String?
+            var failures: Int
+            var error: String?
+        }
+
         struct Problem: Encodable {
             var id: String
             var occurrence: String
@@ -171,6 +199,7 @@ struct StatusReport {
         var recent: Recent
         var problems: [Problem]
         var sources: [SourceState]
+        var publish_targets: [PublishState]
         var channel_problems: [ChannelProblem]
         /// The desktop is the only channel and no notification server took a reminder in the last week.
         var desktop_unanswered: Bool
@@ -240,6 +269,17 @@ struct StatusReport {
                     error: source.status.error
                 )
             },
+            publish_targets: publishTargets.map { target in
+                .init(
+                    name: target.name,
+                    state: state(target),
+                    events: target.events,
+                    last_publish: iso(target.lastPublish),
+                    next_attempt_at: iso(nextPublish(target)),
+                    failures: target.failures,
+                    error: target.lastError
+                )
+            },
             channel_problems: channelProblems.map { .init(name: $0.name, state: $0.status.state, error: $0.status.lastError) },
             desktop_unanswered: desktopUnanswered,
             people_on_default_channels: defaultedPeople.map(ids.person)
@@ -307,6 +347,19 @@ struct StatusReport {
                     + (source.status.lastSync.map { Wording.wallClock($0, zone: zone) } ?? "never")
                 if let next = nextSync(source) { line += ", next " + Wording.wallClock(next, zone: zone) }
                 if let error = source.status.error { line += "; failing: " + SafeText.line(error) }
+                lines.append(line)
+            }
+        }
+        if !publishTargets.isEmpty {
+            lines.append("Publish targets: \(publishTargets.count)")
+            for target in publishTargets {
+                var line =
+                    "  \(SafeText.line(target.name)): \(state(target)), \(target.events) events, last publish "
+                    + (target.lastPublish.map { Wording.wallClock($0, zone: zone) } ?? "never")
+                if let next = nextPublish(target) { line += ", next attempt " + Wording.wallClock(next, zone: zone) }
+                if let error = target.lastError {
+                    line += "; \(target.failures) failure\(target.failures == 1 ? "" : "s") in a row: " + SafeText.line(error)
+                }
                 lines.append(line)
             }
         }

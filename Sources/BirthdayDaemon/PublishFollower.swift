@@ -1,0 +1,236 @@
+import BirthdayCore
+import BirthdayStore
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Keeps the CalDAV calendars of `birthdays publish` up to date: the
+/// daemon's half of issue 21. Each publish runs the `birthdays-carddav`
+/// helper (``TargetPublisher``), so the daemon links no HTTP, and runs in a
+/// task of its own, so a slow server never holds up a delivery.
+///
+/// When it publishes to a target:
+/// - at start, on every wake the daemon detects (resume, clock and
+///   time-zone changes, SIGHUP) and every ``periodic`` (6 h) after the last
+///   attempt: a whole publish, whose listing of the calendar's tags notices
+///   what other clients changed or deleted;
+/// - after a write to the store that may change the events (``Event/storeChanged``:
+///   `import`, a source sync, `settings set`, `exclude`, `remind`), within
+///   seconds: when the store's data revision is not the one the target's
+///   last attempt read, the helper compares the events' hash with that of
+///   the last successful publish (``PublishPlan/calendarHash(_:)``) and
+///   makes no request when they are the same. The helper's own writes (the
+///   resources it records, the outcome) never move the data revision, so
+///   they wake the daemon's database watch but never publish again;
+/// - at local midnight, when the events changed with the date;
+/// - after a failure, again after ``SourceRetryPolicy``'s delay (30 s,
+///   doubling, at most ``retryCeiling``), a publish the store's writes do
+///   not bring forward. A publish refused for deleting most of the events
+///   is never forced and never retried by itself: it waits, with its
+///   sentence in `status`, for `publish sync --force` or for a change to the store.
+///
+/// When each failing target is tried next is written to the database for
+/// `birthdays status`, and cleared when the daemon stops.
+actor PublishFollower {
+    enum Event: Sendable {
+        /// Publish to every target, whole (start, a wake, SIGHUP).
+        case all(reason: String)
+        /// A new day: publish where the events changed.
+        case midnight
+        /// The store was written: publish where its data revision moved.
+        case storeChanged
+    }
+
+    /// How long a healthy target waits for a whole publish that notices other clients' edits.
+    static let periodic: TimeInterval = 6 * 3600
+    /// The longest wait between the retries of a failing target.
+    static let retryCeiling: Duration = .seconds(3600)
+
+    private let publisher: TargetPublisher
+    private let database: AppDatabase
+    private let clock: any Clock<Duration>
+    private let now: @Sendable () -> Date
+    private let systemTimeZone: @Sendable () -> TimeZone
+    private let systemLocale: String?
+    private let logger: Logger
+    private let alarm = Alarm()
+    private let inbox = Mutex<[Event]>([])
+
+    /// The data revision each target's last attempt read.
+    private var attempted: [Int64: Int64] = [:]
+    /// When each target is published next: its retry, else its periodic publish.
+    private var due: [Int64: Date] = [:]
+    /// Targets whose last publish failed and that are retried at `due`.
+    private var retrying: Set<Int64> = []
+    /// Targets waiting for `publish sync --force` (no retry of their own).
+    private var waiting: Set<Int64> = []
+    /// Publishes run (for tests).
+    private(set) var runs = 0
+
+    init(
+        publisher: TargetPublisher,
+        database: AppDatabase,
+        clock: any Clock<Duration>,
+        now: @escaping @Sendable () -> Date,
+        systemTimeZone: @escaping @Sendable () -> TimeZone,
+        systemLocale: String?,
+        logger: Logger
+    ) {
+        self.publisher = publisher
+        self.database = database
+        self.clock = clock
+        self.now = now
+        self.systemTimeZone = systemTimeZone
+        self.systemLocale = systemLocale
+        self.logger = logger
+    }
+
+    /// Queues `event` and wakes the loop.
+    nonisolated func post(_ event: Event) {
+        inbox.withLock { $0.append(event) }
+        alarm.ring()
+    }
+
+    private static var stopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
+
+    /// Publishes everywhere, then follows the store until a graceful shutdown or cancellation.
+    func run() async {
+        inbox.withLock { $0.insert(.all(reason: "start"), at: 0) }
+        while !Self.stopping {
+            let events = inbox.withLock { inbox in
+                defer { inbox.removeAll() }
+                return inbox
+            }
+            var whole: String?
+            var midnight = false
+            var stored = false
+            for event in events {
+                switch event {
+                case .all(let reason): whole = whole ?? reason
+                case .midnight: midnight = true
+                case .storeChanged: stored = true
+                }
+            }
+            await pass(whole: whole, midnight: midnight, stored: stored)
+            if Self.stopping || !inbox.withLock(\.isEmpty) { continue }
+            guard let next = due.values.min() else {
+                await alarm.sleep(nil)
+                continue
+            }
+            let clock = self.clock
+            let now = self.now
+            await alarm.sleep {
+                try await clock.sleep(untilWallClock: next, now: now)
+            }
+        }
+        do {
+            // The follower ends by cancellation, and the store does no work for a cancelled task:
+            // this last write runs in a task of its own, which the cancellation does not reach.
+            let database = self.database
+            try await Task { try await database.clearNextPublish() }.value
+        } catch {
+            logger.warning("cannot clear the publish targets' next attempt", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Publishes to each target that is due, or whose events may have changed.
+    private func pass(whole: String?, midnight: Bool, stored: Bool) async {
+        let targets: [PublishTarget]
+        let revision: Int64?
+        do {
+            targets = try await database.publishTargets()
+            revision = try await database.revision().value
+        } catch {
+            logger.error("cannot read the publish targets", metadata: ["error": "\(error)"])
+            return
+        }
+        let ids = Set(targets.map(\.id))
+        attempted = attempted.filter { ids.contains($0.key) }
+        due = due.filter { ids.contains($0.key) }
+        retrying.formIntersection(ids)
+        waiting.formIntersection(ids)
+        if let whole, !targets.isEmpty { logger.info("publishing to every target", metadata: ["reason": "\(whole)"]) }
+        let instant = now()
+        for target in targets where !Self.stopping {
+            // Another command's publish (publish sync --force) succeeded: the target is healthy again.
+            if target.lastError == nil && (retrying.contains(target.id) || waiting.contains(target.id)) {
+                retrying.remove(target.id)
+                waiting.remove(target.id)
+                due[target.id] = (target.lastPublish ?? instant).addingTimeInterval(Self.periodic)
+            }
+            let ifChanged: Bool
+            if whole != nil {
+                ifChanged = false
+            } else if let at = due[target.id], instant >= at {
+                ifChanged = false
+            } else if retrying.contains(target.id) {
+                continue
+            } else if midnight || (stored && attempted[target.id] != revision) {
+                ifChanged = true
+            } else {
+                continue
+            }
+            await publish(target, ifChanged: ifChanged, revision: revision)
+        }
+        await recordNextAttempts()
+    }
+
+    private func publish(_ target: PublishTarget, ifChanged: Bool, revision: Int64?) async {
+        if let revision { attempted[target.id] = revision }
+        let report = await publisher.publish(
+            target,
+            force: false,
+            ifChanged: ifChanged,
+            now: now(),
+            timeZone: systemTimeZone(),
+            locale: systemLocale
+        )
+        runs += 1
+        let instant = now()
+        switch report.error {
+        case nil:
+            retrying.remove(target.id)
+            waiting.remove(target.id)
+            due[target.id] = instant.addingTimeInterval(Self.periodic)
+            if report.put + report.deleted > 0 {
+                logger.info("published", metadata: ["written": "\(report.put)", "deleted": "\(report.deleted)", "requests": "\(report.requests)"])
+            }
+        case .publishMassRemoval?:
+            // Never forced here: the person decides, or a change to the store makes it unnecessary.
+            retrying.remove(target.id)
+            waiting.insert(target.id)
+            due[target.id] = nil
+            logger.warning("a publish would delete most of the published events; it waits for: birthdays publish sync --force")
+        case let error?:
+            let failures = (try? await database.publishTarget(id: target.id))?.failures ?? 1
+            let delay = SourceRetryPolicy.delay(afterFailures: max(failures, 1), ceiling: Self.retryCeiling)
+            retrying.insert(target.id)
+            due[target.id] = instant.addingTimeInterval(delay.timeInterval)
+            logger.warning(
+                "publish failed; retrying later",
+                metadata: ["error": "\(error.description)", "failures": "\(failures)", "retry_in_s": "\(delay.components.seconds)"]
+            )
+        }
+    }
+
+    /// Writes each failing target's next attempt where the store does not hold it yet.
+    private func recordNextAttempts() async {
+        guard let targets = try? await database.publishTargets() else { return }
+        var changes: [Int64: Date?] = [:]
+        for target in targets {
+            let next = retrying.contains(target.id) ? due[target.id] : nil
+            switch (target.nextAttempt, next) {
+            case (nil, nil): continue
+            case (let old?, let new?) where abs(old.timeIntervalSince(new)) < 0.001: continue
+            default: changes[target.id] = next
+            }
+        }
+        guard !changes.isEmpty else { return }
+        do {
+            try await database.setNextPublish(changes)
+        } catch {
+            logger.warning("cannot record the publish targets' next attempt", metadata: ["error": "\(error)"])
+        }
+    }
+}
