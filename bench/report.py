@@ -190,7 +190,8 @@ def imported_note(key):
 def serve_rows():
     na = not_available("serve")
     events, size = fact_int("feed_events"), fact_int("feed_bytes")
-    label = "1,000-person feed" + (" (%d events, %.0f KB)" % (events, size / 1e3) if events is not None and size else "")
+    ages = " with ages" if FACTS.get("serve_ages") == "on" else ""
+    label = "1,000-person feed" + ages + (" (%d events, %.0f KB)" % (events, size / 1e3) if events is not None and size else "")
     for kind, what, target in (("full", "feed full download, %s (wrk %s s)" % (label, FACTS.get("wrk_seconds", "10")), "≥ 0.5× nginx"),
                                ("304", "feed 304 revalidation, If-None-Match (wrk)", "≥ 0.5× nginx")):
         ours, peer = wrk("serve-%s-ours" % kind), wrk("serve-%s-nginx" % kind)
@@ -313,8 +314,18 @@ timed("reschedule", "reschedule on " + people_label("p100k", "100,000 people"), 
 export_note = imported_note("p10k")
 if FACTS.get("export_alarms") and FACTS.get("icalendar_alarms") and FACTS["export_alarms"] != FACTS["icalendar_alarms"]:
     export_note = "; ".join(filter(None, [export_note, "alarms: ours %s, peer %s" % (FACTS["export_alarms"], FACTS["icalendar_alarms"])]))
-timed("export", "export .ics, %s, 2 alarms per event" % people_label("p10k", "10,000 people"), "export", "icalendar",
+timed("export", "export .ics, %s, 2 alarms per event, calendar-ages off" % people_label("p10k", "10,000 people"), "export", "icalendar",
       "python3-icalendar, same events", "≥ 20×", min_ratio=20, note=export_note)
+ages_notes = [imported_note("p10k")]
+for what in ("events", "alarms"):
+    ours_count, peer_count = FACTS.get("export_ages_" + what), FACTS.get("icalendar_ages_" + what)
+    if ours_count and peer_count and ours_count != peer_count:
+        ages_notes.append("%s: ours %s, peer %s" % (what, ours_count, peer_count))
+if FACTS.get("export_ages_events"):
+    ages_notes.append("%s events, ages for %s–%d" % (FACTS["export_ages_events"], FACTS.get("ages_year", "?"),
+                                                      int(FACTS.get("ages_year", "0")) + 2))
+timed("export-ages", "export .ics with ages (calendar-ages on), %s" % people_label("p10k", "10,000 people"), "export-ages",
+      "icalendar-ages", "python3-icalendar, same events", "≥ 20×", min_ratio=20, note="; ".join(filter(None, ages_notes)))
 serve_rows()
 idle_rows()
 idle_rows("idlechannels", "daemon idle, three channels and a digest", "e-mail, ntfy and Apprise added, digest weekly; channels listed: %s"

@@ -271,13 +271,29 @@ measure_export() {
     fact icalendar_events "$(grep -c '^BEGIN:VEVENT' "$OUT/icalendar.ics")"
     fact icalendar_alarms "$(grep -c '^BEGIN:VALARM' "$OUT/icalendar.ics")"
     hf icalendar "$MID_RUNS" -- "$PY" bench/peers/icalendar_build.py "$DATA/p10k.truth.tsv"
+    # With ages (calendar-ages on, the default): this year and the next two as events of
+    # their own, then the recurring event; the peer builds the same for the same year.
+    local year
+    year=$(date +%Y)
+    fact ages_year "$year"
+    $PY bench/peers/icalendar_build.py --ages "$year" "$DATA/p10k.truth.tsv" >"$OUT/icalendar-ages.ics"
+    fact icalendar_ages_events "$(grep -c '^BEGIN:VEVENT' "$OUT/icalendar-ages.ics")"
+    fact icalendar_ages_alarms "$(grep -c '^BEGIN:VALARM' "$OUT/icalendar-ages.ics")"
+    hf icalendar-ages "$MID_RUNS" -- "$PY" bench/peers/icalendar_build.py --ages "$year" "$DATA/p10k.truth.tsv"
     need export export || return 0
-    local db
-    db=$(db_for p10k)
+    local db ages
+    # One event per date (calendar-ages off), as the first peer builds.
+    db=$(db_for p10k p10k-noages)
+    "$BIN" settings set calendar-ages off --database "$db" >/dev/null 2>&1 || true
     "$BIN" export --database "$db" >"$OUT/export.ics"
     fact export_events "$(grep -c '^BEGIN:VEVENT' "$OUT/export.ics" || true)"
     fact export_alarms "$(grep -c '^BEGIN:VALARM' "$OUT/export.ics" || true)"
     hf export "$RUNS" -- "$BIN" export --database "$db"
+    ages=$(db_for p10k)
+    "$BIN" export --database "$ages" >"$OUT/export-ages.ics"
+    fact export_ages_events "$(grep -c '^BEGIN:VEVENT' "$OUT/export-ages.ics" || true)"
+    fact export_ages_alarms "$(grep -c '^BEGIN:VALARM' "$OUT/export-ages.ics" || true)"
+    hf export-ages "$RUNS" -- "$BIN" export --database "$ages"
 }
 
 # wrk ID URL [ETAG]: wrk's report to OUT/ID.wrk.
@@ -297,6 +313,9 @@ measure_serve() {
     local db port url="" pid path=calendar/bench.ics
     if need serve serve "feed url"; then
         db=$(db_for p1k)
+        # Served with ages (the default; said here so the row stays so).
+        "$BIN" settings set calendar-ages on --database "$db" >/dev/null 2>&1 || true
+        fact serve_ages "$("$BIN" settings show --json --database "$db" 2>/dev/null | $PY -c 'import json,sys; print(json.load(sys.stdin).get("calendar-ages", "?"))' 2>/dev/null || echo '?')"
         port=$(free_port)
         url=$("$BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | head -n1)
         path=${url#http://*/}

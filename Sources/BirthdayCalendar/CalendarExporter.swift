@@ -42,8 +42,9 @@ import Darwin
 /// (not busy), `CLASS:PRIVATE`, and carry `CATEGORIES:Birthday` or
 /// `Anniversary`. The title is "🎂 Ada" / "💍 Ada", or "Ada's birthday" /
 /// "Ada's anniversary" with ``Settings/emoji`` off (in the localizer's
-/// language, as are the descriptions and alarm texts); it never contains an
-/// age, because one recurring event cannot show a different age each year.
+/// language, as are the descriptions and alarm texts); a recurring event's
+/// title never contains an age, because one recurring event cannot show a
+/// different age each year (see *Ages* below for the years that do).
 /// The name is the nickname under ``Settings/names`` `nickname` when the
 /// person has one. A deceased person's birthday under `deceased remember` is
 /// "🕯️ Ada" / "In memory of Ada", with one alarm, on the day ("Today would
@@ -74,6 +75,43 @@ import Darwin
 ///   (no event at all in common years), `BYSETPOS` and `RDATE`/`EXDATE` by
 ///   others. The year 2100, common but divisible by 4, gets no event.
 /// The Feb 29 `DTSTART` is the first instance of the series that starts there.
+///
+/// ## Ages
+/// Under ``Settings/calendarAges`` (the default), a Gregorian birthday or
+/// anniversary with a known year (``EventDate/year``: placeholder years are
+/// already `nil`; not a memorial under `deceased remember`) is written as
+/// one event per year for ``today``'s year and the next two
+/// (``agedYears``), each titled with the age turned or the years married
+/// ("🎂 Ada (36)", "💍 Ada (7)", "Ada's birthday (36)"; the form is the
+/// language's `feed.age.birthday` / `feed.age.anniversary`), with no
+/// `RRULE` and the same description and alarms as the recurring event. Its
+/// day in a common year follows ``Settings/leapDay`` for Feb 29 (and under
+/// `mar1` a common year divisible by 4, 2100, has none, as its series have
+/// none). The UID names the year with a `y`:
+/// `<person id>-birthday-y2026@birthdays`. The part after the last `-` is
+/// made by the exporter in every scheme and never contains one: `birthday`
+/// or `anniversary` for the recurring event, `1`…`3` under `mar1`, only
+/// digits for a year of another calendar (`…-chinese-birthday-4663`) and
+/// `y` and digits here, so no id can make a year's UID equal to a UID of
+/// another scheme, and a date's three UIDs differ in the year.
+/// The recurring event without an age keeps its UID and starts on the first
+/// occurrence after the three years (each of the four `mar1` series on its
+/// own first instance from then, never on a Feb 29 that does not exist), so
+/// the feed holds the same days as without ages. No event comes before the
+/// date itself: for a date in the future the series starts on it, and the
+/// event of the year of birth (or of the wedding), the date itself, is kept
+/// without an age rather than titled "(0)". A round birthday's year
+/// (``Occurrence/isRound(age:)``: 18, multiples of 10, 100 and more) gets
+/// one more alarm ``Settings/roundBirthdays`` days before at the delivery
+/// time, with the words of the round reminder ("Ada turns 50 in 2 weeks! A
+/// round birthday: time to plan."), unless that day is a reminder day or
+/// the setting is `off`. Dates without a year, memorials and dates in other
+/// calendars keep their events without ages (an expanded year of another
+/// calendar could name its age, but its title already carries the
+/// calendar's name, and the other calendars' years are not the ones people
+/// count: they are left as they were). Such a feed moves on each January 1
+/// (``dependsOnYear(_:)``). With ``Settings/calendarAges`` off the feed is
+/// the same, byte for byte, as before ages existed.
 ///
 /// ## Dates in other calendars
 /// A lunar, Hebrew, Hijri… birthday or anniversary (``Person/alternateDates``)
@@ -136,6 +174,10 @@ package struct CalendarExporter: Sendable {
     /// How many years of a date in another calendar the expanded feed lists.
     package static let expandedYears = 10
 
+    /// How many years of a date with a known year carry the age in their
+    /// titles (``Settings/calendarAges``): this year and the next two.
+    package static let agedYears = 3
+
     package let settings: Settings
     package let includeAlarms: Bool
     /// The language of titles, descriptions and alarm texts.
@@ -159,11 +201,25 @@ package struct CalendarExporter: Sendable {
     }
 
     /// Whether the feed of `people` depends on the year (not only on the
-    /// data): it has expanded events of other calendars, whose window moves on
-    /// each January 1.
+    /// data): it has expanded events of other calendars, or events with ages
+    /// (``Settings/calendarAges``), whose window moves on each January 1.
     package func dependsOnYear(_ people: [Person]) -> Bool {
-        settings.calendarRules == .expanded
-            && people.contains { person in person.alternateDates.contains { $0.kind == .birthday || settings.anniversaries } }
+        if settings.calendarRules == .expanded,
+            people.contains(where: { person in person.alternateDates.contains { $0.kind == .birthday || settings.anniversaries } })
+        {
+            return true
+        }
+        guard settings.calendarAges else { return false }
+        let rules = settings.treatmentRules
+        return people.contains { person in
+            let traits = PersonTraits(person)
+            return EventKind.allCases.contains { kind in
+                guard let year = person.date(of: kind)?.year, EventDate.yearRange.contains(year),
+                    let treatment = rules.treatment(of: kind, for: traits)
+                else { return false }
+                return agesApply(to: treatment)
+            }
+        }
     }
 
     /// When the feed of `people` last changed: `changedAt`, the data's last
@@ -360,6 +416,9 @@ package struct CalendarExporter: Sendable {
         let calendarAnniversaryToday: MessageTemplate
         let calendarAnniversaryTomorrow: MessageTemplate
         let calendarNames: [CalendarSystem: String]
+        /// "%@ (%lld)": a title and the age turned or the years married.
+        let ageBirthday: MessageTemplate
+        let ageAnniversary: MessageTemplate
 
         init(_ localizer: Localizer) {
             birthdayTitle = localizer.template(.feedBirthdayTitle)
@@ -383,6 +442,8 @@ package struct CalendarExporter: Sendable {
             calendarAnniversaryToday = localizer.template(.calendarAnniversaryToday)
             calendarAnniversaryTomorrow = localizer.template(.calendarAnniversaryTomorrow)
             calendarNames = Dictionary(uniqueKeysWithValues: CalendarSystem.allCases.map { ($0, localizer($0.nameKey)) })
+            ageBirthday = localizer.template(.feedAgeBirthday)
+            ageAnniversary = localizer.template(.feedAgeAnniversary)
         }
 
         /// The alarm text `days` before a `kind` event of `name`, without an
@@ -445,6 +506,10 @@ package struct CalendarExporter: Sendable {
         /// The first day of the series.
         let start: LocalDate
         let recurrence: Recurrence
+        /// The age turned (or years married) on this one year's event
+        /// (``Settings/calendarAges``): its title says it, and a round
+        /// birthday gets its early alarm. `nil` for every other event.
+        var age: Int? = nil
     }
 
     /// How an event repeats.
@@ -487,7 +552,7 @@ package struct CalendarExporter: Sendable {
             let traits = PersonTraits(person)
             for kind in EventKind.allCases {
                 guard let date = person.date(of: kind), let treatment = rules.treatment(of: kind, for: traits) else { continue }
-                appendEntries(for: date, kind: kind, treatment: treatment, of: person, to: &entries)
+                appendEntries(for: date, kind: kind, treatment: treatment, of: person, year: windowYear, to: &entries)
             }
             // Never a memorial: under `deceased remember` only the Gregorian birthday is kept.
             for alternate in person.alternateDates {
@@ -504,12 +569,23 @@ package struct CalendarExporter: Sendable {
     }
 
     /// The events of one date: one yearly series; for Feb 29 under `leap-day
-    /// mar1`, four (see the type's documentation).
-    private func appendEntries(for date: EventDate, kind: EventKind, treatment: EventTreatment, of person: Person, to entries: inout [Entry]) {
+    /// mar1`, four (see the type's documentation). With ages
+    /// (``agesApply(to:)``) and a known year, first one event per year of
+    /// `year`…`year + 2` (none before the date's own year) with the age in
+    /// its title, then the same series, starting on their first instance
+    /// after those years.
+    private func appendEntries(
+        for date: EventDate,
+        kind: EventKind,
+        treatment: EventTreatment,
+        of person: Person,
+        year: Int,
+        to entries: inout [Entry]
+    ) {
         let stem = person.id + "-" + kind.rawValue
         let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
         let first = knownYear ?? Self.unknownYearBase
-        func entry(_ uid: String, _ start: LocalDate, _ recurrence: Recurrence) -> Entry {
+        func entry(_ uid: String, _ start: LocalDate, _ recurrence: Recurrence, age: Int? = nil) -> Entry {
             Entry(
                 uid: uid,
                 person: person,
@@ -518,22 +594,52 @@ package struct CalendarExporter: Sendable {
                 calendar: nil,
                 treatment: treatment,
                 start: start,
-                recurrence: recurrence
+                recurrence: recurrence,
+                age: age
             )
         }
+        // The year the recurring series starts in: the birth year, or with ages the year after the aged ones.
+        var seriesYear = first
+        if let knownYear, agesApply(to: treatment) {
+            let last = min(year + Self.agedYears - 1, EventDate.yearRange.upperBound)
+            for eventYear in stride(from: max(year, knownYear), through: last, by: 1) {
+                // Feb 29 under mar1 has no day in a common year divisible by 4 (2100), as its series do not.
+                if date.isLeapDay, settings.leapDay == .mar1, !LocalDate.isLeapYear(eventYear), eventYear % 4 == knownYear % 4 { continue }
+                let day = date.occurrence(in: eventYear, leapDay: settings.leapDay)
+                // The birth year's own day (age 0) keeps its event, without an age.
+                let age = eventYear > knownYear ? eventYear - knownYear : nil
+                entries.append(entry(stem + "-y" + String(eventYear) + "@birthdays", day, .once, age: age))
+            }
+            seriesYear = max(knownYear, year + Self.agedYears)
+            guard seriesYear <= EventDate.yearRange.upperBound else { return }
+        }
         guard date.isLeapDay else {
-            entries.append(entry(stem + "@birthdays", LocalDate(unchecked: first, date.month, date.day), .yearly))
+            entries.append(entry(stem + "@birthdays", LocalDate(unchecked: seriesYear, date.month, date.day), .yearly))
             return
         }
         switch settings.leapDay {
         case .feb28:
-            entries.append(entry(stem + "@birthdays", LocalDate(unchecked: first, 2, 29), .lastDayOfFebruary))
+            let day = LocalDate.isLeapYear(seriesYear) ? 29 : 28
+            entries.append(entry(stem + "@birthdays", LocalDate(unchecked: seriesYear, 2, day), .lastDayOfFebruary))
         case .mar1:
-            entries.append(entry(stem + "@birthdays", LocalDate(unchecked: first, 2, 29), .everyFourthYear))
-            for offset in 1...3 where first + offset <= 9999 {
-                entries.append(entry(stem + "-mar1-\(offset)@birthdays", LocalDate(unchecked: first + offset, 3, 1), .everyFourthYear))
+            // Each of the four series keeps its years (the birth year plus its offset, every fourth year), from `seriesYear` on.
+            for offset in 0...3 where first + offset <= 9999 {
+                var start = first + offset
+                if start < seriesYear { start += (seriesYear - start + 3) / 4 * 4 }
+                // The Feb 29 series cannot start in a common year (2100): its next instance is four years on.
+                while offset == 0, !LocalDate.isLeapYear(start) { start += 4 }
+                guard start <= 9999 else { continue }
+                let uid = offset == 0 ? stem + "@birthdays" : stem + "-mar1-\(offset)@birthdays"
+                entries.append(entry(uid, offset == 0 ? LocalDate(unchecked: start, 2, 29) : LocalDate(unchecked: start, 3, 1), .everyFourthYear))
             }
         }
+    }
+
+    /// Whether a date with a known year in the Gregorian calendar gets its
+    /// years with ages (``Settings/calendarAges``): not for a memorial, whose
+    /// title names no age.
+    private func agesApply(to treatment: EventTreatment) -> Bool {
+        settings.calendarAges && !treatment.memorial
     }
 
     /// The events of a date in another calendar: one per year of the window,
@@ -646,7 +752,10 @@ package struct CalendarExporter: Sendable {
             try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: entry.recurrence)) }
         }
         let calendarName = entry.calendar.flatMap { texts.calendarNames[$0] }
-        let summary = summary(name: name, kind: entry.kind, memorial: entry.treatment.memorial, calendar: calendarName, texts: texts)
+        var summary = summary(name: name, kind: entry.kind, memorial: entry.treatment.memorial, calendar: calendarName, texts: texts)
+        if let age = entry.age {
+            summary = (isBirthday ? texts.ageBirthday : texts.ageAnniversary).render([.text(summary), .number(age)])
+        }
         try event.add("SUMMARY", text: summary) {
             libical.pointee.icalproperty_new_summary($0)
         }
@@ -672,6 +781,19 @@ package struct CalendarExporter: Sendable {
         for days in entry.treatment.reminderDays.days.reversed() {
             let text = texts.alarm(entry.kind, daysBefore: days, name: name, memorial: entry.treatment.memorial, calendar: calendarName)
             try addAlarm(to: event, trigger: triggers.trigger(daysBefore: days), text: text)
+        }
+        // A round birthday's year gets one more alarm, as its reminders do (``ReminderPlanner``): none on a day a reminder day has.
+        if isBirthday, let age = entry.age, Occurrence.isRound(age: age), let lead = settings.roundBirthdays,
+            !entry.treatment.reminderDays.days.contains(lead)
+        {
+            let words = NotificationContent.make(
+                name: name,
+                kind: .birthday,
+                timing: NotificationRequest.Timing(daysBefore: lead, round: true),
+                age: age,
+                in: localizer
+            )
+            try addAlarm(to: event, trigger: triggers.trigger(daysBefore: lead), text: words.body)
         }
         return component
     }

@@ -42,3 +42,13 @@ enum AddressBook {
     /// The people whose id is `id`.
     static func only(_ id: String) -> [Person] { people.filter { $0.id == id } }
 }
+
+extension Settings {
+    /// The default settings with `calendar-ages off`: the feed of one
+    /// recurring event per date, as it was before ages (the tests of its shape).
+    static var withoutAges: Settings {
+        var settings = Settings()
+        settings.calendarAges = false
+        return settings
+    }
+}

@@ -51,7 +51,7 @@ import Testing
     ]
 
     static func export(_ rules: CalendarRules, today: LocalDate = today, alarms: Bool = true) throws -> String {
-        var settings = Settings()
+        var settings = Settings.withoutAges
         settings.calendarRules = rules
         return try CalendarExporter(settings: settings, includeAlarms: alarms, today: today).export(people, lastChange: lastChange)
     }
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func withoutAnniversariesTheCalendarAnniversaryIsLeftOutAndTheDependenceOnTheYearIsKnown() throws {
-        var settings = Settings()
+        var settings = Settings.withoutAges
         settings.anniversaries = false
         let exporter = CalendarExporter(settings: settings, today: Self.today)
         let events = try ICalComponent(parsing: try exporter.export(Self.people, lastChange: Self.lastChange)).events
@@ -127,7 +127,7 @@ import Testing
         settings.calendarRules = .rscale
         #expect(!CalendarExporter(settings: settings, today: Self.today).dependsOnYear(Self.people))
         #expect(
-            !CalendarExporter(settings: Settings(), today: Self.today).dependsOnYear(
+            !CalendarExporter(settings: .withoutAges, today: Self.today).dependsOnYear(
                 [Self.people[0]].map { person in
                     var gregorianOnly = person
                     gregorianOnly.alternateDates = []

@@ -12,7 +12,7 @@ import Testing
         _ configure: (inout Settings) -> Void = { _ in },
         alarms: Bool = true
     ) throws -> String {
-        var settings = Settings()
+        var settings = Settings.withoutAges
         configure(&settings)
         return try CalendarExporter(settings: settings, includeAlarms: alarms).export(people, lastChange: AddressBook.lastChange)
     }
@@ -163,7 +163,7 @@ import Testing
     /// years, leap years included, for every date, with no day twice.
     @Test(arguments: LeapDayPolicy.allCases)
     func libicalExpandsEveryEventToTheSameDaysAsBirthdayKit(policy: LeapDayPolicy) throws {
-        var settings = Settings()
+        var settings = Settings.withoutAges
         settings.leapDay = policy
         let events = try events(CalendarExporter(settings: settings).export(AddressBook.people, lastChange: AddressBook.lastChange))
         let last = LocalDate(year: AddressBook.today.year + 10, month: 12, day: 31)!
@@ -227,7 +227,7 @@ import Testing
         ("en", "Ada Lovelace's birthday", "born 1815", ["Today is Ada Lovelace's birthday!", "Ada Lovelace's birthday is tomorrow!"]),
     ])
     func textsFollowTheLanguage(language: String, summary: String, description: String, alarms: [String]) throws {
-        var settings = Settings()
+        var settings = Settings.withoutAges
         settings.emoji = false
         let text = try CalendarExporter(settings: settings, localizer: Localizer(language: language))
             .export(AddressBook.only("ada"), lastChange: AddressBook.lastChange)
@@ -238,7 +238,7 @@ import Testing
     }
 
     @Test func anniversaryTextsFollowTheLanguage() throws {
-        var settings = Settings()
+        var settings = Settings.withoutAges
         settings.emoji = false
         let text = try CalendarExporter(settings: settings, localizer: Localizer(language: "fr"))
             .export(AddressBook.only("john-doe"), lastChange: AddressBook.lastChange)
@@ -331,7 +331,7 @@ import Testing
         defer { directory.cleanup() }
         let path = directory.path + "/birthdays.ics"
         try "old".write(toFile: path, atomically: false, encoding: .utf8)
-        let exporter = CalendarExporter(settings: Settings())
+        let exporter = CalendarExporter(settings: .withoutAges)
         try exporter.write(AddressBook.people, lastChange: AddressBook.lastChange, to: path)
 
         #expect(try String(contentsOfFile: path, encoding: .utf8) == exporter.export(AddressBook.people, lastChange: AddressBook.lastChange))
@@ -343,7 +343,7 @@ import Testing
     @Test func writeIntoAMissingDirectoryIsAnError() throws {
         let path = "/nonexistent-\(UUID().uuidString)/birthdays.ics"
         let error = try #require(throws: ExportError.self) {
-            try CalendarExporter(settings: Settings()).write(AddressBook.people, lastChange: AddressBook.lastChange, to: path)
+            try CalendarExporter(settings: .withoutAges).write(AddressBook.people, lastChange: AddressBook.lastChange, to: path)
         }
         #expect(error.description == "could not write the calendar to \(path): creating a temporary file failed (No such file or directory)")
     }

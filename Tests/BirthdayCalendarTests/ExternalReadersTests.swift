@@ -87,7 +87,7 @@ import Testing
         arguments: LeapDayPolicy.allCases
     )
     func pythonICalendarReadsEveryEventAndDateutilExpandsItToTheRightDays(policy: LeapDayPolicy) async throws {
-        var settings = Settings()
+        var settings = Settings.withoutAges
         settings.leapDay = policy
         settings.calendarName = "Family, friends"
         let text = try CalendarExporter(settings: settings).export(AddressBook.people, lastChange: AddressBook.lastChange)
@@ -194,7 +194,7 @@ import Testing
     func khalImportsTheFeedAndListsBirthdaysOnTheRightDay(policy: LeapDayPolicy, leapDayInCommonYear: String, otherDay: String) async throws {
         let khal = try Khal()
         defer { khal.directory.cleanup() }
-        var settings = Settings()
+        var settings = Settings.withoutAges
         settings.leapDay = policy
         let feed = khal.directory.path + "/birthdays.ics"
         try CalendarExporter(settings: settings).write(AddressBook.people, lastChange: AddressBook.lastChange, to: feed)
@@ -227,7 +227,7 @@ import Testing
         )
     )
     func pythonICalendarReadsEveryReminderDayAndNoOneLeftOut() async throws {
-        var settings = Settings()
+        var settings = Settings.withoutAges
         settings.reminders = PersonControlFeedTests.week
         settings.names = .nickname
         let text = try CalendarExporter(settings: settings).export(Self.controlled, lastChange: AddressBook.lastChange)
@@ -259,7 +259,7 @@ import Testing
     func khalImportsTheAlarmsOfEveryReminderDayAndListsNoOneLeftOut() async throws {
         let khal = try Khal()
         defer { khal.directory.cleanup() }
-        var settings = Settings()
+        var settings = Settings.withoutAges
         settings.reminders = PersonControlFeedTests.week
         let feed = khal.directory.path + "/birthdays.ics"
         try CalendarExporter(settings: settings).write(Self.controlled, lastChange: AddressBook.lastChange, to: feed)

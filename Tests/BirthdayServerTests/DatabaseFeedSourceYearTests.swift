@@ -51,6 +51,55 @@ import Testing
     }
 }
 
+/// A feed with ages (`calendar-ages`, the default) moves on January 1 in the
+/// user's zone and not before: this year's event leaves, the third year's
+/// comes, and `Last-Modified` is the new year.
+@Suite struct DatabaseFeedSourceAgesTests {
+    @Test func aFeedWithAgesMovesOnJanuaryFirstAndNotBefore() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let database = try AppDatabase.openFile(at: directory.path + "/feed.sqlite")
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1815-12-10\r\nEND:VCARD\r\n"
+        let file = try directory.write("ada.vcf", card)
+        let imported = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21
+        _ = try await ContactImporter(database: database, now: imported, referenceYear: 2026).importPaths([file])
+        try await database.setSetting(.timeZone, to: "Asia/Shanghai", now: imported)
+        _ = try await database.feedToken()
+
+        // 2026-12-01T00:00Z, then 2026-12-31T15:30Z (23:30 in Shanghai), then an hour later (2027 there).
+        let clock = Mutex(Date(timeIntervalSince1970: 1_796_083_200))
+        let source = DatabaseFeedSource(database: database, now: { clock.withLock { $0 } }, systemTimeZone: { TimeZone(secondsFromGMT: 0)! })
+        let december = try await source.feed()
+        #expect(december.body.contains("UID:ada-birthday-y2026@birthdays"))
+        #expect(december.body.contains("SUMMARY:🎂 Ada Lovelace (211)"))
+        #expect(!december.body.contains("UID:ada-birthday-y2029@birthdays"))
+        #expect(december.lastModified == imported)
+
+        clock.withLock { $0 = Date(timeIntervalSince1970: 1_798_731_000) }
+        let lastEvening = try await source.feed()
+        #expect(try await source.revision() == december.revision, "not before January 1")
+        #expect(lastEvening.body == december.body)
+        #expect(lastEvening.lastModified == december.lastModified)
+
+        clock.withLock { $0 = $0.addingTimeInterval(3_600) }
+        let newYear = try await source.revision()
+        #expect(newYear != december.revision)
+        let january = try await source.feed()
+        #expect(january.revision == newYear)
+        #expect(!january.body.contains("UID:ada-birthday-y2026@birthdays"))
+        #expect(january.body.contains("UID:ada-birthday-y2029@birthdays"))
+        #expect(january.body.contains("SUMMARY:🎂 Ada Lovelace (214)"))
+        #expect(january.body.contains("DTSTART;VALUE=DATE:20301210"))
+        #expect(january.lastModified == Date(timeIntervalSince1970: 1_798_761_600))
+
+        // Off: the same data's feed does not move at the new year.
+        try await database.setSetting(.calendarAges, to: "off", now: imported)
+        let off = try await source.feed()
+        #expect(!off.body.contains("-y20"))
+        #expect(off.lastModified == imported)
+    }
+}
+
 /// The JSON twin moves at midnight in the user's zone, without any change to
 /// the data: `days_until` counts from today.
 @Suite struct DatabaseFeedSourceListTests {

@@ -23,10 +23,34 @@ import Testing
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
         _ = try await cli.json(["import", CLIProcess.samples + "/contacts.vcf", CLIProcess.samples + "/google-contacts.csv"])
+        let aged = cli.path("aged.ics")
+        #expect(try await cli.run(["export", "--output", aged]).status == 0)
+        #expect(try await cli.run(["settings", "set", "calendar-ages", "off"]).status == 0)
         let file = cli.path("feed.ics")
         #expect(try await cli.run(["export", "--output", file]).status == 0)
 
-        // One yearly event per Gregorian date of the living (`deceased skip`),
+        // With ages (the default): the same UIDs and three more, 2026 to 2028, per date with a known year.
+        let uids = try await ExternalTool.run(
+            ExternalTool.python,
+            [
+                "-c",
+                """
+                import sys, icalendar
+                for path in sys.argv[1:]:
+                    cal = icalendar.Calendar.from_ical(open(path, 'rb').read())
+                    print(' '.join(sorted(str(c['UID']) for c in cal.walk('VEVENT'))))
+                """, aged, file,
+            ]
+        )
+        try #require(uids.status == 0, "python3-icalendar could not read the feeds")
+        let lines = uids.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        try #require(lines.count == 2)
+        let years = lines[0].filter { $0.contains("-y202") }
+        #expect(lines[0].filter { !$0.contains("-y202") } == lines[1])
+        #expect(!years.isEmpty && years.count % 3 == 0)
+        for year in ["2026", "2027", "2028"] { #expect(years.filter { $0.contains("-y" + year + "@") }.count == years.count / 3) }
+
+        // Under calendar-ages off, one yearly event per Gregorian date of the living (`deceased skip`),
         // and ten, one per year, for a date in another calendar (`calendar-rules expanded`).
         let people = try await #require(try cli.json(["people"]) as? [[String: Any]])
         let living = people.filter { $0["deceased"] as? Bool != true }

@@ -84,6 +84,8 @@ extension XandikosServer: DAVTestServer {}
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01"), ("lea", "Lea Leap", "2000-02-29")])
+        // The events of today's feed, one per date (ages have their own test below).
+        try await cli.set("calendar-ages", "off")
         try await cli.set("leap-day", "mar1")
         let secretFile = try cli.write("dav-password", password + "\n")
 
@@ -198,6 +200,8 @@ extension XandikosServer: DAVTestServer {}
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01"), ("cy", "Cy Example", "1970-01-02")])
+        // The events of today's feed, one per date (ages have their own test below).
+        try await cli.set("calendar-ages", "off")
         let secretFile = try cli.write("dav-password", server.password + "\n")
         let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
         #expect(add.status == 0, "\(add.stderr)")
@@ -237,6 +241,8 @@ extension XandikosServer: DAVTestServer {}
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01")])
+        // The events of today's feed, one per date (ages have their own test below).
+        try await cli.set("calendar-ages", "off")
         let secretFile = try cli.write("dav-password", server.password + "\n")
         let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
         #expect(add.status == 0, "\(add.stderr)")
@@ -271,6 +277,8 @@ extension XandikosServer: DAVTestServer {}
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01")])
+        // The events of today's feed, one per date (ages have their own test below).
+        try await cli.set("calendar-ages", "off")
 
         let add = try await cli.run("publish", "add", server.baseURL, "--name", "xandikos", "--json")
         #expect(add.status == 0, "\(add.stderr)")
@@ -380,6 +388,8 @@ extension XandikosServer: DAVTestServer {}
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await cli.seed((0..<12).map { (String(format: "p%02d", $0), "Person \($0)", String(format: "1980-05-%02d", $0 + 1)) })
+        // The events of today's feed, one per date (ages have their own test below).
+        try await cli.set("calendar-ages", "off")
         let secretFile = try cli.write("dav-password", server.password + "\n")
         let add = try await cli.run("publish", "add", calendar, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
         #expect(add.status == 0, "\(add.stderr)")
@@ -424,6 +434,8 @@ extension XandikosServer: DAVTestServer {}
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        // The events of today's feed, one per date (ages have their own test below).
+        try await cli.set("calendar-ages", "off")
         let secretFile = try cli.write("dav-password", server.password + "\n")
         for (url, name) in [(server.baseURL, "made"), (family, "family")] {
             let add = try await cli.run("publish", "add", url, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--name", name)
@@ -461,6 +473,8 @@ extension XandikosServer: DAVTestServer {}
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        // The events of today's feed, one per date (ages have their own test below).
+        try await cli.set("calendar-ages", "off")
         let secretFile = try cli.write("dav-password", server.password + "\n")
         let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'")
         #expect(add.status == 0, "\(add.stderr)")
@@ -503,5 +517,51 @@ extension XandikosServer: DAVTestServer {}
         let healthy = try CLIProcess.object(try await cli.run("status", "--json").stdout)
         let target = try #require((healthy["publish_targets"] as? [[String: Any]])?.first)
         #expect(target["state"] as? String == "ok" && target["failures"] as? Int == 0 && target["events"] as? Int == 401, "\(target)")
+    }
+
+    /// With ages (the default) each person's three years are resources of their own beside the
+    /// recurring event; at the new year a publish adds the new third year, deletes the past one and
+    /// rewrites only the recurring event, whose start moved; the two years in between stay.
+    @Test func withAgesTheNewYearAddsOneYearRemovesThePastOneAndMovesTheRecurringEvent() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let server = try await RadicaleServer()
+        defer { server.cleanUp() }
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01")])
+        let secretFile = try cli.write("dav-password", server.password + "\n")
+        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try Self.report(add)["put"] as? Int == 8)
+        let calendar = server.baseURL + "/alice/birthdays/"
+        let first = try await Self.readBack(server, calendar)
+        #expect(first == Self.eventLines(try await cli.run("export").stdout))
+        #expect(
+            Set(first.keys.filter { $0.hasPrefix("ada-") }) == [
+                "ada-birthday-y2026@birthdays", "ada-birthday-y2027@birthdays", "ada-birthday-y2028@birthdays", "ada-birthday@birthdays",
+            ]
+        )
+        #expect(first["ada-birthday@birthdays"]?.contains("DTSTART;VALUE=DATE:20290310") == true)
+        let (_, adaThisYear) = try await server.curl("GET", calendar + PublishPlan.resourceName(uid: "ada-birthday-y2026@birthdays"))
+        #expect(adaThisYear.contains("SUMMARY:🎂 Ada Lovelace (36)"))
+
+        // New Year's Eve: nothing to write.
+        let eve = try Self.report(try await cli.run(at: "2026-12-31T23:30:00+01:00", "publish", "sync", "--json"))
+        #expect(eve["put"] as? Int == 0 && eve["deleted"] as? Int == 0 && eve["unchanged"] as? Int == 8)
+
+        // January 2: per person one create (2029) and one delete (2026), and the recurring event moved to 2030.
+        let before = server.requests(userAgent: "birthdays")
+        let newYear = try await cli.run(at: "2027-01-02T08:00:00+01:00", "publish", "sync", "--json")
+        #expect(newYear.status == 0, "\(newYear.stderr)")
+        let report = try Self.report(newYear)
+        #expect(report["put"] as? Int == 4 && report["deleted"] as? Int == 2 && report["unchanged"] as? Int == 4, "\(report)")
+        #expect(server.requests(userAgent: "birthdays") - before == 7)
+        let moved = try await Self.readBack(server, calendar)
+        #expect(moved == Self.eventLines(try await cli.run(at: "2027-01-02T08:00:00+01:00", "export").stdout))
+        #expect(moved["ada-birthday-y2026@birthdays"] == nil && moved["ada-birthday-y2029@birthdays"] != nil)
+        #expect(moved["ada-birthday@birthdays"]?.contains("DTSTART;VALUE=DATE:20300310") == true)
+        #expect(moved["ada-birthday-y2027@birthdays"] == first["ada-birthday-y2027@birthdays"])
+        let (_, adaNew) = try await server.curl("GET", calendar + PublishPlan.resourceName(uid: "ada-birthday-y2029@birthdays"))
+        #expect(adaNew.contains("SUMMARY:🎂 Ada Lovelace (39)"))
     }
 }

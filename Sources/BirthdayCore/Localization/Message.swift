@@ -122,6 +122,8 @@ public struct Message: Sendable, Hashable {
         case feedMemorialTitle = "feed.memorial.title"
         case feedBorn = "feed.born"
         case feedSince = "feed.since"
+        case feedAgeBirthday = "feed.age.birthday"
+        case feedAgeAnniversary = "feed.age.anniversary"
 
         // Days and dates.
         case today = "day.today"
@@ -317,6 +319,7 @@ public struct Message: Sendable, Hashable {
             case .calendarAnniversaryTodayYears, .calendarAnniversaryTomorrowYears: [.name, .ordinal, .number, .text]
             case .calendarBirthdayTomorrowTitle, .calendarAnniversaryTomorrowTitle, .upcomingCalendarBirthday, .upcomingCalendarAnniversary: [.text]
             case .feedCalendarBirthdayTitle, .feedCalendarAnniversaryTitle: [.text, .text]
+            case .feedAgeBirthday, .feedAgeAnniversary: [.text, .number]
             case .upcomingCalendarBirthdayAge, .upcomingCalendarAnniversaryYears: [.number, .text]
             case .showCalendarBirthday, .showCalendarAnniversary: [.text, .text, .text, .text]
             case .showCalendarBirthdayAge, .showCalendarAnniversaryYears: [.text, .text, .text, .number, .text]
@@ -437,6 +440,10 @@ extension Message {
     public static func feedAnniversaryTitle(name: String) -> Message { Message(.feedAnniversaryTitle, .text(name)) }
     public static func feedBorn(year: Int) -> Message { Message(.feedBorn, .number(year)) }
     public static func feedSince(year: Int) -> Message { Message(.feedSince, .number(year)) }
+    /// One year's feed title with the age ("🎂 Ada (36)", "Adaさんの誕生日（36歳）"): `title` is the title without it.
+    public static func feedAge(_ kind: EventKind, title: String, age: Int) -> Message {
+        Message(kind == .birthday ? .feedAgeBirthday : .feedAgeAnniversary, .text(title), .number(age))
+    }
 
     /// "today", "tomorrow", "in 5 days".
     public static func days(_ days: Int) -> Message {
