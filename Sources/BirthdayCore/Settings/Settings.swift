@@ -52,6 +52,11 @@ public struct Settings: Hashable, Sendable {
     /// gets one more reminder, on top of the reminder days; `nil` is off.
     /// Default 14: time to plan the party.
     public var roundBirthdays: Int? = 14
+    /// Whether the added channels (ntfy, Gotify, e-mail, Apprise) carry a
+    /// link to write to or call the person (``ContactPoint``). Default off:
+    /// no address or phone number reaches a push server or a mailbox unless
+    /// asked. Desktop notifications offer their button either way.
+    public var contactLinks = false
 
     public init() {}
 
@@ -97,6 +102,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case digest = "digest"
     case digestDay = "digest-day"
     case roundBirthdays = "round-birthdays"
+    case contactLinks = "contact-links"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -108,7 +114,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .dayBefore: "on | off (an alias of reminders: on adds 1 to its days, off removes it)"
         case .deceased: DeceasedPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
-        case .anniversaries, .emoji: "on | off"
+        case .anniversaries, .emoji, .contactLinks: "on | off"
         case .calendarName: "any non-empty text"
         case .channels: "a comma list of " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ") + ", e.g. desktop,log"
         case .command: "a shell command, run with /bin/sh -c (empty to unset)"
@@ -136,7 +142,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .deliveryTime, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest, .digestDay,
             .roundBirthdays:
             true
-        case .calendarName, .emoji, .channels, .command, .serve, .calendarRules, .syncInterval: false
+        case .calendarName, .emoji, .channels, .command, .serve, .calendarRules, .syncInterval, .contactLinks: false
         }
     }
 }
@@ -197,7 +203,7 @@ extension Settings {
         case .names:
             guard let style = NameStyle(rawValue: value.lowercased()) else { throw invalid }
             names = style
-        case .dayBefore, .anniversaries, .emoji:
+        case .dayBefore, .anniversaries, .emoji, .contactLinks:
             let flag: Bool
             switch value.lowercased() {
             case "on", "true", "yes", "1": flag = true
@@ -207,6 +213,7 @@ extension Settings {
             switch key {
             case .dayBefore: dayBefore = flag
             case .anniversaries: anniversaries = flag
+            case .contactLinks: contactLinks = flag
             default: emoji = flag
             }
         case .calendarName:
@@ -279,6 +286,7 @@ extension Settings {
         case .digest: digest.rawValue
         case .digestDay: digestDay.rawValue
         case .roundBirthdays: roundBirthdays.map(String.init) ?? "off"
+        case .contactLinks: contactLinks ? "on" : "off"
         }
     }
 
