@@ -106,4 +106,48 @@ import Testing
             #expect(!line.contains("example.org") && !line.contains("7700") && !line.contains("matrix:"), "\(line)")
         }
     }
+
+    /// A source synced before `v13-contact-points` holds its people without
+    /// their contact points, and an unchanged card is not read again: the
+    /// migration makes the next sync read every card once, so they come.
+    @Test func theMigrationMakesTheNextSyncReadEveryCardOnce() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let path = folder.file("birthdays.sqlite")
+        try FileManager.default.createDirectory(atPath: folder.file("book"), withIntermediateDirectories: true)
+        _ = try folder.write("book/ada.vcf", Self.card("EMAIL:ada@example.org"))
+        func sync(_ database: AppDatabase) async throws -> SourceSyncReport {
+            let syncer = SourceSync(
+                database: database,
+                readers: SourceReaders { _ in LocalSourceReader() },
+                now: { Self.now },
+                systemTimeZone: { .gmt },
+                logger: LogRecorder().logger
+            )
+            return await syncer.sync(try #require(try await database.sources().first), allowMassRemoval: false)
+        }
+        var database: AppDatabase? = try AppDatabase.openFile(at: path)
+        _ = try await database?.addSource(Source(name: "book", kind: .vdir, location: folder.file("book")), now: Self.now)
+        _ = try await sync(try #require(database))
+        // What a database of the previous version holds after that sync: no table, and the
+        // fingerprints a person without contact points has.
+        var old = try #require(try await database?.person(id: "ada"))
+        old.contactPoints = []
+        let oldFingerprint = old.fingerprint
+        try await database?.write { db in
+            try db.execute(sql: "DROP TABLE contactPoint")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v13-contact-points'")
+            try db.execute(sql: "UPDATE person SET fingerprint = ?", arguments: [oldFingerprint])
+            try db.execute(sql: "UPDATE sourcePerson SET fingerprint = ?", arguments: [oldFingerprint])
+        }
+        database = nil
+
+        let upgraded = try AppDatabase.openFile(at: path)
+        #expect(try await rows(upgraded, "ada") == [])
+        let report = try await sync(upgraded)
+        #expect((report.added, report.updated) == (0, 1))
+        #expect(try await rows(upgraded, "ada") == ["0 email ada@example.org"])
+        // Once: the next sync reads nothing.
+        #expect(try await sync(upgraded).unchanged == 1)
+    }
 }

@@ -325,6 +325,10 @@ extension AppDatabase {
                 t.column("value", .text).notNull()
                 t.primaryKey(["personId", "position"])
             }
+            // A source's unchanged cards are not read again, so the next sync of each
+            // source reads them all once: their people get the contact points they have.
+            try db.execute(sql: "UPDATE source SET syncToken = NULL, ctag = NULL")
+            try db.execute(sql: "UPDATE sourceItem SET etag = ''")
         }
 
         return migrator
