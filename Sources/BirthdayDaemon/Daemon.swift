@@ -198,6 +198,7 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
             now: configuration.now,
             systemTimeZone: configuration.systemTimeZone,
             systemLocale: configuration.systemLocale,
+            environment: configuration.environment,
             watchesWake: configuration.watchesWake,
             watchesDatabase: watchesDatabase,
             startVersion: startVersion,

@@ -39,6 +39,8 @@ struct DaemonService: Service {
     let now: @Sendable () -> Date
     let systemTimeZone: @Sendable () -> TimeZone
     let systemLocale: String?
+    /// What `xdg-open` runs with when a reminder's contact button is clicked.
+    let environment: [String: String]
     let watchesWake: Bool
     let watchesDatabase: Bool
     /// `data_version` as `buildDaemon` read it, before anything read the settings.
@@ -143,13 +145,23 @@ struct DaemonService: Service {
     }
 
     /// A click on a notification: open shows the person's details in place
-    /// of the reminder; snooze and dismiss go to the engine.
+    /// of the reminder; snooze and dismiss go to the engine; the contact
+    /// button opens its link with the desktop's handler (`xdg-open`).
     private func handle(_ action: NotificationAction, continuation: AsyncStream<DeliveryEngine.Event>.Continuation) async {
         switch action.event {
         case .invoked(.snooze):
             continuation.yield(.snooze(id: action.reminderID, duration: .seconds(15 * 60)))
         case .invoked(.dismiss):
             continuation.yield(.dismiss(id: action.reminderID))
+        case .invoked(.contact):
+            // The link itself is never logged.
+            guard let link = action.link else { return }
+            do {
+                try SchemeHandlers.open(link, environment: environment)
+                logger.info("reminder contact link opened")
+            } catch {
+                logger.warning("cannot open the contact link", metadata: ["error": "\(error)"])
+            }
         case .invoked(.open):
             logger.info("reminder opened")
             guard let desktop, let person = try? await database.person(id: action.personID), let settings = try? await database.settings() else {

@@ -225,6 +225,7 @@ package actor DeliveryEngine {
                     entry,
                     set: set,
                     personChannels: due.personChannels[entry.personID],
+                    reach: due.reach[entry.personID],
                     zone: zone,
                     settings: settings,
                     ids: ids,
@@ -287,6 +288,7 @@ package actor DeliveryEngine {
         _ original: DeliveryEntry,
         set: ChannelSet,
         personChannels: [String]?,
+        reach: PersonReach?,
         zone: TimeZone,
         settings: Settings,
         ids: PublicID,
@@ -332,6 +334,16 @@ package actor DeliveryEngine {
                 let note = settings.localizer(systemLocale: systemLocale)(.reminderLate(dueAt: due))
                 // A digest's note is its first line, where a channel that cuts a long message keeps it.
                 if reminder.digest == nil { reminder.body += " " + note } else { reminder.body = note + "\n" + reminder.body }
+            }
+            if let reach, reminder.digest == nil {
+                // Looked up now, not when planned: the buttons follow the card.
+                reminder.contactLinks = ContactLink.links(
+                    for: reach.points,
+                    name: settings.names.pick(name: reach.name, nickname: reach.nickname),
+                    event: reminder.kind,
+                    in: settings.localizer(systemLocale: systemLocale)
+                )
+                reminder.sharesContactLinks = settings.contactLinks
             }
             let (only, defaulted) = Self.channels(for: entry, in: set, personChannels: personChannels)
             if defaulted {

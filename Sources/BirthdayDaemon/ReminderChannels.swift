@@ -24,9 +24,11 @@ package enum ReminderChannels {
     ) -> DeliveryEngine.ChannelFactory {
         let logChannel = LogChannel(write: log)
         return { settings, status, remote in
+            // Asked once per pass: a mail program installed since is found at the next one.
+            let handlers = SchemeHandlers(environment: environment, clock: clock)
             let builtIn = ChannelKind.delivering(settings.channels, status: status).compactMap { kind -> ChannelSet.Member? in
                 switch kind {
-                case .desktop: desktop.map { .init(name: kind.rawValue, sink: $0) }
+                case .desktop: desktop.map { .init(name: kind.rawValue, sink: DesktopDelivery(channel: $0, handlers: handlers)) }
                 case .command: .init(name: kind.rawValue, sink: CommandChannel(command: settings.command, environment: environment, clock: clock))
                 case .log: .init(name: kind.rawValue, sink: logChannel)
                 }
@@ -84,6 +86,14 @@ package enum ReminderChannels {
                 clock: clock
             )
         }
+    }
+
+    /// The long-lived desktop channel with this pass's scheme handlers (the
+    /// reminder's "Write to" / "Call" button).
+    struct DesktopDelivery: NotificationSink {
+        let channel: DesktopNotificationChannel
+        let handlers: SchemeHandlers
+        func deliver(_ reminder: Reminder) async throws(DeliveryError) { try await channel.deliver(reminder, handlers: handlers) }
     }
 
     /// A channel that cannot deliver as stored: it refuses every reminder with `error`.

@@ -56,6 +56,14 @@ package struct AppriseChannel: NotificationSink {
         return folders.map { $0 + "/apprise" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// What goes on apprise's standard input: the reminder's body (a
+    /// digest's title, a blank line, its lines), then, with `contact-links`
+    /// on, a line with the person's first contact link.
+    static func text(of reminder: Reminder) -> String {
+        guard reminder.digest == nil else { return SafeText.line(reminder.title) + "\n\n" + reminder.safeBody }
+        return reminder.safeBody + (reminder.contactLine.map { "\n" + $0 } ?? "")
+    }
+
     package func deliver(_ reminder: Reminder) async throws(DeliveryError) {
         guard let program else {
             throw .remoteRefused(channel: name, reason: "the apprise program is not installed (Debian package apprise)")
@@ -68,7 +76,7 @@ package struct AppriseChannel: NotificationSink {
             outcome = try await ChildProcess.run(
                 [program, "-c", configuration],
                 environment: variables,
-                input: Array((reminder.digest == nil ? reminder.safeBody : SafeText.line(reminder.title) + "\n\n" + reminder.safeBody).utf8) + [0x0A],
+                input: Array(Self.text(of: reminder).utf8) + [0x0A],
                 output: .capture(limit: 16_384),
                 stderr: .withOutput,
                 timeout: timeout,

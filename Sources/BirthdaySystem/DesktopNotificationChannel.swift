@@ -15,7 +15,9 @@ import Synchronization
 ///   body, normal urgency (hint `urgency` = byte 1), the server's default
 ///   timeout, and — when the server lists the `actions` capability — the
 ///   actions `default` ("Open", a click), `snooze` ("Snooze 15 min") and
-///   `dismiss` ("Dismiss"). When the server lists `sound`, the hint
+///   `dismiss` ("Dismiss"), and `contact` ("Write to Ada", "Call Ada") when
+///   the reminder has a contact link whose scheme the desktop has a handler
+///   for (``deliver(_:handlers:)``; the first such link). When the server lists `sound`, the hint
 ///   `sound-name` = `message-new-instant` asks for a sound.
 /// - When the server lists `body-markup`, `&`, `<` and `>` in the body are
 ///   escaped, so a name like "Tom & Jerry" shows as written.
@@ -75,11 +77,24 @@ package final class DesktopNotificationChannel: NotificationSink {
     deinit { shared.shutDown() }
 
     package func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+        try await deliver(reminder, handlers: nil)
+    }
+
+    /// Delivers `reminder`, with a button for the first of its
+    /// ``Reminder/contactLinks`` that `handlers` has a handler for.
+    package func deliver(_ reminder: Reminder, handlers: SchemeHandlers?) async throws(DeliveryError) {
         let client = try connection()
         let capabilities = try await self.capabilities(client)
+        let contact: ContactLink? =
+            if let handlers, capabilities.contains("actions"), reminder.digest == nil, !reminder.contactLinks.isEmpty {
+                await handlers.firstHandled(reminder.contactLinks)
+            } else {
+                nil
+            }
+        let link = contact?.uri
         let shared = self.shared
         let replacing = shared.state.withLock { $0.serverID(for: reminder.id) } ?? 0
-        let arguments = notifyArguments(for: reminder, replacing: replacing, capabilities: capabilities)
+        let arguments = notifyArguments(for: reminder, replacing: replacing, capabilities: capabilities, contact: contact)
         do {
             _ = try await client.call(
                 destination: Self.service,
@@ -91,7 +106,9 @@ package final class DesktopNotificationChannel: NotificationSink {
                 onReply: { reply in
                     // Runs on the connection's thread before any signal about this id.
                     guard let id = reply.first?.uint32Value else { return }
-                    shared.state.withLock { $0.remember(serverID: id, reminderID: reminder.id, personID: reminder.personID) }
+                    shared.state.withLock {
+                        $0.remember(serverID: id, reminderID: reminder.id, personID: reminder.personID, link: link)
+                    }
                 }
             )
         } catch {
@@ -100,14 +117,15 @@ package final class DesktopNotificationChannel: NotificationSink {
     }
 
     /// The `Notify` arguments (`susssasa{sv}i`) for `reminder`.
-    func notifyArguments(for reminder: Reminder, replacing: UInt32, capabilities: Set<String>) -> [DBusValue] {
+    func notifyArguments(for reminder: Reminder, replacing: UInt32, capabilities: Set<String>, contact: ContactLink? = nil) -> [DBusValue] {
         let body = capabilities.contains("body-markup") ? Self.escapeMarkup(reminder.safeBody) : reminder.safeBody
         var actions: [String] = []
         // A digest is about no one person: nothing to open, snooze or dismiss.
         if capabilities.contains("actions") && reminder.digest == nil {
             let labels = self.labels
-            actions = [
-                NotificationAction.Key.open.rawValue, labels.open,
+            actions = [NotificationAction.Key.open.rawValue, labels.open]
+            if let contact { actions += [NotificationAction.Key.contact.rawValue, SafeText.line(contact.label)] }
+            actions += [
                 NotificationAction.Key.snooze.rawValue, labels.snooze,
                 NotificationAction.Key.dismiss.rawValue, labels.dismiss,
             ]
@@ -251,7 +269,13 @@ package final class DesktopNotificationChannel: NotificationSink {
                     guard signal.arguments.count >= 2, let key = signal.arguments[1].stringValue.flatMap(NotificationAction.Key.init) else {
                         return (nil, nil)
                     }
-                    let action = NotificationAction(reminderID: entry.reminderID, personID: entry.personID, notificationID: id, event: .invoked(key))
+                    let action = NotificationAction(
+                        reminderID: entry.reminderID,
+                        personID: entry.personID,
+                        notificationID: id,
+                        event: .invoked(key),
+                        link: key == .contact ? entry.link : nil
+                    )
                     return (action, state.client)
                 case "NotificationClosed":
                     state.forget(serverID: id)
@@ -300,6 +324,8 @@ package final class DesktopNotificationChannel: NotificationSink {
         struct Entry {
             var reminderID: String
             var personID: String
+            /// The URI of the `contact` button, when it has one.
+            var link: String?
         }
 
         /// At most this many notifications are tracked; the oldest is
@@ -315,9 +341,9 @@ package final class DesktopNotificationChannel: NotificationSink {
             order.last { entries[$0]?.reminderID == reminderID }
         }
 
-        mutating func remember(serverID: UInt32, reminderID: String, personID: String) {
+        mutating func remember(serverID: UInt32, reminderID: String, personID: String, link: String? = nil) {
             if entries[serverID] != nil { order.removeAll { $0 == serverID } }
-            entries[serverID] = Entry(reminderID: reminderID, personID: personID)
+            entries[serverID] = Entry(reminderID: reminderID, personID: personID, link: link)
             order.append(serverID)
             if order.count > Self.limit { forget(serverID: order[0]) }
         }

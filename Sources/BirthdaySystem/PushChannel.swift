@@ -14,11 +14,14 @@ import Glibc
 /// Rules:
 /// - ntfy: `POST` to the server's root with `topic`, `title`, `message`
 ///   (at most 4096 bytes, cut), `tags: ["birthday"]` (`["calendar"]` for a digest), `priority: 3`, and
-///   `Authorization: Bearer TOKEN` when the channel has a token command.
+///   `Authorization: Bearer TOKEN` when the channel has a token command,
+///   and with `contact-links` on, the person's first contact link as a
+///   `view` action button (`actions: [{"action": "view", "label": "Write to Ada", "url": "mailto:…"}]`).
 ///   The URL (its topic is a password on a public server) is read at each
 ///   delivery from the channel's 0600 file.
 /// - Gotify: `POST /message` with `X-Gotify-Key: TOKEN`, `title`, `message`
-///   and `priority: 5`.
+///   and `priority: 5`; with `contact-links` on, the person's first contact
+///   link as the click URL (`extras: {"client::notification": {"click": {"url": "mailto:…"}}}`).
 /// - The token is the first line the channel's token command prints
 ///   (``PasswordCommand``), read at each delivery; it reaches the helper on
 ///   its standard input only, never an argument list, an environment, the
@@ -159,18 +162,27 @@ package struct PushChannel: NotificationSink {
         var headers = ["Content-Type": "application/json", "User-Agent": "birthdays"]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let link = reminder.sharedContactLink
         let body: Data?
         let target: String
         if let topic = url.topic {
             target = url.server
             if let token { headers["Authorization"] = "Bearer " + token }
             body = try? encoder.encode(
-                NtfyMessage(topic: topic, title: title, message: message, tags: [reminder.digest == nil ? "birthday" : "calendar"], priority: 3)
+                NtfyMessage(
+                    topic: topic,
+                    title: title,
+                    message: message,
+                    tags: [reminder.digest == nil ? "birthday" : "calendar"],
+                    priority: 3,
+                    actions: link.map { [NtfyMessage.Action(action: "view", label: SafeText.line($0.label, maxCharacters: 100), url: $0.uri)] }
+                )
             )
         } else {
             target = url.server + "message"
             if let token { headers["X-Gotify-Key"] = token }
-            body = try? encoder.encode(GotifyMessage(title: title, message: message, priority: 5))
+            let extras = link.map { GotifyMessage.Extras(clientNotification: .init(click: .init(url: $0.uri))) }
+            body = try? encoder.encode(GotifyMessage(title: title, message: message, priority: 5, extras: extras))
         }
         return PushRequest(url: target, headers: headers, body: String(decoding: body ?? Data("{}".utf8), as: UTF8.self))
     }
@@ -303,6 +315,14 @@ struct NtfyMessage: Encodable {
     var message: String
     var tags: [String]
     var priority: Int
+    /// Buttons (https://docs.ntfy.sh/publish/#action-buttons): the contact link, with `contact-links` on.
+    var actions: [Action]?
+
+    struct Action: Encodable {
+        var action: String
+        var label: String
+        var url: String
+    }
 }
 
 /// Gotify's message (https://gotify.net/docs/pushmsg).
@@ -310,6 +330,24 @@ struct GotifyMessage: Encodable {
     var title: String
     var message: String
     var priority: Int
+    /// The click URL (https://gotify.net/docs/msgextras): the contact link, with `contact-links` on.
+    var extras: Extras?
+
+    struct Extras: Encodable {
+        var clientNotification: ClientNotification
+
+        enum CodingKeys: String, CodingKey {
+            case clientNotification = "client::notification"
+        }
+
+        struct ClientNotification: Encodable {
+            var click: Click
+        }
+
+        struct Click: Encodable {
+            var url: String
+        }
+    }
 }
 
 /// One HTTP `POST` for the helper to send: read as JSON from its standard

@@ -98,7 +98,10 @@ private enum SharedFolder {
                 #expect(!contact.hasDates, "\(file) #\(contact.source.index) has dates but none are expected")
             }
             if rows.allSatisfy({ $0.date != nil }) {
-                #expect(result.problems.isEmpty, "\(file): \(result.problems)")
+                // Roundcube's test exports hold placeholders ("pager", "phone work") in their phone
+                // columns: reported as what they are, which says nothing about the dates.
+                let dateProblems = result.problems.filter { !$0.message.hasSuffix("is not a phone number; left out") }
+                #expect(dateProblems.isEmpty, "\(file): \(dateProblems)")
             }
         }
     }

@@ -32,7 +32,10 @@ struct DaemonTests {
         let database = try AppDatabase.inMemory()
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
-        let card = try directory.write("ada.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1990-03-10\r\nEND:VCARD\r\n")
+        let card = try directory.write(
+            "ada.vcf",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1990-03-10\r\nEMAIL:ada@example.org\r\nTEL:+44 20 7946 0000\r\nEND:VCARD\r\n"
+        )
         let epoch = Date(timeIntervalSince1970: 0)
         let report = try await ContactImporter(database: database, now: epoch, referenceYear: 2026).importPaths([card])
         try #require(report.added == 1, "the import: \(report)")
@@ -79,6 +82,8 @@ struct DaemonTests {
 
     @Test func deliversTheDueReminderOnceAndStopsOnGracefulShutdown() async throws {
         let database = try await store(channels: "log")
+        // With her contact links shared, still nothing of them reaches a log.
+        try await database.setSetting(.contactLinks, to: "on", now: Date(timeIntervalSince1970: 0))
         let lines = Lines()
         let recorder = LogRecorder()
         let reads = Reads()
@@ -106,6 +111,9 @@ struct DaemonTests {
         #expect(lines.all.first?.hasPrefix("reminder delivered id=\(id) kind=birthday when=day-of") == true)
         #expect(try await database.deliveries(updatedSince: .distantPast).map(\.state) == [.delivered])
         #expect(!recorder.all.contains { $0.contains("Ada") }, "the log never names anyone")
+        for detail in ["ada@example.org", "7946", "mailto", "tel:"] {
+            #expect(!(recorder.all + lines.all).contains { $0.contains(detail) }, "no contact detail in a log: \(detail)")
+        }
     }
 
     /// A graceful shutdown while a reminder is handed to a slow command: the

@@ -52,7 +52,8 @@ extension DeliveryTests {
 
         // MARK: - Actions
 
-        @Test(arguments: NotificationAction.Key.allCases)
+        /// (The contact button needs a link and a handler: DunstTests and the CLI's ContactActionTests click it.)
+        @Test(arguments: NotificationAction.Key.allCases.filter { $0 != .contact })
         func anInvokedActionArrivesOnTheStreamThenTheClose(_ key: NotificationAction.Key) async throws {
             let directory = try TemporaryDirectory()
             defer { directory.cleanup() }

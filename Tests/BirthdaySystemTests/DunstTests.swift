@@ -23,7 +23,8 @@ extension DeliveryTests {
             let xvfb: TestProcess
             let dunst: TestProcess
 
-            init(directory: TemporaryDirectory) async throws {
+            /// - Parameter pick: the action key the context menu's picker chooses.
+            init(directory: TemporaryDirectory, pick: String = "snooze") async throws {
                 bus = try await PrivateBus()
                 // -displayfd: Xvfb picks a free display and prints its number when it accepts clients.
                 xvfb = try TestProcess(
@@ -33,7 +34,7 @@ extension DeliveryTests {
                     name: "xvfb"
                 )
                 let display = try await xvfb.firstLine()
-                let picker = try directory.write("pick-snooze.sh", "#!/bin/sh\ngrep -m1 ',snooze\\]'\n")
+                let picker = try directory.write("pick-\(pick).sh", "#!/bin/sh\ngrep -m1 ',\(pick)\\]'\n")
                 chmod(picker, 0o755)
                 // Debian's shipped configuration, with the menu program replaced by the picker.
                 let shipped = try String(contentsOfFile: DunstTests.shippedConfig, encoding: .utf8)
@@ -115,6 +116,59 @@ extension DeliveryTests {
             let history = try await session.dunstctl("history")
             #expect(history.contains("\"Ada's birthday\""))
             #expect(history.contains("\"Birthdays\""))
+        }
+
+        /// The contact button on the real dunst: offered because the test's own
+        /// mail handler is registered with `xdg-mime default`, chosen in the
+        /// context menu, reported with its link, and opened by that handler.
+        @Test func dunstOffersTheWriteButtonAndItsLinkReachesTheHandler() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let session = try await Session(directory: directory, pick: "contact")
+            defer { session.stop() }
+            for folder in ["data/applications", "config", "dirs"] {
+                try FileManager.default.createDirectory(atPath: directory.file(folder), withIntermediateDirectories: true)
+            }
+            let environment = [
+                "PATH": "/usr/bin:/bin", "HOME": directory.path, "XDG_DATA_HOME": directory.file("data"), "XDG_CONFIG_HOME": directory.file("config"),
+                "XDG_DATA_DIRS": directory.file("dirs"), "XDG_CONFIG_DIRS": directory.file("dirs"), "WAYLAND_DISPLAY": "birthdays-test",
+            ]
+            let handlers = SchemeHandlers(environment: environment)
+            var reminder = sampleReminder(id: "r-write", personID: "p-write", title: "Ada's birthday")
+            reminder.contactLinks = ContactLink.links(
+                for: [ContactPoint(kind: .email, value: "ada@example.org")],
+                name: "Ada",
+                event: .birthday,
+                in: .english
+            )
+            #expect(await handlers.hasHandler(for: "mailto") == false, "no handler yet")
+
+            let handler = try directory.write("mail.sh", "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(directory.file("opened.txt"))'\n")
+            chmod(handler, 0o755)
+            _ = try directory.write(
+                "data/applications/test-mail.desktop",
+                "[Desktop Entry]\nType=Application\nName=Test mail\nExec=\(handler) %u\nMimeType=x-scheme-handler/mailto;\n"
+            )
+            let registered = try await TestProcess.run(
+                ["/usr/bin/xdg-mime", "default", "test-mail.desktop", "x-scheme-handler/mailto"],
+                environment: environment
+            )
+            try #require(registered.status == 0, "\(registered.stderr)")
+
+            let channel = DesktopNotificationChannel(bus: .address(session.bus.address))
+            var events = channel.actions.makeAsyncIterator()
+            // A new pass asks again: the handler registered since is found.
+            try await channel.deliver(reminder, handlers: SchemeHandlers(environment: environment))
+            try await session.waitUntilDisplayed(1)
+            _ = try await session.dunstctl("context")
+            let invoked = await events.next()
+            #expect(invoked?.event == .invoked(.contact))
+            let link = try #require(invoked?.link)
+            #expect(link == "mailto:ada@example.org?subject=Happy%20birthday%21")
+            try SchemeHandlers.open(link, environment: environment)
+            let opened = directory.file("opened.txt")
+            try await eventually("the handler's file") { FileManager.default.fileExists(atPath: opened) }
+            #expect(try String(contentsOfFile: opened, encoding: .utf8) == link + "\n")
         }
 
         /// A digest on the real dunst: shown with its title and its lines, and no buttons in its menu.

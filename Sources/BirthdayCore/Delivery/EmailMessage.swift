@@ -144,8 +144,10 @@ public struct EmailMessage: Sendable {
     ///
     /// - Subject: the reminder's body on one line; it names the person
     ///   ("Zoë Ñúñez turns 37 today").
-    /// - Body: that text, the reminder's title on one line, a blank line and
-    ///   "— birthdays".
+    /// - Body: that text, the reminder's title on one line, with
+    ///   `contact-links` on the person's first contact link
+    ///   (``Reminder/sharedContactLink``: "Write to Ada: mailto:…"), a blank
+    ///   line and "— birthdays".
     /// - Message-ID: `<LOGID.OCCURRENCE@birthdays.HOST>`, such as
     ///   `<r-5f2c.2026-03-10@birthdays.laptop>`: the same for every attempt
     ///   at one reminder of one occurrence, so a log line and a re-sent
@@ -160,7 +162,7 @@ public struct EmailMessage: Sendable {
         let subject = reminder.digest == nil ? SafeText.line(reminder.body) : SafeText.line(reminder.title)
         let body =
             reminder.digest == nil
-            ? subject + "\n" + SafeText.line(reminder.title) + "\n\n— birthdays\n"
+            ? subject + "\n" + SafeText.line(reminder.title) + "\n" + (reminder.contactLine.map { $0 + "\n" } ?? "") + "\n— birthdays\n"
             : reminder.safeBody + "\n\n— birthdays\n"
         let id = MailHeader.atoms(reminder.logID, keeping: "-_")
         let domain = MailHeader.atoms(host.lowercased(), keeping: "-.")

@@ -10,6 +10,8 @@ public struct NotificationAction: Sendable, Hashable {
         case snooze
         /// "Dismiss": done with it for this occurrence.
         case dismiss
+        /// "Write to Ada" / "Call Ada": open the person's contact link (``link``).
+        case contact
     }
 
     /// Why the notification went away (the spec's reason codes 1–4).
@@ -42,12 +44,15 @@ public struct NotificationAction: Sendable, Hashable {
     /// The id the notification server gave the notification.
     public var notificationID: UInt32
     public var event: Event
+    /// The URI the ``Key/contact`` button opens; `nil` for the other events. Never logged.
+    public var link: String?
 
-    public init(reminderID: String, personID: String, notificationID: UInt32, event: Event) {
+    public init(reminderID: String, personID: String, notificationID: UInt32, event: Event, link: String? = nil) {
         self.reminderID = reminderID
         self.personID = personID
         self.notificationID = notificationID
         self.event = event
+        self.link = link
     }
 }
 

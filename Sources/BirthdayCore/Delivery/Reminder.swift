@@ -36,6 +36,13 @@ public struct Reminder: Hashable, Sendable {
     /// (``Digest``: no person, a title naming the first people, one body
     /// line per event); `nil` for a reminder about one event.
     public var digest: DigestFrequency?
+    /// The ways to reach the person, preferred first (``ContactLink``); the
+    /// engine sets them when it delivers. The desktop offers the first one a
+    /// handler exists for as a button.
+    public var contactLinks: [ContactLink] = []
+    /// Whether the added channels (ntfy, Gotify, e-mail, Apprise) may carry
+    /// a link: the `contact-links` setting, off by default.
+    public var sharesContactLinks = false
 
     public init(
         id: String,
@@ -76,6 +83,14 @@ public struct Reminder: Hashable, Sendable {
         guard digest != nil else { return SafeText.line(body) }
         return body.split(separator: "\n", omittingEmptySubsequences: false).map { SafeText.line($0) }.joined(separator: "\n")
     }
+
+    /// The link the added channels carry: the first of ``contactLinks`` when
+    /// ``sharesContactLinks`` is on and the reminder is about one person.
+    public var sharedContactLink: ContactLink? { sharesContactLinks && digest == nil ? contactLinks.first : nil }
+
+    /// ``sharedContactLink`` as the line an e-mail or Apprise body carries:
+    /// "Write to Ada: mailto:ada@example.org?subject=Happy%20birthday%21".
+    public var contactLine: String? { sharedContactLink.map { SafeText.line($0.label + ": " + $0.uri) } }
 
     /// The local day the reminder is for: the occurrence less ``when``'s days
     /// (the occurrence itself for ``NotificationRequest/Timing/dayOf``).

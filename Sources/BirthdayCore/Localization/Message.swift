@@ -81,6 +81,13 @@ public struct Message: Sendable, Hashable {
         case actionOpen = "notification.action.open"
         case actionSnooze = "notification.action.snooze"
         case actionDismiss = "notification.action.dismiss"
+        case actionWrite = "notification.action.write"
+        case actionCall = "notification.action.call"
+        case greetingBirthdaySubject = "greeting.birthday.subject"
+        case greetingAnniversarySubject = "greeting.anniversary.subject"
+        case showContactWrite = "show.contact.write"
+        case showContactCall = "show.contact.call"
+        case showContactMessage = "show.contact.message"
 
         // Other calendars: their names, and the texts of events in them.
         case calendarLunar = "calendar.lunar"
@@ -301,7 +308,8 @@ public struct Message: Sendable, Hashable {
         public var signature: [MessageArgument.Kind] {
             switch self {
             case .birthdayTitle, .birthdayToday, .birthdayTomorrow, .anniversaryTitle, .anniversaryToday, .anniversaryTomorrow, .memorialTitle,
-                .memorialToday, .personExcluded, .personIncluded, .personRemindWeekendFriday, .personRemindWeekendOff, .personRemindDefaultDelivery:
+                .memorialToday, .actionWrite, .actionCall, .personExcluded, .personIncluded, .personRemindWeekendFriday, .personRemindWeekendOff,
+                .personRemindDefaultDelivery:
                 [.name]
             case .birthdayTodayAge, .birthdayTomorrowAge, .memorialTodayAge: [.name, .number]
             case .anniversaryTodayYears, .anniversaryTomorrowYears: [.name, .ordinal, .number]
@@ -328,7 +336,8 @@ public struct Message: Sendable, Hashable {
                 .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
                 [.number]
-            case .pendingNoneDisabled, .showID, .showNickname, .showDeceased, .showReminderDays, .showChannels, .onboardingContactsFailed,
+            case .pendingNoneDisabled, .showID, .showNickname, .showContactWrite, .showContactCall, .showContactMessage, .showDeceased,
+                .showReminderDays, .showChannels, .onboardingContactsFailed,
                 .onboardingChannelNote,
                 .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved,
                 .errorRemoteUnavailable, .errorRemoteRefused, .reminderLate:
@@ -348,7 +357,7 @@ public struct Message: Sendable, Hashable {
             case .digestSpanTitle, .digestSpanTitleMixed, .digestLine: [.text, .text, .text]
             case .digestLineMarked: [.text, .text, .text, .text]
             case .digestMore: [.number]
-            case .digestOff, .listSeparator, .roundTitle, .roundNote: []
+            case .digestOff, .listSeparator, .roundTitle, .roundNote, .greetingBirthdaySubject, .greetingAnniversarySubject: []
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
@@ -484,6 +493,22 @@ extension Message {
 
     public static func showID(_ id: String) -> Message { Message(.showID, .text(id)) }
     public static func showNickname(_ nickname: String) -> Message { Message(.showNickname, .text(nickname)) }
+    /// A way to reach the person as `show` lists it: "Write: ada@example.org", "Call: …", "Message: xmpp:…".
+    public static func showContact(_ point: ContactPoint) -> Message {
+        let key: Key =
+            switch point.kind {
+            case .email: .showContactWrite
+            case .phone: .showContactCall
+            case .impp: .showContactMessage
+            }
+        return Message(key, .text(point.value))
+    }
+    /// The notification button that reaches the person: "Write to Ada" (e-mail, instant message) or "Call Ada".
+    public static func reach(_ kind: ContactPoint.Kind, name: String) -> Message { Message(kind == .phone ? .actionCall : .actionWrite, .name(name)) }
+    /// The subject of the e-mail the button starts: "Happy birthday!".
+    public static func greetingSubject(_ kind: EventKind) -> Message {
+        Message(kind == .anniversary ? .greetingAnniversarySubject : .greetingBirthdaySubject)
+    }
     public static func showDeceased(_ date: String) -> Message { Message(.showDeceased, .text(date)) }
     public static func showReminderDays(_ days: ReminderDays) -> Message { Message(.showReminderDays, .text(days.description)) }
     /// `channels`: the person's channel names, as a comma list.

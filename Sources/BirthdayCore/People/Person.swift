@@ -83,6 +83,11 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// Whether the person's weekend reminders move to the Friday before
     /// (`--weekend friday`); `nil` moves nothing. Imports never change it.
     public var weekend: WeekendRule?
+    /// The ways to reach the person (`EMAIL`, `TEL`, `IMPP`, a CSV's e-mail
+    /// and phone columns) in the card's order of preference
+    /// (``ContactPoints/resolve(_:file:problems:)``); they follow the card on
+    /// every import and sync. Never logged.
+    public var contactPoints: [ContactPoint]
 
     public init(
         id: String,
@@ -98,7 +103,8 @@ public struct Person: Hashable, Sendable, Identifiable {
         deathDate: String? = nil,
         reminderDays: ReminderDays? = nil,
         channels: [String]? = nil,
-        weekend: WeekendRule? = nil
+        weekend: WeekendRule? = nil,
+        contactPoints: [ContactPoint] = []
     ) {
         self.id = id
         self.name = name
@@ -114,6 +120,7 @@ public struct Person: Hashable, Sendable, Identifiable {
         self.reminderDays = reminderDays
         self.channels = channels
         self.weekend = weekend
+        self.contactPoints = contactPoints
     }
 
     /// Excluded people get no reminders and no calendar events (``Exclusion``).

@@ -97,6 +97,12 @@ enum CSVContactParser {
                 }
             }
             if contact.displayName.isEmpty && !contact.hasDates { continue }
+            if !row.contactCandidates.isEmpty {
+                // Only a contact that becomes a person has its values checked.
+                var pointProblems: [ImportProblem] = []
+                contact.contactPoints = ContactPoints.resolve(row.contactCandidates, file: file, problems: &pointProblems)
+                if contact.hasDates { problems += pointProblems }
+            }
             contacts.append(contact)
         }
         problems.sort { $0.line < $1.line }  // stable: same-line problems keep their order
@@ -157,6 +163,8 @@ enum CSVContactParser {
     private struct Row {
         var contact: ParsedContact
         var dates: [DateCell]
+        /// The e-mail and phone cells, one per value (Google joins several with ` ::: `).
+        var contactCandidates: [ContactPoints.Candidate] = []
 
         init(record: CSVRecord, index: Int, file: String, header: CSVHeaderMap, referenceYear: Int) {
             func optional(_ column: Int?) -> String? {
@@ -201,6 +209,19 @@ enum CSVContactParser {
                 if !value.isEmpty { dates.append(cell(.anniversary, value)) }
             }
             self.dates = dates
+            for column in header.contactColumns {
+                let cell = record.value(column.value)
+                guard !cell.isEmpty else { continue }
+                let label = record.value(column.label)
+                let preferred = column.preferred || label.hasPrefix("*")
+                let name = header.names[column.value]
+                for value in cell.components(separatedBy: " ::: ") where !value.trimmingWhitespace().isEmpty {
+                    guard contactCandidates.count < 4 * ContactPoints.limit else { break }
+                    contactCandidates.append(
+                        ContactPoints.Candidate(kind: column.kind, raw: value, preference: preferred ? 1 : nil, line: record.line, property: name)
+                    )
+                }
+            }
         }
     }
 }

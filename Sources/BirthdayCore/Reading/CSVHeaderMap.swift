@@ -22,6 +22,28 @@ struct CSVHeaderMap: Hashable, Sendable {
         case generic
     }
 
+    /// A column that holds a way to reach the contact.
+    struct ContactColumn: Hashable, Sendable {
+        var kind: ContactPoint.Kind
+        var value: Int
+        /// Google's `E-mail N - Label`: a label starting with `*` marks the preferred one.
+        var label: Int?
+        /// Whether the column itself says it is the preferred one (Outlook's `Primary Phone`).
+        var preferred: Bool
+    }
+
+    /// The e-mail columns of the dialects, besides Google's numbered ones.
+    static let emailColumns = [
+        "e-mail address", "e-mail 2 address", "e-mail 3 address", "primary email", "secondary email", "e-mail-adresse", "e-mail 2: adresse",
+        "e-mail 3: adresse", "email", "e-mail", "email address",
+    ]
+    /// The phone columns of the dialects (no fax or pager), besides Google's numbered ones.
+    static let phoneColumns = [
+        "primary phone", "mobile phone", "mobile number", "home phone", "home phone 2", "business phone", "business phone 2", "work phone",
+        "company main phone", "other phone", "car phone", "mobiltelefon", "telefon privat", "telefon privat 2", "telefon geschäftlich",
+        "telefon geschäftlich 2", "haupttelefon", "weiteres telefon", "phone", "telephone", "mobile", "telefon", "handy",
+    ]
+
     /// A Google "Event N" pair: a label (`Anniversary`, or a custom one) and a date.
     struct Event: Hashable, Sendable {
         var label: Int
@@ -46,6 +68,8 @@ struct CSVHeaderMap: Hashable, Sendable {
     var birthMonth: Int?
     var birthDay: Int?
     var events: [Event]
+    /// The e-mail, phone and instant-messaging columns (``ContactColumn``), in header order per kind.
+    var contactColumns: [ContactColumn]
     /// Whether at least one header name is one this map knows (a name
     /// matched only because it contains "mail" does not count). When none
     /// is, the first line is most likely a contact, not a header, and its
@@ -126,6 +150,22 @@ struct CSVHeaderMap: Hashable, Sendable {
             if let label { events.append(Event(label: label, value: index)) }
         }
         self.events = events
+
+        var contacts: [ContactColumn] = []
+        for (index, key) in keys.enumerated() where firstIndex[key] == index {
+            if let number = CSVHeaderMap.numbered(key, prefix: "e-mail ", suffix: "value") {
+                let label = firstIndex["e-mail \(number) - label"] ?? firstIndex["e-mail \(number) - type"]
+                contacts.append(ContactColumn(kind: .email, value: index, label: label, preferred: false))
+            } else if let number = CSVHeaderMap.numbered(key, prefix: "phone ", suffix: "value") {
+                let label = firstIndex["phone \(number) - label"] ?? firstIndex["phone \(number) - type"]
+                contacts.append(ContactColumn(kind: .phone, value: index, label: label, preferred: false))
+            } else if CSVHeaderMap.emailColumns.contains(key) {
+                contacts.append(ContactColumn(kind: .email, value: index, label: nil, preferred: key == "primary email"))
+            } else if CSVHeaderMap.phoneColumns.contains(key) {
+                contacts.append(ContactColumn(kind: .phone, value: index, label: nil, preferred: key == "primary phone"))
+            }
+        }
+        contactColumns = contacts
         namesKnownColumn =
             [
                 displayName, given, additional, family, suffix, nickname, organization, namedEmail, birthday, anniversary, birthYear, birthMonth,
@@ -174,8 +214,13 @@ struct CSVHeaderMap: Hashable, Sendable {
 
     /// `N` for a key `event N - <suffix>`.
     private static func eventNumber(_ key: String, suffix: String) -> Int? {
-        guard key.hasPrefix("event "), key.hasSuffix(" - " + suffix) else { return nil }
-        let middle = key.dropFirst("event ".count).dropLast((" - " + suffix).count)
+        numbered(key, prefix: "event ", suffix: suffix)
+    }
+
+    /// `N` for a key `<prefix>N - <suffix>`.
+    private static func numbered(_ key: String, prefix: String, suffix: String) -> Int? {
+        guard key.hasPrefix(prefix), key.hasSuffix(" - " + suffix) else { return nil }
+        let middle = key.dropFirst(prefix.count).dropLast((" - " + suffix).count)
         return Int(middle)
     }
 }

@@ -69,7 +69,8 @@ package enum ContactMerge {
                 alternateDates: contact.alternateDates,
                 invalidDates: contact.invalidDates,
                 exclusion: Exclusion(card: contact.excludedInCard),
-                deathDate: contact.deathDate
+                deathDate: contact.deathDate,
+                contactPoints: contact.contactPoints
             )
             if let existing = byID[id] {
                 people[existing] = fold(people[existing], person, report: &report)
@@ -124,6 +125,7 @@ package enum ContactMerge {
         if merged.name.isEmpty { merged.name = later.name }
         if merged.nickname.isEmpty { merged.nickname = later.nickname }
         if merged.deathDate == nil { merged.deathDate = later.deathDate }
+        if merged.contactPoints.isEmpty { merged.contactPoints = later.contactPoints }
         merged.exclusion.card = merged.exclusion.card || later.exclusion.card
         return merged
     }
@@ -145,6 +147,7 @@ extension ContactMerge {
         package var alternateDates: [AlternateDate]
         package var channels: [String]?
         package var weekend: WeekendRule?
+        package var contactPoints: [ContactPoint]
 
         package init(
             sourceFile: String,
@@ -156,7 +159,8 @@ extension ContactMerge {
             reminderDays: ReminderDays?,
             alternateDates: [AlternateDate],
             channels: [String]? = nil,
-            weekend: WeekendRule? = nil
+            weekend: WeekendRule? = nil,
+            contactPoints: [ContactPoint] = []
         ) {
             self.sourceFile = sourceFile
             self.birthday = birthday
@@ -168,6 +172,7 @@ extension ContactMerge {
             self.alternateDates = alternateDates
             self.channels = channels
             self.weekend = weekend
+            self.contactPoints = contactPoints
         }
 
         /// What the store holds once `person` is written.
@@ -182,7 +187,8 @@ extension ContactMerge {
                 reminderDays: person.reminderDays,
                 alternateDates: person.alternateDates,
                 channels: person.channels,
-                weekend: person.weekend
+                weekend: person.weekend,
+                contactPoints: person.contactPoints
             )
         }
     }
@@ -196,7 +202,8 @@ extension ContactMerge {
     ///   card), nothing it holds is erased by a contact that lacks it: a
     ///   missing birthday, anniversary, nickname or death date is taken from
     ///   the stored row, either side asking to be left out of birthday
-    ///   calendars (the card's exclusion) is enough, and the stored dates in
+    ///   calendars (the card's exclusion) is enough, a contact without a way
+    ///   to reach the person keeps the stored ones, and the stored dates in
     ///   other calendars are kept beside the contact's (the contact's wins for
     ///   the same kind and calendar). From the **same file**, the contact is
     ///   the truth: what it no longer says is gone.
@@ -210,6 +217,7 @@ extension ContactMerge {
             if person.anniversary == nil { person.anniversary = stored.anniversary }
             if person.nickname.isEmpty { person.nickname = stored.nickname }
             if person.deathDate == nil { person.deathDate = stored.deathDate }
+            if person.contactPoints.isEmpty { person.contactPoints = stored.contactPoints }
             person.exclusion.card = person.exclusion.card || stored.exclusion.card
             for date in stored.alternateDates
             where !person.alternateDates.contains(where: { $0.kind == date.kind && $0.date.calendar == date.date.calendar }) {

@@ -22,6 +22,8 @@ public struct ParsedContact: Hashable, Sendable {
     public var deathDate: String?
     /// The card asks to be left out of birthday calendars (`X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR`).
     public var excludedInCard: Bool
+    /// The ways to reach the person (``ContactPoint``), in the card's order of preference.
+    public var contactPoints: [ContactPoint] = []
 
     public init(
         source: ContactSource,

@@ -8,7 +8,10 @@ import Foundation
 ///   on one line without control characters (``SafeText``);
 /// - every contact comes from a line inside the file;
 /// - every date exists and its year is one a feed can carry (``EventDate/yearRange``),
-///   dates in other calendars included (their Gregorian day's year).
+///   dates in other calendars included (their Gregorian day's year);
+/// - every contact point is one ``ContactPoint/read(_:_:)`` accepts as it is
+///   (no control character, at most ``ContactPoint/maxLength``), and its URI
+///   holds no space.
 package enum ReaderPromises {
     /// Parses `bytes` as the file `file` and returns the broken promises,
     /// one sentence each (empty when all are kept), with the result.
@@ -45,6 +48,12 @@ package enum ReaderPromises {
                 )
                 if again != date { broken.append("a \(date.calendar.rawValue) date that does not exist: \(date)") }
                 if let day = date.gregorian, !EventDate.yearRange.contains(day.year) { broken.append("a year a feed cannot carry: \(date)") }
+            }
+            for point in contact.contactPoints {
+                if (try? ContactPoint.read(point.kind, point.value).get()) != point {
+                    broken.append("a contact point that is not one: \(point.kind)")
+                }
+                if point.uri.contains(where: \.isWhitespace) { broken.append("a contact point's URI with a space: \(point.kind)") }
             }
         }
         return (broken, result)

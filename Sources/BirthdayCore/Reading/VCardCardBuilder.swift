@@ -18,6 +18,8 @@
 ///   `;TYPE=boolean:true`) excludes the contact, as Nextcloud's birthday
 ///   calendar does whenever the property is there, unless its value is
 ///   `false`, `0` or `no`.
+/// - `EMAIL`, `TEL`, `IMPP`: every one, as ``ContactPoints/resolve(_:file:problems:)``
+///   orders and checks them (a value that is not valid is reported, the card kept).
 /// - Anniversaries are read from every property vendors use for them (see
 ///   ``VCardPropertyKind``) and resolved the same way, in line order: the same
 ///   date written twice is one anniversary.
@@ -57,6 +59,7 @@ struct VCardCardBuilder {
     private var anniversaries: [DateCandidate] = []
     private var labelledDates: [(group: String, date: DateCandidate)] = []
     private var calendarDates: [CalendarCandidate] = []
+    private var contactCandidates: [ContactPoints.Candidate] = []
 
     /// One date-valued property in another calendar, as read.
     struct CalendarCandidate {
@@ -93,6 +96,7 @@ struct VCardCardBuilder {
         anniversaries.removeAll(keepingCapacity: true)
         labelledDates.removeAll(keepingCapacity: true)
         calendarDates.removeAll(keepingCapacity: true)
+        contactCandidates.removeAll(keepingCapacity: true)
         anniversaryGroups.removeAll(keepingCapacity: true)
         writtenByKhard = false
     }
@@ -121,6 +125,11 @@ struct VCardCardBuilder {
             }
         case .email:
             if email == nil, let (a, b) = Self.trimmed(value, 0, count) { email = VCardText.unescaped(value, a, b) }
+            contactCandidate(.email, "EMAIL", value, params: params, line: line)
+        case .tel:
+            contactCandidate(.phone, "TEL", value, params: params, line: line)
+        case .impp:
+            contactCandidate(.impp, "IMPP", value, params: params, line: line)
         case .uid:
             if uid == nil, let (a, b) = Self.trimmed(value, 0, count) {
                 uid = String(decoding: UnsafeBufferPointer(rebasing: value[a..<b]), as: UTF8.self)
@@ -174,6 +183,18 @@ struct VCardCardBuilder {
             else { return }
             anniversaries.append(Self.candidate(value, parts[1], params: params, line: line, property: "X-ANDROID-CUSTOM"))
         }
+    }
+
+    private mutating func contactCandidate(
+        _ kind: ContactPoint.Kind,
+        _ property: String,
+        _ value: UnsafeBufferPointer<UInt8>,
+        params: VCardParams,
+        line: Int
+    ) {
+        guard contactCandidates.count < 4 * ContactPoints.limit else { return }
+        let text = VCardText.unescaped(value, 0, value.count)
+        contactCandidates.append(ContactPoints.Candidate(kind: kind, raw: text, preference: params.preference, line: line, property: property))
     }
 
     /// The range without surrounding spaces and tabs; `nil` when nothing is left.
@@ -290,8 +311,15 @@ struct VCardCardBuilder {
             birthday = birthday.map(Self.khardPlaceholderRemoved)
             anniversary = anniversary.map(Self.khardPlaceholderRemoved)
         }
+        var contactPoints: [ContactPoint] = []
+        if !contactCandidates.isEmpty {
+            // Only a card that becomes a person has its values checked: a card without dates is not kept.
+            var pointProblems: [ImportProblem] = []
+            contactPoints = ContactPoints.resolve(contactCandidates, file: file, problems: &pointProblems)
+            if birthday != nil || anniversary != nil || !alternateDates.isEmpty || !invalid.isEmpty { problems += pointProblems }
+        }
         if problems.count > 1 { problems.sort { $0.line < $1.line } }
-        let contact = ParsedContact(
+        var contact = ParsedContact(
             source: ContactSource(file: file, index: index, line: line),
             uid: uid.flatMap { $0.isEmpty ? nil : $0 } ?? androidUID.flatMap { $0.isEmpty ? nil : $0 },
             formattedName: formattedName,
@@ -306,6 +334,7 @@ struct VCardCardBuilder {
             deathDate: deathDate,
             excludedInCard: excludedInCard
         )
+        contact.contactPoints = contactPoints
         return (contact, problems)
     }
 

@@ -9,6 +9,10 @@ enum VCardPropertyKind: Equatable, Sendable {
     case name
     case organization
     case email
+    /// `TEL`: a phone number (``ContactPoint``).
+    case tel
+    /// `IMPP`: an instant-messaging URI (``ContactPoint``).
+    case impp
     case uid
     /// `X-ANDROID-UID`: the identifier when a card has no `UID`.
     case androidUID
@@ -53,8 +57,8 @@ enum VCardPropertyKind: Equatable, Sendable {
         switch end - start {
         case 1: return named("N") ? .name : .ignored
         case 2: return named("FN") ? .formattedName : .ignored
-        case 3: return named("ORG") ? .organization : named("UID") ? .uid : .ignored
-        case 4: return named("BDAY") ? .birthday : .ignored
+        case 3: return named("ORG") ? .organization : named("UID") ? .uid : named("TEL") ? .tel : .ignored
+        case 4: return named("BDAY") ? .birthday : named("IMPP") ? .impp : .ignored
         case 5: return named("EMAIL") ? .email : named("AGENT") ? .agent : .ignored
         case 6: return named("PRODID") ? .productID : .ignored
         case 8: return named("X-ABDATE") ? .labelledDate : named("NICKNAME") ? .nickname : .ignored
@@ -112,6 +116,10 @@ struct VCardParams: Sendable {
     var omitYear: Int?
     /// `CALSCALE=…`: the calendar of a date (`gregorian` when absent).
     var calscale: String?
+    /// How much the card prefers the value: vCard 4 `PREF=1` … `100`, and 1
+    /// for `TYPE=pref` (vCard 3, also in a list: `TYPE=HOME,PREF`) and the
+    /// bare vCard 2.1 `PREF`; `nil` when none says so. The smallest wins.
+    var preference: Int?
 
     /// Whether `CALSCALE` names a calendar other than the Gregorian one.
     var isNonGregorian: Bool {
@@ -154,6 +162,7 @@ struct VCardParams: Sendable {
         guard equals < b else {
             // vCard 2.1 bare parameter: TEL;HOME;VOICE, N;QUOTED-PRINTABLE
             if ASCII.equalsUpperCased(bytes, a, b, "QUOTED-PRINTABLE") { quotedPrintable = true }
+            if full && ASCII.equalsUpperCased(bytes, a, b, "PREF") { prefer(1) }
             return
         }
         let (keyStart, keyEnd) = ASCII.trimmed(bytes, a, equals)
@@ -177,7 +186,25 @@ struct VCardParams: Sendable {
             omitYear = ASCII.integer(bytes, a, b)
         } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "CALSCALE") {
             calscale = String(decoding: UnsafeBufferPointer(start: bytes + a, count: b - a), as: UTF8.self)
+        } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "PREF") {
+            if let rank = ASCII.integer(bytes, a, b), (1...100).contains(rank) { prefer(rank) }
+        } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "TYPE") {
+            // A comma list, each item perhaps quoted on its own: TYPE=home,pref or TYPE="work","pref".
+            var itemStart = a
+            for i in a...b where i == b || bytes[i] == UInt8(ascii: ",") {
+                var (x, y) = ASCII.trimmed(bytes, itemStart, i)
+                if y - x >= 2 && bytes[x] == UInt8(ascii: "\"") && bytes[y - 1] == UInt8(ascii: "\"") {
+                    x += 1
+                    y -= 1
+                }
+                if ASCII.equalsUpperCased(bytes, x, y, "PREF") { prefer(1) }
+                itemStart = i + 1
+            }
         }
+    }
+
+    private mutating func prefer(_ rank: Int) {
+        preference = min(preference ?? rank, rank)
     }
 }
 

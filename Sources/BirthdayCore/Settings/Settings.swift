@@ -57,6 +57,11 @@ public struct Settings: Hashable, Sendable {
     /// those three years, then the recurring event without an age. Default on;
     /// off gives one recurring event per date, as before.
     public var calendarAges = true
+    /// Whether the added channels (ntfy, Gotify, e-mail, Apprise) carry a
+    /// link to write to or call the person (``ContactPoint``). Default off:
+    /// no address or phone number reaches a push server or a mailbox unless
+    /// asked. Desktop notifications offer their button either way.
+    public var contactLinks = false
 
     public init() {}
 
@@ -103,6 +108,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case digestDay = "digest-day"
     case roundBirthdays = "round-birthdays"
     case calendarAges = "calendar-ages"
+    case contactLinks = "contact-links"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -114,7 +120,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .dayBefore: "on | off (an alias of reminders: on adds 1 to its days, off removes it)"
         case .deceased: DeceasedPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
-        case .anniversaries, .emoji, .calendarAges: "on | off"
+        case .anniversaries, .emoji, .calendarAges, .contactLinks: "on | off"
         case .calendarName: "any non-empty text"
         case .channels: "a comma list of " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ") + ", e.g. desktop,log"
         case .command: "a shell command, run with /bin/sh -c (empty to unset)"
@@ -142,7 +148,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .deliveryTime, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest, .digestDay,
             .roundBirthdays:
             true
-        case .calendarName, .emoji, .channels, .command, .serve, .calendarRules, .syncInterval, .calendarAges: false
+        case .calendarName, .emoji, .channels, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks: false
         }
     }
 }
@@ -203,7 +209,7 @@ extension Settings {
         case .names:
             guard let style = NameStyle(rawValue: value.lowercased()) else { throw invalid }
             names = style
-        case .dayBefore, .anniversaries, .emoji, .calendarAges:
+        case .dayBefore, .anniversaries, .emoji, .calendarAges, .contactLinks:
             let flag: Bool
             switch value.lowercased() {
             case "on", "true", "yes", "1": flag = true
@@ -214,6 +220,7 @@ extension Settings {
             case .dayBefore: dayBefore = flag
             case .anniversaries: anniversaries = flag
             case .calendarAges: calendarAges = flag
+            case .contactLinks: contactLinks = flag
             default: emoji = flag
             }
         case .calendarName:
@@ -287,6 +294,7 @@ extension Settings {
         case .digestDay: digestDay.rawValue
         case .roundBirthdays: roundBirthdays.map(String.init) ?? "off"
         case .calendarAges: calendarAges ? "on" : "off"
+        case .contactLinks: contactLinks ? "on" : "off"
         }
     }
 

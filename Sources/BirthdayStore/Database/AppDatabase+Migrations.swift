@@ -325,6 +325,25 @@ extension AppDatabase {
             }
         }
 
+        // Issue 26: the ways to reach a person (EMAIL, TEL, IMPP and the CSV
+        // columns), replaced whenever the person's row is written.
+        migrator.registerMigration("v13-contact-points") { db in
+            try db.create(table: "contactPoint") { t in
+                t.column("personId", .text).notNull().references("person", onDelete: .cascade)
+                // 0 is the preferred one.
+                t.column("position", .integer).notNull()
+                // "email" | "phone" | "impp"
+                t.column("kind", .text).notNull()
+                // As the card gives it, without a mailto: or tel: prefix.
+                t.column("value", .text).notNull()
+                t.primaryKey(["personId", "position"])
+            }
+            // A source's unchanged cards are not read again, so the next sync of each
+            // source reads them all once: their people get the contact points they have.
+            try db.execute(sql: "UPDATE source SET syncToken = NULL, ctag = NULL")
+            try db.execute(sql: "UPDATE sourceItem SET etag = ''")
+        }
+
         return migrator
     }
 }

@@ -150,6 +150,7 @@ extension Person {
         if exclusion.card { text += "\u{1F}excluded-in-card" }
         // Only when there are any, so the fingerprints of everyone else stay as they were.
         if !alternateDates.isEmpty { text += "\u{1F}" + alternateDates.map(\.description).joined(separator: "\u{1E}") }
+        if !contactPoints.isEmpty { text += "\u{1F}contact:" + contactPoints.map { $0.kind.rawValue + ":" + $0.value }.joined(separator: "\u{1E}") }
         return StableHash.hex(text)
     }
 }
@@ -175,8 +176,8 @@ extension PersonRecord {
     /// hot path (GRDB's Codable persistence costs several times more per row).
     ///
     /// Replacing a row deletes it first, and the delete cascades: the
-    /// person's `calendarDate` rows go with it. Write them again after this
-    /// (``CalendarDateRecord/replace(personID:with:_:)``), as the import does;
+    /// person's `calendarDate` and `contactPoint` rows go with it. Write them again after this
+    /// (``CalendarDateRecord/replace(personID:with:_:)``, ``ContactPointRecord/replace(personID:with:_:)``), as the import does;
     /// to change a column of an existing person, use an `UPDATE`.
     func upsert(_ db: Database) throws {
         let statement = try db.cachedStatement(
@@ -194,9 +195,11 @@ extension PersonRecord {
     /// dates in other calendars.
     static func people(_ db: Database) throws -> [Person] {
         let alternates = try CalendarDateRecord.datesByPerson(db)
+        let contacts = try ContactPointRecord.pointsByPerson(db)
         return try order(Columns.name.collating(.localizedCaseInsensitiveCompare), Columns.id).fetchAll(db).map { record in
             var person = record.person
             person.alternateDates = alternates[record.id] ?? []
+            person.contactPoints = contacts[record.id] ?? []
             return person
         }
     }
@@ -205,6 +208,7 @@ extension PersonRecord {
     static func person(id: String, _ db: Database) throws -> Person? {
         guard var person = try fetchOne(db, key: id)?.person else { return nil }
         person.alternateDates = try CalendarDateRecord.dates(personID: id, db)
+        person.contactPoints = try ContactPointRecord.points(personID: id, db)
         return person
     }
 
@@ -356,6 +360,7 @@ extension PersonRecord {
     static func mergeStates(_ db: Database) throws -> [String: MergeState] {
         var stored: [String: MergeState] = [:]
         let alternates = try CalendarDateRecord.datesByPerson(db)
+        let contacts = try ContactPointRecord.pointsByPerson(db)
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -380,7 +385,8 @@ extension PersonRecord {
                     reminderDays: days.flatMap(ReminderDays.init),
                     alternateDates: alternates.isEmpty ? [] : alternates[row[0] as String] ?? [],
                     channels: decodeChannels(row[16]),
-                    weekend: weekend.flatMap(WeekendRule.init(rawValue:))
+                    weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
+                    contactPoints: contacts.isEmpty ? [] : contacts[row[0] as String] ?? []
                 ),
                 createdAt: row[9],
                 imported: row[15]

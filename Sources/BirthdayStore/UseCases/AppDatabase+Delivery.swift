@@ -18,6 +18,16 @@ package struct DueWork: Sendable {
     /// The channels chosen for the people of ``entries`` who chose any
     /// (`birthdays remind PERSON --channels`), by person id.
     package var personChannels: [String: [String]] = [:]
+    /// The ways to reach the people of ``entries`` who have any, by person id:
+    /// read as the reminder goes out, so a changed card is heard.
+    package var reach: [String: PersonReach] = [:]
+}
+
+/// A person's contact points, with the names the reminder's words choose from (the `names` setting).
+package struct PersonReach: Sendable, Hashable {
+    package var name: String
+    package var nickname: String
+    package var points: [ContactPoint]
 }
 
 /// What the delivery engine's next wakeup depends on (``AppDatabase/wakeupInputs()``).
@@ -54,7 +64,8 @@ extension AppDatabase {
                 entries: entries,
                 publicIDs: try SettingRecord.publicIDs(db),
                 remoteChannels: try ChannelRecord.all(db).filter { states[$0.name]?.paused != true },
-                personChannels: try PersonRecord.channelChoices(ids: Array(Set(entries.map(\.personID))), db)
+                personChannels: try PersonRecord.channelChoices(ids: Array(Set(entries.map(\.personID))), db),
+                reach: try ContactPointRecord.reach(ids: Array(Set(entries.map(\.personID))), db)
             )
         }
     }

@@ -216,6 +216,7 @@ package struct ContactImporter: Sendable {
                 if write {
                     try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).upsert(db)
                     if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
+                    if !person.contactPoints.isEmpty { try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db) }
                 }
                 continue
             }
@@ -232,6 +233,7 @@ package struct ContactImporter: Sendable {
                 try PersonRecord(person, createdAt: old.createdAt, updatedAt: timestamp).upsert(db)
                 // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
                 try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
+                try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db)
             }
         }
         if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }

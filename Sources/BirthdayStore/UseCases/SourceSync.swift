@@ -319,6 +319,7 @@ package struct SourceSync: Sendable {
                 guard let old = states[person.id] else {
                     try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp, imported: false).upsert(db)
                     if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
+                    if !person.contactPoints.isEmpty { try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db) }
                     states[person.id] = PersonRecord.MergeState(
                         fingerprint: person.fingerprint,
                         contact: ContactMerge.Stored(person),
@@ -335,6 +336,7 @@ package struct SourceSync: Sendable {
                 try PersonRecord(person, createdAt: old.createdAt, updatedAt: timestamp, imported: old.imported).upsert(db)
                 // After the row: replacing a person's row takes their dates in other calendars with it.
                 try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
+                try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db)
                 states[person.id]?.fingerprint = person.fingerprint
                 states[person.id]?.contact = ContactMerge.Stored(person)
                 changed = true

@@ -38,6 +38,9 @@ extension BirthdaysCommand {
             for item in lines {
                 try output(item)
             }
+            for point in found.contactPoints {
+                try output(SafeText.line(localizer(.showContact(point))))
+            }
             let source = "\(SafeText.line(found.source.file)):\(found.source.line)"
             for raw in found.invalidDates {
                 try output(localizer(.showUnreadable(SafeText.quoted("'" + raw + "'"), source: source)))

@@ -58,6 +58,13 @@ struct PersonOutput: Encodable {
         }
     }
 
+    /// A way to reach the person: `{"kind": "email", "value": "ada@example.org", "uri": "mailto:ada@example.org"}`.
+    struct Contact: Encodable {
+        var kind: String
+        var value: String
+        var uri: String
+    }
+
     var id: String
     var name: String
     /// `null` when the card gives none.
@@ -80,6 +87,8 @@ struct PersonOutput: Encodable {
     var channels: [String]?
     /// `"friday"`: reminders due on a Saturday or Sunday come on the Friday before; `null` moves nothing.
     var weekend: String?
+    /// The ways to reach the person, preferred first (always present; `[]` when the card gives none).
+    var contact: [Contact]
 
     init(_ person: Person) {
         id = person.id
@@ -96,6 +105,7 @@ struct PersonOutput: Encodable {
         reminder_days = person.reminderDays?.days
         channels = person.channels
         weekend = person.weekend?.rawValue
+        contact = person.contactPoints.map { Contact(kind: $0.kind.rawValue, value: $0.value, uri: $0.uri) }
     }
 
     /// The last column of the `people` table: what sets the person apart, in

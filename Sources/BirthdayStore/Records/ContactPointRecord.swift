@@ -1,0 +1,83 @@
+import BirthdayCore
+import GRDB
+
+/// A row of the `contactPoint` table (migration `v13-contact-points`): one
+/// way to reach a person (``ContactPoint``), at its place in the person's
+/// order. The rows follow the card: they are replaced whenever the person's
+/// row is written, and go with the person (`ON DELETE CASCADE`, also when
+/// the row is replaced: see ``PersonRecord/upsert(_:)``). Its SQL is here
+/// and nowhere else.
+struct ContactPointRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "contactPoint"
+
+    var personId: String
+    /// 0 for the preferred one.
+    var position: Int
+    var kind: ContactPoint.Kind
+    var value: String
+}
+
+extension ContactPoint.Kind: DatabaseValueConvertible {}
+
+// MARK: - Queries
+
+extension ContactPointRecord {
+    /// Replaces the contact points of one person with `points`, in their order.
+    static func replace(personID: String, with points: [ContactPoint], _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM contactPoint WHERE personId = ?", arguments: [personID])
+        for (position, point) in points.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO contactPoint (personId, position, kind, value) VALUES (?, ?, ?, ?)",
+                arguments: [personID, position, point.kind, point.value]
+            )
+        }
+    }
+
+    /// The contact points of one person, in order.
+    static func points(personID: String, _ db: Database) throws -> [ContactPoint] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT kind, value FROM contactPoint WHERE personId = ? ORDER BY position",
+            arguments: [personID]
+        )
+        return rows.compactMap(point)
+    }
+
+    /// Everyone's contact points by person id (empty for a store without any).
+    static func pointsByPerson(_ db: Database) throws -> [String: [ContactPoint]] {
+        var found: [String: [ContactPoint]] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT personId, kind, value FROM contactPoint ORDER BY personId, position")
+        while let row = try rows.next() {
+            guard let kind = ContactPoint.Kind.fromDatabaseValue(row[1]) else { continue }
+            found[row[0] as String, default: []].append(ContactPoint(kind: kind, value: row[2]))
+        }
+        return found
+    }
+
+    /// The contact points of the people `ids` who have any, with the name
+    /// and nickname the reminders' words choose from, by person id.
+    static func reach(ids: [String], _ db: Database) throws -> [String: PersonReach] {
+        var found: [String: PersonReach] = [:]
+        for chunk in ids.chunked(900) {
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT contactPoint.personId, contactPoint.kind, contactPoint.value, person.name, person.nickname
+                    FROM contactPoint JOIN person ON person.id = contactPoint.personId
+                    WHERE contactPoint.personId IN (\(databaseQuestionMarks(count: chunk.count))) ORDER BY contactPoint.personId, contactPoint.position
+                    """,
+                arguments: StatementArguments(Array(chunk))
+            )
+            for row in rows {
+                guard let kind = ContactPoint.Kind.fromDatabaseValue(row[1]) else { continue }
+                let id: String = row[0]
+                found[id, default: PersonReach(name: row[3], nickname: row[4], points: [])].points.append(ContactPoint(kind: kind, value: row[2]))
+            }
+        }
+        return found
+    }
+
+    private static func point(_ row: Row) -> ContactPoint? {
+        ContactPoint.Kind.fromDatabaseValue(row[0]).map { ContactPoint(kind: $0, value: row[1]) }
+    }
+}
