@@ -22,6 +22,11 @@ public struct ParsedContact: Hashable, Sendable {
     public var deathDate: String?
     /// The card asks to be left out of birthday calendars (`X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR`).
     public var excludedInCard: Bool
+    /// The groups the contact is in (``ContactGroups``): `CATEGORIES`, a CSV's labels.
+    public var groups: [String] = []
+    /// Set when the card is a group card (`KIND:group`,
+    /// `X-ADDRESSBOOKSERVER-KIND:group`): then it is no person.
+    public var groupCard: GroupCard?
 
     public init(
         source: ContactSource,
