@@ -188,6 +188,12 @@ public struct Message: Sendable, Hashable {
         case showReminderDays = "show.reminder-days"
         case showChannels = "show.channels"
         case showWeekendFriday = "show.weekend.friday"
+        case showGroups = "show.groups"
+        case showExcludedGroup = "show.excluded.group"
+        case showExcludedSource = "show.excluded.source"
+        case showIncludedGroup = "show.included.group"
+        case showIncludedSource = "show.included.source"
+        case showReminderDaysShared = "show.reminder-days.shared"
 
         // exclude, include, remind
         case personExcluded = "person.excluded"
@@ -326,7 +332,7 @@ public struct Message: Sendable, Hashable {
             case .calendarBirthdayTodayAge, .calendarBirthdayTomorrowAge: [.name, .number, .text]
             case .calendarAnniversaryTodayYears, .calendarAnniversaryTomorrowYears: [.name, .ordinal, .number, .text]
             case .calendarBirthdayTomorrowTitle, .calendarAnniversaryTomorrowTitle, .upcomingCalendarBirthday, .upcomingCalendarAnniversary: [.text]
-            case .feedCalendarBirthdayTitle, .feedCalendarAnniversaryTitle: [.text, .text]
+            case .feedCalendarBirthdayTitle, .feedCalendarAnniversaryTitle, .showReminderDaysShared: [.text, .text]
             case .feedAgeBirthday, .feedAgeAnniversary: [.text, .number]
             case .upcomingCalendarBirthdayAge, .upcomingCalendarAnniversaryYears: [.number, .text]
             case .showCalendarBirthday, .showCalendarAnniversary: [.text, .text, .text, .text]
@@ -338,6 +344,7 @@ public struct Message: Sendable, Hashable {
                 [.number]
             case .pendingNoneDisabled, .showID, .showNickname, .showContactWrite, .showContactCall, .showContactMessage, .showDeceased,
                 .showReminderDays, .showChannels, .onboardingContactsFailed,
+                .showGroups, .showExcludedGroup, .showExcludedSource, .showIncludedGroup, .showIncludedSource,
                 .onboardingChannelNote,
                 .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved,
                 .errorRemoteUnavailable, .errorRemoteRefused, .reminderLate:
@@ -513,6 +520,19 @@ extension Message {
     public static func showReminderDays(_ days: ReminderDays) -> Message { Message(.showReminderDays, .text(days.description)) }
     /// `channels`: the person's channel names, as a comma list.
     public static func showChannels(_ channels: [String]) -> Message { Message(.showChannels, .text(channels.joined(separator: ", "))) }
+    /// `groups`: the person's group names, as a comma list.
+    public static func showGroups(_ groups: [String]) -> Message { Message(.showGroups, .text(groups.joined(separator: ", "))) }
+    /// Left out (or, `excluded` false, kept in against another rule) by the rule of `scope`.
+    public static func showSharedExclusion(_ scope: RuleScope, excluded: Bool) -> Message {
+        switch scope {
+        case .group(let name): Message(excluded ? .showExcludedGroup : .showIncludedGroup, .text(name))
+        case .source(let name): Message(excluded ? .showExcludedSource : .showIncludedSource, .text(name))
+        }
+    }
+    /// The reminder days the groups and sources `from` (their names) give the person.
+    public static func showReminderDaysShared(_ days: ReminderDays, from: [String]) -> Message {
+        Message(.showReminderDaysShared, .text(days.description), .text(from.joined(separator: ", ")))
+    }
 
     public static func personExcluded(name: String) -> Message { Message(.personExcluded, .name(name)) }
     public static func personIncluded(name: String) -> Message { Message(.personIncluded, .name(name)) }

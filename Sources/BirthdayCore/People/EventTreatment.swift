@@ -1,11 +1,12 @@
 /// What the store knows about the person behind a date that the rules
 /// need: read for every dated row, so it is small.
 public struct PersonTraits: Hashable, Sendable {
-    /// Left out by the card or the user (``Exclusion``).
+    /// Left out by the card, the user, or a group's or source's rule (``RulePrecedence``).
     public var excluded: Bool
     /// The card gives a death date (``Person/deathDate``).
     public var deceased: Bool
-    /// The person's own reminder days; `nil` follows the setting.
+    /// The reminder days that apply (the person's own, else their groups'
+    /// and sources': ``RulePrecedence``); `nil` follows the setting.
     public var reminderDays: ReminderDays?
     /// The person's weekend rule (``Person/weekend``); `nil` moves nothing.
     public var weekend: WeekendRule?
@@ -18,7 +19,13 @@ public struct PersonTraits: Hashable, Sendable {
     }
 
     public init(_ person: Person) {
-        self.init(excluded: person.excluded, deceased: person.isDeceased, reminderDays: person.reminderDays, weekend: person.weekend)
+        self.init(
+            exclusion: person.exclusion,
+            reminderDays: person.reminderDays,
+            shared: person.sharedRules,
+            deceased: person.isDeceased,
+            weekend: person.weekend
+        )
     }
 }
 
@@ -60,12 +67,14 @@ public struct TreatmentRules: Hashable, Sendable {
     /// gets nothing at all: no reminder, no feed event, not in `upcoming`.
     ///
     /// The rules, in order:
-    /// 1. An excluded person (``Exclusion``) gets nothing.
+    /// 1. An excluded person (``Exclusion``, or a group's or source's rule:
+    ///    ``RulePrecedence``) gets nothing.
     /// 2. Anniversaries get nothing while ``anniversaries`` is off.
     /// 3. A deceased person gets nothing under ``DeceasedPolicy/skip``; under
     ///    ``DeceasedPolicy/remember`` their birthday gets one reminder, on the
     ///    day itself, in their memory, and their anniversaries nothing.
-    /// 4. Anyone else gets their own reminder days (``Person/reminderDays``),
+    /// 4. Anyone else gets the reminder days that apply to them
+    ///    (``RulePrecedence``: their own, else their groups' and sources'),
     ///    else ``reminders``, and their weekend rule (``Person/weekend``).
     public func treatment(of kind: EventKind, for traits: PersonTraits) -> EventTreatment? {
         if traits.excluded { return nil }

@@ -88,6 +88,15 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// (``ContactPoints/resolve(_:file:problems:)``); they follow the card on
     /// every import and sync. Never logged.
     public var contactPoints: [ContactPoint]
+    /// The groups the person's contact is in (``ContactGroups``), sorted,
+    /// without repeats: its `CATEGORIES`, a CSV's labels, and the group
+    /// cards of the same import that list it. They follow the card at every
+    /// import and sync. Never logged.
+    public var groups: [String] = []
+    /// The rules of the groups and sources the person is in, as the store
+    /// found them when it read the person (empty otherwise); what they do is
+    /// ``RulePrecedence``'s.
+    public var sharedRules: [SharedRule] = []
 
     public init(
         id: String,

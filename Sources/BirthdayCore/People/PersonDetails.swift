@@ -9,7 +9,8 @@ public enum PersonDetails {
     /// `leapDay` in common years. Every date is shown, the dates of excluded
     /// and deceased people too (anniversaries only while `anniversaries` is
     /// on), followed by what sets the person apart: nickname, death date,
-    /// reminder days of their own, exclusion. A date in another calendar is
+    /// reminder days of their own, exclusion, groups, and the rule of a group
+    /// or source that applies to them (``RulePrecedence``). A date in another calendar is
     /// written as the contact gives it, after its calendar: `Birthday (lunar):
     /// chinese 0078-0002-11-01; next 2026-12-09 (in 40 days), turns 41`
     /// (``CalendarDate/description``).
@@ -53,6 +54,17 @@ public enum PersonDetails {
         if let channels = person.channels { lines.append(localizer(.showChannels(channels))) }
         if person.weekend == .friday { lines.append(localizer(.showWeekendFriday)) }
         if person.excluded { lines.append(localizer(.showExcluded)) }
+        if !person.groups.isEmpty { lines.append(localizer(.showGroups(person.groups.map { SafeText.line($0) }))) }
+        // Which rule of a group or a source applies (``RulePrecedence``), when one does.
+        let decision = person.decision
+        if case .shared(let scope) = decision.exclusionBy,
+            decision.excluded || person.sharedRules.contains(where: { $0.exclusion == .exclude })
+        {
+            lines.append(localizer(.showSharedExclusion(scope.safe, excluded: decision.excluded)))
+        }
+        if let days = decision.reminderDays, !decision.reminderDaysBy.isEmpty {
+            lines.append(localizer(.showReminderDaysShared(days, from: decision.reminderDaysBy.map { SafeText.line($0.name) })))
+        }
         return lines
     }
 }

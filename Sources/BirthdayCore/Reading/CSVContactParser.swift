@@ -186,6 +186,7 @@ enum CSVContactParser {
                 email: optional(header.email),
                 nickname: CSVContactParser.firstNickname(record.value(header.nickname))
             )
+            contact.groups = ContactGroups.csv(record.value(header.groups), google: header.googleGroups)
 
             var dates: [DateCell] = []
             func cell(_ kind: EventKind, _ raw: String) -> DateCell {

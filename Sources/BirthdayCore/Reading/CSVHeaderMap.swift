@@ -60,6 +60,10 @@ struct CSVHeaderMap: Hashable, Sendable {
     var family: Int?
     var suffix: Int?
     var nickname: Int?
+    /// Google's `Labels` (`Group Membership` before 2020), Outlook's `Categories` (``ContactGroups/csv(_:)``).
+    var groups: Int?
+    /// Whether ``groups`` is Google's column (` ::: ` lists with system groups) rather than Outlook's (`;` lists).
+    var googleGroups = false
     var organization: Int?
     var email: Int?
     var birthday: Int?
@@ -93,6 +97,7 @@ struct CSVHeaderMap: Hashable, Sendable {
     ///   `Middle Name`/`Additional Name`/`Weitere Vornamen`, `Last Name`/`Family Name`/`Nachname`,
     ///   `Name Suffix`/`Suffix` (`Title` is a prefix only in a known dialect);
     /// - the nickname: `Nickname` (Google, Outlook, Thunderbird), `Nick Name`, `Spitzname`;
+    /// - the groups: `Labels`, `Group Membership` (Google), `Categories`, `Kategorien` (Outlook);
     /// - `Organization Name`/`Company`/`Firma`, and the first e-mail column;
     /// - dates: `Birthday`, `Birth Date`, `Date of Birth`, `DOB`, `Geburtstag`,
     ///   `Geburtsdatum`; `Anniversary`, `Jahrestag`; Thunderbird's `Birth Year`/`Month`/`Day`;
@@ -121,6 +126,9 @@ struct CSVHeaderMap: Hashable, Sendable {
         family = germanNameIsFamily ? column("name") : column("last name", "family name", "nachname", "last", "lastname", "surname", "family")
         suffix = column("name suffix", "suffix", "namenszusatz")
         nickname = column("nickname", "nick name", "spitzname")
+        groups = column("labels", "group membership")
+        googleGroups = groups != nil
+        if groups == nil { groups = column("categories", "kategorien") }
         organization = column("organization name", "organization 1 - name", "company", "organization", "organisation", "firma", "unternehmen")
         let namedEmail = column(
             "e-mail 1 - value",

@@ -14,6 +14,9 @@
 /// nickname or death date is filled the same way, and either card asking to
 /// be left out of birthday calendars is enough.
 ///
+/// The groups of a contact found twice are joined. A group card
+/// (``ParsedContact/groupCard``) is no person and is not counted.
+///
 /// Contacts without any date (valid or not) are counted in
 /// ``ImportReport/withoutDates`` and left out of the people; their ids are
 /// still worked out (``datelessIDs(in:)``), so that a contact whose dates were
@@ -29,7 +32,7 @@ package enum ContactMerge {
             keyCounts[contact.source.file + "\u{1F}" + contact.derivationKey, default: 0] += 1
         }
         return contacts.compactMap { contact in
-            guard !contact.hasDates else { return nil }
+            guard !contact.hasDates, contact.groupCard == nil else { return nil }
             if let uid = contact.uid, let id = PersonID.fromUID(uid) { return (id, contact.source.file) }
             let key = contact.derivationKey
             // A contact without a name has a key made of its (absent) dates: not an identity.
@@ -38,12 +41,19 @@ package enum ContactMerge {
         }
     }
 
+    /// The group cards among `contacts` that have a name (``ContactGroups``).
+    package static func groupCards(in contacts: [ParsedContact]) -> [GroupCard] {
+        contacts.compactMap { contact in contact.groupCard.flatMap { $0.name.isEmpty ? nil : $0 } }
+    }
+
     package static func people(from contacts: [ParsedContact], report: inout ImportReport) -> [Person] {
         var ordinals: [String: Int] = [:]  // "file\u{1F}key" -> count so far
         var byID: [String: Int] = [:]
         var people: [Person] = []
         people.reserveCapacity(contacts.count)
         for contact in contacts {
+            // A group card is no person, with dates or without (``ContactGroups``).
+            if contact.groupCard != nil { continue }
             guard contact.hasDates else {
                 report.withoutDates += 1
                 continue
@@ -58,7 +68,7 @@ package enum ContactMerge {
                 ordinals[slot] = ordinal + 1
                 id = PersonID.derived(key: key, ordinal: ordinal)
             }
-            let person = Person(
+            var person = Person(
                 id: id,
                 name: contact.displayName,
                 nameParts: contact.nameParts,
@@ -72,6 +82,7 @@ package enum ContactMerge {
                 deathDate: contact.deathDate,
                 contactPoints: contact.contactPoints
             )
+            person.groups = contact.groups
             if let existing = byID[id] {
                 people[existing] = fold(people[existing], person, report: &report)
             } else {
@@ -127,6 +138,7 @@ package enum ContactMerge {
         if merged.deathDate == nil { merged.deathDate = later.deathDate }
         if merged.contactPoints.isEmpty { merged.contactPoints = later.contactPoints }
         merged.exclusion.card = merged.exclusion.card || later.exclusion.card
+        if !later.groups.isEmpty { merged.groups = ContactGroups.normalized(merged.groups + later.groups) }
         return merged
     }
 }

@@ -24,6 +24,11 @@ public struct ParsedContact: Hashable, Sendable {
     public var excludedInCard: Bool
     /// The ways to reach the person (``ContactPoint``), in the card's order of preference.
     public var contactPoints: [ContactPoint] = []
+    /// The groups the contact is in (``ContactGroups``): `CATEGORIES`, a CSV's labels.
+    public var groups: [String] = []
+    /// Set when the card is a group card (`KIND:group`,
+    /// `X-ADDRESSBOOKSERVER-KIND:group`): then it is no person.
+    public var groupCard: GroupCard?
 
     public init(
         source: ContactSource,

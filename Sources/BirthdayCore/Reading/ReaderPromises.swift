@@ -7,6 +7,8 @@ import Foundation
 /// - every problem names the file and a line inside it, and has a message
 ///   on one line without control characters (``SafeText``);
 /// - every contact comes from a line inside the file;
+/// - a contact has at most ``ContactGroups/maxCount`` groups, each named by
+///   1 to ``ContactGroups/maxLength`` characters;
 /// - every date exists and its year is one a feed can carry (``EventDate/yearRange``),
 ///   dates in other calendars included (their Gregorian day's year);
 /// - every contact point is one ``ContactPoint/read(_:_:)`` accepts as it is
@@ -32,6 +34,10 @@ package enum ReaderPromises {
         }
         for contact in result.contacts {
             if contact.source.line < 1 || contact.source.line > lines + 1 { broken.append("a contact's line is outside the file") }
+            let names = contact.groups + (contact.groupCard.map { [$0.name] } ?? []).filter { !$0.isEmpty }
+            if contact.groups.count > ContactGroups.maxCount || names.contains(where: { $0.isEmpty || $0.count > ContactGroups.maxLength }) {
+                broken.append("too many groups, or a group name empty or too long")
+            }
             for date in [contact.birthday, contact.anniversary].compactMap({ $0 }) {
                 if EventDate(year: date.year, month: date.month, day: date.day) != date { broken.append("a date that does not exist: \(date)") }
                 if let year = date.year, !EventDate.yearRange.contains(year) { broken.append("a year a feed cannot carry: \(date)") }

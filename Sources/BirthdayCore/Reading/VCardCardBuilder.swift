@@ -55,6 +55,9 @@ struct VCardCardBuilder {
     private var nickname: String?
     private var deathDate: String?
     private var excludedInCard = false
+    private var categories: [String] = []
+    private var isGroup = false
+    private var members: [String] = []
     private var birthdays: [DateCandidate] = []
     private var anniversaries: [DateCandidate] = []
     private var labelledDates: [(group: String, date: DateCandidate)] = []
@@ -92,6 +95,9 @@ struct VCardCardBuilder {
         nickname = nil
         deathDate = nil
         excludedInCard = false
+        categories.removeAll(keepingCapacity: true)
+        isGroup = false
+        members.removeAll(keepingCapacity: true)
         birthdays.removeAll(keepingCapacity: true)
         anniversaries.removeAll(keepingCapacity: true)
         labelledDates.removeAll(keepingCapacity: true)
@@ -158,6 +164,18 @@ struct VCardCardBuilder {
             excludedInCard =
                 !(VCardText.trimmedEquals(value, 0, count, "FALSE") || VCardText.trimmedEquals(value, 0, count, "0")
                 || VCardText.trimmedEquals(value, 0, count, "NO"))
+        case .categories:
+            for part in VCardText.components(value, 0, count, separator: UInt8(ascii: ",")) where categories.count < ContactGroups.maxCount {
+                categories.append(VCardText.unescaped(value, part.lowerBound, part.upperBound))
+            }
+        case .kind:
+            isGroup = isGroup || VCardText.trimmedEquals(value, 0, count, "GROUP")
+        case .member:
+            if members.count < 100_000, let (a, b) = Self.trimmed(value, 0, count),
+                let id = PersonID.fromUID(String(decoding: UnsafeBufferPointer(rebasing: value[a..<b]), as: UTF8.self))
+            {
+                members.append(id)
+            }
         case .birthday:
             birthdays.append(Self.candidate(value, 0..<count, params: params, line: line, property: "BDAY"))
         case .anniversary(let property) where params.isNonGregorian:
@@ -335,6 +353,14 @@ struct VCardCardBuilder {
             excludedInCard: excludedInCard
         )
         contact.contactPoints = contactPoints
+        contact.groups = categories.isEmpty ? [] : ContactGroups.normalized(categories)
+        if isGroup {
+            let name = contact.formattedName?.trimmingWhitespace() ?? ""
+            contact.groupCard = GroupCard(
+                name: ContactGroups.normalized([name.isEmpty ? contact.nameParts.composed : name]).first ?? "",
+                members: members
+            )
+        }
         return (contact, problems)
     }
 

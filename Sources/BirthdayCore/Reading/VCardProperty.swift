@@ -38,6 +38,12 @@ enum VCardPropertyKind: Equatable, Sendable {
     /// Nextcloud's `X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR`: leave the contact
     /// out of birthday calendars.
     case excludeFromBirthdays
+    /// `CATEGORIES`: the groups the contact is in (``ContactGroups``).
+    case categories
+    /// vCard 4 `KIND` and Apple's `X-ADDRESSBOOKSERVER-KIND`: `group` makes the card a group card.
+    case kind
+    /// vCard 4 `MEMBER` and Apple's `X-ADDRESSBOOKSERVER-MEMBER`: a group card's member (`urn:uuid:…`).
+    case member
 
     /// The properties whose value is an anniversary; the raw value is the name used in problem messages.
     enum AnniversaryProperty: String, Sendable, CaseIterable {
@@ -58,15 +64,18 @@ enum VCardPropertyKind: Equatable, Sendable {
         case 1: return named("N") ? .name : .ignored
         case 2: return named("FN") ? .formattedName : .ignored
         case 3: return named("ORG") ? .organization : named("UID") ? .uid : named("TEL") ? .tel : .ignored
-        case 4: return named("BDAY") ? .birthday : named("IMPP") ? .impp : .ignored
+        case 4: return named("BDAY") ? .birthday : named("IMPP") ? .impp : named("KIND") ? .kind : .ignored
         case 5: return named("EMAIL") ? .email : named("AGENT") ? .agent : .ignored
-        case 6: return named("PRODID") ? .productID : .ignored
+        case 6: return named("PRODID") ? .productID : named("MEMBER") ? .member : .ignored
         case 8: return named("X-ABDATE") ? .labelledDate : named("NICKNAME") ? .nickname : .ignored
         case 9:
             return named("X-ABLABEL") ? .label : named("X-ALTBDAY") ? .alternateBirthday : named("DEATHDATE") ? .deathDate("DEATHDATE") : .ignored
+        case 10: return named("CATEGORIES") ? .categories : .ignored
         case 11: return named("ANNIVERSARY") ? .anniversary(.anniversary) : named("X-DEATHDATE") ? .deathDate("X-DEATHDATE") : .ignored
         case 13: return named("X-ANNIVERSARY") ? .anniversary(.xAnniversary) : named("X-ANDROID-UID") ? .androidUID : .ignored
         case 16: return named("X-MS-ANNIVERSARY") ? .anniversary(.microsoft) : named("X-ANDROID-CUSTOM") ? .androidCustom : .ignored
+        case 24: return named("X-ADDRESSBOOKSERVER-KIND") ? .kind : .ignored
+        case 26: return named("X-ADDRESSBOOKSERVER-MEMBER") ? .member : .ignored
         case 23: return named("X-EVOLUTION-ANNIVERSARY") ? .anniversary(.evolution) : .ignored
         case 28: return named("X-KADDRESSBOOK-X-ANNIVERSARY") ? .anniversary(.kAddressBook) : .ignored
         case 29: return named("X-OUTLOOK-WEDDING-ANNIVERSARY") ? .anniversary(.outlook) : .ignored

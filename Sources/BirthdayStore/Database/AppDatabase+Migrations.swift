@@ -344,6 +344,45 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE sourceItem SET etag = ''")
         }
 
+        // Reminders by group and by source (issue 26): the groups each person's
+        // card puts them in, the members each source's group cards list, and the
+        // rules kept by a group's or a source's name.
+        migrator.registerMigration("v14-groups") { db in
+            // The card's own groups (CATEGORIES, a CSV's labels, an import's group cards),
+            // replaced whenever an import or a sync writes the person.
+            try db.create(table: "personGroup") { t in
+                t.column("personId", .text).notNull().references("person", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.primaryKey(["personId", "name"])
+            }
+            try db.create(index: "personGroup_name", on: "personGroup", columns: ["name"])
+            // What a source's group cards (KIND:group, X-ADDRESSBOOKSERVER-KIND:group) list,
+            // per item: a member counts while the same source has them (sourcePerson).
+            try db.create(table: "sourceGroupMember") { t in
+                t.column("sourceId", .integer).notNull().references("source", onDelete: .cascade)
+                t.column("href", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("personId", .text).notNull()
+                t.primaryKey(["sourceId", "href", "name", "personId"])
+            }
+            try db.create(index: "sourceGroupMember_name", on: "sourceGroupMember", columns: ["name"])
+            // Rules for a whole group or source, by name: they outlast membership changes.
+            try db.create(table: "sharedRule") { t in
+                // "group" | "source"
+                t.column("scope", .text).notNull()
+                t.column("name", .text).notNull()
+                // "exclude" | "include"; NULL says nothing.
+                t.column("exclusion", .text)
+                // ReminderDays as text (7,1,0); NULL says nothing.
+                t.column("reminderDays", .text)
+                t.primaryKey(["scope", "name"])
+            }
+            // Cards read before this version have no groups yet: every source reads all
+            // its items again at its next sync (ownership stays in sourcePerson, so nobody leaves).
+            try db.execute(sql: "DELETE FROM sourceItem")
+            try db.execute(sql: "UPDATE source SET syncToken = NULL, ctag = NULL")
+        }
+
         return migrator
     }
 }

@@ -109,16 +109,19 @@ extension CalendarDateRecord {
     }
 
     /// Calls `body` with every date of everyone not excluded, with what the
-    /// treatment rules need of the person (death date, reminder days, weekend rule);
+    /// treatment rules need of the person (death date, reminder days, weekend
+    /// rule, the rules of their groups and sources: ``RulePrecedence``);
     /// `identity` reads the id, name and nickname.
     static func forEachDatedEvent(
         _ db: Database,
         _ body: (_ date: AlternateDate, _ traits: PersonTraits, _ identity: () -> (id: String, name: String, nickname: String)) -> Void
     ) throws {
+        let rules = try SharedRuleRecord.rulesByPerson(db)
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT \(selection), person.id, person.name, person.nickname, person.deathDate IS NOT NULL, person.reminderDays, person.weekend
+                SELECT \(selection), person.id, person.name, person.nickname, person.deathDate IS NOT NULL, person.reminderDays, person.weekend,
+                       person.exclusionChoice
                 FROM calendarDate JOIN person ON person.id = calendarDate.personId
                 WHERE person.excluded = 0
                 """
@@ -127,9 +130,13 @@ extension CalendarDateRecord {
             guard let date = alternate(row, from: 0) else { continue }
             let days: String? = row[12]
             let weekend: String? = row[13]
+            let choice: String? = row[14]
+            // `excluded = 0`: the card does not exclude them, or their choice includes them.
             let traits = PersonTraits(
-                deceased: row[11],
+                exclusion: Exclusion(choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
                 reminderDays: days.flatMap(ReminderDays.init),
+                shared: rules.isEmpty ? [] : rules[row[8] as String] ?? [],
+                deceased: row[11],
                 weekend: weekend.flatMap(WeekendRule.init(rawValue:))
             )
             body(date, traits) { (id: row[8] as String, name: row[9] as String, nickname: row[10] as String) }

@@ -134,7 +134,7 @@ extension PersonRecord {
 
 extension Person {
     /// A hash of what the person's card says (names, dates, invalid dates,
-    /// nickname, death date, the card's exclusion), not of where it came from
+    /// nickname, death date, the card's exclusion, its groups), not of where it came from
     /// nor of the user's own choices: two imports of the same contact have the
     /// same one. The fields added in `v5` count only when set, so a person
     /// stored before keeps the fingerprint their card still gives.
@@ -151,6 +151,7 @@ extension Person {
         // Only when there are any, so the fingerprints of everyone else stay as they were.
         if !alternateDates.isEmpty { text += "\u{1F}" + alternateDates.map(\.description).joined(separator: "\u{1E}") }
         if !contactPoints.isEmpty { text += "\u{1F}contact:" + contactPoints.map { $0.kind.rawValue + ":" + $0.value }.joined(separator: "\u{1E}") }
+        if !groups.isEmpty { text += "\u{1F}groups:" + groups.joined(separator: "\u{1E}") }
         return StableHash.hex(text)
     }
 }
@@ -196,19 +197,26 @@ extension PersonRecord {
     static func people(_ db: Database) throws -> [Person] {
         let alternates = try CalendarDateRecord.datesByPerson(db)
         let contacts = try ContactPointRecord.pointsByPerson(db)
+        let groups = try PersonGroupRecord.groupsByPerson(db)
+        let rules = try SharedRuleRecord.rulesByPerson(db)
         return try order(Columns.name.collating(.localizedCaseInsensitiveCompare), Columns.id).fetchAll(db).map { record in
             var person = record.person
             person.alternateDates = alternates[record.id] ?? []
             person.contactPoints = contacts[record.id] ?? []
+            person.groups = groups[record.id] ?? []
+            person.sharedRules = rules[record.id] ?? []
             return person
         }
     }
 
-    /// The person with `id`, with their dates in other calendars.
+    /// The person with `id`, with their dates in other calendars, their
+    /// groups and the rules of their groups and sources.
     static func person(id: String, _ db: Database) throws -> Person? {
         guard var person = try fetchOne(db, key: id)?.person else { return nil }
         person.alternateDates = try CalendarDateRecord.dates(personID: id, db)
         person.contactPoints = try ContactPointRecord.points(personID: id, db)
+        person.groups = try PersonGroupRecord.groups(personID: id, db)
+        person.sharedRules = try SharedRuleRecord.rulesByPerson(db)[id] ?? []
         return person
     }
 
@@ -257,15 +265,18 @@ extension PersonRecord {
     /// cursor over the columns the feed uses: several times faster than
     /// decoding whole records. They carry only id, name, nickname, dates
     /// (those in other calendars too; someone with only such a date is
-    /// included), death date and reminder days.
+    /// included), death date, reminder days, the user's exclusion choice
+    /// and the rules of their groups and sources (which may still leave
+    /// them out: ``RulePrecedence``).
     static func datedPeople(_ db: Database) throws -> [Person] {
         var people: [Person] = []
         let alternates = try CalendarDateRecord.datesByPerson(db, excludedToo: false)
+        let rules = try SharedRuleRecord.rulesByPerson(db)
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT id, name, birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
-                       nickname, deathDate, reminderDays
+                       nickname, deathDate, reminderDays, exclusionChoice
                 FROM person
                 WHERE excluded = 0
                   AND ((birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL)
@@ -276,19 +287,23 @@ extension PersonRecord {
         let noSource = ContactSource(file: "", index: 0, line: 0)
         while let row = try rows.next() {
             let id: String = row[0]
-            people.append(
-                Person(
-                    id: id,
-                    name: row[1],
-                    nickname: row[8],
-                    source: noSource,
-                    birthday: date(row[2], row[3], row[4]),
-                    anniversary: date(row[5], row[6], row[7]),
-                    alternateDates: alternates.isEmpty ? [] : alternates[id] ?? [],
-                    deathDate: row[9],
-                    reminderDays: (row[10] as String?).flatMap(ReminderDays.init)
-                )
+            var person = Person(
+                id: id,
+                name: row[1],
+                nickname: row[8],
+                source: noSource,
+                birthday: date(row[2], row[3], row[4]),
+                anniversary: date(row[5], row[6], row[7]),
+                alternateDates: alternates.isEmpty ? [] : alternates[id] ?? [],
+                deathDate: row[9],
+                reminderDays: (row[10] as String?).flatMap(ReminderDays.init)
             )
+            if !rules.isEmpty, let shared = rules[id] {
+                // `excluded = 0`: the card does not exclude them, or their choice includes them.
+                person.exclusion.choice = (row[11] as String?).flatMap(Exclusion.Choice.init(rawValue:))
+                person.sharedRules = shared
+            }
+            people.append(person)
         }
         return people
     }
@@ -298,8 +313,9 @@ extension PersonRecord {
     /// only the date columns for most rows: `identity` reads the id, name and
     /// nickname (`""` unless `nicknames`), for the events the caller keeps.
     ///
-    /// The few people who have died, have reminder days of their own or a
-    /// weekend rule are read first, by rowid, from the partial index
+    /// The few people who have died, have reminder days of their own, a
+    /// weekend rule, or are in a group or source with a rule
+    /// (``RulePrecedence`` decides their traits) are read first, by rowid, from the partial index
     /// `person_special` that holds only them; every other row is plain. So the loop over all rows
     /// asks for no column past the dates, id and name: the columns added by
     /// `v5` sit at the end of each row, and SQLite decodes every column a
@@ -327,6 +343,30 @@ extension PersonRecord {
                 reminderDays: days.flatMap(ReminderDays.init),
                 weekend: weekend.flatMap(WeekendRule.init(rawValue:))
             )
+        }
+        // People in a group or source with a rule are read apart too (none while no rule is kept).
+        let rules = try SharedRuleRecord.rulesByPerson(db)
+        for chunk in Array(rules.keys).chunked(900) {
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT rowid, id, excludedInCard, exclusionChoice, deathDate IS NOT NULL, reminderDays, weekend FROM person
+                    WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    """,
+                arguments: StatementArguments(Array(chunk))
+            )
+            while let row = try rows.next() {
+                let choice: String? = row[3]
+                let days: String? = row[5]
+                let weekend: String? = row[6]
+                special[row[0]] = PersonTraits(
+                    exclusion: Exclusion(card: row[2], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
+                    reminderDays: days.flatMap(ReminderDays.init),
+                    shared: rules[row[1] as String] ?? [],
+                    deceased: row[4],
+                    weekend: weekend.flatMap(WeekendRule.init(rawValue:))
+                )
+            }
         }
         let rows = try Row.fetchCursor(
             db,

@@ -45,6 +45,12 @@ package enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// chose with `birthdays exclude`, `include` and `remind` is never touched
 /// by an import, and wins over the card (``Exclusion``).
 ///
+/// ## Groups
+/// A contact's groups (``ContactGroups``: `CATEGORIES`, a CSV's labels, and
+/// the group cards of the same run that list it) follow the card like its
+/// dates: each import that writes the person replaces them. A group card is
+/// no person.
+///
 /// ## Imports and sources
 /// What an import brings belongs to no source: it is marked `imported`, and
 /// no sync removes it, even when a source that has the same person loses it
@@ -133,7 +139,9 @@ package struct ContactImporter: Sendable {
             progress?(done, total)
         }
         guard !parsed.isEmpty else { throw .nothingImported(report) }
-        let people = ContactMerge.people(from: parsed, report: &report)
+        var people = ContactMerge.people(from: parsed, report: &report)
+        // The group cards of the run put the people they list in their groups.
+        ContactGroups.apply(ContactMerge.groupCards(in: parsed), to: &people)
         if let today { ContactImporter.reportFutureDates(people, today: today, report: &report) }
         let dateless = ContactMerge.datelessIDs(in: parsed)
         let now = self.now
@@ -217,6 +225,7 @@ package struct ContactImporter: Sendable {
                     try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).upsert(db)
                     if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
                     if !person.contactPoints.isEmpty { try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db) }
+                    if !person.groups.isEmpty { try PersonGroupRecord.replace(personID: person.id, with: person.groups, db) }
                 }
                 continue
             }
@@ -234,6 +243,7 @@ package struct ContactImporter: Sendable {
                 // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
                 try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
                 try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db)
+                try PersonGroupRecord.replace(personID: person.id, with: person.groups, db)
             }
         }
         if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }

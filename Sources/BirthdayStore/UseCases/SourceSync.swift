@@ -23,7 +23,12 @@ import Logging
 /// - A sync that would remove every person the source has, or more than
 ///   half of them when it has more than 10 (``MassRemoval``), changes
 ///   nothing and fails until it is run with `allowMassRemoval`.
-/// - When people changed, the revision is bumped and the reminders are
+/// - Groups follow the cards (``ContactGroups``): a person's `CATEGORIES`
+///   are replaced whenever the person is written; the members a group card
+///   lists are kept per item and count for the people of the same source
+///   whose ids they are, whichever sync brought the group card or them, so a
+///   group card that changes alone changes its members' reminders.
+/// - When people or group cards changed, the revision is bumped and the reminders are
 ///   rescheduled in the same transaction.
 ///
 /// ## In another process
@@ -212,6 +217,9 @@ package struct SourceSync: Sendable {
         /// `false` when the item is not a contact file at all: it is kept as it was.
         var readable: Bool
         var problems: [ImportProblem]
+        /// The group cards of the item (``ContactGroups``): their members are
+        /// the people of the whole source whose ids they list.
+        var groupCards: [GroupCard] = []
     }
 
     static func parse(_ items: [SourceItem], referenceYear: Int) -> [ParsedItem] {
@@ -225,7 +233,9 @@ package struct SourceSync: Sendable {
             if !readable {
                 problems.append(ImportProblem(file: item.location, line: 1, message: "not a contact card; kept as it was"))
             }
-            return ParsedItem(href: item.href, etag: item.etag, people: people, readable: readable, problems: problems)
+            var parsed = ParsedItem(href: item.href, etag: item.etag, people: people, readable: readable, problems: problems)
+            parsed.groupCards = ContactMerge.groupCards(in: result.contacts)
+            return parsed
         }
     }
 
@@ -295,14 +305,17 @@ package struct SourceSync: Sendable {
         }
         counts.removed = leaving.count
 
-        // The source's own bookkeeping.
+        // The source's own bookkeeping, its group cards' members included.
+        var groupsChanged = false
         for href in removedHrefs {
             try SourceItemRecord.delete(sourceId: sourceID, href: href, db)
             try SourcePersonRecord.deleteItem(sourceId: sourceID, href: href, db)
+            if try SourceGroupMemberRecord.deleteItem(sourceId: sourceID, href: href, db) { groupsChanged = true }
         }
         for item in latest.values.sorted(by: { $0.href < $1.href }) {
             try SourceItemRecord.save(sourceId: sourceID, href: item.href, etag: item.etag, db)
             guard item.readable else { continue }
+            if try SourceGroupMemberRecord.replace(sourceId: sourceID, href: item.href, with: item.groupCards, db) { groupsChanged = true }
             try SourcePersonRecord.deleteItem(sourceId: sourceID, href: item.href, db)
             for person in item.people {
                 try SourcePersonRecord.insert(sourceId: sourceID, href: item.href, personId: person.id, fingerprint: person.fingerprint, db)
@@ -310,7 +323,7 @@ package struct SourceSync: Sendable {
         }
 
         // The people.
-        var changed = false
+        var changed = groupsChanged
         var states = try PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
         for item in latest.values.sorted(by: { $0.href < $1.href }) where item.readable {
@@ -320,6 +333,7 @@ package struct SourceSync: Sendable {
                     try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp, imported: false).upsert(db)
                     if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
                     if !person.contactPoints.isEmpty { try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db) }
+                    if !person.groups.isEmpty { try PersonGroupRecord.replace(personID: person.id, with: person.groups, db) }
                     states[person.id] = PersonRecord.MergeState(
                         fingerprint: person.fingerprint,
                         contact: ContactMerge.Stored(person),
@@ -337,6 +351,7 @@ package struct SourceSync: Sendable {
                 // After the row: replacing a person's row takes their dates in other calendars with it.
                 try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
                 try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db)
+                try PersonGroupRecord.replace(personID: person.id, with: person.groups, db)
                 states[person.id]?.fingerprint = person.fingerprint
                 states[person.id]?.contact = ContactMerge.Stored(person)
                 changed = true

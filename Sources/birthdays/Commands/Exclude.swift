@@ -7,7 +7,12 @@ extension BirthdaysCommand {
     struct Exclude: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Leave a person out: no reminders, no feed events (imports keep this choice).",
-            discussion: "Undo it with: birthdays include PERSON. It wins over a card's X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR either way."
+            discussion: """
+                Undo it with: birthdays include PERSON. It wins over a card's X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR either way. \
+                --group NAME or --source NAME leaves out everyone in a group or a source instead, kept by the name as \
+                people join and leave it; a rule on a person wins, and an include of another of their groups or sources \
+                takes them back in. The dates are kept: show and people still list them.
+                """
         )
 
         @OptionGroup var global: GlobalOptions
@@ -16,13 +21,22 @@ extension BirthdaysCommand {
             help: ArgumentHelp("An id, a reminder id, or a name or part of one (any case).", valueName: "person"),
             completion: Completions.people
         )
-        var person: String
+        var person: String?
 
-        @Flag(help: "Print the person as `people --json` does.")
+        @OptionGroup var shared: SharedRuleOptions
+
+        @Flag(help: "Print the person as `people --json` does (with --group or --source: the rule).")
         var json = false
 
+        func validate() throws { try shared.validate(person: person) }
+
         func run() async throws {
-            try await Context(global).setExclusion(.exclude, of: person, json: json)
+            let context = try Context(global)
+            if let scope = try await context.scope(shared) {
+                try await context.setSharedExclusion(.exclude, for: scope, json: json)
+            } else if let person {
+                try await context.setExclusion(.exclude, of: person, json: json)
+            }
         }
     }
 }

@@ -15,13 +15,22 @@ extension BirthdaysCommand {
         @Argument(help: ArgumentHelp("Only people whose name contains this (or with this id).", valueName: "person"), completion: Completions.people)
         var person: String?
 
+        @Option(help: ArgumentHelp("Only the people in this group (see birthdays groups).", valueName: "name"))
+        var group: String?
+
         @Flag(help: "Print a JSON array.")
         var json = false
+
+        func validate() throws {
+            if person != nil && group != nil { throw ValidationError("give PERSON or --group, not both") }
+        }
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let people: [Person]
-            if let person {
+            if group != nil, case .group(let name)? = try await context.scope(group: group, source: nil) {
+                people = try await context.database.people(inGroup: name)
+            } else if let person {
                 people = try await context.database.people(matching: person)
                 if people.isEmpty { throw CLIError(PersonChoice.notFound(person, try await context.database.suggestions(for: person))) }
             } else {

@@ -15,7 +15,9 @@ extension BirthdaysCommand {
                 more, reminders go through the usual channels. --weekend friday moves reminders that fall on a Saturday \
                 or Sunday to the Friday before, at the delivery time (when two land on the same Friday, the nearer one \
                 is sent); --weekend off moves nothing. Options not given are left as they are. --default goes back to \
-                the defaults for all three: the reminders setting, every channel, no move.
+                the defaults for all three: the reminders setting, every channel, no move. \
+                --group NAME or --source NAME with --days or --default sets the reminder days of everyone in a group or \
+                a source instead; a person's own days win, and someone in several such groups gets all their days.
                 """
         )
 
@@ -25,7 +27,9 @@ extension BirthdaysCommand {
             help: ArgumentHelp("An id, a reminder id, or a name or part of one (any case).", valueName: "person"),
             completion: Completions.people
         )
-        var person: String
+        var person: String?
+
+        @OptionGroup var shared: SharedRuleOptions
 
         @Option(help: ArgumentHelp("Days before each date, a comma list such as 7,1,0.", valueName: "days"))
         var days: String?
@@ -68,6 +72,10 @@ extension BirthdaysCommand {
         }
 
         func validate() throws {
+            try shared.validate(person: person)
+            if person == nil && (channels != nil || weekend != nil) {
+                throw ValidationError("--channels and --weekend are for one person; a --group or --source takes --days or --default")
+            }
             if useDefault {
                 let others = [("--days", days), ("--channels", channels), ("--weekend", weekend)].filter { $0.1 != nil }.map(\.0)
                 if let other = others.first { throw ValidationError("\(other) and --default exclude each other") }
@@ -91,6 +99,24 @@ extension BirthdaysCommand {
 
         func run() async throws {
             let context = try Context(global)
+            if let scope = try await context.scope(shared) {
+                let result = try await context.database.setSharedRule(
+                    scope,
+                    exclusion: .keep,
+                    days: .set(useDefault ? nil : days.flatMap(ReminderDays.init)),
+                    now: context.now,
+                    rescheduling: context.scheduler()
+                )
+                if json {
+                    try output(JSONOutput.string(SharedRuleOutput(result.rule), pretty: true))
+                } else if let chosen = result.rule.reminderDays {
+                    try output("Everyone in the \(scope) is reminded \(chosen.description) days before (a person's own days still win).")
+                } else {
+                    try output("The \(scope) has no reminder days of its own any more.")
+                }
+                return
+            }
+            guard let person else { return }
             let found = try await context.person(matching: person)
             if let names = channelNames {
                 // Checked before anything is stored: a name that is not a channel is a usage error.

@@ -73,10 +73,20 @@ struct PersonOutput: Encodable {
     var anniversary: Date?
     var calendar_dates: [CalendarEvent]
     var invalid_dates: [String]
-    /// Left out by the card or by `birthdays exclude` (always present).
+    /// Left out by the card, by `birthdays exclude`, or by a rule of one of
+    /// their groups or sources (``RulePrecedence``; always present).
     var excluded: Bool
-    /// Who decided: `"card"`, `"user"` (`exclude` or `include`), or `null` (nothing excludes them).
+    /// Who decided: `"card"`, `"user"` (`exclude` or `include`), `"group"` or
+    /// `"source"` (`exclude --group`, `include --source`, …), or `null`
+    /// (nothing excludes them).
     var excluded_by: String?
+    /// The group's or source's name when `excluded_by` is `"group"` or `"source"`; else `null`.
+    var excluded_by_name: String?
+    /// The groups the contact is in (always present, `[]` for none).
+    var groups: [String]
+    /// The reminder days the person's groups and sources give them (their
+    /// union), when they have none of their own; else `null`.
+    var group_reminder_days: [Int]?
     /// The card gives a death date (always present).
     var deceased: Bool
     /// The death date as the card gives it (`2020-05-01`, `--05-01`, or text); `null` while alive.
@@ -98,8 +108,18 @@ struct PersonOutput: Encodable {
         anniversary = Date(person.anniversary)
         calendar_dates = person.alternateDates.map(CalendarEvent.init)
         invalid_dates = person.invalidDates
-        excluded = person.excluded
-        excluded_by = person.exclusion.choice != nil ? "user" : person.exclusion.card ? "card" : nil
+        let decision = person.decision
+        excluded = decision.excluded
+        switch decision.exclusionBy {
+        case .person: excluded_by = "user"
+        case .card: excluded_by = "card"
+        case .shared(let scope):
+            excluded_by = scope.kind
+            excluded_by_name = scope.name
+        case nil: excluded_by = nil
+        }
+        groups = person.groups
+        group_reminder_days = decision.reminderDaysBy.isEmpty ? nil : decision.reminderDays?.days
         deceased = person.isDeceased
         death_date = person.deathDate
         reminder_days = person.reminderDays?.days
@@ -114,12 +134,17 @@ struct PersonOutput: Encodable {
         var notes: [String] = []
         if !person.nickname.isEmpty { notes.append("nickname " + SafeText.line(person.nickname, maxCharacters: 40)) }
         if let died = person.deathDate { notes.append("died " + SafeText.line(died, maxCharacters: 40)) }
+        let decision = person.decision
         if person.excluded {
             notes.append(person.exclusion.choice == nil ? "excluded by the card" : "excluded")
         } else if person.exclusion.card {
             notes.append("included despite the card")
+        } else if decision.excluded, case .shared(let scope) = decision.exclusionBy {
+            notes.append("excluded with the \(scope)")
         }
         if let days = person.reminderDays { notes.append("reminders " + days.description) }
+        if !decision.reminderDaysBy.isEmpty, let days = decision.reminderDays { notes.append("group reminders " + days.description) }
+        if !person.groups.isEmpty { notes.append("groups " + SafeText.line(person.groups.joined(separator: ","), maxCharacters: 60)) }
         if let channels = person.channels { notes.append("channels " + channels.joined(separator: ",")) }
         if let weekend = person.weekend { notes.append("weekend " + weekend.rawValue) }
         if !person.invalidDates.isEmpty { notes.append("unreadable: " + person.invalidDates.joined(separator: ", ")) }

@@ -1,0 +1,173 @@
+import BirthdayCore
+import GRDB
+
+/// The `personGroup` table (migration `v14-groups`): the groups a person's
+/// card puts them in (``Person/groups``). The rows go with their person
+/// (`ON DELETE CASCADE`), also when the person's row is replaced, so they
+/// are written after it (``replace(personID:with:_:)``), as the dates in
+/// other calendars are. Its SQL, and that of `sourceGroupMember`, is here
+/// and nowhere else.
+enum PersonGroupRecord {
+    /// Replaces the card's groups of one person with `names`.
+    static func replace(personID: String, with names: [String], _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM personGroup WHERE personId = ?").execute(arguments: [personID])
+        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO personGroup (personId, name) VALUES (?, ?)")
+        for name in names { try insert.execute(arguments: [personID, name]) }
+    }
+
+    /// Every membership: the card's own groups, and the group cards of each
+    /// source that list a person that same source has.
+    static let membershipSQL = """
+        SELECT personId, name FROM personGroup
+        UNION
+        SELECT m.personId, m.name FROM sourceGroupMember m
+        JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+        """
+
+    /// Everyone's groups by person id, each list sorted.
+    static func groupsByPerson(_ db: Database) throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        let rows = try Row.fetchCursor(db, sql: membershipSQL)
+        while let row = try rows.next() { result[row[0] as String, default: []].append(row[1]) }
+        for key in result.keys { result[key]?.sort() }
+        return result
+    }
+
+    /// The groups of one person, sorted.
+    static func groups(personID: String, _ db: Database) throws -> [String] {
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT name FROM personGroup WHERE personId = ?
+                UNION
+                SELECT m.name FROM sourceGroupMember m
+                JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+                WHERE m.personId = ?
+                ORDER BY 1
+                """,
+            arguments: [personID, personID]
+        )
+    }
+
+    /// The ids of the members of the group `name`.
+    static func members(of name: String, _ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT personId FROM (\(membershipSQL)) WHERE name = ?", arguments: [name])
+    }
+
+    /// Every group with how many people it holds, by name.
+    static func counts(_ db: Database) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT name, COUNT(*) FROM (\(membershipSQL)) GROUP BY name")
+        while let row = try rows.next() { counts[row[0]] = row[1] }
+        return counts
+    }
+}
+
+/// The `sourceGroupMember` table: the members the group cards of a
+/// source's item list, as person ids.
+enum SourceGroupMemberRecord {
+    /// The rows of one item, as `name → member ids`.
+    static func item(sourceId: Int64, href: String, _ db: Database) throws -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT name, personId FROM sourceGroupMember WHERE sourceId = ? AND href = ?",
+            arguments: [sourceId, href]
+        )
+        while let row = try rows.next() { result[row[0] as String, default: []].insert(row[1]) }
+        return result
+    }
+
+    /// Replaces what the item `href` of the source lists with `cards`;
+    /// whether anything changed.
+    @discardableResult
+    static func replace(sourceId: Int64, href: String, with cards: [GroupCard], _ db: Database) throws -> Bool {
+        var wanted: [String: Set<String>] = [:]
+        for card in cards where !card.name.isEmpty { wanted[card.name, default: []].formUnion(card.members) }
+        let stored = try item(sourceId: sourceId, href: href, db)
+        guard stored != wanted else { return false }
+        try db.execute(sql: "DELETE FROM sourceGroupMember WHERE sourceId = ? AND href = ?", arguments: [sourceId, href])
+        let insert = try db.cachedStatement(sql: "INSERT INTO sourceGroupMember (sourceId, href, name, personId) VALUES (?, ?, ?, ?)")
+        for (name, members) in wanted {
+            for member in members { try insert.execute(arguments: [sourceId, href, name, member]) }
+        }
+        return true
+    }
+
+    /// Forgets what the item `href` listed; whether it listed anything.
+    @discardableResult
+    static func deleteItem(sourceId: Int64, href: String, _ db: Database) throws -> Bool {
+        try db.execute(sql: "DELETE FROM sourceGroupMember WHERE sourceId = ? AND href = ?", arguments: [sourceId, href])
+        return db.changesCount > 0
+    }
+}
+
+extension RuleScope {
+    /// `group` or `source`, as the `sharedRule` table's `scope` column keeps it.
+    var column: String { kind }
+
+    init?(column: String, name: String) {
+        switch column {
+        case "group": self = .group(name)
+        case "source": self = .source(name)
+        default: return nil
+        }
+    }
+}
+
+/// The `sharedRule` table: rules for a whole group or source, by name.
+enum SharedRuleRecord {
+    /// Every rule, groups first, each kind by name.
+    static func all(_ db: Database) throws -> [SharedRule] {
+        try Row.fetchAll(db, sql: "SELECT scope, name, exclusion, reminderDays FROM sharedRule ORDER BY scope, name").compactMap { row in
+            guard let scope = RuleScope(column: row[0], name: row[1]) else { return nil }
+            let exclusion: String? = row[2]
+            let days: String? = row[3]
+            return SharedRule(
+                scope: scope,
+                exclusion: exclusion.flatMap(Exclusion.Choice.init(rawValue:)),
+                reminderDays: days.flatMap(ReminderDays.init)
+            )
+        }
+    }
+
+    /// The rule of `scope` (an empty one when none is kept).
+    static func rule(_ scope: RuleScope, _ db: Database) throws -> SharedRule {
+        try all(db).first { $0.scope == scope } ?? SharedRule(scope: scope)
+    }
+
+    /// Stores `rule`, or forgets it when it says nothing.
+    static func save(_ rule: SharedRule, _ db: Database) throws {
+        if rule.isEmpty {
+            try db.execute(sql: "DELETE FROM sharedRule WHERE scope = ? AND name = ?", arguments: [rule.scope.column, rule.scope.name])
+            return
+        }
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO sharedRule (scope, name, exclusion, reminderDays) VALUES (?, ?, ?, ?)",
+            arguments: [rule.scope.column, rule.scope.name, rule.exclusion?.rawValue, rule.reminderDays?.description]
+        )
+    }
+
+    /// The rules that apply to each person some rule applies to, by person
+    /// id; empty (one query that finds nothing) while no rule is kept.
+    static func rulesByPerson(_ db: Database) throws -> [String: [SharedRule]] {
+        let rules = try all(db)
+        guard !rules.isEmpty else { return [:] }
+        var result: [String: [SharedRule]] = [:]
+        for rule in rules {
+            let ids: [String]
+            switch rule.scope {
+            case .group(let name):
+                ids = try PersonGroupRecord.members(of: name, db)
+            case .source(let name):
+                ids = try String.fetchAll(
+                    db,
+                    sql: "SELECT DISTINCT p.personId FROM sourcePerson p JOIN source s ON s.id = p.sourceId WHERE s.name = ?",
+                    arguments: [name]
+                )
+            }
+            for id in ids { result[id, default: []].append(rule) }
+        }
+        return result
+    }
+}
