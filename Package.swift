@@ -232,7 +232,7 @@ let package = Package(
         // folders, external tools, the private notification bus.
         .target(
             name: "TestSupport",
-            dependencies: ["BirthdayCore", "BirthdayStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["BirthdayCore", "BirthdayStore", "CWake", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             resources: [.copy("NotificationServer")],
             swiftSettings: swiftSettings

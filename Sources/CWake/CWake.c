@@ -2,6 +2,7 @@
 #include "CWake.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
 #include <poll.h>
@@ -194,4 +195,8 @@ int cwake_page_out(void *addr, size_t length) {
 
 void cwake_malloc_trim(void) {
     (void)malloc_trim(0);
+}
+
+int cwake_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC) == 0 ? 0 : -errno;
 }

@@ -1,3 +1,4 @@
+internal import CWake
 import Foundation
 
 #if canImport(Glibc)
@@ -168,6 +169,8 @@ public final class TestProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of the test process: a pipe another test has open must not stay open in a server started here.
+        _ = cwake_spawn_add_closefrom(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

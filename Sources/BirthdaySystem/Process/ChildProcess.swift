@@ -188,12 +188,14 @@ extension ChildProcess {
             var opened: [Int32] = []
             func makePipe() throws(SpawnFailure) -> (read: Int32, write: Int32) {
                 var ends: [Int32] = [-1, -1]
-                guard pipe(&ends) == 0 else {
-                    let reason = String(cString: strerror(errno))
+                // Close-on-exec from the start: a child another thread starts meanwhile must not
+                // inherit an end (it would hold our reader's end of file open for as long as it lives).
+                let result = cwake_pipe_cloexec(&ends)
+                guard result == 0 else {
+                    let reason = String(cString: strerror(-result))
                     for fd in opened { close(fd) }
                     throw SpawnFailure(reason: "cannot make a pipe: " + reason)
                 }
-                for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
                 opened += ends
                 return (ends[0], ends[1])
             }

@@ -127,6 +127,10 @@ int cwake_pidfd_open(int pid);
  * (madvise MADV_PAGEOUT, Linux 5.4); 0, or -errno (-EINVAL before 5.4). */
 int cwake_page_out(void *addr, size_t length);
 
+/* A pipe whose two ends are close-on-exec from the start (pipe2 O_CLOEXEC),
+ * so no child started by another thread in between inherits them; 0 or -errno. */
+int cwake_pipe_cloexec(int fds[2]);
+
 /* Returns the allocator's free memory to the kernel (glibc's malloc_trim(0)). */
 void cwake_malloc_trim(void);
 
