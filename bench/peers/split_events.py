@@ -16,7 +16,7 @@ import sys
 source, folder = sys.argv[1], sys.argv[2]
 data = open(source, "rb").read()
 head_end = data.index(b"BEGIN:VEVENT")
-head = [line for line in re.split(rb"(?<=\r\n)", data[:head_end]) if re.match(rb"(BEGIN:VCALENDAR|VERSION|PRODID|CALSCALE)[:;]", line)]
+head = [line for line in re.split(rb"(?<=\r\n)", data[:head_end]) if re.match(rb"BEGIN:VCALENDAR\r\n|(VERSION|PRODID|CALSCALE)[:;]", line)]
 frame = b"".join(head)
 os.makedirs(folder, exist_ok=True)
 count = 0
