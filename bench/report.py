@@ -298,6 +298,37 @@ def sources_rows():
         times(ratio), "1–2 requests", None if requests is None else requests <= 2 and (unchanged or 0) <= 2, "; ".join(notes), i, o, "s")
 
 
+def publish_rows():
+    people = fact_int("p10k_imported")
+    label = "%s people" % format(people, ",") if people else "10,000 people"
+    first, peer = hyperfine("publish-first"), hyperfine("vdirsyncer-publish")
+    o = first and first["median_s"]
+    p = peer and peer["median_s"]
+    ratio = p / o if o and p else None
+    na = not_available("publish") or "not measured"
+    notes = []
+    if FACTS.get("publish_first_put"):
+        notes.append("ours: %s events written in %s requests" % (FACTS["publish_first_put"], FACTS.get("publish_first_requests", "?")))
+    if FACTS.get("vdirsyncer_publish_files"):
+        notes.append("vdirsyncer uploaded %s of %s UID.ics files" % (FACTS["vdirsyncer_publish_files"], FACTS.get("publish_vdir_files", "?")))
+    row("publish-first", "first publish of %s to a CalDAV calendar (Radicale): publish add, empty calendar" % label,
+        seconds(o) or na, seconds(p), "vdirsyncer sync of the same events from a vdir",
+        times(ratio), "≥ 1× (at least as fast)", None if ratio is None else ratio >= 1, "; ".join(notes), o, p, "s")
+    unchanged = hyperfine("publish-unchanged")
+    u = unchanged and unchanged["median_s"]
+    requests = fact_int("publish_unchanged_requests")
+    row("publish-unchanged", "republish, nothing changed, %s" % label, seconds(u) or na, target="≤ 2 requests",
+        passed=None if requests is None else requests <= 2,
+        note="requests: %s" % (requests if requests is not None else "?"), ours_value=u, unit="s")
+    changed = hyperfine("publish-changed")
+    c = changed and changed["median_s"]
+    requests = fact_int("publish_changed_requests")
+    row("publish-changed", "republish, 1 changed person in %s" % label, seconds(c) or na, target="≤ 3 requests",
+        passed=None if requests is None else requests <= 3,
+        note="requests: %s, events written: %s" % (requests if requests is not None else "?", FACTS.get("publish_changed_put", "?")),
+        ours_value=c, unit="s")
+
+
 timed("startup-version", "start-up: birthdays --version", "startup-version", "hello", "static Swift hello (floor)",
       "< 20 ms (16 ms at stop 18)", limit=0.020)
 timed("startup-upcoming", "start-up: upcoming on samples/ (30 days)", "startup-upcoming", "hello", "static Swift hello (floor)",
@@ -333,6 +364,7 @@ idle_rows("idlechannels", "daemon idle, three channels and a digest", "e-mail, n
 sources_rows()
 idle_rows("idlesource", "daemon idle, one CardDAV source", "%s people from a Radicale book; requests during the window and start: %s"
           % (FACTS.get("idlesource_people", "?"), FACTS.get("idlesource_requests", "?")))
+publish_rows()
 
 
 # MARK: Machine

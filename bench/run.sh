@@ -19,7 +19,8 @@
 # Knobs: BENCH_RUNS (fast commands, default 10), BENCH_MID_RUNS (imports, python3-icalendar,
 # default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE_SECONDS (60),
-# BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve idle idlechannels sources idlesource; default all),
+# BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve idle idlechannels sources idlesource publish;
+# default all),
 # BIRTHDAYS_BIN (default .build/release/birthdays).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -591,6 +592,87 @@ measure_idlesource() {
 
 sqlite_people() { "$BIN" sources list --json --database "$1" | $PY -c 'import json,sys; print(sum(s["people"] for s in json.load(sys.stdin)))'; }
 
+# MARK: Publish (CalDAV)
+
+json_first() { $PY -c 'import json,sys; print(json.load(open(sys.argv[1]))[0].get(sys.argv[2], 0))' "$1" "$2" 2>/dev/null || echo 0; }
+
+# mkcalendar URL: an empty calendar of events at URL (deleted first when there is one).
+MKCALENDAR_BODY='<?xml version="1.0"?><c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>Birthdays</d:displayname><c:supported-calendar-component-set><c:comp name="VEVENT"/></c:supported-calendar-component-set></d:prop></d:set></c:mkcalendar>'
+mkcalendar() {
+    curl -s -o /dev/null -u alice:secret -X DELETE "$1"
+    curl -sf -o /dev/null -u alice:secret -X MKCALENDAR -H 'Content-Type: application/xml' --data-binary "$MKCALENDAR_BODY" "$1"
+}
+
+# script FILE LINES...: an executable shell script (hyperfine's --prepare runs it).
+script() {
+    local file=$1
+    shift
+    printf '%s\n' "#!/bin/sh" "set -e" "$@" >"$file"
+    chmod +x "$file"
+}
+
+measure_publish() {
+    need publish "publish add" "publish sync" "export" || return 0
+    [[ -x /usr/bin/radicale ]] || { na publish "n/a (radicale is not installed: make deps-bench)"; return 0; }
+    command -v vdirsyncer >/dev/null || { na publish "n/a (vdirsyncer is not installed: make deps-bench)"; return 0; }
+    gen p10k "$CONTACTS_FOR_10K_PEOPLE"
+    local people rdir=$OUT/radicale-publish db=$OUT/db/publish.sqlite url vurl before id
+    people=$(db_for p10k)
+    start_radicale "$rdir"
+    url=http://127.0.0.1:$RAD_PORT/alice/birthdays/
+    local add=("$BIN" publish add "$url" --username alice --password-command "echo secret" --database "$db")
+
+    # First publish: `publish add` of an empty calendar from a database with the people and no target.
+    local body
+    body=$(printf '%q' "$MKCALENDAR_BODY")
+    script "$OUT/publish-prepare.sh" "cp '$people' '$db'" "rm -f '$db-wal' '$db-shm'" \
+        "curl -s -o /dev/null -u alice:secret -X DELETE '$url'" \
+        "curl -sf -o /dev/null -u alice:secret -X MKCALENDAR -H 'Content-Type: application/xml' --data-binary $body '$url'"
+    hf publish-first "$SLOW_RUNS" --prepare "$OUT/publish-prepare.sh" -- "${add[@]}"
+    cp "$people" "$db"
+    rm -f "$db-wal" "$db-shm"
+    mkcalendar "$url"
+    before=$(our_requests "$rdir")
+    "${add[@]}" --json >"$OUT/publish-first.json"
+    fact publish_first_requests "$(($(our_requests "$rdir") - before))"
+    fact publish_first_put "$(json_first "$OUT/publish-first.json" put)"
+
+    # The peer: vdirsyncer uploading the same events (UID.ics, the bytes publish writes) from a vdir.
+    local vds=$OUT/vdirsyncer-publish
+    mkdir -p "$vds"
+    "$BIN" export --database "$db" --output "$vds/export.ics"
+    fact publish_vdir_files "$($PY bench/peers/split_events.py "$vds/export.ics" "$vds/events")"
+    vurl=http://127.0.0.1:$RAD_PORT/alice/vdirsyncer/
+    printf '%s\n' "[general]" "status_path = \"$vds/status/\"" "[pair cal]" "a = \"local\"" "b = \"remote\"" \
+        "collections = null" "conflict_resolution = \"a wins\"" "[storage local]" "type = \"filesystem\"" \
+        "path = \"$vds/events/\"" "fileext = \".ics\"" "[storage remote]" "type = \"caldav\"" "url = \"$vurl\"" \
+        "username = \"alice\"" "password = \"secret\"" >"$vds/config"
+    script "$OUT/vdirsyncer-prepare.sh" "rm -rf '$vds/status'" \
+        "curl -s -o /dev/null -u alice:secret -X DELETE '$vurl'" \
+        "curl -sf -o /dev/null -u alice:secret -X MKCALENDAR -H 'Content-Type: application/xml' --data-binary $body '$vurl'" \
+        "vdirsyncer -c '$vds/config' discover >/dev/null"
+    hf vdirsyncer-publish "$SLOW_RUNS" --prepare "$OUT/vdirsyncer-prepare.sh" -- vdirsyncer -c "$vds/config" sync
+    fact vdirsyncer_publish_files "$(find "$rdir/storage/collection-root/alice/vdirsyncer" -maxdepth 1 -name '*.ics' | wc -l)"
+
+    # Republish with nothing changed: one listing of the calendar's tags.
+    hf publish-unchanged "$RUNS" -- "$BIN" publish sync --database "$db"
+    before=$(our_requests "$rdir")
+    "$BIN" publish sync --database "$db" >/dev/null
+    fact publish_unchanged_requests "$(($(our_requests "$rdir") - before))"
+
+    # One changed person: their reminder days alternate between two values, so every run writes one event.
+    id=$("$BIN" people --json --database "$db" | $PY -c 'import json,sys; print(next(p["id"] for p in json.load(sys.stdin) if p.get("birthday") and not p["excluded"] and not p["deceased"]))')
+    script "$OUT/publish-change.sh" \
+        "if [ -f '$OUT/publish-flip' ]; then rm '$OUT/publish-flip'; exec '$BIN' remind '$id' --default --database '$db' >/dev/null; fi" \
+        "touch '$OUT/publish-flip'; exec '$BIN' remind '$id' --days 3,0 --database '$db' >/dev/null"
+    hf publish-changed "$RUNS" --prepare "$OUT/publish-change.sh" -- "$BIN" publish sync --database "$db"
+    "$OUT/publish-change.sh"
+    before=$(our_requests "$rdir")
+    "$BIN" publish sync --database "$db" --json >"$OUT/publish-changed.json"
+    fact publish_changed_requests "$(($(our_requests "$rdir") - before))"
+    fact publish_changed_put "$(json_first "$OUT/publish-changed.json" put)"
+}
+
 measure startup
 measure import
 measure vobject
@@ -602,6 +684,7 @@ measure idle
 measure idlechannels
 measure sources
 measure idlesource
+measure publish
 
 fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 say report
