@@ -109,6 +109,38 @@ import Testing
         #expect(try await database.people(inGroup: "Chess").map(\.id) == ["bob"])
     }
 
+    @Test func googleLabelsFromACSVExportAndAStarredRule() async throws {
+        let csv = """
+            First Name,Last Name,Birthday,Labels
+            Ada,Lovelace,1990-03-20,* myContacts ::: * starred ::: Family
+            Bob,Builder,1985-03-25,* myContacts
+            Cy,Young,1970-03-28,* myContacts ::: Family
+
+            """
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let database = try AppDatabase.openFile(at: dir.file("people.sqlite"))
+        try await database.setAuthorizationStatus(.authorized)
+        let path = dir.file("google.csv")
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: path))
+        let scheduler = try Self.scheduler(database)
+        _ = try await ContactImporter(database: database, now: Self.now, referenceYear: 2026, scheduler: scheduler).importPaths([path])
+        #expect(try await database.groups().map { "\($0.name) \($0.people)" } == ["Family 2", "Starred 1"])
+        // Only the starred get a week's notice; everyone else follows the setting.
+        _ = try await database.setSharedRule(
+            .group("Starred"),
+            exclusion: .keep,
+            days: .set(ReminderDays([7, 0])),
+            now: Self.now,
+            rescheduling: scheduler
+        )
+        let ids = try await Self.pending(database)
+        #expect(ids.filter { $0.contains("7daysbefore") }.count == 1)
+        let ada = try #require(try await database.people().first { $0.name == "Ada Lovelace" })
+        #expect(ids.contains("\(ada.id)-birthday-7daysbefore"))
+        #expect(ada.decision.reminderDaysBy == [.group("Starred")])
+    }
+
     @Test func aReimportReplacesTheGroupsAndTheRulesStayByName() async throws {
         let (database, dir) = try await imported()
         defer { dir.cleanup() }
