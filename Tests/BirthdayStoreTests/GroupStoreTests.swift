@@ -170,6 +170,60 @@ import Testing
         #expect(person.fingerprint == plain)
     }
 
+    /// A database from before `v14-groups` whose vdir source already holds a
+    /// card with `CATEGORIES`: the migration makes the next sync read the card
+    /// again (its file stamp is unchanged), so its groups arrive.
+    @Test func theMigrationMakesSourcesReadTheirCardsAgain() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let folder = dir.file("book")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(Self.card(["UID:ada", "FN:Ada", "BDAY:1990-03-20", "CATEGORIES:Family"]).utf8).write(to: URL(fileURLWithPath: folder + "/ada.vcf"))
+        let stamp = try #require(LocalSourceReader.stamp(folder + "/ada.vcf")).text
+        let old = Person(
+            id: "ada",
+            name: "Ada",
+            source: ContactSource(file: folder + "/ada.vcf", index: 0, line: 1),
+            birthday: EventDate(year: 1990, month: 3, day: 20)
+        )
+        let path = dir.file("old.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try AppDatabase.migrator.migrate(queue, upTo: "v11-publish")
+        try await queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO source (id, name, kind, location, failures, createdAt, lastSyncAt) VALUES (1, 'book', 'vdir', ?, 0, 0, 0)",
+                arguments: [folder]
+            )
+            try db.execute(
+                sql: """
+                    INSERT INTO person (id, name, sourceFile, sourceIndex, sourceLine, birthdayYear, birthdayMonth, birthdayDay,
+                                        fingerprint, excluded, createdAt, updatedAt, imported)
+                    VALUES ('ada', 'Ada', ?, 0, 1, 1990, 3, 20, ?, 0, 0, 0, 0)
+                    """,
+                arguments: [old.source.file, old.fingerprint]
+            )
+            try db.execute(sql: "INSERT INTO sourceItem (sourceId, href, etag) VALUES (1, 'ada.vcf', ?)", arguments: [stamp])
+            try db.execute(
+                sql: "INSERT INTO sourcePerson (sourceId, href, personId, fingerprint) VALUES (1, 'ada.vcf', 'ada', ?)",
+                arguments: [old.fingerprint]
+            )
+        }
+        try queue.close()
+
+        let database = try AppDatabase.openFile(at: path)
+        let source = try #require(try await database.sources().first)
+        let report = await SourceSync(
+            database: database,
+            readers: SourceReaders { _ in LocalSourceReader() },
+            now: { Self.now },
+            systemTimeZone: { TimeZone(identifier: "UTC")! },
+            logger: LogRecorder().logger
+        ).sync(source)
+        #expect(report.error == nil)
+        #expect(report.counts == [0, 1, 0, 0])
+        #expect(try await database.person(id: "ada")?.groups == ["Family"])
+    }
+
     // MARK: - A vdir source
 
     struct Book {
