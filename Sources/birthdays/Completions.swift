@@ -29,6 +29,11 @@ enum Completions {
         names(words) { database in try await database.publishTargets().map { SafeText.line($0.name) } }
     }
 
+    /// The names of the groups (and groups with a rule), for `--group`.
+    static let groups = CompletionKind.custom { words, _, _ in
+        names(words) { database in try await database.groups().map { SafeText.line($0.name) } }
+    }
+
     /// The names of the sources, for `sources sync` and `sources remove`.
     static let sources = CompletionKind.custom { words, _, _ in
         names(words) { database in try await database.sources(counting: false).map { SafeText.line($0.name) } }

@@ -5,10 +5,16 @@ import Foundation
 
 /// `--group NAME` and `--source NAME` of `exclude`, `include`, `remind` and `people`.
 struct SharedRuleOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A group of contacts (see birthdays groups) instead of one person.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("A group of contacts (see birthdays groups) instead of one person.", valueName: "name"),
+        completion: Completions.groups
+    )
     var group: String?
 
-    @Option(help: ArgumentHelp("A whole source, an address book of birthdays sources, instead of one person.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("A whole source, an address book of birthdays sources, instead of one person.", valueName: "name"),
+        completion: Completions.sources
+    )
     var source: String?
 
     /// Checks that exactly one of PERSON, `--group` and `--source` is given.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BirthdayCore
@@ -154,6 +155,21 @@ import Testing
         #expect(read.people.map(\.id) == ["0b6e-ada"])
         #expect(read.people[0].groups == ["Chess club"])
         #expect(ContactMerge.datelessIDs(in: parse("BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nFN:G\r\nUID:g\r\nEND:VCARD\r\n").contacts).isEmpty)
+    }
+}
+
+/// Group names are contact text: hostile ones reach a terminal only made safe.
+@Suite struct HostileGroupNameTests {
+    @Test func controlCharactersNeverReachShowsLines() {
+        let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada\r\nBDAY:1990-03-11\r\nCATEGORIES:Evil\u{1B}[2J,\u{7}Bell\r\nEND:VCARD\r\n"
+        let result = ContactReader.parse(Data(text.utf8), file: "f.vcf", referenceYear: 2026)
+        var report = ImportReport()
+        var person = ContactMerge.people(from: result.contacts, report: &report)[0]
+        #expect(person.groups.count == 2)
+        person.sharedRules = [SharedRule(scope: .group(person.groups[1]), exclusion: .exclude)]
+        let lines = PersonDetails.lines(for: person, today: date(2026, 3, 10), leapDay: .feb28)
+        #expect(lines.count == 3)
+        #expect(!lines.joined().unicodeScalars.contains(where: SafeText.isUnsafe))
     }
 }
 

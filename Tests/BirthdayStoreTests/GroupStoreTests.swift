@@ -109,6 +109,38 @@ import Testing
         #expect(try await database.people(inGroup: "Chess").map(\.id) == ["bob"])
     }
 
+    @Test func googleLabelsFromACSVExportAndAStarredRule() async throws {
+        let csv = """
+            First Name,Last Name,Birthday,Labels
+            Ada,Lovelace,1990-03-20,* myContacts ::: * starred ::: Family
+            Bob,Builder,1985-03-25,* myContacts
+            Cy,Young,1970-03-28,* myContacts ::: Family
+
+            """
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let database = try AppDatabase.openFile(at: dir.file("people.sqlite"))
+        try await database.setAuthorizationStatus(.authorized)
+        let path = dir.file("google.csv")
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: path))
+        let scheduler = try Self.scheduler(database)
+        _ = try await ContactImporter(database: database, now: Self.now, referenceYear: 2026, scheduler: scheduler).importPaths([path])
+        #expect(try await database.groups().map { "\($0.name) \($0.people)" } == ["Family 2", "Starred 1"])
+        // Only the starred get a week's notice; everyone else follows the setting.
+        _ = try await database.setSharedRule(
+            .group("Starred"),
+            exclusion: .keep,
+            days: .set(ReminderDays([7, 0])),
+            now: Self.now,
+            rescheduling: scheduler
+        )
+        let ids = try await Self.pending(database)
+        #expect(ids.filter { $0.contains("7daysbefore") }.count == 1)
+        let ada = try #require(try await database.people().first { $0.name == "Ada Lovelace" })
+        #expect(ids.contains("\(ada.id)-birthday-7daysbefore"))
+        #expect(ada.decision.reminderDaysBy == [.group("Starred")])
+    }
+
     @Test func aReimportReplacesTheGroupsAndTheRulesStayByName() async throws {
         let (database, dir) = try await imported()
         defer { dir.cleanup() }
@@ -136,6 +168,60 @@ import Testing
         #expect(person.fingerprint != plain)
         person.groups = []
         #expect(person.fingerprint == plain)
+    }
+
+    /// A database from before `v14-groups` whose vdir source already holds a
+    /// card with `CATEGORIES`: the migration makes the next sync read the card
+    /// again (its file stamp is unchanged), so its groups arrive.
+    @Test func theMigrationMakesSourcesReadTheirCardsAgain() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let folder = dir.file("book")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(Self.card(["UID:ada", "FN:Ada", "BDAY:1990-03-20", "CATEGORIES:Family"]).utf8).write(to: URL(fileURLWithPath: folder + "/ada.vcf"))
+        let stamp = try #require(LocalSourceReader.stamp(folder + "/ada.vcf")).text
+        let old = Person(
+            id: "ada",
+            name: "Ada",
+            source: ContactSource(file: folder + "/ada.vcf", index: 0, line: 1),
+            birthday: EventDate(year: 1990, month: 3, day: 20)
+        )
+        let path = dir.file("old.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try AppDatabase.migrator.migrate(queue, upTo: "v11-publish")
+        try await queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO source (id, name, kind, location, failures, createdAt, lastSyncAt) VALUES (1, 'book', 'vdir', ?, 0, 0, 0)",
+                arguments: [folder]
+            )
+            try db.execute(
+                sql: """
+                    INSERT INTO person (id, name, sourceFile, sourceIndex, sourceLine, birthdayYear, birthdayMonth, birthdayDay,
+                                        fingerprint, excluded, createdAt, updatedAt, imported)
+                    VALUES ('ada', 'Ada', ?, 0, 1, 1990, 3, 20, ?, 0, 0, 0, 0)
+                    """,
+                arguments: [old.source.file, old.fingerprint]
+            )
+            try db.execute(sql: "INSERT INTO sourceItem (sourceId, href, etag) VALUES (1, 'ada.vcf', ?)", arguments: [stamp])
+            try db.execute(
+                sql: "INSERT INTO sourcePerson (sourceId, href, personId, fingerprint) VALUES (1, 'ada.vcf', 'ada', ?)",
+                arguments: [old.fingerprint]
+            )
+        }
+        try queue.close()
+
+        let database = try AppDatabase.openFile(at: path)
+        let source = try #require(try await database.sources().first)
+        let report = await SourceSync(
+            database: database,
+            readers: SourceReaders { _ in LocalSourceReader() },
+            now: { Self.now },
+            systemTimeZone: { TimeZone(identifier: "UTC")! },
+            logger: LogRecorder().logger
+        ).sync(source)
+        #expect(report.error == nil)
+        #expect(report.counts == [0, 1, 0, 0])
+        #expect(try await database.person(id: "ada")?.groups == ["Family"])
     }
 
     // MARK: - A vdir source

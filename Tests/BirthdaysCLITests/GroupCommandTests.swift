@@ -59,6 +59,10 @@ import Testing
         let table = try await cli.run("groups").stdout
         #expect(table.contains("Family") && table.contains("excluded") && table.contains("reminders 7,0"))
         #expect(try await pendingIDs(cli) == ["bob-birthday-7daysbefore", "bob-birthday-dayof"])
+        // The feed follows: Ada has no event, Bob's alarms come 7 days ahead and on the day.
+        let feed = try await cli.run("export").stdout
+        #expect(!feed.contains("Ada Lovelace") && feed.contains("Bob"))
+        #expect(feed.contains("TRIGGER;RELATED=START:-P6DT15H\r\n") && !feed.contains("TRIGGER;RELATED=START:-PT15H\r\n"))
 
         // The date is kept: people and show still have Ada, and say why she gets nothing.
         let people = try CLIProcess.array(try await cli.run("people", "--group", "Family", "--json").stdout)
@@ -91,5 +95,27 @@ import Testing
         #expect(try await cli.run("remind", "--group", "Family", "--weekend", "friday").status == 64)
         #expect(try await cli.run("people", "--group", "Nobody").status == 64)
         #expect(try await pendingIDs(cli).count == 4, "nothing changed")
+    }
+
+    @Test func aSourceRuleIsListedAndRanksWithTheGroups() async throws {
+        let cli = try await setUp()
+        defer { cli.cleanUp() }
+        let folder = cli.directory.appendingPathComponent("book").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cy\r\nFN:Cy\r\nBDAY:1970-03-28\r\nCATEGORIES:Family\r\nEND:VCARD\r\n"
+        try Data(card.utf8).write(to: URL(fileURLWithPath: folder + "/cy.vcf"))
+        let dee = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:dee\r\nFN:Dee\r\nBDAY:1971-03-29\r\nEND:VCARD\r\n"
+        try Data(dee.utf8).write(to: URL(fileURLWithPath: folder + "/dee.vcf"))
+        let added = try await cli.run("sources", "add", folder, "--name", "office")
+        try #require(added.status == 0, "\(added.stderr)")
+        #expect(try await cli.run("exclude", "--source", "Office").status == 0)
+        #expect(try await cli.run("include", "--group", "Family").status == 0)
+        let ids = try await pendingIDs(cli)
+        #expect(ids.contains("cy-birthday-dayof") && !ids.contains { $0.hasPrefix("dee-") })
+        let listed = try await cli.run("groups").stdout
+        #expect(listed.contains("SOURCE") && listed.contains("office") && listed.contains("excluded"))
+        let rule = try CLIProcess.object(try await cli.run("include", "--source", "office", "--json").stdout)
+        #expect(rule["scope"] as? String == "source" && rule["exclusion"] as? String == "include")
+        #expect(try await pendingIDs(cli).contains("dee-birthday-dayof"))
     }
 }

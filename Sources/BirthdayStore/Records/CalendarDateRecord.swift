@@ -116,7 +116,8 @@ extension CalendarDateRecord {
         _ db: Database,
         _ body: (_ date: AlternateDate, _ traits: PersonTraits, _ identity: () -> (id: String, name: String, nickname: String)) -> Void
     ) throws {
-        let rules = try SharedRuleRecord.rulesByPerson(db)
+        // Read at the first row: most stores have no date in another calendar.
+        var rules: [String: [SharedRule]]?
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -128,6 +129,7 @@ extension CalendarDateRecord {
         )
         while let row = try rows.next() {
             guard let date = alternate(row, from: 0) else { continue }
+            if rules == nil { rules = try SharedRuleRecord.rulesByPerson(db) }
             let days: String? = row[12]
             let weekend: String? = row[13]
             let choice: String? = row[14]
@@ -135,7 +137,7 @@ extension CalendarDateRecord {
             let traits = PersonTraits(
                 exclusion: Exclusion(choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
                 reminderDays: days.flatMap(ReminderDays.init),
-                shared: rules.isEmpty ? [] : rules[row[8] as String] ?? [],
+                shared: rules?[row[8] as String] ?? [],
                 deceased: row[11],
                 weekend: weekend.flatMap(WeekendRule.init(rawValue:))
             )

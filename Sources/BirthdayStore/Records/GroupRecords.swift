@@ -51,7 +51,18 @@ enum PersonGroupRecord {
 
     /// The ids of the members of the group `name`.
     static func members(of name: String, _ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT personId FROM (\(membershipSQL)) WHERE name = ?", arguments: [name])
+        // Filtered on each side, so each reads its index on `name`.
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT personId FROM personGroup WHERE name = ?
+                UNION
+                SELECT m.personId FROM sourceGroupMember m
+                JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+                WHERE m.name = ?
+                """,
+            arguments: [name, name]
+        )
     }
 
     /// Every group with how many people it holds, by name.

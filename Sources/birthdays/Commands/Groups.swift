@@ -10,7 +10,8 @@ extension BirthdaysCommand {
             discussion: """
                 Groups come from the cards: CATEGORIES, Google's labels, Outlook's categories, and group cards (Apple's, \
                 vCard 4 KIND:group). Give a group a rule with exclude --group, include --group or remind --group; a rule \
-                on a person wins over it. A group with a rule is listed even while nobody is in it.
+                on a person wins over it. A group with a rule is listed even while nobody is in it. The rules of whole \
+                sources (exclude --source) follow the groups in the text output.
                 """
         )
 
@@ -39,12 +40,19 @@ extension BirthdaysCommand {
                 try output(JSONOutput.string(listed, pretty: true))
                 return
             }
-            guard !groups.isEmpty else {
+            if groups.isEmpty {
                 try output("No groups yet: no card says it is in one (CATEGORIES, labels, group cards).")
-                return
+            } else {
+                let rows = groups.map { [SafeText.line($0.name), String($0.people), SharedRuleOutput.words($0.rule)] }
+                try output(Table.render(rows, header: ["GROUP", "PEOPLE", "RULE"], shrinkable: [0]))
             }
-            let rows = groups.map { [SafeText.line($0.name), String($0.people), SharedRuleOutput.words($0.rule)] }
-            try output(Table.render(rows, header: ["GROUP", "PEOPLE", "RULE"], shrinkable: [0]))
+            // The rules of whole sources rank with the groups' (exclude --source), so they are listed here too.
+            let sources = try await context.database.sourceRules()
+            if !sources.isEmpty {
+                try output("")
+                let rows = sources.map { [SafeText.line($0.scope.name), SharedRuleOutput.words($0)] }
+                try output(Table.render(rows, header: ["SOURCE", "RULE"], shrinkable: [0]))
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ extension BirthdaysCommand {
         @Argument(help: ArgumentHelp("Only people whose name contains this (or with this id).", valueName: "person"), completion: Completions.people)
         var person: String?
 
-        @Option(help: ArgumentHelp("Only the people in this group (see birthdays groups).", valueName: "name"))
+        @Option(help: ArgumentHelp("Only the people in this group (see birthdays groups).", valueName: "name"), completion: Completions.groups)
         var group: String?
 
         @Flag(help: "Print a JSON array.")
