@@ -318,7 +318,7 @@ measure_serve() {
         "$BIN" settings set calendar-ages on --database "$db" >/dev/null 2>&1 || true
         fact serve_ages "$("$BIN" settings show --json --database "$db" 2>/dev/null | $PY -c 'import json,sys; print(json.load(sys.stdin).get("calendar-ages", "?"))' 2>/dev/null || echo '?')"
         port=$(free_port)
-        url=$("$BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | head -n1)
+        url=$("$BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | sed -n 1p) # sed reads every line: head would end the command with SIGPIPE (exit 141 under pipefail)
         path=${url#http://*/}
         # nginx runs with access_log off; so does ours (access lines are info-level).
         BIRTHDAYS_LOG_LEVEL=warning "$BIN" serve --database "$db" --host 127.0.0.1 --port "$port" >"$OUT/serve.log" 2>&1 &
