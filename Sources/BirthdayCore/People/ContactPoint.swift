@@ -44,29 +44,98 @@ public struct ContactPoint: Hashable, Sendable {
     /// address a URI scheme (`xmpp:`) and text after it. No control character
     /// and at most ``maxLength`` characters in any.
     public static func read(_ kind: Kind, _ raw: String) -> Result<ContactPoint, Rejection> {
-        var text = Substring(raw.trimmingWhitespace())
-        guard !text.isEmpty else { return .failure(.empty) }
-        guard text.utf8.count <= maxLength else { return .failure(.tooLong) }
-        guard !text.unicodeScalars.contains(where: SafeText.isUnsafe) else { return .failure(.notValid(kind)) }
+        // On UTF-8 bytes: every import reads one per EMAIL and TEL line.
+        let bytes = Array(raw.utf8)
+        var start = 0
+        var end = bytes.count
+        while start < end && isSpace(bytes, start) { start += 1 }
+        while end > start && isSpace(bytes, end - 1) { end -= 1 }
+        guard start < end else { return .failure(.empty) }
+        guard end - start <= maxLength else { return .failure(.tooLong) }
+        var ascii = true
+        for i in start..<end where bytes[i] < 0x20 || bytes[i] == 0x7F || bytes[i] >= 0x80 {
+            guard bytes[i] >= 0x80 else { return .failure(.notValid(kind)) }
+            ascii = false
+        }
+        if !ascii {
+            let text = String(decoding: bytes[start..<end], as: UTF8.self)
+            guard !text.unicodeScalars.contains(where: SafeText.isUnsafe) else { return .failure(.notValid(kind)) }
+        }
+        func hasPrefix(_ prefix: StaticString) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard end - start >= count else { return false }
+            for k in 0..<count where ASCII.upperCased(bytes[start + k]) != ASCII.upperCased(prefix.utf8Start[k]) { return false }
+            return true
+        }
         switch kind {
         case .email:
-            if text.lowercased().hasPrefix("mailto:") { text = text.dropFirst(7) }
-            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !text.contains(where: \.isWhitespace),
-                !text.contains(where: { "<>,;:\"".contains($0) })
-            else { return .failure(.notValid(kind)) }
+            if hasPrefix("mailto:") { start += 7 }
+            var at: Int?
+            for i in start..<end {
+                switch bytes[i] {
+                case UInt8(ascii: "@"):
+                    guard at == nil else { return .failure(.notValid(kind)) }
+                    at = i
+                case 0x20, 0x09, UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"),
+                    UInt8(ascii: "\""):
+                    return .failure(.notValid(kind))
+                case 0xC2 where i + 1 < end && bytes[i + 1] == 0xA0:
+                    return .failure(.notValid(kind))
+                default:
+                    continue
+                }
+            }
+            guard let at, at > start, at < end - 1 else { return .failure(.notValid(kind)) }
         case .phone:
-            if text.lowercased().hasPrefix("tel:") { text = text.dropFirst(4).drop(while: \.isWhitespace) }
-            let number = text.prefix { $0 != ";" }
-            guard number.contains(where: \.isASCIIDigit),
-                number.allSatisfy({ $0.isASCIIDigit || " +-.()/*#\u{A0}".contains($0) })
-            else { return .failure(.notValid(kind)) }
+            if hasPrefix("tel:") {
+                start += 4
+                while start < end && isSpace(bytes, start) { start += 1 }
+            }
+            var digits = false
+            var i = start
+            while i < end && bytes[i] != UInt8(ascii: ";") {
+                let b = bytes[i]
+                if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                    digits = true
+                } else if b == 0xC2 && i + 1 < end && bytes[i + 1] == 0xA0 {
+                    i += 1
+                } else if !Self.phoneSeparators.contains(b) {
+                    return .failure(.notValid(kind))
+                }
+                i += 1
+            }
+            guard digits else { return .failure(.notValid(kind)) }
         case .impp:
-            guard let scheme = scheme(of: text), text.count > scheme.count + 1, !text.contains(where: \.isWhitespace) else {
+            var colon = start
+            while colon < end && bytes[colon] != UInt8(ascii: ":") { colon += 1 }
+            guard colon > start, colon < end - 1, Self.isScheme(bytes[start..<colon]) else { return .failure(.notValid(kind)) }
+            for i in start..<end where bytes[i] == 0x20 || bytes[i] == 0x09 || (bytes[i] == 0xC2 && i + 1 < end && bytes[i + 1] == 0xA0) {
                 return .failure(.notValid(kind))
             }
         }
-        return .success(ContactPoint(kind: kind, value: String(text)))
+        return .success(ContactPoint(kind: kind, value: String(decoding: bytes[start..<end], as: UTF8.self)))
+    }
+
+    /// A space, a tab, a line break, or a no-break space (`C2 A0`) starting at `i` or ending at it.
+    private static func isSpace(_ bytes: [UInt8], _ i: Int) -> Bool {
+        let b = bytes[i]
+        if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { return true }
+        if b == 0xC2 { return i + 1 < bytes.count && bytes[i + 1] == 0xA0 }
+        return b == 0xA0 && i > 0 && bytes[i - 1] == 0xC2
+    }
+
+    private static let phoneSeparators: Set<UInt8> = Set(" +-.()/*#".utf8)
+
+    /// A letter, then letters, digits, `+ - .` (RFC 3986 §3.1).
+    private static func isScheme(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let first = bytes.first, ASCII.upperCased(first) >= UInt8(ascii: "A"), ASCII.upperCased(first) <= UInt8(ascii: "Z") else {
+            return false
+        }
+        return bytes.allSatisfy { b in
+            let u = ASCII.upperCased(b)
+            return (u >= UInt8(ascii: "A") && u <= UInt8(ascii: "Z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == 0x2B || b == 0x2D
+                || b == 0x2E
+        }
     }
 
     /// Why a value is not a contact point.
@@ -94,18 +163,21 @@ public struct ContactPoint: Hashable, Sendable {
     public var uri: String {
         switch kind {
         case .email:
-            return "mailto:" + Self.percentEncoded(value, keeping: Self.addressCharacters)
+            return "mailto:" + Self.percentEncoded(value.utf8, keeping: Self.addressBytes)
         case .phone:
-            let number = value.prefix { $0 != ";" }
-            let rest = value.dropFirst(number.count)
-            var digits = ""
-            for character in number where character.isASCIIDigit || character == "*" || character == "#" || (character == "+" && digits.isEmpty) {
-                digits.append(character)
+            let bytes = Array(value.utf8)
+            let split = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            var digits: [UInt8] = []
+            for b in bytes[..<split]
+            where (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "*") || b == UInt8(ascii: "#")
+                || (b == UInt8(ascii: "+") && digits.isEmpty)
+            {
+                digits.append(b)
             }
-            return "tel:" + Self.percentEncoded(digits, keeping: Self.telCharacters)
-                + Self.percentEncoded(rest.filter { !$0.isWhitespace }, keeping: Self.telCharacters.union(";="))
+            let rest = bytes[split...].filter { $0 != 0x20 && $0 != 0x09 }
+            return "tel:" + Self.percentEncoded(digits, keeping: Self.telBytes) + Self.percentEncoded(rest, keeping: Self.telParameterBytes)
         case .impp:
-            return Self.percentEncoded(value, keeping: Self.uriCharacters)
+            return Self.percentEncoded(value.utf8, keeping: Self.uriBytes)
         }
     }
 
@@ -113,7 +185,7 @@ public struct ContactPoint: Hashable, Sendable {
     /// other schemes carry none.
     public func uri(subject: String?) -> String {
         guard kind == .email, let subject, !subject.isEmpty else { return uri }
-        return uri + "?subject=" + Self.percentEncoded(subject, keeping: Self.unreserved)
+        return uri + "?subject=" + Self.percentEncoded(subject.utf8, keeping: Self.unreservedBytes)
     }
 
     /// The URI scheme, lower-cased: `mailto`, `tel`, `xmpp`, `sip`, `matrix`.
@@ -135,31 +207,33 @@ public struct ContactPoint: Hashable, Sendable {
         return scheme
     }
 
-    private static let unreserved: Set<Character> = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-    private static let addressCharacters = unreserved.union("!$'*+=@^`{|}")
-    private static let telCharacters = unreserved.union("+*#")
-    private static let uriCharacters = unreserved.union(":/?#[]@!$&'()*+,;=%")
+    /// Which ASCII bytes stay as they are, by byte (128 entries): the rest is `%XX`.
+    private static func table(_ kept: String) -> [Bool] {
+        var table = [Bool](repeating: false, count: 128)
+        for b in kept.utf8 { table[Int(b)] = true }
+        return table
+    }
 
-    /// `text` with every byte of a character outside `keeping` written as `%XX`.
-    static func percentEncoded(_ text: some StringProtocol, keeping: Set<Character>) -> String {
-        var out = ""
-        for character in text {
-            if keeping.contains(character) {
-                out.append(character)
+    private static let unreservedText = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+    private static let unreservedBytes = table(unreservedText)
+    private static let addressBytes = table(unreservedText + "!$'*+=@^`{|}")
+    private static let telBytes = table(unreservedText + "+*#")
+    private static let telParameterBytes = table(unreservedText + "+*#;=")
+    private static let uriBytes = table(unreservedText + ":/?#[]@!$&'()*+,;=%")
+
+    /// `bytes` with every byte outside `keeping` written as `%XX`.
+    static func percentEncoded(_ bytes: some Sequence<UInt8>, keeping: [Bool]) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in bytes {
+            if b < 0x80 && keeping[Int(b)] {
+                out.append(b)
             } else {
-                for byte in String(character).utf8 { out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2) }
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0F)]]
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }
 
 /// The contact points of one card as read, before they are checked and ordered.
@@ -214,10 +288,14 @@ public enum ContactPoints {
             if a.point.kind.rank != b.point.kind.rank { return a.point.kind.rank < b.point.kind.rank }
             return a.order < b.order
         }
-        var seen: Set<String> = []
         var points: [ContactPoint] = []
-        for entry in read where seen.insert(entry.point.uri.lowercased()).inserted {
-            points.append(entry.point)
+        for entry in read {
+            // The URI is worked out only against another point of the same kind (most cards have one of each).
+            let point = entry.point
+            if points.contains(where: { $0.kind == point.kind && ($0.value == point.value || $0.uri.lowercased() == point.uri.lowercased()) }) {
+                continue
+            }
+            points.append(point)
             if points.count == limit { break }
         }
         return points

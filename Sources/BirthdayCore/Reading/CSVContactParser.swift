@@ -216,7 +216,8 @@ enum CSVContactParser {
                 let label = record.value(column.label)
                 let preferred = column.preferred || label.hasPrefix("*")
                 let name = header.names[column.value]
-                for value in cell.components(separatedBy: " ::: ") where !value.trimmingWhitespace().isEmpty {
+                let values = cell.utf8.contains(UInt8(ascii: ":")) ? cell.components(separatedBy: " ::: ") : [cell]
+                for value in values where !value.trimmingWhitespace().isEmpty {
                     guard contactCandidates.count < 4 * ContactPoints.limit else { break }
                     contactCandidates.append(
                         ContactPoints.Candidate(kind: column.kind, raw: value, preference: preferred ? 1 : nil, line: record.line, property: name)

@@ -24,12 +24,20 @@ extension ContactPoint.Kind: DatabaseValueConvertible {}
 extension ContactPointRecord {
     /// Replaces the contact points of one person with `points`, in their order.
     static func replace(personID: String, with points: [ContactPoint], _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM contactPoint WHERE personId = ?", arguments: [personID])
+        // Cached statements: the import's hot path writes these for every person with a way to reach them.
+        let delete = try db.cachedStatement(sql: "DELETE FROM contactPoint WHERE personId = ?")
+        delete.setUncheckedArguments([personID])
+        try delete.execute()
+        try insert(personID: personID, points, db)
+    }
+
+    /// Writes the contact points of a person who has none yet (just added).
+    static func insert(personID: String, _ points: [ContactPoint], _ db: Database) throws {
+        guard !points.isEmpty else { return }
+        let insert = try db.cachedStatement(sql: "INSERT INTO contactPoint (personId, position, kind, value) VALUES (?, ?, ?, ?)")
         for (position, point) in points.enumerated() {
-            try db.execute(
-                sql: "INSERT INTO contactPoint (personId, position, kind, value) VALUES (?, ?, ?, ?)",
-                arguments: [personID, position, point.kind, point.value]
-            )
+            insert.setUncheckedArguments([personID, position, point.kind.rawValue, point.value])
+            try insert.execute()
         }
     }
 

@@ -224,7 +224,7 @@ package struct ContactImporter: Sendable {
                 if write {
                     try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).upsert(db)
                     if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
-                    if !person.contactPoints.isEmpty { try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db) }
+                    try ContactPointRecord.insert(personID: person.id, person.contactPoints, db)
                     if !person.groups.isEmpty { try PersonGroupRecord.replace(personID: person.id, with: person.groups, db) }
                 }
                 continue

@@ -332,7 +332,7 @@ package struct SourceSync: Sendable {
                 guard let old = states[person.id] else {
                     try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp, imported: false).upsert(db)
                     if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
-                    if !person.contactPoints.isEmpty { try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db) }
+                    try ContactPointRecord.insert(personID: person.id, person.contactPoints, db)
                     if !person.groups.isEmpty { try PersonGroupRecord.replace(personID: person.id, with: person.groups, db) }
                     states[person.id] = PersonRecord.MergeState(
                         fingerprint: person.fingerprint,
