@@ -84,6 +84,17 @@ import Glibc
         #expect(emails.map { $0["name"] as? String } == ["email"])
     }
 
+    /// Declined notifications skip the channel step: `--email` is not used, and it says so.
+    @Test func anEmailThatTheFlowDidNotUseIsNamed() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let result = try await cli.run("onboard", "--no-contacts", "--no-notifications", "--email", "me@example.org")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("--email was not used"), "\(result.stderr)")
+        #expect(result.stderr.contains("birthdays channels add email me@example.org"), "\(result.stderr)")
+        #expect(try CLIProcess.array(try await cli.run("channels", "list", "--json").stdout).allSatisfy { $0["kind"] as? String != "email" })
+    }
+
     /// `--email` is checked as `channels add email` checks it: a usage error, nothing stored.
     @Test func aBadAddressIsAUsageError() async throws {
         let cli = try CLIProcess()

@@ -77,14 +77,26 @@ struct OnboardingFlow {
             )
         }
         var action = machine.handle(.start)
+        var offeredChannels = false
         do {
-            while let event = try await perform(action, machine: machine, localizer: localizer) {
+            while true {
+                if case .offerChannels = action { offeredChannels = true }
+                guard let event = try await perform(action, machine: machine, localizer: localizer) else { break }
                 action = machine.handle(event)
                 try await context.database.saveOnboarding(machine)
             }
         } catch is Paused {
             try await context.database.saveOnboarding(machine)
             try output("\n" + localizer(.onboardingPaused))
+        }
+        // The channel step comes only on the way to allowed notifications: say when --email was not used.
+        if case .email(let address) = answers.channel, !offeredChannels {
+            FileHandle.standardError.write(
+                Data(
+                    ("Note: --email was not used (the step that adds a channel comes only while notifications are being turned on); "
+                        + "add it with: birthdays channels add email \(SafeText.line(address, maxCharacters: 320))\n").utf8
+                )
+            )
         }
     }
 
