@@ -80,6 +80,43 @@ public struct PersonZone: Hashable, Sendable {
     }
 }
 
+/// The user's choice of a person's zone, `birthdays zone PERSON ZONE|local`:
+/// it wins over the card's `TZ` and outlasts every import, as an exclusion
+/// does, until `birthdays zone PERSON --default` gives the card its say again.
+public enum ZoneChoice: Hashable, Sendable {
+    /// `birthdays zone Mei Asia/Tokyo` (or an offset, `+09:00`).
+    case zone(PersonZone)
+    /// `birthdays zone Mei local`: your own zone, whatever the card says.
+    case local
+
+    /// What is stored: `local`, or the zone's ``PersonZone/storedValue``.
+    public var storedValue: String {
+        switch self {
+        case .zone(let zone): zone.storedValue
+        case .local: "local"
+        }
+    }
+
+    /// Reads ``storedValue`` (or what the user typed); `nil` when it is no zone.
+    public init?(storedValue value: String) {
+        if value.trimmingCharacters(in: .whitespaces).lowercased() == "local" {
+            self = .local
+        } else if let zone = PersonZone(cardValue: value) {
+            self = .zone(zone)
+        } else {
+            return nil
+        }
+    }
+
+    /// The zone this choice gives: `nil` is yours.
+    public var zone: PersonZone? {
+        switch self {
+        case .zone(let zone): zone
+        case .local: nil
+        }
+    }
+}
+
 /// When the day-of reminder of someone in another zone comes, on your clock.
 ///
 /// ## The rule

@@ -10,12 +10,21 @@ public struct PersonTraits: Hashable, Sendable {
     public var reminderDays: ReminderDays?
     /// The person's weekend rule (``Person/weekend``); `nil` moves nothing.
     public var weekend: WeekendRule?
+    /// The person's zone (``Person/zone``); `nil` is the user's own.
+    public var zone: PersonZone?
 
-    public init(excluded: Bool = false, deceased: Bool = false, reminderDays: ReminderDays? = nil, weekend: WeekendRule? = nil) {
+    public init(
+        excluded: Bool = false,
+        deceased: Bool = false,
+        reminderDays: ReminderDays? = nil,
+        weekend: WeekendRule? = nil,
+        zone: PersonZone? = nil
+    ) {
         self.excluded = excluded
         self.deceased = deceased
         self.reminderDays = reminderDays
         self.weekend = weekend
+        self.zone = zone
     }
 
     public init(_ person: Person) {
@@ -24,7 +33,8 @@ public struct PersonTraits: Hashable, Sendable {
             reminderDays: person.reminderDays,
             shared: person.sharedRules,
             deceased: person.isDeceased,
-            weekend: person.weekend
+            weekend: person.weekend,
+            zone: person.zone
         )
     }
 }
@@ -43,11 +53,16 @@ public struct EventTreatment: Hashable, Sendable {
     /// (``ReminderPlanner``); never for a memorial, which belongs to its day.
     /// The feed's alarms do not move.
     public var weekend: WeekendRule?
+    /// The person's zone, which moves the day-of reminder to the first
+    /// moment of their day in your window (``ZonedDayOf``); `nil` for your
+    /// own zone and for a memorial. The feed's events and alarms stay on their date.
+    public var zone: PersonZone?
 
-    public init(reminderDays: ReminderDays, memorial: Bool = false, weekend: WeekendRule? = nil) {
+    public init(reminderDays: ReminderDays, memorial: Bool = false, weekend: WeekendRule? = nil, zone: PersonZone? = nil) {
         self.reminderDays = reminderDays
         self.memorial = memorial
         self.weekend = weekend
+        self.zone = zone
     }
 }
 
@@ -75,7 +90,8 @@ public struct TreatmentRules: Hashable, Sendable {
     ///    day itself, in their memory, and their anniversaries nothing.
     /// 4. Anyone else gets the reminder days that apply to them
     ///    (``RulePrecedence``: their own, else their groups' and sources'),
-    ///    else ``reminders``, and their weekend rule (``Person/weekend``).
+    ///    else ``reminders``, their weekend rule (``Person/weekend``) and
+    ///    their zone (``Person/zone``).
     public func treatment(of kind: EventKind, for traits: PersonTraits) -> EventTreatment? {
         if traits.excluded { return nil }
         if kind == .anniversary && !anniversaries { return nil }
@@ -83,7 +99,7 @@ public struct TreatmentRules: Hashable, Sendable {
             guard deceased == .remember, kind == .birthday else { return nil }
             return EventTreatment(reminderDays: .dayOfOnly, memorial: true)
         }
-        return EventTreatment(reminderDays: traits.reminderDays ?? reminders, weekend: traits.weekend)
+        return EventTreatment(reminderDays: traits.reminderDays ?? reminders, weekend: traits.weekend, zone: traits.zone)
     }
 }
 

@@ -97,6 +97,12 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// found them when it read the person (empty otherwise); what they do is
     /// ``RulePrecedence``'s.
     public var sharedRules: [SharedRule] = []
+    /// The zone the card gives (`TZ`: an offset or an IANA name); it follows
+    /// the card on every import and sync. Never logged.
+    public var cardZone: PersonZone?
+    /// The user's `birthdays zone` choice, which wins over ``cardZone``;
+    /// imports never change it.
+    public var zoneChoice: ZoneChoice?
 
     public init(
         id: String,
@@ -134,6 +140,13 @@ public struct Person: Hashable, Sendable, Identifiable {
 
     /// Excluded people get no reminders and no calendar events (``Exclusion``).
     public var excluded: Bool { exclusion.isExcluded }
+
+    /// The zone the person's birthday begins and ends in (``ZonedDayOf``): the
+    /// user's choice, else the card's; `nil` is the user's own zone.
+    public var zone: PersonZone? {
+        guard let zoneChoice else { return cardZone }
+        return zoneChoice.zone
+    }
 
     /// Whether the person has died (``deathDate``).
     public var isDeceased: Bool { deathDate != nil }

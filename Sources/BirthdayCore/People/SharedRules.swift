@@ -146,9 +146,16 @@ extension PersonTraits {
     /// The traits of a person whose own rules are `exclusion` and
     /// `reminderDays`, in the groups and sources of `shared`
     /// (``RulePrecedence``).
-    public init(exclusion: Exclusion, reminderDays: ReminderDays?, shared: [SharedRule], deceased: Bool, weekend: WeekendRule?) {
+    public init(
+        exclusion: Exclusion,
+        reminderDays: ReminderDays?,
+        shared: [SharedRule],
+        deceased: Bool,
+        weekend: WeekendRule?,
+        zone: PersonZone? = nil
+    ) {
         let decision = RulePrecedence.decide(exclusion: exclusion, reminderDays: reminderDays, shared: shared)
-        self.init(excluded: decision.excluded, deceased: deceased, reminderDays: decision.reminderDays, weekend: weekend)
+        self.init(excluded: decision.excluded, deceased: deceased, reminderDays: decision.reminderDays, weekend: weekend, zone: zone)
     }
 }
 

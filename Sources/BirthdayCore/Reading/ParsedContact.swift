@@ -26,6 +26,8 @@ public struct ParsedContact: Hashable, Sendable {
     public var contactPoints: [ContactPoint] = []
     /// The groups the contact is in (``ContactGroups``): `CATEGORIES`, a CSV's labels.
     public var groups: [String] = []
+    /// The card's `TZ` when it names a zone (``PersonZone/init(cardValue:)``).
+    public var zone: PersonZone?
     /// Set when the card is a group card (`KIND:group`,
     /// `X-ADDRESSBOOKSERVER-KIND:group`): then it is no person.
     public var groupCard: GroupCard?

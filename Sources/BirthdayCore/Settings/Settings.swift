@@ -5,6 +5,11 @@ import Foundation
 public struct Settings: Hashable, Sendable {
     /// When reminders fire, in the user's time zone. Default 09:00.
     public var deliveryTime = TimeOfDay(hour: 9, minute: 0)!
+    /// The end of the day's window for the day-of reminder of someone in
+    /// another zone (``ZonedDayOf``): their birthday is announced at its first
+    /// moment at or after ``deliveryTime`` and before this, on your clock.
+    /// Default 21:00. At or before the delivery time, the window runs to midnight.
+    public var quietAfter = TimeOfDay(hour: 21, minute: 0)!
     /// IANA time-zone name; `nil` means the system's (`TZ`, then /etc/localtime).
     public var timeZone: String?
     /// Where Feb 29 falls in common years. Default Feb 28.
@@ -87,6 +92,7 @@ public struct Settings: Hashable, Sendable {
 /// The name of a setting as typed on the command line and stored in the database.
 public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case deliveryTime = "delivery-time"
+    case quietAfter = "quiet-after"
     case timeZone = "time-zone"
     case leapDay = "leap-day"
     case reminders = "reminders"
@@ -114,6 +120,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     public var allowedValues: String {
         switch self {
         case .deliveryTime: "HH:MM (24-hour), e.g. 09:00"
+        case .quietAfter: "HH:MM (24-hour), e.g. 21:00: no day-of reminder for someone in another time zone after it"
         case .timeZone: "an IANA time zone such as Europe/Berlin, or 'system'"
         case .leapDay: LeapDayPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .reminders: "a comma list of days before each event, 0 (the day itself) to \(ReminderDays.maximum), e.g. 7,1,0"
@@ -145,7 +152,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     /// Whether changing it changes which reminders are due or when.
     public var affectsReminders: Bool {
         switch self {
-        case .deliveryTime, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest, .digestDay,
+        case .deliveryTime, .quietAfter, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest,
+            .digestDay,
             .roundBirthdays:
             true
         case .calendarName, .emoji, .channels, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks: false
@@ -190,6 +198,9 @@ extension Settings {
         case .deliveryTime:
             guard let time = TimeOfDay(value) else { throw invalid }
             deliveryTime = time
+        case .quietAfter:
+            guard let time = TimeOfDay(value) else { throw invalid }
+            quietAfter = time
         case .timeZone:
             if value.lowercased() == "system" {
                 timeZone = nil
@@ -275,6 +286,7 @@ extension Settings {
     public func text(for key: SettingKey) -> String {
         switch key {
         case .deliveryTime: deliveryTime.description
+        case .quietAfter: quietAfter.description
         case .timeZone: timeZone ?? "system"
         case .leapDay: leapDay.rawValue
         case .reminders: reminders.description
