@@ -296,10 +296,19 @@ package actor DeliveryEngine {
     ) async {
         var entry = original
         let instant = now()
-        let deadline = RetryPolicy.deadline(dueDay: entry.localDay(in: zone), in: zone)
+        let deadline = RetryPolicy.deadline(
+            dueDay: entry.localDay(in: zone, deliveryTime: settings.deliveryTime, quietAfter: settings.quietAfter),
+            in: zone
+        )
         let late: Bool
         do {
-            switch entry.decision(now: instant, timeZone: zone, deliveryTime: settings.deliveryTime, lateAfter: configuration.lateAfter) {
+            switch entry.decision(
+                now: instant,
+                timeZone: zone,
+                deliveryTime: settings.deliveryTime,
+                quietAfter: settings.quietAfter,
+                lateAfter: configuration.lateAfter
+            ) {
             case .missed:
                 entry.state = .missed
                 entry.lastError =
@@ -321,7 +330,7 @@ package actor DeliveryEngine {
             case .deliver(let isLate):
                 late = isLate
             }
-            entry.fireAt = entry.localFireAt(in: zone, deliveryTime: settings.deliveryTime)
+            entry.fireAt = entry.localFireAt(in: zone, deliveryTime: settings.deliveryTime, quietAfter: settings.quietAfter)
             let claimed = entry
             guard try await database.claimDelivery(claimed, now: instant) else {
                 result.skipped += 1

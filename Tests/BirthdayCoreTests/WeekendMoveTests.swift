@@ -128,13 +128,27 @@ import Testing
         planner.offer(event(1990, 3, 15), kind: .birthday, treatment: Self.friday) { ("ada", "Ada", "") }
         let request = try #require(planner.requests().first)
         let entry = DeliveryEntry(queued: request, at: request.fireAt)
-        #expect(entry.localDay(in: Self.berlin) == date(2026, 3, 13))
+        #expect(entry.localDay(in: Self.berlin, deliveryTime: Settings().deliveryTime, quietAfter: Settings().quietAfter) == date(2026, 3, 13))
         let justAfter = request.fireAt.addingTimeInterval(10)
         #expect(
-            entry.decision(now: justAfter, timeZone: Self.berlin, deliveryTime: Settings().deliveryTime, lateAfter: .seconds(60))
+            entry.decision(
+                now: justAfter,
+                timeZone: Self.berlin,
+                deliveryTime: Settings().deliveryTime,
+                quietAfter: Settings().quietAfter,
+                lateAfter: .seconds(60)
+            )
                 == .deliver(late: false)
         )
         let saturday = try #require(ReferenceTime.parse("2026-03-14T10:00:00+01:00", timeZone: Self.berlin))
-        #expect(entry.decision(now: saturday, timeZone: Self.berlin, deliveryTime: Settings().deliveryTime, lateAfter: .seconds(60)) == .missed)
+        #expect(
+            entry.decision(
+                now: saturday,
+                timeZone: Self.berlin,
+                deliveryTime: Settings().deliveryTime,
+                quietAfter: Settings().quietAfter,
+                lateAfter: .seconds(60)
+            ) == .missed
+        )
     }
 }

@@ -154,7 +154,7 @@ import Testing
         let ledger = try await database.deliveries(updatedSince: Date(timeIntervalSince1970: 0))
         #expect(ledger.map(\.notificationID) == ["ada-birthday-7daysbefore"])
         #expect(ledger.first?.state == .queued)
-        #expect(ledger.first?.localDay(in: zone) == date(2026, 3, 13))
+        #expect(ledger.first?.localDay(in: zone, deliveryTime: Settings().deliveryTime, quietAfter: Settings().quietAfter) == date(2026, 3, 13))
         _ = try await later.reschedule()
         #expect(try await database.deliveries(updatedSince: Date(timeIntervalSince1970: 0)).count == 1)
         #expect(try await pendingIDs(database) == ["ada-birthday-daybefore", "ada-birthday-dayof"])

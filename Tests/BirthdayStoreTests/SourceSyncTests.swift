@@ -301,6 +301,7 @@ import Testing
                 now: SourceSyncTests.now.addingTimeInterval(86_401),
                 timeZone: TimeZone(identifier: "UTC")!,
                 deliveryTime: Settings().deliveryTime,
+                quietAfter: Settings().quietAfter,
                 db
             )
         }

@@ -37,7 +37,7 @@ import Testing
         let result = try await cli.run("settings", "set", "colour", "blue")
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: The value 'colour' is invalid for '<key>'"))
-        #expect(result.stderr.contains("  - delivery-time\n  - time-zone\n  - leap-day"))
+        #expect(result.stderr.contains("  - delivery-time\n  - quiet-after\n  - time-zone\n  - leap-day"))
         #expect(result.stdout.isEmpty)
     }
 

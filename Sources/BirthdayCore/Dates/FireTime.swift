@@ -38,6 +38,21 @@ public enum FireTime {
         return instant(on: today, at: time, in: timeZone).map { $0 > now } == true ? today : today.adding(days: 1)
     }
 
+    /// Minutes after local midnight of `instant` on the wall clock of `timeZone`.
+    public static func minutes(of instant: Date, in timeZone: TimeZone) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.hour, .minute], from: instant)
+        return (c.hour ?? 0) * 60 + (c.minute ?? 0)
+    }
+
+    /// `HH:MM`, the wall-clock time of `instant` in `timeZone` ("since 16:00 here").
+    public static func clock(of instant: Date, in timeZone: TimeZone) -> String {
+        let minutes = minutes(of: instant, in: timeZone)
+        func two(_ n: Int) -> String { (n < 10 ? "0" : "") + String(n) }
+        return two(minutes / 60) + ":" + two(minutes % 60)
+    }
+
     /// Same as ``instant(on:at:in:)`` with a prepared Gregorian calendar (its zone is the user's).
     static func instant(on day: LocalDate, at time: TimeOfDay, calendar: Calendar) -> Date? {
         calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute, second: 0))

@@ -148,9 +148,17 @@ public struct ZonedDayOf: Hashable, Sendable {
     public let localDay: LocalDate
     /// The first moment of their birthday (in their zone), for the words "since 16:00 here".
     public let began: Date
+    /// The first moment of the day after their birthday (in their zone).
+    public let ended: Date
 
     /// Whether this differs from the usual reminder: their day did not begin at your midnight of their date.
     public let elsewhere: Bool
+
+    /// Whether the reminder comes while it is their birthday where they are
+    /// (and elsewhere than yours): its words then say so ("It is Mei's
+    /// birthday in Tokyo (since 16:00 here)"). Not so when no window of yours
+    /// overlaps their day and the usual reminder is kept.
+    public var duringTheirDay: Bool { elsewhere && instant >= began && instant < ended }
 
     /// The day-of moment of a birthday on `date` for someone in `theirs`,
     /// for you in `mine` with `delivery` and `quietAfter` (the rule above).
@@ -169,7 +177,7 @@ public struct ZonedDayOf: Hashable, Sendable {
         else { return nil }
         if start == myStart {
             // Their day begins when yours does (the same zone, or the same offset that day).
-            return ZonedDayOf(instant: usual, localDay: date, began: start, elsewhere: false)
+            return ZonedDayOf(instant: usual, localDay: date, began: start, ended: end, elsewhere: false)
         }
         // Your local days that overlap their day: the one it begins in, and the one after (a day lasts at most 25 hours).
         let first = LocalDate.today(at: start, in: mine)
@@ -182,9 +190,9 @@ public struct ZonedDayOf: Hashable, Sendable {
             guard let close else { continue }
             let from = max(open, start)
             if from < close, from < end {
-                return ZonedDayOf(instant: from, localDay: LocalDate.today(at: from, in: mine), began: start, elsewhere: true)
+                return ZonedDayOf(instant: from, localDay: LocalDate.today(at: from, in: mine), began: start, ended: end, elsewhere: true)
             }
         }
-        return ZonedDayOf(instant: usual, localDay: date, began: start, elsewhere: true)
+        return ZonedDayOf(instant: usual, localDay: date, began: start, ended: end, elsewhere: true)
     }
 }

@@ -73,6 +73,9 @@ public struct Message: Sendable, Hashable {
         case anniversaryWeeksYears = "reminder.anniversary.weeks.years"
         case roundTitle = "reminder.round.title"
         case roundNote = "reminder.round.note"
+        case zonedBirthday = "reminder.zoned.birthday"
+        case zonedBirthdayAge = "reminder.zoned.birthday.age"
+        case zonedAnniversary = "reminder.zoned.anniversary"
         case memorialTitle = "reminder.memorial.title"
         case memorialToday = "reminder.memorial.today"
         case memorialTodayAge = "reminder.memorial.today.age"
@@ -330,6 +333,8 @@ public struct Message: Sendable, Hashable {
                 .calendarAnniversaryTomorrow:
                 [.name, .text]
             case .calendarBirthdayTodayAge, .calendarBirthdayTomorrowAge: [.name, .number, .text]
+            case .zonedBirthday, .zonedAnniversary: [.name, .text, .text]
+            case .zonedBirthdayAge: [.name, .number, .text, .text]
             case .calendarAnniversaryTodayYears, .calendarAnniversaryTomorrowYears: [.name, .ordinal, .number, .text]
             case .calendarBirthdayTomorrowTitle, .calendarAnniversaryTomorrowTitle, .upcomingCalendarBirthday, .upcomingCalendarAnniversary: [.text]
             case .feedCalendarBirthdayTitle, .feedCalendarAnniversaryTitle, .showReminderDaysShared: [.text, .text]
@@ -409,6 +414,15 @@ extension Message {
     public static func birthdayToday(name: String) -> Message { Message(.birthdayToday, .name(name)) }
     public static func birthdayToday(name: String, turning age: Int) -> Message { Message(.birthdayTodayAge, .name(name), .number(age)) }
     public static func birthdayTomorrow(name: String) -> Message { Message(.birthdayTomorrow, .name(name)) }
+    /// "It is Mei's birthday in Tokyo (since 16:00 here)!", or "Mei turns 36 today in Tokyo (since 16:00 here)!" with an age.
+    public static func zonedBirthday(name: String, turning age: Int?, place: String, since time: String) -> Message {
+        guard let age else { return Message(.zonedBirthday, .name(name), .text(place), .text(time)) }
+        return Message(.zonedBirthdayAge, .name(name), .number(age), .text(place), .text(time))
+    }
+    /// "It is Ada's anniversary in Tokyo (since 16:00 here)!"
+    public static func zonedAnniversary(name: String, place: String, since time: String) -> Message {
+        Message(.zonedAnniversary, .name(name), .text(place), .text(time))
+    }
     public static func birthdayTomorrow(name: String, turning age: Int) -> Message { Message(.birthdayTomorrowAge, .name(name), .number(age)) }
     public static func anniversaryTitle(name: String) -> Message { Message(.anniversaryTitle, .name(name)) }
     public static func anniversaryToday(name: String) -> Message { Message(.anniversaryToday, .name(name)) }

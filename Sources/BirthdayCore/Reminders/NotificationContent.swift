@@ -37,11 +37,31 @@
 /// "Adaさんの誕生日（旧暦）！"). Its age counts that calendar's years
 /// (``CalendarDate/age(inYear:)``).
 ///
+/// The day-of reminder of someone in another time zone, sent while it is
+/// already their day there (``ZonedDayOf/duringTheirDay``), says where and
+/// since when on the user's clock: "It is Mei's birthday in Tokyo (since
+/// 16:00 here)!", "Mei turns 36 today in Tokyo (since 16:00 here)!"; its
+/// title is the usual one. A date in another calendar keeps its own words.
+///
 /// The name is put on one line first (``SafeText/line(_:maxCharacters:)``):
 /// line breaks, escape sequences and other control characters become spaces,
 /// so a name can add no header to the user's ntfy or e-mail command and no
 /// line to a terminal, and a name longer than ``maxNameCharacters`` is cut.
 public enum NotificationContent {
+    /// Where someone's day has begun, for the words of a day-of reminder
+    /// sent while it is their day in their zone and not yet in yours.
+    public struct TheirDay: Hashable, Sendable {
+        /// Their place: the city of their zone ("Tokyo"), or `UTC+09:00`.
+        public var place: String
+        /// When their day began on the user's clock, `HH:MM`.
+        public var since: String
+
+        public init(place: String, since: String) {
+            self.place = place
+            self.since = since
+        }
+    }
+
     /// The longest name a title or body carries; longer ones end in `…`.
     public static let maxNameCharacters = 200
 
@@ -53,8 +73,19 @@ public enum NotificationContent {
         age: Int?,
         calendar: CalendarSystem? = nil,
         memorial: Bool = false,
+        theirDay: TheirDay? = nil,
         in localizer: Localizer = .english
     ) -> (title: String, body: String) {
+        if let theirDay, timing == .dayOf, calendar == nil, !memorial {
+            let usual = make(name: raw, kind: kind, timing: timing, age: age, in: localizer)
+            let name = SafeText.line(raw, maxCharacters: maxNameCharacters)
+            let body: Message =
+                switch kind {
+                case .birthday: .zonedBirthday(name: name, turning: age, place: theirDay.place, since: theirDay.since)
+                case .anniversary: .zonedAnniversary(name: name, place: theirDay.place, since: theirDay.since)
+                }
+            return (usual.title, localizer(body))
+        }
         if timing.round {
             // A round birthday's early reminder: its own title, the words of that many days ahead, and why.
             let ahead = make(name: raw, kind: kind, timing: .init(daysBefore: timing.daysBefore), age: age, calendar: calendar, in: localizer)

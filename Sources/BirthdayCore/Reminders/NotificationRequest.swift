@@ -99,8 +99,9 @@ public struct NotificationRequest: Hashable, Sendable {
     public var title: String
     public var body: String
     /// What a tap on the notification needs: `person_id`, `kind`, `when`,
-    /// `occurrence`, `calendar` for a date in another calendar, and
-    /// `moved_to` for a reminder moved off a weekend (``movedTo``).
+    /// `occurrence`, `calendar` for a date in another calendar,
+    /// `moved_to` for a reminder moved off a weekend (``movedTo``), and
+    /// `zone` for someone with a zone of their own (``zone``).
     public var userInfo: [String: String]
 
     public init(
@@ -113,6 +114,7 @@ public struct NotificationRequest: Hashable, Sendable {
         body: String,
         calendar: CalendarSystem? = nil,
         movedTo: LocalDate? = nil,
+        zone: PersonZone? = nil,
         userInfo: [String: String]? = nil
     ) {
         self.id = NotificationRequest.identifier(personID: personID, kind: kind, timing: timing, calendar: calendar)
@@ -133,6 +135,7 @@ public struct NotificationRequest: Hashable, Sendable {
             ]
         if userInfo == nil, let calendar { info["calendar"] = calendar.rawValue }
         if userInfo == nil, let movedTo { info[Self.movedToKey] = movedTo.description }
+        if userInfo == nil, let zone { info[Self.zoneKey] = zone.storedValue }
         self.userInfo = info
     }
 
@@ -145,6 +148,14 @@ public struct NotificationRequest: Hashable, Sendable {
         personID + "-" + (calendar.map { $0.rawValue + "-" } ?? "") + kind.rawValue + "-" + timing.idSuffix
     }
 
+    /// The ``userInfo`` key of the person's zone (``PersonZone/storedValue``)
+    /// when they have one: the ledger judges the reminder by it again in
+    /// the zone in force when it comes due (``DeliveryEntry/localDay(in:deliveryTime:quietAfter:)``).
+    public static let zoneKey = "zone"
+
+    /// The person's zone the reminder was planned for; `nil` is the user's own.
+    public var zone: PersonZone? { userInfo[Self.zoneKey].flatMap { PersonZone(cardValue: $0) } }
+
     /// The ``userInfo`` key of ``movedTo``: `moved_to`, a `YYYY-MM-DD` day.
     public static let movedToKey = "moved_to"
 
@@ -154,7 +165,9 @@ public struct NotificationRequest: Hashable, Sendable {
     public var movedTo: LocalDate? { userInfo[Self.movedToKey].flatMap { LocalDate(iso: $0) } }
 
     /// The local day the reminder is for: the day it was moved to, else its
-    /// event's day less the timing's days.
+    /// event's day less the timing's days. For someone with a zone of their
+    /// own (``zone``) the ledger's ``DeliveryEntry/localDay(in:deliveryTime:quietAfter:)``
+    /// is the day, which may be a day earlier.
     public var dueDay: LocalDate { movedTo ?? occurrenceDate.adding(days: -timing.daysBefore) }
 
     /// The order of pending requests, soonest first: by fire instant, then by

@@ -33,6 +33,19 @@ import Foundation
 /// nearest people; skipped requests leave room for people further away, and
 /// with `7,1,0` the 64 are the soonest of all three kinds of reminder.
 ///
+/// ## Someone in another time zone
+/// A person with a zone of their own (``EventTreatment/zone``, never a
+/// memorial) has the day-of reminder of a Gregorian or other-calendar date
+/// at the moment ``ZonedDayOf`` gives: the first moment of their day, in
+/// their zone, at or after the delivery time and before `quiet-after` on the
+/// user's clock (a friend in Tokyo is reminded at 16:00 the day before, in
+/// Berlin). Their other reminder days count back from the local day of that
+/// moment, at the delivery time. The request carries the zone
+/// (``NotificationRequest/zone``) so the ledger judges it again in the zone
+/// in force when it comes due; a day-of reminder sent during their day says
+/// so (``NotificationContent/TheirDay``). The ranking uses the real instant,
+/// so a 16:00 reminder comes after the 09:00 ones of the same day.
+///
 /// ## Weekends moved to Friday
 /// A person with ``WeekendRule/friday`` (``EventTreatment/weekend``; never a
 /// memorial) has every request whose fire day is a Saturday or a Sunday
@@ -53,6 +66,9 @@ package struct ReminderPlanner {
     struct Slot: Comparable {
         /// Day number of the day it fires (the event's day, or the day before).
         var fireDay: Int
+        /// Minutes after midnight it fires at, on the user's clock: the
+        /// delivery time, or a zoned day-of reminder's own time.
+        var minute: Int
         /// Day number of the event's occurrence.
         var eventDay: Int
         var kind: EventKind
@@ -65,12 +81,21 @@ package struct ReminderPlanner {
         /// The date's calendar; `nil` for a Gregorian date.
         var calendar: CalendarSystem?
         var memorial: Bool
+        /// The days between the zoned local day (or the event's day) and
+        /// the Friday a weekend rule moved the request to; `nil` when not moved.
+        var movedLead: Int?
+        /// The person's zone, and the moment of their day-of reminder when it is elsewhere.
+        var zone: PersonZone?
+        var zoned: ZonedDayOf?
+        /// The instant of a zoned day-of reminder; `nil` is the delivery time on ``fireDay``.
+        var exact: Date?
 
         /// The same order as ``NotificationRequest/firesBefore(_:_:)``: one
         /// delivery time a day makes the fire instant increase with `fireDay`;
         /// the calendar last, as in the ids (Gregorian first, then by name).
         static func < (a: Slot, b: Slot) -> Bool {
             if a.fireDay != b.fireDay { return a.fireDay < b.fireDay }
+            if a.minute != b.minute { return a.minute < b.minute }
             if a.eventDay != b.eventDay { return a.eventDay < b.eventDay }
             if a.kind != b.kind { return a.kind < b.kind }
             if a.personID != b.personID { return a.personID < b.personID }
@@ -79,7 +104,8 @@ package struct ReminderPlanner {
         }
 
         static func == (a: Slot, b: Slot) -> Bool {
-            a.fireDay == b.fireDay && a.eventDay == b.eventDay && a.kind == b.kind && a.personID == b.personID && a.timing == b.timing
+            a.fireDay == b.fireDay && a.minute == b.minute && a.eventDay == b.eventDay && a.kind == b.kind && a.personID == b.personID
+                && a.timing == b.timing
                 && a.calendar == b.calendar
         }
     }
@@ -93,6 +119,7 @@ package struct ReminderPlanner {
     private let todayNumber: Int
     /// The first day number whose delivery time is still ahead: today, or tomorrow once it has passed.
     private let firstFireDay: Int
+    private let deliveryMinute: Int
     private var heap: BoundedHeap<Slot>
     /// Next occurrences of dates in other calendars, shared by the people who have the same one.
     private var calendarOccurrences: CalendarOccurrences
@@ -111,6 +138,7 @@ package struct ReminderPlanner {
         today = LocalDate.today(at: now, in: timeZone)
         todayNumber = today.dayNumber
         firstFireDay = FireTime.firstDay(at: now, time: settings.deliveryTime, in: timeZone).dayNumber
+        deliveryMinute = settings.deliveryTime.minutesSinceMidnight
         heap = BoundedHeap(capacity: capacity)
         calendarOccurrences = CalendarOccurrences(today: today)
     }
@@ -157,6 +185,18 @@ package struct ReminderPlanner {
     ) {
         let eventDay = occurrence.dayNumber
         var identityRead: (String, String)?
+        // Someone in another zone: the day-of moment on the user's clock, and the local day the others count back from.
+        let zone = treatment.memorial ? nil : treatment.zone
+        let zoned = zone.flatMap {
+            ZonedDayOf.moment(
+                of: occurrence,
+                theirs: $0.timeZone,
+                mine: timeZone,
+                delivery: settings.deliveryTime,
+                quietAfter: settings.quietAfter
+            )
+        }
+        let baseDay = zoned?.localDay.dayNumber ?? eventDay
         // The fire days already given to a nearer reminder of this event.
         var taken: [Int] = []
         // A round birthday's early reminder, after the reminder days (so a day one of them has is not used twice).
@@ -167,15 +207,31 @@ package struct ReminderPlanner {
         // Nearest first (the days are kept largest first), so a duplicate after a weekend move is the further one.
         for timing in timings {
             let daysBefore = timing.daysBefore
-            var fireDay = eventDay - daysBefore
+            var fireDay = baseDay - daysBefore
+            var exact = timing == .dayOf && zoned?.elsewhere == true ? zoned?.instant : nil
+            var movedLead: Int?
             if let rule = treatment.weekend, !treatment.memorial {
-                fireDay = rule.fireDay(forDayNumber: fireDay)
+                let moved = rule.fireDay(forDayNumber: fireDay)
+                if moved != fireDay {
+                    fireDay = moved
+                    movedLead = baseDay - moved
+                    exact = nil
+                }
             }
             if taken.contains(fireDay) { continue }
             taken.append(fireDay)
-            guard fireDay >= firstFireDay else { continue }
+            if let exact {
+                guard exact > now else { continue }
+            } else {
+                guard fireDay >= firstFireDay else { continue }
+            }
+            let minute = exact.map { FireTime.minutes(of: $0, in: timeZone) } ?? deliveryMinute
             // Cheap rejection on the integer part of the order before reading any text.
-            if heap.isFull, let last = heap.max, (fireDay, eventDay, kind.rank) > (last.fireDay, last.eventDay, last.kind.rank) { continue }
+            if heap.isFull, let last = heap.max,
+                (fireDay, minute, eventDay, kind.rank) > (last.fireDay, last.minute, last.eventDay, last.kind.rank)
+            {
+                continue
+            }
             let (id, name) =
                 identityRead
                 ?? {
@@ -186,6 +242,7 @@ package struct ReminderPlanner {
             heap.insert(
                 Slot(
                     fireDay: fireDay,
+                    minute: minute,
                     eventDay: eventDay,
                     kind: kind,
                     timing: timing,
@@ -194,7 +251,11 @@ package struct ReminderPlanner {
                     age: age(),
                     occurrence: occurrence,
                     calendar: calendar,
-                    memorial: treatment.memorial
+                    memorial: treatment.memorial,
+                    movedLead: movedLead,
+                    zone: zone,
+                    zoned: zoned,
+                    exact: exact
                 )
             )
         }
@@ -208,17 +269,21 @@ package struct ReminderPlanner {
         var result: [NotificationRequest] = []
         for slot in heap.sorted() {
             let fireDay = LocalDate(dayNumber: slot.fireDay)
-            guard let fireAt = FireTime.instant(on: fireDay, at: settings.deliveryTime, calendar: calendar), fireAt > now else { continue }
+            guard let fireAt = slot.exact ?? FireTime.instant(on: fireDay, at: settings.deliveryTime, calendar: calendar), fireAt > now else {
+                continue
+            }
             // A reminder moved off a weekend says how far the event is from the day it fires on.
-            let lead = slot.eventDay - slot.fireDay
-            let moved = lead != slot.timing.daysBefore
+            let timing = slot.movedLead.map { NotificationRequest.Timing(daysBefore: $0, round: slot.timing.round) } ?? slot.timing
+            // A zoned day-of reminder sent during their day says where it has begun, and since when here.
+            let theirDay: NotificationContent.TheirDay? = slot.exact == nil ? nil : slot.zoned.flatMap { words(for: $0, zone: slot.zone) }
             let content = NotificationContent.make(
                 name: slot.name,
                 kind: slot.kind,
-                timing: moved ? NotificationRequest.Timing(daysBefore: lead, round: slot.timing.round) : slot.timing,
+                timing: timing,
                 age: slot.age,
                 calendar: slot.calendar,
                 memorial: slot.memorial,
+                theirDay: theirDay,
                 in: localizer
             )
             result.append(
@@ -231,11 +296,18 @@ package struct ReminderPlanner {
                     title: content.title,
                     body: content.body,
                     calendar: slot.calendar,
-                    movedTo: moved ? fireDay : nil
+                    movedTo: slot.movedLead != nil ? fireDay : nil,
+                    zone: slot.zone
                 )
             )
         }
         return result.sorted(by: NotificationRequest.firesBefore)
+    }
+
+    /// The words' place and time for a zoned day-of reminder sent during their day.
+    private func words(for zoned: ZonedDayOf, zone: PersonZone?) -> NotificationContent.TheirDay? {
+        guard let zone, zoned.duringTheirDay else { return nil }
+        return NotificationContent.TheirDay(place: zone.displayName, since: FireTime.clock(of: zoned.began, in: timeZone))
     }
 }
 

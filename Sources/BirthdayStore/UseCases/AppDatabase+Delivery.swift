@@ -53,6 +53,7 @@ extension AppDatabase {
                 now: now,
                 timeZone: settings.resolvedTimeZone(system: systemTimeZone),
                 deliveryTime: settings.deliveryTime,
+                quietAfter: settings.quietAfter,
                 db
             )
             let states = try ChannelStateRecord.all(db)

@@ -95,7 +95,7 @@ package struct NotificationScheduler: Sendable {
     static func reschedule(_ db: Database, now instant: Date, systemTimeZone system: TimeZone, systemLocale: String?) throws -> RescheduleResult {
         let settings = try SettingRecord.settings(db)
         let zone = settings.resolvedTimeZone(system: system)
-        try queueDue(now: instant, timeZone: zone, deliveryTime: settings.deliveryTime, db)
+        try queueDue(now: instant, timeZone: zone, deliveryTime: settings.deliveryTime, quietAfter: settings.quietAfter, db)
         _ = try PendingNotificationRecord.deleteAll(db)
         let status = try SettingRecord.authorizationStatus(db)
         guard status.allowsScheduling else {
@@ -169,14 +169,15 @@ package struct NotificationScheduler: Sendable {
     ///
     /// - Returns: how many rows were added to the ledger.
     @discardableResult
-    static func queueDue(now: Date, timeZone: TimeZone, deliveryTime: TimeOfDay, _ db: Database) throws -> Int {
+    static func queueDue(now: Date, timeZone: TimeZone, deliveryTime: TimeOfDay, quietAfter: TimeOfDay, _ db: Database) throws -> Int {
         var added = 0
         let due = try PendingNotificationRecord.takeDue(db) { request in
-            request.fireAt <= now || DeliveryEntry(queued: request, at: now).localFireAt(in: timeZone, deliveryTime: deliveryTime) <= now
+            request.fireAt <= now
+                || DeliveryEntry(queued: request, at: now).localFireAt(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter) <= now
         }
         for request in due {
             var entry = DeliveryEntry(queued: request, at: now)
-            entry.fireAt = min(request.fireAt, entry.localFireAt(in: timeZone, deliveryTime: deliveryTime))
+            entry.fireAt = min(request.fireAt, entry.localFireAt(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter))
             if try DeliveryRecord.insertIfAbsent(entry, db) { added += 1 }
         }
         return added

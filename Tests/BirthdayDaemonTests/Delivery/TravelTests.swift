@@ -84,7 +84,7 @@ import Testing
         let ledger = try await database.deliveries(updatedSince: .distantPast)
         for key in pendingBefore {
             let row = try #require(ledger.first { $0.notificationID + "|" + $0.occurrenceDate.description == key }, "\(key) vanished")
-            let day = row.localDay(in: to)
+            let day = row.localDay(in: to, deliveryTime: Settings().deliveryTime, quietAfter: Settings().quietAfter)
             if day < firstDay {
                 #expect(row.state == .missed, "\(key): its day \(day) ended before the first pass")
             } else {
@@ -92,7 +92,11 @@ import Testing
                 #expect(deliveredAt[key] != nil)
             }
         }
-        #expect(!ledger.contains { $0.state == .missed && $0.localDay(in: to) >= firstDay })
+        #expect(
+            !ledger.contains {
+                $0.state == .missed && $0.localDay(in: to, deliveryTime: Settings().deliveryTime, quietAfter: Settings().quietAfter) >= firstDay
+            }
+        )
     }
 
     /// The exact case, spelled out: at 23:59 on 9 December in Pago
