@@ -3,7 +3,6 @@ import BirthdayStore
 import Foundation
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// Keeps the CalDAV calendars of `birthdays publish` up to date: the
 /// daemon's half of issue 21. Each publish runs the `birthdays-carddav`
@@ -54,8 +53,7 @@ actor PublishFollower {
     private let systemTimeZone: @Sendable () -> TimeZone
     private let systemLocale: String?
     private let logger: Logger
-    private let alarm = Alarm()
-    private let inbox = Mutex<[Event]>([])
+    private let inbox = Inbox<Event>()
 
     /// The data revision each target's last attempt read.
     private var attempted: [Int64: Int64] = [:]
@@ -88,20 +86,16 @@ actor PublishFollower {
 
     /// Queues `event` and wakes the loop.
     nonisolated func post(_ event: Event) {
-        inbox.withLock { $0.append(event) }
-        alarm.ring()
+        inbox.post(event)
     }
 
     private static var stopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
 
     /// Publishes everywhere, then follows the store until a graceful shutdown or cancellation.
     func run() async {
-        inbox.withLock { $0.insert(.all(reason: "start"), at: 0) }
+        inbox.postFirst(.all(reason: "start"))
         while !Self.stopping {
-            let events = inbox.withLock { inbox in
-                defer { inbox.removeAll() }
-                return inbox
-            }
+            let events = inbox.take()
             var whole: String?
             var midnight = false
             var stored = false
@@ -113,14 +107,14 @@ actor PublishFollower {
                 }
             }
             await pass(whole: whole, midnight: midnight, stored: stored)
-            if Self.stopping || !inbox.withLock(\.isEmpty) { continue }
+            if Self.stopping || !inbox.isEmpty { continue }
             guard let next = due.values.min() else {
-                await alarm.sleep(nil)
+                await inbox.sleep(nil)
                 continue
             }
             let clock = self.clock
             let now = self.now
-            await alarm.sleep {
+            await inbox.sleep {
                 try await clock.sleep(untilWallClock: next, now: now)
             }
         }

@@ -4,7 +4,6 @@ import BirthdaySystem
 import Foundation
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// Keeps the daemon's sources in sync: `birthdays run`'s half of issue 11.
 ///
@@ -54,9 +53,8 @@ actor SourceFollower {
     private let logger: Logger
     private let watches: Bool
     private let peopleChanged: @Sendable () -> Void
-    private let alarm = Alarm()
 
-    private let inbox = Mutex<[Event]>([])
+    private let inbox = Inbox<Event>()
     private var sources: [Source] = []
     /// When each source is synced next: set for CardDAV sources and failing ones.
     private var due: [Int64: Date] = [:]
@@ -91,20 +89,16 @@ actor SourceFollower {
 
     /// Queues `event` and wakes the loop.
     nonisolated func post(_ event: Event) {
-        inbox.withLock { $0.append(event) }
-        alarm.ring()
+        inbox.post(event)
     }
 
     private static var stopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
 
     /// Syncs everything, then follows the sources until a graceful shutdown or cancellation.
     func run() async {
-        inbox.withLock { $0.insert(.syncAll(reason: "start"), at: 0) }
+        inbox.postFirst(.syncAll(reason: "start"))
         while !Self.stopping {
-            let events = inbox.withLock { inbox in
-                defer { inbox.removeAll() }
-                return inbox
-            }
+            let events = inbox.take()
             var all = false
             var reread = false
             var touched = Set<Int64>()
@@ -153,16 +147,16 @@ actor SourceFollower {
                 }
             }
             await publish()
-            if Self.stopping || !inbox.withLock(\.isEmpty) { continue }
+            if Self.stopping || !inbox.isEmpty { continue }
             guard let next = nextDeadline() else {
-                await alarm.sleep(nil)
+                await inbox.sleep(nil)
                 continue
             }
             let seconds = max(0, next.timeIntervalSince(now()))
             logger.debug("next source check", metadata: ["in_s": "\(Int(seconds.rounded(.up)))"])
             let clock = self.clock
             let now = self.now
-            await alarm.sleep {
+            await inbox.sleep {
                 try await clock.sleep(untilWallClock: next, now: now)
             }
         }
