@@ -100,24 +100,21 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sync one CardDAV source into the database.")
 
-        @Option var database: String
+        @OptionGroup var caller: CallerOptions
         @Option var sourceId: Int64
-        @Option(help: "The instant of the sync, in seconds since 1970.") var now: Double
-        @Option(help: "The system time zone of the caller.") var timeZone: String
-        @Option(help: "The caller's locale (a BCP 47 tag), for the words of rescheduled reminders.") var locale: String?
         @Flag var allowMassRemoval = false
-        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+        @OptionGroup var secret: PasswordOption
 
         func run() async throws {
             CardDAVHelperCommand.watchParent()
             let environment = ProcessInfo.processInfo.environment
-            let known = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
-            let instant = Date(timeIntervalSince1970: now)
-            let zone = TimeZone(identifier: timeZone) ?? .gmt
+            let known = secret.password()
+            let instant = caller.instant
+            let zone = caller.zone
             let database: AppDatabase
             let source: Source
             do {
-                database = try AppDatabase.openFile(at: self.database, create: false)
+                database = try AppDatabase.openFile(at: caller.database, create: false)
                 guard let found = try await database.sources().first(where: { $0.id == sourceId }) else {
                     CardDAVHelperCommand.reply(SourceSyncReport?.none, .unknownSource(name: "#\(sourceId)"))
                     throw ExitCode(HelperExit.failed)
@@ -142,7 +139,7 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
                 readers: SourceReaders { kind in kind == .carddav ? reader : nil },
                 now: { instant },
                 systemTimeZone: { zone },
-                systemLocale: locale,
+                systemLocale: caller.locale,
                 logger: CardDAVHelperCommand.logger(environment)
             )
             let report = await sync.sync(source, allowMassRemoval: allowMassRemoval)
@@ -158,11 +155,11 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
 
         @Argument var url: String
         @Option var username: String?
-        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+        @OptionGroup var secret: PasswordOption
 
         func run() async throws {
             CardDAVHelperCommand.watchParent()
-            let password = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            let password = secret.password()
             let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             do {
                 let books = try await CardDAVDiscovery(deadline: deadline).addressBooks(from: url, username: username, password: password)

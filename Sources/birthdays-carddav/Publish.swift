@@ -18,11 +18,11 @@ extension CardDAVHelperCommand {
         @Argument var url: String
         @Option var username: String?
         @Option(help: "The display name of the calendar to use, or to make when there is none.") var calendar: String
-        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+        @OptionGroup var secret: PasswordOption
 
         func run() async throws {
             CardDAVHelperCommand.watchParent()
-            let password = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            let password = secret.password()
             let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             do {
                 let found = try await CalDAVPublisher(deadline: deadline).discover(
@@ -42,11 +42,8 @@ extension CardDAVHelperCommand {
     struct Publish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Publish the birthday calendar to one CalDAV target.")
 
-        @Option var database: String
+        @OptionGroup var caller: CallerOptions
         @Option var targetId: Int64
-        @Option(help: "The instant of the publish, in seconds since 1970.") var now: Double
-        @Option(help: "The system time zone of the caller.") var timeZone: String
-        @Option(help: "The caller's locale (a BCP 47 tag), for the events' texts.") var locale: String?
         @Flag var force = false
         @Flag(
             help: """
@@ -55,20 +52,20 @@ extension CardDAVHelperCommand {
                 """
         )
         var ifChanged = false
-        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+        @OptionGroup var secret: PasswordOption
 
         func run() async throws {
             CardDAVHelperCommand.watchParent()
             let environment = ProcessInfo.processInfo.environment
-            let known = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
-            let instant = Date(timeIntervalSince1970: now)
-            let zone = TimeZone(identifier: timeZone) ?? .gmt
+            let known = secret.password()
+            let instant = caller.instant
+            let zone = caller.zone
             let database: AppDatabase
             let target: PublishTarget
             let events: [PublishEvent]
             let published: [String: PublishedEvent]
             do {
-                database = try AppDatabase.openFile(at: self.database, create: false)
+                database = try AppDatabase.openFile(at: caller.database, create: false)
                 guard let found = try await database.publishTarget(id: targetId) else {
                     CardDAVHelperCommand.reply(PublishReport?.none, .unknownTarget(name: "#\(targetId)"))
                     throw ExitCode(HelperExit.failed)
@@ -78,7 +75,7 @@ extension CardDAVHelperCommand {
                 let today = LocalDate.today(at: instant, in: contents.settings.resolvedTimeZone(system: zone))
                 let exporter = CalendarExporter(
                     settings: contents.settings,
-                    localizer: contents.settings.localizer(systemLocale: locale),
+                    localizer: contents.settings.localizer(systemLocale: caller.locale),
                     today: today
                 )
                 events = try exporter.events(contents.people, lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt))
@@ -147,11 +144,11 @@ extension CardDAVHelperCommand {
 
         @Argument var url: String
         @Option var username: String?
-        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+        @OptionGroup var secret: PasswordOption
 
         func run() async throws {
             CardDAVHelperCommand.watchParent()
-            let password = passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+            let password = secret.password()
             let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             let target = PublishTarget(name: "", url: url, calendarURL: url, username: username)
             do {
