@@ -212,45 +212,10 @@ import Testing
     func khalListsTheExpandedEventsOnTheirDays() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
-        let vdir = directory.path + "/calendars/birthdays"
-        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
-        let config = directory.path + "/khal.conf"
-        try """
-        [calendars]
-        [[birthdays]]
-        path = \(vdir)
-        type = calendar
-        [sqlite]
-        path = \(directory.path)/khal.db
-        [locale]
-        timeformat = %H:%M
-        dateformat = %Y-%m-%d
-        longdateformat = %Y-%m-%d
-        datetimeformat = %Y-%m-%d %H:%M
-        longdatetimeformat = %Y-%m-%d %H:%M
-        local_timezone = Europe/Berlin
-        default_timezone = Europe/Berlin
-
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = directory.path + "/config"
-        environment["XDG_DATA_HOME"] = directory.path + "/data"
-        environment["LC_ALL"] = "C.UTF-8"
-        environment["TZ"] = "Europe/Berlin"
+        let khal = try KhalSandbox(in: directory)
         let feed = try directory.write("feed.ics", try Self.export(.expanded, alarms: false))
-        let imported = try await ExternalTool.run(
-            ExternalTool.khal,
-            ["-c", config, "import", "--batch", "-a", "birthdays", feed],
-            environment: environment
-        )
-        try #require(imported.status == 0, "khal import failed: \(imported.stderr)")
-        let listed = try await ExternalTool.run(
-            ExternalTool.khal,
-            ["-c", config, "list", "--format", "{start-date}|{title}", "--day-format", "", "2026-01-01", "3660d"],
-            environment: environment
-        )
-        try #require(listed.status == 0, "khal list failed: \(listed.stderr)")
-        let lines = listed.stdout.split(separator: "\n").map(String.init)
+        try await khal.importFeed(feed)
+        let lines = try await khal.list(from: "2026-01-01", days: 3660)
         for person in Self.people {
             for alternate in person.alternateDates where alternate.kind == .birthday {
                 let title = "🎂 \(person.name) (\(alternate.date.calendar == .hebrew ? "Hebrew" : "lunar"))"

@@ -132,58 +132,6 @@ import Testing
 
     // MARK: - khal
 
-    /// A throwaway khal setup: config, vdir and database all inside one
-    /// temporary directory, with XDG paths pointing there too.
-    private struct Khal {
-        let directory: TemporaryDirectory
-        var config: String { directory.path + "/khal.conf" }
-
-        init() throws {
-            directory = try TemporaryDirectory()
-            let vdir = directory.path + "/calendars/birthdays"
-            try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
-            let config = """
-                [calendars]
-                [[birthdays]]
-                path = \(vdir)
-                type = calendar
-                [sqlite]
-                path = \(directory.path)/khal.db
-                [locale]
-                timeformat = %H:%M
-                dateformat = %Y-%m-%d
-                longdateformat = %Y-%m-%d
-                datetimeformat = %Y-%m-%d %H:%M
-                longdatetimeformat = %Y-%m-%d %H:%M
-                local_timezone = Europe/Berlin
-                default_timezone = Europe/Berlin
-                [default]
-                default_calendar = birthdays
-
-                """
-            try config.write(toFile: self.config, atomically: true, encoding: .utf8)
-        }
-
-        func run(_ arguments: [String]) async throws -> ExternalTool.Output {
-            var environment = ProcessInfo.processInfo.environment
-            environment["XDG_CONFIG_HOME"] = directory.path + "/config"
-            environment["XDG_DATA_HOME"] = directory.path + "/data"
-            environment["LC_ALL"] = "C.UTF-8"
-            environment["TZ"] = "Europe/Berlin"
-            return try await ExternalTool.run(ExternalTool.khal, ["-c", config] + arguments, environment: environment)
-        }
-
-        /// The titles khal lists for exactly `day`.
-        func titles(on day: String) async throws -> [String] {
-            let output = try await run(["list", "--format", "{start-date}|{title}", "--day-format", "", day, "1d"])
-            try #require(output.status == 0, "khal list failed: \(output.stderr)")
-            return output.stdout.split(separator: "\n").compactMap { line in
-                let parts = line.split(separator: "|", maxSplits: 1)
-                return parts.count == 2 && parts[0] == day ? String(parts[1]) : nil
-            }
-        }
-    }
-
     @Test(
         .enabled(if: ExternalTool.hasKhal, "needs khal (apt-get install khal)"),
         arguments: [
@@ -192,15 +140,14 @@ import Testing
         ]
     )
     func khalImportsTheFeedAndListsBirthdaysOnTheRightDay(policy: LeapDayPolicy, leapDayInCommonYear: String, otherDay: String) async throws {
-        let khal = try Khal()
+        let khal = try KhalSandbox(in: TemporaryDirectory())
         defer { khal.directory.cleanup() }
         var settings = Settings.withoutAges
         settings.leapDay = policy
         let feed = khal.directory.path + "/birthdays.ics"
         try CalendarExporter(settings: settings).write(AddressBook.people, lastChange: AddressBook.lastChange, to: feed)
 
-        let imported = try await khal.run(["import", "--batch", "-a", "birthdays", feed])
-        try #require(imported.status == 0, "khal import failed: \(imported.stderr)")
+        try await khal.importFeed(feed)
 
         await #expect(try khal.titles(on: "2027-12-10") == ["🎂 Ada Lovelace"])
         await #expect(try khal.titles(on: "2027-05-14") == ["🎂 Doe, John; \"JJ\" \\o/"])
@@ -257,14 +204,13 @@ import Testing
 
     @Test(.enabled(if: ExternalTool.hasKhal, "needs khal (apt-get install khal)"))
     func khalImportsTheAlarmsOfEveryReminderDayAndListsNoOneLeftOut() async throws {
-        let khal = try Khal()
+        let khal = try KhalSandbox(in: TemporaryDirectory())
         defer { khal.directory.cleanup() }
         var settings = Settings.withoutAges
         settings.reminders = PersonControlFeedTests.week
         let feed = khal.directory.path + "/birthdays.ics"
         try CalendarExporter(settings: settings).write(Self.controlled, lastChange: AddressBook.lastChange, to: feed)
-        let imported = try await khal.run(["import", "--batch", "-a", "birthdays", feed])
-        try #require(imported.status == 0, "khal import failed: \(imported.stderr)")
+        try await khal.importFeed(feed)
 
         await #expect(try khal.titles(on: "2027-12-10") == ["🎂 Ada Lovelace"])
         await #expect(try khal.titles(on: "2027-01-03") == ["🎂 Cy"])
