@@ -70,6 +70,24 @@ extension XandikosServer: DAVTestServer {}
         return events
     }
 
+    /// `publish add URL` as alice, her password read by `--password-command` from a file, with `extra` arguments.
+    static func add(_ cli: CLIProcess, _ server: RadicaleServer, _ url: String, _ extra: String...) async throws -> TestProcess.Result {
+        let secretFile = try cli.write("dav-password", server.password + "\n")
+        return try await cli.run(["publish", "add", url, "--username", "alice", "--password-command", "cat '\(secretFile)'"] + extra)
+    }
+
+    /// Makes a calendar named `name` at `url` on the server, as another client would.
+    static func makeCalendar(_ server: RadicaleServer, _ url: String, name: String) async throws {
+        let made = try await server.curl(
+            "MKCALENDAR",
+            url,
+            body:
+                #"<?xml version="1.0"?><c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>"#
+                + name + #"</d:displayname></d:prop></d:set></c:mkcalendar>"#
+        )
+        try #require(made.status == 201, "\(made)")
+    }
+
     static func report(_ output: TestProcess.Result) throws -> [String: Any] {
         let reports = try CLIProcess.array(output.stdout)
         try #require(reports.count == 1, "\(output.stdout) \(output.stderr)")
@@ -202,8 +220,7 @@ extension XandikosServer: DAVTestServer {}
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01"), ("cy", "Cy Example", "1970-01-02")])
         // The events of today's feed, one per date (ages have their own test below).
         try await cli.set("calendar-ages", "off")
-        let secretFile = try cli.write("dav-password", server.password + "\n")
-        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
+        let add = try await Self.add(cli, server, server.baseURL, "--json")
         #expect(add.status == 0, "\(add.stderr)")
         let calendar = server.baseURL + "/alice/birthdays/"
         #expect(try await Self.members(server, calendar).count == 3)
@@ -243,8 +260,7 @@ extension XandikosServer: DAVTestServer {}
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01")])
         // The events of today's feed, one per date (ages have their own test below).
         try await cli.set("calendar-ages", "off")
-        let secretFile = try cli.write("dav-password", server.password + "\n")
-        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
+        let add = try await Self.add(cli, server, server.baseURL, "--json")
         #expect(add.status == 0, "\(add.stderr)")
         let calendar = server.baseURL + "/alice/birthdays/"
         // Someone's own event at the address Zoë's birthday will take.
@@ -378,20 +394,13 @@ extension XandikosServer: DAVTestServer {}
         let server = try await RadicaleServer()
         defer { server.cleanUp() }
         let calendar = server.baseURL + "/alice/family/"
-        let made = try await server.curl(
-            "MKCALENDAR",
-            calendar,
-            body:
-                #"<?xml version="1.0"?><c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>Family</d:displayname></d:prop></d:set></c:mkcalendar>"#
-        )
-        try #require(made.status == 201, "\(made)")
+        try await Self.makeCalendar(server, calendar, name: "Family")
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await cli.seed((0..<12).map { (String(format: "p%02d", $0), "Person \($0)", String(format: "1980-05-%02d", $0 + 1)) })
         // The events of today's feed, one per date (ages have their own test below).
         try await cli.set("calendar-ages", "off")
-        let secretFile = try cli.write("dav-password", server.password + "\n")
-        let add = try await cli.run("publish", "add", calendar, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
+        let add = try await Self.add(cli, server, calendar, "--json")
         #expect(add.status == 0, "\(add.stderr)")
         #expect(try Self.report(add)["put"] as? Int == 12)
         #expect(try await Self.members(server, calendar).count == 12)
@@ -424,13 +433,7 @@ extension XandikosServer: DAVTestServer {}
         let server = try await RadicaleServer()
         defer { server.cleanUp() }
         let family = server.baseURL + "/alice/family/"
-        let made = try await server.curl(
-            "MKCALENDAR",
-            family,
-            body:
-                #"<?xml version="1.0"?><c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>Family</d:displayname></d:prop></d:set></c:mkcalendar>"#
-        )
-        try #require(made.status == 201, "\(made)")
+        try await Self.makeCalendar(server, family, name: "Family")
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
@@ -475,8 +478,7 @@ extension XandikosServer: DAVTestServer {}
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
         // The events of today's feed, one per date (ages have their own test below).
         try await cli.set("calendar-ages", "off")
-        let secretFile = try cli.write("dav-password", server.password + "\n")
-        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'")
+        let add = try await Self.add(cli, server, server.baseURL)
         #expect(add.status == 0, "\(add.stderr)")
         let calendar = server.baseURL + "/alice/birthdays/"
         var many: [(uid: String, name: String, birthday: String)] = []
@@ -529,8 +531,7 @@ extension XandikosServer: DAVTestServer {}
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-10"), ("bob", "Bob Example", "1985-07-01")])
-        let secretFile = try cli.write("dav-password", server.password + "\n")
-        let add = try await cli.run("publish", "add", server.baseURL, "--username", "alice", "--password-command", "cat '\(secretFile)'", "--json")
+        let add = try await Self.add(cli, server, server.baseURL, "--json")
         #expect(add.status == 0, "\(add.stderr)")
         #expect(try Self.report(add)["put"] as? Int == 8)
         let calendar = server.baseURL + "/alice/birthdays/"
