@@ -25,6 +25,14 @@ import Testing
         #expect(zone().zone == nil)
     }
 
+    /// What the store keeps (``PersonZone/storedValue``) reads back as the same zone.
+    @Test(arguments: ["UTC", "Z", "+00:00", "-0930", "+05:45", "Etc/GMT+5", "America/Argentina/Buenos_Aires", "Pacific/Kiritimati"])
+    func aZoneReadsBackFromWhatIsStored(value: String) throws {
+        let zone = try #require(VCardCardBuilder.zone(value))
+        #expect(PersonZone(cardValue: zone.storedValue) == zone, "\(value) stored as \(zone.storedValue)")
+        #expect(ZoneChoice(storedValue: zone.storedValue) == .zone(zone))
+    }
+
     @Test func aURIIsIgnoredWithoutAProblem() {
         let read = zone("TZ;VALUE=uri:https://example.org/tz/America-New_York")
         #expect(read.zone == nil && read.problems == [])
