@@ -118,6 +118,7 @@ extension CalendarDateRecord {
     ) throws {
         // Read at the first row: most stores have no date in another calendar.
         var rules: [String: [SharedRule]]?
+        var zones = PersonRecord.ZoneReader()
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -140,7 +141,7 @@ extension CalendarDateRecord {
                 shared: rules?[row[8] as String] ?? [],
                 deceased: row[11],
                 weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
-                zone: PersonRecord.zone(card: row[15], choice: row[16])
+                zone: zones.zone(card: row[15], choice: row[16])
             )
             body(date, traits) { (id: row[8] as String, name: row[9] as String, nickname: row[10] as String) }
         }

@@ -118,10 +118,24 @@ extension PersonRecord {
         return person
     }
 
-    /// The effective zone of a row (``Person/zone``): the choice wins, `local` is none.
-    static func zone(card: String?, choice: String?) -> PersonZone? {
-        if let choice, let chosen = ZoneChoice(storedValue: choice) { return chosen.zone }
-        return card.flatMap(PersonZone.init(cardValue:))
+    /// Reads the effective zone of many rows (``Person/zone``: the choice
+    /// wins, `local` is none), each distinct stored text once: Foundation's
+    /// zone lookup costs more than reading the row.
+    struct ZoneReader {
+        private var read: [String: ZoneChoice?] = [:]
+
+        mutating func zone(card: String?, choice: String?) -> PersonZone? {
+            if let choice, let chosen = parsed(choice) { return chosen.zone }
+            return card.flatMap { parsed($0)?.zone }
+        }
+
+        /// A card's zone is read as a choice of it (a card never stores `local`).
+        private mutating func parsed(_ text: String) -> ZoneChoice? {
+            if let known = read[text] { return known }
+            let choice = ZoneChoice(storedValue: text)
+            read[text] = choice
+            return choice
+        }
     }
 
     /// `email,ntfy`; `nil` for no choice (an empty list is no choice either).
@@ -344,6 +358,7 @@ extension PersonRecord {
             Void
     ) throws {
         var special: [Int64: PersonTraits] = [:]
+        var zones = ZoneReader()
         let specials = try Row.fetchCursor(
             db,
             sql: """
@@ -358,7 +373,7 @@ extension PersonRecord {
                 deceased: row[1],
                 reminderDays: days.flatMap(ReminderDays.init),
                 weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
-                zone: zone(card: row[4], choice: row[5])
+                zone: zones.zone(card: row[4], choice: row[5])
             )
         }
         // People in a group or source with a rule are read apart too (none while no rule is kept).
@@ -382,7 +397,7 @@ extension PersonRecord {
                     shared: rules[row[1] as String] ?? [],
                     deceased: row[4],
                     weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
-                    zone: zone(card: row[7], choice: row[8])
+                    zone: zones.zone(card: row[7], choice: row[8])
                 )
             }
         }

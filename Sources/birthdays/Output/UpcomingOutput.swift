@@ -5,6 +5,12 @@ import Foundation
 typealias UpcomingOutput = UpcomingJSON
 
 extension UpcomingOutput {
+    /// A person's zone on one day, the key of the table's places.
+    private struct ZoneDay: Hashable {
+        var zone: PersonZone
+        var day: Int
+    }
+
     /// One line per event: how far away ("today", "in 4 days"), the day
     /// ("Sat 21 Nov"), the name, what it is ("birthday, turns 36",
     /// "anniversary, 10 years"); the name is followed by the place of the
@@ -17,6 +23,7 @@ extension UpcomingOutput {
         let shortDate = localizer.shortDates()
         let noName = localizer(.upcomingNoName)
         var days: [Int: (when: String, date: String)] = [:]
+        var places: [ZoneDay: String] = [:]
         var words = OccurrenceWords(localizer)
         return Table.render(
             events.map { event in
@@ -34,7 +41,13 @@ extension UpcomingOutput {
                         return written
                     }()
                 var name = event.name.isEmpty ? noName : event.name
-                if let elsewhere = event.zoneElsewhere(mine: zone) { name += " (" + elsewhere.displayName + ")" }
+                if let theirs = event.zone {
+                    // Worked out once per zone and day: a year of many people in a few zones asks a few thousand times.
+                    let key = ZoneDay(zone: theirs, day: event.date.dayNumber)
+                    let place = places[key] ?? event.zoneElsewhere(mine: zone).map { " (" + $0.displayName + ")" } ?? ""
+                    places[key] = place
+                    name += place
+                }
                 return [day.when, day.date, name, words.what(event)]
             },
             shrinkable: [2, 3]
