@@ -43,6 +43,8 @@ import Testing
         let bob = try await person(cli, "bob")
         #expect(bob["zone"] is NSNull && bob["zone_from"] is NSNull)
         #expect(try await person(cli, "ned")["zone"] as? String == "-05:00")
+        await #expect(try cli.run("people", "mei").stdout.contains("zone Asia/Tokyo"))
+        await #expect(!(try cli.run("people", "bob").stdout.contains("zone")))
 
         let lines = try await cli.run("upcoming").stdout.split(separator: "\n").map(String.init)
         func line(_ name: String) -> String { lines.first { $0.contains(name) } ?? "" }
