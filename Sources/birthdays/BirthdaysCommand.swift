@@ -35,6 +35,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Exclude.self,
             Include.self,
             Remind.self,
+            Zone.self,
             Groups.self,
             Pending.self,
             SettingsCommand.self,

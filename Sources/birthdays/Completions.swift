@@ -12,7 +12,7 @@ import Synchronization
 /// it offers nothing when there is none yet.
 enum Completions {
     /// The names of the people in the database, for `show`, `exclude`,
-    /// `include`, `remind` and `people` (one line each, as `people` shows them).
+    /// `include`, `remind`, `zone` and `people` (one line each, as `people` shows them).
     static let people = CompletionKind.custom { words, _, _ in
         names(words) { database in try await database.people().map { SafeText.line($0.name) }.filter { !$0.isEmpty } }
     }

@@ -22,7 +22,8 @@ public struct PersonZone: Hashable, Sendable {
     public init?(name: String) {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         // Foundation also accepts abbreviations ("EST") and offsets by name; only a known region name is a zone here.
-        guard trimmed.contains("/") || trimmed == "UTC", let zone = TimeZone(identifier: trimmed) else { return nil }
+        // It names UTC "GMT", which is therefore read too: what is stored must read back.
+        guard trimmed.contains("/") || trimmed == "UTC" || trimmed == "GMT", let zone = TimeZone(identifier: trimmed) else { return nil }
         timeZone = zone
         self.name = zone.identifier
     }

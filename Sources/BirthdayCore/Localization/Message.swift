@@ -207,6 +207,14 @@ public struct Message: Sendable, Hashable {
         case personRemindWeekendFriday = "person.remind.weekend.friday"
         case personRemindWeekendOff = "person.remind.weekend.off"
         case personRemindDefaultDelivery = "person.remind.default.delivery"
+        case personZoneChosen = "person.zone.chosen"
+        case personZoneChosenOffset = "person.zone.chosen.offset"
+        case personZoneLocal = "person.zone.local"
+        case personZoneCard = "person.zone.card"
+        case personZoneCardNone = "person.zone.card.none"
+        case showZoneCard = "show.zone.card"
+        case showZoneChoice = "show.zone.choice"
+        case showZoneLocal = "show.zone.local"
         case showUnreadable = "show.unreadable"
 
         // notifications test (and the onboarding's test notification)
@@ -318,16 +326,17 @@ public struct Message: Sendable, Hashable {
             switch self {
             case .birthdayTitle, .birthdayToday, .birthdayTomorrow, .anniversaryTitle, .anniversaryToday, .anniversaryTomorrow, .memorialTitle,
                 .memorialToday, .actionWrite, .actionCall, .personExcluded, .personIncluded, .personRemindWeekendFriday, .personRemindWeekendOff,
-                .personRemindDefaultDelivery:
+                .personRemindDefaultDelivery, .personZoneLocal, .personZoneCardNone:
                 [.name]
             case .birthdayTodayAge, .birthdayTomorrowAge, .memorialTodayAge: [.name, .number]
             case .anniversaryTodayYears, .anniversaryTomorrowYears: [.name, .ordinal, .number]
             case .birthdayAhead, .anniversaryAhead, .birthdayWeeks, .anniversaryWeeks: [.name, .number]
             case .birthdayAheadAge, .birthdayWeeksAge: [.name, .number, .number]
             case .anniversaryAheadYears, .anniversaryWeeksYears: [.name, .ordinal, .number, .number]
-            case .personRemind, .personRemindDefault, .personRemindChannels: [.name, .text]
+            case .personRemind, .personRemindDefault, .personRemindChannels, .personZoneChosenOffset, .personZoneCard: [.name, .text]
+            case .personZoneChosen: [.name, .text, .text]
             case .calendarLunar, .calendarHebrew, .calendarIslamic, .calendarPersian, .calendarIndian, .calendarCoptic, .calendarEthiopian,
-                .calendarBuddhist, .calendarJapanese, .calendarMinguo:
+                .calendarBuddhist, .calendarJapanese, .calendarMinguo, .showZoneLocal:
                 []
             case .calendarBirthdayTitle, .calendarBirthdayToday, .calendarBirthdayTomorrow, .calendarAnniversaryTitle, .calendarAnniversaryToday,
                 .calendarAnniversaryTomorrow:
@@ -349,7 +358,7 @@ public struct Message: Sendable, Hashable {
                 [.number]
             case .pendingNoneDisabled, .showID, .showNickname, .showContactWrite, .showContactCall, .showContactMessage, .showDeceased,
                 .showReminderDays, .showChannels, .onboardingContactsFailed,
-                .showGroups, .showExcludedGroup, .showExcludedSource, .showIncludedGroup, .showIncludedSource,
+                .showGroups, .showZoneCard, .showZoneChoice, .showExcludedGroup, .showExcludedSource, .showIncludedGroup, .showIncludedSource,
                 .onboardingChannelNote,
                 .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved,
                 .errorRemoteUnavailable, .errorRemoteRefused, .reminderLate:
@@ -561,6 +570,30 @@ extension Message {
         Message(rule == .friday ? .personRemindWeekendFriday : .personRemindWeekendOff, .name(name))
     }
     public static func personRemindDefaultDelivery(name: String) -> Message { Message(.personRemindDefaultDelivery, .name(name)) }
+    /// `birthdays zone`: what the person's reminders follow now, `choice`
+    /// (`nil` after `--default`: then `cardZone`, the card's, or the user's own).
+    public static func personZone(name: String, choice: ZoneChoice?, cardZone: PersonZone?) -> Message {
+        switch choice {
+        case .zone(let zone):
+            guard let identifier = zone.name else { return Message(.personZoneChosenOffset, .name(name), .text(zone.displayName)) }
+            return Message(.personZoneChosen, .name(name), .text(zone.displayName), .text(identifier))
+        case .local:
+            return Message(.personZoneLocal, .name(name))
+        case nil:
+            guard let cardZone else { return Message(.personZoneCardNone, .name(name)) }
+            return Message(.personZoneCard, .name(name), .text(cardZone.displayName))
+        }
+    }
+    /// `show`'s line about the person's zone: the user's choice, else the
+    /// card's; `nil` when neither gives one. A zone is written `Tokyo (Asia/Tokyo)`, an offset `UTC+09:00`.
+    public static func showZone(of person: Person) -> Message? {
+        func label(_ zone: PersonZone) -> String { zone.name.map { zone.displayName + " (" + $0 + ")" } ?? zone.displayName }
+        switch person.zoneChoice {
+        case .zone(let zone): return Message(.showZoneChoice, .text(label(zone)))
+        case .local: return Message(.showZoneLocal)
+        case nil: return person.cardZone.map { Message(.showZoneCard, .text(label($0))) }
+        }
+    }
     /// `date`: as the contact has it; `next`: the next occurrence; `when`: "today", "in 5 days".
     public static func showBirthday(date: String, next: String, when: String, turning age: Int?) -> Message {
         age.map { Message(.showBirthdayAge, .text(date), .text(next), .text(when), .number($0)) }

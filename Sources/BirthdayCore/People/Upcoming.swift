@@ -1,3 +1,5 @@
+import Foundation
+
 /// One future (or today's) birthday or anniversary of one person.
 public struct Occurrence: Hashable, Sendable {
     public let personID: String
@@ -16,6 +18,21 @@ public struct Occurrence: Hashable, Sendable {
     public let daysUntil: Int
     /// The birthday of someone who has died, kept in their memory (`deceased remember`).
     public var memorial: Bool = false
+    /// The zone the person's day begins in (``Person/zone``, through
+    /// ``EventTreatment/zone``); `nil` for the user's own and for a memorial.
+    public var zone: PersonZone? = nil
+
+    /// ``zone`` when the person's day does not begin at the user's midnight
+    /// of ``date`` in `mine` (another offset that day); `nil` otherwise: what
+    /// `upcoming` names beside the person ("Mei Tanaka (Tokyo)").
+    public func zoneElsewhere(mine: TimeZone) -> PersonZone? {
+        guard let zone else { return nil }
+        let midnight = TimeOfDay(hour: 0, minute: 0)!
+        guard let theirs = FireTime.instant(on: date, at: midnight, in: zone.timeZone),
+            let yours = FireTime.instant(on: date, at: midnight, in: mine)
+        else { return nil }
+        return theirs == yours ? nil : zone
+    }
 
     /// The calendar of the date; `nil` for a Gregorian date.
     public var calendar: CalendarSystem? { calendarDate?.calendar }
@@ -91,19 +108,30 @@ public struct UpcomingEvents: Sendable {
         let traits = PersonTraits(person)
         for kind in EventKind.allCases {
             guard let date = person.date(of: kind), let treatment = treatment(of: kind, for: traits) else { continue }
-            result.append(occurrence(of: date, kind: kind, personID: person.id, name: person.name, memorial: treatment.memorial))
+            result.append(
+                occurrence(of: date, kind: kind, personID: person.id, name: person.name, memorial: treatment.memorial, zone: treatment.zone)
+            )
         }
         for alternate in person.alternateDates {
             guard let treatment = treatment(of: alternate.kind, for: traits), !treatment.memorial,
                 let next = alternate.date.nextOccurrence(onOrAfter: today)
             else { continue }
-            result.append(occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: person.id, name: person.name))
+            result.append(
+                occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: person.id, name: person.name, zone: treatment.zone)
+            )
         }
         return result
     }
 
     /// The occurrence `next` of a date in another calendar.
-    public func occurrence(of date: CalendarDate, next: CalendarDate.Occurrence, kind: EventKind, personID: String, name: String) -> Occurrence {
+    public func occurrence(
+        of date: CalendarDate,
+        next: CalendarDate.Occurrence,
+        kind: EventKind,
+        personID: String,
+        name: String,
+        zone: PersonZone? = nil
+    ) -> Occurrence {
         Occurrence(
             personID: personID,
             name: name,
@@ -112,12 +140,20 @@ public struct UpcomingEvents: Sendable {
             eventDate: nil,
             calendarDate: date,
             age: date.age(inYear: next.year),
-            daysUntil: today.days(to: next.date)
+            daysUntil: today.days(to: next.date),
+            zone: zone
         )
     }
 
     /// The occurrence of one date on or after today.
-    public func occurrence(of date: EventDate, kind: EventKind, personID: String, name: String, memorial: Bool = false) -> Occurrence {
+    public func occurrence(
+        of date: EventDate,
+        kind: EventKind,
+        personID: String,
+        name: String,
+        memorial: Bool = false,
+        zone: PersonZone? = nil
+    ) -> Occurrence {
         let next = date.nextOccurrence(onOrAfter: today, leapDay: leapDay)
         return Occurrence(
             personID: personID,
@@ -128,7 +164,8 @@ public struct UpcomingEvents: Sendable {
             calendarDate: nil,
             age: date.age(in: next.year),
             daysUntil: today.days(to: next),
-            memorial: memorial
+            memorial: memorial,
+            zone: zone
         )
     }
 

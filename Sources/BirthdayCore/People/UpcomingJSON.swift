@@ -19,6 +19,9 @@ public struct UpcomingJSON: Encodable, Sendable {
     public var deceased: Bool
     /// A round birthday (``Occurrence/isRound``): 18, a multiple of 10, or 100 and more.
     public var round: Bool
+    /// The zone the person's day begins in (an IANA name such as `"Asia/Tokyo"`,
+    /// or an offset such as `"+09:00"`); `null` is the user's own.
+    public var zone: String?
 
     public init(_ event: Occurrence) {
         id = event.personID
@@ -44,5 +47,6 @@ public struct UpcomingJSON: Encodable, Sendable {
         days_until = event.daysUntil
         deceased = event.memorial
         round = event.isRound
+        zone = event.zone?.storedValue
     }
 }

@@ -11,7 +11,7 @@
 /// (the same contact in two files): the first occurrence's fields win, a
 /// missing date is filled from the later one, unreadable dates are joined,
 /// and a conflicting date is reported at the later occurrence. A missing
-/// nickname or death date is filled the same way, and either card asking to
+/// nickname, death date or zone is filled the same way, and either card asking to
 /// be left out of birthday calendars is enough.
 ///
 /// The groups of a contact found twice are joined. A group card
@@ -83,6 +83,7 @@ package enum ContactMerge {
                 contactPoints: contact.contactPoints
             )
             person.groups = contact.groups
+            person.cardZone = contact.zone
             if let existing = byID[id] {
                 people[existing] = fold(people[existing], person, report: &report)
             } else {
@@ -137,6 +138,7 @@ package enum ContactMerge {
         if merged.nickname.isEmpty { merged.nickname = later.nickname }
         if merged.deathDate == nil { merged.deathDate = later.deathDate }
         if merged.contactPoints.isEmpty { merged.contactPoints = later.contactPoints }
+        if merged.cardZone == nil { merged.cardZone = later.cardZone }
         merged.exclusion.card = merged.exclusion.card || later.exclusion.card
         if !later.groups.isEmpty { merged.groups = ContactGroups.normalized(merged.groups + later.groups) }
         return merged
@@ -160,6 +162,10 @@ extension ContactMerge {
         package var channels: [String]?
         package var weekend: WeekendRule?
         package var contactPoints: [ContactPoint]
+        /// The card's zone (``Person/cardZone``).
+        package var cardZone: PersonZone?
+        /// The user's `birthdays zone` choice (``Person/zoneChoice``).
+        package var zoneChoice: ZoneChoice?
 
         package init(
             sourceFile: String,
@@ -172,7 +178,9 @@ extension ContactMerge {
             alternateDates: [AlternateDate],
             channels: [String]? = nil,
             weekend: WeekendRule? = nil,
-            contactPoints: [ContactPoint] = []
+            contactPoints: [ContactPoint] = [],
+            cardZone: PersonZone? = nil,
+            zoneChoice: ZoneChoice? = nil
         ) {
             self.sourceFile = sourceFile
             self.birthday = birthday
@@ -185,6 +193,8 @@ extension ContactMerge {
             self.channels = channels
             self.weekend = weekend
             self.contactPoints = contactPoints
+            self.cardZone = cardZone
+            self.zoneChoice = zoneChoice
         }
 
         /// What the store holds once `person` is written.
@@ -200,7 +210,9 @@ extension ContactMerge {
                 alternateDates: person.alternateDates,
                 channels: person.channels,
                 weekend: person.weekend,
-                contactPoints: person.contactPoints
+                contactPoints: person.contactPoints,
+                cardZone: person.cardZone,
+                zoneChoice: person.zoneChoice
             )
         }
     }
@@ -215,12 +227,14 @@ extension ContactMerge {
     ///   missing birthday, anniversary, nickname or death date is taken from
     ///   the stored row, either side asking to be left out of birthday
     ///   calendars (the card's exclusion) is enough, a contact without a way
-    ///   to reach the person keeps the stored ones, and the stored dates in
+    ///   to reach the person keeps the stored ones, one without a `TZ` keeps
+    ///   the stored card zone, and the stored dates in
     ///   other calendars are kept beside the contact's (the contact's wins for
     ///   the same kind and calendar). From the **same file**, the contact is
     ///   the truth: what it no longer says is gone.
     /// - **The user's choices** (``Exclusion/choice``: exclude or include;
-    ///   ``Person/reminderDays``, ``Person/channels``, ``Person/weekend``)
+    ///   ``Person/reminderDays``, ``Person/channels``, ``Person/weekend``,
+    ///   ``Person/zoneChoice``)
     ///   are never in a contact: the stored ones outlast every import and sync.
     package static func merge(_ incoming: Person, into stored: Stored) -> Person {
         var person = incoming
@@ -230,6 +244,7 @@ extension ContactMerge {
             if person.nickname.isEmpty { person.nickname = stored.nickname }
             if person.deathDate == nil { person.deathDate = stored.deathDate }
             if person.contactPoints.isEmpty { person.contactPoints = stored.contactPoints }
+            if person.cardZone == nil { person.cardZone = stored.cardZone }
             person.exclusion.card = person.exclusion.card || stored.exclusion.card
             for date in stored.alternateDates
             where !person.alternateDates.contains(where: { $0.kind == date.kind && $0.date.calendar == date.date.calendar }) {
@@ -241,6 +256,7 @@ extension ContactMerge {
         person.reminderDays = stored.reminderDays
         person.channels = stored.channels
         person.weekend = stored.weekend
+        person.zoneChoice = stored.zoneChoice
         return person
     }
 }

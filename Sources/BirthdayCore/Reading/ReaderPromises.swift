@@ -13,7 +13,9 @@ import Foundation
 ///   dates in other calendars included (their Gregorian day's year);
 /// - every contact point is one ``ContactPoint/read(_:_:)`` accepts as it is
 ///   (no control character, at most ``ContactPoint/maxLength``), and its URI
-///   holds no space.
+///   holds no space;
+/// - a contact's zone is read back the same from what the store keeps
+///   (``PersonZone/storedValue``).
 package enum ReaderPromises {
     /// Parses `bytes` as the file `file` and returns the broken promises,
     /// one sentence each (empty when all are kept), with the result.
@@ -60,6 +62,9 @@ package enum ReaderPromises {
                     broken.append("a contact point that is not one: \(point.kind)")
                 }
                 if point.uri.contains(where: \.isWhitespace) { broken.append("a contact point's URI with a space: \(point.kind)") }
+            }
+            if let zone = contact.zone, PersonZone(cardValue: zone.storedValue) != zone {
+                broken.append("a zone that does not read back: \(zone.storedValue)")
             }
         }
         return (broken, result)

@@ -18,6 +18,12 @@
 ///   `;TYPE=boolean:true`) excludes the contact, as Nextcloud's birthday
 ///   calendar does whenever the property is there, unless its value is
 ///   `false`, `0` or `no`.
+/// - `TZ`: the first value that is a zone (``PersonZone/init(cardValue:)``):
+///   an offset (`-05:00`, `-0500`, `VALUE=utc-offset`) or an IANA name
+///   (`VALUE=text:America/New_York`); of RFC 2426's text form
+///   (`-05:00; EST; Raleigh/North America`) the first `;`-part. `VALUE=uri`
+///   is ignored. When no value is a zone, the first is reported and the
+///   person is kept without one.
 /// - `EMAIL`, `TEL`, `IMPP`: every one, as ``ContactPoints/resolve(_:file:problems:)``
 ///   orders and checks them (a value that is not valid is reported, the card kept).
 /// - Anniversaries are read from every property vendors use for them (see
@@ -63,6 +69,8 @@ struct VCardCardBuilder {
     private var labelledDates: [(group: String, date: DateCandidate)] = []
     private var calendarDates: [CalendarCandidate] = []
     private var contactCandidates: [ContactPoints.Candidate] = []
+    /// The `TZ` values as read (unescaped), with their lines.
+    private var zoneCandidates: [(line: Int, text: String)] = []
 
     /// One date-valued property in another calendar, as read.
     struct CalendarCandidate {
@@ -103,6 +111,7 @@ struct VCardCardBuilder {
         labelledDates.removeAll(keepingCapacity: true)
         calendarDates.removeAll(keepingCapacity: true)
         contactCandidates.removeAll(keepingCapacity: true)
+        zoneCandidates.removeAll(keepingCapacity: true)
         anniversaryGroups.removeAll(keepingCapacity: true)
         writtenByKhard = false
     }
@@ -136,6 +145,11 @@ struct VCardCardBuilder {
             contactCandidate(.phone, "TEL", value, params: params, line: line)
         case .impp:
             contactCandidate(.impp, "IMPP", value, params: params, line: line)
+        case .timeZone:
+            // A URI points at a zone rather than naming it: nothing to read, nothing to report.
+            guard !params.valueIsURI, zoneCandidates.count < 4 else { return }
+            let text = VCardText.unescaped(value, 0, count).trimmingWhitespace()
+            if !text.isEmpty { zoneCandidates.append((line, text)) }
         case .uid:
             if uid == nil, let (a, b) = Self.trimmed(value, 0, count) {
                 uid = String(decoding: UnsafeBufferPointer(rebasing: value[a..<b]), as: UTF8.self)
@@ -336,6 +350,22 @@ struct VCardCardBuilder {
             contactPoints = ContactPoints.resolve(contactCandidates, file: file, problems: &pointProblems)
             if birthday != nil || anniversary != nil || !alternateDates.isEmpty || !invalid.isEmpty { problems += pointProblems }
         }
+        var zone: PersonZone?
+        if !zoneCandidates.isEmpty {
+            zone = zoneCandidates.lazy.compactMap { Self.zone($0.text) }.first
+            // Like a contact point: only a card that becomes a person has its zone checked.
+            if zone == nil, birthday != nil || anniversary != nil || !alternateDates.isEmpty || !invalid.isEmpty {
+                let first = zoneCandidates[0]
+                problems.append(
+                    ImportProblem(
+                        file: file,
+                        line: first.line,
+                        message:
+                            "TZ '\(Self.quoted(first.text))' is not a time zone (an IANA name such as Asia/Tokyo or an offset such as +09:00); the person is kept without one"
+                    )
+                )
+            }
+        }
         if problems.count > 1 { problems.sort { $0.line < $1.line } }
         var contact = ParsedContact(
             source: ContactSource(file: file, index: index, line: line),
@@ -353,6 +383,7 @@ struct VCardCardBuilder {
             excludedInCard: excludedInCard
         )
         contact.contactPoints = contactPoints
+        contact.zone = zone
         contact.groups = categories.isEmpty ? [] : ContactGroups.normalized(categories)
         if isGroup {
             let name = contact.formattedName?.trimmingWhitespace() ?? ""
@@ -362,6 +393,14 @@ struct VCardCardBuilder {
             )
         }
         return (contact, problems)
+    }
+
+    /// The zone a `TZ` value names: the whole value, else its first `;`-part
+    /// (RFC 2426's `-05:00; EST; Raleigh/North America`).
+    static func zone(_ text: String) -> PersonZone? {
+        if let zone = PersonZone(cardValue: text) { return zone }
+        guard let semicolon = text.firstIndex(of: ";") else { return nil }
+        return PersonZone(cardValue: String(text[..<semicolon]))
     }
 
     /// The year 1900 of a card khard wrote means "no year".

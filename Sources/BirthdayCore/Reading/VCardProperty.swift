@@ -13,6 +13,8 @@ enum VCardPropertyKind: Equatable, Sendable {
     case tel
     /// `IMPP`: an instant-messaging URI (``ContactPoint``).
     case impp
+    /// `TZ`: the person's time zone (``PersonZone``).
+    case timeZone
     case uid
     /// `X-ANDROID-UID`: the identifier when a card has no `UID`.
     case androidUID
@@ -62,7 +64,7 @@ enum VCardPropertyKind: Equatable, Sendable {
         @inline(__always) func named(_ upper: StaticString) -> Bool { ASCII.equalsUpperCased(bytes, start, end, upper) }
         switch end - start {
         case 1: return named("N") ? .name : .ignored
-        case 2: return named("FN") ? .formattedName : .ignored
+        case 2: return named("FN") ? .formattedName : named("TZ") ? .timeZone : .ignored
         case 3: return named("ORG") ? .organization : named("UID") ? .uid : named("TEL") ? .tel : .ignored
         case 4: return named("BDAY") ? .birthday : named("IMPP") ? .impp : named("KIND") ? .kind : .ignored
         case 5: return named("EMAIL") ? .email : named("AGENT") ? .agent : .ignored
@@ -119,6 +121,8 @@ struct VCardParams: Sendable {
     var charset: TextCharset?
     /// `VALUE=text`: for a date property, free text rather than a date.
     var valueIsText = false
+    /// `VALUE=uri`: a `TZ` that points somewhere rather than naming a zone.
+    var valueIsURI = false
     /// vCard 4 `ALTID`: properties sharing it are alternative forms of one value.
     var altID: String?
     /// Apple's `X-APPLE-OMIT-YEAR=1604`: the written year means "no year".
@@ -189,6 +193,7 @@ struct VCardParams: Sendable {
             charset = TextCharset(name: String(decoding: UnsafeBufferPointer(start: bytes + a, count: b - a), as: UTF8.self))
         } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "VALUE") {
             valueIsText = ASCII.equalsUpperCased(bytes, a, b, "TEXT")
+            valueIsURI = ASCII.equalsUpperCased(bytes, a, b, "URI")
         } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "ALTID") {
             altID = String(decoding: UnsafeBufferPointer(start: bytes + a, count: b - a), as: UTF8.self)
         } else if ASCII.equalsUpperCased(bytes, keyStart, keyEnd, "X-APPLE-OMIT-YEAR") {

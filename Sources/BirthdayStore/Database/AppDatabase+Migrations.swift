@@ -383,6 +383,30 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE source SET syncToken = NULL, ctag = NULL")
         }
 
+        // The person's own time zone (issue 26): the card's TZ, which follows the card
+        // on every import and sync, and the user's `birthdays zone` choice, which no
+        // import or sync changes.
+        migrator.registerMigration("v15-person-zone") { db in
+            try db.alter(table: "person") { t in
+                // PersonZone.storedValue: an IANA name (Asia/Tokyo) or an offset (-05:00); NULL when the card gives none.
+                t.add(column: "cardZone", .text)
+                // ZoneChoice.storedValue: a zone as above, or "local"; NULL lets the card decide.
+                t.add(column: "zoneChoice", .text)
+            }
+            // The planner reads people with a zone apart, like those with a weekend rule.
+            try db.execute(sql: "DROP INDEX person_special")
+            try db.execute(
+                sql: """
+                    CREATE INDEX person_special ON person (deathDate, reminderDays, weekend, cardZone, zoneChoice)
+                    WHERE deathDate IS NOT NULL OR reminderDays IS NOT NULL OR weekend IS NOT NULL OR cardZone IS NOT NULL OR zoneChoice IS NOT NULL
+                    """
+            )
+            // Unchanged cards are not read again: the next sync of each source reads them
+            // all once, so their people get the zone their card has.
+            try db.execute(sql: "UPDATE source SET syncToken = NULL, ctag = NULL")
+            try db.execute(sql: "UPDATE sourceItem SET etag = ''")
+        }
+
         return migrator
     }
 }

@@ -110,7 +110,7 @@ extension CalendarDateRecord {
 
     /// Calls `body` with every date of everyone not excluded, with what the
     /// treatment rules need of the person (death date, reminder days, weekend
-    /// rule, the rules of their groups and sources: ``RulePrecedence``);
+    /// rule, zone, the rules of their groups and sources: ``RulePrecedence``);
     /// `identity` reads the id, name and nickname.
     static func forEachDatedEvent(
         _ db: Database,
@@ -118,11 +118,12 @@ extension CalendarDateRecord {
     ) throws {
         // Read at the first row: most stores have no date in another calendar.
         var rules: [String: [SharedRule]]?
+        var zones = PersonRecord.ZoneReader()
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT \(selection), person.id, person.name, person.nickname, person.deathDate IS NOT NULL, person.reminderDays, person.weekend,
-                       person.exclusionChoice
+                       person.exclusionChoice, person.cardZone, person.zoneChoice
                 FROM calendarDate JOIN person ON person.id = calendarDate.personId
                 WHERE person.excluded = 0
                 """
@@ -139,7 +140,8 @@ extension CalendarDateRecord {
                 reminderDays: days.flatMap(ReminderDays.init),
                 shared: rules?[row[8] as String] ?? [],
                 deceased: row[11],
-                weekend: weekend.flatMap(WeekendRule.init(rawValue:))
+                weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
+                zone: zones.zone(card: row[15], choice: row[16])
             )
             body(date, traits) { (id: row[8] as String, name: row[9] as String, nickname: row[10] as String) }
         }

@@ -41,6 +41,10 @@ struct PersonRecord: Codable, FetchableRecord, PersistableRecord {
     var channels: String?
     /// ``Person/weekend`` (`friday`); `nil` moves nothing.
     var weekend: String?
+    /// ``Person/cardZone`` (``PersonZone/storedValue``: `Asia/Tokyo`, `-05:00`); it follows the card.
+    var cardZone: String?
+    /// ``Person/zoneChoice`` (``ZoneChoice/storedValue``: a zone or `local`); only `birthdays zone` sets it.
+    var zoneChoice: String?
 
     enum Columns {
         static let id = Column(CodingKeys.id)
@@ -89,10 +93,12 @@ extension PersonRecord {
         self.imported = imported
         channels = PersonRecord.encodeChannels(person.channels)
         weekend = person.weekend?.rawValue
+        cardZone = person.cardZone?.storedValue
+        zoneChoice = person.zoneChoice?.storedValue
     }
 
     var person: Person {
-        Person(
+        var person = Person(
             id: id,
             name: name,
             nameParts: NameParts(prefix: namePrefix, given: givenName, additional: additionalName, family: familyName, suffix: nameSuffix),
@@ -107,6 +113,29 @@ extension PersonRecord {
             channels: PersonRecord.decodeChannels(channels),
             weekend: weekend.flatMap(WeekendRule.init(rawValue:))
         )
+        person.cardZone = cardZone.flatMap(PersonZone.init(cardValue:))
+        person.zoneChoice = zoneChoice.flatMap(ZoneChoice.init(storedValue:))
+        return person
+    }
+
+    /// Reads the effective zone of many rows (``Person/zone``: the choice
+    /// wins, `local` is none), each distinct stored text once: Foundation's
+    /// zone lookup costs more than reading the row.
+    struct ZoneReader {
+        private var read: [String: ZoneChoice?] = [:]
+
+        mutating func zone(card: String?, choice: String?) -> PersonZone? {
+            if let choice, let chosen = parsed(choice) { return chosen.zone }
+            return card.flatMap { parsed($0)?.zone }
+        }
+
+        /// A card's zone is read as a choice of it (a card never stores `local`).
+        private mutating func parsed(_ text: String) -> ZoneChoice? {
+            if let known = read[text] { return known }
+            let choice = ZoneChoice(storedValue: text)
+            read[text] = choice
+            return choice
+        }
     }
 
     /// `email,ntfy`; `nil` for no choice (an empty list is no choice either).
@@ -134,7 +163,7 @@ extension PersonRecord {
 
 extension Person {
     /// A hash of what the person's card says (names, dates, invalid dates,
-    /// nickname, death date, the card's exclusion, its groups), not of where it came from
+    /// nickname, death date, the card's exclusion, its groups, its zone), not of where it came from
     /// nor of the user's own choices: two imports of the same contact have the
     /// same one. The fields added in `v5` count only when set, so a person
     /// stored before keeps the fingerprint their card still gives.
@@ -152,6 +181,7 @@ extension Person {
         if !alternateDates.isEmpty { text += "\u{1F}" + alternateDates.map(\.description).joined(separator: "\u{1E}") }
         if !contactPoints.isEmpty { text += "\u{1F}contact:" + contactPoints.map { $0.kind.rawValue + ":" + $0.value }.joined(separator: "\u{1E}") }
         if !groups.isEmpty { text += "\u{1F}groups:" + groups.joined(separator: "\u{1E}") }
+        if let cardZone { text += "\u{1F}zone:" + cardZone.storedValue }
         return StableHash.hex(text)
     }
 }
@@ -161,7 +191,7 @@ extension PersonRecord {
         id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
         birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
         invalidDates, fingerprint, excluded, createdAt, updatedAt,
-        nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported, channels, weekend
+        nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported, channels, weekend, cardZone, zoneChoice
         """
 
     var arguments: StatementArguments {
@@ -169,7 +199,7 @@ extension PersonRecord {
             id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
             birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
             invalidDates, fingerprint, excluded, createdAt, updatedAt,
-            nickname, deathDate, excludedInCard, exclusionChoice?.rawValue, reminderDays, imported, channels, weekend,
+            nickname, deathDate, excludedInCard, exclusionChoice?.rawValue, reminderDays, imported, channels, weekend, cardZone, zoneChoice,
         ]
     }
 
@@ -182,7 +212,7 @@ extension PersonRecord {
     /// to change a column of an existing person, use an `UPDATE`.
     func upsert(_ db: Database) throws {
         let statement = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         )
         statement.setUncheckedArguments(arguments)
         try statement.execute()
@@ -314,7 +344,7 @@ extension PersonRecord {
     /// nickname (`""` unless `nicknames`), for the events the caller keeps.
     ///
     /// The few people who have died, have reminder days of their own, a
-    /// weekend rule, or are in a group or source with a rule
+    /// weekend rule, a zone (the card's or the user's choice), or are in a group or source with a rule
     /// (``RulePrecedence`` decides their traits) are read first, by rowid, from the partial index
     /// `person_special` that holds only them; every other row is plain. So the loop over all rows
     /// asks for no column past the dates, id and name: the columns added by
@@ -328,11 +358,12 @@ extension PersonRecord {
             Void
     ) throws {
         var special: [Int64: PersonTraits] = [:]
+        var zones = ZoneReader()
         let specials = try Row.fetchCursor(
             db,
             sql: """
-                SELECT rowid, deathDate IS NOT NULL, reminderDays, weekend FROM person INDEXED BY person_special
-                WHERE deathDate IS NOT NULL OR reminderDays IS NOT NULL OR weekend IS NOT NULL
+                SELECT rowid, deathDate IS NOT NULL, reminderDays, weekend, cardZone, zoneChoice FROM person INDEXED BY person_special
+                WHERE deathDate IS NOT NULL OR reminderDays IS NOT NULL OR weekend IS NOT NULL OR cardZone IS NOT NULL OR zoneChoice IS NOT NULL
                 """
         )
         while let row = try specials.next() {
@@ -341,7 +372,8 @@ extension PersonRecord {
             special[row[0]] = PersonTraits(
                 deceased: row[1],
                 reminderDays: days.flatMap(ReminderDays.init),
-                weekend: weekend.flatMap(WeekendRule.init(rawValue:))
+                weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
+                zone: zones.zone(card: row[4], choice: row[5])
             )
         }
         // People in a group or source with a rule are read apart too (none while no rule is kept).
@@ -350,8 +382,8 @@ extension PersonRecord {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT rowid, id, excludedInCard, exclusionChoice, deathDate IS NOT NULL, reminderDays, weekend FROM person
-                    WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    SELECT rowid, id, excludedInCard, exclusionChoice, deathDate IS NOT NULL, reminderDays, weekend, cardZone, zoneChoice
+                    FROM person WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))
                     """,
                 arguments: StatementArguments(Array(chunk))
             )
@@ -364,7 +396,8 @@ extension PersonRecord {
                     reminderDays: days.flatMap(ReminderDays.init),
                     shared: rules[row[1] as String] ?? [],
                     deceased: row[4],
-                    weekend: weekend.flatMap(WeekendRule.init(rawValue:))
+                    weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
+                    zone: zones.zone(card: row[7], choice: row[8])
                 )
             }
         }
@@ -406,7 +439,8 @@ extension PersonRecord {
             sql: """
                 SELECT id, fingerprint, sourceFile, birthdayYear, birthdayMonth, birthdayDay,
                        anniversaryYear, anniversaryMonth, anniversaryDay, createdAt,
-                       nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported, channels, weekend FROM person
+                       nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported, channels, weekend,
+                       cardZone, zoneChoice FROM person
                 """
         )
         while let row = try rows.next() {
@@ -426,7 +460,9 @@ extension PersonRecord {
                     alternateDates: alternates.isEmpty ? [] : alternates[row[0] as String] ?? [],
                     channels: decodeChannels(row[16]),
                     weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
-                    contactPoints: contacts.isEmpty ? [] : contacts[row[0] as String] ?? []
+                    contactPoints: contacts.isEmpty ? [] : contacts[row[0] as String] ?? [],
+                    cardZone: (row[18] as String?).flatMap(PersonZone.init(cardValue:)),
+                    zoneChoice: (row[19] as String?).flatMap(ZoneChoice.init(storedValue:))
                 ),
                 createdAt: row[9],
                 imported: row[15]
@@ -436,16 +472,20 @@ extension PersonRecord {
     }
 
     /// Stores what the user chose for `person` (``Person/exclusion``,
-    /// ``Person/reminderDays``, ``Person/channels``, ``Person/weekend``), with
+    /// ``Person/reminderDays``, ``Person/channels``, ``Person/weekend``,
+    /// ``Person/zoneChoice``), with
     /// the effective `excluded`; nothing the card gave changes. Returns
     /// whether the person exists.
     @discardableResult
     static func saveChoices(of person: Person, now: Date, _ db: Database) throws -> Bool {
         try db.execute(
-            sql: "UPDATE person SET excluded = ?, exclusionChoice = ?, reminderDays = ?, channels = ?, weekend = ?, updatedAt = ? WHERE id = ?",
+            sql: """
+                UPDATE person SET excluded = ?, exclusionChoice = ?, reminderDays = ?, channels = ?, weekend = ?, zoneChoice = ?, updatedAt = ?
+                WHERE id = ?
+                """,
             arguments: [
                 person.excluded, person.exclusion.choice?.rawValue, person.reminderDays?.description, encodeChannels(person.channels),
-                person.weekend?.rawValue, now.timeIntervalSince1970, person.id,
+                person.weekend?.rawValue, person.zoneChoice?.storedValue, now.timeIntervalSince1970, person.id,
             ]
         )
         return db.changesCount > 0

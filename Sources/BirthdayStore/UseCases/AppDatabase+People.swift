@@ -91,7 +91,8 @@ extension AppDatabase {
                     kind: kind,
                     personID: id,
                     name: names.pick(name: name, nickname: nickname),
-                    memorial: treatment.memorial
+                    memorial: treatment.memorial,
+                    zone: treatment.zone
                 )
             )
         }
@@ -109,7 +110,8 @@ extension AppDatabase {
                     next: next,
                     kind: alternate.kind,
                     personID: id,
-                    name: names.pick(name: name, nickname: nickname)
+                    name: names.pick(name: name, nickname: nickname),
+                    zone: treatment.zone
                 )
             )
         }

@@ -81,6 +81,22 @@ extension AppDatabase {
         }
     }
 
+    /// Records `birthdays zone PERSON ZONE|local` (`choice`) or `--default`
+    /// (`nil`: the card's `TZ` decides again) for the person with `id`;
+    /// imports and syncs never change it. Rescheduled like
+    /// ``setExclusion(_:personID:now:rescheduling:)``: the day-of reminder
+    /// moves to the first moment of their day (``ZonedDayOf``).
+    ///
+    /// - Returns: `nil` when no person has `id` (nothing is written).
+    package func setZoneChoice(
+        _ choice: ZoneChoice?,
+        personID id: String,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler? = nil
+    ) async throws(StoreError) -> PersonChoiceResult? {
+        try await changeChoices(personID: id, now: now, scheduler: scheduler) { $0.zoneChoice = choice }
+    }
+
     /// The channels chosen by everyone who chose any (`remind --channels`), by person id.
     package func channelChoices() async throws(StoreError) -> [String: [String]] {
         try await read { db in try PersonRecord.channelChoices(db) }

@@ -38,6 +38,7 @@ extension BirthdaysCommand {
             for item in lines {
                 try output(item)
             }
+            if let zone = Message.showZone(of: found) { try output(localizer(zone)) }
             for point in found.contactPoints {
                 try output(SafeText.line(localizer(.showContact(point))))
             }

@@ -45,7 +45,7 @@ extension BirthdaysCommand {
                 guard !quiet && days > 0 else { return }
                 try output(localizer(.upcomingNone(days: days)))
             } else {
-                try output(UpcomingOutput.table(events, in: localizer))
+                try output(UpcomingOutput.table(events, zone: zone, in: localizer))
             }
         }
     }

@@ -99,6 +99,12 @@ struct PersonOutput: Encodable {
     var weekend: String?
     /// The ways to reach the person, preferred first (always present; `[]` when the card gives none).
     var contact: [Contact]
+    /// The zone their birthday begins in: an IANA name (`"Asia/Tokyo"`) or a
+    /// UTC offset (`"+09:00"`); `null` is the user's own.
+    var zone: String?
+    /// Who gave it: `"card"` (its `TZ`) or `"choice"` (`birthdays zone`,
+    /// `local` included, which leaves `zone` `null`); `null` when neither did.
+    var zone_from: String?
 
     init(_ person: Person) {
         id = person.id
@@ -126,6 +132,8 @@ struct PersonOutput: Encodable {
         channels = person.channels
         weekend = person.weekend?.rawValue
         contact = person.contactPoints.map { Contact(kind: $0.kind.rawValue, value: $0.value, uri: $0.uri) }
+        zone = person.zone?.storedValue
+        zone_from = person.zoneChoice != nil ? "choice" : person.cardZone != nil ? "card" : nil
     }
 
     /// The last column of the `people` table: what sets the person apart, in
@@ -147,6 +155,7 @@ struct PersonOutput: Encodable {
         if !person.groups.isEmpty { notes.append("groups " + SafeText.line(person.groups.joined(separator: ","), maxCharacters: 60)) }
         if let channels = person.channels { notes.append("channels " + channels.joined(separator: ",")) }
         if let weekend = person.weekend { notes.append("weekend " + weekend.rawValue) }
+        if let zone = person.zone { notes.append("zone " + zone.storedValue) }
         if !person.invalidDates.isEmpty { notes.append("unreadable: " + person.invalidDates.joined(separator: ", ")) }
         return notes.joined(separator: "; ")
     }

@@ -1,19 +1,29 @@
 import BirthdayCore
+import Foundation
 
 /// `upcoming --json`'s entries (and the feed server's JSON twin): ``UpcomingJSON``.
 typealias UpcomingOutput = UpcomingJSON
 
 extension UpcomingOutput {
+    /// A person's zone on one day, the key of the table's places.
+    private struct ZoneDay: Hashable {
+        var zone: PersonZone
+        var day: Int
+    }
+
     /// One line per event: how far away ("today", "in 4 days"), the day
     /// ("Sat 21 Nov"), the name, what it is ("birthday, turns 36",
-    /// "anniversary, 10 years"). Each text is looked up once for the table,
+    /// "anniversary, 10 years"); the name is followed by the place of the
+    /// person's zone when their day does not begin at midnight in `zone`
+    /// ("Mei Tanaka (Tokyo)"). Each text is looked up once for the table,
     /// and each day and age is written once: a year of 10,000 people has 366
     /// days and about a hundred ages.
-    static func table(_ events: [Occurrence], in localizer: Localizer) -> String {
+    static func table(_ events: [Occurrence], zone: TimeZone, in localizer: Localizer) -> String {
         let inDays = localizer.template(.inDays)
         let shortDate = localizer.shortDates()
         let noName = localizer(.upcomingNoName)
         var days: [Int: (when: String, date: String)] = [:]
+        var places: [ZoneDay: String] = [:]
         var words = OccurrenceWords(localizer)
         return Table.render(
             events.map { event in
@@ -30,7 +40,15 @@ extension UpcomingOutput {
                         days[event.date.dayNumber] = written
                         return written
                     }()
-                return [day.when, day.date, event.name.isEmpty ? noName : event.name, words.what(event)]
+                var name = event.name.isEmpty ? noName : event.name
+                if let theirs = event.zone {
+                    // Worked out once per zone and day: a year of many people in a few zones asks a few thousand times.
+                    let key = ZoneDay(zone: theirs, day: event.date.dayNumber)
+                    let place = places[key] ?? event.zoneElsewhere(mine: zone).map { " (" + $0.displayName + ")" } ?? ""
+                    places[key] = place
+                    name += place
+                }
+                return [day.when, day.date, name, words.what(event)]
             },
             shrinkable: [2, 3]
         )
