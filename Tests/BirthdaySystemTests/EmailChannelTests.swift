@@ -201,6 +201,34 @@ extension DeliveryTests {
             }
         }
 
+        /// The person's link reaches the mailbox only with `contact-links` on:
+        /// the same reminder sent twice through msmtp, off and then on.
+        @Test(.enabled(if: SMTPServer.canSendThroughMsmtp, Comment(rawValue: SMTPServer.msmtpMissing)))
+        func theContactLinkReachesTheMailboxOnlyWithContactLinksOn() async throws {
+            let server = try await SMTPServer()
+            defer { server.cleanUp() }
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let sendmail = try await server.writeMsmtpWrapper(into: directory)
+            let channel = Self.channel(sendmail: sendmail, environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path])
+            var bodies: [Bool: String] = [:]
+            var seen: Set<String> = []
+            for sharing in [false, true] {
+                var reminder = ContactLinkPayloadTests.reminder(sharing: sharing)
+                reminder.logID = sharing ? "r-on" : "r-off"
+                try await channel.deliver(reminder)
+                let arrived = Set(server.messages()).subtracting(seen)
+                #expect(arrived.count == 1, "\(server.log)")
+                let file = try #require(arrived.first)
+                seen.insert(file)
+                bodies[sharing] = try await PythonMail.parse(file: file).body
+            }
+            #expect(bodies[true]?.contains("Write to Ada: " + ContactLinkPayloadTests.mailto + "\n") == true, "\(bodies[true] ?? "")")
+            #expect(bodies[false]?.contains("ada@example.org") == false, "\(bodies[false] ?? "")")
+            #expect(bodies[false]?.contains("mailto:") == false)
+            #expect(bodies[false]?.contains("7946") == false)
+        }
+
         @Test(.enabled(if: SMTPServer.canSendThroughMsmtp, Comment(rawValue: SMTPServer.msmtpMissing)))
         func aServerThatIsNotThereIsRetried() async throws {
             let server = try await SMTPServer()

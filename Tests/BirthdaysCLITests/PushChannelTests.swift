@@ -204,6 +204,65 @@ struct PushChannelTests {
         #expect(!FileManager.default.fileExists(atPath: urlFile), "the URL file goes with the channel")
     }
 
+    /// Ada's card gives her address and phone: the day before (contact-links
+    /// off, the default) ntfy and Gotify get neither; after `settings set
+    /// contact-links on` the day-of carries ntfy's view button and Gotify's
+    /// click URL with her preferred address, and the phone number never.
+    @Test func theContactLinkReachesNtfyAndGotifyOnlyWithContactLinksOn() async throws {
+        let (base, server) = try await Self.setUp()
+        var cli = base
+        // Two days ahead, so the day before is still to come.
+        cli.now = "2026-03-08T08:00:00+01:00"
+        defer { cli.cleanUp() }
+        defer { server.stop() }
+        let card = try cli.write(
+            "ada.vcf",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1990-03-10\r\nTEL;TYPE=cell:+44 20 7946 0000\r\n"
+                + "EMAIL;TYPE=pref:ada@example.org\r\nEND:VCARD\r\n"
+        )
+        let imported = try await cli.run("import", card)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        try await cli.set("reminders", "1,0")
+        let ntfy = try await cli.run(
+            "channels",
+            "add",
+            "ntfy",
+            "\(server.server)/\(Self.topic)",
+            "--token-command",
+            "cat '\(cli.path("ntfy-token"))'"
+        )
+        #expect(ntfy.status == 0, "\(ntfy.stderr)")
+        let gotify = try await cli.run("channels", "add", "gotify", server.server, "--token-command", "cat '\(cli.path("gotify-token"))'")
+        #expect(gotify.status == 0, "\(gotify.stderr)")
+        let mailto = "mailto:ada@example.org?subject=Happy%20birthday%21"
+        func bodies(from start: Int) throws -> (ntfy: [String: Any], gotify: [String: Any], text: String) {
+            let requests = Array(server.requests.dropFirst(start))
+            try #require(requests.count == 2, "\(requests)")
+            let ntfy = try #require(requests.first { $0["path"] as? String == "/" }?["body"] as? String)
+            let gotify = try #require(requests.first { $0["path"] as? String == "/message" }?["body"] as? String)
+            return (try CLIProcess.object(ntfy), try CLIProcess.object(gotify), ntfy + gotify)
+        }
+
+        let dayBefore = try await cli.run(at: "2026-03-09T09:00:05+01:00", "deliver", "--once")
+        #expect(dayBefore.status == 0, "\(dayBefore.stderr)")
+        #expect(try await cli.ledgerStates() == ["delivered"], "\(dayBefore.stdout)\(dayBefore.stderr)")
+        let off = try bodies(from: 0)
+        #expect(off.ntfy["actions"] == nil)
+        #expect(off.gotify["extras"] == nil)
+        #expect(!off.text.contains("example.org") && !off.text.contains("7946"), "\(off.text)")
+
+        try await cli.set("contact-links", "on")
+        let dayOf = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(dayOf.status == 0, "\(dayOf.stderr)")
+        let on = try bodies(from: 2)
+        #expect(on.ntfy["actions"] as? [[String: String]] == [["action": "view", "label": "Write to Ada Lovelace", "url": mailto]])
+        let extras = try #require(on.gotify["extras"] as? [String: Any])
+        #expect((extras["client::notification"] as? [String: Any])?["click"] as? [String: String] == ["url": mailto])
+        #expect(!on.text.contains("7946"), "the preferred address only: \(on.text)")
+        // And never in the log.
+        #expect(!(dayBefore.stdout + dayBefore.stderr + dayOf.stdout + dayOf.stderr).contains("example.org"))
+    }
+
     @Test func ntfyRefusingTheTokenIsNotRetriedAndItsWordsAreListed() async throws {
         let (cli, server) = try await Self.setUp()
         defer { cli.cleanUp() }
