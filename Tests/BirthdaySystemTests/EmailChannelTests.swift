@@ -157,16 +157,22 @@ extension DeliveryTests {
             #expect(EmailChannel.lastLine(of: Array(" \n\n".utf8)) == nil)
         }
 
+        /// A real SMTP server (aiosmtpd) answering with `handler`, and the
+        /// channel sending to it through the real msmtp, in a directory of its own.
+        static func throughMsmtp(handler: SMTPServer.Handler = .mailbox) async throws -> (SMTPServer, TemporaryDirectory, EmailChannel) {
+            let server = try await SMTPServer(handler: handler)
+            let directory = try TemporaryDirectory()
+            let sendmail = try await server.writeMsmtpWrapper(into: directory)
+            return (server, directory, channel(sendmail: sendmail, environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path]))
+        }
+
         // MARK: Through msmtp to a real SMTP server
 
         @Test(.enabled(if: SMTPServer.canSendThroughMsmtp, Comment(rawValue: SMTPServer.msmtpMissing)))
         func eachReminderArrivesOnceWithItsNameIntact() async throws {
-            let server = try await SMTPServer()
+            let (server, directory, channel) = try await Self.throughMsmtp()
             defer { server.cleanUp() }
-            let directory = try TemporaryDirectory()
             defer { directory.cleanup() }
-            let sendmail = try await server.writeMsmtpWrapper(into: directory)
-            let channel = Self.channel(sendmail: sendmail, environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path])
             let names = [
                 "Zoë Ñúñez", "李小龍", "Ada 🎂👩‍👩‍👧 Lovelace", "Eve\r\nBcc: x@y", String(repeating: "Zoë ", count: 50), String(repeating: "漢", count: 200),
             ]
@@ -205,12 +211,9 @@ extension DeliveryTests {
         /// the same reminder sent twice through msmtp, off and then on.
         @Test(.enabled(if: SMTPServer.canSendThroughMsmtp, Comment(rawValue: SMTPServer.msmtpMissing)))
         func theContactLinkReachesTheMailboxOnlyWithContactLinksOn() async throws {
-            let server = try await SMTPServer()
+            let (server, directory, channel) = try await Self.throughMsmtp()
             defer { server.cleanUp() }
-            let directory = try TemporaryDirectory()
             defer { directory.cleanup() }
-            let sendmail = try await server.writeMsmtpWrapper(into: directory)
-            let channel = Self.channel(sendmail: sendmail, environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path])
             var bodies: [Bool: String] = [:]
             var seen: Set<String> = []
             for sharing in [false, true] {
@@ -248,12 +251,9 @@ extension DeliveryTests {
             arguments: [("451 4.3.0 try again later", false), ("550 5.1.1 no such user", true)]
         )
         func theServersAnswerDecidesWhetherToRetry(reply: String, permanent: Bool) async throws {
-            let server = try await SMTPServer(handler: .refuseRecipients(reply))
+            let (server, directory, channel) = try await Self.throughMsmtp(handler: .refuseRecipients(reply))
             defer { server.cleanUp() }
-            let directory = try TemporaryDirectory()
             defer { directory.cleanup() }
-            let sendmail = try await server.writeMsmtpWrapper(into: directory)
-            let channel = Self.channel(sendmail: sendmail, environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path])
 
             let error = await #expect(throws: DeliveryError.self) {
                 try await channel.deliver(sampleReminder(title: "Zoë's birthday", body: "Zoë turns 37 today"))
