@@ -123,6 +123,9 @@ package struct ReminderPlanner {
     private var heap: BoundedHeap<Slot>
     /// Next occurrences of dates in other calendars, shared by the people who have the same one.
     private var calendarOccurrences: CalendarOccurrences
+    /// The day-of moments already worked out, by zone and day: people who
+    /// share a zone and a birthday share one (with its minute on your clock).
+    private var moments: [ZonedKey: (moment: ZonedDayOf, minute: Int)?] = [:]
 
     package init(
         settings: Settings,
@@ -187,15 +190,8 @@ package struct ReminderPlanner {
         var identityRead: (String, String)?
         // Someone in another zone: the day-of moment on the user's clock, and the local day the others count back from.
         let zone = treatment.memorial ? nil : treatment.zone
-        let zoned = zone.flatMap {
-            ZonedDayOf.moment(
-                of: occurrence,
-                theirs: $0.timeZone,
-                mine: timeZone,
-                delivery: settings.deliveryTime,
-                quietAfter: settings.quietAfter
-            )
-        }
+        let zonedAt = zone.flatMap { moment(of: occurrence, in: $0) }
+        let zoned = zonedAt?.moment
         let baseDay = zoned?.localDay.dayNumber ?? eventDay
         // The fire days already given to a nearer reminder of this event.
         var taken: [Int] = []
@@ -225,7 +221,7 @@ package struct ReminderPlanner {
             } else {
                 guard fireDay >= firstFireDay else { continue }
             }
-            let minute = exact.map { FireTime.minutes(of: $0, in: timeZone) } ?? deliveryMinute
+            let minute = exact != nil ? zonedAt?.minute ?? deliveryMinute : deliveryMinute
             // Cheap rejection on the integer part of the order before reading any text.
             if heap.isFull, let last = heap.max,
                 (fireDay, minute, eventDay, kind.rank) > (last.fireDay, last.minute, last.eventDay, last.kind.rank)
@@ -259,6 +255,23 @@ package struct ReminderPlanner {
                 )
             )
         }
+    }
+
+    /// The day-of moment of a birthday on `day` for someone in `zone`
+    /// (``ZonedDayOf``), and its minute on your clock, worked out once per zone and day.
+    private mutating func moment(of day: LocalDate, in zone: PersonZone) -> (moment: ZonedDayOf, minute: Int)? {
+        let key = ZonedKey(zone: zone.storedValue, day: day.dayNumber)
+        if let known = moments[key] { return known }
+        let found = ZonedDayOf.moment(
+            of: day,
+            theirs: zone.timeZone,
+            mine: timeZone,
+            delivery: settings.deliveryTime,
+            quietAfter: settings.quietAfter
+        )
+        .map { ($0, FireTime.minutes(of: $0.instant, in: timeZone)) }
+        moments[key] = .some(found)
+        return found
     }
 
     /// The chosen requests, soonest first, with their instants and words
@@ -309,6 +322,12 @@ package struct ReminderPlanner {
         guard let zone, zoned.duringTheirDay else { return nil }
         return NotificationContent.TheirDay(place: zone.displayName, since: FireTime.clock(of: zoned.began, in: timeZone))
     }
+}
+
+/// A zone (its stored text) and a day number: the key of a worked-out day-of moment.
+struct ZonedKey: Hashable {
+    var zone: String
+    var day: Int
 }
 
 extension EventKind {
