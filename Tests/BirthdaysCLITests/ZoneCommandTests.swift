@@ -59,6 +59,29 @@ import Testing
         #expect(zones == ["mei": "Asia/Tokyo", "pia": "Europe/Paris", "ola": "+01:00", "ned": "-05:00", "bob": "null"])
     }
 
+    /// The planned reminders through the real binary: Mei's day-of at 16:00
+    /// the day before (when 12 March begins in Tokyo), in its words, with her
+    /// zone in `pending --json`; a zone that begins with yours changes nothing.
+    @Test func pendingHasTheMomentTheWordsAndTheZone() async throws {
+        let (cli, _) = try await setUp()
+        defer { cli.cleanUp() }
+        try await cli.enableNotifications()
+        let pending = try CLIProcess.array(try await cli.run("pending", "--json").stdout)
+        func entry(_ id: String) throws -> [String: Any] { try #require(pending.first { $0["id"] as? String == id }, "\(pending)") }
+        let mei = try entry("mei-birthday-dayof")
+        #expect(mei["fire_at"] as? String == "2026-03-11T16:00:00+01:00")
+        #expect(mei["zone"] as? String == "Asia/Tokyo")
+        #expect(mei["body"] as? String == "Mei Tanaka turns 36 today in Tokyo (since 16:00 here)!")
+        #expect(try entry("mei-birthday-daybefore")["fire_at"] as? String == "2026-03-10T09:00:00+01:00")
+        #expect(try entry("pia-birthday-dayof")["fire_at"] as? String == "2026-03-13T09:00:00+01:00")
+        #expect(try entry("pia-birthday-dayof")["body"] as? String == "Pia Paris turns 36 today!")
+        #expect(try entry("ned-birthday-dayof")["fire_at"] as? String == "2026-03-15T09:00:00+01:00")
+        #expect(try entry("bob-birthday-dayof")["zone"] is NSNull)
+        // Soonest first, by the instant: Mei's 16:00 after the 09:00 reminders of the 11th.
+        let instants = pending.compactMap { $0["fire_at"] as? String }
+        #expect(instants == instants.sorted())
+    }
+
     @Test func aChoiceWinsOutlastsImportsAndDefaultGivesTheCardItsSayAgain() async throws {
         let (cli, file) = try await setUp()
         defer { cli.cleanUp() }

@@ -15,6 +15,8 @@ struct PendingOutput: Encodable {
     var snoozed: Bool
     var title: String
     var body: String
+    /// The person's zone when they have one (``NotificationRequest/zone``): an IANA name or an offset.
+    var zone: String?
 
     init(_ reminder: PendingReminder, zone: TimeZone) {
         let request = reminder.request
@@ -28,6 +30,7 @@ struct PendingOutput: Encodable {
         snoozed = reminder.snoozed
         title = request.title
         body = request.body
+        self.zone = request.zone?.storedValue
     }
 
     /// One line per reminder under a header: its short id, when it fires,
