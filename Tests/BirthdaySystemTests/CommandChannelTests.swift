@@ -18,7 +18,9 @@ extension DeliveryTests {
             let out = directory.file("env.txt")
             let channel = CommandChannel(
                 command: "env | grep '^BIRTHDAYS_' | sort > \"$OUT\"",
-                environment: ["PATH": "/usr/bin:/bin", "OUT": out, "BIRTHDAYS_TITLE": "stale value from the parent"]
+                environment: [
+                    "PATH": "/usr/bin:/bin", "OUT": out, "BIRTHDAYS_TITLE": "stale value from the parent", "BIRTHDAYS_ZONE": "stale zone",
+                ]
             )
 
             try await channel.deliver(sampleReminder(id: "r-9", personID: "p-9", title: "Ada's birthday", body: "Ada turns 37 today", late: true))
@@ -36,6 +38,16 @@ extension DeliveryTests {
                     "BIRTHDAYS_WHEN=day-of",
                 ]
             )
+        }
+
+        /// Someone with a zone of their own: `BIRTHDAYS_ZONE` holds it, as stored (a name or an offset).
+        @Test(arguments: ["Asia/Tokyo", "-05:00"])
+        func thePersonsZoneIsInBirthdaysZone(_ zone: String) throws {
+            let channel = CommandChannel(command: "true", environment: ["PATH": "/usr/bin:/bin"])
+            var reminder = sampleReminder()
+            let parsed: PersonZone = try #require(PersonZone(cardValue: zone))
+            reminder.personZone = parsed
+            #expect(channel.environment(for: reminder)["BIRTHDAYS_ZONE"] == zone)
         }
 
         /// Linux refuses an environment string over 128 KiB (E2BIG): a title

@@ -76,7 +76,7 @@ public struct DeliveryEntry: Hashable, Sendable {
 
     /// The reminder the channels get, with its zone and late flag.
     public func reminder(timeZone: TimeZone, late: Bool, publicIDs: PublicID) -> Reminder {
-        Reminder(
+        var reminder = Reminder(
             id: notificationID,
             personID: personID,
             kind: kind,
@@ -90,6 +90,8 @@ public struct DeliveryEntry: Hashable, Sendable {
             logID: publicIDs.reminder(notificationID),
             digest: userInfo["digest"].flatMap(DigestFrequency.init(rawValue:))
         )
+        reminder.personZone = userInfo[NotificationRequest.zoneKey].flatMap { PersonZone(cardValue: $0) }
+        return reminder
     }
 
     /// The request this entry was made from (used for snoozes).

@@ -43,6 +43,9 @@ public struct Reminder: Hashable, Sendable {
     /// Whether the added channels (ntfy, Gotify, e-mail, Apprise) may carry
     /// a link: the `contact-links` setting, off by default.
     public var sharesContactLinks = false
+    /// The person's own zone (``NotificationRequest/zone``), the command's
+    /// `BIRTHDAYS_ZONE`; `nil` for your own zone and for a digest.
+    public var personZone: PersonZone?
 
     public init(
         id: String,

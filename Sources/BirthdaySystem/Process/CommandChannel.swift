@@ -8,7 +8,8 @@ import Glibc
 /// Runs the user's command for each reminder: `/bin/sh -c COMMAND`, with the
 /// reminder in environment variables.
 ///
-/// Variables (always set, overriding inherited ones of the same name):
+/// Variables (set for every run, overriding inherited ones of the same name; one
+/// that is unset here is removed, never inherited):
 ///
 /// | Variable | Value |
 /// |---|---|
@@ -20,6 +21,7 @@ import Glibc
 /// | `BIRTHDAYS_KIND` | `birthday` or `anniversary` |
 /// | `BIRTHDAYS_WHEN` | `day-before` or `day-of` |
 /// | `BIRTHDAYS_LATE` | `1` when delivered after its time, else `0` |
+/// | `BIRTHDAYS_ZONE` | the person's own zone (`Asia/Tokyo`, `+09:00`); unset for your own |
 ///
 /// Title and body are on one line (``SafeText/line(_:maxCharacters:)``: no
 /// line breaks or control characters, whatever the contact held) and at most
@@ -81,6 +83,7 @@ package struct CommandChannel: NotificationSink {
         environment["BIRTHDAYS_KIND"] = reminder.kindName
         environment["BIRTHDAYS_WHEN"] = reminder.when.rawValue
         environment["BIRTHDAYS_LATE"] = reminder.late ? "1" : "0"
+        environment["BIRTHDAYS_ZONE"] = reminder.personZone?.storedValue
         return environment
     }
 

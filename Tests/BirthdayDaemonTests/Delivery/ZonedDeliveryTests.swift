@@ -67,6 +67,9 @@ import Testing
         #expect(at("mei-birthday-dayof") == "2026-12-09T16:00:00+01:00")
         #expect(arrived["mei-birthday-dayof"]?.1.body == "Mei Tanaka turns 36 today in Tokyo (since 16:00 here)!")
         #expect(arrived["mei-birthday-dayof"]?.1.late == false)
+        // The channels are told her zone (the command's BIRTHDAYS_ZONE); Bea has none.
+        #expect(arrived["mei-birthday-dayof"]?.1.personZone?.name == "Asia/Tokyo")
+        #expect(arrived["bea-birthday-dayof"]?.1.personZone == nil)
         #expect(at("ann-birthday-daybefore") == "2026-12-09T09:00:00+01:00")
         #expect(at("ann-birthday-dayof") == "2026-12-10T09:00:00+01:00")
         #expect(arrived["ann-birthday-dayof"]?.1.body == "Ann Lee turns 41 today in UTC\u{2212}05:00 (since 06:00 here)!")
