@@ -65,7 +65,9 @@ import Glibc
             ]
         )
         #expect(
-            Set(polish.first?.keys ?? [:].keys) == ["id", "short_id", "person_id", "kind", "calendar", "when", "fire_at", "snoozed", "title", "body"]
+            Set(polish.first?.keys ?? [:].keys) == [
+                "id", "short_id", "person_id", "kind", "calendar", "when", "fire_at", "snoozed", "title", "body", "zone",
+            ]
         )
         await #expect(try cli.run("pending").stdout.hasPrefix("ID      WYSYŁKA           KIEDY        TYTUŁ"))
         await #expect(CLIProcess.shownSetting("language", in: try cli.run("settings", "show").stdout) == "pl")
