@@ -17,6 +17,9 @@ public struct PersonZone: Hashable, Sendable {
     public let timeZone: TimeZone
     /// The IANA name (`Asia/Tokyo`), or `nil` for a fixed offset.
     public let name: String?
+    /// What is stored: the IANA name, or the offset as `±hh:mm` (kept, not
+    /// made again: the planner keys its moments by it for every zoned row).
+    public let storedValue: String
 
     /// A zone by IANA name; `nil` when Foundation does not know it.
     public init?(name: String) {
@@ -26,6 +29,7 @@ public struct PersonZone: Hashable, Sendable {
         guard trimmed.contains("/") || trimmed == "UTC" || trimmed == "GMT", let zone = TimeZone(identifier: trimmed) else { return nil }
         timeZone = zone
         self.name = zone.identifier
+        storedValue = zone.identifier
     }
 
     /// A fixed offset from UTC, in seconds east; `nil` outside −12:00 … +14:00.
@@ -33,6 +37,9 @@ public struct PersonZone: Hashable, Sendable {
         guard (-12 * 3600...14 * 3600).contains(seconds), seconds % 60 == 0, let zone = TimeZone(secondsFromGMT: seconds) else { return nil }
         timeZone = zone
         name = nil
+        let minutes = abs(seconds) / 60
+        func two(_ n: Int) -> String { (n < 10 ? "0" : "") + String(n) }
+        storedValue = (seconds < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60)
     }
 
     /// The value of a card's `TZ` property: an offset (`-05:00`, `-0500`,
@@ -71,14 +78,6 @@ public struct PersonZone: Hashable, Sendable {
         return "UTC" + (seconds < 0 ? "\u{2212}" : "+") + two(minutes / 60) + ":" + two(minutes % 60)
     }
 
-    /// What is stored: the IANA name, or the offset as `±hh:mm`.
-    public var storedValue: String {
-        if let name { return name }
-        let seconds = timeZone.secondsFromGMT()
-        let minutes = abs(seconds) / 60
-        func two(_ n: Int) -> String { (n < 10 ? "0" : "") + String(n) }
-        return (seconds < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60)
-    }
 }
 
 /// The user's choice of a person's zone, `birthdays zone PERSON ZONE|local`:
@@ -170,28 +169,52 @@ public struct ZonedDayOf: Hashable, Sendable {
         delivery: TimeOfDay,
         quietAfter: TimeOfDay
     ) -> ZonedDayOf? {
-        guard let usual = FireTime.instant(on: date, at: delivery, in: mine) else { return nil }
+        moment(of: date, theirs: gregorian(theirs), mine: gregorian(mine), delivery: delivery, quietAfter: quietAfter)
+    }
+
+    /// A Gregorian calendar in `zone`.
+    static func gregorian(_ zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+
+    /// ``moment(of:theirs:mine:delivery:quietAfter:)`` with Gregorian calendars
+    /// already set to each zone (the planner keeps one per zone: making a
+    /// calendar costs more than the arithmetic).
+    static func moment(
+        of date: LocalDate,
+        theirs: Calendar,
+        mine: Calendar,
+        delivery: TimeOfDay,
+        quietAfter: TimeOfDay
+    ) -> ZonedDayOf? {
+        func day(_ instant: Date) -> LocalDate {
+            let c = mine.dateComponents([.year, .month, .day], from: instant)
+            return LocalDate(unchecked: c.year ?? 1970, c.month ?? 1, c.day ?? 1)
+        }
+        guard let usual = FireTime.instant(on: date, at: delivery, calendar: mine) else { return nil }
         let midnight = TimeOfDay(hour: 0, minute: 0)!
-        guard let start = FireTime.instant(on: date, at: midnight, in: theirs),
-            let end = FireTime.instant(on: date.adding(days: 1), at: midnight, in: theirs),
-            let myStart = FireTime.instant(on: date, at: midnight, in: mine)
+        guard let start = FireTime.instant(on: date, at: midnight, calendar: theirs),
+            let end = FireTime.instant(on: date.adding(days: 1), at: midnight, calendar: theirs),
+            let myStart = FireTime.instant(on: date, at: midnight, calendar: mine)
         else { return nil }
         if start == myStart {
             // Their day begins when yours does (the same zone, or the same offset that day).
             return ZonedDayOf(instant: usual, localDay: date, began: start, ended: end, elsewhere: false)
         }
         // Your local days that overlap their day: the one it begins in, and the one after (a day lasts at most 25 hours).
-        let first = LocalDate.today(at: start, in: mine)
-        for day in [first, first.adding(days: 1)] {
-            guard let open = FireTime.instant(on: day, at: delivery, in: mine) else { continue }
+        let first = day(start)
+        for candidate in [first, first.adding(days: 1)] {
+            guard let open = FireTime.instant(on: candidate, at: delivery, calendar: mine) else { continue }
             let close: Date? =
                 quietAfter > delivery
-                ? FireTime.instant(on: day, at: quietAfter, in: mine)
-                : FireTime.instant(on: day.adding(days: 1), at: midnight, in: mine)
+                ? FireTime.instant(on: candidate, at: quietAfter, calendar: mine)
+                : FireTime.instant(on: candidate.adding(days: 1), at: midnight, calendar: mine)
             guard let close else { continue }
             let from = max(open, start)
             if from < close, from < end {
-                return ZonedDayOf(instant: from, localDay: LocalDate.today(at: from, in: mine), began: start, ended: end, elsewhere: true)
+                return ZonedDayOf(instant: from, localDay: day(from), began: start, ended: end, elsewhere: true)
             }
         }
         return ZonedDayOf(instant: usual, localDay: date, began: start, ended: end, elsewhere: true)

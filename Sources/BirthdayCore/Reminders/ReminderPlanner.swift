@@ -121,11 +121,17 @@ package struct ReminderPlanner {
     private let firstFireDay: Int
     private let deliveryMinute: Int
     private var heap: BoundedHeap<Slot>
+    /// Once the heap is full, the integer part of the order of its largest
+    /// slot: a candidate past it is dropped without copying a slot or reading a name.
+    private var rejectAbove: (fireDay: Int, minute: Int, eventDay: Int, rank: Int)?
     /// Next occurrences of dates in other calendars, shared by the people who have the same one.
     private var calendarOccurrences: CalendarOccurrences
     /// The day-of moments already worked out, by zone and day: people who
     /// share a zone and a birthday share one (with its minute on your clock).
     private var moments: [ZonedKey: (moment: ZonedDayOf, minute: Int)?] = [:]
+    /// A Gregorian calendar in the user's zone, and one in each person's zone met so far.
+    private let myCalendar: Calendar
+    private var zoneCalendars: [String: Calendar] = [:]
 
     package init(
         settings: Settings,
@@ -142,6 +148,7 @@ package struct ReminderPlanner {
         todayNumber = today.dayNumber
         firstFireDay = FireTime.firstDay(at: now, time: settings.deliveryTime, in: timeZone).dayNumber
         deliveryMinute = settings.deliveryTime.minutesSinceMidnight
+        myCalendar = ZonedDayOf.gregorian(timeZone)
         heap = BoundedHeap(capacity: capacity)
         calendarOccurrences = CalendarOccurrences(today: today)
     }
@@ -193,15 +200,20 @@ package struct ReminderPlanner {
         let zonedAt = zone.flatMap { moment(of: occurrence, in: $0) }
         let zoned = zonedAt?.moment
         let baseDay = zoned?.localDay.dayNumber ?? eventDay
-        // The fire days already given to a nearer reminder of this event.
-        var taken: [Int] = []
         // A round birthday's early reminder, after the reminder days (so a day one of them has is not used twice).
-        var timings = treatment.reminderDays.days.reversed().map { NotificationRequest.Timing(daysBefore: $0) }
+        var round: NotificationRequest.Timing?
         if kind == .birthday, !treatment.memorial, let lead = settings.roundBirthdays, let turning = age(), Occurrence.isRound(age: turning) {
-            timings.append(NotificationRequest.Timing(daysBefore: lead, round: true))
+            round = NotificationRequest.Timing(daysBefore: lead, round: true)
         }
-        // Nearest first (the days are kept largest first), so a duplicate after a weekend move is the further one.
-        for timing in timings {
+        // The fire days already given to a nearer reminder of this event: only a weekend move or
+        // a round birthday's lead can give two timings one day (the reminder days are distinct).
+        let tracksTaken = round != nil || (treatment.weekend != nil && !treatment.memorial)
+        var taken: [Int] = []
+        let days = treatment.reminderDays.days
+        // Nearest first (the days are kept largest first), so a duplicate after a weekend move is the
+        // further one; no array of timings is made per event (this loop runs for every dated row).
+        for index in 0..<(days.count + (round == nil ? 0 : 1)) {
+            let timing = index < days.count ? NotificationRequest.Timing(daysBefore: days[days.count - 1 - index]) : round!
             let daysBefore = timing.daysBefore
             var fireDay = baseDay - daysBefore
             var exact = timing == .dayOf && zoned?.elsewhere == true ? zoned?.instant : nil
@@ -214,8 +226,10 @@ package struct ReminderPlanner {
                     exact = nil
                 }
             }
-            if taken.contains(fireDay) { continue }
-            taken.append(fireDay)
+            if tracksTaken {
+                if taken.contains(fireDay) { continue }
+                taken.append(fireDay)
+            }
             if let exact {
                 guard exact > now else { continue }
             } else {
@@ -223,11 +237,7 @@ package struct ReminderPlanner {
             }
             let minute = exact != nil ? zonedAt?.minute ?? deliveryMinute : deliveryMinute
             // Cheap rejection on the integer part of the order before reading any text.
-            if heap.isFull, let last = heap.max,
-                (fireDay, minute, eventDay, kind.rank) > (last.fireDay, last.minute, last.eventDay, last.kind.rank)
-            {
-                continue
-            }
+            if let last = rejectAbove, (fireDay, minute, eventDay, kind.rank) > last { continue }
             let (id, name) =
                 identityRead
                 ?? {
@@ -254,6 +264,7 @@ package struct ReminderPlanner {
                     exact: exact
                 )
             )
+            if heap.isFull { rejectAbove = heap.max.map { ($0.fireDay, $0.minute, $0.eventDay, $0.kind.rank) } }
         }
     }
 
@@ -262,14 +273,13 @@ package struct ReminderPlanner {
     private mutating func moment(of day: LocalDate, in zone: PersonZone) -> (moment: ZonedDayOf, minute: Int)? {
         let key = ZonedKey(zone: zone.storedValue, day: day.dayNumber)
         if let known = moments[key] { return known }
-        let found = ZonedDayOf.moment(
-            of: day,
-            theirs: zone.timeZone,
-            mine: timeZone,
-            delivery: settings.deliveryTime,
-            quietAfter: settings.quietAfter
-        )
-        .map { ($0, FireTime.minutes(of: $0.instant, in: timeZone)) }
+        let theirs = zoneCalendars[zone.storedValue] ?? ZonedDayOf.gregorian(zone.timeZone)
+        zoneCalendars[zone.storedValue] = theirs
+        let found = ZonedDayOf.moment(of: day, theirs: theirs, mine: myCalendar, delivery: settings.deliveryTime, quietAfter: settings.quietAfter)
+            .map { moment in
+                let c = myCalendar.dateComponents([.hour, .minute], from: moment.instant)
+                return (moment, (c.hour ?? 0) * 60 + (c.minute ?? 0))
+            }
         moments[key] = .some(found)
         return found
     }
