@@ -344,6 +344,8 @@ timed("upcoming", "upcoming --days 365 on " + people_label("p10k", "10,000 peopl
                                    "khard printed %s lines" % FACTS["khard_lines"] if "khard_lines" in FACTS else ""])))
 timed("reschedule", "reschedule on " + people_label("p100k", "100,000 people"), "reschedule", None, "", "< 100 ms",
       limit=0.1, note=imported_note("p100k"))
+timed("reschedule-zones", "reschedule on the same people, %s cards with a time zone of their own" % format(fact_int("reschedule_zoned_cards") or 0, ","),
+      "reschedule-zones", "reschedule", "the same without zones (ours)", "< 100 ms", limit=0.1, note=imported_note("p100k"))
 export_note = imported_note("p10k")
 if FACTS.get("export_alarms") and FACTS.get("icalendar_alarms") and FACTS["export_alarms"] != FACTS["icalendar_alarms"]:
     export_note = "; ".join(filter(None, [export_note, "alarms: ours %s, peer %s" % (FACTS["export_alarms"], FACTS["icalendar_alarms"])]))

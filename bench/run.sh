@@ -263,6 +263,19 @@ measure_reschedule() {
     "$BIN" notifications enable --database "$db" >"$OUT/notifications.out" 2>&1
     "$BIN" reschedule --database "$db" --json >"$OUT/reschedule.out" 2>&1
     hf reschedule "$RUNS" -- "$BIN" reschedule --database "$db"
+    # The same people, one card in ten with a TZ of its own (eight zones, names and offsets):
+    # their day-of moments are worked out per zone and day (docs/reminders.md, "Their own time zone").
+    local zoned=$DATA/p100k-zoned.vcf
+    if [[ ! -f $zoned || $zoned -ot $DATA/p100k.vcf ]]; then
+        awk 'BEGIN { split("Asia/Tokyo America/New_York Europe/Helsinki -05:00 +05:30 Australia/Sydney America/Los_Angeles Pacific/Kiritimati", z, " ") }
+             /^END:VCARD/ { n++; if (n % 10 == 0) printf "TZ:%s\r\n", z[n % 8 + 1] }
+             { print }' "$DATA/p100k.vcf" >"$zoned.tmp"
+        mv "$zoned.tmp" "$zoned"
+    fi
+    fact reschedule_zoned_cards "$(grep -c '^TZ:' "$zoned")"
+    db=$(db_for p100k-zoned)
+    "$BIN" notifications enable --database "$db" >/dev/null 2>&1
+    hf reschedule-zones "$RUNS" -- "$BIN" reschedule --database "$db"
 }
 
 measure_export() {
