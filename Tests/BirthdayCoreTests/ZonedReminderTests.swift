@@ -54,7 +54,7 @@ import Testing
         #expect(ann.body == "It is Ann's birthday in New York (since 06:00 here)!")
         let hel = try #require(byID["hel-birthday-dayof"])
         #expect(fires(hel) == "2026-12-10T09:00:00+01:00")
-        #expect(hel.body == "It is Hel's birthday in Helsinki (since 23:00 here)!")
+        #expect(hel.body == "It is Hel's birthday in Helsinki (since 23:00 yesterday here)!")
         let bea = try #require(byID["bea-birthday-dayof"])
         #expect(fires(bea) == "2026-12-10T09:00:00+01:00")
         #expect(bea.body == "Today is Bea's birthday!")
@@ -127,6 +127,9 @@ import Testing
         var german = ReminderPlanner(settings: Settings(), timeZone: Self.berlin, now: now, localizer: Localizer(setting: "de", systemLocale: nil))
         german.offer(event(1990, 12, 10), kind: .birthday, treatment: try Self.treatment("Asia/Tokyo", days: .dayOfOnly)) { ("mei", "Mei", "") }
         #expect(german.requests().first?.body == "Mei wird heute in Tokyo 36 (seit 16:00 Uhr hiesiger Zeit)!")
+        var japanese = ReminderPlanner(settings: Settings(), timeZone: Self.berlin, now: now, localizer: Localizer(setting: "ja", systemLocale: nil))
+        japanese.offer(event(nil, 12, 10), kind: .birthday, treatment: try Self.treatment("Europe/Helsinki", days: .dayOfOnly)) { ("hel", "Hel", "") }
+        #expect(japanese.requests().first?.body == "HelsinkiではHelさんの誕生日です（こちらの時間で昨日の23:00から）！")
     }
 
     /// A memorial belongs to its own day, and someone whose zone is yours gets the usual reminder.

@@ -76,6 +76,9 @@ public struct Message: Sendable, Hashable {
         case zonedBirthday = "reminder.zoned.birthday"
         case zonedBirthdayAge = "reminder.zoned.birthday.age"
         case zonedAnniversary = "reminder.zoned.anniversary"
+        case zonedBirthdayYesterday = "reminder.zoned.birthday.yesterday"
+        case zonedBirthdayAgeYesterday = "reminder.zoned.birthday.age.yesterday"
+        case zonedAnniversaryYesterday = "reminder.zoned.anniversary.yesterday"
         case memorialTitle = "reminder.memorial.title"
         case memorialToday = "reminder.memorial.today"
         case memorialTodayAge = "reminder.memorial.today.age"
@@ -342,8 +345,8 @@ public struct Message: Sendable, Hashable {
                 .calendarAnniversaryTomorrow:
                 [.name, .text]
             case .calendarBirthdayTodayAge, .calendarBirthdayTomorrowAge: [.name, .number, .text]
-            case .zonedBirthday, .zonedAnniversary: [.name, .text, .text]
-            case .zonedBirthdayAge: [.name, .number, .text, .text]
+            case .zonedBirthday, .zonedAnniversary, .zonedBirthdayYesterday, .zonedAnniversaryYesterday: [.name, .text, .text]
+            case .zonedBirthdayAge, .zonedBirthdayAgeYesterday: [.name, .number, .text, .text]
             case .calendarAnniversaryTodayYears, .calendarAnniversaryTomorrowYears: [.name, .ordinal, .number, .text]
             case .calendarBirthdayTomorrowTitle, .calendarAnniversaryTomorrowTitle, .upcomingCalendarBirthday, .upcomingCalendarAnniversary: [.text]
             case .feedCalendarBirthdayTitle, .feedCalendarAnniversaryTitle, .showReminderDaysShared: [.text, .text]
@@ -423,14 +426,15 @@ extension Message {
     public static func birthdayToday(name: String) -> Message { Message(.birthdayToday, .name(name)) }
     public static func birthdayToday(name: String, turning age: Int) -> Message { Message(.birthdayTodayAge, .name(name), .number(age)) }
     public static func birthdayTomorrow(name: String) -> Message { Message(.birthdayTomorrow, .name(name)) }
-    /// "It is Mei's birthday in Tokyo (since 16:00 here)!", or "Mei turns 36 today in Tokyo (since 16:00 here)!" with an age.
-    public static func zonedBirthday(name: String, turning age: Int?, place: String, since time: String) -> Message {
-        guard let age else { return Message(.zonedBirthday, .name(name), .text(place), .text(time)) }
-        return Message(.zonedBirthdayAge, .name(name), .number(age), .text(place), .text(time))
+    /// "It is Mei's birthday in Tokyo (since 16:00 here)!", or "Mei turns 36 today in Tokyo (since 16:00 here)!" with an age;
+    /// "(since 23:00 yesterday here)" when their day began the evening before on your clock.
+    public static func zonedBirthday(name: String, turning age: Int?, place: String, since time: String, yesterday: Bool = false) -> Message {
+        guard let age else { return Message(yesterday ? .zonedBirthdayYesterday : .zonedBirthday, .name(name), .text(place), .text(time)) }
+        return Message(yesterday ? .zonedBirthdayAgeYesterday : .zonedBirthdayAge, .name(name), .number(age), .text(place), .text(time))
     }
     /// "It is Ada's anniversary in Tokyo (since 16:00 here)!"
-    public static func zonedAnniversary(name: String, place: String, since time: String) -> Message {
-        Message(.zonedAnniversary, .name(name), .text(place), .text(time))
+    public static func zonedAnniversary(name: String, place: String, since time: String, yesterday: Bool = false) -> Message {
+        Message(yesterday ? .zonedAnniversaryYesterday : .zonedAnniversary, .name(name), .text(place), .text(time))
     }
     public static func birthdayTomorrow(name: String, turning age: Int) -> Message { Message(.birthdayTomorrowAge, .name(name), .number(age)) }
     public static func anniversaryTitle(name: String) -> Message { Message(.anniversaryTitle, .name(name)) }

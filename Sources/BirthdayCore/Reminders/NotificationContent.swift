@@ -40,7 +40,8 @@
 /// The day-of reminder of someone in another time zone, sent while it is
 /// already their day there (``ZonedDayOf/duringTheirDay``), says where and
 /// since when on the user's clock: "It is Mei's birthday in Tokyo (since
-/// 16:00 here)!", "Mei turns 36 today in Tokyo (since 16:00 here)!"; its
+/// 16:00 here)!", "Mei turns 36 today in Tokyo (since 16:00 here)!", and
+/// "(since 23:00 yesterday here)" when their day began the evening before; its
 /// title is the usual one. A date in another calendar keeps its own words.
 ///
 /// The name is put on one line first (``SafeText/line(_:maxCharacters:)``):
@@ -55,10 +56,14 @@ public enum NotificationContent {
         public var place: String
         /// When their day began on the user's clock, `HH:MM`.
         public var since: String
+        /// Whether that was on the day before the reminder's, on the user's
+        /// clock: "since 23:00 yesterday here".
+        public var yesterday: Bool
 
-        public init(place: String, since: String) {
+        public init(place: String, since: String, yesterday: Bool = false) {
             self.place = place
             self.since = since
+            self.yesterday = yesterday
         }
     }
 
@@ -81,8 +86,9 @@ public enum NotificationContent {
             let name = SafeText.line(raw, maxCharacters: maxNameCharacters)
             let body: Message =
                 switch kind {
-                case .birthday: .zonedBirthday(name: name, turning: age, place: theirDay.place, since: theirDay.since)
-                case .anniversary: .zonedAnniversary(name: name, place: theirDay.place, since: theirDay.since)
+                case .birthday:
+                    .zonedBirthday(name: name, turning: age, place: theirDay.place, since: theirDay.since, yesterday: theirDay.yesterday)
+                case .anniversary: .zonedAnniversary(name: name, place: theirDay.place, since: theirDay.since, yesterday: theirDay.yesterday)
                 }
             return (usual.title, localizer(body))
         }

@@ -330,7 +330,12 @@ package struct ReminderPlanner {
     /// The words' place and time for a zoned day-of reminder sent during their day.
     private func words(for zoned: ZonedDayOf, zone: PersonZone?) -> NotificationContent.TheirDay? {
         guard let zone, zoned.duringTheirDay else { return nil }
-        return NotificationContent.TheirDay(place: zone.displayName, since: FireTime.clock(of: zoned.began, in: timeZone))
+        let began = LocalDate.today(at: zoned.began, in: timeZone)
+        return NotificationContent.TheirDay(
+            place: zone.displayName,
+            since: FireTime.clock(of: zoned.began, in: timeZone),
+            yesterday: began < zoned.localDay
+        )
     }
 }
 
