@@ -30,31 +30,36 @@ extension DeliveryEntry {
     /// day-of moment (``ZonedDayOf``) in `timeZone`, with `deliveryTime` and
     /// `quietAfter`: judged again in the zone in force, so it follows travel.
     public func localDay(in timeZone: TimeZone, deliveryTime: TimeOfDay, quietAfter: TimeOfDay) -> LocalDate {
-        if isSnooze { return LocalDate.today(at: fireAt, in: timeZone) }
-        if let moved = userInfo[NotificationRequest.movedToKey].flatMap({ LocalDate(iso: $0) }) { return moved }
-        let base = zonedDayOf(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter)?.localDay ?? occurrenceDate
-        return base.adding(days: -timing.daysBefore)
+        localMoment(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter).day
     }
 
     /// The instant the reminder is meant for in `timeZone`: the delivery time
     /// on its local day (``FireTime``'s DST rules), a zoned day-of reminder's
     /// own moment (``ZonedDayOf``), or a snooze's own instant.
     public func localFireAt(in timeZone: TimeZone, deliveryTime: TimeOfDay, quietAfter: TimeOfDay) -> Date {
-        if isSnooze { return fireAt }
-        if timing == .dayOf, userInfo[NotificationRequest.movedToKey] == nil,
-            let zoned = zonedDayOf(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter)
-        {
-            return zoned.instant
-        }
-        return FireTime.instant(on: localDay(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter), at: deliveryTime, in: timeZone)
-            ?? fireAt
+        localMoment(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter).instant
     }
 
-    /// The day-of moment of a person with a zone of their own, for the user in `timeZone`.
-    private func zonedDayOf(in timeZone: TimeZone, deliveryTime: TimeOfDay, quietAfter: TimeOfDay) -> ZonedDayOf? {
-        guard let zone = userInfo[NotificationRequest.zoneKey].flatMap({ PersonZone(cardValue: $0) }) else { return nil }
-        return ZonedDayOf.moment(of: occurrenceDate, theirs: zone.timeZone, mine: timeZone, delivery: deliveryTime, quietAfter: quietAfter)
+    /// ``localDay(in:deliveryTime:quietAfter:)`` and ``localFireAt(in:deliveryTime:quietAfter:)``
+    /// together, a zoned reminder's ``ZonedDayOf`` worked out once for both.
+    func localMoment(in timeZone: TimeZone, deliveryTime: TimeOfDay, quietAfter: TimeOfDay) -> (day: LocalDate, instant: Date) {
+        if isSnooze { return (LocalDate.today(at: fireAt, in: timeZone), fireAt) }
+        let day: LocalDate
+        if let moved = userInfo[NotificationRequest.movedToKey].flatMap({ LocalDate(iso: $0) }) {
+            day = moved
+        } else if let zone = personZone,
+            let zoned = ZonedDayOf.moment(of: occurrenceDate, theirs: zone.timeZone, mine: timeZone, delivery: deliveryTime, quietAfter: quietAfter)
+        {
+            if timing == .dayOf { return (zoned.localDay, zoned.instant) }
+            day = zoned.localDay.adding(days: -timing.daysBefore)
+        } else {
+            day = occurrenceDate.adding(days: -timing.daysBefore)
+        }
+        return (day, FireTime.instant(on: day, at: deliveryTime, in: timeZone) ?? fireAt)
     }
+
+    /// The person's own zone (``NotificationRequest/zone``); `nil` is the user's.
+    public var personZone: PersonZone? { userInfo[NotificationRequest.zoneKey].flatMap { PersonZone(cardValue: $0) } }
 
     /// What to do with this row at `now` in `timeZone`.
     ///
@@ -84,8 +89,7 @@ extension DeliveryEntry {
         lateAfter: Duration
     ) -> DueDecision {
         let today = LocalDate.today(at: now, in: timeZone)
-        let day = localDay(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter)
-        let moment = localFireAt(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter)
+        let (day, moment) = localMoment(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter)
         let isLate = late || now.timeIntervalSince(moment) > lateAfter.timeInterval
         if state == .retrying {
             return now >= RetryPolicy.deadline(dueDay: day, in: timeZone) ? .expire : .deliver(late: isLate)

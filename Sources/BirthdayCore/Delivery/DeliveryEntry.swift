@@ -90,7 +90,7 @@ public struct DeliveryEntry: Hashable, Sendable {
             logID: publicIDs.reminder(notificationID),
             digest: userInfo["digest"].flatMap(DigestFrequency.init(rawValue:))
         )
-        reminder.personZone = userInfo[NotificationRequest.zoneKey].flatMap { PersonZone(cardValue: $0) }
+        reminder.personZone = personZone
         return reminder
     }
 
