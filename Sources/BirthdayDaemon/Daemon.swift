@@ -143,11 +143,15 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
         configuration: engineConfiguration,
         logger: logger
     )
-    let added = try await database.remoteChannels().map(\.name)
-    let channels = (ChannelKind.delivering(settings.channels, status: status).map(\.rawValue) + added).joined(separator: ",")
+    let consent = try await database.channelConsent().consent
+    let channels = consent.names.joined(separator: ",")
     logger.notice("birthdays run started", metadata: ["status": "\(status.rawValue)", "channels": "\(channels)", "pid": "\(getpid())"])
-    if !status.allowsScheduling {
-        logger.notice("notifications are not enabled (\(status.rawValue)); nothing will be scheduled until: birthdays notifications enable")
+    if !consent.delivers {
+        logger.notice(
+            status == .denied
+                ? "notifications are off; nothing will be scheduled until: birthdays notifications enable"
+                : "no channel delivers (\(status.rawValue)); nothing will be scheduled until: birthdays notifications enable, or birthdays channels add"
+        )
     }
     let publisher = PublishFollower(
         publisher: TargetPublisher(

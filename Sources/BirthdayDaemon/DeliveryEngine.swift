@@ -27,16 +27,18 @@ import ServiceLifecycle
 ///      daemon and `birthdays deliver --once`) never send the same reminder.
 ///      Because the key holds the occurrence date, a reschedule that re-adds a
 ///      request already in the ledger is skipped (``NotificationScheduler``).
-///    - **Retry.** When every channel took it, the row is `delivered`.
-///      Otherwise only the failed channels are retried after the
-///      ``RetryPolicy`` delays (30 s, 1, 2, 5, 15 min, then every 15 min)
-///      until the end of the due day, after which the row is `failed`. A
-///      channel that refused for good (``DeliveryError/isPermanent``: an SMTP
-///      5xx, a wrong password) is not retried; when no failed channel is left
-///      to retry, the row is `failed` at once, with the channels' words.
-///      Each attempt's outcome per channel is recorded
-///      (``ChannelStatus``: last success, last error, refusals in a row,
-///      paused), for `channels list` and `status`.
+///    - **Retry, refusal, no desktop** (``DeliveryTransition``, where every
+///      such decision is a value with its own tests): a reminder that at
+///      least one channel took is `delivered`. The channels that failed are
+///      retried alone after the ``RetryPolicy`` delays (30 s, 1, 2, 5, 15 min,
+///      then every 15 min) until the end of the due day; one that refused for
+///      good (``DeliveryError/isPermanent``) is not; a desktop with no session
+///      to show on (``DeliveryError/isUnavailable``) is not once another
+///      channel delivered, and waits for a session like a retry when none
+///      did. A reminder no channel took is `failed` when nothing is left to
+///      retry or its day ends. Each attempt's outcome per channel is recorded
+///      (``ChannelStatus``: last success, last failure and its kind, refusals
+///      in a row, paused), for `channels list` and `status`.
 ///    - **Per person.** A person who chose channels (`birthdays remind
 ///      PERSON --channels`) gets their reminders only through those of the
 ///      pass's channels (the intersection: a removed or paused one is left
@@ -118,9 +120,13 @@ package actor DeliveryEngine {
         package var status: AuthorizationStatus = .notDetermined
         /// Rows added to the ledger because their instant came.
         package var queued = 0
+        /// Reminders a channel delivered for the first time (some of them with other channels left to retry: ``partly``).
         package var delivered = 0
+        /// Of ``delivered``, how many have channels left to retry.
+        package var partly = 0
         /// Of ``delivered``, how many were late.
         package var late = 0
+        /// Reminders no channel has delivered yet, waiting for a retry.
         package var retrying = 0
         package var failed = 0
         package var missed = 0
@@ -134,6 +140,24 @@ package actor DeliveryEngine {
         package var scheduled = 0
         /// The local day the pass ran on (in the user's zone).
         package var today: LocalDate?
+
+        /// Counts what ``DeliveryTransition`` made of one row.
+        mutating func count(_ tally: DeliveryTransition.Tally) {
+            switch tally {
+            case .delivered(let late):
+                delivered += 1
+                if late { self.late += 1 }
+            case .deliveredRetrying(let late):
+                delivered += 1
+                partly += 1
+                if late { self.late += 1 }
+            case .retrying: retrying += 1
+            case .failed: failed += 1
+            case .missed: missed += 1
+            case .waiting: waiting += 1
+            case .none: break
+            }
+        }
     }
 
     private let database: AppDatabase
@@ -215,7 +239,8 @@ package actor DeliveryEngine {
         result.queued = queued
         let zone = settings.resolvedTimeZone(system: system)
         result.today = LocalDate.today(at: start, in: zone)
-        if status.allowsScheduling {
+        let consent = ChannelConsent(status: status, builtIn: settings.channels, added: remote.map(\.name))
+        if consent.delivers {
             warnedNotAllowed = false
             let set = channels(settings, status, remote)
             for entry in work {
@@ -234,7 +259,7 @@ package actor DeliveryEngine {
             }
         } else if !warnedNotAllowed {
             warnedNotAllowed = true
-            logger.notice("notifications are not enabled; nothing is delivered or scheduled", metadata: ["status": "\(status.rawValue)"])
+            logger.notice("no channel delivers; nothing is delivered or scheduled", metadata: ["status": "\(status.rawValue)"])
         }
         let scheduler = NotificationScheduler(database: database, now: now, systemTimeZone: { system }, systemLocale: systemLocale, logger: logger)
         result.scheduled = try await scheduler.reschedule().scheduled
@@ -242,7 +267,7 @@ package actor DeliveryEngine {
         logger.info(
             "delivery pass",
             metadata: [
-                "queued": "\(result.queued)", "delivered": "\(result.delivered)", "late": "\(result.late)",
+                "queued": "\(result.queued)", "delivered": "\(result.delivered)", "partly": "\(result.partly)", "late": "\(result.late)",
                 "retrying": "\(result.retrying)", "failed": "\(result.failed)", "missed": "\(result.missed)",
                 "skipped": "\(result.skipped)", "waiting": "\(result.waiting)", "scheduled": "\(result.scheduled)",
                 "defaulted": "\(result.defaulted)",
@@ -284,6 +309,9 @@ package actor DeliveryEngine {
         return available.isEmpty ? (nil, true) : (available, false)
     }
 
+    /// Performs ``DeliveryTransition`` for one row: decides, claims, sends
+    /// through the channels the row goes to, records each channel's outcome
+    /// and saves the row. Every decision is the transition's; this only does the I/O.
     private func handle(
         _ original: DeliveryEntry,
         set: ChannelSet,
@@ -296,64 +324,35 @@ package actor DeliveryEngine {
     ) async {
         var entry = original
         let instant = now()
-        let deadline = RetryPolicy.deadline(
-            dueDay: entry.localDay(in: zone, deliveryTime: settings.deliveryTime, quietAfter: settings.quietAfter),
-            in: zone
-        )
-        let late: Bool
+        let (deliveryTime, quietAfter) = (settings.deliveryTime, settings.quietAfter)
         do {
-            switch entry.decision(
+            let decision = entry.decision(
                 now: instant,
                 timeZone: zone,
-                deliveryTime: settings.deliveryTime,
-                quietAfter: settings.quietAfter,
+                deliveryTime: deliveryTime,
+                quietAfter: quietAfter,
                 lateAfter: configuration.lateAfter
-            ) {
-            case .missed:
-                entry.state = .missed
-                entry.lastError =
-                    "its day ended before it could be sent (birthdays was not running, the machine slept, or the time zone moved past it)"
-                entry.updatedAt = instant
-                if try await finish(entry, from: [.queued]) { result.missed += 1 }
+            )
+            let late: Bool
+            switch DeliveryTransition.before(entry, decision: decision, now: instant) {
+            case .finish(let finished, let states, let tally):
+                if try await finish(finished, from: states) { result.count(tally) }
                 return
-            case .expire:
-                entry.state = .failed
-                entry.nextAttemptAt = nil
-                entry.updatedAt = instant
-                if try await finish(entry, from: [.retrying]) { result.failed += 1 }
+            case .move(let moment):
+                try await database.moveDelivery(entry, to: moment, now: instant)
+                result.count(.waiting)
                 return
-            case .wait(let moment):
-                let waiting = entry
-                try await database.moveDelivery(waiting, to: moment, now: instant)
-                result.waiting += 1
-                return
-            case .deliver(let isLate):
+            case .send(let isLate):
                 late = isLate
             }
-            entry.fireAt = entry.localFireAt(in: zone, deliveryTime: settings.deliveryTime, quietAfter: settings.quietAfter)
+            let day = entry.localDay(in: zone, deliveryTime: deliveryTime, quietAfter: quietAfter)
+            entry.fireAt = entry.localFireAt(in: zone, deliveryTime: deliveryTime, quietAfter: quietAfter)
             let claimed = entry
             guard try await database.claimDelivery(claimed, now: instant) else {
                 result.skipped += 1
                 return
             }
-            var reminder = entry.reminder(timeZone: zone, late: late, publicIDs: ids)
-            if late {
-                // A late reminder says so, in the reminder's language, with the time it was due.
-                let due = String(ISOInstant.format(entry.fireAt, in: zone).dropFirst(11).prefix(5))
-                let note = settings.localizer(systemLocale: systemLocale)(.reminderLate(dueAt: due))
-                // A digest's note is its first line, where a channel that cuts a long message keeps it.
-                if reminder.digest == nil { reminder.body += " " + note } else { reminder.body = note + "\n" + reminder.body }
-            }
-            if let reach, reminder.digest == nil {
-                // Looked up now, not when planned: the buttons follow the card.
-                reminder.contactLinks = ContactLink.links(
-                    for: reach.points,
-                    name: settings.names.pick(name: reach.name, nickname: reach.nickname),
-                    event: reminder.kind,
-                    in: settings.localizer(systemLocale: systemLocale)
-                )
-                reminder.sharesContactLinks = settings.contactLinks
-            }
+            let reminder = reminder(for: entry, late: late, reach: reach, zone: zone, settings: settings, ids: ids)
             let (only, defaulted) = Self.channels(for: entry, in: set, personChannels: personChannels)
             if defaulted {
                 result.defaulted += 1
@@ -363,71 +362,64 @@ package actor DeliveryEngine {
                 )
             }
             let outcomes = await set.deliverEach(reminder, only: only)
-            let failures = outcomes.compactMap { outcome in outcome.error.map { ChannelFailure(channel: outcome.channel, error: $0) } }
             let finished = now()
+            let after = DeliveryTransition.after(
+                entry,
+                outcomes: outcomes,
+                late: late,
+                finishedAt: finished,
+                deadline: RetryPolicy.deadline(dueDay: day, in: zone),
+                policy: configuration.retryPolicy
+            )
             do {
-                try await database.recordChannelOutcomes(outcomes.map { ($0.channel, $0.error) }, at: finished)
+                try await database.recordChannelOutcomes(after.channels.map { ($0.channel, $0.error) }, at: finished)
             } catch {
                 logger.warning("cannot record how the channels fared", metadata: ["error": "\(error)"])
             }
-            // A channel that refused for good is not tried again for this reminder; the others that failed are.
-            let retryable = failures.filter { !$0.error.isPermanent }
-            entry.attempts += 1
-            entry.late = late
-            entry.updatedAt = finished
-            if outcomes.isEmpty {
-                entry.state = .failed
-                entry.lastError =
-                    entry.channels == nil
-                    ? "no notification channel is enabled"
-                    : "the channels it was being retried through were removed or paused: " + (entry.channels ?? []).joined(separator: ", ")
-                result.failed += 1
-            } else if failures.isEmpty {
-                entry.state = .delivered
-                entry.deliveredAt = finished
-                entry.nextAttemptAt = nil
-                entry.channels = nil
-                entry.lastError = nil
-                result.delivered += 1
-                if late { result.late += 1 }
-            } else if retryable.isEmpty {
-                // Every channel that failed refused for good: recorded, shown in status, never retried.
-                entry.state = .failed
-                entry.nextAttemptAt = nil
-                entry.channels = failures.map(\.channel)
-                entry.lastError = DeliveryError.channelsFailed(failures).description
-                result.failed += 1
+            result.count(after.tally)
+            if let warning = after.warning {
                 logger.warning(
-                    "reminder refused by its channels",
-                    metadata: ["id": "\(reminder.logID)", "error": "\(entry.lastError ?? "")", "attempts": "\(entry.attempts)"]
-                )
-            } else {
-                entry.lastError = DeliveryError.channelsFailed(failures).description
-                // A server that asked to wait (429 with Retry-After) is not asked again sooner, when every
-                // channel left to retry asked so: one that did not goes on the usual back-off, never held up.
-                let waits = retryable.map(\.error.retryAfter)
-                let asked = waits.contains(nil) ? nil : waits.compactMap { $0 }.max().map { finished.addingTimeInterval($0.timeInterval) }
-                switch configuration.retryPolicy.decide(afterFailures: entry.attempts, failedAt: finished, deadline: deadline, notBefore: asked) {
-                case .retry(let at):
-                    entry.state = .retrying
-                    entry.nextAttemptAt = at
-                    entry.channels = retryable.map(\.channel)
-                    result.retrying += 1
-                case .giveUp:
-                    entry.state = .failed
-                    entry.nextAttemptAt = nil
-                    entry.lastError = (entry.lastError ?? "") + "; its day ended before the next attempt, so it was not sent"
-                    result.failed += 1
-                }
-                logger.warning(
-                    "reminder delivery failed",
-                    metadata: ["id": "\(reminder.logID)", "error": "\(entry.lastError ?? "")", "attempts": "\(entry.attempts)"]
+                    after.entry.state == .delivered || after.entry.deliveredAt != nil
+                        ? "reminder delivered, but not through every channel"
+                        : after.entry.state == .failed ? "reminder refused by its channels" : "reminder delivery failed",
+                    metadata: ["id": "\(reminder.logID)", "error": "\(warning)", "attempts": "\(after.entry.attempts)"]
                 )
             }
-            _ = try await finish(entry, from: [.sending])
+            _ = try await finish(after.entry, from: [.sending])
         } catch {
             logger.error("cannot update the delivery ledger", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// The reminder the channels get for `entry`: a late one says so, with
+    /// the time it was due; a person's contact buttons are looked up now,
+    /// not when it was planned, so they follow the card.
+    private func reminder(
+        for entry: DeliveryEntry,
+        late: Bool,
+        reach: PersonReach?,
+        zone: TimeZone,
+        settings: Settings,
+        ids: PublicID
+    ) -> Reminder {
+        var reminder = entry.reminder(timeZone: zone, late: late, publicIDs: ids)
+        let localizer = settings.localizer(systemLocale: systemLocale)
+        if late {
+            let due = String(ISOInstant.format(entry.fireAt, in: zone).dropFirst(11).prefix(5))
+            let note = localizer(.reminderLate(dueAt: due))
+            // A digest's note is its first line, where a channel that cuts a long message keeps it.
+            if reminder.digest == nil { reminder.body += " " + note } else { reminder.body = note + "\n" + reminder.body }
+        }
+        if let reach, reminder.digest == nil {
+            reminder.contactLinks = ContactLink.links(
+                for: reach.points,
+                name: settings.names.pick(name: reach.name, nickname: reach.nickname),
+                event: reminder.kind,
+                in: localizer
+            )
+            reminder.sharesContactLinks = settings.contactLinks
+        }
+        return reminder
     }
 
     /// The next instant the engine has work: the soonest of the next pending

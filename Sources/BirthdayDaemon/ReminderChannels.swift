@@ -3,11 +3,11 @@ import BirthdayStore
 import BirthdaySystem
 import Foundation
 
-/// The channels a reminder goes to: the built-in ones the `channels` setting
-/// and the permission let deliver (``ChannelKind/delivering(_:status:)``:
-/// `provisional` holds back the desktop only), with the desktop channel
-/// shared for the daemon's life (its connection is the one that receives
-/// the button clicks), then every channel the user added that is not paused.
+/// The channels a reminder goes to (``ChannelConsent``): the built-in ones
+/// that are on and that the permission lets deliver, with the desktop
+/// channel shared for the daemon's life (its connection is the one that
+/// receives the button clicks), then every channel the user added that is
+/// on and not paused (the engine passes only those).
 package enum ReminderChannels {
     /// - Parameters:
     ///   - desktop: the long-lived desktop channel, or `nil` to leave desktop notifications out.
@@ -26,14 +26,15 @@ package enum ReminderChannels {
         return { settings, status, remote in
             // Asked once per pass: a mail program installed since is found at the next one.
             let handlers = SchemeHandlers(environment: environment, clock: clock)
-            let builtIn = ChannelKind.delivering(settings.channels, status: status).compactMap { kind -> ChannelSet.Member? in
+            let consent = ChannelConsent(status: status, builtIn: settings.channels, added: remote.map(\.name))
+            let builtIn = consent.builtIn.compactMap { kind -> ChannelSet.Member? in
                 switch kind {
                 case .desktop: desktop.map { .init(name: kind.rawValue, sink: DesktopDelivery(channel: $0, handlers: handlers)) }
                 case .command: .init(name: kind.rawValue, sink: CommandChannel(command: settings.command, environment: environment, clock: clock))
                 case .log: .init(name: kind.rawValue, sink: logChannel)
                 }
             }
-            let added = remote.compactMap { channel -> ChannelSet.Member? in
+            let added = remote.filter { consent.added.contains($0.name) }.compactMap { channel -> ChannelSet.Member? in
                 sink(for: channel, databasePath: databasePath, environment: environment, clock: clock).map { .init(name: channel.name, sink: $0) }
             }
             return ChannelSet(builtIn + added)

@@ -23,6 +23,11 @@ public struct ChannelSet: NotificationSink {
         public var channel: String
         /// `nil` when it delivered.
         public var error: DeliveryError?
+
+        public init(channel: String, error: DeliveryError?) {
+            self.channel = channel
+            self.error = error
+        }
     }
 
     public let members: [Member]

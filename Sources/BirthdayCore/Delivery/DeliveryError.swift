@@ -52,6 +52,16 @@ public enum DeliveryError: Error, Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
+    /// Whether there is nowhere to show the reminder (no desktop session, or
+    /// no notification server on it): the desktop channel is `unavailable`,
+    /// which is not a failure when another channel delivered.
+    public var isUnavailable: Bool {
+        switch self {
+        case .noSessionBus, .noNotificationServer: true
+        default: false
+        }
+    }
+
     /// How long the server asked to wait before the next attempt: a
     /// throttled channel's, or the longest of several failures'; `nil` when
     /// none asked.

@@ -5,11 +5,11 @@ import Foundation
 ///
 /// ## One model for every channel
 /// Every channel has a name. The built-in ones are `desktop`, `command` and
-/// `log`; the `channels` setting says which of those deliver. An added
-/// channel delivers from the moment it is added until it is removed (or
-/// paused, below): adding it was the user's consent, so a `provisional`
-/// permission (given while no desktop notification server answered) holds
-/// back only the desktop channel, never an added one. Several channels of
+/// `log`. Every channel is on or off (``isOn``; `settings set channels`
+/// names those that are on); an added one is on from the moment it is
+/// added: adding it was the user's consent. ``ChannelConsent`` says which
+/// deliver: the permission holds back only the desktop channel, and
+/// `denied` (`notifications disable`) stops every one. Several channels of
 /// one kind are fine (two addresses); names are unique.
 ///
 /// ## Secrets
@@ -44,14 +44,25 @@ public struct RemoteChannel: Sendable, Hashable {
     /// ntfy and Gotify: the command (run with `/bin/sh -c`) whose first line
     /// of output is the access token (`--token-command`); `nil` sends none.
     public var tokenCommand: String?
+    /// Whether it is on (`settings set channels` turns it off and on again).
+    public var isOn: Bool
 
-    public init(name: String, kind: Kind, target: String, from: String? = nil, sendmail: String? = nil, tokenCommand: String? = nil) {
+    public init(
+        name: String,
+        kind: Kind,
+        target: String,
+        from: String? = nil,
+        sendmail: String? = nil,
+        tokenCommand: String? = nil,
+        isOn: Bool = true
+    ) {
         self.name = name
         self.kind = kind
         self.target = target
         self.from = from
         self.sendmail = sendmail
         self.tokenCommand = tokenCommand
+        self.isOn = isOn
     }
 
     /// The built-in channels' names, which an added channel cannot take.
@@ -83,35 +94,61 @@ public struct RemoteChannel: Sendable, Hashable {
 /// counts towards ``pauseAfter``; after that many in a row the channel is
 /// paused and delivers nothing until a `channels test` through it succeeds
 /// (Monica's rule). A success resets the count; a passing failure (retried)
-/// neither counts nor resets.
+/// or an unreachable desktop neither counts nor resets it.
 public struct ChannelStatus: Sendable, Hashable {
     /// Refusals in a row that pause a channel.
     public static let pauseAfter = 10
+
+    /// What the last attempt that failed met.
+    public enum Failure: String, Sendable, Hashable, Codable {
+        /// A passing failure (a timeout, a 5xx, a full queue): retried.
+        case retrying
+        /// A refusal waiting will not fix (``DeliveryError/isPermanent``).
+        case refused
+        /// Nowhere to show it: no desktop session or notification server
+        /// (``DeliveryError/isUnavailable``); not a failure of the channel.
+        case unavailable
+
+        /// The kind of `error`.
+        public init(_ error: DeliveryError) {
+            self = error.isPermanent ? .refused : error.isUnavailable ? .unavailable : .retrying
+        }
+    }
 
     public var lastSuccess: Date?
     /// The last failure, one line (the server's or program's words, never a name).
     public var lastError: String?
     public var lastErrorAt: Date?
+    /// The kind of the last failure; `nil` when nothing failed since the last success.
+    public var lastFailure: Failure?
     /// Permanent refusals in a row.
     public var refusals: Int
     public var paused: Bool
 
-    public init(lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, refusals: Int = 0, paused: Bool = false) {
+    public init(
+        lastSuccess: Date? = nil,
+        lastError: String? = nil,
+        lastErrorAt: Date? = nil,
+        lastFailure: Failure? = nil,
+        refusals: Int = 0,
+        paused: Bool = false
+    ) {
         self.lastSuccess = lastSuccess
         self.lastError = lastError
         self.lastErrorAt = lastErrorAt
+        self.lastFailure = lastFailure
         self.refusals = refusals
         self.paused = paused
     }
 
-    /// The state word `channels list` shows: `paused`; `refused` (its last
-    /// attempts were refused for good: fix it, then `channels test`);
-    /// `retrying` (the last attempt failed after the last success); or `ok`.
+    /// The state word `channels list` shows: `paused`; else, when its last
+    /// attempt failed, what that failure was: `refused` (fix it, then
+    /// `channels test`), `unavailable` (no desktop to show it on) or
+    /// `retrying`; else `ok`.
     public var state: String {
         if paused { return "paused" }
-        if refusals > 0 { return "refused" }
-        if let lastErrorAt, lastErrorAt > (lastSuccess ?? .distantPast) { return "retrying" }
-        return "ok"
+        guard let lastFailure, let lastErrorAt, lastErrorAt > (lastSuccess ?? .distantPast) else { return "ok" }
+        return lastFailure.rawValue
     }
 
     /// This status after one delivery attempt ended with `error` (`nil`: delivered) at `instant`.
@@ -119,12 +156,14 @@ public struct ChannelStatus: Sendable, Hashable {
         var next = self
         guard let error else {
             next.lastSuccess = instant
+            next.lastFailure = nil
             next.refusals = 0
             next.paused = false
             return next
         }
         next.lastError = SafeText.line(error.description, maxCharacters: 300)
         next.lastErrorAt = instant
+        next.lastFailure = Failure(error)
         if error.isPermanent {
             next.refusals += 1
             if next.refusals >= Self.pauseAfter { next.paused = true }

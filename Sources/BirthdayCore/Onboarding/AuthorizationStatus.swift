@@ -1,11 +1,12 @@
-/// Whether `birthdays` may deliver reminders, as iOS's `UNAuthorizationStatus`.
+/// The permission for desktop notifications, as iOS's `UNAuthorizationStatus`;
+/// `denied` also stops every other channel (``ChannelConsent`` has the whole model).
 ///
-/// | status | reminders scheduled | delivered | how it is reached |
+/// | status | the desktop | the other channels that are on | how it is reached |
 /// |---|---|---|---|
-/// | `notDetermined` | no | - | the start; "Maybe later" in onboarding keeps it |
-/// | `authorized` | yes | to every channel | "Allow" with a reachable channel, or `birthdays notifications enable` |
-/// | `provisional` | yes | quietly, to the log only | "Allow" while no channel is reachable |
-/// | `denied` | no | - | "Don't allow", or `birthdays notifications disable` |
+/// | `notDetermined` | not asked yet | deliver | the start; "Maybe later" in onboarding keeps it |
+/// | `authorized` | delivers | deliver | "Allow" with a reachable desktop, or `birthdays notifications enable` |
+/// | `provisional` | waits for a notification server | deliver (the log when none is on) | "Allow" while no desktop is reachable |
+/// | `denied` | off | off | "Don't allow", or `birthdays notifications disable` |
 ///
 /// Once `denied`, a permission request returns `denied` without asking
 /// again; only `birthdays notifications enable` (the equivalent of the
@@ -16,8 +17,9 @@ public enum AuthorizationStatus: String, Sendable, CaseIterable, Codable {
     case denied
     case provisional
 
-    /// Whether reminders are scheduled in this state.
-    public var allowsScheduling: Bool {
+    /// Whether the person said yes to desktop notifications (`authorized` or
+    /// `provisional`). Whether reminders are planned is ``ChannelConsent/delivers``.
+    public var isAllowed: Bool {
         switch self {
         case .authorized, .provisional: true
         case .notDetermined, .denied: false

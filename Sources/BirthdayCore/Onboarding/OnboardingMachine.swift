@@ -178,7 +178,7 @@ public struct OnboardingMachine: Sendable, Equatable {
             return .askForPermission(channelReachable: reachable)
         case (.permissionRequest, .permissionAnswered(let allowed)):
             status = AuthorizationStatus.afterRequest(allowed: allowed, channelReachable: channelReachable)
-            guard status.allowsScheduling else {
+            guard status.isAllowed else {
                 step = .complete
                 return .finish(.notificationsOff(status))
             }
@@ -200,7 +200,7 @@ public struct OnboardingMachine: Sendable, Equatable {
 
     /// The primer, unless notifications are already allowed (then the channel offer).
     private mutating func enterPrimer() -> Action {
-        guard !status.allowsScheduling else {
+        guard !status.isAllowed else {
             step = .channels
             return .offerChannels
         }

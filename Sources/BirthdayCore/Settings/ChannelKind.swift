@@ -22,20 +22,3 @@ public enum ChannelKind: String, Sendable, Hashable, CaseIterable, Codable {
         return kinds
     }
 }
-
-extension ChannelKind {
-    /// The built-in channels that deliver under `status`, of the `configured` ones.
-    ///
-    /// Rule: a `provisional` permission (given because no desktop notification
-    /// server answered) holds back the desktop channel only: the command and
-    /// the log deliver, and so does every channel the user added (adding it
-    /// was their consent). When that leaves no built-in channel, the log
-    /// delivers, so a reminder always lands somewhere. Any other status
-    /// leaves `configured` as it is (whether anything is delivered at all is
-    /// ``AuthorizationStatus/allowsScheduling``).
-    public static func delivering(_ configured: [ChannelKind], status: AuthorizationStatus) -> [ChannelKind] {
-        guard status == .provisional else { return configured }
-        let kept = configured.filter { $0 != .desktop }
-        return kept.isEmpty ? [.log] : kept
-    }
-}

@@ -30,7 +30,9 @@ public struct Settings: Hashable, Sendable {
     public var calendarName = "Birthdays"
     /// Whether feed titles start with an emoji ("🎂 Ada") or are plain ("Ada's birthday").
     public var emoji = true
-    /// Where `birthdays run` delivers reminders, in order. Default: desktop notifications.
+    /// The built-in channels that are on, in order (``ChannelConsent`` says
+    /// which of them deliver under the permission). Default: desktop
+    /// notifications. Empty (stored as `none`) turns every built-in one off.
     public var channels: [ChannelKind] = [.desktop]
     /// The command the `command` channel runs with `/bin/sh -c`; empty when unset.
     public var command = ""
@@ -129,7 +131,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
         case .anniversaries, .emoji, .calendarAges, .contactLinks: "on | off"
         case .calendarName: "any non-empty text"
-        case .channels: "a comma list of " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ") + ", e.g. desktop,log"
+        case .channels:
+            "a comma list of the channels that are on: " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ")
+                + " and the names of the channels you added (birthdays channels), e.g. desktop,email; or none"
         case .command: "a shell command, run with /bin/sh -c (empty to unset)"
         case .serve: "off | on (127.0.0.1:8484) | HOST:PORT"
         case .syncInterval: "a duration of at least 10s such as 15m, 1h or 1d"
@@ -154,9 +158,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         switch self {
         case .deliveryTime, .quietAfter, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest,
             .digestDay,
-            .roundBirthdays:
+            .roundBirthdays, .channels:
             true
-        case .calendarName, .emoji, .channels, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks: false
+        case .calendarName, .emoji, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks: false
         }
     }
 }
@@ -238,7 +242,8 @@ extension Settings {
             guard !value.isEmpty, !value.contains(where: \.isNewline) else { throw invalid }
             calendarName = value
         case .channels:
-            guard let kinds = ChannelKind.parseList(value), !kinds.isEmpty else { throw invalid }
+            guard value.lowercased() == "none" || !value.isEmpty, let kinds = ChannelKind.parseList(value.lowercased() == "none" ? "" : value)
+            else { throw invalid }
             channels = kinds
         case .command:
             guard !value.contains(where: { $0 == "\n" || $0 == "\r" }) else { throw invalid }
@@ -296,7 +301,7 @@ extension Settings {
         case .anniversaries: anniversaries ? "on" : "off"
         case .calendarName: calendarName
         case .emoji: emoji ? "on" : "off"
-        case .channels: channels.map(\.rawValue).joined(separator: ",")
+        case .channels: channels.isEmpty ? "none" : channels.map(\.rawValue).joined(separator: ",")
         case .command: command
         case .serve: serve?.description ?? "off"
         case .syncInterval: Settings.intervalText(syncInterval)

@@ -407,6 +407,25 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE sourceItem SET etag = ''")
         }
 
+        // One consent model (issue 31): an added channel is on or off like a built-in one,
+        // and a channel's last failure says whether it is retried, refused or unreachable.
+        migrator.registerMigration("v16-channel-consent") { db in
+            try db.alter(table: "channel") { t in
+                t.add(column: "enabled", .boolean).notNull().defaults(to: true)
+            }
+            try db.alter(table: "channelState") { t in
+                // ChannelStatus.Failure: "retrying" | "refused" | "unavailable"; NULL when the last attempt delivered.
+                t.add(column: "lastFailure", .text)
+            }
+            // A channel whose last failure came after its last success: refused when refusals count, else retried.
+            try db.execute(
+                sql: """
+                    UPDATE channelState SET lastFailure = CASE WHEN refusals > 0 THEN 'refused' ELSE 'retrying' END
+                    WHERE lastErrorAt IS NOT NULL AND lastErrorAt > COALESCE(lastSuccess, 0)
+                    """
+            )
+        }
+
         return migrator
     }
 }

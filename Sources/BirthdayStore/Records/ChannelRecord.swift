@@ -3,9 +3,10 @@ import Foundation
 import GRDB
 
 extension RemoteChannel.Kind: DatabaseValueConvertible {}
+extension ChannelStatus.Failure: DatabaseValueConvertible {}
 
-/// A row of the `channel` table (migrations `v8-channels`, `v9-channel-token`):
-/// a channel the user added by name.
+/// A row of the `channel` table (migrations `v8-channels`, `v9-channel-token`,
+/// `v16-channel-consent`): a channel the user added by name.
 struct ChannelRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "channel"
 
@@ -17,6 +18,8 @@ struct ChannelRecord: Codable, FetchableRecord, PersistableRecord {
     /// Migration `v9-channel-token`.
     var tokenCommand: String?
     var createdAt: Double
+    /// Whether it is on (migration `v16-channel-consent`; `settings set channels` turns it off).
+    var enabled: Bool
 
     init(_ channel: RemoteChannel, createdAt: Date) {
         name = channel.name
@@ -26,15 +29,33 @@ struct ChannelRecord: Codable, FetchableRecord, PersistableRecord {
         sendmail = channel.sendmail
         tokenCommand = channel.tokenCommand
         self.createdAt = createdAt.timeIntervalSince1970
+        enabled = channel.isOn
     }
 
     var channel: RemoteChannel {
-        RemoteChannel(name: name, kind: kind, target: target, from: fromAddress, sendmail: sendmail, tokenCommand: tokenCommand)
+        RemoteChannel(name: name, kind: kind, target: target, from: fromAddress, sendmail: sendmail, tokenCommand: tokenCommand, isOn: enabled)
     }
 
     /// Every added channel, oldest first.
     static func all(_ db: Database) throws -> [RemoteChannel] {
         try ChannelRecord.order(Column("createdAt"), Column("name")).fetchAll(db).map(\.channel)
+    }
+
+    /// The added channels that deliver: on, and not paused.
+    static func delivering(_ db: Database) throws -> [RemoteChannel] {
+        let states = try ChannelStateRecord.all(db)
+        return try all(db).filter { $0.isOn && states[$0.name]?.paused != true }
+    }
+
+    /// Which channels deliver under `settings` and `status` (``ChannelConsent``).
+    static func consent(settings: Settings, status: AuthorizationStatus, _ db: Database) throws -> ChannelConsent {
+        ChannelConsent(status: status, builtIn: settings.channels, added: try delivering(db).map(\.name))
+    }
+
+    /// Turns on the added channels in `on` and off every other one.
+    static func setOn(_ on: Set<String>, _ db: Database) throws {
+        try ChannelRecord.updateAll(db, Column("enabled").set(to: false))
+        try ChannelRecord.filter(keys: on).updateAll(db, Column("enabled").set(to: true))
     }
 }
 
@@ -47,6 +68,8 @@ struct ChannelStateRecord: Codable, FetchableRecord, PersistableRecord {
     var lastSuccess: Double?
     var lastError: String?
     var lastErrorAt: Double?
+    /// Migration `v16-channel-consent`.
+    var lastFailure: ChannelStatus.Failure?
     var refusals: Int
     var paused: Bool
 
@@ -55,6 +78,7 @@ struct ChannelStateRecord: Codable, FetchableRecord, PersistableRecord {
         lastSuccess = status.lastSuccess?.timeIntervalSince1970
         lastError = status.lastError
         lastErrorAt = status.lastErrorAt?.timeIntervalSince1970
+        lastFailure = status.lastFailure
         refusals = status.refusals
         paused = status.paused
     }
@@ -64,6 +88,7 @@ struct ChannelStateRecord: Codable, FetchableRecord, PersistableRecord {
             lastSuccess: lastSuccess.map(Date.init(timeIntervalSince1970:)),
             lastError: lastError,
             lastErrorAt: lastErrorAt.map(Date.init(timeIntervalSince1970:)),
+            lastFailure: lastFailure,
             refusals: refusals,
             paused: paused
         )

@@ -24,6 +24,30 @@ extension AppDatabase {
         }
     }
 
+    /// Which channels deliver now (``ChannelConsent``), with the settings and
+    /// the permission it was worked out from, read together.
+    package func channelConsent() async throws(StoreError) -> (settings: Settings, status: AuthorizationStatus, consent: ChannelConsent) {
+        try await read { db in
+            let settings = try SettingRecord.settings(db)
+            let status = try SettingRecord.authorizationStatus(db)
+            return (settings, status, try ChannelRecord.consent(settings: settings, status: status, db))
+        }
+    }
+
+    /// Turns on exactly the channels `choice` names, built-in (the `channels`
+    /// setting) and added alike, and every other one off, in one
+    /// transaction; the new settings.
+    @discardableResult
+    package func setChannelsOn(_ choice: ChannelChoice) async throws(StoreError) -> Settings {
+        try await write { db in
+            var settings = try SettingRecord.settings(db)
+            settings.channels = choice.builtIn
+            try SettingRecord.set(settings.text(for: .channels), for: SettingKey.channels.rawValue, db)
+            try ChannelRecord.setOn(choice.added, db)
+            return settings
+        }
+    }
+
     /// Removes the added channel `name` and its status; whether there was one.
     package func removeChannel(named name: String) async throws(StoreError) -> Bool {
         try await write { db -> Bool in

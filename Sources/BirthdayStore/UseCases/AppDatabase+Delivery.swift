@@ -13,7 +13,7 @@ package struct DueWork: Sendable {
     package var entries: [DeliveryEntry]
     /// The keyed hash for the ids logs show.
     package var publicIDs: PublicID
-    /// The channels the user added that deliver now (paused ones left out).
+    /// The channels the user added that deliver now (on, and not paused).
     package var remoteChannels: [RemoteChannel]
     /// The channels chosen for the people of ``entries`` who chose any
     /// (`birthdays remind PERSON --channels`), by person id.
@@ -56,7 +56,6 @@ extension AppDatabase {
                 quietAfter: settings.quietAfter,
                 db
             )
-            let states = try ChannelStateRecord.all(db)
             let entries = try DeliveryRecord.workable(now: now, db)
             return DueWork(
                 settings: settings,
@@ -64,7 +63,7 @@ extension AppDatabase {
                 queued: queued,
                 entries: entries,
                 publicIDs: try SettingRecord.publicIDs(db),
-                remoteChannels: try ChannelRecord.all(db).filter { states[$0.name]?.paused != true },
+                remoteChannels: try ChannelRecord.delivering(db),
                 personChannels: try PersonRecord.channelChoices(ids: Array(Set(entries.map(\.personID))), db),
                 reach: try ContactPointRecord.reach(ids: Array(Set(entries.map(\.personID))), db)
             )

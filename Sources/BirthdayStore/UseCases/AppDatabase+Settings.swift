@@ -42,6 +42,8 @@ extension AppDatabase {
             } else {
                 try SettingRecord.set(nil, for: key.rawValue, db)
             }
+            // The default of the channels: the desktop and every added channel on.
+            if key == .channels { try ChannelRecord.setOn(Set(try ChannelRecord.all(db).map(\.name)), db) }
             try RevisionRecord.bump(now: now, db)
             return try SettingRecord.settings(db)
         }

@@ -11,8 +11,9 @@ import Logging
 ///    the daemon is stopped never silently drops a due reminder: the daemon
 ///    delivers it late or records it as missed (see the daemon's `DeliveryEngine`);
 ///    then removes every pending request;
-/// 2. stops there (nothing pending) unless notifications are allowed
-///    (`authorized` or `provisional`), and logs that;
+/// 2. stops there (nothing pending) unless a channel delivers
+///    (``ChannelConsent``: the permission, the built-in channels that are on,
+///    the added ones that are on and not paused), and logs that;
 /// 3. ranks the upcoming birthdays and anniversaries that get reminders
 ///    (``Settings/treatment(of:for:)``: not excluded, deceased people per the
 ///    `deceased` setting; those in other calendars too, each an event of its
@@ -81,13 +82,13 @@ package struct NotificationScheduler: Sendable {
 
     /// Logs what a reschedule did: counts and the status, never a name.
     func log(_ result: RescheduleResult) {
-        if result.status.allowsScheduling {
+        if result.delivers {
             logger.info(
                 "rescheduled reminders",
                 metadata: ["scheduled": "\(result.scheduled)", "people": "\(result.people)", "status": "\(result.status.rawValue)"]
             )
         } else {
-            logger.info("notifications not allowed; no reminders pending", metadata: ["status": "\(result.status.rawValue)"])
+            logger.info("no channel delivers; no reminders pending", metadata: ["status": "\(result.status.rawValue)"])
         }
     }
 
@@ -98,8 +99,9 @@ package struct NotificationScheduler: Sendable {
         try queueDue(now: instant, timeZone: zone, deliveryTime: settings.deliveryTime, quietAfter: settings.quietAfter, db)
         _ = try PendingNotificationRecord.deleteAll(db)
         let status = try SettingRecord.authorizationStatus(db)
-        guard status.allowsScheduling else {
-            return RescheduleResult(status: status, requests: [], timeZone: zone)
+        let consent = try ChannelRecord.consent(settings: settings, status: status, db)
+        guard consent.delivers else {
+            return RescheduleResult(status: status, consent: consent, requests: [], timeZone: zone)
         }
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant, localizer: settings.localizer(systemLocale: systemLocale))
         let rules = settings.treatmentRules
@@ -123,7 +125,7 @@ package struct NotificationScheduler: Sendable {
         for request in requests {
             try PendingNotificationRecord.save(request, db)
         }
-        return RescheduleResult(status: status, requests: requests, timeZone: zone)
+        return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)
     }
 
     /// The next digest's pending request, when the `digest` setting is on

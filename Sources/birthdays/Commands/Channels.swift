@@ -14,9 +14,10 @@ extension BirthdaysCommand {
         static let configuration = CommandConfiguration(
             abstract: "Reach you where you are: add e-mail, ntfy, Gotify and Apprise channels by name, list them, test them.",
             discussion: """
-                Every channel has a name. The built-in ones (desktop, command, log) deliver when the 'channels' setting \
-                names them; a channel you add delivers from the moment it is added, through every reminder, until it \
-                is removed. A provisional permission holds back the desktop only. A channel that refuses \
+                Every channel has a name, and is on or off: 'settings set channels' names those that are on, built-in \
+                (desktop, command, log) and added alike. A channel you add is on from the moment it is added: adding \
+                it is your consent. The permission ('notifications') is about the desktop only, which waits for it; \
+                'notifications disable' stops every channel. A channel that refuses \
                 10 reminders in a row for good (a wrong password, an address the server rejects) is paused until \
                 'channels test NAME' gets through it. Secrets never reach the database, the lists or the log: \
                 an Apprise or ntfy URL is kept in a 0600 file beside the database, and a token is printed by \
@@ -150,10 +151,22 @@ extension BirthdaysCommand.Channels {
         }
 
         func run() async throws {
-            let channel = try await add(to: try Context(global))
-            try output(
-                "Added \(channelName) (\(channel.kind.rawValue) → \(SafeText.line(channel.target))). Try it: birthdays channels test \(channelName)"
-            )
+            let context = try Context(global)
+            let channel = try await add(to: context)
+            // Adding a channel is consent: it may be the first that delivers, so the reminders are planned now.
+            let rescheduled = try await context.scheduler().reschedule()
+            let added = "Added \(channelName) (\(channel.kind.rawValue) → \(SafeText.line(channel.target)))"
+            if rescheduled.status == .denied {
+                try output(
+                    added + ", but notifications are off, so nothing is delivered until: birthdays notifications enable. "
+                        + "Try it: birthdays channels test \(channelName)"
+                )
+            } else {
+                try output(
+                    added + "; it delivers every reminder from now on (\(Wording.count(rescheduled.scheduled, "reminder")) pending). "
+                        + "Try it: birthdays channels test \(channelName)"
+                )
+            }
         }
 
         /// Stores the channel (its secret in its file) and returns it, as
@@ -255,6 +268,7 @@ extension BirthdaysCommand.Channels {
                 let secret = RemoteChannel.secretFile(name: name, kind: kind, databasePath: context.database.path)
                 if FileManager.default.fileExists(atPath: secret) { try? FileManager.default.removeItem(atPath: secret) }
             }
+            _ = try await context.scheduler().reschedule()
             try output("Removed \(name).")
         }
     }

@@ -12,7 +12,8 @@ extension BirthdaysCommand {
             discussion: """
                 The same pass the daemon makes: due reminders are delivered exactly once (a running daemon and this \
                 command never both send one), late ones the same day are flagged late, older ones recorded as missed, \
-                due retries are attempted. Exits 1 when some reminder failed or is waiting for a retry.
+                due retries are attempted. A reminder one channel delivered is delivered; a channel that failed beside it \
+                is retried alone. Exits 1 when some reminder failed, or some channel is waiting for a retry.
                 """
         )
 
@@ -29,6 +30,8 @@ extension BirthdaysCommand {
             var status: String
             var queued: Int
             var delivered: Int
+            /// Of `delivered`, those with a channel left to retry.
+            var partly: Int
             var late: Int
             var retrying: Int
             var failed: Int
@@ -68,6 +71,7 @@ extension BirthdaysCommand {
                             status: result.status.rawValue,
                             queued: result.queued,
                             delivered: result.delivered,
+                            partly: result.partly,
                             late: result.late,
                             retrying: result.retrying,
                             failed: result.failed,
@@ -77,12 +81,13 @@ extension BirthdaysCommand {
                     )
                 )
             } else {
+                let partly = result.partly > 0 ? "; \(result.partly) of them with a channel to retry" : ""
                 try output(
-                    "Delivered \(result.delivered) (\(result.late) late), \(result.retrying) to retry, \(result.failed) failed, "
+                    "Delivered \(result.delivered) (\(result.late) late\(partly)), \(result.retrying) to retry, \(result.failed) failed, "
                         + "\(result.missed) missed; \(result.scheduled) pending."
                 )
             }
-            if result.failed > 0 || result.retrying > 0 { throw ExitCode.failure }
+            if result.failed > 0 || result.retrying > 0 || result.partly > 0 { throw ExitCode.failure }
         }
     }
 }

@@ -28,7 +28,7 @@ extension BirthdaysCommand.Notifications {
             var line = "Notifications: \(status.rawValue)"
             if let next = pending.first {
                 line += "; \(Wording.count(pending.count, "reminder")) pending, next \(ISOInstant.format(next.fireAt, in: zone))"
-            } else if !status.allowsScheduling {
+            } else if !(try await context.database.channelConsent().consent.delivers) {
                 line += "; turn them on with: birthdays notifications enable"
             }
             try output(line)

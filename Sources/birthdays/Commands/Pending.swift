@@ -26,8 +26,8 @@ extension BirthdaysCommand {
                 try output(JSONOutput.string(reminders.map { PendingOutput($0, zone: zone) }, pretty: true))
             } else if reminders.isEmpty {
                 guard !quiet else { return }
-                let status = try await context.database.authorizationStatus()
-                try output(localizer(status.allowsScheduling ? .plain(.pendingNone) : .pendingNoneDisabled(status: status.rawValue)))
+                let (_, status, consent) = try await context.database.channelConsent()
+                try output(localizer(consent.delivers ? .plain(.pendingNone) : .pendingNoneDisabled(status: status.rawValue)))
             } else {
                 try output(PendingOutput.table(reminders, zone: zone, in: localizer))
             }

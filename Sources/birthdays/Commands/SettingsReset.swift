@@ -19,7 +19,12 @@ extension BirthdaysCommand.SettingsCommand {
             let context = try Context(global)
             let settings = try await context.database.resetSetting(key, now: context.now)
             let rescheduled = key.affectsReminders ? try await context.scheduler().reschedule() : nil
-            try output(json ? JSONOutput.string(SettingsOutput(settings), pretty: true) : SettingsOutput.changed(key, settings, rescheduled))
+            let added = try await context.database.remoteChannels()
+            try output(
+                json
+                    ? JSONOutput.string(SettingsOutput(settings, added: added), pretty: true)
+                    : SettingsOutput.changed(key, settings, added: added, rescheduled)
+            )
         }
     }
 }

@@ -18,8 +18,10 @@ extension BirthdaysCommand.SettingsCommand {
         @Flag(help: "Print the settings as a JSON object afterwards.")
         var json = false
 
-        /// A value the setting does not take is a usage error (exit 64) naming what it takes.
+        /// A value the setting does not take is a usage error (exit 64) naming
+        /// what it takes (`channels` is checked in ``run()``, against the channels added).
         func validate() throws {
+            guard key != .channels else { return }
             var check = Settings()
             do {
                 try check.set(key, to: value)
@@ -30,12 +32,37 @@ extension BirthdaysCommand.SettingsCommand {
 
         func run() async throws {
             let context = try Context(global)
-            let settings = try await context.database.setSetting(key, to: value, now: context.now)
+            let settings: Settings
+            if key == .channels {
+                // Built-in and added channels are on or off alike: the list names those that are on.
+                let known = try await context.database.remoteChannels().map(\.name)
+                let choice: ChannelChoice
+                do {
+                    choice = try ChannelChoice(parsing: value, added: known)
+                } catch {
+                    throw ValidationError(error.description)
+                }
+                settings = try await context.database.setChannelsOn(choice)
+            } else {
+                settings = try await context.database.setSetting(key, to: value, now: context.now)
+            }
             if (key == .channels || key == .command) && settings.channels.contains(.command) && settings.command.trimmingWhitespace().isEmpty {
                 printError("warning: the 'command' channel is on, but no command is set; set one with: birthdays settings set command '…'")
             }
             let rescheduled = key.affectsReminders ? try await context.scheduler().reschedule() : nil
-            try output(json ? JSONOutput.string(SettingsOutput(settings), pretty: true) : SettingsOutput.changed(key, settings, rescheduled))
+            let added = try await context.database.remoteChannels()
+            if key == .channels, let rescheduled, !rescheduled.delivers {
+                printError(
+                    rescheduled.status == .denied
+                        ? "warning: notifications are off, so no channel delivers; turn them on with: birthdays notifications enable"
+                        : "warning: no channel delivers now, so nothing is reminded"
+                )
+            }
+            try output(
+                json
+                    ? JSONOutput.string(SettingsOutput(settings, added: added), pretty: true)
+                    : SettingsOutput.changed(key, settings, added: added, rescheduled)
+            )
         }
     }
 }

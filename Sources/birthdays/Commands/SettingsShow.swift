@@ -15,7 +15,12 @@ extension BirthdaysCommand.SettingsCommand {
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let (settings, zone) = try await context.settings()
-            try output(json ? JSONOutput.string(SettingsOutput(settings), pretty: true) : SettingsOutput.text(settings, zone: zone))
+            let added = try await context.database.remoteChannels()
+            try output(
+                json
+                    ? JSONOutput.string(SettingsOutput(settings, added: added), pretty: true)
+                    : SettingsOutput.text(settings, added: added, zone: zone)
+            )
         }
     }
 }

@@ -8,16 +8,21 @@ enum ChannelsOutput {
         var name: String
         var kind: String
         var target: String
-        /// `on`/`off` for a built-in channel (the `channels` setting and the permission), `on` for an added one.
+        /// Whether it delivers (``ChannelConsent``): on, and not held back by the permission or a pause.
         var enabled: Bool
         var status: ChannelStatus
-        /// Why a built-in channel does not deliver now, when it does not.
+        /// Why it does not deliver now, when it does not.
         var note: String?
     }
 
-    /// The rows for these settings, permission, added channels and statuses.
+    /// The rows for these settings, permission, added channels and statuses,
+    /// by the one consent model: a row is `ok` only when reminders use it.
     static func rows(settings: Settings, permission: AuthorizationStatus, added: [RemoteChannel], statuses: [String: ChannelStatus]) -> [Row] {
-        let delivering = ChannelKind.delivering(settings.channels, status: permission)
+        let consent = ChannelConsent(
+            status: permission,
+            builtIn: settings.channels,
+            added: added.filter { $0.isOn && statuses[$0.name]?.paused != true }.map(\.name)
+        )
         let builtIn = ChannelKind.allCases.map { kind -> Row in
             let target: String =
                 switch kind {
@@ -26,25 +31,33 @@ enum ChannelsOutput {
                 case .log: "standard output (the journal)"
                 }
             var note: String?
-            if settings.channels.contains(kind) && !delivering.contains(kind) { note = "held back while notifications are provisional" }
-            if !settings.channels.contains(kind) { note = "off (settings set channels)" }
+            if !settings.channels.contains(kind) && !consent.builtIn.contains(kind) {
+                note = "off (settings set channels)"
+            } else if let hold = ChannelConsent.hold(kind, status: permission) {
+                note = hold.words
+            }
             return Row(
                 name: kind.rawValue,
                 kind: "built-in",
                 target: target,
-                enabled: delivering.contains(kind),
+                enabled: consent.builtIn.contains(kind),
                 status: statuses[kind.rawValue] ?? ChannelStatus(),
                 note: note
             )
         }
         let remote = added.map { channel in
-            Row(
+            let paused = statuses[channel.name]?.paused == true
+            let note: String? =
+                if !channel.isOn { "off (settings set channels)" } else {
+                    ChannelConsent.hold(addedChannelPaused: paused, status: permission).flatMap { $0 == .paused ? nil : $0.words }
+                }
+            return Row(
                 name: channel.name,
                 kind: channel.kind.rawValue,
                 target: channel.target,
-                enabled: true,
+                enabled: consent.added.contains(channel.name) || (paused && channel.isOn && permission != .denied),
                 status: statuses[channel.name] ?? ChannelStatus(),
-                note: nil
+                note: note
             )
         }
         return builtIn + remote
@@ -56,7 +69,7 @@ enum ChannelsOutput {
         var kind: String
         var target: String
         var enabled: Bool
-        /// `ok`, `retrying`, `paused`, or `off`.
+        /// `ok`, `retrying`, `refused`, `unavailable`, `paused`, or `off`.
         var state: String
         var last_success: String?
         var last_error: String?

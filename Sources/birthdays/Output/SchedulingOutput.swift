@@ -78,9 +78,11 @@ struct RescheduleOutput: Encodable {
     }
 
     static func text(_ result: RescheduleResult) -> String {
-        guard result.status.allowsScheduling else {
-            return "Notifications are not enabled (\(result.status.rawValue)); no reminders pending. "
-                + "Turn them on with: birthdays notifications enable"
+        guard result.delivers else {
+            return result.status == .denied
+                ? "Notifications are off (denied); no reminders pending. Turn them on with: birthdays notifications enable"
+                : "No channel delivers (notifications \(result.status.rawValue), no channel added); no reminders pending. "
+                    + "Turn the desktop on with: birthdays notifications enable, or add a channel: birthdays channels add"
         }
         guard let first = result.first, let last = result.last else { return "No reminders to schedule." }
         return "Scheduled \(Wording.count(result.scheduled, "reminder")) for \(Wording.count(result.people, "person", "people")); "

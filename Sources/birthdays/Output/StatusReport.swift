@@ -25,6 +25,7 @@ struct StatusReport {
     var pid: Int32?
     var now: Date
     var permission: AuthorizationStatus
+    /// The channels that deliver (``ChannelConsent``).
     var channels: [String]
     var pending: Int
     var nextFire: Date?
@@ -51,7 +52,7 @@ struct StatusReport {
 
     /// - Parameter names: look up the people's names (for a terminal).
     init(context: Context, days: Int, names: Bool = false) async throws {
-        let (settings, zone) = try await context.settings()
+        let (_, zone) = try await context.settings()
         let database = context.database
         self.zone = zone
         self.days = days
@@ -59,7 +60,7 @@ struct StatusReport {
         pid = DaemonLock.holder(database: database.path)
         permission = try await database.authorizationStatus()
         ids = try await database.publicIDs()
-        channels = ChannelKind.delivering(settings.channels, status: permission).map(\.rawValue) + (try await database.remoteChannels()).map(\.name)
+        channels = try await database.channelConsent().consent.names
         let reminders = try await database.pendingReminders()
         pending = reminders.count
         let ledgerWork = try await database.nextLedgerWork()
@@ -116,9 +117,15 @@ struct StatusReport {
 
     static let problemStates: [DeliveryEntry.State] = [.failed, .missed, .interrupted, .retrying]
 
-    func count(_ state: DeliveryEntry.State) -> Int { recent.filter { $0.state == state }.count }
+    /// The state a row is reported in: a reminder that a channel delivered is
+    /// `delivered`, even while another channel is still retried.
+    static func reported(_ entry: DeliveryEntry) -> DeliveryEntry.State {
+        entry.state == .retrying && entry.deliveredAt != nil ? .delivered : entry.state
+    }
 
-    var problems: [DeliveryEntry] { recent.filter { Self.problemStates.contains($0.state) } }
+    func count(_ state: DeliveryEntry.State) -> Int { recent.filter { Self.reported($0) == state }.count }
+
+    var problems: [DeliveryEntry] { recent.filter { Self.problemStates.contains(Self.reported($0)) } }
 
     func iso(_ date: Date?) -> String? { date.map { ISOInstant.format($0, in: zone) } }
 
@@ -129,6 +136,14 @@ struct StatusReport {
             var pid: Int?
             /// The fire time a running daemon should have handled more than 90 s ago (late or stuck); absent otherwise.
             var overdue_since: String?
+        }
+
+        /// The desktop had nowhere to show a reminder (no session, no notification server).
+        struct DesktopUnavailable: Encodable {
+            var since: String?
+            var error: String?
+            /// The channels that delivered instead; empty when the reminders wait for a desktop session.
+            var delivered_instead: [String]
         }
 
         /// A channel that refused its last reminders for good, or is paused.
@@ -201,6 +216,7 @@ struct StatusReport {
         var sources: [SourceState]
         var publish_targets: [PublishState]
         var channel_problems: [ChannelProblem]
+        var desktop_unavailable: DesktopUnavailable?
         /// The desktop is the only channel and no notification server took a reminder in the last week.
         var desktop_unanswered: Bool
         /// Public ids of the people none of whose chosen channels delivers: their reminders use the default channels.
@@ -209,7 +225,19 @@ struct StatusReport {
 
     /// The channels that refused their last reminders for good, or are paused, with their status.
     var channelProblems: [(name: String, status: ChannelStatus)] {
-        channels.compactMap { name in channelStatuses[name].flatMap { $0.refusals > 0 || $0.paused ? (name, $0) : nil } }
+        channels.compactMap { name in channelStatuses[name].flatMap { $0.state == "refused" || $0.paused ? (name, $0) : nil } }
+    }
+
+    /// The desktop's last attempt found nowhere to show the reminder: since
+    /// when, why, and which channels delivered since (empty: the reminders
+    /// wait for a desktop session). `nil` when the desktop is off or fine.
+    var desktopUnavailable: (since: Date, error: String?, deliveredInstead: [String])? {
+        let desktop = ChannelKind.desktop.rawValue
+        guard channels.contains(desktop), let status = channelStatuses[desktop], status.state == "unavailable", let since = status.lastErrorAt
+        else { return nil }
+        // Every channel's outcome of one attempt is recorded at the same instant.
+        let instead = channels.filter { $0 != desktop && (channelStatuses[$0]?.lastSuccess ?? .distantPast) >= since }
+        return (since, status.lastError, instead)
     }
 
     /// Whether the desktop is the only channel and no notification server has
@@ -281,6 +309,7 @@ struct StatusReport {
                 )
             },
             channel_problems: channelProblems.map { .init(name: $0.name, state: $0.status.state, error: $0.status.lastError) },
+            desktop_unavailable: desktopUnavailable.map { .init(since: iso($0.since), error: $0.error, delivered_instead: $0.deliveredInstead) },
             desktop_unanswered: desktopUnanswered,
             people_on_default_channels: defaultedPeople.map(ids.person)
         )
@@ -290,6 +319,14 @@ struct StatusReport {
         var lines: [String] = []
         lines.append("Daemon: " + (pid.map { "running (pid \($0))" } ?? "not running; reminders are delivered only while it runs, so " + startHint))
         lines.append("Notifications: \(permission.rawValue); channels: \(channels.isEmpty ? "none" : channels.joined(separator: ","))")
+        if channels.isEmpty {
+            lines.append(
+                permission == .denied
+                    ? "Nothing is delivered: notifications are off. Turn them on with: birthdays notifications enable"
+                    : "Nothing is delivered: no channel is on. Allow the desktop with: birthdays notifications enable, "
+                        + "or add a channel: birthdays channels add email ADDRESS (or ntfy URL)"
+            )
+        }
         lines.append("Pending: \(pending)" + (iso(nextFire).map { "; next \($0)" + named(nextPersonID) } ?? ""))
         if let overdue {
             let minutes = Int(now.timeIntervalSince(overdue) / 60)
@@ -308,6 +345,16 @@ struct StatusReport {
                 status.paused
                     ? "Channel \(name) is paused after \(ChannelStatus.pauseAfter) refusals in a row\(error). Fix it, then resume it: birthdays channels test \(name)"
                     : "Channel \(name) refused its last reminder\(error). Fix it, then check: birthdays channels test \(name)"
+            )
+        }
+        if let (since, error, instead) = desktopUnavailable {
+            let why = error.map { " (" + SafeText.line($0) + ")" } ?? ""
+            lines.append(
+                "Desktop: could not be reached at \(Wording.wallClock(since, zone: zone))\(why); "
+                    + (instead.isEmpty
+                        ? "reminders wait for a desktop session until the end of their day. "
+                            + "Add a channel that reaches you elsewhere: birthdays channels add email ADDRESS"
+                        : "reminders went through \(instead.joined(separator: ", ")) instead.")
             )
         }
         if desktopUnanswered {

@@ -12,7 +12,7 @@ import GRDB
 /// It mirrors iOS's pending-notification store:
 /// - Adding a request with an id that is already pending replaces it.
 /// - A request is silently dropped when notifications are not allowed
-///   (``AuthorizationStatus/allowsScheduling``) or when its fire instant is
+///   (``AuthorizationStatus/isAllowed``) or when its fire instant is
 ///   not after `now` (a one-shot trigger in the past never fires).
 ///
 /// ## The cap of 64
@@ -57,7 +57,7 @@ struct PendingNotificationStore: Sendable {
         status: AuthorizationStatus,
         capacity: Int = PendingNotificationStore.capacity
     ) -> AddOutcome {
-        guard status.allowsScheduling else { return .droppedNotAuthorized }
+        guard status.isAllowed else { return .droppedNotAuthorized }
         guard request.fireAt > now else { return .droppedPast }
         if pending.contains(where: { $0.id == request.id }) { return .replaced }
         guard pending.count >= capacity else { return .added }
