@@ -83,7 +83,8 @@ public struct RemoteChannel: Sendable, Hashable {
 /// counts towards ``pauseAfter``; after that many in a row the channel is
 /// paused and delivers nothing until a `channels test` through it succeeds
 /// (Monica's rule). A success resets the count; a passing failure (retried)
-/// neither counts nor resets.
+/// neither counts nor resets it, but it is the last error, so the state
+/// reads `retrying` until the next refusal or success.
 public struct ChannelStatus: Sendable, Hashable {
     /// Refusals in a row that pause a channel.
     public static let pauseAfter = 10
@@ -95,23 +96,34 @@ public struct ChannelStatus: Sendable, Hashable {
     /// Permanent refusals in a row.
     public var refusals: Int
     public var paused: Bool
+    /// Whether ``lastError`` was a refusal (``DeliveryError/isPermanent``) rather than a passing failure.
+    public var lastErrorRefused: Bool
 
-    public init(lastSuccess: Date? = nil, lastError: String? = nil, lastErrorAt: Date? = nil, refusals: Int = 0, paused: Bool = false) {
+    public init(
+        lastSuccess: Date? = nil,
+        lastError: String? = nil,
+        lastErrorAt: Date? = nil,
+        refusals: Int = 0,
+        paused: Bool = false,
+        lastErrorRefused: Bool? = nil
+    ) {
         self.lastSuccess = lastSuccess
         self.lastError = lastError
         self.lastErrorAt = lastErrorAt
         self.refusals = refusals
         self.paused = paused
+        self.lastErrorRefused = lastErrorRefused ?? (refusals > 0)
     }
 
-    /// The state word `channels list` shows: `paused`; `refused` (its last
-    /// attempts were refused for good: fix it, then `channels test`);
-    /// `retrying` (the last attempt failed after the last success); or `ok`.
+    /// The state word `channels list` shows, from the last attempt:
+    /// `paused`; `refused` (the last attempt was refused for good: fix it,
+    /// then `channels test`); `retrying` (the last attempt failed for a
+    /// passing reason after the last success, whatever refusals came
+    /// before it); or `ok`.
     public var state: String {
         if paused { return "paused" }
-        if refusals > 0 { return "refused" }
-        if let lastErrorAt, lastErrorAt > (lastSuccess ?? .distantPast) { return "retrying" }
-        return "ok"
+        guard let lastErrorAt, lastErrorAt > (lastSuccess ?? .distantPast) else { return "ok" }
+        return lastErrorRefused ? "refused" : "retrying"
     }
 
     /// This status after one delivery attempt ended with `error` (`nil`: delivered) at `instant`.
@@ -125,6 +137,7 @@ public struct ChannelStatus: Sendable, Hashable {
         }
         next.lastError = SafeText.line(error.description, maxCharacters: 300)
         next.lastErrorAt = instant
+        next.lastErrorRefused = error.isPermanent
         if error.isPermanent {
             next.refusals += 1
             if next.refusals >= Self.pauseAfter { next.paused = true }
@@ -140,8 +153,22 @@ extension RemoteChannel {
     /// (`apprise -c`), so the URL is never in an argument list, an
     /// environment, the database or a log.
     public static func secretFile(name: String, kind: Kind, databasePath: String) -> String {
-        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("channels")
-            .appendingPathComponent(name + "." + kind.rawValue).path
+        URL(fileURLWithPath: secretFolder(databasePath: databasePath)).appendingPathComponent(name + "." + kind.rawValue).path
+    }
+
+    /// The folder of the ``secretFile(name:kind:databasePath:)`` files: `channels` beside the database.
+    public static func secretFolder(databasePath: String) -> String {
+        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("channels").path
+    }
+
+    /// What to do when a channel's ``secretFile(name:kind:databasePath:)``
+    /// is missing or does not hold a URL of its kind: name the file and say
+    /// how to write it again, keeping the channel (its name, its history and
+    /// who chose it).
+    public static func missingSecret(file: String, kind: Kind) -> String {
+        let example = kind == .ntfy ? "the server and topic, like https://ntfy.sh/TOPIC" : "the Apprise URL, like tgram://BOTTOKEN/CHATID"
+        return "\(file) is missing or holds no \(kind == .ntfy ? "ntfy" : "Apprise") URL; write \(example), on one line into it "
+            + "(then chmod 600 \(file)), and the channel delivers again"
     }
 
     /// Whether a channel of `kind` keeps its URL in a ``secretFile(name:kind:databasePath:)``.

@@ -407,6 +407,15 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE sourceItem SET etag = ''")
         }
 
+        // Whether a channel's last failure was a refusal (issue 31): a passing failure after
+        // refusals reads `retrying`, not `refused`. Until now a row with refusals had last been refused.
+        migrator.registerMigration("v16-channel-last-refused") { db in
+            try db.alter(table: "channelState") { t in
+                t.add(column: "lastErrorRefused", .boolean).notNull().defaults(to: false)
+            }
+            try db.execute(sql: "UPDATE channelState SET lastErrorRefused = 1 WHERE refusals > 0")
+        }
+
         return migrator
     }
 }

@@ -38,7 +38,7 @@ struct ChannelRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-/// A row of the `channelState` table (migration `v8-channels`): how one
+/// A row of the `channelState` table (migrations `v8-channels`, `v16-channel-last-refused`): how one
 /// channel, built-in or added, has fared.
 struct ChannelStateRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "channelState"
@@ -49,6 +49,8 @@ struct ChannelStateRecord: Codable, FetchableRecord, PersistableRecord {
     var lastErrorAt: Double?
     var refusals: Int
     var paused: Bool
+    /// Migration `v16-channel-last-refused`.
+    var lastErrorRefused: Bool
 
     init(name: String, _ status: ChannelStatus) {
         self.name = name
@@ -57,6 +59,7 @@ struct ChannelStateRecord: Codable, FetchableRecord, PersistableRecord {
         lastErrorAt = status.lastErrorAt?.timeIntervalSince1970
         refusals = status.refusals
         paused = status.paused
+        lastErrorRefused = status.lastErrorRefused
     }
 
     var status: ChannelStatus {
@@ -65,7 +68,8 @@ struct ChannelStateRecord: Codable, FetchableRecord, PersistableRecord {
             lastError: lastError,
             lastErrorAt: lastErrorAt.map(Date.init(timeIntervalSince1970:)),
             refusals: refusals,
-            paused: paused
+            paused: paused,
+            lastErrorRefused: lastErrorRefused
         )
     }
 
