@@ -68,7 +68,13 @@ package enum ReminderChannels {
                 )
             } else {
                 // Checked when it was added; a row edited into something else since refuses, and says why.
-                Refusing(error: .remoteRefused(channel: channel.name, reason: "its address is not an e-mail address; remove it and add it again"))
+                Refusing(
+                    error: .remoteRefused(
+                        channel: channel.name,
+                        reason: "its stored address is not an e-mail address; add the channel again under another --name with the right address, "
+                            + "then remove this one"
+                    )
+                )
             }
         case .ntfy:
             PushChannel(

@@ -1,6 +1,10 @@
 import BirthdayCore
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Delivers a reminder through one Apprise URL (Telegram, Matrix, Signal,
 /// Pushover, Discord, e-mail and a hundred more) with Debian's `apprise`
 /// command, the well-kept library for those services.
@@ -12,10 +16,16 @@ import Foundation
 /// - The URL (it carries tokens and passwords) is read by apprise from the
 ///   channel's 0600 file (``RemoteChannel/secretFile(name:kind:databasePath:)``)
 ///   given with `-c`: never in an argument list, an environment or a log.
-/// - The reminder's text (its body, which names the person and the day)
-///   goes on standard input, never as an argument: another user's `ps`
-///   would show a name in an argument list. The program runs with an
-///   argument list, never a shell.
+/// - The reminder's title and text (which name the person and the day) go
+///   on standard input, never as an argument: another user's `ps` would
+///   show a name in an argument list. apprise's command line takes a title
+///   only as an argument (`-t`), so when `apprise` is a Python script
+///   (Debian's), its interpreter runs apprise's own command line
+///   (`apprise.cli.main`) through a short fixed program (``titledProgram``)
+///   that reads the title from the first line of standard input and the
+///   body from the rest: the same options, exit statuses and words, and the
+///   title arrives as the title. Any other `apprise` gets the title as the
+///   body's first line. The program runs with an argument list, never a shell.
 /// - Exit status 0 is delivered; 1 (a service failed) is retried
 ///   (``DeliveryError/remoteUnavailable(channel:reason:)``); 2 (bad
 ///   arguments) and 3 (nothing matched: an empty or unreadable file) are
@@ -56,27 +66,65 @@ package struct AppriseChannel: NotificationSink {
         return folders.map { $0 + "/apprise" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// What goes on apprise's standard input: the reminder's body (a
-    /// digest's title, a blank line, its lines), then, with `contact-links`
-    /// on, a line with the person's first contact link.
-    static func text(of reminder: Reminder) -> String {
-        guard reminder.digest == nil else { return SafeText.line(reminder.title) + "\n\n" + reminder.safeBody }
-        return reminder.safeBody + (reminder.contactLine.map { "\n" + $0 } ?? "")
+    /// The message's body: the reminder's body (a digest's lines), then,
+    /// with `contact-links` on, a line with the person's first contact link.
+    static func body(of reminder: Reminder) -> String {
+        reminder.safeBody + (reminder.contactLine.map { "\n" + $0 } ?? "")
+    }
+
+    /// What goes on the standard input of ``titledProgram``: the title on
+    /// one line, then the body.
+    static func titledInput(of reminder: Reminder) -> [UInt8] {
+        Array((SafeText.line(reminder.title) + "\n" + body(of: reminder) + "\n").utf8)
+    }
+
+    /// What goes on a plain apprise's standard input (its body): the title,
+    /// a blank line, and the body.
+    static func plainInput(of reminder: Reminder) -> [UInt8] {
+        Array((SafeText.line(reminder.title) + "\n\n" + body(of: reminder) + "\n").utf8)
+    }
+
+    /// The Python program that runs apprise's command line with the title
+    /// (the first line of standard input) and the body (the rest) as
+    /// options, in-process: `INTERPRETER -c titledProgram CONFIG`.
+    static let titledProgram = """
+        import sys
+        from apprise.cli import main
+        title = sys.stdin.readline().rstrip("\\n")
+        body = sys.stdin.read().rstrip("\\n")
+        main(args=["-c", sys.argv[1], "-t", title, "-b", body], prog_name="apprise")
+        """
+
+    /// The Python interpreter of `program` when it is a Python script
+    /// (`#!/usr/bin/python3`), else `nil`.
+    static func pythonInterpreter(of program: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: program) else { return nil }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 256)) ?? Data(), as: UTF8.self)
+        guard head.hasPrefix("#!"), let line = head.dropFirst(2).split(separator: "\n").first else { return nil }
+        let words = line.split(separator: " ").map(String.init)
+        guard words.count == 1, let first = words.first, first.hasPrefix("/") else { return nil }
+        return URL(fileURLWithPath: first).lastPathComponent.hasPrefix("python") ? first : nil
     }
 
     package func deliver(_ reminder: Reminder) async throws(DeliveryError) {
         guard let program else {
             throw .remoteRefused(channel: name, reason: "the apprise program is not installed (Debian package apprise)")
         }
+        // Apprise says only "You must specify at least one server URL" for a file it cannot read: name the file.
+        guard access(configuration, R_OK) == 0 else {
+            throw .remoteRefused(channel: name, reason: RemoteChannel.missingSecret(file: configuration, kind: .apprise))
+        }
         var variables = environment
         // Apprise reads its own config files from these too; only the one given with -c may count.
         for key in variables.keys where key.hasPrefix("APPRISE_") { variables[key] = nil }
+        let interpreter = Self.pythonInterpreter(of: program)
         let outcome: ChildProcess.Outcome
         do {
             outcome = try await ChildProcess.run(
-                [program, "-c", configuration],
+                interpreter.map { [$0, "-c", Self.titledProgram, configuration] } ?? [program, "-c", configuration],
                 environment: variables,
-                input: Array(Self.text(of: reminder).utf8) + [0x0A],
+                input: interpreter == nil ? Self.plainInput(of: reminder) : Self.titledInput(of: reminder),
                 output: .capture(limit: 16_384),
                 stderr: .withOutput,
                 timeout: timeout,

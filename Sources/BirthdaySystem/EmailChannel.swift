@@ -6,9 +6,11 @@ import Glibc
 #endif
 
 /// Sends each reminder as an e-mail through the sendmail interface: the
-/// message (``EmailMessage/reminder(_:from:to:host:now:)``) on the standard
-/// input of `PROGRAM -i -f FROM -- TO`, run with an argument list (never a
-/// shell) through ``ChildProcess``. msmtp (Debian `msmtp`, or `msmtp-mta`
+/// message (``EmailMessage/reminder(_:from:to:host:now:token:)``) on the standard
+/// input of `PROGRAM -i -f FROM -- TO` (`PROGRAM -i -- TO` without a sender
+/// of the channel's own: the program's configuration chooses it, msmtp the
+/// `from` of its account in `~/.msmtprc`, and adds the `From` header), run
+/// with an argument list (never a shell) through ``ChildProcess``. msmtp (Debian `msmtp`, or `msmtp-mta`
 /// for /usr/sbin/sendmail) with the user's `~/.msmtprc` is the usual program;
 /// postfix's or exim's sendmail work the same way.
 ///
@@ -31,15 +33,16 @@ import Glibc
 /// as `msmtp: server message: 550 5.1.1 no such user`, on one line and at
 /// most 300 characters; msmtp's closing "could not send mail" line is
 /// passed over for the one before it. It never
-/// holds the message, a name or the subject. A retried delivery sends the
-/// same Message-ID; a crash after the server took the message and before
-/// the ledger recorded it can send it twice (at least once, never lost).
+/// holds the message, a name or the subject. Every attempt is a message of
+/// its own, with a Message-ID of its own; a crash after the server took the
+/// message and before the ledger recorded it can send it twice (at least
+/// once, never lost).
 package struct EmailChannel: NotificationSink {
     /// The channel's name, as errors and `status` show it.
     package let name: String
     package let to: EmailAddress
-    /// The sender: the given one, else the recipient's address named "birthdays".
-    package let from: EmailAddress
+    /// The sender (`--from`); `nil` leaves it to the program's configuration.
+    package let from: EmailAddress?
     /// The program given with `--sendmail`, if any.
     package let sendmail: String?
     package let host: String
@@ -47,11 +50,12 @@ package struct EmailChannel: NotificationSink {
     private let environment: [String: String]
     private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
+    private let token: @Sendable () -> [UInt8]
 
     /// - Parameters:
     ///   - name: the channel's name, for errors.
     ///   - to: the recipient.
-    ///   - from: the sender; `nil` for `to`'s address with the name "birthdays".
+    ///   - from: the sender; `nil` for the one the program's configuration gives (no `-f`, no `From` header of ours).
     ///   - sendmail: the program to run; `nil` to look for one (``sendmailProgram(explicit:environment:)``).
     ///   - environment: the program's whole environment (the daemon's own:
     ///     msmtp finds `~/.msmtprc` through `HOME`), and the `PATH` to look for msmtp on.
@@ -59,6 +63,7 @@ package struct EmailChannel: NotificationSink {
     ///   - clock: the clock of the timeout.
     ///   - timeout: how long the program may run (connecting and sending) before it is stopped. Default 60 s.
     ///   - now: the message's Date.
+    ///   - token: the unique part of each message's Message-ID (16 random bytes by default).
     package init(
         name: String,
         to: EmailAddress,
@@ -68,17 +73,19 @@ package struct EmailChannel: NotificationSink {
         host: String = EmailChannel.hostName(),
         clock: any Clock<Duration> = ContinuousClock(),
         timeout: Duration = .seconds(60),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        token: @escaping @Sendable () -> [UInt8] = EmailMessage.randomToken
     ) {
         self.name = name
         self.to = to
-        self.from = from ?? EmailAddress(address: to.address, displayName: "birthdays")
+        self.from = from
         self.sendmail = sendmail
         self.environment = environment
         self.host = host
         self.clock = clock
         self.timeout = timeout
         self.now = now
+        self.token = token
     }
 
     /// The sendmail that most Linux mail setups provide.
@@ -123,11 +130,11 @@ package struct EmailChannel: NotificationSink {
         guard let program = Self.sendmailProgram(explicit: sendmail, environment: environment) else {
             throw .remoteRefused(channel: name, reason: noProgramReason())
         }
-        let message = EmailMessage.reminder(reminder, from: from, to: to, host: host, now: now())
+        let message = EmailMessage.reminder(reminder, from: from, to: to, host: host, now: now(), token: token())
         let outcome: ChildProcess.Outcome
         do {
             outcome = try await ChildProcess.run(
-                [program, "-i", "-f", from.headerAddress, "--", to.headerAddress],
+                [program, "-i"] + (from.map { ["-f", $0.headerAddress] } ?? []) + ["--", to.headerAddress],
                 environment: environment,
                 input: message.bytes,
                 output: .capture(limit: 64 * 1024),

@@ -141,15 +141,16 @@ package struct PushChannel: NotificationSink {
         switch service {
         case .ntfy(let file):
             guard let text = try? String(contentsOfFile: file, encoding: .utf8), let url = try? PushURL(text.trimmingWhitespace(), kind: .ntfy) else {
-                throw .remoteRefused(
-                    channel: name,
-                    reason: "the channel's URL file is missing or holds no ntfy URL; remove the channel and add it again"
-                )
+                throw .remoteRefused(channel: name, reason: RemoteChannel.missingSecret(file: file, kind: .ntfy))
             }
             return url
         case .gotify(let server):
             guard let url = try? PushURL(server, kind: .gotify) else {
-                throw .remoteRefused(channel: name, reason: "its URL is not a Gotify server's; remove the channel and add it again")
+                throw .remoteRefused(
+                    channel: name,
+                    reason: "its stored server is not a Gotify server's http(s) URL; add the channel again under another --name with the right URL, "
+                        + "then remove this one"
+                )
             }
             return url
         }

@@ -59,13 +59,13 @@ import Testing
             )
             return message.body
         }
-        #expect(text(Self.reminder(sharing: true)) == "Ada turns 37 today\nAda's birthday\nWrite to Ada: \(Self.mailto)\n\n— birthdays\n")
-        #expect(text(Self.reminder(sharing: false)) == "Ada turns 37 today\nAda's birthday\n\n— birthdays\n")
+        #expect(text(Self.reminder(sharing: true)) == "Ada's birthday\nAda turns 37 today\nWrite to Ada: \(Self.mailto)\n\n— birthdays\n")
+        #expect(text(Self.reminder(sharing: false)) == "Ada's birthday\nAda turns 37 today\n\n— birthdays\n")
     }
 
     @Test func appriseGetsALineOnlyWithContactLinksOn() {
-        #expect(AppriseChannel.text(of: Self.reminder(sharing: true)) == "Ada turns 37 today\nWrite to Ada: \(Self.mailto)")
-        #expect(AppriseChannel.text(of: Self.reminder(sharing: false)) == "Ada turns 37 today")
+        #expect(AppriseChannel.body(of: Self.reminder(sharing: true)) == "Ada turns 37 today\nWrite to Ada: \(Self.mailto)")
+        #expect(AppriseChannel.body(of: Self.reminder(sharing: false)) == "Ada turns 37 today")
     }
 
     @Test func aDigestCarriesNone() {

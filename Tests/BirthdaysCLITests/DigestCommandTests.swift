@@ -134,9 +134,12 @@ import Testing
         #expect(lines.contains("birthday|ada|Ada Lovelace turns 36 today!"), "\(lines)")
         #expect(lines.contains("digest||Tue 10 Mar (today): Ada Lovelace, birthday, turns 36"), "\(lines)")
         #expect(lines.contains("Thu 12 Mar: Zoë Ñúñez, birthday, turns 37"), "\(lines)")
-        let messages = try receiver.received.map { try CLIProcess.object($0)["message"] as? String ?? "" }
-        let digest = try #require(messages.first { $0.hasPrefix("Birthdays in the week ahead: Ada Lovelace, Zoë Ñúñez\n") }, "\(messages)")
-        #expect(digest.hasSuffix("\nThu 12 Mar: Zoë Ñúñez, birthday, turns 37"), "\(digest)")
+        let posted = try receiver.received.map { try CLIProcess.object($0) }
+        // The title as apprise's title, the lines as its body.
+        let digest = try #require(posted.first { $0["title"] as? String == "Birthdays in the week ahead: Ada Lovelace, Zoë Ñúñez" }, "\(posted)")
+        let message = try #require(digest["message"] as? String)
+        #expect(message.hasPrefix("Tue 10 Mar (today): Ada Lovelace, birthday, turns 36\n"), "\(message)")
+        #expect(message.hasSuffix("\nThu 12 Mar: Zoë Ñúñez, birthday, turns 37"), "\(message)")
         #expect(receiver.received.count == 2)
     }
 }

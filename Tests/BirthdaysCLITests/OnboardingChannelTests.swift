@@ -63,7 +63,9 @@ import Glibc
 
         let listed = try CLIProcess.array(try await cli.run("channels", "list", "--json").stdout).first { $0["name"] as? String == "email" }
         #expect(listed != nil, "the channel stays")
-        #expect((listed?["last_error"] as? String)?.contains("451 mailbox busy") == true, "\(String(describing: listed))")
+        // A failed test is not tried again and leaves the channel's state as it was.
+        #expect(listed?["last_error"] is NSNull, "\(String(describing: listed))")
+        #expect(listed?["state"] as? String == "ok", "\(String(describing: listed))")
     }
 
     /// An address that already has a channel (an onboarding stopped during its test, then run

@@ -117,7 +117,8 @@ public final class SMTPServer: @unchecked Sendable {
     }
 
     /// Writes an msmtp configuration for this server (STARTTLS without a
-    /// certificate check, no authentication) and a sendmail program,
+    /// certificate check, no authentication, `from birthdays-test@example.org`
+    /// as every real account has one) and a sendmail program,
     /// `sendmail`, that runs `msmtp -C CONFIG "$@"`, into `folder`; returns
     /// the program's path.
     public func writeMsmtpWrapper(into folder: TemporaryDirectory) async throws -> String {
@@ -132,6 +133,7 @@ public final class SMTPServer: @unchecked Sendable {
             tls_certcheck off
             auth off
             syslog off
+            from birthdays-test@example.org
             account default : birthdays-test
 
             """

@@ -83,7 +83,9 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
 /// An e-mail as the e-mail channel hands it to sendmail: a plain-text
 /// message in UTF-8 under RFC 5322 and MIME (RFC 2045–2047).
 ///
-/// What ``bytes`` holds, in this order: `From`, `To`, `Subject`, `Date`,
+/// What ``bytes`` holds, in this order: `From` (when there is a sender of
+/// our own; without one the mail program adds its own, msmtp from the
+/// `from` of `~/.msmtprc`), `To`, `Subject`, `Date`,
 /// `Message-ID`, `MIME-Version: 1.0`, `Content-Type: text/plain;
 /// charset=UTF-8`, `Content-Transfer-Encoding: quoted-printable`, a blank
 /// line and the body. Rules:
@@ -107,7 +109,8 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
 /// - **`Date`** is RFC 5322's, in `timeZone` with its numeric offset:
 ///   `Tue, 10 Mar 2026 09:00:00 +0100`.
 public struct EmailMessage: Sendable {
-    public var from: EmailAddress
+    /// The sender; `nil` writes no `From`, for the mail program to add its own.
+    public var from: EmailAddress?
     public var to: EmailAddress
     public var subject: String
     public var body: String
@@ -116,7 +119,7 @@ public struct EmailMessage: Sendable {
     /// `<left@right>`; written with its angle brackets whether given with them or not.
     public var messageID: String
 
-    public init(from: EmailAddress, to: EmailAddress, subject: String, body: String, date: Date, timeZone: TimeZone, messageID: String) {
+    public init(from: EmailAddress?, to: EmailAddress, subject: String, body: String, date: Date, timeZone: TimeZone, messageID: String) {
         self.from = from
         self.to = to
         self.subject = subject
@@ -128,7 +131,7 @@ public struct EmailMessage: Sendable {
 
     /// The message as sendmail takes it: RFC 5322, CRLF line ends, no line over 998 octets.
     public var bytes: [UInt8] {
-        var head = MailHeader.mailbox("From", from)
+        var head = from.map { MailHeader.mailbox("From", $0) } ?? ""
         head += MailHeader.mailbox("To", to)
         head += MailHeader.unstructured("Subject", subject)
         head += "Date: " + MailHeader.date(date, in: timeZone) + "\r\n"
@@ -144,30 +147,47 @@ public struct EmailMessage: Sendable {
     ///
     /// - Subject: the reminder's body on one line; it names the person
     ///   ("Zoë Ñúñez turns 37 today").
-    /// - Body: that text, the reminder's title on one line, with
+    /// - Body: the reminder's title on one line, then that text, with
     ///   `contact-links` on the person's first contact link
     ///   (``Reminder/sharedContactLink``: "Write to Ada: mailto:…"), a blank
     ///   line and "— birthdays".
-    /// - Message-ID: `<LOGID.OCCURRENCE@birthdays.HOST>`, such as
-    ///   `<r-5f2c.2026-03-10@birthdays.laptop>`: the same for every attempt
-    ///   at one reminder of one occurrence, so a log line and a re-sent
-    ///   message can be matched (receivers need not de-duplicate on it).
-    ///   ``Reminder/logID`` is the public id, never a name; characters a
-    ///   Message-ID cannot hold are dropped from it and from `host`.
+    /// - Message-ID: `<TOKEN@birthdays.HOST>`, `TOKEN` being `token` in
+    ///   hexadecimal (16 random bytes by default), such as
+    ///   `<3f9a…c1@birthdays.laptop>`: every message its own, as RFC 5322
+    ///   §3.6.4 asks, so a trial, a `channels test` and the real reminder
+    ///   are never taken for one message a provider has already seen
+    ///   (sending a reminder once is the delivery ledger's job). Characters
+    ///   a Message-ID cannot hold are dropped from `host`.
+    /// - From: `from`, or none for the mail program to add (see ``bytes``).
     /// - Date: `now`, in the reminder's zone.
     ///
     /// A digest (``Reminder/digest``) has its title as the subject ("Birthdays
     /// in the week ahead: Ada, Bob") and its lines as the body.
-    public static func reminder(_ reminder: Reminder, from: EmailAddress, to: EmailAddress, host: String, now: Date) -> EmailMessage {
+    public static func reminder(
+        _ reminder: Reminder,
+        from: EmailAddress?,
+        to: EmailAddress,
+        host: String,
+        now: Date,
+        token: [UInt8] = randomToken()
+    ) -> EmailMessage {
         let subject = reminder.digest == nil ? SafeText.line(reminder.body) : SafeText.line(reminder.title)
         let body =
             reminder.digest == nil
-            ? subject + "\n" + SafeText.line(reminder.title) + "\n" + (reminder.contactLine.map { $0 + "\n" } ?? "") + "\n— birthdays\n"
+            ? SafeText.line(reminder.title) + "\n" + subject + "\n" + (reminder.contactLine.map { $0 + "\n" } ?? "") + "\n— birthdays\n"
             : reminder.safeBody + "\n\n— birthdays\n"
-        let id = MailHeader.atoms(reminder.logID, keeping: "-_")
+        let hex = token.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }.joined()
         let domain = MailHeader.atoms(host.lowercased(), keeping: "-.")
-        let messageID = "<\(id.isEmpty ? "r" : id).\(reminder.occurrenceDate)@birthdays.\(domain.isEmpty ? "localhost" : domain)>"
+        let messageID = "<\(hex.isEmpty ? "0" : hex)@birthdays.\(domain.isEmpty ? "localhost" : domain)>"
         return EmailMessage(from: from, to: to, subject: subject, body: body, date: now, timeZone: reminder.timeZone, messageID: messageID)
+    }
+}
+
+extension EmailMessage {
+    /// 16 bytes from the system's random source: a Message-ID's unique part.
+    public static func randomToken() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 }
 

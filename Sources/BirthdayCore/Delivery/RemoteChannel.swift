@@ -179,8 +179,22 @@ extension RemoteChannel {
     /// (`apprise -c`), so the URL is never in an argument list, an
     /// environment, the database or a log.
     public static func secretFile(name: String, kind: Kind, databasePath: String) -> String {
-        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("channels")
-            .appendingPathComponent(name + "." + kind.rawValue).path
+        URL(fileURLWithPath: secretFolder(databasePath: databasePath)).appendingPathComponent(name + "." + kind.rawValue).path
+    }
+
+    /// The folder of the ``secretFile(name:kind:databasePath:)`` files: `channels` beside the database.
+    public static func secretFolder(databasePath: String) -> String {
+        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("channels").path
+    }
+
+    /// What to do when a channel's ``secretFile(name:kind:databasePath:)``
+    /// is missing or does not hold a URL of its kind: name the file and say
+    /// how to write it again, keeping the channel (its name, its history and
+    /// who chose it).
+    public static func missingSecret(file: String, kind: Kind) -> String {
+        let example = kind == .ntfy ? "the server and topic, like https://ntfy.sh/TOPIC" : "the Apprise URL, like tgram://BOTTOKEN/CHATID"
+        return "\(file) is missing or holds no \(kind == .ntfy ? "ntfy" : "Apprise") URL; write \(example), on one line into it "
+            + "(then chmod 600 \(file)), and the channel delivers again"
     }
 
     /// Whether a channel of `kind` keeps its URL in a ``secretFile(name:kind:databasePath:)``.

@@ -243,6 +243,7 @@ public struct Message: Sendable, Hashable {
         case errorCancelled = "delivery.error.cancelled"
         case errorLog = "delivery.error.log"
         case errorRemoteUnavailable = "delivery.error.remote-unavailable"
+        case testErrorRemoteUnavailable = "test.error.remote-unavailable"
         case reminderLate = "reminder.late"
         case errorRemoteRefused = "delivery.error.remote-refused"
 
@@ -364,7 +365,7 @@ public struct Message: Sendable, Hashable {
                 .showGroups, .showZoneCard, .showZoneChoice, .showExcludedGroup, .showExcludedSource, .showIncludedGroup, .showIncludedSource,
                 .onboardingChannelNote,
                 .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved,
-                .errorRemoteUnavailable, .errorRemoteRefused, .reminderLate:
+                .errorRemoteUnavailable, .testErrorRemoteUnavailable, .errorRemoteRefused, .reminderLate:
                 [.text]
             case .showBirthday, .showAnniversary: [.text, .text, .text]
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
@@ -640,6 +641,18 @@ extension Message {
         case .channelsFailed(let failures): failures.first.map { deliveryError($0.error) } ?? Message(.errorCancelled)
         case .remoteUnavailable(_, let reason), .remoteThrottled(_, let reason, _): Message(.errorRemoteUnavailable, .text(reason))
         case .remoteRefused(_, let reason): Message(.errorRemoteRefused, .text(reason))
+        }
+    }
+
+    /// Why a channel failed a test (`channels test`, `notifications test`,
+    /// the onboarding's), in plain words: ``deliveryError(_:)``, except that
+    /// a passing failure says only that it failed, since nothing tries a
+    /// test again.
+    public static func testError(_ error: DeliveryError) -> Message {
+        switch error {
+        case .remoteUnavailable(_, let reason), .remoteThrottled(_, let reason, _): Message(.testErrorRemoteUnavailable, .text(reason))
+        case .channelsFailed(let failures): failures.first.map { testError($0.error) } ?? deliveryError(error)
+        default: deliveryError(error)
         }
     }
 

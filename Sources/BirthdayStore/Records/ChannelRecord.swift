@@ -59,7 +59,7 @@ struct ChannelRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-/// A row of the `channelState` table (migration `v8-channels`): how one
+/// A row of the `channelState` table (migrations `v8-channels`, `v16-channel-consent`): how one
 /// channel, built-in or added, has fared.
 struct ChannelStateRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "channelState"

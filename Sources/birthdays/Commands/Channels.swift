@@ -92,7 +92,12 @@ extension BirthdaysCommand.Channels {
         @Option(help: ArgumentHelp("The channel's name (default: its kind).", valueName: "name"))
         var name: String?
 
-        @Option(help: ArgumentHelp("email: the sender address (default: the address it goes to).", valueName: "address"))
+        @Option(
+            help: ArgumentHelp(
+                "email: the sender address (default: none of ours; the mail program chooses, msmtp the 'from' of ~/.msmtprc).",
+                valueName: "address"
+            )
+        )
         var from: String?
 
         @Option(help: ArgumentHelp("email: the sendmail-compatible program (default /usr/sbin/sendmail, else msmtp).", valueName: "program"))
@@ -278,8 +283,9 @@ extension BirthdaysCommand.Channels {
             commandName: "test",
             abstract: "Send a sample reminder through the named channels (or every channel) now, and say OK or FAIL for each.",
             discussion: """
-                The delivery ledger and the pending reminders stay as they are; each channel's last success or error \
-                is recorded, and a paused channel that gets the sample through is resumed. Exits 1 when one failed.
+                The delivery ledger and the pending reminders stay as they are. A channel that gets the sample through \
+                has the success recorded, and is resumed when it was paused; a failed test is not tried again and \
+                leaves the channel's state as it was. Exits 1 when one failed.
                 """
         )
 
@@ -298,8 +304,10 @@ extension BirthdaysCommand.Channels {
         }
 
         /// Sends the sample through the channels named (every channel when
-        /// none is) and records how each fared; the onboarding tests the
-        /// channel it added here too.
+        /// none is) and records each success (a paused channel resumes); a
+        /// failure is only reported, since nothing tries a test again and the
+        /// channel's delivery state is about its reminders. The onboarding
+        /// tests the channel it added here too.
         static func test(_ names: [String], context: Context) async throws -> [ChannelSet.Outcome] {
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
             let added = try await context.database.remoteChannels()
@@ -319,7 +327,8 @@ extension BirthdaysCommand.Channels {
                 zone: zone,
                 localizer: localizer
             )
-            try await context.database.recordChannelOutcomes(outcomes.map { ($0.channel, $0.error) }, at: context.now)
+            let succeeded = outcomes.filter { $0.error == nil }.map { (channel: $0.channel, error: DeliveryError?.none) }
+            try await context.database.recordChannelOutcomes(succeeded, at: context.now)
             return outcomes
         }
     }
@@ -354,7 +363,7 @@ extension BirthdaysCommand.Channels {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8), let url = try? PushURL(text.trimmingWhitespace(), kind: .ntfy),
                 let link = url.subscribeLink
             else {
-                throw CLIError("the topic of '\(channel.name)' cannot be read from \(file); remove the channel and add it again")
+                throw CLIError("the topic of '\(channel.name)' cannot be read: " + RemoteChannel.missingSecret(file: file, kind: .ntfy))
             }
             try output(link)
             try output(try QRText.block(for: link, note: nil))

@@ -106,7 +106,7 @@ enum NotificationTester {
         if outcomes.isEmpty { try output(l(.testNoChannels)) }
         for outcome in outcomes {
             if let error = outcome.error {
-                try output(l(.testFailed(channel: outcome.channel, reason: l(.deliveryError(error)))))
+                try output(l(.testFailed(channel: outcome.channel, reason: l(.testError(error)))))
             } else {
                 try output(l(.testOK(channel: outcome.channel)))
             }

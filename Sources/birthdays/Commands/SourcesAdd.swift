@@ -41,9 +41,27 @@ extension BirthdaysCommand.Sources {
             if let name, !SafeText.isSafeLine(name) {
                 throw ValidationError("--name must be one line, without control characters or spaces around it")
             }
+            if let scheme = SourcesAdd.otherScheme(location) {
+                throw ValidationError(
+                    "'\(SafeText.line(location))' is not an http(s) URL or a path: a source is a CardDAV server "
+                        + "(https://…), a .vcf or .csv file or a vdir folder, not \(scheme)://"
+                )
+            }
             if !SourcesAdd.isURL(location), username != nil || passwordCommand != nil {
                 throw ValidationError("--username and --password-command are for CardDAV URLs only")
             }
+        }
+
+        /// The scheme of `text` when it is a URL (`scheme://…`) of another
+        /// scheme than http and https, such as `gopher`; `nil` for an http(s)
+        /// URL or a path.
+        static func otherScheme(_ text: String) -> String? {
+            guard let range = text.range(of: "://"), !isURL(text) else { return nil }
+            let scheme = text[..<range.lowerBound]
+            guard let first = scheme.first, first.isASCII, first.isLetter,
+                scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+            else { return nil }
+            return String(scheme)
         }
 
         static func isURL(_ text: String) -> Bool {

@@ -328,7 +328,7 @@ struct OnboardingFlow {
         if let outcome = outcomes.first, outcome.error == nil {
             try output(l(.onboardingChannelsSent(name: channel.name)))
         } else {
-            let reason = outcomes.first?.error.map { l(.deliveryError($0)) } ?? l(.testNoChannels)
+            let reason = outcomes.first?.error.map { l(.testError($0)) } ?? l(.testNoChannels)
             try output(l(.onboardingChannelsFailed(name: channel.name, reason: reason)))
         }
         return true

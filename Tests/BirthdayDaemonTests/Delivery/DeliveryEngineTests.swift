@@ -474,6 +474,26 @@ func eventually(
         #expect(!resumed.paused && resumed.refusals == 0 && resumed.state == "ok")
     }
 
+    /// The state is the last attempt's: a passing failure after refusals reads
+    /// `retrying`, and the refusals before it still count towards the pause.
+    @Test func aPassingFailureAfterARefusalReadsRetryingAndTheRefusalsStillCount() async throws {
+        let refused = DeliveryError.remoteRefused(channel: "mail", reason: "550 mailbox unavailable")
+        let passing = DeliveryError.remoteUnavailable(channel: "mail", reason: "451 try later")
+        var instant = try at("2026-03-10T09:00:00+01:00")
+        try await database.recordChannelOutcomes([("mail", refused)], at: instant)
+        #expect(try await database.channelStatuses()["mail"]?.state == "refused")
+        instant = instant.addingTimeInterval(60)
+        try await database.recordChannelOutcomes([("mail", passing)], at: instant)
+        let retrying = try #require(try await database.channelStatuses()["mail"])
+        #expect(retrying.state == "retrying")
+        #expect(retrying.refusals == 1, "a passing failure neither counts nor resets")
+        for _ in 2...ChannelStatus.pauseAfter {
+            instant = instant.addingTimeInterval(60)
+            try await database.recordChannelOutcomes([("mail", refused)], at: instant)
+        }
+        #expect(try await database.channelStatuses()["mail"]?.state == "paused", "ten refusals in a row, a passing failure between")
+    }
+
     @Test func aRowLeftSendingByACrashIsInterruptedAndNotResent() async throws {
         try await Fixture.scheduler(database, now: try at("2026-03-10T08:00:00+01:00"), zone: berlin).reschedule()
         let now = TestNow(try at("2026-03-10T09:00:00+01:00"))
