@@ -9,12 +9,11 @@ extension AppDatabase {
     /// without the import's merge rules; contacts from users go through
     /// ``ContactImporter``.
     func insertPeople(_ people: [Person], now: Date) throws {
-        try writeNow { db in
+        try writeNow(at: now) { db in
             let timestamp = now.timeIntervalSince1970
             for person in people {
                 try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).insert(db, onConflict: .replace)
             }
-            try RevisionRecord.bump(now: now, db)
         }
     }
 }

@@ -43,6 +43,8 @@ package final class AppDatabase: Sendable {
         self.path = writer.path
         do {
             try AppDatabase.migrator.migrate(writer)
+            // The data revision moves by itself (RevisionRecord), on the connection that writes.
+            try writer.writeWithoutTransaction { db in try RevisionRecord.install(db) }
         } catch {
             throw StoreError(error, path: writer.path)
         }
@@ -240,10 +242,15 @@ package final class AppDatabase: Sendable {
 
     // MARK: - Transactions
 
-    /// Runs `body` in one write transaction, on the calling thread.
-    package func writeNow<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    /// Runs `body` in one write transaction, on the calling thread; a change
+    /// to what events are made of moves the data revision, stamped `instant`
+    /// (`nil`: the real time; see `RevisionRecord`).
+    package func writeNow<T>(at instant: Date? = nil, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
-            return try writer.write(body)
+            return try writer.write { db in
+                try RevisionRecord.beginTransaction(at: instant, db)
+                return try body(db)
+            }
         } catch {
             throw StoreError(error, path: path)
         }
@@ -258,9 +265,11 @@ package final class AppDatabase: Sendable {
         }
     }
 
-    /// Runs `body` in one write transaction on the store's threads.
-    package func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        try await Blocking.run(ifCancelled: .cancelled(path: path)) { () throws(StoreError) in try self.writeNow(body) }
+    /// Runs `body` in one write transaction on the store's threads; a change
+    /// to what events are made of moves the data revision, stamped `instant`
+    /// (`nil`: the real time; see `RevisionRecord`).
+    package func write<T: Sendable>(at instant: Date? = nil, _ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        try await Blocking.run(ifCancelled: .cancelled(path: path)) { () throws(StoreError) in try self.writeNow(at: instant, body) }
     }
 
     /// Runs `body` with a consistent read-only view on the store's threads.

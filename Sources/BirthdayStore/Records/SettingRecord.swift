@@ -81,22 +81,3 @@ extension SettingRecord {
         try value(.authorization, db).flatMap(AuthorizationStatus.init(rawValue:)) ?? .notDetermined
     }
 }
-
-/// The one row of the `revision` table: a counter bumped by every change to
-/// people or to the settings that shape reminders and feeds, and when.
-struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "revision"
-
-    var id: Int
-    var value: Int64
-    var changedAt: Double
-
-    static func current(_ db: Database) throws -> (value: Int64, changedAt: Date) {
-        let row = try fetchOne(db, key: 1)
-        return (row?.value ?? 0, Date(timeIntervalSince1970: row?.changedAt ?? 0))
-    }
-
-    static func bump(now: Date, _ db: Database) throws {
-        try db.execute(sql: "UPDATE revision SET value = value + 1, changedAt = ? WHERE id = 1", arguments: [now.timeIntervalSince1970])
-    }
-}

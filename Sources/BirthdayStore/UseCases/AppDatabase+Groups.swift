@@ -54,12 +54,11 @@ extension AppDatabase {
         now: Date,
         rescheduling scheduler: NotificationScheduler? = nil
     ) async throws(StoreError) -> (rule: SharedRule, rescheduled: RescheduleResult?) {
-        let result = try await write { db -> (SharedRule, RescheduleResult?) in
+        let result = try await write(at: now) { db -> (SharedRule, RescheduleResult?) in
             var rule = try SharedRuleRecord.rule(scope, db)
             rule.exclusion = exclusion.applied(to: rule.exclusion)
             rule.reminderDays = days.applied(to: rule.reminderDays)
             try SharedRuleRecord.save(rule, db)
-            try RevisionRecord.bump(now: now, db)
             return (rule, try scheduler?.reschedule(db))
         }
         if let rescheduled = result.1 { scheduler?.log(rescheduled) }

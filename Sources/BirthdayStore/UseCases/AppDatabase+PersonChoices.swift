@@ -108,11 +108,10 @@ extension AppDatabase {
         scheduler: NotificationScheduler?,
         _ change: @escaping @Sendable (inout Person) -> Void
     ) async throws(StoreError) -> PersonChoiceResult? {
-        let result = try await write { db -> PersonChoiceResult? in
+        let result = try await write(at: now) { db -> PersonChoiceResult? in
             guard var person = try PersonRecord.fetchOne(db, key: id)?.person else { return nil }
             change(&person)
             try PersonRecord.saveChoices(of: person, now: now, db)
-            try RevisionRecord.bump(now: now, db)
             return PersonChoiceResult(person: person, rescheduled: try scheduler?.reschedule(db))
         }
         if let rescheduled = result?.rescheduled { scheduler?.log(rescheduled) }

@@ -19,12 +19,11 @@ extension AppDatabase {
     package func setSetting(_ key: SettingKey, to value: String, now: Date) async throws -> Settings {
         var check = Settings()
         try check.set(key, to: value)
-        return try await write { db in
+        return try await write(at: now) { db in
             var current = try SettingRecord.settings(db)
             try current.set(key, to: value)
             let stored = key.storedKey
             try SettingRecord.set(current.text(for: stored), for: stored.rawValue, db)
-            try RevisionRecord.bump(now: now, db)
             return current
         }
     }
@@ -34,7 +33,7 @@ extension AppDatabase {
     /// the `reminders` days, as its default (`on`) says.
     @discardableResult
     package func resetSetting(_ key: SettingKey, now: Date) async throws(StoreError) -> Settings {
-        try await write { db in
+        try await write(at: now) { db in
             if key.storedKey != key {
                 var current = try SettingRecord.settings(db)
                 current.dayBefore = true
@@ -44,7 +43,6 @@ extension AppDatabase {
             }
             // The default of the channels: the desktop and every added channel on.
             if key == .channels { try ChannelRecord.setOn(Set(try ChannelRecord.all(db).map(\.name)), db) }
-            try RevisionRecord.bump(now: now, db)
             return try SettingRecord.settings(db)
         }
     }

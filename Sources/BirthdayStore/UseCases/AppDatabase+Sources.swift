@@ -47,7 +47,7 @@ extension AppDatabase {
     ) async throws(SourceError) -> Int {
         let removed: Int?
         do {
-            removed = try await write { db -> Int? in
+            removed = try await write(at: now) { db -> Int? in
                 guard let record = try SourceRecord.named(name, db), let id = record.id else { return nil }
                 let people = try SourcePersonRecord.people(sourceId: id, db)
                 _ = try record.delete(db)
@@ -61,7 +61,6 @@ extension AppDatabase {
                 _ = try DeliveryRecord.dismissOpen(personIDs: orphans, reason: "the contact's source was removed", now: now, db)
                 let count = try PersonRecord.delete(ids: orphans, db)
                 if count > 0 {
-                    try RevisionRecord.bump(now: now, db)
                     _ = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)
                 }
                 return count

@@ -151,7 +151,7 @@ package struct ContactImporter: Sendable {
                     try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: false)
                 }
             } else {
-                let rescheduled = try database.writeNow { db -> RescheduleResult? in
+                let rescheduled = try database.writeNow(at: now) { db -> RescheduleResult? in
                     try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: true)
                     return try scheduler?.reschedule(db)
                 }
@@ -205,7 +205,6 @@ package struct ContactImporter: Sendable {
     ) throws {
         let stored = try PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
-        var changed = false
         // People a source brought that this import brings too: from now on they
         // belong to the import as well, and no sync removes them.
         var adopted: [String] = []
@@ -213,15 +212,13 @@ package struct ContactImporter: Sendable {
         for (id, file) in dateless where !dated.contains(id) {
             guard let old = stored[id], old.contact.sourceFile == file else { continue }
             report.removed += 1
-            changed = true
             if write { _ = try PersonRecord.deleteOne(db, key: id) }
         }
         for var person in people {
             if !person.invalidDates.isEmpty { report.invalid += 1 }
             guard let old = stored[person.id] else {
                 report.added += 1
-                changed = true
-                if write {
+                    if write {
                     try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).upsert(db)
                     if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
                     try ContactPointRecord.insert(personID: person.id, person.contactPoints, db)
@@ -237,7 +234,6 @@ package struct ContactImporter: Sendable {
                 continue
             }
             report.updated += 1
-            changed = true
             if write {
                 try PersonRecord(person, createdAt: old.createdAt, updatedAt: timestamp).upsert(db)
                 // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
@@ -247,6 +243,5 @@ package struct ContactImporter: Sendable {
             }
         }
         if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }
-        if write && changed { try RevisionRecord.bump(now: now, db) }
     }
 }

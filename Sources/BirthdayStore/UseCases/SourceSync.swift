@@ -174,7 +174,7 @@ package struct SourceSync: Sendable {
         let parsed = await Blocking.run { SourceSync.parse(changes.items, referenceYear: year) }
         let outcome: Outcome
         do {
-            outcome = try await database.write { db in
+            outcome = try await database.write(at: instant) { db in
                 try SourceSync.apply(
                     parsed,
                     changes: changes,
@@ -369,7 +369,6 @@ package struct SourceSync: Sendable {
 
         var rescheduled: RescheduleResult?
         if changed {
-            try RevisionRecord.bump(now: now, db)
             rescheduled = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)
         }
         try SourceRecord.succeeded(id: sourceID, syncToken: changes.syncToken, ctag: changes.ctag, now: now, db)

@@ -71,20 +71,6 @@ extension BirthdaysCommand.Feed.FeedURL {
     }
 }
 
-/// A QR code under an address, as commands print it.
-enum QRText {
-    /// A blank line, the code, and `note` under it when there is one.
-    static func block(for text: String, note: String?) throws -> String {
-        let code: QRCode
-        do {
-            code = try QRCode(encoding: text)
-        } catch {
-            throw CLIError(error.description)
-        }
-        return "\n" + code.lines.joined(separator: "\n") + (note.map { "\n" + $0 } ?? "")
-    }
-}
-
 /// The two spellings of the subscription address, and its JSON twin (`feed url --json`).
 struct FeedURLs: Encodable {
     var http: String

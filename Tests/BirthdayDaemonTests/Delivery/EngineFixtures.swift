@@ -8,12 +8,11 @@ extension AppDatabase {
     /// Inserts or replaces `people` exactly as given, in one transaction,
     /// without the import's merge rules (the store tests' fixture of the same name).
     func insertPeople(_ people: [Person], now: Date) throws {
-        try writeNow { db in
+        try writeNow(at: now) { db in
             let timestamp = now.timeIntervalSince1970
             for person in people {
                 try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).insert(db, onConflict: .replace)
             }
-            try RevisionRecord.bump(now: now, db)
         }
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+
+/// The one row of the `revision` table: the data revision, a counter that
+/// moves with every write that can change an event (what moves the feed's
+/// ETag and wakes the publisher), and when it last moved.
+///
+/// ## Moved where it cannot be forgotten
+/// No use case bumps it. SQLite triggers do (``install(_:)``, made on the
+/// writing connection each time a database is opened, from the schema as it
+/// is then): every insert and delete on the tables events are made of
+/// (``eventTables``), and every update that changes a column there other
+/// than bookkeeping (``bookkeeping``: when a row was made or changed, whether
+/// an import brought it), move it. Settings the program keeps for itself
+/// (`feed.token`, `ids.key`, …: names with a dot) do not. It moves once per
+/// transaction, whatever the number of rows (``beginTransaction(at:_:)``
+/// clears the mark the first change leaves), so an import of 100,000 people
+/// costs one bump.
+///
+/// `changedAt` is the instant the transaction was given
+/// (``AppDatabase/write(at:_:)``; the injected clock), else the real time.
+struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "revision"
+
+    var id: Int
+    var value: Int64
+    var changedAt: Double
+
+    /// The tables whose rows make events: people, their dates in other
+    /// calendars, their groups, the rules kept for groups and sources, and
+    /// the settings.
+    static let eventTables = ["person", "calendarDate", "personGroup", "sourceGroupMember", "sharedRule", "setting"]
+
+    /// Columns whose change alone makes no event differ.
+    static let bookkeeping: Set<String> = ["createdAt", "updatedAt", "imported"]
+
+    static func current(_ db: Database) throws -> (value: Int64, changedAt: Date) {
+        let row = try fetchOne(db, key: 1)
+        return (row?.value ?? 0, Date(timeIntervalSince1970: row?.changedAt ?? 0))
+    }
+
+    /// Makes the triggers that move the revision, on this connection (they
+    /// are `TEMP`, so made from the schema the migrations left).
+    static func install(_ db: Database) throws {
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS revisionMark (instant DOUBLE, moved BOOLEAN NOT NULL)")
+        let instant = "COALESCE((SELECT instant FROM temp.revisionMark), (julianday('now') - 2440587.5) * 86400.0)"
+        let bump = """
+            UPDATE revision SET value = value + 1, changedAt = \(instant) WHERE id = 1;
+            UPDATE revisionMark SET moved = 1;
+            INSERT INTO revisionMark (instant, moved) SELECT NULL, 1 WHERE NOT EXISTS (SELECT 1 FROM temp.revisionMark);
+            """
+        let unmoved = "NOT EXISTS (SELECT 1 FROM temp.revisionMark WHERE moved)"
+        for table in eventTables {
+            // The program's own values live in `setting` too, under names with a dot.
+            let own: (String) -> String = { row in table == "setting" ? " AND \(row).key NOT LIKE '%.%'" : "" }
+            let changed = try db.columns(in: table).map(\.name).filter { !bookkeeping.contains($0) }
+                .map { "OLD.\"\($0)\" IS NOT NEW.\"\($0)\"" }.joined(separator: " OR ")
+            let triggers = [
+                ("insert", "AFTER INSERT", unmoved + own("NEW")),
+                ("delete", "AFTER DELETE", unmoved + own("OLD")),
+                ("update", "AFTER UPDATE", unmoved + own("NEW") + " AND (\(changed))"),
+            ]
+            for (name, event, condition) in triggers {
+                try db.execute(
+                    sql: """
+                        CREATE TEMP TRIGGER IF NOT EXISTS revision_\(table)_\(name) \(event) ON main.\(table)
+                        WHEN \(condition) BEGIN \(bump) END
+                        """
+                )
+            }
+        }
+    }
+
+    /// Starts a write transaction's account: the revision moves again at
+    /// the first change, stamped `instant` (`nil`: the real time).
+    static func beginTransaction(at instant: Date?, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM temp.revisionMark")
+        if let instant {
+            try db.execute(sql: "INSERT INTO temp.revisionMark (instant, moved) VALUES (?, 0)", arguments: [instant.timeIntervalSince1970])
+        }
+    }
+}
