@@ -218,7 +218,7 @@ package struct ContactImporter: Sendable {
             if !person.invalidDates.isEmpty { report.invalid += 1 }
             guard let old = stored[person.id] else {
                 report.added += 1
-                    if write {
+                if write {
                     try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).upsert(db)
                     if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
                     try ContactPointRecord.insert(personID: person.id, person.contactPoints, db)
