@@ -25,6 +25,9 @@ public struct PublishTarget: Sendable, Equatable, Codable {
     public var failures: Int
     /// When the running daemon publishes again after a failure; `nil` when none is planned.
     public var nextAttempt: Date?
+    /// Events of the feed the last publish did not write because their
+    /// address holds a resource birthdays did not write (``PublishReport/foreign``).
+    public var leftAlone: Int
 
     public init(
         id: Int64 = 0,
@@ -40,7 +43,8 @@ public struct PublishTarget: Sendable, Equatable, Codable {
         events: Int = 0,
         eventsHash: String? = nil,
         failures: Int = 0,
-        nextAttempt: Date? = nil
+        nextAttempt: Date? = nil,
+        leftAlone: Int = 0
     ) {
         self.id = id
         self.name = name
@@ -56,6 +60,7 @@ public struct PublishTarget: Sendable, Equatable, Codable {
         self.eventsHash = eventsHash
         self.failures = failures
         self.nextAttempt = nextAttempt
+        self.leftAlone = leftAlone
     }
 }
 
