@@ -13,8 +13,10 @@ extension BirthdaysCommand {
                 Each event of the feed (the same UIDs, dates and alarms as 'birthdays export') becomes one resource, \
                 UID.ics, of a CalDAV calendar: one that 'publish add' finds or makes. Only what changed since the last \
                 publish is written, and only resources publish wrote are ever changed or deleted (an event with the \
-                PRODID and UID birthdays writes is its own, and adopted). A publish that would \
-                delete more than half of 10 or more published events needs 'publish sync --force'. The running daemon \
+                PRODID and UID birthdays writes is its own, and adopted); an event whose address holds anything else is \
+                left alone, and 'publish list' and 'status' say how many. A publish that would delete more than half of \
+                10 or more published events needs 'publish sync --force'. 'publish remove' deletes the events it wrote \
+                unless --keep-events. The running daemon \
                 ('birthdays run') publishes within seconds of every change, at start, at each wake and every 6 hours, \
                 and retries a failed publish (see 'birthdays status'); it never forces one.
                 """,
@@ -190,8 +192,12 @@ extension BirthdaysCommand.Publish {
             commandName: "sync",
             abstract: "Publish now (to every target, or the one named).",
             discussion: """
-                Writes what changed since the last publish. A publish that fails stops where it is and exits with \
-                status 1; what it wrote is remembered, and the next one goes on from there without duplicates.
+                Writes what changed since the last publish, after one listing of the calendar: what it shows gone is \
+                created again directly. A listing the server answers with an error, a redirect or anything but a \
+                multistatus fails the publish (only 405, 501 or a listing without ETags mean the server does not list). \
+                A publish that fails stops where it is and exits with status 1; what it wrote is remembered, and the \
+                next one goes on from there without duplicates. An event the server refuses with 412 again and again is \
+                skipped and named by its resource name; the others are written, and the publish exits with status 1.
                 """
         )
 
