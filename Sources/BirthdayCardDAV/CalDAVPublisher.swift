@@ -270,10 +270,13 @@ package struct CalDAVPublisher: Sendable {
         }
         for delete in plan.deletes {
             guard let url = URL(string: delete.href, relativeTo: calendar)?.absoluteURL else { continue }
-            if try await remove(url, uid: delete.uid, etag: delete.etag, productID: productID, session: session) {
+            switch try await remove(url, uid: delete.uid, etag: delete.etag, productID: productID, session: session) {
+            case .deleted:
                 try await forget(delete.uid)
                 report.deleted += 1
-            } else {
+            case .notOurs:
+                try await forget(delete.uid)
+            case .refused:
                 report.skipped.append(PublishPlan.resourceName(href: delete.href))
             }
         }
@@ -389,22 +392,31 @@ package struct CalDAVPublisher: Sendable {
         return .refused
     }
 
+    /// What became of one event's DELETE.
+    private enum Removal {
+        /// Deleted, or gone already.
+        case deleted
+        /// A create we never saw answered, and what is there is not ours: left alone.
+        case notOurs
+        /// The server answered 412 again and again.
+        case refused
+    }
+
     /// DELETEs our resource at `url` (`If-Match` its tag); gone already is
     /// done. Without a tag (a create never seen answered) it is fetched
-    /// first, and deleted only when ours. Returns `false` when the server
-    /// answered 412 again and again.
-    private func remove(_ url: URL, uid: String, etag: String?, productID: String, session: DAVSession) async throws(SourceError) -> Bool {
+    /// first, and deleted only when ours.
+    private func remove(_ url: URL, uid: String, etag: String?, productID: String, session: DAVSession) async throws(SourceError) -> Removal {
         var tag = etag
         for _ in 0..<3 {
             if tag == nil {
                 let current = try await get(url, session: session)
                 switch current.status {
-                case 404, 410: return true
+                case 404, 410: return .deleted
                 case 200:
                     // Not ours after all (the create was refused): nothing of ours to delete.
                     guard PublishPlan.writtenByUs(String(decoding: current.body, as: UTF8.self), uid: uid, productID: productID),
                         let current = current.etag
-                    else { return true }
+                    else { return .notOurs }
                     tag = current
                 default: throw CardDAVReader.failure(current, url)
                 }
@@ -412,11 +424,11 @@ package struct CalDAVPublisher: Sendable {
             let reply = try await session.send("DELETE", url, depth: nil, headers: tag.map { [("If-Match", $0)] } ?? [], body: nil, contentType: "")
             switch reply.status {
             case 200..<300, 404, 410:
-                return true
+                return .deleted
             case 412:
                 let current = try await get(url, session: session)
                 switch current.status {
-                case 404, 410: return true
+                case 404, 410: return .deleted
                 case 200: tag = current.etag
                 default: throw CardDAVReader.failure(current, url)
                 }
@@ -424,7 +436,7 @@ package struct CalDAVPublisher: Sendable {
                 throw CardDAVReader.failure(reply, url)
             }
         }
-        return false
+        return .refused
     }
 
     private func get(_ url: URL, session: DAVSession) async throws(SourceError) -> DAVSession.Reply {
