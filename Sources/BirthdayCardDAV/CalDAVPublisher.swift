@@ -14,22 +14,28 @@ import Foundation
 /// `calendar-color`, which most clients show; a server that refuses the
 /// colour gets the request again without it).
 ///
-/// ## Publishing (``publish(to:password:events:published:force:record:forget:)``)
-/// 1. `PROPFIND` Depth 1 of the members' entity tags: a resource of ours
-///    gone from the calendar is forgotten (and made again if still wanted);
-///    one whose tag is not the one we know was changed by another client
-///    (iOS writes `ACKNOWLEDGED` into alarms) and is checked again.
-/// 2. The ``PublishPlan``: `PUT` with `If-None-Match: *` for new events,
-///    `If-Match` for changed ones, `DELETE` with `If-Match` for ours no
-///    longer wanted (a 404 is fine). Deleting more than half of 10 or more
-///    published events needs `force`.
-/// 3. A 412 is normal: the resource is fetched; when its dates, title and
-///    alarms are ours (``PublishPlan/sameEvent(_:_:)``) its tag is adopted,
-///    else ours is put again with `If-Match` of its tag. A create answered
-///    412 (a publish that stopped before recording its write) takes the
-///    same path, so nothing is ever written twice.
+/// ## Publishing (``publish(to:password:events:published:productID:force:record:forget:)``)
+/// 1. `PROPFIND` Depth 1 of the members' entity tags. Only a server that
+///    says it cannot list (405, 501, a 207 without tags) is published to
+///    from the records alone; any other answer is an error.
+/// 2. The ``PublishPlan``: `PUT` with `If-None-Match: *` for new events and
+///    for ours the listing shows gone (one request each), `If-Match` for
+///    changed ones, a `GET` first where the listing shows something we do
+///    not know as ours (not recorded, or another tag), `DELETE` with
+///    `If-Match` for ours no longer wanted (a 404 is fine), and no request
+///    for ours no longer wanted and already gone. Deleting more than half
+///    of 10 or more published events needs `force`.
+/// 3. A 412 is normal: the resource is fetched; when it is ours (recorded,
+///    or ``PublishPlan/writtenByUs(_:uid:productID:)``: our `PRODID` and
+///    UID) and its dates, title and alarms are ours
+///    (``PublishPlan/sameEvent(_:_:)``) its tag is adopted, when ours but
+///    different ours is put again with `If-Match` of its tag, and when not
+///    ours it is left alone (``PublishReport/foreign``). An event refused
+///    three times is skipped (``PublishReport/skipped``, by resource name)
+///    and the others are still written; the publish then fails with
+///    ``SourceError/publishSkipped(resources:)``.
 /// Each success is recorded at once through `record`/`forget`. Resources
-/// whose href we did not write are never touched.
+/// that are not ours are never changed or deleted.
 package struct CalDAVPublisher: Sendable {
     private let userAgent: String
     private let deadline: Duration
@@ -165,6 +171,7 @@ package struct CalDAVPublisher: Sendable {
     ///
     /// - Parameters:
     ///   - published: what we wrote before, by UID.
+    ///   - productID: the `PRODID` of our events (``PublishPlan/writtenByUs(_:uid:productID:)``).
     ///   - record: stores a resource written or adopted, at once.
     ///   - forget: forgets a resource deleted or gone, at once.
     /// - Returns: the report; its error says why it stopped (what was done before is recorded).
@@ -173,6 +180,7 @@ package struct CalDAVPublisher: Sendable {
         password: String?,
         events: [PublishEvent],
         published: [String: PublishedEvent],
+        productID: String,
         force: Bool,
         record: @escaping @Sendable (PublishedEvent) async throws(SourceError) -> Void,
         forget: @escaping @Sendable (String) async throws(SourceError) -> Void
@@ -195,6 +203,7 @@ package struct CalDAVPublisher: Sendable {
                 target: target,
                 events: events,
                 published: published,
+                productID: productID,
                 force: force,
                 session: session,
                 report: &report,
@@ -214,147 +223,212 @@ package struct CalDAVPublisher: Sendable {
         target: PublishTarget,
         events: [PublishEvent],
         published: [String: PublishedEvent],
+        productID: String,
         force: Bool,
         session: DAVSession,
         report: inout PublishReport,
         record: @Sendable (PublishedEvent) async throws(SourceError) -> Void,
         forget: @Sendable (String) async throws(SourceError) -> Void
     ) async throws(SourceError) {
-        // What we wrote (or were about to create) before this publish: only those addresses may be taken over.
-        let ours = Set(published.keys)
-        var changedElsewhere = Set<String>()
-        if !published.isEmpty, let members = try await memberTags(calendar, session: session) {
-            for (uid, event) in published where members[Self.decoded(event.href)] != event.etag {
-                // Changed, or not listed (deleted by someone else, or listed without a tag): the
-                // conditional requests below find out (a DELETE of a gone resource is done; a PUT
-                // that finds it gone makes it again).
-                changedElsewhere.insert(uid)
-            }
-        }
+        let listing = try await memberTags(calendar, session: session)
         var wanted: [String: String] = [:]
         var bytes: [String: PublishEvent] = [:]
         for event in events {
             wanted[event.uid] = event.hash
             bytes[event.uid] = event
         }
-        let plan = PublishPlan(
-            wanted: wanted,
-            published: published,
-            calendarPath: calendar.path(percentEncoded: true),
-            changedElsewhere: changedElsewhere
-        )
+        let plan = PublishPlan(wanted: wanted, published: published, calendarPath: calendar.path(percentEncoded: true), listing: listing)
         if !force && PublishPlan.needsForce(deleting: plan.deletes.count, of: published.count) {
             throw .publishMassRemoval(target: target.name, deleting: plan.deletes.count, of: published.count)
         }
         report.unchanged = plan.unchanged
+        for uid in plan.forgets {
+            try await forget(uid)
+        }
         for put in plan.puts {
             guard let event = bytes[put.uid], let url = URL(string: put.href, relativeTo: calendar)?.absoluteURL else { continue }
-            let mayTakeOver = ours.contains(put.uid)
-            if !mayTakeOver {
+            // What we wrote (or were about to create) before this publish is ours whatever another client made of it.
+            let recorded = published[put.uid] != nil
+            if !recorded {
                 try await record(PublishedEvent(uid: put.uid, href: put.href, etag: nil, hash: PublishedEvent.pending))
             }
-            guard let (etag, wrote) = try await write(event, to: url, etag: put.etag, mayTakeOver: mayTakeOver, session: session) else {
+            let outcome = try await write(event, to: url, condition: put.condition, recorded: recorded, productID: productID, session: session)
+            switch outcome {
+            case .wrote(let etag), .adopted(let etag):
+                try await record(PublishedEvent(uid: put.uid, href: put.href, etag: etag, hash: event.hash))
+                if case .wrote = outcome { report.put += 1 } else { report.unchanged += 1 }
+            case .notOurs:
                 // Someone else's resource at our address: left alone, and not ours.
                 try await forget(put.uid)
                 report.foreign.append(put.href)
-                continue
+            case .refused:
+                // Refused again and again: the others are still written. A create we never saw
+                // made is forgotten; an update keeps the record it had, so the next publish tries again.
+                if !recorded { try await forget(put.uid) }
+                report.skipped.append(PublishPlan.resourceName(href: put.href))
             }
-            try await record(PublishedEvent(uid: put.uid, href: put.href, etag: etag, hash: event.hash))
-            if wrote { report.put += 1 } else { report.unchanged += 1 }
         }
         for delete in plan.deletes {
             guard let url = URL(string: delete.href, relativeTo: calendar)?.absoluteURL else { continue }
-            try await remove(url, etag: delete.etag, session: session)
-            try await forget(delete.uid)
-            report.deleted += 1
+            switch try await remove(url, uid: delete.uid, etag: delete.etag, productID: productID, session: session) {
+            case .deleted:
+                try await forget(delete.uid)
+                report.deleted += 1
+            case .notOurs:
+                try await forget(delete.uid)
+            case .refused:
+                report.skipped.append(PublishPlan.resourceName(href: delete.href))
+            }
+        }
+        if !report.skipped.isEmpty {
+            throw .publishSkipped(resources: report.skipped)
         }
     }
 
-    /// The entity tag of every member of the calendar, by decoded path;
-    /// `nil` when the server does not list them.
+    /// The entity tag of every member of the calendar, by decoded path (the
+    /// `PROPFIND` Depth 1 of `getetag`); `nil` only when the server says it
+    /// does not list them: 405 or 501, or a 207 whose members carry no tag.
+    /// Any other answer (an error, a redirect, a body that is not a
+    /// multistatus) is an error: taking it for "cannot list" would make a
+    /// broken server look like a publish with nothing to do.
     private func memberTags(_ calendar: URL, session: DAVSession) async throws(SourceError) -> [String: String]? {
         let reply = try await session.send("PROPFIND", calendar, depth: "1", body: CalDAVRequests.memberETags)
         switch reply.status {
         case 207: break
-        case 401, 403, 404: throw CardDAVReader.failure(reply, calendar)
-        default: return nil
+        case 405, 501: return nil
+        default: throw CardDAVReader.failure(reply, calendar)
         }
         var tags: [String: String] = [:]
+        var members = 0
         for response in try CardDAVReader.multistatus(reply, calendar).responses {
-            guard let tag = response.text(.getETag), let url = URL(string: response.href, relativeTo: reply.url)?.absoluteURL else { continue }
-            tags[Self.decoded(url.path(percentEncoded: true))] = tag
+            guard let path = CardDAVReader.member(response.href, of: reply.url) else { continue }
+            members += 1
+            if let tag = response.text(.getETag) { tags[PublishPlan.decodedPath(path)] = tag }
         }
-        return tags
+        return members > 0 && tags.isEmpty ? nil : tags
     }
 
-    static func decoded(_ path: String) -> String {
-        path.removingPercentEncoding ?? path
+    /// What became of one event's PUT.
+    private enum WriteOutcome {
+        /// Written; the resource's new tag.
+        case wrote(String?)
+        /// Ours already, as we want it: its tag kept, nothing written.
+        case adopted(String?)
+        /// A resource birthdays did not write sits there: left alone.
+        case notOurs
+        /// The server answered 412 again and again.
+        case refused
     }
 
-    /// PUTs `event` at `url` (create without `etag`, update with it), with
-    /// the 412 rule; returns the resource's tag and whether we wrote it, or
-    /// `nil` when a create finds a resource there that is not ours
-    /// (`mayTakeOver` false: no record of writing it): never overwritten.
+    /// PUTs `event` at `url` as `condition` says, with the 412 rule: a
+    /// resource found there is fetched; when it is ours (`recorded`, or
+    /// ``PublishPlan/writtenByUs(_:uid:productID:)``) and the same event
+    /// (``PublishPlan/sameEvent(_:_:)``) its tag is kept, when ours but
+    /// different it is written with `If-Match` of its tag, and when not ours
+    /// it is never written.
     private func write(
         _ event: PublishEvent,
         to url: URL,
-        etag: String?,
-        mayTakeOver: Bool,
+        condition start: PublishPlan.Condition,
+        recorded: Bool,
+        productID: String,
         session: DAVSession
-    ) async throws(SourceError) -> (String?, Bool)? {
-        var condition = etag.map { ("If-Match", $0) } ?? ("If-None-Match", "*")
-        for _ in 0..<3 {
+    ) async throws(SourceError) -> WriteOutcome {
+        var condition = start
+        var sent = 0
+        // Three PUTs at most: a fetch that finds the resource gone or without our tag leads to the next.
+        while sent < 3 {
+            let header: (String, String)
+            switch condition {
+            case .check:
+                let current = try await get(url, session: session)
+                switch current.status {
+                case 404, 410:
+                    condition = .create
+                    continue
+                case 200:
+                    guard let tag = current.etag else {
+                        throw .badResponse(url: DAVSession.display(url), reason: "the server sent no ETag for it")
+                    }
+                    let text = String(decoding: current.body, as: UTF8.self)
+                    guard recorded || PublishPlan.writtenByUs(text, uid: event.uid, productID: productID) else { return .notOurs }
+                    if PublishPlan.sameEvent(event.bytes, text) { return .adopted(tag) }
+                    header = ("If-Match", tag)
+                default:
+                    throw CardDAVReader.failure(current, url)
+                }
+            case .create:
+                header = ("If-None-Match", "*")
+            case .update(let etag):
+                guard let etag else {
+                    condition = .check
+                    continue
+                }
+                header = ("If-Match", etag)
+            }
+            sent += 1
             let reply = try await session.send(
                 "PUT",
                 url,
                 depth: nil,
-                headers: [condition],
+                headers: [header],
                 body: event.bytes,
                 contentType: "text/calendar; charset=utf-8"
             )
             switch reply.status {
             case 200..<300:
-                if let tag = reply.etag { return (tag, true) }
+                if let tag = reply.etag { return .wrote(tag) }
                 let current = try await get(url, session: session)
-                return (current.status == 200 ? current.etag : nil, true)
-            case 404 where condition.0 == "If-Match", 410 where condition.0 == "If-Match":
+                return .wrote(current.status == 200 ? current.etag : nil)
+            case 404 where header.0 == "If-Match", 410 where header.0 == "If-Match":
                 // Updating what someone else deleted: made again.
-                condition = ("If-None-Match", "*")
+                condition = .create
             case 412:
-                let current = try await get(url, session: session)
-                switch current.status {
-                case 404, 410:
-                    condition = ("If-None-Match", "*")
-                case 200:
-                    guard let tag = current.etag else {
-                        throw .badResponse(url: DAVSession.display(url), reason: "the server sent no ETag for it")
-                    }
-                    // A resource we never wrote, at the address a create chose: not ours to adopt or rewrite.
-                    if condition.0 == "If-None-Match" && !mayTakeOver { return nil }
-                    if PublishPlan.sameEvent(event.bytes, String(decoding: current.body, as: UTF8.self)) { return (tag, false) }
-                    condition = ("If-Match", tag)
-                default:
-                    throw CardDAVReader.failure(current, url)
-                }
+                condition = .check
             default:
                 throw CardDAVReader.failure(reply, url)
             }
         }
-        throw .http(url: DAVSession.display(url), status: 412, reason: "Precondition Failed (changed again and again by another client)")
+        return .refused
     }
 
-    /// DELETEs the resource at `url` (`If-Match` its tag); gone already is fine.
-    private func remove(_ url: URL, etag: String?, session: DAVSession) async throws(SourceError) {
+    /// What became of one event's DELETE.
+    private enum Removal {
+        /// Deleted, or gone already.
+        case deleted
+        /// A create we never saw answered, and what is there is not ours: left alone.
+        case notOurs
+        /// The server answered 412 again and again.
+        case refused
+    }
+
+    /// DELETEs our resource at `url` (`If-Match` its tag); gone already is
+    /// done. Without a tag (a create never seen answered) it is fetched
+    /// first, and deleted only when ours.
+    private func remove(_ url: URL, uid: String, etag: String?, productID: String, session: DAVSession) async throws(SourceError) -> Removal {
         var tag = etag
         for _ in 0..<3 {
+            if tag == nil {
+                let current = try await get(url, session: session)
+                switch current.status {
+                case 404, 410: return .deleted
+                case 200:
+                    // Not ours after all (the create was refused): nothing of ours to delete.
+                    guard PublishPlan.writtenByUs(String(decoding: current.body, as: UTF8.self), uid: uid, productID: productID),
+                        let current = current.etag
+                    else { return .notOurs }
+                    tag = current
+                default: throw CardDAVReader.failure(current, url)
+                }
+            }
             let reply = try await session.send("DELETE", url, depth: nil, headers: tag.map { [("If-Match", $0)] } ?? [], body: nil, contentType: "")
             switch reply.status {
             case 200..<300, 404, 410:
-                return
+                return .deleted
             case 412:
                 let current = try await get(url, session: session)
                 switch current.status {
-                case 404, 410: return
+                case 404, 410: return .deleted
                 case 200: tag = current.etag
                 default: throw CardDAVReader.failure(current, url)
                 }
@@ -362,7 +436,7 @@ package struct CalDAVPublisher: Sendable {
                 throw CardDAVReader.failure(reply, url)
             }
         }
-        throw .http(url: DAVSession.display(url), status: 412, reason: "Precondition Failed")
+        return .refused
     }
 
     private func get(_ url: URL, session: DAVSession) async throws(SourceError) -> DAVSession.Reply {

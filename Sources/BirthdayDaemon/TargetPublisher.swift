@@ -34,12 +34,14 @@ package struct TargetPublisher: Sendable {
     /// - Parameters:
     ///   - force: let the publish delete more than half of the published events (never the daemon's).
     ///   - ifChanged: publish only when the events differ from the last successful publish's.
+    ///   - withdraw: delete every event the target published instead (`publish remove`; never what is not ours).
     ///   - password: a password already read from the target's command (`publish add`), so it is not asked twice.
     /// - Returns: the report; a failure is in its `error`, and recorded on the target.
     package func publish(
         _ target: PublishTarget,
         force: Bool,
         ifChanged: Bool = false,
+        withdraw: Bool = false,
         password: String? = nil,
         now: Date,
         timeZone: TimeZone,
@@ -51,7 +53,15 @@ package struct TargetPublisher: Sendable {
                 secret = try await PasswordCommand.run(command, environment: environment, clock: clock)
             }
             let helper = CardDAVHelper(database: database.path, environment: environment, password: secret, logLevel: logLevel, clock: clock)
-            return try await helper.publish(target, force: force, ifChanged: ifChanged, now: now, timeZone: timeZone, locale: locale)
+            return try await helper.publish(
+                target,
+                force: force,
+                ifChanged: ifChanged,
+                withdraw: withdraw,
+                now: now,
+                timeZone: timeZone,
+                locale: locale
+            )
         } catch {
             var report = PublishReport(name: target.name)
             report.error = error

@@ -52,6 +52,13 @@ extension CardDAVHelperCommand {
                 """
         )
         var ifChanged = false
+        @Flag(
+            help: """
+                Delete every event this target published instead (for 'birthdays publish remove'): resources that are \
+                not ours are never touched.
+                """
+        )
+        var withdraw = false
         @OptionGroup var secret: PasswordOption
 
         func run() async throws {
@@ -78,7 +85,9 @@ extension CardDAVHelperCommand {
                     localizer: contents.settings.localizer(systemLocale: caller.locale),
                     today: today
                 )
-                events = try exporter.events(contents.people, lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt))
+                events =
+                    withdraw
+                    ? [] : try exporter.events(contents.people, lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt))
                 published = try await database.publishedEvents(targetId: targetId)
             } catch let exit as ExitCode {
                 throw exit
@@ -89,7 +98,7 @@ extension CardDAVHelperCommand {
             let calendarHash = PublishPlan.calendarHash(events)
             // The daemon's check after a write to the store: the events the last
             // publish, a success, left published need no request at all.
-            if ifChanged, target.lastError == nil, target.eventsHash == calendarHash {
+            if ifChanged, !withdraw, target.lastError == nil, target.eventsHash == calendarHash {
                 var report = PublishReport(name: target.name)
                 report.unchanged = events.count
                 CardDAVHelperCommand.reply(report, nil)
@@ -106,7 +115,8 @@ extension CardDAVHelperCommand {
                     password: password,
                     events: events,
                     published: published,
-                    force: force,
+                    productID: CalendarExporter.productID,
+                    force: force || withdraw,
                     record: { event throws(SourceError) in
                         do { try await database.recordPublished(targetId: target.id, event) } catch { throw .store("\(error)") }
                     },
@@ -118,17 +128,25 @@ extension CardDAVHelperCommand {
                 report = PublishReport(name: target.name)
                 report.error = error
             }
+            // A publish that got through every event knows how many it left alone.
+            let wentThrough: Bool
+            switch report.error {
+            case nil, .publishSkipped?: wentThrough = true
+            default: wentThrough = false
+            }
             try? await database.recordPublishOutcome(
                 targetId: target.id,
                 now: instant,
                 error: report.error?.description,
-                eventsHash: report.succeeded ? calendarHash : nil
+                eventsHash: report.succeeded && !withdraw ? calendarHash : nil,
+                leftAlone: wentThrough ? report.foreign.count : nil
             )
             let logger = CardDAVHelperCommand.logger(environment)
             if let error = report.error {
                 logger.warning("publish to \(target.name) failed: \(error.description)")
             } else {
-                logger.info("published to \(target.name): \(report.put) written, \(report.deleted) deleted, \(report.unchanged) unchanged")
+                let counts = "\(report.put) written, \(report.deleted) deleted, \(report.unchanged) unchanged, \(report.foreign.count) left alone"
+                logger.info("published to \(target.name): \(counts)")
             }
             CardDAVHelperCommand.reply(report, nil)
             if !report.succeeded { throw ExitCode(HelperExit.failed) }

@@ -24,32 +24,114 @@ import Testing
         )
         #expect(
             plan.puts == [
-                PublishPlan.Put(uid: "a@birthdays", href: "/alice/birthdays/a@birthdays.ics", etag: nil),
-                PublishPlan.Put(uid: "b@birthdays", href: "/alice/birthdays/b@birthdays.ics", etag: "\"b\""),
+                PublishPlan.Put(uid: "a@birthdays", href: "/alice/birthdays/a@birthdays.ics", condition: .create),
+                PublishPlan.Put(uid: "b@birthdays", href: "/alice/birthdays/b@birthdays.ics", condition: .update(etag: "\"b\"")),
             ]
         )
         #expect(plan.deletes == [PublishPlan.Delete(uid: "gone@birthdays", href: "/alice/birthdays/gone@birthdays.ics", etag: "\"g\"")])
-        #expect(plan.unchanged == 1)
+        #expect(plan.unchanged == 1 && plan.forgets.isEmpty)
     }
 
-    @Test func anEventAnotherClientChangedIsPutAgainWithTheTagWeKnow() {
+    /// The listing's tags, by decoded path, as the helper reads them.
+    static func listing(_ tags: [String: String]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: tags.map { (PublishPlan.decodedPath(PublishPlan.href(uid: $0.key, in: calendar)), $0.value) })
+    }
+
+    @Test func anEventAnotherClientChangedIsFetchedFirst() {
         let plan = PublishPlan(
             wanted: ["c@birthdays": "3"],
             published: ["c@birthdays": Self.published("c@birthdays", hash: "3", etag: "\"old\"")],
             calendarPath: Self.calendar,
-            changedElsewhere: ["c@birthdays"]
+            listing: Self.listing(["c@birthdays": "\"new\""])
         )
-        #expect(plan.puts == [PublishPlan.Put(uid: "c@birthdays", href: "/alice/birthdays/c@birthdays.ics", etag: "\"old\"")])
+        #expect(plan.puts == [PublishPlan.Put(uid: "c@birthdays", href: "/alice/birthdays/c@birthdays.ics", condition: .check)])
         #expect(plan.unchanged == 0)
     }
 
     @Test func nothingChangedMeansNothingToSend() {
+        for listing in [nil, Self.listing(["c@birthdays": "\"e\""])] {
+            let plan = PublishPlan(
+                wanted: ["c@birthdays": "3"],
+                published: ["c@birthdays": Self.published("c@birthdays", hash: "3")],
+                calendarPath: Self.calendar,
+                listing: listing
+            )
+            #expect(plan.puts.isEmpty && plan.deletes.isEmpty && plan.forgets.isEmpty && plan.unchanged == 1)
+        }
+    }
+
+    /// Someone emptied the calendar: what the listing says is gone is created at once (one PUT,
+    /// `If-None-Match: *`), not updated with a tag that can only fail; ours no longer wanted and gone
+    /// are forgotten without a request.
+    @Test func whatTheListingShowsGoneIsCreatedDirectlyOrForgotten() {
         let plan = PublishPlan(
-            wanted: ["c@birthdays": "3"],
-            published: ["c@birthdays": Self.published("c@birthdays", hash: "3")],
-            calendarPath: Self.calendar
+            wanted: ["a@birthdays": "1", "b@birthdays": "2-new"],
+            published: [
+                "a@birthdays": Self.published("a@birthdays", hash: "1"),
+                "b@birthdays": Self.published("b@birthdays", hash: "2"),
+                "old@birthdays": Self.published("old@birthdays", hash: "4"),
+            ],
+            calendarPath: Self.calendar,
+            listing: [:]
         )
-        #expect(plan.puts.isEmpty && plan.deletes.isEmpty && plan.unchanged == 1)
+        #expect(
+            plan.puts == [
+                PublishPlan.Put(uid: "a@birthdays", href: "/alice/birthdays/a@birthdays.ics", condition: .create),
+                PublishPlan.Put(uid: "b@birthdays", href: "/alice/birthdays/b@birthdays.ics", condition: .create),
+            ]
+        )
+        #expect(plan.deletes.isEmpty && plan.forgets == ["old@birthdays"] && plan.unchanged == 0)
+    }
+
+    /// An address the listing shows taken that we have no record of (a calendar published to before,
+    /// left by `publish remove --keep-events`; someone else's event) is looked at before anything is
+    /// written; a create we recorded but never saw answered too.
+    @Test func aTakenAddressWeDoNotKnowAsOursIsCheckedFirst() {
+        let pending = PublishedEvent(uid: "p@birthdays", href: PublishPlan.href(uid: "p@birthdays", in: Self.calendar), etag: nil, hash: "pending")
+        let plan = PublishPlan(
+            wanted: ["a@birthdays": "1", "n@birthdays": "2", "p@birthdays": "3"],
+            published: ["p@birthdays": pending],
+            calendarPath: Self.calendar,
+            listing: Self.listing(["a@birthdays": "\"x\"", "p@birthdays": "\"y\""])
+        )
+        #expect(
+            plan.puts == [
+                PublishPlan.Put(uid: "a@birthdays", href: "/alice/birthdays/a@birthdays.ics", condition: .check),
+                PublishPlan.Put(uid: "n@birthdays", href: "/alice/birthdays/n@birthdays.ics", condition: .create),
+                PublishPlan.Put(uid: "p@birthdays", href: "/alice/birthdays/p@birthdays.ics", condition: .check),
+            ]
+        )
+        // A recorded create no longer wanted is deleted only after a look (no tag to match).
+        let dropped = PublishPlan(
+            wanted: [:],
+            published: ["p@birthdays": pending],
+            calendarPath: Self.calendar,
+            listing: Self.listing(["p@birthdays": "\"y\""])
+        )
+        #expect(dropped.deletes == [PublishPlan.Delete(uid: "p@birthdays", href: pending.href, etag: nil)])
+    }
+
+    /// Ours is what carries our PRODID and, in every VEVENT, the UID of the event at that address
+    /// (an alarm's own UID, as iOS adds, does not count); anything else is not.
+    @Test func writtenByUsNeedsOurProductAndTheEventsUID() {
+        let product = "-//birthdays//birthdays 1.0//EN"
+        let ours = Self.ours.replacingOccurrences(of: "VERSION:2.0\r\n", with: "VERSION:2.0\r\nPRODID:\(product)\r\n")
+        #expect(PublishPlan.writtenByUs(ours, uid: "ada-birthday@birthdays", productID: product))
+        let alarmUID = ours.replacingOccurrences(of: "BEGIN:VALARM\r\n", with: "BEGIN:VALARM\r\nUID:1234-alarm\r\n")
+        #expect(PublishPlan.writtenByUs(alarmUID, uid: "ada-birthday@birthdays", productID: product))
+        #expect(!PublishPlan.writtenByUs(ours, uid: "bob-birthday@birthdays", productID: product))
+        #expect(!PublishPlan.writtenByUs(Self.ours, uid: "ada-birthday@birthdays", productID: product), "no PRODID")
+        let imported = ours.replacingOccurrences(of: product, with: "-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN")
+        #expect(!PublishPlan.writtenByUs(imported, uid: "ada-birthday@birthdays", productID: product))
+        let twoEvents = ours.replacingOccurrences(
+            of: "END:VCALENDAR",
+            with: "BEGIN:VEVENT\r\nUID:dentist@example\r\nDTSTART;VALUE=DATE:20260401\r\nEND:VEVENT\r\nEND:VCALENDAR"
+        )
+        #expect(!PublishPlan.writtenByUs(twoEvents, uid: "ada-birthday@birthdays", productID: product))
+    }
+
+    @Test func aReportNamesAnEventByItsResourceName() {
+        #expect(PublishPlan.resourceName(href: "/alice/birthdays/ada-birthday@birthdays.ics") == "ada-birthday@birthdays.ics")
     }
 
     @Test(arguments: [

@@ -84,4 +84,20 @@ import Testing
         try await database.recordPublishOutcome(targetId: target.id, now: retry.addingTimeInterval(60), error: "down")
         #expect(try await database.publishTarget(id: target.id)?.eventsHash == "0123456789abcdef")
     }
+
+    /// Migration `v17-publish-left-alone`: how many events the last publish that got through them
+    /// left alone; a publish that never reached the events (`nil`) keeps the count.
+    @Test func theEventsLeftAloneAreKeptUntilAPublishCountsThemAgain() async throws {
+        let database = try AppDatabase.inMemory()
+        let target = try await database.addPublishTarget(Self.target("home"), now: Self.now)
+        #expect(target.leftAlone == 0)
+        try await database.recordPublishOutcome(targetId: target.id, now: Self.now, error: nil, eventsHash: "h", leftAlone: 3)
+        #expect(try await database.publishTarget(id: target.id)?.leftAlone == 3)
+        try await database.recordPublishOutcome(targetId: target.id, now: Self.now, error: "down")
+        #expect(try await database.publishTarget(id: target.id)?.leftAlone == 3)
+        try await database.recordPublishOutcome(targetId: target.id, now: Self.now, error: "one skipped", leftAlone: 1)
+        #expect(try await database.publishTarget(id: target.id)?.leftAlone == 1)
+        try await database.recordPublishOutcome(targetId: target.id, now: Self.now, error: nil, eventsHash: "h", leftAlone: 0)
+        #expect(try await database.publishTarget(named: "home")?.leftAlone == 0)
+    }
 }

@@ -25,6 +25,9 @@ public struct PublishTarget: Sendable, Equatable, Codable {
     public var failures: Int
     /// When the running daemon publishes again after a failure; `nil` when none is planned.
     public var nextAttempt: Date?
+    /// Events of the feed the last publish did not write because their
+    /// address holds a resource birthdays did not write (``PublishReport/foreign``).
+    public var leftAlone: Int
 
     public init(
         id: Int64 = 0,
@@ -40,7 +43,8 @@ public struct PublishTarget: Sendable, Equatable, Codable {
         events: Int = 0,
         eventsHash: String? = nil,
         failures: Int = 0,
-        nextAttempt: Date? = nil
+        nextAttempt: Date? = nil,
+        leftAlone: Int = 0
     ) {
         self.id = id
         self.name = name
@@ -56,6 +60,7 @@ public struct PublishTarget: Sendable, Equatable, Codable {
         self.eventsHash = eventsHash
         self.failures = failures
         self.nextAttempt = nextAttempt
+        self.leftAlone = leftAlone
     }
 }
 
@@ -96,26 +101,42 @@ public struct PublishedEvent: Sendable, Equatable, Codable {
 }
 
 /// What one publish sends: PUTs of new events (`If-None-Match: *`) and of
-/// changed ones (`If-Match` with the tag we know), DELETEs of the resources
-/// we wrote whose events are no longer wanted (`If-Match`). Pure: the
-/// helper sends it; resources we did not write never appear in it.
+/// changed ones (`If-Match` with the tag we know), a look at what sits at an
+/// address we do not know as ours (``Condition/check``), DELETEs of the
+/// resources we wrote whose events are no longer wanted (`If-Match`), and
+/// the records of resources the listing shows gone. Pure: the helper sends
+/// it, and decides a ``Condition/check`` with ``writtenByUs(_:uid:productID:)``;
+/// resources we did not write are never changed or deleted.
 public struct PublishPlan: Sendable, Equatable {
+    /// How a PUT is sent.
+    public enum Condition: Sendable, Equatable {
+        /// `If-None-Match: *`: nothing is there (never listed, or listed gone).
+        case create
+        /// `If-Match` with the tag we know (`nil`: the server never gave one).
+        case update(etag: String?)
+        /// Something is there that we do not know as we wrote it (not
+        /// recorded, or its tag is not ours): fetched first, then adopted
+        /// (ours and the same: its tag is kept), written with `If-Match` of
+        /// its tag (ours but different) or left alone (not ours).
+        case check
+    }
+
     public struct Put: Sendable, Equatable {
         public var uid: String
         public var href: String
-        /// `nil`: create (`If-None-Match: *`); else `If-Match` with it.
-        public var etag: String?
+        public var condition: Condition
 
-        public init(uid: String, href: String, etag: String?) {
+        public init(uid: String, href: String, condition: Condition) {
             self.uid = uid
             self.href = href
-            self.etag = etag
+            self.condition = condition
         }
     }
 
     public struct Delete: Sendable, Equatable {
         public var uid: String
         public var href: String
+        /// `nil`: a create we recorded but never saw answered; fetched first, and deleted only when ours.
         public var etag: String?
 
         public init(uid: String, href: String, etag: String?) {
@@ -127,30 +148,94 @@ public struct PublishPlan: Sendable, Equatable {
 
     public var puts: [Put] = []
     public var deletes: [Delete] = []
+    /// UIDs of ours no longer wanted that the listing shows gone: forgotten without a request.
+    public var forgets: [String] = []
     public var unchanged = 0
 
     /// - Parameters:
     ///   - wanted: the hash of every event we want, by UID.
     ///   - published: what we wrote before, by UID.
     ///   - calendarPath: the calendar collection's path (percent-encoded, ending with `/`): new resources go there.
-    ///   - changedElsewhere: UIDs whose resource another client changed (its tag is not ours): put again even when our hash is the same.
-    public init(wanted: [String: String], published: [String: PublishedEvent], calendarPath: String, changedElsewhere: Set<String> = []) {
+    ///   - listing: the entity tag of every member of the calendar, by decoded path (``decodedPath(_:)``);
+    ///     `nil` when the server does not list them (then the records alone decide, and a 412 tells the rest).
+    public init(wanted: [String: String], published: [String: PublishedEvent], calendarPath: String, listing: [String: String]? = nil) {
         for uid in wanted.keys.sorted() {
             guard let hash = wanted[uid] else { continue }
             if let old = published[uid] {
-                if old.hash == hash && !changedElsewhere.contains(uid) {
-                    unchanged += 1
-                } else {
-                    puts.append(Put(uid: uid, href: old.href, etag: old.etag))
+                let pending = old.hash == PublishedEvent.pending
+                guard let listing else {
+                    if pending {
+                        puts.append(Put(uid: uid, href: old.href, condition: .create))
+                    } else if old.hash == hash {
+                        unchanged += 1
+                    } else {
+                        puts.append(Put(uid: uid, href: old.href, condition: .update(etag: old.etag)))
+                    }
+                    continue
+                }
+                switch listing[Self.decodedPath(old.href)] {
+                case nil:
+                    // Gone (someone emptied the calendar): made again directly.
+                    puts.append(Put(uid: uid, href: old.href, condition: .create))
+                case let tag? where tag == old.etag && !pending:
+                    if old.hash == hash {
+                        unchanged += 1
+                    } else {
+                        puts.append(Put(uid: uid, href: old.href, condition: .update(etag: old.etag)))
+                    }
+                default:
+                    // Changed by another client, or a create never seen answered.
+                    puts.append(Put(uid: uid, href: old.href, condition: .check))
                 }
             } else {
-                puts.append(Put(uid: uid, href: Self.href(uid: uid, in: calendarPath), etag: nil))
+                let href = Self.href(uid: uid, in: calendarPath)
+                let taken = listing?[Self.decodedPath(href)] != nil
+                puts.append(Put(uid: uid, href: href, condition: taken ? .check : .create))
             }
         }
         for uid in published.keys.sorted() where wanted[uid] == nil {
             guard let old = published[uid] else { continue }
-            deletes.append(Delete(uid: uid, href: old.href, etag: old.etag))
+            if let listing, listing[Self.decodedPath(old.href)] == nil {
+                forgets.append(uid)
+            } else {
+                deletes.append(Delete(uid: uid, href: old.href, etag: old.hash == PublishedEvent.pending ? nil : old.etag))
+            }
         }
+    }
+
+    /// A path with its percent-encoding undone: how listings and records are compared.
+    public static func decodedPath(_ path: String) -> String {
+        path.removingPercentEncoding ?? path
+    }
+
+    /// The name of the resource at `href` (its last path segment, as sent):
+    /// how a report names an event, never by the person's name.
+    public static func resourceName(href: String) -> String {
+        href.split(separator: "/").last.map(String.init) ?? href
+    }
+
+    /// Whether `theirs`, a resource's text on the server, is one this program
+    /// wrote for the event `uid`: the `PRODID` of its calendar is ours
+    /// (`productID`) and every `VEVENT` in it has that UID. Only such a
+    /// resource is adopted at an address we have no record of writing;
+    /// anything else (another client's event, the feed imported by a client,
+    /// which writes its own `PRODID`) is never touched.
+    public static func writtenByUs(_ theirs: String, uid: String, productID: String) -> Bool {
+        var stack: [String] = []
+        var product: String?
+        var uids: [String] = []
+        for line in unfolded(theirs) {
+            let name = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
+            let value = line.firstIndex(of: ":").map { String(line[line.index(after: $0)...]) } ?? ""
+            switch name {
+            case "BEGIN": stack.append(value.uppercased())
+            case "END": _ = stack.popLast()
+            case "PRODID" where stack == ["VCALENDAR"]: product = value
+            case "UID" where stack == ["VCALENDAR", "VEVENT"]: uids.append(value)
+            default: break
+            }
+        }
+        return product == productID && !uids.isEmpty && uids.allSatisfy { $0 == uid }
     }
 
     public init() {}
@@ -240,6 +325,9 @@ public struct PublishReport: Sendable, Equatable, Codable {
     /// Events not written because their address holds a resource birthdays
     /// did not write (an earlier import of the feed into that calendar): left as they are.
     public var foreign: [String] = []
+    /// Events not written because the server refused them again and again
+    /// (412 after each fetch of their tag), by resource name: skipped, so the others are written.
+    public var skipped: [String] = []
     /// HTTP requests the publish made.
     public var requests = 0
     /// Why it failed (what succeeded before is recorded); `nil` when it succeeded.

@@ -37,6 +37,9 @@ public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConver
     case notACalendar(url: String)
     /// A publish would delete most of the events it published (``PublishPlan/needsForce(deleting:of:)``).
     case publishMassRemoval(target: String, deleting: Int, of: Int)
+    /// A publish wrote the other events but not these, which the server refused
+    /// again and again (412 after each fetch of their tag); by resource name.
+    case publishSkipped(resources: [String])
     /// There is no publish target with that name.
     case unknownTarget(name: String)
     /// A publish target with that name exists already.
@@ -75,6 +78,10 @@ public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConver
         case .publishMassRemoval(let target, let deleting, let total):
             "refusing to delete \(deleting) of the \(total) events published to '\(target)'; "
                 + "if that is right, run: birthdays publish sync '\(target)' --force"
+        case .publishSkipped(let resources):
+            "the server refused \(resources.count) event\(resources.count == 1 ? "" : "s") again and again (HTTP 412 Precondition Failed "
+                + "after each fetch of its tag): \(resources.prefix(5).joined(separator: ", "))\(resources.count > 5 ? ", …" : ""); "
+                + "the other events were written, and the next publish tries these again"
         case .unknownTarget(let name): "there is no publish target named '\(name)'; see birthdays publish list"
         case .duplicateTarget(let name): "a publish target named '\(name)' exists already; choose another with --name"
         }

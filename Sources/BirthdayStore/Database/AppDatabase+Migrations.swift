@@ -426,6 +426,15 @@ extension AppDatabase {
             )
         }
 
+        // Issue 31: how many events of the feed a target's last publish left
+        // alone because a resource birthdays did not write holds their address,
+        // so that `publish list` and `status` say so.
+        migrator.registerMigration("v17-publish-left-alone") { db in
+            try db.alter(table: "publishTarget") { t in
+                t.add(column: "leftAlone", .integer).notNull().defaults(to: 0)
+            }
+        }
+
         return migrator
     }
 }

@@ -3,21 +3,22 @@ import Foundation
 import GRDB
 
 /// The calendars `birthdays publish` writes into (`publishTarget`) and the
-/// resources it wrote there (`publishedEvent`), migration `v11-publish`.
+/// resources it wrote there (`publishedEvent`), migration `v11-publish`; the
+/// SQL is in ``PublishTargetRecord`` and ``PublishedEventRecord``.
 extension AppDatabase {
     /// Every publish target, oldest first.
     package func publishTargets() async throws(StoreError) -> [PublishTarget] {
-        try await read { db in try Self.publishTargets(db) }
+        try await read { db in try PublishTargetRecord.all(db) }
     }
 
     /// The target named `name`, if any.
     package func publishTarget(named name: String) async throws(StoreError) -> PublishTarget? {
-        try await read { db in try Self.publishTargets(db).first { $0.name == name } }
+        try await read { db in try PublishTargetRecord.all(db).first { $0.name == name } }
     }
 
     /// The target `id`, if any.
     package func publishTarget(id: Int64) async throws(StoreError) -> PublishTarget? {
-        try await read { db in try Self.publishTargets(db).first { $0.id == id } }
+        try await read { db in try PublishTargetRecord.all(db).first { $0.id == id } }
     }
 
     /// Adds `target` (its id and status are ignored) and returns it as stored.
@@ -27,21 +28,12 @@ extension AppDatabase {
         let added: PublishTarget?
         do {
             added = try await write { db -> PublishTarget? in
-                let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM publishTarget WHERE name = ?", arguments: [target.name]) ?? false
-                guard !taken else { return nil }
-                try db.execute(
-                    sql: """
-                        INSERT INTO publishTarget (name, url, calendarURL, username, passwordCommand, createdCalendar, createdAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        target.name, target.url, target.calendarURL, target.username, target.passwordCommand, target.createdCalendar,
-                        now.timeIntervalSince1970,
-                    ]
-                )
+                guard try !PublishTargetRecord.exists(named: target.name, db) else { return nil }
+                let id = try PublishTargetRecord.insert(target, now: now, db)
                 var stored = target
-                stored.id = db.lastInsertedRowID
+                stored.id = id
                 stored.events = 0
+                stored.leftAlone = 0
                 stored.lastPublish = nil
                 stored.lastAttempt = nil
                 stored.lastError = nil
@@ -66,8 +58,8 @@ extension AppDatabase {
         let removed: PublishTarget?
         do {
             removed = try await write { db -> PublishTarget? in
-                guard let target = try Self.publishTargets(db).first(where: { $0.name == name }) else { return nil }
-                try db.execute(sql: "DELETE FROM publishTarget WHERE id = ?", arguments: [target.id])
+                guard let target = try PublishTargetRecord.all(db).first(where: { $0.name == name }) else { return nil }
+                try PublishTargetRecord.delete(id: target.id, db)
                 return target
             }
         } catch {
@@ -79,59 +71,44 @@ extension AppDatabase {
 
     /// What the target `id` published, by UID.
     package func publishedEvents(targetId: Int64) async throws(StoreError) -> [String: PublishedEvent] {
-        try await read { db in
-            var events: [String: PublishedEvent] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT uid, href, etag, hash FROM publishedEvent WHERE targetId = ?", arguments: [targetId])
-            while let row = try rows.next() {
-                let event = PublishedEvent(uid: row[0], href: row[1], etag: row[2], hash: row[3])
-                events[event.uid] = event
-            }
-            return events
-        }
+        try await read { db in try PublishedEventRecord.all(targetId: targetId, db) }
     }
 
     /// Records a resource written (or adopted) at once, so a publish that
     /// stops half-way leaves what it did known.
     package func recordPublished(targetId: Int64, _ event: PublishedEvent) async throws(StoreError) {
-        try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO publishedEvent (targetId, uid, href, etag, hash) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (targetId, uid) DO UPDATE SET href = excluded.href, etag = excluded.etag, hash = excluded.hash
-                    """,
-                arguments: [targetId, event.uid, event.href, event.etag, event.hash]
-            )
-        }
+        try await write { db in try PublishedEventRecord.upsert(targetId: targetId, event, db) }
     }
 
     /// Forgets a resource deleted (or found gone).
     package func forgetPublished(targetId: Int64, uid: String) async throws(StoreError) {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM publishedEvent WHERE targetId = ? AND uid = ?", arguments: [targetId, uid])
-        }
+        try await write { db in try PublishedEventRecord.delete(targetId: targetId, uid: uid, db) }
     }
 
     /// Records how a publish ended: the attempt, the error (`nil`: a success,
     /// which is also the last publish, with the hash of the events it left
-    /// published) and how many events are published. A failure counts one
-    /// more in a row; a success clears the count and any planned retry.
-    package func recordPublishOutcome(targetId: Int64, now: Date, error: String?, eventsHash: String? = nil) async throws(StoreError) {
+    /// published), how many events are published and how many were left
+    /// alone as not ours (`leftAlone`; `nil` keeps the count, for a publish
+    /// that never got to the events). A failure counts one more in a row; a
+    /// success clears the count and any planned retry.
+    package func recordPublishOutcome(
+        targetId: Int64,
+        now: Date,
+        error: String?,
+        eventsHash: String? = nil,
+        leftAlone: Int? = nil
+    ) async throws(StoreError) {
         try await write { db in
-            let events = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM publishedEvent WHERE targetId = ?", arguments: [targetId]) ?? 0
-            if error == nil {
-                try db.execute(
-                    sql: """
-                        UPDATE publishTarget SET lastPublish = ?, lastAttempt = ?, lastError = NULL, events = ?, eventsHash = ?,
-                        failures = 0, nextAttempt = NULL WHERE id = ?
-                        """,
-                    arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, events, eventsHash, targetId]
-                )
-            } else {
-                try db.execute(
-                    sql: "UPDATE publishTarget SET lastAttempt = ?, lastError = ?, events = ?, failures = failures + 1 WHERE id = ?",
-                    arguments: [now.timeIntervalSince1970, error, events, targetId]
-                )
-            }
+            let events = try PublishedEventRecord.count(targetId: targetId, db)
+            try PublishTargetRecord.recordOutcome(
+                id: targetId,
+                now: now,
+                error: error,
+                eventsHash: eventsHash,
+                events: events,
+                leftAlone: leftAlone,
+                db
+            )
         }
     }
 
@@ -139,47 +116,12 @@ extension AppDatabase {
     /// a failure (`nil`: no retry planned), for `birthdays status`.
     package func setNextPublish(_ next: [Int64: Date?]) async throws(StoreError) {
         try await write { db in
-            for (id, date) in next {
-                try db.execute(sql: "UPDATE publishTarget SET nextAttempt = ? WHERE id = ?", arguments: [date?.timeIntervalSince1970, id])
-            }
+            for (id, date) in next { try PublishTargetRecord.setNextAttempt(id: id, date, db) }
         }
     }
 
     /// Clears every planned retry (the daemon stops: nothing publishes then).
     package func clearNextPublish() async throws(StoreError) {
-        try await write { db in try db.execute(sql: "UPDATE publishTarget SET nextAttempt = NULL WHERE nextAttempt IS NOT NULL") }
-    }
-
-    private static func publishTargets(_ db: Database) throws -> [PublishTarget] {
-        var targets: [PublishTarget] = []
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT id, name, url, calendarURL, username, passwordCommand, createdCalendar, lastPublish, lastAttempt, lastError, events,
-                eventsHash, failures, nextAttempt
-                FROM publishTarget ORDER BY id
-                """
-        )
-        while let row = try rows.next() {
-            targets.append(
-                PublishTarget(
-                    id: row[0],
-                    name: row[1],
-                    url: row[2],
-                    calendarURL: row[3],
-                    username: row[4],
-                    passwordCommand: row[5],
-                    createdCalendar: row[6],
-                    lastPublish: (row[7] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    lastAttempt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    lastError: row[9],
-                    events: row[10],
-                    eventsHash: row[11],
-                    failures: row[12],
-                    nextAttempt: (row[13] as Double?).map(Date.init(timeIntervalSince1970:))
-                )
-            )
-        }
-        return targets
+        try await write { db in try PublishTargetRecord.clearNextAttempts(db) }
     }
 }

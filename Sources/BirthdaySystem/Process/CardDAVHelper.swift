@@ -123,10 +123,12 @@ package struct CardDAVHelper: SourceDelegate {
     /// - Parameter ifChanged: publish only when the events differ from the
     ///   last successful publish's (``PublishPlan/calendarHash(_:)``); else
     ///   the report says they are unchanged, and no request is made.
+    /// - Parameter withdraw: delete every event the target published instead (`publish remove`).
     package func publish(
         _ target: PublishTarget,
         force: Bool,
         ifChanged: Bool = false,
+        withdraw: Bool = false,
         now: Date,
         timeZone: TimeZone,
         locale: String?
@@ -139,6 +141,7 @@ package struct CardDAVHelper: SourceDelegate {
         if let locale { arguments += ["--locale", locale] }
         if force { arguments.append("--force") }
         if ifChanged { arguments.append("--if-changed") }
+        if withdraw { arguments.append("--withdraw") }
         return try await call(arguments, timeout: timeout)
     }
 

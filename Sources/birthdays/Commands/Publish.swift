@@ -12,8 +12,11 @@ extension BirthdaysCommand {
             discussion: """
                 Each event of the feed (the same UIDs, dates and alarms as 'birthdays export') becomes one resource, \
                 UID.ics, of a CalDAV calendar: one that 'publish add' finds or makes. Only what changed since the last \
-                publish is written, and only resources publish wrote are ever changed or deleted. A publish that would \
-                delete more than half of 10 or more published events needs 'publish sync --force'. The running daemon \
+                publish is written, and only resources publish wrote are ever changed or deleted (an event with the \
+                PRODID and UID birthdays writes is its own, and adopted); an event whose address holds anything else is \
+                left alone, and 'publish list' and 'status' say how many. A publish that would delete more than half of \
+                10 or more published events needs 'publish sync --force'. 'publish remove' deletes the events it wrote \
+                unless --keep-events. The running daemon \
                 ('birthdays run') publishes within seconds of every change, at start, at each wake and every 6 hours, \
                 and retries a failed publish (see 'birthdays status'); it never forces one.
                 """,
@@ -39,7 +42,13 @@ extension BirthdaysCommand {
         }
 
         /// Publishes to each target, returning the reports (a helper that cannot run is a failed report).
-        static func publish(_ targets: [PublishTarget], force: Bool, context: Context, password: String? = nil) async throws -> [PublishReport] {
+        static func publish(
+            _ targets: [PublishTarget],
+            force: Bool,
+            withdraw: Bool = false,
+            context: Context,
+            password: String? = nil
+        ) async throws -> [PublishReport] {
             let publisher = TargetPublisher(database: context.database, environment: context.environment)
             var reports: [PublishReport] = []
             for target in targets {
@@ -47,6 +56,7 @@ extension BirthdaysCommand {
                     await publisher.publish(
                         target,
                         force: force,
+                        withdraw: withdraw,
                         password: password,
                         now: context.now,
                         timeZone: context.systemTimeZone,
@@ -65,6 +75,8 @@ extension BirthdaysCommand {
             var unchanged: Int
             /// Addresses that hold a resource birthdays did not write: left alone.
             var foreign: [String]
+            /// Events the server refused again and again (412), by resource name: not written this time.
+            var skipped: [String]
             var requests: Int
             var error: String?
 
@@ -74,9 +86,16 @@ extension BirthdaysCommand {
                 deleted = report.deleted
                 unchanged = report.unchanged
                 foreign = report.foreign
+                skipped = report.skipped
                 requests = report.requests
                 error = report.error?.description
             }
+        }
+
+        /// "3 events left alone: …": why a publish did not write them, for `publish sync`, `publish list` and `status`.
+        static func leftAlone(_ count: Int) -> String {
+            "\(count) event\(count == 1 ? "" : "s") left alone: their address holds an event birthdays did not write "
+                + "(not its PRODID and UID: another client's, or the feed imported by one); remove those, or publish to another calendar"
         }
 
         /// Prints the reports; exits with status 1 when one failed.
@@ -84,15 +103,15 @@ extension BirthdaysCommand {
             if json {
                 try output(JSONOutput.string(reports.map(Synced.init), pretty: true))
             } else {
-                for report in reports where report.succeeded {
+                for report in reports where report.succeeded || !report.skipped.isEmpty {
                     try output(
                         "\(SafeText.line(report.name)): \(report.put) written, \(report.deleted) deleted, \(report.unchanged) unchanged"
                     )
                     if !report.foreign.isEmpty {
                         try output(
-                            "\(SafeText.line(report.name)): \(report.foreign.count) event(s) left alone: their address holds an event birthdays did not write "
-                                + "(an earlier import of the feed into that calendar?); remove those, or publish to another calendar: "
-                                + report.foreign.prefix(3).map { SafeText.line($0) }.joined(separator: ", ")
+                            "\(SafeText.line(report.name)): \(leftAlone(report.foreign.count)): "
+                                + report.foreign.prefix(3).map { SafeText.line(PublishPlan.resourceName(href: $0)) }.joined(separator: ", ")
+                                + (report.foreign.count > 3 ? ", …" : "")
                         )
                     }
                 }
@@ -121,6 +140,8 @@ extension BirthdaysCommand.Publish {
             var server: String
             var calendar: String
             var events: Int
+            /// Events of the feed the last publish did not write: their address holds an event birthdays did not write.
+            var left_alone: Int
             var last_publish: String?
             var error: String?
         }
@@ -136,6 +157,7 @@ extension BirthdaysCommand.Publish {
                         server: $0.url,
                         calendar: $0.calendarURL,
                         events: $0.events,
+                        left_alone: $0.leftAlone,
                         last_publish: $0.lastPublish.map { ISOInstant.format($0, in: zone) },
                         error: $0.lastError
                     )
@@ -149,12 +171,16 @@ extension BirthdaysCommand.Publish {
             }
             let rows = targets.map { target in
                 [
-                    target.name, String(target.events), target.lastPublish.map { Wording.wallClock($0, zone: zone) } ?? "never", target.url,
+                    target.name, String(target.events) + (target.leftAlone > 0 ? " (+\(target.leftAlone) left alone)" : ""),
+                    target.lastPublish.map { Wording.wallClock($0, zone: zone) } ?? "never", target.url,
                     target.calendarURL,
                 ]
             }
             var text = Table.render(rows, header: ["NAME", "EVENTS", "LAST PUBLISH", "SERVER", "CALENDAR"])
             for target in targets {
+                if target.leftAlone > 0 {
+                    text += "\n\(SafeText.line(target.name)): " + BirthdaysCommand.Publish.leftAlone(target.leftAlone)
+                }
                 if let error = target.lastError { text += "\n\(SafeText.line(target.name)): \(SafeText.line(error))" }
             }
             try output(text)
@@ -166,8 +192,12 @@ extension BirthdaysCommand.Publish {
             commandName: "sync",
             abstract: "Publish now (to every target, or the one named).",
             discussion: """
-                Writes what changed since the last publish. A publish that fails stops where it is and exits with \
-                status 1; what it wrote is remembered, and the next one goes on from there without duplicates.
+                Writes what changed since the last publish, after one listing of the calendar: what it shows gone is \
+                created again directly. A listing the server answers with an error, a redirect or anything but a \
+                multistatus fails the publish (only 405, 501 or a listing without ETags mean the server does not list). \
+                A publish that fails stops where it is and exits with status 1; what it wrote is remembered, and the \
+                next one goes on from there without duplicates. An event the server refuses with 412 again and again is \
+                skipped and named by its resource name; the others are written, and the publish exits with status 1.
                 """
         )
 
@@ -198,11 +228,15 @@ extension BirthdaysCommand.Publish {
     struct PublishRemove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
-            abstract: "Stop publishing to a target (or --all); the events stay in the calendar unless it is deleted.",
+            abstract: "Stop publishing to a target (or --all), and delete the events it wrote (--keep-events leaves them).",
             discussion: """
-                With --delete-calendar, the calendar itself is deleted, events and all, but only when 'publish add' \
-                made it; a calendar that was there before is never deleted (with NAME that is an error, with --all \
-                its target is removed and the calendar kept).
+                By default the events publish wrote are deleted from the calendar first (a stale birthday on the phone \
+                is worse than none); events it did not write are never touched. When they cannot be deleted (a server \
+                that cannot be reached), the target stays and the command exits with status 1. With --keep-events they \
+                stay in the calendar, and a later 'publish add' of that calendar adopts those still wanted. With \
+                --delete-calendar the calendar itself is deleted, events and all, but only when 'publish add' made it; \
+                a calendar that was there before is never deleted (with NAME that is an error, with --all its target is \
+                removed, its events deleted unless --keep-events, and the calendar kept).
                 """
         )
 
@@ -216,6 +250,9 @@ extension BirthdaysCommand.Publish {
 
         @Flag(help: "Delete the calendar too (only one that 'publish add' made).")
         var deleteCalendar = false
+
+        @Flag(help: "Leave the events publish wrote in the calendar (a later 'publish add' adopts them).")
+        var keepEvents = false
 
         func validate() throws {
             if name == nil && !all { throw ValidationError("name a target, or give --all to remove every target") }
@@ -243,23 +280,30 @@ extension BirthdaysCommand.Publish {
                     return
                 }
             }
-            if deleteCalendar { try BirthdaysCommand.Publish.refuseTrial(context) }
+            // Deleting events or a calendar writes to the server, which a trial copy cannot undo.
+            if deleteCalendar || !keepEvents { try BirthdaysCommand.Publish.refuseTrial(context) }
             var failures: [String] = []
             for target in targets {
                 let name = SafeText.line(target.name)
-                let deletes = deleteCalendar && target.createdCalendar
-                if deletes {
-                    do {
+                let deletesCalendar = deleteCalendar && target.createdCalendar
+                var deleted = 0
+                do {
+                    if deletesCalendar {
                         let password = try await BirthdaysCommand.Publish.password(target.passwordCommand, context: context)
                         try await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
                             .deleteCalendar(target.calendarURL, username: target.username)
-                    } catch let error as CLIError {
-                        failures.append("\(name): \(error.description); it is still published to")
-                        continue
-                    } catch {
-                        failures.append("\(name): \(error); it is still published to")
-                        continue
+                    } else if !keepEvents {
+                        let reports = try await BirthdaysCommand.Publish.publish([target], force: true, withdraw: true, context: context)
+                        if let error = reports.first?.error { throw CLIError(error.description) }
+                        deleted = reports.first?.deleted ?? 0
                     }
+                } catch {
+                    let sentence = (error as? CLIError)?.description ?? "\(error)"
+                    failures.append(
+                        "\(name): \(sentence); it is still published to (to forget it and leave its events, run: "
+                            + "birthdays publish remove '\(name)' --keep-events)"
+                    )
+                    continue
                 }
                 do {
                     try await context.database.removePublishTarget(named: target.name)
@@ -267,12 +311,19 @@ extension BirthdaysCommand.Publish {
                     failures.append("\(name): \(error.description)")
                     continue
                 }
-                if deletes {
+                let calendar = SafeText.line(target.calendarURL)
+                if deletesCalendar {
                     try output("Removed \(name) and deleted its calendar.")
-                } else if deleteCalendar {
-                    try output("Removed \(name); its calendar was there before publish add, so it stays: \(target.calendarURL)")
+                } else if keepEvents {
+                    try output(
+                        "Removed \(name); its events stay in \(calendar)"
+                            + (deleteCalendar ? " (the calendar was there before publish add)." : ".")
+                    )
                 } else {
-                    try output("Removed \(name); its events stay in \(target.calendarURL).")
+                    try output(
+                        "Removed \(name) and deleted the \(deleted) event\(deleted == 1 ? "" : "s") it wrote from \(calendar)"
+                            + (deleteCalendar ? " (the calendar was there before publish add, so it stays)." : ".")
+                    )
                 }
             }
             if !failures.isEmpty { throw CLIError(failures.joined(separator: "\n")) }

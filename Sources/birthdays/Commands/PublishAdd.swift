@@ -12,8 +12,10 @@ extension BirthdaysCommand.Publish {
             discussion: """
                 URL is a CalDAV calendar, used as it is, or a server or account: then the calendar named --calendar \
                 (default: the calendar-name setting) in the account's calendar home is used, and made when there is \
-                none (current-user-principal, calendar-home-set, MKCALENDAR). A wrong password or an unreachable server \
-                stores nothing. Only the password command is stored: it is run with /bin/sh -c at each publish, and \
+                none (current-user-principal, calendar-home-set, MKCALENDAR). Events already in that calendar with \
+                the PRODID and UID birthdays writes (left by 'publish remove --keep-events') are adopted: compared, and \
+                rewritten only when they differ; any other event is never touched. A wrong password, an unreachable \
+                server or a first publish that writes or adopts nothing stores nothing. Only the password command is stored: it is run with /bin/sh -c at each publish, and \
                 the first line it prints is the password.
                 """
         )
@@ -98,17 +100,21 @@ extension BirthdaysCommand.Publish {
                 try output("Added \(SafeText.line(targetName)): \(found.created ? "made" : "found") the calendar \(found.calendarURL)")
             }
             let reports = try await BirthdaysCommand.Publish.publish([target], force: false, context: context, password: password)
-            // A first publish that wrote nothing (a read-only calendar, a full account) leaves nothing
-            // behind: the target is forgotten and a calendar made for it deleted. One that wrote some
-            // events keeps its target, so the next publish finishes or removes them.
-            if let report = reports.first, !report.succeeded, report.put == 0 {
+            // A first publish that wrote nothing (a read-only calendar, a full account, a calendar whose
+            // every address holds an event birthdays did not write) leaves nothing behind: the target is
+            // forgotten and a calendar made for it deleted. One that wrote or adopted some events keeps
+            // its target, so the next publish finishes or removes them.
+            if let report = reports.first, report.put == 0,
+                !report.succeeded || (report.unchanged == 0 && !report.foreign.isEmpty)
+            {
                 if found.created {
                     try? await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
                         .deleteCalendar(found.calendarURL, username: user)
                 }
                 _ = try? await context.database.removePublishTarget(named: targetName)
+                let reason = report.error?.description ?? BirthdaysCommand.Publish.leftAlone(report.foreign.count)
                 throw CLIError(
-                    "\(SafeText.line(targetName)): \(report.error?.description ?? "the first publish failed"); nothing was kept"
+                    "\(SafeText.line(targetName)): \(reason); nothing was kept"
                         + (found.created ? " (the calendar made for it is deleted)" : "")
                 )
             }

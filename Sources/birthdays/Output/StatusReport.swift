@@ -89,12 +89,14 @@ struct StatusReport {
         pid == nil ? nil : source.status.nextSync
     }
 
-    /// How a publish target fares: `ok` (its last publish succeeded),
+    /// How a publish target fares: `ok` (its last publish succeeded), `partial`
+    /// (it succeeded but left events alone: their address holds an event birthdays did not write, ``PublishTarget/leftAlone``),
     /// `retrying` (it failed; the running daemon tries again at ``nextPublish(_:)``)
     /// or `failing` (it failed and nothing retries it: no daemon runs, or a
     /// publish that would delete most of the events waits for `publish sync --force`).
     func state(_ target: PublishTarget) -> String {
-        target.lastError == nil ? "ok" : nextPublish(target) == nil ? "failing" : "retrying"
+        if target.lastError == nil { return target.leftAlone > 0 ? "partial" : "ok" }
+        return nextPublish(target) == nil ? "failing" : "retrying"
     }
 
     /// When the running daemon publishes to a failing `target` again; `nil` without a daemon.
@@ -186,9 +188,11 @@ struct StatusReport {
         /// A publish target as status shows it: no server, calendar or password.
         struct PublishState: Encodable {
             var name: String
-            /// `ok`, `retrying` or `failing`.
+            /// `ok`, `partial`, `retrying` or `failing`.
             var state: String
             var events: Int
+            /// Events of the feed its last publish left alone: their address holds an event birthdays did not write.
+            var left_alone: Int
             var last_publish: String?
             var next_attempt_at: String?
             var failures: Int
@@ -302,6 +306,7 @@ struct StatusReport {
                     name: target.name,
                     state: state(target),
                     events: target.events,
+                    left_alone: target.leftAlone,
                     last_publish: iso(target.lastPublish),
                     next_attempt_at: iso(nextPublish(target)),
                     failures: target.failures,
@@ -401,7 +406,11 @@ struct StatusReport {
             lines.append("Publish targets: \(publishTargets.count)")
             for target in publishTargets {
                 var line =
-                    "  \(SafeText.line(target.name)): \(state(target)), \(target.events) events, last publish "
+                    "  \(SafeText.line(target.name)): \(state(target)), \(target.events) events"
+                    + (target.leftAlone > 0
+                        ? ", \(target.leftAlone) left alone (their address holds an event birthdays did not write; see birthdays publish list)"
+                        : "")
+                    + ", last publish "
                     + (target.lastPublish.map { Wording.wallClock($0, zone: zone) } ?? "never")
                 if let next = nextPublish(target) { line += ", next attempt " + Wording.wallClock(next, zone: zone) }
                 if let error = target.lastError {
