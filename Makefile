@@ -56,10 +56,10 @@ build: deps-build
 # starts faster, and an idle daemon keeps less memory resident (README, Performance).
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
-# birthdays-carddav is the CardDAV helper birthdays runs (it must sit next to it).
+# birthdays-network is the network helper birthdays runs (it must sit next to it).
 release: deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) --product birthdays
-	$(SWIFT) build $(RELEASE_FLAGS) --product birthdays-carddav
+	$(SWIFT) build $(RELEASE_FLAGS) --product birthdays-network
 
 # MARK: Installing
 #
@@ -69,13 +69,13 @@ release: deps-build
 # installs the release binaries stripped of their symbol tables (STRIP=: keeps them),
 # the man page (swift-argument-parser's generate-manual, from the commands' own help),
 # completions for bash, zsh and fish (the binary writes them), and the systemd user
-# units of samples/systemd with the installed binary's path; the CardDAV helper
-# birthdays-carddav goes next to the binary, where `birthdays` looks for it.
+# units of samples/systemd with the installed binary's path; the network helper
+# birthdays-network goes next to the binary, where `birthdays` looks for it.
 # `install-files` only copies, from BINARY, HELPER and MANUAL.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINARY ?= .build/release/birthdays
-HELPER ?= $(dir $(BINARY))birthdays-carddav
+HELPER ?= $(dir $(BINARY))birthdays-network
 MANUAL ?= .build/manual/birthdays.1
 STRIP ?= strip
 # The flags generate-manual is built with: those of BINARY's build, so nothing
@@ -85,7 +85,7 @@ MANUAL_FLAGS ?= $(RELEASE_FLAGS)
 MANUAL_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 
 INSTALLED_BIN := $(DESTDIR)$(PREFIX)/bin/birthdays
-INSTALLED_HELPER := $(DESTDIR)$(PREFIX)/bin/birthdays-carddav
+INSTALLED_HELPER := $(DESTDIR)$(PREFIX)/bin/birthdays-network
 INSTALLED_MAN := $(DESTDIR)$(PREFIX)/share/man/man1/birthdays.1
 INSTALLED_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions/birthdays
 INSTALLED_ZSH := $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_birthdays
@@ -107,6 +107,7 @@ install: release
 	$(MAKE) install-files
 
 install-files:
+	rm -f $(DESTDIR)$(PREFIX)/bin/birthdays-carddav  # the network helper, as it was called before
 	install -d $(dir $(INSTALLED_BIN)) $(dir $(INSTALLED_MAN)) $(dir $(INSTALLED_BASH)) $(dir $(INSTALLED_ZSH)) \
 		$(dir $(INSTALLED_FISH)) $(INSTALLED_UNITS)
 	install -m 755 $(BINARY) $(INSTALLED_BIN)
@@ -123,7 +124,7 @@ install-files:
 	done
 
 uninstall:
-	rm -f $(INSTALLED_BIN) $(INSTALLED_HELPER) $(INSTALLED_MAN) $(INSTALLED_BASH) $(INSTALLED_ZSH) $(INSTALLED_FISH) \
+	rm -f $(INSTALLED_BIN) $(INSTALLED_HELPER) $(DESTDIR)$(PREFIX)/bin/birthdays-carddav $(INSTALLED_MAN) $(INSTALLED_BASH) $(INSTALLED_ZSH) $(INSTALLED_FISH) \
 		$(addprefix $(INSTALLED_UNITS)/,$(UNITS))
 	rmdir $(INSTALLED_UNITS) $(dir $(INSTALLED_UNITS)) 2>/dev/null || true
 

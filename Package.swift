@@ -15,8 +15,9 @@ let swiftSettings: [SwiftSetting] = [
 //   BirthdayStore     GRDB: the database and the use cases over it (the only place SQL lives)
 //   BirthdayCalendar  libical (loaded with dlopen): the iCalendar exporter
 //   BirthdaySystem    Linux adapters: D-Bus, wake monitor, file watches, child processes, the daemon lock
-//   BirthdayCardDAV   the CardDAV client (AsyncHTTPClient, libxml2 loaded with dlopen): core only;
-//                     linked by the birthdays-carddav helper only
+//   BirthdayNetwork   the network (AsyncHTTPClient, libxml2 loaded with dlopen): CardDAV/ the address
+//                     book client, CalDAV/ the publisher, WebDAV/ what both speak; core only;
+//                     linked by the birthdays-network helper only
 //   BirthdayServer    the feed server (Hummingbird): store + calendar, no D-Bus, no CWake
 //   BirthdayDaemon    the wiring of `birthdays run` (swift-service-lifecycle)
 //   birthdays         the command line: parsing and output only
@@ -25,7 +26,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "birthdays", targets: ["birthdays"]),
-        .executable(name: "birthdays-carddav", targets: ["birthdays-carddav"]),
+        .executable(name: "birthdays-network", targets: ["birthdays-network"]),
         .library(name: "BirthdayCore", targets: ["BirthdayCore"]),
     ],
     dependencies: [
@@ -107,7 +108,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "BirthdayCardDAV",
+            name: "BirthdayNetwork",
             dependencies: [
                 "BirthdayCore",
                 "CLibXML2",
@@ -173,18 +174,18 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: ["BuildInfo"]
         ),
-        // The CardDAV helper: the only executable that links BirthdayCardDAV
+        // The network helper: the only executable that links BirthdayNetwork
         // (AsyncHTTPClient, NIOSSL), run by `birthdays` for every CardDAV sync
         // and discovery, every CalDAV publish and every ntfy or Gotify message,
         // so the daemon never maps an HTTP and TLS stack.
         .executableTarget(
-            name: "birthdays-carddav",
+            name: "birthdays-network",
             dependencies: [
                 "BirthdayCore",
                 "BirthdayStore",
                 "BirthdaySystem",
                 "BirthdayCalendar",
-                "BirthdayCardDAV",
+                "BirthdayNetwork",
                 "CWake",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -266,10 +267,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "BirthdayCardDAVTests",
+            name: "BirthdayNetworkTests",
             dependencies: [
                 "BirthdayCore",
-                "BirthdayCardDAV",
+                "BirthdayNetwork",
                 "BirthdayStore",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
@@ -309,7 +310,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BirthdaysCLITests",
-            dependencies: ["birthdays", "birthdays-carddav", "BirthdayCore", "BirthdayStore", "TestSupport"],
+            dependencies: ["birthdays", "birthdays-network", "BirthdayCore", "BirthdayStore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

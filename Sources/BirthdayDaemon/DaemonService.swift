@@ -18,7 +18,7 @@ import UnixSignals
 /// anything: ``DatabaseWatcher`` says the file may have been written, and
 /// SQLite's `data_version` on the daemon's own writing connection says
 /// whether another connection committed (the daemon's own writes never
-/// change it, so they wake nothing; the CardDAV helper it starts is another
+/// change it, so they wake nothing; the network helper it starts is another
 /// process, so a sync that wrote costs one more pass, which finds nothing to do). Then the engine passes again
 /// (reschedule, delivery time, channels, language, zone), the follower
 /// reads its sources again (a new source is synced, a removed one dropped,

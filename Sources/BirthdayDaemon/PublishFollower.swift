@@ -5,7 +5,7 @@ import Logging
 import ServiceLifecycle
 
 /// Keeps the CalDAV calendars of `birthdays publish` up to date: the
-/// daemon's half of issue 21. Each publish runs the `birthdays-carddav`
+/// daemon's half of issue 21. Each publish runs the `birthdays-network`
 /// helper (``TargetPublisher``), so the daemon links no HTTP, and runs in a
 /// task of its own, so a slow server never holds up a delivery.
 ///

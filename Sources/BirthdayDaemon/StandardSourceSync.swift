@@ -7,7 +7,7 @@ import Logging
 extension SourceSync {
     /// How `birthdays` syncs its sources, in the daemon and on the command
     /// line: files and vdirs in this process (``LocalSourceReader``), CardDAV
-    /// books through the `birthdays-carddav` helper (``CardDAVHelper``),
+    /// books through the `birthdays-network` helper (``NetworkHelper``),
     /// which inherits `environment` and runs the password commands.
     ///
     /// - Parameters:
@@ -15,7 +15,7 @@ extension SourceSync {
     ///   - password: a password already read from a source's command (by
     ///     `sources add`, for discovery), so a password manager is not asked twice.
     ///   - reporting: how the helper's outcome comes back: the daemon reads
-    ///     only its exit status (``CardDAVHelper/Reporting``); the helper logs
+    ///     only its exit status (``NetworkHelper/Reporting``); the helper logs
     ///     at `logger`'s level.
     package static func standard(
         database: AppDatabase,
@@ -25,7 +25,7 @@ extension SourceSync {
         systemLocale: String?,
         logger: Logger,
         password: String? = nil,
-        reporting: CardDAVHelper.Reporting = .report
+        reporting: NetworkHelper.Reporting = .report
     ) -> SourceSync {
         let path = database.path
         let level = logger.logLevel.rawValue
@@ -34,7 +34,7 @@ extension SourceSync {
             readers: SourceReaders { kind in kind.isLocal ? LocalSourceReader() : nil },
             delegates: { kind in
                 kind == .carddav
-                    ? CardDAVHelper(database: path, environment: environment, password: password, reporting: reporting, logLevel: level) : nil
+                    ? NetworkHelper(database: path, environment: environment, password: password, reporting: reporting, logLevel: level) : nil
             },
             now: now,
             systemTimeZone: systemTimeZone,

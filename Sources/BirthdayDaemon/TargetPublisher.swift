@@ -5,8 +5,8 @@ import Foundation
 
 /// How `birthdays` publishes to a CalDAV target, on the command line
 /// (`publish add`, `publish sync`) and in the daemon (``PublishFollower``):
-/// the target's password command, then the `birthdays-carddav publish`
-/// helper (``CardDAVHelper``), which writes the calendar and records each
+/// the target's password command, then the `birthdays-network publish`
+/// helper (``NetworkHelper``), which writes the calendar and records each
 /// resource and the outcome in the database. Neither `birthdays` nor its
 /// daemon links HTTP.
 ///
@@ -52,7 +52,7 @@ package struct TargetPublisher: Sendable {
             if secret == nil, let command = target.passwordCommand, !command.isEmpty {
                 secret = try await PasswordCommand.run(command, environment: environment, clock: clock)
             }
-            let helper = CardDAVHelper(database: database.path, environment: environment, password: secret, logLevel: logLevel, clock: clock)
+            let helper = NetworkHelper(database: database.path, environment: environment, password: secret, logLevel: logLevel, clock: clock)
             return try await helper.publish(
                 target,
                 force: force,

@@ -7,9 +7,9 @@ import Glibc
 
 /// Delivers a reminder to a phone through an [ntfy](https://docs.ntfy.sh/publish/)
 /// or [Gotify](https://gotify.net/docs/pushmsg) server: one JSON `POST`,
-/// sent by the `birthdays-carddav` helper (``PushRequest`` on its standard
+/// sent by the `birthdays-network` helper (``PushRequest`` on its standard
 /// input, ``PushReply`` on its output), so that `birthdays` itself never
-/// links an HTTP and TLS stack (see ``CardDAVHelper``).
+/// links an HTTP and TLS stack (see ``NetworkHelper``).
 ///
 /// Rules:
 /// - ntfy: `POST` to the server's root with `topic`, `title`, `message`
@@ -63,7 +63,7 @@ package struct PushChannel: NotificationSink {
     /// - Parameters:
     ///   - environment: what the token command and the helper inherit; its
     ///     `BIRTHDAYS_HTTP_DEADLINE` (seconds) overrides the 10 s deadline.
-    ///   - helper: the helper executable; `nil` for ``CardDAVHelper/locate(environment:)``.
+    ///   - helper: the helper executable; `nil` for ``NetworkHelper/locate(environment:)``.
     package init(
         name: String,
         service: Service,
@@ -77,7 +77,7 @@ package struct PushChannel: NotificationSink {
         self.tokenCommand = tokenCommand
         self.environment = environment
         self.clock = clock
-        self.helper = helper ?? CardDAVHelper.locate(environment: environment)
+        self.helper = helper ?? NetworkHelper.locate(environment: environment)
         self.deadline = Self.deadline(environment: environment)
     }
 

@@ -58,7 +58,7 @@ struct Context {
         } else {
             now = Date()
         }
-        // Absolute, so the CardDAV helper opens the same file whatever its working directory.
+        // Absolute, so the network helper opens the same file whatever its working directory.
         databasePath = Context.absolute(options.database ?? AppDatabase.defaultPath(environment: environment))
         if readOnly {
             trial = nil
@@ -88,7 +88,7 @@ struct Context {
     }
 
     /// `path` from the working directory, so that the daemon lock and the
-    /// CardDAV helper name the same file (with getcwd: Foundation's URLs would
+    /// network helper name the same file (with getcwd: Foundation's URLs would
     /// cost the idle daemon resident pages).
     static func absolute(_ path: String) -> String {
         guard !path.hasPrefix("/"), let directory = getcwd(nil, 0) else { return path }

@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// The daemon publishing to a CalDAV calendar (Radicale on loopback, with a
-/// password) through the `birthdays-carddav` helper next to the test bundle:
+/// password) through the `birthdays-network` helper next to the test bundle:
 /// a change another command writes to the store reaches the server within
 /// seconds, the helper's own writes never publish again, and a server that
 /// is down is retried with back-off until the calendar converges.

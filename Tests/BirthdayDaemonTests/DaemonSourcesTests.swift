@@ -89,7 +89,7 @@ struct DaemonSourcesTests {
         try await server.put("friends", uid: "ann", name: "Ann", birthday: "1990-04-12")
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
-        // A file: the CardDAV helper (birthdays-carddav, next to the test bundle) syncs into it.
+        // A file: the network helper (birthdays-network, next to the test bundle) syncs into it.
         let database = try AppDatabase.openFile(at: directory.file("birthdays.sqlite"))
         _ = try await database.setSetting(.syncInterval, to: "10s", now: .distantPast)
         _ = try await database.addSource(

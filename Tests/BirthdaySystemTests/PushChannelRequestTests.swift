@@ -124,7 +124,7 @@ import Testing
             service: .gotify(server: "https://gotify.example"),
             tokenCommand: nil,
             environment: [:],
-            helper: "/nonexistent/birthdays-carddav"
+            helper: "/nonexistent/birthdays-network"
         )
         await #expect(throws: DeliveryError.self) { try await channel.deliver(sampleReminder()) }
         do {

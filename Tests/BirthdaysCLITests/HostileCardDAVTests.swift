@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// The CardDAV helper against a server that misbehaves on purpose (issue 24),
+/// The network helper against a server that misbehaves on purpose (issue 24),
 /// a loopback server of the test's own (`python3`, `http.server`): an answer
 /// without end, an answer that drips a byte a second, and a command killed
 /// while its helper waits.
@@ -82,7 +82,7 @@ import Glibc
 
     /// The real helper next to the binary under test.
     static func helper() throws -> String {
-        URL(fileURLWithPath: try CLIProcess.binary()).deletingLastPathComponent().appendingPathComponent("birthdays-carddav").path
+        URL(fileURLWithPath: try CLIProcess.binary()).deletingLastPathComponent().appendingPathComponent("birthdays-network").path
     }
 
     @Test func anEndlessAnswerFailsWithASentenceAndLittleMemory() async throws {
@@ -98,7 +98,7 @@ import Glibc
         let copied = try await TestProcess.run(["/bin/cp", source, wrapper])
         try #require(copied.status == 0, "\(copied.stderr)")
         chmod(wrapper, 0o755)
-        cli.extraEnvironment["BIRTHDAYS_CARDDAV_HELPER"] = wrapper
+        cli.extraEnvironment["BIRTHDAYS_NETWORK_HELPER"] = wrapper
         let started = ContinuousClock.now
         let add = try await cli.run("sources", "add", setup.url, "--name", "Endless")
         #expect(add.status == 1)

@@ -43,7 +43,7 @@ struct InstallTests {
 
     static let files = [
         ("bin/birthdays", 0o755),
-        ("bin/birthdays-carddav", 0o755),
+        ("bin/birthdays-network", 0o755),
         ("share/man/man1/birthdays.1", 0o644),
         ("share/bash-completion/completions/birthdays", 0o644),
         ("share/zsh/site-functions/_birthdays", 0o644),
@@ -64,13 +64,13 @@ struct InstallTests {
         let version = try await TestProcess.run([installed.path("bin/birthdays"), "--version"])
         #expect(version.status == 0 && !version.stdout.isEmpty)
         // Stripped (issue 24): smaller than what was built, and still runs.
-        for (built, file) in [(try CLIProcess.binary(), "bin/birthdays"), (try InstalledHelper.built(), "bin/birthdays-carddav")] {
+        for (built, file) in [(try CLIProcess.binary(), "bin/birthdays"), (try InstalledHelper.built(), "bin/birthdays-network")] {
             let before = try FileManager.default.attributesOfItem(atPath: built)[.size] as? Int ?? 0
             let after = try FileManager.default.attributesOfItem(atPath: installed.path(file))[.size] as? Int ?? 0
             #expect(after < before, "\(file): \(after) bytes installed, \(before) built")
         }
-        let help = try await TestProcess.run([installed.path("bin/birthdays-carddav"), "--help"])
-        #expect(help.status == 0 && help.stdout.contains("birthdays-carddav"), "\(help.stderr)")
+        let help = try await TestProcess.run([installed.path("bin/birthdays-network"), "--help"])
+        #expect(help.status == 0 && help.stdout.contains("birthdays-network"), "\(help.stderr)")
 
         let uninstall = try await installed.make("uninstall")
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
@@ -80,10 +80,10 @@ struct InstallTests {
         #expect(!FileManager.default.fileExists(atPath: installed.path("share/birthdays")))
     }
 
-    /// The installed `birthdays` runs the CardDAV helper installed next to it:
+    /// The installed `birthdays` runs the network helper installed next to it:
     /// adding an unreachable server fails with the network's reason, not with a
     /// missing helper.
-    @Test func theInstalledBinaryFindsItsCardDAVHelper() async throws {
+    @Test func theInstalledBinaryFindsItsNetworkHelper() async throws {
         let installed = try await Installed()
         defer { installed.cleanUp() }
         let database = installed.path("birthdays.sqlite")
@@ -93,7 +93,7 @@ struct InstallTests {
         )
         #expect(add.status == 1)
         #expect(add.stderr.hasPrefix("Error: cannot reach http://127.0.0.1:9/"), "\(add.stderr)")
-        #expect(!add.stderr.contains("birthdays-carddav"), "\(add.stderr)")
+        #expect(!add.stderr.contains("birthdays-network"), "\(add.stderr)")
     }
 
     /// The man page renders without a warning from groff and documents the commands.
@@ -228,9 +228,9 @@ struct InstallTests {
     }
 }
 
-/// The CardDAV helper next to the binary the tests run.
+/// The network helper next to the binary the tests run.
 enum InstalledHelper {
     static func built() throws -> String {
-        URL(fileURLWithPath: try CLIProcess.binary()).deletingLastPathComponent().appendingPathComponent("birthdays-carddav").path
+        URL(fileURLWithPath: try CLIProcess.binary()).deletingLastPathComponent().appendingPathComponent("birthdays-network").path
     }
 }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// ntfy and Gotify channels with the real binary and the real helper
-/// (`birthdays-carddav post`) against a loopback HTTP server of the test's
+/// (`birthdays-network post`) against a loopback HTTP server of the test's
 /// own that answers as the two servers' documentation says:
 ///
 /// - ntfy, https://docs.ntfy.sh/publish/ ("Publish as JSON": `POST` to the
@@ -110,7 +110,7 @@ struct PushChannelTests {
     /// records its arguments and environment, and the tokens in files the token commands read.
     static func setUp() async throws -> (CLIProcess, PushServer) {
         var cli = try await CLIProcess.withAda(settings: [("channels", "log")], enableNotifications: true)
-        let helper = URL(fileURLWithPath: try CLIProcess.binary()).deletingLastPathComponent().appendingPathComponent("birthdays-carddav").path
+        let helper = URL(fileURLWithPath: try CLIProcess.binary()).deletingLastPathComponent().appendingPathComponent("birthdays-network").path
         // Installed by another process, never written by this one (TemporaryDirectory.writeProgram says why: ETXTBSY).
         let source = try cli.write(
             "helper.sh.text",
@@ -119,7 +119,7 @@ struct PushChannelTests {
         let wrapper = cli.path("helper.sh")
         let installed = try await TestProcess.run(["/usr/bin/install", "-m", "700", source, wrapper], environment: ["PATH": "/usr/bin:/bin"])
         try #require(installed.status == 0, "\(installed.stderr)")
-        cli.extraEnvironment["BIRTHDAYS_CARDDAV_HELPER"] = wrapper
+        cli.extraEnvironment["BIRTHDAYS_NETWORK_HELPER"] = wrapper
         try cli.write("ntfy-token", ntfyToken + "\n")
         try cli.write("gotify-token", gotifyToken + "\n")
         let server = try await PushServer(in: cli, ntfyToken: ntfyToken, gotifyToken: gotifyToken)

@@ -253,7 +253,7 @@ import Glibc
     @Test func withoutTheHelperACardDAVSourceFailsClearly() async throws {
         var cli = try CLIProcess()
         defer { cli.cleanUp() }
-        cli.extraEnvironment["BIRTHDAYS_CARDDAV_HELPER"] = cli.path("no-such-helper")
+        cli.extraEnvironment["BIRTHDAYS_NETWORK_HELPER"] = cli.path("no-such-helper")
         let add = try await cli.run("sources", "add", "http://127.0.0.1:9/")
         #expect(add.status == 1)
         let missing = cli.path("no-such-helper")

@@ -25,7 +25,7 @@ public struct AddressBook: Sendable, Equatable, Codable {
     }
 }
 
-/// What the `birthdays-carddav` helper prints on standard output, as JSON:
+/// What the `birthdays-network` helper prints on standard output, as JSON:
 /// the value it was asked for, or the error that kept it from one.
 public struct HelperReply<Value: Codable & Sendable>: Codable, Sendable {
     public var value: Value?
@@ -37,7 +37,7 @@ public struct HelperReply<Value: Codable & Sendable>: Codable, Sendable {
     }
 }
 
-/// The exit statuses of `birthdays-carddav sync`, so that a caller that does
+/// The exit statuses of `birthdays-network sync`, so that a caller that does
 /// not read its report still knows what happened (the report and the log
 /// say the rest).
 public enum HelperExit {

@@ -89,7 +89,7 @@ public enum SourceListing: Sendable, Equatable {
 }
 
 /// Reads what changed at a source. Implemented for local files and vdirs
-/// (the store) and for CardDAV (`BirthdayCardDAV`).
+/// (the store) and for CardDAV (`BirthdayNetwork`).
 public protocol SourceReader: Sendable {
     /// The changes since `snapshot`.
     ///
@@ -115,7 +115,7 @@ public struct SourceReaders: Sendable {
 
 /// Syncs a whole source in another process, which reads it and applies
 /// the changes to the database itself: how `birthdays` syncs CardDAV
-/// sources, through the `birthdays-carddav` helper, so that neither the
+/// sources, through the `birthdays-network` helper, so that neither the
 /// daemon nor the other commands map an HTTP and TLS stack.
 public protocol SourceDelegate: Sendable {
     /// Syncs `source` as of `now` in `timeZone` and returns what the other

@@ -33,7 +33,7 @@ import Logging
 ///
 /// ## In another process
 /// A kind of source can be delegated (``SourceDelegate``): CardDAV sources
-/// are synced by the `birthdays-carddav` helper, which runs this same type
+/// are synced by the `birthdays-network` helper, which runs this same type
 /// with the CardDAV reader and records its own outcome.
 ///
 /// ## Failures

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// The one way `birthdays` runs another program: the command channel, the
-/// password command, the CardDAV helper and `systemctl` all start, feed,
+/// password command, the network helper and `systemctl` all start, feed,
 /// wait for and stop their child here.
 ///
 /// Rules:
@@ -61,7 +61,7 @@ enum ChildProcess {
     enum ErrorOutput: Sendable, Equatable {
         /// `/dev/null`.
         case discard
-        /// This process's own standard error (the CardDAV helper's log lines reach the caller's log).
+        /// This process's own standard error (the network helper's log lines reach the caller's log).
         case inherit
         /// Wherever standard output goes (`systemctl`'s messages, read with its output).
         case withOutput

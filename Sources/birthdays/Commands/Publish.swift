@@ -290,7 +290,7 @@ extension BirthdaysCommand.Publish {
                 do {
                     if deletesCalendar {
                         let password = try await BirthdaysCommand.Publish.password(target.passwordCommand, context: context)
-                        try await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
+                        try await NetworkHelper(database: context.database.path, environment: context.environment, password: password)
                             .deleteCalendar(target.calendarURL, username: target.username)
                     } else if !keepEvents {
                         let reports = try await BirthdaysCommand.Publish.publish([target], force: true, withdraw: true, context: context)

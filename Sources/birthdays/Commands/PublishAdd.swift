@@ -75,7 +75,7 @@ extension BirthdaysCommand.Publish {
             let password = try await BirthdaysCommand.Publish.password(passwordCommand, context: context)
             let found: PublishDiscovery
             do {
-                found = try await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
+                found = try await NetworkHelper(database: context.database.path, environment: context.environment, password: password)
                     .publishDiscover(location, username: user, calendar: calendar ?? settings.calendarName)
             } catch {
                 throw CLIError(error.description)
@@ -108,7 +108,7 @@ extension BirthdaysCommand.Publish {
                 !report.succeeded || (report.unchanged == 0 && !report.foreign.isEmpty)
             {
                 if found.created {
-                    try? await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
+                    try? await NetworkHelper(database: context.database.path, environment: context.environment, password: password)
                         .deleteCalendar(found.calendarURL, username: user)
                 }
                 _ = try? await context.database.removePublishTarget(named: targetName)

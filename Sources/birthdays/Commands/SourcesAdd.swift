@@ -123,7 +123,7 @@ extension BirthdaysCommand.Sources {
             }
             let books: [AddressBook]
             do {
-                books = try await CardDAVHelper(database: context.database.path, environment: context.environment, password: password)
+                books = try await NetworkHelper(database: context.database.path, environment: context.environment, password: password)
                     .discover(url, username: user)
             } catch {
                 throw CLIError(error.description)

@@ -5,7 +5,7 @@ import Logging
 import TestSupport
 import Testing
 
-@testable import BirthdayCardDAV
+@testable import BirthdayNetwork
 
 /// A server whose `sync-collection` answers stay truncated (507 for the book,
 /// RFC 6578 §3.6) however often they are followed: a partial listing must

@@ -9,8 +9,8 @@ import NIOHTTP1
 import Glibc
 #endif
 
-extension CardDAVHelperCommand {
-    /// `birthdays-carddav post`: one HTTP `POST` for an ntfy or Gotify
+extension NetworkHelperCommand {
+    /// `birthdays-network post`: one HTTP `POST` for an ntfy or Gotify
     /// channel (`PushChannel`). The request (a `PushRequest`, whose headers
     /// may hold a token) comes as JSON on standard input, never in the
     /// arguments or the environment; one `PushReply` is printed.
@@ -31,11 +31,11 @@ extension CardDAVHelperCommand {
         func run() async throws {
             let input = FileHandle.standardInput.readDataToEndOfFile()
             guard let request = try? JSONDecoder().decode(PushRequest.self, from: input) else {
-                CardDAVHelperCommand.print(PushReply(error: "the request could not be read"))
+                NetworkHelperCommand.print(PushReply(error: "the request could not be read"))
                 return
             }
             let seconds = deadline > 0 && deadline <= 600 ? deadline : 10
-            CardDAVHelperCommand.print(await HTTPPost.send(request, deadline: .milliseconds(Int64(seconds * 1000))))
+            NetworkHelperCommand.print(await HTTPPost.send(request, deadline: .milliseconds(Int64(seconds * 1000))))
         }
     }
 

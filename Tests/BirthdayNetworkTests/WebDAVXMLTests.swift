@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BirthdayCardDAV
+@testable import BirthdayNetwork
 
 /// The WebDAV XML reader on answers as servers write them: Radicale's
 /// default namespace, prefixed ones (`D:`, `C:`), CDATA, unknown properties

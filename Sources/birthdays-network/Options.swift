@@ -23,6 +23,6 @@ struct PasswordOption: ParsableArguments {
 
     /// The password read from standard input, or `nil` without the flag.
     func password() -> String? {
-        passwordStdin ? CardDAVHelperCommand.passwordFromStandardInput() : nil
+        passwordStdin ? NetworkHelperCommand.passwordFromStandardInput() : nil
     }
 }

@@ -1,14 +1,14 @@
 import ArgumentParser
 import BirthdayCalendar
-import BirthdayCardDAV
 import BirthdayCore
+import BirthdayNetwork
 import BirthdayStore
 import BirthdaySystem
 import Foundation
 import Logging
 
-extension CardDAVHelperCommand {
-    /// `birthdays-carddav publish-discover URL`: the CalDAV calendar to publish into, found or made.
+extension NetworkHelperCommand {
+    /// `birthdays-network publish-discover URL`: the CalDAV calendar to publish into, found or made.
     struct PublishDiscover: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "publish-discover",
@@ -21,7 +21,7 @@ extension CardDAVHelperCommand {
         @OptionGroup var secret: PasswordOption
 
         func run() async throws {
-            CardDAVHelperCommand.watchParent()
+            NetworkHelperCommand.watchParent()
             let password = secret.password()
             let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             do {
@@ -31,14 +31,14 @@ extension CardDAVHelperCommand {
                     password: password,
                     calendarName: calendar
                 )
-                CardDAVHelperCommand.reply(found, nil)
+                NetworkHelperCommand.reply(found, nil)
             } catch {
-                CardDAVHelperCommand.reply(PublishDiscovery?.none, error)
+                NetworkHelperCommand.reply(PublishDiscovery?.none, error)
             }
         }
     }
 
-    /// `birthdays-carddav publish`: the birthday calendar into one target's calendar, incrementally.
+    /// `birthdays-network publish`: the birthday calendar into one target's calendar, incrementally.
     struct Publish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Publish the birthday calendar to one CalDAV target.")
 
@@ -62,7 +62,7 @@ extension CardDAVHelperCommand {
         @OptionGroup var secret: PasswordOption
 
         func run() async throws {
-            CardDAVHelperCommand.watchParent()
+            NetworkHelperCommand.watchParent()
             let environment = ProcessInfo.processInfo.environment
             let known = secret.password()
             let instant = caller.instant
@@ -74,7 +74,7 @@ extension CardDAVHelperCommand {
             do {
                 database = try AppDatabase.openFile(at: caller.database, create: false)
                 guard let found = try await database.publishTarget(id: targetId) else {
-                    CardDAVHelperCommand.reply(PublishReport?.none, .unknownTarget(name: "#\(targetId)"))
+                    NetworkHelperCommand.reply(PublishReport?.none, .unknownTarget(name: "#\(targetId)"))
                     throw ExitCode(HelperExit.failed)
                 }
                 target = found
@@ -92,7 +92,7 @@ extension CardDAVHelperCommand {
             } catch let exit as ExitCode {
                 throw exit
             } catch {
-                CardDAVHelperCommand.reply(PublishReport?.none, .store("\(error)"))
+                NetworkHelperCommand.reply(PublishReport?.none, .store("\(error)"))
                 throw ExitCode(HelperExit.failed)
             }
             let calendarHash = PublishPlan.calendarHash(events)
@@ -101,7 +101,7 @@ extension CardDAVHelperCommand {
             if ifChanged, !withdraw, target.lastError == nil, target.eventsHash == calendarHash {
                 var report = PublishReport(name: target.name)
                 report.unchanged = events.count
-                CardDAVHelperCommand.reply(report, nil)
+                NetworkHelperCommand.reply(report, nil)
                 return
             }
             var report: PublishReport
@@ -141,19 +141,19 @@ extension CardDAVHelperCommand {
                 eventsHash: report.succeeded && !withdraw ? calendarHash : nil,
                 leftAlone: wentThrough ? report.foreign.count : nil
             )
-            let logger = CardDAVHelperCommand.logger(environment)
+            let logger = NetworkHelperCommand.logger(environment)
             if let error = report.error {
                 logger.warning("publish to \(target.name) failed: \(error.description)")
             } else {
                 let counts = "\(report.put) written, \(report.deleted) deleted, \(report.unchanged) unchanged, \(report.foreign.count) left alone"
                 logger.info("published to \(target.name): \(counts)")
             }
-            CardDAVHelperCommand.reply(report, nil)
+            NetworkHelperCommand.reply(report, nil)
             if !report.succeeded { throw ExitCode(HelperExit.failed) }
         }
     }
 
-    /// `birthdays-carddav publish-delete-calendar`: deletes a calendar publish add made.
+    /// `birthdays-network publish-delete-calendar`: deletes a calendar publish add made.
     struct PublishDeleteCalendar: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "publish-delete-calendar",
@@ -165,15 +165,15 @@ extension CardDAVHelperCommand {
         @OptionGroup var secret: PasswordOption
 
         func run() async throws {
-            CardDAVHelperCommand.watchParent()
+            NetworkHelperCommand.watchParent()
             let password = secret.password()
             let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             let target = PublishTarget(name: "", url: url, calendarURL: url, username: username)
             do {
                 try await CalDAVPublisher(deadline: deadline).deleteCalendar(target, password: password)
-                CardDAVHelperCommand.reply(true, nil)
+                NetworkHelperCommand.reply(true, nil)
             } catch {
-                CardDAVHelperCommand.reply(Bool?.none, error)
+                NetworkHelperCommand.reply(Bool?.none, error)
             }
         }
     }

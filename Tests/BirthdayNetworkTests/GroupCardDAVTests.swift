@@ -5,7 +5,7 @@ import Logging
 import TestSupport
 import Testing
 
-@testable import BirthdayCardDAV
+@testable import BirthdayNetwork
 
 /// Groups in a CardDAV address book on a real Radicale server (issue 26):
 /// Apple's group card arrives in its own resource, possibly in another sync

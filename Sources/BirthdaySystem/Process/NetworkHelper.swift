@@ -5,12 +5,13 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs `birthdays-carddav`, the helper that talks to CardDAV servers, so
-/// that `birthdays` itself (the daemon above all) never links an HTTP and
+/// Runs `birthdays-network`, the helper process that does the network
+/// (CardDAV syncs and discovery, CalDAV publishing, ntfy and Gotify posts),
+/// so that `birthdays` itself (the daemon above all) never links an HTTP and
 /// TLS stack: linking AsyncHTTPClient into it cost the idle daemon 2.9 MB of
 /// resident memory without a single request (ARCHITECTURE.md).
 ///
-/// The helper lives next to `birthdays` (or where `BIRTHDAYS_CARDDAV_HELPER`
+/// The helper lives next to `birthdays` (or where `BIRTHDAYS_NETWORK_HELPER`
 /// says). It syncs a source itself, applying the changes to the database
 /// file under the same rules, recording the outcome in the source's status
 /// and logging it on the standard error it shares with its caller. It
@@ -23,7 +24,7 @@ import Glibc
 /// needs no pipe and no JSON decoder for a sync: ``ChildProcess``'s waiting
 /// thread lives as long as the helper, and the timeout sleeps on the
 /// daemon's clock.
-package struct CardDAVHelper: SourceDelegate {
+package struct NetworkHelper: SourceDelegate {
     /// How the caller hears what a sync did.
     package enum Reporting: Sendable {
         /// The whole report, from the helper's standard output.
@@ -67,17 +68,17 @@ package struct CardDAVHelper: SourceDelegate {
         self.clock = clock
     }
 
-    /// `BIRTHDAYS_CARDDAV_HELPER`, else `birthdays-carddav` in the folder of the running executable.
+    /// `BIRTHDAYS_NETWORK_HELPER`, else `birthdays-network` in the folder of the running executable.
     /// (With `readlink` rather than Foundation's URLs: the idle daemon calls this, and
     /// every code page it touches stays resident.)
     package static func locate(environment: [String: String]) -> String {
-        if let explicit = environment["BIRTHDAYS_CARDDAV_HELPER"], !explicit.isEmpty { return explicit }
+        if let explicit = environment["BIRTHDAYS_NETWORK_HELPER"], !explicit.isEmpty { return explicit }
         var buffer = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return "birthdays-carddav" }
+        guard length > 0 else { return "birthdays-network" }
         let running = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = running.lastIndex(of: "/") else { return "birthdays-carddav" }
-        return String(running[...slash]) + "birthdays-carddav"
+        guard let slash = running.lastIndex(of: "/") else { return "birthdays-network" }
+        return String(running[...slash]) + "birthdays-network"
     }
 
     package func sync(
@@ -155,7 +156,8 @@ package struct CardDAVHelper: SourceDelegate {
     private func checkExecutable() throws(SourceError) {
         guard access(executable, X_OK) == 0 else {
             throw .unavailable(
-                reason: "\(executable), which syncs CardDAV sources, is missing: install it next to birthdays (make install puts it there)"
+                reason:
+                    "\(executable), the network helper that syncs CardDAV sources and publishes to CalDAV, is missing: install it next to birthdays (make install puts it there)"
             )
         }
     }
@@ -182,12 +184,12 @@ package struct CardDAVHelper: SourceDelegate {
         } catch {
             throw .unavailable(reason: "cannot start \(executable): \(error.reason)")
         }
-        if outcome.timedOut { throw .unavailable(reason: "the CardDAV helper did not finish within \(timeout.components.seconds / 60) minutes") }
+        if outcome.timedOut { throw .unavailable(reason: "the network helper did not finish within \(timeout.components.seconds / 60) minutes") }
         guard let reply = try? JSONDecoder().decode(HelperReply<Value>.self, from: Data(outcome.output)) else {
-            throw .unavailable(reason: "the CardDAV helper \(Self.ended(outcome.termination)) without a report")
+            throw .unavailable(reason: "the network helper \(Self.ended(outcome.termination)) without a report")
         }
         if let error = reply.error { throw error }
-        guard let value = reply.value else { throw .unavailable(reason: "the CardDAV helper gave an empty report") }
+        guard let value = reply.value else { throw .unavailable(reason: "the network helper gave an empty report") }
         return value
     }
 
@@ -202,7 +204,7 @@ package struct CardDAVHelper: SourceDelegate {
         }
         // Stopped at the timeout, or because the daemon stops: the helper's
         // transaction is not committed, so the sync changes nothing.
-        if outcome.timedOut { throw .unavailable(reason: "the CardDAV helper did not finish within \(timeout.components.seconds / 60) minutes") }
+        if outcome.timedOut { throw .unavailable(reason: "the network helper did not finish within \(timeout.components.seconds / 60) minutes") }
         if Task.isCancelled { throw .unavailable(reason: "the sync was stopped") }
         let termination = outcome.termination
         var report = SourceSyncReport(name: source.name, kind: source.kind)
@@ -210,7 +212,7 @@ package struct CardDAVHelper: SourceDelegate {
         case .exited(HelperExit.synced): break
         case .exited(HelperExit.peopleChanged): report.peopleChanged = true
         case .exited(HelperExit.failed): report.error = .unavailable(reason: "the sync failed (see the log and birthdays status)")
-        default: throw .unavailable(reason: "the CardDAV helper \(Self.ended(termination)) without a report")
+        default: throw .unavailable(reason: "the network helper \(Self.ended(termination)) without a report")
         }
         return report
     }

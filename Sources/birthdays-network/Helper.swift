@@ -1,6 +1,6 @@
 import ArgumentParser
-import BirthdayCardDAV
 import BirthdayCore
+import BirthdayNetwork
 import BirthdayStore
 import BirthdaySystem
 import CWake
@@ -11,9 +11,10 @@ import Logging
 import Glibc
 #endif
 
-/// `birthdays-carddav`: the helper `birthdays` runs for everything that
-/// talks to a CardDAV server, and for each ntfy or Gotify message (`post`),
-/// so that `birthdays` itself links no HTTP or TLS stack (see `CardDAVHelper`
+/// `birthdays-network`: the helper process `birthdays` runs for everything
+/// that goes over the network: a CardDAV source's sync and discovery, a
+/// CalDAV calendar's publishing, and each ntfy or Gotify message (`post`),
+/// so that `birthdays` itself links no HTTP or TLS stack (see `NetworkHelper`
 /// and `PushChannel`). Not meant to be run by hand.
 ///
 /// It prints one JSON ``HelperReply`` on standard output (`post`: one
@@ -22,10 +23,10 @@ import Glibc
 /// `BIRTHDAYS_LOG_LEVEL` (the caller sets it: the daemon's own level, or
 /// `error` for the commands, which print the report themselves).
 @main
-struct CardDAVHelperCommand: AsyncParsableCommand {
+struct NetworkHelperCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "birthdays-carddav",
-        abstract: "The CardDAV helper of birthdays (run by it; not meant to be run by hand).",
+        commandName: "birthdays-network",
+        abstract: "The network helper of birthdays (run by it; not meant to be run by hand).",
         subcommands: [Sync.self, Discover.self, Post.self, PublishDiscover.self, Publish.self, PublishDeleteCalendar.self]
     )
 
@@ -78,7 +79,7 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
         let fd = cwake_pidfd_open(parent)
         guard getppid() == parent else { _exit(HelperExit.failed) }
         let thread = Thread {
-            cwake_name_thread("carddav-parent")
+            cwake_name_thread("network-parent")
             if fd >= 0 {
                 _ = cwake_wait(-1, fd, -1)
             } else {
@@ -91,12 +92,12 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
     }
 
     static func logger(_ environment: [String: String]) -> Logger {
-        var logger = Logger(label: "birthdays.carddav") { label in StreamLogHandler.standardError(label: label) }
+        var logger = Logger(label: "birthdays.network") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = environment["BIRTHDAYS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .error
         return logger
     }
 
-    /// `birthdays-carddav sync`: one source, into the database, with the same rules as any sync.
+    /// `birthdays-network sync`: one source, into the database, with the same rules as any sync.
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sync one CardDAV source into the database.")
 
@@ -106,7 +107,7 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
         @OptionGroup var secret: PasswordOption
 
         func run() async throws {
-            CardDAVHelperCommand.watchParent()
+            NetworkHelperCommand.watchParent()
             let environment = ProcessInfo.processInfo.environment
             let known = secret.password()
             let instant = caller.instant
@@ -116,14 +117,14 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
             do {
                 database = try AppDatabase.openFile(at: caller.database, create: false)
                 guard let found = try await database.sources().first(where: { $0.id == sourceId }) else {
-                    CardDAVHelperCommand.reply(SourceSyncReport?.none, .unknownSource(name: "#\(sourceId)"))
+                    NetworkHelperCommand.reply(SourceSyncReport?.none, .unknownSource(name: "#\(sourceId)"))
                     throw ExitCode(HelperExit.failed)
                 }
                 source = found
             } catch let exit as ExitCode {
                 throw exit
             } catch {
-                CardDAVHelperCommand.reply(SourceSyncReport?.none, .store("\(error)"))
+                NetworkHelperCommand.reply(SourceSyncReport?.none, .store("\(error)"))
                 throw ExitCode(HelperExit.failed)
             }
             let reader = CardDAVReader(
@@ -140,16 +141,16 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
                 now: { instant },
                 systemTimeZone: { zone },
                 systemLocale: caller.locale,
-                logger: CardDAVHelperCommand.logger(environment)
+                logger: NetworkHelperCommand.logger(environment)
             )
             let report = await sync.sync(source, allowMassRemoval: allowMassRemoval)
-            CardDAVHelperCommand.reply(report, nil)
+            NetworkHelperCommand.reply(report, nil)
             if !report.succeeded { throw ExitCode(HelperExit.failed) }
             if report.peopleChanged { throw ExitCode(HelperExit.peopleChanged) }
         }
     }
 
-    /// `birthdays-carddav discover URL`: the address books behind a URL.
+    /// `birthdays-network discover URL`: the address books behind a URL.
     struct Discover: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Find the address books behind a URL (RFC 6764).")
 
@@ -158,14 +159,14 @@ struct CardDAVHelperCommand: AsyncParsableCommand {
         @OptionGroup var secret: PasswordOption
 
         func run() async throws {
-            CardDAVHelperCommand.watchParent()
+            NetworkHelperCommand.watchParent()
             let password = secret.password()
             let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             do {
                 let books = try await CardDAVDiscovery(deadline: deadline).addressBooks(from: url, username: username, password: password)
-                CardDAVHelperCommand.reply(books, nil)
+                NetworkHelperCommand.reply(books, nil)
             } catch {
-                CardDAVHelperCommand.reply([AddressBook]?.none, error)
+                NetworkHelperCommand.reply([AddressBook]?.none, error)
             }
         }
     }

@@ -5,7 +5,7 @@ import Logging
 import TestSupport
 import Testing
 
-@testable import BirthdayCardDAV
+@testable import BirthdayNetwork
 
 /// A CardDAV address book on a real Radicale server, synced into a real
 /// database: what changes on the server arrives, what goes wrong changes

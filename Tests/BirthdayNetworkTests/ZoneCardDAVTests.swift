@@ -5,7 +5,7 @@ import Logging
 import TestSupport
 import Testing
 
-@testable import BirthdayCardDAV
+@testable import BirthdayNetwork
 @testable import BirthdayStore
 
 /// A person's `TZ` in a CardDAV address book on a real Radicale server

@@ -1,7 +1,7 @@
 import BirthdayCore
 import Testing
 
-@testable import BirthdayCardDAV
+@testable import BirthdayNetwork
 
 /// What one CardDAV request may cost (docs/sources.md, "Limits").
 @Suite struct CardDAVLimitsTests {
