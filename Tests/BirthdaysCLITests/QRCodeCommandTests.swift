@@ -29,7 +29,9 @@ import Testing
         // Small enough for an 80-column terminal.
         #expect(code.allSatisfy { $0.count <= 80 }, "\(code.map(\.count))")
         #expect(code.count <= 25)
-        #expect(code.first?.count == 45, "version 5 and the standard's quiet zone")
+        // Version 5 and the standard's quiet zone; version 4 when the random token's digit runs let
+        // libqrencode encode them in its numeric mode (about one token in a few dozen).
+        #expect([41, 45].contains(code.first?.count ?? 0), "version 4 or 5 and the standard's quiet zone: \(code.first?.count ?? 0)")
 
         let lan = try await cli.run("feed", "url", "--qr", "--host", "birthdays.example", "--port", "8443")
         let lanAddress = try #require(lan.stdout.split(separator: "\n").first { $0.hasPrefix("webcal://birthdays.example:8443/") })

@@ -258,7 +258,9 @@ import Glibc
         #expect(add.status == 1)
         let missing = cli.path("no-such-helper")
         #expect(
-            add.stderr == "Error: \(missing), which syncs CardDAV sources, is missing: install it next to birthdays (make install puts it there)\n"
+            add.stderr
+                == "Error: \(missing), the network helper that syncs CardDAV sources and publishes to CalDAV, is missing: "
+                + "install it next to birthdays (make install puts it there)\n"
         )
     }
 

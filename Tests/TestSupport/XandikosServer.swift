@@ -27,7 +27,7 @@ public final class XandikosServer: @unchecked Sendable {
         try await process.waitUntil("Xandikos to answer", seconds: 60) { process in
             if process.poll() != nil { return true }
             let probe = try? await TestProcess.run(
-                ["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url],
+                ["/usr/bin/curl", "-s", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", url],
                 environment: ["PATH": "/usr/bin:/bin"]
             )
             return probe.map { $0.status == 0 && $0.stdout != "000" } ?? false

@@ -527,3 +527,28 @@ extension Array {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }
+
+extension PersonRecord {
+    /// Writes a person an import or a sync brought (merged with what was
+    /// stored: ``ContactMerge``) and their three child tables, the one way
+    /// both write people.
+    ///
+    /// - Parameters:
+    ///   - createdAt: when the person was first stored (now for a new one).
+    ///   - imported: whether an import brought them (a sync alone: `false`).
+    ///   - isNew: no row of theirs was stored: child rows are only added
+    ///     (none to replace), and only when there are any.
+    static func write(_ person: Person, createdAt: Double, updatedAt: Double, imported: Bool, isNew: Bool, _ db: Database) throws {
+        try PersonRecord(person, createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(db)
+        if isNew {
+            if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
+            try ContactPointRecord.insert(personID: person.id, person.contactPoints, db)
+            if !person.groups.isEmpty { try PersonGroupRecord.replace(personID: person.id, with: person.groups, db) }
+            return
+        }
+        // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
+        try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
+        try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db)
+        try PersonGroupRecord.replace(personID: person.id, with: person.groups, db)
+    }
+}

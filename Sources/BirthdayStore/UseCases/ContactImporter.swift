@@ -218,12 +218,7 @@ package struct ContactImporter: Sendable {
             if !person.invalidDates.isEmpty { report.invalid += 1 }
             guard let old = stored[person.id] else {
                 report.added += 1
-                if write {
-                    try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp).upsert(db)
-                    if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
-                    try ContactPointRecord.insert(personID: person.id, person.contactPoints, db)
-                    if !person.groups.isEmpty { try PersonGroupRecord.replace(personID: person.id, with: person.groups, db) }
-                }
+                if write { try PersonRecord.write(person, createdAt: timestamp, updatedAt: timestamp, imported: true, isNew: true, db) }
                 continue
             }
             // Nothing from another file is erased; the user's choices outlast every import.
@@ -234,13 +229,7 @@ package struct ContactImporter: Sendable {
                 continue
             }
             report.updated += 1
-            if write {
-                try PersonRecord(person, createdAt: old.createdAt, updatedAt: timestamp).upsert(db)
-                // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
-                try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
-                try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db)
-                try PersonGroupRecord.replace(personID: person.id, with: person.groups, db)
-            }
+            if write { try PersonRecord.write(person, createdAt: old.createdAt, updatedAt: timestamp, imported: true, isNew: false, db) }
         }
         if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }
     }

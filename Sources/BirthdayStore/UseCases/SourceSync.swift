@@ -330,10 +330,7 @@ package struct SourceSync: Sendable {
             for var person in item.people {
                 if before[item.href]?[person.id] == person.fingerprint, states[person.id] != nil { continue }
                 guard let old = states[person.id] else {
-                    try PersonRecord(person, createdAt: timestamp, updatedAt: timestamp, imported: false).upsert(db)
-                    if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
-                    try ContactPointRecord.insert(personID: person.id, person.contactPoints, db)
-                    if !person.groups.isEmpty { try PersonGroupRecord.replace(personID: person.id, with: person.groups, db) }
+                    try PersonRecord.write(person, createdAt: timestamp, updatedAt: timestamp, imported: false, isNew: true, db)
                     states[person.id] = PersonRecord.MergeState(
                         fingerprint: person.fingerprint,
                         contact: ContactMerge.Stored(person),
@@ -347,11 +344,7 @@ package struct SourceSync: Sendable {
                 // (exclude, include, remind) outlast every sync, as every import.
                 person = ContactMerge.merge(person, into: old.contact)
                 guard person.fingerprint != old.fingerprint else { continue }
-                try PersonRecord(person, createdAt: old.createdAt, updatedAt: timestamp, imported: old.imported).upsert(db)
-                // After the row: replacing a person's row takes their dates in other calendars with it.
-                try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
-                try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db)
-                try PersonGroupRecord.replace(personID: person.id, with: person.groups, db)
+                try PersonRecord.write(person, createdAt: old.createdAt, updatedAt: timestamp, imported: old.imported, isNew: false, db)
                 states[person.id]?.fingerprint = person.fingerprint
                 states[person.id]?.contact = ContactMerge.Stored(person)
                 changed = true
