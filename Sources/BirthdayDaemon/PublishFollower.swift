@@ -31,6 +31,10 @@ import ServiceLifecycle
 ///
 /// When each failing target is tried next is written to the database for
 /// `birthdays status`, and cleared when the daemon stops.
+///
+/// Each target's schedule is one value (``FollowSchedule``, core: healthy
+/// until its periodic publish, retrying, waiting for the person); the loop
+/// is ``FollowLoop``, the sources' follower's too.
 actor PublishFollower {
     enum Event: Sendable {
         /// Publish to every target, whole (start, a wake, SIGHUP).
@@ -55,14 +59,15 @@ actor PublishFollower {
     private let logger: Logger
     private let inbox = Inbox<Event>()
 
-    /// The data revision each target's last attempt read.
-    private var attempted: [Int64: Int64] = [:]
-    /// When each target is published next: its retry, else its periodic publish.
-    private var due: [Int64: Date] = [:]
-    /// Targets whose last publish failed and that are retried at `due`.
-    private var retrying: Set<Int64> = []
-    /// Targets waiting for `publish sync --force` (no retry of their own).
-    private var waiting: Set<Int64> = []
+    /// What the follower keeps of one target.
+    struct Followed {
+        /// When it is published next by itself (`waiting`: for `publish sync --force`).
+        var schedule = FollowSchedule.idle
+        /// The data revision its last attempt read.
+        var attempted: Int64?
+    }
+
+    private var followed: [Int64: Followed] = [:]
     /// Publishes run (for tests).
     private(set) var runs = 0
 
@@ -89,13 +94,11 @@ actor PublishFollower {
         inbox.post(event)
     }
 
-    private static var stopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
+    private static var stopping: Bool { FollowLoop.stopping }
 
     /// Publishes everywhere, then follows the store until a graceful shutdown or cancellation.
     func run() async {
-        inbox.postFirst(.all(reason: "start"))
-        while !Self.stopping {
-            let events = inbox.take()
+        await FollowLoop.run(inbox: inbox, first: .all(reason: "start"), clock: clock, now: now) { events in
             var whole: String?
             var midnight = false
             var stored = false
@@ -107,16 +110,7 @@ actor PublishFollower {
                 }
             }
             await pass(whole: whole, midnight: midnight, stored: stored)
-            if Self.stopping || !inbox.isEmpty { continue }
-            guard let next = due.values.min() else {
-                await inbox.sleep(nil)
-                continue
-            }
-            let clock = self.clock
-            let now = self.now
-            await inbox.sleep {
-                try await clock.sleep(untilWallClock: next, now: now)
-            }
+            return followed.values.compactMap(\.schedule.due).min()
         }
         do {
             // The follower ends by cancellation, and the store does no work for a cancelled task:
@@ -140,27 +134,24 @@ actor PublishFollower {
             return
         }
         let ids = Set(targets.map(\.id))
-        attempted = attempted.filter { ids.contains($0.key) }
-        due = due.filter { ids.contains($0.key) }
-        retrying.formIntersection(ids)
-        waiting.formIntersection(ids)
+        followed = followed.filter { ids.contains($0.key) }
         if let whole, !targets.isEmpty { logger.info("publishing to every target", metadata: ["reason": "\(whole)"]) }
         let instant = now()
         for target in targets where !Self.stopping {
+            var state = followed[target.id] ?? Followed()
             // Another command's publish (publish sync --force) succeeded: the target is healthy again.
-            if target.lastError == nil && (retrying.contains(target.id) || waiting.contains(target.id)) {
-                retrying.remove(target.id)
-                waiting.remove(target.id)
-                due[target.id] = (target.lastPublish ?? instant).addingTimeInterval(Self.periodic)
+            if target.lastError == nil && (state.schedule.isRetrying || state.schedule == .waiting) {
+                state.schedule = .healthy(due: (target.lastPublish ?? instant).addingTimeInterval(Self.periodic))
+                followed[target.id] = state
             }
             let ifChanged: Bool
             if whole != nil {
                 ifChanged = false
-            } else if let at = due[target.id], instant >= at {
+            } else if state.schedule.isDue(at: instant) {
                 ifChanged = false
-            } else if retrying.contains(target.id) {
+            } else if state.schedule.isRetrying {
                 continue
-            } else if midnight || (stored && attempted[target.id] != revision) {
+            } else if midnight || (stored && state.attempted != revision) {
                 ifChanged = true
             } else {
                 continue
@@ -171,7 +162,7 @@ actor PublishFollower {
     }
 
     private func publish(_ target: PublishTarget, ifChanged: Bool, revision: Int64?) async {
-        if let revision { attempted[target.id] = revision }
+        if let revision { followed[target.id, default: Followed()].attempted = revision }
         let report = await publisher.publish(
             target,
             force: false,
@@ -184,26 +175,30 @@ actor PublishFollower {
         let instant = now()
         switch report.error {
         case nil:
-            retrying.remove(target.id)
-            waiting.remove(target.id)
-            due[target.id] = instant.addingTimeInterval(Self.periodic)
+            followed[target.id, default: Followed()].schedule = .after(
+                succeeded: true,
+                failures: 0,
+                at: instant,
+                every: .seconds(Self.periodic),
+                ceiling: Self.retryCeiling
+            )
             if report.put + report.deleted > 0 {
                 logger.info("published", metadata: ["written": "\(report.put)", "deleted": "\(report.deleted)", "requests": "\(report.requests)"])
             }
         case .publishMassRemoval?:
             // Never forced here: the person decides, or a change to the store makes it unnecessary.
-            retrying.remove(target.id)
-            waiting.insert(target.id)
-            due[target.id] = nil
+            followed[target.id, default: Followed()].schedule = .waiting
             logger.warning("a publish would delete most of the published events; it waits for: birthdays publish sync --force")
         case let error?:
             let failures = (try? await database.publishTarget(id: target.id))?.failures ?? 1
-            let delay = SourceRetryPolicy.delay(afterFailures: max(failures, 1), ceiling: Self.retryCeiling)
-            retrying.insert(target.id)
-            due[target.id] = instant.addingTimeInterval(delay.timeInterval)
+            let schedule = FollowSchedule.after(succeeded: false, failures: failures, at: instant, every: nil, ceiling: Self.retryCeiling)
+            followed[target.id, default: Followed()].schedule = schedule
             logger.warning(
                 "publish failed; retrying later",
-                metadata: ["error": "\(error.description)", "failures": "\(failures)", "retry_in_s": "\(delay.components.seconds)"]
+                metadata: [
+                    "error": "\(error.description)", "failures": "\(failures)",
+                    "retry_in_s": "\(Int((schedule.due ?? instant).timeIntervalSince(instant).rounded()))",
+                ]
             )
         }
     }
@@ -213,7 +208,8 @@ actor PublishFollower {
         guard let targets = try? await database.publishTargets() else { return }
         var changes: [Int64: Date?] = [:]
         for target in targets {
-            let next = retrying.contains(target.id) ? due[target.id] : nil
+            let schedule = followed[target.id]?.schedule
+            let next = schedule?.isRetrying == true ? schedule?.due : nil
             switch (target.nextAttempt, next) {
             case (nil, nil): continue
             case (let old?, let new?) where abs(old.timeIntervalSince(new)) < 0.001: continue

@@ -25,6 +25,10 @@ import ServiceLifecycle
 /// - a source whose sync failed again after ``SourceRetryPolicy``'s delay
 ///   (30 s, doubling, at most the interval).
 ///
+/// Each source's schedule is one value (``FollowSchedule``, core: idle,
+/// healthy until a time, retrying), with its burst of changes on disk
+/// (``ChangeBurst``); the loop is ``FollowLoop``, the publisher's too.
+///
 /// A sync that changed people reschedules in its own transaction and pokes
 /// the delivery engine (`peopleChanged`). With only local sources the
 /// follower has no timer at all; idle, it sleeps. When each source is synced
@@ -40,9 +44,6 @@ actor SourceFollower {
         case reread
     }
 
-    /// How long a burst of file events must have been quiet, and how long it may last at most, before the sync.
-    static let settle: TimeInterval = 1
-    static let settleAtMost: TimeInterval = 5
     /// The retry ceiling of a failing local source.
     static let localCeiling: Duration = .seconds(3600)
 
@@ -54,13 +55,19 @@ actor SourceFollower {
     private let watches: Bool
     private let peopleChanged: @Sendable () -> Void
 
+    /// What the follower keeps of one source.
+    struct Followed {
+        /// When it is synced next by itself.
+        var schedule = FollowSchedule.idle
+        /// Changes on disk waiting to settle.
+        var burst: ChangeBurst?
+        /// The next sync last written to the store for `status` (`.some(nil)`: none written).
+        var recorded: Date??
+    }
+
     private let inbox = Inbox<Event>()
     private var sources: [Source] = []
-    /// When each source is synced next: set for CardDAV sources and failing ones.
-    private var due: [Int64: Date] = [:]
-    /// Local changes waiting to settle: when the burst started and when it was last seen.
-    private var settling: [Int64: (first: Date, last: Date)] = [:]
-    private var published: [Int64: Date?] = [:]
+    private var followed: [Int64: Followed] = [:]
     private var watcher: SourceWatcher?
     private var watchedTargets: Set<SourceWatcher.Target> = []
     private var forwarding: Task<Void, Never>?
@@ -92,73 +99,12 @@ actor SourceFollower {
         inbox.post(event)
     }
 
-    private static var stopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
+    private static var stopping: Bool { FollowLoop.stopping }
 
     /// Syncs everything, then follows the sources until a graceful shutdown or cancellation.
     func run() async {
-        inbox.postFirst(.syncAll(reason: "start"))
-        while !Self.stopping {
-            let events = inbox.take()
-            var all = false
-            var reread = false
-            var touched = Set<Int64>()
-            for event in events {
-                switch event {
-                case .syncAll(let reason):
-                    if !all { logger.info("syncing every source", metadata: ["reason": "\(reason)"]) }
-                    all = true
-                case .changed(let id):
-                    touched.insert(id)
-                case .reread:
-                    reread = true
-                }
-            }
-            if all {
-                await reload()
-                for source in sources {
-                    if Self.stopping { break }
-                    await syncNow(source)
-                }
-            } else if reread {
-                let known = Set(sources.map(\.id))
-                await reload()
-                await retime()
-                for source in sources where !known.contains(source.id) {
-                    if Self.stopping { break }
-                    await syncNow(source)
-                }
-            }
-            if !all {
-                let instant = now()
-                for id in touched {
-                    let first = settling[id]?.first ?? instant
-                    settling[id] = (first, instant)
-                }
-            }
-            // Whatever is due now.
-            let instant = now()
-            for source in sources where !Self.stopping {
-                if let window = settling[source.id],
-                    instant >= min(window.last.addingTimeInterval(Self.settle), window.first.addingTimeInterval(Self.settleAtMost))
-                {
-                    await syncNow(source)
-                } else if let at = due[source.id], instant >= at {
-                    await syncNow(source)
-                }
-            }
-            await publish()
-            if Self.stopping || !inbox.isEmpty { continue }
-            guard let next = nextDeadline() else {
-                await inbox.sleep(nil)
-                continue
-            }
-            let seconds = max(0, next.timeIntervalSince(now()))
-            logger.debug("next source check", metadata: ["in_s": "\(Int(seconds.rounded(.up)))"])
-            let clock = self.clock
-            let now = self.now
-            await inbox.sleep {
-                try await clock.sleep(untilWallClock: next, now: now)
-            }
+        await FollowLoop.run(inbox: inbox, first: .syncAll(reason: "start"), clock: clock, now: now) { events in
+            await turn(events)
         }
         forwarding?.cancel()
         watcher?.stop()
@@ -172,12 +118,59 @@ actor SourceFollower {
         }
     }
 
-    private func nextDeadline() -> Date? {
-        var candidates = Array(due.values)
-        for window in settling.values {
-            candidates.append(min(window.last.addingTimeInterval(Self.settle), window.first.addingTimeInterval(Self.settleAtMost)))
+    /// One turn: the events, then every source whose time has come; when the next one is due.
+    private func turn(_ events: [Event]) async -> Date? {
+        var all = false
+        var reread = false
+        var touched = Set<Int64>()
+        for event in events {
+            switch event {
+            case .syncAll(let reason):
+                if !all { logger.info("syncing every source", metadata: ["reason": "\(reason)"]) }
+                all = true
+            case .changed(let id):
+                touched.insert(id)
+            case .reread:
+                reread = true
+            }
         }
-        return candidates.min()
+        if all {
+            await reload()
+            for source in sources {
+                if Self.stopping { break }
+                await syncNow(source)
+            }
+        } else if reread {
+            let known = Set(sources.map(\.id))
+            await reload()
+            await retime()
+            for source in sources where !known.contains(source.id) {
+                if Self.stopping { break }
+                await syncNow(source)
+            }
+        }
+        if !all {
+            let instant = now()
+            for id in touched { followed[id, default: Followed()].burst = followed[id]?.burst?.adding(instant) ?? ChangeBurst(at: instant) }
+        }
+        // Whatever is due now.
+        let instant = now()
+        for source in sources where !Self.stopping {
+            let state = followed[source.id] ?? Followed()
+            if let burst = state.burst, instant >= burst.due {
+                await syncNow(source)
+            } else if state.schedule.isDue(at: instant) {
+                await syncNow(source)
+            }
+        }
+        await recordNextSyncs()
+        let next = nextDeadline()
+        if let next { logger.debug("next source check", metadata: ["in_s": "\(Int(max(0, next.timeIntervalSince(now())).rounded(.up)))"]) }
+        return next
+    }
+
+    private func nextDeadline() -> Date? {
+        followed.values.flatMap { [$0.schedule.due, $0.burst?.due] }.compactMap { $0 }.min()
     }
 
     /// Reads the sources again, and watches the local ones.
@@ -189,9 +182,7 @@ actor SourceFollower {
             return
         }
         let ids = Set(sources.map(\.id))
-        due = due.filter { ids.contains($0.key) }
-        settling = settling.filter { ids.contains($0.key) }
-        published = published.filter { ids.contains($0.key) }
+        followed = followed.filter { ids.contains($0.key) }
         guard watches else { return }
         let targets = Set(sources.filter(\.kind.isLocal).map { SourceWatcher.Target(sourceID: $0.id, kind: $0.kind, path: $0.location) })
         guard targets != watchedTargets else { return }
@@ -221,15 +212,14 @@ actor SourceFollower {
         guard let old = interval, let new = try? await database.settings().syncInterval, new != old else { return }
         interval = new
         for source in sources where source.kind == .carddav {
-            guard let at = due[source.id], source.status.failures == 0 else { continue }
-            due[source.id] = at.addingTimeInterval(new.timeInterval - old.timeInterval)
+            followed[source.id]?.schedule = followed[source.id]?.schedule.retimed(from: old, to: new) ?? .idle
         }
         logger.info("sync-interval changed", metadata: ["seconds": "\(new.components.seconds)"])
     }
 
     /// Syncs `source` and decides when it is due next.
     private func syncNow(_ source: Source) async {
-        settling[source.id] = nil
+        followed[source.id, default: Followed()].burst = nil
         let report = await sync.sync(source)
         syncs += 1
         let instant = now()
@@ -237,27 +227,27 @@ actor SourceFollower {
         self.interval = interval
         let current = try? await database.sources(counting: false).first { $0.id == source.id }
         if let current, let index = sources.firstIndex(where: { $0.id == source.id }) { sources[index] = current }
-        let failures = current?.status.failures ?? 1
-        if report.succeeded {
-            due[source.id] = source.kind == .carddav ? instant.addingTimeInterval(interval.timeInterval) : nil
-        } else {
-            let ceiling = source.kind == .carddav ? interval : Self.localCeiling
-            due[source.id] = instant.addingTimeInterval(SourceRetryPolicy.delay(afterFailures: max(failures, 1), ceiling: ceiling).timeInterval)
-        }
+        followed[source.id, default: Followed()].schedule = .after(
+            succeeded: report.succeeded,
+            failures: current?.status.failures ?? 1,
+            at: instant,
+            every: source.kind == .carddav ? interval : nil,
+            ceiling: source.kind == .carddav ? interval : Self.localCeiling
+        )
         if report.peopleChanged { peopleChanged() }
     }
 
-    /// Writes the next syncs that changed since the last write.
-    private func publish() async {
+    /// Writes each source's next sync, for `status`, where it changed since the last write.
+    private func recordNextSyncs() async {
         var changes: [Int64: Date?] = [:]
         for source in sources {
-            let next = due[source.id]
-            if published[source.id] == nil || published[source.id]! != next { changes[source.id] = next }
+            let next = followed[source.id]?.schedule.due
+            if followed[source.id]?.recorded != .some(next) { changes[source.id] = next }
         }
         guard !changes.isEmpty else { return }
         do {
             try await database.setNextSync(changes)
-            for (id, next) in changes { published[id] = next }
+            for (id, next) in changes { followed[id, default: Followed()].recorded = .some(next) }
         } catch {
             logger.warning("cannot record the sources' next sync", metadata: ["error": "\(error)"])
         }
