@@ -52,7 +52,7 @@ package enum ReminderChannels {
         case .apprise:
             AppriseChannel(
                 name: channel.name,
-                configuration: RemoteChannel.secretFile(name: channel.name, kind: .apprise, databasePath: databasePath),
+                configuration: ChannelSecrets(databasePath: databasePath).file(name: channel.name, kind: .apprise),
                 environment: environment,
                 clock: clock
             )
@@ -79,7 +79,7 @@ package enum ReminderChannels {
         case .ntfy:
             PushChannel(
                 name: channel.name,
-                service: .ntfy(urlFile: RemoteChannel.secretFile(name: channel.name, kind: .ntfy, databasePath: databasePath)),
+                service: .ntfy(urlFile: ChannelSecrets(databasePath: databasePath).file(name: channel.name, kind: .ntfy)),
                 tokenCommand: channel.tokenCommand,
                 environment: environment,
                 clock: clock

@@ -140,10 +140,11 @@ package struct PushChannel: NotificationSink {
     private func resolvedURL() throws(DeliveryError) -> PushURL {
         switch service {
         case .ntfy(let file):
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8), let url = try? PushURL(text.trimmingWhitespace(), kind: .ntfy) else {
-                throw .remoteRefused(channel: name, reason: RemoteChannel.missingSecret(file: file, kind: .ntfy))
+            do throws(ChannelSecretError) {
+                return try ChannelSecrets.ntfyURL(file: file)
+            } catch {
+                throw .remoteRefused(channel: name, reason: error.description)
             }
-            return url
         case .gotify(let server):
             guard let url = try? PushURL(server, kind: .gotify) else {
                 throw .remoteRefused(

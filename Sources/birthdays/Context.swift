@@ -2,6 +2,7 @@ import ArgumentParser
 import BirthdayCore
 import BirthdayDaemon
 import BirthdayStore
+import BirthdaySystem
 import Foundation
 import Logging
 
@@ -205,9 +206,8 @@ extension FileHandle {
 /// A throwaway copy of the database for a command run at pretend time
 /// (see ``Context``): made in a private folder under `TMPDIR` (mode 0700),
 /// removed with everything in it when the command is done with it. The
-/// added channels' secret files (``RemoteChannel/secretFolder(databasePath:)``:
-/// an Apprise or ntfy URL) are copied beside it, each 0600 in a 0700
-/// folder, so a trial delivers through them as `birthdays run` would.
+/// added channels' secret files (``ChannelSecrets``: an Apprise or ntfy
+/// URL) are copied beside it, each 0600 in a 0700 folder, so a trial delivers through them as `birthdays run` would.
 final class TrialCopy: Sendable {
     let folder: String
     let database: AppDatabase
@@ -222,10 +222,11 @@ final class TrialCopy: Sendable {
         do {
             let copy = folder + "/birthdays.sqlite"
             database = try AppDatabase.openCopy(of: path, at: copy)
-            try Self.copySecrets(
-                from: RemoteChannel.secretFolder(databasePath: path),
-                to: RemoteChannel.secretFolder(databasePath: copy)
-            )
+            do throws(ChannelSecretError) {
+                try ChannelSecrets(databasePath: path).copy(to: ChannelSecrets(databasePath: copy))
+            } catch {
+                throw CLIError("cannot copy the channels' secrets for the throwaway copy: \(error)")
+            }
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw error
@@ -234,28 +235,5 @@ final class TrialCopy: Sendable {
 
     deinit {
         try? FileManager.default.removeItem(atPath: folder)
-    }
-
-    /// Copies every regular file of `source` (when there is one) into a new
-    /// folder `target` (0700), each file 0600.
-    static func copySecrets(from source: String, to target: String) throws {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: source) else { return }
-        guard mkdir(target, 0o700) == 0 else {
-            throw CLIError("cannot make \(target) for the throwaway copy: \(String(cString: strerror(errno)))")
-        }
-        for name in names.sorted() {
-            let from = source + "/" + name
-            var info = stat()
-            guard lstat(from, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            guard let bytes = FileManager.default.contents(atPath: from) else {
-                throw CLIError("cannot read \(from) for the throwaway copy: \(String(cString: strerror(errno)))")
-            }
-            let to = target + "/" + name
-            let fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw CLIError("cannot write \(to): \(String(cString: strerror(errno)))") }
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            guard written == bytes.count else { throw CLIError("cannot write \(to): \(String(cString: strerror(errno)))") }
-        }
     }
 }

@@ -174,76 +174,34 @@ extension BirthdaysCommand.Channels {
             }
         }
 
-        /// Stores the channel (its secret in its file) and returns it, as
-        /// stored (the target masked); the onboarding adds its channel here too.
+        /// Stores the channel (its secret in its file, through ``AddedChannels``)
+        /// and returns it, as stored (the target masked); the onboarding adds its channel here too.
         func add(to context: Context) async throws -> RemoteChannel {
-            // Checked before the secret file is written, so an existing channel's file is never replaced.
-            if try await context.database.remoteChannels().contains(where: { $0.name == channelName }) {
-                throw ValidationError("a channel named '\(channelName)' exists; give this one --name, or remove that one first")
-            }
             let channel: RemoteChannel
-            // A secret is written beside its place and moved there only once the channel is stored,
-            // so a failed or raced add never replaces another channel's file or leaves one behind.
-            var staged: (temporary: String, path: String)?
-            defer { if let staged { unlink(staged.temporary) } }
+            var secret: String?
             switch channelKind {
             case .email:
                 channel = RemoteChannel(name: channelName, kind: .email, target: target, from: from, sendmail: sendmail)
             case .apprise:
                 channel = RemoteChannel(name: channelName, kind: .apprise, target: RemoteChannel.maskedURL(target))
-                let file = RemoteChannel.secretFile(name: channelName, kind: .apprise, databasePath: context.database.path)
-                let temporary = try Self.stageSecret(target, for: file)
-                staged = (temporary, file)
-                switch await AppriseChannel.understands(configuration: temporary, environment: context.environment) {
-                case true?:
-                    break
-                case false?:
-                    throw ValidationError("apprise does not understand this URL (see its list of services: apprise --details)")
-                case nil:
-                    throw CLIError("the apprise program is not installed; install the Debian package apprise")
-                }
+                secret = target
             case .ntfy:
                 let url = try PushURL(target, kind: .ntfy)
                 channel = RemoteChannel(name: channelName, kind: .ntfy, target: url.masked, tokenCommand: tokenCommand)
-                let file = RemoteChannel.secretFile(name: channelName, kind: .ntfy, databasePath: context.database.path)
-                staged = (try Self.stageSecret(target, for: file), file)
+                secret = target
             case .gotify:
                 let url = try PushURL(target, kind: .gotify)
                 channel = RemoteChannel(name: channelName, kind: .gotify, target: url.server, tokenCommand: tokenCommand)
             }
-            guard try await context.database.addChannel(channel, now: context.now) else {
-                throw ValidationError("a channel named '\(channelName)' exists; give this one --name, or remove that one first")
-            }
-            if let secret = staged {
-                guard rename(secret.temporary, secret.path) == 0 else {
-                    let reason = String(cString: strerror(errno))
-                    _ = try? await context.database.removeChannel(named: channelName)
-                    throw CLIError("cannot write \(secret.path): \(reason)")
-                }
-                staged = nil
-            }
-            return channel
-        }
-
-        /// Writes `text` to a new file beside `path` (0600, in a 0700 folder), for a rename to `path`; its path.
-        static func stageSecret(_ text: String, for path: String) throws -> String {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                return try await AddedChannels(database: context.database, environment: context.environment).add(
+                    channel,
+                    secret: secret,
+                    now: context.now
+                )
             } catch {
-                throw CLIError("cannot create \(folder): \(error.localizedDescription)")
+                throw CLIError(error.description)
             }
-            let temporary = path + ".new-\(getpid())"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw CLIError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-            let bytes = Array((text + "\n").utf8)
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            guard written == bytes.count else {
-                unlink(temporary)
-                throw CLIError("cannot write \(temporary): \(String(cString: strerror(errno)))")
-            }
-            return temporary
         }
     }
 
@@ -266,12 +224,8 @@ extension BirthdaysCommand.Channels {
 
         func run() async throws {
             let context = try Context(global)
-            guard try await context.database.removeChannel(named: name) else {
+            guard try await AddedChannels(database: context.database, environment: context.environment).remove(named: name) else {
                 throw CLIError("there is no channel named '\(SafeText.line(name))'; see 'birthdays channels list'")
-            }
-            for kind in RemoteChannel.Kind.allCases where RemoteChannel.hasSecretFile(kind) {
-                let secret = RemoteChannel.secretFile(name: name, kind: kind, databasePath: context.database.path)
-                if FileManager.default.fileExists(atPath: secret) { try? FileManager.default.removeItem(atPath: secret) }
             }
             _ = try await context.scheduler().reschedule()
             try output("Removed \(name).")
@@ -359,11 +313,14 @@ extension BirthdaysCommand.Channels {
                     "'\(channel.name)' is \(["email", "apprise"].contains(channel.kind.rawValue) ? "an" : "a") \(channel.kind.rawValue) channel; a subscribe code is for ntfy channels"
                 )
             }
-            let file = RemoteChannel.secretFile(name: channel.name, kind: .ntfy, databasePath: context.database.path)
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8), let url = try? PushURL(text.trimmingWhitespace(), kind: .ntfy),
-                let link = url.subscribeLink
-            else {
-                throw CLIError("the topic of '\(channel.name)' cannot be read: " + RemoteChannel.missingSecret(file: file, kind: .ntfy))
+            let url: PushURL
+            do {
+                url = try ChannelSecrets(databasePath: context.database.path).ntfyURL(name: channel.name)
+            } catch {
+                throw CLIError("the topic of '\(channel.name)' cannot be read: " + error.description)
+            }
+            guard let link = url.subscribeLink else {
+                throw CLIError("the topic of '\(channel.name)' makes no subscribe link")
             }
             try output(link)
             try output(try QRText.block(for: link, note: nil))

@@ -342,7 +342,7 @@ struct OnboardingFlow {
         case .email:
             return channel.target.trimmingWhitespace().lowercased() == typed.lowercased()
         case .ntfy:
-            let file = RemoteChannel.secretFile(name: channel.name, kind: .ntfy, databasePath: context.database.path)
+            let file = ChannelSecrets(databasePath: context.database.path).file(name: channel.name, kind: .ntfy)
             return (try? String(contentsOfFile: file, encoding: .utf8))?.trimmingWhitespace() == typed
         default:
             return false
