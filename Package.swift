@@ -273,6 +273,7 @@ let package = Package(
                 "BirthdayNetwork",
                 "BirthdayStore",
                 "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

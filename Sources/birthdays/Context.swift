@@ -25,7 +25,7 @@ struct GlobalOptions: ParsableArguments {
 /// `status`. Commands that only read use the database itself. Tests and
 /// scripts that want pretend time to write a database of their own set
 /// `BIRTHDAYS_NOW_WRITES=1` as well.
-struct Context {
+struct Context: Sendable {
     let database: AppDatabase
     /// The database file the user named (`--database`, `BIRTHDAYS_DATABASE` or
     /// the default), even when ``database`` is a throwaway copy of it.
@@ -79,6 +79,19 @@ struct Context {
         } else {
             trial = nil
             database = try AppDatabase.openFile(at: databasePath)
+        }
+    }
+
+    /// The context of `run` and `serve`, opened on the store's blocking
+    /// threads: their every task runs on an event loop (ARCHITECTURE.md,
+    /// "Threads"), which must never wait for SQLite to open, copy or
+    /// migrate the file.
+    static func offTheLoop(_ options: GlobalOptions, readOnly: Bool = false) async throws -> Context {
+        let path = options.database
+        return try await Blocking.run { () throws(any Error) -> Context in
+            var options = GlobalOptions()
+            options.database = path
+            return try Context(options, readOnly: readOnly)
         }
     }
 

@@ -245,7 +245,7 @@ package final class AppDatabase: Sendable {
     /// Runs `body` in one write transaction, on the calling thread; a change
     /// to what events are made of moves the data revision, stamped `instant`
     /// (`nil`: the real time; see `RevisionRecord`).
-    package func writeNow<T>(at instant: Date? = nil, _ body: (Database) throws -> T) throws(StoreError) -> T {
+    func writeNow<T>(at instant: Date? = nil, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try writer.write { db in
                 try RevisionRecord.beginTransaction(at: instant, db)
@@ -257,7 +257,7 @@ package final class AppDatabase: Sendable {
     }
 
     /// Runs `body` with a consistent read-only view, on the calling thread.
-    package func readNow<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func readNow<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try writer.read(body)
         } catch {

@@ -26,7 +26,7 @@ extension BirthdaysCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let context = try Context(global)
+            let context = try await Context.offTheLoop(global)
             let daemon: Daemon
             do {
                 daemon = try await buildDaemon(context.daemonConfiguration(logger: context.daemonLogger("birthdays.run")))

@@ -34,7 +34,7 @@ extension BirthdaysCommand {
         }
 
         func run() async throws {
-            let context = try Context(global, readOnly: true)
+            let context = try await Context.offTheLoop(global, readOnly: true)
             _ = try await context.database.feedToken()
             // Access lines at info by default (BIRTHDAYS_LOG_LEVEL=warning turns them off).
             let logger = context.logger("birthdays.serve", level: .info)
