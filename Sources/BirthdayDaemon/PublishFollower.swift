@@ -185,7 +185,7 @@ actor PublishFollower {
             if report.put + report.deleted > 0 {
                 logger.info("published", metadata: ["written": "\(report.put)", "deleted": "\(report.deleted)", "requests": "\(report.requests)"])
             }
-        case .publishMassRemoval?:
+        case .massRemoval?:
             // Never forced here: the person decides, or a change to the store makes it unnecessary.
             followed[target.id, default: Followed()].schedule = .waiting
             logger.warning("a publish would delete most of the published events; it waits for: birthdays publish sync --force")

@@ -47,10 +47,14 @@ package struct TargetPublisher: Sendable {
         timeZone: TimeZone,
         locale: String?
     ) async -> PublishReport {
-        do throws(SourceError) {
+        do throws(PublishError) {
             var secret = password
             if secret == nil, let command = target.passwordCommand, !command.isEmpty {
-                secret = try await PasswordCommand.run(command, environment: environment, clock: clock)
+                do throws(SourceError) {
+                    secret = try await PasswordCommand.run(command, environment: environment, clock: clock)
+                } catch {
+                    throw .connection(error)
+                }
             }
             let helper = NetworkHelper(database: database.path, environment: environment, password: secret, logLevel: logLevel, clock: clock)
             return try await helper.publish(

@@ -41,8 +41,16 @@ struct NetworkHelperCommand: AsyncParsableCommand {
     /// a write that fails is given up (the caller then reads no report and
     /// says so), never a crash as `FileHandle.write` would make it.
     static func reply<Value: Codable & Sendable>(_ value: Value?, _ error: SourceError?) {
-        let encoder = JSONEncoder()
-        var bytes = [UInt8]((try? encoder.encode(HelperReply(value: value, error: error))) ?? Data(#"{"error":null,"value":null}"#.utf8))
+        send(HelperReply(value: value, error: error))
+    }
+
+    /// ``reply(_:_:)`` for the publish commands, whose errors are ``PublishError``s.
+    static func publishReply<Value: Codable & Sendable>(_ value: Value?, _ error: PublishError?) {
+        send(HelperReply(value: value, error: error))
+    }
+
+    private static func send<Value: Codable & Sendable, Failure: Error & Codable & Sendable>(_ reply: HelperReply<Value, Failure>) {
+        var bytes = [UInt8]((try? JSONEncoder().encode(reply)) ?? Data(#"{"error":null,"value":null}"#.utf8))
         bytes.append(UInt8(ascii: "\n"))
         writeAll(bytes)
     }

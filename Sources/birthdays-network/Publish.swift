@@ -24,16 +24,16 @@ extension NetworkHelperCommand {
             NetworkHelperCommand.watchParent()
             let password = secret.password()
             let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
-            do {
+            do throws(PublishError) {
                 let found = try await CalDAVPublisher(deadline: deadline).discover(
                     url,
                     username: username,
                     password: password,
                     calendarName: calendar
                 )
-                NetworkHelperCommand.reply(found, nil)
+                NetworkHelperCommand.publishReply(found, nil)
             } catch {
-                NetworkHelperCommand.reply(PublishDiscovery?.none, error)
+                NetworkHelperCommand.publishReply(PublishDiscovery?.none, error)
             }
         }
     }
@@ -74,7 +74,7 @@ extension NetworkHelperCommand {
             do {
                 database = try AppDatabase.openFile(at: caller.database, create: false)
                 guard let found = try await database.publishTarget(id: targetId) else {
-                    NetworkHelperCommand.reply(PublishReport?.none, .unknownTarget(name: "#\(targetId)"))
+                    NetworkHelperCommand.publishReply(PublishReport?.none, .unknownTarget(name: "#\(targetId)"))
                     throw ExitCode(HelperExit.failed)
                 }
                 target = found
@@ -92,7 +92,7 @@ extension NetworkHelperCommand {
             } catch let exit as ExitCode {
                 throw exit
             } catch {
-                NetworkHelperCommand.reply(PublishReport?.none, .store("\(error)"))
+                NetworkHelperCommand.publishReply(PublishReport?.none, .connection(.store("\(error)")))
                 throw ExitCode(HelperExit.failed)
             }
             let calendarHash = PublishPlan.calendarHash(events)
@@ -101,7 +101,7 @@ extension NetworkHelperCommand {
             if ifChanged, !withdraw, target.lastError == nil, target.eventsHash == calendarHash {
                 var report = PublishReport(name: target.name)
                 report.unchanged = events.count
-                NetworkHelperCommand.reply(report, nil)
+                NetworkHelperCommand.publishReply(report, nil)
                 return
             }
             var report: PublishReport
@@ -117,21 +117,21 @@ extension NetworkHelperCommand {
                     published: published,
                     productID: CalendarExporter.productID,
                     force: force || withdraw,
-                    record: { event throws(SourceError) in
-                        do { try await database.recordPublished(targetId: target.id, event) } catch { throw .store("\(error)") }
+                    record: { event throws(PublishError) in
+                        do { try await database.recordPublished(targetId: target.id, event) } catch { throw .connection(.store("\(error)")) }
                     },
-                    forget: { uid throws(SourceError) in
-                        do { try await database.forgetPublished(targetId: target.id, uid: uid) } catch { throw .store("\(error)") }
+                    forget: { uid throws(PublishError) in
+                        do { try await database.forgetPublished(targetId: target.id, uid: uid) } catch { throw .connection(.store("\(error)")) }
                     }
                 )
             } catch {
                 report = PublishReport(name: target.name)
-                report.error = error
+                report.error = .connection(error)
             }
             // A publish that got through every event knows how many it left alone.
             let wentThrough: Bool
             switch report.error {
-            case nil, .publishSkipped?: wentThrough = true
+            case nil, .skipped?: wentThrough = true
             default: wentThrough = false
             }
             try? await database.recordPublishOutcome(
@@ -148,7 +148,7 @@ extension NetworkHelperCommand {
                 let counts = "\(report.put) written, \(report.deleted) deleted, \(report.unchanged) unchanged, \(report.foreign.count) left alone"
                 logger.info("published to \(target.name): \(counts)")
             }
-            NetworkHelperCommand.reply(report, nil)
+            NetworkHelperCommand.publishReply(report, nil)
             if !report.succeeded { throw ExitCode(HelperExit.failed) }
         }
     }
@@ -169,11 +169,11 @@ extension NetworkHelperCommand {
             let password = secret.password()
             let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             let target = PublishTarget(name: "", url: url, calendarURL: url, username: username)
-            do {
+            do throws(PublishError) {
                 try await CalDAVPublisher(deadline: deadline).deleteCalendar(target, password: password)
-                NetworkHelperCommand.reply(true, nil)
+                NetworkHelperCommand.publishReply(true, nil)
             } catch {
-                NetworkHelperCommand.reply(Bool?.none, error)
+                NetworkHelperCommand.publishReply(Bool?.none, error)
             }
         }
     }

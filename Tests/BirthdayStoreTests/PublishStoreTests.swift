@@ -24,7 +24,7 @@ import Testing
         let database = try AppDatabase.inMemory()
         let added = try await database.addPublishTarget(Self.target("home"), now: Self.now)
         #expect(added.id > 0 && added.createdCalendar && added.passwordCommand == "pass show dav")
-        await #expect(throws: SourceError.duplicateTarget(name: "home")) {
+        await #expect(throws: PublishError.duplicateTarget(name: "home")) {
             try await database.addPublishTarget(Self.target("home"), now: Self.now)
         }
         let other = try await database.addPublishTarget(Self.target("work"), now: Self.now)
@@ -56,7 +56,7 @@ import Testing
         #expect(try await database.publishTargets().map(\.name) == ["work"])
         #expect(try await database.publishedEvents(targetId: added.id).isEmpty)
         #expect(try await database.publishedEvents(targetId: other.id).count == 1)
-        await #expect(throws: SourceError.unknownTarget(name: "home")) { try await database.removePublishTarget(named: "home") }
+        await #expect(throws: PublishError.unknownTarget(name: "home")) { try await database.removePublishTarget(named: "home") }
     }
 
     /// Migration `v12-publish-state`: the events' hash of the last success, failures in a row, and

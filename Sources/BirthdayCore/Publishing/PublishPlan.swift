@@ -331,7 +331,7 @@ public struct PublishReport: Sendable, Equatable, Codable {
     /// HTTP requests the publish made.
     public var requests = 0
     /// Why it failed (what succeeded before is recorded); `nil` when it succeeded.
-    public var error: SourceError?
+    public var error: PublishError?
 
     public init(name: String) {
         self.name = name

@@ -27,11 +27,11 @@ public struct AddressBook: Sendable, Equatable, Codable {
 
 /// What the `birthdays-network` helper prints on standard output, as JSON:
 /// the value it was asked for, or the error that kept it from one.
-public struct HelperReply<Value: Codable & Sendable>: Codable, Sendable {
+public struct HelperReply<Value: Codable & Sendable, Failure: Error & Codable & Sendable>: Codable, Sendable {
     public var value: Value?
-    public var error: SourceError?
+    public var error: Failure?
 
-    public init(value: Value?, error: SourceError?) {
+    public init(value: Value?, error: Failure?) {
         self.value = value
         self.error = error
     }

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Why a source could not be added or synced. Each case reads as one
+/// Why a source could not be added or synced, and what the WebDAV layer
+/// met (the network, the server, the password command), which a publish
+/// meets too (``PublishError/connection(_:)``). Each case reads as one
 /// sentence; none carries a password, a person's name or a date of birth.
 public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// A file or folder could not be read.
@@ -33,17 +35,6 @@ public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConver
     case unavailable(reason: String)
     /// The database failed; the store's own sentence.
     case store(String)
-    /// `publish add`: the URL leads to no CalDAV calendar home, and is no calendar.
-    case notACalendar(url: String)
-    /// A publish would delete most of the events it published (``PublishPlan/needsForce(deleting:of:)``).
-    case publishMassRemoval(target: String, deleting: Int, of: Int)
-    /// A publish wrote the other events but not these, which the server refused
-    /// again and again (412 after each fetch of their tag); by resource name.
-    case publishSkipped(resources: [String])
-    /// There is no publish target with that name.
-    case unknownTarget(name: String)
-    /// A publish target with that name exists already.
-    case duplicateTarget(name: String)
 
     /// One line: what a server or a file system said (a reason phrase, a
     /// display name, a path) is quoted with its control characters visible
@@ -74,16 +65,6 @@ public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConver
         case .invalidLocation(let location, let reason): "cannot follow \(location): \(reason)"
         case .unavailable(let reason): reason
         case .store(let reason): reason
-        case .notACalendar(let url): "\(url) is not a CalDAV calendar, and no calendar home was found from it"
-        case .publishMassRemoval(let target, let deleting, let total):
-            "refusing to delete \(deleting) of the \(total) events published to '\(target)'; "
-                + "if that is right, run: birthdays publish sync '\(target)' --force"
-        case .publishSkipped(let resources):
-            "the server refused \(resources.count) event\(resources.count == 1 ? "" : "s") again and again (HTTP 412 Precondition Failed "
-                + "after each fetch of its tag): \(resources.prefix(5).joined(separator: ", "))\(resources.count > 5 ? ", …" : ""); "
-                + "the other events were written, and the next publish tries these again"
-        case .unknownTarget(let name): "there is no publish target named '\(name)'; see birthdays publish list"
-        case .duplicateTarget(let name): "a publish target named '\(name)' exists already; choose another with --name"
         }
     }
 }

@@ -33,7 +33,7 @@ import Foundation
 ///    ours it is left alone (``PublishReport/foreign``). An event refused
 ///    three times is skipped (``PublishReport/skipped``, by resource name)
 ///    and the others are still written; the publish then fails with
-///    ``SourceError/publishSkipped(resources:)``.
+///    ``PublishError/skipped(resources:)``.
 /// Each success is recorded at once through `record`/`forget`. Resources
 /// that are not ours are never changed or deleted.
 package struct CalDAVPublisher: Sendable {
@@ -49,19 +49,19 @@ package struct CalDAVPublisher: Sendable {
 
     /// The calendar to publish into, found or made from `location`.
     ///
-    /// - Throws: ``SourceError``: unauthorized, network, HTTP and XML errors, ``SourceError/notACalendar(url:)``.
+    /// - Throws: ``PublishError/notACalendar(url:)``; ``PublishError/connection(_:)``: unauthorized, network, HTTP and XML errors.
     package func discover(
         _ location: String,
         username: String?,
         password: String?,
         calendarName: String
-    ) async throws(SourceError) -> PublishDiscovery {
+    ) async throws(PublishError) -> PublishDiscovery {
         guard let url = URL(string: location), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-            throw .invalidLocation(location: location, reason: "not an http(s) URL")
+            throw .connection(.invalidLocation(location: location, reason: "not an http(s) URL"))
         }
         let session = DAVSession(username: username, password: password, userAgent: userAgent, limits: .discovery(deadline: deadline))
-        let result: Result<PublishDiscovery, SourceError>
-        do throws(SourceError) {
+        let result: Result<PublishDiscovery, PublishError>
+        do throws(PublishError) {
             result = .success(try await discover(url, calendarName: calendarName, session: session))
         } catch {
             result = .failure(error)
@@ -75,16 +75,16 @@ package struct CalDAVPublisher: Sendable {
         case home(URL)
     }
 
-    private func discover(_ url: URL, calendarName: String, session: DAVSession) async throws(SourceError) -> PublishDiscovery {
-        var found = try await follow(url, session: session)
+    private func discover(_ url: URL, calendarName: String, session: DAVSession) async throws(PublishError) -> PublishDiscovery {
+        var found = try await Self.dav { () throws(SourceError) in try await follow(url, session: session) }
         if found == nil, let wellKnown = URL(string: "/.well-known/caldav", relativeTo: url)?.absoluteURL, wellKnown.path != url.path {
-            found = try await follow(wellKnown, session: session)
+            found = try await Self.dav { () throws(SourceError) in try await follow(wellKnown, session: session) }
         }
         switch found {
         case .calendar(let calendar):
             return PublishDiscovery(calendarURL: CardDAVDiscovery.collection(calendar), created: false)
         case .home(let home):
-            return try await calendar(named: calendarName, in: home, session: session)
+            return try await Self.dav { () throws(SourceError) in try await calendar(named: calendarName, in: home, session: session) }
         case nil:
             throw .notACalendar(url: DAVSession.display(url))
         }
@@ -182,12 +182,12 @@ package struct CalDAVPublisher: Sendable {
         published: [String: PublishedEvent],
         productID: String,
         force: Bool,
-        record: @escaping @Sendable (PublishedEvent) async throws(SourceError) -> Void,
-        forget: @escaping @Sendable (String) async throws(SourceError) -> Void
+        record: @escaping @Sendable (PublishedEvent) async throws(PublishError) -> Void,
+        forget: @escaping @Sendable (String) async throws(PublishError) -> Void
     ) async -> PublishReport {
         var report = PublishReport(name: target.name)
         guard let calendar = URL(string: target.calendarURL), calendar.scheme == "http" || calendar.scheme == "https" else {
-            report.error = .invalidLocation(location: target.calendarURL, reason: "not an http(s) URL")
+            report.error = .connection(.invalidLocation(location: target.calendarURL, reason: "not an http(s) URL"))
             return report
         }
         let session = DAVSession(
@@ -197,7 +197,7 @@ package struct CalDAVPublisher: Sendable {
             limits: .sync(knownCards: max(events.count, published.count), deadline: deadline),
             followsRedirects: false
         )
-        do throws(SourceError) {
+        do throws(PublishError) {
             try await run(
                 calendar,
                 target: target,
@@ -227,10 +227,10 @@ package struct CalDAVPublisher: Sendable {
         force: Bool,
         session: DAVSession,
         report: inout PublishReport,
-        record: @Sendable (PublishedEvent) async throws(SourceError) -> Void,
-        forget: @Sendable (String) async throws(SourceError) -> Void
-    ) async throws(SourceError) {
-        let listing = try await memberTags(calendar, session: session)
+        record: @Sendable (PublishedEvent) async throws(PublishError) -> Void,
+        forget: @Sendable (String) async throws(PublishError) -> Void
+    ) async throws(PublishError) {
+        let listing = try await Self.dav { () throws(SourceError) in try await memberTags(calendar, session: session) }
         var wanted: [String: String] = [:]
         var bytes: [String: PublishEvent] = [:]
         for event in events {
@@ -239,7 +239,7 @@ package struct CalDAVPublisher: Sendable {
         }
         let plan = PublishPlan(wanted: wanted, published: published, calendarPath: calendar.path(percentEncoded: true), listing: listing)
         if !force && PublishPlan.needsForce(deleting: plan.deletes.count, of: published.count) {
-            throw .publishMassRemoval(target: target.name, deleting: plan.deletes.count, of: published.count)
+            throw .massRemoval(target: target.name, deleting: plan.deletes.count, of: published.count)
         }
         report.unchanged = plan.unchanged
         for uid in plan.forgets {
@@ -252,7 +252,9 @@ package struct CalDAVPublisher: Sendable {
             if !recorded {
                 try await record(PublishedEvent(uid: put.uid, href: put.href, etag: nil, hash: PublishedEvent.pending))
             }
-            let outcome = try await write(event, to: url, condition: put.condition, recorded: recorded, productID: productID, session: session)
+            let outcome = try await Self.dav { () throws(SourceError) in
+                try await write(event, to: url, condition: put.condition, recorded: recorded, productID: productID, session: session)
+            }
             switch outcome {
             case .wrote(let etag), .adopted(let etag):
                 try await record(PublishedEvent(uid: put.uid, href: put.href, etag: etag, hash: event.hash))
@@ -270,7 +272,10 @@ package struct CalDAVPublisher: Sendable {
         }
         for delete in plan.deletes {
             guard let url = URL(string: delete.href, relativeTo: calendar)?.absoluteURL else { continue }
-            switch try await remove(url, uid: delete.uid, etag: delete.etag, productID: productID, session: session) {
+            let removal = try await Self.dav { () throws(SourceError) in
+                try await remove(url, uid: delete.uid, etag: delete.etag, productID: productID, session: session)
+            }
+            switch removal {
             case .deleted:
                 try await forget(delete.uid)
                 report.deleted += 1
@@ -281,7 +286,16 @@ package struct CalDAVPublisher: Sendable {
             }
         }
         if !report.skipped.isEmpty {
-            throw .publishSkipped(resources: report.skipped)
+            throw .skipped(resources: report.skipped)
+        }
+    }
+
+    /// Runs `body`, whose failures are the WebDAV layer's, as a publish's.
+    private static func dav<T>(_ body: () async throws(SourceError) -> T) async throws(PublishError) -> T {
+        do throws(SourceError) {
+            return try await body()
+        } catch {
+            throw .connection(error)
         }
     }
 
@@ -448,9 +462,9 @@ package struct CalDAVPublisher: Sendable {
     // MARK: - Removing
 
     /// Deletes the calendar collection (`remove --delete-calendar`, for a calendar we made).
-    package func deleteCalendar(_ target: PublishTarget, password: String?) async throws(SourceError) {
+    package func deleteCalendar(_ target: PublishTarget, password: String?) async throws(PublishError) {
         guard let url = URL(string: target.calendarURL) else {
-            throw .invalidLocation(location: target.calendarURL, reason: "not a URL")
+            throw .connection(.invalidLocation(location: target.calendarURL, reason: "not a URL"))
         }
         let session = DAVSession(
             username: target.username,
@@ -468,7 +482,7 @@ package struct CalDAVPublisher: Sendable {
             result = .failure(error)
         }
         await session.shutdown()
-        try result.get()
+        do throws(SourceError) { try result.get() } catch { throw .connection(error) }
     }
 }
 

@@ -23,8 +23,8 @@ extension AppDatabase {
 
     /// Adds `target` (its id and status are ignored) and returns it as stored.
     ///
-    /// - Throws: ``SourceError/duplicateTarget(name:)``, ``SourceError/store(_:)``.
-    package func addPublishTarget(_ target: PublishTarget, now: Date) async throws(SourceError) -> PublishTarget {
+    /// - Throws: ``PublishError/duplicateTarget(name:)``, ``PublishError/connection(_:)`` with the store's sentence.
+    package func addPublishTarget(_ target: PublishTarget, now: Date) async throws(PublishError) -> PublishTarget {
         let added: PublishTarget?
         do {
             added = try await write { db -> PublishTarget? in
@@ -43,7 +43,7 @@ extension AppDatabase {
                 return stored
             }
         } catch {
-            throw .store(error.description)
+            throw .connection(.store(error.description))
         }
         guard let added else { throw .duplicateTarget(name: target.name) }
         return added
@@ -52,9 +52,9 @@ extension AppDatabase {
     /// Forgets the target named `name` and what it published (the calendar is not touched).
     ///
     /// - Returns: the target as it was.
-    /// - Throws: ``SourceError/unknownTarget(name:)``, ``SourceError/store(_:)``.
+    /// - Throws: ``PublishError/unknownTarget(name:)``, ``PublishError/connection(_:)`` with the store's sentence.
     @discardableResult
-    package func removePublishTarget(named name: String) async throws(SourceError) -> PublishTarget {
+    package func removePublishTarget(named name: String) async throws(PublishError) -> PublishTarget {
         let removed: PublishTarget?
         do {
             removed = try await write { db -> PublishTarget? in
@@ -63,7 +63,7 @@ extension AppDatabase {
                 return target
             }
         } catch {
-            throw .store(error.description)
+            throw .connection(.store(error.description))
         }
         guard let removed else { throw .unknownTarget(name: name) }
         return removed

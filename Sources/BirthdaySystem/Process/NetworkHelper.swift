@@ -112,10 +112,10 @@ package struct NetworkHelper: SourceDelegate {
 
     /// The CalDAV calendar to publish into behind `url`: the calendar itself,
     /// or the one named `calendar` in the account's home set, made when missing.
-    package func publishDiscover(_ url: String, username: String?, calendar: String) async throws(SourceError) -> PublishDiscovery {
+    package func publishDiscover(_ url: String, username: String?, calendar: String) async throws(PublishError) -> PublishDiscovery {
         var arguments = ["publish-discover", url, "--calendar", calendar]
         if let username { arguments += ["--username", username] }
-        return try await call(arguments, timeout: .seconds(5 * 60))
+        return try await call(arguments, timeout: .seconds(5 * 60), failed: PublishError.connection)
     }
 
     /// Publishes the birthday calendar to `target` (in the helper, which
@@ -133,8 +133,8 @@ package struct NetworkHelper: SourceDelegate {
         now: Date,
         timeZone: TimeZone,
         locale: String?
-    ) async throws(SourceError) -> PublishReport {
-        guard !database.isEmpty, database != ":memory:" else { throw .unavailable(reason: "publishing needs a database file") }
+    ) async throws(PublishError) -> PublishReport {
+        guard !database.isEmpty, database != ":memory:" else { throw .connection(.unavailable(reason: "publishing needs a database file")) }
         var arguments = [
             "publish", "--database", database, "--target-id", String(target.id),
             "--now", String(now.timeIntervalSince1970), "--time-zone", timeZone.identifier,
@@ -143,14 +143,14 @@ package struct NetworkHelper: SourceDelegate {
         if force { arguments.append("--force") }
         if ifChanged { arguments.append("--if-changed") }
         if withdraw { arguments.append("--withdraw") }
-        return try await call(arguments, timeout: timeout)
+        return try await call(arguments, timeout: timeout, failed: PublishError.connection)
     }
 
     /// Deletes the calendar collection at `url`.
-    package func deleteCalendar(_ url: String, username: String?) async throws(SourceError) {
+    package func deleteCalendar(_ url: String, username: String?) async throws(PublishError) {
         var arguments = ["publish-delete-calendar", url]
         if let username { arguments += ["--username", username] }
-        let _: Bool = try await call(arguments, timeout: .seconds(5 * 60))
+        let _: Bool = try await call(arguments, timeout: .seconds(5 * 60), failed: PublishError.connection)
     }
 
     private func checkExecutable() throws(SourceError) {
@@ -163,7 +163,18 @@ package struct NetworkHelper: SourceDelegate {
     }
 
     private func call<Value: Codable & Sendable>(_ arguments: [String], timeout: Duration) async throws(SourceError) -> Value {
-        try checkExecutable()
+        try await call(arguments, timeout: timeout) { $0 }
+    }
+
+    /// Runs the helper and reads its report: the value, or the error it
+    /// reported (of the command's own kind), or what kept the helper from
+    /// reporting at all (`failed`: as the command's kind of error).
+    private func call<Value: Codable & Sendable, Failure: Error & Codable & Sendable>(
+        _ arguments: [String],
+        timeout: Duration,
+        failed: (SourceError) -> Failure
+    ) async throws(Failure) -> Value {
+        do throws(SourceError) { try checkExecutable() } catch { throw failed(error) }
         var argv = [executable] + arguments
         var input: [UInt8]?
         if let password {
@@ -182,14 +193,16 @@ package struct NetworkHelper: SourceDelegate {
                 clock: clock
             )
         } catch {
-            throw .unavailable(reason: "cannot start \(executable): \(error.reason)")
+            throw failed(.unavailable(reason: "cannot start \(executable): \(error.reason)"))
         }
-        if outcome.timedOut { throw .unavailable(reason: "the network helper did not finish within \(timeout.components.seconds / 60) minutes") }
-        guard let reply = try? JSONDecoder().decode(HelperReply<Value>.self, from: Data(outcome.output)) else {
-            throw .unavailable(reason: "the network helper \(Self.ended(outcome.termination)) without a report")
+        if outcome.timedOut {
+            throw failed(.unavailable(reason: "the network helper did not finish within \(timeout.components.seconds / 60) minutes"))
+        }
+        guard let reply = try? JSONDecoder().decode(HelperReply<Value, Failure>.self, from: Data(outcome.output)) else {
+            throw failed(.unavailable(reason: "the network helper \(Self.ended(outcome.termination)) without a report"))
         }
         if let error = reply.error { throw error }
-        guard let value = reply.value else { throw .unavailable(reason: "the network helper gave an empty report") }
+        guard let value = reply.value else { throw failed(.unavailable(reason: "the network helper gave an empty report")) }
         return value
     }
 

@@ -218,7 +218,7 @@ extension BirthdaysCommand.Publish {
             var targets = try await context.database.publishTargets()
             if let name {
                 targets = targets.filter { $0.name == name }
-                if targets.isEmpty { throw CLIError(SourceError.unknownTarget(name: name).description) }
+                if targets.isEmpty { throw CLIError(PublishError.unknownTarget(name: name).description) }
             }
             let reports = try await BirthdaysCommand.Publish.publish(targets, force: force, context: context)
             try BirthdaysCommand.Publish.finish(reports, json: json)
@@ -264,7 +264,7 @@ extension BirthdaysCommand.Publish {
             let targets: [PublishTarget]
             if let name {
                 guard let target = try await context.database.publishTarget(named: name) else {
-                    throw CLIError(SourceError.unknownTarget(name: name).description)
+                    throw CLIError(PublishError.unknownTarget(name: name).description)
                 }
                 if deleteCalendar && !target.createdCalendar {
                     throw CLIError(
