@@ -23,6 +23,12 @@ import Darwin
 /// `END` line, so this is the text of the whole calendar serialized at once,
 /// without holding thousands of events in memory.
 ///
+/// Which events exist (their UIDs, years, the February 29 series, the
+/// years with ages, the years of other calendars) is ``CalendarEventPlan``'s,
+/// a pure value in core that the feed, the JSON twin and the publisher read
+/// too; this type only turns each planned event into libical components, as
+/// the sections below describe.
+///
 /// ## The calendar
 /// `VERSION:2.0`, a `PRODID` naming the project, `CALSCALE:GREGORIAN`, the
 /// calendar name as RFC 7986 `NAME` and as `X-WR-CALNAME`, and a refresh hint
@@ -164,19 +170,21 @@ import Darwin
 /// and settings always give byte-identical text, which keeps HTTP `ETag`s and
 /// files stable.
 package struct CalendarExporter: Sendable {
-    /// The year that starts the series of a date without a year: a leap
-    /// year, so that February 29 exists.
-    package static let unknownYearBase = 1972
+    /// The year that starts the series of a date without a year (``CalendarEventPlan/unknownYearBase``).
+    package static let unknownYearBase = CalendarEventPlan.unknownYearBase
 
     /// The `PRODID` of every feed.
     package static let productID = "-//birthdays//birthdays 1.0//EN"
 
-    /// How many years of a date in another calendar the expanded feed lists.
-    package static let expandedYears = 10
+    /// How many years of a date in another calendar the expanded feed lists (``CalendarEventPlan/expandedYears``).
+    package static let expandedYears = CalendarEventPlan.expandedYears
 
-    /// How many years of a date with a known year carry the age in their
-    /// titles (``Settings/calendarAges``): this year and the next two.
-    package static let agedYears = 3
+    /// How many years carry the age in their titles (``CalendarEventPlan/agedYears``).
+    package static let agedYears = CalendarEventPlan.agedYears
+
+    /// One planned event (which events exist is the plan's, in core).
+    typealias Entry = CalendarEventPlan.Event
+    typealias Recurrence = CalendarEventPlan.Recurrence
 
     package let settings: Settings
     package let includeAlarms: Bool
@@ -217,8 +225,20 @@ package struct CalendarExporter: Sendable {
                 guard let year = person.date(of: kind)?.year, EventDate.yearRange.contains(year),
                     let treatment = rules.treatment(of: kind, for: traits)
                 else { return false }
-                return agesApply(to: treatment)
+                return plan.agesApply(to: treatment)
             }
+        }
+    }
+
+    /// Which events exist: the plan in core, for these settings and today.
+    var plan: CalendarEventPlan { CalendarEventPlan(settings: settings, today: today) }
+
+    /// The planned events of `people`, sorted by UID.
+    private func entries(for people: [Person], lastChange: Date) throws(ExportError) -> [Entry] {
+        do throws(CalendarPlanError) {
+            return try plan.events(for: people, lastChange: lastChange)
+        } catch {
+            throw ExportError(.duplicateID(error.duplicateID))
         }
     }
 
@@ -490,42 +510,6 @@ package struct CalendarExporter: Sendable {
         }
     }
 
-    /// One event to write: a person's date of one kind, or one of the
-    /// series that together make a Feb 29 date under `leap-day mar1`.
-    private struct Entry: Sendable {
-        let uid: String
-        let person: Person
-        let kind: EventKind
-        /// The Gregorian year of birth (or of the wedding), when known: the
-        /// description and `X-BIRTHDAYS-YEAR`.
-        let knownYear: Int?
-        /// The calendar of a date in another one; `nil` for a Gregorian date.
-        let calendar: CalendarSystem?
-        /// Its reminder days and whether it is a memorial.
-        let treatment: EventTreatment
-        /// The first day of the series.
-        let start: LocalDate
-        let recurrence: Recurrence
-        /// The age turned (or years married) on this one year's event
-        /// (``Settings/calendarAges``): its title says it, and a round
-        /// birthday gets its early alarm. `nil` for every other event.
-        var age: Int? = nil
-    }
-
-    /// How an event repeats.
-    enum Recurrence: Sendable {
-        /// `FREQ=YEARLY`.
-        case yearly
-        /// `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1`: Feb 29 in leap years, Feb 28 otherwise.
-        case lastDayOfFebruary
-        /// `FREQ=YEARLY;INTERVAL=4`: one of the four series of a Feb 29 date under `mar1`.
-        case everyFourthYear
-        /// No rule: one year of a date in another calendar (``CalendarRules/expanded``).
-        case once
-        /// RFC 7529: `RSCALE=…;FREQ=YEARLY;BYMONTH=…;BYMONTHDAY=…;SKIP=…` (``CalendarRules/rscale``).
-        case rscale(CalendarDate)
-    }
-
     /// libical's text of a `VCALENDAR` with the calendar's properties and no
     /// events, split before its `END:VCALENDAR` line so the events' texts can
     /// go in between: libical writes a component's properties, then its
@@ -540,169 +524,6 @@ package struct CalendarExporter: Sendable {
             throw ExportError(.libical(what: "a calendar ending in END:VCALENDAR"))
         }
         return (Array(text.dropLast(end.count)), end)
-    }
-
-    private func entries(for people: [Person], lastChange: Date) throws(ExportError) -> [Entry] {
-        var entries: [Entry] = []
-        entries.reserveCapacity(people.count * (settings.anniversaries ? 2 : 1))
-        let windowYear = (today ?? LocalDate.today(at: lastChange, in: .gmt)).year
-        var windows = ExpandedWindows(start: LocalDate(unchecked: windowYear, 1, 1))
-        let rules = settings.treatmentRules
-        for person in people {
-            let traits = PersonTraits(person)
-            for kind in EventKind.allCases {
-                guard let date = person.date(of: kind), let treatment = rules.treatment(of: kind, for: traits) else { continue }
-                appendEntries(for: date, kind: kind, treatment: treatment, of: person, year: windowYear, to: &entries)
-            }
-            // Never a memorial: under `deceased remember` only the Gregorian birthday is kept.
-            for alternate in person.alternateDates {
-                guard let treatment = rules.treatment(of: alternate.kind, for: traits), !treatment.memorial else { continue }
-                appendEntries(for: alternate, treatment: treatment, of: person, windows: &windows, to: &entries)
-            }
-        }
-        // Swift orders strings by their normalized Unicode scalars: the same on every machine, never by locale.
-        entries.sort { $0.uid < $1.uid }
-        for index in entries.indices.dropFirst() where entries[index].uid == entries[index - 1].uid {
-            throw ExportError(.duplicateID(entries[index].person.id))
-        }
-        return entries
-    }
-
-    /// The events of one date: one yearly series; for Feb 29 under `leap-day
-    /// mar1`, four (see the type's documentation). With ages
-    /// (``agesApply(to:)``) and a known year, first one event per year of
-    /// `year`…`year + 2` (none before the date's own year) with the age in
-    /// its title, then the same series, starting on their first instance
-    /// after those years.
-    private func appendEntries(
-        for date: EventDate,
-        kind: EventKind,
-        treatment: EventTreatment,
-        of person: Person,
-        year: Int,
-        to entries: inout [Entry]
-    ) {
-        let stem = person.id + "-" + kind.rawValue
-        let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
-        let first = knownYear ?? Self.unknownYearBase
-        func entry(_ uid: String, _ start: LocalDate, _ recurrence: Recurrence, age: Int? = nil) -> Entry {
-            Entry(
-                uid: uid,
-                person: person,
-                kind: kind,
-                knownYear: knownYear,
-                calendar: nil,
-                treatment: treatment,
-                start: start,
-                recurrence: recurrence,
-                age: age
-            )
-        }
-        // The year the recurring series starts in: the birth year, or with ages the year after the aged ones.
-        var seriesYear = first
-        if let knownYear, agesApply(to: treatment) {
-            let last = min(year + Self.agedYears - 1, EventDate.yearRange.upperBound)
-            for eventYear in stride(from: max(year, knownYear), through: last, by: 1) {
-                // Feb 29 under mar1 has no day in a common year divisible by 4 (2100), as its series do not.
-                if date.isLeapDay, settings.leapDay == .mar1, !LocalDate.isLeapYear(eventYear), eventYear % 4 == knownYear % 4 { continue }
-                let day = date.occurrence(in: eventYear, leapDay: settings.leapDay)
-                // The birth year's own day (age 0) keeps its event, without an age.
-                let age = eventYear > knownYear ? eventYear - knownYear : nil
-                entries.append(entry(stem + "-y" + String(eventYear) + "@birthdays", day, .once, age: age))
-            }
-            seriesYear = max(knownYear, year + Self.agedYears)
-            guard seriesYear <= EventDate.yearRange.upperBound else { return }
-        }
-        guard date.isLeapDay else {
-            entries.append(entry(stem + "@birthdays", LocalDate(unchecked: seriesYear, date.month, date.day), .yearly))
-            return
-        }
-        switch settings.leapDay {
-        case .feb28:
-            let day = LocalDate.isLeapYear(seriesYear) ? 29 : 28
-            entries.append(entry(stem + "@birthdays", LocalDate(unchecked: seriesYear, 2, day), .lastDayOfFebruary))
-        case .mar1:
-            // Each of the four series keeps its years (the birth year plus its offset, every fourth year), from `seriesYear` on.
-            for offset in 0...3 where first + offset <= 9999 {
-                var start = first + offset
-                if start < seriesYear { start += (seriesYear - start + 3) / 4 * 4 }
-                // The Feb 29 series cannot start in a common year (2100): its next instance is four years on.
-                while offset == 0, !LocalDate.isLeapYear(start) { start += 4 }
-                guard start <= 9999 else { continue }
-                let uid = offset == 0 ? stem + "@birthdays" : stem + "-mar1-\(offset)@birthdays"
-                entries.append(entry(uid, offset == 0 ? LocalDate(unchecked: start, 2, 29) : LocalDate(unchecked: start, 3, 1), .everyFourthYear))
-            }
-        }
-    }
-
-    /// Whether a date with a known year in the Gregorian calendar gets its
-    /// years with ages (``Settings/calendarAges``): not for a memorial, whose
-    /// title names no age.
-    private func agesApply(to treatment: EventTreatment) -> Bool {
-        settings.calendarAges && !treatment.memorial
-    }
-
-    /// The events of a date in another calendar: one per year of the window,
-    /// or one with an RFC 7529 rule (see the type's documentation).
-    private func appendEntries(
-        for alternate: AlternateDate,
-        treatment: EventTreatment,
-        of person: Person,
-        windows: inout ExpandedWindows,
-        to entries: inout [Entry]
-    ) {
-        let date = alternate.date
-        let stem = person.id + "-" + date.calendar.rawValue + "-" + alternate.kind.rawValue
-        let knownYear = date.gregorian.flatMap { EventDate.yearRange.contains($0.year) ? $0.year : nil }
-        func entry(_ uid: String, _ start: LocalDate, _ recurrence: Recurrence) -> Entry {
-            Entry(
-                uid: uid,
-                person: person,
-                kind: alternate.kind,
-                knownYear: knownYear,
-                calendar: date.calendar,
-                treatment: treatment,
-                start: start,
-                recurrence: recurrence
-            )
-        }
-        switch settings.calendarRules {
-        case .expanded:
-            for occurrence in windows.occurrences(of: date) where EventDate.yearRange.contains(occurrence.date.year) {
-                entries.append(entry(stem + "-" + String(occurrence.year) + "@birthdays", occurrence.date, .once))
-            }
-        case .rscale:
-            let start = date.gregorian ?? date.occurrences(from: LocalDate(unchecked: Self.unknownYearBase, 1, 1), count: 1).first?.date
-            guard let start, EventDate.yearRange.contains(start.year) else { return }
-            entries.append(entry(stem + "@birthdays", start, .rscale(date)))
-        }
-    }
-
-    /// The expanded window's occurrences, computed once per (calendar, month,
-    /// leap month, day) for the dates whose birth does not fall inside it.
-    private struct ExpandedWindows {
-        struct Key: Hashable {
-            var calendar: CalendarSystem
-            var month: Int
-            var leap: Bool
-            var day: Int
-        }
-
-        let start: LocalDate
-        var memo: [Key: [CalendarDate.Occurrence]] = [:]
-
-        init(start: LocalDate) {
-            self.start = start
-        }
-
-        mutating func occurrences(of date: CalendarDate) -> [CalendarDate.Occurrence] {
-            if let birth = date.gregorian, birth >= start { return date.occurrences(from: start, count: CalendarExporter.expandedYears) }
-            let key = Key(calendar: date.calendar, month: date.month, leap: date.isLeapMonth, day: date.day)
-            if let known = memo[key] { return known }
-            let found = date.occurrences(from: start, count: CalendarExporter.expandedYears)
-            memo[key] = found
-            return found
-        }
     }
 
     private func addCalendarProperties(to root: ICalNode) throws(ExportError) {

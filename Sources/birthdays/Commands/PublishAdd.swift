@@ -69,7 +69,7 @@ extension BirthdaysCommand.Publish {
             let location = components.string ?? url
             let targetName = name ?? components.host ?? location
             if try await context.database.publishTarget(named: targetName) != nil {
-                throw ValidationError(PublishError.duplicateTarget(name: targetName).description)
+                throw CLIError(PublishError.duplicateTarget(name: targetName).description)
             }
             let settings = try await context.settingsAndLanguage().0
             let password = try await BirthdaysCommand.Publish.password(passwordCommand, context: context)
