@@ -30,17 +30,6 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
-    /// A key that is not a setting is a usage error (status 64) listing the keys.
-    @Test func anUnknownSettingIsAUsageErrorNamingTheKnownOnes() async throws {
-        let cli = try CLIProcess()
-        defer { cli.cleanUp() }
-        let result = try await cli.run("settings", "set", "colour", "blue")
-        #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: The value 'colour' is invalid for '<key>'"))
-        #expect(result.stderr.contains("  - delivery-time\n  - quiet-after\n  - time-zone\n  - leap-day"))
-        #expect(result.stdout.isEmpty)
-    }
-
     @Test func settingsShowSetAndReset() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
