@@ -93,3 +93,45 @@ extension UsageTruthTests {
         #expect(lines.last == "  See 'birthdays channels add --help' for more information.", "\(bogus.stderr)")
     }
 }
+
+/// What `import` says about the files it was given.
+extension UsageTruthTests {
+    /// `birthdays import …` run in the test's folder, so relative paths mean what they say.
+    static func importThere(_ cli: CLIProcess, _ arguments: [String]) async throws -> CLIProcess.Output {
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try await TestProcess.run(
+            ["/bin/sh", "-c", "cd '\(cli.directory.path)' && exec '\(try CLIProcess.binary())' import \(quoted)"],
+            environment: cli.environment
+        )
+    }
+
+    /// Every problem names its file as typed (relative stays relative,
+    /// absolute stays absolute), the files in the order given, each file's
+    /// problems by line: a date in the future (found after reading) among
+    /// the dates that could not be read.
+    @Test func importProblemsNameTheFileAsTypedInFileThenLineOrder() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try FileManager.default.createDirectory(atPath: cli.path("rel"), withIntermediateDirectories: true)
+        func card(_ name: String, _ birthday: String) -> String {
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:\(name)\r\nBDAY:\(birthday)\r\nEND:VCARD\r\n"
+        }
+        try cli.write("rel/z.vcf", card("Zed", "2099-01-01") + card("Bad", "circa 1800"))
+        let absolute = try cli.write("a.vcf", card("Amy", "1990-01-01") + card("Amos", "2098-01-01") + card("Xan", "nope"))
+        let imported = try await Self.importThere(cli, ["rel/z.vcf", absolute])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let problems = imported.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            problems == [
+                "rel/z.vcf:1: the birth date is in the future (year 2099); no reminder or age before it",
+                "rel/z.vcf:9: BDAY 'circa 1800' is not a date",
+                "\(absolute):6: the birth date is in the future (year 2098); no reminder or age before it",
+                "\(absolute):14: BDAY 'nope' is not a date",
+            ],
+            "\(imported.stderr)"
+        )
+        // The store keeps where the card is, whatever was typed.
+        let shown = try await cli.run("show", "Bad")
+        #expect(shown.stdout.contains("the card at \(cli.path("rel/z.vcf")):6"), "\(shown.stdout)")
+    }
+}

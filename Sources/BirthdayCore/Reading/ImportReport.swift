@@ -14,8 +14,24 @@ public struct ImportReport: Sendable, Equatable {
     public var removed = 0
     /// Files read.
     public var files = 0
-    /// One entry per problem, in file order.
+    /// One entry per problem, in file order, then line order (``inFileOrder(_:files:)``).
     public var problems: [ImportProblem] = []
 
     public init() {}
+
+    /// `problems` in the order of `files` (each named as the problems name
+    /// it: the path as typed), then by line; problems on one line keep their
+    /// order, and a problem about a file not in `files` comes last.
+    public static func inFileOrder(_ problems: [ImportProblem], files: [String]) -> [ImportProblem] {
+        var rank: [String: Int] = [:]
+        // A problem's file is quoted as ``ImportProblem`` quotes it.
+        for (index, file) in files.enumerated() where rank[SafeText.quoted(file)] == nil {
+            rank[SafeText.quoted(file)] = index
+        }
+        return problems.enumerated()
+            .sorted { a, b in
+                (rank[a.element.file] ?? files.count, a.element.line, a.offset) < (rank[b.element.file] ?? files.count, b.element.line, b.offset)
+            }
+            .map(\.element)
+    }
 }

@@ -120,30 +120,36 @@ package struct ContactImporter: Sendable {
         let files = try ContactFiles.expand(paths)
         var report = ImportReport()
         var parsed: [ParsedContact] = []
+        // Problems name each file as it was typed (a folder's files under the folder as typed);
+        // the store keeps where it is, an absolute path.
+        var storedNames: [String: String] = [:]
         let total = files.reduce(Int64(0)) { $0 + $1.size }
         var done: Int64 = 0
         for file in files {
             progress?(done, total)
             let data = try ContactFiles.read(file.path)
-            let result = ContactReader.parse(data, file: ContactFiles.displayName(file.path), referenceYear: referenceYear, dateOrder: dateOrder)
+            let shown = ContactFiles.displayName(file.path)
+            let result = ContactReader.parse(data, file: shown, referenceYear: referenceYear, dateOrder: dateOrder)
             report.files += 1
-            // Problems name the file as typed; the store keeps where it is.
             report.problems += result.problems
-            let stored = ContactFiles.storedName(file.path)
-            parsed += result.contacts.map { contact in
-                var contact = contact
-                contact.source.file = stored
-                return contact
-            }
+            storedNames[shown] = storedNames[shown] ?? ContactFiles.storedName(file.path)
+            parsed += result.contacts
             done += file.size
             progress?(done, total)
         }
-        guard !parsed.isEmpty else { throw .nothingImported(report) }
+        guard !parsed.isEmpty else {
+            report.problems = ImportReport.inFileOrder(report.problems, files: files.map { ContactFiles.displayName($0.path) })
+            throw .nothingImported(report)
+        }
         var people = ContactMerge.people(from: parsed, report: &report)
         // The group cards of the run put the people they list in their groups.
         ContactGroups.apply(ContactMerge.groupCards(in: parsed), to: &people)
         if let today { ContactImporter.reportFutureDates(people, today: today, report: &report) }
-        let dateless = ContactMerge.datelessIDs(in: parsed)
+        report.problems = ImportReport.inFileOrder(report.problems, files: files.map { ContactFiles.displayName($0.path) })
+        for index in people.indices {
+            people[index].source.file = storedNames[people[index].source.file] ?? people[index].source.file
+        }
+        let dateless = ContactMerge.datelessIDs(in: parsed).map { (id: $0.id, file: storedNames[$0.file] ?? $0.file) }
         let now = self.now
         do {
             if dryRun {
@@ -190,7 +196,6 @@ package struct ContactImporter: Sendable {
                 )
             }
         }
-        report.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
     }
 
     /// Writes `people` into the store (or only counts, when `write` is false),
