@@ -135,3 +135,73 @@ extension UsageTruthTests {
         #expect(shown.stdout.contains("the card at \(cli.path("rel/z.vcf")):6"), "\(shown.stdout)")
     }
 }
+
+/// `import FOLDER` reads every contact file it recognises and names the rest.
+extension UsageTruthTests {
+    /// The samples' vCard and Google CSV in one folder, with a notes file, a
+    /// CSV of something else and a photo: both exports are read (the CSV
+    /// found by its content, whatever its name), each other file named on
+    /// standard error with why, and the summary counts them. A vdir source
+    /// on the same folder still reads its `.vcf` only.
+    @Test func importingAFolderReadsItsCSVAndNamesWhatItSkipped() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let folder = cli.path("exports")
+        try FileManager.default.createDirectory(atPath: folder + "/phone", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLIProcess.samples + "/contacts.vcf", toPath: folder + "/contacts.vcf")
+        try FileManager.default.copyItem(atPath: CLIProcess.samples + "/google-contacts.csv", toPath: folder + "/phone/google export.txt")
+        try cli.write("exports/notes.txt", "call Ada, about the party\n")
+        try cli.write("exports/expenses.csv", "Date,Amount\n2026-01-02,12.50\n")
+        try cli.write("exports/photo.jpg", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01])
+        try cli.write("exports/.hidden", "BEGIN:VCARD\r\nFN:Hidden\r\nBDAY:1990-01-01\r\nEND:VCARD\r\n")
+
+        let imported = try await Self.importThere(cli, ["exports"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(
+            imported.stderr.split(separator: "\n").map(String.init) == [
+                "skipped exports/expenses.csv: not a vCard or a contacts CSV (its first line names no column of a contacts export)",
+                "skipped exports/notes.txt: not a vCard or a contacts CSV (its first line names no column of a contacts export)",
+                "skipped exports/photo.jpg: not a vCard or CSV file (binary data)",
+            ],
+            "\(imported.stderr)"
+        )
+        #expect(imported.stdout.hasPrefix("imported 2 files: "), "\(imported.stdout)")
+        #expect(imported.stdout.contains("; 3 other files skipped"), "\(imported.stdout)")
+
+        let vCardOnly = try CLIProcess()
+        defer { vCardOnly.cleanUp() }
+        let single = try await vCardOnly.run("import", CLIProcess.samples + "/contacts.vcf")
+        #expect(single.status == 0)
+        let people = try CLIProcess.array(try await cli.run("people", "--json").stdout)
+        let vCardPeople = try CLIProcess.array(try await vCardOnly.run("people", "--json").stdout)
+        #expect(people.count > vCardPeople.count, "the CSV's people came in too")
+        let fromCSV = people.compactMap { $0["name"] as? String }.filter { name in !vCardPeople.contains { $0["name"] as? String == name } }
+        #expect(!fromCSV.isEmpty)
+
+        // The same folder as a vdir source: its .vcf files only, nothing named as skipped.
+        let source = try CLIProcess()
+        defer { source.cleanUp() }
+        let added = try await source.run("sources", "add", folder, "--json")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(!added.stderr.contains("skipped"), "\(added.stderr)")
+        #expect(try CLIProcess.array(try await source.run("people", "--json").stdout).count == vCardPeople.count)
+
+        let json = try CLIProcess.object(try await Self.importThere(cli, ["exports", "--dry-run", "--json"]).stdout)
+        let skipped = try #require(json["skipped"] as? [[String: Any]])
+        #expect(skipped.compactMap { $0["file"] as? String } == ["exports/expenses.csv", "exports/notes.txt", "exports/photo.jpg"])
+    }
+
+    @Test func aFolderWithoutContactsSaysWhatItSkipped() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try FileManager.default.createDirectory(atPath: cli.path("junk"), withIntermediateDirectories: true)
+        try cli.write("junk/readme.md", "# My notes\n")
+        let imported = try await cli.run("import", cli.path("junk"))
+        #expect(imported.status == 1, "\(imported.stderr)")
+        #expect(
+            imported.stderr
+                == "skipped \(cli.path("junk/readme.md")): not a vCard or CSV file\n"
+                + "Error: no contacts found in the input (1 file skipped: no vCard or contacts CSV)\n"
+        )
+    }
+}

@@ -16,6 +16,9 @@ public struct ImportReport: Sendable, Equatable {
     public var files = 0
     /// One entry per problem, in file order, then line order (``inFileOrder(_:files:)``).
     public var problems: [ImportProblem] = []
+    /// Files found in a folder and not read, for they hold no contacts (a
+    /// photo, notes, a CSV of something else), in the order they were found.
+    public var skipped: [SkippedFile] = []
 
     public init() {}
 
@@ -34,4 +37,20 @@ public struct ImportReport: Sendable, Equatable {
             }
             .map(\.element)
     }
+}
+
+/// A file an import found in a folder and did not read, and why.
+public struct SkippedFile: Hashable, Sendable, CustomStringConvertible {
+    /// The path as the problems name it: under the folder as typed, its control characters visible (``SafeText/quoted(_:)``).
+    public var file: String
+    /// Why: "not a vCard or CSV file (binary data)".
+    public var reason: String
+
+    public init(file: String, reason: String) {
+        self.file = SafeText.quoted(file)
+        self.reason = reason
+    }
+
+    /// `skipped photos/me.jpg: not a vCard or CSV file (binary data)`.
+    public var description: String { "skipped \(file): \(reason)" }
 }

@@ -155,7 +155,7 @@ struct OnboardingFlow {
             } catch {
                 return .importFailed(message: error.description)
             }
-            try output((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
+            try output((ImportOutput.messages(report) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
             return .importSucceeded
 
         case .showPrimer:
