@@ -1,4 +1,5 @@
 import ArgumentParser
+import BirthdayCore
 import BirthdayStore
 import CExecutorHook
 import Foundation
@@ -50,9 +51,10 @@ struct BirthdaysCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Bare `birthdays`. Before there is a database (at `$BIRTHDAYS_DATABASE`,
-    /// else the default path) it says what to do first; after, it prints the
-    /// help, as it always did. Either way the status is 0.
+    /// Bare `birthdays`. While there is nobody to remind (no database at
+    /// `$BIRTHDAYS_DATABASE`, else the default path, or one without people)
+    /// it says what to do first; once there are people, it prints the help,
+    /// as it always did. Either way the status is 0.
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let path = Context.absolute(AppDatabase.defaultPath(environment: environment))
@@ -60,12 +62,23 @@ struct BirthdaysCommand: AsyncParsableCommand {
             try output(Self.firstSteps)
             return
         }
-        throw CleanExit.helpRequest(self)
+        // A database that cannot be read is for the commands that use it to report: here it is the help.
+        guard let database = try? AppDatabase.openFile(at: path, create: false, readOnlyIfNotWritable: true),
+            (try? await database.peopleCount()) == 0
+        else { throw CleanExit.helpRequest(self) }
+        let onboarded = (try? await database.onboardingMachine().step) == .complete
+        try output(onboarded ? Self.noContactsYet : Self.firstSteps)
     }
 
-    /// What bare `birthdays` prints before there is a database.
+    /// What bare `birthdays` prints before there is anyone to remind.
     static let firstSteps = """
         No contacts yet. Start with: birthdays onboard
+        Every command: birthdays --help
+        """
+
+    /// ``firstSteps`` once the onboarding is complete (it skipped the contacts).
+    static let noContactsYet = """
+        No contacts yet. Import some with: birthdays import PATH (or follow an address book: birthdays sources add PATH|URL)
         Every command: birthdays --help
         """
 

@@ -58,8 +58,7 @@ struct Context {
         } else {
             now = Date()
         }
-        // Absolute, so the CardDAV helper opens the same file whatever its working directory.
-        databasePath = Context.absolute(options.database ?? AppDatabase.defaultPath(environment: environment))
+        databasePath = Context.databasePath(options, environment: environment)
         if readOnly {
             trial = nil
             if emptyIfMissing && !FileManager.default.fileExists(atPath: databasePath) {
@@ -79,6 +78,13 @@ struct Context {
             trial = nil
             database = try AppDatabase.openFile(at: databasePath)
         }
+    }
+
+    /// The database file `options` name (`--database`, else
+    /// `BIRTHDAYS_DATABASE`, else the default), absolute, so the CardDAV
+    /// helper opens the same file whatever its working directory.
+    static func databasePath(_ options: GlobalOptions, environment: [String: String]) -> String {
+        absolute(options.database ?? AppDatabase.defaultPath(environment: environment))
     }
 
     /// Whether commands that write work on a throwaway copy: `BIRTHDAYS_NOW`

@@ -205,3 +205,70 @@ extension UsageTruthTests {
         )
     }
 }
+
+/// `onboard` creates nothing before the first answer, and bare `birthdays`
+/// leads to it while there is nobody to remind.
+extension UsageTruthTests {
+    static let firstSteps = "No contacts yet. Start with: birthdays onboard\nEvery command: birthdays --help\n"
+
+    @Test func onboardingWithoutATerminalCreatesNothingAndBareBirthdaysStillLeadsThere() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let failed = try await cli.run("onboard")
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(failed.stderr.hasPrefix("Error: standard input is not a terminal, so onboarding cannot ask"), "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "nothing is created")
+        let bare = try await cli.run([])
+        #expect(bare.status == 0)
+        #expect(bare.stdout == Self.firstSteps, "\(bare.stdout)")
+    }
+
+    /// A database that exists (a setting was changed) but holds nobody: bare
+    /// `birthdays` says where to start; after an onboarding that skipped the
+    /// contacts, how to import them; once there are people, the help.
+    @Test func bareBirthdaysOnADatabaseWithoutPeopleSaysNoContactsYet() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.set("emoji", "off")
+        #expect(FileManager.default.fileExists(atPath: cli.databasePath))
+        let empty = try await cli.run([])
+        #expect(empty.status == 0)
+        #expect(empty.stdout == Self.firstSteps, "\(empty.stdout)")
+
+        #expect(try await cli.run("onboard", "--no-contacts", "--no-notifications").status == 0)
+        let onboarded = try await cli.run([])
+        #expect(onboarded.status == 0)
+        #expect(onboarded.stdout.hasPrefix("No contacts yet. Import some with: birthdays import PATH"), "\(onboarded.stdout)")
+
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-10")])
+        let help = try await cli.run([])
+        #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS:"), "\(help.stdout)")
+    }
+
+    /// On a terminal the database is created at the first answer: Ctrl-D at
+    /// the welcome leaves nothing behind; Enter there goes on as before.
+    @Test(.enabled(if: TerminalSession.tmuxAvailable, "tmux is not installed"))
+    func onboardingOnATerminalCreatesTheDatabaseAtTheFirstAnswer() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        do {
+            let terminal = try await TerminalSession(cli, ["onboard"])
+            try await terminal.waitFor("Press Enter to continue.")
+            #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "nothing before the first answer")
+            try await terminal.press("C-d")
+            let paused = try await terminal.waitFor("[exit 0]")
+            #expect(paused.contains("Onboarding paused."))
+            #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "nothing after none either")
+            #expect(try await cli.run([]).stdout == Self.firstSteps)
+        }
+        let terminal = try await TerminalSession(cli, ["onboard", "--no-notifications"])
+        try await terminal.waitFor("Press Enter to continue.")
+        try await terminal.type("")
+        try await terminal.waitFor("Leave empty to skip.")
+        #expect(FileManager.default.fileExists(atPath: cli.databasePath), "created at the first answer")
+        try await terminal.type("")
+        let done = try await terminal.waitFor("[exit 0]")
+        #expect(done.contains("No problem."), "\(done)")
+        #expect(done.components(separatedBy: "Welcome to birthdays!").count == 2, "the welcome once: \(done)")
+    }
+}

@@ -76,15 +76,13 @@ extension BirthdaysCommand {
         }
 
         func run() async throws {
-            let context = try Context(global)
             var answers = OnboardingFlow.Answers()
             if noContacts { answers.contacts = .skip } else if let contacts { answers.contacts = .path(contacts) }
             if enableNotifications { answers.notifications = true } else if noNotifications { answers.notifications = false }
             if service { answers.service = true } else if noService { answers.service = false }
             if noChannels { answers.channel = .skip } else if let email { answers.channel = .email(email) }
             answers.sendmail = sendmail
-            let flow = OnboardingFlow(context: context, answers: answers, interactive: FileHandle.isTerminal(0))
-            try await flow.run()
+            try await OnboardingFlow.run(global, answers: answers, interactive: FileHandle.isTerminal(0))
         }
     }
 }
