@@ -272,3 +272,46 @@ extension UsageTruthTests {
         #expect(done.components(separatedBy: "Welcome to birthdays!").count == 2, "the welcome once: \(done)")
     }
 }
+
+/// An interrupted onboarding says where it picks up, in the user's language.
+extension UsageTruthTests {
+    @Test func aResumedOnboardingSaysWhereItPicksUp() async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let failed = try await cli.run("onboard", "--contacts", cli.path("nowhere.vcf"), "--no-notifications")
+        #expect(failed.status == 1, "\(failed.stderr)")
+        cli.extraEnvironment["LANG"] = "de_DE.UTF-8"
+        let resumed = try await cli.run("onboard", "--no-contacts", "--no-notifications")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.hasPrefix("Weiter, wo du aufgehört hast: beim Import deiner Kontakte.\n"), "\(resumed.stdout)")
+        // Complete now: nothing is resumed, and it does not say so.
+        let again = try await cli.run("onboard", "--no-contacts", "--no-notifications")
+        #expect(!again.stdout.contains("Weiter, wo"), "\(again.stdout)")
+        // A new onboarding does not say it resumes either.
+        let fresh = try CLIProcess()
+        defer { fresh.cleanUp() }
+        let first = try await fresh.run("onboard", "--no-contacts", "--no-notifications")
+        #expect(first.stdout.hasPrefix("Welcome to birthdays!"), "\(first.stdout)")
+    }
+
+    @Test(.enabled(if: TerminalSession.tmuxAvailable, "tmux is not installed"))
+    func anOnboardingStoppedAtThePrimerSaysItPicksUpThere() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        do {
+            let terminal = try await TerminalSession(cli, ["onboard", "--no-contacts"])
+            try await terminal.waitFor("Press Enter to continue.")
+            try await terminal.type("")
+            try await terminal.waitFor("[M]aybe later")
+            try await terminal.press("C-d")
+            try await terminal.waitFor("[exit 0]")
+        }
+        let terminal = try await TerminalSession(cli, ["onboard"])
+        let resumed = try await terminal.waitFor("[M]aybe later")
+        let said = try #require(resumed.range(of: "Picking up where you left off: notifications."), "\(resumed)")
+        #expect(resumed[said.upperBound...].contains("Never Miss a Birthday"), "said before the primer: \(resumed)")
+        #expect(!resumed.contains("Welcome"))
+        try await terminal.type("m")
+        try await terminal.waitFor("[exit 0]")
+    }
+}

@@ -282,6 +282,10 @@ public struct Message: Sendable, Hashable {
         case onboardingNotRunning = "onboarding.not-running"
         case onboardingAlreadyComplete = "onboarding.already-complete"
         case onboardingPaused = "onboarding.paused"
+        case onboardingResumeContacts = "onboarding.resume.contacts"
+        case onboardingResumeNotifications = "onboarding.resume.notifications"
+        case onboardingResumeChannels = "onboarding.resume.channels"
+        case onboardingResumeService = "onboarding.resume.service"
         case onboardingNextNone = "onboarding.next.none"
         case onboardingNextTitle = "onboarding.next.title"
         case onboardingNextMore = "onboarding.next.more"
@@ -396,6 +400,7 @@ public struct Message: Sendable, Hashable {
                 .onboardingPrimerLater, .onboardingChannelProvisional, .onboardingPermissionQuestion, .onboardingPermissionAllow,
                 .onboardingPermissionDeny, .onboardingOn, .onboardingOnProvisional, .onboardingOffDenied, .onboardingOffLater,
                 .onboardingAlreadyDenied, .onboardingDone, .onboardingNotRunning, .onboardingPaused, .onboardingNextNone, .onboardingNextTitle,
+                .onboardingResumeContacts, .onboardingResumeNotifications, .onboardingResumeChannels, .onboardingResumeService,
                 .onboardingServiceTitle, .onboardingServiceReason, .onboardingServiceInstall, .onboardingServiceSkip,
                 .onboardingServiceLater, .onboardingTestSending, .onboardingOnProvisionalChannels, .onboardingChannelsTitle,
                 .onboardingChannelsReason, .onboardingChannelsEmail, .onboardingChannelsNtfy, .onboardingChannelsSkip,
@@ -666,6 +671,18 @@ extension Message {
         case (.anniversary, let years?):
             Message(.showCalendarAnniversaryYears, .text(date), .text(next), .text(when), .number(years), .text(calendar))
         case (.anniversary, nil): Message(.showCalendarAnniversary, .text(date), .text(next), .text(when), .text(calendar))
+        }
+    }
+
+    /// "Picking up where you left off: notifications.": the step an
+    /// interrupted onboarding resumes at (``OnboardingMachine/resumedStep``).
+    public static func onboardingResuming(_ step: OnboardingMachine.Step) -> Message? {
+        switch step {
+        case .contactsImport: Message(.onboardingResumeContacts)
+        case .notificationPrimer, .permissionRequest: Message(.onboardingResumeNotifications)
+        case .channels: Message(.onboardingResumeChannels)
+        case .service: Message(.onboardingResumeService)
+        case .welcome, .complete: nil
         }
     }
 

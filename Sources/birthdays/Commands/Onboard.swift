@@ -14,7 +14,7 @@ extension BirthdaysCommand {
                 with 'channels add apprise') and sends a test through it, then offers to keep 'birthdays run' running: as a \
                 systemd user service, or, where no systemd user manager runs, started now in the background (it then runs \
                 until you log out or the machine restarts). Last, it sends a test notification. \
-                An interrupted onboarding continues where it stopped. \
+                An interrupted onboarding continues where it stopped, and says where. \
                 "Maybe later" (--no-notifications) never asks again; 'birthdays notifications enable' turns reminders on later.
                 """
         )

@@ -112,6 +112,8 @@ struct OnboardingFlow {
         if welcomed, case .showWelcome = action {
             action = machine.handle(.welcomeAcknowledged)
             try await context.database.saveOnboarding(machine)
+        } else if let step = machine.resumedStep, let resuming = Message.onboardingResuming(step) {
+            try output(localizer(resuming))
         }
         var offeredChannels = false
         do {
