@@ -315,3 +315,26 @@ extension UsageTruthTests {
         try await terminal.waitFor("[exit 0]")
     }
 }
+
+/// `show` writes a date in another calendar in words, in the person's language.
+extension UsageTruthTests {
+    @Test(arguments: [
+        ("C.UTF-8", "Birthday (lunar): 15th day of the 8th month; next 2026-09-25 (in 199 days), turns 35"),
+        ("de_DE.UTF-8", "Geburtstag (Mondkalender): 15. Tag des 8. Monats; nächster 2026-09-25 (in 199 Tagen), wird 35"),
+        ("ja_JP.UTF-8", "誕生日（旧暦）: 8月15日、次回 2026-09-25（199日後）、35歳"),
+    ])
+    func showWritesALunarBirthdayInWords(lang: String, line: String) async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "lin.vcf",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:lin\r\nFN:Lin\r\nX-ALTBDAY;CALSCALE=chinese:007800080815\r\nEND:VCARD\r\n"
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        cli.extraEnvironment["LANG"] = lang
+        let shown = try await cli.run("show", "lin")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains(line), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("0078-0008-08-15"), "\(shown.stdout)")
+    }
+}

@@ -143,6 +143,10 @@ public struct Message: Sendable, Hashable {
         case tomorrow = "day.tomorrow"
         case inDays = "day.in"
         case datePattern = "date.weekday-day-month"
+        /// A date in another calendar in words (``CalendarDate/words(in:)``).
+        case dateCalendarDayMonth = "date.calendar.day-month"
+        case dateCalendarDayLeapMonth = "date.calendar.day-month.leap"
+        case dateCalendarDayMonthYear = "date.calendar.day-month.year"
 
         // The digest
         case digestWeekTitle = "digest.title.week"
@@ -341,6 +345,8 @@ public struct Message: Sendable, Hashable {
             case .birthdayAhead, .anniversaryAhead, .birthdayWeeks, .anniversaryWeeks: [.name, .number]
             case .birthdayAheadAge, .birthdayWeeksAge: [.name, .number, .number]
             case .anniversaryAheadYears, .anniversaryWeeksYears: [.name, .ordinal, .number, .number]
+            case .dateCalendarDayMonth, .dateCalendarDayLeapMonth: [.ordinal, .ordinal, .number, .number]
+            case .dateCalendarDayMonthYear: [.ordinal, .ordinal, .number, .number, .number]
             case .personRemind, .personRemindDefault, .personRemindChannels, .personZoneChosenOffset, .personZoneCard: [.name, .text]
             case .personZoneChosen: [.name, .text, .text]
             case .calendarLunar, .calendarHebrew, .calendarIslamic, .calendarPersian, .calendarIndian, .calendarCoptic, .calendarEthiopian,
@@ -661,8 +667,8 @@ extension Message {
         }
     }
 
-    /// A line of `show` about a date in another calendar: `date` as written
-    /// (`chinese 0078-0002-11-01`), the next occurrence, how far away, the
+    /// A line of `show` about a date in another calendar: `date` in words
+    /// ("1st day of the 11th month", ``CalendarDate/words(in:)``), the next occurrence, how far away, the
     /// age (or years married) then, and the calendar's name.
     public static func showCalendarDate(kind: EventKind, date: String, next: String, when: String, age: Int?, calendar: String) -> Message {
         switch (kind, age) {
@@ -676,6 +682,15 @@ extension Message {
 
     /// "Picking up where you left off: notifications.": the step an
     /// interrupted onboarding resumes at (``OnboardingMachine/resumedStep``).
+    /// A date in another calendar in words: "15th day of the 8th month",
+    /// "10th day of the leap 4th month", "14th day of the 6th month of 5784".
+    public static func calendarDay(day: Int, month: Int, leapMonth: Bool, year: Int?) -> Message {
+        if let year {
+            return Message(.dateCalendarDayMonthYear, .ordinal(day), .ordinal(month), .number(day), .number(month), .number(year))
+        }
+        return Message(leapMonth ? .dateCalendarDayLeapMonth : .dateCalendarDayMonth, .ordinal(day), .ordinal(month), .number(day), .number(month))
+    }
+
     public static func onboardingResuming(_ step: OnboardingMachine.Step) -> Message? {
         switch step {
         case .contactsImport: Message(.onboardingResumeContacts)
