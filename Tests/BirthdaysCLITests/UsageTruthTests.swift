@@ -338,3 +338,40 @@ extension UsageTruthTests {
         #expect(!shown.stdout.contains("0078-0008-08-15"), "\(shown.stdout)")
     }
 }
+
+/// The digest as the person sees it before it is sent.
+extension UsageTruthTests {
+    /// A weekly digest sent on Monday 16 March: `pending` calls it what it
+    /// is, and its preview on the Friday before marks no day "(today)"; on
+    /// the Sunday before, Monday is "(tomorrow)".
+    @Test func aDigestIsCalledOneAndItsPreviewMarksTheRealToday() async throws {
+        var cli = try CLIProcess(now: "2026-03-13T10:00:00+01:00")
+        defer { cli.cleanUp() }
+        try await cli.seed([("mon", "Monday Person", "1990-03-16"), ("tue", "Tuesday Person", "1990-03-17")])
+        try await cli.set("digest", "weekly")
+        try await cli.enableNotifications()
+
+        let pending = try await cli.run("pending")
+        let digestRow = try #require(pending.stdout.split(separator: "\n").first { $0.contains("Birthdays in the week ahead") }, "\(pending.stdout)")
+        #expect(digestRow.contains("weekly digest"), "\(digestRow)")
+        #expect(!digestRow.contains("day-of"), "\(digestRow)")
+        // The message itself is read on its day: Monday is today there.
+        #expect(digestRow.contains("Mon 16 Mar (today): Monday Person"), "\(digestRow)")
+
+        let friday = try await cli.run("digest")
+        #expect(friday.status == 0, "\(friday.stderr)")
+        #expect(
+            friday.stdout.contains("\nMon 16 Mar: Monday Person, birthday, turns 36\nTue 17 Mar: Tuesday Person, birthday, turns 36"),
+            "\(friday.stdout)"
+        )
+        #expect(!friday.stdout.contains("(today)") && !friday.stdout.contains("(tomorrow)"), "\(friday.stdout)")
+        let json = try CLIProcess.object(try await cli.run("digest", "--json").stdout)
+        #expect((json["lines"] as? [String])?.first == "Mon 16 Mar: Monday Person, birthday, turns 36", "\(json)")
+
+        let sunday = try await cli.run(at: "2026-03-15T10:00:00+01:00", "digest")
+        #expect(sunday.stdout.contains("\nMon 16 Mar (tomorrow): Monday Person"), "\(sunday.stdout)")
+
+        cli.extraEnvironment["LANG"] = "de_DE.UTF-8"
+        #expect(try await cli.run("pending").stdout.contains("Wochenübersicht"))
+    }
+}

@@ -183,6 +183,8 @@ public struct Message: Sendable, Hashable {
         case pendingDayOf = "pending.day-of"
         case pendingSnoozed = "pending.snoozed"
         case pendingDaysBefore = "pending.days-before"
+        case pendingDigestWeekly = "pending.digest.weekly"
+        case pendingDigestMonthly = "pending.digest.monthly"
         case pendingNone = "pending.none"
         case pendingNoneDisabled = "pending.none.disabled"
 
@@ -396,7 +398,8 @@ public struct Message: Sendable, Hashable {
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
-                .pendingDayBefore, .pendingDayOf, .pendingSnoozed, .pendingNone, .showExcluded, .showWeekendFriday, .testTitle, .testBody,
+                .pendingDayBefore, .pendingDayOf, .pendingSnoozed, .pendingDigestWeekly, .pendingDigestMonthly, .pendingNone, .showExcluded,
+                .showWeekendFriday, .testTitle, .testBody,
                 .testNoChannels,
                 .testProvisional, .errorNoBus, .errorNoServer, .errorRefused, .errorTimeout, .errorDisconnected, .errorNoCommand,
                 .errorCancelled, .errorLog, .serviceTrial, .serviceManual, .serviceStarted, .serviceEnabled, .onboardingWelcome,
@@ -534,6 +537,24 @@ extension Message {
 
     /// The pending table's "when" column for a reminder `days` before (2 or more).
     public static func pendingDaysBefore(_ days: Int) -> Message { Message(.pendingDaysBefore, .number(days)) }
+
+    /// The pending table's "when" column for `request`: snoozed; a digest
+    /// as what it is ("weekly digest": it is sent on its first day, but is
+    /// about no one day); else how long before the day ("day-of",
+    /// "day-before", "7 days before").
+    public static func pendingWhen(_ request: NotificationRequest, snoozed: Bool) -> Message {
+        if snoozed { return Message(.pendingSnoozed) }
+        switch request.digest {
+        case .weekly?: return Message(.pendingDigestWeekly)
+        case .monthly?: return Message(.pendingDigestMonthly)
+        case .off?, nil: break
+        }
+        switch request.timing.daysBefore {
+        case 0: return Message(.pendingDayOf)
+        case 1: return Message(.pendingDayBefore)
+        case let days: return pendingDaysBefore(days)
+        }
+    }
 
     public static func pendingNoneDisabled(status: String) -> Message { Message(.pendingNoneDisabled, .text(status)) }
 
