@@ -1,4 +1,5 @@
 import ArgumentParser
+import BirthdayCore
 import BirthdayStore
 import CExecutorHook
 import Foundation
@@ -50,9 +51,10 @@ struct BirthdaysCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Bare `birthdays`. Before there is a database (at `$BIRTHDAYS_DATABASE`,
-    /// else the default path) it says what to do first; after, it prints the
-    /// help, as it always did. Either way the status is 0.
+    /// Bare `birthdays`. While there is nobody to remind (no database at
+    /// `$BIRTHDAYS_DATABASE`, else the default path, or one without people)
+    /// it says what to do first; once there are people, it prints the help,
+    /// as it always did. Either way the status is 0.
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let path = Context.absolute(AppDatabase.defaultPath(environment: environment))
@@ -60,12 +62,23 @@ struct BirthdaysCommand: AsyncParsableCommand {
             try output(Self.firstSteps)
             return
         }
-        throw CleanExit.helpRequest(self)
+        // A database that cannot be read is for the commands that use it to report: here it is the help.
+        guard let database = try? AppDatabase.openFile(at: path, create: false, readOnlyIfNotWritable: true),
+            (try? await database.peopleCount()) == 0
+        else { throw CleanExit.helpRequest(self) }
+        let onboarded = (try? await database.onboardingMachine().step) == .complete
+        try output(onboarded ? Self.noContactsYet : Self.firstSteps)
     }
 
-    /// What bare `birthdays` prints before there is a database.
+    /// What bare `birthdays` prints before there is anyone to remind.
     static let firstSteps = """
         No contacts yet. Start with: birthdays onboard
+        Every command: birthdays --help
+        """
+
+    /// ``firstSteps`` once the onboarding is complete (it skipped the contacts).
+    static let noContactsYet = """
+        No contacts yet. Import some with: birthdays import PATH (or follow an address book: birthdays sources add PATH|URL)
         Every command: birthdays --help
         """
 
@@ -73,18 +86,48 @@ struct BirthdaysCommand: AsyncParsableCommand {
     /// commands (`run` and `serve`) first put Swift concurrency on NIO's
     /// event loops (``installEventLoopExecutor()``); the others keep the
     /// default executor.
+    ///
+    /// A usage error the command finds only as it runs (a name that fits no
+    /// group, a URL Apprise does not understand) is told as one found while
+    /// parsing is: the error, then the usage of the command the person typed,
+    /// not the top-level one, and exit status 64 (``usageError(_:in:)``).
     static func main() async {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
-            if command is Run || command is Serve { installEventLoopExecutor() }
-            if var command = command as? any AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
-            }
+            command = try parseAsRoot()
         } catch {
             exit(withError: error)
         }
+        do {
+            if command is Run || command is Serve { installEventLoopExecutor() }
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as ValidationError {
+            printError(usageError(error, in: type(of: command)))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// What ArgumentParser prints for a usage error found while parsing
+    /// `command`: `Error: <message>`, its usage line, and where its help is.
+    static func usageError(_ error: ValidationError, in command: any ParsableCommand.Type) -> String {
+        let names = ([self] + path(to: command, from: self)).map { $0._commandName }.joined(separator: " ")
+        return "Error: \(error.message)\nUsage: \(usageString(for: command))\n  See '\(names) --help' for more information."
+    }
+
+    /// The subcommands from `root` down to `command` (`[SettingsCommand, SettingsSet]`); empty for `root` itself.
+    private static func path(to command: any ParsableCommand.Type, from root: any ParsableCommand.Type) -> [any ParsableCommand.Type] {
+        for child in root.configuration.subcommands {
+            if ObjectIdentifier(child) == ObjectIdentifier(command) { return [child] }
+            let below = path(to: command, from: child)
+            if !below.isEmpty { return [child] + below }
+        }
+        return []
     }
 
     /// Makes NIO's singleton event loops Swift concurrency's global executor

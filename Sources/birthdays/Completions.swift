@@ -111,9 +111,9 @@ enum Completions {
     }
 }
 
-extension SettingKey {
+extension Completions {
     /// `settings set <Tab>` and `settings reset <Tab>`: the settings
     /// `settings show` lists; never the alias `day-before`, which is kept
     /// for scripts written before `reminders`.
-    public static var defaultCompletionKind: CompletionKind { .list(SettingKey.shown.map(\.rawValue)) }
+    static var settingKeys: CompletionKind { .list(SettingKey.shown.map(\.rawValue)) }
 }

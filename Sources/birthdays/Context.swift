@@ -59,8 +59,7 @@ struct Context: Sendable {
         } else {
             now = Date()
         }
-        // Absolute, so the network helper opens the same file whatever its working directory.
-        databasePath = Context.absolute(options.database ?? AppDatabase.defaultPath(environment: environment))
+        databasePath = Context.databasePath(options, environment: environment)
         if readOnly {
             trial = nil
             if emptyIfMissing && !FileManager.default.fileExists(atPath: databasePath) {
@@ -93,6 +92,13 @@ struct Context: Sendable {
             options.database = path
             return try Context(options, readOnly: readOnly)
         }
+    }
+
+    /// The database file `options` name (`--database`, else
+    /// `BIRTHDAYS_DATABASE`, else the default), absolute, so the network
+    /// helper opens the same file whatever its working directory.
+    static func databasePath(_ options: GlobalOptions, environment: [String: String]) -> String {
+        absolute(options.database ?? AppDatabase.defaultPath(environment: environment))
     }
 
     /// Whether commands that write work on a throwaway copy: `BIRTHDAYS_NOW`

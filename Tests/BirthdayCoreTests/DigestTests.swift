@@ -106,7 +106,7 @@ struct DigestTests {
         #expect(four.title(in: Localizer(setting: "fr", systemLocale: nil)).hasSuffix(" +1 autre"))
         #expect(digest.title(in: Localizer(setting: "fr", systemLocale: nil)).hasSuffix(" +2 autres"))
         #expect(
-            digest.lines(in: .english) == [
+            digest.lines(in: .english, readOn: period.first) == [
                 "Mon 30 Nov (today): Ada, birthday, turns 37",
                 "Tue 1 Dec (tomorrow): Ada, anniversary, 10 years",
                 "Wed 2 Dec: Bob, birthday",
@@ -121,6 +121,46 @@ struct DigestTests {
         #expect(request.personID == "")
         #expect(request.occurrenceDate == period.first)
         #expect(request.body.split(separator: "\n").count == events.count)
+    }
+
+    /// "(today)" and "(tomorrow)" count from the day the lines are read: the
+    /// message sent on Monday marks Monday today; its preview on the Friday
+    /// before marks nothing, on the Sunday before marks Monday tomorrow.
+    @Test func todayAndTomorrowAreTheReadersOwn() throws {
+        let first = "2026-11-30"
+        let period = DigestPeriod(frequency: .weekly, first: try Self.day(first), last: try Self.day("2026-12-06"))
+        let digest = Digest(
+            period: period,
+            events: try [
+                Self.occurrence("a", "Ada", "2026-11-30", age: 37, from: first),
+                Self.occurrence("b", "Bob", "2026-12-01", age: nil, from: first),
+            ]
+        )
+        #expect(
+            digest.lines(in: .english, readOn: try Self.day("2026-11-27")) == ["Mon 30 Nov: Ada, birthday, turns 37", "Tue 1 Dec: Bob, birthday"]
+        )
+        #expect(
+            digest.lines(in: .english, readOn: try Self.day("2026-11-29"))
+                == ["Mon 30 Nov (tomorrow): Ada, birthday, turns 37", "Tue 1 Dec: Bob, birthday"]
+        )
+        let sent = try #require(digest.request(fireAt: Date(timeIntervalSince1970: 0), in: .english))
+        #expect(sent.body == "Mon 30 Nov (today): Ada, birthday, turns 37\nTue 1 Dec (tomorrow): Bob, birthday", "the message is read on its day")
+    }
+
+    /// The pending table's WHEN: a digest is what it is, not "day-of".
+    @Test func aPendingDigestIsCalledADigest() throws {
+        let period = DigestPeriod(frequency: .weekly, first: try Self.day("2026-11-30"), last: try Self.day("2026-12-06"))
+        let events = [try Self.occurrence("a", "Ada", "2026-11-30", age: 37, from: "2026-11-30")]
+        let weekly = try #require(Digest(period: period, events: events).request(fireAt: Date(timeIntervalSince1970: 0), in: .english))
+        #expect(Localizer.english(.pendingWhen(weekly, snoozed: false)) == "weekly digest")
+        #expect(Localizer(language: "de")(.pendingWhen(weekly, snoozed: false)) == "Wochenübersicht")
+        #expect(Localizer.english(.pendingWhen(weekly, snoozed: true)) == "snoozed")
+        let december = DigestPeriod(frequency: .monthly, first: try Self.day("2026-12-01"), last: try Self.day("2026-12-31"))
+        let monthly = try #require(Digest(period: december, events: events).request(fireAt: Date(timeIntervalSince1970: 0), in: .english))
+        #expect(Localizer.english(.pendingWhen(monthly, snoozed: false)) == "monthly digest")
+        var reminder = weekly
+        reminder.userInfo = [:]
+        #expect(Localizer.english(.pendingWhen(reminder, snoozed: false)) == "day-of", "a reminder about one day says which")
     }
 
     @Test func aMonthAndAnyOtherSpanHaveTheirOwnTitles() throws {

@@ -24,3 +24,73 @@ import Testing
         #expect(added.stderr.contains("no such file or folder"), "\(added.stderr)")
     }
 }
+
+/// A setting that does not exist, and usage errors found only as a command runs.
+extension UsageTruthTests {
+    /// One line naming the setting (and the nearest names), the usage of
+    /// `settings set` and where its help is; the list of every setting only
+    /// behind `settings --help`.
+    @Test(arguments: [
+        ("nonsense", "Error: unknown setting 'nonsense' (every setting and its values: birthdays settings --help)"),
+        ("delivery-tme", "Error: unknown setting 'delivery-tme'; did you mean 'delivery-time'?"),
+        ("zone", "Error: unknown setting 'zone'; did you mean 'time-zone'?"),
+    ])
+    func anUnknownSettingIsOneLineWithTheNearestNames(typed: String, first: String) async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        for arguments in [["settings", "set", typed, "1"], ["settings", "reset", typed]] {
+            let result = try await cli.run(arguments)
+            #expect(result.status == 64, "\(result.stderr)")
+            let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+            #expect(lines.count == 3, "\(result.stderr)")
+            #expect(lines.first?.hasPrefix(first) == true, "\(result.stderr)")
+            #expect(lines.dropFirst().first?.hasPrefix("Usage: birthdays settings \(arguments[1]) ") == true, "\(result.stderr)")
+            #expect(lines.last == "  See 'birthdays settings \(arguments[1]) --help' for more information.", "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "nothing is created")
+    }
+
+    @Test func settingsHelpListsEverySettingWithItsValues() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let help = try await cli.run("settings", "--help")
+        #expect(help.status == 0)
+        let text = help.stdout.replacingOccurrences(of: "\n", with: " ")
+        for key in ["delivery-time", "quiet-after", "leap-day", "reminders", "channels", "language", "digest-day", "contact-links"] {
+            #expect(text.contains("\(key): "), "\(key) in \(help.stdout)")
+        }
+        #expect(text.contains("digest: off | weekly | monthly"), "\(help.stdout)")
+    }
+
+    /// A usage error that a command finds only as it runs (the group's name
+    /// is looked up in the database) is told with that command's usage, not
+    /// the top-level `Usage: birthdays <subcommand>`, and the "did you mean" reaches the person.
+    @Test func aGroupThatDoesNotExistIsTheCommandsOwnUsageError() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1990-03-20")])
+        let file = try cli.write("work.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob\r\nFN:Bob\r\nBDAY:1980-05-01\r\nCATEGORIES:Work\r\nEND:VCARD\r\n")
+        #expect(try await cli.run("import", file).status == 0)
+        let typo = try await cli.run("exclude", "--group", "Wrk")
+        #expect(typo.status == 64, "\(typo.stderr)")
+        let lines = typo.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Error: no group is called 'Wrk'; did you mean 'Work'?", "\(typo.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: birthdays exclude ") == true, "\(typo.stderr)")
+        #expect(lines.last == "  See 'birthdays exclude --help' for more information.", "\(typo.stderr)")
+        #expect(!typo.stderr.contains("<subcommand>"), "\(typo.stderr)")
+    }
+
+    /// Apprise's verdict is the world's, not a mistyped argument (issue 32:
+    /// 64 is for what the person typed wrong, 1 for what the world did): one
+    /// line, exit 1, and never the top-level usage.
+    @Test func aURLAppriseDoesNotUnderstandIsOneLineNotTheTopLevelUsage() async throws {
+        try #require(ChannelsCommandTests.appriseInstalled, "needs Debian's apprise (make test installs it)")
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let bogus = try await cli.run("channels", "add", "apprise", "nonsense://x")
+        #expect(bogus.status == 1, "\(bogus.stderr)")
+        #expect(bogus.stderr == "Error: apprise does not understand this URL (see its list of services: apprise --details)\n")
+        #expect(!bogus.stderr.contains("<subcommand>"), "\(bogus.stderr)")
+    }
+}

@@ -143,6 +143,10 @@ public struct Message: Sendable, Hashable {
         case tomorrow = "day.tomorrow"
         case inDays = "day.in"
         case datePattern = "date.weekday-day-month"
+        /// A date in another calendar in words (``CalendarDate/words(in:)``).
+        case dateCalendarDayMonth = "date.calendar.day-month"
+        case dateCalendarDayLeapMonth = "date.calendar.day-month.leap"
+        case dateCalendarDayMonthYear = "date.calendar.day-month.year"
 
         // The digest
         case digestWeekTitle = "digest.title.week"
@@ -179,6 +183,8 @@ public struct Message: Sendable, Hashable {
         case pendingDayOf = "pending.day-of"
         case pendingSnoozed = "pending.snoozed"
         case pendingDaysBefore = "pending.days-before"
+        case pendingDigestWeekly = "pending.digest.weekly"
+        case pendingDigestMonthly = "pending.digest.monthly"
         case pendingNone = "pending.none"
         case pendingNoneDisabled = "pending.none.disabled"
 
@@ -282,6 +288,10 @@ public struct Message: Sendable, Hashable {
         case onboardingNotRunning = "onboarding.not-running"
         case onboardingAlreadyComplete = "onboarding.already-complete"
         case onboardingPaused = "onboarding.paused"
+        case onboardingResumeContacts = "onboarding.resume.contacts"
+        case onboardingResumeNotifications = "onboarding.resume.notifications"
+        case onboardingResumeChannels = "onboarding.resume.channels"
+        case onboardingResumeService = "onboarding.resume.service"
         case onboardingNextNone = "onboarding.next.none"
         case onboardingNextTitle = "onboarding.next.title"
         case onboardingNextMore = "onboarding.next.more"
@@ -337,6 +347,8 @@ public struct Message: Sendable, Hashable {
             case .birthdayAhead, .anniversaryAhead, .birthdayWeeks, .anniversaryWeeks: [.name, .number]
             case .birthdayAheadAge, .birthdayWeeksAge: [.name, .number, .number]
             case .anniversaryAheadYears, .anniversaryWeeksYears: [.name, .ordinal, .number, .number]
+            case .dateCalendarDayMonth, .dateCalendarDayLeapMonth: [.ordinal, .ordinal, .number, .number]
+            case .dateCalendarDayMonthYear: [.ordinal, .ordinal, .number, .number, .number]
             case .personRemind, .personRemindDefault, .personRemindChannels, .personZoneChosenOffset, .personZoneCard: [.name, .text]
             case .personZoneChosen: [.name, .text, .text]
             case .calendarLunar, .calendarHebrew, .calendarIslamic, .calendarPersian, .calendarIndian, .calendarCoptic, .calendarEthiopian,
@@ -386,7 +398,8 @@ public struct Message: Sendable, Hashable {
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
-                .pendingDayBefore, .pendingDayOf, .pendingSnoozed, .pendingNone, .showExcluded, .showWeekendFriday, .testTitle, .testBody,
+                .pendingDayBefore, .pendingDayOf, .pendingSnoozed, .pendingDigestWeekly, .pendingDigestMonthly, .pendingNone, .showExcluded,
+                .showWeekendFriday, .testTitle, .testBody,
                 .testNoChannels,
                 .testProvisional, .errorNoBus, .errorNoServer, .errorRefused, .errorTimeout, .errorDisconnected, .errorNoCommand,
                 .errorCancelled, .errorLog, .serviceTrial, .serviceManual, .serviceStarted, .serviceEnabled, .onboardingWelcome,
@@ -396,6 +409,7 @@ public struct Message: Sendable, Hashable {
                 .onboardingPrimerLater, .onboardingChannelProvisional, .onboardingPermissionQuestion, .onboardingPermissionAllow,
                 .onboardingPermissionDeny, .onboardingOn, .onboardingOnProvisional, .onboardingOffDenied, .onboardingOffLater,
                 .onboardingAlreadyDenied, .onboardingDone, .onboardingNotRunning, .onboardingPaused, .onboardingNextNone, .onboardingNextTitle,
+                .onboardingResumeContacts, .onboardingResumeNotifications, .onboardingResumeChannels, .onboardingResumeService,
                 .onboardingServiceTitle, .onboardingServiceReason, .onboardingServiceInstall, .onboardingServiceSkip,
                 .onboardingServiceLater, .onboardingTestSending, .onboardingOnProvisionalChannels, .onboardingChannelsTitle,
                 .onboardingChannelsReason, .onboardingChannelsEmail, .onboardingChannelsNtfy, .onboardingChannelsSkip,
@@ -523,6 +537,24 @@ extension Message {
 
     /// The pending table's "when" column for a reminder `days` before (2 or more).
     public static func pendingDaysBefore(_ days: Int) -> Message { Message(.pendingDaysBefore, .number(days)) }
+
+    /// The pending table's "when" column for `request`: snoozed; a digest
+    /// as what it is ("weekly digest": it is sent on its first day, but is
+    /// about no one day); else how long before the day ("day-of",
+    /// "day-before", "7 days before").
+    public static func pendingWhen(_ request: NotificationRequest, snoozed: Bool) -> Message {
+        if snoozed { return Message(.pendingSnoozed) }
+        switch request.digest {
+        case .weekly?: return Message(.pendingDigestWeekly)
+        case .monthly?: return Message(.pendingDigestMonthly)
+        case .off?, nil: break
+        }
+        switch request.timing.daysBefore {
+        case 0: return Message(.pendingDayOf)
+        case 1: return Message(.pendingDayBefore)
+        case let days: return pendingDaysBefore(days)
+        }
+    }
 
     public static func pendingNoneDisabled(status: String) -> Message { Message(.pendingNoneDisabled, .text(status)) }
 
@@ -656,8 +688,8 @@ extension Message {
         }
     }
 
-    /// A line of `show` about a date in another calendar: `date` as written
-    /// (`chinese 0078-0002-11-01`), the next occurrence, how far away, the
+    /// A line of `show` about a date in another calendar: `date` in words
+    /// ("1st day of the 11th month", ``CalendarDate/words(in:)``), the next occurrence, how far away, the
     /// age (or years married) then, and the calendar's name.
     public static func showCalendarDate(kind: EventKind, date: String, next: String, when: String, age: Int?, calendar: String) -> Message {
         switch (kind, age) {
@@ -666,6 +698,27 @@ extension Message {
         case (.anniversary, let years?):
             Message(.showCalendarAnniversaryYears, .text(date), .text(next), .text(when), .number(years), .text(calendar))
         case (.anniversary, nil): Message(.showCalendarAnniversary, .text(date), .text(next), .text(when), .text(calendar))
+        }
+    }
+
+    /// "Picking up where you left off: notifications.": the step an
+    /// interrupted onboarding resumes at (``OnboardingMachine/resumedStep``).
+    /// A date in another calendar in words: "15th day of the 8th month",
+    /// "10th day of the leap 4th month", "14th day of the 6th month of 5784".
+    public static func calendarDay(day: Int, month: Int, leapMonth: Bool, year: Int?) -> Message {
+        if let year {
+            return Message(.dateCalendarDayMonthYear, .ordinal(day), .ordinal(month), .number(day), .number(month), .number(year))
+        }
+        return Message(leapMonth ? .dateCalendarDayLeapMonth : .dateCalendarDayMonth, .ordinal(day), .ordinal(month), .number(day), .number(month))
+    }
+
+    public static func onboardingResuming(_ step: OnboardingMachine.Step) -> Message? {
+        switch step {
+        case .contactsImport: Message(.onboardingResumeContacts)
+        case .notificationPrimer, .permissionRequest: Message(.onboardingResumeNotifications)
+        case .channels: Message(.onboardingResumeChannels)
+        case .service: Message(.onboardingResumeService)
+        case .welcome, .complete: nil
         }
     }
 

@@ -6,8 +6,9 @@
 /// `welcome` → `contacts` (import a path, or skip) → `primer` → (`permission`)
 /// → (`channels`) → (`service`) → `complete`.
 /// The step is saved after every event, so an interrupted onboarding
-/// continues where it stopped; one interrupted while the permission question
-/// was open starts again at the primer, since the question was never answered.
+/// continues where it stopped, and says so (``resumedStep``); one interrupted
+/// while the permission question was open starts again at the primer, since
+/// the question was never answered.
 ///
 /// ## Permission
 /// The primer ("Never Miss a Birthday") always comes before the permission
@@ -119,6 +120,17 @@ public struct OnboardingMachine: Sendable, Equatable {
     public private(set) var step: Step
     public private(set) var status: AuthorizationStatus
     private var channelReachable = false
+
+    /// Where the flow picked up, once ``Event/start`` was handled, when that
+    /// is neither its beginning nor its end: an interrupted onboarding that
+    /// resumes says so ("Picking up where you left off: notifications").
+    /// `nil` for a flow that starts at the welcome or is already complete.
+    public var resumedStep: Step? {
+        switch step {
+        case .welcome, .complete: nil
+        case .contactsImport, .notificationPrimer, .permissionRequest, .channels, .service: step
+        }
+    }
 
     /// A machine at `step` with `status`; `permissionRequest` resumes at the primer.
     public init(step: Step = .welcome, status: AuthorizationStatus = .notDetermined) {

@@ -10,10 +10,10 @@ public enum PersonDetails {
     /// and deceased people too (anniversaries only while `anniversaries` is
     /// on), followed by what sets the person apart: nickname, death date,
     /// reminder days of their own, exclusion, groups, and the rule of a group
-    /// or source that applies to them (``RulePrecedence``). A date in another calendar is
-    /// written as the contact gives it, after its calendar: `Birthday (lunar):
-    /// chinese 0078-0002-11-01; next 2026-12-09 (in 40 days), turns 41`
-    /// (``CalendarDate/description``).
+    /// or source that applies to them (``RulePrecedence``). A date in another
+    /// calendar is written in words after the calendar's name, as `upcoming`
+    /// names it: `Birthday (lunar): 1st day of the 11th month; next
+    /// 2026-12-09 (in 40 days), turns 41` (``CalendarDate/words(in:)``).
     public static func lines(
         for person: Person,
         today: LocalDate,
@@ -40,7 +40,7 @@ public enum PersonDetails {
             let occurrence = upcoming.occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: person.id, name: person.name)
             let message = Message.showCalendarDate(
                 kind: occurrence.kind,
-                date: alternate.date.description,
+                date: alternate.date.words(in: localizer),
                 next: occurrence.date.description,
                 when: localizer(.days(occurrence.daysUntil)),
                 age: person.isDeceased ? nil : occurrence.age,

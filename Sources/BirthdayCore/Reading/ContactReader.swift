@@ -27,3 +27,38 @@ public enum ContactReader {
         }
     }
 }
+
+extension ContactReader {
+    /// Why a file that an import found in a folder, under a name that says
+    /// nothing (`export.csv`, `notes.txt`, `photo.jpg`), is not read; `nil`
+    /// when it holds contacts. `head` is its first 64 KiB: a vCard
+    /// (``ContactFormat/detect(_:)``, as ``parse(_:file:referenceYear:dateOrder:)`` detects it), or a CSV whose first line names a column a contacts
+    /// export has (a name, an e-mail, a birthday: ``CSVHeaderMap``). A CSV
+    /// of something else (`Date,Amount`) is not contacts, nor is a text
+    /// whose first line holds a comma.
+    ///
+    /// The reason never quotes the file's content (it may be anything).
+    public static func reasonToSkip(head: Data) -> String? {
+        switch ContactFormat.detect(head) {
+        case .vCard:
+            return nil
+        case .csv:
+            let text = CSVText.decode(head)
+            var header: [String]?
+            // The header is the first record that is not blank; 64 KiB hold it.
+            _ = CSVRecordReader.read(text, delimiter: CSVText.delimiter(of: text)) { record in
+                if header == nil && !record.isBlank { header = record.fields }
+            }
+            guard let header, CSVHeaderMap(header: header).namesKnownColumn else {
+                return "not a vCard or a contacts CSV (its first line names no column of a contacts export)"
+            }
+            return nil
+        case .empty:
+            return "the file is empty"
+        case .binary:
+            return "not a vCard or CSV file (binary data)"
+        case .unknown:
+            return "not a vCard or CSV file"
+        }
+    }
+}

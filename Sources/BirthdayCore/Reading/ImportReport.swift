@@ -14,8 +14,43 @@ public struct ImportReport: Sendable, Equatable {
     public var removed = 0
     /// Files read.
     public var files = 0
-    /// One entry per problem, in file order.
+    /// One entry per problem, in file order, then line order (``inFileOrder(_:files:)``).
     public var problems: [ImportProblem] = []
+    /// Files found in a folder and not read, for they hold no contacts (a
+    /// photo, notes, a CSV of something else), in the order they were found.
+    public var skipped: [SkippedFile] = []
 
     public init() {}
+
+    /// `problems` in the order of `files` (each named as the problems name
+    /// it: the path as typed), then by line; problems on one line keep their
+    /// order, and a problem about a file not in `files` comes last.
+    public static func inFileOrder(_ problems: [ImportProblem], files: [String]) -> [ImportProblem] {
+        var rank: [String: Int] = [:]
+        // A problem's file is quoted as ``ImportProblem`` quotes it.
+        for (index, file) in files.enumerated() where rank[SafeText.quoted(file)] == nil {
+            rank[SafeText.quoted(file)] = index
+        }
+        return problems.enumerated()
+            .sorted { a, b in
+                (rank[a.element.file] ?? files.count, a.element.line, a.offset) < (rank[b.element.file] ?? files.count, b.element.line, b.offset)
+            }
+            .map(\.element)
+    }
+}
+
+/// A file an import found in a folder and did not read, and why.
+public struct SkippedFile: Hashable, Sendable, CustomStringConvertible {
+    /// The path as the problems name it: under the folder as typed, its control characters visible (``SafeText/quoted(_:)``).
+    public var file: String
+    /// Why: "not a vCard or CSV file (binary data)".
+    public var reason: String
+
+    public init(file: String, reason: String) {
+        self.file = SafeText.quoted(file)
+        self.reason = reason
+    }
+
+    /// `skipped photos/me.jpg: not a vCard or CSV file (binary data)`.
+    public var description: String { "skipped \(file): \(reason)" }
 }

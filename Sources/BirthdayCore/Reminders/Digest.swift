@@ -125,8 +125,9 @@ public struct DigestPeriod: Hashable, Sendable {
 ///   order (soonest first; birthdays before anniversaries on a day); a
 ///   date in another calendar (a lunar birthday) is on its Gregorian day.
 /// - Each line: the day ("Mon 30 Nov", marked today or tomorrow as seen on
-///   the day it is sent), the name, and what it is with the age or years
-///   when the year is known ("birthday, turns 37").
+///   the day it is read: the message sent, on its first day; the preview of
+///   `birthdays digest`, on the day it is run), the name, and what it is
+///   with the age or years when the year is known ("birthday, turns 37").
 /// - The title names the first three people and counts the others (a
 ///   person with two dates in the period counts once), so an
 ///   inbox or a lock screen shows who: "Birthdays in the week ahead: Ada,
@@ -173,7 +174,11 @@ public struct Digest: Sendable {
     }
 
     /// One line per event (see the type's rules); names on one line each.
-    public func lines(in localizer: Localizer) -> [String] {
+    ///
+    /// - Parameter readOn: the day the lines are read, which "(today)" and
+    ///   "(tomorrow)" are counted from: the period's first day for the
+    ///   message sent, today for a preview.
+    public func lines(in localizer: Localizer, readOn: LocalDate) -> [String] {
         let dates = localizer.shortDates()
         var words = OccurrenceWords(localizer)
         let line = localizer.template(.digestLine)
@@ -184,7 +189,7 @@ public struct Digest: Sendable {
             let name = SafeText.line(event.name).isEmpty ? localizer(.upcomingNoName) : SafeText.line(event.name)
             let what = words.what(event)
             let date = dates(event.date)
-            switch event.daysUntil {
+            switch readOn.days(to: event.date) {
             case 0: return marked.render([.text(date), .text(today), .text(name), .text(what)])
             case 1: return marked.render([.text(date), .text(tomorrow), .text(name), .text(what)])
             default: return line.render([.text(date), .text(name), .text(what)])
@@ -205,7 +210,7 @@ public struct Digest: Sendable {
             fireAt: fireAt,
             occurrenceDate: period.first,
             title: title(in: localizer),
-            body: lines(in: localizer).joined(separator: "\n"),
+            body: lines(in: localizer, readOn: period.first).joined(separator: "\n"),
             userInfo: [
                 "digest": period.frequency.rawValue,
                 "when": NotificationRequest.Timing.dayOf.rawValue,

@@ -171,7 +171,10 @@ public struct SettingsError: Error, Sendable, Equatable, CustomStringConvertible
     public var value: String
     public var description: String {
         guard let known = SettingKey(rawValue: key) else {
-            return "unknown setting '\(key)'; known settings: \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))"
+            // One line: the nearest names, and where the whole list is (`settings --help`), never the list itself.
+            let near = SettingKey.suggestions(for: key).map { "'\($0.rawValue)'" }
+            let guess = near.isEmpty ? "" : "; did you mean \(near.joined(separator: " or "))?"
+            return "unknown setting '\(SafeText.line(key))'\(guess) (every setting and its values: birthdays settings --help)"
         }
         return "'\(value)' is not a valid \(key); allowed: \(known.allowedValues)"
     }

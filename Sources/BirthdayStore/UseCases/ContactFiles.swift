@@ -11,12 +11,14 @@ import Glibc
 ///   terminal or pipe behind `/dev/stdin` (`birthdays import /dev/stdin <
 ///   contacts.vcf`). `-` is standard input too, named `<stdin>` in
 ///   problems. Only a folder is searched.
-/// - A folder is searched for `.vcf` and `.vcard` files at any depth,
-///   following links to files and folders (a folder reached twice is read
-///   once); names starting with `.` are skipped (`.git`, vdirsyncer's
-///   status). Nothing else is skipped: a folder that cannot be listed, or a
-///   `.vcf` that is not a file or cannot be opened, fails the import with
-///   its path and the reason, before anything is written.
+/// - A folder is searched at any depth, following links to files and
+///   folders (a folder reached twice is read once); names starting with `.`
+///   are skipped (`.git`, vdirsyncer's status). A folder that cannot be
+///   listed, or a `.vcf` that is not a file or cannot be opened, fails the
+///   import with its path and the reason, before anything is written.
+///   Which files are taken is ``FolderFiles``': a vdir source takes its
+///   `.vcf` and `.vcard` files, an import every file, those whose names say
+///   nothing to be judged by their content (``InputFile/byContent``).
 /// - Files are read with `read(2)` into memory, never mapped: a file that is
 ///   shortened while it is read gives fewer bytes (and, at worst, a card
 ///   without its end, which is reported) instead of killing the process with
@@ -26,6 +28,21 @@ enum ContactFiles {
         var path: String
         /// The size when it was found (0 when not a regular file), for progress.
         var size: Int64
+        /// Found in a folder under a name that does not say it holds
+        /// contacts (`export.csv`, `notes.txt`, `photo.jpg`): read only when
+        /// its first bytes are a vCard or a contacts CSV
+        /// (``ContactReader/reasonToSkip(head:)``), else skipped and named.
+        var byContent = false
+    }
+
+    /// Which files of a folder are taken.
+    enum FolderFiles {
+        /// `.vcf` and `.vcard` files, and nothing else: a vdir source.
+        case vCards
+        /// Every file: `.vcf` and `.vcard` as a vdir's, any other
+        /// ``InputFile/byContent`` (a regular file; anything else is taken
+        /// too, to be named as skipped): `birthdays import FOLDER`.
+        case contactFiles
     }
 
     /// What a stream that is not a regular file may hold (a FIFO, a device).
@@ -33,10 +50,12 @@ enum ContactFiles {
 
     /// Every file `paths` name, in order; folders expanded (sorted by path).
     ///
-    /// - Parameter skippingVanished: a `.vcf` that is listed but gone by the
-    ///   time it is looked at is left out instead of failing (a source's
-    ///   folder, which vdirsyncer may be writing while it is read).
-    static func expand(_ paths: [String], skippingVanished: Bool = false) throws(ImportError) -> [InputFile] {
+    /// - Parameters:
+    ///   - skippingVanished: a `.vcf` that is listed but gone by the
+    ///     time it is looked at is left out instead of failing (a source's
+    ///     folder, which vdirsyncer may be writing while it is read).
+    ///   - folderFiles: which files of a folder are taken.
+    static func expand(_ paths: [String], skippingVanished: Bool = false, folderFiles: FolderFiles = .vCards) throws(ImportError) -> [InputFile] {
         var files: [InputFile] = []
         for path in paths {
             if path == standardInput || path == "/dev/stdin" {
@@ -48,7 +67,7 @@ enum ContactFiles {
             if isDirectory(info) {
                 var found: [InputFile] = []
                 var visited: Set<FileID> = [FileID(info)]
-                try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished)
+                try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished, folderFiles: folderFiles)
                 guard !found.isEmpty else { throw .emptyDirectory(path: path) }
                 files += found.sorted { $0.path < $1.path }
             } else {
@@ -58,12 +77,13 @@ enum ContactFiles {
         return files
     }
 
-    /// Adds the `.vcf`/`.vcard` files below `folder` to `found`.
+    /// Adds the files below `folder` that `folderFiles` takes to `found`.
     private static func search(
         _ folder: String,
         into found: inout [InputFile],
         visited: inout Set<FileID>,
-        skippingVanished: Bool
+        skippingVanished: Bool,
+        folderFiles: FolderFiles
     ) throws(ImportError) {
         guard let directory = opendir(folder) else { throw .cannotRead(path: folder, reason: reason(errno)) }
         defer { closedir(directory) }
@@ -91,10 +111,12 @@ enum ContactFiles {
             }
             if isDirectory(info) {
                 guard visited.insert(FileID(info)).inserted else { continue }
-                try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished)
+                try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished, folderFiles: folderFiles)
             } else if wanted {
                 guard isRegular(info) else { throw .cannotRead(path: path, reason: "not a regular file") }
                 found.append(InputFile(path: path, size: Int64(info.st_size)))
+            } else if folderFiles == .contactFiles {
+                found.append(InputFile(path: path, size: isRegular(info) ? Int64(info.st_size) : 0, byContent: true))
             }
         }
     }
@@ -146,6 +168,34 @@ enum ContactFiles {
         }
         data.count = count
         return data
+    }
+
+    /// Why a file found ``InputFile/byContent`` is not read, or `nil` when it
+    /// holds contacts: its first 64 KiB (``ContactReader/reasonToSkip(head:)``),
+    /// opened without waiting and read only when it is a regular file (a FIFO
+    /// would block, a device never end).
+    static func reasonToSkip(_ path: String) -> String? {
+        var found = stat()
+        guard stat(path, &found) == 0 else { return "cannot read it: " + reason(errno) }
+        guard isRegular(found) else { return "not a regular file" }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return "cannot read it: " + reason(errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return "cannot read it: " + reason(errno) }
+        guard isRegular(info) else { return "not a regular file" }
+        var head = [UInt8](repeating: 0, count: 65_536)
+        var count = 0
+        while count < head.count {
+            let got = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress.map { $0 + count }, $0.count - count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                return "cannot read it: " + reason(errno)
+            }
+            if got == 0 { break }
+            count += got
+        }
+        return ContactReader.reasonToSkip(head: Data(head[..<count]))
     }
 
     /// A device and inode number: one file, however it is reached.

@@ -6,7 +6,7 @@ import GRDB
 package enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A path does not exist or cannot be read.
     case cannotRead(path: String, reason: String)
-    /// A directory holds no `.vcf` or `.vcard` file.
+    /// A directory holds no file to read (a vdir source: no `.vcf` or `.vcard` file).
     case emptyDirectory(path: String)
     /// No contact could be read from any of the inputs; the report says why.
     case nothingImported(ImportReport)
@@ -15,10 +15,12 @@ package enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
-        case .emptyDirectory(let path): "\(path) holds no .vcf or .vcard files"
+        case .emptyDirectory(let path): "\(path) holds no files to import (names starting with . are not looked at)"
         case .nothingImported(let report):
             report.problems.isEmpty
                 ? "no contacts found in the input"
+                    + (report.skipped.isEmpty
+                        ? "" : " (\(report.skipped.count) file\(report.skipped.count == 1 ? "" : "s") skipped: no vCard or contacts CSV)")
                 : "no contacts could be imported (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"))"
         case .store(let error): error.description
         }
@@ -105,8 +107,13 @@ package struct ContactImporter: Sendable {
     package typealias Progress = @Sendable (_ done: Int64, _ total: Int64) -> Void
 
     /// Imports every file named in `paths` (files, or directories searched
-    /// recursively for `.vcf`/`.vcard` files), in one write transaction: the
-    /// run lands whole or not at all.
+    /// recursively), in one write transaction: the run lands whole or not at all.
+    ///
+    /// A folder's `.vcf` and `.vcard` files are read as named files are; any
+    /// other file in it is read when its content is a vCard or a contacts CSV
+    /// (``ContactReader/reasonToSkip(head:)``), else named in
+    /// ``ImportReport/skipped`` with the reason. A vdir source reads only the
+    /// former (``SourceSync``).
     ///
     /// - Parameters:
     ///   - dryRun: compute the report without writing anything.
@@ -117,33 +124,44 @@ package struct ContactImporter: Sendable {
     }
 
     private func importNow(_ paths: [String], dryRun: Bool, progress: Progress?) throws(ImportError) -> ImportReport {
-        let files = try ContactFiles.expand(paths)
+        let files = try ContactFiles.expand(paths, folderFiles: .contactFiles)
         var report = ImportReport()
         var parsed: [ParsedContact] = []
+        // Problems name each file as it was typed (a folder's files under the folder as typed);
+        // the store keeps where it is, an absolute path.
+        var storedNames: [String: String] = [:]
         let total = files.reduce(Int64(0)) { $0 + $1.size }
         var done: Int64 = 0
         for file in files {
             progress?(done, total)
-            let data = try ContactFiles.read(file.path)
-            let result = ContactReader.parse(data, file: ContactFiles.displayName(file.path), referenceYear: referenceYear, dateOrder: dateOrder)
-            report.files += 1
-            // Problems name the file as typed; the store keeps where it is.
-            report.problems += result.problems
-            let stored = ContactFiles.storedName(file.path)
-            parsed += result.contacts.map { contact in
-                var contact = contact
-                contact.source.file = stored
-                return contact
+            let shown = ContactFiles.displayName(file.path)
+            if file.byContent, let reason = ContactFiles.reasonToSkip(file.path) {
+                report.skipped.append(SkippedFile(file: shown, reason: reason))
+                done += file.size
+                continue
             }
+            let data = try ContactFiles.read(file.path)
+            let result = ContactReader.parse(data, file: shown, referenceYear: referenceYear, dateOrder: dateOrder)
+            report.files += 1
+            report.problems += result.problems
+            storedNames[shown] = storedNames[shown] ?? ContactFiles.storedName(file.path)
+            parsed += result.contacts
             done += file.size
             progress?(done, total)
         }
-        guard !parsed.isEmpty else { throw .nothingImported(report) }
+        guard !parsed.isEmpty else {
+            report.problems = ImportReport.inFileOrder(report.problems, files: files.map { ContactFiles.displayName($0.path) })
+            throw .nothingImported(report)
+        }
         var people = ContactMerge.people(from: parsed, report: &report)
         // The group cards of the run put the people they list in their groups.
         ContactGroups.apply(ContactMerge.groupCards(in: parsed), to: &people)
         if let today { ContactImporter.reportFutureDates(people, today: today, report: &report) }
-        let dateless = ContactMerge.datelessIDs(in: parsed)
+        report.problems = ImportReport.inFileOrder(report.problems, files: files.map { ContactFiles.displayName($0.path) })
+        for index in people.indices {
+            people[index].source.file = storedNames[people[index].source.file] ?? people[index].source.file
+        }
+        let dateless = ContactMerge.datelessIDs(in: parsed).map { (id: $0.id, file: storedNames[$0.file] ?? $0.file) }
         let now = self.now
         do {
             if dryRun {
@@ -190,7 +208,6 @@ package struct ContactImporter: Sendable {
                 )
             }
         }
-        report.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
     }
 
     /// Writes `people` into the store (or only counts, when `write` is false),

@@ -44,7 +44,15 @@ extension BirthdaysCommand {
             if json {
                 try output(
                     JSONOutput.string(
-                        DigestOutput(digest, setting: settings.digest, asSent: days == nil, fireAt: fireAt, zone: zone, in: localizer),
+                        DigestOutput(
+                            digest,
+                            setting: settings.digest,
+                            asSent: days == nil,
+                            fireAt: fireAt,
+                            zone: zone,
+                            today: LocalDate.today(at: context.now, in: zone),
+                            in: localizer
+                        ),
                         pretty: true
                     )
                 )
@@ -63,7 +71,8 @@ extension BirthdaysCommand {
             } else {
                 text.append(digest.title(in: localizer))
                 text.append("")
-                text += digest.lines(in: localizer)
+                // Marked as seen now: on a Friday, Monday's birthday is not "today".
+                text += digest.lines(in: localizer, readOn: LocalDate.today(at: context.now, in: zone))
             }
             try output(text.joined(separator: "\n"))
         }
@@ -74,7 +83,8 @@ extension BirthdaysCommand {
 /// `setting` is the `digest` setting (`off` previews a weekly one); `sent`
 /// says whether the daemon will send this very message (the setting is on,
 /// no `--days` changed the period, and the period has events; notifications
-/// must be allowed too, as for any reminder); `events` are `upcoming --json`
+/// must be allowed too, as for any reminder); `lines` mark today and tomorrow
+/// as seen when it runs, as the text does; `events` are `upcoming --json`
 /// entries, `days_until` counted from `first`.
 struct DigestOutput: Encodable {
     var setting: String
@@ -86,14 +96,14 @@ struct DigestOutput: Encodable {
     var lines: [String]
     var events: [UpcomingOutput]
 
-    init(_ digest: Digest, setting: DigestFrequency, asSent: Bool, fireAt: Date, zone: TimeZone, in localizer: Localizer) {
+    init(_ digest: Digest, setting: DigestFrequency, asSent: Bool, fireAt: Date, zone: TimeZone, today: LocalDate, in localizer: Localizer) {
         self.setting = setting.rawValue
         first = digest.period.first.description
         last = digest.period.last.description
         fire_at = ISOInstant.format(fireAt, in: zone)
         sent = setting != .off && asSent && !digest.events.isEmpty
         title = digest.events.isEmpty ? nil : digest.title(in: localizer)
-        lines = digest.lines(in: localizer)
+        lines = digest.lines(in: localizer, readOn: today)
         events = digest.events.map(UpcomingOutput.init)
     }
 }

@@ -10,13 +10,18 @@ extension BirthdaysCommand {
             discussion: """
                 Importing the same export again changes nothing; edited contacts are updated in place. \
                 One run is one transaction with the reminders it schedules: it lands whole or not at all. \
-                Problems are reported as file:line: message.
+                Problems are reported as file:line: message; a file of a folder that holds no contacts is named as skipped.
                 """
         )
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("Files (.vcf, .vcard, .csv) or directories of .vcf files.", valueName: "path"))
+        @Argument(
+            help: ArgumentHelp(
+                "Files (.vcf, .vcard, .csv) or folders: their .vcf files, and every other file whose content is a vCard or a contacts CSV.",
+                valueName: "path"
+            )
+        )
         var paths: [String]
 
         @Option(
@@ -57,7 +62,7 @@ extension BirthdaysCommand {
                     if json {
                         try output(JSONOutput.string(ImportOutput(partial), pretty: true))
                     } else {
-                        for item in partial.problems { printError(item.description) }
+                        for line in ImportOutput.messages(partial) { printError(line) }
                     }
                 }
                 throw CLIError(error.description)
@@ -66,7 +71,7 @@ extension BirthdaysCommand {
             if json {
                 try output(JSONOutput.string(ImportOutput(report), pretty: true))
             } else {
-                for item in report.problems { printError(item.description) }
+                for line in ImportOutput.messages(report) { printError(line) }
                 try output(ImportOutput.summary(report, dryRun: dryRun))
             }
         }

@@ -14,7 +14,7 @@ extension BirthdaysCommand {
                 with 'channels add apprise') and sends a test through it, then offers to keep 'birthdays run' running: as a \
                 systemd user service, or, where no systemd user manager runs, started now in the background (it then runs \
                 until you log out or the machine restarts). Last, it sends a test notification. \
-                An interrupted onboarding continues where it stopped. \
+                An interrupted onboarding continues where it stopped, and says where. \
                 "Maybe later" (--no-notifications) never asks again; 'birthdays notifications enable' turns reminders on later.
                 """
         )
@@ -76,15 +76,13 @@ extension BirthdaysCommand {
         }
 
         func run() async throws {
-            let context = try Context(global)
             var answers = OnboardingFlow.Answers()
             if noContacts { answers.contacts = .skip } else if let contacts { answers.contacts = .path(contacts) }
             if enableNotifications { answers.notifications = true } else if noNotifications { answers.notifications = false }
             if service { answers.service = true } else if noService { answers.service = false }
             if noChannels { answers.channel = .skip } else if let email { answers.channel = .email(email) }
             answers.sendmail = sendmail
-            let flow = OnboardingFlow(context: context, answers: answers, interactive: FileHandle.isTerminal(0))
-            try await flow.run()
+            try await OnboardingFlow.run(global, answers: answers, interactive: FileHandle.isTerminal(0))
         }
     }
 }

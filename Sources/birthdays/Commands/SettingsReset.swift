@@ -9,11 +9,22 @@ extension BirthdaysCommand.SettingsCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The setting, e.g. delivery-time.")
-        var key: SettingKey
+        @Argument(
+            help: ArgumentHelp("The setting, e.g. delivery-time (every setting: birthdays settings --help).", valueName: "key"),
+            completion: Completions.settingKeys
+        )
+        var typedKey: String
+
+        /// The setting, once ``validate()`` has accepted ``typedKey``.
+        var key: SettingKey { (try? SettingKey(parsing: typedKey)) ?? .deliveryTime }
 
         @Flag(help: "Print the settings as a JSON object afterwards.")
         var json = false
+
+        /// A setting that does not exist is a usage error (exit 64) naming the nearest ones.
+        func validate() throws {
+            _ = try SettingKey.typed(typedKey)
+        }
 
         func run() async throws {
             let context = try Context(global)

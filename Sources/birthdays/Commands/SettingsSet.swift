@@ -9,8 +9,14 @@ extension BirthdaysCommand.SettingsCommand {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The setting, e.g. delivery-time.")
-        var key: SettingKey
+        @Argument(
+            help: ArgumentHelp("The setting, e.g. delivery-time (every setting and its values: birthdays settings --help).", valueName: "key"),
+            completion: Completions.settingKeys
+        )
+        var typedKey: String
+
+        /// The setting, once ``validate()`` has accepted ``typedKey``.
+        var key: SettingKey { (try? SettingKey(parsing: typedKey)) ?? .deliveryTime }
 
         @Argument(help: "The new value, e.g. 08:30.", completion: Completions.settingValues)
         var value: String
@@ -18,9 +24,11 @@ extension BirthdaysCommand.SettingsCommand {
         @Flag(help: "Print the settings as a JSON object afterwards.")
         var json = false
 
-        /// A value the setting does not take is a usage error (exit 64) naming
-        /// what it takes (`channels` is checked in ``run()``, against the channels added).
+        /// A setting that does not exist is a usage error (exit 64) naming the
+        /// nearest ones; so is a value the setting does not take, naming what
+        /// it takes (`channels` is checked in ``run()``, against the channels added).
         func validate() throws {
+            let key = try SettingKey.typed(typedKey)
             guard key != .channels else { return }
             var check = Settings()
             do {

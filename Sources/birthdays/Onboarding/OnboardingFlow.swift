@@ -43,14 +43,51 @@ struct OnboardingFlow {
     let context: Context
     let answers: Answers
     let interactive: Bool
+    /// The welcome was shown and acknowledged before the database was
+    /// created (``run(_:answers:interactive:)``): the flow goes on from there.
+    let welcomed: Bool
     /// Whether a systemd user manager answers, asked once per run.
     private let manager = ManagerProbe()
 
-    init(context: Context, answers: Answers, interactive: Bool) {
+    init(context: Context, answers: Answers, interactive: Bool, welcomed: Bool = false) {
         self.context = context
         self.answers = answers
         self.interactive = interactive
+        self.welcomed = welcomed
     }
+
+    /// `birthdays onboard`. Nothing is created before the first answer:
+    /// without a database yet, onboarding without a terminal and without
+    /// answers fails before creating one, and on a terminal the welcome is
+    /// shown and acknowledged first (Ctrl-D there leaves nothing behind), so
+    /// a bare `birthdays` still says where to start.
+    static func run(_ options: GlobalOptions, answers: Answers, interactive: Bool) async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard !FileManager.default.fileExists(atPath: Context.databasePath(options, environment: environment)) else {
+            try await OnboardingFlow(context: try Context(options), answers: answers, interactive: interactive).run()
+            return
+        }
+        guard interactive || answers.notifications != nil else { throw notATerminal }
+        guard interactive else {
+            try await OnboardingFlow(context: try Context(options), answers: answers, interactive: false).run()
+            return
+        }
+        // The language of a database that does not exist yet: its settings are the defaults.
+        let localizer = Localizer(setting: nil, systemLocale: Language.fromEnvironment(environment))
+        do {
+            try welcome(localizer: localizer, interactive: true)
+        } catch is Paused {
+            try output("\n" + localizer(.onboardingPaused))
+            return
+        }
+        try await OnboardingFlow(context: try Context(options), answers: answers, interactive: true, welcomed: true).run()
+    }
+
+    /// Onboarding without a terminal and without an answer to the primer.
+    static let notATerminal = CLIError(
+        "standard input is not a terminal, so onboarding cannot ask; "
+            + "pass --enable-notifications or --no-notifications (and --contacts PATH or --no-contacts)"
+    )
 
     private final class ManagerProbe {
         var available: Bool?
@@ -70,13 +107,14 @@ struct OnboardingFlow {
     func run() async throws {
         let localizer = try await context.localizer()
         var machine = try await context.database.onboardingMachine()
-        if !interactive && machine.step != .complete && answers.notifications == nil {
-            throw CLIError(
-                "standard input is not a terminal, so onboarding cannot ask; "
-                    + "pass --enable-notifications or --no-notifications (and --contacts PATH or --no-contacts)"
-            )
-        }
+        if !interactive && machine.step != .complete && answers.notifications == nil { throw Self.notATerminal }
         var action = machine.handle(.start)
+        if welcomed, case .showWelcome = action {
+            action = machine.handle(.welcomeAcknowledged)
+            try await context.database.saveOnboarding(machine)
+        } else if let step = machine.resumedStep, let resuming = Message.onboardingResuming(step) {
+            try output(localizer(resuming))
+        }
         var offeredChannels = false
         do {
             while true {
@@ -108,9 +146,7 @@ struct OnboardingFlow {
     ) async throws -> OnboardingMachine.Event? {
         switch action {
         case .showWelcome:
-            try output(l(.onboardingWelcome))
-            try output(l(.onboardingWelcomeDetail))
-            if interactive { _ = try ask(l(.onboardingContinue)) }
+            try Self.welcome(localizer: l, interactive: interactive)
             return .welcomeAcknowledged
 
         case .askForContacts(let problem):
@@ -155,7 +191,7 @@ struct OnboardingFlow {
             } catch {
                 return .importFailed(message: error.description)
             }
-            try output((report.problems.map(\.description) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
+            try output((ImportOutput.messages(report) + [ImportOutput.summary(report, dryRun: false)]).joined(separator: "\n"))
             return .importSucceeded
 
         case .showPrimer:
@@ -408,8 +444,19 @@ struct OnboardingFlow {
         if result.scheduled > 5 { try output("  " + l(.onboardingNextMore(pending: result.scheduled))) }
     }
 
+    /// The welcome, and on a terminal "Press Enter to continue" (Ctrl-D pauses).
+    private static func welcome(localizer l: Localizer, interactive: Bool) throws {
+        try output(l(.onboardingWelcome))
+        try output(l(.onboardingWelcomeDetail))
+        if interactive { _ = try ask(l(.onboardingContinue)) }
+    }
+
     /// Prints `prompt`, reads one line; Ctrl-D pauses the flow.
     private func ask(_ prompt: String) throws -> String {
+        try Self.ask(prompt)
+    }
+
+    private static func ask(_ prompt: String) throws -> String {
         try output(prompt + " ", terminator: "")
         fflush(nil)
         guard let line = readLine() else { throw Paused() }

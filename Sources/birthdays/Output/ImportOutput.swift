@@ -9,6 +9,12 @@ struct ImportOutput: Encodable {
         var message: String
     }
 
+    /// A file found in a folder and not read: `{"file": "contacts/notes.txt", "reason": "not a vCard or CSV file"}`.
+    struct Skipped: Encodable {
+        var file: String
+        var reason: String
+    }
+
     var added: Int
     var updated: Int
     var unchanged: Int
@@ -16,6 +22,7 @@ struct ImportOutput: Encodable {
     var without_dates: Int
     var removed: Int
     var problems: [Problem]
+    var skipped: [Skipped]
 
     init(_ report: ImportReport) {
         added = report.added
@@ -25,6 +32,14 @@ struct ImportOutput: Encodable {
         without_dates = report.withoutDates
         removed = report.removed
         problems = report.problems.map { Problem(file: $0.file, line: $0.line, message: $0.message) }
+        skipped = report.skipped.map { Skipped(file: $0.file, reason: $0.reason) }
+    }
+
+    /// What goes to standard error before the summary: one line per file
+    /// skipped (`skipped contacts/notes.txt: not a vCard or CSV file`), then
+    /// one per problem (`file:line: message`).
+    static func messages(_ report: ImportReport) -> [String] {
+        report.skipped.map(\.description) + report.problems.map(\.description)
     }
 
     /// One line: what happened. Problems go to standard error, one per line, before it.
@@ -34,6 +49,7 @@ struct ImportOutput: Encodable {
             + "\(report.unchanged) unchanged, \(report.invalid) with invalid dates"
             + (report.removed > 0 ? ", \(report.removed) removed (their dates were deleted)" : "")
             + (report.withoutDates > 0 ? "; " + Wording.count(report.withoutDates, "contact", "contacts") + " without dates skipped" : "")
+            + (report.skipped.isEmpty ? "" : "; " + Wording.count(report.skipped.count, "other file") + " skipped")
             + (report.problems.isEmpty ? "" : "; " + Wording.count(report.problems.count, "problem"))
     }
 }

@@ -34,24 +34,17 @@ struct PendingOutput: Encodable {
     }
 
     /// One line per reminder under a header: its short id, when it fires,
-    /// how long before the day (the day of, the day before, N days before)
-    /// or snoozed, and the title and body as they were planned.
+    /// how long before the day (the day of, the day before, N days before),
+    /// snoozed or a digest (``Message/pendingWhen(_:snoozed:)``), and the
+    /// title and body as they were planned.
     static func table(_ reminders: [PendingReminder], zone: TimeZone, in localizer: Localizer) -> String {
-        let (dayOf, dayBefore, snoozed) = (localizer(.pendingDayOf), localizer(.pendingDayBefore), localizer(.pendingSnoozed))
-        func when(_ timing: NotificationRequest.Timing) -> String {
-            switch timing.daysBefore {
-            case 0: dayOf
-            case 1: dayBefore
-            case let days: localizer(.pendingDaysBefore(days))
-            }
-        }
-        return Table.render(
+        Table.render(
             reminders.map { reminder in
                 let request = reminder.request
                 return [
                     reminder.shortID,
                     Wording.wallClock(request.fireAt, zone: zone),
-                    reminder.snoozed ? snoozed : when(request.timing),
+                    localizer(.pendingWhen(request, snoozed: reminder.snoozed)),
                     request.title,
                     // A digest's lines on one line.
                     request.digest == nil ? request.body : request.body.replacingOccurrences(of: "\n", with: " · "),

@@ -52,6 +52,35 @@ import Testing
         #expect(resumed.handle(.serviceAnswered(install: true)) == .ignored)
     }
 
+    /// An interrupted onboarding says where it picks up: the step `.start`
+    /// lands on (an open permission question is the primer again; a primer
+    /// with notifications already allowed is the channel offer), never the
+    /// welcome of a new one nor an onboarding already complete.
+    @Test(arguments: [
+        (Machine.Step.welcome, AuthorizationStatus.notDetermined, Machine.Step?.none),
+        (.contactsImport, .notDetermined, .contactsImport),
+        (.notificationPrimer, .notDetermined, .notificationPrimer),
+        (.permissionRequest, .notDetermined, .notificationPrimer),
+        (.notificationPrimer, .authorized, .channels),
+        (.channels, .provisional, .channels),
+        (.service, .authorized, .service),
+        (.complete, .denied, nil),
+    ])
+    func aResumedFlowSaysWhereItPicksUp(stored: Machine.Step, status: AuthorizationStatus, resumed: Machine.Step?) {
+        var machine = Machine(step: stored, status: status)
+        _ = machine.handle(.start)
+        #expect(machine.resumedStep == resumed)
+        #expect((resumed.flatMap(Message.onboardingResuming) != nil) == (resumed != nil), "every step it resumes at has its words")
+    }
+
+    @Test func aNewFlowNeverSaysItResumes() {
+        var machine = Machine()
+        #expect(machine.handle(.start) == .showWelcome)
+        #expect(machine.resumedStep == nil)
+        _ = machine.handle(.welcomeAcknowledged)
+        #expect(machine.resumedStep == .contactsImport, "past the welcome, a stop here is resumed here")
+    }
+
     @Test func dontAllowDenies() {
         var machine = Machine(step: .notificationPrimer)
         _ = machine.handle(.start)
