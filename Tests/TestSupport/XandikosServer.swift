@@ -3,7 +3,9 @@ import Foundation
 /// A second real CalDAV server for the publish tests: Xandikos (apt
 /// `xandikos`) on a free loopback port, with a calendar home for its one
 /// user (`--defaults`: principal `/user/`, home `/user/calendars/`) and no
-/// authentication, storing in a temporary folder.
+/// authentication, storing in a temporary folder. Under `eatmydata` when
+/// installed, as Radicale, so the syncs of the git repositories it keeps
+/// each collection in cost nothing beside a full test run's disk load.
 public final class XandikosServer: @unchecked Sendable {
     public static let executable = "/usr/bin/xandikos"
     public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) }
@@ -19,7 +21,8 @@ public final class XandikosServer: @unchecked Sendable {
     public init() async throws {
         directory = try TemporaryDirectory()
         port = try Loopback.freePort()
-        let argv = [Self.executable, "--defaults", "-d", directory.file("storage"), "-l", "127.0.0.1", "-p", String(port)]
+        var argv = [Self.executable, "--defaults", "-d", directory.file("storage"), "-l", "127.0.0.1", "-p", String(port)]
+        if let eatmydata = SystemTools.path("eatmydata") { argv.insert(eatmydata, at: 0) }
         let environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "LANG": "C.UTF-8"]
         let process = try TestProcess(argv, environment: environment, directory: directory.url, name: "xandikos")
         self.process = process
