@@ -48,7 +48,9 @@ package final class DesktopNotificationChannel: NotificationSink {
     }
 
     /// Actions and closes of the notifications this channel showed. Ends
-    /// when the channel is released.
+    /// when the channel is released. It keeps the newest 256 events that its
+    /// reader has not taken yet and drops older ones, so it is read as events
+    /// come (the daemon does), not after the fact.
     package let actions: AsyncStream<NotificationAction>
 
     package let bus: DBusBusAddress

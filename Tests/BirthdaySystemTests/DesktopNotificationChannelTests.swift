@@ -74,6 +74,46 @@ extension DeliveryTests {
             )
         }
 
+        /// A server may send a notification's signals before its reply to
+        /// `Notify` (a fast server and a quick click): libdbus reads them while
+        /// the channel does not know the id yet. All 200 such clicks, each
+        /// followed by its close, still reach the stream, from deliveries 25
+        /// at once: the connection's thread records each reply before it
+        /// dispatches what it read meanwhile.
+        ///
+        /// Each batch's events are read before the next batch goes out: the
+        /// stream keeps the newest 256 events its reader has not taken, and
+        /// with the whole suite running, the reader has been kept waiting
+        /// while more than that came.
+        @Test func clicksSentBeforeTheReplyToNotifyAreAllReported() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let bus = try await PrivateBus()
+            defer { bus.stop() }
+            let server = try await NotificationServer(bus: bus, directory: directory, autoAction: "snooze", beforeReply: true)
+            defer { server.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+            let (count, batch) = (200, 25)
+
+            var events: [NotificationAction] = []
+            for start in stride(from: 0, to: count, by: batch) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in start..<start + batch {
+                        group.addTask { try await channel.deliver(sampleReminder(id: "r-\(index)", personID: "p-\(index)")) }
+                    }
+                    try await group.waitForAll()
+                }
+                // Every signal came before its reply: the batch's are all read, if not yet dispatched.
+                events += await first(2 * batch, of: channel.actions, within: .seconds(30))
+            }
+
+            #expect(try server.calls().count == count)
+            #expect(events.count == 2 * count)
+            let byReminder = Dictionary(grouping: events, by: \.reminderID)
+            let wrong = (0..<count).map { "r-\($0)" }.filter { byReminder[$0]?.map(\.event) != [.invoked(.snooze), .closed(.dismissedByUser)] }
+            #expect(wrong.count == 0, "no click and close, in that order, for these (and more): \(wrong.prefix(5))")
+        }
+
         @Test func signalsAboutOtherClientsNotificationsAreIgnored() async throws {
             try await withNotificationServer(autoAction: "snooze") { bus, server in
                 let channel = DesktopNotificationChannel(bus: .address(bus.address))

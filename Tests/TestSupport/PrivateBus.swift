@@ -27,7 +27,8 @@ public final class PrivateBus: Sendable {
 
 /// The project's notification server (`NotificationServer/notifyd.py`) on a
 /// private bus: records every `Notify` call as a JSON line, and with an
-/// `autoAction` clicks that button on each notification that offers it.
+/// `autoAction` clicks that button on each notification that offers it
+/// (200 ms after its `Notify`, or before replying to it with `beforeReply`).
 public final class NotificationServer: Sendable {
     /// The folder of the server and its bus configuration, copied next to the tests.
     public static var directory: URL {
@@ -40,11 +41,12 @@ public final class NotificationServer: Sendable {
     public let logPath: String
 
     /// Starts the server on `bus` and waits until it owns its name.
-    public init(bus: PrivateBus, directory: TemporaryDirectory, autoAction: String? = nil) async throws {
+    public init(bus: PrivateBus, directory: TemporaryDirectory, autoAction: String? = nil, beforeReply: Bool = false) async throws {
         logPath = directory.file("notify.jsonl")
         var environment = bus.environment
         environment["NOTIFY_LOG"] = logPath
         if let autoAction { environment["AUTO_ACTION"] = autoAction }
+        if beforeReply { environment["AUTO_ACTION_BEFORE_REPLY"] = "1" }
         process = try TestProcess(
             [SystemTools.python, Self.directory.appendingPathComponent("notifyd.py").path],
             environment: environment,

@@ -10,7 +10,9 @@ It implements the parts of the Desktop Notifications Specification that
 - CloseNotification emits NotificationClosed(id, 3);
 - with $AUTO_ACTION=<key>, a notification that offers that action is
   answered 200 ms later with ActionInvoked(id, key) and NotificationClosed(id, 2),
-  as if the user had clicked the button.
+  as if the user had clicked the button; with $AUTO_ACTION_BEFORE_REPLY=1 as
+  well, both signals are sent before the reply to Notify, so the client reads
+  them before it knows the id (what a fast server and a quick click can do).
 
 It prints "ready" on standard output once it owns the bus name, which is
 what a test waits for (never a sleep). Needs python3-dbus and python3-gi.
@@ -28,10 +30,11 @@ PATH = "/org/freedesktop/Notifications"
 
 
 class NotificationServer(dbus.service.Object):
-    def __init__(self, bus, log_path, auto_action):
+    def __init__(self, bus, log_path, auto_action, before_reply):
         super().__init__(bus, PATH)
         self.log_path = log_path
         self.auto_action = auto_action
+        self.before_reply = before_reply
         self.last_id = 0
 
     @dbus.service.method(NAME, in_signature="", out_signature="as")
@@ -64,7 +67,11 @@ class NotificationServer(dbus.service.Object):
         with open(self.log_path, "a", encoding="utf-8") as log:
             log.write(json.dumps(record) + "\n")
         if self.auto_action and self.auto_action in keys[0::2]:
-            GLib.timeout_add(200, self.click, notification, self.auto_action)
+            if self.before_reply:
+                # Signals go out at once; the reply only when this method returns.
+                self.click(notification, self.auto_action)
+            else:
+                GLib.timeout_add(200, self.click, notification, self.auto_action)
         return dbus.UInt32(notification)
 
     def click(self, notification, key):
@@ -97,7 +104,12 @@ def main():
     bus = dbus.SessionBus()
     # Keep a reference: the name is released when the object is collected.
     owned = dbus.service.BusName(NAME, bus, do_not_queue=True)
-    NotificationServer(bus, os.environ.get("NOTIFY_LOG", "notifications.jsonl"), os.environ.get("AUTO_ACTION"))
+    NotificationServer(
+        bus,
+        os.environ.get("NOTIFY_LOG", "notifications.jsonl"),
+        os.environ.get("AUTO_ACTION"),
+        os.environ.get("AUTO_ACTION_BEFORE_REPLY") == "1",
+    )
     print("ready", flush=True)
     GLib.MainLoop().run()
     del owned
