@@ -12,8 +12,10 @@ import Synchronization
 ///   called `Notify` (dunst does), so this connection keeps listening for as
 ///   long as the channel lives.
 /// - Each notification has app name "Birthdays", the reminder's title and
-///   body, normal urgency (hint `urgency` = byte 1), the server's default
-///   timeout, and — when the server lists the `actions` capability — the
+///   body, normal urgency (hint `urgency` = byte 1), no expiry
+///   (`expire_timeout` 0: a reminder stays until the person acts on it, so
+///   one shown while they were away from the screen is not gone after the
+///   server's few seconds; ``Expiry``), and — when the server lists the `actions` capability — the
 ///   actions `default` ("Open", a click), `snooze` ("Snooze 15 min") and
 ///   `dismiss` ("Dismiss"), and `contact` ("Write to Ada", "Call Ada") when
 ///   the reminder has a contact link whose scheme the desktop has a handler
@@ -62,15 +64,28 @@ package final class DesktopNotificationChannel: NotificationSink {
     }
     private let currentLabels: Mutex<Labels>
     private let callTimeout: Duration
+    private let expiry: Expiry
     private let shared: Shared
+
+    /// How long a notification stays on screen (the `expire_timeout` of `Notify`).
+    package enum Expiry: Sendable, Hashable {
+        /// Until the person acts on it (0): reminders.
+        case never
+        /// The server's default (-1).
+        case serverDefault
+
+        var timeout: Int32 { self == .never ? 0 : -1 }
+    }
 
     /// - Parameters:
     ///   - bus: the session bus, or an explicit address (tests).
     ///   - callTimeout: how long to wait for the server's answer. Default 5 s.
-    package init(bus: DBusBusAddress = .session, labels: Labels = Labels(), callTimeout: Duration = .seconds(5)) {
+    ///   - expiry: how long a notification stays. Default ``Expiry/never``.
+    package init(bus: DBusBusAddress = .session, labels: Labels = Labels(), callTimeout: Duration = .seconds(5), expiry: Expiry = .never) {
         self.bus = bus
         self.currentLabels = Mutex(labels)
         self.callTimeout = callTimeout
+        self.expiry = expiry
         let (stream, continuation) = AsyncStream.makeStream(of: NotificationAction.self, bufferingPolicy: .bufferingNewest(256))
         actions = stream
         shared = Shared(continuation: continuation)
@@ -138,7 +153,7 @@ package final class DesktopNotificationChannel: NotificationSink {
         }
         return [
             .string("Birthdays"), .uint32(replacing), .string(""), .string(reminder.title), .string(body),
-            .strings(actions), .vardict(hints), .int32(-1),
+            .strings(actions), .vardict(hints), .int32(expiry.timeout),
         ]
     }
 

@@ -133,12 +133,29 @@ extension DeliveryTests {
 
         /// A notification nobody acts on goes when dunst's timeout says so, and
         /// the channel reports it: expired, not nothing.
+        /// A reminder asks never to expire: shown beside one under the server's
+        /// default (1 s here), it is still on screen once the other has expired.
+        @Test func aReminderStaysOnDunstUntilActedOn() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let session = try await Session(directory: directory, timeout: 1)
+            defer { session.stop() }
+            let reminders = DesktopNotificationChannel(bus: .address(session.bus.address))
+            let passing = DesktopNotificationChannel(bus: .address(session.bus.address), expiry: .serverDefault)
+            try await reminders.deliver(sampleReminder(id: "r-stays", personID: "p-stays", title: "Grace's birthday"))
+            try await passing.deliver(sampleReminder(id: "r-goes", personID: "p-goes", title: "Alan's birthday"))
+            let gone = await first(1, of: passing.actions, within: .seconds(60))
+            #expect(gone.map(\.event) == [.closed(.expired)])
+            try await session.waitUntilDisplayed(1)
+            #expect(try await session.dunstctl("count", "displayed") == "1")
+        }
+
         @Test func dunstReportsANotificationThatExpired() async throws {
             let directory = try TemporaryDirectory()
             defer { directory.cleanup() }
             let session = try await Session(directory: directory, timeout: 1)
             defer { session.stop() }
-            let channel = DesktopNotificationChannel(bus: .address(session.bus.address))
+            let channel = DesktopNotificationChannel(bus: .address(session.bus.address), expiry: .serverDefault)
 
             try await channel.deliver(sampleReminder(id: "r-unseen", personID: "p-unseen", title: "Grace's birthday"))
             let events = await first(1, of: channel.actions, within: .seconds(60))
