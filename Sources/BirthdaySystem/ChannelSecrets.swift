@@ -1,6 +1,5 @@
 import BirthdayCore
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -35,12 +34,12 @@ package struct ChannelSecrets: Sendable {
 
     /// A secret written beside its place, not yet in it: removed when
     /// dropped without ``commit()``.
-    package final class Staged: Sendable {
+    package final class Staged {
         /// Where it is written now (a name of its own beside ``path``).
         package let temporary: String
         /// Where it goes.
         package let path: String
-        private let committed = Flag()
+        private var committed = false
 
         init(temporary: String, path: String) {
             self.temporary = temporary
@@ -50,11 +49,11 @@ package struct ChannelSecrets: Sendable {
         /// Moves it into place (an atomic rename, replacing nothing but a stale file of that name).
         package func commit() throws(ChannelSecretError) {
             guard rename(temporary, path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
-            committed.set()
+            committed = true
         }
 
         deinit {
-            if !committed.isSet { unlink(temporary) }
+            if !committed { unlink(temporary) }
         }
     }
 
@@ -143,11 +142,4 @@ package enum ChannelSecretError: Error, Sendable, Equatable, CustomStringConvert
         case .missing(let path, let kind): RemoteChannel.missingSecret(file: path, kind: kind)
         }
     }
-}
-
-/// A flag set once, read from any thread.
-private final class Flag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
 }

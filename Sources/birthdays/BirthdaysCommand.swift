@@ -88,7 +88,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
     /// default executor.
     ///
     /// A usage error the command finds only as it runs (a name that fits no
-    /// group, a URL Apprise does not understand) is told as one found while
+    /// group, a setting that does not exist) is told as one found while
     /// parsing is: the error, then the usage of the command the person typed,
     /// not the top-level one, and exit status 64 (``usageError(_:in:)``).
     static func main() async {

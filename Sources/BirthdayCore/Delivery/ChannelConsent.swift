@@ -31,8 +31,6 @@ public struct ChannelConsent: Sendable, Hashable {
         case desktopNotAsked
         /// The desktop waits until a notification server answers (`provisional`).
         case desktopWaiting
-        /// Paused after refusing ``ChannelStatus/pauseAfter`` reminders in a row.
-        case paused
     }
 
     /// The built-in channels that deliver, in the setting's order.
@@ -72,12 +70,6 @@ public struct ChannelConsent: Sendable, Hashable {
         default: nil
         }
     }
-
-    /// Why an added channel that is on does not deliver; `nil` when it does.
-    public static func hold(addedChannelPaused paused: Bool, status: AuthorizationStatus) -> Hold? {
-        if status == .denied { return .notificationsOff }
-        return paused ? .paused : nil
-    }
 }
 
 extension ChannelConsent.Hold {
@@ -87,7 +79,6 @@ extension ChannelConsent.Hold {
         case .notificationsOff: "notifications are off (birthdays notifications enable)"
         case .desktopNotAsked: "desktop notifications are not enabled yet (birthdays notifications enable)"
         case .desktopWaiting: "held back until a desktop notification server answers (provisional)"
-        case .paused: "paused after refusals in a row (birthdays channels test NAME resumes it)"
         }
     }
 }

@@ -134,7 +134,7 @@ public enum DeliveryTransition {
             if reached {
                 next.state = .delivered
                 next.channels = nil
-                next.lastError = words.map { "delivered through " + deliveredWords(entry: entry, now: delivered) + "; " + $0 }
+                next.lastError = words.map { "delivered through " + deliveredWords(delivered) + "; " + $0 }
                 return After(entry: next, tally: firstDelivery ? .delivered(late: next.late) : .none, channels: outcomes, warning: words)
             }
             // Every channel that failed refused for good: recorded, shown in status, never retried.
@@ -156,16 +156,15 @@ public enum DeliveryTransition {
             let tally: Tally = firstDelivery ? .deliveredRetrying(late: next.late) : reached ? .none : .retrying
             return After(entry: next, tally: tally, channels: outcomes, warning: words)
         case .giveUp:
+            // Something is left to retry, so something failed: `words` holds it.
             next.nextAttemptAt = nil
-            next.lastError = (words ?? "") + "; its day ended before the next attempt, so it was not sent"
             if reached {
                 next.state = .delivered
                 next.channels = nil
-                next.lastError =
-                    "delivered through " + deliveredWords(entry: entry, now: delivered) + "; " + (words ?? "")
-                    + "; its day ended before the next attempt"
+                next.lastError = "delivered through \(deliveredWords(delivered)); \(words ?? ""); its day ended before the next attempt"
                 return After(entry: next, tally: firstDelivery ? .delivered(late: next.late) : .none, channels: outcomes, warning: words)
             }
+            next.lastError = "\(words ?? ""); its day ended before the next attempt, so it was not sent"
             next.state = .failed
             return After(entry: next, tally: .failed, channels: outcomes, warning: next.lastError)
         }
@@ -173,7 +172,7 @@ public enum DeliveryTransition {
 
     /// "email, phone": the channels that delivered now, or "another channel"
     /// when it was an earlier attempt's (the row does not keep their names).
-    private static func deliveredWords(entry: DeliveryEntry, now delivered: [String]) -> String {
+    private static func deliveredWords(_ delivered: [String]) -> String {
         delivered.isEmpty ? "another channel earlier" : delivered.joined(separator: ", ")
     }
 }

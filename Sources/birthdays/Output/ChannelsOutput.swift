@@ -8,7 +8,7 @@ enum ChannelsOutput {
         var name: String
         var kind: String
         var target: String
-        /// Whether it delivers (``ChannelConsent``): on, and not held back by the permission or a pause.
+        /// Whether it is on and the permission lets it deliver (``ChannelConsent``); a paused one shows `paused` as its state.
         var enabled: Bool
         var status: ChannelStatus
         /// Why it does not deliver now, when it does not.
@@ -45,19 +45,15 @@ enum ChannelsOutput {
                 note: note
             )
         }
+        // A paused channel shows its state, `paused` (``ChannelStatus/state``); one that is off or stopped by `denied` says why.
         let remote = added.map { channel in
-            let paused = statuses[channel.name]?.paused == true
-            let note: String? =
-                if !channel.isOn { "off (settings set channels)" } else {
-                    ChannelConsent.hold(addedChannelPaused: paused, status: permission).flatMap { $0 == .paused ? nil : $0.words }
-                }
-            return Row(
+            Row(
                 name: channel.name,
                 kind: channel.kind.rawValue,
                 target: channel.target,
-                enabled: consent.added.contains(channel.name) || (paused && channel.isOn && permission != .denied),
+                enabled: channel.isOn && permission != .denied,
                 status: statuses[channel.name] ?? ChannelStatus(),
-                note: note
+                note: !channel.isOn ? "off (settings set channels)" : permission == .denied ? ChannelConsent.Hold.notificationsOff.words : nil
             )
         }
         return builtIn + remote

@@ -73,7 +73,7 @@ struct StatusReport {
         publishTargets = try await database.publishTargets()
         serviceInstalled = context.userService().isInstalled
         channelStatuses = try await database.channelStatuses()
-        let delivering = Set(channels.filter { channelStatuses[$0]?.paused != true })
+        let delivering = Set(channels)  // paused ones are not among them (ChannelConsent)
         defaultedPeople = try await database.channelChoices().filter { delivering.isDisjoint(with: $0.value) }.keys.sorted()
         if names {
             var wanted = Set(recent.map(\.personID)).union(defaultedPeople)

@@ -35,9 +35,6 @@ extension DeliveryTests {
             #expect(ChannelConsent.hold(.desktop, status: .provisional) == .desktopWaiting)
             #expect(ChannelConsent.hold(.log, status: .denied) == .notificationsOff)
             #expect(ChannelConsent.hold(.log, status: .notDetermined) == nil)
-            #expect(ChannelConsent.hold(addedChannelPaused: false, status: .notDetermined) == nil)
-            #expect(ChannelConsent.hold(addedChannelPaused: true, status: .authorized) == .paused)
-            #expect(ChannelConsent.hold(addedChannelPaused: false, status: .denied) == .notificationsOff)
         }
 
         @Test func aChoiceNamesBuiltInAndAddedChannels() throws {
