@@ -257,7 +257,16 @@ package actor DeliveryEngine {
                 guard let roomSinks else { continue }
                 let room = due.rooms.first { $0.name == name }
                 let members = room.map { [ChannelSet.Member(name: $0.stateName, sink: roomSinks($0))] } ?? []
-                await handle(entry, set: ChannelSet(members), personChannels: nil, reach: nil, zone: zone, settings: settings, ids: ids, result: &result)
+                await handle(
+                    entry,
+                    set: ChannelSet(members),
+                    personChannels: nil,
+                    reach: nil,
+                    zone: zone,
+                    settings: settings,
+                    ids: ids,
+                    result: &result
+                )
             } else if let set {
                 await handle(
                     entry,

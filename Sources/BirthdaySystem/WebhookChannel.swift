@@ -30,7 +30,8 @@ package struct WebhookChannel: NotificationSink {
     private let environment: [String: String]
     private let clock: any Clock<Duration>
 
-    package init(name: String, urlFile: String, environment: [String: String], clock: any Clock<Duration> = ContinuousClock(), helper: String? = nil) {
+    package init(name: String, urlFile: String, environment: [String: String], clock: any Clock<Duration> = ContinuousClock(), helper: String? = nil)
+    {
         self.name = name
         self.urlFile = urlFile
         self.environment = environment
@@ -82,7 +83,10 @@ package struct WebhookChannel: NotificationSink {
         }
         if Task.isCancelled { throw .cancelled }
         if outcome.timedOut {
-            throw .remoteUnavailable(channel: name, reason: "the server did not answer within \(PushChannel.shown(deadline)) and the helper was stopped")
+            throw .remoteUnavailable(
+                channel: name,
+                reason: "the server did not answer within \(PushChannel.shown(deadline)) and the helper was stopped"
+            )
         }
         guard let reply = try? JSONDecoder().decode(PushReply.self, from: Data(outcome.output)) else {
             throw .remoteUnavailable(channel: name, reason: "\(helper) ended without an answer")

@@ -76,8 +76,10 @@ struct AnnounceCommandTests {
 
     /// Every byte of the database and its WAL.
     static func databaseBytes(_ cli: CLIProcess) -> String {
-        [cli.databasePath, cli.databasePath + "-wal"].map { (try? Data(contentsOf: URL(fileURLWithPath: $0))).map { String(decoding: $0, as: UTF8.self) } ?? "" }
-            .joined()
+        [cli.databasePath, cli.databasePath + "-wal"].map {
+            (try? Data(contentsOf: URL(fileURLWithPath: $0))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+        .joined()
     }
 
     static func mode(_ path: String) -> mode_t? {
@@ -114,7 +116,10 @@ struct AnnounceCommandTests {
         #expect(room["next_day"] as? String == "2026-03-10")
         #expect(room["next_people"] as? Int == 2)
         let table = try await cli.run("announce")
-        #expect(table.stdout.contains("team") && table.stdout.contains("json://…") && !table.stdout.contains(String(receiver.port)), "\(table.stdout)")
+        #expect(
+            table.stdout.contains("team") && table.stdout.contains("json://…") && !table.stdout.contains(String(receiver.port)),
+            "\(table.stdout)"
+        )
 
         let tested = try await cli.run("announce", "test", "team")
         #expect(tested.status == 0, "\(tested.stderr)")
@@ -259,7 +264,17 @@ struct AnnounceCommandTests {
         #expect(try await cli.run("exclude", "Ada").status == 0)
         #expect(try await cli.run("exclude", "Alan").status == 0)
         for rule in ["friday", "monday", "off"] {
-            let added = try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/\(rule)", "--group", "Team", "--name", rule, "--weekend", rule)
+            let added = try await cli.run(
+                "announce",
+                "add",
+                "http://127.0.0.1:\(receiver.port)/\(rule)",
+                "--group",
+                "Team",
+                "--name",
+                rule,
+                "--weekend",
+                rule
+            )
             #expect(added.status == 0, "\(added.stderr)")
         }
         let next = Dictionary(uniqueKeysWithValues: try await Self.rooms(cli).map { ($0["name"] as? String ?? "", $0["next_day"] as? String ?? "") })

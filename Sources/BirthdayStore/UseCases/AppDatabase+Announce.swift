@@ -109,7 +109,13 @@ extension AppDatabase {
     /// ``NotificationScheduler``): on its day at the delivery time, in the
     /// room's language (else the `language` setting), for a day whose
     /// delivery time is still ahead.
-    static func announceRequests(_ db: Database, settings: Settings, timeZone: TimeZone, now: Date, systemLocale: String?) throws -> [NotificationRequest] {
+    static func announceRequests(
+        _ db: Database,
+        settings: Settings,
+        timeZone: TimeZone,
+        now: Date,
+        systemLocale: String?
+    ) throws -> [NotificationRequest] {
         let rooms = try AnnounceRoomRecord.all(db)
         guard !rooms.isEmpty else { return [] }
         let firstDay = FireTime.firstDay(at: now, time: settings.deliveryTime, in: timeZone)

@@ -105,7 +105,9 @@ package struct NotificationScheduler: Sendable {
         let status = try SettingRecord.authorizationStatus(db)
         let consent = try ChannelRecord.consent(settings: settings, status: status, db)
         // The team rooms' next messages: adding a room is its consent, so only `notifications disable` stops them.
-        let rooms = status == .denied ? [] : try AppDatabase.announceRequests(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale)
+        let rooms =
+            status == .denied
+            ? [] : try AppDatabase.announceRequests(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale)
         guard consent.delivers else {
             let requests = try saveUnknown(rooms, since: LocalDate.today(at: instant, in: zone), db)
             return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)

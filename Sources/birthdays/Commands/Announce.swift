@@ -45,7 +45,10 @@ extension BirthdaysCommand.Announce {
         @Argument(help: ArgumentHelp("The room's Apprise URL (slack://…) or webhook (https://…).", valueName: "url"))
         var url: String
 
-        @Option(help: ArgumentHelp("The group whose birthdays the room gets (see birthdays groups).", valueName: "group"), completion: Completions.groups)
+        @Option(
+            help: ArgumentHelp("The group whose birthdays the room gets (see birthdays groups).", valueName: "group"),
+            completion: Completions.groups
+        )
         var group: String
 
         @Option(help: ArgumentHelp("The room's name (default: the group's name, in lower case).", valueName: "name"))
@@ -100,7 +103,9 @@ extension BirthdaysCommand.Announce {
             _ = try await context.scheduler().reschedule()
             let summary = try await context.database.announceSummaries(now: context.now, systemTimeZone: context.systemTimeZone)
                 .first { $0.room.name == room.name }
-            let next = summary?.next.map { "; its next message is on \(AnnounceOutput.day($0)) (\(Wording.count($0.people.count, "person", "people")))" } ?? ""
+            let next =
+                summary?.next.map { "; its next message is on \(AnnounceOutput.day($0)) (\(Wording.count($0.people.count, "person", "people")))" }
+                ?? ""
             try output(
                 "Added \(room.name) (\(room.target) → the group \(SafeText.line(groupName)))\(next). Try it: birthdays announce test \(room.name)"
             )
@@ -173,7 +178,8 @@ extension BirthdaysCommand.Announce {
             for name in names where !rooms.contains(where: { $0.name == name }) {
                 let known = rooms.map(\.name).joined(separator: ", ")
                 throw ValidationError(
-                    "there is no room named '\(SafeText.line(name))'" + (known.isEmpty ? "; add one with 'birthdays announce add'" : "; the rooms are \(known)")
+                    "there is no room named '\(SafeText.line(name))'"
+                        + (known.isEmpty ? "; add one with 'birthdays announce add'" : "; the rooms are \(known)")
                 )
             }
             let chosen = names.isEmpty ? rooms : rooms.filter { names.contains($0.name) }

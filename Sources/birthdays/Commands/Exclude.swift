@@ -25,7 +25,9 @@ extension BirthdaysCommand {
 
         @OptionGroup var shared: SharedRuleOptions
 
-        @Option(help: ArgumentHelp("A team room (see birthdays announce list): leave the person out, for that room's messages only.", valueName: "room"))
+        @Option(
+            help: ArgumentHelp("A team room (see birthdays announce list): leave the person out, for that room's messages only.", valueName: "room")
+        )
         var announce: String?
 
         @Flag(help: "Print the person as `people --json` does (with --group or --source: the rule).")

@@ -92,13 +92,37 @@ import Testing
 
     static let joined: [(String, [String])] = [
         ("en", ["🎂 Happy birthday, A!", "🎂 Happy birthday, A and B!", "🎂 Happy birthday, A, B, and C!", "🎂 Happy birthday, A, B, C, and D!"]),
-        ("de", ["🎂 Alles Gute zum Geburtstag, A!", "🎂 Alles Gute zum Geburtstag, A und B!", "🎂 Alles Gute zum Geburtstag, A, B und C!", "🎂 Alles Gute zum Geburtstag, A, B, C und D!"]),
+        (
+            "de",
+            [
+                "🎂 Alles Gute zum Geburtstag, A!", "🎂 Alles Gute zum Geburtstag, A und B!", "🎂 Alles Gute zum Geburtstag, A, B und C!",
+                "🎂 Alles Gute zum Geburtstag, A, B, C und D!",
+            ]
+        ),
         ("es", ["🎂 ¡Feliz cumpleaños, A!", "🎂 ¡Feliz cumpleaños, A y B!", "🎂 ¡Feliz cumpleaños, A, B y C!", "🎂 ¡Feliz cumpleaños, A, B, C y D!"]),
-        ("fr", ["🎂 Joyeux anniversaire, A !", "🎂 Joyeux anniversaire, A et B !", "🎂 Joyeux anniversaire, A, B et C !", "🎂 Joyeux anniversaire, A, B, C et D !"]),
+        (
+            "fr",
+            [
+                "🎂 Joyeux anniversaire, A !", "🎂 Joyeux anniversaire, A et B !", "🎂 Joyeux anniversaire, A, B et C !",
+                "🎂 Joyeux anniversaire, A, B, C et D !",
+            ]
+        ),
         ("it", ["🎂 Buon compleanno, A!", "🎂 Buon compleanno, A e B!", "🎂 Buon compleanno, A, B e C!", "🎂 Buon compleanno, A, B, C e D!"]),
         ("ja", ["🎂 A、お誕生日おめでとうございます！", "🎂 A、B、お誕生日おめでとうございます！", "🎂 A、B、C、お誕生日おめでとうございます！", "🎂 A、B、C、D、お誕生日おめでとうございます！"]),
-        ("nl", ["🎂 Hartelijk gefeliciteerd met je verjaardag, A!", "🎂 Hartelijk gefeliciteerd met je verjaardag, A en B!", "🎂 Hartelijk gefeliciteerd met je verjaardag, A, B en C!", "🎂 Hartelijk gefeliciteerd met je verjaardag, A, B, C en D!"]),
-        ("pl", ["🎂 Wszystkiego najlepszego z okazji urodzin, A!", "🎂 Wszystkiego najlepszego z okazji urodzin, A i B!", "🎂 Wszystkiego najlepszego z okazji urodzin, A, B i C!", "🎂 Wszystkiego najlepszego z okazji urodzin, A, B, C i D!"]),
+        (
+            "nl",
+            [
+                "🎂 Hartelijk gefeliciteerd met je verjaardag, A!", "🎂 Hartelijk gefeliciteerd met je verjaardag, A en B!",
+                "🎂 Hartelijk gefeliciteerd met je verjaardag, A, B en C!", "🎂 Hartelijk gefeliciteerd met je verjaardag, A, B, C en D!",
+            ]
+        ),
+        (
+            "pl",
+            [
+                "🎂 Wszystkiego najlepszego z okazji urodzin, A!", "🎂 Wszystkiego najlepszego z okazji urodzin, A i B!",
+                "🎂 Wszystkiego najlepszego z okazji urodzin, A, B i C!", "🎂 Wszystkiego najlepszego z okazji urodzin, A, B, C i D!",
+            ]
+        ),
         ("pt", ["🎂 Feliz aniversário, A!", "🎂 Feliz aniversário, A e B!", "🎂 Feliz aniversário, A, B e C!", "🎂 Feliz aniversário, A, B, C e D!"]),
         ("zh-Hans", ["🎂 祝A生日快乐！", "🎂 祝A和B生日快乐！", "🎂 祝A、B和C生日快乐！", "🎂 祝A、B、C和D生日快乐！"]),
     ]
