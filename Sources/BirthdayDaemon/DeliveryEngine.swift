@@ -46,6 +46,13 @@ import ServiceLifecycle
 ///      every channel of the pass, with a warning in the log (its public id,
 ///      no name) and ``PassResult/defaulted`` counted. Retries go to the
 ///      channels that failed, as for anyone.
+///    - **Team rooms.** A row that is a room's message (`birthdays announce`:
+///      ``DeliveryEntry/announceRoom``) goes to that room's sink alone (the
+///      injected ``RoomFactory``), never to the pass's channels, and a reminder
+///      never to a room; the room is retried, recorded and counted as a
+///      channel is (its state under ``AnnounceRoom/stateName``). It is sent
+///      whatever channels of the user's deliver (adding the room was its
+///      consent), unless notifications are turned off (`denied`).
 ///    - **Stopping.** A graceful shutdown (what `birthdays run` starts on
 ///      SIGTERM or SIGINT, through swift-service-lifecycle) never cuts a
 ///      hand-over short: the engine checks `Task.isShuttingDownGracefully`

@@ -253,6 +253,45 @@ struct AnnounceCommandTests {
         #expect(receiver.received.count == 2, "delivered once")
     }
 
+    /// With the log channel on, Ada's own reminder goes to the log and the
+    /// room's message to the room: neither reaches the other.
+    @Test func aRoomAndTheUsersChannelsNeverGetEachOthersMessages() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        try await cli.set("day-before", "off")
+        try await cli.set("channels", "log")
+        try await cli.enableNotifications()
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/team", "--group", "Team").status == 0)
+
+        let pass = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        #expect(try Self.messages(receiver).map { $0["text"] as? String } == ["🎂 Happy birthday, Ada Lovelace and Alan Turing!"])
+        // Ada's, Alan's and Edsger's own reminders went to the log; the room's message did not.
+        #expect(pass.stdout.occurrences(of: "reminder delivered") == 3, "\(pass.stdout)")
+        #expect(!pass.stdout.contains(try await cli.publicID("announce:team")), "\(pass.stdout)")
+        let states = Dictionary(uniqueKeysWithValues: try await cli.deliveries().map { ($0.notificationID, $0.state) })
+        #expect(states["announce:team"] == .delivered)
+        #expect(states.count > 1 && states.values.allSatisfy { $0 == .delivered }, "\(states)")
+    }
+
+    /// A trial at pretend time (no BIRTHDAYS_NOW_WRITES) reaches the room through
+    /// its throwaway copy, URL file included; the real ledger is untouched.
+    @Test func aTrialAtPretendTimeReachesTheRoomAndWritesNothing() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/team", "--group", "Team").status == 0)
+        let trial = try ChannelTruthTests.trial(of: cli)
+        let pass = try await trial.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        #expect(receiver.received.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.path("tmp")).isEmpty, "the copy and its URL file are gone")
+        #expect(try await cli.deliveries().isEmpty, "the trial wrote its copy only")
+    }
+
     // MARK: - Weekends, exclusion, ages, languages
 
     /// Grace's Saturday (14 March) on the Friday before, the Monday after, or the day itself.
