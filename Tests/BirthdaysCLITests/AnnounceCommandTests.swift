@@ -344,6 +344,12 @@ struct AnnounceCommandTests {
         #expect(nosuch.status == 1)
         #expect(nosuch.stderr == "Error: there is no room named 'nosuch'; see 'birthdays announce list'\n")
 
+        // An import that rewrites his card keeps the choice.
+        let rewritten = Self.team.replacingOccurrences(of: "FN:Alan Turing\r\n", with: "FN:Alan Turing\r\nNICKNAME:Prof\r\n")
+        let imported = try await cli.run("import", try cli.write("team-again.vcf", rewritten))
+        #expect(imported.stdout.contains("1 updated"), "\(imported.stdout)")
+        #expect(try await Self.rooms(cli).first?["excluded"] as? Int == 1)
+
         _ = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
         #expect(try Self.messages(receiver).map { $0["text"] as? String } == ["🎂 Happy birthday, Ada Lovelace!"])
         let show = try await cli.run("show", "Alan")
