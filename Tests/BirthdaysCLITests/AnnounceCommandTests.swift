@@ -240,6 +240,10 @@ struct AnnounceCommandTests {
         let failing = try #require(try await Self.rooms(cli).first)
         #expect((failing["last_error"] as? String)?.contains("apprise exited with status 1") == true, "\(failing)")
         #expect((failing["last_error"] as? String)?.contains(String(receiver.port)) == false, "the URL is masked")
+        let status = try await cli.run(at: "2026-03-10T09:00:10+01:00", "status")
+        #expect(status.stdout.contains("Team rooms: room (next Fri 13 Mar 2026) failing: room could not take"), "\(status.stdout)")
+        #expect(status.stdout.contains("Only the team rooms get messages: no channel of yours is on."), "\(status.stdout)")
+        #expect(!status.stdout.contains(String(receiver.port)))
 
         _ = try await cli.run(at: "2026-03-10T09:00:20+01:00", "deliver", "--once")
         #expect(receiver.received.count == 1, "not before the retry's time")
