@@ -29,6 +29,8 @@ package struct AddedChannels: Sendable {
     /// argument: each depends on what is there already.
     package enum AddError: Error, Sendable, CustomStringConvertible {
         case nameTaken(String)
+        /// A team room of that name exists (``AnnounceRooms``).
+        case roomTaken(String)
         case appriseRefuses
         case appriseMissing
         case secret(ChannelSecretError)
@@ -37,6 +39,7 @@ package struct AddedChannels: Sendable {
         package var description: String {
             switch self {
             case .nameTaken(let name): "a channel named '\(name)' exists; give this one --name, or remove that one first"
+            case .roomTaken(let name): "a room named '\(name)' exists; give this one --name, or remove that one first"
             case .appriseRefuses: "apprise does not understand this URL (see its list of services: apprise --details)"
             case .appriseMissing: "the apprise program is not installed; install the Debian package apprise"
             case .secret(let error): error.description

@@ -140,6 +140,7 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
             log: configuration.logLine
         ),
         channelCheck: ReminderChannels.check(bus: configuration.bus),
+        rooms: AnnounceRooms.factory(databasePath: database.path, environment: configuration.environment, clock: configuration.clock),
         configuration: engineConfiguration,
         logger: logger
     )

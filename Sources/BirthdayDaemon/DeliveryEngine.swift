@@ -46,6 +46,13 @@ import ServiceLifecycle
 ///      every channel of the pass, with a warning in the log (its public id,
 ///      no name) and ``PassResult/defaulted`` counted. Retries go to the
 ///      channels that failed, as for anyone.
+///    - **Team rooms.** A row that is a room's message (`birthdays announce`:
+///      ``DeliveryEntry/announceRoom``) goes to that room's sink alone (the
+///      injected ``RoomFactory``), never to the pass's channels, and a reminder
+///      never to a room; the room is retried, recorded and counted as a
+///      channel is (its state under ``AnnounceRoom/stateName``). It is sent
+///      whatever channels of the user's deliver (adding the room was its
+///      consent), unless notifications are turned off (`denied`).
 ///    - **Stopping.** A graceful shutdown (what `birthdays run` starts on
 ///      SIGTERM or SIGINT, through swift-service-lifecycle) never cuts a
 ///      hand-over short: the engine checks `Task.isShuttingDownGracefully`
@@ -111,6 +118,9 @@ package actor DeliveryEngine {
     /// (those not paused; the daemon keeps long-lived channels and chooses among them).
     package typealias ChannelFactory = @Sendable (Settings, AuthorizationStatus, [RemoteChannel]) -> ChannelSet
 
+    /// The sink that delivers a team room's messages (`birthdays announce`).
+    package typealias RoomFactory = @Sendable (AnnounceRoom) -> any NotificationSink
+
     /// Whether a channel answers now (the daemon asks whether a desktop
     /// notification server does); see "Provisional ends by itself" above.
     package typealias ChannelCheck = @Sendable (Settings) async -> Bool
@@ -167,6 +177,7 @@ package actor DeliveryEngine {
     private let systemLocale: String?
     private let channels: ChannelFactory
     private let channelCheck: ChannelCheck?
+    private let rooms: RoomFactory?
     private let configuration: Configuration
     private let logger: Logger
     private let alarm = Alarm()
@@ -185,6 +196,7 @@ package actor DeliveryEngine {
     ///   - channels: makes the channel set for a pass.
     ///   - channelCheck: asks whether a channel answers, to end a
     ///     `provisional` permission; `nil` never ends it.
+    ///   - rooms: makes the sink of a team room; `nil` leaves the rooms' messages queued.
     ///   - logger: receives counts, never names.
     package init(
         database: AppDatabase,
@@ -194,6 +206,7 @@ package actor DeliveryEngine {
         systemLocale: String? = nil,
         channels: @escaping ChannelFactory,
         channelCheck: ChannelCheck? = nil,
+        rooms: RoomFactory? = nil,
         configuration: Configuration = Configuration(),
         logger: Logger
     ) {
@@ -204,6 +217,7 @@ package actor DeliveryEngine {
         self.systemLocale = systemLocale
         self.channels = channels
         self.channelCheck = channelCheck
+        self.rooms = rooms
         self.configuration = configuration
         self.logger = logger
     }
@@ -240,12 +254,27 @@ package actor DeliveryEngine {
         let zone = settings.resolvedTimeZone(system: system)
         result.today = LocalDate.today(at: start, in: zone)
         let consent = ChannelConsent(status: status, builtIn: settings.channels, added: remote.map(\.name))
-        if consent.delivers {
-            warnedNotAllowed = false
-            let set = channels(settings, status, remote)
-            for entry in work {
-                // Stopping ends the pass between reminders; the rest stay queued for the next start.
-                if Self.stopping { break }
+        // A team room's message goes to its room alone, whatever the user's channels: adding the room was its consent.
+        let roomSinks = status == .denied ? nil : rooms
+        let set = consent.delivers ? channels(settings, status, remote) : nil
+        for entry in work {
+            // Stopping ends the pass between reminders; the rest stay queued for the next start.
+            if Self.stopping { break }
+            if let name = entry.announceRoom {
+                guard let roomSinks else { continue }
+                let room = due.rooms.first { $0.name == name }
+                let members = room.map { [ChannelSet.Member(name: $0.stateName, sink: roomSinks($0))] } ?? []
+                await handle(
+                    entry,
+                    set: ChannelSet(members),
+                    personChannels: nil,
+                    reach: nil,
+                    zone: zone,
+                    settings: settings,
+                    ids: ids,
+                    result: &result
+                )
+            } else if let set {
                 await handle(
                     entry,
                     set: set,
@@ -257,6 +286,9 @@ package actor DeliveryEngine {
                     result: &result
                 )
             }
+        }
+        if consent.delivers {
+            warnedNotAllowed = false
         } else if !warnedNotAllowed {
             warnedNotAllowed = true
             logger.notice("no channel delivers; nothing is delivered or scheduled", metadata: ["status": "\(status.rawValue)"])
@@ -404,7 +436,8 @@ package actor DeliveryEngine {
     ) -> Reminder {
         var reminder = entry.reminder(timeZone: zone, late: late, publicIDs: ids)
         let localizer = settings.localizer(systemLocale: systemLocale)
-        if late {
+        // A team room's message is the same whenever it arrives on its day.
+        if late, entry.announceRoom == nil {
             let due = String(ISOInstant.format(entry.fireAt, in: zone).dropFirst(11).prefix(5))
             let note = localizer(.reminderLate(dueAt: due))
             // A digest's note is its first line, where a channel that cuts a long message keeps it.

@@ -113,8 +113,8 @@ package struct ChannelSecrets: Sendable {
         }
     }
 
-    /// Writes `bytes` to a new file at `path`, mode 0600 (never an existing one).
-    private func write(_ bytes: [UInt8], to path: String) throws(ChannelSecretError) {
+    /// Writes `bytes` to a new file at `path`, mode 0600 (never an existing one); ``RoomSecrets`` writes with it too.
+    func write(_ bytes: [UInt8], to path: String) throws(ChannelSecretError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }

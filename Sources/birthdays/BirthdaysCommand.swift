@@ -42,6 +42,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             SettingsCommand.self,
             Notifications.self,
             Channels.self,
+            Announce.self,
             Onboard.self,
             Export.self,
             Publish.self,

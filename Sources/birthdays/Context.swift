@@ -243,6 +243,7 @@ final class TrialCopy: Sendable {
             database = try AppDatabase.openCopy(of: path, at: copy)
             do throws(ChannelSecretError) {
                 try ChannelSecrets(databasePath: path).copy(to: ChannelSecrets(databasePath: copy))
+                try RoomSecrets(databasePath: path).copy(to: RoomSecrets(databasePath: copy))
             } catch {
                 throw CLIError("cannot copy the channels' secrets for the throwaway copy: \(error)")
             }

@@ -162,6 +162,14 @@ public struct Message: Sendable, Hashable {
         case digestOff = "digest.off"
         case digestNext = "digest.next"
         case listSeparator = "list.separator"
+        case listAndPair = "list.and.pair"
+        case listAndStart = "list.and.start"
+        case listAndEnd = "list.and.end"
+
+        // A team room's announcement (`birthdays announce`).
+        case announce = "announce.message"
+        case announceNameAge = "announce.name.age"
+        case announceTest = "announce.test"
 
         // upcoming
         case upcomingBirthday = "upcoming.birthday"
@@ -210,6 +218,8 @@ public struct Message: Sendable, Hashable {
         // exclude, include, remind
         case personExcluded = "person.excluded"
         case personIncluded = "person.included"
+        case personExcludedAnnounce = "person.excluded.announce"
+        case personIncludedAnnounce = "person.included.announce"
         case personRemind = "person.remind"
         case personRemindDefault = "person.remind.default"
         case personRemindChannels = "person.remind.channels"
@@ -394,6 +404,10 @@ public struct Message: Sendable, Hashable {
             case .digestSpanTitle, .digestSpanTitleMixed, .digestLine: [.text, .text, .text]
             case .digestLineMarked: [.text, .text, .text, .text]
             case .digestMore: [.number]
+            case .announce, .announceTest: [.text]
+            case .personExcludedAnnounce, .personIncludedAnnounce: [.name, .text]
+            case .announceNameAge: [.text, .number]
+            case .listAndPair, .listAndStart, .listAndEnd: [.text, .text]
             case .digestOff, .listSeparator, .roundTitle, .roundNote, .greetingBirthdaySubject, .greetingAnniversarySubject: []
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
@@ -525,6 +539,22 @@ extension Message {
     }
     /// "+2 more": the people the digest's title does not name.
     public static func digestMore(_ count: Int) -> Message { Message(.digestMore, .number(count)) }
+    /// A team room's message: "🎂 Happy birthday, Ada Lovelace and Alan Turing!" (`names`: the list, joined).
+    public static func announce(names: String) -> Message { Message(.announce, .text(names)) }
+    /// `announce test`'s message to a room: "🎂 A test from birthdays: …", naming the room's `group`.
+    public static func announceTest(group: String) -> Message { Message(.announceTest, .text(group)) }
+    /// `exclude PERSON --announce ROOM` (`excluded`) or `include PERSON --announce ROOM`.
+    public static func personAnnounce(name: String, room: String, excluded: Bool) -> Message {
+        Message(excluded ? .personExcludedAnnounce : .personIncludedAnnounce, .name(name), .text(room))
+    }
+    /// A name in a room's message with the age turned (`--ages`): "Ada Lovelace (36)".
+    public static func announceNameAge(name: String, age: Int) -> Message { Message(.announceNameAge, .text(name), .number(age)) }
+    /// Two items of a list: "Ada and Alan".
+    public static func listAndPair(_ first: String, _ second: String) -> Message { Message(.listAndPair, .text(first), .text(second)) }
+    /// An item before the rest of a list of three or more: "Ada, Alan, and Grace".
+    public static func listAndStart(_ first: String, _ rest: String) -> Message { Message(.listAndStart, .text(first), .text(rest)) }
+    /// The last two items of a list of three or more: "Alan, and Grace".
+    public static func listAndEnd(_ first: String, _ last: String) -> Message { Message(.listAndEnd, .text(first), .text(last)) }
     /// `birthdays digest` for a period without events, from `first` to `last`.
     public static func digestNone(from first: String, to last: String) -> Message { Message(.digestNone, .text(first), .text(last)) }
     /// `birthdays digest`: when the next digest is sent.

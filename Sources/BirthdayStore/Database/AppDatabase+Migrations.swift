@@ -435,6 +435,35 @@ extension AppDatabase {
             }
         }
 
+        // Team rooms (issue 35, `birthdays announce`): a room's URL carries tokens, so it lives
+        // in a 0600 file beside the database (RoomSecrets) and `target` keeps its scheme only.
+        // What each room sends goes through pendingNotification and the delivery ledger
+        // (notificationId "announce:NAME", one row per room and day); how a room fares is
+        // kept in channelState under the same name.
+        migrator.registerMigration("v25-announce") { db in
+            try db.create(table: "announceRoom") { t in
+                t.primaryKey("name", .text)
+                // The group whose birthdays it announces (personGroup.name).
+                t.column("groupName", .text).notNull()
+                // "apprise" | "webhook"
+                t.column("kind", .text).notNull()
+                t.column("target", .text).notNull()
+                t.column("ages", .boolean).notNull().defaults(to: false)
+                // "friday" | "monday" | "off"
+                t.column("weekend", .text).notNull()
+                // A catalog language (de, zh-Hans); NULL follows the language setting.
+                t.column("language", .text)
+                t.column("createdAt", .double).notNull()
+            }
+            // People left out of one room's announcements (`exclude PERSON --announce NAME`). No
+            // reference to person: an import writes a person with INSERT OR REPLACE, which must keep this.
+            try db.create(table: "announceExclusion") { t in
+                t.column("room", .text).notNull().references("announceRoom", onDelete: .cascade)
+                t.column("personId", .text).notNull()
+                t.primaryKey(["room", "personId"])
+            }
+        }
+
         return migrator
     }
 }

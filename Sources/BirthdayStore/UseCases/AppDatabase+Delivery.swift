@@ -21,6 +21,8 @@ package struct DueWork: Sendable {
     /// The ways to reach the people of ``entries`` who have any, by person id:
     /// read as the reminder goes out, so a changed card is heard.
     package var reach: [String: PersonReach] = [:]
+    /// The team rooms (`birthdays announce`), for the rows that are their messages.
+    package var rooms: [AnnounceRoom] = []
 }
 
 /// A person's contact points, with the names the reminder's words choose from (the `names` setting).
@@ -65,7 +67,8 @@ extension AppDatabase {
                 publicIDs: try SettingRecord.publicIDs(db),
                 remoteChannels: try ChannelRecord.delivering(db),
                 personChannels: try PersonRecord.channelChoices(ids: Array(Set(entries.map(\.personID))), db),
-                reach: try ContactPointRecord.reach(ids: Array(Set(entries.map(\.personID))), db)
+                reach: try ContactPointRecord.reach(ids: Array(Set(entries.map(\.personID))), db),
+                rooms: entries.contains { $0.announceRoom != nil } ? try AnnounceRoomRecord.all(db) : []
             )
         }
     }

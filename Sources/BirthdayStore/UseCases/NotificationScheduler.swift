@@ -27,6 +27,10 @@ import Logging
 ///    dismissed, …), so re-adding a request can never send it twice;
 ///    with the next digest among them when the `digest` setting is on
 ///    (``digestRequest(_:settings:timeZone:now:systemLocale:after:)``);
+///    and with each team room's next message (`birthdays announce`:
+///    ``AnnouncePlanner``), planned even when no channel of the user's
+///    delivers (adding a room is its consent), unless notifications are
+///    turned off; rooms take no place of the 64;
 /// 4. logs how many were scheduled, never a name or a date of birth.
 ///
 /// The clock, the system time zone and the system locale are injected; the
@@ -100,8 +104,13 @@ package struct NotificationScheduler: Sendable {
         _ = try PendingNotificationRecord.deleteAll(db)
         let status = try SettingRecord.authorizationStatus(db)
         let consent = try ChannelRecord.consent(settings: settings, status: status, db)
+        // The team rooms' next messages: adding a room is its consent, so only `notifications disable` stops them.
+        let rooms =
+            status == .denied
+            ? [] : try AppDatabase.announceRequests(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale)
         guard consent.delivers else {
-            return RescheduleResult(status: status, consent: consent, requests: [], timeZone: zone)
+            let requests = try saveUnknown(rooms, since: LocalDate.today(at: instant, in: zone), db)
+            return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)
         }
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant, localizer: settings.localizer(systemLocale: systemLocale))
         let rules = settings.treatmentRules
@@ -119,13 +128,22 @@ package struct NotificationScheduler: Sendable {
             planned.sort(by: NotificationRequest.firesBefore)
             if planned.count > NotificationRequest.pendingLimit { planned.removeLast(planned.count - NotificationRequest.pendingLimit) }
         }
+        planned.append(contentsOf: rooms)
         let since = planned.map(\.occurrenceDate).min() ?? LocalDate.today(at: instant, in: zone)
+        let requests = try saveUnknown(planned, since: since, db)
+        return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)
+    }
+
+    /// Saves those of `planned` that the ledger does not hold already for the
+    /// same occurrence (from `since` on), so re-adding one never sends it twice; those saved.
+    private static func saveUnknown(_ planned: [NotificationRequest], since: LocalDate, _ db: Database) throws -> [NotificationRequest] {
+        guard !planned.isEmpty else { return [] }
         let known = try DeliveryRecord.keys(since: since, db)
         let requests = known.isEmpty ? planned : planned.filter { !known.contains($0.id + "|" + $0.occurrenceDate.description) }
         for request in requests {
             try PendingNotificationRecord.save(request, db)
         }
-        return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)
+        return requests
     }
 
     /// The next digest's pending request, when the `digest` setting is on

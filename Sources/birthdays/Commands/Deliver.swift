@@ -56,6 +56,7 @@ extension BirthdaysCommand {
                     log: { line in try StandardOutput.write(line + "\n") }
                 ),
                 channelCheck: ReminderChannels.check(),
+                rooms: AnnounceRooms.factory(databasePath: context.database.path, environment: context.environment, clock: clock),
                 logger: context.daemonLogger("birthdays.deliver")
             )
             // Without a daemon, this pass holds the lock and may recover rows a

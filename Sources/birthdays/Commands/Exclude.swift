@@ -25,14 +25,24 @@ extension BirthdaysCommand {
 
         @OptionGroup var shared: SharedRuleOptions
 
+        @Option(
+            help: ArgumentHelp("A team room (see birthdays announce list): leave the person out, for that room's messages only.", valueName: "room")
+        )
+        var announce: String?
+
         @Flag(help: "Print the person as `people --json` does (with --group or --source: the rule).")
         var json = false
 
-        func validate() throws { try shared.validate(person: person) }
+        func validate() throws {
+            try shared.validate(person: person)
+            if announce != nil, person == nil { throw ValidationError("--announce ROOM takes one person, not --group or --source") }
+        }
 
         func run() async throws {
             let context = try Context(global)
-            if let scope = try await context.scope(shared) {
+            if let room = announce, let person {
+                try await context.setAnnounceExclusion(true, of: person, room: room)
+            } else if let scope = try await context.scope(shared) {
                 try await context.setSharedExclusion(.exclude, for: scope, json: json)
             } else if let person {
                 try await context.setExclusion(.exclude, of: person, json: json)
@@ -56,5 +66,19 @@ extension Context {
                 ? JSONOutput.string(PersonOutput(result.person), pretty: true)
                 : localizer(choice == .exclude ? .personExcluded(name: name) : .personIncluded(name: name))
         )
+    }
+}
+
+extension Context {
+    /// `exclude PERSON --announce ROOM` (`excluded`) and `include PERSON
+    /// --announce ROOM`: leaves the person out of that room's messages, or
+    /// takes them back in, and reschedules; one sentence.
+    func setAnnounceExclusion(_ excluded: Bool, of query: String, room: String) async throws {
+        let found = try await person(matching: query)
+        guard try await database.setAnnounceExclusion(room: room, personID: found.id, excluded: excluded, rescheduling: scheduler()) != nil else {
+            throw CLIError("there is no room named '\(SafeText.line(room))'; see 'birthdays announce list'")
+        }
+        let localizer = try await localizer()
+        try output(localizer(.personAnnounce(name: SafeText.line(found.name), room: room, excluded: excluded)))
     }
 }

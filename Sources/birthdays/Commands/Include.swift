@@ -24,14 +24,27 @@ extension BirthdaysCommand {
 
         @OptionGroup var shared: SharedRuleOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "A team room (see birthdays announce list): take the person back in, for that room's messages only.",
+                valueName: "room"
+            )
+        )
+        var announce: String?
+
         @Flag(help: "Print the person as `people --json` does (with --group or --source: the rule).")
         var json = false
 
-        func validate() throws { try shared.validate(person: person) }
+        func validate() throws {
+            try shared.validate(person: person)
+            if announce != nil, person == nil { throw ValidationError("--announce ROOM takes one person, not --group or --source") }
+        }
 
         func run() async throws {
             let context = try Context(global)
-            if let scope = try await context.scope(shared) {
+            if let room = announce, let person {
+                try await context.setAnnounceExclusion(false, of: person, room: room)
+            } else if let scope = try await context.scope(shared) {
                 try await context.setSharedExclusion(.include, for: scope, json: json)
             } else if let person {
                 try await context.setExclusion(.include, of: person, json: json)

@@ -49,6 +49,8 @@ struct StatusReport {
     /// of which delivers now (removed, paused, or out of the `channels`
     /// setting): their reminders go through the default channels.
     var defaultedPeople: [String] = []
+    /// The team rooms (`birthdays announce`) with their next messages.
+    var rooms: [AnnounceRoomSummary] = []
 
     /// - Parameter names: look up the people's names (for a terminal).
     init(context: Context, days: Int, names: Bool = false) async throws {
@@ -73,6 +75,7 @@ struct StatusReport {
         publishTargets = try await database.publishTargets()
         serviceInstalled = context.userService().isInstalled
         channelStatuses = try await database.channelStatuses()
+        rooms = try await database.announceSummaries(now: context.now, systemTimeZone: context.systemTimeZone)
         let delivering = Set(channels)  // paused ones are not among them (ChannelConsent)
         defaultedPeople = try await database.channelChoices().filter { delivering.isDisjoint(with: $0.value) }.keys.sorted()
         if names {
@@ -324,7 +327,21 @@ struct StatusReport {
         var lines: [String] = []
         lines.append("Daemon: " + (pid.map { "running (pid \($0))" } ?? "not running; reminders are delivered only while it runs, so " + startHint))
         lines.append("Notifications: \(permission.rawValue); channels: \(channels.isEmpty ? "none" : channels.joined(separator: ","))")
-        if channels.isEmpty {
+        if !rooms.isEmpty {
+            let each = rooms.map { summary in
+                summary.room.name + (summary.next.map { " (next " + AnnounceOutput.day($0) + ")" } ?? "")
+                    + (summary.status?.lastFailure != nil ? " failing: " + SafeText.line(summary.status?.lastError ?? "", maxCharacters: 120) : "")
+            }
+            lines.append(
+                "Team rooms: " + each.joined(separator: ", ") + (permission == .denied ? "; notifications are off, so none gets a message" : "")
+            )
+        }
+        if channels.isEmpty, !rooms.isEmpty, permission != .denied {
+            lines.append(
+                "Only the team rooms get messages: no channel of yours is on. Allow the desktop with: birthdays notifications enable, "
+                    + "or add a channel: birthdays channels add email ADDRESS (or ntfy URL)"
+            )
+        } else if channels.isEmpty {
             lines.append(
                 permission == .denied
                     ? "Nothing is delivered: notifications are off. Turn them on with: birthdays notifications enable"

@@ -1,0 +1,87 @@
+import BirthdayCore
+import Foundation
+import GRDB
+
+extension AnnounceRoom.Kind: DatabaseValueConvertible {}
+extension AnnounceWeekend: DatabaseValueConvertible {}
+
+/// A row of the `announceRoom` table (migration `v25-announce`): a team room
+/// (`birthdays announce add`). Never a secret: the URL lives in a 0600 file,
+/// and `target` keeps its scheme only.
+struct AnnounceRoomRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "announceRoom"
+
+    var name: String
+    var groupName: String
+    var kind: AnnounceRoom.Kind
+    var target: String
+    var ages: Bool
+    var weekend: AnnounceWeekend
+    var language: String?
+    var createdAt: Double
+
+    init(_ room: AnnounceRoom, createdAt: Date) {
+        name = room.name
+        groupName = room.group
+        kind = room.kind
+        target = room.target
+        ages = room.ages
+        weekend = room.weekend
+        language = room.language
+        self.createdAt = createdAt.timeIntervalSince1970
+    }
+
+    var room: AnnounceRoom {
+        AnnounceRoom(name: name, group: groupName, kind: kind, target: target, ages: ages, weekend: weekend, language: language)
+    }
+
+    /// Every room, oldest first.
+    static func all(_ db: Database) throws -> [AnnounceRoom] {
+        try AnnounceRoomRecord.order(Column("createdAt"), Column("name")).fetchAll(db).map(\.room)
+    }
+
+    /// Adds `room`; false when a room of that name exists (nothing is written then).
+    static func add(_ room: AnnounceRoom, now: Date, _ db: Database) throws -> Bool {
+        guard try AnnounceRoomRecord.fetchOne(db, key: room.name) == nil else { return false }
+        try AnnounceRoomRecord(room, createdAt: now).insert(db)
+        _ = try ChannelStateRecord.deleteOne(db, key: room.stateName)
+        return true
+    }
+
+    /// Removes the room `name`, its exclusions (by cascade), its state and its
+    /// pending announcement; whether there was one. Its ledger rows stay, so a
+    /// room added again under the name is not announced to twice that day.
+    static func remove(named name: String, _ db: Database) throws -> Bool {
+        let room = AnnounceRoom(name: name, group: "", kind: .apprise, target: "")
+        _ = try ChannelStateRecord.deleteOne(db, key: room.stateName)
+        _ = try PendingNotificationRecord.deleteOne(db, key: room.notificationID)
+        return try AnnounceRoomRecord.deleteOne(db, key: name)
+    }
+}
+
+/// The `announceExclusion` table (migration `v25-announce`): who is left out
+/// of which room's announcements.
+enum AnnounceExclusionRecord {
+    /// Leaves `personID` out of room `room` (`excluded`), or takes them back in; whether anything changed.
+    static func set(room: String, personID: String, excluded: Bool, _ db: Database) throws -> Bool {
+        if excluded {
+            try db.execute(sql: "INSERT OR IGNORE INTO announceExclusion (room, personId) VALUES (?, ?)", arguments: [room, personID])
+        } else {
+            try db.execute(sql: "DELETE FROM announceExclusion WHERE room = ? AND personId = ?", arguments: [room, personID])
+        }
+        return db.changesCount > 0
+    }
+
+    /// The people left out of room `room`.
+    static func people(room: String, _ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT personId FROM announceExclusion WHERE room = ?", arguments: [room]))
+    }
+
+    /// How many people each room leaves out, by room.
+    static func counts(_ db: Database) throws -> [String: Int] {
+        var result: [String: Int] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT room, COUNT(*) FROM announceExclusion GROUP BY room")
+        while let row = try rows.next() { result[row[0]] = row[1] }
+        return result
+    }
+}

@@ -1,0 +1,418 @@
+import BirthdayCore
+import BirthdayStore
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `birthdays announce` (team rooms) with the real binary, Debian's `apprise`
+/// posting to a loopback `json://` receiver, the JSON webhook through the real
+/// `birthdays-network` helper to the same receiver, the real SQLite file and
+/// `birthdays run` with a flowing pretend clock.
+///
+/// The team: Ada Lovelace (born 1990-03-10, with an e-mail address and a
+/// note), Alan Turing (--03-10, no year) and Grace Hopper (1906-03-14, a
+/// Saturday in 2026) in the group Team; Edsger Dijkstra (1930-03-10) in no
+/// group. `BIRTHDAYS_NOW` starts on Tuesday 2026-03-10 at 08:00 Europe/Berlin;
+/// the delivery time is 09:00. Notifications are never enabled: a room
+/// delivers without any channel of the user's.
+@Suite(.timeLimit(.minutes(3)))
+struct AnnounceCommandTests {
+    typealias Receiver = ChannelsCommandTests.Receiver
+
+    static var appriseInstalled: Bool { ChannelsCommandTests.appriseInstalled }
+
+    static let team = """
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        UID:ada\r
+        FN:Ada Lovelace\r
+        BDAY:1990-03-10\r
+        EMAIL:ada@example.org\r
+        NOTE:loves cake\r
+        CATEGORIES:Team\r
+        END:VCARD\r
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        UID:alan\r
+        FN:Alan Turing\r
+        BDAY:--03-10\r
+        CATEGORIES:Team\r
+        END:VCARD\r
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        UID:grace\r
+        FN:Grace Hopper\r
+        BDAY:1906-03-14\r
+        CATEGORIES:Team\r
+        END:VCARD\r
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        UID:edsger\r
+        FN:Edsger Dijkstra\r
+        BDAY:1930-03-10\r
+        END:VCARD\r
+
+        """
+
+    static func withTeam() async throws -> CLIProcess {
+        let cli = try CLIProcess()
+        let imported = try await cli.run("import", try cli.write("team.vcf", team))
+        try #require(imported.status == 0, "\(imported.stderr)")
+        return cli
+    }
+
+    /// The JSON bodies a webhook room posted.
+    static func messages(_ receiver: Receiver) throws -> [[String: Any]] {
+        try receiver.received.map { try CLIProcess.object($0) }
+    }
+
+    static func rooms(_ cli: CLIProcess) async throws -> [[String: Any]] {
+        try CLIProcess.array(try await cli.run("announce", "list", "--json").stdout)
+    }
+
+    /// Every byte of the database and its WAL.
+    static func databaseBytes(_ cli: CLIProcess) -> String {
+        [cli.databasePath, cli.databasePath + "-wal"].map {
+            (try? Data(contentsOf: URL(fileURLWithPath: $0))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+        .joined()
+    }
+
+    static func mode(_ path: String) -> mode_t? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
+    }
+
+    // MARK: - Adding, listing, testing, removing
+
+    @Test func aRoomIsAddedListedWithItsURLMaskedTestedAndRemoved() async throws {
+        try #require(Self.appriseInstalled, "needs Debian's apprise (make test installs it)")
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+
+        let added = try await cli.run("announce", "add", receiver.url, "--group", "team")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("Added team (json://… → the group Team); its next message is on Tue 10 Mar 2026 (2 people)"), "\(added.stdout)")
+        let file = cli.path("announce/team.url")
+        #expect(Self.mode(file) == 0o600)
+        #expect(Self.mode(cli.path("announce")) == 0o700)
+        #expect((try? String(contentsOfFile: file, encoding: .utf8)) == receiver.url + "\n")
+        #expect(!Self.databaseBytes(cli).contains("127.0.0.1:\(receiver.port)"), "the URL never reaches the database")
+
+        let listed = try await Self.rooms(cli)
+        let room = try #require(listed.first)
+        #expect(listed.count == 1)
+        #expect(room["name"] as? String == "team")
+        #expect(room["group"] as? String == "Team")
+        #expect(room["target"] as? String == "json://…")
+        #expect(room["weekend"] as? String == "friday")
+        #expect(room["ages"] as? Bool == false)
+        #expect(room["next_day"] as? String == "2026-03-10")
+        #expect(room["next_people"] as? Int == 2)
+        let table = try await cli.run("announce")
+        #expect(
+            table.stdout.contains("team") && table.stdout.contains("json://…") && !table.stdout.contains(String(receiver.port)),
+            "\(table.stdout)"
+        )
+
+        let tested = try await cli.run("announce", "test", "team")
+        #expect(tested.status == 0, "\(tested.stderr)")
+        #expect(tested.stdout == "OK    team\n")
+        #expect(receiver.received.count == 1)
+        let test = try #require(receiver.received.first)
+        #expect(test.contains("A test from birthdays") && test.contains("Team"), "\(test)")
+        #expect(!test.contains("Ada"), "a test names no one")
+        #expect((try await Self.rooms(cli)).first?["last_success"] is String)
+
+        let taken = try await cli.run("announce", "add", receiver.url, "--group", "Team")
+        #expect(taken.status == 1)
+        #expect(taken.stderr == "Error: a room named 'team' exists; give this one --name, or remove that one first\n")
+
+        let removed = try await cli.run("announce", "remove", "team")
+        #expect(removed.stdout == "Removed team.\n")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(try await Self.rooms(cli).isEmpty)
+        let pending = try await cli.run("pending")
+        #expect(!pending.stdout.contains("team"), "its pending message went with it: \(pending.stdout)")
+        let again = try await cli.run("announce", "remove", "team")
+        #expect(again.status == 1)
+        #expect(again.stderr == "Error: there is no room named 'team'; see 'birthdays announce list'\n")
+    }
+
+    @Test(arguments: [
+        ["announce", "add", "not a url", "--group", "Team"],
+        ["announce", "add", "https://hooks.example.org/x", "--group", "Team", "--weekend", "sunday"],
+        ["announce", "add", "https://hooks.example.org/x", "--group", "Team", "--language", "tlh"],
+        ["announce", "add", "https://hooks.example.org/x", "--group", "Team", "--name", "Bad Name"],
+        ["announce", "add", "https://hooks.example.org/x", "--group", "Nobody"],
+        ["exclude", "--group", "Team", "--announce", "team"],
+    ])
+    func aBadArgumentIsAUsageErrorAndStoresNothing(_ arguments: [String]) async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let result = try await cli.run(arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").first?.hasPrefix("Error: ") == true, "\(result.stderr)")
+        #expect(try await Self.rooms(cli).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: cli.path("announce/team.url")))
+    }
+
+    @Test func aURLAppriseDoesNotUnderstandLeavesNothing() async throws {
+        try #require(Self.appriseInstalled, "needs Debian's apprise (make test installs it)")
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let bogus = try await cli.run("announce", "add", "bogus://x", "--group", "Team")
+        #expect(bogus.status == 1)
+        #expect(bogus.stderr.contains("apprise does not understand this URL"), "\(bogus.stderr)")
+        #expect(try await Self.rooms(cli).isEmpty)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: cli.path("announce"))) ?? []
+        #expect(left.isEmpty, "no staged file is left: \(left)")
+    }
+
+    // MARK: - The day's message
+
+    /// Through the JSON webhook: one message naming Ada and Alan, without a
+    /// year, an age, a contact point, a note or anyone outside the group;
+    /// exactly once however often a pass runs; nothing on a day without birthdays.
+    @Test func theRoomGetsOneMessageOnTheDayNamingTheGroupsBirthdays() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        let url = "http://127.0.0.1:\(receiver.port)/hooks/T0KEN-SECRET"
+        #expect(try await cli.run("announce", "add", url, "--group", "Team").status == 0)
+
+        let before = try await cli.run(at: "2026-03-10T08:59:00+01:00", "deliver", "--once")
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(receiver.received.isEmpty, "not before the delivery time")
+
+        let pass = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        let messages = try Self.messages(receiver)
+        #expect(messages.count == 1)
+        let message = try #require(messages.first)
+        #expect(message["text"] as? String == "🎂 Happy birthday, Ada Lovelace and Alan Turing!")
+        #expect(message["day"] as? String == "2026-03-10")
+        #expect(message["room"] as? String == "team")
+        let raw = receiver.received.joined()
+        for secret in ["1990", "36", "ada@example.org", "cake", "Dijkstra", "Grace"] {
+            #expect(!raw.contains(secret), "the message holds no \(secret): \(raw)")
+        }
+        #expect(!pass.stdout.contains("Ada") && !pass.stderr.contains("Ada") && !pass.stderr.contains("T0KEN"), "\(pass.stderr)")
+        #expect(!Self.databaseBytes(cli).contains("T0KEN"))
+
+        _ = try await cli.run(at: "2026-03-10T09:30:00+01:00", "deliver", "--once")
+        _ = try await cli.run(at: "2026-03-10T18:00:00+01:00", "deliver", "--once")
+        #expect(receiver.received.count == 1, "exactly once a day")
+        let rows = try await cli.deliveries().filter { $0.notificationID == "announce:team" }
+        #expect(rows.map(\.state) == [.delivered])
+
+        // Thursday 12 March: nobody's birthday, nothing sent; Friday 13: Grace's Saturday.
+        _ = try await cli.run(at: "2026-03-12T09:00:05+01:00", "deliver", "--once")
+        #expect(receiver.received.count == 1, "nothing on a day without birthdays")
+        _ = try await cli.run(at: "2026-03-13T09:00:05+01:00", "deliver", "--once")
+        let friday = try Self.messages(receiver)
+        #expect(friday.count == 2)
+        #expect(friday.last?["text"] as? String == "🎂 Happy birthday, Grace Hopper!")
+        #expect(friday.last?["day"] as? String == "2026-03-13")
+    }
+
+    /// The receiver fails: the message is retried alone, until it gets through, once.
+    @Test func aFailedMessageIsRetriedUntilItGetsThrough() async throws {
+        try #require(Self.appriseInstalled, "needs Debian's apprise (make test installs it)")
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", receiver.url, "--group", "Team", "--name", "room").status == 0)
+        try receiver.answer(500)
+
+        let first = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(first.stdout.contains("1 to retry"), "\(first.stdout)")
+        #expect(try await cli.deliveries().map(\.state) == [.retrying])
+        #expect(receiver.received.count == 1)
+        let failing = try #require(try await Self.rooms(cli).first)
+        #expect((failing["last_error"] as? String)?.contains("apprise exited with status 1") == true, "\(failing)")
+        #expect((failing["last_error"] as? String)?.contains(String(receiver.port)) == false, "the URL is masked")
+        let status = try await cli.run(at: "2026-03-10T09:00:10+01:00", "status")
+        #expect(status.stdout.contains("Team rooms: room (next Fri 13 Mar 2026) failing: room could not take"), "\(status.stdout)")
+        #expect(status.stdout.contains("Only the team rooms get messages: no channel of yours is on."), "\(status.stdout)")
+        #expect(!status.stdout.contains(String(receiver.port)))
+
+        _ = try await cli.run(at: "2026-03-10T09:00:20+01:00", "deliver", "--once")
+        #expect(receiver.received.count == 1, "not before the retry's time")
+
+        try receiver.answer(200)
+        _ = try await cli.run(at: "2026-03-10T09:01:00+01:00", "deliver", "--once")
+        #expect(try await cli.deliveries().map(\.state) == [.delivered])
+        #expect(receiver.received.count == 2)
+        #expect(receiver.received.last?.contains("Happy birthday, Ada Lovelace and Alan Turing!") == true, "\(receiver.received)")
+        _ = try await cli.run(at: "2026-03-10T09:05:00+01:00", "deliver", "--once")
+        #expect(receiver.received.count == 2, "delivered once")
+    }
+
+    /// With the log channel on, Ada's own reminder goes to the log and the
+    /// room's message to the room: neither reaches the other.
+    @Test func aRoomAndTheUsersChannelsNeverGetEachOthersMessages() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        try await cli.set("day-before", "off")
+        try await cli.set("channels", "log")
+        try await cli.enableNotifications()
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/team", "--group", "Team").status == 0)
+
+        let pass = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        #expect(try Self.messages(receiver).map { $0["text"] as? String } == ["🎂 Happy birthday, Ada Lovelace and Alan Turing!"])
+        // Ada's, Alan's and Edsger's own reminders went to the log; the room's message did not.
+        #expect(pass.stdout.occurrences(of: "reminder delivered") == 3, "\(pass.stdout)")
+        #expect(!pass.stdout.contains(try await cli.publicID("announce:team")), "\(pass.stdout)")
+        let states = Dictionary(uniqueKeysWithValues: try await cli.deliveries().map { ($0.notificationID, $0.state) })
+        #expect(states["announce:team"] == .delivered)
+        #expect(states.count > 1 && states.values.allSatisfy { $0 == .delivered }, "\(states)")
+    }
+
+    /// A trial at pretend time (no BIRTHDAYS_NOW_WRITES) reaches the room through
+    /// its throwaway copy, URL file included; the real ledger is untouched.
+    @Test func aTrialAtPretendTimeReachesTheRoomAndWritesNothing() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/team", "--group", "Team").status == 0)
+        let trial = try ChannelTruthTests.trial(of: cli)
+        let pass = try await trial.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        #expect(receiver.received.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.path("tmp")).isEmpty, "the copy and its URL file are gone")
+        #expect(try await cli.deliveries().isEmpty, "the trial wrote its copy only")
+    }
+
+    // MARK: - Weekends, exclusion, ages, languages
+
+    /// Grace's Saturday (14 March) on the Friday before, the Monday after, or the day itself.
+    @Test func aWeekendBirthdayIsAnnouncedAsEachRoomChose() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("exclude", "Ada").status == 0)
+        #expect(try await cli.run("exclude", "Alan").status == 0)
+        for rule in ["friday", "monday", "off"] {
+            let added = try await cli.run(
+                "announce",
+                "add",
+                "http://127.0.0.1:\(receiver.port)/\(rule)",
+                "--group",
+                "Team",
+                "--name",
+                rule,
+                "--weekend",
+                rule
+            )
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let next = Dictionary(uniqueKeysWithValues: try await Self.rooms(cli).map { ($0["name"] as? String ?? "", $0["next_day"] as? String ?? "") })
+        #expect(next == ["friday": "2026-03-13", "monday": "2026-03-16", "off": "2026-03-14"])
+
+        for day in ["2026-03-13", "2026-03-14", "2026-03-15", "2026-03-16"] {
+            _ = try await cli.run(at: day + "T09:00:05+01:00", "deliver", "--once")
+        }
+        let sent = try Self.messages(receiver).map { "\($0["room"] as? String ?? "") \($0["day"] as? String ?? "")" }
+        #expect(sent == ["friday 2026-03-13", "off 2026-03-14", "monday 2026-03-16"])
+        #expect(try Self.messages(receiver).allSatisfy { $0["text"] as? String == "🎂 Happy birthday, Grace Hopper!" })
+    }
+
+    @Test func aPersonLeftOutOfARoomIsNotNamedThereAndCanComeBack() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/team", "--group", "Team").status == 0)
+
+        let excluded = try await cli.run("exclude", "Alan", "--announce", "team")
+        #expect(excluded.status == 0, "\(excluded.stderr)")
+        #expect(excluded.stdout == "Alan Turing is left out of the room team (undo with birthdays include PERSON --announce team).\n")
+        let room = try #require(try await Self.rooms(cli).first)
+        #expect(room["excluded"] as? Int == 1)
+        #expect(room["next_people"] as? Int == 1)
+        let nosuch = try await cli.run("exclude", "Alan", "--announce", "nosuch")
+        #expect(nosuch.status == 1)
+        #expect(nosuch.stderr == "Error: there is no room named 'nosuch'; see 'birthdays announce list'\n")
+
+        // An import that rewrites his card keeps the choice.
+        let rewritten = Self.team.replacingOccurrences(of: "FN:Alan Turing\r\n", with: "FN:Alan Turing\r\nNICKNAME:Prof\r\n")
+        let imported = try await cli.run("import", try cli.write("team-again.vcf", rewritten))
+        #expect(imported.stdout.contains("1 updated"), "\(imported.stdout)")
+        #expect(try await Self.rooms(cli).first?["excluded"] as? Int == 1)
+
+        _ = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(try Self.messages(receiver).map { $0["text"] as? String } == ["🎂 Happy birthday, Ada Lovelace!"])
+        let show = try await cli.run("show", "Alan")
+        #expect(show.status == 0 && !show.stdout.lowercased().contains("exclu"), "only the room leaves him out: \(show.stdout)")
+
+        let included = try await cli.run("include", "Alan", "--announce", "team")
+        #expect(included.stdout == "Alan Turing is announced in the room team again.\n")
+        #expect(try await Self.rooms(cli).first?["excluded"] as? Int == 0)
+    }
+
+    /// `--ages` says the age turned when the year is known; `--language` writes the room's language.
+    @Test func agesAndTheRoomsLanguage() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        let url = "http://127.0.0.1:\(receiver.port)/"
+        #expect(try await cli.run("announce", "add", url + "de", "--group", "Team", "--name", "de", "--ages", "--language", "de").status == 0)
+        #expect(try await cli.run("announce", "add", url + "ja", "--group", "Team", "--name", "ja", "--language", "ja-JP").status == 0)
+        try await cli.set("language", "fr")
+        #expect(try await cli.run("announce", "add", url + "fr", "--group", "Team", "--name", "fr").status == 0)
+        _ = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        let texts = Dictionary(uniqueKeysWithValues: try Self.messages(receiver).map { ($0["room"] as? String ?? "", $0["text"] as? String ?? "") })
+        #expect(
+            texts == [
+                "de": "🎂 Alles Gute zum Geburtstag, Ada Lovelace (36) und Alan Turing!",
+                "ja": "🎂 Ada Lovelace、Alan Turing、お誕生日おめでとうございます！",
+                "fr": "🎂 Joyeux anniversaire, Ada Lovelace et Alan Turing !",
+            ]
+        )
+    }
+
+    // MARK: - The daemon
+
+    /// `birthdays run` announces at the delivery time, once, and a restart
+    /// the same day does not announce again; its log names no one and holds no URL.
+    @Test func theDaemonAnnouncesAtTheDeliveryTimeOnceAcrossRestarts() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        let url = "http://127.0.0.1:\(receiver.port)/hooks/T0KEN-SECRET"
+        #expect(try await cli.run("announce", "add", url, "--group", "Team").status == 0)
+
+        let daemon = try cli.daemon(now: "2026-03-10T08:59:57+01:00")
+        try await daemon.waitUntil("the message") { _ in !receiver.received.isEmpty }
+        try await daemon.waitUntil("the pass to be recorded") { $0.stderr.contains("delivered=1") && $0.stderr.occurrences(of: "next pass") >= 2 }
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+        #expect(try Self.messages(receiver).map { $0["text"] as? String } == ["🎂 Happy birthday, Ada Lovelace and Alan Turing!"])
+
+        let again = try cli.daemon(now: "2026-03-10T09:00:30+01:00", name: "daemon-again")
+        try await again.waitUntil("a pass") { $0.stderr.occurrences(of: "next pass") >= 1 }
+        again.signal(SIGTERM)
+        #expect(try await again.waitForExit() == 0)
+        #expect(receiver.received.count == 1, "not again after a restart")
+        #expect(try await cli.deliveries().filter { $0.notificationID == "announce:team" }.map(\.state) == [.delivered])
+        for log in [daemon.stdout, daemon.stderr, again.stdout, again.stderr] {
+            #expect(!log.contains("Ada") && !log.contains("Alan") && !log.contains("T0KEN"), "\(log)")
+        }
+    }
+}
