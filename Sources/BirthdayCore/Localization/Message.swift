@@ -200,6 +200,7 @@ public struct Message: Sendable, Hashable {
         case showReminderDays = "show.reminder-days"
         case showChannels = "show.channels"
         case showWeekendFriday = "show.weekend.friday"
+        case showUndated = "show.undated"
         case showGroups = "show.groups"
         case showExcludedGroup = "show.excluded.group"
         case showExcludedSource = "show.excluded.source"
@@ -399,7 +400,7 @@ public struct Message: Sendable, Hashable {
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
                 .pendingDayBefore, .pendingDayOf, .pendingSnoozed, .pendingDigestWeekly, .pendingDigestMonthly, .pendingNone, .showExcluded,
-                .showWeekendFriday, .testTitle, .testBody,
+                .showWeekendFriday, .showUndated, .testTitle, .testBody,
                 .testNoChannels,
                 .testProvisional, .errorNoBus, .errorNoServer, .errorRefused, .errorTimeout, .errorDisconnected, .errorNoCommand,
                 .errorCancelled, .errorLog, .serviceTrial, .serviceManual, .serviceStarted, .serviceEnabled, .onboardingWelcome,

@@ -151,6 +151,12 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// Whether the person has died (``deathDate``).
     public var isDeceased: Bool { deathDate != nil }
 
+    /// Whether the store knows no date of the person at all, not even an
+    /// unreadable one: a contact kept without dates. Such a person is never
+    /// reminded and has no event in the feed, `upcoming` or the digest;
+    /// `people` marks them and `people --undated` lists them.
+    public var isUndated: Bool { birthday == nil && anniversary == nil && alternateDates.isEmpty && invalidDates.isEmpty }
+
     /// The person's date of `kind`, if any.
     public func date(of kind: EventKind) -> EventDate? {
         switch kind {

@@ -73,6 +73,9 @@ struct PersonOutput: Encodable {
     var anniversary: Date?
     var calendar_dates: [CalendarEvent]
     var invalid_dates: [String]
+    /// No date at all is known (``Person/isUndated``): kept, never reminded,
+    /// not in the feed (always present).
+    var undated: Bool
     /// Left out by the card, by `birthdays exclude`, or by a rule of one of
     /// their groups or sources (``RulePrecedence``; always present).
     var excluded: Bool
@@ -114,6 +117,7 @@ struct PersonOutput: Encodable {
         anniversary = Date(person.anniversary)
         calendar_dates = person.alternateDates.map(CalendarEvent.init)
         invalid_dates = person.invalidDates
+        undated = person.isUndated
         let decision = person.decision
         excluded = decision.excluded
         switch decision.exclusionBy {
@@ -140,6 +144,7 @@ struct PersonOutput: Encodable {
     /// English like the rest of it ("excluded", "died 2020-05-01", …).
     static func notes(_ person: Person) -> String {
         var notes: [String] = []
+        if person.isUndated { notes.append("no date") }
         if !person.nickname.isEmpty { notes.append("nickname " + SafeText.line(person.nickname, maxCharacters: 40)) }
         if let died = person.deathDate { notes.append("died " + SafeText.line(died, maxCharacters: 40)) }
         let decision = person.decision
