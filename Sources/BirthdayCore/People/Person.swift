@@ -103,6 +103,9 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// The user's `birthdays zone` choice, which wins over ``cardZone``;
     /// imports never change it.
     public var zoneChoice: ZoneChoice?
+    /// The user's note for the person's day (``PersonNote``: `birthdays
+    /// note`); never read from a card, never logged; `nil` when there is none.
+    public var note: String?
 
     public init(
         id: String,

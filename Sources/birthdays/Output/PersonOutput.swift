@@ -108,6 +108,8 @@ struct PersonOutput: Encodable {
     /// Who gave it: `"card"` (its `TZ`) or `"choice"` (`birthdays zone`,
     /// `local` included, which leaves `zone` `null`); `null` when neither did.
     var zone_from: String?
+    /// The user's note for the person's day (``PersonNote``: `birthdays note`); `null` when there is none.
+    var note: String?
 
     init(_ person: Person) {
         id = person.id
@@ -138,6 +140,7 @@ struct PersonOutput: Encodable {
         contact = person.contactPoints.map { Contact(kind: $0.kind.rawValue, value: $0.value, uri: $0.uri) }
         zone = person.zone?.storedValue
         zone_from = person.zoneChoice != nil ? "choice" : person.cardZone != nil ? "card" : nil
+        note = person.note
     }
 
     /// The last column of the `people` table: what sets the person apart, in
