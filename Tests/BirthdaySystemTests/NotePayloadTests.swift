@@ -23,7 +23,9 @@ import Testing
 
     @Test func ntfyAndGotifyCarryItOnlyWithNotesOnChannels() throws {
         for url in [try PushURL("https://ntfy.sh/topic", kind: .ntfy), try PushURL("https://gotify.example", kind: .gotify)] {
-            #expect(try message(PushChannel.request(for: Self.reminder(sharing: true), url: url, token: "k")) == "Ada turns 37 today\nNote: likes orchids")
+            #expect(
+                try message(PushChannel.request(for: Self.reminder(sharing: true), url: url, token: "k")) == "Ada turns 37 today\nNote: likes orchids"
+            )
             let off = PushChannel.request(for: Self.reminder(sharing: false), url: url, token: "k")
             #expect(try message(off) == "Ada turns 37 today")
             #expect(!off.body.contains("orchids"))

@@ -89,6 +89,13 @@ package struct ContactImporter: Sendable {
     package let dateOrder: DateOrder?
     /// Reschedules the reminders in the import's own transaction; `nil` leaves them alone.
     package let scheduler: NotificationScheduler?
+    /// Reads a calendar file (`BEGIN:VCALENDAR`: birthdays from a calendar,
+    /// ``CalendarBirthdays``) as contacts; `nil` reads it as any other file.
+    /// The CLI gives `BirthdayCalendar`'s libical reader.
+    package var calendarParser: CalendarParser?
+
+    /// Reads one calendar file's bytes, named as problems name it.
+    package typealias CalendarParser = @Sendable (_ data: Data, _ file: String) -> ParseResult
 
     package init(
         database: AppDatabase,
@@ -144,7 +151,12 @@ package struct ContactImporter: Sendable {
                 continue
             }
             let data = try ContactFiles.read(file.path)
-            let result = ContactReader.parse(data, file: shown, referenceYear: referenceYear, dateOrder: dateOrder)
+            let result: ParseResult
+            if let calendarParser, CalendarBirthdays.isCalendar(data) {
+                result = calendarParser(data, shown)
+            } else {
+                result = ContactReader.parse(data, file: shown, referenceYear: referenceYear, dateOrder: dateOrder)
+            }
             report.files += 1
             report.problems += result.problems
             storedNames[shown] = storedNames[shown] ?? ContactFiles.storedName(file.path)
