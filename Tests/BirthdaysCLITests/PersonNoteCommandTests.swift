@@ -72,3 +72,49 @@ import Testing
         #expect(preview.stdout.contains("Ada Lovelace") && preview.stdout.contains("Note: likes orchids"), "\(preview.stdout)")
     }
 }
+
+extension PushChannelTests {
+    /// Ada's note: ntfy and Gotify do not get it the day before (the
+    /// setting is off, the default); after `settings set notes-on-channels
+    /// on` the day-of message ends with it. The log never holds it.
+    @Test func theNoteReachesNtfyAndGotifyOnlyWithNotesOnChannels() async throws {
+        let (base, server) = try await Self.setUp()
+        var cli = base
+        cli.now = "2026-03-08T08:00:00+01:00"
+        cli.extraEnvironment["BIRTHDAYS_LOG_LEVEL"] = "trace"
+        defer { cli.cleanUp() }
+        defer { server.stop() }
+        try await cli.set("reminders", "1,0")
+        let kept = try await cli.run("note", "ada", "likes orchids")
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let ntfy = try await cli.run(
+            "channels",
+            "add",
+            "ntfy",
+            "\(server.server)/\(Self.topic)",
+            "--token-command",
+            "cat '\(cli.path("ntfy-token"))'"
+        )
+        #expect(ntfy.status == 0, "\(ntfy.stderr)")
+        let gotify = try await cli.run("channels", "add", "gotify", server.server, "--token-command", "cat '\(cli.path("gotify-token"))'")
+        #expect(gotify.status == 0, "\(gotify.stderr)")
+        func messages(from start: Int) throws -> [String] {
+            let requests = Array(server.requests.dropFirst(start))
+            try #require(requests.count == 2, "\(requests)")
+            return try requests.map { request in
+                let body = try #require(request["body"] as? String)
+                return try #require(try CLIProcess.object(body)["message"] as? String)
+            }
+        }
+
+        let dayBefore = try await cli.run(at: "2026-03-09T09:00:05+01:00", "deliver", "--once")
+        #expect(dayBefore.status == 0, "\(dayBefore.stderr)")
+        #expect(try messages(from: 0).allSatisfy { !$0.contains("orchids") })
+
+        try await cli.set("notes-on-channels", "on")
+        let dayOf = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(dayOf.status == 0, "\(dayOf.stderr)")
+        #expect(try messages(from: 2).allSatisfy { $0.hasSuffix("\nNote: likes orchids") }, "\(server.requests)")
+        #expect(!(dayBefore.stdout + dayBefore.stderr + dayOf.stdout + dayOf.stderr).contains("orchids"), "never in the log")
+    }
+}
