@@ -59,7 +59,8 @@ import Darwin
 /// ## Years
 /// A known year is the `DTSTART` year, and is also given as
 /// `X-BIRTHDAYS-YEAR:1990` and `DESCRIPTION:born 1990` (anniversaries:
-/// "since 1990"), so clients can compute ages. An unknown year starts the
+/// "since 1990"), so clients can compute ages. Under `notes-on-channels`
+/// the person's note (``Person/note``) is a line of `DESCRIPTION` too. An unknown year starts the
 /// series in ``unknownYearBase`` (1972, a leap year, so February 29 exists)
 /// and is marked `X-BIRTHDAYS-UNKNOWN-YEAR:1`; 1972 is never shown as a year.
 /// A year outside ``EventDate/yearRange`` (1…3000: libical writes no later
@@ -580,8 +581,11 @@ package struct CalendarExporter: Sendable {
         try event.add("SUMMARY", text: summary) {
             libical.pointee.icalproperty_new_summary($0)
         }
-        if let knownYear {
-            let description = (isBirthday ? texts.born : texts.since).render([.number(knownYear)])
+        // The person's note only under `notes-on-channels`: the feed leaves the machine.
+        let note = settings.notesOnChannels ? entry.person.note.map { SafeText.line($0) } : nil
+        let born = knownYear.map { (isBirthday ? texts.born : texts.since).render([.number($0)]) }
+        let description = [born, note].compactMap { $0 }.joined(separator: "\n")
+        if !description.isEmpty {
             try event.add("DESCRIPTION", text: description) { libical.pointee.icalproperty_new_description($0) }
         }
         try event.add("CATEGORIES", text: isBirthday ? "Birthday" : "Anniversary") { libical.pointee.icalproperty_new_categories($0) }

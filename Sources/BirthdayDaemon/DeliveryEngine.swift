@@ -451,7 +451,10 @@ package actor DeliveryEngine {
                 in: localizer
             )
             reminder.sharesContactLinks = settings.contactLinks
+            // The note is read now, like the ways to reach them; it is never logged.
+            reminder.noteLine = reach.note.map { localizer(.showNote(SafeText.line($0))) }
         }
+        reminder.sharesNote = settings.notesOnChannels
         return reminder
     }
 

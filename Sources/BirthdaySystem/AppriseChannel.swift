@@ -67,9 +67,10 @@ package struct AppriseChannel: NotificationSink {
     }
 
     /// The message's body: the reminder's body (a digest's lines), then,
-    /// with `contact-links` on, a line with the person's first contact link.
+    /// with `notes-on-channels` on, the person's note, and with
+    /// `contact-links` on, a line with the person's first contact link.
     static func body(of reminder: Reminder) -> String {
-        reminder.safeBody + (reminder.contactLine.map { "\n" + $0 } ?? "")
+        reminder.sharedBody + (reminder.sharedNoteLine.map { "\n" + $0 } ?? "") + (reminder.contactLine.map { "\n" + $0 } ?? "")
     }
 
     /// What goes on the standard input of ``titledProgram``: the title on

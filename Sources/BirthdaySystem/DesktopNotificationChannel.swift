@@ -135,7 +135,9 @@ package final class DesktopNotificationChannel: NotificationSink {
 
     /// The `Notify` arguments (`susssasa{sv}i`) for `reminder`.
     func notifyArguments(for reminder: Reminder, replacing: UInt32, capabilities: Set<String>, contact: ContactLink? = nil) -> [DBusValue] {
-        let body = capabilities.contains("body-markup") ? Self.escapeMarkup(reminder.safeBody) : reminder.safeBody
+        // The desktop is the user's own: it shows the person's note whatever `notes-on-channels` says.
+        let text = reminder.safeBody + (reminder.digest == nil ? reminder.noteLine.map { "\n" + SafeText.line($0) } ?? "" : "")
+        let body = capabilities.contains("body-markup") ? Self.escapeMarkup(text) : text
         var actions: [String] = []
         // A digest is about no one person: nothing to open, snooze or dismiss.
         if capabilities.contains("actions") && reminder.digest == nil {

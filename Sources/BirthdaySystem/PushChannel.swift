@@ -22,6 +22,7 @@ import Glibc
 /// - Gotify: `POST /message` with `X-Gotify-Key: TOKEN`, `title`, `message`
 ///   and `priority: 5`; with `contact-links` on, the person's first contact
 ///   link as the click URL (`extras: {"client::notification": {"click": {"url": "mailto:…"}}}`).
+/// - With `notes-on-channels` on, the message of either ends with the person's note ("Note: likes orchids").
 /// - The token is the first line the channel's token command prints
 ///   (``PasswordCommand``), read at each delivery; it reaches the helper on
 ///   its standard input only, never an argument list, an environment, the
@@ -160,7 +161,8 @@ package struct PushChannel: NotificationSink {
     /// The request that delivers `reminder` to `url` (ntfy when it has a topic, else Gotify).
     static func request(for reminder: Reminder, url: PushURL, token: String?) -> PushRequest {
         let title = SafeText.line(reminder.title, maxCharacters: 250)
-        let message = reminder.digest == nil ? cut(reminder.safeBody, toBytes: messageLimit) : cutLines(reminder.safeBody, toBytes: messageLimit)
+        let text = reminder.safeBody + (reminder.sharedNoteLine.map { "\n" + $0 } ?? "")
+        let message = reminder.digest == nil ? cut(text, toBytes: messageLimit) : cutLines(reminder.sharedBody, toBytes: messageLimit)
         var headers = ["Content-Type": "application/json", "User-Agent": "birthdays"]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

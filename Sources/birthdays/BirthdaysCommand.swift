@@ -37,6 +37,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Include.self,
             Remind.self,
             Zone.self,
+            Note.self,
             Groups.self,
             Pending.self,
             SettingsCommand.self,

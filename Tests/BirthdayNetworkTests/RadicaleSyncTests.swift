@@ -67,9 +67,11 @@ import Testing
 
         let first = try await fixture.sync()
         #expect(first.error == nil, "\(String(describing: first.error))")
-        #expect(first.counts == [2, 0, 0, 0])
+        // Cy, without a date, is kept (undated): a date added on the phone later finds them.
+        #expect(first.counts == [3, 0, 0, 0])
         #expect(first.peopleChanged)
-        #expect(try await fixture.people() == ["ann Ann Example 1990-04-12", "bob Bob Example 1985-07-01"])
+        #expect(try await fixture.people() == ["ann Ann Example 1990-04-12", "bob Bob Example 1985-07-01", "cy No Date -"])
+        #expect(try await fixture.database.person(id: "cy")?.isUndated == true)
 
         // Edit Ann, delete Bob, add Dee, give Cy a birthday.
         try await fixture.server.put("friends", uid: "ann", name: "Ann Example", birthday: "1990-04-13")
@@ -79,7 +81,8 @@ import Testing
         let before = fixture.ourRequests
         let second = try await fixture.sync()
         #expect(second.error == nil, "\(String(describing: second.error))")
-        #expect(second.counts == [2, 1, 1, 0])
+        // Cy's new birthday updates the person kept without one: nobody is added twice.
+        #expect(second.counts == [1, 2, 1, 0])
         #expect(
             try await fixture.people() == [
                 "ann Ann Example 1990-04-13", "cy No Date 2000-01-01", "dee Dee Example --02-29",

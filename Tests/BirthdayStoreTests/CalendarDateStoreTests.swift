@@ -85,10 +85,18 @@ import Testing
         let renamed = try await database.person(id: "mei")
         #expect(renamed?.name == "Mei C.")
         #expect(renamed?.alternateDates.map(\.description) == ["birthday chinese 0078-0002-11-01"])
-        // Back in its own file without any date at all: the person leaves, with their rows.
+        // Back in its own file without any date at all: the person stays, undated, without their rows.
         let dateless = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:dov\r\nFN:Dov Levi\r\nEND:VCARD\r\n"
-        let removed = try await importing(dateless, into: database)
+        let undated = try await importing(dateless, into: database)
+        #expect((undated.updated, undated.removed) == (1, 0))
+        #expect(try await database.person(id: "dov")?.isUndated == true)
+        let undatedRows = try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM calendarDate WHERE personId = 'dov'") }
+        #expect(undatedRows == 0)
+        // With neither a name nor a date: the person leaves.
+        let empty = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:dov\r\nFN:\r\nEND:VCARD\r\n"
+        let removed = try await importing(empty, into: database)
         #expect(removed.removed == 1)
+        #expect(try await database.person(id: "dov") == nil)
         let rows = try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM calendarDate WHERE personId = 'dov'") }
         #expect(rows == 0)
     }

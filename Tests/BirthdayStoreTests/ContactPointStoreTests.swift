@@ -69,9 +69,14 @@ import Testing
         // Excluding (an UPDATE of the person's row) keeps them.
         _ = try await database.setExclusion(.exclude, personID: "ada", now: Self.now)
         #expect(try await rows(database, "ada") == ["0 email ada@example.org"])
-        // The card loses its date in its own file: the person leaves, and their rows with them.
+        // The card loses its date in its own file: the person stays, undated, with the ways to reach them.
         let dateless = "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:bob\r\nFN:Bob\r\nTEL:+1 555 0100\r\nEND:VCARD\r\n"
-        let report = try await importing(Self.card("EMAIL:ada@example.org") + dateless, into: database)
+        let undated = try await importing(Self.card("EMAIL:ada@example.org") + dateless, into: database)
+        #expect((undated.updated, undated.removed) == (1, 0))
+        #expect(try await rows(database, "bob").count == 1)
+        // Its name goes too: the person leaves, and their rows with them.
+        let empty = "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:bob\r\nFN:\r\nEND:VCARD\r\n"
+        let report = try await importing(Self.card("EMAIL:ada@example.org") + empty, into: database)
         #expect(report.removed == 1)
         #expect(try await rows(database, "bob") == [])
         #expect(try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contactPoint") } == 1)

@@ -66,13 +66,14 @@ import Testing
         #expect(Set(try await database.people().compactMap(\.birthday)) == [event(1988, 1, 1), event(1990, 2, 2)])
     }
 
-    @Test func contactsWithoutDatesAreCountedNotStored() async throws {
+    @Test func contactsWithoutDatesAreKeptUndated() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let database = try AppDatabase.openFile(at: dir.file("b.sqlite"))
-        let report = try apply([contact("Nobody"), contact("Ada", index: 1, birthday: event(nil, 12, 10))], to: database)
-        #expect(report.withoutDates == 1)
-        #expect(report.added == 1)
+        let report = try apply([contact("Nobody"), contact("Ada", index: 1, birthday: event(nil, 12, 10)), contact("", index: 2)], to: database)
+        #expect((report.withoutDates, report.emptySkipped) == (1, 1))
+        #expect(report.added == 2)
+        #expect(try await database.people().map { "\($0.name) \($0.isUndated)" } == ["Ada false", "Nobody true"])
     }
 
     @Test func sameContactInTwoFilesMergesAndReportsConflicts() async throws {
@@ -153,7 +154,7 @@ import Testing
         ["ANNIVERSARY:2000-06-01"],
         ["BDAY:1815-12-10", "ANNIVERSARY:2000-06-01"],
     ])
-    func aContactWhoseOnlyDatesWereDeletedLeaves(_ dates: [String]) async throws {
+    func aContactWhoseOnlyDatesWereDeletedStaysUndated(_ dates: [String]) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         let database = try AppDatabase.inMemory()
@@ -162,10 +163,20 @@ import Testing
 
         let edited = card("ada", "Ada Lovelace", ["EMAIL:ada@example.org"]) + card("alan", "Alan Turing", ["BDAY:1912-06-23"])
         let report = try await importing(edited, as: "book.vcf", into: database, in: directory)
-        #expect(report.removed == 1)
-        #expect(report.unchanged == 1)
-        #expect(try await database.people().map(\.id) == ["alan"])
+        #expect((report.updated, report.unchanged, report.removed, report.withoutDates) == (1, 1, 0, 1))
+        #expect(try await database.people().map(\.id) == ["ada", "alan"])
+        #expect(try await database.person(id: "ada")?.isUndated == true)
         #expect(try await database.feedContents().people.map(\.id) == ["alan"])
+    }
+
+    @Test func aContactLeftWithNeitherANameNorADateLeaves() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let database = try AppDatabase.inMemory()
+        _ = try await importing(card("ada", "Ada Lovelace", ["BDAY:1815-12-10"]), as: "book.vcf", into: database, in: directory)
+        let report = try await importing(card("ada", "", []), as: "book.vcf", into: database, in: directory)
+        #expect((report.removed, report.emptySkipped) == (1, 1))
+        #expect(try await database.people().isEmpty)
     }
 
     @Test func oneOfTwoDatesDeletedIsUpdatedInPlace() async throws {
@@ -200,14 +211,15 @@ import Testing
         #expect(try await database.person(id: "ada")?.birthday == EventDate(year: 1815, month: 12, day: 10))
     }
 
-    @Test func aCSVRowWithoutItsBirthdayLeavesToo() async throws {
+    @Test func aCSVRowWithoutItsBirthdayStaysUndatedToo() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         let database = try AppDatabase.inMemory()
         _ = try await importing("Name,Birthday\nAda Lovelace,1815-12-10\nAlan Turing,1912-06-23\n", as: "google.csv", into: database, in: directory)
         let report = try await importing("Name,Birthday\nAda Lovelace,\nAlan Turing,1912-06-23\n", as: "google.csv", into: database, in: directory)
-        #expect(report.removed == 1)
-        #expect(try await database.people().map(\.name) == ["Alan Turing"])
+        #expect((report.updated, report.removed) == (1, 0))
+        #expect(try await database.people().map(\.name) == ["Ada Lovelace", "Alan Turing"])
+        #expect(try await database.people().filter(\.isUndated).map(\.name) == ["Ada Lovelace"])
     }
 }
 

@@ -88,13 +88,15 @@ import Testing
 
         let first = try await bed.sync(source)
         #expect(first.error == nil)
-        #expect(first.counts == [2, 0, 0, 0])
+        // Cy has no date: kept, undated, and never reminded.
+        #expect(first.counts == [3, 0, 0, 0])
         #expect(first.peopleChanged)
-        #expect(try await bed.people() == ["ann Ann 1990-04-12 -", "bob Bob 1985-07-01 -"])
+        #expect(try await bed.people() == ["ann Ann 1990-04-12 -", "bob Bob 1985-07-01 -", "cy Cy - -"])
+        #expect(try await bed.database.feedContents().people.map(\.id) == ["ann", "bob"])
 
         let revision = try await bed.database.revision().value
         let unchanged = try await bed.sync(source)
-        #expect(unchanged.counts == [0, 0, 0, 2])
+        #expect(unchanged.counts == [0, 0, 0, 3])
         #expect(!unchanged.peopleChanged)
         #expect(try await bed.database.revision().value == revision)
 
@@ -103,7 +105,8 @@ import Testing
         try bed.card("book/cy.vcf", uid: "cy", name: "Cy", birthday: "--0229")
         try bed.card("book/sub/dee.vcf", uid: "dee", name: "Dee", anniversary: "2010-06-05")
         let second = try await bed.sync(source)
-        #expect(second.counts == [2, 1, 1, 0])
+        // Cy's new birthday finds the person kept without one: updated, not added.
+        #expect(second.counts == [1, 2, 1, 0])
         #expect(try await bed.people() == ["ann Ann 1990-04-13 -", "cy Cy --02-29 -", "dee Dee - 2010-06-05"])
         #expect(try await bed.database.sources().first?.status.people == 3)
         #expect(!bed.logs.all.joined().contains("Ann"), "logs never name anyone")
@@ -125,8 +128,13 @@ import Testing
         #expect(try await bed.sync(source).counts == [0, 0, 0, 1])
         #expect(try await bed.people() == ["ann Ann 1990-04-12 -"])
 
-        // A card that lost its only date: the source no longer brings anyone (and it was all it had).
+        // A card that lost its only date: the person stays, undated.
         try bed.card("book/ann.vcf", uid: "ann", name: "Ann")
+        #expect(try await bed.sync(source).counts == [0, 1, 0, 0])
+        #expect(try await bed.people() == ["ann Ann - -"])
+
+        // A card left with neither a name nor a date: the source no longer brings anyone (and it was all it had).
+        try bed.write("book/ann.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ann\r\nFN:\r\nEND:VCARD\r\n")
         #expect(try await bed.sync(source).error == .massRemoval(source: "book", removing: 1, of: 1))
         #expect(try await bed.sync(source, allowMassRemoval: true).counts == [0, 0, 1, 0])
         #expect(try await bed.people().isEmpty)

@@ -148,7 +148,8 @@ public struct EmailMessage: Sendable {
     /// - Subject: the reminder's body on one line; it names the person
     ///   ("Zoë Ñúñez turns 37 today").
     /// - Body: the reminder's title on one line, then that text, with
-    ///   `contact-links` on the person's first contact link
+    ///   `notes-on-channels` on the person's note (``Reminder/sharedNoteLine``),
+    ///   with `contact-links` on the person's first contact link
     ///   (``Reminder/sharedContactLink``: "Write to Ada: mailto:…"), a blank
     ///   line and "— birthdays".
     /// - Message-ID: `<TOKEN@birthdays.HOST>`, `TOKEN` being `token` in
@@ -174,8 +175,9 @@ public struct EmailMessage: Sendable {
         let subject = reminder.digest == nil ? SafeText.line(reminder.body) : SafeText.line(reminder.title)
         let body =
             reminder.digest == nil
-            ? SafeText.line(reminder.title) + "\n" + subject + "\n" + (reminder.contactLine.map { $0 + "\n" } ?? "") + "\n— birthdays\n"
-            : reminder.safeBody + "\n\n— birthdays\n"
+            ? SafeText.line(reminder.title) + "\n" + subject + "\n" + (reminder.sharedNoteLine.map { $0 + "\n" } ?? "")
+                + (reminder.contactLine.map { $0 + "\n" } ?? "") + "\n— birthdays\n"
+            : reminder.sharedBody + "\n\n— birthdays\n"
         let hex = token.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }.joined()
         let domain = MailHeader.atoms(host.lowercased(), keeping: "-.")
         let messageID = "<\(hex.isEmpty ? "0" : hex)@birthdays.\(domain.isEmpty ? "localhost" : domain)>"

@@ -43,6 +43,13 @@ public struct Reminder: Hashable, Sendable {
     /// Whether the added channels (ntfy, Gotify, e-mail, Apprise) may carry
     /// a link: the `contact-links` setting, off by default.
     public var sharesContactLinks = false
+    /// The person's note as a line in the reminder's language ("Note: likes
+    /// orchids", ``PersonNote``); the engine sets it when it delivers. The
+    /// desktop shows it; the added channels only with ``sharesNote``.
+    public var noteLine: String?
+    /// Whether the added channels (ntfy, Gotify, e-mail, Apprise) may carry
+    /// the note: the `notes-on-channels` setting, off by default.
+    public var sharesNote = false
     /// The person's own zone (``NotificationRequest/zone``), the command's
     /// `BIRTHDAYS_ZONE`; `nil` for your own zone and for a digest.
     public var personZone: PersonZone?
@@ -87,9 +94,20 @@ public struct Reminder: Hashable, Sendable {
         return body.split(separator: "\n", omittingEmptySubsequences: false).map { SafeText.line($0) }.joined(separator: "\n")
     }
 
+    /// ``safeBody`` as the added channels send it: a digest without its
+    /// notes' lines (``Digest/noteMarker``) unless ``sharesNote``.
+    public var sharedBody: String {
+        guard digest != nil, !sharesNote else { return safeBody }
+        return safeBody.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(Digest.noteMarker) }.joined(separator: "\n")
+    }
+
     /// The link the added channels carry: the first of ``contactLinks`` when
     /// ``sharesContactLinks`` is on and the reminder is about one person.
     public var sharedContactLink: ContactLink? { sharesContactLinks && digest == nil ? contactLinks.first : nil }
+
+    /// The note line the added channels carry: ``noteLine`` when ``sharesNote``
+    /// is on and the reminder is about one person.
+    public var sharedNoteLine: String? { sharesNote && digest == nil ? noteLine.map { SafeText.line($0) } : nil }
 
     /// ``sharedContactLink`` as the line an e-mail or Apprise body carries:
     /// "Write to Ada: mailto:ada@example.org?subject=Happy%20birthday%21".

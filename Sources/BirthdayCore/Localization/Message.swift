@@ -208,6 +208,8 @@ public struct Message: Sendable, Hashable {
         case showReminderDays = "show.reminder-days"
         case showChannels = "show.channels"
         case showWeekendFriday = "show.weekend.friday"
+        case showUndated = "show.undated"
+        case showNote = "show.note"
         case showGroups = "show.groups"
         case showExcludedGroup = "show.excluded.group"
         case showExcludedSource = "show.excluded.source"
@@ -220,6 +222,8 @@ public struct Message: Sendable, Hashable {
         case personIncluded = "person.included"
         case personExcludedAnnounce = "person.excluded.announce"
         case personIncludedAnnounce = "person.included.announce"
+        case personNote = "person.note"
+        case personNoteCleared = "person.note.cleared"
         case personRemind = "person.remind"
         case personRemindDefault = "person.remind.default"
         case personRemindChannels = "person.remind.channels"
@@ -350,8 +354,9 @@ public struct Message: Sendable, Hashable {
             switch self {
             case .birthdayTitle, .birthdayToday, .birthdayTomorrow, .anniversaryTitle, .anniversaryToday, .anniversaryTomorrow, .memorialTitle,
                 .memorialToday, .actionWrite, .actionCall, .personExcluded, .personIncluded, .personRemindWeekendFriday, .personRemindWeekendOff,
-                .personRemindDefaultDelivery, .personZoneLocal, .personZoneCardNone:
+                .personRemindDefaultDelivery, .personZoneLocal, .personZoneCardNone, .personNoteCleared:
                 [.name]
+            case .personNote: [.name, .text]
             case .birthdayTodayAge, .birthdayTomorrowAge, .memorialTodayAge: [.name, .number]
             case .anniversaryTodayYears, .anniversaryTomorrowYears: [.name, .ordinal, .number]
             case .birthdayAhead, .anniversaryAhead, .birthdayWeeks, .anniversaryWeeks: [.name, .number]
@@ -382,7 +387,7 @@ public struct Message: Sendable, Hashable {
                 .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
                 [.number]
-            case .pendingNoneDisabled, .showID, .showNickname, .showContactWrite, .showContactCall, .showContactMessage, .showDeceased,
+            case .pendingNoneDisabled, .showID, .showNote, .showNickname, .showContactWrite, .showContactCall, .showContactMessage, .showDeceased,
                 .showReminderDays, .showChannels, .onboardingContactsFailed,
                 .showGroups, .showZoneCard, .showZoneChoice, .showExcludedGroup, .showExcludedSource, .showIncludedGroup, .showIncludedSource,
                 .onboardingChannelNote,
@@ -413,7 +418,7 @@ public struct Message: Sendable, Hashable {
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
                 .pendingDayBefore, .pendingDayOf, .pendingSnoozed, .pendingDigestWeekly, .pendingDigestMonthly, .pendingNone, .showExcluded,
-                .showWeekendFriday, .testTitle, .testBody,
+                .showWeekendFriday, .showUndated, .testTitle, .testBody,
                 .testNoChannels,
                 .testProvisional, .errorNoBus, .errorNoServer, .errorRefused, .errorTimeout, .errorDisconnected, .errorNoCommand,
                 .errorCancelled, .errorLog, .serviceTrial, .serviceManual, .serviceStarted, .serviceEnabled, .onboardingWelcome,
@@ -589,6 +594,8 @@ extension Message {
     public static func pendingNoneDisabled(status: String) -> Message { Message(.pendingNoneDisabled, .text(status)) }
 
     public static func showID(_ id: String) -> Message { Message(.showID, .text(id)) }
+    /// "Note: likes orchids" (``PersonNote``).
+    public static func showNote(_ note: String) -> Message { Message(.showNote, .text(note)) }
     public static func showNickname(_ nickname: String) -> Message { Message(.showNickname, .text(nickname)) }
     /// A way to reach the person as `show` lists it: "Write: ada@example.org", "Call: …", "Message: xmpp:…".
     public static func showContact(_ point: ContactPoint) -> Message {
@@ -626,6 +633,11 @@ extension Message {
 
     public static func personExcluded(name: String) -> Message { Message(.personExcluded, .name(name)) }
     public static func personIncluded(name: String) -> Message { Message(.personIncluded, .name(name)) }
+    /// "Note for Ada: likes orchids", or that there is none any more (`note == nil`).
+    public static func personNote(name: String, note: String?) -> Message {
+        guard let note else { return Message(.personNoteCleared, .name(name)) }
+        return Message(.personNote, .name(name), .text(note))
+    }
     public static func personRemind(name: String, days: ReminderDays) -> Message { Message(.personRemind, .name(name), .text(days.description)) }
     public static func personRemindDefault(name: String, days: ReminderDays) -> Message {
         Message(.personRemindDefault, .name(name), .text(days.description))

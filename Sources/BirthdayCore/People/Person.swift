@@ -103,6 +103,9 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// The user's `birthdays zone` choice, which wins over ``cardZone``;
     /// imports never change it.
     public var zoneChoice: ZoneChoice?
+    /// The user's note for the person's day (``PersonNote``: `birthdays
+    /// note`); never read from a card, never logged; `nil` when there is none.
+    public var note: String?
 
     public init(
         id: String,
@@ -150,6 +153,12 @@ public struct Person: Hashable, Sendable, Identifiable {
 
     /// Whether the person has died (``deathDate``).
     public var isDeceased: Bool { deathDate != nil }
+
+    /// Whether the store knows no date of the person at all, not even an
+    /// unreadable one: a contact kept without dates. Such a person is never
+    /// reminded and has no event in the feed, `upcoming` or the digest;
+    /// `people` marks them and `people --undated` lists them.
+    public var isUndated: Bool { birthday == nil && anniversary == nil && alternateDates.isEmpty && invalidDates.isEmpty }
 
     /// The person's date of `kind`, if any.
     public func date(of kind: EventKind) -> EventDate? {

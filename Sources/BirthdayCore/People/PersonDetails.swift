@@ -48,6 +48,8 @@ public enum PersonDetails {
             )
             lines.append(localizer(message))
         }
+        if person.isUndated { lines.append(localizer(.showUndated)) }
+        if let note = person.note { lines.append(localizer(.showNote(SafeText.line(note)))) }
         if !person.nickname.isEmpty { lines.append(localizer(.showNickname(SafeText.line(person.nickname)))) }
         if let died = person.deathDate { lines.append(localizer(.showDeceased(SafeText.line(died)))) }
         if let days = person.reminderDays { lines.append(localizer(.showReminderDays(days))) }

@@ -17,28 +17,28 @@
 /// The groups of a contact found twice are joined. A group card
 /// (``ParsedContact/groupCard``) is no person and is not counted.
 ///
-/// Contacts without any date (valid or not) are counted in
-/// ``ImportReport/withoutDates`` and left out of the people; their ids are
-/// still worked out (``datelessIDs(in:)``), so that a contact whose dates were
-/// deleted at the source loses them in the store.
+/// Contacts without any date (valid or not) are people too: kept, counted in
+/// ``ImportReport/withoutDates``, never reminded and never in the feed
+/// (``Person/isUndated``), so a date added at the source later finds its
+/// person. Only a contact with neither a name nor a date is left out
+/// (``ImportReport/emptySkipped``); when it has a `UID`, its id is still worked
+/// out (``datelessIDs(in:)``), so that a person whose name and dates were all
+/// deleted at the source leaves the store.
 package enum ContactMerge {
-    /// The ids of the contacts that carry no date, with the file each came
-    /// from: a `UID`'s id, or the derived id when the contact's key is the
-    /// only one of its kind in its file (with several, which of them lost its
-    /// date cannot be told, so none is given).
+    /// The ids of the contacts that are no person (neither a name nor a
+    /// date, ``isEmpty(_:)``) but carry a `UID`, with the file each came
+    /// from. A contact without a `UID` and without a name has a key made of
+    /// its (absent) dates: not an identity, so none is given.
     package static func datelessIDs(in contacts: [ParsedContact]) -> [(id: String, file: String)] {
-        var keyCounts: [String: Int] = [:]
-        for contact in contacts where contact.uid.flatMap(PersonID.fromUID) == nil {
-            keyCounts[contact.source.file + "\u{1F}" + contact.derivationKey, default: 0] += 1
+        contacts.compactMap { contact in
+            guard isEmpty(contact), let uid = contact.uid, let id = PersonID.fromUID(uid) else { return nil }
+            return (id, contact.source.file)
         }
-        return contacts.compactMap { contact in
-            guard !contact.hasDates, contact.groupCard == nil else { return nil }
-            if let uid = contact.uid, let id = PersonID.fromUID(uid) { return (id, contact.source.file) }
-            let key = contact.derivationKey
-            // A contact without a name has a key made of its (absent) dates: not an identity.
-            guard key.hasPrefix("n:"), keyCounts[contact.source.file + "\u{1F}" + key] == 1 else { return nil }
-            return (PersonID.derived(key: key, ordinal: 0), contact.source.file)
-        }
+    }
+
+    /// A contact that is no person: no group card, no name and no date at all.
+    package static func isEmpty(_ contact: ParsedContact) -> Bool {
+        contact.groupCard == nil && !contact.hasDates && contact.displayName.trimmingWhitespace().isEmpty
     }
 
     /// The group cards among `contacts` that have a name (``ContactGroups``).
@@ -54,10 +54,12 @@ package enum ContactMerge {
         for contact in contacts {
             // A group card is no person, with dates or without (``ContactGroups``).
             if contact.groupCard != nil { continue }
-            guard contact.hasDates else {
-                report.withoutDates += 1
+            // Neither a name nor a date: nothing to keep.
+            guard !isEmpty(contact) else {
+                report.emptySkipped += 1
                 continue
             }
+            if !contact.hasDates { report.withoutDates += 1 }
             let id: String
             if let uid = contact.uid, let fromUID = PersonID.fromUID(uid) {
                 id = fromUID

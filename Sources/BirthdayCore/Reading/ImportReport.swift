@@ -8,9 +8,14 @@ public struct ImportReport: Sendable, Equatable {
     public var unchanged = 0
     /// People with at least one date that could not be read.
     public var invalid = 0
-    /// Contacts read that carry no birthday, anniversary or unreadable date; not stored.
+    /// Contacts read that carry no birthday, anniversary or unreadable date:
+    /// kept as people without dates (``Person/isUndated``), and also counted in
+    /// ``added``, ``updated`` or ``unchanged``.
     public var withoutDates = 0
-    /// People who left the store: their file, which brought their dates, now has none for them.
+    /// Contacts read with neither a name nor any date: nobody to keep, not stored.
+    public var emptySkipped = 0
+    /// People who left the store: their file, which brought them, now has a
+    /// contact with neither a name nor a date under their `UID`.
     public var removed = 0
     /// Files read.
     public var files = 0

@@ -144,6 +144,13 @@ public struct Digest: Sendable {
     public var period: DigestPeriod
     /// The events of the period, soonest first; their ``Occurrence/daysUntil`` counts from the period's first day.
     public var events: [Occurrence]
+    /// The notes of the people (``PersonNote``), by person id: each is a line
+    /// of its own under the person's line, starting with ``noteMarker``, so
+    /// that the added channels can leave them out (``Reminder/sharedBody``).
+    public var notes: [String: String] = [:]
+
+    /// How a note's line starts in the digest's body.
+    public static let noteMarker = "\u{21B3} "
 
     /// How many names the title shows before it counts the others.
     public static let namesInTitle = 3
@@ -185,15 +192,18 @@ public struct Digest: Sendable {
         let marked = localizer.template(.digestLineMarked)
         let today = localizer(.today)
         let tomorrow = localizer(.tomorrow)
-        return events.map { event in
+        return events.flatMap { event in
             let name = SafeText.line(event.name).isEmpty ? localizer(.upcomingNoName) : SafeText.line(event.name)
             let what = words.what(event)
             let date = dates(event.date)
+            let text: String
             switch readOn.days(to: event.date) {
-            case 0: return marked.render([.text(date), .text(today), .text(name), .text(what)])
-            case 1: return marked.render([.text(date), .text(tomorrow), .text(name), .text(what)])
-            default: return line.render([.text(date), .text(name), .text(what)])
+            case 0: text = marked.render([.text(date), .text(today), .text(name), .text(what)])
+            case 1: text = marked.render([.text(date), .text(tomorrow), .text(name), .text(what)])
+            default: text = line.render([.text(date), .text(name), .text(what)])
             }
+            guard let note = notes[event.personID] else { return [text] }
+            return [text, Self.noteMarker + localizer(.showNote(SafeText.line(note)))]
         }
     }
 

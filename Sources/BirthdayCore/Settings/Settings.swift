@@ -69,6 +69,11 @@ public struct Settings: Hashable, Sendable {
     /// no address or phone number reaches a push server or a mailbox unless
     /// asked. Desktop notifications offer their button either way.
     public var contactLinks = false
+    /// Whether the added channels (ntfy, Gotify, e-mail, Apprise) and the
+    /// published calendar carry the person's note (``PersonNote``). Default
+    /// off: a note stays on the machine unless asked. The desktop reminder,
+    /// the digest, `show` and `upcoming` carry it either way.
+    public var notesOnChannels = false
 
     public init() {}
 
@@ -117,6 +122,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case roundBirthdays = "round-birthdays"
     case calendarAges = "calendar-ages"
     case contactLinks = "contact-links"
+    case notesOnChannels = "notes-on-channels"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -129,7 +135,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .dayBefore: "on | off (an alias of reminders: on adds 1 to its days, off removes it)"
         case .deceased: DeceasedPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
-        case .anniversaries, .emoji, .calendarAges, .contactLinks: "on | off"
+        case .anniversaries, .emoji, .calendarAges, .contactLinks, .notesOnChannels: "on | off"
         case .calendarName: "any non-empty text"
         case .channels:
             "a comma list of the channels that are on: " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ")
@@ -160,7 +166,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
             .digestDay,
             .roundBirthdays, .channels:
             true
-        case .calendarName, .emoji, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks: false
+        case .calendarName, .emoji, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks, .notesOnChannels: false
         }
     }
 }
@@ -227,7 +233,7 @@ extension Settings {
         case .names:
             guard let style = NameStyle(rawValue: value.lowercased()) else { throw invalid }
             names = style
-        case .dayBefore, .anniversaries, .emoji, .calendarAges, .contactLinks:
+        case .dayBefore, .anniversaries, .emoji, .calendarAges, .contactLinks, .notesOnChannels:
             let flag: Bool
             switch value.lowercased() {
             case "on", "true", "yes", "1": flag = true
@@ -239,6 +245,7 @@ extension Settings {
             case .anniversaries: anniversaries = flag
             case .calendarAges: calendarAges = flag
             case .contactLinks: contactLinks = flag
+            case .notesOnChannels: notesOnChannels = flag
             default: emoji = flag
             }
         case .calendarName:
@@ -315,6 +322,7 @@ extension Settings {
         case .roundBirthdays: roundBirthdays.map(String.init) ?? "off"
         case .calendarAges: calendarAges ? "on" : "off"
         case .contactLinks: contactLinks ? "on" : "off"
+        case .notesOnChannels: notesOnChannels ? "on" : "off"
         }
     }
 

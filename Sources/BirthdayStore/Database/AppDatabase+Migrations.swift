@@ -435,6 +435,15 @@ extension AppDatabase {
             }
         }
 
+        // Issue 34: the user's note for a person's day (`birthdays note`);
+        // NULL when there is none. Never read from a card, so no import or
+        // sync writes it (``PersonRecord`` does not carry it).
+        migrator.registerMigration("v22-person-note") { db in
+            try db.alter(table: "person") { t in
+                t.add(column: "note", .text)
+            }
+        }
+
         // Team rooms (issue 35, `birthdays announce`): a room's URL carries tokens, so it lives
         // in a 0600 file beside the database (RoomSecrets) and `target` keeps its scheme only.
         // What each room sends goes through pendingNotification and the delivery ledger

@@ -229,8 +229,10 @@ extension PersonRecord {
         let contacts = try ContactPointRecord.pointsByPerson(db)
         let groups = try PersonGroupRecord.groupsByPerson(db)
         let rules = try SharedRuleRecord.rulesByPerson(db)
+        let notes = try notes(db)
         return try order(Columns.name.collating(.localizedCaseInsensitiveCompare), Columns.id).fetchAll(db).map { record in
             var person = record.person
+            person.note = notes[record.id]
             person.alternateDates = alternates[record.id] ?? []
             person.contactPoints = contacts[record.id] ?? []
             person.groups = groups[record.id] ?? []
@@ -247,7 +249,23 @@ extension PersonRecord {
         person.contactPoints = try ContactPointRecord.points(personID: id, db)
         person.groups = try PersonGroupRecord.groups(personID: id, db)
         person.sharedRules = try SharedRuleRecord.rulesByPerson(db)[id] ?? []
+        person.note = try String.fetchOne(db, sql: "SELECT note FROM person WHERE id = ?", arguments: [id])
         return person
+    }
+
+    /// The notes of everyone who has one (``PersonNote``), by id. The note
+    /// is not a column of the record: imports and syncs, which write the
+    /// record, never touch it.
+    static func notes(_ db: Database) throws -> [String: String] {
+        var found: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, note FROM person WHERE note IS NOT NULL") { found[row[0]] = row[1] }
+        return found
+    }
+
+    /// Sets or clears (`nil`) the note of the person `id`; whether they exist.
+    static func setNote(_ note: String?, id: String, updatedAt: Double, _ db: Database) throws -> Bool {
+        try db.execute(sql: "UPDATE person SET note = ?, updatedAt = ? WHERE id = ?", arguments: [note, updatedAt, id])
+        return db.changesCount > 0
     }
 
     /// Everyone as an id and a name only (no dates, no source), read
@@ -306,7 +324,7 @@ extension PersonRecord {
             db,
             sql: """
                 SELECT id, name, birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
-                       nickname, deathDate, reminderDays, exclusionChoice
+                       nickname, deathDate, reminderDays, exclusionChoice, note
                 FROM person
                 WHERE excluded = 0
                   AND ((birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL)
@@ -333,6 +351,7 @@ extension PersonRecord {
                 person.exclusion.choice = (row[11] as String?).flatMap(Exclusion.Choice.init(rawValue:))
                 person.sharedRules = shared
             }
+            person.note = row[12]
             people.append(person)
         }
         return people
@@ -539,7 +558,10 @@ extension PersonRecord {
     ///   - isNew: no row of theirs was stored: child rows are only added
     ///     (none to replace), and only when there are any.
     static func write(_ person: Person, createdAt: Double, updatedAt: Double, imported: Bool, isNew: Bool, _ db: Database) throws {
+        // The user's note is no column of the record: replacing the row must not lose it.
+        let note = isNew ? nil : try String.fetchOne(db, sql: "SELECT note FROM person WHERE id = ?", arguments: [person.id])
         try PersonRecord(person, createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(db)
+        if let note { try db.execute(sql: "UPDATE person SET note = ? WHERE id = ?", arguments: [note, person.id]) }
         if isNew {
             if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
             try ContactPointRecord.insert(personID: person.id, person.contactPoints, db)

@@ -18,18 +18,21 @@ package struct DueWork: Sendable {
     /// The channels chosen for the people of ``entries`` who chose any
     /// (`birthdays remind PERSON --channels`), by person id.
     package var personChannels: [String: [String]] = [:]
-    /// The ways to reach the people of ``entries`` who have any, by person id:
-    /// read as the reminder goes out, so a changed card is heard.
+    /// The ways to reach the people of ``entries`` who have any, and their
+    /// notes, by person id: read as the reminder goes out, so a changed card
+    /// or note is heard.
     package var reach: [String: PersonReach] = [:]
     /// The team rooms (`birthdays announce`), for the rows that are their messages.
     package var rooms: [AnnounceRoom] = []
 }
 
-/// A person's contact points, with the names the reminder's words choose from (the `names` setting).
+/// A person's contact points, with the names the reminder's words choose
+/// from (the `names` setting), and their note (``PersonNote``).
 package struct PersonReach: Sendable, Hashable {
     package var name: String
     package var nickname: String
     package var points: [ContactPoint]
+    package var note: String? = nil
 }
 
 /// What the delivery engine's next wakeup depends on (``AppDatabase/wakeupInputs()``).

@@ -45,6 +45,11 @@ extension AppDatabase {
         }
     }
 
+    /// The notes of everyone who has one (``PersonNote``), by id.
+    package func notes() async throws(StoreError) -> [String: String] {
+        try await read { db in try PersonRecord.notes(db) }
+    }
+
     /// How many people the store holds.
     package func peopleCount() async throws(StoreError) -> Int {
         try await read { db in try PersonRecord.fetchCount(db) }

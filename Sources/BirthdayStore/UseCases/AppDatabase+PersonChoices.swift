@@ -102,6 +102,26 @@ extension AppDatabase {
         try await read { db in try PersonRecord.channelChoices(db) }
     }
 
+    /// Keeps `note` as the person's note (``PersonNote``), or clears it
+    /// (`nil`); the person as they are now, or `nil` when there is nobody
+    /// with `id`. The reschedule (in the same transaction) writes the
+    /// pending digest's body again, which carries the note.
+    package func setNote(
+        _ note: String?,
+        personID id: String,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler? = nil
+    ) async throws(StoreError) -> Person? {
+        let result = try await write(at: now) { db -> (Person, RescheduleResult?)? in
+            guard try PersonRecord.setNote(note, id: id, updatedAt: now.timeIntervalSince1970, db),
+                let person = try PersonRecord.person(id: id, db)
+            else { return nil }
+            return (person, try scheduler?.reschedule(db))
+        }
+        if let rescheduled = result?.1 { scheduler?.log(rescheduled) }
+        return result?.0
+    }
+
     private func changeChoices(
         personID id: String,
         now: Date,

@@ -36,8 +36,11 @@ package enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// importing a CSV without birthdays does not wipe the birthdays an earlier
 /// vCard import brought in.
 ///
-/// Only contacts that carry a birthday, an anniversary or an unreadable date
-/// are stored; the report counts the others as `withoutDates`.
+/// Every contact with a name is stored, with dates or without: a contact
+/// without any date is kept (``Person/isUndated``: never reminded, not in
+/// the feed), counted as `withoutDates`, so a date added to it later finds
+/// its person. A contact with neither a name nor a date is not stored
+/// (`emptySkipped`).
 ///
 /// ## What the card says and what the user chose
 /// A card's nickname, death date and `X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR`
@@ -60,11 +63,11 @@ package enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// ## A re-import mirrors the file
 /// A contact that comes back from the same file without any date loses its
-/// dates: it was stored only for them, so the person leaves the store (their
-/// pending reminders go with the next reschedule; the delivery ledger keeps
-/// their history), counted as `removed`. A date another file brought is never
-/// erased this way: only the file the person was last stored from speaks for
-/// them.
+/// dates and stays, undated (their pending reminders go with the next
+/// reschedule; the delivery ledger keeps their history). One that comes back
+/// under its `UID` with neither a name nor a date leaves the store, counted
+/// as `removed`. A date another file brought is never erased this way: only
+/// the file the person was last stored from speaks for them.
 ///
 /// ## One transaction
 /// The people and, when a ``scheduler`` is given, the reschedule that
@@ -86,6 +89,13 @@ package struct ContactImporter: Sendable {
     package let dateOrder: DateOrder?
     /// Reschedules the reminders in the import's own transaction; `nil` leaves them alone.
     package let scheduler: NotificationScheduler?
+    /// Reads a calendar file (`BEGIN:VCALENDAR`: birthdays from a calendar,
+    /// ``CalendarBirthdays``) as contacts; `nil` reads it as any other file.
+    /// The CLI gives `BirthdayCalendar`'s libical reader.
+    package var calendarParser: CalendarParser?
+
+    /// Reads one calendar file's bytes, named as problems name it.
+    package typealias CalendarParser = @Sendable (_ data: Data, _ file: String) -> ParseResult
 
     package init(
         database: AppDatabase,
@@ -141,7 +151,12 @@ package struct ContactImporter: Sendable {
                 continue
             }
             let data = try ContactFiles.read(file.path)
-            let result = ContactReader.parse(data, file: shown, referenceYear: referenceYear, dateOrder: dateOrder)
+            let result: ParseResult
+            if let calendarParser, CalendarBirthdays.isCalendar(data) {
+                result = calendarParser(data, shown)
+            } else {
+                result = ContactReader.parse(data, file: shown, referenceYear: referenceYear, dateOrder: dateOrder)
+            }
             report.files += 1
             report.problems += result.problems
             storedNames[shown] = storedNames[shown] ?? ContactFiles.storedName(file.path)
@@ -211,7 +226,7 @@ package struct ContactImporter: Sendable {
     }
 
     /// Writes `people` into the store (or only counts, when `write` is false),
-    /// and removes the `dateless` people whose file no longer gives them a date.
+    /// and removes the `dateless` people whose file now gives them neither a name nor a date.
     static func merge(
         _ people: [Person],
         removing dateless: [(id: String, file: String)] = [],

@@ -174,7 +174,9 @@ package struct NotificationScheduler: Sendable {
             withinDays: period.days - 1,
             names: settings.names
         )
-        return Digest(period: period, events: events)
+        var digest = Digest(period: period, events: events)
+        digest.notes = events.isEmpty ? [:] : try PersonRecord.notes(db)
+        return digest
     }
 
     /// Moves every pending request whose moment has come into the delivery

@@ -212,7 +212,7 @@ package struct SourceSync: Sendable {
     struct ParsedItem: Sendable {
         var href: String
         var etag: String
-        /// The people the item brings (contacts with dates), by id.
+        /// The people the item brings (every contact with a name or a date), by id.
         var people: [Person]
         /// `false` when the item is not a contact file at all: it is kept as it was.
         var readable: Bool

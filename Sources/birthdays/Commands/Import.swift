@@ -1,4 +1,5 @@
 import ArgumentParser
+import BirthdayCalendar
 import BirthdayCore
 import BirthdayStore
 import Foundation
@@ -6,11 +7,13 @@ import Foundation
 extension BirthdaysCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import vCard (2.1, 3.0, 4.0) and CSV exports, or vdir folders.",
+            abstract: "Import vCard (2.1, 3.0, 4.0) and CSV exports, vdir folders, or a birthday calendar (.ics).",
             discussion: """
                 Importing the same export again changes nothing; edited contacts are updated in place. \
                 One run is one transaction with the reminders it schedules: it lands whole or not at all. \
-                Problems are reported as file:line: message; a file of a folder that holds no contacts is named as skipped.
+                Problems are reported as file:line: message; a file of a folder that holds no contacts is named as skipped. \
+                A calendar file (.ics: Google's birthdays, a Facebook birthdays export, Outlook's or Thunderbird's yearly events, \
+                this program's own feed) gives a person for each yearly all-day event whose title names a birthday or an anniversary.
                 """
         )
 
@@ -34,6 +37,15 @@ extension BirthdaysCommand {
         )
         var dateOrder: DateOrder?
 
+        @Option(
+            name: .customLong("as"),
+            help: ArgumentHelp(
+                "In a calendar file (.ics), take every yearly all-day event as a birthday, its title the name.",
+                valueName: "birthday"
+            )
+        )
+        var calendarKind: CalendarEventKind?
+
         @Flag(help: "Report what would change without writing anything.")
         var dryRun = false
 
@@ -44,7 +56,7 @@ extension BirthdaysCommand {
             let context = try Context(global, readOnly: dryRun, emptyIfMissing: true)
             let today = try await context.today()
             // The reminders follow the new people at once, in the import's own transaction.
-            let importer = ContactImporter(
+            var importer = ContactImporter(
                 database: context.database,
                 now: context.now,
                 referenceYear: today.year,
@@ -52,6 +64,8 @@ extension BirthdaysCommand {
                 dateOrder: dateOrder,
                 scheduler: dryRun ? nil : context.scheduler()
             )
+            let asBirthday = calendarKind == .birthday
+            importer.calendarParser = { data, file in CalendarFileReader.parse(data, file: file, asBirthday: asBirthday, today: today) }
             let progress: ContactImporter.Progress? = FileHandle.isTerminal(2) && !json ? ImportProgress.report : nil
             let report: ImportReport
             do {
@@ -80,3 +94,8 @@ extension BirthdaysCommand {
 
 /// `--date-order dmy|mdy|ymd`.
 extension DateOrder: ExpressibleByArgument {}
+
+/// `--as birthday`: what every yearly all-day event of a calendar file is.
+enum CalendarEventKind: String, ExpressibleByArgument, CaseIterable {
+    case birthday
+}

@@ -18,6 +18,9 @@ extension BirthdaysCommand {
         @Option(help: ArgumentHelp("Only the people in this group (see birthdays groups).", valueName: "name"), completion: Completions.groups)
         var group: String?
 
+        @Flag(help: "Only the people kept without any date (not reminded, not in the feed).")
+        var undated = false
+
         @Flag(help: "Print a JSON array.")
         var json = false
 
@@ -27,7 +30,7 @@ extension BirthdaysCommand {
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
-            let people: [Person]
+            var people: [Person]
             if group != nil, case .group(let name)? = try await context.scope(group: group, source: nil) {
                 people = try await context.database.people(inGroup: name)
             } else if let person {
@@ -36,11 +39,16 @@ extension BirthdaysCommand {
             } else {
                 people = try await context.database.people()
             }
+            if undated { people = people.filter(\.isUndated) }
             if json {
                 try output(JSONOutput.string(people.map(PersonOutput.init), pretty: true))
                 return
             }
             guard !people.isEmpty else {
+                if undated {
+                    try output("Everyone has a date.")
+                    return
+                }
                 try output("No people yet. Import an export with: birthdays import contacts.vcf")
                 return
             }

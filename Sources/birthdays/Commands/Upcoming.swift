@@ -39,7 +39,13 @@ extension BirthdaysCommand {
             let upcoming = UpcomingEvents(today: LocalDate.today(at: context.now, in: zone), settings: settings)
             let events = try await context.database.upcoming(upcoming, withinDays: days, limit: limit)
             if json {
-                try output(JSONOutput.string(events.map(UpcomingOutput.init), pretty: true))
+                let notes = try await context.database.notes()
+                try output(
+                    JSONOutput.string(
+                        events.map { UpcomingNoteOutput(event: UpcomingOutput($0), note: notes[$0.personID]) },
+                        pretty: true
+                    )
+                )
             } else if events.isEmpty {
                 // Today only (a prompt or a status bar asks that): nothing to say is nothing printed.
                 guard !quiet && days > 0 else { return }

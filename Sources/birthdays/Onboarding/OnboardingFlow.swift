@@ -1,4 +1,5 @@
 import ArgumentParser
+import BirthdayCalendar
 import BirthdayCore
 import BirthdayStore
 import BirthdaySystem
@@ -178,13 +179,15 @@ struct OnboardingFlow {
 
         case .importContacts(let paths):
             let today = try await context.today()
-            let importer = ContactImporter(
+            var importer = ContactImporter(
                 database: context.database,
                 now: context.now,
                 referenceYear: today.year,
                 today: today,
                 scheduler: context.scheduler()
             )
+            // A birthday calendar (.ics) is read as `import` reads it.
+            importer.calendarParser = { data, file in CalendarFileReader.parse(data, file: file, asBirthday: false, today: today) }
             let report: ImportReport
             do {
                 report = try await importer.importPaths(paths)

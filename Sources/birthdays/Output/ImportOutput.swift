@@ -19,7 +19,10 @@ struct ImportOutput: Encodable {
     var updated: Int
     var unchanged: Int
     var invalid: Int
+    /// Contacts without any date, kept (also counted in added, updated or unchanged).
     var without_dates: Int
+    /// Contacts with neither a name nor a date: not stored.
+    var empty_skipped: Int
     var removed: Int
     var problems: [Problem]
     var skipped: [Skipped]
@@ -30,6 +33,7 @@ struct ImportOutput: Encodable {
         unchanged = report.unchanged
         invalid = report.invalid
         without_dates = report.withoutDates
+        empty_skipped = report.emptySkipped
         removed = report.removed
         problems = report.problems.map { Problem(file: $0.file, line: $0.line, message: $0.message) }
         skipped = report.skipped.map { Skipped(file: $0.file, reason: $0.reason) }
@@ -47,8 +51,9 @@ struct ImportOutput: Encodable {
         let verb = dryRun ? "would import" : "imported"
         return "\(verb) \(Wording.count(report.files, "file")): \(report.added) added, \(report.updated) updated, "
             + "\(report.unchanged) unchanged, \(report.invalid) with invalid dates"
-            + (report.removed > 0 ? ", \(report.removed) removed (their dates were deleted)" : "")
-            + (report.withoutDates > 0 ? "; " + Wording.count(report.withoutDates, "contact", "contacts") + " without dates skipped" : "")
+            + (report.removed > 0 ? ", \(report.removed) removed (their name and dates were deleted)" : "")
+            + (report.withoutDates > 0 ? "; " + Wording.count(report.withoutDates, "contact", "contacts") + " without dates kept" : "")
+            + (report.emptySkipped > 0 ? "; " + Wording.count(report.emptySkipped, "contact", "contacts") + " without a name or a date skipped" : "")
             + (report.skipped.isEmpty ? "" : "; " + Wording.count(report.skipped.count, "other file") + " skipped")
             + (report.problems.isEmpty ? "" : "; " + Wording.count(report.problems.count, "problem"))
     }

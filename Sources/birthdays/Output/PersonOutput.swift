@@ -73,6 +73,9 @@ struct PersonOutput: Encodable {
     var anniversary: Date?
     var calendar_dates: [CalendarEvent]
     var invalid_dates: [String]
+    /// No date at all is known (``Person/isUndated``): kept, never reminded,
+    /// not in the feed (always present).
+    var undated: Bool
     /// Left out by the card, by `birthdays exclude`, or by a rule of one of
     /// their groups or sources (``RulePrecedence``; always present).
     var excluded: Bool
@@ -105,6 +108,8 @@ struct PersonOutput: Encodable {
     /// Who gave it: `"card"` (its `TZ`) or `"choice"` (`birthdays zone`,
     /// `local` included, which leaves `zone` `null`); `null` when neither did.
     var zone_from: String?
+    /// The user's note for the person's day (``PersonNote``: `birthdays note`); `null` when there is none.
+    var note: String?
 
     init(_ person: Person) {
         id = person.id
@@ -114,6 +119,7 @@ struct PersonOutput: Encodable {
         anniversary = Date(person.anniversary)
         calendar_dates = person.alternateDates.map(CalendarEvent.init)
         invalid_dates = person.invalidDates
+        undated = person.isUndated
         let decision = person.decision
         excluded = decision.excluded
         switch decision.exclusionBy {
@@ -134,12 +140,14 @@ struct PersonOutput: Encodable {
         contact = person.contactPoints.map { Contact(kind: $0.kind.rawValue, value: $0.value, uri: $0.uri) }
         zone = person.zone?.storedValue
         zone_from = person.zoneChoice != nil ? "choice" : person.cardZone != nil ? "card" : nil
+        note = person.note
     }
 
     /// The last column of the `people` table: what sets the person apart, in
     /// English like the rest of it ("excluded", "died 2020-05-01", …).
     static func notes(_ person: Person) -> String {
         var notes: [String] = []
+        if person.isUndated { notes.append("no date") }
         if !person.nickname.isEmpty { notes.append("nickname " + SafeText.line(person.nickname, maxCharacters: 40)) }
         if let died = person.deathDate { notes.append("died " + SafeText.line(died, maxCharacters: 40)) }
         let decision = person.decision

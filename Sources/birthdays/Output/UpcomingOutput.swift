@@ -4,6 +4,20 @@ import Foundation
 /// `upcoming --json`'s entries (and the feed server's JSON twin): ``UpcomingJSON``.
 typealias UpcomingOutput = UpcomingJSON
 
+/// An entry of `upcoming --json`: ``UpcomingJSON``'s keys, then `note`,
+/// the person's note (``PersonNote``; `null` when there is none). The feed
+/// server's JSON twin has no `note`.
+struct UpcomingNoteOutput: Encodable {
+    var event: UpcomingJSON
+    var note: String?
+
+    func encode(to encoder: any Encoder) throws {
+        try event.encode(to: encoder)
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encodeIfPresent(note, forKey: JSONKey("note"))
+    }
+}
+
 extension UpcomingOutput {
     /// A person's zone on one day, the key of the table's places.
     private struct ZoneDay: Hashable {

@@ -1,0 +1,326 @@
+import Foundation
+
+/// One event of a calendar file, as the iCalendar reader hands it over
+/// (`BirthdayCalendar` parses the file with libical; this is the value core
+/// decides on).
+public struct CalendarFileEvent: Sendable, Equatable {
+    /// The 1-based line of its `BEGIN:VEVENT`.
+    public var line: Int
+    public var uid: String?
+    public var summary: String
+    /// `DTSTART` when it is a date (an all-day event); `nil` for an event at a time.
+    public var start: LocalDate?
+    /// A `FREQ=YEARLY` rule (without an interval other than 1 and without
+    /// `RSCALE`) repeats it every year.
+    public var yearly: Bool
+    /// An event of another calendar (`RSCALE`, or our own feed's
+    /// `X-BIRTHDAYS-CALENDAR`): not read.
+    public var otherCalendar: Bool
+    /// `CATEGORIES` (our feed writes `Birthday` or `Anniversary`).
+    public var categories: [String]
+    /// Our own feed's `X-BIRTHDAYS-YEAR`.
+    public var knownYear: Int?
+    /// Our own feed's `X-BIRTHDAYS-UNKNOWN-YEAR`.
+    public var unknownYear: Bool
+    /// The rule is `BYMONTH=2;BYMONTHDAY=-1` (Feb 29 in leap years, Feb 28
+    /// otherwise): the date is February 29 whatever `DTSTART`'s year.
+    public var lastDayOfFebruary = false
+
+    public init(
+        line: Int,
+        uid: String? = nil,
+        summary: String,
+        start: LocalDate?,
+        yearly: Bool,
+        otherCalendar: Bool = false,
+        categories: [String] = [],
+        knownYear: Int? = nil,
+        unknownYear: Bool = false
+    ) {
+        self.line = line
+        self.uid = uid
+        self.summary = summary
+        self.start = start
+        self.yearly = yearly
+        self.otherCalendar = otherCalendar
+        self.categories = categories
+        self.knownYear = knownYear
+        self.unknownYear = unknownYear
+    }
+}
+
+/// Turns the events of a birthday calendar (Google Calendar's birthdays,
+/// the exports browser extensions make of Facebook's birthdays, Outlook's
+/// and Thunderbird's yearly events, this program's own feed) into contacts
+/// (pure: the reading of the file is `BirthdayCalendar`'s).
+///
+/// ## Rules
+/// - A **yearly all-day** event whose title names a birthday or an
+///   anniversary (``title(_:)``: the ten languages' usual forms) is that
+///   date of the person the title names. With `asBirthday`, every yearly
+///   all-day event is a birthday, its title the name.
+/// - **The year**: our feed's `X-BIRTHDAYS-YEAR` (none with
+///   `X-BIRTHDAYS-UNKNOWN-YEAR`), else the year of `DTSTART` unless it is a
+///   placeholder (``isPlaceholder(_:today:)``), else an age in the title of a
+///   one-year event ("🎂 Ada (36)" on 10 December 2026: born 1990).
+/// - A yearly all-day event that is neither a birthday nor an anniversary is
+///   reported at its line, not imported; an event at a time, one in another
+///   calendar, and a one-year event without an age are left out silently
+///   (a birthday calendar holds nothing else worth a word).
+/// - One person per name (our feed: per person id): the events of a person
+///   are one contact, their birthday and anniversary together. Our feed's
+///   UIDs (`ID-birthday@birthdays`) give back the person's id; other UIDs
+///   name an event, not a person, so those people are matched by name.
+public enum CalendarBirthdays {
+    /// What a title says.
+    public struct Title: Sendable, Equatable {
+        public var name: String
+        public var kind: EventKind
+        /// The age in the title ("(36)", "（36歳）"), when there is one.
+        public var age: Int?
+
+        public init(name: String, kind: EventKind, age: Int? = nil) {
+            self.name = name
+            self.kind = kind
+            self.age = age
+        }
+    }
+
+    /// A title's pattern: what comes before and after the name, lowercased.
+    struct Pattern: Sendable {
+        var prefix: String
+        var suffix: String
+        var kind: EventKind
+
+        init(_ template: String, _ kind: EventKind) {
+            let parts = template.components(separatedBy: "{}")
+            prefix = parts[0]
+            suffix = parts.count > 1 ? parts[1] : ""
+            self.kind = kind
+        }
+    }
+
+    /// The usual forms, most specific first: "Anniversaire de mariage de X"
+    /// before "Anniversaire de X"; Spanish and Italian "aniversario" and
+    /// "anniversario" are anniversaries, Portuguese "aniversário" and French
+    /// "anniversaire" birthdays. Apostrophes are compared as `'`.
+    static let patterns: [Pattern] = [
+        // Anniversaries that name the wedding.
+        Pattern("wedding anniversary of {}", .anniversary), Pattern("{}'s wedding anniversary", .anniversary),
+        Pattern("hochzeitstag von {}", .anniversary), Pattern("hochzeitstag: {}", .anniversary), Pattern("{}s hochzeitstag", .anniversary),
+        Pattern("{}' hochzeitstag", .anniversary),
+        Pattern("anniversaire de mariage de {}", .anniversary), Pattern("anniversaire de mariage d'{}", .anniversary),
+        Pattern("anniversaire de mariage : {}", .anniversary), Pattern("anniversaire de mariage: {}", .anniversary),
+        Pattern("aniversario de boda de {}", .anniversary), Pattern("anniversario di matrimonio di {}", .anniversary),
+        Pattern("aniversário de casamento de {}", .anniversary), Pattern("trouwdag van {}", .anniversary),
+        Pattern("rocznica ślubu: {}", .anniversary), Pattern("rocznica ślubu {}", .anniversary),
+        Pattern("{}さんの結婚記念日", .anniversary), Pattern("{}の結婚記念日", .anniversary), Pattern("{}的结婚纪念日", .anniversary),
+        Pattern("{}结婚纪念日", .anniversary),
+        // In memory of someone: their birthday (our feed under `deceased remember`).
+        Pattern("in memory of {}", .birthday), Pattern("in erinnerung an {}", .birthday), Pattern("en souvenir de {}", .birthday),
+        Pattern("en memoria de {}", .birthday), Pattern("in ricordo di {}", .birthday), Pattern("em memória de {}", .birthday),
+        Pattern("ter herinnering aan {}", .birthday), Pattern("wspomnienie: {}", .birthday), Pattern("{}さんを偲んで", .birthday),
+        Pattern("纪念{}", .birthday),
+        // Birthdays.
+        Pattern("{}'s birthday", .birthday), Pattern("{}' birthday", .birthday), Pattern("birthday: {}", .birthday),
+        Pattern("birthday of {}", .birthday), Pattern("birthday - {}", .birthday), Pattern("{} - birthday", .birthday),
+        Pattern("happy birthday, {}", .birthday), Pattern("happy birthday {}", .birthday), Pattern("{}'s bday", .birthday),
+        Pattern("{} birthday", .birthday),
+        Pattern("geburtstag von {}", .birthday), Pattern("geburtstag: {}", .birthday), Pattern("{}' geburtstag", .birthday),
+        Pattern("{} hat geburtstag", .birthday), Pattern("{}s geburtstag", .birthday),
+        Pattern("anniversaire de {}", .birthday), Pattern("anniversaire d'{}", .birthday), Pattern("anniversaire : {}", .birthday),
+        Pattern("anniversaire: {}", .birthday), Pattern("joyeux anniversaire {}", .birthday),
+        Pattern("cumpleaños de {}", .birthday), Pattern("cumpleaños: {}", .birthday), Pattern("cumple de {}", .birthday),
+        Pattern("compleanno di {}", .birthday), Pattern("compleanno: {}", .birthday),
+        Pattern("aniversário de {}", .birthday), Pattern("aniversário: {}", .birthday),
+        Pattern("verjaardag van {}", .birthday), Pattern("verjaardag: {}", .birthday), Pattern("{}'s verjaardag", .birthday),
+        Pattern("{} is jarig", .birthday), Pattern("{} jarig", .birthday),
+        Pattern("urodziny: {}", .birthday), Pattern("urodziny {}", .birthday),
+        Pattern("{}さんの誕生日", .birthday), Pattern("{}の誕生日", .birthday), Pattern("誕生日: {}", .birthday), Pattern("{} 誕生日", .birthday),
+        Pattern("{}的生日", .birthday), Pattern("生日：{}", .birthday), Pattern("{}生日", .birthday),
+        // Anniversaries without the wedding.
+        Pattern("{}'s anniversary", .anniversary), Pattern("{}' anniversary", .anniversary), Pattern("anniversary: {}", .anniversary),
+        Pattern("anniversary of {}", .anniversary), Pattern("{} anniversary", .anniversary),
+        Pattern("jahrestag von {}", .anniversary), Pattern("aniversario de {}", .anniversary), Pattern("anniversario di {}", .anniversary),
+        Pattern("rocznica: {}", .anniversary), Pattern("rocznica {}", .anniversary),
+    ]
+
+    /// The emoji a title may start with, and what they say (our feed writes 🎂, 💍 and 🕯️).
+    static let emoji: [(String, EventKind)] = [
+        ("🎂", .birthday), ("🎉", .birthday), ("🎁", .birthday), ("🥳", .birthday), ("🎈", .birthday), ("🕯️", .birthday), ("🕯", .birthday),
+        ("💍", .anniversary), ("💑", .anniversary), ("❤️", .anniversary),
+    ]
+
+    /// What `summary` says: the name, birthday or anniversary, and an age;
+    /// `nil` when it is neither. "Ada Lovelace's birthday", "Birthday: Ada",
+    /// "Geburtstag von Ada", "Anniversaire d'Ada", "Cumpleaños de Ada",
+    /// "🎂 Ada (36)", "Adaさんの誕生日（36歳）"…; `categories` (our feed's
+    /// `Birthday` or `Anniversary`) decide for a title that is only a name
+    /// after an emoji.
+    public static func title(_ summary: String, categories: [String] = []) -> Title? {
+        var text = summary.replacingOccurrences(of: "\u{2019}", with: "'").trimmingWhitespace()
+        let age = takeAge(&text)
+        var emojiKind: EventKind?
+        for (mark, kind) in emoji where text.hasPrefix(mark) {
+            emojiKind = kind
+            text = String(text.dropFirst(mark.count)).trimmingWhitespace()
+            break
+        }
+        // Our feed's "🎂 Ada (lunar)" is a date in another calendar: not read.
+        if text.hasSuffix(")"), emojiKind != nil { return nil }
+        let lowered = text.lowercased()
+        for pattern in patterns {
+            let prefix = pattern.prefix
+            let suffix = pattern.suffix
+            guard lowered.count > prefix.count + suffix.count, lowered.hasPrefix(prefix), lowered.hasSuffix(suffix) else { continue }
+            let name = String(text.dropFirst(prefix.count).dropLast(suffix.count)).trimmingWhitespace()
+            guard !name.isEmpty else { continue }
+            return Title(name: name, kind: pattern.kind, age: age)
+        }
+        let category = categories.lazy.map { $0.lowercased() }.compactMap { word -> EventKind? in
+            word.hasPrefix("birthday") ? .birthday : word.hasPrefix("anniversar") ? .anniversary : nil
+        }.first
+        if let kind = emojiKind ?? category, !text.isEmpty { return Title(name: text, kind: kind, age: age) }
+        return nil
+    }
+
+    /// Takes a trailing age off `text`: " (36)", "（36歳）", "（10周年）".
+    static func takeAge(_ text: inout String) -> Int? {
+        guard let close = text.last, close == ")" || close == "）" else { return nil }
+        guard let open = text.lastIndex(where: { $0 == "(" || $0 == "（" }) else { return nil }
+        let inner = text[text.index(after: open)..<text.index(before: text.endIndex)]
+        let digits = inner.prefix { $0.isASCII && $0.isNumber }
+        let rest = inner.dropFirst(digits.count)
+        guard !digits.isEmpty, digits.count <= 3, ["", "歳", "岁", "周年", "年"].contains(String(rest)), let age = Int(digits) else { return nil }
+        text = String(text[..<open]).trimmingWhitespace()
+        return age
+    }
+
+    /// Whether `data` is an iCalendar file: `BEGIN:VCALENDAR` first, after a
+    /// byte order mark and blank lines.
+    public static func isCalendar(_ data: Data) -> Bool {
+        var bytes = data.prefix(64)[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        bytes = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        return String(decoding: bytes.prefix(15), as: UTF8.self).uppercased() == "BEGIN:VCALENDAR"
+    }
+
+    /// Whether `year` in a yearly event's `DTSTART` is no birth year: Apple's
+    /// 1604, Outlook's 1601 and 4501, or a series that begins this year or
+    /// later (an export that knows no year starts the series at the next
+    /// birthday). 1900 is a year, as in cards (docs/dates.md).
+    public static func isPlaceholder(_ year: Int, today: LocalDate?) -> Bool {
+        if [1601, 1604, 4501].contains(year) { return true }
+        if let today, year >= today.year { return true }
+        return !EventDate.yearRange.contains(year)
+    }
+
+    /// The contacts `events` give (see the type's rules), with a problem
+    /// for each yearly all-day event that is neither a birthday nor an
+    /// anniversary.
+    public static func contacts(from events: [CalendarFileEvent], file: String, asBirthday: Bool = false, today: LocalDate? = nil) -> ParseResult {
+        struct Found {
+            var contact: ParsedContact
+            /// From yearly events: they win over one-year events.
+            var years: [EventKind: Int] = [:]
+            var days: [EventKind: MonthDay] = [:]
+            /// From one-year events with an age in the title.
+            var agedYears: [EventKind: Int] = [:]
+            var agedDays: [EventKind: MonthDay] = [:]
+        }
+        var found: [String: Found] = [:]
+        var order: [String] = []
+        var problems: [ImportProblem] = []
+        for event in events {
+            guard let start = event.start, !event.otherCalendar else { continue }
+            let ours = event.uid.flatMap(ownPersonID)
+            // Our feed's Feb 29 series under `leap-day mar1`: the date is the Feb 29 series'.
+            if let uid = event.uid, ours != nil, uid.contains("-mar1-") { continue }
+            var said = title(event.summary, categories: event.categories)
+            if said == nil, asBirthday, event.yearly {
+                var name = event.summary.trimmingWhitespace()
+                let age = takeAge(&name)
+                for (mark, _) in emoji where name.hasPrefix(mark) { name = String(name.dropFirst(mark.count)).trimmingWhitespace() }
+                if !name.isEmpty { said = Title(name: name, kind: .birthday, age: age) }
+            }
+            if asBirthday, var birthday = said {
+                birthday.kind = .birthday
+                said = birthday
+            }
+            guard let said else {
+                if event.yearly {
+                    problems.append(
+                        ImportProblem(
+                            file: file,
+                            line: event.line,
+                            message:
+                                "a yearly event whose title names no birthday or anniversary; not imported (--as birthday takes it as a birthday)"
+                        )
+                    )
+                }
+                continue
+            }
+            // A one-year event counts only for the year its age gives.
+            guard event.yearly || said.age != nil else { continue }
+            let key = ours.map { "id:" + $0 } ?? "n:" + PersonID.normalize(said.name)
+            if found[key] == nil {
+                let contact = ParsedContact(
+                    source: ContactSource(file: file, index: order.count, line: event.line),
+                    uid: ours,
+                    formattedName: said.name
+                )
+                found[key] = Found(contact: contact)
+                order.append(key)
+            }
+            let kind = said.kind
+            let day = event.lastDayOfFebruary ? MonthDay(month: 2, day: 29) : MonthDay(month: start.month, day: start.day)
+            if event.yearly {
+                if let known = event.knownYear, EventDate.yearRange.contains(known) {
+                    found[key]?.years[kind] = known
+                } else if !event.unknownYear, !isPlaceholder(start.year, today: today), found[key]?.years[kind] == nil {
+                    found[key]?.years[kind] = start.year
+                }
+                if found[key]?.days[kind] == nil { found[key]?.days[kind] = day }
+            } else if let age = said.age, !event.unknownYear, found[key]?.agedYears[kind] == nil {
+                found[key]?.agedYears[kind] = start.year - age
+                found[key]?.agedDays[kind] = day
+            }
+        }
+        var contacts: [ParsedContact] = []
+        for key in order {
+            guard var item = found[key] else { continue }
+            for kind in EventKind.allCases {
+                guard let day = item.days[kind] ?? item.agedDays[kind] else { continue }
+                let year = item.years[kind] ?? item.agedYears[kind]
+                let date = EventDate(year: year, month: day.month, day: day.day) ?? EventDate(year: nil, month: day.month, day: day.day)
+                switch kind {
+                case .birthday: item.contact.birthday = date
+                case .anniversary: item.contact.anniversary = date
+                }
+            }
+            if item.contact.hasDates { contacts.append(item.contact) }
+        }
+        return ParseResult(contacts: contacts, problems: problems)
+    }
+
+    struct MonthDay {
+        var month: Int
+        var day: Int
+    }
+
+    /// The person id in one of our own feed's UIDs (`ada-birthday@birthdays`,
+    /// `ada-anniversary-y2026@birthdays`); `nil` for any other UID.
+    static func ownPersonID(_ uid: String) -> String? {
+        guard uid.hasSuffix("@birthdays") else { return nil }
+        let stem = uid.dropLast("@birthdays".count)
+        for kind in EventKind.allCases {
+            let marker = "-" + kind.rawValue
+            guard let range = stem.range(of: marker, options: .backwards) else { continue }
+            let rest = stem[range.upperBound...]
+            guard rest.isEmpty || rest.hasPrefix("-y") || rest.hasPrefix("-mar1-") else { continue }
+            let id = String(stem[..<range.lowerBound])
+            return id.isEmpty ? nil : id
+        }
+        return nil
+    }
+}

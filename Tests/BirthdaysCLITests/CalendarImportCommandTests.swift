@@ -1,0 +1,210 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `birthdays import FILE.ics` through the real binary and real libical
+/// (issue 34): birthday calendars as Google Calendar, a Facebook birthdays
+/// export, Outlook and Thunderbird write them, and our own feed's round trip.
+@Suite struct CalendarImportCommandTests {
+    /// `name birthday anniversary` of everyone, as `people --json` has them.
+    func people(_ cli: CLIProcess) async throws -> [String] {
+        func date(_ value: Any?) -> String {
+            guard let date = value as? [String: Any], let month = date["month"] as? Int, let day = date["day"] as? Int else { return "-" }
+            let year = (date["year"] as? Int).map { String(format: "%04d", $0) } ?? "-"
+            return year + String(format: "-%02d-%02d", month, day)
+        }
+        return try CLIProcess.array(try await cli.run("people", "--json").stdout).map {
+            "\($0["name"] as? String ?? "?") \(date($0["birthday"])) \(date($0["anniversary"]))"
+        }
+    }
+
+    /// CRLF lines, as every one of these tools writes them.
+    static func calendar(_ lines: [String]) -> String { lines.joined(separator: "\r\n") + "\r\n" }
+
+    /// Google Calendar's export of the Birthdays calendar (Takeout's
+    /// `Birthdays.ics`): a yearly all-day event per contact, the title in
+    /// the account's language, the year of birth in DTSTART when the contact has one.
+    static let google = calendar([
+        "BEGIN:VCALENDAR",
+        "PRODID:-//Google Inc//Google Calendar 70.9054//EN",
+        "VERSION:2.0",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        "X-WR-CALNAME:Birthdays",
+        "X-WR-TIMEZONE:Europe/Berlin",
+        "BEGIN:VEVENT",
+        "DTSTART;VALUE=DATE:19901210",
+        "DTEND;VALUE=DATE:19901211",
+        "RRULE:FREQ=YEARLY",
+        "DTSTAMP:20261127T080000Z",
+        "UID:2_anfgbmtl6d1rc9efg8l9oeh6kg@google.com",
+        "CLASS:PUBLIC",
+        "CREATED:20200101T000000Z",
+        "DESCRIPTION:",
+        "LAST-MODIFIED:20200101T000000Z",
+        "SEQUENCE:0",
+        "STATUS:CONFIRMED",
+        "SUMMARY:Ada Lovelace's birthday",
+        "TRANSP:TRANSPARENT",
+        "END:VEVENT",
+        "BEGIN:VEVENT",
+        "DTSTART;VALUE=DATE:20270304",
+        "DTEND;VALUE=DATE:20270305",
+        "RRULE:FREQ=YEARLY",
+        "DTSTAMP:20261127T080000Z",
+        "UID:2_bnfgbmtl6d1rc9efg8l9oeh6kh@google.com",
+        "CLASS:PUBLIC",
+        "SUMMARY:Alan Turing's birthday",
+        "TRANSP:TRANSPARENT",
+        "END:VEVENT",
+        "END:VCALENDAR",
+    ])
+
+    /// A Facebook birthdays export as browser extensions (fb2cal and its
+    /// kin) write it: no year (the series starts this year), a day's DURATION.
+    static let facebook = calendar([
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:ics.py - http://git.io/lLljaA",
+        "X-WR-CALNAME:Facebook Birthdays",
+        "BEGIN:VEVENT",
+        "DTSTART;VALUE=DATE:20260417",
+        "DURATION:P1D",
+        "RRULE:FREQ=YEARLY",
+        "SUMMARY:Grace Hopper's Birthday",
+        "UID:1000123456789@facebook.com",
+        "END:VEVENT",
+        "END:VCALENDAR",
+    ])
+
+    /// Outlook 16's export of a contact's birthday and anniversary events,
+    /// and a yearly all-day event that is neither.
+    static let outlook = calendar([
+        "BEGIN:VCALENDAR",
+        "PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN",
+        "VERSION:2.0",
+        "METHOD:PUBLISH",
+        "X-MS-OLK-FORCEINSPECTOROPEN:TRUE",
+        "BEGIN:VEVENT",
+        "CLASS:PUBLIC",
+        "CREATED:20200312T101010Z",
+        "DTEND;VALUE=DATE:19501114",
+        "DTSTAMP:20261127T080000Z",
+        "DTSTART;VALUE=DATE:19501113",
+        "LAST-MODIFIED:20200312T101010Z",
+        "PRIORITY:5",
+        "RRULE:FREQ=YEARLY;BYMONTHDAY=13;BYMONTH=11",
+        "SEQUENCE:0",
+        "SUMMARY;LANGUAGE=en-us:Margaret Hamilton's Birthday",
+        "TRANSP:TRANSPARENT",
+        "UID:040000008200E00074C5B7101A82E00800000000B0A1F2E3D4C5D601000000000000000010000000",
+        "X-MICROSOFT-CDO-ALLDAYEVENT:TRUE",
+        "END:VEVENT",
+        "BEGIN:VEVENT",
+        "DTEND;VALUE=DATE:19800602",
+        "DTSTART;VALUE=DATE:19800601",
+        "RRULE:FREQ=YEARLY;BYMONTHDAY=1;BYMONTH=6",
+        "SUMMARY;LANGUAGE=en-us:Margaret Hamilton's Anniversary",
+        "UID:040000008200E00074C5B7101A82E00800000000B0A1F2E3D4C5D601000000000000000010000001",
+        "X-MICROSOFT-CDO-ALLDAYEVENT:TRUE",
+        "END:VEVENT",
+        "BEGIN:VEVENT",
+        "DTEND;VALUE=DATE:20200107",
+        "DTSTART;VALUE=DATE:20200106",
+        "RRULE:FREQ=YEARLY;BYMONTHDAY=6;BYMONTH=1",
+        "SUMMARY;LANGUAGE=en-us:Renew the car insurance",
+        "UID:040000008200E00074C5B7101A82E00800000000B0A1F2E3D4C5D601000000000000000010000002",
+        "X-MICROSOFT-CDO-ALLDAYEVENT:TRUE",
+        "END:VEVENT",
+        "END:VCALENDAR",
+    ])
+
+    /// Thunderbird (Lightning) with a German user's yearly events, and a meeting at a time.
+    static let thunderbird = calendar([
+        "BEGIN:VCALENDAR",
+        "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN",
+        "VERSION:2.0",
+        "BEGIN:VEVENT",
+        "CREATED:20230101T120000Z",
+        "LAST-MODIFIED:20230101T120000Z",
+        "DTSTAMP:20230101T120000Z",
+        "UID:0b7e1a7c-6f0e-4b8e-9a57-3d2f5e1c9a01",
+        "SUMMARY:Geburtstag von Käthe Müller",
+        "RRULE:FREQ=YEARLY",
+        "DTSTART;VALUE=DATE:19600229",
+        "DTEND;VALUE=DATE:19600301",
+        "TRANSP:TRANSPARENT",
+        "X-MOZ-GENERATION:1",
+        "END:VEVENT",
+        "BEGIN:VEVENT",
+        "UID:0b7e1a7c-6f0e-4b8e-9a57-3d2f5e1c9a02",
+        "SUMMARY:Geburtstag von Team",
+        "RRULE:FREQ=YEARLY",
+        "DTSTART;TZID=Europe/Berlin:20230512T100000",
+        "DTEND;TZID=Europe/Berlin:20230512T110000",
+        "END:VEVENT",
+        "END:VCALENDAR",
+    ])
+
+    @Test func birthdayCalendarsOfEachKindBecomePeople() async throws {
+        let cli = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        let files = try [
+            cli.write("Birthdays.ics", Self.google), cli.write("facebook.ics", Self.facebook),
+            cli.write("outlook.ics", Self.outlook), cli.write("thunderbird.ics", Self.thunderbird),
+        ]
+        let imported = try await cli.run(["import"] + files)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let problem =
+            "outlook.ics:29: a yearly event whose title names no birthday or anniversary; not imported (--as birthday takes it as a birthday)\n"
+        #expect(imported.stderr.hasSuffix(problem) && imported.stderr.components(separatedBy: "\n").count == 2, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("imported 4 files: 5 added, 0 updated, 0 unchanged"), "\(imported.stdout)")
+        #expect(
+            try await people(cli) == [
+                "Ada Lovelace 1990-12-10 -", "Alan Turing --03-04 -", "Grace Hopper --04-17 -",
+                "Käthe Müller 1960-02-29 -", "Margaret Hamilton 1950-11-13 1980-06-01",
+            ]
+        )
+        // The same files again change nothing.
+        let again = try await cli.json(["import"] + files)
+        #expect((again as? [String: Any])?["unchanged"] as? Int == 5)
+        #expect((again as? [String: Any])?["added"] as? Int == 0)
+    }
+
+    @Test func asBirthdayTakesEveryYearlyAllDayEvent() async throws {
+        let cli = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        let imported = try await cli.run("import", "--as", "birthday", try cli.write("outlook.ics", Self.outlook))
+        #expect(imported.status == 0 && imported.stderr.isEmpty, "\(imported.stderr)")
+        #expect(try await people(cli) == ["Margaret Hamilton 1950-11-13 -", "Renew the car insurance 2020-01-06 -"])
+    }
+
+    /// Our own `export`, imported into an empty store, gives back the same
+    /// people, dates and known years: with the ages in the titles (the
+    /// default), emoji or words, in English and in Japanese.
+    @Test(arguments: [[("emoji", "on")], [("emoji", "off")], [("emoji", "off"), ("language", "ja")], [("calendar-ages", "off")]])
+    func ourOwnFeedComesBackTheSame(settings: [(String, String)]) async throws {
+        let source = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
+        defer { source.cleanUp() }
+        let cards = [
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1990-12-10\r\nANNIVERSARY:2015-06-01\r\nEND:VCARD\r\n",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Alan Turing\r\nBDAY:--0304\r\nEND:VCARD\r\n",
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:urn:uuid:kathe\r\nFN:Käthe Müller\r\nBDAY:19600229\r\nEND:VCARD\r\n",
+        ].joined()
+        let imported = try await source.run("import", try source.write("contacts.vcf", cards))
+        try #require(imported.status == 0, "\(imported.stderr)")
+        for (key, value) in settings { try await source.set(key, value) }
+        let feed = try await source.run("export")
+        try #require(feed.status == 0, "\(feed.stderr)")
+
+        let target = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
+        defer { target.cleanUp() }
+        let back = try await target.run("import", try target.write("feed.ics", feed.stdout))
+        #expect(back.status == 0 && back.stderr.isEmpty, "\(back.stderr)")
+        #expect(try await people(target) == people(source))
+        #expect(try await people(target) == ["Ada Lovelace 1990-12-10 2015-06-01", "Alan Turing --03-04 -", "Käthe Müller 1960-02-29 -"])
+        // Imported again, the feed changes nothing.
+        let again = try await target.json(["import", target.path("feed.ics")])
+        #expect((again as? [String: Any])?["unchanged"] as? Int == 3)
+    }
+}
