@@ -194,6 +194,9 @@ public struct Message: Sendable, Hashable {
         case showBirthdayAge = "show.birthday.age"
         case showAnniversary = "show.anniversary"
         case showAnniversaryYears = "show.anniversary.years"
+        case showLabelled = "show.labelled"
+        case showLabelledAge = "show.labelled.age"
+        case showLabelledYears = "show.labelled.years"
         case showExcluded = "show.excluded"
         case showNickname = "show.nickname"
         case showDeceased = "show.deceased"
@@ -381,6 +384,8 @@ public struct Message: Sendable, Hashable {
                 [.text]
             case .showBirthday, .showAnniversary: [.text, .text, .text]
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
+            case .showLabelled: [.text, .text, .text, .text]
+            case .showLabelledAge, .showLabelledYears: [.text, .text, .text, .text, .number]
             case .onboardingChooseAgain, .showUnreadable, .testFailed, .onboardingChannelsTesting, .onboardingChannelsFailed,
                 .onboardingStartStarted, .onboardingStartSlow, .onboardingStartFailed:
                 [.text, .text]
@@ -639,6 +644,15 @@ extension Message {
     public static func showAnniversary(date: String, next: String, when: String, years: Int?) -> Message {
         years.map { Message(.showAnniversaryYears, .text(date), .text(next), .text(when), .number($0)) }
             ?? Message(.showAnniversary, .text(date), .text(next), .text(when))
+    }
+
+    /// A line of `show` about a labelled date (``LabelledDate``): `label`
+    /// (already one line), the date as the contact has it, the next
+    /// occurrence, how far away, and the years then: an age when the label
+    /// says birthday ("turns 11"), else a count ("8 years").
+    public static func showLabelled(label: String, date: String, next: String, when: String, years: Int?, birthday: Bool) -> Message {
+        guard let years else { return Message(.showLabelled, .text(label), .text(date), .text(next), .text(when)) }
+        return Message(birthday ? .showLabelledAge : .showLabelledYears, .text(label), .text(date), .text(next), .text(when), .number(years))
     }
 
     /// `text`: the date as written, quoted; `source`: `file:line` of the contact's card.
