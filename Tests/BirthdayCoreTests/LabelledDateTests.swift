@@ -150,6 +150,79 @@ import Testing
         )
     }
 
+    // MARK: - Reminders
+
+    @Test(arguments: supportedLanguages)
+    func reminderWordsInEveryLanguage(language: String) throws {
+        let localizer = Localizer(language: language)
+        let work = try Self.labelled("Started work", 2019, 3, 3)
+        let child = try Self.labelled("Child's birthday", 2015, 12, 1)
+        for timing in [NotificationRequest.Timing.dayOf, .dayBefore, NotificationRequest.Timing(daysBefore: 7)] {
+            for (date, years) in [(work, 8), (child, 11)] {
+                let known = NotificationContent.make(name: "Jānis", kind: .labelled, timing: timing, age: years, labelled: date, in: localizer)
+                let unknown = NotificationContent.make(name: "Jānis", kind: .labelled, timing: timing, age: nil, labelled: date, in: localizer)
+                for content in [known, unknown] {
+                    #expect(content.title.contains("Jānis") && content.title.contains(date.label), "\(language) \(content)")
+                    #expect(content.body.contains(date.label) && content.body.contains(localizer(.days(timing.daysBefore))), "\(language) \(content)")
+                }
+                #expect(known.body.contains(String(years)) && !unknown.body.contains(String(years)), "\(language) \(known.body)")
+            }
+        }
+        if language == "en" {
+            let content = NotificationContent.make(name: "Johnny", kind: .labelled, timing: .dayBefore, age: 8, labelled: work)
+            #expect(content == (title: "Johnny: Started work", body: "Started work, 8 years (tomorrow)"))
+        }
+    }
+
+    /// The planner offers labelled dates like birthdays, under ids the label names (the rule of
+    /// ``NotificationRequest/identifier(personID:kind:timing:calendar:labelID:)``), which survive a
+    /// round trip through the stored `userInfo`.
+    @Test func plannedRemindersCarryTheLabelAndItsID() throws {
+        let zone = try #require(TimeZone(identifier: "UTC"))
+        let now = try #require(ISO8601DateFormatter().date(from: "2026-11-28T08:00:00Z"))
+        var planner = ReminderPlanner(settings: Settings(), timeZone: zone, now: now)
+        let treatment = EventTreatment(reminderDays: .standard)
+        let first = try Self.labelled("Child's birthday", 2015, 12, 1)
+        let second = try Self.labelled("Child's birthday", 2018, 12, 2)
+        planner.offer(first, ordinal: 1, treatment: treatment) { ("johnny", "Johnny", "") }
+        planner.offer(second, ordinal: 2, treatment: treatment) { ("johnny", "Johnny", "") }
+        let requests = planner.requests()
+        let part = LabelledDate.idPart(key: "child's birthday", ordinal: 1)
+        #expect(
+            requests.map(\.id) == [
+                "johnny-\(part)-daybefore", "johnny-\(part)-dayof", "johnny-\(part)-2-daybefore", "johnny-\(part)-2-dayof",
+            ]
+        )
+        #expect(requests.allSatisfy { $0.kind == .labelled && $0.label == "Child's birthday" })
+        #expect(requests.first?.body == "Child's birthday, turns 11 (tomorrow)")
+        let stored = try #require(requests.last)
+        let read = NotificationRequest(
+            personID: stored.personID,
+            kind: stored.kind,
+            timing: stored.timing,
+            fireAt: stored.fireAt,
+            occurrenceDate: stored.occurrenceDate,
+            title: stored.title,
+            body: stored.body,
+            userInfo: stored.userInfo
+        )
+        #expect(read.id == stored.id)
+    }
+
+    @Test func labelRulesWinOverTheSetting() throws {
+        var rules = LabelRules()
+        rules.choose("Started  Work", included: false)
+        #expect(!rules.counts("started work") && rules.counts("name day"))
+        rules.on = false
+        rules.choose("Name day", included: true)
+        #expect(rules.counts("name day") && !rules.counts("other"))
+        #expect(LabelRules(on: false, stored: rules.storedValue) == rules)
+        let treatment = TreatmentRules(labels: rules)
+        #expect(treatment.treatment(of: try Self.labelled("NAME DAY", nil, 6, 24), for: PersonTraits()) != nil)
+        #expect(treatment.treatment(of: try Self.labelled("Name day", nil, 6, 24), for: PersonTraits(deceased: true)) == nil)
+        #expect(treatment.treatment(of: try Self.labelled("Other", nil, 6, 24), for: PersonTraits()) == nil)
+    }
+
     // MARK: - Merging
 
     @Test func anotherFileKeepsTheStoredLabelsItLacks() throws {

@@ -72,6 +72,54 @@ import Testing
         #expect(!show.contains("Child's birthday"), "\(show)")
     }
 
+    @Test func upcomingPendingAndTheFeedCarryTheLabel() async throws {
+        let (cli, _) = try await Self.imported()
+        defer { cli.cleanUp() }
+        let table = try await cli.run("upcoming", "--days", "100").stdout
+        #expect(table.contains("Johnny Appleseed  Child's birthday, turns 11"), "\(table)")
+        #expect(table.contains("Johnny Appleseed  Started work, 8 years"), "\(table)")
+        let upcoming = try await #require(try cli.json(["upcoming", "--days", "100"]) as? [[String: Any]])
+        #expect(upcoming.map { $0["label"] as? String } == ["Child's birthday", "Started work"])
+        #expect(upcoming.map { $0["kind"] as? String } == ["labelled", "labelled"])
+        #expect(upcoming.map { $0["age"] as? Int } == [11, 8])
+
+        try await cli.enableNotifications()
+        let pending = try await #require(try cli.json(["pending"]) as? [[String: Any]])
+        let ids = pending.compactMap { $0["id"] as? String }
+        // <person>-date-<8 hex digits of the label's hash>-<timing>
+        let child = try #require(ids.first)
+        #expect(child.hasPrefix("johnny-date-") && child.hasSuffix("-daybefore") && child.count == "johnny-date-12345678-daybefore".count, "\(ids)")
+        #expect(ids.prefix(2) == [child, child.replacingOccurrences(of: "-daybefore", with: "-dayof")])
+        #expect(pending.first?["title"] as? String == "Johnny Appleseed: Child's birthday")
+        #expect(pending.first?["body"] as? String == "Child's birthday, turns 11 (tomorrow)")
+
+        let feed = try await cli.run("export").stdout
+        #expect(feed.contains("SUMMARY:📅 Johnny Appleseed: Started work (8)\r\n"))
+        #expect(feed.contains("X-BIRTHDAYS-LABEL:Child's birthday\r\n"))
+    }
+
+    @Test func theSettingAndTheLabelChoicesOutlastImports() async throws {
+        let (cli, file) = try await Self.imported()
+        defer { cli.cleanUp() }
+        func labels() async throws -> [String] {
+            let upcoming = try await #require(try cli.json(["upcoming", "--days", "366"]) as? [[String: Any]])
+            return upcoming.compactMap { $0["label"] as? String }
+        }
+        let excluded = try await cli.run("exclude", "--label", "STARTED work")
+        #expect(excluded.status == 0 && excluded.stdout.contains("Left out: dates labelled 'STARTED work' (1 date)"), "\(excluded.stdout)")
+        #expect(try await labels() == ["Child's birthday"])
+        _ = try await cli.run("import", file)
+        #expect(try await labels() == ["Child's birthday"])
+        try await cli.set("labelled-dates", "off")
+        #expect(try await labels() == [])
+        // The anniversary is no labelled date: the setting leaves it alone.
+        #expect(try await cli.run("upcoming", "--days", "366").stdout.contains("anniversary, 19 years"))
+        _ = try await cli.run("include", "--label", "started work")
+        #expect(try await labels() == ["Started work"])
+        let both = try await cli.run("exclude", "johnny", "--label", "x")
+        #expect(both.status == 64 && both.stderr.contains("only one of them"), "\(both.stderr)")
+    }
+
     @Test func googleEventColumns() async throws {
         let cli = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }

@@ -70,6 +70,17 @@ public struct LabelledDate: Hashable, Sendable, Comparable, CustomStringConverti
         "date-" + String(StableHash.hex(key.utf8).prefix(8)) + (ordinal > 1 ? "-" + String(ordinal) : "")
     }
 
+    /// Each date with its ordinal among those of the same label (1, 2, …),
+    /// for ``idPart(key:ordinal:)``; `dates` in ``LabelledDate`` order.
+    public static func withOrdinals(_ dates: [LabelledDate]) -> [(LabelledDate, Int)] {
+        var seen: [String: Int] = [:]
+        return dates.map { date in
+            let ordinal = (seen[date.key] ?? 0) + 1
+            seen[date.key] = ordinal
+            return (date, ordinal)
+        }
+    }
+
     /// The sorted dates without repeats (same label key and date).
     public static func normalized(_ dates: [LabelledDate]) -> [LabelledDate] {
         var seen: Set<String> = []

@@ -160,6 +160,7 @@ public struct Person: Hashable, Sendable, Identifiable {
         switch kind {
         case .birthday: birthday
         case .anniversary: anniversary
+        case .labelled: nil
         }
     }
 }

@@ -36,6 +36,7 @@ public enum PersonDetails {
             switch occurrence.kind {
             case .birthday: lines.append(localizer(.showBirthday(date: date, next: next, when: when, turning: age)))
             case .anniversary: lines.append(localizer(.showAnniversary(date: date, next: next, when: when, years: age)))
+            case .labelled: break
             }
         }
         for alternate in person.alternateDates where alternate.kind == .birthday || anniversaries {
@@ -52,7 +53,7 @@ public enum PersonDetails {
             lines.append(localizer(message))
         }
         for labelled in person.labelledDates {
-            let occurrence = upcoming.occurrence(of: labelled.date, kind: .anniversary, personID: person.id, name: person.name)
+            let occurrence = upcoming.occurrence(of: labelled.date, kind: .labelled, personID: person.id, name: person.name)
             let message = Message.showLabelled(
                 label: SafeText.line(labelled.label),
                 date: labelled.date.description,

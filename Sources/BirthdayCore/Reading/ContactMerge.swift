@@ -276,6 +276,7 @@ extension Person {
         switch kind {
         case .birthday: birthday = date
         case .anniversary: anniversary = date
+        case .labelled: break
         }
     }
 }

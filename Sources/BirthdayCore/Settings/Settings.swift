@@ -69,6 +69,10 @@ public struct Settings: Hashable, Sendable {
     /// no address or phone number reaches a push server or a mailbox unless
     /// asked. Desktop notifications offer their button either way.
     public var contactLinks = false
+    /// Whether labelled dates (``LabelledDate``: "Child's birthday",
+    /// "Started work") get reminders, calendar events and `upcoming`
+    /// entries, and the choices per label (``LabelRules``). Default on.
+    public var labelRules = LabelRules()
 
     public init() {}
 
@@ -117,6 +121,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case roundBirthdays = "round-birthdays"
     case calendarAges = "calendar-ages"
     case contactLinks = "contact-links"
+    case labelledDates = "labelled-dates"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -129,7 +134,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .dayBefore: "on | off (an alias of reminders: on adds 1 to its days, off removes it)"
         case .deceased: DeceasedPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
-        case .anniversaries, .emoji, .calendarAges, .contactLinks: "on | off"
+        case .anniversaries, .emoji, .calendarAges, .contactLinks, .labelledDates: "on | off"
         case .calendarName: "any non-empty text"
         case .channels:
             "a comma list of the channels that are on: " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ")
@@ -158,7 +163,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         switch self {
         case .deliveryTime, .quietAfter, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest,
             .digestDay,
-            .roundBirthdays, .channels:
+            .roundBirthdays, .channels, .labelledDates:
             true
         case .calendarName, .emoji, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks: false
         }
@@ -195,6 +200,7 @@ extension Settings {
         if stored[SettingKey.reminders.rawValue] == nil, let dayBefore = stored[SettingKey.dayBefore.rawValue] {
             try? set(.dayBefore, to: dayBefore)
         }
+        if let rules = stored[LabelRules.storedKey] { labelRules = LabelRules(on: labelRules.on, stored: rules) }
     }
 
     /// Sets `key` from its text form, validating it.
@@ -227,7 +233,7 @@ extension Settings {
         case .names:
             guard let style = NameStyle(rawValue: value.lowercased()) else { throw invalid }
             names = style
-        case .dayBefore, .anniversaries, .emoji, .calendarAges, .contactLinks:
+        case .dayBefore, .anniversaries, .emoji, .calendarAges, .contactLinks, .labelledDates:
             let flag: Bool
             switch value.lowercased() {
             case "on", "true", "yes", "1": flag = true
@@ -239,6 +245,7 @@ extension Settings {
             case .anniversaries: anniversaries = flag
             case .calendarAges: calendarAges = flag
             case .contactLinks: contactLinks = flag
+            case .labelledDates: labelRules.on = flag
             default: emoji = flag
             }
         case .calendarName:
@@ -315,6 +322,7 @@ extension Settings {
         case .roundBirthdays: roundBirthdays.map(String.init) ?? "off"
         case .calendarAges: calendarAges ? "on" : "off"
         case .contactLinks: contactLinks ? "on" : "off"
+        case .labelledDates: labelRules.on ? "on" : "off"
         }
     }
 

@@ -299,12 +299,13 @@ extension PersonRecord {
     /// cursor over the columns the feed uses: several times faster than
     /// decoding whole records. They carry only id, name, nickname, dates
     /// (those in other calendars too; someone with only such a date is
-    /// included), death date, reminder days, the user's exclusion choice
+    /// included; labelled dates too), death date, reminder days, the user's exclusion choice
     /// and the rules of their groups and sources (which may still leave
     /// them out: ``RulePrecedence``).
     static func datedPeople(_ db: Database) throws -> [Person] {
         var people: [Person] = []
         let alternates = try CalendarDateRecord.datesByPerson(db, excludedToo: false)
+        let labelled = try LabelledDateRecord.datesByPerson(db, excludedToo: false)
         let rules = try SharedRuleRecord.rulesByPerson(db)
         let rows = try Row.fetchCursor(
             db,
@@ -314,7 +315,7 @@ extension PersonRecord {
                 FROM person
                 WHERE excluded = 0
                   AND ((birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL)
-                       OR id IN (SELECT personId FROM calendarDate))
+                       OR id IN (SELECT personId FROM calendarDate) OR id IN (SELECT personId FROM labelledDate))
                 ORDER BY id
                 """
         )
@@ -332,6 +333,7 @@ extension PersonRecord {
                 deathDate: row[9],
                 reminderDays: (row[10] as String?).flatMap(ReminderDays.init)
             )
+            if !labelled.isEmpty { person.labelledDates = labelled[id] ?? [] }
             if !rules.isEmpty, let shared = rules[id] {
                 // `excluded = 0`: the card does not exclude them, or their choice includes them.
                 person.exclusion.choice = (row[11] as String?).flatMap(Exclusion.Choice.init(rawValue:))

@@ -75,7 +75,7 @@ struct ShowOutput: Encodable {
         self.person = PersonOutput(person)
         public_id = publicID
         source = Source(file: person.source.file, line: person.source.line)
-        let upcoming = UpcomingEvents(today: today, leapDay: settings.leapDay, includeAnniversaries: settings.anniversaries)
+        let upcoming = UpcomingEvents(today: today, settings: settings)
         next = upcoming.occurrences(of: person).map { Next(kind: $0.kind.rawValue, date: $0.date.description, days_until: $0.daysUntil, age: $0.age) }
     }
 
