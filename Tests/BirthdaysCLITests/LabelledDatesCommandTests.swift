@@ -55,6 +55,11 @@ import Testing
         let started = try #require(labelled.last?["date"] as? [String: Any])
         #expect(started["year"] as? Int == 2019 && started["month"] as? Int == 3 && started["day"] as? Int == 3)
         #expect(johnny["invalid_dates"] as? [String] == ["1999-02-30"])
+        let table = try await cli.run("people").stdout
+        #expect(table.contains("dates Child's birthday 2015-12-01, Started work 2019-03-03"), "\(table)")
+        let shown = try await #require(try cli.json(["show", "johnny"]) as? [String: Any])
+        let next = try #require(shown["next"] as? [[String: Any]])
+        #expect(next.compactMap { $0["label"] as? String } == ["Child's birthday", "Started work"])
     }
 
     @Test func theDatesFollowTheCardOnTheNextImport() async throws {

@@ -212,7 +212,8 @@ enum CSVContactParser {
             }
             let anniversary = record.value(header.anniversary)
             if !anniversary.isEmpty { dates.append(cell(.anniversary, anniversary)) }
-            for event in header.events {
+            // As many as a vCard keeps: a corrupt header cannot flood the store.
+            for event in header.events.prefix(VCardCardBuilder.labelledLimit) {
                 let value = record.value(event.value)
                 guard !value.isEmpty else { continue }
                 let written = record.value(event.label)

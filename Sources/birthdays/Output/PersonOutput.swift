@@ -168,6 +168,9 @@ struct PersonOutput: Encodable {
         if let days = person.reminderDays { notes.append("reminders " + days.description) }
         if !decision.reminderDaysBy.isEmpty, let days = decision.reminderDays { notes.append("group reminders " + days.description) }
         if !person.groups.isEmpty { notes.append("groups " + SafeText.line(person.groups.joined(separator: ","), maxCharacters: 60)) }
+        if !person.labelledDates.isEmpty {
+            notes.append("dates " + SafeText.line(person.labelledDates.map(\.description).joined(separator: ", "), maxCharacters: 80))
+        }
         if let channels = person.channels { notes.append("channels " + channels.joined(separator: ",")) }
         if let weekend = person.weekend { notes.append("weekend " + weekend.rawValue) }
         if let zone = person.zone { notes.append("zone " + zone.storedValue) }
