@@ -479,15 +479,15 @@ package struct CalendarExporter: Sendable {
                 switch (kind, days) {
                 case (.birthday, 0): return calendarBirthdayToday.render([who, which])
                 case (.birthday, _): return calendarBirthdayTomorrow.render([who, which])
-                case (.anniversary, 0): return calendarAnniversaryToday.render([who, which])
-                case (.anniversary, _): return calendarAnniversaryTomorrow.render([who, which])
+                case (.anniversary, 0), (.labelled, 0): return calendarAnniversaryToday.render([who, which])
+                case (.anniversary, _), (.labelled, _): return calendarAnniversaryTomorrow.render([who, which])
                 }
             }
             switch (kind, days) {
             case (.birthday, 0): return (memorial ? memorialToday : birthdayToday).render([who])
             case (.birthday, 1): return birthdayTomorrow.render([who])
-            case (.anniversary, 0): return anniversaryToday.render([who])
-            case (.anniversary, 1): return anniversaryTomorrow.render([who])
+            case (.anniversary, 0), (.labelled, 0): return anniversaryToday.render([who])
+            case (.anniversary, 1), (.labelled, 1): return anniversaryTomorrow.render([who])
             case (_, let days):
                 let weeks = days % 7 == 0
                 let template =
@@ -550,6 +550,8 @@ package struct CalendarExporter: Sendable {
         let end = start.adding(days: 1)
         let name = Self.sanitized(settings.names.pick(name: entry.person.name, nickname: entry.person.nickname))
         let isBirthday = entry.kind == .birthday
+        // A labelled date counts an age when its label says birthday, else years since it.
+        let countsAge = isBirthday || entry.labelled?.isBirthday == true
 
         let component = try ICalComponent(kind: ICAL_VEVENT_COMPONENT)
         let event = component.root
@@ -574,21 +576,23 @@ package struct CalendarExporter: Sendable {
             try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: entry.recurrence)) }
         }
         let calendarName = entry.calendar.flatMap { texts.calendarNames[$0] }
-        var summary = summary(name: name, kind: entry.kind, memorial: entry.treatment.memorial, calendar: calendarName, texts: texts)
+        var summary =
+            entry.labelled.map { labelledSummary(name: name, label: $0.label) }
+            ?? summary(name: name, kind: entry.kind, memorial: entry.treatment.memorial, calendar: calendarName, texts: texts)
         if let age = entry.age {
-            summary = (isBirthday ? texts.ageBirthday : texts.ageAnniversary).render([.text(summary), .number(age)])
+            summary = (countsAge ? texts.ageBirthday : texts.ageAnniversary).render([.text(summary), .number(age)])
         }
         try event.add("SUMMARY", text: summary) {
             libical.pointee.icalproperty_new_summary($0)
         }
         // The person's note only under `notes-on-channels`: the feed leaves the machine.
         let note = settings.notesOnChannels ? entry.person.note.map { SafeText.line($0) } : nil
-        let born = knownYear.map { (isBirthday ? texts.born : texts.since).render([.number($0)]) }
+        let born = knownYear.map { (countsAge ? texts.born : texts.since).render([.number($0)]) }
         let description = [born, note].compactMap { $0 }.joined(separator: "\n")
         if !description.isEmpty {
             try event.add("DESCRIPTION", text: description) { libical.pointee.icalproperty_new_description($0) }
         }
-        try event.add("CATEGORIES", text: isBirthday ? "Birthday" : "Anniversary") { libical.pointee.icalproperty_new_categories($0) }
+        try event.add("CATEGORIES", text: countsAge ? "Birthday" : "Anniversary") { libical.pointee.icalproperty_new_categories($0) }
         try event.add("CLASS") { libical.pointee.icalproperty_new_class(ICAL_CLASS_PRIVATE) }
         try event.add("TRANSP") { libical.pointee.icalproperty_new_transp(ICAL_TRANSP_TRANSPARENT) }
         if let knownYear {
@@ -599,12 +603,25 @@ package struct CalendarExporter: Sendable {
         if let calendar = entry.calendar {
             try event.addExtension("X-BIRTHDAYS-CALENDAR", value: calendar.rawValue)
         }
+        if let labelled = entry.labelled {
+            try event.addExtension("X-BIRTHDAYS-LABEL", value: Self.sanitized(labelled.label))
+        }
 
         guard includeAlarms else { return component }
         // The name as it is (an empty one stays empty): the texts of reminders without a year.
         // The day of first, then the days before, nearest first (the order of earlier feeds).
         for days in entry.treatment.reminderDays.days.reversed() {
-            let text = texts.alarm(entry.kind, daysBefore: days, name: name, memorial: entry.treatment.memorial, calendar: calendarName)
+            let text =
+                entry.labelled.map { labelled in
+                    NotificationContent.make(
+                        name: name,
+                        kind: .labelled,
+                        timing: NotificationRequest.Timing(daysBefore: days),
+                        age: nil,
+                        labelled: labelled,
+                        in: localizer
+                    ).body
+                } ?? texts.alarm(entry.kind, daysBefore: days, name: name, memorial: entry.treatment.memorial, calendar: calendarName)
             try addAlarm(to: event, trigger: triggers.trigger(daysBefore: days), text: text)
         }
         // A round birthday's year gets one more alarm, as its reminders do (``ReminderPlanner``): none on a day a reminder day has.
@@ -631,24 +648,30 @@ package struct CalendarExporter: Sendable {
         try ICalNode.addParameter(to: property, "RELATED=START") { libical.pointee.icalparameter_new_related(ICAL_RELATED_START) }
     }
 
+    /// "📅 Johnny Appleseed: Started work", or without emoji "Johnny Appleseed: Started work" (``Message/Key/labelledTitle``).
+    private func labelledSummary(name: String, label: String) -> String {
+        let label = Self.sanitized(label)
+        return settings.emoji ? "📅 " + name + ": " + label : localizer(.labelledTitle(name: name, label: label))
+    }
+
     /// "🎂 Ada", "Ada's birthday", "🕯️ Ada" in memory of someone; with a
     /// calendar's name, "🎂 Ada (lunar)", "Ada's lunar birthday".
     private func summary(name: String, kind: EventKind, memorial: Bool, calendar: String?, texts: Texts) -> String {
         if let calendar {
             switch (kind, settings.emoji) {
             case (.birthday, true): return "🎂 " + name + " (" + calendar + ")"
-            case (.anniversary, true): return "💍 " + name + " (" + calendar + ")"
+            case (.anniversary, true), (.labelled, true): return "💍 " + name + " (" + calendar + ")"
             case (.birthday, false): return texts.calendarBirthdayTitle.render([.text(name), .text(calendar)])
-            case (.anniversary, false): return texts.calendarAnniversaryTitle.render([.text(name), .text(calendar)])
+            case (.anniversary, false), (.labelled, false): return texts.calendarAnniversaryTitle.render([.text(name), .text(calendar)])
             }
         }
         switch (kind, settings.emoji) {
         case (.birthday, true) where memorial: return "🕯️ " + name
         case (.birthday, false) where memorial: return texts.memorialTitle.render([.text(name)])
         case (.birthday, true): return "🎂 " + name
-        case (.anniversary, true): return "💍 " + name
+        case (.anniversary, true), (.labelled, true): return "💍 " + name
         case (.birthday, false): return texts.birthdayTitle.render([.text(name)])
-        case (.anniversary, false): return texts.anniversaryTitle.render([.text(name)])
+        case (.anniversary, false), (.labelled, false): return texts.anniversaryTitle.render([.text(name)])
         }
     }
 

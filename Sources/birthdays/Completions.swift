@@ -54,7 +54,7 @@ enum Completions {
         case .timeZone: ["system"] + TimeZone.knownTimeZoneIdentifiers.sorted()
         case .leapDay: LeapDayPolicy.allCases.map(\.rawValue)
         case .reminders: ["0", "1,0", "7,1,0", "14,7,1,0"]
-        case .dayBefore, .anniversaries, .emoji, .calendarAges, .contactLinks, .notesOnChannels: ["on", "off"]
+        case .dayBefore, .anniversaries, .emoji, .calendarAges, .contactLinks, .notesOnChannels, .labelledDates: ["on", "off"]
         case .deceased: DeceasedPolicy.allCases.map(\.rawValue)
         case .names: NameStyle.allCases.map(\.rawValue)
         case .channels: ChannelKind.allCases.map(\.rawValue) + ["desktop,log", "desktop,command"]

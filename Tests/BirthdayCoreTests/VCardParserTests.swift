@@ -409,6 +409,8 @@ import Testing
     func otherDatesAreNotAnniversaries(name: String) throws {
         let contact = try Self.only(Self.parse(Self.card(["\(name):2013-08-16"])))
         #expect(contact.anniversary == nil && contact.birthday == nil && contact.invalidDates.isEmpty)
+        // An X-ABDATE without a label is kept as a date labelled "Other" (LabelledDateTests).
+        #expect(contact.labelledDates.count == (name == "X-ABDATE" ? 1 : 0))
     }
 
     @Test func appleLabelledDates() throws {
@@ -419,6 +421,7 @@ import Testing
         #expect(ada.organization == "Analytical Engines; Ltd.")
         #expect(ada.birthday == Self.date(nil, 12, 10))
         #expect(ada.anniversary == Self.date(1835, 7, 8))  // label before the date; item3 is "Other"
+        #expect(ada.labelledDates == [LabelledDate(label: "Other", date: try #require(Self.date(1852, 11, 27)))])
         #expect(ada.uid == "6B29FC40-CA47-1067-B31D-00DD010662DA")
         let grace = result.contacts[1]
         #expect(grace.displayName == "Rear Admiral Grace Brewster Murray Hopper")
@@ -446,6 +449,12 @@ import Testing
         #expect(contact.nameParts.family == "Müller")
         #expect(contact.birthday == Self.date(1975, 8, 20))
         #expect(contact.anniversary == Self.date(2001, 5, 19))  // type 1; types 2 and 0 (QP) are other dates
+        #expect(
+            contact.labelledDates == [
+                LabelledDate(label: "Fête", date: try #require(Self.date(2003, 7, 21))),
+                LabelledDate(label: "Other", date: try #require(Self.date(2002, 6, 20))),
+            ]
+        )
         #expect(result.problems.isEmpty)
     }
 

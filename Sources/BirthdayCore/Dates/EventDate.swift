@@ -65,9 +65,22 @@ public enum LeapDayPolicy: String, Sendable, CaseIterable, Codable {
 public enum EventKind: String, Sendable, Codable, CaseIterable, Comparable {
     case birthday
     case anniversary
+    /// A date the card keeps under a label of its own (``LabelledDate``):
+    /// the event carries its label (``Occurrence/labelled``).
+    case labelled
 
+    /// Birthdays, then anniversaries, then labelled dates.
     public static func < (lhs: EventKind, rhs: EventKind) -> Bool {
-        lhs == .birthday && rhs == .anniversary
+        lhs.rank < rhs.rank
+    }
+
+    /// Birthdays before anniversaries before labelled dates, as an integer for cheap comparisons.
+    var rank: Int {
+        switch self {
+        case .birthday: 0
+        case .anniversary: 1
+        case .labelled: 2
+        }
     }
 }
 

@@ -22,6 +22,10 @@ import Foundation
 ///   memorial): ``expandedYears`` yearly events from January 1 of today's
 ///   year (UID with the calendar's year), or one RFC 7529 series
 ///   (``Settings/calendarRules``).
+/// - A labelled date (``Person/labelledDates``, under the label rules:
+///   ``LabelRules``) is a series like a birthday's, with ages likewise, under
+///   the UID `<person id>-date-<label hash>@birthdays` (the id part of its
+///   reminders: ``LabelledDate/idPart(key:ordinal:)``).
 /// - Events are sorted by UID; two people with one id are an error.
 public struct CalendarEventPlan: Sendable {
     /// The year that starts the series of a date without a year: a leap
@@ -65,6 +69,8 @@ public struct CalendarEventPlan: Sendable {
         /// (``Settings/calendarAges``): its title says it, and a round
         /// birthday gets its early alarm. `nil` for every other event.
         public var age: Int? = nil
+        /// The labelled date of an event of kind ``EventKind/labelled``; `nil` otherwise.
+        public var labelled: LabelledDate? = nil
     }
 
     /// How an event repeats.
@@ -98,6 +104,18 @@ public struct CalendarEventPlan: Sendable {
                 guard let treatment = rules.treatment(of: alternate.kind, for: traits), !treatment.memorial else { continue }
                 appendEntries(for: alternate, treatment: treatment, of: person, windows: &windows, to: &entries)
             }
+            for (labelled, ordinal) in LabelledDate.withOrdinals(person.labelledDates) {
+                guard let treatment = rules.treatment(of: labelled, for: traits) else { continue }
+                appendEntries(
+                    for: labelled.date,
+                    kind: .labelled,
+                    treatment: treatment,
+                    of: person,
+                    year: windowYear,
+                    to: &entries,
+                    labelled: (labelled, LabelledDate.idPart(key: labelled.key, ordinal: ordinal))
+                )
+            }
         }
         // Swift orders strings by their normalized Unicode scalars: the same on every machine, never by locale.
         entries.sort { $0.uid < $1.uid }
@@ -119,9 +137,10 @@ public struct CalendarEventPlan: Sendable {
         treatment: EventTreatment,
         of person: Person,
         year: Int,
-        to entries: inout [Event]
+        to entries: inout [Event],
+        labelled: (date: LabelledDate, id: String)? = nil
     ) {
-        let stem = person.id + "-" + kind.rawValue
+        let stem = person.id + "-" + (labelled?.id ?? kind.rawValue)
         let knownYear = date.year.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
         let first = knownYear ?? Self.unknownYearBase
         func entry(_ uid: String, _ start: LocalDate, _ recurrence: Recurrence, age: Int? = nil) -> Event {
@@ -134,7 +153,8 @@ public struct CalendarEventPlan: Sendable {
                 treatment: treatment,
                 start: start,
                 recurrence: recurrence,
-                age: age
+                age: age,
+                labelled: labelled?.date
             )
         }
         // The year the recurring series starts in: the birth year, or with ages the year after the aged ones.

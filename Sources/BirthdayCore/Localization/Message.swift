@@ -124,6 +124,12 @@ public struct Message: Sendable, Hashable {
         case upcomingCalendarBirthdayAge = "upcoming.calendar.birthday.age"
         case upcomingCalendarAnniversary = "upcoming.calendar.anniversary"
         case upcomingCalendarAnniversaryYears = "upcoming.calendar.anniversary.years"
+        case upcomingLabelledAge = "upcoming.labelled.age"
+        case upcomingLabelledYears = "upcoming.labelled.years"
+        case labelledTitle = "labelled.title"
+        case labelledBody = "labelled.body"
+        case labelExcluded = "label.excluded"
+        case labelIncluded = "label.included"
         case showCalendarBirthday = "show.calendar.birthday"
         case showCalendarBirthdayAge = "show.calendar.birthday.age"
         case showCalendarAnniversary = "show.calendar.anniversary"
@@ -202,6 +208,9 @@ public struct Message: Sendable, Hashable {
         case showBirthdayAge = "show.birthday.age"
         case showAnniversary = "show.anniversary"
         case showAnniversaryYears = "show.anniversary.years"
+        case showLabelled = "show.labelled"
+        case showLabelledAge = "show.labelled.age"
+        case showLabelledYears = "show.labelled.years"
         case showExcluded = "show.excluded"
         case showNickname = "show.nickname"
         case showDeceased = "show.deceased"
@@ -379,10 +388,13 @@ public struct Message: Sendable, Hashable {
             case .calendarBirthdayTomorrowTitle, .calendarAnniversaryTomorrowTitle, .upcomingCalendarBirthday, .upcomingCalendarAnniversary: [.text]
             case .feedCalendarBirthdayTitle, .feedCalendarAnniversaryTitle, .showReminderDaysShared: [.text, .text]
             case .feedAgeBirthday, .feedAgeAnniversary: [.text, .number]
-            case .upcomingCalendarBirthdayAge, .upcomingCalendarAnniversaryYears: [.number, .text]
+            case .upcomingCalendarBirthdayAge, .upcomingCalendarAnniversaryYears, .upcomingLabelledAge, .upcomingLabelledYears: [.number, .text]
             case .showCalendarBirthday, .showCalendarAnniversary: [.text, .text, .text, .text]
             case .showCalendarBirthdayAge, .showCalendarAnniversaryYears: [.text, .text, .text, .number, .text]
             case .feedBirthdayTitle, .feedAnniversaryTitle, .feedMemorialTitle: [.text]
+            case .labelledTitle: [.name, .text]
+            case .labelledBody: [.text, .text]
+            case .labelExcluded, .labelIncluded: [.text, .number]
             case .ordinal, .feedBorn, .feedSince, .inDays, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge, .upcomingNone,
                 .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
@@ -396,6 +408,8 @@ public struct Message: Sendable, Hashable {
                 [.text]
             case .showBirthday, .showAnniversary: [.text, .text, .text]
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
+            case .showLabelled: [.text, .text, .text, .text]
+            case .showLabelledAge, .showLabelledYears: [.text, .text, .text, .text, .number]
             case .onboardingChooseAgain, .showUnreadable, .testFailed, .onboardingChannelsTesting, .onboardingChannelsFailed,
                 .onboardingStartStarted, .onboardingStartSlow, .onboardingStartFailed:
                 [.text, .text]
@@ -488,7 +502,7 @@ extension Message {
         let key: Key =
             switch kind {
             case .birthday: weeks ? .birthdayWeeksTitle : .birthdayAheadTitle
-            case .anniversary: weeks ? .anniversaryWeeksTitle : .anniversaryAheadTitle
+            case .anniversary, .labelled: weeks ? .anniversaryWeeksTitle : .anniversaryAheadTitle
             }
         return Message(key, .number(weeks ? days / 7 : days))
     }
@@ -501,8 +515,8 @@ extension Message {
         switch (kind, age) {
         case (.birthday, nil): return Message(weeks ? .birthdayWeeks : .birthdayAhead, .name(name), count)
         case (.birthday, let age?): return Message(weeks ? .birthdayWeeksAge : .birthdayAheadAge, .name(name), .number(age), count)
-        case (.anniversary, nil): return Message(weeks ? .anniversaryWeeks : .anniversaryAhead, .name(name), count)
-        case (.anniversary, let years?):
+        case (.anniversary, nil), (.labelled, nil): return Message(weeks ? .anniversaryWeeks : .anniversaryAhead, .name(name), count)
+        case (.anniversary, let years?), (.labelled, let years?):
             return Message(weeks ? .anniversaryWeeksYears : .anniversaryAheadYears, .name(name), .ordinal(years), .number(years), count)
         }
     }
@@ -513,6 +527,11 @@ extension Message {
         age.map { Message(.memorialTodayAge, .name(name), .number($0)) } ?? Message(.memorialToday, .name(name))
     }
 
+    /// What `exclude --label` and `include --label` say: the label, and how many stored dates carry it.
+    public static func labelExcluded(_ label: String, dates: Int) -> Message { Message(.labelExcluded, .text(label), .number(dates)) }
+    public static func labelIncluded(_ label: String, dates: Int) -> Message { Message(.labelIncluded, .text(label), .number(dates)) }
+    /// "Johnny Appleseed: Started work": a reminder's and a feed event's title for a labelled date.
+    public static func labelledTitle(name: String, label: String) -> Message { Message(.labelledTitle, .name(name), .text(label)) }
     public static func feedBirthdayTitle(name: String) -> Message { Message(.feedBirthdayTitle, .text(name)) }
     public static func feedAnniversaryTitle(name: String) -> Message { Message(.feedAnniversaryTitle, .text(name)) }
     public static func feedBorn(year: Int) -> Message { Message(.feedBorn, .number(year)) }
@@ -683,6 +702,15 @@ extension Message {
             ?? Message(.showAnniversary, .text(date), .text(next), .text(when))
     }
 
+    /// A line of `show` about a labelled date (``LabelledDate``): `label`
+    /// (already one line), the date as the contact has it, the next
+    /// occurrence, how far away, and the years then: an age when the label
+    /// says birthday ("turns 11"), else a count ("8 years").
+    public static func showLabelled(label: String, date: String, next: String, when: String, years: Int?, birthday: Bool) -> Message {
+        guard let years else { return Message(.showLabelled, .text(label), .text(date), .text(next), .text(when)) }
+        return Message(birthday ? .showLabelledAge : .showLabelledYears, .text(label), .text(date), .text(next), .text(when), .number(years))
+    }
+
     /// `text`: the date as written, quoted; `source`: `file:line` of the contact's card.
     public static func showUnreadable(_ text: String, source: String) -> Message { Message(.showUnreadable, .text(text), .text(source)) }
 
@@ -737,9 +765,9 @@ extension Message {
         switch (kind, age) {
         case (.birthday, let age?): Message(.showCalendarBirthdayAge, .text(date), .text(next), .text(when), .number(age), .text(calendar))
         case (.birthday, nil): Message(.showCalendarBirthday, .text(date), .text(next), .text(when), .text(calendar))
-        case (.anniversary, let years?):
+        case (.anniversary, let years?), (.labelled, let years?):
             Message(.showCalendarAnniversaryYears, .text(date), .text(next), .text(when), .number(years), .text(calendar))
-        case (.anniversary, nil): Message(.showCalendarAnniversary, .text(date), .text(next), .text(when), .text(calendar))
+        case (.anniversary, nil), (.labelled, nil): Message(.showCalendarAnniversary, .text(date), .text(next), .text(when), .text(calendar))
         }
     }
 

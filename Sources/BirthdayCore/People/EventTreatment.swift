@@ -71,11 +71,25 @@ public struct TreatmentRules: Hashable, Sendable {
     public var anniversaries: Bool
     public var deceased: DeceasedPolicy
     public var reminders: ReminderDays
+    /// Which labelled dates count: the `labelled-dates` setting and the
+    /// labels chosen with `exclude --label` and `include --label`.
+    public var labels: LabelRules = LabelRules()
 
-    public init(anniversaries: Bool = true, deceased: DeceasedPolicy = .skip, reminders: ReminderDays = .standard) {
+    public init(anniversaries: Bool = true, deceased: DeceasedPolicy = .skip, reminders: ReminderDays = .standard, labels: LabelRules = LabelRules())
+    {
         self.anniversaries = anniversaries
         self.deceased = deceased
         self.reminders = reminders
+        self.labels = labels
+    }
+
+    /// How a labelled date of a person with `traits` is kept; `nil` when it
+    /// gets nothing. Rules 1 and 4 of ``treatment(of:for:)`` apply; in
+    /// between, the label decides (``LabelRules/counts(_:)``), and a deceased
+    /// person's labelled dates get nothing, as their anniversaries.
+    public func treatment(of labelled: LabelledDate, for traits: PersonTraits) -> EventTreatment? {
+        if traits.excluded || traits.deceased || !labels.counts(labelled.key) { return nil }
+        return EventTreatment(reminderDays: traits.reminderDays ?? reminders, weekend: traits.weekend, zone: traits.zone)
     }
 
     /// How the `kind` date of a person with `traits` is kept; `nil` when it
@@ -95,6 +109,7 @@ public struct TreatmentRules: Hashable, Sendable {
     public func treatment(of kind: EventKind, for traits: PersonTraits) -> EventTreatment? {
         if traits.excluded { return nil }
         if kind == .anniversary && !anniversaries { return nil }
+        if kind == .labelled && !labels.on { return nil }
         if traits.deceased {
             guard deceased == .remember, kind == .birthday else { return nil }
             return EventTreatment(reminderDays: .dayOfOnly, memorial: true)
@@ -106,7 +121,7 @@ public struct TreatmentRules: Hashable, Sendable {
 extension Settings {
     /// The part of the settings that decides how each date is kept.
     public var treatmentRules: TreatmentRules {
-        TreatmentRules(anniversaries: anniversaries, deceased: deceased, reminders: reminders)
+        TreatmentRules(anniversaries: anniversaries, deceased: deceased, reminders: reminders, labels: labelRules)
     }
 
     /// How the `kind` date of a person with `traits` is kept (``TreatmentRules/treatment(of:for:)``).

@@ -32,6 +32,12 @@ public struct OccurrenceWords {
     /// The words for `event`: its kind, the age or years when the year is
     /// known, the calendar when it is not Gregorian, "in memory" for a memorial.
     public mutating func what(_ event: Occurrence) -> String {
+        if let labelled = event.labelled {
+            // Under its label: "Started work, 8 years", "Child's birthday, turns 11".
+            let label = SafeText.line(labelled.label, maxCharacters: 60)
+            guard let years = event.age else { return label }
+            return localizer.template(labelled.isBirthday ? .upcomingLabelledAge : .upcomingLabelledYears).render([.number(years), .text(label)])
+        }
         let key =
             event.kind.rawValue + "|" + (event.calendar?.rawValue ?? "") + "|" + (event.memorial ? "m" : "") + "|"
             + (event.age.map(String.init) ?? "")
@@ -44,7 +50,8 @@ public struct OccurrenceWords {
             case (.birthday, let age?): text = calendarBirthdayAge.render([.number(age), .text(name)])
             case (.anniversary, let years?): text = calendarAnniversaryYears.render([.number(years), .text(name)])
             case (.birthday, nil): text = localizer.template(.upcomingCalendarBirthday).render([.text(name)])
-            case (.anniversary, nil): text = localizer.template(.upcomingCalendarAnniversary).render([.text(name)])
+            case (.anniversary, nil), (.labelled, nil): text = localizer.template(.upcomingCalendarAnniversary).render([.text(name)])
+            case (.labelled, let years?): text = calendarAnniversaryYears.render([.number(years), .text(name)])
             }
         } else {
             switch (event.kind, event.age) {
@@ -54,6 +61,8 @@ public struct OccurrenceWords {
             case (.anniversary, let years?): text = anniversaryYears.render([.number(years)])
             case (.birthday, nil): text = birthday
             case (.anniversary, nil): text = anniversary
+            case (.labelled, let years?): text = anniversaryYears.render([.number(years)])
+            case (.labelled, nil): text = anniversary
             }
         }
         written[key] = text

@@ -63,6 +63,10 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// Hebrew one), each an event of its own beside the Gregorian dates; at
     /// most one per kind and calendar, in ``AlternateDate`` order.
     public var alternateDates: [AlternateDate]
+    /// The dates the card keeps under labels of its own ("Child's birthday",
+    /// "Started work"), in ``LabelledDate`` order; they follow the card on
+    /// every import and sync, like the birthday. Never logged.
+    public var labelledDates: [LabelledDate] = []
     /// Raw text of date values that could not be read; such dates get no reminders.
     public var invalidDates: [String]
     /// Who decided whether the person is left out (``excluded``).
@@ -165,6 +169,7 @@ public struct Person: Hashable, Sendable, Identifiable {
         switch kind {
         case .birthday: birthday
         case .anniversary: anniversary
+        case .labelled: nil
         }
     }
 }

@@ -14,6 +14,9 @@ public enum PersonDetails {
     /// calendar is written in words after the calendar's name, as `upcoming`
     /// names it: `Birthday (lunar): 1st day of the 11th month; next
     /// 2026-12-09 (in 40 days), turns 41` (``CalendarDate/words(in:)``).
+    /// A labelled date (``LabelledDate``) is shown under its label, with an
+    /// age when the label says birthday and a count of years otherwise:
+    /// `Started work: 2019-03-03; next 2027-03-03 (in 95 days), 8 years`.
     public static func lines(
         for person: Person,
         today: LocalDate,
@@ -33,6 +36,7 @@ public enum PersonDetails {
             switch occurrence.kind {
             case .birthday: lines.append(localizer(.showBirthday(date: date, next: next, when: when, turning: age)))
             case .anniversary: lines.append(localizer(.showAnniversary(date: date, next: next, when: when, years: age)))
+            case .labelled: break
             }
         }
         for alternate in person.alternateDates where alternate.kind == .birthday || anniversaries {
@@ -50,6 +54,18 @@ public enum PersonDetails {
         }
         if person.isUndated { lines.append(localizer(.showUndated)) }
         if let note = person.note { lines.append(localizer(.showNote(SafeText.line(note)))) }
+        for labelled in person.labelledDates {
+            let occurrence = upcoming.occurrence(of: labelled.date, kind: .labelled, personID: person.id, name: person.name)
+            let message = Message.showLabelled(
+                label: SafeText.line(labelled.label),
+                date: labelled.date.description,
+                next: occurrence.date.description,
+                when: localizer(.days(occurrence.daysUntil)),
+                years: person.isDeceased && labelled.isBirthday ? nil : occurrence.age,
+                birthday: labelled.isBirthday
+            )
+            lines.append(localizer(message))
+        }
         if !person.nickname.isEmpty { lines.append(localizer(.showNickname(SafeText.line(person.nickname)))) }
         if let died = person.deathDate { lines.append(localizer(.showDeceased(SafeText.line(died)))) }
         if let days = person.reminderDays { lines.append(localizer(.showReminderDays(days))) }

@@ -21,6 +21,11 @@ public struct Occurrence: Hashable, Sendable {
     /// The zone the person's day begins in (``Person/zone``, through
     /// ``EventTreatment/zone``); `nil` for the user's own and for a memorial.
     public var zone: PersonZone? = nil
+    /// The labelled date it is an occurrence of (kind ``EventKind/labelled``),
+    /// with its ordinal among the person's dates of the same label (1 for
+    /// the first; ``LabelledDate/idPart(key:ordinal:)``); `nil` otherwise.
+    public var labelled: LabelledDate? = nil
+    public var labelOrdinal: Int = 1
 
     /// ``zone`` when the person's day does not begin at the user's midnight
     /// of ``date`` in `mine` (another offset that day); `nil` otherwise: what
@@ -62,8 +67,9 @@ public struct Occurrence: Hashable, Sendable {
         return a.calendarRank < b.calendarRank
     }
 
-    /// "" for a Gregorian date, else the calendar's name: Gregorian first.
-    var calendarRank: String { calendarDate?.calendar.rawValue ?? "" }
+    /// "" for a Gregorian date, else the calendar's name: Gregorian first;
+    /// for a labelled date its label's key.
+    var calendarRank: String { labelled.map { $0.key + " " + String(labelOrdinal) } ?? calendarDate?.calendar.rawValue ?? "" }
 }
 
 /// Which events come next: the same events that get reminders
@@ -79,20 +85,36 @@ public struct UpcomingEvents: Sendable {
     /// What the dates of deceased people do.
     public var deceased: DeceasedPolicy
 
-    public init(today: LocalDate, leapDay: LeapDayPolicy = .feb28, includeAnniversaries: Bool = true, deceased: DeceasedPolicy = .skip) {
+    /// Which labelled dates are listed (``LabelRules``).
+    public var labels: LabelRules
+
+    public init(
+        today: LocalDate,
+        leapDay: LeapDayPolicy = .feb28,
+        includeAnniversaries: Bool = true,
+        deceased: DeceasedPolicy = .skip,
+        labels: LabelRules = LabelRules()
+    ) {
         self.today = today
         self.leapDay = leapDay
         self.includeAnniversaries = includeAnniversaries
         self.deceased = deceased
+        self.labels = labels
     }
 
-    /// The upcoming events under `settings` (leap day, anniversaries, deceased).
+    /// The upcoming events under `settings` (leap day, anniversaries, deceased, labelled dates).
     public init(today: LocalDate, settings: Settings) {
-        self.init(today: today, leapDay: settings.leapDay, includeAnniversaries: settings.anniversaries, deceased: settings.deceased)
+        self.init(
+            today: today,
+            leapDay: settings.leapDay,
+            includeAnniversaries: settings.anniversaries,
+            deceased: settings.deceased,
+            labels: settings.labelRules
+        )
     }
 
     /// The rules that decide which dates are listed (the reminder days do not matter here).
-    public var rules: TreatmentRules { TreatmentRules(anniversaries: includeAnniversaries, deceased: deceased) }
+    public var rules: TreatmentRules { TreatmentRules(anniversaries: includeAnniversaries, deceased: deceased, labels: labels) }
 
     /// How the `kind` date of someone with `traits` is kept; `nil` when it is not listed.
     public func treatment(of kind: EventKind, for traits: PersonTraits) -> EventTreatment? {
@@ -120,7 +142,20 @@ public struct UpcomingEvents: Sendable {
                 occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: person.id, name: person.name, zone: treatment.zone)
             )
         }
+        for (labelled, ordinal) in LabelledDate.withOrdinals(person.labelledDates) {
+            guard let treatment = rules.treatment(of: labelled, for: traits) else { continue }
+            result.append(occurrence(of: labelled, ordinal: ordinal, personID: person.id, name: person.name, zone: treatment.zone))
+        }
         return result
+    }
+
+    /// The occurrence of a labelled date on or after today; its years are
+    /// an age or a count of years (``LabelledDate/isBirthday``).
+    public func occurrence(of labelled: LabelledDate, ordinal: Int, personID: String, name: String, zone: PersonZone? = nil) -> Occurrence {
+        var occurrence = occurrence(of: labelled.date, kind: .labelled, personID: personID, name: name, zone: zone)
+        occurrence.labelled = labelled
+        occurrence.labelOrdinal = ordinal
+        return occurrence
     }
 
     /// The occurrence `next` of a date in another calendar.
@@ -213,7 +248,7 @@ package struct NearestSelector {
     /// only on ties, so thousands of occurrences are not moved while sorting.
     package func sorted() -> [Occurrence] {
         if let heap { return heap.sorted().map(\.occurrence) }
-        let keys = all.map { $0.daysUntil &* 2 &+ ($0.kind == .birthday ? 0 : 1) }
+        let keys = all.map { $0.daysUntil &* 3 &+ $0.kind.rank }
         let order = all.indices.sorted { a, b in
             if keys[a] != keys[b] { return keys[a] < keys[b] }
             if all[a].name != all[b].name { return all[a].name < all[b].name }

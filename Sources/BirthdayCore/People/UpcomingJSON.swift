@@ -22,6 +22,8 @@ public struct UpcomingJSON: Encodable, Sendable {
     /// The zone the person's day begins in (an IANA name such as `"Asia/Tokyo"`,
     /// or an offset such as `"+09:00"`); `null` is the user's own.
     public var zone: String?
+    /// The label of a labelled date (kind `labelled`: "Started work"); `null` for the others.
+    public var label: String?
 
     public init(_ event: Occurrence) {
         id = event.personID
@@ -48,5 +50,6 @@ public struct UpcomingJSON: Encodable, Sendable {
         deceased = event.memorial
         round = event.isRound
         zone = event.zone?.storedValue
+        label = event.labelled?.label
     }
 }

@@ -86,6 +86,8 @@ enum CSVContactParser {
             var contact = row.contact
             for cell in row.dates {
                 switch resolve(cell, decision: decision) {
+                case .date(let date) where cell.label != nil:
+                    contact.labelledDates.append(LabelledDate(label: cell.label ?? "", date: date))
                 case .date(let date):
                     if cell.kind == .birthday, contact.birthday == nil { contact.birthday = date }
                     if cell.kind == .anniversary, contact.anniversary == nil { contact.anniversary = date }
@@ -96,6 +98,7 @@ enum CSVContactParser {
                     break
                 }
             }
+            if !contact.labelledDates.isEmpty { contact.labelledDates = LabelledDate.normalized(contact.labelledDates) }
             if contact.displayName.isEmpty && !contact.hasDates { continue }
             if !row.contactCandidates.isEmpty {
                 // Only a contact that becomes a person has its values checked.
@@ -123,7 +126,7 @@ enum CSVContactParser {
     }
 
     private static func resolve(_ cell: DateCell, decision: SlashDecision) -> Outcome? {
-        let what = cell.kind == .birthday ? "Birthday" : "Anniversary"
+        let what = cell.what ?? (cell.kind == .birthday ? "Birthday" : "Anniversary")
         switch cell.value {
         case .none: return nil
         case .date(let date): return .date(date)
@@ -149,6 +152,10 @@ enum CSVContactParser {
         /// The text as written (trimmed), for messages and ``ParsedContact/invalidDates``.
         var raw: String
         var value: CSVDate
+        /// The label of a labelled date (``LabelledDate``); `nil` for a birthday or an anniversary.
+        var label: String? = nil
+        /// How problems name the cell when it is not "Birthday" or "Anniversary": `Event 2 - Value labelled 'Started work'`.
+        var what: String? = nil
     }
 
     /// The first of the nicknames in a cell (Google separates several with
@@ -205,9 +212,22 @@ enum CSVContactParser {
             }
             let anniversary = record.value(header.anniversary)
             if !anniversary.isEmpty { dates.append(cell(.anniversary, anniversary)) }
-            for event in header.events where CSVHeaderMap.isAnniversaryLabel(record.value(event.label)) {
+            // As many as a vCard keeps: a corrupt header cannot flood the store.
+            for event in header.events.prefix(VCardCardBuilder.labelledLimit) {
                 let value = record.value(event.value)
-                if !value.isEmpty { dates.append(cell(.anniversary, value)) }
+                guard !value.isEmpty else { continue }
+                let written = record.value(event.label)
+                if CSVHeaderMap.isAnniversaryLabel(written) {
+                    dates.append(cell(.anniversary, value))
+                    continue
+                }
+                // Google marks the preferred value with "* "; a date without a label is "Other".
+                var label = written.hasPrefix("*") ? String(written.dropFirst()).trimmingWhitespace() : written
+                label = VCardCardBuilder.quoted(label.isEmpty ? LabelledDate.otherLabel : label)
+                var labelled = cell(.anniversary, value)
+                labelled.label = label
+                labelled.what = "\(header.names[event.value]) labelled '\(label)'"
+                dates.append(labelled)
             }
             self.dates = dates
             for column in header.contactColumns {

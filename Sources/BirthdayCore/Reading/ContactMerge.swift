@@ -85,6 +85,7 @@ package enum ContactMerge {
                 contactPoints: contact.contactPoints
             )
             person.groups = contact.groups
+            person.labelledDates = contact.labelledDates
             person.cardZone = contact.zone
             if let existing = byID[id] {
                 people[existing] = fold(people[existing], person, report: &report)
@@ -133,6 +134,7 @@ package enum ContactMerge {
                 )
             }
         }
+        if !later.labelledDates.isEmpty { merged.labelledDates = LabelledDate.normalized(merged.labelledDates + later.labelledDates) }
         for raw in later.invalidDates where !merged.invalidDates.contains(raw) {
             merged.invalidDates.append(raw)
         }
@@ -168,6 +170,8 @@ extension ContactMerge {
         package var cardZone: PersonZone?
         /// The user's `birthdays zone` choice (``Person/zoneChoice``).
         package var zoneChoice: ZoneChoice?
+        /// The card's labelled dates (``Person/labelledDates``).
+        package var labelledDates: [LabelledDate] = []
 
         package init(
             sourceFile: String,
@@ -216,6 +220,7 @@ extension ContactMerge {
                 cardZone: person.cardZone,
                 zoneChoice: person.zoneChoice
             )
+            labelledDates = person.labelledDates
         }
     }
 
@@ -232,7 +237,8 @@ extension ContactMerge {
     ///   to reach the person keeps the stored ones, one without a `TZ` keeps
     ///   the stored card zone, and the stored dates in
     ///   other calendars are kept beside the contact's (the contact's wins for
-    ///   the same kind and calendar). From the **same file**, the contact is
+    ///   the same kind and calendar), as are the stored labelled dates whose
+    ///   label the contact does not have. From the **same file**, the contact is
     ///   the truth: what it no longer says is gone.
     /// - **The user's choices** (``Exclusion/choice``: exclude or include;
     ///   ``Person/reminderDays``, ``Person/channels``, ``Person/weekend``,
@@ -253,6 +259,9 @@ extension ContactMerge {
                 person.alternateDates.append(date)
             }
             person.alternateDates.sort()
+            let labels = Set(person.labelledDates.map(\.key))
+            let kept = stored.labelledDates.filter { !labels.contains($0.key) }
+            if !kept.isEmpty { person.labelledDates = LabelledDate.normalized(person.labelledDates + kept) }
         }
         person.exclusion.choice = stored.exclusion.choice
         person.reminderDays = stored.reminderDays
@@ -269,6 +278,7 @@ extension Person {
         switch kind {
         case .birthday: birthday = date
         case .anniversary: anniversary = date
+        case .labelled: break
         }
     }
 }

@@ -14,6 +14,8 @@ public struct ParsedContact: Hashable, Sendable {
     /// Birthdays and anniversaries in other calendars (``CalendarDateValue``),
     /// at most one per kind and calendar, in ``AlternateDate`` order.
     public var alternateDates: [AlternateDate]
+    /// The dates kept under labels of their own (``LabelledDate``), in that type's order.
+    public var labelledDates: [LabelledDate] = []
     /// Raw text of date values that could not be read.
     public var invalidDates: [String]
     /// The first nickname (vCard `NICKNAME`, a CSV `Nickname` column).
@@ -73,7 +75,9 @@ public struct ParsedContact: Hashable, Sendable {
     }
 
     /// Whether the contact carries any date worth keeping (valid or not).
-    public var hasDates: Bool { birthday != nil || anniversary != nil || !alternateDates.isEmpty || !invalidDates.isEmpty }
+    public var hasDates: Bool {
+        birthday != nil || anniversary != nil || !alternateDates.isEmpty || !labelledDates.isEmpty || !invalidDates.isEmpty
+    }
 
     /// The name (else email, else content) that identifies a contact without
     /// a UID, normalized so case and spacing differences do not matter.
@@ -86,6 +90,7 @@ public struct ParsedContact: Hashable, Sendable {
         content += "|" + invalidDates.joined(separator: "|")
         // Only when there are any: the keys of contacts without them stay as they were.
         if !alternateDates.isEmpty { content += "|" + alternateDates.map(\.description).joined(separator: "|") }
+        if !labelledDates.isEmpty { content += "|" + labelledDates.map(\.description).joined(separator: "|") }
         return content
     }
 }

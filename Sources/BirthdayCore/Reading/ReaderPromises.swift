@@ -40,7 +40,12 @@ package enum ReaderPromises {
             if contact.groups.count > ContactGroups.maxCount || names.contains(where: { $0.isEmpty || $0.count > ContactGroups.maxLength }) {
                 broken.append("too many groups, or a group name empty or too long")
             }
-            for date in [contact.birthday, contact.anniversary].compactMap({ $0 }) {
+            if contact.labelledDates.count > 2 * VCardCardBuilder.labelledLimit
+                || contact.labelledDates.contains(where: { $0.label.isEmpty || $0.label.count > 101 })
+            {
+                broken.append("too many labelled dates, or a label empty or too long")
+            }
+            for date in ([contact.birthday, contact.anniversary] + contact.labelledDates.map(\.date)).compactMap({ $0 }) {
                 if EventDate(year: date.year, month: date.month, day: date.day) != date { broken.append("a date that does not exist: \(date)") }
                 if let year = date.year, !EventDate.yearRange.contains(year) { broken.append("a year a feed cannot carry: \(date)") }
             }

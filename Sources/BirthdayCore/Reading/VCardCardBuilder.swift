@@ -66,7 +66,11 @@ struct VCardCardBuilder {
     private var members: [String] = []
     private var birthdays: [DateCandidate] = []
     private var anniversaries: [DateCandidate] = []
+    /// `X-ABDATE`s with their group (empty when they have none), and Android's dated events with their label.
     private var labelledDates: [(group: String, date: DateCandidate)] = []
+    private var androidDates: [(label: String, date: DateCandidate)] = []
+    /// The `X-ABLabel`s by group, as written (unescaped); the first per group.
+    private var labels: [String: String] = [:]
     private var calendarDates: [CalendarCandidate] = []
     private var contactCandidates: [ContactPoints.Candidate] = []
     /// The `TZ` values as read (unescaped), with their lines.
@@ -109,6 +113,8 @@ struct VCardCardBuilder {
         birthdays.removeAll(keepingCapacity: true)
         anniversaries.removeAll(keepingCapacity: true)
         labelledDates.removeAll(keepingCapacity: true)
+        androidDates.removeAll(keepingCapacity: true)
+        labels.removeAll(keepingCapacity: true)
         calendarDates.removeAll(keepingCapacity: true)
         contactCandidates.removeAll(keepingCapacity: true)
         zoneCandidates.removeAll(keepingCapacity: true)
@@ -199,21 +205,36 @@ struct VCardCardBuilder {
         case .alternateBirthday:
             calendarDates.append(Self.calendarCandidate(value, params: params, line: line, property: "X-ALTBDAY", kind: .birthday))
         case .labelledDate:
-            guard !group.isEmpty else { return }
+            guard labelledDates.count < Self.labelledLimit else { return }
             labelledDates.append((Self.groupName(group), Self.candidate(value, 0..<count, params: params, line: line, property: "X-ABDATE")))
         case .label:
-            guard !group.isEmpty,
-                VCardText.trimmedEquals(value, 0, count, "_$!<ANNIVERSARY>!$_") || VCardText.trimmedEquals(value, 0, count, "ANNIVERSARY")
+            guard !group.isEmpty else { return }
+            let name = Self.groupName(group)
+            if labels[name] == nil, labels.count < Self.labelledLimit { labels[name] = Self.quoted(VCardText.unescaped(value, 0, count)) }
+            guard VCardText.trimmedEquals(value, 0, count, "_$!<ANNIVERSARY>!$_") || VCardText.trimmedEquals(value, 0, count, "ANNIVERSARY")
             else { return }
-            anniversaryGroups.append(Self.groupName(group))
+            anniversaryGroups.append(name)
         case .androidCustom:
-            // vnd.android.cursor.item/contact_event;DATE;TYPE;LABEL;… where TYPE 1 is an anniversary
-            // (0 custom, 2 other, 3 birthday: Android also writes that one as BDAY).
-            let parts = VCardText.components(value, 0, count, separator: UInt8(ascii: ";"), limit: 4)
-            guard parts.count >= 3, VCardText.trimmedEquals(value, parts[0].lowerBound, parts[0].upperBound, "VND.ANDROID.CURSOR.ITEM/CONTACT_EVENT"),
-                VCardText.trimmedEquals(value, parts[2].lowerBound, parts[2].upperBound, "1")
+            // vnd.android.cursor.item/contact_event;DATE;TYPE;LABEL;… where TYPE 1 is an anniversary,
+            // 0 a date with the custom LABEL, 2 "other" (3, the birthday, Android also writes as BDAY).
+            let parts = VCardText.components(value, 0, count, separator: UInt8(ascii: ";"), limit: 5)
+            guard parts.count >= 3, VCardText.trimmedEquals(value, parts[0].lowerBound, parts[0].upperBound, "VND.ANDROID.CURSOR.ITEM/CONTACT_EVENT")
             else { return }
-            anniversaries.append(Self.candidate(value, parts[1], params: params, line: line, property: "X-ANDROID-CUSTOM"))
+            let type = parts[2]
+            if VCardText.trimmedEquals(value, type.lowerBound, type.upperBound, "1") {
+                anniversaries.append(Self.candidate(value, parts[1], params: params, line: line, property: "X-ANDROID-CUSTOM"))
+            } else if VCardText.trimmedEquals(value, type.lowerBound, type.upperBound, "3") {
+                return
+            } else if androidDates.count < Self.labelledLimit {
+                let custom = VCardText.trimmedEquals(value, type.lowerBound, type.upperBound, "0") && parts.count >= 4
+                let label = custom ? VCardText.unescaped(value, parts[3].lowerBound, parts[3].upperBound).trimmingWhitespace() : ""
+                androidDates.append(
+                    (
+                        Self.quoted(label.isEmpty ? LabelledDate.otherLabel : label),
+                        Self.candidate(value, parts[1], params: params, line: line, property: "X-ANDROID-CUSTOM")
+                    )
+                )
+            }
         }
     }
 
@@ -235,6 +256,9 @@ struct VCardCardBuilder {
         let (a, b) = ASCII.trimmed(base, start, end)
         return a < b ? (a, b) : nil
     }
+
+    /// The most labelled dates (and labels) read from one card: a corrupt card cannot flood the store.
+    static let labelledLimit = 64
 
     /// Groups compare without case: `ITEM1.X-ABDATE` goes with `item1.X-ABLabel`.
     private static func groupName(_ group: UnsafeBufferPointer<UInt8>) -> String {
@@ -331,11 +355,12 @@ struct VCardCardBuilder {
         var birthday = Self.resolve(birthdays, noun: "BDAY", file: file, problems: &problems, invalid: &invalid)
         var allAnniversaries = anniversaries
         if !anniversaryGroups.isEmpty {
-            for (group, date) in labelledDates where anniversaryGroups.contains(group) {
+            for (group, date) in labelledDates where !group.isEmpty && anniversaryGroups.contains(group) {
                 allAnniversaries.append(date)
             }
             allAnniversaries.sort { $0.line < $1.line }
         }
+        let labelled = labelledDates.isEmpty && androidDates.isEmpty ? [] : resolveLabelled(file: file, problems: &problems, invalid: &invalid)
         var anniversary = Self.resolve(allAnniversaries, noun: "anniversary", file: file, problems: &problems, invalid: &invalid)
         let alternateDates = calendarDates.isEmpty ? [] : Self.resolve(calendarDates, file: file, problems: &problems, invalid: &invalid)
         if writtenByKhard {
@@ -348,13 +373,13 @@ struct VCardCardBuilder {
             // Only a card that becomes a person has its values checked: a card without dates is not kept.
             var pointProblems: [ImportProblem] = []
             contactPoints = ContactPoints.resolve(contactCandidates, file: file, problems: &pointProblems)
-            if birthday != nil || anniversary != nil || !alternateDates.isEmpty || !invalid.isEmpty { problems += pointProblems }
+            if birthday != nil || anniversary != nil || !alternateDates.isEmpty || !labelled.isEmpty || !invalid.isEmpty { problems += pointProblems }
         }
         var zone: PersonZone?
         if !zoneCandidates.isEmpty {
             zone = zoneCandidates.lazy.compactMap { Self.zone($0.text) }.first
             // Like a contact point: only a card that becomes a person has its zone checked.
-            if zone == nil, birthday != nil || anniversary != nil || !alternateDates.isEmpty || !invalid.isEmpty {
+            if zone == nil, birthday != nil || anniversary != nil || !alternateDates.isEmpty || !labelled.isEmpty || !invalid.isEmpty {
                 let first = zoneCandidates[0]
                 problems.append(
                     ImportProblem(
@@ -383,6 +408,7 @@ struct VCardCardBuilder {
             excludedInCard: excludedInCard
         )
         contact.contactPoints = contactPoints
+        contact.labelledDates = labelled
         contact.zone = zone
         contact.groups = categories.isEmpty ? [] : ContactGroups.normalized(categories)
         if isGroup {
@@ -393,6 +419,56 @@ struct VCardCardBuilder {
             )
         }
         return (contact, problems)
+    }
+
+    /// The labelled dates (``LabelledDate``) of the card: each `X-ABDATE`
+    /// whose group's `X-ABLabel` is not an anniversary, under that label
+    /// (unwrapped: `_$!<Other>!$_` is "Other"), and Android's dated events.
+    /// An `X-ABDATE` without a label is kept as "Other" and said so; an
+    /// unreadable value is reported with its property and label and kept as
+    /// an invalid date. A written year of khard's placeholder 1900 is no year.
+    private func resolveLabelled(file: String, problems: inout [ImportProblem], invalid: inout [String]) -> [LabelledDate] {
+        var found: [LabelledDate] = []
+        var candidates: [(label: String, date: DateCandidate)] = androidDates
+        for (group, date) in labelledDates where group.isEmpty || !anniversaryGroups.contains(group) {
+            if let label = group.isEmpty ? nil : labels[group] {
+                let unwrapped = LabelledDate.label(fromCard: label)
+                candidates.append((unwrapped.isEmpty ? LabelledDate.otherLabel : unwrapped, date))
+            } else if case .date = date.value {
+                problems.append(
+                    ImportProblem(
+                        file: file,
+                        line: date.line,
+                        message: "X-ABDATE has no X-ABLabel\(group.isEmpty ? "" : " (group \(group))"); kept as a date labelled 'Other'"
+                    )
+                )
+                candidates.append((LabelledDate.otherLabel, date))
+            } else {
+                candidates.append((LabelledDate.otherLabel, date))
+            }
+        }
+        candidates.sort { $0.date.line < $1.date.line }
+        for (label, candidate) in candidates {
+            switch candidate.value {
+            case .none:
+                continue
+            case .date(var date):
+                if let note = candidate.note { problems.append(ImportProblem(file: file, line: candidate.line, message: note)) }
+                if writtenByKhard { date = Self.khardPlaceholderRemoved(date) }
+                found.append(LabelledDate(label: label, date: date))
+            case .invalid(let text):
+                let shown = Self.quoted(text)
+                if !invalid.contains(shown) { invalid.append(shown) }
+                problems.append(
+                    ImportProblem(
+                        file: file,
+                        line: candidate.line,
+                        message: DateValue.problem(property: "\(candidate.property) labelled '\(label)'", shown: shown, raw: text)
+                    )
+                )
+            }
+        }
+        return LabelledDate.normalized(found)
     }
 
     /// The zone a `TZ` value names: the whole value, else its first `;`-part

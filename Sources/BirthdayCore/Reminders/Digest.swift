@@ -168,7 +168,8 @@ public struct Digest: Sendable {
         let names = people.prefix(Self.namesInTitle).map { SafeText.line($0.name).isEmpty ? localizer(.upcomingNoName) : SafeText.line($0.name) }
         var list = names.joined(separator: localizer(.listSeparator))
         if people.count > names.count { list += " " + localizer(.digestMore(people.count - names.count)) }
-        let anniversaries = events.contains { $0.kind == .anniversary }
+        // Anniversaries and labelled dates ("Started work": an anniversary too) make it "birthdays and anniversaries".
+        let anniversaries = events.contains { $0.kind != .birthday }
         switch period.frequency {
         case .weekly where period.days == 7:
             return localizer(.digestWeekTitle(list, anniversaries: anniversaries))

@@ -12,6 +12,8 @@
 /// | anniversary, day before | Anniversary Tomorrow | Ada's anniversary is tomorrow! | Ada's 10th anniversary is tomorrow! |
 /// | anniversary, 14 days before | Anniversary in 2 weeks | Ada's anniversary is in 2 weeks! | Ada's 10th anniversary is in 2 weeks! |
 /// | memorial birthday, day of | Remembering Ada | Today would have been Ada's birthday. | Ada would have turned 80 today. |
+/// | labelled "Started work", day of | Johnny: Started work | Started work (today) | Started work, 8 years (today) |
+/// | labelled "Child's birthday", 7 days before | Johnny: Child's birthday | Child's birthday (in 7 days) | Child's birthday, turns 11 (in 7 days) |
 ///
 /// The early reminder of a round birthday (``NotificationRequest/Timing/round``)
 /// is titled "A round birthday ahead" and says "Ada turns 50 in 2 weeks! A
@@ -79,8 +81,23 @@ public enum NotificationContent {
         calendar: CalendarSystem? = nil,
         memorial: Bool = false,
         theirDay: TheirDay? = nil,
+        labelled: LabelledDate? = nil,
         in localizer: Localizer = .english
     ) -> (title: String, body: String) {
+        if let labelled {
+            // Under its label, in words no language has to inflect: "Johnny Appleseed: Started work",
+            // "Started work, 8 years (tomorrow)".
+            let name = SafeText.line(raw, maxCharacters: maxNameCharacters)
+            let label = SafeText.line(labelled.label, maxCharacters: 60)
+            let what =
+                age.map {
+                    localizer.template(labelled.isBirthday ? .upcomingLabelledAge : .upcomingLabelledYears).render([.number($0), .text(label)])
+                }
+                ?? label
+            let title = Message(.labelledTitle, .name(name), .text(label))
+            let body = Message(.labelledBody, .text(what), .text(localizer(.days(timing.daysBefore))))
+            return (localizer(title), localizer(body))
+        }
         if let theirDay, timing == .dayOf, calendar == nil, !memorial {
             let usual = make(name: raw, kind: kind, timing: timing, age: age, in: localizer)
             let name = SafeText.line(raw, maxCharacters: maxNameCharacters)
@@ -88,7 +105,8 @@ public enum NotificationContent {
                 switch kind {
                 case .birthday:
                     .zonedBirthday(name: name, turning: age, place: theirDay.place, since: theirDay.since, yesterday: theirDay.yesterday)
-                case .anniversary: .zonedAnniversary(name: name, place: theirDay.place, since: theirDay.since, yesterday: theirDay.yesterday)
+                case .anniversary, .labelled:
+                    .zonedAnniversary(name: name, place: theirDay.place, since: theirDay.since, yesterday: theirDay.yesterday)
                 }
             return (usual.title, localizer(body))
         }
@@ -146,12 +164,12 @@ public enum NotificationContent {
         case (.birthday, false):
             title = Message(.calendarBirthdayTomorrowTitle, which)
             body = age.map { Message(.calendarBirthdayTomorrowAge, who, .number($0), which) } ?? Message(.calendarBirthdayTomorrow, who, which)
-        case (.anniversary, true):
+        case (.anniversary, true), (.labelled, true):
             title = Message(.calendarAnniversaryTitle, who, which)
             body =
                 age.map { Message(.calendarAnniversaryTodayYears, who, .ordinal($0), .number($0), which) }
                 ?? Message(.calendarAnniversaryToday, who, which)
-        case (.anniversary, false):
+        case (.anniversary, false), (.labelled, false):
             title = Message(.calendarAnniversaryTomorrowTitle, which)
             body =
                 age.map { Message(.calendarAnniversaryTomorrowYears, who, .ordinal($0), .number($0), which) }

@@ -85,7 +85,8 @@ public struct NotificationRequest: Hashable, Sendable {
 
     /// `<personID>-<kind>-<dayof|daybefore|Ndaysbefore>`, e.g. `c-1a2b3c4d5e6f7a8b-birthday-dayof`;
     /// for a date in another calendar `<personID>-<calendar>-<kind>-…`,
-    /// e.g. `ada-chinese-birthday-dayof`.
+    /// e.g. `ada-chinese-birthday-dayof`; for a labelled date
+    /// `<personID>-date-<label hash>-…` (``identifier(personID:kind:timing:calendar:labelID:)``).
     public var id: String
     public var personID: String
     public var kind: EventKind
@@ -115,9 +116,11 @@ public struct NotificationRequest: Hashable, Sendable {
         calendar: CalendarSystem? = nil,
         movedTo: LocalDate? = nil,
         zone: PersonZone? = nil,
+        labelled: (label: String, id: String)? = nil,
         userInfo: [String: String]? = nil
     ) {
-        self.id = NotificationRequest.identifier(personID: personID, kind: kind, timing: timing, calendar: calendar)
+        let labelID = labelled?.id ?? userInfo?[Self.labelIDKey]
+        self.id = NotificationRequest.identifier(personID: personID, kind: kind, timing: timing, calendar: calendar, labelID: labelID)
         self.personID = personID
         self.kind = kind
         self.calendar = calendar
@@ -136,16 +139,43 @@ public struct NotificationRequest: Hashable, Sendable {
         if userInfo == nil, let calendar { info["calendar"] = calendar.rawValue }
         if userInfo == nil, let movedTo { info[Self.movedToKey] = movedTo.description }
         if userInfo == nil, let zone { info[Self.zoneKey] = zone.storedValue }
+        if userInfo == nil, let labelled {
+            info[Self.labelKey] = labelled.label
+            info[Self.labelIDKey] = labelled.id
+        }
         self.userInfo = info
     }
+
+    /// The ``userInfo`` keys of a labelled date's label (as the card writes
+    /// it) and of its part of the id (``LabelledDate/idPart(key:ordinal:)``).
+    public static let labelKey = "label"
+    public static let labelIDKey = "label_id"
+
+    /// The label of a labelled date's reminder; `nil` for the other kinds.
+    public var label: String? { userInfo[Self.labelKey] }
 
     /// The deterministic identifier: `<personID>-<kind>-<timing>`, as
     /// `<personID>-birthday-dayof`, `<personID>-birthday-daybefore`,
     /// `<personID>-birthday-7daysbefore`, and `-anniversary-` likewise
     /// (``Timing/idSuffix``); with a calendar its name comes after the
     /// person's id: `<personID>-chinese-birthday-dayof`.
-    public static func identifier(personID: String, kind: EventKind, timing: Timing, calendar: CalendarSystem? = nil) -> String {
-        personID + "-" + (calendar.map { $0.rawValue + "-" } ?? "") + kind.rawValue + "-" + timing.idSuffix
+    ///
+    /// A labelled date (``EventKind/labelled``) is named by its label, not its
+    /// kind: `<personID>-date-<8 hex digits>-<timing>`, the digits a stable
+    /// hash (FNV-1a) of the label compared without case
+    /// (``LabelledDate/key(_:)``), and `-2`, `-3`, … after them for the
+    /// second and later dates of one person with the same label, in
+    /// ``LabelledDate`` order: `johnny-date-1f2e3d4c-dayof`. So a changed
+    /// date keeps its ids, and a renamed label gets new ones.
+    public static func identifier(
+        personID: String,
+        kind: EventKind,
+        timing: Timing,
+        calendar: CalendarSystem? = nil,
+        labelID: String? = nil
+    ) -> String {
+        if kind == .labelled, let labelID { return personID + "-" + labelID + "-" + timing.idSuffix }
+        return personID + "-" + (calendar.map { $0.rawValue + "-" } ?? "") + kind.rawValue + "-" + timing.idSuffix
     }
 
     /// The ``userInfo`` key of the person's zone (``PersonZone/storedValue``)

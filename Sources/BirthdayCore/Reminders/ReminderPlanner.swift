@@ -89,6 +89,12 @@ package struct ReminderPlanner {
         var zoned: ZonedDayOf?
         /// The instant of a zoned day-of reminder; `nil` is the delivery time on ``fireDay``.
         var exact: Date?
+        /// A labelled date's label and its ordinal among the person's of that label; `nil` for the other kinds.
+        var labelled: LabelledDate? = nil
+        var labelOrdinal = 1
+
+        /// The label's key and ordinal, compared last (like the calendar).
+        var labelRank: String { labelled.map { $0.key + " " + String(labelOrdinal) } ?? "" }
 
         /// The same order as ``NotificationRequest/firesBefore(_:_:)``: one
         /// delivery time a day makes the fire instant increase with `fireDay`;
@@ -100,13 +106,14 @@ package struct ReminderPlanner {
             if a.kind != b.kind { return a.kind < b.kind }
             if a.personID != b.personID { return a.personID < b.personID }
             if a.timing != b.timing { return a.timing < b.timing }
-            return (a.calendar?.rawValue ?? "") < (b.calendar?.rawValue ?? "")
+            if a.calendar != b.calendar { return (a.calendar?.rawValue ?? "") < (b.calendar?.rawValue ?? "") }
+            return a.labelRank < b.labelRank
         }
 
         static func == (a: Slot, b: Slot) -> Bool {
             a.fireDay == b.fireDay && a.minute == b.minute && a.eventDay == b.eventDay && a.kind == b.kind && a.personID == b.personID
                 && a.timing == b.timing
-                && a.calendar == b.calendar
+                && a.calendar == b.calendar && a.labelRank == b.labelRank
         }
     }
 
@@ -185,13 +192,35 @@ package struct ReminderPlanner {
         )
     }
 
+    /// Considers one labelled date (``LabelledDate``), an event of its own
+    /// with its label's words and ids (``NotificationRequest/identifier(personID:kind:timing:calendar:labelID:)``),
+    /// `ordinal` among the person's dates of that label; kept as `treatment` says.
+    package mutating func offer(
+        _ labelled: LabelledDate,
+        ordinal: Int,
+        treatment: EventTreatment,
+        identity: () -> (id: String, name: String, nickname: String)
+    ) {
+        let occurrence = labelled.date.nextOccurrence(onOrAfter: today, leapDay: settings.leapDay)
+        offer(
+            occurrence: occurrence,
+            age: { labelled.date.age(in: occurrence.year) },
+            calendar: nil,
+            kind: .labelled,
+            treatment: treatment,
+            identity: identity,
+            labelled: (labelled, ordinal)
+        )
+    }
+
     private mutating func offer(
         occurrence: LocalDate,
         age: () -> Int?,
         calendar: CalendarSystem?,
         kind: EventKind,
         treatment: EventTreatment,
-        identity: () -> (id: String, name: String, nickname: String)
+        identity: () -> (id: String, name: String, nickname: String),
+        labelled: (date: LabelledDate, ordinal: Int)? = nil
     ) {
         let eventDay = occurrence.dayNumber
         var identityRead: (String, String)?
@@ -261,7 +290,9 @@ package struct ReminderPlanner {
                     movedLead: movedLead,
                     zone: zone,
                     zoned: zoned,
-                    exact: exact
+                    exact: exact,
+                    labelled: labelled?.date,
+                    labelOrdinal: labelled?.ordinal ?? 1
                 )
             )
             if heap.isFull { rejectAbove = heap.max.map { ($0.fireDay, $0.minute, $0.eventDay, $0.kind.rank) } }
@@ -307,6 +338,7 @@ package struct ReminderPlanner {
                 calendar: slot.calendar,
                 memorial: slot.memorial,
                 theirDay: theirDay,
+                labelled: slot.labelled,
                 in: localizer
             )
             result.append(
@@ -320,7 +352,8 @@ package struct ReminderPlanner {
                     body: content.body,
                     calendar: slot.calendar,
                     movedTo: slot.movedLead != nil ? fireDay : nil,
-                    zone: slot.zone
+                    zone: slot.zone,
+                    labelled: slot.labelled.map { ($0.label, LabelledDate.idPart(key: $0.key, ordinal: slot.labelOrdinal)) }
                 )
             )
         }
@@ -343,9 +376,4 @@ package struct ReminderPlanner {
 struct ZonedKey: Hashable {
     var zone: String
     var day: Int
-}
-
-extension EventKind {
-    /// Birthdays before anniversaries, as an integer for cheap comparisons.
-    var rank: Int { self == .birthday ? 0 : 1 }
 }

@@ -74,6 +74,10 @@ public struct Settings: Hashable, Sendable {
     /// off: a note stays on the machine unless asked. The desktop reminder,
     /// the digest, `show` and `upcoming` carry it either way.
     public var notesOnChannels = false
+    /// Whether labelled dates (``LabelledDate``: "Child's birthday",
+    /// "Started work") get reminders, calendar events and `upcoming`
+    /// entries, and the choices per label (``LabelRules``). Default on.
+    public var labelRules = LabelRules()
 
     public init() {}
 
@@ -123,6 +127,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case calendarAges = "calendar-ages"
     case contactLinks = "contact-links"
     case notesOnChannels = "notes-on-channels"
+    case labelledDates = "labelled-dates"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -135,7 +140,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .dayBefore: "on | off (an alias of reminders: on adds 1 to its days, off removes it)"
         case .deceased: DeceasedPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
-        case .anniversaries, .emoji, .calendarAges, .contactLinks, .notesOnChannels: "on | off"
+        case .anniversaries, .emoji, .calendarAges, .contactLinks, .notesOnChannels, .labelledDates: "on | off"
         case .calendarName: "any non-empty text"
         case .channels:
             "a comma list of the channels that are on: " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ")
@@ -164,7 +169,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         switch self {
         case .deliveryTime, .quietAfter, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest,
             .digestDay,
-            .roundBirthdays, .channels:
+            .roundBirthdays, .channels, .labelledDates:
             true
         case .calendarName, .emoji, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks, .notesOnChannels: false
         }
@@ -201,6 +206,7 @@ extension Settings {
         if stored[SettingKey.reminders.rawValue] == nil, let dayBefore = stored[SettingKey.dayBefore.rawValue] {
             try? set(.dayBefore, to: dayBefore)
         }
+        if let rules = stored[LabelRules.storedKey] { labelRules = LabelRules(on: labelRules.on, stored: rules) }
     }
 
     /// Sets `key` from its text form, validating it.
@@ -233,7 +239,7 @@ extension Settings {
         case .names:
             guard let style = NameStyle(rawValue: value.lowercased()) else { throw invalid }
             names = style
-        case .dayBefore, .anniversaries, .emoji, .calendarAges, .contactLinks, .notesOnChannels:
+        case .dayBefore, .anniversaries, .emoji, .calendarAges, .contactLinks, .notesOnChannels, .labelledDates:
             let flag: Bool
             switch value.lowercased() {
             case "on", "true", "yes", "1": flag = true
@@ -246,6 +252,7 @@ extension Settings {
             case .calendarAges: calendarAges = flag
             case .contactLinks: contactLinks = flag
             case .notesOnChannels: notesOnChannels = flag
+            case .labelledDates: labelRules.on = flag
             default: emoji = flag
             }
         case .calendarName:
@@ -323,6 +330,7 @@ extension Settings {
         case .calendarAges: calendarAges ? "on" : "off"
         case .contactLinks: contactLinks ? "on" : "off"
         case .notesOnChannels: notesOnChannels ? "on" : "off"
+        case .labelledDates: labelRules.on ? "on" : "off"
         }
     }
 

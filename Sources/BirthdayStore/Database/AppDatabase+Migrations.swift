@@ -435,6 +435,27 @@ extension AppDatabase {
             }
         }
 
+        // Labelled dates (issue 34): every dated property a card keeps under a label of its
+        // own (Apple's X-ABDATE with its X-ABLabel, Google CSV's Event N, Android's events),
+        // each an event of its person; and the user's choice of which labels remind.
+        migrator.registerMigration("v19-labelled-dates") { db in
+            try db.create(table: "labelledDate") { t in
+                t.column("personId", .text).notNull().references("person", onDelete: .cascade)
+                // The place among the person's labelled dates (sorted by label, then date).
+                t.column("position", .integer).notNull()
+                // The label as the card writes it ("Child's birthday", "Other").
+                t.column("label", .text).notNull()
+                t.column("year", .integer)
+                t.column("month", .integer).notNull()
+                t.column("day", .integer).notNull()
+                t.primaryKey(["personId", "position"])
+            }
+            // Cards read before this version lost their labelled dates: every source reads
+            // all its items again at its next sync, so their people get them.
+            try db.execute(sql: "UPDATE source SET syncToken = NULL, ctag = NULL")
+            try db.execute(sql: "UPDATE sourceItem SET etag = ''")
+        }
+
         // Issue 34: the user's note for a person's day (`birthdays note`);
         // NULL when there is none. Never read from a card, so no import or
         // sync writes it (``PersonRecord`` does not carry it).

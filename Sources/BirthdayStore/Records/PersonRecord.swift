@@ -179,6 +179,7 @@ extension Person {
         if exclusion.card { text += "\u{1F}excluded-in-card" }
         // Only when there are any, so the fingerprints of everyone else stay as they were.
         if !alternateDates.isEmpty { text += "\u{1F}" + alternateDates.map(\.description).joined(separator: "\u{1E}") }
+        if !labelledDates.isEmpty { text += "\u{1F}labelled:" + labelledDates.map(\.description).joined(separator: "\u{1E}") }
         if !contactPoints.isEmpty { text += "\u{1F}contact:" + contactPoints.map { $0.kind.rawValue + ":" + $0.value }.joined(separator: "\u{1E}") }
         if !groups.isEmpty { text += "\u{1F}groups:" + groups.joined(separator: "\u{1E}") }
         if let cardZone { text += "\u{1F}zone:" + cardZone.storedValue }
@@ -226,6 +227,7 @@ extension PersonRecord {
     /// dates in other calendars.
     static func people(_ db: Database) throws -> [Person] {
         let alternates = try CalendarDateRecord.datesByPerson(db)
+        let labelled = try LabelledDateRecord.datesByPerson(db)
         let contacts = try ContactPointRecord.pointsByPerson(db)
         let groups = try PersonGroupRecord.groupsByPerson(db)
         let rules = try SharedRuleRecord.rulesByPerson(db)
@@ -234,6 +236,7 @@ extension PersonRecord {
             var person = record.person
             person.note = notes[record.id]
             person.alternateDates = alternates[record.id] ?? []
+            person.labelledDates = labelled[record.id] ?? []
             person.contactPoints = contacts[record.id] ?? []
             person.groups = groups[record.id] ?? []
             person.sharedRules = rules[record.id] ?? []
@@ -246,6 +249,7 @@ extension PersonRecord {
     static func person(id: String, _ db: Database) throws -> Person? {
         guard var person = try fetchOne(db, key: id)?.person else { return nil }
         person.alternateDates = try CalendarDateRecord.dates(personID: id, db)
+        person.labelledDates = try LabelledDateRecord.dates(personID: id, db)
         person.contactPoints = try ContactPointRecord.points(personID: id, db)
         person.groups = try PersonGroupRecord.groups(personID: id, db)
         person.sharedRules = try SharedRuleRecord.rulesByPerson(db)[id] ?? []
@@ -313,12 +317,13 @@ extension PersonRecord {
     /// cursor over the columns the feed uses: several times faster than
     /// decoding whole records. They carry only id, name, nickname, dates
     /// (those in other calendars too; someone with only such a date is
-    /// included), death date, reminder days, the user's exclusion choice
+    /// included; labelled dates too), death date, reminder days, the user's exclusion choice
     /// and the rules of their groups and sources (which may still leave
     /// them out: ``RulePrecedence``).
     static func datedPeople(_ db: Database) throws -> [Person] {
         var people: [Person] = []
         let alternates = try CalendarDateRecord.datesByPerson(db, excludedToo: false)
+        let labelled = try LabelledDateRecord.datesByPerson(db, excludedToo: false)
         let rules = try SharedRuleRecord.rulesByPerson(db)
         let rows = try Row.fetchCursor(
             db,
@@ -328,7 +333,7 @@ extension PersonRecord {
                 FROM person
                 WHERE excluded = 0
                   AND ((birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL)
-                       OR id IN (SELECT personId FROM calendarDate))
+                       OR id IN (SELECT personId FROM calendarDate) OR id IN (SELECT personId FROM labelledDate))
                 ORDER BY id
                 """
         )
@@ -346,6 +351,7 @@ extension PersonRecord {
                 deathDate: row[9],
                 reminderDays: (row[10] as String?).flatMap(ReminderDays.init)
             )
+            if !labelled.isEmpty { person.labelledDates = labelled[id] ?? [] }
             if !rules.isEmpty, let shared = rules[id] {
                 // `excluded = 0`: the card does not exclude them, or their choice includes them.
                 person.exclusion.choice = (row[11] as String?).flatMap(Exclusion.Choice.init(rawValue:))
@@ -452,6 +458,7 @@ extension PersonRecord {
     static func mergeStates(_ db: Database) throws -> [String: MergeState] {
         var stored: [String: MergeState] = [:]
         let alternates = try CalendarDateRecord.datesByPerson(db)
+        let labelled = try LabelledDateRecord.datesByPerson(db)
         let contacts = try ContactPointRecord.pointsByPerson(db)
         let rows = try Row.fetchCursor(
             db,
@@ -466,26 +473,23 @@ extension PersonRecord {
             let choice: String? = row[13]
             let days: String? = row[14]
             let weekend: String? = row[17]
-            stored[row[0]] = MergeState(
-                fingerprint: row[1],
-                contact: ContactMerge.Stored(
-                    sourceFile: row[2],
-                    birthday: date(row[3], row[4], row[5]),
-                    anniversary: date(row[6], row[7], row[8]),
-                    nickname: row[10],
-                    deathDate: row[11],
-                    exclusion: Exclusion(card: row[12], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
-                    reminderDays: days.flatMap(ReminderDays.init),
-                    alternateDates: alternates.isEmpty ? [] : alternates[row[0] as String] ?? [],
-                    channels: decodeChannels(row[16]),
-                    weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
-                    contactPoints: contacts.isEmpty ? [] : contacts[row[0] as String] ?? [],
-                    cardZone: (row[18] as String?).flatMap(PersonZone.init(cardValue:)),
-                    zoneChoice: (row[19] as String?).flatMap(ZoneChoice.init(storedValue:))
-                ),
-                createdAt: row[9],
-                imported: row[15]
+            var contact = ContactMerge.Stored(
+                sourceFile: row[2],
+                birthday: date(row[3], row[4], row[5]),
+                anniversary: date(row[6], row[7], row[8]),
+                nickname: row[10],
+                deathDate: row[11],
+                exclusion: Exclusion(card: row[12], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
+                reminderDays: days.flatMap(ReminderDays.init),
+                alternateDates: alternates.isEmpty ? [] : alternates[row[0] as String] ?? [],
+                channels: decodeChannels(row[16]),
+                weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
+                contactPoints: contacts.isEmpty ? [] : contacts[row[0] as String] ?? [],
+                cardZone: (row[18] as String?).flatMap(PersonZone.init(cardValue:)),
+                zoneChoice: (row[19] as String?).flatMap(ZoneChoice.init(storedValue:))
             )
+            if !labelled.isEmpty { contact.labelledDates = labelled[row[0] as String] ?? [] }
+            stored[row[0]] = MergeState(fingerprint: row[1], contact: contact, createdAt: row[9], imported: row[15])
         }
         return stored
     }
@@ -564,12 +568,14 @@ extension PersonRecord {
         if let note { try db.execute(sql: "UPDATE person SET note = ? WHERE id = ?", arguments: [note, person.id]) }
         if isNew {
             if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
+            if !person.labelledDates.isEmpty { try LabelledDateRecord.replace(personID: person.id, with: person.labelledDates, db) }
             try ContactPointRecord.insert(personID: person.id, person.contactPoints, db)
             if !person.groups.isEmpty { try PersonGroupRecord.replace(personID: person.id, with: person.groups, db) }
             return
         }
         // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
         try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
+        try LabelledDateRecord.replace(personID: person.id, with: person.labelledDates, db)
         try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db)
         try PersonGroupRecord.replace(personID: person.id, with: person.groups, db)
     }

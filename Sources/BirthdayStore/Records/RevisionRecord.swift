@@ -27,9 +27,9 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
     var changedAt: Double
 
     /// The tables whose rows make events: people, their dates in other
-    /// calendars, their groups, the rules kept for groups and sources, and
+    /// calendars, their labelled dates, their groups, the rules kept for groups and sources, and
     /// the settings.
-    static let eventTables = ["person", "calendarDate", "personGroup", "sourceGroupMember", "sharedRule", "setting"]
+    static let eventTables = ["person", "calendarDate", "labelledDate", "personGroup", "sourceGroupMember", "sharedRule", "setting"]
 
     /// Columns whose change alone makes no event differ.
     static let bookkeeping: Set<String> = ["createdAt", "updatedAt", "imported"]

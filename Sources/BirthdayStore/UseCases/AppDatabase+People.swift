@@ -120,6 +120,22 @@ extension AppDatabase {
                 )
             )
         }
+        // Labelled dates, each an event of its own under its label.
+        try LabelledDateRecord.forEachDatedEvent(db) { labelled, ordinal, traits, identity in
+            guard let treatment = rules.treatment(of: labelled, for: traits) else { return }
+            let next = labelled.date.nextOccurrence(onOrAfter: upcoming.today, leapDay: upcoming.leapDay)
+            if let withinDays, upcoming.today.days(to: next) > withinDays { return }
+            let (id, name, nickname) = identity()
+            selector.insert(
+                upcoming.occurrence(
+                    of: labelled,
+                    ordinal: ordinal,
+                    personID: id,
+                    name: names.pick(name: name, nickname: nickname),
+                    zone: treatment.zone
+                )
+            )
+        }
         return selector.sorted()
     }
 }

@@ -122,6 +122,11 @@ package struct NotificationScheduler: Sendable {
             guard let treatment = rules.treatment(of: alternate.kind, for: traits) else { return }
             planner.offer(alternate.date, kind: alternate.kind, treatment: treatment, identity: identity)
         }
+        // Labelled dates, under the label rules (``LabelRules``).
+        try LabelledDateRecord.forEachDatedEvent(db) { labelled, ordinal, traits, identity in
+            guard let treatment = rules.treatment(of: labelled, for: traits) else { return }
+            planner.offer(labelled, ordinal: ordinal, treatment: treatment, identity: identity)
+        }
         var planned = planner.requests()
         if let digest = try digestRequest(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale, after: planned) {
             planned.append(digest)

@@ -11,7 +11,8 @@ extension BirthdaysCommand {
                 Undo it with: birthdays include PERSON. It wins over a card's X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR either way. \
                 --group NAME or --source NAME leaves out everyone in a group or a source instead, kept by the name as \
                 people join and leave it; a rule on a person wins, and an include of another of their groups or sources \
-                takes them back in. The dates are kept: show and people still list them.
+                takes them back in. --label TEXT leaves out the dates cards keep under that label (compared without \
+                case), for everyone, whatever the labelled-dates setting. The dates are kept: show and people still list them.
                 """
         )
 
@@ -30,17 +31,34 @@ extension BirthdaysCommand {
         )
         var announce: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "The label of dates the cards keep (\"Started work\", any case) instead of a person: their dates get no reminders and no feed events, even with labelled-dates on.",
+                valueName: "text"
+            )
+        )
+        var label: String?
+
         @Flag(help: "Print the person as `people --json` does (with --group or --source: the rule).")
         var json = false
 
         func validate() throws {
+            if let label {
+                if person != nil || shared.group != nil || shared.source != nil || announce != nil {
+                    throw ValidationError("name a person, a --group, a --source or a --label: only one of them")
+                }
+                if LabelledDate.key(label).isEmpty { throw ValidationError("--label needs the text of a label, such as \"Started work\"") }
+                return
+            }
             try shared.validate(person: person)
             if announce != nil, person == nil { throw ValidationError("--announce ROOM takes one person, not --group or --source") }
         }
 
         func run() async throws {
             let context = try Context(global)
-            if let room = announce, let person {
+            if let label {
+                try await context.setLabelRule(label, included: false)
+            } else if let room = announce, let person {
                 try await context.setAnnounceExclusion(true, of: person, room: room)
             } else if let scope = try await context.scope(shared) {
                 try await context.setSharedExclusion(.exclude, for: scope, json: json)
@@ -52,6 +70,15 @@ extension BirthdaysCommand {
 }
 
 extension Context {
+    /// `birthdays exclude --label` and `include --label`: records the
+    /// label's choice, rescheduling, and says what it does.
+    func setLabelRule(_ label: String, included: Bool) async throws {
+        let result = try await database.setLabelRule(label, included: included, now: now, rescheduling: scheduler())
+        let localizer = try await localizer()
+        let shown = SafeText.line(label.trimmingWhitespace(), maxCharacters: 60)
+        try output(localizer(included ? .labelIncluded(shown, dates: result.dates) : .labelExcluded(shown, dates: result.dates)))
+    }
+
     /// `birthdays exclude` and `include`: records `choice` for the person
     /// `query` names, tells a running daemon, and prints the person
     /// (`people --json`'s object) or one sentence.

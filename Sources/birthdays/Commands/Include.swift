@@ -10,7 +10,8 @@ extension BirthdaysCommand {
             discussion: """
                 A card's X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR no longer leaves them out; birthdays exclude PERSON does again. \
                 --group NAME or --source NAME takes in everyone in a group or a source instead, even when another of their \
-                groups or sources is excluded (a rule on a person, or the card's exclusion, still wins).
+                groups or sources is excluded (a rule on a person, or the card's exclusion, still wins). --label TEXT \
+                takes in the dates cards keep under that label, whatever the labelled-dates setting.
                 """
         )
 
@@ -32,17 +33,33 @@ extension BirthdaysCommand {
         )
         var announce: String?
 
+        @Option(
+                "The label of dates the cards keep (\"Started work\", any case) instead of a person: their dates remind and are in the feed, even with labelled-dates off.",
+                valueName: "text"
+            )
+        )
+        var label: String?
+
         @Flag(help: "Print the person as `people --json` does (with --group or --source: the rule).")
         var json = false
 
         func validate() throws {
+            if let label {
+                if person != nil || shared.group != nil || shared.source != nil || announce != nil {
+                    throw ValidationError("name a person, a --group, a --source or a --label: only one of them")
+                }
+                if LabelledDate.key(label).isEmpty { throw ValidationError("--label needs the text of a label, such as \"Started work\"") }
+                return
+            }
             try shared.validate(person: person)
             if announce != nil, person == nil { throw ValidationError("--announce ROOM takes one person, not --group or --source") }
         }
 
         func run() async throws {
             let context = try Context(global)
-            if let room = announce, let person {
+            if let label {
+                try await context.setLabelRule(label, included: true)
+            } else if let room = announce, let person {
                 try await context.setAnnounceExclusion(false, of: person, room: room)
             } else if let scope = try await context.scope(shared) {
                 try await context.setSharedExclusion(.include, for: scope, json: json)

@@ -64,6 +64,8 @@ struct ShowOutput: Encodable {
         var date: String
         var days_until: Int
         var age: Int?
+        /// The label of a labelled date (kind `labelled`); absent for the others.
+        var label: String?
     }
 
     var person: PersonOutput
@@ -75,8 +77,10 @@ struct ShowOutput: Encodable {
         self.person = PersonOutput(person)
         public_id = publicID
         source = Source(file: person.source.file, line: person.source.line)
-        let upcoming = UpcomingEvents(today: today, leapDay: settings.leapDay, includeAnniversaries: settings.anniversaries)
-        next = upcoming.occurrences(of: person).map { Next(kind: $0.kind.rawValue, date: $0.date.description, days_until: $0.daysUntil, age: $0.age) }
+        let upcoming = UpcomingEvents(today: today, settings: settings)
+        next = upcoming.occurrences(of: person).map {
+            Next(kind: $0.kind.rawValue, date: $0.date.description, days_until: $0.daysUntil, age: $0.age, label: $0.labelled?.label)
+        }
     }
 
     /// The person's keys first, in `people --json` order, then this command's own.

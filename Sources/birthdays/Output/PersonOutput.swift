@@ -3,7 +3,8 @@ import BirthdayCore
 /// One entry of `birthdays people --json`. Every date is written as the
 /// contact gives it, with its calendar: `{"calendar": "gregorian", "year":
 /// 1985, "month": 12, "day": 12, "era": null, "leap_month": false}`; dates
-/// in other calendars are listed in `calendar_dates` with their kind.
+/// in other calendars are listed in `calendar_dates` with their kind, and
+/// dates under labels of their own in `labelled_dates`.
 struct PersonOutput: Encodable {
     struct Date: Encodable {
         var calendar: String
@@ -58,6 +59,15 @@ struct PersonOutput: Encodable {
         }
     }
 
+    /// A date the card keeps under a label of its own: `{"label": "Started
+    /// work", "date": {…}, "birthday": false}`; `birthday` says whether the
+    /// label names someone's birthday (its years are then an age).
+    struct Labelled: Encodable {
+        var label: String
+        var date: Date
+        var birthday: Bool
+    }
+
     /// A way to reach the person: `{"kind": "email", "value": "ada@example.org", "uri": "mailto:ada@example.org"}`.
     struct Contact: Encodable {
         var kind: String
@@ -72,6 +82,8 @@ struct PersonOutput: Encodable {
     var birthday: Date?
     var anniversary: Date?
     var calendar_dates: [CalendarEvent]
+    /// The labelled dates in label order (always present, `[]` for none).
+    var labelled_dates: [Labelled]
     var invalid_dates: [String]
     /// No date at all is known (``Person/isUndated``): kept, never reminded,
     /// not in the feed (always present).
@@ -118,6 +130,9 @@ struct PersonOutput: Encodable {
         birthday = Date(person.birthday)
         anniversary = Date(person.anniversary)
         calendar_dates = person.alternateDates.map(CalendarEvent.init)
+        labelled_dates = person.labelledDates.compactMap { labelled in
+            Date(labelled.date).map { Labelled(label: labelled.label, date: $0, birthday: labelled.isBirthday) }
+        }
         invalid_dates = person.invalidDates
         undated = person.isUndated
         let decision = person.decision
@@ -161,6 +176,9 @@ struct PersonOutput: Encodable {
         if let days = person.reminderDays { notes.append("reminders " + days.description) }
         if !decision.reminderDaysBy.isEmpty, let days = decision.reminderDays { notes.append("group reminders " + days.description) }
         if !person.groups.isEmpty { notes.append("groups " + SafeText.line(person.groups.joined(separator: ","), maxCharacters: 60)) }
+        if !person.labelledDates.isEmpty {
+            notes.append("dates " + SafeText.line(person.labelledDates.map(\.description).joined(separator: ", "), maxCharacters: 80))
+        }
         if let channels = person.channels { notes.append("channels " + channels.joined(separator: ",")) }
         if let weekend = person.weekend { notes.append("weekend " + weekend.rawValue) }
         if let zone = person.zone { notes.append("zone " + zone.storedValue) }

@@ -1,0 +1,31 @@
+import BirthdayCore
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// Records `birthdays exclude --label TEXT` (`included: false`) or
+    /// `include --label TEXT` (`true`): whether the dates under that label
+    /// (compared as ``LabelledDate/key(_:)`` does) get reminders, feed events
+    /// and `upcoming` entries, whatever the `labelled-dates` setting
+    /// (``LabelRules``). Imports and syncs never change it. The data
+    /// revision moves, and with a `scheduler` the reminders are rescheduled
+    /// in the same transaction.
+    ///
+    /// - Returns: the settings with the new rules, and how many stored dates carry the label.
+    package func setLabelRule(
+        _ label: String,
+        included: Bool,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler? = nil
+    ) async throws(StoreError) -> (settings: Settings, dates: Int) {
+        try await write(at: now) { db in
+            var settings = try SettingRecord.settings(db)
+            settings.labelRules.choose(label, included: included)
+            try SettingRecord.set(settings.labelRules.storedValue, for: LabelRules.storedKey, db)
+            if let scheduler { _ = try scheduler.reschedule(db) }
+            let key = LabelledDate.key(label)
+            let dates = try LabelledDateRecord.datesByPerson(db).values.reduce(0) { $0 + $1.filter { $0.key == key }.count }
+            return (settings, dates)
+        }
+    }
+}
