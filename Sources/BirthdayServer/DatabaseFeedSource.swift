@@ -31,6 +31,9 @@ package struct DatabaseFeedSource: FeedSource {
     let now: @Sendable () -> Date
     /// The zone when the `time-zone` setting is `system`.
     let systemTimeZone: @Sendable () -> TimeZone
+    /// Draws the page's QR code: the text, and the code's accessible name
+    /// (escaped), to an `<svg>` element (``QRSVG``), or `nil` (no code on the page).
+    let drawQR: @Sendable (_ text: String, _ label: String) -> String?
     private let cache = StateCache()
     private let logPath: String
 
@@ -38,12 +41,14 @@ package struct DatabaseFeedSource: FeedSource {
         database: AppDatabase,
         systemLocale: String? = nil,
         now: @escaping @Sendable () -> Date,
-        systemTimeZone: @escaping @Sendable () -> TimeZone
+        systemTimeZone: @escaping @Sendable () -> TimeZone,
+        drawQR: @escaping @Sendable (_ text: String, _ label: String) -> String? = { _, _ in nil }
     ) {
         self.database = database
         self.systemLocale = systemLocale
         self.now = now
         self.systemTimeZone = systemTimeZone
+        self.drawQR = drawQR
         self.logPath = database.path + "-wal"
     }
 
@@ -131,6 +136,36 @@ package struct DatabaseFeedSource: FeedSource {
         let events = contents.events
         let body = await Blocking.run { JSONOutput.string(events.map(UpcomingJSON.init), pretty: true) + "\n" }
         let dayStarted = FireTime.instant(on: today, at: TimeOfDay(hour: 0, minute: 0)!, in: zone) ?? contents.changedAt
+        return FeedSnapshot(
+            body: body,
+            lastModified: max(contents.changedAt, dayStarted),
+            revision: Self.listRevision(data: contents.revision, today: today)
+        )
+    }
+
+    /// The web page for the year (``YearPage``), rendered on the blocking
+    /// pool; `Last-Modified` as for ``list()``, with which it shares its revision.
+    package func page(_ request: PageRequest) async throws -> FeedSnapshot {
+        let state = try await state()
+        let today = LocalDate.today(at: now(), in: state.zone)
+        let contents = try await database.pageContents(today: today)
+        let localizer = contents.settings.localizer(systemLocale: systemLocale)
+        let token = state.token
+        let webcal = request.host.map { "webcal://\($0)/calendar/\(token).ics" }
+        let page = YearPage(
+            today: today,
+            year: contents.year,
+            next: YearPage.nextEvents(contents.next),
+            layout: request.layout,
+            links: YearPage.Links(
+                ics: token + ".ics",
+                json: token + ".json",
+                webcal: webcal,
+                qrSVG: webcal.flatMap { drawQR($0, HTMLText.escaped(localizer(.pageQR))) }
+            )
+        )
+        let body = await Blocking.run { page.html(localizer) }
+        let dayStarted = FireTime.instant(on: today, at: TimeOfDay(hour: 0, minute: 0)!, in: state.zone) ?? contents.changedAt
         return FeedSnapshot(
             body: body,
             lastModified: max(contents.changedAt, dayStarted),

@@ -42,9 +42,10 @@ actor FeedCache<Source: FeedSource> {
     private nonisolated let latest = Mutex<Entry?>(nil)
     private var pending: (revision: Int64, task: Task<Entry, any Error>)?
 
-    /// The calendar feed, or its JSON twin.
+    /// The calendar feed, its JSON twin, or a web page.
     enum Kind: Sendable {
         case feed, list
+        case page(PageRequest)
     }
 
     init(source: Source, kind: Kind = .feed) {
@@ -55,7 +56,7 @@ actor FeedCache<Source: FeedSource> {
     private static func revision(of source: Source, kind: Kind) async throws -> Int64 {
         switch kind {
         case .feed: try await source.revision()
-        case .list: try await source.listRevision()
+        case .list, .page: try await source.listRevision()
         }
     }
 
@@ -93,6 +94,7 @@ actor FeedCache<Source: FeedSource> {
             switch kind {
             case .feed: try await source.feed()
             case .list: try await source.list()
+            case .page(let request): try await source.page(request)
             }
         let body = ByteBuffer(string: snapshot.body)
         let seconds = snapshot.lastModified.timeIntervalSince1970.rounded(.down)

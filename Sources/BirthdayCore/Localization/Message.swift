@@ -163,6 +163,18 @@ public struct Message: Sendable, Hashable {
         case digestNext = "digest.next"
         case listSeparator = "list.separator"
 
+        // The web page for the year
+        case pageTitle = "page.title"
+        case pageNext = "page.next"
+        case pageYear = "page.year"
+        case pageRound = "page.round"
+        case pageSubscribe = "page.subscribe"
+        case pageSubscribeWebcal = "page.subscribe.webcal"
+        case pageSubscribeFile = "page.subscribe.file"
+        case pageSubscribeJSON = "page.subscribe.json"
+        case pagePrintMonths = "page.print.months"
+        case pageQR = "page.qr"
+
         // upcoming
         case upcomingBirthday = "upcoming.birthday"
         case upcomingBirthdayAge = "upcoming.birthday.age"
@@ -368,7 +380,7 @@ public struct Message: Sendable, Hashable {
             case .showCalendarBirthday, .showCalendarAnniversary: [.text, .text, .text, .text]
             case .showCalendarBirthdayAge, .showCalendarAnniversaryYears: [.text, .text, .text, .number, .text]
             case .feedBirthdayTitle, .feedAnniversaryTitle, .feedMemorialTitle: [.text]
-            case .ordinal, .feedBorn, .feedSince, .inDays, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge, .upcomingNone,
+            case .ordinal, .feedBorn, .feedSince, .inDays, .pageYear, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge, .upcomingNone,
                 .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
                 [.number]
@@ -415,7 +427,8 @@ public struct Message: Sendable, Hashable {
                 .onboardingChannelsReason, .onboardingChannelsEmail, .onboardingChannelsNtfy, .onboardingChannelsSkip,
                 .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingStartNow,
                 .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,
-                .sourcesNever, .sourcesNone:
+                .sourcesNever, .sourcesNone, .pageTitle, .pageNext, .pageRound, .pageSubscribe, .pageSubscribeWebcal, .pageSubscribeFile,
+                .pageSubscribeJSON, .pagePrintMonths, .pageQR:
                 []
             }
         }
