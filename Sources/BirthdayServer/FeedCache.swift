@@ -12,24 +12,7 @@ import Synchronization
 /// rebuild runs wait for that rebuild instead of starting their own.
 actor FeedCache<Source: FeedSource> {
     /// A body with its validators, computed once per revision.
-    struct Entry: Sendable {
-        let revision: Int64
-        let body: ByteBuffer
-        /// A strong entity tag, quoted: a hash of the body bytes and their count.
-        let etag: String
-        /// The same body in gzip, sent to clients that accept it.
-        let gzipBody: ByteBuffer
-        /// The gzip representation's own strong tag: ``etag`` with `-gzip` inside the quotes.
-        let gzipETag: String
-        /// `Last-Modified`, truncated to whole seconds as HTTP dates are.
-        let lastModified: Date
-        let lastModifiedText: String
-
-        /// The body and tag of the representation a request gets.
-        func representation(gzip: Bool) -> (body: ByteBuffer, etag: String) {
-            gzip ? (gzipBody, gzipETag) : (body, etag)
-        }
-    }
+    typealias Entry = FeedEntry
 
     private let source: Source
     /// Which representation this cache holds: the feed, or its JSON list.
@@ -119,4 +102,24 @@ actor FeedCache<Source: FeedSource> {
         "\"" + StableHash.hex(body.readableBytesView) + "-" + String(body.readableBytes, radix: 16) + "\""
     }
 
+}
+
+/// A body with its validators, computed once per revision.
+struct FeedEntry: Sendable {
+    let revision: Int64
+    let body: ByteBuffer
+    /// A strong entity tag, quoted: a hash of the body bytes and their count.
+    let etag: String
+    /// The same body in gzip, sent to clients that accept it.
+    let gzipBody: ByteBuffer
+    /// The gzip representation's own strong tag: ``etag`` with `-gzip` inside the quotes.
+    let gzipETag: String
+    /// `Last-Modified`, truncated to whole seconds as HTTP dates are.
+    let lastModified: Date
+    let lastModifiedText: String
+
+    /// The body and tag of the representation a request gets.
+    func representation(gzip: Bool) -> (body: ByteBuffer, etag: String) {
+        gzip ? (gzipBody, gzipETag) : (body, etag)
+    }
 }

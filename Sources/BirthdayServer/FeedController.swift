@@ -49,6 +49,8 @@ struct FeedController<Source: FeedSource> {
     let listCache: FeedCache<Source>
     /// One cache per page variant (host and layout), a few at most.
     let pageCaches = PageCaches<Source>()
+    /// The caches of each share, by the hash of its token.
+    let shareCaches = ShareCaches()
     /// The stylesheet, ready to send.
     let stylesheet = StaticFile(YearPage.stylesheet, contentType: "text/css; charset=utf-8")
     /// The page's icon (so a browser asks for no `/favicon.ico`).
@@ -113,18 +115,25 @@ struct FeedController<Source: FeedSource> {
         let isPage = !isList && !file.contains(".")
         guard isList || isPage || file.hasSuffix(".ics") else { return FeedResponses.notFound() }
         let token = isPage ? file : String(file.dropLast(isList ? 5 : 4))
-        let entry: FeedCache<Source>.Entry
+        let entry: FeedEntry
         do {
-            guard FeedToken.constantTimeEquals(token, try await source.token()) else { return FeedResponses.notFound() }
-            if isPage {
-                let layout: YearPage.Layout = request.uri.queryParameters.get("print") == "month" ? .monthPerPage : .year
-                entry = try await pageCache(PageRequest(host: PageRequest.validHost(request.head.authority), layout: layout)).entry()
-            } else if isList {
-                entry = try await listCache.entry()
-            } else if let cached = cache.cached(revision: try await source.revision()) {
-                entry = cached
+            let layout: YearPage.Layout = request.uri.queryParameters.get("print") == "month" ? .monthPerPage : .year
+            let page = PageRequest(host: PageRequest.validHost(request.head.authority), layout: layout)
+            if FeedToken.constantTimeEquals(token, try await source.token()) {
+                if isPage {
+                    entry = try await pageCache(page).entry()
+                } else if isList {
+                    entry = try await listCache.entry()
+                } else if let cached = cache.cached(revision: try await source.revision()) {
+                    entry = cached
+                } else {
+                    entry = try await cache.entry()
+                }
+            } else if let share = try await source.share(token: token) {
+                let caches = shareCaches.caches(for: share)
+                entry = try await (isPage ? caches.page(page) : isList ? caches.list : caches.feed).entry()
             } else {
-                entry = try await cache.entry()
+                return FeedResponses.notFound()
             }
         } catch is FeedSourceNoList {
             return FeedResponses.notFound()
@@ -189,6 +198,47 @@ enum EntityTags {
             let end = bytes.index(after: close)
             if bytes[index..<end].elementsEqual(tag) { return true }
             index = end
+        }
+    }
+}
+
+/// The caches of the shares: per share token (by its hash), the feed, the
+/// list and the page's variants; at most 64 shares' (then all are dropped).
+final class ShareCaches: Sendable {
+    final class Set: Sendable {
+        let feed: FeedCache<ShareFeedSource>
+        let list: FeedCache<ShareFeedSource>
+        let pages: PageCaches<ShareFeedSource>
+        let source: ShareFeedSource
+
+        init(_ source: ShareFeedSource) {
+            self.source = source
+            feed = FeedCache(source: source)
+            list = FeedCache(source: source, kind: .list)
+            pages = PageCaches()
+        }
+
+        func page(_ request: PageRequest) -> FeedCache<ShareFeedSource> {
+            pages.caches.withLock { caches in
+                if let cache = caches[request] { return cache }
+                if caches.count >= 8 { caches.removeAll() }
+                let cache = FeedCache(source: source, kind: .page(request))
+                caches[request] = cache
+                return cache
+            }
+        }
+    }
+
+    private let sets = Mutex<[String: Set]>([:])
+
+    func caches(for source: ShareFeedSource) -> Set {
+        let key = Share.tokenHash(source.shareToken)
+        return sets.withLock { sets in
+            if let set = sets[key], set.source.share == source.share { return set }
+            if sets.count >= 64 { sets.removeAll() }
+            let set = Set(source)
+            sets[key] = set
+            return set
         }
     }
 }

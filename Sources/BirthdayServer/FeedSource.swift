@@ -34,6 +34,9 @@ package protocol FeedSource: Sendable {
     /// revision is ``listRevision()`` (it counts days from today, too). The
     /// default throws ``FeedSourceNoList``: no page is served (404).
     func page(_ request: PageRequest) async throws -> FeedSnapshot
+    /// The share (`birthdays share add`) whose token is `token`, or `nil`
+    /// (the default: no shares).
+    func share(token: String) async throws -> ShareFeedSource?
 }
 
 /// What a web page is rendered for besides the data: the host the request
@@ -67,6 +70,7 @@ extension FeedSource {
     package func listRevision() async throws -> Int64 { try await revision() }
     package func list() async throws -> FeedSnapshot { throw FeedSourceNoList() }
     package func page(_ request: PageRequest) async throws -> FeedSnapshot { throw FeedSourceNoList() }
+    package func share(token: String) async throws -> ShareFeedSource? { nil }
 }
 
 /// A source that serves no JSON list: its address answers 404.

@@ -45,6 +45,21 @@ struct PageBrowserTests {
         #expect(facts["axe"] as? [String] == [], "axe's serious and critical violations: \(facts["axe"] ?? "")")
     }
 
+    /// A share's page in the browser holds its group's people only.
+    @Test func aSharesPageShowsOnlyItsGroups() async throws {
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        let imported = try await cli.run("import", try cli.write("cards.vcf", ShareCommandTests.cards))
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let served = try await PageCommandTests.serve(cli)
+        defer { served.stop() }
+        let token = try ShareCommandTests.token(try await cli.run("share", "add", "Team", "--group", "Team").stdout)
+        let facts = try await Self.check("http://127.0.0.1:\(served.port)/calendar/\(token)")
+        let names = facts["names"] as? [String] ?? []
+        #expect(!names.isEmpty && names.allSatisfy { $0.hasPrefix("Bob Builder") }, "\(names)")
+        #expect(facts["console_errors"] as? [String] == [])
+        #expect(facts["axe"] as? [String] == [])
+    }
+
     /// The picture of the README's tour: the samples at 2026-03-10, taken
     /// here; `BIRTHDAYS_SCREENSHOTS=1` copies it to docs/images/page.png.
     @Test func theToursScreenshot() async throws {
