@@ -221,6 +221,28 @@ def serve_rows():
             times(ratio), target, None if ratio is None or bad else ratio >= 0.5, note, o, p, "req/s")
 
 
+def page_rows():
+    """The page for the year against nginx serving a static copy of it."""
+    na = not_available("page")
+    size = fact_int("page_bytes")
+    label = "page for the year, 1,000 people" + (" (%.0f KB of HTML)" % (size / 1e3) if size else "")
+    for kind, what in (("full", "%s, full download (wrk %s s)" % (label, FACTS.get("wrk_seconds", "10"))),
+                       ("304", "page for the year, 304 revalidation, If-None-Match (wrk)")):
+        ours, peer = wrk("page-%s-ours" % kind), wrk("page-%s-nginx" % kind)
+        o, p = ours and ours["rate"], peer and peer["rate"]
+        ratio = o / p if o and p else None
+        notes, bad = [], False
+        for who, result in (("ours", ours), ("nginx", peer)):
+            if result and result["bad_responses"]:
+                notes.append("%s: %d non-2xx/3xx responses" % (who, result["bad_responses"]))
+                bad = True
+            if kind == "304" and FACTS.get("page_%s_304_status" % who) not in (None, "304"):
+                notes.append("%s answered %s, not 304, to its own ETag" % (who, FACTS.get("page_%s_304_status" % who)))
+                bad = True
+        row("page-" + kind, what, number(o, "req/s") or na or "not measured", number(p, "req/s"), "nginx static copy, etag on",
+            times(ratio), "≥ 0.5× nginx", None if ratio is None or bad else ratio >= 0.5, "; ".join(notes), o, p, "req/s")
+
+
 def idle_rows(prefix="idle", label="daemon idle", note_extra=""):
     na = not_available(prefix)
     before, after = FACTS.get(prefix + "_before"), FACTS.get(prefix + "_after")
@@ -362,6 +384,7 @@ if FACTS.get("export_ages_events"):
 timed("export-ages", "export .ics with ages (calendar-ages on), %s" % people_label("p10k", "10,000 people"), "export-ages",
       "icalendar-ages", "python3-icalendar, same events", "≥ 20×", min_ratio=20, note="; ".join(filter(None, ages_notes)))
 serve_rows()
+page_rows()
 idle_rows()
 idle_rows("idlechannels", "daemon idle, three channels and a digest", "e-mail, ntfy and Apprise added, digest weekly; channels listed: %s"
           % FACTS.get("idlechannels_channels", "?"))

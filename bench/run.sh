@@ -19,7 +19,7 @@
 # Knobs: BENCH_RUNS (fast commands, default 10), BENCH_MID_RUNS (imports, python3-icalendar,
 # default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE_SECONDS (60),
-# BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve idle idlechannels sources idlesource publish;
+# BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve page idle idlechannels sources idlesource publish;
 # default all),
 # BIRTHDAYS_BIN (default .build/release/birthdays).
 set -euo pipefail
@@ -403,6 +403,69 @@ EOF
     run_wrk serve-304-nginx "$nurl" "$nginx_etag"
 }
 
+# The page for the year (/calendar/<token>, HTML) of the same 1,000 people, against nginx
+# serving a static copy of it at the same path: full download and 304 revalidation.
+measure_page() {
+    gen p1k "$CONTACTS_FOR_1K_PEOPLE"
+    need page serve "feed url" || return 0
+    local db port url path pid
+    db=$(db_for p1k)
+    port=$(free_port)
+    url=$("$BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | sed -n 1p)
+    url=${url%.ics}
+    path=${url#http://*/}
+    BIRTHDAYS_LOG_LEVEL=warning "$BIN" serve --database "$db" --host 127.0.0.1 --port "$port" >"$OUT/page-serve.log" 2>&1 &
+    pid=$!
+    started "$pid" "$BIN_COMM"
+    wait_url "$url" "$pid"
+    fact page_content_type "$(curl -s -o /dev/null -w '%{content_type}' "$url")"
+
+    local nroot=$OUT/nginx-page
+    mkdir -p "$nroot/root/$(dirname "$path")" "$nroot/tmp"
+    curl -sf -o "$nroot/root/$path" "$url"
+    fact page_bytes "$(stat -c %s "$nroot/root/$path")"
+    chmod -R a+rX "$nroot/root"
+    local nport
+    nport=$(free_port)
+    cat >"$nroot/nginx.conf" <<EOF
+daemon off;
+worker_processes auto;
+pid $nroot/nginx.pid;
+error_log $nroot/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    client_body_temp_path $nroot/tmp/body;
+    proxy_temp_path $nroot/tmp/proxy;
+    fastcgi_temp_path $nroot/tmp/fastcgi;
+    default_type text/html;
+    server {
+        listen 127.0.0.1:$nport;
+        root $nroot/root;
+        etag on;
+    }
+}
+EOF
+    nginx -e "$nroot/error.log" -p "$nroot" -c "$nroot/nginx.conf" 2>"$nroot/start.err" &
+    local npid=$!
+    started "$npid" nginx
+    local nurl=http://127.0.0.1:$nport/$path
+    wait_url "$nurl" "$npid"
+
+    local ours_etag nginx_etag
+    ours_etag=$(etag_of "$url")
+    nginx_etag=$(etag_of "$nurl")
+    fact page_ours_304_status "$(status_with "$url" "$ours_etag")"
+    fact page_nginx_304_status "$(status_with "$nurl" "$nginx_etag")"
+    run_wrk page-full-ours "$url"
+    run_wrk page-full-nginx "$nurl"
+    run_wrk page-304-ours "$url" "$ours_etag"
+    run_wrk page-304-nginx "$nurl" "$nginx_etag"
+}
+
 # /proc figures of a process: CPU ticks, thread count, then each thread as
 # tid:voluntary:involuntary context switches (report.py compares threads by tid, so a
 # thread that exits or starts during the window is seen as such, not as a negative sum).
@@ -696,6 +759,7 @@ measure upcoming
 measure reschedule
 measure export
 measure serve
+measure page
 measure idle
 measure idlechannels
 measure sources

@@ -224,7 +224,8 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
                         database: database,
                         systemLocale: configuration.systemLocale,
                         now: configuration.now,
-                        systemTimeZone: configuration.systemTimeZone
+                        systemTimeZone: configuration.systemTimeZone,
+                        drawQR: QRCode.svg(encoding:label:)
                     ), feedLogger = configuration.feedLogger
                 ] address in
                 buildFeedApplication(source: source, host: address.host, port: address.port, logger: feedLogger)

@@ -31,6 +31,9 @@ package struct DatabaseFeedSource: FeedSource {
     let now: @Sendable () -> Date
     /// The zone when the `time-zone` setting is `system`.
     let systemTimeZone: @Sendable () -> TimeZone
+    /// Draws the page's QR code: the text, and the code's accessible name
+    /// (escaped), to an `<svg>` element (``QRSVG``), or `nil` (no code on the page).
+    let drawQR: @Sendable (_ text: String, _ label: String) -> String?
     private let cache = StateCache()
     private let logPath: String
 
@@ -38,12 +41,14 @@ package struct DatabaseFeedSource: FeedSource {
         database: AppDatabase,
         systemLocale: String? = nil,
         now: @escaping @Sendable () -> Date,
-        systemTimeZone: @escaping @Sendable () -> TimeZone
+        systemTimeZone: @escaping @Sendable () -> TimeZone,
+        drawQR: @escaping @Sendable (_ text: String, _ label: String) -> String? = { _, _ in nil }
     ) {
         self.database = database
         self.systemLocale = systemLocale
         self.now = now
         self.systemTimeZone = systemTimeZone
+        self.drawQR = drawQR
         self.logPath = database.path + "-wal"
     }
 
@@ -93,7 +98,11 @@ package struct DatabaseFeedSource: FeedSource {
     /// Reads the people and exports them, on NIO's thread pool (``Blocking``):
     /// an export of thousands of events must not hold up an event loop.
     package func feed() async throws -> FeedSnapshot {
-        let contents = try await database.feedContents()
+        try await feed(from: try await database.feedContents())
+    }
+
+    /// The feed of `contents` (the owner's, or a share's).
+    func feed(from contents: FeedContents) async throws -> FeedSnapshot {
         let localizer = contents.settings.localizer(systemLocale: systemLocale)
         let today = today(zone: contents.settings.resolvedTimeZone(system: systemTimeZone()))
         let exporter = CalendarExporter(settings: contents.settings, localizer: localizer, today: today)
@@ -103,6 +112,16 @@ package struct DatabaseFeedSource: FeedSource {
         }
         return FeedSnapshot(body: body, lastModified: lastChange, revision: Self.feedRevision(data: contents.revision, year: today.year))
     }
+
+    /// The share whose token is `token`, when `token` is well formed and a
+    /// share has it (looked up by its hash: the token is not stored).
+    package func share(token: String) async throws -> ShareFeedSource? {
+        guard FeedToken.isWellFormed(token), let share = try await database.share(token: token) else { return nil }
+        return ShareFeedSource(owner: self, share: share, shareToken: token)
+    }
+
+    /// The zone the settings resolve to (cached with the token and revision).
+    func zone() async throws -> TimeZone { try await state().zone }
 
     package func token() async throws -> String {
         try await state().token
@@ -126,10 +145,56 @@ package struct DatabaseFeedSource: FeedSource {
         // Today in the zone ``listRevision()`` uses, so the two always agree on the day.
         let zone = try await state().zone
         let today = LocalDate.today(at: now(), in: zone)
-        let contents = try await database.listContents(today: today, withinDays: 365)
+        return await list(from: try await database.listContents(today: today, withinDays: 365), today: today, zone: zone)
+    }
+
+    /// The JSON list of `contents` (the owner's, or a share's).
+    func list(from contents: ListContents, today: LocalDate, zone: TimeZone) async -> FeedSnapshot {
         // Thousands of entries: encoded on the blocking pool, never on an event loop.
         let events = contents.events
         let body = await Blocking.run { JSONOutput.string(events.map(UpcomingJSON.init), pretty: true) + "\n" }
+        let dayStarted = FireTime.instant(on: today, at: TimeOfDay(hour: 0, minute: 0)!, in: zone) ?? contents.changedAt
+        return FeedSnapshot(
+            body: body,
+            lastModified: max(contents.changedAt, dayStarted),
+            revision: Self.listRevision(data: contents.revision, today: today)
+        )
+    }
+
+    /// The web page for the year (``YearPage``), rendered on the blocking
+    /// pool; `Last-Modified` as for ``list()``, with which it shares its revision.
+    package func page(_ request: PageRequest) async throws -> FeedSnapshot {
+        let state = try await state()
+        let today = LocalDate.today(at: now(), in: state.zone)
+        let contents = try await database.pageContents(today: today)
+        return await page(from: contents, request: request, token: state.token, today: today, zone: state.zone, showAges: true)
+    }
+
+    /// The page of `contents` (the owner's, or a share's) under `token`.
+    func page(
+        from contents: PageContents,
+        request: PageRequest,
+        token: String,
+        today: LocalDate,
+        zone: TimeZone,
+        showAges: Bool
+    ) async -> FeedSnapshot {
+        let localizer = contents.settings.localizer(systemLocale: systemLocale)
+        let webcal = request.host.map { "webcal://\($0)/calendar/\(token).ics" }
+        let page = YearPage(
+            today: today,
+            year: contents.year,
+            next: YearPage.nextEvents(contents.next),
+            showAges: showAges,
+            layout: request.layout,
+            links: YearPage.Links(
+                ics: token + ".ics",
+                json: token + ".json",
+                webcal: webcal,
+                qrSVG: webcal.flatMap { drawQR($0, HTMLText.escaped(localizer(.pageQR))) }
+            )
+        )
+        let body = await Blocking.run { page.html(localizer) }
         let dayStarted = FireTime.instant(on: today, at: TimeOfDay(hour: 0, minute: 0)!, in: zone) ?? contents.changedAt
         return FeedSnapshot(
             body: body,

@@ -12,24 +12,7 @@ import Synchronization
 /// rebuild runs wait for that rebuild instead of starting their own.
 actor FeedCache<Source: FeedSource> {
     /// A body with its validators, computed once per revision.
-    struct Entry: Sendable {
-        let revision: Int64
-        let body: ByteBuffer
-        /// A strong entity tag, quoted: a hash of the body bytes and their count.
-        let etag: String
-        /// The same body in gzip, sent to clients that accept it.
-        let gzipBody: ByteBuffer
-        /// The gzip representation's own strong tag: ``etag`` with `-gzip` inside the quotes.
-        let gzipETag: String
-        /// `Last-Modified`, truncated to whole seconds as HTTP dates are.
-        let lastModified: Date
-        let lastModifiedText: String
-
-        /// The body and tag of the representation a request gets.
-        func representation(gzip: Bool) -> (body: ByteBuffer, etag: String) {
-            gzip ? (gzipBody, gzipETag) : (body, etag)
-        }
-    }
+    typealias Entry = FeedEntry
 
     private let source: Source
     /// Which representation this cache holds: the feed, or its JSON list.
@@ -42,9 +25,10 @@ actor FeedCache<Source: FeedSource> {
     private nonisolated let latest = Mutex<Entry?>(nil)
     private var pending: (revision: Int64, task: Task<Entry, any Error>)?
 
-    /// The calendar feed, or its JSON twin.
+    /// The calendar feed, its JSON twin, or a web page.
     enum Kind: Sendable {
         case feed, list
+        case page(PageRequest)
     }
 
     init(source: Source, kind: Kind = .feed) {
@@ -55,7 +39,7 @@ actor FeedCache<Source: FeedSource> {
     private static func revision(of source: Source, kind: Kind) async throws -> Int64 {
         switch kind {
         case .feed: try await source.revision()
-        case .list: try await source.listRevision()
+        case .list, .page: try await source.listRevision()
         }
     }
 
@@ -93,6 +77,7 @@ actor FeedCache<Source: FeedSource> {
             switch kind {
             case .feed: try await source.feed()
             case .list: try await source.list()
+            case .page(let request): try await source.page(request)
             }
         let body = ByteBuffer(string: snapshot.body)
         let seconds = snapshot.lastModified.timeIntervalSince1970.rounded(.down)
@@ -117,4 +102,24 @@ actor FeedCache<Source: FeedSource> {
         "\"" + StableHash.hex(body.readableBytesView) + "-" + String(body.readableBytes, radix: 16) + "\""
     }
 
+}
+
+/// A body with its validators, computed once per revision.
+struct FeedEntry: Sendable {
+    let revision: Int64
+    let body: ByteBuffer
+    /// A strong entity tag, quoted: a hash of the body bytes and their count.
+    let etag: String
+    /// The same body in gzip, sent to clients that accept it.
+    let gzipBody: ByteBuffer
+    /// The gzip representation's own strong tag: ``etag`` with `-gzip` inside the quotes.
+    let gzipETag: String
+    /// `Last-Modified`, truncated to whole seconds as HTTP dates are.
+    let lastModified: Date
+    let lastModifiedText: String
+
+    /// The body and tag of the representation a request gets.
+    func representation(gzip: Bool) -> (body: ByteBuffer, etag: String) {
+        gzip ? (gzipBody, gzipETag) : (body, etag)
+    }
 }

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Synchronization
 
 /// Serves `GET /calendar/<token>.ics`, its JSON twin `GET
 /// /calendar/<token>.json`, and `GET /healthz`.
@@ -31,16 +32,57 @@ import Logging
 /// revision also changes each day (``FeedSource/listRevision()``), because
 /// `days_until` counts from today.
 ///
+/// ## The page for the year
+/// `/calendar/<token>` (no extension) is the web page (``YearPage``):
+/// `text/html; charset=utf-8`, with the same token rules, tags, 304s and
+/// gzip as the JSON twin (its revision moves with the data and the day), a
+/// strict `Content-Security-Policy` (``pageSecurityHeaders``: nothing but
+/// the server's own stylesheet, no script, no frame, no form elsewhere) and
+/// `Referrer-Policy: no-referrer`, so the token in the address never leaves
+/// in a `Referer`. `?print=month` is the same page printed one month a page.
+/// The stylesheet is `/page.css` and the icon `/favicon.svg`, the same for everyone (no token).
+///
 /// `HEAD` is answered from the `GET` handler with the same headers and no body.
 struct FeedController<Source: FeedSource> {
     let source: Source
     let cache: FeedCache<Source>
     let listCache: FeedCache<Source>
+    /// One cache per page variant (host and layout), a few at most.
+    let pageCaches = PageCaches<Source>()
+    /// The caches of each share, by the hash of its token.
+    let shareCaches = ShareCaches()
+    /// The stylesheet, ready to send.
+    let stylesheet = StaticFile(YearPage.stylesheet, contentType: "text/css; charset=utf-8")
+    /// The page's icon (so a browser asks for no `/favicon.ico`).
+    let icon = StaticFile(YearPage.icon, contentType: "image/svg+xml")
 
     init(source: Source) {
         self.source = source
         self.cache = FeedCache(source: source)
         self.listCache = FeedCache(source: source, kind: .list)
+    }
+
+    /// The headers of every page: what a browser may load and send.
+    static var pageSecurityHeaders: HTTPFields {
+        var fields: HTTPFields = [
+            .contentSecurityPolicy:
+                "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+            .xContentTypeOptions: "nosniff",
+        ]
+        if let referrerPolicy = HTTPField.Name("Referrer-Policy") { fields[referrerPolicy] = "no-referrer" }
+        return fields
+    }
+
+    /// The cache of one page variant; when more than eight variants were
+    /// asked for (hosts are client input), the others are dropped first.
+    func pageCache(_ request: PageRequest) -> FeedCache<Source> {
+        pageCaches.caches.withLock { caches in
+            if let cache = caches[request] { return cache }
+            if caches.count >= 8 { caches.removeAll() }
+            let cache = FeedCache(source: source, kind: .page(request))
+            caches[request] = cache
+            return cache
+        }
     }
 
     /// What ``FeedRevalidationHandler`` may answer a revalidation with: the
@@ -59,22 +101,39 @@ struct FeedController<Source: FeedSource> {
         router.get("/healthz") { _, _ in
             FeedResponses.text(.ok, "ok\n")
         }
+        router.get("/page.css") { request, _ in
+            stylesheet.response(request)
+        }
+        router.get("/favicon.svg") { request, _ in
+            icon.response(request)
+        }
     }
 
     func calendar(_ request: Request, context: BasicRequestContext) async throws -> Response {
         guard let file = context.parameters.get("file") else { return FeedResponses.notFound() }
         let isList = file.hasSuffix(".json")
-        guard isList || file.hasSuffix(".ics") else { return FeedResponses.notFound() }
-        let token = String(file.dropLast(isList ? 5 : 4))
-        let entry: FeedCache<Source>.Entry
+        let isPage = !isList && !file.contains(".")
+        guard isList || isPage || file.hasSuffix(".ics") else { return FeedResponses.notFound() }
+        let token = isPage ? file : String(file.dropLast(isList ? 5 : 4))
+        let entry: FeedEntry
         do {
-            guard FeedToken.constantTimeEquals(token, try await source.token()) else { return FeedResponses.notFound() }
-            if isList {
-                entry = try await listCache.entry()
-            } else if let cached = cache.cached(revision: try await source.revision()) {
-                entry = cached
+            let layout: YearPage.Layout = request.uri.queryParameters.get("print") == "month" ? .monthPerPage : .year
+            let page = PageRequest(host: PageRequest.validHost(request.head.authority), layout: layout)
+            if FeedToken.constantTimeEquals(token, try await source.token()) {
+                if isPage {
+                    entry = try await pageCache(page).entry()
+                } else if isList {
+                    entry = try await listCache.entry()
+                } else if let cached = cache.cached(revision: try await source.revision()) {
+                    entry = cached
+                } else {
+                    entry = try await cache.entry()
+                }
+            } else if let share = try await source.share(token: token) {
+                let caches = shareCaches.caches(for: share)
+                entry = try await (isPage ? caches.page(page) : isList ? caches.list : caches.feed).entry()
             } else {
-                entry = try await cache.entry()
+                return FeedResponses.notFound()
             }
         } catch is FeedSourceNoList {
             return FeedResponses.notFound()
@@ -93,10 +152,12 @@ struct FeedController<Source: FeedSource> {
             .cacheControl: "private, no-cache",
             .vary: "Accept-Encoding",
         ]
+        if isPage { headers.append(contentsOf: Self.pageSecurityHeaders) }
         if Self.isNotModified(request.headers, etag: etag, lastModified: entry.lastModified) {
             return Response(status: .notModified, headers: headers, body: ResponseBody())
         }
-        headers[.contentType] = isList ? "application/json; charset=utf-8" : "text/calendar; charset=utf-8"
+        headers[.contentType] =
+            isPage ? "text/html; charset=utf-8" : isList ? "application/json; charset=utf-8" : "text/calendar; charset=utf-8"
         if gzip { headers[.contentEncoding] = "gzip" }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }
@@ -138,6 +199,84 @@ enum EntityTags {
             if bytes[index..<end].elementsEqual(tag) { return true }
             index = end
         }
+    }
+}
+
+/// The caches of the shares: per share token (by its hash), the feed, the
+/// list and the page's variants; at most 64 shares' (then all are dropped).
+final class ShareCaches: Sendable {
+    final class Set: Sendable {
+        let feed: FeedCache<ShareFeedSource>
+        let list: FeedCache<ShareFeedSource>
+        let pages: PageCaches<ShareFeedSource>
+        let source: ShareFeedSource
+
+        init(_ source: ShareFeedSource) {
+            self.source = source
+            feed = FeedCache(source: source)
+            list = FeedCache(source: source, kind: .list)
+            pages = PageCaches()
+        }
+
+        func page(_ request: PageRequest) -> FeedCache<ShareFeedSource> {
+            pages.caches.withLock { caches in
+                if let cache = caches[request] { return cache }
+                if caches.count >= 8 { caches.removeAll() }
+                let cache = FeedCache(source: source, kind: .page(request))
+                caches[request] = cache
+                return cache
+            }
+        }
+    }
+
+    private let sets = Mutex<[String: Set]>([:])
+
+    func caches(for source: ShareFeedSource) -> Set {
+        let key = Share.tokenHash(source.shareToken)
+        return sets.withLock { sets in
+            if let set = sets[key], set.source.share == source.share { return set }
+            if sets.count >= 64 { sets.removeAll() }
+            let set = Set(source)
+            sets[key] = set
+            return set
+        }
+    }
+}
+
+/// The caches of the page's variants (``FeedController/pageCache(_:)``).
+final class PageCaches<Source: FeedSource>: Sendable {
+    let caches = Mutex<[PageRequest: FeedCache<Source>]>([:])
+}
+
+/// A file the server always serves the same (the page's stylesheet): its
+/// body, gzip and tags made once.
+struct StaticFile: Sendable {
+    let body: ByteBuffer
+    let gzipBody: ByteBuffer?
+    let etag: String
+    let contentType: String
+
+    init(_ text: String, contentType: String) {
+        self.contentType = contentType
+        body = ByteBuffer(string: text)
+        gzipBody = try? Gzip.compress(body)
+        etag = FeedCache<DatabaseFeedSource>.entityTag(for: body)
+    }
+
+    func response(_ request: Request) -> Response {
+        let gzip = gzipBody != nil && (request.headers[.acceptEncoding].map(Gzip.isAccepted) ?? false)
+        let tag = gzip ? String(etag.dropLast()) + "-gzip\"" : etag
+        var headers: HTTPFields = [.eTag: tag, .cacheControl: "public, max-age=3600", .vary: "Accept-Encoding"]
+        if EntityTags.list(request.headers[values: .ifNoneMatch].joined(separator: ","), matches: tag) {
+            return Response(status: .notModified, headers: headers, body: ResponseBody())
+        }
+        headers[.contentType] = contentType
+        headers[.xContentTypeOptions] = "nosniff"
+        if gzip, let gzipBody {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: gzipBody))
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 }
 

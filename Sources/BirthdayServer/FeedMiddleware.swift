@@ -7,7 +7,8 @@ import Logging
 /// and duration.
 ///
 /// Paths are never logged as sent: the calendar path holds the secret
-/// token, so it appears as `/calendar/<redacted>.ics`; `/healthz` as itself;
+/// token, so it appears as `/calendar/<redacted>.ics` (`.json`, or nothing
+/// for the page); `/healthz`, `/page.css` and `/favicon.svg` as themselves;
 /// anything else as `<other>` (it is client input). Query strings, headers
 /// and bodies are never logged.
 struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -37,8 +38,12 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The path as it may appear in logs.
     static func loggedPath(_ path: String) -> String {
-        if path == "/healthz" { return path }
-        if path.hasPrefix("/calendar/") { return path.hasSuffix(".json") ? "/calendar/<redacted>.json" : "/calendar/<redacted>.ics" }
+        if path == "/healthz" || path == "/page.css" || path == "/favicon.svg" { return path }
+        if path.hasPrefix("/calendar/") {
+            if path.hasSuffix(".json") { return "/calendar/<redacted>.json" }
+            if path.hasSuffix(".ics") { return "/calendar/<redacted>.ics" }
+            return "/calendar/<redacted>"
+        }
         return "<other>"
     }
 }

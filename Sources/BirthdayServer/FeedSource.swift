@@ -30,12 +30,47 @@ package protocol FeedSource: Sendable {
     /// The JSON twin of the feed: the next 366 days as `upcoming --json`
     /// writes them. The default throws ``FeedSourceNoList``: no list is served (404).
     func list() async throws -> FeedSnapshot
+    /// The web page for the year (``YearPage``) as `request` asks for it; its
+    /// revision is ``listRevision()`` (it counts days from today, too). The
+    /// default throws ``FeedSourceNoList``: no page is served (404).
+    func page(_ request: PageRequest) async throws -> FeedSnapshot
+    /// The share (`birthdays share add`) whose token is `token`, or `nil`
+    /// (the default: no shares).
+    func share(token: String) async throws -> ShareFeedSource?
+}
+
+/// What a web page is rendered for besides the data: the host the request
+/// named (for the `webcal://` address and its QR code; `nil` when it named
+/// none that is a plain host and port) and the print layout.
+package struct PageRequest: Hashable, Sendable {
+    package var host: String?
+    package var layout: YearPage.Layout
+
+    package init(host: String?, layout: YearPage.Layout) {
+        self.host = host
+        self.layout = layout
+    }
+
+    /// `host` when it is a host name, an IPv4 address or a bracketed IPv6
+    /// address, with an optional port, of at most 255 bytes: what may be
+    /// written into the page's `webcal://` address. Anything else is `nil`.
+    package static func validHost(_ host: String?) -> String? {
+        guard let host, !host.isEmpty, host.utf8.count <= 255 else { return nil }
+        let allowed = host.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: ":"),
+                    UInt8(ascii: "["), UInt8(ascii: "]")].contains(byte)
+        }
+        return allowed ? host : nil
+    }
 }
 
 extension FeedSource {
     package func cachedValidators() -> (token: String, revision: Int64)? { nil }
     package func listRevision() async throws -> Int64 { try await revision() }
     package func list() async throws -> FeedSnapshot { throw FeedSourceNoList() }
+    package func page(_ request: PageRequest) async throws -> FeedSnapshot { throw FeedSourceNoList() }
+    package func share(token: String) async throws -> ShareFeedSource? { nil }
 }
 
 /// A source that serves no JSON list: its address answers 404.

@@ -49,3 +49,12 @@ package struct QRCode: Sendable {
     /// The code as lines of UTF-8 half blocks (``QRBlocks``).
     package var lines: [String] { QRBlocks.lines(size: size, isDark: isDark) }
 }
+
+extension QRCode {
+    /// The `<svg>` drawing of `text`'s code for a web page (``QRSVG``), with
+    /// `label` (escaped) as its accessible name; `nil` when no code can be made.
+    package static func svg(encoding text: String, label: String) -> String? {
+        guard let code = try? QRCode(encoding: text) else { return nil }
+        return QRSVG.svg(size: code.size, label: label, isDark: code.isDark)
+    }
+}

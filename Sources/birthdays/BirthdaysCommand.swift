@@ -49,6 +49,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Publish.self,
             Serve.self,
             Feed.self,
+            ShareCommand.self,
             ServiceCommand.self,
         ]
     )

@@ -177,6 +177,18 @@ public struct Message: Sendable, Hashable {
         case announceNameAge = "announce.name.age"
         case announceTest = "announce.test"
 
+        // The web page for the year
+        case pageTitle = "page.title"
+        case pageNext = "page.next"
+        case pageYear = "page.year"
+        case pageRound = "page.round"
+        case pageSubscribe = "page.subscribe"
+        case pageSubscribeWebcal = "page.subscribe.webcal"
+        case pageSubscribeFile = "page.subscribe.file"
+        case pageSubscribeJSON = "page.subscribe.json"
+        case pagePrintMonths = "page.print.months"
+        case pageQR = "page.qr"
+
         // upcoming
         case upcomingBirthday = "upcoming.birthday"
         case upcomingBirthdayAge = "upcoming.birthday.age"
@@ -395,7 +407,7 @@ public struct Message: Sendable, Hashable {
             case .labelledTitle: [.name, .text]
             case .labelledBody: [.text, .text]
             case .labelExcluded, .labelIncluded: [.text, .number]
-            case .ordinal, .feedBorn, .feedSince, .inDays, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge, .upcomingNone,
+            case .ordinal, .feedBorn, .feedSince, .inDays, .pageYear, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge, .upcomingNone,
                 .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
                 [.number]
@@ -448,7 +460,8 @@ public struct Message: Sendable, Hashable {
                 .onboardingChannelsReason, .onboardingChannelsEmail, .onboardingChannelsNtfy, .onboardingChannelsSkip,
                 .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingStartNow,
                 .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,
-                .sourcesNever, .sourcesNone:
+                .sourcesNever, .sourcesNone, .pageTitle, .pageNext, .pageRound, .pageSubscribe, .pageSubscribeWebcal, .pageSubscribeFile,
+                .pageSubscribeJSON, .pagePrintMonths, .pageQR:
                 []
             }
         }

@@ -465,6 +465,24 @@ extension AppDatabase {
             }
         }
 
+        // Issue 35: links for family and team (`birthdays share`). Only the
+        // SHA-256 of each share's token is kept; the token is printed once.
+        migrator.registerMigration("v23-shares") { db in
+            try db.create(table: "share") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                t.column("tokenHash", .text).notNull().unique()
+                t.column("showAges", .boolean).notNull()
+                t.column("showYears", .boolean).notNull()
+                t.column("createdAt", .double).notNull()
+            }
+            try db.create(table: "shareGroup") { t in
+                t.column("shareId", .integer).notNull().references("share", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.primaryKey(["shareId", "name"])
+            }
+        }
+
         // Team rooms (issue 35, `birthdays announce`): a room's URL carries tokens, so it lives
         // in a 0600 file beside the database (RoomSecrets) and `target` keeps its scheme only.
         // What each room sends goes through pendingNotification and the delivery ledger

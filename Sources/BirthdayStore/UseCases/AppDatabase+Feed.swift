@@ -67,3 +67,34 @@ extension AppDatabase {
         }
     }
 }
+
+/// What the web page for the year is built from, read in one transaction.
+package struct PageContents: Sendable {
+    package var settings: Settings
+    /// The events of today's year, January 1 to December 31.
+    package var year: [Occurrence]
+    /// The events of the next 366 days, soonest first (today's included).
+    package var next: [Occurrence]
+    package var revision: Int64
+    /// When people or settings last changed.
+    package var changedAt: Date
+}
+
+extension AppDatabase {
+    /// The events of `today`'s year and of the next 366 days, with the
+    /// settings and the revision they were read at (the web page for the year).
+    package func pageContents(today: LocalDate) async throws(StoreError) -> PageContents {
+        try await read { db in try Self.pageContents(db, today: today) }
+    }
+
+    /// ``pageContents(today:)`` inside the caller's transaction.
+    static func pageContents(_ db: Database, today: LocalDate) throws -> PageContents {
+        let settings = try SettingRecord.settings(db)
+        let (revision, changedAt) = try RevisionRecord.current(db)
+        let january = LocalDate(year: today.year, month: 1, day: 1) ?? today
+        let daysInYear = LocalDate.isLeapYear(today.year) ? 366 : 365
+        let year = try Self.upcoming(db, UpcomingEvents(today: january, settings: settings), withinDays: daysInYear - 1)
+        let next = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings), withinDays: 365)
+        return PageContents(settings: settings, year: year, next: next, revision: revision, changedAt: changedAt)
+    }
+}

@@ -46,7 +46,8 @@ extension BirthdaysCommand {
                     database: context.database,
                     systemLocale: context.systemLocale,
                     now: context.flowingNow(),
-                    systemTimeZone: context.liveSystemTimeZone()
+                    systemTimeZone: context.liveSystemTimeZone(),
+                    drawQR: QRCode.svg(encoding:label:)
                 ),
                 host: host,
                 port: port,

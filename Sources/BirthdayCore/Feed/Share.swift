@@ -1,0 +1,95 @@
+import Foundation
+
+/// A link for family or a team (`birthdays share add`): its own token,
+/// serving the same page, feed and JSON as the owner's, limited to its
+/// groups, with names, dates and (unless refused) ages only.
+///
+/// ## Rules
+/// - Only people in at least one of ``groups`` are shown; a share with no
+///   group shows no one (`share add` asks for one).
+/// - Only names and dates: never contact points, notes, zones, or
+///   reminder settings; the feed's write and call links are off.
+/// - ``showYears`` off: no year of birth anywhere (no age either, which
+///   would give it away), and dates in other calendars, whose words carry
+///   a year, are left out.
+/// - ``showAges`` off: no age; the dates keep their years only in the JSON.
+/// - The token is never stored: only its SHA-256 (``tokenHash(_:)``); it is
+///   printed once, when the share is made or rotated.
+public struct Share: Sendable, Hashable {
+    public var id: Int64
+    public var name: String
+    public var groups: [String]
+    public var showAges: Bool
+    public var showYears: Bool
+    public var createdAt: Date
+
+    public init(id: Int64, name: String, groups: [String], showAges: Bool, showYears: Bool, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.groups = groups
+        self.showAges = showAges
+        self.showYears = showYears
+        self.createdAt = createdAt
+    }
+
+    /// Whether ages are shown: asked for, and possible without the year.
+    public var agesShown: Bool { showAges && showYears }
+
+    /// What the database keeps of a share's token: 64 hex digits of its SHA-256.
+    public static func tokenHash(_ token: String) -> String { SHA256.hex(token) }
+
+    /// `name` as a share's name: one line, 1–64 characters, or `nil`.
+    public static func validName(_ name: String) -> String? {
+        let line = name.trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty, line.count <= 64, SafeText.isSafeLine(line) else { return nil }
+        return line
+    }
+
+    /// The people the share's feed holds: those of `members`, with only
+    /// their names and dates, and no year unless ``showYears``.
+    public func people(_ people: [Person], members: Set<String>) -> [Person] {
+        people.compactMap { person in
+            guard members.contains(person.id) else { return nil }
+            var shown = Person(id: String(SHA256.hex(person.id).prefix(16)), name: person.name, source: person.source)
+            shown.birthday = person.birthday.flatMap { showYears ? $0 : EventDate(year: nil, month: $0.month, day: $0.day) }
+            shown.anniversary = person.anniversary.flatMap { showYears ? $0 : EventDate(year: nil, month: $0.month, day: $0.day) }
+            shown.alternateDates = showYears ? person.alternateDates : []
+            shown.deathDate = person.deathDate
+            // What decides whether the owner's feed holds them at all.
+            shown.exclusion = person.exclusion
+            shown.sharedRules = person.sharedRules
+            return shown.birthday == nil && shown.anniversary == nil && shown.alternateDates.isEmpty ? nil : shown
+        }
+    }
+
+    /// The events the share's page and JSON hold: those of `members`,
+    /// without age unless ``agesShown``, without year unless ``showYears``;
+    /// each person's id is replaced by a hash of it (a card's UID can say
+    /// more than a name: an address, a phone's account).
+    public func events(_ events: [Occurrence], members: Set<String>) -> [Occurrence] {
+        events.compactMap { event in
+            guard members.contains(event.personID) else { return nil }
+            if !showYears && event.calendarDate != nil { return nil }
+            return Occurrence(
+                personID: String(SHA256.hex(event.personID).prefix(16)),
+                name: event.name,
+                kind: event.kind,
+                date: event.date,
+                eventDate: showYears ? event.eventDate : event.eventDate.flatMap { EventDate(year: nil, month: $0.month, day: $0.day) },
+                calendarDate: event.calendarDate,
+                age: agesShown ? event.age : nil,
+                daysUntil: event.daysUntil,
+                memorial: event.memorial
+            )
+        }
+    }
+
+    /// The settings a share's feed is exported with: the owner's, without
+    /// contact links, and without ages unless ``agesShown``.
+    public func settings(_ owner: Settings) -> Settings {
+        var settings = owner
+        settings.contactLinks = false
+        if !agesShown { settings.calendarAges = false }
+        return settings
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+
+/// The page for the year that the feed's address without an extension
+/// serves (`/calendar/<token>`): the next birthdays, the twelve months of the
+/// year with a dot on each day that has one, and the ways to subscribe.
+///
+/// ## Rules
+/// - Server-rendered HTML in the user's language (``Localizer``: the
+///   catalog's texts, plural forms and ordinals, ICU's month and weekday
+///   names); no script, nothing fetched from elsewhere: the stylesheet is
+///   the server's own (``stylesheet``), the QR code an inline SVG.
+/// - Every name goes through ``HTMLText/name(_:)``: one line, no control
+///   characters, escaped.
+/// - The months are those of `today`'s year, January to December, each
+///   a table whose weeks start on Monday; a day with events carries the
+///   names, hidden on screen until the day is hovered or focused, and
+///   printed in the day's cell.
+/// - Printed, the year is one landscape page; with ``Layout/monthPerPage``
+///   (`?print=month`) each month is a page of its own.
+/// - Ages are shown only with ``showAges``.
+public struct YearPage: Sendable {
+    /// How the page prints.
+    public enum Layout: Sendable, Equatable {
+        /// The year on one landscape page.
+        case year
+        /// One month a page.
+        case monthPerPage
+    }
+
+    /// The addresses the page offers for subscribing.
+    public struct Links: Sendable, Equatable {
+        /// The feed, relative to the page (`<token>.ics`).
+        public var ics: String
+        /// The JSON twin, relative to the page; `nil` when none is served.
+        public var json: String?
+        /// The feed as `webcal://` (absolute), when the host is known.
+        public var webcal: String?
+        /// The QR code of ``webcal`` as an `<svg>` element (``QRSVG``), when one could be drawn.
+        public var qrSVG: String?
+
+        public init(ics: String, json: String?, webcal: String?, qrSVG: String?) {
+            self.ics = ics
+            self.json = json
+            self.webcal = webcal
+            self.qrSVG = qrSVG
+        }
+    }
+
+    /// Today in the user's zone.
+    public var today: LocalDate
+    /// The events from January 1 to December 31 of today's year.
+    public var year: [Occurrence]
+    /// The next events, soonest first (today's included).
+    public var next: [Occurrence]
+    public var showAges: Bool
+    public var layout: Layout
+    public var links: Links
+    /// The address of the stylesheet.
+    public var stylesheet: String
+
+    public init(
+        today: LocalDate,
+        year: [Occurrence],
+        next: [Occurrence],
+        showAges: Bool = true,
+        layout: Layout = .year,
+        links: Links,
+        stylesheet: String = "/page.css"
+    ) {
+        self.today = today
+        self.year = year
+        self.next = next
+        self.showAges = showAges
+        self.layout = layout
+        self.links = links
+        self.stylesheet = stylesheet
+    }
+
+    /// How many of the next events the page lists: at least this many, and
+    /// every event of the next ``nextDays`` days.
+    public static let nextCount = 8
+    public static let nextDays = 30
+
+    /// The events the "next" list shows, from the next year's.
+    public static func nextEvents(_ events: [Occurrence]) -> [Occurrence] {
+        var shown: [Occurrence] = []
+        for event in events where shown.count < nextCount || event.daysUntil <= nextDays {
+            shown.append(event)
+        }
+        return shown
+    }
+
+    /// The page, in `localizer`'s language.
+    public func html(_ localizer: Localizer) -> String {
+        var words = OccurrenceWords(localizer)
+        let shortDate = localizer.shortDates()
+        let title = HTMLText.escaped(localizer(.pageTitle))
+        var out = """
+            <!DOCTYPE html>
+            <html lang="\(HTMLText.escaped(localizer.language))">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <meta name="referrer" content="no-referrer">
+            <title>\(title)</title>
+            <link rel="stylesheet" href="\(HTMLText.escaped(stylesheet))">
+            <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+            </head>
+            <body class="\(layout == .monthPerPage ? "print-month" : "print-year")">
+            <header><h1>\(title)</h1></header>
+            <main>
+
+            """
+
+        // The next birthdays.
+        out += "<section class=\"next\" aria-labelledby=\"next\">\n<h2 id=\"next\">\(HTMLText.escaped(localizer(.pageNext)))</h2>\n"
+        if next.isEmpty {
+            out += "<p>\(HTMLText.escaped(localizer(Message(.upcomingNone, .number(365)))))</p>\n"
+        } else {
+            out += "<ol>\n"
+            for event in next {
+                let classes = [event.daysUntil == 0 ? "today" : nil, showAges && event.isRound ? "round" : nil].compactMap { $0 }
+                out += classes.isEmpty ? "<li>" : "<li class=\"\(classes.joined(separator: " "))\">"
+                out += "<span class=\"when\">\(HTMLText.escaped(localizer(.days(event.daysUntil))))</span> "
+                out += "<time datetime=\"\(event.date)\">\(HTMLText.escaped(shortDate(event.date)))</time> "
+                out += "<span class=\"name\">\(HTMLText.name(event.name.isEmpty ? localizer(.someone) : event.name))</span> "
+                out += "<span class=\"what\">\(HTMLText.escaped(words.what(showAges ? event : event.withoutAge)))</span>"
+                if showAges && event.isRound { out += " <span class=\"mark\">\(HTMLText.escaped(localizer(.pageRound)))</span>" }
+                out += "</li>\n"
+            }
+            out += "</ol>\n"
+        }
+        out += "</section>\n"
+
+        // The twelve months.
+        out += "<section class=\"year\" aria-labelledby=\"year\">\n"
+        out += "<h2 id=\"year\">\(HTMLText.escaped(localizer(Message(.pageYear, .number(today.year)))))</h2>\n<div class=\"months\">\n"
+        var byDay: [LocalDate: [Occurrence]] = [:]
+        for event in year where event.date.year == today.year { byDay[event.date, default: []].append(event) }
+        let weekdays = Self.weekdayNames(localizer)
+        for number in 1...12 {
+            out += month(number, byDay: byDay, weekdays: weekdays, localizer: localizer, words: &words)
+        }
+        out += "</div>\n</section>\n"
+
+        // Subscribing.
+        out += "<section class=\"subscribe\" aria-labelledby=\"subscribe\">\n"
+        out += "<h2 id=\"subscribe\">\(HTMLText.escaped(localizer(.pageSubscribe)))</h2>\n<ul>\n"
+        if let webcal = links.webcal {
+            out += "<li><a href=\"\(HTMLText.escaped(webcal))\">\(HTMLText.escaped(localizer(.pageSubscribeWebcal)))</a></li>\n"
+        }
+        out += "<li><a href=\"\(HTMLText.escaped(links.ics))\">\(HTMLText.escaped(localizer(.pageSubscribeFile)))</a></li>\n"
+        if let json = links.json {
+            out += "<li><a href=\"\(HTMLText.escaped(json))\">\(HTMLText.escaped(localizer(.pageSubscribeJSON)))</a></li>\n"
+        }
+        out += "<li><a href=\"?print=month\">\(HTMLText.escaped(localizer(.pagePrintMonths)))</a></li>\n"
+        out += "</ul>\n"
+        if let svg = links.qrSVG {
+            out += "<figure>\(svg)<figcaption>\(HTMLText.escaped(localizer(.pageQR)))</figcaption></figure>\n"
+        }
+        out += "</section>\n</main>\n</body>\n</html>\n"
+        return out
+    }
+
+    /// One month's table.
+    private func month(
+        _ month: Int,
+        byDay: [LocalDate: [Occurrence]],
+        weekdays: [(short: String, full: String)],
+        localizer: Localizer,
+        words: inout OccurrenceWords
+    ) -> String {
+        guard let first = LocalDate(year: today.year, month: month, day: 1) else { return "" }
+        let name = HTMLText.escaped(localizer.monthName(first))
+        var out = "<section class=\"month\" aria-labelledby=\"m\(month)\">\n<h3 id=\"m\(month)\">\(name)</h3>\n<table>\n<thead><tr>"
+        for weekday in weekdays {
+            out += "<th scope=\"col\" abbr=\"\(HTMLText.escaped(weekday.full))\">\(HTMLText.escaped(weekday.short))</th>"
+        }
+        out += "</tr></thead>\n<tbody>\n<tr>"
+        // Monday is column 0; 1970-01-01 was a Thursday.
+        let lead = ((first.dayNumber + 3) % 7 + 7) % 7
+        out += String(repeating: "<td></td>", count: lead)
+        var column = lead
+        for day in 1...LocalDate.daysIn(month: month, year: today.year) {
+            if column == 7 {
+                out += "</tr>\n<tr>"
+                column = 0
+            }
+            let date = first.adding(days: day - 1)
+            let events = byDay[date] ?? []
+            let isToday = date == today
+            var classes: [String] = []
+            if isToday { classes.append("today") }
+            if !events.isEmpty { classes.append("has") }
+            if events.contains(where: { showAges && $0.isRound }) { classes.append("round") }
+            out += classes.isEmpty ? "<td>" : "<td class=\"\(classes.joined(separator: " "))\"\(events.isEmpty ? "" : " tabindex=\"0\"")>"
+            out += isToday ? "<span class=\"day\" aria-current=\"date\">\(day)</span>" : "<span class=\"day\">\(day)</span>"
+            if !events.isEmpty {
+                out += "<span class=\"who\">"
+                out += events.map { event in
+                    let name = HTMLText.name(event.name.isEmpty ? localizer(.someone) : event.name)
+                    return "<span>\(name) <small>\(HTMLText.escaped(words.what(showAges ? event : event.withoutAge)))</small></span>"
+                }.joined()
+                out += "</span>"
+            }
+            out += "</td>"
+            column += 1
+        }
+        out += String(repeating: "<td></td>", count: 7 - column)
+        out += "</tr>\n</tbody>\n</table>\n</section>\n"
+        return out
+    }
+
+    /// Monday to Sunday: the narrow name for the column, the full one for screen readers.
+    static func weekdayNames(_ localizer: Localizer) -> [(short: String, full: String)] {
+        let formatter = DateFormatter()
+        formatter.locale = localizer.locale
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        // 1970-01-05 was a Monday.
+        return (0..<7).map { offset in
+            let instant = Date(timeIntervalSince1970: (Double(4 + offset) + 0.5) * 86_400)
+            formatter.dateFormat = "EEEEE"
+            let short = formatter.string(from: instant)
+            formatter.dateFormat = "EEEE"
+            return (short, formatter.string(from: instant))
+        }
+    }
+
+    /// The page's icon: a dot in the page's colour.
+    public static let icon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#a3154b"/></svg>
+
+        """
+
+    /// The page's stylesheet, served by the server at its own address: the
+    /// only style a strict Content-Security-Policy (`style-src 'self'`) lets in.
+    public static let stylesheet = """
+        :root { color-scheme: light dark; --fg: #1a1a1a; --bg: #ffffff; --muted: #555555; --accent: #a3154b; --on-accent: #ffffff;
+          --line: #d0d0d0; --today: #fff2b3; }
+        @media (prefers-color-scheme: dark) {
+          :root { --fg: #ececec; --bg: #141414; --muted: #b5b5b5; --accent: #ff8fb8; --on-accent: #141414; --line: #3a3a3a; --today: #4a3d00; }
+        }
+        * { box-sizing: border-box; }
+        body { margin: 0 auto; max-width: 72rem; padding: 1rem; font: 16px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+        h1 { font-size: 1.6rem; margin: 0 0 .5rem; }
+        h2 { font-size: 1.25rem; margin: 1.5rem 0 .5rem; }
+        h3 { font-size: 1rem; margin: 0 0 .25rem; }
+        a { color: var(--accent); }
+        .next ol { list-style: none; padding: 0; margin: 0; }
+        .next li { padding: .35rem .5rem; border-bottom: 1px solid var(--line); display: flex; flex-wrap: wrap; gap: .25rem .75rem; }
+        .next li.today { background: var(--today); font-weight: 600; }
+        .next .when { min-width: 6.5rem; color: var(--muted); }
+        .next li.today .when { color: var(--fg); }
+        .next .what { color: var(--muted); }
+        .mark { color: var(--accent); font-weight: 600; }
+        .months { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; }
+        table { border-collapse: collapse; width: 100%; table-layout: fixed; }
+        th { font-size: .75rem; font-weight: 600; color: var(--muted); }
+        td { position: relative; text-align: center; padding: 1px; height: 2rem; vertical-align: middle; }
+        td .day { display: inline-block; min-width: 1.7rem; line-height: 1.7rem; border-radius: 50%; }
+        td.has .day { background: var(--accent); color: var(--on-accent); font-weight: 700; }
+        td.today .day { outline: 2px solid var(--fg); outline-offset: 1px; }
+        td.round .day { text-decoration: underline; }
+        td .who { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+        td.has:hover .who, td.has:focus .who, td.has:focus-within .who {
+          width: auto; height: auto; clip-path: none; z-index: 2; left: 50%; top: 100%; transform: translateX(-50%);
+          background: var(--bg); color: var(--fg); border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; white-space: normal;
+          min-width: 10rem; box-shadow: 0 2px 6px rgba(0, 0, 0, .3); }
+        td .who > span { display: block; }
+        td:focus { outline: 2px solid var(--accent); }
+        .subscribe ul { padding-left: 1.2rem; }
+        .subscribe figure { margin: 1rem 0; }
+        .subscribe svg.qr { width: 12rem; height: 12rem; }
+        .subscribe figcaption { color: var(--muted); font-size: .9rem; }
+        @media (max-width: 40rem) { body { padding: .5rem; } .next .when { min-width: 0; } }
+        @media print {
+          :root { --fg: #000; --bg: #fff; --muted: #333; --accent: #000; --on-accent: #fff; --line: #999; --today: #fff; }
+          body { max-width: none; padding: 0; font-size: 8pt; }
+          header, .next, .subscribe { display: none; }
+          h2 { margin: 0 0 2mm; font-size: 12pt; }
+          h3 { font-size: 9pt; }
+          td { height: auto; vertical-align: top; text-align: left; border: .5pt solid var(--line); padding: .3mm; }
+          td .day { min-width: 0; line-height: 1; border-radius: 0; background: none; color: var(--fg); }
+          td.has .day { background: none; color: var(--fg); }
+          td .who { position: static; width: auto; height: auto; clip-path: none; white-space: normal; font-size: 4.5pt; line-height: 1.1; }
+          td .who small { display: none; }
+          th { font-size: 6pt; }
+        }
+        @media print { body.print-year .months { grid-template-columns: repeat(4, 1fr); gap: 2mm 3mm; }
+          body.print-year td { height: 8.2mm; }
+          body.print-year td .who { max-height: 6.6mm; overflow: hidden; }
+          body.print-year .month { break-inside: avoid; } }
+        @media print { body.print-month .months { display: block; }
+          body.print-month .year > h2 { display: none; }
+          body.print-month .month { break-after: page; }
+          body.print-month h3 { font-size: 20pt; margin-bottom: 3mm; }
+          body.print-month th { font-size: 10pt; }
+          body.print-month td { height: 28mm; font-size: 10pt; }
+          body.print-month td .who { font-size: 8pt; }
+          body.print-month td .who small { display: inline; } }
+        @page { size: A4 landscape; margin: 7mm; }
+
+        """
+}
+
+extension Occurrence {
+    /// The same event without its age (a share that refuses ages).
+    var withoutAge: Occurrence {
+        Occurrence(
+            personID: personID,
+            name: name,
+            kind: kind,
+            date: date,
+            eventDate: eventDate,
+            calendarDate: calendarDate,
+            age: nil,
+            daysUntil: daysUntil,
+            memorial: memorial,
+            zone: zone
+        )
+    }
+}

@@ -1,0 +1,168 @@
+import BirthdayCore
+import Foundation
+import TestSupport
+import Testing
+
+/// The page for the year (issue 35) from the real `birthdays serve`, over
+/// real HTTP with curl: headers, tags, the token rules, the language, and
+/// hostile names.
+@Suite struct PageCommandTests {
+    /// A served database and the page's address.
+    struct Served {
+        let cli: CLIProcess
+        let server: TestProcess
+        let port: Int
+        let token: String
+        var page: String { "http://127.0.0.1:\(port)/calendar/\(token)" }
+
+        func stop() {
+            server.stop()
+            cli.cleanUp()
+        }
+    }
+
+    /// `birthdays serve` on a free port over `cards`, at 2026-03-10 08:00 Berlin.
+    static func serve(_ cards: [(uid: String, name: String, birthday: String)], settings: [(String, String)] = []) async throws -> Served {
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        try await cli.seed(cards)
+        for (key, value) in settings { try await cli.set(key, value) }
+        return try await serve(cli)
+    }
+
+    /// `birthdays serve` on a free port over `cli`'s database.
+    static func serve(_ cli: CLIProcess) async throws -> Served {
+        let port = try Loopback.freePort()
+        let server = try TestProcess(
+            [try CLIProcess.binary(), "serve", "--port", String(port)],
+            environment: cli.environment,
+            directory: cli.directory,
+            name: "serve"
+        )
+        let healthz = "http://127.0.0.1:\(port)/healthz"
+        try await server.waitUntil("the server") { _ in await (try? curl(["-o", "/dev/null", "-w", "%{http_code}", healthz]))?.stdout == "200" }
+        let url = try await cli.run("feed", "url", "--port", String(port)).stdout.split(separator: "\n").first.map(String.init) ?? ""
+        let token = String(try #require(url.split(separator: "/").last).dropLast(4))
+        return Served(cli: cli, server: server, port: port, token: token)
+    }
+
+    static func curl(_ arguments: [String]) async throws -> CLIProcess.Output {
+        try await TestProcess.run(["/usr/bin/env", "curl", "-s", "--max-time", "20"] + arguments)
+    }
+
+    /// The status line's code and the headers (lower-cased names) of a `curl -D -` answer.
+    static func headers(_ text: String) -> (status: Int, fields: [String: String]) {
+        var fields: [String: String] = [:]
+        var status = 0
+        for line in text.split(separator: "\r\n") {
+            if line.hasPrefix("HTTP/") {
+                status = Int(line.split(separator: " ")[1]) ?? 0
+            } else if let colon = line.firstIndex(of: ":") {
+                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return (status, fields)
+    }
+
+    static let people: [(uid: String, name: String, birthday: String)] = [
+        ("ada", "Ada Lovelace", "1990-03-11"),
+        ("alan", "Alan Turing", "1996-06-23"),
+        ("grace", "Grace Hopper", "--12-09"),
+    ]
+
+    @Test func thePageHasTheNextBirthdaysTheTwelveMonthsAndAStrictPolicy() async throws {
+        let served = try await Self.serve(Self.people)
+        defer { served.stop() }
+        let answer = try await Self.curl(["-D", "-", served.page])
+        let (head, body) = try #require(answer.stdout.split(separator: "\r\n\r\n", maxSplits: 1).map(String.init).twoParts)
+        let (status, fields) = Self.headers(head)
+        #expect(status == 200)
+        #expect(fields["content-type"] == "text/html; charset=utf-8")
+        #expect(fields["content-security-policy"]?.hasPrefix("default-src 'none'; style-src 'self'; img-src 'self'") == true)
+        #expect(fields["referrer-policy"] == "no-referrer")
+        #expect(fields["x-content-type-options"] == "nosniff")
+        #expect(body.occurrences(of: "<section class=\"month\"") == 12)
+        #expect(!body.contains("<script"), "no script on the page")
+        // Ada turns 36 tomorrow, the first of the next events; Alan's dot is on 23 June, a round one.
+        let next = try #require(body.range(of: "<ol>").map { body[$0.upperBound...] })
+        #expect(next.prefix(400).contains("tomorrow"))
+        #expect(next.prefix(400).contains("Ada Lovelace"))
+        #expect(body.contains("birthday, turns 36"))
+        #expect(body.contains("<td class=\"has round\" tabindex=\"0\"><span class=\"day\">23</span><span class=\"who\"><span>Alan Turing"), "30: round")
+        #expect(body.contains("<td class=\"today\"><span class=\"day\" aria-current=\"date\">10</span>"))
+        #expect(body.contains("href=\"\(served.token).ics\""), "the feed, relative to the page")
+        #expect(body.contains("webcal://127.0.0.1:\(served.port)/calendar/\(served.token).ics"))
+        #expect(body.contains("<svg"), "the QR code, drawn inline")
+        // Its stylesheet and icon come from the same server, without the token.
+        #expect(try await Self.curl(["-o", "/dev/null", "-w", "%{http_code} %{content_type}", "http://127.0.0.1:\(served.port)/page.css"]).stdout
+            == "200 text/css; charset=utf-8")
+        #expect(try await Self.curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(served.port)/favicon.svg"]).stdout == "200")
+        // The access log never holds the token or a name.
+        #expect(!served.server.stderr.contains(served.token) && !served.server.stdout.contains(served.token))
+        #expect(!served.server.stderr.contains("Ada") && !served.server.stdout.contains("Ada"))
+    }
+
+    @Test func thePageHasTheFeedsTagsRevalidationAndGzip() async throws {
+        let served = try await Self.serve(Self.people)
+        defer { served.stop() }
+        let first = Self.headers(try await Self.curl(["-D", "-", "-o", "/dev/null", served.page]).stdout)
+        let etag = try #require(first.fields["etag"])
+        let again = Self.headers(try await Self.curl(["-D", "-", "-o", "/dev/null", "-H", "If-None-Match: \(etag)", served.page]).stdout)
+        #expect(again.status == 304)
+        #expect(again.fields["content-security-policy"] != nil)
+        let zipped = Self.headers(try await Self.curl(["-D", "-", "-o", "/dev/null", "-H", "Accept-Encoding: gzip", served.page]).stdout)
+        #expect(zipped.fields["content-encoding"] == "gzip")
+        #expect(zipped.fields["etag"] != etag)
+        // A change to the data is a new page.
+        try await served.cli.seed([("mei", "Mei Chen", "1985-03-12")])
+        let changed = try await Self.curl(["-D", "-", "-H", "If-None-Match: \(etag)", served.page]).stdout
+        #expect(Self.headers(changed).status == 200)
+        #expect(changed.contains("Mei Chen"))
+    }
+
+    @Test func aWrongTokenIsTheOne404() async throws {
+        let served = try await Self.serve(Self.people)
+        defer { served.stop() }
+        let unknown = try await Self.curl(["-w", " %{http_code}", "http://127.0.0.1:\(served.port)/nothing"]).stdout
+        let other = served.token.hasSuffix("0") ? "1" : "0"
+        for path in [String(served.token.dropLast()) + other, "", served.token.uppercased(), served.token + ".html", served.token + "x"] {
+            let answer = try await Self.curl(["-w", " %{http_code}", "http://127.0.0.1:\(served.port)/calendar/\(path)"]).stdout
+            #expect(answer == unknown, "\(path)")
+        }
+        // A rotated token locks the old page out at once.
+        #expect(try await served.cli.run("feed", "rotate").status == 0)
+        #expect(try await Self.curl(["-o", "/dev/null", "-w", "%{http_code}", served.page]).stdout == "404")
+    }
+
+    @Test func thePageSpeaksTheUsersLanguage() async throws {
+        let served = try await Self.serve(Self.people, settings: [("language", "de")])
+        defer { served.stop() }
+        let body = try await Self.curl([served.page]).stdout
+        #expect(body.contains("<html lang=\"de\">"))
+        #expect(body.contains("Das Jahr 2026"))
+        #expect(body.contains("März"))
+        #expect(body.contains("morgen"))
+        #expect(body.contains("Geburtstag, wird 36"))
+    }
+
+    @Test func aHostileNameIsShownAsTypedAndNeverAsMarkup() async throws {
+        let served = try await Self.serve([("x", "<script>window.pwned=1</script><img src=x onerror=alert(1)> \"Bob\" & 'Co'", "1990-03-11")])
+        defer { served.stop() }
+        let body = try await Self.curl([served.page]).stdout
+        #expect(!body.contains("<script>"))
+        #expect(!body.contains("<img"))
+        #expect(body.contains("&lt;script&gt;window.pwned=1&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &quot;Bob&quot; &amp; &#39;Co&#39;"))
+    }
+
+    @Test func printMonthIsAVariantWithItsOwnTag() async throws {
+        let served = try await Self.serve(Self.people)
+        defer { served.stop() }
+        let year = Self.headers(try await Self.curl(["-D", "-", "-o", "/dev/null", served.page]).stdout)
+        let month = try await Self.curl(["-D", "-", served.page + "?print=month"]).stdout
+        #expect(month.contains("<body class=\"print-month\">"))
+        #expect(Self.headers(month).fields["etag"] != year.fields["etag"])
+    }
+}
+
+extension Array where Element == String {
+    fileprivate var twoParts: (String, String)? { count == 2 ? (self[0], self[1]) : nil }
+}

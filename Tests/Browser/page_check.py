@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Opens a page of `birthdays serve` in headless Chromium and prints what it found, as JSON.
+
+Usage: page_check.py URL [--screenshot PATH] [--axe]
+
+Printed: the page's title, the number of months and of next events, every
+name shown, the console's errors, the requests that left the page's origin,
+the Content-Security-Policy header and any violation of it, whether a
+script in a name ran, the pages and orientation of the page printed to PDF,
+and (--axe) axe-core's serious and critical violations. The test that runs
+it (PageBrowserTests) decides what is right.
+"""
+import base64
+import json
+import re
+import sys
+from urllib.parse import urlsplit
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+
+def driver():
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1800",
+                     "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                     "--disable-default-apps", "--disable-sync", "--lang=en-US"]:
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def pdf_facts(pdf):
+    """The number of pages and whether the first is wider than high."""
+    pages = len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
+    box = re.search(rb"/MediaBox\s*\[\s*([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*\]", pdf)
+    landscape = bool(box) and float(box.group(3)) - float(box.group(1)) > float(box.group(4)) - float(box.group(2))
+    return pages, landscape
+
+
+def main():
+    url = sys.argv[1]
+    screenshot = sys.argv[sys.argv.index("--screenshot") + 1] if "--screenshot" in sys.argv else None
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(url))
+    browser = driver()
+    try:
+        browser.get(url)
+        facts = {
+            "title": browser.title,
+            "months": len(browser.find_elements(By.CSS_SELECTOR, "section.month")),
+            "next": len(browser.find_elements(By.CSS_SELECTOR, ".next li")),
+            "names": sorted({element.get_attribute("textContent") for element in
+                             browser.find_elements(By.CSS_SELECTOR, ".next .name, td .who > span")}),
+            "text": browser.find_element(By.TAG_NAME, "body").get_attribute("textContent"),
+            "script_ran": browser.execute_script("return window.pwned !== undefined || document.title === 'pwned'"),
+        }
+        if screenshot:
+            browser.save_screenshot(screenshot)
+        pages, landscape = pdf_facts(base64.b64decode(
+            browser.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True, "printBackground": True})["data"]))
+        facts["pdf_pages"], facts["pdf_landscape"] = pages, landscape
+        browser.get(url + ("&" if "?" in url else "?") + "print=month")
+        pages, _ = pdf_facts(base64.b64decode(
+            browser.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True, "printBackground": True})["data"]))
+        facts["pdf_month_pages"] = pages
+        browser.get(url)
+
+        console = browser.get_log("browser")
+        facts["console_errors"] = [entry["message"] for entry in console if entry["level"] == "SEVERE"]
+        facts["csp_violations"] = [entry["message"] for entry in console if "Content Security Policy" in entry["message"]]
+        requests, csp = [], None
+        for entry in browser.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            if message["method"] == "Network.requestWillBeSent":
+                requests.append(message["params"]["request"]["url"])
+            elif message["method"] == "Network.responseReceived" and message["params"]["response"]["url"].split("?")[0] == url.split("?")[0]:
+                headers = {key.lower(): value for key, value in message["params"]["response"]["headers"].items()}
+                csp = headers.get("content-security-policy", csp)
+        facts["requests"] = sorted(set(requests))
+        facts["foreign_requests"] = sorted({r for r in requests if not r.startswith(origin + "/")})
+        facts["csp"] = csp
+        if "--axe" in sys.argv:
+            from axe_selenium_python import Axe
+            axe = Axe(browser)
+            axe.inject()
+            results = axe.run()
+            facts["axe"] = sorted({violation["id"] for violation in results["violations"]
+                                   if violation.get("impact") in ("serious", "critical")})
+        print(json.dumps(facts))
+    finally:
+        browser.quit()
+
+
+if __name__ == "__main__":
+    main()
