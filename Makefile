@@ -4,9 +4,9 @@
 #   make install   build release and install it under PREFIX (default /usr/local; PREFIX=~/.local for yourself)
 
 SWIFT ?= swift
-# What building needs (libxml2 is loaded with dlopen by CardDAV syncs; nothing links it).
+# What building needs (libxml2 and libdbus-1-3 are loaded with dlopen, by CardDAV syncs and when a bus is first opened; nothing links them).
 # libqrencode-dev: the header of the QR code library `feed url --qr` loads with dlopen.
-BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-dev zlib1g-dev libxml2 libqrencode-dev
+BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-3 zlib1g-dev libxml2 libqrencode-dev
 # What the tests need on top: independent iCalendar readers, a real notification
 # server (dunst under Xvfb on a private D-Bus), a PTY driver, msmtp for the
 # README's e-mail recipe (setpriv, to run as nobody under root, is in util-linux);

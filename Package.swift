@@ -50,11 +50,9 @@ let package = Package(
         // libqrencode's header (libqrencode-dev), and its two functions loaded
         // with dlopen when a QR code is drawn (Sources/CQREncode/include/CQREncode.h says why).
         .target(name: "CQREncode"),
-        .systemLibrary(
-            name: "CDBus",
-            pkgConfig: "dbus-1",
-            providers: [.apt(["libdbus-1-dev"])]
-        ),
+        // libdbus's functions, loaded with dlopen when a bus is first opened
+        // (Sources/CDBus/include/CDBus.h says why).
+        .target(name: "CDBus"),
         // zlib, for the feed's gzip encoding.
         .systemLibrary(
             name: "CZlib",

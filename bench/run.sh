@@ -21,7 +21,8 @@
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE_SECONDS (60),
 # BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve page idle idlechannels sources idlesource publish;
 # default all),
-# BIRTHDAYS_BIN (default .build/release/birthdays).
+# BIRTHDAYS_BIN (default .build/release/birthdays), BENCH_PUBLISH=1 (record this run's ratios in bench/baseline.json,
+# the published run that a ratio falling by more than a fifth is a FAIL against; see bench/report.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -768,4 +769,4 @@ measure publish
 
 fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 say report
-$PY bench/report.py "$OUT" "$ROOT/bench/results.json"
+$PY bench/report.py ${BENCH_PUBLISH:+--publish} "$OUT" "$ROOT/bench/results.json"

@@ -23,6 +23,19 @@ import Testing
         #expect(result.problems.isEmpty)
     }
 
+    @Test(arguments: ["PRODID:-//KHARD//Khard 0.19.1//EN", "PRODID:khard", "PRODID:-//\u{212A}hard//EN"])
+    func khardIsRecognisedInAnyCase(_ productID: String) throws {
+        let result = Self.parse(["BEGIN:VCARD", "VERSION:3.0", productID, "FN:Ada", "BDAY:19000704", "END:VCARD"])
+        #expect(try #require(result.contacts.first).birthday == EventDate(year: nil, month: 7, day: 4))
+    }
+
+    @Test(arguments: ["PRODID:-//kharder//EN", "PRODID:-//k hard//EN", "PRODID:khar", "PRODID:"])
+    func khardIsLookedForAsTheLowercasedTextHasIt(_ productID: String) throws {
+        let result = Self.parse(["BEGIN:VCARD", "VERSION:3.0", productID, "FN:Ada", "BDAY:19000704", "END:VCARD"])
+        let expected = productID.lowercased().contains("khard") ? EventDate(year: nil, month: 7, day: 4) : EventDate(year: 1900, month: 7, day: 4)
+        #expect(try #require(result.contacts.first).birthday == expected)
+    }
+
     @Test(arguments: ["PRODID:-//Apple Inc.//iPhone OS 17.0//EN", nil])
     func year1900FromAnyoneElseIsAYear(_ productID: String?) throws {
         let result = Self.parse(["BEGIN:VCARD", "VERSION:3.0"] + [productID].compactMap { $0 } + ["FN:Ada", "BDAY:1900-07-04", "END:VCARD"])

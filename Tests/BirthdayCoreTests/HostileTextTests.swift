@@ -1,6 +1,7 @@
-import BirthdayCore
 import Foundation
 import Testing
+
+@testable import BirthdayCore
 
 /// Contact text never reaches a terminal, a header or a report raw.
 @Suite struct HostileTextTests {
@@ -20,6 +21,36 @@ import Testing
         let line = SafeText.line(input)
         #expect(line == expected)
         #expect(!line.unicodeScalars.contains(where: SafeText.isUnsafe))
+    }
+
+    /// The byte scan that lets plain names through at once says "plain"
+    /// only where the scalar-by-scalar rule keeps the text as it is.
+    @Test(arguments: [
+        ("Ada Lovelace", true),
+        ("Zoë Ünal 李", true),
+        ("Ada\u{00A0}Lovelace", true),
+        ("Ada  Lovelace", false),
+        (" Ada", false),
+        ("Ada ", false),
+        ("Ada\u{0085}", false),
+        ("Ada\u{009F}x", false),
+        ("Ada\u{2028}x", false),
+        ("\u{202A}Ada", false),
+        ("Ada\u{2069}", false),
+        ("Ada\u{2027}\u{202F}\u{2065}\u{206A}", true),
+        ("Ada \u{0301}Lovelace", true),
+        ("", false),
+    ])
+    func plainLinesAreKeptAsTheyAre(input: String, plain: Bool) {
+        #expect(SafeText.isPlainLine(input) == plain)
+        #expect(SafeText.isPlainLine(input.dropFirst(0)) == plain)
+        if plain { #expect(SafeText.line(input) == input) }
+    }
+
+    /// A space with a combining mark is one character: two of them are not two spaces.
+    @Test func spacesCarryingMarksAreCharactersOfTheirOwn() {
+        #expect(SafeText.line("Ada \u{0301} \u{0301}Lovelace") == "Ada \u{0301} \u{0301}Lovelace")
+        #expect(SafeText.line(" \u{0301}Ada") == " \u{0301}Ada")
     }
 
     @Test func aLongLineIsCutWithAnEllipsis() {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writes messages in one language, chosen explicitly (never the process
 /// default): the texts come from the String Catalog (``StringCatalog``),
@@ -41,6 +42,10 @@ public struct Localizer: Sendable {
     /// The locale for dates: the user's (`de-AT`) when it is the same language, else ``language``.
     public let localeIdentifier: String
     public let catalog: StringCatalog
+    /// The templates made so far, each parsed (and its plural rules made) once
+    /// per localizer: an export asks for the same few for every event.
+    /// `nil` in the copy a template keeps, so that no template holds its cache.
+    private let templates: TemplateCache?
 
     /// ``localeIdentifier`` as a `Locale` (made on each call: only the CLI formats dates).
     public var locale: Locale { Locale(identifier: localeIdentifier) }
@@ -53,6 +58,15 @@ public struct Localizer: Sendable {
         self.language = catalog.languages.contains(language) ? language : catalog.sourceLanguage
         self.localeIdentifier = localeIdentifier ?? self.language
         self.catalog = catalog
+        self.templates = TemplateCache()
+    }
+
+    /// `localizer` without a template cache.
+    private init(uncached localizer: Localizer) {
+        language = localizer.language
+        localeIdentifier = localizer.localeIdentifier
+        catalog = localizer.catalog
+        templates = nil
     }
 
     /// The language of the `language` setting (a tag, `nil` for "system"),
@@ -80,9 +94,18 @@ public struct Localizer: Sendable {
     /// The text of `key`, ready to be filled many times (the feed uses one per
     /// kind of text for thousands of events).
     public func template(_ key: Message.Key) -> MessageTemplate {
+        guard let templates else { return makeTemplate(key) }
+        if let made = templates.made.withLock({ $0[key] }) { return made }
+        let made = makeTemplate(key)
+        templates.made.withLock { $0[key] = made }
+        return made
+    }
+
+    private func makeTemplate(_ key: Message.Key) -> MessageTemplate {
+        let kept = Localizer(uncached: self)
         for candidate in [language, catalog.sourceLanguage] {
             if let entry = catalog.entry(key.rawValue, language: candidate),
-                let template = MessageTemplate(entry, key: key, language: candidate, localizer: self)
+                let template = MessageTemplate(entry, key: key, language: candidate, localizer: kept)
             {
                 return template
             }
@@ -240,4 +263,9 @@ public struct MessageTemplate: Sendable {
         }
         return out
     }
+}
+
+/// A localizer's templates by key (see ``Localizer/template(_:)``).
+private final class TemplateCache: Sendable {
+    let made = Mutex<[Message.Key: MessageTemplate]>([:])
 }

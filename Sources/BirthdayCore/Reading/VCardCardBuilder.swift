@@ -134,7 +134,7 @@ struct VCardCardBuilder {
         case .ignored, .agent:
             return
         case .productID:
-            writtenByKhard = String(decoding: value, as: UTF8.self).lowercased().contains("khard")
+            writtenByKhard = Self.mentionsKhard(value)
         case .formattedName:
             if formattedName?.trimmingWhitespace().isEmpty ?? true { formattedName = VCardText.unescaped(value, 0, count) }
         case .name:
@@ -248,6 +248,21 @@ struct VCardCardBuilder {
         guard contactCandidates.count < 4 * ContactPoints.limit else { return }
         let text = VCardText.unescaped(value, 0, value.count)
         contactCandidates.append(ContactPoints.Candidate(kind: kind, raw: text, preference: params.preference, line: line, property: property))
+    }
+
+    /// Whether the `PRODID` value says `khard` in any case. Every card of
+    /// most exports has a `PRODID`, so ASCII values are searched as bytes;
+    /// others as lowercased text (the Kelvin sign lowercases to `k`).
+    static func mentionsKhard(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard value.allSatisfy({ $0 < 0x80 }) else { return String(decoding: value, as: UTF8.self).lowercased().contains("khard") }
+        let word: [UInt8] = Array("khard".utf8)
+        guard value.count >= word.count else { return false }
+        for start in 0...(value.count - word.count) {
+            var k = 0
+            while k < word.count && value[start + k] | 0x20 == word[k] { k += 1 }
+            if k == word.count { return true }
+        }
+        return false
     }
 
     /// The range without surrounding spaces and tabs; `nil` when nothing is left.

@@ -185,7 +185,9 @@ package struct ContactImporter: Sendable {
                 }
             } else {
                 let rescheduled = try database.writeNow(at: now) { db -> RescheduleResult? in
-                    try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: true)
+                    try AppDatabase.withPageCache(megabytes: ContactImporter.pageCacheMegabytes(people.count), db) {
+                        try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: true)
+                    }
                     return try scheduler?.reschedule(db)
                 }
                 if let rescheduled { scheduler?.log(rescheduled) }
@@ -194,6 +196,13 @@ package struct ContactImporter: Sendable {
             throw .store(error)
         }
         return report
+    }
+
+    /// The page cache an import of `people` writes with: about 0.5 KB of
+    /// pages per person (their row, contact points and index entries),
+    /// between the default 2 MB and 64 MB.
+    static func pageCacheMegabytes(_ people: Int) -> Int {
+        min(64, max(2, people / 2000))
     }
 
     /// Reports dates whose year lies after `today` (a typo, usually): they

@@ -70,18 +70,18 @@ final class DBusClient: Sendable {
         let connection = try Self.open(bus)
         for rule in matchRules {
             var error = CDBus.DBusError()
-            dbus_error_init(&error)
-            dbus_bus_add_match(connection, rule, &error)
+            libdbus.pointee.dbus_error_init(&error)
+            libdbus.pointee.dbus_bus_add_match(connection, rule, &error)
             if let failure = Self.failure(&error) {
-                dbus_connection_close(connection)
-                dbus_connection_unref(connection)
+                libdbus.pointee.dbus_connection_close(connection)
+                libdbus.pointee.dbus_connection_unref(connection)
                 throw failure
             }
         }
         let wake = cwake_eventfd()
         guard wake >= 0 else {
-            dbus_connection_close(connection)
-            dbus_connection_unref(connection)
+            libdbus.pointee.dbus_connection_close(connection)
+            libdbus.pointee.dbus_connection_unref(connection)
             throw DBusFailure(name: "org.freedesktop.DBus.Error.Failed", message: "eventfd failed: " + String(cString: strerror(-wake)))
         }
         worker = Worker(connection: connection, wakeFD: wake, onSignal: onSignal)
@@ -135,14 +135,14 @@ final class DBusClient: Sendable {
     func send(destination: String, path: String, interface: String, method: String, arguments: [DBusValue] = []) {
         worker.enqueue(
             { connection in
-                guard let message = dbus_message_new_method_call(destination, path, interface, method) else { return }
-                defer { dbus_message_unref(message) }
+                guard let message = libdbus.pointee.dbus_message_new_method_call(destination, path, interface, method) else { return }
+                defer { libdbus.pointee.dbus_message_unref(message) }
                 var iter = DBusMessageIter()
-                dbus_message_iter_init_append(message, &iter)
+                libdbus.pointee.dbus_message_iter_init_append(message, &iter)
                 for argument in arguments where !argument.append(to: &iter) { return }
-                dbus_message_set_no_reply(message, 1)
-                _ = dbus_connection_send(connection, message, nil)
-                dbus_connection_flush(connection)
+                libdbus.pointee.dbus_message_set_no_reply(message, 1)
+                _ = libdbus.pointee.dbus_connection_send(connection, message, nil)
+                libdbus.pointee.dbus_connection_flush(connection)
             },
             orElse: {}
         )
@@ -163,22 +163,23 @@ final class DBusClient: Sendable {
     // MARK: - libdbus calls (client thread only)
 
     private static func open(_ bus: DBusBusAddress) throws(DBusFailure) -> OpaquePointer {
+        if case .failure(let failure) = loadedLibdbus { throw failure }
         var error = CDBus.DBusError()
-        dbus_error_init(&error)
+        libdbus.pointee.dbus_error_init(&error)
         let connection: OpaquePointer?
         switch bus {
-        case .session: connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
-        case .system: connection = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
+        case .session: connection = libdbus.pointee.dbus_bus_get_private(DBUS_BUS_SESSION, &error)
+        case .system: connection = libdbus.pointee.dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
         case .address(let address):
-            connection = dbus_connection_open_private(address, &error)
-            if let connection, dbus_bus_register(connection, &error) == 0 {
-                dbus_connection_close(connection)
-                dbus_connection_unref(connection)
+            connection = libdbus.pointee.dbus_connection_open_private(address, &error)
+            if let connection, libdbus.pointee.dbus_bus_register(connection, &error) == 0 {
+                libdbus.pointee.dbus_connection_close(connection)
+                libdbus.pointee.dbus_connection_unref(connection)
                 throw failure(&error) ?? .disconnected
             }
         }
         guard let connection else { throw failure(&error) ?? .disconnected }
-        dbus_connection_set_exit_on_disconnect(connection, 0)
+        libdbus.pointee.dbus_connection_set_exit_on_disconnect(connection, 0)
         return connection
     }
 
@@ -191,30 +192,30 @@ final class DBusClient: Sendable {
         _ arguments: [DBusValue],
         _ milliseconds: Int32
     ) -> Result<[DBusValue], DBusFailure> {
-        guard let message = dbus_message_new_method_call(destination, path, interface, method) else { return .failure(.noMemory) }
-        defer { dbus_message_unref(message) }
+        guard let message = libdbus.pointee.dbus_message_new_method_call(destination, path, interface, method) else { return .failure(.noMemory) }
+        defer { libdbus.pointee.dbus_message_unref(message) }
         var iter = DBusMessageIter()
-        dbus_message_iter_init_append(message, &iter)
+        libdbus.pointee.dbus_message_iter_init_append(message, &iter)
         for argument in arguments where !argument.append(to: &iter) {
             return .failure(.noMemory)
         }
         var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(connection, message, milliseconds, &error) else {
+        libdbus.pointee.dbus_error_init(&error)
+        guard let reply = libdbus.pointee.dbus_connection_send_with_reply_and_block(connection, message, milliseconds, &error) else {
             return .failure(failure(&error) ?? .disconnected)
         }
-        defer { dbus_message_unref(reply) }
+        defer { libdbus.pointee.dbus_message_unref(reply) }
         return .success(DBusValue.arguments(of: reply))
     }
 
     /// Converts and frees a set `DBusError`; `nil` when none is set.
     static func failure(_ error: inout CDBus.DBusError) -> DBusFailure? {
-        guard dbus_error_is_set(&error) != 0 else { return nil }
+        guard libdbus.pointee.dbus_error_is_set(&error) != 0 else { return nil }
         let failure = DBusFailure(
             name: error.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed",
             message: error.message.map { String(cString: $0) } ?? ""
         )
-        dbus_error_free(&error)
+        libdbus.pointee.dbus_error_free(&error)
         return failure
     }
 }
@@ -248,8 +249,8 @@ extension DBusClient {
         }
 
         deinit {
-            dbus_connection_close(connection)
-            dbus_connection_unref(connection)
+            libdbus.pointee.dbus_connection_close(connection)
+            libdbus.pointee.dbus_connection_unref(connection)
             cwake_close(wakeFD)
         }
 
@@ -275,12 +276,12 @@ extension DBusClient {
         /// jobs, then sleep in poll() until the socket or the eventfd wakes it.
         func run() {
             let context = Unmanaged.passUnretained(self).toOpaque()
-            dbus_connection_add_filter(connection, Worker.filter, context, nil)
-            defer { dbus_connection_remove_filter(connection, Worker.filter, context) }
+            _ = libdbus.pointee.dbus_connection_add_filter(connection, Worker.filter, context, nil)
+            defer { libdbus.pointee.dbus_connection_remove_filter(connection, Worker.filter, context) }
             var socket: Int32 = -1
-            dbus_connection_get_unix_fd(connection, &socket)
+            _ = libdbus.pointee.dbus_connection_get_unix_fd(connection, &socket)
             while true {
-                while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+                while libdbus.pointee.dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
                 let (jobs, stopped) = state.withLock { state in
                     let jobs = state.jobs
                     state.jobs.removeAll()
@@ -292,15 +293,15 @@ extension DBusClient {
                 }
                 for job in jobs { job.run(connection) }
                 if !jobs.isEmpty { continue }
-                guard dbus_connection_get_is_connected(connection) != 0 else { break }
-                let wantsWrite = dbus_connection_has_messages_to_send(connection) != 0
+                guard libdbus.pointee.dbus_connection_get_is_connected(connection) != 0 else { break }
+                let wantsWrite = libdbus.pointee.dbus_connection_has_messages_to_send(connection) != 0
                 var fds = [
                     pollfd(fd: socket, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
                     pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
                 ]
                 let ready = poll(&fds, 2, -1)
                 if ready < 0 && errno != EINTR { break }
-                if fds[0].revents != 0 { _ = dbus_connection_read_write(connection, 0) }
+                if fds[0].revents != 0 { _ = libdbus.pointee.dbus_connection_read_write(connection, 0) }
                 if fds[1].revents != 0 { _ = cwake_eventfd_drain(wakeFD) }
             }
             let leftover = state.withLock { state in
@@ -315,17 +316,45 @@ extension DBusClient {
         private static let filter: DBusHandleMessageFunction = { _, message, context in
             guard let message, let context else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
             let worker = Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue()
-            guard dbus_message_get_type(message) == BDBUS_MESSAGE_TYPE_SIGNAL else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+            guard libdbus.pointee.dbus_message_get_type(message) == BDBUS_MESSAGE_TYPE_SIGNAL else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
             func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
             let signal = DBusSignal(
-                sender: text(dbus_message_get_sender(message)),
-                path: text(dbus_message_get_path(message)),
-                interface: text(dbus_message_get_interface(message)),
-                member: text(dbus_message_get_member(message)),
+                sender: text(libdbus.pointee.dbus_message_get_sender(message)),
+                path: text(libdbus.pointee.dbus_message_get_path(message)),
+                interface: text(libdbus.pointee.dbus_message_get_interface(message)),
+                member: text(libdbus.pointee.dbus_message_get_member(message)),
                 arguments: DBusValue.arguments(of: message)
             )
             worker.onSignal(signal)
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
+    }
+}
+
+/// libdbus's functions, loaded when the first bus is opened rather than
+/// linked (see CDBus.h): commands that never talk to a bus do not map
+/// libdbus, libsystemd and the six libraries behind them at start-up.
+private let loadedLibdbus: Result<LibdbusTable, DBusFailure> = {
+    var failure: UnsafePointer<CChar>?
+    guard let table = cdbus_load(&failure) else {
+        let reason = failure.map { String(cString: $0) } ?? "unknown error"
+        return .failure(DBusFailure(name: "org.freedesktop.DBus.Error.NotSupported", message: "libdbus cannot be loaded: \(reason)"))
+    }
+    return .success(LibdbusTable(functions: table))
+}()
+
+/// The loader's table of function pointers: written once inside the
+/// loader's `pthread_once`, read-only after, so it may be shared.
+private struct LibdbusTable: @unchecked Sendable {
+    let functions: UnsafePointer<cdbus_functions>
+}
+
+/// The function table. Every connection is made by ``DBusClient``'s `open`,
+/// which throws when libdbus is missing; reaching this without a connection
+/// is a programming error.
+var libdbus: UnsafePointer<cdbus_functions> {
+    switch loadedLibdbus {
+    case .success(let table): table.functions
+    case .failure(let error): preconditionFailure("libdbus is missing and no connection was opened: \(error.message)")
     }
 }

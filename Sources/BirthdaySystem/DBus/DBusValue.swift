@@ -96,17 +96,17 @@ extension DBusValue {
     /// it (out of memory, or a string it considers invalid).
     func append(to iter: inout DBusMessageIter) -> Bool {
         switch self {
-        case .byte(var v): return dbus_message_iter_append_basic(&iter, BDBUS_TYPE_BYTE, &v) != 0
+        case .byte(var v): return libdbus.pointee.dbus_message_iter_append_basic(&iter, BDBUS_TYPE_BYTE, &v) != 0
         case .bool(let b):
             var v: dbus_bool_t = b ? 1 : 0
-            return dbus_message_iter_append_basic(&iter, BDBUS_TYPE_BOOLEAN, &v) != 0
-        case .int16(var v): return dbus_message_iter_append_basic(&iter, BDBUS_TYPE_INT16, &v) != 0
-        case .uint16(var v): return dbus_message_iter_append_basic(&iter, BDBUS_TYPE_UINT16, &v) != 0
-        case .int32(var v): return dbus_message_iter_append_basic(&iter, BDBUS_TYPE_INT32, &v) != 0
-        case .uint32(var v): return dbus_message_iter_append_basic(&iter, BDBUS_TYPE_UINT32, &v) != 0
-        case .int64(var v): return dbus_message_iter_append_basic(&iter, BDBUS_TYPE_INT64, &v) != 0
-        case .uint64(var v): return dbus_message_iter_append_basic(&iter, BDBUS_TYPE_UINT64, &v) != 0
-        case .double(var v): return dbus_message_iter_append_basic(&iter, BDBUS_TYPE_DOUBLE, &v) != 0
+            return libdbus.pointee.dbus_message_iter_append_basic(&iter, BDBUS_TYPE_BOOLEAN, &v) != 0
+        case .int16(var v): return libdbus.pointee.dbus_message_iter_append_basic(&iter, BDBUS_TYPE_INT16, &v) != 0
+        case .uint16(var v): return libdbus.pointee.dbus_message_iter_append_basic(&iter, BDBUS_TYPE_UINT16, &v) != 0
+        case .int32(var v): return libdbus.pointee.dbus_message_iter_append_basic(&iter, BDBUS_TYPE_INT32, &v) != 0
+        case .uint32(var v): return libdbus.pointee.dbus_message_iter_append_basic(&iter, BDBUS_TYPE_UINT32, &v) != 0
+        case .int64(var v): return libdbus.pointee.dbus_message_iter_append_basic(&iter, BDBUS_TYPE_INT64, &v) != 0
+        case .uint64(var v): return libdbus.pointee.dbus_message_iter_append_basic(&iter, BDBUS_TYPE_UINT64, &v) != 0
+        case .double(var v): return libdbus.pointee.dbus_message_iter_append_basic(&iter, BDBUS_TYPE_DOUBLE, &v) != 0
         case .string(let s): return Self.appendText(s, type: BDBUS_TYPE_STRING, to: &iter)
         case .objectPath(let s): return Self.appendText(s, type: BDBUS_TYPE_OBJECT_PATH, to: &iter)
         case .signature(let s): return Self.appendText(s, type: BDBUS_TYPE_SIGNATURE, to: &iter)
@@ -129,7 +129,7 @@ extension DBusValue {
         let clean = text.contains("\0") ? String(text.unicodeScalars.filter { $0 != "\0" }) : text
         return clean.withCString { pointer in
             var value: UnsafePointer<CChar>? = pointer
-            return dbus_message_iter_append_basic(&iter, type, &value) != 0
+            return libdbus.pointee.dbus_message_iter_append_basic(&iter, type, &value) != 0
         }
     }
 
@@ -137,26 +137,26 @@ extension DBusValue {
         var sub = DBusMessageIter()
         let opened: Bool
         if let signature {
-            opened = signature.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } != 0
+            opened = signature.withCString { libdbus.pointee.dbus_message_iter_open_container(&iter, type, $0, &sub) } != 0
         } else {
-            opened = dbus_message_iter_open_container(&iter, type, nil, &sub) != 0
+            opened = libdbus.pointee.dbus_message_iter_open_container(&iter, type, nil, &sub) != 0
         }
         guard opened else { return false }
         for item in items where !item.append(to: &sub) {
-            dbus_message_iter_abandon_container(&iter, &sub)
+            libdbus.pointee.dbus_message_iter_abandon_container(&iter, &sub)
             return false
         }
-        return dbus_message_iter_close_container(&iter, &sub) != 0
+        return libdbus.pointee.dbus_message_iter_close_container(&iter, &sub) != 0
     }
 
     /// Reads every value from `iter` to the end of its level.
     static func readAll(_ iter: inout DBusMessageIter) -> [DBusValue] {
         var values: [DBusValue] = []
         while true {
-            let type = dbus_message_iter_get_arg_type(&iter)
+            let type = libdbus.pointee.dbus_message_iter_get_arg_type(&iter)
             if type == BDBUS_TYPE_INVALID { break }
             values.append(readOne(&iter, type: type))
-            if dbus_message_iter_next(&iter) == 0 { break }
+            if libdbus.pointee.dbus_message_iter_next(&iter) == 0 { break }
         }
         return values
     }
@@ -164,7 +164,7 @@ extension DBusValue {
     /// The arguments of `message` (a `DBusMessage *`).
     static func arguments(of message: OpaquePointer) -> [DBusValue] {
         var iter = DBusMessageIter()
-        guard dbus_message_iter_init(message, &iter) != 0 else { return [] }
+        guard libdbus.pointee.dbus_message_iter_init(message, &iter) != 0 else { return [] }
         return readAll(&iter)
     }
 
@@ -184,26 +184,26 @@ extension DBusValue {
         case BDBUS_TYPE_SIGNATURE: return .signature(text(&iter))
         case BDBUS_TYPE_ARRAY:
             var element = ""
-            if let signature = dbus_message_iter_get_signature(&iter) {
+            if let signature = libdbus.pointee.dbus_message_iter_get_signature(&iter) {
                 element = String(String(cString: signature).dropFirst())
-                dbus_free(signature)
+                libdbus.pointee.dbus_free(signature)
             }
             var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
+            libdbus.pointee.dbus_message_iter_recurse(&iter, &sub)
             return .array(elementSignature: element, readAll(&sub))
         case BDBUS_TYPE_DICT_ENTRY:
             var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
+            libdbus.pointee.dbus_message_iter_recurse(&iter, &sub)
             let pair = readAll(&sub)
             guard pair.count == 2 else { return .unsupported(typeCode: type) }
             return .dictEntry(pair[0], pair[1])
         case BDBUS_TYPE_VARIANT:
             var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
+            libdbus.pointee.dbus_message_iter_recurse(&iter, &sub)
             return .variant(readAll(&sub).first ?? .unsupported(typeCode: BDBUS_TYPE_INVALID))
         case BDBUS_TYPE_STRUCT:
             var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
+            libdbus.pointee.dbus_message_iter_recurse(&iter, &sub)
             return .structure(readAll(&sub))
         default:
             return .unsupported(typeCode: type)
@@ -212,13 +212,13 @@ extension DBusValue {
 
     private static func basic<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ initial: T) -> T {
         var value = initial
-        dbus_message_iter_get_basic(&iter, &value)
+        libdbus.pointee.dbus_message_iter_get_basic(&iter, &value)
         return value
     }
 
     private static func text(_ iter: inout DBusMessageIter) -> String {
         var pointer: UnsafePointer<CChar>?
-        dbus_message_iter_get_basic(&iter, &pointer)
+        libdbus.pointee.dbus_message_iter_get_basic(&iter, &pointer)
         return pointer.map { String(cString: $0) } ?? ""
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 extension BirthdaysCommand {
     struct Exclude: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "exclude",
             abstract: "Leave a person out: no reminders, no feed events (imports keep this choice).",
             discussion: """
                 Undo it with: birthdays include PERSON. It wins over a card's X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR either way. \

@@ -7,6 +7,7 @@ import Foundation
 extension BirthdaysCommand {
     struct Feed: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "feed",
             abstract: "Show or rotate the calendar subscription address.",
             subcommands: [FeedURL.self, FeedRotate.self],
             defaultSubcommand: FeedURL.self

@@ -6,6 +6,7 @@ import Foundation
 extension BirthdaysCommand {
     struct Notifications: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "notifications",
             abstract: "Show, enable or disable notifications (the permission, like the system Settings app).",
             discussion: """
                 Status is notDetermined until onboarding asks, authorized, provisional (quiet: reminders go to the log only, until \

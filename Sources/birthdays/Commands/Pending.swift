@@ -6,6 +6,7 @@ import Foundation
 extension BirthdaysCommand {
     struct Pending: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pending",
             abstract: "List the pending reminders and snoozes, soonest first, each with the short id snooze, dismiss and show take.",
             discussion: "Fire times are shown in your time zone (setting time-zone, else TZ, else the system's)."
         )

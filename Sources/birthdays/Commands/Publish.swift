@@ -8,6 +8,7 @@ import Foundation
 extension BirthdaysCommand {
     struct Publish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "publish",
             abstract: "Publish the birthday calendar, alarms included, into a CalDAV calendar the phone syncs.",
             discussion: """
                 Each event of the feed (the same UIDs, dates and alarms as 'birthdays export') becomes one resource, \

@@ -6,6 +6,7 @@ import Foundation
 extension BirthdaysCommand {
     struct Remind: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remind",
             abstract:
                 "Choose a person's reminders: how many days before, through which channels, and weekends on Friday (imports keep these choices).",
             discussion: """

@@ -9,6 +9,7 @@ import Logging
 extension BirthdaysCommand {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "run",
             abstract: "Run the delivery daemon: deliver reminders on time, once each.",
             discussion: """
                 Delivers each due reminder exactly once through the 'channels' setting (desktop, command, log), \

@@ -10,6 +10,7 @@ import Logging
 extension BirthdaysCommand {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Publish the birthdays as a calendar subscription (webcal) over HTTP.",
             discussion: """
                 Serves GET/HEAD /calendar/<token>.ics with ETag and Last-Modified, and GET /healthz. \

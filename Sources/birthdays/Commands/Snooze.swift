@@ -7,6 +7,7 @@ import Foundation
 extension BirthdaysCommand {
     struct Snooze: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "snooze",
             abstract: "Show a reminder again later (as <id>-snooze); one that has not fired yet is postponed.",
             discussion: """
                 The id is the short one 'birthdays pending' shows (such as r-3f9c), the one in the log line or 'birthdays status' \

@@ -3,6 +3,7 @@ import ArgumentParser
 extension BirthdaysCommand {
     struct Sources: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sources",
             abstract: "Follow contact sources: .vcf/.csv files, vdir folders and CardDAV address books.",
             discussion: """
                 A source owns the contacts it brought: a contact deleted at the source leaves on the next sync, \

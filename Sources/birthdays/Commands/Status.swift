@@ -7,6 +7,7 @@ import Foundation
 extension BirthdaysCommand {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show the daemon, permission, channels, pending reminders and recent deliveries.",
             discussion: """
                 Recent problems are failed, missed, interrupted and retrying reminders of the last --days days. \

@@ -6,6 +6,7 @@ import Foundation
 extension BirthdaysCommand {
     struct Upcoming: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "upcoming",
             abstract: "List the next birthdays and anniversaries, nearest first.",
             discussion: "Dates are computed in your time zone (setting time-zone, else TZ, else the system's)."
         )

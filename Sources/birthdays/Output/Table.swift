@@ -98,7 +98,8 @@ enum Table {
         var total = 0
         for character in text {
             // An emoji, with its modifiers, joiners and flags, is one picture two columns wide.
-            if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) {
+            // (No scalar below U+231A, the first, has the property: most names skip the lookup.)
+            if character.unicodeScalars.contains(where: { $0.value >= 0x231A && ($0.properties.isEmojiPresentation || $0.value == 0xFE0F) }) {
                 total += 2
                 continue
             }
