@@ -335,6 +335,9 @@ public struct Message: Sendable, Hashable {
         case sourcesRemoved = "sources.removed"
         case sourcesRemovedKept = "sources.removed.kept"
 
+        // publish
+        case publishListingPropfind = "publish.listing.propfind"
+
         /// The arguments, in order (placeholder `%1$…` is the first).
         public var signature: [MessageArgument.Kind] {
             switch self {
@@ -415,7 +418,7 @@ public struct Message: Sendable, Hashable {
                 .onboardingChannelsReason, .onboardingChannelsEmail, .onboardingChannelsNtfy, .onboardingChannelsSkip,
                 .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingStartNow,
                 .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,
-                .sourcesNever, .sourcesNone:
+                .sourcesNever, .sourcesNone, .publishListingPropfind:
                 []
             }
         }
