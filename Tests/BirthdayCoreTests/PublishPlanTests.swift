@@ -238,9 +238,18 @@ import Testing
     @Test func theTokenAfterWritesIsKeptOnlyWhenEveryChangeSinceTheListingIsOurs() {
         let expected: [String: String?] = ["/c/a.ics": "\"a2\"", "/c/b.ics": "\"b\"", "/c/p.ics": nil]
         // Our write of a, someone else's new event, our delete of x.
-        #expect(PublishPlan.changesAreOurs(changed: ["/c/a.ics": "\"a2\"", "/c/f.ics": "\"f\""], removed: ["/c/x.ics"], expected: expected, wrote: ["/c/a.ics"]))
+        #expect(
+            PublishPlan.changesAreOurs(
+                changed: ["/c/a.ics": "\"a2\"", "/c/f.ics": "\"f\""],
+                removed: ["/c/x.ics"],
+                expected: expected,
+                wrote: ["/c/a.ics"]
+            )
+        )
         // Someone changed b (ours, untouched by this publish) after the listing.
-        #expect(!PublishPlan.changesAreOurs(changed: ["/c/a.ics": "\"a2\"", "/c/b.ics": "\"b9\""], removed: [], expected: expected, wrote: ["/c/a.ics"]))
+        #expect(
+            !PublishPlan.changesAreOurs(changed: ["/c/a.ics": "\"a2\"", "/c/b.ics": "\"b9\""], removed: [], expected: expected, wrote: ["/c/a.ics"])
+        )
         // Someone deleted b.
         #expect(!PublishPlan.changesAreOurs(changed: ["/c/a.ics": "\"a2\""], removed: ["/c/b.ics"], expected: expected, wrote: ["/c/a.ics"]))
         // What we wrote is not listed (made and deleted again since the listing: a server need not say so).
