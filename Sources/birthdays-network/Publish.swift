@@ -139,7 +139,9 @@ extension NetworkHelperCommand {
                 now: instant,
                 error: report.error?.description,
                 eventsHash: report.succeeded && !withdraw ? calendarHash : nil,
-                leftAlone: wentThrough ? report.foreign.count : nil
+                leftAlone: wentThrough ? report.foreign.count : nil,
+                syncToken: report.syncToken,
+                syncCollection: report.syncCollection
             )
             let logger = NetworkHelperCommand.logger(environment)
             if let error = report.error {

@@ -198,4 +198,63 @@ import Testing
         #expect(PublishPlan.calendarHash([moved, bob]) != hash)
         #expect(PublishPlan.calendarHash([ada]) != hash)
     }
+
+    // MARK: - The listing from a sync-token (RFC 6578)
+
+    /// What changed since the last publish's token, over what we recorded: the plan is the one a full
+    /// listing gives (ours unchanged, ours deleted by someone made again, ours changed by someone
+    /// fetched first, a create never seen answered fetched first), with one request instead of a listing.
+    @Test func aSyncCollectionDeltaOverTheRecordsPlansWhatAFullListingWould() {
+        let published = [
+            "a@birthdays": Self.published("a@birthdays", hash: "1", etag: "\"a\""),
+            "b@birthdays": Self.published("b@birthdays", hash: "2", etag: "\"b\""),
+            "c@birthdays": Self.published("c@birthdays", hash: "3", etag: "\"c\""),
+            "d@birthdays": Self.published("d@birthdays", hash: PublishedEvent.pending, etag: ""),
+        ]
+        let path = { (uid: String) in PublishPlan.decodedPath(PublishPlan.href(uid: uid, in: Self.calendar)) }
+        let derived = PublishPlan.listing(
+            published: published,
+            changed: [path("b@birthdays"): "\"b2\"", path("foreign@test"): "\"f\""],
+            removed: [path("c@birthdays")]
+        )
+        let full = Self.listing(["a@birthdays": "\"a\"", "b@birthdays": "\"b2\"", "d@birthdays": "\"d\"", "foreign@test": "\"f\""])
+        let wanted = ["a@birthdays": "1", "b@birthdays": "2", "c@birthdays": "3", "d@birthdays": "4"]
+        let fromDelta = PublishPlan(wanted: wanted, published: published, calendarPath: Self.calendar, listing: derived)
+        #expect(fromDelta == PublishPlan(wanted: wanted, published: published, calendarPath: Self.calendar, listing: full))
+        #expect(
+            fromDelta.puts == [
+                PublishPlan.Put(uid: "b@birthdays", href: "/alice/birthdays/b@birthdays.ics", condition: .check),
+                PublishPlan.Put(uid: "c@birthdays", href: "/alice/birthdays/c@birthdays.ics", condition: .create),
+                PublishPlan.Put(uid: "d@birthdays", href: "/alice/birthdays/d@birthdays.ics", condition: .check),
+            ]
+        )
+        #expect(fromDelta.unchanged == 1 && fromDelta.deletes.isEmpty)
+        // Nothing changed since the token: everything recorded is as we left it.
+        let quiet = PublishPlan.listing(published: published, changed: [:], removed: [])
+        #expect(quiet[path("a@birthdays")] == "\"a\"" && quiet[path("d@birthdays")] == "" && quiet.count == 4)
+    }
+
+    /// After a publish that wrote, the token is kept only when every change since the listing is ours.
+    @Test func theTokenAfterWritesIsKeptOnlyWhenEveryChangeSinceTheListingIsOurs() {
+        let expected: [String: String?] = ["/c/a.ics": "\"a2\"", "/c/b.ics": "\"b\"", "/c/p.ics": nil]
+        // Our write of a, someone else's new event, our delete of x.
+        #expect(
+            PublishPlan.changesAreOurs(
+                changed: ["/c/a.ics": "\"a2\"", "/c/f.ics": "\"f\""],
+                removed: ["/c/x.ics"],
+                expected: expected,
+                wrote: ["/c/a.ics"]
+            )
+        )
+        // Someone changed b (ours, untouched by this publish) after the listing.
+        #expect(
+            !PublishPlan.changesAreOurs(changed: ["/c/a.ics": "\"a2\"", "/c/b.ics": "\"b9\""], removed: [], expected: expected, wrote: ["/c/a.ics"])
+        )
+        // Someone deleted b.
+        #expect(!PublishPlan.changesAreOurs(changed: ["/c/a.ics": "\"a2\""], removed: ["/c/b.ics"], expected: expected, wrote: ["/c/a.ics"]))
+        // What we wrote is not listed (made and deleted again since the listing: a server need not say so).
+        #expect(!PublishPlan.changesAreOurs(changed: [:], removed: [], expected: expected, wrote: ["/c/a.ics"]))
+        // A resource whose tag we do not know.
+        #expect(!PublishPlan.changesAreOurs(changed: ["/c/p.ics": "\"p\""], removed: [], expected: expected, wrote: []))
+    }
 }

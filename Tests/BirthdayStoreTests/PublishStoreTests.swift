@@ -100,4 +100,23 @@ import Testing
         try await database.recordPublishOutcome(targetId: target.id, now: Self.now, error: nil, eventsHash: "h", leftAlone: 0)
         #expect(try await database.publishTarget(named: "home")?.leftAlone == 0)
     }
+
+    /// Migration `v18-publish-sync-token`: the calendar's sync-token a publish ends with, kept for
+    /// the next one (even after a later failure that says nothing of the listing), cleared when it
+    /// ends without one, and a server that refuses `sync-collection` remembered without a token.
+    @Test func theSyncTokenAndARefusalOfSyncCollectionAreKept() async throws {
+        let database = try AppDatabase.inMemory()
+        let target = try await database.addPublishTarget(Self.target("home"), now: Self.now)
+        #expect(target.syncToken == nil && !target.syncRefused)
+        try await database.recordPublishOutcome(targetId: target.id, now: Self.now, error: nil, syncToken: "t1", syncCollection: true)
+        #expect(try await database.publishTarget(id: target.id)?.syncToken == "t1")
+        try await database.recordPublishOutcome(targetId: target.id, now: Self.now, error: "down")
+        #expect(try await database.publishTarget(id: target.id)?.syncToken == "t1")
+        try await database.recordPublishOutcome(targetId: target.id, now: Self.now, error: "stopped mid-way", syncToken: nil, syncCollection: true)
+        #expect(try await database.publishTarget(id: target.id)?.syncToken == nil)
+        try await database.recordPublishOutcome(targetId: target.id, now: Self.now, error: nil, syncToken: "t2", syncCollection: true)
+        try await database.recordPublishOutcome(targetId: target.id, now: Self.now, error: nil, syncToken: nil, syncCollection: false)
+        let refused = try #require(try await database.publishTarget(named: "home"))
+        #expect(refused.syncRefused && refused.syncToken == nil)
+    }
 }

@@ -370,6 +370,9 @@ public struct Message: Sendable, Hashable {
         case sourcesRemoved = "sources.removed"
         case sourcesRemovedKept = "sources.removed.kept"
 
+        // publish
+        case publishListingPropfind = "publish.listing.propfind"
+
         /// The arguments, in order (placeholder `%1$…` is the first).
         public var signature: [MessageArgument.Kind] {
             switch self {
@@ -461,7 +464,7 @@ public struct Message: Sendable, Hashable {
                 .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingStartNow,
                 .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,
                 .sourcesNever, .sourcesNone, .pageTitle, .pageNext, .pageRound, .pageSubscribe, .pageSubscribeWebcal, .pageSubscribeFile,
-                .pageSubscribeJSON, .pagePrintMonths, .pageQR:
+                .pageSubscribeJSON, .pagePrintMonths, .pageQR, .publishListingPropfind:
                 []
             }
         }

@@ -28,6 +28,12 @@ public struct PublishTarget: Sendable, Equatable, Codable {
     /// Events of the feed the last publish did not write because their
     /// address holds a resource birthdays did not write (``PublishReport/foreign``).
     public var leftAlone: Int
+    /// The calendar's sync-token ([RFC 6578](https://www.rfc-editor.org/rfc/rfc6578)) from
+    /// the listing of the last publish: the next one asks only for what changed since.
+    public var syncToken: String?
+    /// Whether the server refused `sync-collection`: every publish then lists
+    /// every member's ETag (`PROPFIND` Depth 1), as `publish list` says.
+    public var syncRefused: Bool
 
     public init(
         id: Int64 = 0,
@@ -44,7 +50,9 @@ public struct PublishTarget: Sendable, Equatable, Codable {
         eventsHash: String? = nil,
         failures: Int = 0,
         nextAttempt: Date? = nil,
-        leftAlone: Int = 0
+        leftAlone: Int = 0,
+        syncToken: String? = nil,
+        syncRefused: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -61,6 +69,8 @@ public struct PublishTarget: Sendable, Equatable, Codable {
         self.failures = failures
         self.nextAttempt = nextAttempt
         self.leftAlone = leftAlone
+        self.syncToken = syncToken
+        self.syncRefused = syncRefused
     }
 }
 
@@ -203,6 +213,55 @@ public struct PublishPlan: Sendable, Equatable {
         }
     }
 
+    /// The listing a `sync-collection` answer since the last publish's token
+    /// makes (RFC 6578), in the form ``init(wanted:published:calendarPath:listing:)``
+    /// takes: every resource we recorded, with the tag we recorded, then what
+    /// changed since the token: `changed` paths with their new tags (ours
+    /// among them, with the tag we recorded: unchanged), `removed` paths gone.
+    /// A resource we recorded without a tag (a create never seen answered, or a
+    /// server that gave none) is listed with an empty tag, so it is fetched
+    /// (``Condition/check``) rather than taken as gone or as ours. Resources of
+    /// others that did not change since the token are not listed: a PUT to such
+    /// an address is `If-None-Match: *`, and the server's 412 leads to the same
+    /// check a full listing would have.
+    ///
+    /// - Parameters:
+    ///   - changed: tags by decoded path (``decodedPath(_:)``); an empty tag for a member listed without one.
+    ///   - removed: decoded paths the server reports gone (404).
+    public static func listing(published: [String: PublishedEvent], changed: [String: String], removed: Set<String>) -> [String: String] {
+        var listing: [String: String] = [:]
+        for event in published.values {
+            listing[decodedPath(event.href)] = event.hash == PublishedEvent.pending ? "" : (event.etag ?? "")
+        }
+        for path in removed { listing[path] = nil }
+        for (path, tag) in changed { listing[path] = tag }
+        return listing
+    }
+
+    /// Whether the calendar's changes since the listing's sync-token, asked
+    /// again after a publish wrote, are all its own: then the token they end
+    /// with is kept, and the next publish asks only for what changed after it.
+    /// Otherwise (another client changed or deleted one of ours meanwhile, or
+    /// something we wrote is not listed as changed, as when another client
+    /// deleted it again, which a server need not report) no token is kept, and
+    /// the next publish lists every member.
+    ///
+    /// - Parameters:
+    ///   - changed: tags by decoded path, as the server reports them since the listing's token.
+    ///   - removed: decoded paths the server reports gone since then.
+    ///   - expected: the tag we know for each resource recorded as ours now, by decoded path (`nil`: none known).
+    ///   - wrote: decoded paths this publish wrote.
+    public static func changesAreOurs(changed: [String: String], removed: Set<String>, expected: [String: String?], wrote: Set<String>) -> Bool {
+        for (path, tag) in changed {
+            guard let known = expected[path] else { continue }  // not ours
+            guard let known, known == tag else { return false }
+        }
+        for path in removed where expected.keys.contains(path) {
+            return false
+        }
+        return wrote.allSatisfy { changed[$0] != nil }
+    }
+
     /// A path with its percent-encoding undone: how listings and records are compared.
     public static func decodedPath(_ path: String) -> String {
         path.removingPercentEncoding ?? path
@@ -332,6 +391,14 @@ public struct PublishReport: Sendable, Equatable, Codable {
     public var requests = 0
     /// Why it failed (what succeeded before is recorded); `nil` when it succeeded.
     public var error: PublishError?
+    /// The calendar's sync-token to keep for the next publish: the listing's,
+    /// or after writes the one that shows only our own changes since
+    /// (``PublishPlan/changesAreOurs(changed:removed:expected:wrote:)``);
+    /// `nil` when there is none (the next publish then lists every member).
+    public var syncToken: String?
+    /// Whether the server answered `sync-collection` (`false`: it refused it,
+    /// and the listing was a `PROPFIND`); `nil` when the publish did not get that far.
+    public var syncCollection: Bool?
 
     public init(name: String) {
         self.name = name

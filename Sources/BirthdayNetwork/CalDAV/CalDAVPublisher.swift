@@ -15,9 +15,17 @@ import Foundation
 /// colour gets the request again without it).
 ///
 /// ## Publishing (``publish(to:password:events:published:productID:force:record:forget:)``)
-/// 1. `PROPFIND` Depth 1 of the members' entity tags. Only a server that
-///    says it cannot list (405, 501, a 207 without tags) is published to
-///    from the records alone; any other answer is an error.
+/// 1. The listing: a `sync-collection` REPORT (RFC 6578) from the target's
+///    sync-token asks only for what changed since the last publish (an
+///    unchanged calendar answers with an empty list), laid over what we
+///    recorded (``PublishPlan/listing(published:changed:removed:)``); without
+///    a token, or one the server no longer takes, it lists every member, and
+///    its token is kept for the next publish. A server that refuses
+///    `sync-collection` (400, 403, 405, 415, 422, 501) is remembered
+///    (``PublishTarget/syncRefused``) and listed with `PROPFIND` Depth 1 of
+///    the members' entity tags. Only a server that says it cannot list (405,
+///    501, a 207 without tags) is published to from the records alone; any
+///    other answer is an error.
 /// 2. The ``PublishPlan``: `PUT` with `If-None-Match: *` for new events and
 ///    for ours the listing shows gone (one request each), `If-Match` for
 ///    changed ones, a `GET` first where the listing shows something we do
@@ -230,7 +238,9 @@ package struct CalDAVPublisher: Sendable {
         record: @Sendable (PublishedEvent) async throws(PublishError) -> Void,
         forget: @Sendable (String) async throws(PublishError) -> Void
     ) async throws(PublishError) {
-        let listing = try await Self.dav { () throws(SourceError) in try await memberTags(calendar, session: session) }
+        let listing = try await Self.dav { () throws(SourceError) in
+            try await self.listing(calendar, target: target, published: published, session: session, report: &report)
+        }
         var wanted: [String: String] = [:]
         var bytes: [String: PublishEvent] = [:]
         for event in events {
@@ -242,8 +252,14 @@ package struct CalDAVPublisher: Sendable {
             throw .massRemoval(target: target.name, deleting: plan.deletes.count, of: published.count)
         }
         report.unchanged = plan.unchanged
+        // What is ours after each step, by decoded path (for the sync-token kept at the end).
+        var ours = Ours(published)
+        // The listing's token no longer tells what changed once we write: kept only when the changes since are ours.
+        let listedToken = report.syncToken
+        if !plan.puts.isEmpty || !plan.deletes.isEmpty { report.syncToken = nil }
         for uid in plan.forgets {
             try await forget(uid)
+            ours.release(published[uid]?.href)
         }
         for put in plan.puts {
             guard let event = bytes[put.uid], let url = URL(string: put.href, relativeTo: calendar)?.absoluteURL else { continue }
@@ -251,6 +267,7 @@ package struct CalDAVPublisher: Sendable {
             let recorded = published[put.uid] != nil
             if !recorded {
                 try await record(PublishedEvent(uid: put.uid, href: put.href, etag: nil, hash: PublishedEvent.pending))
+                ours.expect(put.href, nil)
             }
             let outcome = try await Self.dav { () throws(SourceError) in
                 try await write(event, to: url, condition: put.condition, recorded: recorded, productID: productID, session: session)
@@ -258,15 +275,25 @@ package struct CalDAVPublisher: Sendable {
             switch outcome {
             case .wrote(let etag), .adopted(let etag):
                 try await record(PublishedEvent(uid: put.uid, href: put.href, etag: etag, hash: event.hash))
-                if case .wrote = outcome { report.put += 1 } else { report.unchanged += 1 }
+                ours.expect(put.href, etag)
+                if case .wrote = outcome {
+                    report.put += 1
+                    ours.wrote.insert(PublishPlan.decodedPath(put.href))
+                } else {
+                    report.unchanged += 1
+                }
             case .notOurs:
                 // Someone else's resource at our address: left alone, and not ours.
                 try await forget(put.uid)
+                ours.release(put.href)
                 report.foreign.append(put.href)
             case .refused:
                 // Refused again and again: the others are still written. A create we never saw
                 // made is forgotten; an update keeps the record it had, so the next publish tries again.
-                if !recorded { try await forget(put.uid) }
+                if !recorded {
+                    try await forget(put.uid)
+                    ours.release(put.href)
+                }
                 report.skipped.append(PublishPlan.resourceName(href: put.href))
             }
         }
@@ -278,16 +305,55 @@ package struct CalDAVPublisher: Sendable {
             switch removal {
             case .deleted:
                 try await forget(delete.uid)
+                ours.release(delete.href)
                 report.deleted += 1
             case .notOurs:
                 try await forget(delete.uid)
+                ours.release(delete.href)
             case .refused:
                 report.skipped.append(PublishPlan.resourceName(href: delete.href))
             }
         }
+        if let listedToken, report.syncToken == nil {
+            report.syncToken = await settledToken(calendar, since: listedToken, ours: ours, session: session)
+        }
         if !report.skipped.isEmpty {
             throw .skipped(resources: report.skipped)
         }
+    }
+
+    /// What is ours in the calendar as a publish goes: the tag we know of each
+    /// resource recorded, by decoded path, and the paths it wrote.
+    private struct Ours {
+        var expected: [String: String?] = [:]
+        var wrote: Set<String> = []
+
+        init(_ published: [String: PublishedEvent]) {
+            for event in published.values {
+                expected.updateValue(event.hash == PublishedEvent.pending ? nil : event.etag, forKey: PublishPlan.decodedPath(event.href))
+            }
+        }
+
+        mutating func expect(_ href: String, _ etag: String?) {
+            expected.updateValue(etag, forKey: PublishPlan.decodedPath(href))
+        }
+
+        mutating func release(_ href: String?) {
+            guard let href else { return }
+            expected.removeValue(forKey: PublishPlan.decodedPath(href))
+        }
+    }
+
+    /// The sync-token to keep after a publish that wrote: one more
+    /// `sync-collection` from the listing's token; its new token when every
+    /// change it shows is ours (``PublishPlan/changesAreOurs(changed:removed:expected:wrote:)``),
+    /// else `nil` (the next publish lists every member). A failure here costs
+    /// only that: the publish itself is done.
+    private func settledToken(_ calendar: URL, since token: String, ours: Ours, session: DAVSession) async -> String? {
+        guard let delta = try? await changes(calendar, since: token, session: session),
+            PublishPlan.changesAreOurs(changed: delta.changed, removed: delta.removed, expected: ours.expected, wrote: ours.wrote)
+        else { return nil }
+        return delta.token
     }
 
     /// Runs `body`, whose failures are the WebDAV layer's, as a publish's.
@@ -297,6 +363,93 @@ package struct CalDAVPublisher: Sendable {
         } catch {
             throw .connection(error)
         }
+    }
+
+    /// The listing the plan starts from: with `sync-collection` (RFC 6578)
+    /// what changed since the target's token over what we recorded
+    /// (``PublishPlan/listing(published:changed:removed:)``), or every member
+    /// when there is no token (or the server no longer takes it); where the
+    /// server refuses `sync-collection`, ``memberTags(_:session:)``. The
+    /// report gets the token to keep, or that the server refuses it.
+    private func listing(
+        _ calendar: URL,
+        target: PublishTarget,
+        published: [String: PublishedEvent],
+        session: DAVSession,
+        report: inout PublishReport
+    ) async throws(SourceError) -> [String: String]? {
+        if !target.syncRefused {
+            if let token = target.syncToken, let delta = try await changes(calendar, since: token, session: session) {
+                report.syncCollection = true
+                report.syncToken = delta.token
+                return PublishPlan.listing(published: published, changed: delta.changed, removed: delta.removed)
+            }
+            if let all = try await changes(calendar, since: nil, session: session) {
+                report.syncCollection = true
+                // A server that lists members without their tags does not list: the records alone decide.
+                guard all.changed.isEmpty || all.changed.values.contains(where: { !$0.isEmpty }) else { return nil }
+                report.syncToken = all.token
+                return all.changed
+            }
+            // Refused: remembered once the listing it falls back to is answered.
+            let tags = try await memberTags(calendar, session: session)
+            report.syncCollection = false
+            return tags
+        }
+        return try await memberTags(calendar, session: session)
+    }
+
+    /// What a `sync-collection` REPORT says changed since a token.
+    private struct Delta {
+        /// Entity tags by decoded path ("" for a member listed without one).
+        var changed: [String: String] = [:]
+        /// Decoded paths reported gone (404).
+        var removed: Set<String> = []
+        /// The token to ask from next time.
+        var token = ""
+    }
+
+    /// The members changed since `token` (every member for `nil`), by decoded
+    /// path; `nil` when the server refuses `sync-collection` (400, 403, 405,
+    /// 415, 422 or 501, or a multistatus without a sync-token) or no longer
+    /// takes `token` (409, or 412 with `valid-sync-token`): asked with a token,
+    /// the caller then asks once more without one, and that answer decides. A
+    /// truncated answer (507 for the calendar itself) goes on from its token,
+    /// at most 100 requests.
+    private func changes(_ calendar: URL, since token: String?, session: DAVSession) async throws(SourceError) -> Delta? {
+        var delta = Delta()
+        var token = token
+        for _ in 0..<100 {
+            let reply = try await session.send("REPORT", calendar, depth: "0", body: CalDAVRequests.syncCollection(token: token))
+            if reply.status != 207 {
+                let invalidToken = WebDAVXML.errorConditions(reply.body).contains(.dav("valid-sync-token"))
+                if token != nil, reply.status == 409 || (reply.status == 412 && invalidToken) { return nil }
+                if [400, 403, 405, 415, 422, 501].contains(reply.status) { return nil }
+                throw CardDAVReader.failure(reply, calendar)
+            }
+            let answer = try CardDAVReader.multistatus(reply, calendar)
+            var truncated = false
+            for response in answer.responses {
+                guard let member = CardDAVReader.member(response.href, of: reply.url) else {
+                    if response.status == 507 { truncated = true }
+                    continue
+                }
+                let path = PublishPlan.decodedPath(member)
+                if response.status == 404 {
+                    delta.changed[path] = nil
+                    delta.removed.insert(path)
+                } else {
+                    delta.removed.remove(path)
+                    delta.changed[path] = response.text(.getETag) ?? ""
+                }
+            }
+            // A multistatus without a token is no sync-collection answer: the server does not do it.
+            guard let next = answer.syncToken, !next.isEmpty else { return nil }
+            token = next
+            delta.token = next
+            if !truncated { return delta }
+        }
+        throw .badResponse(url: DAVSession.display(calendar), reason: "the sync-collection answer was still truncated after 100 requests")
     }
 
     /// The entity tag of every member of the calendar, by decoded path (the
@@ -503,6 +656,13 @@ enum CalDAVRequests {
         header + """
             <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:displayname/></d:prop></d:propfind>
             """
+
+    /// What changed since `token` (RFC 6578; every member for no token), entity tags only.
+    static func syncCollection(token: String?) -> String {
+        let tokenElement = token.map { "<d:sync-token>\(WebDAVXML.escape($0))</d:sync-token>" } ?? "<d:sync-token/>"
+        return header + #"<d:sync-collection xmlns:d="DAV:">"# + tokenElement
+            + "<d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"
+    }
 
     /// Every member's entity tag (Depth 1).
     static let memberETags =

@@ -435,6 +435,16 @@ extension AppDatabase {
             }
         }
 
+        // Issue 33: a republish asks the calendar only for what changed since the
+        // last one (RFC 6578 sync-collection, from the token kept here); a server
+        // that refuses it is remembered, and listed with PROPFIND as before.
+        migrator.registerMigration("v18-publish-sync-token") { db in
+            try db.alter(table: "publishTarget") { t in
+                t.add(column: "syncToken", .text)
+                t.add(column: "syncRefused", .boolean).notNull().defaults(to: false)
+            }
+        }
+
         // Labelled dates (issue 34): every dated property a card keeps under a label of its
         // own (Apple's X-ABDATE with its X-ABLabel, Google CSV's Event N, Android's events),
         // each an event of its person; and the user's choice of which labels remind.

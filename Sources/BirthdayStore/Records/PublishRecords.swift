@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// The `publishTarget` table (migrations `v11-publish`, `v12-publish-state`,
-/// `v17-publish-left-alone`): the calendars `birthdays publish` writes into,
+/// `v17-publish-left-alone`, `v18-publish-sync-token`): the calendars `birthdays publish` writes into,
 /// and how each fares. Its SQL is here and nowhere else.
 enum PublishTargetRecord {
     /// Every target, oldest first.
@@ -13,7 +13,7 @@ enum PublishTargetRecord {
             db,
             sql: """
                 SELECT id, name, url, calendarURL, username, passwordCommand, createdCalendar, lastPublish, lastAttempt, lastError, events,
-                eventsHash, failures, nextAttempt, leftAlone
+                eventsHash, failures, nextAttempt, leftAlone, syncToken, syncRefused
                 FROM publishTarget ORDER BY id
                 """
         )
@@ -34,7 +34,9 @@ enum PublishTargetRecord {
                     eventsHash: row[11],
                     failures: row[12],
                     nextAttempt: (row[13] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    leftAlone: row[14]
+                    leftAlone: row[14],
+                    syncToken: row[15],
+                    syncRefused: row[16]
                 )
             )
         }
@@ -85,6 +87,18 @@ enum PublishTargetRecord {
                 arguments: [now.timeIntervalSince1970, error, events, leftAlone, id]
             )
         }
+    }
+
+    /// Keeps what a publish learnt of the calendar's listing: whether the
+    /// server answers `sync-collection` (`nil`: as it was), and when it does,
+    /// the sync-token to start from next time (`nil`: none, the next publish
+    /// lists every member).
+    static func recordListing(id: Int64, syncToken: String?, syncCollection: Bool?, _ db: Database) throws {
+        guard let syncCollection else { return }
+        try db.execute(
+            sql: "UPDATE publishTarget SET syncToken = ?, syncRefused = ? WHERE id = ?",
+            arguments: [syncCollection ? syncToken : nil, !syncCollection, id]
+        )
     }
 
     static func setNextAttempt(id: Int64, _ date: Date?, _ db: Database) throws {

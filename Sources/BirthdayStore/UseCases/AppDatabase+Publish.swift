@@ -34,6 +34,8 @@ extension AppDatabase {
                 stored.id = id
                 stored.events = 0
                 stored.leftAlone = 0
+                stored.syncToken = nil
+                stored.syncRefused = false
                 stored.lastPublish = nil
                 stored.lastAttempt = nil
                 stored.lastError = nil
@@ -89,16 +91,21 @@ extension AppDatabase {
     /// which is also the last publish, with the hash of the events it left
     /// published), how many events are published and how many were left
     /// alone as not ours (`leftAlone`; `nil` keeps the count, for a publish
-    /// that never got to the events). A failure counts one more in a row; a
-    /// success clears the count and any planned retry.
+    /// that never got to the events), and what its listing learnt: whether
+    /// the server answers `sync-collection` (`nil`: as it was) and, when it
+    /// does, the sync-token to start from next time (`nil`: none). A failure
+    /// counts one more in a row; a success clears the count and any planned retry.
     package func recordPublishOutcome(
         targetId: Int64,
         now: Date,
         error: String?,
         eventsHash: String? = nil,
-        leftAlone: Int? = nil
+        leftAlone: Int? = nil,
+        syncToken: String? = nil,
+        syncCollection: Bool? = nil
     ) async throws(StoreError) {
         try await write { db in
+            try PublishTargetRecord.recordListing(id: targetId, syncToken: syncToken, syncCollection: syncCollection, db)
             let events = try PublishedEventRecord.count(targetId: targetId, db)
             try PublishTargetRecord.recordOutcome(
                 id: targetId,

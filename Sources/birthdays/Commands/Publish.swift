@@ -143,6 +143,9 @@ extension BirthdaysCommand.Publish {
             var events: Int
             /// Events of the feed the last publish did not write: their address holds an event birthdays did not write.
             var left_alone: Int
+            /// How a publish lists the calendar: `sync-collection` (RFC 6578: only what changed since the
+            /// last publish), or `propfind` where the server refuses it (every event's ETag each time).
+            var listing: String
             var last_publish: String?
             var error: String?
         }
@@ -150,7 +153,7 @@ extension BirthdaysCommand.Publish {
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let targets = try await context.database.publishTargets()
-            let (_, zone, _) = try await context.settingsAndLanguage()
+            let (_, zone, localizer) = try await context.settingsAndLanguage()
             if json {
                 let listed = targets.map {
                     Listed(
@@ -159,6 +162,7 @@ extension BirthdaysCommand.Publish {
                         calendar: $0.calendarURL,
                         events: $0.events,
                         left_alone: $0.leftAlone,
+                        listing: $0.syncRefused ? "propfind" : "sync-collection",
                         last_publish: $0.lastPublish.map { ISOInstant.format($0, in: zone) },
                         error: $0.lastError
                     )
@@ -182,6 +186,7 @@ extension BirthdaysCommand.Publish {
                 if target.leftAlone > 0 {
                     text += "\n\(SafeText.line(target.name)): " + BirthdaysCommand.Publish.leftAlone(target.leftAlone)
                 }
+                if target.syncRefused { text += "\n\(SafeText.line(target.name)): " + localizer(.plain(.publishListingPropfind)) }
                 if let error = target.lastError { text += "\n\(SafeText.line(target.name)): \(SafeText.line(error))" }
             }
             try output(text)
@@ -193,7 +198,8 @@ extension BirthdaysCommand.Publish {
             commandName: "sync",
             abstract: "Publish now (to every target, or the one named).",
             discussion: """
-                Writes what changed since the last publish, after one listing of the calendar: what it shows gone is \
+                Writes what changed since the last publish, after one listing of the calendar (what changed there \
+                since the last publish's sync-token, RFC 6578; every member's ETag where the server refuses that): what it shows gone is \
                 created again directly. A listing the server answers with an error, a redirect or anything but a \
                 multistatus fails the publish (only 405, 501 or a listing without ETags mean the server does not list). \
                 A publish that fails stops where it is and exits with status 1; what it wrote is remembered, and the \
