@@ -171,6 +171,24 @@ import Testing
         #expect((again as? [String: Any])?["added"] as? Int == 0)
     }
 
+    /// Ada's card (with a UID, in a group, without a birthday) is already
+    /// there: Google's calendar names her, so she gets its birthday, and
+    /// keeps her id and group; nobody is added twice.
+    @Test func aPersonAlreadyThereIsFoundByNameAndOnlyGetsTheDatesSheLacks() async throws {
+        let cli = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nN:Lovelace;Ada;;;\r\nCATEGORIES:Family\r\nEND:VCARD\r\n"
+        #expect(try await cli.run("import", try cli.write("phone.vcf", card)).status == 0)
+        let report = try await cli.json(["import", try cli.write("Birthdays.ics", Self.google)])
+        #expect((report as? [String: Any])?["updated"] as? Int == 1 && (report as? [String: Any])?["added"] as? Int == 1, "\(report)")
+        let ada = try CLIProcess.object(try await cli.run("show", "ada", "--json").stdout)
+        #expect((ada["birthday"] as? [String: Any])?["year"] as? Int == 1990)
+        #expect(ada["groups"] as? [String] == ["Family"] && ada["undated"] as? Bool == false)
+        #expect(try await people(cli) == ["Ada Lovelace 1990-12-10 -", "Alan Turing --03-04 -"])
+        let again = try await cli.json(["import", cli.path("Birthdays.ics")])
+        #expect((again as? [String: Any])?["unchanged"] as? Int == 2)
+    }
+
     @Test func asBirthdayTakesEveryYearlyAllDayEvent() async throws {
         let cli = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }

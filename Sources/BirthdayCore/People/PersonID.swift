@@ -44,7 +44,8 @@ public enum PersonID {
         "c-" + StableHash.hex(ordinal == 0 ? key : key + "\u{1F}" + String(ordinal))
     }
 
-    static func normalize(_ text: String) -> String {
+    /// `text` as a derived id compares it: lowercased, runs of spaces, tabs and no-break spaces made one space.
+    package static func normalize(_ text: String) -> String {
         text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{00A0}" }).joined(separator: " ")
     }
 

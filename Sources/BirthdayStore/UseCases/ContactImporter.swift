@@ -69,6 +69,13 @@ package enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// as `removed`. A date another file brought is never erased this way: only
 /// the file the person was last stored from speaks for them.
 ///
+/// ## Calendar files
+/// A file that is a calendar (``CalendarBirthdays/isCalendar(_:)``) is read
+/// by ``calendarParser`` (libical, given by the CLI). Its people are found
+/// among those stored by id, else by a name only one stored person has;
+/// someone stored from elsewhere only gets the dates they lack
+/// (``mergeCalendarPerson(_:into:_:now:report:write:)``).
+///
 /// ## One transaction
 /// The people and, when a ``scheduler`` is given, the reschedule that
 /// follows them are written in one transaction: when the disk fills up or
@@ -137,6 +144,8 @@ package struct ContactImporter: Sendable {
         let files = try ContactFiles.expand(paths, folderFiles: .contactFiles)
         var report = ImportReport()
         var parsed: [ParsedContact] = []
+        // The calendar files of the run, as the people's sources name them (``mergeCalendarPerson``).
+        var calendarFiles: Set<String> = []
         // Problems name each file as it was typed (a folder's files under the folder as typed);
         // the store keeps where it is, an absolute path.
         var storedNames: [String: String] = [:]
@@ -154,6 +163,7 @@ package struct ContactImporter: Sendable {
             let result: ParseResult
             if let calendarParser, CalendarBirthdays.isCalendar(data) {
                 result = calendarParser(data, shown)
+                calendarFiles.insert(ContactFiles.storedName(file.path))
             } else {
                 result = ContactReader.parse(data, file: shown, referenceYear: referenceYear, dateOrder: dateOrder)
             }
@@ -181,12 +191,28 @@ package struct ContactImporter: Sendable {
         do {
             if dryRun {
                 try database.readNow { db in
-                    try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: false)
+                    try ContactImporter.merge(
+                        people,
+                        removing: dateless,
+                        calendarFiles: calendarFiles,
+                        into: db,
+                        now: now,
+                        report: &report,
+                        write: false
+                    )
                 }
             } else {
                 let rescheduled = try database.writeNow(at: now) { db -> RescheduleResult? in
                     try AppDatabase.withPageCache(megabytes: ContactImporter.pageCacheMegabytes(people.count), db) {
-                        try ContactImporter.merge(people, removing: dateless, into: db, now: now, report: &report, write: true)
+                        try ContactImporter.merge(
+                            people,
+                            removing: dateless,
+                            calendarFiles: calendarFiles,
+                            into: db,
+                            now: now,
+                            report: &report,
+                            write: true
+                        )
                     }
                     return try scheduler?.reschedule(db)
                 }
@@ -239,6 +265,7 @@ package struct ContactImporter: Sendable {
     static func merge(
         _ people: [Person],
         removing dateless: [(id: String, file: String)] = [],
+        calendarFiles: Set<String> = [],
         into db: Database,
         now: Date,
         report: inout ImportReport,
@@ -255,8 +282,20 @@ package struct ContactImporter: Sendable {
             report.removed += 1
             if write { _ = try PersonRecord.deleteOne(db, key: id) }
         }
+        // Stored people by name, for the people of calendar files (whose UIDs name events, not people).
+        var byName: [String: [String]] = [:]
+        if people.contains(where: { calendarFiles.contains($0.source.file) }) {
+            for identity in try PersonRecord.identities(db) { byName[PersonID.normalize(identity.name), default: []].append(identity.id) }
+        }
         for var person in people {
             if !person.invalidDates.isEmpty { report.invalid += 1 }
+            if calendarFiles.contains(person.source.file) {
+                if stored[person.id] == nil, let match = byName[PersonID.normalize(person.name)], match.count == 1 { person.id = match[0] }
+                if let old = stored[person.id], old.contact.sourceFile != person.source.file {
+                    try mergeCalendarPerson(person, into: old, db, now: now, report: &report, write: write)
+                    continue
+                }
+            }
             guard let old = stored[person.id] else {
                 report.added += 1
                 if write { try PersonRecord.write(person, createdAt: timestamp, updatedAt: timestamp, imported: true, isNew: true, db) }
@@ -273,5 +312,33 @@ package struct ContactImporter: Sendable {
             if write { try PersonRecord.write(person, createdAt: old.createdAt, updatedAt: timestamp, imported: true, isNew: false, db) }
         }
         if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }
+    }
+
+    /// A person a calendar file names who is already in the store from
+    /// elsewhere (a card, another calendar): the calendar only fills the
+    /// dates they lack, and takes nothing the card says (name parts,
+    /// groups, ways to reach them, the source they follow).
+    static func mergeCalendarPerson(
+        _ person: Person,
+        into old: PersonRecord.MergeState,
+        _ db: Database,
+        now: Date,
+        report: inout ImportReport,
+        write: Bool
+    ) throws {
+        guard var existing = try PersonRecord.person(id: person.id, db) else { return }
+        var filled = false
+        for kind in EventKind.allCases where existing.date(of: kind) == nil {
+            guard let date = person.date(of: kind) else { continue }
+            existing.setDate(date, of: kind)
+            filled = true
+        }
+        guard filled else {
+            report.unchanged += 1
+            return
+        }
+        report.updated += 1
+        guard write else { return }
+        try PersonRecord.write(existing, createdAt: old.createdAt, updatedAt: now.timeIntervalSince1970, imported: old.imported, isNew: false, db)
     }
 }

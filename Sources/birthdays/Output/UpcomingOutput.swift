@@ -5,8 +5,8 @@ import Foundation
 typealias UpcomingOutput = UpcomingJSON
 
 /// An entry of `upcoming --json`: ``UpcomingJSON``'s keys, then `note`,
-/// the person's note (``PersonNote``; `null` when there is none). The feed
-/// server's JSON twin has no `note`.
+/// the person's note (``PersonNote``), only when there is one: without
+/// notes the list is the feed server's JSON twin, which has no `note`.
 struct UpcomingNoteOutput: Encodable {
     var event: UpcomingJSON
     var note: String?
@@ -14,7 +14,7 @@ struct UpcomingNoteOutput: Encodable {
     func encode(to encoder: any Encoder) throws {
         try event.encode(to: encoder)
         var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encodeIfPresent(note, forKey: JSONKey("note"))
+        if let note { try container.encode(note, forKey: JSONKey("note")) }
     }
 }
 
