@@ -186,7 +186,8 @@ struct AnnounceCommandTests {
         let receiver = try await Receiver(in: cli)
         defer { receiver.stop() }
         let url = "http://127.0.0.1:\(receiver.port)/hooks/T0KEN-SECRET"
-        #expect(try await cli.run("announce", "add", url, "--group", "Team").status == 0)
+        let added = try await cli.run("announce", "add", "-", "--group", "Team", stdin: url + "\n")
+        #expect(added.status == 0, "the URL read from standard input: \(added.stderr)")
 
         let before = try await cli.run(at: "2026-03-10T08:59:00+01:00", "deliver", "--once")
         #expect(before.status == 0, "\(before.stderr)")

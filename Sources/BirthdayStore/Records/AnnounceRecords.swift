@@ -85,3 +85,43 @@ enum AnnounceExclusionRecord {
         return result
     }
 }
+
+extension PersonRecord {
+    /// Calls `body` with the birthday of each of `ids` who is not excluded,
+    /// with what the rules need of them (``PersonTraits``: their own and
+    /// their groups' exclusion, death), their id and name: a team room reads
+    /// its group alone, by id, rather than every row as the planner does.
+    static func forEachBirthday(
+        ids: [String],
+        _ db: Database,
+        _ body: (_ date: EventDate, _ traits: PersonTraits, _ id: String, _ name: String) -> Void
+    ) throws {
+        let rules = try SharedRuleRecord.rulesByPerson(db)
+        for chunk in ids.chunked(900) {
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT birthdayYear, birthdayMonth, birthdayDay, id, name, excludedInCard, exclusionChoice, deathDate IS NOT NULL
+                    FROM person WHERE excluded = 0 AND birthdayMonth IS NOT NULL AND id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    """,
+                arguments: StatementArguments(Array(chunk))
+            )
+            while let row = try rows.next() {
+                guard let birthday = date(row[0], row[1], row[2]) else { continue }
+                let id: String = row[3]
+                let choice: String? = row[6]
+                let traits =
+                    rules[id].map { shared in
+                        PersonTraits(
+                            exclusion: Exclusion(card: row[5], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
+                            reminderDays: nil,
+                            shared: shared,
+                            deceased: row[7],
+                            weekend: nil
+                        )
+                    } ?? PersonTraits(deceased: row[7])
+                body(birthday, traits, id, row[4])
+            }
+        }
+    }
+}

@@ -89,11 +89,12 @@ extension AppDatabase {
             let members = Set(try PersonGroupRecord.members(of: room.group, db)).subtracting(try AnnounceExclusionRecord.people(room: room.name, db))
             planners.append((AnnouncePlanner(room: room, firstDay: firstDay, leapDay: settings.leapDay), members))
         }
-        guard planners.contains(where: { !$0.members.isEmpty }) else { return [:] }
+        let everyone = planners.reduce(into: Set<String>()) { $0.formUnion($1.members) }
+        guard !everyone.isEmpty else { return [:] }
         let rules = settings.treatmentRules
-        try PersonRecord.forEachDatedEvent(db) { date, kind, traits, identity in
-            guard kind == .birthday, let treatment = rules.treatment(of: kind, for: traits), !treatment.memorial else { return }
-            let (id, name, _) = identity()
+        // The groups' people alone, by id: a room costs its group, not the whole address book.
+        try PersonRecord.forEachBirthday(ids: everyone.sorted(), db) { date, traits, id, name in
+            guard let treatment = rules.treatment(of: .birthday, for: traits), !treatment.memorial else { return }
             for index in planners.indices where planners[index].members.contains(id) {
                 planners[index].planner.offer(date, personID: id, name: name)
             }

@@ -42,7 +42,12 @@ extension BirthdaysCommand.Announce {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The room's Apprise URL (slack://…) or webhook (https://…).", valueName: "url"))
+        @Argument(
+            help: ArgumentHelp(
+                "The room's Apprise URL (slack://…) or webhook (https://…); '-' reads it from standard input, out of your shell's history.",
+                valueName: "url"
+            )
+        )
         var url: String
 
         @Option(
@@ -71,7 +76,7 @@ extension BirthdaysCommand.Announce {
         }
 
         func validate() throws {
-            if case .failure(let problem) = AnnounceRoom.kind(of: url) { throw ValidationError(problem.description) }
+            if url != "-", case .failure(let problem) = AnnounceRoom.kind(of: url) { throw ValidationError(problem.description) }
             if let problem = AnnounceRoom.problem(withName: roomName) {
                 throw ValidationError(name == nil ? "the group's name makes no room name (\(problem)): give --name" : problem)
             }
@@ -82,8 +87,13 @@ extension BirthdaysCommand.Announce {
         }
 
         func run() async throws {
+            let url = self.url == "-" ? (readLine(strippingNewline: true) ?? "").trimmingWhitespace() : self.url
+            let kind: AnnounceRoom.Kind
+            switch AnnounceRoom.kind(of: url) {
+            case .success(let found): kind = found
+            case .failure(let problem): throw ValidationError(problem.description + " (read from standard input)")
+            }
             let context = try Context(global)
-            guard case .success(let kind) = AnnounceRoom.kind(of: url) else { return }
             let groupName: String
             if case .group(let found)? = try await context.scope(group: group, source: nil) { groupName = found } else { groupName = group }
             let room = AnnounceRoom(
