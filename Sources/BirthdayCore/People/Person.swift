@@ -162,7 +162,7 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// unreadable one: a contact kept without dates. Such a person is never
     /// reminded and has no event in the feed, `upcoming` or the digest;
     /// `people` marks them and `people --undated` lists them.
-    public var isUndated: Bool { birthday == nil && anniversary == nil && alternateDates.isEmpty && invalidDates.isEmpty }
+    public var isUndated: Bool { birthday == nil && anniversary == nil && alternateDates.isEmpty && labelledDates.isEmpty && invalidDates.isEmpty }
 
     /// The person's date of `kind`, if any.
     public func date(of kind: EventKind) -> EventDate? {

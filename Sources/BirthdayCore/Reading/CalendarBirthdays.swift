@@ -289,13 +289,14 @@ public enum CalendarBirthdays {
         var contacts: [ParsedContact] = []
         for key in order {
             guard var item = found[key] else { continue }
-            for kind in EventKind.allCases {
+            for kind in [EventKind.birthday, .anniversary] {
                 guard let day = item.days[kind] ?? item.agedDays[kind] else { continue }
                 let year = item.years[kind] ?? item.agedYears[kind]
                 let date = EventDate(year: year, month: day.month, day: day.day) ?? EventDate(year: nil, month: day.month, day: day.day)
                 switch kind {
                 case .birthday: item.contact.birthday = date
                 case .anniversary: item.contact.anniversary = date
+                case .labelled: break
                 }
             }
             if item.contact.hasDates { contacts.append(item.contact) }

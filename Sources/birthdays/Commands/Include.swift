@@ -35,6 +35,7 @@ extension BirthdaysCommand {
         var announce: String?
 
         @Option(
+            help: ArgumentHelp(
                 "The label of dates the cards keep (\"Started work\", any case) instead of a person: their dates remind and are in the feed, even with labelled-dates off.",
                 valueName: "text"
             )
