@@ -14,6 +14,7 @@ import NIOHTTPTypesHTTP1
 ///
 /// | position | handler | does |
 /// |---|---|---|
+/// | 0 | ``FeedRevalidationBytes`` | answers a revalidation that is certain from its bytes, while position 7 is idle |
 /// | 1 | NIO `HTTPResponseEncoder`, `HTTPRequestDecoder` | HTTP/1 bytes ⇄ parts |
 /// | 2 | ``KeepAliveHandler`` | a request that does not keep the connection alive (HTTP/1.0 without `keep-alive`, `Connection: close`) says `Connection: close`, so the connection is closed after its response |
 /// | 3 | `HTTP1ToHTTPServerCodec` | NIO parts ⇄ HTTP-types parts |
@@ -38,6 +39,10 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations
+            let revalidation = FeedRevalidationHandler(validators: validators, logger: self.logger)
+            try pipeline.addHandler(
+                FeedRevalidationBytes(validators: validators, behind: revalidation, idleTimeout: idleTimeout, logger: self.logger)
+            )
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,  // Hummingbird's request loop reads one request at a time
                 withErrorHandling: false,  // errors are answered by Hummingbird
@@ -48,7 +53,7 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(ConnectionLimitHandler(limiter: limiter))
             try pipeline.addHandler(ConnectionCloseHandler())
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
-            try pipeline.addHandler(FeedRevalidationHandler(validators: validators, logger: self.logger))
+            try pipeline.addHandler(revalidation)
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }

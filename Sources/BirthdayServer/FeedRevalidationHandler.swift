@@ -85,6 +85,13 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         self.logger = logger
     }
 
+    /// Between requests, with every request passed on answered:
+    /// ``FeedRevalidationBytes`` may answer the next one before it gets here.
+    var isIdle: Bool {
+        guard case .idle = state else { return false }
+        return passedOnInFlight == 0
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOCore
 import Synchronization
 import TestSupport
 import Testing
@@ -183,6 +184,70 @@ import Testing
             if status == "304" {
                 #expect(await source.routeCalls == calls, "answered without the route: \(fields)")
             }
+        }
+    }
+
+    // MARK: - From the request's bytes (FeedRevalidationBytes)
+
+    /// With access lines off, a revalidation alone in its read is answered
+    /// from its bytes: the same 304 as the route's but for the date, and the
+    /// route never asked. (The connection stays open; the 1-second idle
+    /// timeout closes it, which ends the exchange.)
+    @Test func aRevalidationIsAnsweredFromItsBytesAsTheRouteAnswersIt() async throws {
+        func answer(_ source: TestFeedSource) async throws -> (raw: String, routeCalls: Int) {
+            let result = Mutex<(String, Int)?>(nil)
+            try await withServer(source, idleTimeout: .seconds(1), logLevel: .warning) { client in
+                let first = try await client.execute(uri: Self.calendarPath, method: .get)
+                let etag = try #require(first.headers[.eTag])
+                let port = try #require(client.port)
+                let calls = await source.routeCalls
+                let raw = try await RawHTTP.exchange(
+                    port: port,
+                    "GET \(Self.calendarPath) HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: \(etag)\r\n\r\n"
+                )
+                let made = await source.routeCalls - calls
+                result.withLock { $0 = (raw, made) }
+            }
+            return try #require(result.withLock { $0 })
+        }
+        let fast = try await answer(try TestFeedSource())
+        let route = try await answer(try TestFeedSource(offersValidators: false))
+        let withoutDate = { (raw: String) in raw.components(separatedBy: "\r\n").filter { !$0.hasPrefix("Date: ") } }
+        #expect(fast.raw.hasPrefix("HTTP/1.1 304 Not Modified\r\n"))
+        #expect(withoutDate(fast.raw) == withoutDate(route.raw))
+        #expect(fast.routeCalls == 0)
+        #expect(route.routeCalls > 0)
+    }
+
+    /// What the byte path takes: one whole revalidation of the calendar in
+    /// HTTP/1.1, and nothing it is not certain of.
+    @Test(arguments: [
+        ("GET PATH HTTP/1.1\r\nHost: h\r\nIf-None-Match: \"t\"\r\n\r\n", true),
+        ("HEAD PATH HTTP/1.1\r\nhost: h\r\nif-none-match:\"t\"\r\nConnection: Keep-Alive\r\n\r\n", true),
+        ("GET PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\nAccept-Encoding: gzip\r\n\r\n", true),
+        ("GET PATH HTTP/1.1\r\nHost: h\r\n\r\n", false),
+        ("GET PATH HTTP/1.0\r\nIf-None-Match: \"t\"\r\n\r\n", false),
+        ("GET PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\nConnection: close\r\n\r\n", false),
+        ("GET PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\nContent-Length: 0\r\n\r\n", false),
+        ("GET PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\nTransfer-Encoding: chunked\r\n\r\n", false),
+        ("GET PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\nExpect: 100-continue\r\n\r\n", false),
+        ("GET PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\nIf-None-Match: \"u\"\r\n\r\n", false),
+        ("GET PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\n \"folded\"\r\n\r\n", false),
+        ("GET PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\nGET PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
+        ("GET PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\n", false),
+        ("GET PATH?x=1 HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
+        ("GET /calendar/%30.ics HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
+        ("GET /healthz HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
+        ("POST PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
+    ])
+    func theBytePathTakesOnlyWhatItIsCertainOf(request: String, taken: Bool) {
+        let bytes = ByteBuffer(string: request.replacingOccurrences(of: "PATH", with: Self.calendarPath))
+        let revalidation = FeedRevalidationBytes.revalidation(bytes.readableBytesView)
+        #expect((revalidation != nil) == taken, "\(request)")
+        if let revalidation {
+            #expect(String(decoding: revalidation.token, as: UTF8.self) == TestFeedSource.firstToken)
+            #expect(revalidation.ifNoneMatch == "\"t\"")
+            #expect(revalidation.acceptsGzip == request.contains("gzip"))
         }
     }
 

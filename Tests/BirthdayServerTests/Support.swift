@@ -20,9 +20,12 @@ func withServer(
     _ source: some FeedSource,
     recorder: LogRecorder = LogRecorder(),
     idleTimeout: Duration = .seconds(30),
+    logLevel: Logger.Level = .trace,
     _ test: @Sendable (any TestClientProtocol) async throws -> Void
 ) async throws {
-    let app = buildFeedApplication(source: source, host: "127.0.0.1", port: 0, logger: recorder.logger, idleTimeout: idleTimeout)
+    var logger = recorder.logger
+    logger.logLevel = logLevel
+    let app = buildFeedApplication(source: source, host: "127.0.0.1", port: 0, logger: logger, idleTimeout: idleTimeout)
     try await app.test(.live) { client in try await test(client) }
 }
 

@@ -249,10 +249,13 @@ package struct NearestSelector {
     package func sorted() -> [Occurrence] {
         if let heap { return heap.sorted().map(\.occurrence) }
         let keys = all.map { $0.daysUntil &* 3 &+ $0.kind.rank }
+        // The tie-breakers apart too: reading them through `all[a]` copied the whole occurrence for each comparison.
+        let names = all.map(\.name)
+        let ids = all.map(\.personID)
         let order = all.indices.sorted { a, b in
             if keys[a] != keys[b] { return keys[a] < keys[b] }
-            if all[a].name != all[b].name { return all[a].name < all[b].name }
-            if all[a].personID != all[b].personID { return all[a].personID < all[b].personID }
+            if names[a] != names[b] { return names[a] < names[b] }
+            if ids[a] != ids[b] { return ids[a] < ids[b] }
             return all[a].calendarRank < all[b].calendarRank
         }
         return order.map { all[$0] }
