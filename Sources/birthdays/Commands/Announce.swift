@@ -8,6 +8,7 @@ import Foundation
 extension BirthdaysCommand {
     struct Announce: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "announce",
             abstract: "A team room: one 'Happy birthday' message a day, naming everyone of a group whose birthday it is.",
             discussion: """
                 A room is a chat room reached through an Apprise URL (slack://, mmost://, discord://, msteams://, \
