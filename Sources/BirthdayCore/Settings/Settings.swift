@@ -73,8 +73,16 @@ public struct Settings: Hashable, Sendable {
     /// "Started work") get reminders, calendar events and `upcoming`
     /// entries, and the choices per label (``LabelRules``). Default on.
     public var labelRules = LabelRules()
+    /// The countries whose name-day lists give people their name days
+    /// (``NameDayList/builtIn``: `lv`), in order; empty (`off`, the default) gives none.
+    public var nameDays: [String] = []
+    /// The user's corrections of name days, by person id (``NameDayChoice``).
+    public var nameDayChoices: [String: NameDayChoice] = [:]
 
     public init() {}
+
+    /// The lists ``nameDays`` names.
+    public var nameDayLists: [NameDayList] { nameDays.compactMap { NameDayList.builtIn[$0] } }
 
     /// Whether the day before is among the reminder days (the old
     /// `day-before` setting, now an alias of ``reminders``).
@@ -122,6 +130,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case calendarAges = "calendar-ages"
     case contactLinks = "contact-links"
     case labelledDates = "labelled-dates"
+    case nameDays = "name-days"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -135,6 +144,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .deceased: DeceasedPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
         case .anniversaries, .emoji, .calendarAges, .contactLinks, .labelledDates: "on | off"
+        case .nameDays: "off, or a comma list of the countries whose name days to keep: " + NameDayList.builtIn.keys.sorted().joined(separator: ", ")
         case .calendarName: "any non-empty text"
         case .channels:
             "a comma list of the channels that are on: " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ")
@@ -163,7 +173,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         switch self {
         case .deliveryTime, .quietAfter, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest,
             .digestDay,
-            .roundBirthdays, .channels, .labelledDates:
+            .roundBirthdays, .channels, .labelledDates, .nameDays:
             true
         case .calendarName, .emoji, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks: false
         }
@@ -201,6 +211,7 @@ extension Settings {
             try? set(.dayBefore, to: dayBefore)
         }
         if let rules = stored[LabelRules.storedKey] { labelRules = LabelRules(on: labelRules.on, stored: rules) }
+        if let choices = stored[NameDayChoice.storedKey] { nameDayChoices = NameDayChoice.read(choices) }
     }
 
     /// Sets `key` from its text form, validating it.
@@ -287,6 +298,15 @@ extension Settings {
         case .digestDay:
             guard let day = Weekday(parsing: value) else { throw invalid }
             digestDay = day
+        case .nameDays:
+            if ["off", "no", "false", "none", ""].contains(value.lowercased()) {
+                nameDays = []
+            } else {
+                let codes = value.lowercased().split(separator: ",").map { $0.trimmingWhitespace() }
+                guard !codes.isEmpty, codes.allSatisfy({ NameDayList.builtIn[$0] != nil }) else { throw invalid }
+                var seen: Set<String> = []
+                nameDays = codes.filter { seen.insert($0).inserted }
+            }
         case .roundBirthdays:
             if ["off", "no", "false"].contains(value.lowercased()) {
                 roundBirthdays = nil
@@ -323,6 +343,7 @@ extension Settings {
         case .calendarAges: calendarAges ? "on" : "off"
         case .contactLinks: contactLinks ? "on" : "off"
         case .labelledDates: labelRules.on ? "on" : "off"
+        case .nameDays: nameDays.isEmpty ? "off" : nameDays.joined(separator: ",")
         }
     }
 

@@ -29,3 +29,24 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// Records `birthdays name-days off PERSON` (`.off`), `name-days set
+    /// PERSON MM-DD` (`.day`), or forgets the choice (`nil`: the lists decide
+    /// again) for the person with `id`; imports and syncs never change it.
+    /// Rescheduled in the same transaction when a `scheduler` is given.
+    package func setNameDayChoice(
+        _ choice: NameDayChoice?,
+        personID id: String,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler? = nil
+    ) async throws(StoreError) -> Settings {
+        try await write(at: now) { db in
+            var settings = try SettingRecord.settings(db)
+            settings.nameDayChoices[id] = choice
+            try SettingRecord.set(NameDayChoice.stored(settings.nameDayChoices), for: NameDayChoice.storedKey, db)
+            if let scheduler { _ = try scheduler.reschedule(db) }
+            return settings
+        }
+    }
+}
