@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The lists shipped are those whose licence allows it, each with its source
 /// and licence beside its data: Latvia's (`lv`, CC0: ``latvianText``).
-public struct NameDayList: Sendable {
+public struct NameDayList: Hashable, Sendable {
     /// The country code the `name-days` setting names (`lv`).
     public let country: String
     /// The days of each name, by its folded form (``NameDays/fold(_:)``), in day order.
@@ -43,6 +43,25 @@ public struct NameDayList: Sendable {
 
     /// Every name on the list (folded): how many the list holds.
     public var count: Int { days.count }
+
+    /// The list written back in its format (`MM-DD,name,name…`, one day a
+    /// line, names folded), as a list of your own is stored.
+    public var text: String {
+        var byDay: [String: [String]] = [:]
+        for (name, dates) in days {
+            for date in dates { byDay[String(format: "%02d-%02d", date.month, date.day), default: []].append(name) }
+        }
+        return byDay.keys.sorted().map { ([$0] + byDay[$0, default: []].sorted()).joined(separator: ",") }.joined(separator: "\n")
+    }
+
+    /// Whether `code` can name a list of your own: 2 to 8 letters `a-z`.
+    public static func isCode(_ code: String) -> Bool {
+        (2...8).contains(code.count) && code.unicodeScalars.allSatisfy { ("a"..."z").contains($0) }
+    }
+
+    /// The prefix of the `setting` names a list of your own is stored under (`name-day-list-cz`; no dot,
+    /// so a change moves the data revision).
+    public static let storedPrefix = "name-day-list-"
 
     /// The lists that ship with `birthdays`, by country code.
     public static let builtIn: [String: NameDayList] = ["lv": parse(latvianText, country: "lv", file: "lv").list]

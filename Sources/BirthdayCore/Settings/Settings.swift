@@ -78,11 +78,13 @@ public struct Settings: Hashable, Sendable {
     public var nameDays: [String] = []
     /// The user's corrections of name days, by person id (``NameDayChoice``).
     public var nameDayChoices: [String: NameDayChoice] = [:]
+    /// The lists of your own (`birthdays name-days import FILE --country CODE`), by code; they win over a shipped one.
+    public var ownNameDayLists: [String: NameDayList] = [:]
 
     public init() {}
 
     /// The lists ``nameDays`` names.
-    public var nameDayLists: [NameDayList] { nameDays.compactMap { NameDayList.builtIn[$0] } }
+    public var nameDayLists: [NameDayList] { nameDays.compactMap { ownNameDayLists[$0] ?? NameDayList.builtIn[$0] } }
 
     /// Whether the day before is among the reminder days (the old
     /// `day-before` setting, now an alias of ``reminders``).
@@ -144,7 +146,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .deceased: DeceasedPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
         case .anniversaries, .emoji, .calendarAges, .contactLinks, .labelledDates: "on | off"
-        case .nameDays: "off, or a comma list of the countries whose name days to keep: " + NameDayList.builtIn.keys.sorted().joined(separator: ", ")
+        case .nameDays:
+            "off, or a comma list of the countries whose name days to keep: " + NameDayList.builtIn.keys.sorted().joined(separator: ", ")
+                + ", or the code of a list of your own (birthdays name-days import FILE --country CODE)"
         case .calendarName: "any non-empty text"
         case .channels:
             "a comma list of the channels that are on: " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ")
@@ -203,6 +207,11 @@ extension Settings {
     /// only when `reminders` is not stored.
     public init(stored: [String: String]) {
         self.init()
+        // Lists of your own first: the `name-days` setting may name them.
+        for (key, value) in stored where key.hasPrefix(NameDayList.storedPrefix) {
+            let code = String(key.dropFirst(NameDayList.storedPrefix.count))
+            if NameDayList.isCode(code) { ownNameDayLists[code] = NameDayList.parse(value, country: code, file: code).list }
+        }
         for (key, value) in stored {
             guard let key = SettingKey(rawValue: key), key != .dayBefore else { continue }
             try? set(key, to: value)
@@ -303,7 +312,7 @@ extension Settings {
                 nameDays = []
             } else {
                 let codes = value.lowercased().split(separator: ",").map { $0.trimmingWhitespace() }
-                guard !codes.isEmpty, codes.allSatisfy({ NameDayList.builtIn[$0] != nil }) else { throw invalid }
+                guard !codes.isEmpty, codes.allSatisfy({ NameDayList.builtIn[$0] != nil || ownNameDayLists[$0] != nil }) else { throw invalid }
                 var seen: Set<String> = []
                 nameDays = codes.filter { seen.insert($0).inserted }
             }

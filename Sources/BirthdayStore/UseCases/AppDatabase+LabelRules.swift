@@ -50,3 +50,28 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// Stores `list` as the list of your own under its code (`birthdays
+    /// name-days import FILE --country CODE`), replacing one imported before
+    /// and winning over a shipped list of that code, and adds the code to the
+    /// `name-days` setting; one transaction, rescheduled when a `scheduler` is given.
+    package func importNameDayList(
+        _ list: NameDayList,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler? = nil
+    ) async throws(StoreError)
+        -> Settings
+    {
+        try await write(at: now) { db in
+            try SettingRecord.set(list.text, for: NameDayList.storedPrefix + list.country, db)
+            var settings = try SettingRecord.settings(db)
+            if !settings.nameDays.contains(list.country) {
+                settings.nameDays.append(list.country)
+                try SettingRecord.set(settings.text(for: .nameDays), for: SettingKey.nameDays.rawValue, db)
+            }
+            if let scheduler { _ = try scheduler.reschedule(db) }
+            return settings
+        }
+    }
+}

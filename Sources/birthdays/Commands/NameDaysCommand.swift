@@ -13,7 +13,7 @@ extension BirthdaysCommand {
                 A name is compared without case and accents. A name a list gives two days is listed as asked about and \
                 gets no name day until you choose one with: birthdays name-days set PERSON MM-DD.
                 """,
-            subcommands: [List.self, Off.self, SetDay.self, Reset.self],
+            subcommands: [List.self, Off.self, SetDay.self, Reset.self, Import.self],
             defaultSubcommand: List.self
         )
     }
@@ -110,6 +110,45 @@ extension BirthdaysCommand.NameDaysCommand {
         func run() async throws {
             guard let choice = NameDayChoice(text: day) else { return }
             try await Context(global).setNameDay(choice, of: person)
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take a name-day list of your own (MM-DD,name,name… a line) for CODE, and turn it on.",
+            discussion:
+                "A line that is not a day and names is reported with the file and line; the others are kept. Importing again replaces the list."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("The list: MM-DD,name,name… one day a line; # starts a comment.", valueName: "file"), completion: .file())
+        var file: String
+
+        @Option(help: ArgumentHelp("The code it goes by in the name-days setting: 2 to 8 letters (cz, hu).", valueName: "code"))
+        var country: String
+
+        func validate() throws {
+            guard NameDayList.isCode(country.lowercased()) else { throw ValidationError("--country needs 2 to 8 letters a-z, such as cz") }
+        }
+
+        func run() async throws {
+            let context = try Context(global)
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw CLIError("\(SafeText.line(file)): cannot be read (\(SafeText.line(error.localizedDescription)))")
+            }
+            let name = URL(fileURLWithPath: file).lastPathComponent
+            let (list, problems) = NameDayList.parse(String(decoding: data, as: UTF8.self), country: country.lowercased(), file: name)
+            for problem in problems { printError(problem.description) }
+            guard list.count > 0 else { throw CLIError("\(SafeText.line(name)): no day with a name in it; nothing was imported") }
+            let settings = try await context.database.importNameDayList(list, now: context.now, rescheduling: context.scheduler())
+            try output(
+                "\(list.country): \(list.count) names imported; name-days = \(settings.text(for: .nameDays))"
+                    + (problems.isEmpty ? "" : "; \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            )
         }
     }
 
