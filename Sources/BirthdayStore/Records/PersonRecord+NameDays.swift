@@ -18,6 +18,7 @@ extension PersonRecord {
         let rules = try SharedRuleRecord.rulesByPerson(db)
         var zones = ZoneReader()
         let noSource = ContactSource(file: "", index: 0, line: 0)
+        var memo: [String: [LabelledDate]] = [:]
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -28,7 +29,20 @@ extension PersonRecord {
         while let row = try rows.next() {
             let id: String = row[0]
             let person = Person(id: id, name: row[1], nameParts: NameParts(given: row[2]), nickname: row[3], source: noSource)
-            let events = NameDays.events(of: person, in: lists, label: label, choice: choices[id])
+            let events: [LabelledDate]
+            if let choice = choices[id] {
+                events = NameDays.events(of: person, in: lists, label: label, choice: choice)
+            } else {
+                // People who share a first name share its matching (folding names costs more than reading the row).
+                let key =
+                    person.nameParts.given + "\u{1F}" + (person.name.split(separator: " ").first.map(String.init) ?? "") + "\u{1F}" + person.nickname
+                if let known = memo[key] {
+                    events = known
+                } else {
+                    events = NameDays.events(of: person, in: lists, label: label)
+                    memo[key] = events
+                }
+            }
             guard !events.isEmpty else { continue }
             let days: String? = row[5]
             let weekend: String? = row[6]
