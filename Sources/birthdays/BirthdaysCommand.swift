@@ -33,6 +33,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Snooze.self,
             Dismiss.self,
             Show.self,
+            NameDaysCommand.self,
             Exclude.self,
             Include.self,
             Remind.self,

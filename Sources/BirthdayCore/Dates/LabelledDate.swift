@@ -11,10 +11,14 @@ public struct LabelledDate: Hashable, Sendable, Comparable, CustomStringConverti
     /// The label as the card writes it (trimmed; Apple's `_$!<…>!$_` unwrapped). Never logged.
     public var label: String
     public var date: EventDate
+    /// The country of the name-day list this name day comes from (``NameDays``);
+    /// `nil` for a date the card keeps.
+    public var nameDayList: String? = nil
 
-    public init(label: String, date: EventDate) {
+    public init(label: String, date: EventDate, nameDayList: String? = nil) {
         self.label = label
         self.date = date
+        self.nameDayList = nameDayList
     }
 
     /// The label compared without case and with runs of spaces as one: what
@@ -65,9 +69,15 @@ public struct LabelledDate: Hashable, Sendable, Comparable, CustomStringConverti
     /// The part of a reminder id that names this date among the person's:
     /// `date-` and 8 hex digits of a stable hash of ``key``, then `-2`, `-3`, …
     /// for the second and later dates with the same label (in ``LabelledDate``
-    /// order): `date-1f2e3d4c`. Made of `a-z 0-9 -` only.
+    /// order): `date-1f2e3d4c`. Made of `a-z 0-9 -` only. A name day from a
+    /// list is `nameday-<country>` (``nameDayList``): `nameday-lv`.
     public static func idPart(key: String, ordinal: Int) -> String {
         "date-" + String(StableHash.hex(key.utf8).prefix(8)) + (ordinal > 1 ? "-" + String(ordinal) : "")
+    }
+
+    /// ``idPart(key:ordinal:)`` of this date, or `nameday-<country>` for a name day from a list.
+    public func idPart(ordinal: Int) -> String {
+        nameDayList.map { "nameday-" + $0 } ?? Self.idPart(key: key, ordinal: ordinal)
     }
 
     /// Each date with its ordinal among those of the same label (1, 2, …),

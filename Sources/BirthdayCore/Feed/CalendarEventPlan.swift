@@ -113,7 +113,7 @@ public struct CalendarEventPlan: Sendable {
                     of: person,
                     year: windowYear,
                     to: &entries,
-                    labelled: (labelled, LabelledDate.idPart(key: labelled.key, ordinal: ordinal))
+                    labelled: (labelled, labelled.idPart(ordinal: ordinal))
                 )
             }
         }

@@ -130,6 +130,7 @@ public struct Message: Sendable, Hashable {
         case labelledBody = "labelled.body"
         case labelExcluded = "label.excluded"
         case labelIncluded = "label.included"
+        case nameDayLabel = "nameday.label"
         case showCalendarBirthday = "show.calendar.birthday"
         case showCalendarBirthdayAge = "show.calendar.birthday.age"
         case showCalendarAnniversary = "show.calendar.anniversary"
@@ -410,6 +411,7 @@ public struct Message: Sendable, Hashable {
             case .labelledTitle: [.name, .text]
             case .labelledBody: [.text, .text]
             case .labelExcluded, .labelIncluded: [.text, .number]
+            case .nameDayLabel: []
             case .ordinal, .feedBorn, .feedSince, .inDays, .pageYear, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge, .upcomingNone,
                 .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:

@@ -87,6 +87,11 @@ public struct UpcomingEvents: Sendable {
 
     /// Which labelled dates are listed (``LabelRules``).
     public var labels: LabelRules
+    /// The name-day lists people get their name days from (``NameDays``), and
+    /// the label those carry ("Name day" in the language of the `language` setting).
+    public var nameDayLists: [NameDayList] = []
+    public var nameDayLabel = "Name day"
+    public var nameDayChoices: [String: NameDayChoice] = [:]
 
     public init(
         today: LocalDate,
@@ -111,6 +116,9 @@ public struct UpcomingEvents: Sendable {
             deceased: settings.deceased,
             labels: settings.labelRules
         )
+        nameDayLists = settings.nameDayLists
+        nameDayChoices = settings.nameDayChoices
+        nameDayLabel = Localizer(setting: settings.language, systemLocale: nil)(.plain(.nameDayLabel))
     }
 
     /// The rules that decide which dates are listed (the reminder days do not matter here).
@@ -142,7 +150,9 @@ public struct UpcomingEvents: Sendable {
                 occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: person.id, name: person.name, zone: treatment.zone)
             )
         }
-        for (labelled, ordinal) in LabelledDate.withOrdinals(person.labelledDates) {
+        let nameDays =
+            nameDayLists.isEmpty ? [] : NameDays.events(of: person, in: nameDayLists, label: nameDayLabel, choice: nameDayChoices[person.id])
+        for (labelled, ordinal) in LabelledDate.withOrdinals(person.labelledDates) + nameDays.map({ ($0, 1) }) {
             guard let treatment = rules.treatment(of: labelled, for: traits) else { continue }
             result.append(occurrence(of: labelled, ordinal: ordinal, personID: person.id, name: person.name, zone: treatment.zone))
         }

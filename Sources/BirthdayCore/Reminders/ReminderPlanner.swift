@@ -353,7 +353,7 @@ package struct ReminderPlanner {
                     calendar: slot.calendar,
                     movedTo: slot.movedLead != nil ? fireDay : nil,
                     zone: slot.zone,
-                    labelled: slot.labelled.map { ($0.label, LabelledDate.idPart(key: $0.key, ordinal: slot.labelOrdinal)) }
+                    labelled: slot.labelled.map { ($0.label, $0.idPart(ordinal: slot.labelOrdinal)) }
                 )
             )
         }

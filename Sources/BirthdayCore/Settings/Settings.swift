@@ -78,8 +78,18 @@ public struct Settings: Hashable, Sendable {
     /// "Started work") get reminders, calendar events and `upcoming`
     /// entries, and the choices per label (``LabelRules``). Default on.
     public var labelRules = LabelRules()
+    /// The countries whose name-day lists give people their name days
+    /// (``NameDayList/builtIn``: `lv`), in order; empty (`off`, the default) gives none.
+    public var nameDays: [String] = []
+    /// The user's corrections of name days, by person id (``NameDayChoice``).
+    public var nameDayChoices: [String: NameDayChoice] = [:]
+    /// The lists of your own (`birthdays name-days import FILE --country CODE`), by code; they win over a shipped one.
+    public var ownNameDayLists: [String: NameDayList] = [:]
 
     public init() {}
+
+    /// The lists ``nameDays`` names.
+    public var nameDayLists: [NameDayList] { nameDays.compactMap { ownNameDayLists[$0] ?? NameDayList.builtIn[$0] } }
 
     /// Whether the day before is among the reminder days (the old
     /// `day-before` setting, now an alias of ``reminders``).
@@ -128,6 +138,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case contactLinks = "contact-links"
     case notesOnChannels = "notes-on-channels"
     case labelledDates = "labelled-dates"
+    case nameDays = "name-days"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
@@ -141,6 +152,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .deceased: DeceasedPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
         case .anniversaries, .emoji, .calendarAges, .contactLinks, .notesOnChannels, .labelledDates: "on | off"
+        case .nameDays:
+            "off, or a comma list of the countries whose name days to keep: " + NameDayList.builtIn.keys.sorted().joined(separator: ", ")
+                + ", or the code of a list of your own (birthdays name-days import FILE --country CODE)"
         case .calendarName: "any non-empty text"
         case .channels:
             "a comma list of the channels that are on: " + ChannelKind.allCases.map(\.rawValue).joined(separator: ", ")
@@ -169,7 +183,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         switch self {
         case .deliveryTime, .quietAfter, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest,
             .digestDay,
-            .roundBirthdays, .channels, .labelledDates:
+            .roundBirthdays, .channels, .labelledDates, .nameDays:
             true
         case .calendarName, .emoji, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks, .notesOnChannels: false
         }
@@ -199,6 +213,11 @@ extension Settings {
     /// only when `reminders` is not stored.
     public init(stored: [String: String]) {
         self.init()
+        // Lists of your own first: the `name-days` setting may name them.
+        for (key, value) in stored where key.hasPrefix(NameDayList.storedPrefix) {
+            let code = String(key.dropFirst(NameDayList.storedPrefix.count))
+            if NameDayList.isCode(code) { ownNameDayLists[code] = NameDayList.parse(value, country: code, file: code).list }
+        }
         for (key, value) in stored {
             guard let key = SettingKey(rawValue: key), key != .dayBefore else { continue }
             try? set(key, to: value)
@@ -207,6 +226,7 @@ extension Settings {
             try? set(.dayBefore, to: dayBefore)
         }
         if let rules = stored[LabelRules.storedKey] { labelRules = LabelRules(on: labelRules.on, stored: rules) }
+        if let choices = stored[NameDayChoice.storedKey] { nameDayChoices = NameDayChoice.read(choices) }
     }
 
     /// Sets `key` from its text form, validating it.
@@ -294,6 +314,15 @@ extension Settings {
         case .digestDay:
             guard let day = Weekday(parsing: value) else { throw invalid }
             digestDay = day
+        case .nameDays:
+            if ["off", "no", "false", "none", ""].contains(value.lowercased()) {
+                nameDays = []
+            } else {
+                let codes = value.lowercased().split(separator: ",").map { $0.trimmingWhitespace() }
+                guard !codes.isEmpty, codes.allSatisfy({ NameDayList.builtIn[$0] != nil || ownNameDayLists[$0] != nil }) else { throw invalid }
+                var seen: Set<String> = []
+                nameDays = codes.filter { seen.insert($0).inserted }
+            }
         case .roundBirthdays:
             if ["off", "no", "false"].contains(value.lowercased()) {
                 roundBirthdays = nil
@@ -331,6 +360,7 @@ extension Settings {
         case .contactLinks: contactLinks ? "on" : "off"
         case .notesOnChannels: notesOnChannels ? "on" : "off"
         case .labelledDates: labelRules.on ? "on" : "off"
+        case .nameDays: nameDays.isEmpty ? "off" : nameDays.joined(separator: ",")
         }
     }
 

@@ -320,8 +320,13 @@ extension PersonRecord {
     /// included; labelled dates too), death date, reminder days, the user's exclusion choice
     /// and the rules of their groups and sources (which may still leave
     /// them out: ``RulePrecedence``).
-    static func datedPeople(_ db: Database) throws -> [Person] {
+    static func datedPeople(
+        _ db: Database,
+        nameDays: (lists: [NameDayList], label: String, choices: [String: NameDayChoice])? = nil
+    ) throws -> [Person] {
         var people: [Person] = []
+        // With name days, everyone may have an event: read the rows without dates too.
+        let everyone = !(nameDays?.lists.isEmpty ?? true)
         let alternates = try CalendarDateRecord.datesByPerson(db, excludedToo: false)
         let labelled = try LabelledDateRecord.datesByPerson(db, excludedToo: false)
         let rules = try SharedRuleRecord.rulesByPerson(db)
@@ -329,10 +334,10 @@ extension PersonRecord {
             db,
             sql: """
                 SELECT id, name, birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
-                       nickname, deathDate, reminderDays, exclusionChoice, note
+                       nickname, deathDate, reminderDays, exclusionChoice, note, givenName
                 FROM person
                 WHERE excluded = 0
-                  AND ((birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL)
+                  AND (\(everyone ? "1 OR " : "")(birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL)
                        OR id IN (SELECT personId FROM calendarDate) OR id IN (SELECT personId FROM labelledDate))
                 ORDER BY id
                 """
@@ -352,6 +357,11 @@ extension PersonRecord {
                 reminderDays: (row[10] as String?).flatMap(ReminderDays.init)
             )
             if !labelled.isEmpty { person.labelledDates = labelled[id] ?? [] }
+            if everyone, let nameDays {
+                person.nameParts.given = row[13]
+                person.labelledDates += NameDays.events(of: person, in: nameDays.lists, label: nameDays.label, choice: nameDays.choices[id])
+                if person.birthday == nil, person.anniversary == nil, person.alternateDates.isEmpty, person.labelledDates.isEmpty { continue }
+            }
             if !rules.isEmpty, let shared = rules[id] {
                 // `excluded = 0`: the card does not exclude them, or their choice includes them.
                 person.exclusion.choice = (row[11] as String?).flatMap(Exclusion.Choice.init(rawValue:))

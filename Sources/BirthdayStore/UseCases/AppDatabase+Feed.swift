@@ -58,9 +58,11 @@ extension AppDatabase {
     package func feedContents() async throws(StoreError) -> FeedContents {
         try await read { db in
             let (revision, changedAt) = try RevisionRecord.current(db)
+            let settings = try SettingRecord.settings(db)
+            let label = Localizer(setting: settings.language, systemLocale: nil)(.plain(.nameDayLabel))
             return FeedContents(
-                people: try PersonRecord.datedPeople(db),
-                settings: try SettingRecord.settings(db),
+                people: try PersonRecord.datedPeople(db, nameDays: (settings.nameDayLists, label, settings.nameDayChoices)),
+                settings: settings,
                 revision: revision,
                 changedAt: changedAt
             )

@@ -29,3 +29,49 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// Records `birthdays name-days off PERSON` (`.off`), `name-days set
+    /// PERSON MM-DD` (`.day`), or forgets the choice (`nil`: the lists decide
+    /// again) for the person with `id`; imports and syncs never change it.
+    /// Rescheduled in the same transaction when a `scheduler` is given.
+    package func setNameDayChoice(
+        _ choice: NameDayChoice?,
+        personID id: String,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler? = nil
+    ) async throws(StoreError) -> Settings {
+        try await write(at: now) { db in
+            var settings = try SettingRecord.settings(db)
+            settings.nameDayChoices[id] = choice
+            try SettingRecord.set(NameDayChoice.stored(settings.nameDayChoices), for: NameDayChoice.storedKey, db)
+            if let scheduler { _ = try scheduler.reschedule(db) }
+            return settings
+        }
+    }
+}
+
+extension AppDatabase {
+    /// Stores `list` as the list of your own under its code (`birthdays
+    /// name-days import FILE --country CODE`), replacing one imported before
+    /// and winning over a shipped list of that code, and adds the code to the
+    /// `name-days` setting; one transaction, rescheduled when a `scheduler` is given.
+    package func importNameDayList(
+        _ list: NameDayList,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler? = nil
+    ) async throws(StoreError)
+        -> Settings
+    {
+        try await write(at: now) { db in
+            try SettingRecord.set(list.text, for: NameDayList.storedPrefix + list.country, db)
+            var settings = try SettingRecord.settings(db)
+            if !settings.nameDays.contains(list.country) {
+                settings.nameDays.append(list.country)
+                try SettingRecord.set(settings.text(for: .nameDays), for: SettingKey.nameDays.rawValue, db)
+            }
+            if let scheduler { _ = try scheduler.reschedule(db) }
+            return settings
+        }
+    }
+}

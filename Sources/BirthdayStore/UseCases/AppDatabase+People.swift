@@ -120,6 +120,19 @@ extension AppDatabase {
                 )
             )
         }
+        // Name days from the lists the `name-days` setting names.
+        try PersonRecord.forEachNameDay(db, lists: upcoming.nameDayLists, label: upcoming.nameDayLabel, choices: upcoming.nameDayChoices) {
+            nameDay,
+            traits,
+            identity in
+            guard let treatment = rules.treatment(of: nameDay, for: traits) else { return }
+            let next = nameDay.date.nextOccurrence(onOrAfter: upcoming.today, leapDay: upcoming.leapDay)
+            if let withinDays, upcoming.today.days(to: next) > withinDays { return }
+            let (id, name, nickname) = identity()
+            selector.insert(
+                upcoming.occurrence(of: nameDay, ordinal: 1, personID: id, name: names.pick(name: name, nickname: nickname), zone: treatment.zone)
+            )
+        }
         // Labelled dates, each an event of its own under its label.
         try LabelledDateRecord.forEachDatedEvent(db) { labelled, ordinal, traits, identity in
             guard let treatment = rules.treatment(of: labelled, for: traits) else { return }

@@ -122,6 +122,15 @@ package struct NotificationScheduler: Sendable {
             guard let treatment = rules.treatment(of: alternate.kind, for: traits) else { return }
             planner.offer(alternate.date, kind: alternate.kind, treatment: treatment, identity: identity)
         }
+        // Name days, in the words of the reminders' language.
+        let nameDayLabel = settings.localizer(systemLocale: systemLocale)(.plain(.nameDayLabel))
+        try PersonRecord.forEachNameDay(db, lists: settings.nameDayLists, label: nameDayLabel, choices: settings.nameDayChoices) {
+            nameDay,
+            traits,
+            identity in
+            guard let treatment = rules.treatment(of: nameDay, for: traits) else { return }
+            planner.offer(nameDay, ordinal: 1, treatment: treatment, identity: identity)
+        }
         // Labelled dates, under the label rules (``LabelRules``).
         try LabelledDateRecord.forEachDatedEvent(db) { labelled, ordinal, traits, identity in
             guard let treatment = rules.treatment(of: labelled, for: traits) else { return }

@@ -29,7 +29,8 @@ extension BirthdaysCommand.SettingsCommand {
         /// it takes (`channels` is checked in ``run()``, against the channels added).
         func validate() throws {
             let key = try SettingKey.typed(typedKey)
-            guard key != .channels else { return }
+            // A `name-days` code may be a list of your own: the store checks it against the lists imported.
+            guard key != .channels, key != .nameDays else { return }
             var check = Settings()
             do {
                 try check.set(key, to: value)

@@ -35,7 +35,15 @@ extension BirthdaysCommand {
             }
             try output(SafeText.line(found.name))
             try output(localizer(.showID(found.id)))
-            let lines = PersonDetails.lines(for: found, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries, in: localizer)
+            // Name days from the lists of the `name-days` setting are shown like the card's labelled dates.
+            var shown = found
+            shown.labelledDates += NameDays.events(
+                of: found,
+                in: settings.nameDayLists,
+                label: localizer(.plain(.nameDayLabel)),
+                choice: settings.nameDayChoices[found.id]
+            )
+            let lines = PersonDetails.lines(for: shown, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries, in: localizer)
             for item in lines {
                 try output(item)
             }
