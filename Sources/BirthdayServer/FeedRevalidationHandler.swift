@@ -179,7 +179,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         needsFlush = true
         guard let start else { return }
         logger.info(
-            "\(method.rawValue) \(AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/")) 304",
+            "\(method.rawValue) \(AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/.ics")) 304",
             metadata: [
                 "hb.request.id": .stringConvertible(RequestID()),
                 "http.bytes": "0",
