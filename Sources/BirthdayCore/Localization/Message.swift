@@ -380,7 +380,8 @@ public struct Message: Sendable, Hashable {
             case .showCalendarBirthday, .showCalendarAnniversary: [.text, .text, .text, .text]
             case .showCalendarBirthdayAge, .showCalendarAnniversaryYears: [.text, .text, .text, .number, .text]
             case .feedBirthdayTitle, .feedAnniversaryTitle, .feedMemorialTitle: [.text]
-            case .ordinal, .feedBorn, .feedSince, .inDays, .pageYear, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge, .upcomingNone,
+            case .ordinal, .feedBorn, .feedSince, .inDays, .pageYear, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge,
+                .upcomingNone,
                 .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
                 [.number]
