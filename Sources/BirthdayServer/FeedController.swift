@@ -121,7 +121,13 @@ struct FeedController<Source: FeedSource> {
             let page = PageRequest(host: PageRequest.validHost(request.head.authority), layout: layout)
             if FeedToken.constantTimeEquals(token, try await source.token()) {
                 if isPage {
-                    entry = try await pageCache(page).entry()
+                    // Served from the cache without entering its actor while the revision holds.
+                    let cache = pageCache(page)
+                    if let cached = cache.cached(revision: try await source.listRevision()) {
+                        entry = cached
+                    } else {
+                        entry = try await cache.entry()
+                    }
                 } else if isList {
                     entry = try await listCache.entry()
                 } else if let cached = cache.cached(revision: try await source.revision()) {

@@ -40,9 +40,10 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     static func loggedPath(_ path: String) -> String {
         if path == "/healthz" || path == "/page.css" || path == "/favicon.svg" { return path }
         if path.hasPrefix("/calendar/") {
-            if path.hasSuffix(".json") { return "/calendar/<redacted>.json" }
-            if path.hasSuffix(".ics") { return "/calendar/<redacted>.ics" }
-            return "/calendar/<redacted>"
+            let file = path.dropFirst("/calendar/".count)
+            // The page: a token without an extension (the fast path names the feed as "/calendar/").
+            if !file.isEmpty && !file.contains(".") { return "/calendar/<redacted>" }
+            return path.hasSuffix(".json") ? "/calendar/<redacted>.json" : "/calendar/<redacted>.ics"
         }
         return "<other>"
     }

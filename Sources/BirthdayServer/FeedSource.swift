@@ -58,8 +58,11 @@ package struct PageRequest: Hashable, Sendable {
         guard let host, !host.isEmpty, host.utf8.count <= 255 else { return nil }
         let allowed = host.utf8.allSatisfy { byte in
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: ":"),
-                    UInt8(ascii: "["), UInt8(ascii: "]")].contains(byte)
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || [
+                    UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: ":"),
+                    UInt8(ascii: "["), UInt8(ascii: "]"),
+                ].contains(byte)
         }
         return allowed ? host : nil
     }

@@ -11,7 +11,6 @@ import Testing
 struct PageBrowserTests {
     static let script = Repository.root.appendingPathComponent("Tests/Browser/page_check.py").path
 
-
     /// Opens `url` and returns what the page showed and did (the script's JSON).
     static func check(_ url: String, screenshot: String? = nil) async throws -> [String: Any] {
         var arguments = [SystemTools.python, script, url, "--axe"]
@@ -23,8 +22,10 @@ struct PageBrowserTests {
 
     @Test func thePageRendersWithNothingFromElsewhereNoScriptAndOneLandscapePage() async throws {
         let served = try await PageCommandTests.serve(
-            [("ada", "Ada Lovelace", "1990-03-11"), ("alan", "Alan Turing", "1996-06-23"),
-             ("x", "<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\">Eve", "1980-12-24")]
+            [
+                ("ada", "Ada Lovelace", "1990-03-11"), ("alan", "Alan Turing", "1996-06-23"),
+                ("x", "<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\">Eve", "1980-12-24"),
+            ]
         )
         defer { served.stop() }
         let screenshot = served.cli.path("page.png")
@@ -84,12 +85,12 @@ struct PageBrowserTests {
 
 /// What the browser tests need.
 enum BrowserTools {
-/// What the browser tests need and do not find, or `nil`.
-static var missing: String? {
-    if !FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") { return "needs chromium (apt: chromium)" }
-    if !FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") { return "needs chromedriver (apt: chromium-driver)" }
-    if !SystemTools.pythonHas("selenium") { return "needs python3-selenium (apt: python3-selenium)" }
-    if !SystemTools.pythonHas("axe_selenium_python") { return "needs axe-selenium-python (make deps-test installs it from PyPI)" }
-    return nil
-}
+    /// What the browser tests need and do not find, or `nil`.
+    static var missing: String? {
+        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") { return "needs chromium (apt: chromium)" }
+        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") { return "needs chromedriver (apt: chromium-driver)" }
+        if !SystemTools.pythonHas("selenium") { return "needs python3-selenium (apt: python3-selenium)" }
+        if !SystemTools.pythonHas("axe_selenium_python") { return "needs axe-selenium-python (make deps-test installs it from PyPI)" }
+        return nil
+    }
 }

@@ -87,14 +87,19 @@ import Testing
         #expect(next.prefix(400).contains("tomorrow"))
         #expect(next.prefix(400).contains("Ada Lovelace"))
         #expect(body.contains("birthday, turns 36"))
-        #expect(body.contains("<td class=\"has round\" tabindex=\"0\"><span class=\"day\">23</span><span class=\"who\"><span>Alan Turing"), "30: round")
+        #expect(
+            body.contains("<td class=\"has round\" tabindex=\"0\"><span class=\"day\">23</span><span class=\"who\"><span>Alan Turing"),
+            "30: round"
+        )
         #expect(body.contains("<td class=\"today\"><span class=\"day\" aria-current=\"date\">10</span>"))
         #expect(body.contains("href=\"\(served.token).ics\""), "the feed, relative to the page")
         #expect(body.contains("webcal://127.0.0.1:\(served.port)/calendar/\(served.token).ics"))
         #expect(body.contains("<svg"), "the QR code, drawn inline")
         // Its stylesheet and icon come from the same server, without the token.
-        #expect(try await Self.curl(["-o", "/dev/null", "-w", "%{http_code} %{content_type}", "http://127.0.0.1:\(served.port)/page.css"]).stdout
-            == "200 text/css; charset=utf-8")
+        #expect(
+            try await Self.curl(["-o", "/dev/null", "-w", "%{http_code} %{content_type}", "http://127.0.0.1:\(served.port)/page.css"]).stdout
+                == "200 text/css; charset=utf-8"
+        )
         #expect(try await Self.curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(served.port)/favicon.svg"]).stdout == "200")
         // The access log never holds the token or a name.
         #expect(!served.server.stderr.contains(served.token) && !served.server.stdout.contains(served.token))

@@ -78,7 +78,8 @@ import Testing
         #expect(!page.contains(served.token))
 
         // The database keeps the token's hash, never the token.
-        let database = try Data(contentsOf: URL(fileURLWithPath: served.cli.databasePath))
+        let database =
+            try Data(contentsOf: URL(fileURLWithPath: served.cli.databasePath))
             + ((try? Data(contentsOf: URL(fileURLWithPath: served.cli.databasePath + "-wal"))) ?? Data())
         #expect(database.range(of: Data(token.utf8)) == nil)
         #expect(database.range(of: Data(Share.tokenHash(token).utf8)) != nil)

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import BirthdayCore
+
+/// The page for the year as a value (issue 35): SHA-256 of share tokens,
+/// escaping, the QR code's SVG, the months and what a share shows.
+@Suite struct YearPageTests {
+    // MARK: SHA-256
+
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
+        (String(repeating: "a", count: 1000), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"),
+    ])
+    func sha256MatchesTheStandardsVectors(text: String, digest: String) {
+        #expect(SHA256.hex(text) == digest)
+    }
+
+    // MARK: Escaping
+
+    @Test func htmlTextEscapesEverythingThatEndsATextOrAnAttribute() {
+        #expect(HTMLText.escaped("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(HTMLText.name("Ada\u{0}\nLovelace\u{1B}[31m") == "Ada Lovelace [31m", "one line, no control character")
+        #expect(HTMLText.name(String(repeating: "x", count: 500)).count <= 201)
+    }
+
+    @Test func theQRCodeIsOnePathOfRunsWithoutStyle() {
+        let svg = QRSVG.svg(size: 3, label: "code") { x, y in y == 1 && x < 2 }
+        #expect(svg.contains("viewBox=\"0 0 11 11\""))
+        #expect(svg.contains("d=\"M4 5h2v1h-2z\""))
+        #expect(!svg.contains("style"))
+    }
+
+    // MARK: The page
+
+    static let today = LocalDate(year: 2026, month: 3, day: 10)!
+
+    static func event(_ id: String, _ name: String, _ month: Int, _ day: Int, age: Int?) -> Occurrence {
+        let date = LocalDate(year: 2026, month: month, day: day)!
+        return Occurrence(
+            personID: id,
+            name: name,
+            kind: .birthday,
+            date: date,
+            eventDate: EventDate(year: age.map { 2026 - $0 }, month: month, day: day),
+            calendarDate: nil,
+            age: age,
+            daysUntil: today.days(to: date)
+        )
+    }
+
+    @Test func thePageHasTwelveMonthsOfTheYearWithEachDayOnceAndTheEventsNamed() {
+        let events = [Self.event("a", "Ada", 3, 11, age: 36), Self.event("b", "Bob", 2, 28, age: nil), Self.event("c", "Cy", 12, 31, age: 30)]
+        let page = YearPage(
+            today: Self.today,
+            year: events,
+            next: YearPage.nextEvents(events.filter { $0.daysUntil >= 0 }),
+            links: .init(ics: "t.ics", json: nil, webcal: nil, qrSVG: nil)
+        )
+        let html = page.html(.english)
+        #expect(html.components(separatedBy: "<section class=\"month\"").count - 1 == 12)
+        #expect(html.components(separatedBy: "<span class=\"day\"").count - 1 == 365, "2026 is no leap year")
+        #expect(html.contains("<h3 id=\"m3\">March</h3>"))
+        #expect(html.contains("<td class=\"has round\" tabindex=\"0\"><span class=\"day\">31</span>"), "Cy turns 30")
+        #expect(html.contains("<span class=\"when\">tomorrow</span>"))
+        #expect(!html.contains("<script"))
+        // 1 March 2026 is a Sunday: six empty cells before it in a week from Monday.
+        #expect(html.contains("<tbody>\n<tr>" + String(repeating: "<td></td>", count: 6) + "<td><span class=\"day\">1</span>"))
+    }
+
+    @Test func withoutAgesNoAgeIsWritten() {
+        let events = [Self.event("a", "Ada", 3, 11, age: 36)]
+        let page = YearPage(
+            today: Self.today,
+            year: events,
+            next: events,
+            showAges: false,
+            links: .init(ics: "t.ics", json: nil, webcal: nil, qrSVG: nil)
+        )
+        #expect(!page.html(.english).contains("36"))
+    }
+
+    @Test func theNextListHoldsAMonthAndAtLeastEight() {
+        let events = (1...20).map { Self.event("p\($0)", "P\($0)", 3 + $0 / 4, 1 + $0, age: nil) }.sorted { $0.daysUntil < $1.daysUntil }
+        let next = YearPage.nextEvents(events)
+        #expect(next.count >= YearPage.nextCount)
+        #expect(next.dropFirst(YearPage.nextCount).allSatisfy { $0.daysUntil <= YearPage.nextDays })
+    }
+
+    // MARK: Shares
+
+    @Test func aShareKeepsItsMembersAndDropsYearsAndAges() {
+        let share = Share(id: 1, name: "Family", groups: ["Family"], showAges: true, showYears: false, createdAt: Date())
+        let events = [Self.event("a", "Ada", 3, 11, age: 36), Self.event("b", "Bob", 4, 1, age: 40)]
+        let shown = share.events(events, members: ["a"])
+        #expect(shown.map(\.name) == ["Ada"])
+        #expect(shown.first?.age == nil)
+        #expect(shown.first?.eventDate?.year == nil)
+        #expect(shown.first?.personID != "a", "the id is hashed")
+        let people = share.people(
+            [
+                Person(
+                    id: "a",
+                    name: "Ada",
+                    source: ContactSource(file: "", index: 0, line: 0),
+                    birthday: EventDate(year: 1990, month: 3, day: 11),
+                    contactPoints: [ContactPoint(kind: .email, value: "ada@example.org")]
+                )
+            ],
+            members: ["a"]
+        )
+        #expect(people.first?.birthday?.year == nil)
+        #expect(people.first?.contactPoints.isEmpty == true)
+        #expect(!share.settings(Settings()).calendarAges)
+        #expect(Share.validName("Fam\nily") == nil)
+        #expect(Share.validName("  Family ") == "Family")
+    }
+}
