@@ -41,7 +41,7 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         if path == "/healthz" || path == "/page.css" || path == "/favicon.svg" { return path }
         if path.hasPrefix("/calendar/") {
             let file = path.dropFirst("/calendar/".count)
-            // The page: a token without an extension (the fast path names the feed as "/calendar/").
+            // The page: a token without an extension.
             if !file.isEmpty && !file.contains(".") { return "/calendar/<redacted>" }
             return path.hasSuffix(".json") ? "/calendar/<redacted>.json" : "/calendar/<redacted>.ics"
         }
