@@ -616,8 +616,13 @@ measure_sources() {
     fact sources_cards "$(find "$rdir/storage/collection-root/alice/book" -maxdepth 1 -name '*.vcf' | wc -l)"
     local add=("$BIN" sources add "$url" --username alice --password-command "echo secret" --database "$db")
 
-    # First sync: `sources add` on a new database (discovery, then the whole book).
-    hf sources-first "$MID_RUNS" --prepare "rm -f $db $db-wal $db-shm" -- "${add[@]}"
+    # First sync: `sources add` on a new database (discovery, then the whole book). The limit beside
+    # it: curl sending the sync-collection REPORT that returns every card, alternately with ours.
+    $PY bench/peers/sync_report.py - source "$OUT/sources-all.xml"
+    $PY bench/peers/alternate.py "$OUT" "$MID_RUNS" sources-first sources-first-limit --prepare "rm -f $db $db-wal $db-shm" \
+        -- "${add[@]}" \
+        -- curl -sf -o /dev/null -u alice:secret -X REPORT -H 'Depth: 0' -H 'Content-Type: application/xml' \
+        --data-binary "@$OUT/sources-all.xml" "$url"
     rm -f "$db" "$db-wal" "$db-shm"
     before=$(our_requests "$rdir")
     "${add[@]}" --json >"$OUT/sources-first.json"
@@ -639,7 +644,14 @@ measure_sources() {
     # Incremental: one card (with a birthday, so a person changes) changed among all of
     # them, on the database of the first sync.
     card=$(find "$rdir/storage/collection-root/alice/book" -maxdepth 1 -name '*.vcf' -exec grep -l '^BDAY' {} + | sort | sed -n 1p)
-    hf sources-incremental "$RUNS" --prepare "$PY bench/peers/change_card.py $card" -- "$BIN" sources sync Book --database "$db"
+    # The limit beside it: curl sending the same sync-collection REPORT (with address-data) from the
+    # token our database holds, alternately with ours; before each, one card changes on disk.
+    script "$OUT/sources-change.sh" "$PY bench/peers/sync_report.py '$db' source '$OUT/sources-report.xml'" \
+        "$PY bench/peers/change_card.py '$card'"
+    $PY bench/peers/alternate.py "$OUT" "$RUNS" sources-incremental sources-incremental-limit --prepare "$OUT/sources-change.sh" \
+        -- "$BIN" sources sync Book --database "$db" \
+        -- curl -sf -o /dev/null -u alice:secret -X REPORT -H 'Depth: 0' -H 'Content-Type: application/xml' \
+        --data-binary "@$OUT/sources-report.xml" "$url"
     $PY bench/peers/change_card.py "$card"
     before=$(our_requests "$rdir")
     "$BIN" sources sync Book --database "$db" --json >"$OUT/sources-incremental.json"
@@ -734,8 +746,15 @@ measure_publish() {
     HF_WARMUP=0 hf vdirsyncer-publish 1 --prepare "$OUT/vdirsyncer-prepare.sh" -- vdirsyncer -c "$vds/config" sync
     fact vdirsyncer_publish_files "$(find "$rdir/storage/collection-root/alice/vdirsyncer" -maxdepth 1 -name '*.ics' | wc -l)"
 
-    # Republish with nothing changed: one listing of the calendar's tags.
-    hf publish-unchanged "$RUNS" -- "$BIN" publish sync --database "$db"
+    # Republish with nothing changed: one sync-collection REPORT from the token the target keeps.
+    # The limit beside it: curl sending the same REPORT with that token (the server's own answer
+    # to an empty delta), alternately with ours, after one publish that settles the token.
+    "$BIN" publish sync --database "$db" >/dev/null
+    $PY bench/peers/sync_report.py "$db" publish "$OUT/publish-report.xml"
+    $PY bench/peers/alternate.py "$OUT" "$RUNS" publish-unchanged publish-unchanged-limit \
+        -- "$BIN" publish sync --database "$db" \
+        -- curl -sf -o /dev/null -u alice:secret -X REPORT -H 'Depth: 0' -H 'Content-Type: application/xml' \
+        --data-binary "@$OUT/publish-report.xml" "$url"
     before=$(our_requests "$rdir")
     "$BIN" publish sync --database "$db" >/dev/null
     fact publish_unchanged_requests "$(($(our_requests "$rdir") - before))"

@@ -264,7 +264,9 @@ public struct PublishPlan: Sendable, Equatable {
 
     /// A path with its percent-encoding undone: how listings and records are compared.
     public static func decodedPath(_ path: String) -> String {
-        path.removingPercentEncoding ?? path
+        // Most paths have nothing encoded; Foundation's decoding costs a CFString round trip each.
+        guard path.utf8.contains(UInt8(ascii: "%")) else { return path }
+        return path.removingPercentEncoding ?? path
     }
 
     /// The name of the resource at `href` (its last path segment, as sent):

@@ -13,6 +13,9 @@ enum ContactFormat: Equatable {
     /// UTF-16 make it binary; a first line with a comma, semicolon or tab
     /// makes it CSV.
     static func detect(_ data: Data) -> ContactFormat {
+        // The common case first, without a pass over 64 KiB: a file (or a CardDAV
+        // member) that starts with `BEGIN:VCARD`, after an optional UTF-8 BOM and blanks.
+        if startsWithBeginVCard(data) { return .vCard }
         let head = data.prefix(65_536)
         guard head.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return .empty }
         // Dropping NUL bytes turns ASCII in UTF-16 (either byte order) into ASCII.
@@ -30,5 +33,19 @@ enum ContactFormat: Equatable {
             return .csv
         }
         return .unknown
+    }
+
+    /// Whether `data` starts with `BEGIN:VCARD` in any case, after an optional UTF-8 BOM and blanks.
+    private static func startsWithBeginVCard(_ data: Data) -> Bool {
+        var index = data.startIndex
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
+        while index < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[index]) { index += 1 }
+        let expected = Array("begin:vcard".utf8)
+        guard data.endIndex - index >= expected.count else { return false }
+        for (offset, byte) in expected.enumerated() {
+            let found = data[index + offset]
+            if (found >= 0x41 && found <= 0x5A ? found | 0x20 : found) != byte { return false }
+        }
+        return true
     }
 }
