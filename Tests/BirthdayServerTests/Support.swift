@@ -118,21 +118,23 @@ actor TestFeedSource: FeedSource {
 /// response, a server that closes mid-request, a client that sends nothing.
 enum RawHTTP {
     /// Connects to 127.0.0.1:`port`, sends `request`, and reads until the
-    /// server closes the connection. A 10-second receive timeout only guards
-    /// against hanging the suite; no assertion depends on time.
+    /// server closes the connection, or with `headOnly` until the end of the
+    /// response's head (for an answer without a body on a connection the
+    /// server keeps open). A 60-second receive timeout only guards against
+    /// hanging the suite; no assertion depends on time.
     ///
     /// The blocking socket calls run on a thread of their own: on a
     /// cooperative thread they could starve the server's own tasks.
-    static func exchange(port: Int, _ request: String) async throws -> String {
+    static func exchange(port: Int, _ request: String, headOnly: Bool = false) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Result { try blockingExchange(port: port, request) })
+                continuation.resume(with: Result { try blockingExchange(port: port, request, headOnly: headOnly) })
             }
             thread.start()
         }
     }
 
-    private static func blockingExchange(port: Int, _ request: String) throws -> String {
+    private static func blockingExchange(port: Int, _ request: String, headOnly: Bool) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         defer { close(fd) }
@@ -154,6 +156,9 @@ enum RawHTTP {
             let count = recv(fd, &buffer, buffer.count, 0)
             if count > 0 {
                 received += buffer[0..<count]
+                if headOnly, received.count >= 4, received.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+                    return String(decoding: received, as: UTF8.self)
+                }
             } else if count == 0 || errno == ECONNRESET {
                 return String(decoding: received, as: UTF8.self)
             } else if errno != EINTR {
