@@ -412,7 +412,8 @@ public struct Message: Sendable, Hashable {
             case .labelledBody: [.text, .text]
             case .labelExcluded, .labelIncluded: [.text, .number]
             case .nameDayLabel: []
-            case .ordinal, .feedBorn, .feedSince, .inDays, .pageYear, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge, .upcomingNone,
+            case .ordinal, .feedBorn, .feedSince, .inDays, .pageYear, .upcomingBirthdayAge, .upcomingAnniversaryYears, .upcomingMemorialAge,
+                .upcomingNone,
                 .onboardingNextMore, .birthdayAheadTitle, .anniversaryAheadTitle, .birthdayWeeksTitle, .anniversaryWeeksTitle, .pendingDaysBefore,
                 .errorCommandFailed, .errorCommandKilled, .errorCommandTimeout:
                 [.number]
