@@ -108,6 +108,24 @@ package struct PushChannel: NotificationSink {
             }
         }
         let request = Self.request(for: reminder, url: url, token: token)
+        let reply = try await Self.post(request, helper: helper, environment: environment, deadline: deadline, clock: clock, channel: name)
+        if let error = Self.error(for: reply, channel: name, deadline: deadline, masking: url.topic) { throw error }
+    }
+
+    /// The server and topic of this delivery.
+    /// Hands `request` to the network helper's `post` (on its standard input:
+    /// the URL and any token never reach an argument list) and reads its
+    /// ``PushReply``: the one way an ntfy or Gotify channel and a team room's
+    /// webhook send. The helper gets `deadline` for the server, and 5 s more
+    /// before it is stopped.
+    static func post(
+        _ request: PushRequest,
+        helper: String,
+        environment: [String: String],
+        deadline: Duration,
+        clock: any Clock<Duration>,
+        channel name: String
+    ) async throws(DeliveryError) -> PushReply {
         let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
         let outcome: ChildProcess.Outcome
         do {
@@ -134,10 +152,9 @@ package struct PushChannel: NotificationSink {
                 }
             throw .remoteUnavailable(channel: name, reason: "\(helper) \(ended) without an answer")
         }
-        if let error = Self.error(for: reply, channel: name, deadline: deadline, masking: url.topic) { throw error }
+        return reply
     }
 
-    /// The server and topic of this delivery.
     private func resolvedURL() throws(DeliveryError) -> PushURL {
         switch service {
         case .ntfy(let file):

@@ -67,30 +67,7 @@ package struct WebhookChannel: NotificationSink {
             throw .remoteRefused(channel: name, reason: error.description)
         }
         let request = Self.request(for: reminder, room: name, url: url)
-        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-        let outcome: ChildProcess.Outcome
-        do {
-            outcome = try await ChildProcess.run(
-                [helper, "post", "--deadline", String(seconds)],
-                environment: environment,
-                input: request.encoded(),
-                output: .capture(limit: 64 * 1024),
-                timeout: deadline + .seconds(5),
-                clock: clock
-            )
-        } catch {
-            throw .remoteUnavailable(channel: name, reason: "cannot start \(helper): \(error.reason)")
-        }
-        if Task.isCancelled { throw .cancelled }
-        if outcome.timedOut {
-            throw .remoteUnavailable(
-                channel: name,
-                reason: "the server did not answer within \(PushChannel.shown(deadline)) and the helper was stopped"
-            )
-        }
-        guard let reply = try? JSONDecoder().decode(PushReply.self, from: Data(outcome.output)) else {
-            throw .remoteUnavailable(channel: name, reason: "\(helper) ended without an answer")
-        }
+        let reply = try await PushChannel.post(request, helper: helper, environment: environment, deadline: deadline, clock: clock, channel: name)
         if let error = PushChannel.error(for: reply, channel: name, deadline: deadline, masking: nil) {
             throw Self.masking(url, in: error)
         }
