@@ -68,7 +68,32 @@ package struct AddedChannels: Sendable {
                 throw .secret(error)
             }
         }
-        if channel.kind == .apprise, let staged {
+        try await Self.store(
+            staged,
+            checkedByApprise: channel.kind == .apprise,
+            environment: environment,
+            taken: .nameTaken(channel.name),
+            insert: { () async throws(StoreError) -> Bool in try await database.addChannel(channel, now: now) },
+            undo: { _ = try? await database.removeChannel(named: channel.name) }
+        )
+        return channel
+    }
+
+    /// The one order in which a row and its secret file are made, for added
+    /// channels and team rooms alike: an Apprise secret is first checked where
+    /// it is staged (`apprise --dry-run`); the row is inserted (`insert` says
+    /// `false` when the name is taken: `taken` is thrown); only then is the
+    /// file moved into place, and if that fails the row is removed again
+    /// (`undo`). A staged file that is not committed is deleted with `staged`.
+    static func store(
+        _ staged: ChannelSecrets.Staged?,
+        checkedByApprise: Bool,
+        environment: [String: String],
+        taken: AddError,
+        insert: () async throws(StoreError) -> Bool,
+        undo: () async -> Void
+    ) async throws(AddError) {
+        if checkedByApprise, let staged {
             switch await AppriseChannel.understands(configuration: staged.temporary, environment: environment) {
             case true?: break
             case false?: throw .appriseRefuses
@@ -76,19 +101,18 @@ package struct AddedChannels: Sendable {
             }
         }
         let stored: Bool
-        do {
-            stored = try await database.addChannel(channel, now: now)
+        do throws(StoreError) {
+            stored = try await insert()
         } catch {
             throw .store(error)
         }
-        guard stored else { throw .nameTaken(channel.name) }
+        guard stored else { throw taken }
         do throws(ChannelSecretError) {
             try staged?.commit()
         } catch {
-            _ = try? await database.removeChannel(named: channel.name)
+            await undo()
             throw .secret(error)
         }
-        return channel
     }
 
     /// Removes the added channel `name` and its secrets; whether there was one.

@@ -40,26 +40,14 @@ package struct AnnounceRooms: Sendable {
         } catch {
             throw .secret(error)
         }
-        if room.kind == .apprise {
-            switch await AppriseChannel.understands(configuration: staged.temporary, environment: environment) {
-            case true?: break
-            case false?: throw .appriseRefuses
-            case nil: throw .appriseMissing
-            }
-        }
-        let stored: Bool
-        do {
-            stored = try await database.addAnnounceRoom(room, now: now)
-        } catch {
-            throw .store(error)
-        }
-        guard stored else { throw .roomTaken(room.name) }
-        do throws(ChannelSecretError) {
-            try staged.commit()
-        } catch {
-            _ = try? await database.removeAnnounceRoom(named: room.name)
-            throw .secret(error)
-        }
+        try await AddedChannels.store(
+            staged,
+            checkedByApprise: room.kind == .apprise,
+            environment: environment,
+            taken: .roomTaken(room.name),
+            insert: { () async throws(StoreError) -> Bool in try await database.addAnnounceRoom(room, now: now) },
+            undo: { _ = try? await database.removeAnnounceRoom(named: room.name) }
+        )
         return room
     }
 
