@@ -101,11 +101,12 @@ package struct DatabaseFeedSource: FeedSource {
         try await feed(from: try await database.feedContents())
     }
 
-    /// The feed of `contents` (the owner's, or a share's).
-    func feed(from contents: FeedContents) async throws -> FeedSnapshot {
+    /// The feed of `contents` (the owner's, or a share's: a share's has no
+    /// alarms, which are the owner's reminder settings).
+    func feed(from contents: FeedContents, includeAlarms: Bool = true) async throws -> FeedSnapshot {
         let localizer = contents.settings.localizer(systemLocale: systemLocale)
         let today = today(zone: contents.settings.resolvedTimeZone(system: systemTimeZone()))
-        let exporter = CalendarExporter(settings: contents.settings, localizer: localizer, today: today)
+        let exporter = CalendarExporter(settings: contents.settings, includeAlarms: includeAlarms, localizer: localizer, today: today)
         let lastChange = exporter.lastChange(of: contents.people, changedAt: contents.changedAt)
         let body = try await Blocking.run { () throws(ExportError) in
             try exporter.export(contents.people, lastChange: lastChange)
@@ -181,20 +182,24 @@ package struct DatabaseFeedSource: FeedSource {
     ) async -> FeedSnapshot {
         let localizer = contents.settings.localizer(systemLocale: systemLocale)
         let webcal = request.host.map { "webcal://\($0)/calendar/\(token).ics" }
-        let page = YearPage(
-            today: today,
-            year: contents.year,
-            next: YearPage.nextEvents(contents.next),
-            showAges: showAges,
-            layout: request.layout,
-            links: YearPage.Links(
-                ics: token + ".ics",
-                json: token + ".json",
-                webcal: webcal,
-                qrSVG: webcal.flatMap { drawQR($0, HTMLText.escaped(localizer(.pageQR))) }
+        let drawQR = drawQR
+        // The QR code too is drawn off the event loop: its first drawing loads libqrencode.
+        let body = await Blocking.run {
+            let page = YearPage(
+                today: today,
+                year: contents.year,
+                next: YearPage.nextEvents(contents.next),
+                showAges: showAges,
+                layout: request.layout,
+                links: YearPage.Links(
+                    ics: token + ".ics",
+                    json: token + ".json",
+                    webcal: webcal,
+                    qrSVG: webcal.flatMap { drawQR($0, HTMLText.escaped(localizer(.pageQR))) }
+                )
             )
-        )
-        let body = await Blocking.run { page.html(localizer) }
+            return page.html(localizer)
+        }
         let dayStarted = FireTime.instant(on: today, at: TimeOfDay(hour: 0, minute: 0)!, in: zone) ?? contents.changedAt
         return FeedSnapshot(
             body: body,

@@ -23,7 +23,7 @@ package struct ShareFeedSource: FeedSource {
 
     package func feed() async throws -> FeedSnapshot {
         guard let contents = try await owner.database.shareFeedContents(id: share.id) else { throw FeedSourceNoList() }
-        return try await owner.feed(from: contents)
+        return try await owner.feed(from: contents, includeAlarms: false)
     }
 
     package func list() async throws -> FeedSnapshot {

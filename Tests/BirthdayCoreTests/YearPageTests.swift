@@ -40,12 +40,12 @@ import Testing
 
     static let today = LocalDate(year: 2026, month: 3, day: 10)!
 
-    static func event(_ id: String, _ name: String, _ month: Int, _ day: Int, age: Int?) -> Occurrence {
+    static func event(_ id: String, _ name: String, _ month: Int, _ day: Int, age: Int?, kind: EventKind = .birthday) -> Occurrence {
         let date = LocalDate(year: 2026, month: month, day: day)!
         return Occurrence(
             personID: id,
             name: name,
-            kind: .birthday,
+            kind: kind,
             date: date,
             eventDate: EventDate(year: age.map { 2026 - $0 }, month: month, day: day),
             calendarDate: nil,
@@ -97,11 +97,14 @@ import Testing
     @Test func aShareKeepsItsMembersAndDropsYearsAndAges() {
         let share = Share(id: 1, name: "Family", groups: ["Family"], showAges: true, showYears: false, createdAt: Date())
         let events = [Self.event("a", "Ada", 3, 11, age: 36), Self.event("b", "Bob", 4, 1, age: 40)]
-        let shown = share.events(events, members: ["a"])
+        let ids = PublicID.generate().ids
+        let labelled = Self.event("a", "Ada", 5, 2, age: 8, kind: .labelled)
+        let shown = share.events(events + [labelled], members: ["a"], ids: ids)
         #expect(shown.map(\.name) == ["Ada"])
         #expect(shown.first?.age == nil)
         #expect(shown.first?.eventDate?.year == nil)
-        #expect(shown.first?.personID != "a", "the id is hashed")
+        #expect(shown.first?.personID == ids.person("a"), "the id is the keyed public id")
+        #expect(shown.count == 1, "a labelled date is not shared")
         let people = share.people(
             [
                 Person(
@@ -112,9 +115,20 @@ import Testing
                     contactPoints: [ContactPoint(kind: .email, value: "ada@example.org")]
                 )
             ],
-            members: ["a"]
+            members: ["a"],
+            ids: ids
         )
         #expect(people.first?.birthday?.year == nil)
+        // Years shown but ages refused: the JSON keeps the year, the feed does not (its series would start in it).
+        let noAges = Share(id: 2, name: "Team", groups: ["Team"], showAges: false, showYears: true, createdAt: Date())
+        let adaBorn1990 = Person(
+            id: "a",
+            name: "Ada",
+            source: ContactSource(file: "", index: 0, line: 0),
+            birthday: EventDate(year: 1990, month: 3, day: 11)
+        )
+        #expect(noAges.people([adaBorn1990], members: ["a"], ids: ids).first?.birthday == EventDate(year: nil, month: 3, day: 11))
+        #expect(noAges.events([Self.event("a", "Ada", 3, 11, age: 36)], members: ["a"], ids: ids).first?.age == nil)
         #expect(people.first?.contactPoints.isEmpty == true)
         #expect(!share.settings(Settings()).calendarAges)
         #expect(Share.validName("Fam\nily") == nil)

@@ -72,6 +72,8 @@ import Testing
                 #expect(!body.contains(hidden), "\(path) shows \(hidden)")
             }
         }
+        let feed = try await Self.get(served, token + ".ics").body
+        #expect(!feed.contains("BEGIN:VALARM"), "the owner's reminder settings are not shared")
         let page = try await Self.get(served, token).body
         #expect(page.contains("birthday, turns 36"), "ages by default")
         #expect(page.contains("href=\"\(token).ics\""), "its own links, not the owner's")
@@ -97,6 +99,8 @@ import Testing
         #expect(!(try await Self.get(served, noYears).body.contains("turns 36")))
         let ageless = try await Self.get(served, noAges + ".json").body
         #expect(ageless.contains("\"age\": null"))
+        let agelessFeed = try await Self.get(served, noAges + ".ics").body
+        #expect(agelessFeed.contains("Ada Lovelace") && !agelessFeed.contains("1990"), "a year in the feed would tell the age")
         #expect(!(try await Self.get(served, noAges).body.contains("turns 36")))
         let listed = try CLIProcess.array(try await served.cli.run("share", "list", "--json").stdout)
         #expect(listed.map { $0["name"] as? String } == ["Kids", "Quiet"])

@@ -7,12 +7,19 @@ import Foundation
 /// ## Rules
 /// - Only people in at least one of ``groups`` are shown; a share with no
 ///   group shows no one (`share add` asks for one).
-/// - Only names and dates: never contact points, notes, zones, or
-///   reminder settings; the feed's write and call links are off.
+/// - Only names and the dates of birthdays and anniversaries: never contact
+///   points, notes, zones, labelled dates (their labels are the owner's own
+///   words) or name days, and never reminder settings: the feed has no
+///   alarms, and its write and call links are off.
 /// - ``showYears`` off: no year of birth anywhere (no age either, which
 ///   would give it away), and dates in other calendars, whose words carry
 ///   a year, are left out.
-/// - ``showAges`` off: no age; the dates keep their years only in the JSON.
+/// - ``showAges`` off: no age; the dates keep their years only in the JSON
+///   (in the feed a year would start the series and tell the age), and the
+///   dates in other calendars are left out of the feed for the same reason.
+/// - People are named by their public ids (``PublicID/person(_:)``, keyed by
+///   the database's secret), never by the stored id, which can be a card's
+///   UID holding an address.
 /// - The token is never stored: only its SHA-256 (``tokenHash(_:)``); it is
 ///   printed once, when the share is made or rotated.
 public struct Share: Sendable, Hashable {
@@ -46,14 +53,15 @@ public struct Share: Sendable, Hashable {
     }
 
     /// The people the share's feed holds: those of `members`, with only
-    /// their names and dates, and no year unless ``showYears``.
-    public func people(_ people: [Person], members: Set<String>) -> [Person] {
-        people.compactMap { person in
+    /// their names and dates, and no year unless ``agesShown``.
+    public func people(_ people: [Person], members: Set<String>, ids: PublicID) -> [Person] {
+        let keepsYears = agesShown
+        return people.compactMap { person in
             guard members.contains(person.id) else { return nil }
-            var shown = Person(id: String(SHA256.hex(person.id).prefix(16)), name: person.name, source: person.source)
-            shown.birthday = person.birthday.flatMap { showYears ? $0 : EventDate(year: nil, month: $0.month, day: $0.day) }
-            shown.anniversary = person.anniversary.flatMap { showYears ? $0 : EventDate(year: nil, month: $0.month, day: $0.day) }
-            shown.alternateDates = showYears ? person.alternateDates : []
+            var shown = Person(id: ids.person(person.id), name: person.name, source: person.source)
+            shown.birthday = person.birthday.flatMap { keepsYears ? $0 : EventDate(year: nil, month: $0.month, day: $0.day) }
+            shown.anniversary = person.anniversary.flatMap { keepsYears ? $0 : EventDate(year: nil, month: $0.month, day: $0.day) }
+            shown.alternateDates = keepsYears ? person.alternateDates : []
             shown.deathDate = person.deathDate
             // What decides whether the owner's feed holds them at all.
             shown.exclusion = person.exclusion
@@ -64,14 +72,15 @@ public struct Share: Sendable, Hashable {
 
     /// The events the share's page and JSON hold: those of `members`,
     /// without age unless ``agesShown``, without year unless ``showYears``;
-    /// each person's id is replaced by a hash of it (a card's UID can say
-    /// more than a name: an address, a phone's account).
-    public func events(_ events: [Occurrence], members: Set<String>) -> [Occurrence] {
+    /// each person's id is replaced by their public id (a card's UID can say
+    /// more than a name: an address, a phone's account). Labelled dates and
+    /// name days are not shared.
+    public func events(_ events: [Occurrence], members: Set<String>, ids: PublicID) -> [Occurrence] {
         events.compactMap { event in
-            guard members.contains(event.personID) else { return nil }
+            guard members.contains(event.personID), event.kind != .labelled else { return nil }
             if !showYears && event.calendarDate != nil { return nil }
             return Occurrence(
-                personID: String(SHA256.hex(event.personID).prefix(16)),
+                personID: ids.person(event.personID),
                 name: event.name,
                 kind: event.kind,
                 date: event.date,

@@ -39,8 +39,9 @@ extension AppDatabase {
     package func shares() async throws(StoreError) -> [ShareSummary] {
         try await read { db in
             let people = try PersonRecord.datedPeople(db)
+            let ids = try Self.shareIDs(db)
             return try ShareRecord.all(db).map { share in
-                ShareSummary(share: share, people: share.people(people, members: try Self.members(of: share, db)).count)
+                ShareSummary(share: share, people: share.people(people, members: try Self.members(of: share, db), ids: ids).count)
             }
         }
     }
@@ -64,6 +65,14 @@ extension AppDatabase {
         return try await read { db in try ShareRecord.share(tokenHash: hash, db) }
     }
 
+    /// The keyed hash that names a share's people (``Share``): the
+    /// database's own, which its migrations create. A database without one
+    /// (never migrated by this program) gets a throwaway key for the
+    /// request: its ids change, but never reveal the stored ones.
+    static func shareIDs(_ db: Database) throws -> PublicID {
+        try SettingRecord.value(.publicIDKey, db).flatMap(PublicID.init(hexKey:)) ?? PublicID.generate().ids
+    }
+
     /// The ids of the people in any of the share's groups.
     static func members(of share: Share, _ db: Database) throws -> Set<String> {
         var members = Set<String>()
@@ -77,7 +86,7 @@ extension AppDatabase {
             guard let share = try ShareRecord.all(db).first(where: { $0.id == id }) else { return nil }
             let (revision, changedAt) = try RevisionRecord.current(db)
             return FeedContents(
-                people: share.people(try PersonRecord.datedPeople(db), members: try Self.members(of: share, db)),
+                people: share.people(try PersonRecord.datedPeople(db), members: try Self.members(of: share, db), ids: try Self.shareIDs(db)),
                 settings: share.settings(try SettingRecord.settings(db)),
                 revision: revision,
                 changedAt: changedAt
@@ -92,7 +101,8 @@ extension AppDatabase {
             let settings = try SettingRecord.settings(db)
             let (revision, changedAt) = try RevisionRecord.current(db)
             let events = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings), withinDays: withinDays)
-            return ListContents(events: share.events(events, members: try Self.members(of: share, db)), revision: revision, changedAt: changedAt)
+            let shown = share.events(events, members: try Self.members(of: share, db), ids: try Self.shareIDs(db))
+            return ListContents(events: shown, revision: revision, changedAt: changedAt)
         }
     }
 
@@ -104,8 +114,9 @@ extension AppDatabase {
             let members = try Self.members(of: share, db)
             var shown = contents
             shown.settings = share.settings(contents.settings)
-            shown.year = share.events(contents.year, members: members)
-            shown.next = share.events(contents.next, members: members)
+            let ids = try Self.shareIDs(db)
+            shown.year = share.events(contents.year, members: members, ids: ids)
+            shown.next = share.events(contents.next, members: members, ids: ids)
             return shown
         }
     }
