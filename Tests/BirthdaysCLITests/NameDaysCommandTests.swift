@@ -79,4 +79,55 @@ import Testing
         let wrong = try await cli.run("settings", "set", "name-days", "fi")
         #expect(wrong.status != 0 && wrong.stderr.contains("'fi' is not a valid name-days"), "\(wrong.stderr)")
     }
+
+    /// Every text of `name-days` comes from the catalog: German from LANG, Japanese from the `language` setting
+    /// (over LANG); the problem lines keep their file and line, and the days, codes and commands stay as written.
+    @Test func nameDaysSpeakTheUsersLanguage() async throws {
+        var cli = try CLIProcess(now: "2026-06-22T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        cli.extraEnvironment = ["LANG": "de_DE.UTF-8"]
+        let file = try cli.write("contacts.vcf", Self.cards)
+        #expect(try await cli.run("import", file).status == 0)
+        await #expect(try cli.run("name-days").stdout == "Namenstage sind aus. Einschalten mit: birthdays settings set name-days lv\n")
+        let hint = try await cli.run("name-days", "off", "janis")
+        #expect(hint.stdout == "Jānis Bērziņš: kein Namenstag. (Namenstage sind aus: birthdays settings set name-days lv)\n", "\(hint.stdout)")
+        try await cli.set("name-days", "lv")
+        await #expect(try cli.run("name-days", "reset", "janis").stdout == "Jānis Bērziņš: wieder entscheiden die Namenstagslisten.\n")
+        let german = try await cli.run("name-days").stdout
+        #expect(german.hasPrefix("ID     NAME           GEFUNDEN  TAG    LISTE\n"), "\(german)")
+        #expect(german.contains("Jānis Bērziņš  Jānis     06-24  lv"), "\(german)")
+        await #expect(try cli.run("name-days", "set", "janis", "07-01").stdout == "Jānis Bērziņš: Namenstag am 07-01.\n")
+        await #expect(try cli.run("name-days", "janis").stdout.contains("von dir gesetzt (name-days set)"))
+        await #expect(try cli.run("name-days", "zed").stdout == "Keine Namenstage: kein Vor- oder Spitzname steht auf der Liste.\n")
+
+        let mine = try cli.write("cz.csv", "06-25,Jana\n13-45,Nobody\n07-01,Jana,Jan\nxx\n")
+        let imported = try await cli.run("name-days", "import", mine, "--country", "cz")
+        #expect(imported.stdout == "cz: 2 Namen importiert; name-days = lv,cz; 2 Probleme\n", "\(imported.stdout)")
+        #expect(
+            imported.stderr == "cz.csv:2: „13-45“ ist kein als MM-TT geschriebener Tag\ncz.csv:4: „xx“ ist kein als MM-TT geschriebener Tag\n",
+            "\(imported.stderr)"
+        )
+        let empty = try await cli.run("name-days", "import", try cli.write("empty.csv", "# nothing\n"), "--country", "hu")
+        #expect(empty.status != 0 && empty.stderr.contains("empty.csv: kein Tag mit einem Namen darin; nichts wurde importiert"), "\(empty.stderr)")
+        let missing = try await cli.run("name-days", "import", cli.path("missing.csv"), "--country", "hu")
+        #expect(missing.status != 0 && missing.stderr.contains("missing.csv: kann nicht gelesen werden ("), "\(missing.stderr)")
+
+        // The setting wins over LANG.
+        try await cli.set("language", "ja")
+        let jana = try cli.write("jana.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:jana\r\nFN:Jana Nováková\r\nBDAY:1991-02-03\r\nEND:VCARD\r\n")
+        _ = try await cli.run("import", jana)
+        let japanese = try await cli.run("name-days").stdout
+        #expect(japanese.hasPrefix("ID     名前"), "\(japanese)")
+        #expect(japanese.contains("一致") && japanese.contains("リスト"), "\(japanese)")
+        #expect(japanese.contains("確認: 2 日あります。name-days set で選んでください"), "\(japanese)")
+        await #expect(try cli.run("name-days", "off", "jana").stdout == "Jana Nováková: 名前の日なし。\n")
+        await #expect(try cli.run("name-days", "jana").stdout.contains("オフ (name-days off)"))
+        await #expect(try cli.run("name-days", "set", "jana", "06-25").stdout == "Jana Nováková: 名前の日は 06-25。\n")
+        await #expect(try cli.run("name-days", "reset", "jana").stdout == "Jana Nováková: 名前の日のリストで再び決めます。\n")
+        let again = try await cli.run("name-days", "import", mine, "--country", "cz")
+        #expect(again.stdout == "cz: 2 件の名前を取り込みました。name-days = lv,cz; 問題 2 件\n", "\(again.stdout)")
+        #expect(again.stderr.hasPrefix("cz.csv:2: 「13-45」は MM-DD 形式の日付ではありません\n"), "\(again.stderr)")
+        try await cli.set("name-days", "cz")
+        await #expect(try cli.run("name-days", "zed").stdout == "名前の日はありません: リストに載っている名やニックネームはありません。\n")
+    }
 }

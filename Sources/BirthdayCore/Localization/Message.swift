@@ -371,6 +371,27 @@ public struct Message: Sendable, Hashable {
         case sourcesRemoved = "sources.removed"
         case sourcesRemovedKept = "sources.removed.kept"
 
+        // name-days
+        case nameDaysOff = "namedays.off"
+        case nameDaysNone = "namedays.none"
+        case nameDaysHeaderID = "namedays.header.id"
+        case nameDaysHeaderName = "namedays.header.name"
+        case nameDaysHeaderMatched = "namedays.header.matched"
+        case nameDaysHeaderDay = "namedays.header.day"
+        case nameDaysHeaderList = "namedays.header.list"
+        case nameDaysRowOff = "namedays.row.off"
+        case nameDaysRowSet = "namedays.row.set"
+        case nameDaysRowAsked = "namedays.row.asked"
+        case nameDaysPersonOff = "namedays.person.off"
+        case nameDaysPersonDay = "namedays.person.day"
+        case nameDaysPersonLists = "namedays.person.lists"
+        case nameDaysPersonOffHint = "namedays.person.off-hint"
+        case nameDaysImported = "namedays.import.done"
+        case nameDaysImportProblems = "namedays.import.problems"
+        case nameDaysImportEmpty = "namedays.import.empty"
+        case nameDaysImportUnreadable = "namedays.import.unreadable"
+        case nameDaysNotADay = "namedays.import.not-a-day"
+
         // publish
         case publishListingPropfind = "publish.listing.propfind"
 
@@ -436,6 +457,15 @@ public struct Message: Sendable, Hashable {
             case .sourcesProblems: [.number]
             case .sourcesRemoved: [.text, .number]
             case .sourcesRemovedKept: [.text]
+            case .nameDaysOff, .nameDaysImportEmpty, .nameDaysNotADay: [.text]
+            case .nameDaysNone, .nameDaysRowAsked, .nameDaysImportProblems: [.number]
+            case .nameDaysHeaderID, .nameDaysHeaderName, .nameDaysHeaderMatched, .nameDaysHeaderDay, .nameDaysHeaderList, .nameDaysRowOff,
+                .nameDaysRowSet, .nameDaysPersonOffHint:
+                []
+            case .nameDaysPersonOff, .nameDaysPersonLists: [.name]
+            case .nameDaysPersonDay: [.name, .text]
+            case .nameDaysImported: [.text, .number, .text]
+            case .nameDaysImportUnreadable: [.text, .text]
             case .digestWeekTitle, .digestWeekTitleMixed, .digestNext: [.text]
             case .digestMonthTitle, .digestMonthTitleMixed, .digestNone: [.text, .text]
             case .digestSpanTitle, .digestSpanTitleMixed, .digestLine: [.text, .text, .text]
@@ -852,6 +882,30 @@ extension Message {
     public static func sourcesProblems(_ count: Int) -> Message { Message(.sourcesProblems, .number(count)) }
     public static func sourcesRemoved(source: String, peopleLeft: Int) -> Message { Message(.sourcesRemoved, .text(source), .number(peopleLeft)) }
     public static func sourcesRemovedKept(source: String) -> Message { Message(.sourcesRemovedKept, .text(source)) }
+
+    /// `name-days` while the setting is empty: "Name days are off. Turn them on with: birthdays settings set name-days lv".
+    public static func nameDaysOff(allLists: String) -> Message { Message(.nameDaysOff, .text(allLists)) }
+    /// `name-days` when nobody matched; `lists` (how many are on) chooses "the list" or "the lists".
+    public static func nameDaysNone(lists: Int) -> Message { Message(.nameDaysNone, .number(lists)) }
+    /// A name a list gives `days` days: "asked: on 2 days; choose with name-days set".
+    public static func nameDaysAsked(days: Int) -> Message { Message(.nameDaysRowAsked, .number(days)) }
+    /// What `name-days off`, `set` or `reset` did: "Jānis: no name day.", "Jānis: name day on 07-01.",
+    /// "Jānis: the name-day lists decide again." (`day` is MM-DD; nil `choice` is reset).
+    public static func nameDayChoice(name: String, off: Bool, day: String?) -> Message {
+        if let day { return Message(.nameDaysPersonDay, .name(name), .text(day)) }
+        return Message(off ? .nameDaysPersonOff : .nameDaysPersonLists, .name(name))
+    }
+    /// `name-days import`: "cz: 2 names imported; name-days = lv,cz".
+    public static func nameDaysImported(country: String, names: Int, setting: String) -> Message {
+        Message(.nameDaysImported, .text(country), .number(names), .text(setting))
+    }
+    public static func nameDaysImportProblems(_ count: Int) -> Message { Message(.nameDaysImportProblems, .number(count)) }
+    public static func nameDaysImportEmpty(file: String) -> Message { Message(.nameDaysImportEmpty, .text(file)) }
+    public static func nameDaysImportUnreadable(file: String, reason: String) -> Message {
+        Message(.nameDaysImportUnreadable, .text(file), .text(reason))
+    }
+    /// A line of a name-day list that does not start with a day: "'13-45' is not a day written MM-DD".
+    public static func nameDaysNotADay(_ written: String) -> Message { Message(.nameDaysNotADay, .text(written)) }
 }
 
 // MARK: - Samples

@@ -15,8 +15,13 @@ public struct NameDayList: Hashable, Sendable {
 
     /// Reads a list written `MM-DD,name,name…`, one day a line (blank lines
     /// and lines starting with `#` are skipped); a line that is not one is a
-    /// problem naming `file` and its line, and the rest is still read.
-    public static func parse(_ text: String, country: String, file: String) -> (list: NameDayList, problems: [ImportProblem]) {
+    /// problem naming `file` and its line, in `localizer`'s language, and the rest is still read.
+    public static func parse(
+        _ text: String,
+        country: String,
+        file: String,
+        localizer: Localizer = .english
+    ) -> (list: NameDayList, problems: [ImportProblem]) {
         var days: [String: [EventDate]] = [:]
         var problems: [ImportProblem] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -27,7 +32,7 @@ public struct NameDayList: Hashable, Sendable {
             guard day.count == 2, day[0].count == 2, day[1].count == 2, let month = Int(day[0]), let dayOfMonth = Int(day[1]),
                 let date = EventDate(year: nil, month: month, day: dayOfMonth)
             else {
-                problems.append(ImportProblem(file: file, line: index + 1, message: "'\(parts[0])' is not a day written MM-DD"))
+                problems.append(ImportProblem(file: file, line: index + 1, message: localizer(.nameDaysNotADay(String(parts[0])))))
                 continue
             }
             for name in parts.dropFirst() where !name.isEmpty && name.contains(where: \.isLetter) {

@@ -30,12 +30,9 @@ extension BirthdaysCommand.NameDaysCommand {
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
-            let settings = try await context.database.settings()
+            let (settings, _, localizer) = try await context.settingsAndLanguage()
             guard !settings.nameDays.isEmpty else {
-                try output(
-                    "Name days are off. Turn them on with: birthdays settings set name-days "
-                        + NameDayList.builtIn.keys.sorted().joined(separator: ",")
-                )
+                try output(localizer(.nameDaysOff(allLists: NameDayList.builtIn.keys.sorted().joined(separator: ","))))
                 return
             }
             let people: [Person]
@@ -49,10 +46,10 @@ extension BirthdaysCommand.NameDaysCommand {
                 let who = [person.id, PersonChoice.display(person)]
                 switch settings.nameDayChoices[person.id] {
                 case .off:
-                    rows.append(who + ["-", "-", "-", "off (name-days off)"])
+                    rows.append(who + ["-", "-", "-", localizer(.plain(.nameDaysRowOff))])
                     continue
                 case .day(let day):
-                    rows.append(who + ["-", Self.day(day), "-", "set by you (name-days set)"])
+                    rows.append(who + ["-", Self.day(day), "-", localizer(.plain(.nameDaysRowSet))])
                     continue
                 case nil:
                     break
@@ -61,16 +58,17 @@ extension BirthdaysCommand.NameDaysCommand {
                     rows.append(
                         who + [
                             SafeText.line(match.name, maxCharacters: 40), match.days.map(Self.day).joined(separator: ", "), match.country,
-                            match.day == nil ? "asked: on \(match.days.count) days; choose with name-days set" : "",
+                            match.day == nil ? localizer(.nameDaysAsked(days: match.days.count)) : "",
                         ]
                     )
                 }
             }
             guard !rows.isEmpty else {
-                try output("No name days: no first name or nickname is on the list" + (settings.nameDays.count == 1 ? "" : "s") + ".")
+                try output(localizer(.nameDaysNone(lists: settings.nameDays.count)))
                 return
             }
-            try output(Table.render(rows, header: ["ID", "NAME", "MATCHED", "DAY", "LIST", ""], shrinkable: [1]))
+            let header: [Message.Key] = [.nameDaysHeaderID, .nameDaysHeaderName, .nameDaysHeaderMatched, .nameDaysHeaderDay, .nameDaysHeaderList]
+            try output(Table.render(rows, header: header.map { localizer($0) } + [""], shrinkable: [1]))
         }
 
         static func day(_ date: EventDate) -> String { String(format: "%02d-%02d", date.month, date.day) }
@@ -134,20 +132,28 @@ extension BirthdaysCommand.NameDaysCommand {
 
         func run() async throws {
             let context = try Context(global)
+            let localizer = try await context.localizer()
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: file))
             } catch {
-                throw CLIError("\(SafeText.line(file)): cannot be read (\(SafeText.line(error.localizedDescription)))")
+                throw CLIError(
+                    localizer(.nameDaysImportUnreadable(file: SafeText.line(file), reason: SafeText.line(error.localizedDescription)))
+                )
             }
             let name = URL(fileURLWithPath: file).lastPathComponent
-            let (list, problems) = NameDayList.parse(String(decoding: data, as: UTF8.self), country: country.lowercased(), file: name)
+            let (list, problems) = NameDayList.parse(
+                String(decoding: data, as: UTF8.self),
+                country: country.lowercased(),
+                file: name,
+                localizer: localizer
+            )
             for problem in problems { printError(problem.description) }
-            guard list.count > 0 else { throw CLIError("\(SafeText.line(name)): no day with a name in it; nothing was imported") }
+            guard list.count > 0 else { throw CLIError(localizer(.nameDaysImportEmpty(file: SafeText.line(name)))) }
             let settings = try await context.database.importNameDayList(list, now: context.now, rescheduling: context.scheduler())
             try output(
-                "\(list.country): \(list.count) names imported; name-days = \(settings.text(for: .nameDays))"
-                    + (problems.isEmpty ? "" : "; \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+                localizer(.nameDaysImported(country: list.country, names: list.count, setting: settings.text(for: .nameDays)))
+                    + (problems.isEmpty ? "" : "; " + localizer(.nameDaysImportProblems(problems.count)))
             )
         }
     }
@@ -169,12 +175,15 @@ extension Context {
     func setNameDay(_ choice: NameDayChoice?, of query: String) async throws {
         let found = try await person(matching: query)
         let settings = try await database.setNameDayChoice(choice, personID: found.id, now: now, rescheduling: scheduler())
+        let localizer = settings.localizer(systemLocale: systemLocale)
         let name = SafeText.line(found.name)
-        let off = settings.nameDays.isEmpty ? " (name days are off: birthdays settings set name-days lv)" : ""
+        let off = settings.nameDays.isEmpty ? " " + localizer(.plain(.nameDaysPersonOffHint)) : ""
+        let said: Message
         switch choice {
-        case .off: try output("\(name): no name day." + off)
-        case .day(let day): try output("\(name): name day on \(BirthdaysCommand.NameDaysCommand.List.day(day))." + off)
-        case nil: try output("\(name): the name-day lists decide again." + off)
+        case .off: said = .nameDayChoice(name: name, off: true, day: nil)
+        case .day(let day): said = .nameDayChoice(name: name, off: false, day: BirthdaysCommand.NameDaysCommand.List.day(day))
+        case nil: said = .nameDayChoice(name: name, off: false, day: nil)
         }
+        try output(localizer(said) + off)
     }
 }
