@@ -9,8 +9,8 @@ import Foundation
 /// Each `VEVENT` becomes a ``CalendarFileEvent``: its `UID`, `SUMMARY`,
 /// `DTSTART` when it is a date, whether its `RRULE` is `FREQ=YEARLY` (an
 /// `INTERVAL` other than 1, or an `RSCALE`, is not), its `CATEGORIES` and
-/// our own feed's `X-BIRTHDAYS-YEAR`, `X-BIRTHDAYS-UNKNOWN-YEAR` and
-/// `X-BIRTHDAYS-CALENDAR`. The line of each is the line of its
+/// our own feed's `X-BIRTHDAYS-YEAR`, `X-BIRTHDAYS-UNKNOWN-YEAR`,
+/// `X-BIRTHDAYS-CALENDAR` and `X-BIRTHDAYS-LABEL`. The line of each is the line of its
 /// `BEGIN:VEVENT` in the file.
 package enum CalendarFileReader {
     /// The contacts of the calendar file `data` (``CalendarBirthdays``), or
@@ -80,6 +80,7 @@ package enum CalendarFileReader {
         }
         var knownYear: Int?
         var unknownYear = false
+        var label: String?
         property = first(ICAL_X_PROPERTY)
         while let current = property {
             let name = string(libical.pointee.icalproperty_get_x_name(current))?.uppercased()
@@ -88,6 +89,7 @@ package enum CalendarFileReader {
             case "X-BIRTHDAYS-YEAR": knownYear = text.flatMap { Int($0) }
             case "X-BIRTHDAYS-UNKNOWN-YEAR": unknownYear = text == "1"
             case "X-BIRTHDAYS-CALENDAR": otherCalendar = true
+            case "X-BIRTHDAYS-LABEL": label = text.map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
             default: break
             }
             property = libical.pointee.icalcomponent_get_next_property(event, ICAL_X_PROPERTY)
@@ -104,6 +106,7 @@ package enum CalendarFileReader {
             unknownYear: unknownYear
         )
         read.lastDayOfFebruary = lastDayOfFebruary
+        read.label = label
         return read
     }
 

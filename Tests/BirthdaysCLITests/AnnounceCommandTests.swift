@@ -245,6 +245,14 @@ struct AnnounceCommandTests {
         #expect(status.stdout.contains("Team rooms: room (next Fri 13 Mar 2026) failing: room could not take"), "\(status.stdout)")
         #expect(status.stdout.contains("Only the team rooms get messages: no channel of yours is on."), "\(status.stdout)")
         #expect(!status.stdout.contains(String(receiver.port)))
+        let statusJSON = try await cli.run(at: "2026-03-10T09:00:10+01:00", "status", "--json").stdout
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(statusJSON.utf8)) as? [String: Any])
+        let rooms = try #require(json["rooms"] as? [[String: Any]])
+        #expect(rooms.count == 1)
+        #expect(rooms.first?["name"] as? String == "room" && rooms.first?["group"] as? String == "Team", "\(rooms)")
+        #expect(rooms.first?["next_day"] as? String == "2026-03-13" && rooms.first?["failing"] as? Bool == true, "\(rooms)")
+        #expect((rooms.first?["last_error"] as? String)?.contains("apprise exited with status 1") == true, "\(rooms)")
+        #expect(!statusJSON.contains(String(receiver.port)), "the URL is not in status --json")
 
         _ = try await cli.run(at: "2026-03-10T09:00:20+01:00", "deliver", "--once")
         #expect(receiver.received.count == 1, "not before the retry's time")

@@ -18,6 +18,19 @@ import Testing
         }
     }
 
+    /// `name: label date, …` of everyone with labelled dates, as `people --json` has them.
+    func labelled(_ cli: CLIProcess) async throws -> [String] {
+        try CLIProcess.array(try await cli.run("people", "--json").stdout).compactMap { person in
+            let dates = (person["labelled_dates"] as? [[String: Any]] ?? []).map { labelled in
+                let date = labelled["date"] as? [String: Any] ?? [:]
+                let year = (date["year"] as? Int).map { String(format: "%04d", $0) } ?? "-"
+                return "\(labelled["label"] as? String ?? "?") " + year
+                    + String(format: "-%02d-%02d", date["month"] as? Int ?? 0, date["day"] as? Int ?? 0)
+            }
+            return dates.isEmpty ? nil : "\(person["name"] as? String ?? "?"): " + dates.joined(separator: ", ")
+        }
+    }
+
     /// CRLF lines, as every one of these tools writes them.
     static func calendar(_ lines: [String]) -> String { lines.joined(separator: "\r\n") + "\r\n" }
 
@@ -198,31 +211,45 @@ import Testing
     }
 
     /// Our own `export`, imported into an empty store, gives back the same
-    /// people, dates and known years: with the ages in the titles (the
-    /// default), emoji or words, in English and in Japanese.
+    /// people, dates, labelled dates and known years: with the ages in the
+    /// titles (the default), emoji or words, in English and in Japanese. Name
+    /// days are on: their events are left out silently (they come from the name).
     @Test(arguments: [[("emoji", "on")], [("emoji", "off")], [("emoji", "off"), ("language", "ja")], [("calendar-ages", "off")]])
     func ourOwnFeedComesBackTheSame(settings: [(String, String)]) async throws {
         let source = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
         defer { source.cleanUp() }
         let cards = [
-            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1990-12-10\r\nANNIVERSARY:2015-06-01\r\nEND:VCARD\r\n",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1990-12-10\r\nANNIVERSARY:2015-06-01\r\n"
+                + "item1.X-ABDATE:2019-03-03\r\nitem1.X-ABLabel:Started work\r\nitem2.X-ABDATE:2015-12-01\r\nitem2.X-ABLabel:Child's birthday\r\n"
+                + "END:VCARD\r\n",
             "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Alan Turing\r\nBDAY:--0304\r\nEND:VCARD\r\n",
             "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:urn:uuid:kathe\r\nFN:Käthe Müller\r\nBDAY:19600229\r\nEND:VCARD\r\n",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:janis\r\nN:Bērziņš;Jānis;;;\r\nFN:Jānis Bērziņš\r\nBDAY:1980-04-12\r\nEND:VCARD\r\n",
         ].joined()
         let imported = try await source.run("import", try source.write("contacts.vcf", cards))
         try #require(imported.status == 0, "\(imported.stderr)")
+        try await source.set("name-days", "lv")
         for (key, value) in settings { try await source.set(key, value) }
         let feed = try await source.run("export")
         try #require(feed.status == 0, "\(feed.stderr)")
+        try #require(feed.stdout.contains("UID:janis-nameday-lv@birthdays\r\n") && feed.stdout.contains("X-BIRTHDAYS-LABEL:Started work\r\n"))
 
         let target = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
         defer { target.cleanUp() }
         let back = try await target.run("import", try target.write("feed.ics", feed.stdout))
         #expect(back.status == 0 && back.stderr.isEmpty, "\(back.stderr)")
         #expect(try await people(target) == people(source))
-        #expect(try await people(target) == ["Ada Lovelace 1990-12-10 2015-06-01", "Alan Turing --03-04 -", "Käthe Müller 1960-02-29 -"])
+        #expect(
+            try await people(target) == [
+                "Ada Lovelace 1990-12-10 2015-06-01", "Alan Turing --03-04 -", "Jānis Bērziņš 1980-04-12 -", "Käthe Müller 1960-02-29 -",
+            ]
+        )
+        #expect(try await labelled(target) == ["Ada Lovelace: Child's birthday 2015-12-01, Started work 2019-03-03"])
+        // No name day came in as a date of the person's.
+        try await target.set("name-days", "lv")
+        #expect(try await labelled(target) == labelled(source))
         // Imported again, the feed changes nothing.
         let again = try await target.json(["import", target.path("feed.ics")])
-        #expect((again as? [String: Any])?["unchanged"] as? Int == 3)
+        #expect((again as? [String: Any])?["unchanged"] as? Int == 4)
     }
 }

@@ -22,6 +22,8 @@ public struct CalendarFileEvent: Sendable, Equatable {
     public var knownYear: Int?
     /// Our own feed's `X-BIRTHDAYS-UNKNOWN-YEAR`.
     public var unknownYear: Bool
+    /// Our own feed's `X-BIRTHDAYS-LABEL`: a labelled date (or a name day) under this label.
+    public var label: String? = nil
     /// The rule is `BYMONTH=2;BYMONTHDAY=-1` (Feb 29 in leap years, Feb 28
     /// otherwise): the date is February 29 whatever `DTSTART`'s year.
     public var lastDayOfFebruary = false
@@ -71,6 +73,10 @@ public struct CalendarFileEvent: Sendable, Equatable {
 ///   are one contact, their birthday and anniversary together. Our feed's
 ///   UIDs (`ID-birthday@birthdays`) give back the person's id; other UIDs
 ///   name an event, not a person, so those people are matched by name.
+/// - Our feed's **labelled dates** (`X-BIRTHDAYS-LABEL`, "📅 Ada: Started
+///   work") are labelled dates of the person, with their year; its **name
+///   days** (`ID-nameday-lv@birthdays`) are left out silently: they come
+///   from the name and the `name-days` setting, not from data.
 public enum CalendarBirthdays {
     /// What a title says.
     public struct Title: Sendable, Equatable {
@@ -227,6 +233,9 @@ public enum CalendarBirthdays {
             /// From one-year events with an age in the title.
             var agedYears: [EventKind: Int] = [:]
             var agedDays: [EventKind: MonthDay] = [:]
+            /// Our feed's labelled dates by their UID's date part (`date-1f2e3d4c`), in file order.
+            var labelled: [String: LabelledDate] = [:]
+            var labelledOrder: [String] = []
         }
         var found: [String: Found] = [:]
         var order: [String] = []
@@ -236,6 +245,31 @@ public enum CalendarBirthdays {
             let ours = event.uid.flatMap(ownPersonID)
             // Our feed's Feb 29 series under `leap-day mar1`: the date is the Feb 29 series'.
             if let uid = event.uid, ours != nil, uid.contains("-mar1-") { continue }
+            if let label = event.label {
+                // Our feed's name days are derived, not data; a labelled date is the person's.
+                if let uid = event.uid, ownNameDay(uid) { continue }
+                guard event.yearly, let said = labelledTitle(event.summary, label: label) else { continue }
+                let own = event.uid.flatMap(ownLabelledID)
+                let key = own.map { "id:" + $0.person } ?? "n:" + PersonID.normalize(said)
+                if found[key] == nil {
+                    let contact = ParsedContact(
+                        source: ContactSource(file: file, index: order.count, line: event.line),
+                        uid: own?.person,
+                        formattedName: said
+                    )
+                    found[key] = Found(contact: contact)
+                    order.append(key)
+                }
+                let day = event.lastDayOfFebruary ? MonthDay(month: 2, day: 29) : MonthDay(month: start.month, day: start.day)
+                var year = event.knownYear.flatMap { EventDate.yearRange.contains($0) ? $0 : nil }
+                if year == nil, !event.unknownYear, !isPlaceholder(start.year, today: today) { year = start.year }
+                let date = EventDate(year: year, month: day.month, day: day.day) ?? EventDate(year: nil, month: day.month, day: day.day)
+                let dateKey = own?.date ?? label + "\u{1F}" + String(day.month) + "-" + String(day.day)
+                guard let date, found[key]?.labelled[dateKey] == nil else { continue }
+                found[key]?.labelled[dateKey] = LabelledDate(label: label, date: date)
+                found[key]?.labelledOrder.append(dateKey)
+                continue
+            }
             var said = title(event.summary, categories: event.categories)
             if said == nil, asBirthday, event.yearly {
                 var name = event.summary.trimmingWhitespace()
@@ -299,6 +333,7 @@ public enum CalendarBirthdays {
                 case .labelled: break
                 }
             }
+            item.contact.labelledDates = LabelledDate.normalized(item.labelledOrder.compactMap { item.labelled[$0] })
             if item.contact.hasDates { contacts.append(item.contact) }
         }
         return ParseResult(contacts: contacts, problems: problems)
@@ -307,6 +342,55 @@ public enum CalendarBirthdays {
     struct MonthDay {
         var month: Int
         var day: Int
+    }
+
+    /// The name in our feed's title of a labelled date: "📅 Ada: Started work
+    /// (8)", "Ada: Started work", "Ada : Started work", "Ada：Started work";
+    /// `nil` when it names no one.
+    static func labelledTitle(_ summary: String, label: String) -> String? {
+        var text = summary.trimmingWhitespace()
+        _ = takeAge(&text)
+        if text.hasPrefix("📅") { text = String(text.dropFirst()).trimmingWhitespace() }
+        let label = label.trimmingWhitespace()
+        guard !label.isEmpty, text.hasSuffix(label) else { return nil }
+        var name = String(text.dropLast(label.count)).trimmingWhitespace()
+        guard name.hasSuffix(":") || name.hasSuffix("：") else { return nil }
+        name = String(name.dropLast()).trimmingWhitespace()
+        return name.isEmpty ? nil : name
+    }
+
+    /// The stem of one of our own feed's UIDs, without `@birthdays` and an
+    /// aged year's or a Feb 29 series' tail (`-y2026`, `-mar1-2`).
+    static func ownStem(_ uid: String) -> Substring? {
+        guard uid.hasSuffix("@birthdays") else { return nil }
+        var stem = uid.dropLast("@birthdays".count)
+        if let range = stem.range(of: "-mar1-", options: .backwards) { stem = stem[..<range.lowerBound] }
+        if let range = stem.range(of: "-y", options: .backwards), !stem[range.upperBound...].isEmpty,
+            stem[range.upperBound...].allSatisfy({ $0.isASCII && $0.isNumber })
+        {
+            stem = stem[..<range.lowerBound]
+        }
+        return stem
+    }
+
+    /// Whether `uid` is one of our own feed's name days (`ada-nameday-lv@birthdays`, `ada-nameday-set@birthdays`).
+    static func ownNameDay(_ uid: String) -> Bool {
+        guard let stem = ownStem(uid), let range = stem.range(of: "-nameday-", options: .backwards) else { return false }
+        let rest = stem[range.upperBound...]
+        return !rest.isEmpty && rest.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } && range.lowerBound != stem.startIndex
+    }
+
+    /// The person id and the date part (`date-1f2e3d4c`, `date-1f2e3d4c-2`)
+    /// of our own feed's UID of a labelled date (`ada-date-1f2e3d4c@birthdays`).
+    static func ownLabelledID(_ uid: String) -> (person: String, date: String)? {
+        guard let stem = ownStem(uid), let range = stem.range(of: "-date-", options: .backwards) else { return nil }
+        let rest = stem[range.upperBound...]
+        let hash = rest.prefix(8)
+        guard hash.count == 8, hash.allSatisfy(\.isHexDigit) else { return nil }
+        let ordinal = rest.dropFirst(8)
+        guard ordinal.isEmpty || (ordinal.hasPrefix("-") && ordinal.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }) else { return nil }
+        let person = String(stem[..<range.lowerBound])
+        return person.isEmpty ? nil : (person, "date-" + String(rest))
     }
 
     /// The person id in one of our own feed's UIDs (`ada-birthday@birthdays`,

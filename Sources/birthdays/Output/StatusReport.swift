@@ -202,6 +202,18 @@ struct StatusReport {
             var error: String?
         }
 
+        /// A team room as the text's `Team rooms:` line shows it: no target, so no secret.
+        struct RoomState: Encodable {
+            var name: String
+            var group: String
+            /// The next message's day (YYYY-MM-DD) and how many people it names; `null` when no birthday of the group lies ahead.
+            var next_day: String?
+            var next_people: Int?
+            /// Its last message failed (it is retried, as a channel's).
+            var failing: Bool
+            var last_error: String?
+        }
+
         struct Problem: Encodable {
             var id: String
             var occurrence: String
@@ -222,6 +234,7 @@ struct StatusReport {
         var problems: [Problem]
         var sources: [SourceState]
         var publish_targets: [PublishState]
+        var rooms: [RoomState]
         var channel_problems: [ChannelProblem]
         var desktop_unavailable: DesktopUnavailable?
         /// The desktop is the only channel and no notification server took a reminder in the last week.
@@ -314,6 +327,16 @@ struct StatusReport {
                     next_attempt_at: iso(nextPublish(target)),
                     failures: target.failures,
                     error: target.lastError
+                )
+            },
+            rooms: rooms.map { summary in
+                .init(
+                    name: summary.room.name,
+                    group: summary.room.group,
+                    next_day: summary.next?.day.description,
+                    next_people: summary.next?.people.count,
+                    failing: summary.status?.lastFailure != nil,
+                    last_error: summary.status?.lastError
                 )
             },
             channel_problems: channelProblems.map { .init(name: $0.name, state: $0.status.state, error: $0.status.lastError) },
