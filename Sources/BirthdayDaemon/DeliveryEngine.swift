@@ -291,7 +291,14 @@ package actor DeliveryEngine {
             warnedNotAllowed = false
         } else if !warnedNotAllowed {
             warnedNotAllowed = true
-            logger.notice("no channel delivers; nothing is delivered or scheduled", metadata: ["status": "\(status.rawValue)"])
+            // Team rooms are not the user's channels: only a denied permission stops them.
+            let roomsDeliver = roomSinks != nil && !due.rooms.isEmpty
+            logger.notice(
+                roomsDeliver
+                    ? "no channel of the user's delivers; only the team rooms get their messages"
+                    : "no channel delivers; no reminder is delivered",
+                metadata: ["status": "\(status.rawValue)"]
+            )
         }
         let scheduler = NotificationScheduler(database: database, now: now, systemTimeZone: { system }, systemLocale: systemLocale, logger: logger)
         result.scheduled = try await scheduler.reschedule().scheduled

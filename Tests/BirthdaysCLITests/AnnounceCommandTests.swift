@@ -289,6 +289,41 @@ struct AnnounceCommandTests {
         #expect(states.count > 1 && states.values.allSatisfy { $0 == .delivered }, "\(states)")
     }
 
+    /// Before the permission is asked for, only the desktop waits: with the
+    /// log on, `notifications test` says the desktop is held back and the
+    /// others deliver; with no channel of the user's on, it says the user
+    /// gets nothing, and once there is a team room, that the room still gets
+    /// its messages, which the delivery pass then sends.
+    @Test func whatTheTestSaysFollowsTheConsentModelAndTheRooms() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        try await cli.set("channels", "desktop,log")
+        let held = try await cli.run("notifications", "test", "--channel", "log")
+        #expect(
+            held.stdout.contains("holds back the desktop channel until: birthdays notifications enable; the other channels deliver"),
+            "\(held.stdout)"
+        )
+        #expect(!held.stdout.contains("sends nothing"), "\(held.stdout)")
+        try await cli.set("channels", "none")
+        let nothing = try await cli.run("notifications", "test")
+        #expect(nothing.stdout.contains("birthdays run sends nothing until"), "\(nothing.stdout)")
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/team", "--group", "Team").status == 0)
+        let rooms = try await cli.run("notifications", "test")
+        #expect(
+            rooms.stdout.contains("sends you nothing until: birthdays notifications enable (the team rooms still get their messages)"),
+            "\(rooms.stdout)"
+        )
+
+        let pass = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        #expect(try Self.messages(receiver).count == 1)
+        let said = pass.stdout + pass.stderr
+        #expect(said.contains("only the team rooms get their messages"), "\(said)")
+        #expect(!said.contains("nothing is delivered"), "\(said)")
+    }
+
     /// A trial at pretend time (no BIRTHDAYS_NOW_WRITES) reaches the room through
     /// its throwaway copy, URL file included; the real ledger is untouched.
     @Test func aTrialAtPretendTimeReachesTheRoomAndWritesNothing() async throws {

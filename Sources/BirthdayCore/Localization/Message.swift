@@ -270,6 +270,8 @@ public struct Message: Sendable, Hashable {
         case testNoChannels = "test.no-channels"
         case testProvisional = "test.provisional"
         case testDisabled = "test.disabled"
+        case testDisabledRooms = "test.disabled.rooms"
+        case testNotAsked = "test.not-asked"
 
         // Why a channel could not deliver, in words (not the D-Bus error).
         case errorNoBus = "delivery.error.no-bus"
@@ -442,7 +444,8 @@ public struct Message: Sendable, Hashable {
                 .showReminderDays, .showChannels, .onboardingContactsFailed,
                 .showGroups, .showZoneCard, .showZoneChoice, .showExcludedGroup, .showExcludedSource, .showIncludedGroup, .showIncludedSource,
                 .onboardingChannelNote,
-                .onboardingAlreadyComplete, .testOK, .testDisabled, .errorCommandNotStarted, .serviceInstalled, .serviceRemoved,
+                .onboardingAlreadyComplete, .testOK, .testDisabled, .testDisabledRooms, .testNotAsked, .errorCommandNotStarted, .serviceInstalled,
+                .serviceRemoved,
                 .errorRemoteUnavailable, .testErrorRemoteUnavailable, .errorRemoteRefused, .reminderLate:
                 [.text]
             case .showBirthday, .showAnniversary: [.text, .text, .text]
@@ -766,6 +769,10 @@ extension Message {
     public static func testOK(channel: String) -> Message { Message(.testOK, .text(channel)) }
     public static func testFailed(channel: String, reason: String) -> Message { Message(.testFailed, .text(channel), .text(reason)) }
     public static func testDisabled(status: String) -> Message { Message(.testDisabled, .text(status)) }
+    /// `notifications test` when the user's reminders are off but team rooms still get their messages.
+    public static func testDisabledRooms(status: String) -> Message { Message(.testDisabledRooms, .text(status)) }
+    /// `notifications test` before the permission is asked for, when other channels than the desktop deliver.
+    public static func testNotAsked(status: String) -> Message { Message(.testNotAsked, .text(status)) }
 
     /// What a late reminder adds to its text: the time it was due (HH:MM).
     public static func reminderLate(dueAt time: String) -> Message { Message(.reminderLate, .text(time)) }

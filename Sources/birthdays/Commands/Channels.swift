@@ -253,8 +253,7 @@ extension BirthdaysCommand.Channels {
             let context = try Context(global)
             let (settings, _, localizer) = try await context.settingsAndLanguage()
             let outcomes = try await Self.test(names, context: context)
-            let status = try await context.database.authorizationStatus()
-            try NotificationTester.report(outcomes, settings: settings, status: status, localizer: localizer)
+            try await NotificationTester.report(outcomes, context: context, settings: settings, localizer: localizer)
             if outcomes.isEmpty || outcomes.contains(where: { $0.error != nil }) { throw ExitCode.failure }
         }
 

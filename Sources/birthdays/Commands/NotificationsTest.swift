@@ -36,7 +36,6 @@ extension BirthdaysCommand.Notifications {
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
-            let status = try await context.database.authorizationStatus()
             let added = try await context.database.remoteChannels()
             for name in channels where !RemoteChannel.builtInNames.contains(name) && !added.contains(where: { $0.name == name }) {
                 throw ValidationError("there is no channel named '\(SafeText.line(name))'; see 'birthdays channels list'")
@@ -49,7 +48,7 @@ extension BirthdaysCommand.Notifications {
                 zone: zone,
                 localizer: localizer
             )
-            try NotificationTester.report(outcomes, settings: settings, status: status, localizer: localizer)
+            try await NotificationTester.report(outcomes, context: context, settings: settings, localizer: localizer)
             if outcomes.isEmpty || outcomes.contains(where: { $0.error != nil }) { throw ExitCode.failure }
         }
     }
@@ -99,10 +98,36 @@ enum NotificationTester {
         return await factory(chosen, .authorized, added).deliverEach(sample)
     }
 
+    /// ``report(_:settings:status:consent:hasRooms:localizer:)`` with what
+    /// the store says now: the permission, the added channels that are on and
+    /// not paused, and whether there are team rooms.
+    static func report(_ outcomes: [ChannelSet.Outcome], context: Context, settings: Settings, localizer l: Localizer) async throws {
+        let status = try await context.database.authorizationStatus()
+        let added = try await context.database.remoteChannels()
+        let statuses = try await context.database.channelStatuses()
+        let consent = ChannelConsent(
+            status: status,
+            builtIn: settings.channels,
+            added: added.filter { $0.isOn && statuses[$0.name]?.paused != true }.map(\.name)
+        )
+        let hasRooms = !(try await context.database.announceRooms()).isEmpty
+        try report(outcomes, settings: settings, status: status, consent: consent, hasRooms: hasRooms, localizer: l)
+    }
+
     /// One line per channel ("desktop: OK", "command: FAIL: …"), a warning
-    /// for a `command` channel without a command, and a note when the
-    /// permission keeps `birthdays run` from using them.
-    static func report(_ outcomes: [ChannelSet.Outcome], settings: Settings, status: AuthorizationStatus, localizer l: Localizer) throws {
+    /// for a `command` channel without a command, and what the permission
+    /// makes of them in `birthdays run`, by the one consent model
+    /// (``ChannelConsent``): before it is asked for, only the desktop waits;
+    /// when nothing of the user's delivers, team rooms still get their
+    /// messages unless the permission is denied.
+    static func report(
+        _ outcomes: [ChannelSet.Outcome],
+        settings: Settings,
+        status: AuthorizationStatus,
+        consent: ChannelConsent,
+        hasRooms: Bool,
+        localizer l: Localizer
+    ) throws {
         if outcomes.isEmpty { try output(l(.testNoChannels)) }
         for outcome in outcomes {
             if let error = outcome.error {
@@ -116,6 +141,9 @@ enum NotificationTester {
         }
         switch status {
         case .provisional: try output(l(.testProvisional))
+        case .notDetermined where consent.delivers:
+            if settings.channels.contains(.desktop) { try output(l(.testNotAsked(status: status.rawValue))) }
+        case .notDetermined where hasRooms: try output(l(.testDisabledRooms(status: status.rawValue)))
         case .notDetermined, .denied: try output(l(.testDisabled(status: status.rawValue)))
         case .authorized: break
         }

@@ -432,7 +432,7 @@ struct OnboardingFlow {
         try output(l(.onboardingTestSending))
         let (settings, zone) = try await context.settings()
         let outcomes = await NotificationTester.send(context: context, settings: settings, channels: settings.channels, zone: zone, localizer: l)
-        try NotificationTester.report(outcomes, settings: settings, status: try await context.database.authorizationStatus(), localizer: l)
+        try await NotificationTester.report(outcomes, context: context, settings: settings, localizer: l)
     }
 
     private func showNext(_ result: RescheduleResult, localizer l: Localizer) throws {
