@@ -47,7 +47,9 @@ struct Context: Sendable {
     ///     failing, and a missing one is an error (exit 1) that creates nothing.
     ///   - emptyIfMissing: with `readOnly`, a missing database reads as an
     ///     empty one (in memory) instead of failing (`import --dry-run`).
-    init(_ options: GlobalOptions, readOnly: Bool = false, emptyIfMissing: Bool = false) throws {
+    ///   - longLived: `run` and `serve`: the file is not read through a
+    ///     mapping (``AppDatabase/openFile(at:create:readOnlyIfNotWritable:mapped:)``).
+    init(_ options: GlobalOptions, readOnly: Bool = false, emptyIfMissing: Bool = false, longLived: Bool = false) throws {
         environment = ProcessInfo.processInfo.environment
         systemTimeZone = Context.systemTimeZone(environment)
         systemLocale = Language.fromEnvironment(environment)
@@ -65,7 +67,7 @@ struct Context: Sendable {
             if emptyIfMissing && !FileManager.default.fileExists(atPath: databasePath) {
                 database = try AppDatabase.inMemory()
             } else {
-                database = try AppDatabase.openFile(at: databasePath, create: false, readOnlyIfNotWritable: true)
+                database = try AppDatabase.openFile(at: databasePath, create: false, readOnlyIfNotWritable: true, mapped: !longLived)
             }
         } else if Context.isTrial(environment) {
             let copy = try TrialCopy(of: databasePath, environment: environment)
@@ -77,7 +79,7 @@ struct Context: Sendable {
             )
         } else {
             trial = nil
-            database = try AppDatabase.openFile(at: databasePath)
+            database = try AppDatabase.openFile(at: databasePath, mapped: !longLived)
         }
     }
 
@@ -90,7 +92,7 @@ struct Context: Sendable {
         return try await Blocking.run { () throws(any Error) -> Context in
             var options = GlobalOptions()
             options.database = path
-            return try Context(options, readOnly: readOnly)
+            return try Context(options, readOnly: readOnly, longLived: true)
         }
     }
 

@@ -20,6 +20,18 @@ import Testing
         #expect(mode == "wal")
     }
 
+    /// Commands read through a mapping of the file; `run` and `serve` open it
+    /// unmapped, so the idle daemon keeps no shared pages of it resident.
+    @Test func onlyShortLivedCommandsMapTheFile() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let path = dir.file("birthdays.sqlite")
+        let mapped = try AppDatabase.openFile(at: path)
+        #expect(try mapped.readNow { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == AppDatabase.mappedBytes)
+        let unmapped = try AppDatabase.openFile(at: path, mapped: false)
+        #expect(try unmapped.readNow { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == 0)
+    }
+
     @Test func reopeningKeepsDataAndMigrationsRunOnce() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }

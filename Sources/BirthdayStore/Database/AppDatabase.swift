@@ -98,16 +98,25 @@ package final class AppDatabase: Sendable {
     ///     file is ``StoreError/missing(path:)`` and nothing is created.
     ///   - readOnlyIfNotWritable: open an existing file that cannot be
     ///     written read-only; writes then fail with ``StoreError``.
+    ///   - mapped: whether SQLite reads through a mapping of the file
+    ///     (``mappedBytes``), which a command that reads every person once
+    ///     gains from; `run` and `serve` say no: pages of a shared mapping
+    ///     stay resident, which the idle daemon's release cannot hand back.
     /// - Throws: ``StoreError`` when the directory or file cannot be created,
     ///   the file is not a database, or a migration fails.
-    package static func openFile(at path: String, create: Bool = true, readOnlyIfNotWritable: Bool = false) throws(StoreError) -> AppDatabase {
+    package static func openFile(
+        at path: String,
+        create: Bool = true,
+        readOnlyIfNotWritable: Bool = false,
+        mapped: Bool = true
+    ) throws(StoreError) -> AppDatabase {
         if readOnlyIfNotWritable, FileManager.default.fileExists(atPath: path), !isWritable(path) {
-            return try openReadOnly(at: path)
+            return try openReadOnly(at: path, mapped: mapped)
         }
         try prepareFile(at: path, create: create)
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration())
+            pool = try DatabasePool(path: path, configuration: configuration(mapped: mapped))
         } catch {
             throw StoreError(error, path: path)
         }
@@ -131,8 +140,8 @@ package final class AppDatabase: Sendable {
     ///
     /// - Throws: ``StoreError`` when the file cannot be read, is not a
     ///   database, or needs a migration it cannot get.
-    package static func openReadOnly(at path: String) throws(StoreError) -> AppDatabase {
-        var configuration = configuration(readOnly: true)
+    package static func openReadOnly(at path: String, mapped: Bool = true) throws(StoreError) -> AppDatabase {
+        var configuration = configuration(readOnly: true, mapped: mapped)
         configuration.readonly = true
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -192,14 +201,14 @@ package final class AppDatabase: Sendable {
         return try openFile(at: copyPath, create: false)
     }
 
-    private static func configuration(readOnly: Bool = false) -> Configuration {
+    private static func configuration(readOnly: Bool = false, mapped: Bool = true) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "birthdays"
         configuration.prepareDatabase { db in
             // Pages are read from a mapping of the file instead of copied by pread:
             // a reschedule or an upcoming reads every person's row.
-            try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)")
+            if mapped { try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)") }
             if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
         return configuration
