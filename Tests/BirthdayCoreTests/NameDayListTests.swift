@@ -27,6 +27,19 @@ import Testing
         #expect(NameDays.match(Self.person("Zzyzx Q"), in: [Self.latvia]).isEmpty)
     }
 
+    /// `exclude --label` of the name-day label in any language is one choice:
+    /// reminders word it in the environment's language, the feed in the setting's.
+    @Test func aNameDayChoiceHoldsWhicheverLanguageWroteTheLabel() {
+        var rules = LabelRules()
+        rules.choose("Namenstag", included: false)
+        let day = EventDate(year: nil, month: 6, day: 24)!
+        #expect(!rules.counts(LabelledDate(label: "Name day", date: day, nameDayList: "lv")))
+        #expect(!rules.counts(LabelledDate(label: "Namenstag", date: day, nameDayList: "lv")))
+        #expect(rules.counts(LabelledDate(label: "Started work", date: day)))
+        rules.choose("name day", included: nil)
+        #expect(rules.counts(LabelledDate(label: "Namenstag", date: day, nameDayList: "lv")))
+    }
+
     @Test func aNameOnTwoDaysIsAskedAboutNotGuessed() {
         let (list, problems) = NameDayList.parse("# mine\n03-19,Josef\n\n03-20,Josef,Anna\n13-01,Nobody\n", country: "cz", file: "mine.csv")
         #expect(problems.map(\.description) == ["mine.csv:5: '13-01' is not a day written MM-DD"])

@@ -88,7 +88,7 @@ public struct TreatmentRules: Hashable, Sendable {
     /// between, the label decides (``LabelRules/counts(_:)``), and a deceased
     /// person's labelled dates get nothing, as their anniversaries.
     public func treatment(of labelled: LabelledDate, for traits: PersonTraits) -> EventTreatment? {
-        if traits.excluded || traits.deceased || !labels.counts(labelled.key) { return nil }
+        if traits.excluded || traits.deceased || !labels.counts(labelled) { return nil }
         return EventTreatment(reminderDays: traits.reminderDays ?? reminders, weekend: traits.weekend, zone: traits.zone)
     }
 

@@ -29,11 +29,28 @@ public struct LabelRules: Hashable, Sendable {
         choices[key] ?? on
     }
 
+    /// Whether `labelled` counts: a name day by the one key its choice is kept
+    /// under (``LabelRules/nameDayKey``), whichever language wrote its label
+    /// (reminders follow the environment's language, the feed the setting's).
+    public func counts(_ labelled: LabelledDate) -> Bool {
+        counts(labelled.nameDayList == nil ? labelled.key : Self.nameDayKey)
+    }
+
+    /// The key a choice about name days is kept under: the English label's.
+    public static let nameDayKey = LabelledDate.key(Localizer(setting: "en", systemLocale: nil)(.plain(.nameDayLabel)))
+
+    /// The keys of the name-day label in every language of the catalog.
+    static let nameDayKeys: Set<String> = Set(
+        StringCatalog.embedded.languages.map { LabelledDate.key(Localizer(setting: $0, systemLocale: nil)(.plain(.nameDayLabel))) }
+    )
+
     /// Records the user's choice for `label`: `true` includes it, `false`
     /// excludes it, `nil` forgets the choice (the setting decides again).
+    /// The name-day label in any language is one choice (``nameDayKey``).
     public mutating func choose(_ label: String, included: Bool?) {
-        let key = LabelledDate.key(label)
+        var key = LabelledDate.key(label)
         guard !key.isEmpty else { return }
+        if Self.nameDayKeys.contains(key) { key = Self.nameDayKey }
         choices[key] = included
     }
 
