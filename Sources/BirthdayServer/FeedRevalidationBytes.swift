@@ -42,7 +42,12 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
     /// - Parameters:
     ///   - behind: the handler that answers revalidations after the decoder, on the same connection.
     ///   - idleTimeout: the connection-state handler's; a request is passed on a third of it after the last.
-    init(validators: @escaping @Sendable (RevalidationTarget) -> FeedValidators?, behind: FeedRevalidationHandler, idleTimeout: Duration, logger: Logger) {
+    init(
+        validators: @escaping @Sendable (RevalidationTarget) -> FeedValidators?,
+        behind: FeedRevalidationHandler,
+        idleTimeout: Duration,
+        logger: Logger
+    ) {
         self.validators = validators
         self.behind = behind
         self.passEvery = idleTimeout / 3

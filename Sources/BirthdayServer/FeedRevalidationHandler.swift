@@ -49,7 +49,10 @@ enum RevalidationTarget: Sendable, Equatable {
     /// The token's bytes in `path` and what they ask for (the page with
     /// `host`), when `path` is one of the three without a query or an
     /// escape; `nil` for anything else.
-    static func parse<Path: BidirectionalCollection<UInt8>>(_ path: Path, host: @autoclosure () -> String?) -> (token: Path.SubSequence, target: RevalidationTarget)? {
+    static func parse<Path: BidirectionalCollection<UInt8>>(
+        _ path: Path,
+        host: @autoclosure () -> String?
+    ) -> (token: Path.SubSequence, target: RevalidationTarget)? {
         guard path.starts(with: prefix), !path.contains(UInt8(ascii: "?")), !path.contains(UInt8(ascii: "%")) else { return nil }
         let file = path.dropFirst(prefix.count)
         if file.reversed().starts(with: ics.reversed()) {
@@ -74,17 +77,20 @@ enum RevalidationTarget: Sendable, Equatable {
 /// pipeline after Hummingbird's connection-state handler, where it sees each
 /// request as `HTTPRequestPart`s, and answers the one case that is both
 /// common and certain: a complete `GET` or `HEAD` of
-/// `/calendar/<token>.ics` that keeps the connection alive (no
+/// `/calendar/<token>.ics`, its JSON twin `/calendar/<token>.json` or the
+/// page `/calendar/<token>` (``RevalidationTarget``) that keeps the connection alive (no
 /// `Connection: close`, which ``KeepAliveHandler`` adds to HTTP/1.0 requests
 /// without keep-alive), no body, carrying `If-None-Match`, where
-/// - the synchronous oracle (``FeedController/freshValidators()``) knows the
+/// - the synchronous oracle (``FeedController/freshValidators(_:)``) knows the
 ///   current token and revision without touching SQLite and the cache
-///   holds the entry for that revision,
+///   holds the entry for that revision (for the page, the cache of the host
+///   the request names, as the route picks it),
 /// - the token matches in constant time, and
 /// - the `If-None-Match` list matches the entry's tag (``EntityTags``).
 ///
 /// It then writes the same `304` as ``FeedController`` would (`ETag`,
-/// `Last-Modified`, `Cache-Control`, `Content-Length: 0`, `Date`) and the
+/// `Last-Modified`, `Cache-Control`, `Vary`, for the page its security
+/// headers, `Content-Length: 0`, `Date`) and the
 /// same access line, with the token redacted, through the application's
 /// logger with a Hummingbird request id, as the route's would be.
 ///
@@ -92,7 +98,8 @@ enum RevalidationTarget: Sendable, Equatable {
 /// - Anything else is passed on untouched: other paths and methods, query
 ///   strings, encoded characters, no `If-None-Match` (`If-Modified-Since`
 ///   alone included), a body, `Expect`, `Connection: close` (HTTP/1.0 included), a
-///   stale or unknown revision, a wrong token, a non-matching tag. Those take
+///   stale or unknown revision, a page variant not cached yet, a wrong token
+///   (a share's among them: only the owner's is compared), a non-matching tag. Those take
 ///   the ordinary route and get exactly today's answer (a wrong token its
 ///   generic 404 from the route).
 /// - The oracle only says "fresh" when the source's file stamp is unchanged
