@@ -50,7 +50,7 @@ package func buildFeedApplication(
             FeedHTTP1Channel(
                 responder: responder,
                 idleTimeout: idleTimeout,
-                validators: { controller.freshValidators() },
+                validators: { controller.freshValidators($0) },
                 limiter: limiter,
                 logger: logger
             )

@@ -35,6 +35,7 @@ package struct DatabaseFeedSource: FeedSource {
     /// (escaped), to an `<svg>` element (``QRSVG``), or `nil` (no code on the page).
     let drawQR: @Sendable (_ text: String, _ label: String) -> String?
     private let cache = StateCache()
+    private let days = DayCache()
     private let logPath: String
 
     package init(
@@ -214,6 +215,13 @@ package struct DatabaseFeedSource: FeedSource {
         cache.state(for: stamp()).map { ($0.token, Self.feedRevision(data: $0.revision, year: year($0))) }
     }
 
+    /// The cached token and ``listRevision()`` if the database files are
+    /// unchanged since they were read, else `nil`; today is kept while it
+    /// lasts (``DayCache``), so this costs two `stat` calls and a comparison.
+    package func cachedListValidators() -> (token: String, revision: Int64)? {
+        cache.state(for: stamp()).map { ($0.token, Self.listRevision(data: $0.revision, today: days.today(at: now(), in: $0.zone))) }
+    }
+
     private func state() async throws -> StateCache.State {
         let stamp = stamp()
         if let cached = cache.state(for: stamp) { return cached }
@@ -286,5 +294,26 @@ final class StateCache: Sendable {
 
     func store(_ state: State) {
         current.withLock { $0 = state }
+    }
+}
+
+/// Today in a zone, kept with the instants it starts and ends at, so the
+/// revalidation fast path compares instants instead of asking a calendar.
+final class DayCache: Sendable {
+    private let current = Mutex<(zone: TimeZone, day: LocalDate, started: Date, ends: Date)?>(nil)
+
+    /// The same day as `LocalDate.today(at: instant, in: zone)`.
+    func today(at instant: Date, in zone: TimeZone) -> LocalDate {
+        if let kept = current.withLock({ $0 }), kept.zone == zone, instant >= kept.started, instant < kept.ends {
+            return kept.day
+        }
+        let day = LocalDate.today(at: instant, in: zone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let started = calendar.startOfDay(for: instant)
+        if let ends = calendar.date(byAdding: .day, value: 1, to: started), started <= instant, instant < ends {
+            current.withLock { $0 = (zone, day, started, ends) }
+        }
+        return day
     }
 }

@@ -85,13 +85,41 @@ struct FeedController<Source: FeedSource> {
         }
     }
 
-    /// What ``FeedRevalidationHandler`` may answer a revalidation with: the
-    /// token and the cached entry's validators, when the source vouches for
-    /// its token and revision without I/O and the cache holds that revision.
-    /// `nil` whenever any of that is unknown; the request then takes the route.
-    func freshValidators() -> FeedValidators? {
-        guard let current = source.cachedValidators(), let entry = cache.cached(revision: current.revision) else { return nil }
-        return FeedValidators(token: current.token, etag: entry.etag, gzipETag: entry.gzipETag, lastModifiedText: entry.lastModifiedText)
+    /// The cache of one page variant when it exists; never makes one (the
+    /// revalidation fast path asks for a host a client chose).
+    func existingPageCache(_ request: PageRequest) -> FeedCache<Source>? {
+        pageCaches.caches.withLock { $0[request] }
+    }
+
+    /// What ``FeedRevalidationHandler`` may answer a revalidation of
+    /// `target` with: the owner's token and the cached entry's validators,
+    /// when the source vouches for its token and revision without I/O and
+    /// the cache holds that revision. `nil` whenever any of that is unknown;
+    /// the request then takes the route. Shares are never answered here:
+    /// their tokens are not the owner's, so they always take the route.
+    func freshValidators(_ target: RevalidationTarget) -> FeedValidators? {
+        let current: (token: String, revision: Int64)?
+        let entry: FeedEntry?
+        switch target {
+        case .feed:
+            current = source.cachedValidators()
+            entry = current.flatMap { cache.cached(revision: $0.revision) }
+        case .list:
+            current = source.cachedListValidators()
+            entry = current.flatMap { listCache.cached(revision: $0.revision) }
+        case .page(let host):
+            current = source.cachedListValidators()
+            let page = PageRequest(host: PageRequest.validHost(host), layout: .year)
+            entry = current.flatMap { current in existingPageCache(page)?.cached(revision: current.revision) }
+        }
+        guard let current, let entry else { return nil }
+        return FeedValidators(
+            token: current.token,
+            etag: entry.etag,
+            gzipETag: entry.gzipETag,
+            lastModifiedText: entry.lastModifiedText,
+            isPage: target.isPage
+        )
     }
 
     func addRoutes(to router: Router<BasicRequestContext>) {

@@ -32,7 +32,7 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     let responder: HTTPChannelHandler.Responder
     let idleTimeout: Duration
-    let validators: @Sendable () -> FeedValidators?
+    let validators: @Sendable (RevalidationTarget) -> FeedValidators?
     let limiter: ConnectionLimiter
     let logger: Logger
 

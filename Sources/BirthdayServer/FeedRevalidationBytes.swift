@@ -1,5 +1,6 @@
 import BirthdayCore
 import Foundation
+import HTTPTypes
 import Logging
 import NIOCore
 
@@ -12,8 +13,9 @@ import NIOCore
 /// It takes only what it is certain of, and passes everything else on
 /// untouched, for good on that connection:
 /// - one read that holds one whole request and nothing more: a `GET` or
-///   `HEAD` of `/calendar/<token>.ics` in HTTP/1.1 without a query or an
-///   escape, with one `If-None-Match` and at most one `Accept-Encoding`, and
+///   `HEAD` of `/calendar/<token>.ics`, its JSON twin `.json` or the page
+///   `/calendar/<token>` in HTTP/1.1 without a query or an escape, with one
+///   `If-None-Match` and at most one `Accept-Encoding` and one `Host`, and
 ///   no `Content-Length`, `Transfer-Encoding`, `Expect` or `Upgrade`, and
 ///   no `Connection` but `keep-alive` (a folded header line is refused too);
 /// - while nothing passed on awaits its answer (``FeedRevalidationHandler``
@@ -30,17 +32,22 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
-    private let validators: @Sendable () -> FeedValidators?
+    private let validators: @Sendable (RevalidationTarget) -> FeedValidators?
     private let behind: FeedRevalidationHandler
     private let passEvery: Duration
     private var passing: Bool
     private var lastPassed = ContinuousClock.now
-    private var response: (second: Int, etag: String, lastModifiedText: String, bytes: ByteBuffer)?
+    private var response: (second: Int, etag: String, lastModifiedText: String, isPage: Bool, bytes: ByteBuffer)?
 
     /// - Parameters:
     ///   - behind: the handler that answers revalidations after the decoder, on the same connection.
     ///   - idleTimeout: the connection-state handler's; a request is passed on a third of it after the last.
-    init(validators: @escaping @Sendable () -> FeedValidators?, behind: FeedRevalidationHandler, idleTimeout: Duration, logger: Logger) {
+    init(
+        validators: @escaping @Sendable (RevalidationTarget) -> FeedValidators?,
+        behind: FeedRevalidationHandler,
+        idleTimeout: Duration,
+        logger: Logger
+    ) {
         self.validators = validators
         self.behind = behind
         self.passEvery = idleTimeout / 3
@@ -71,13 +78,14 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
     /// What the request asks, when it is a revalidation this handler may answer.
     struct Revalidation {
         var token: ByteBufferView
+        var target: RevalidationTarget
         var ifNoneMatch: String
         var acceptsGzip: Bool
     }
 
     /// The `304` for `request`, or `nil` when it is not one (stale, another token, another tag).
     private func answer(_ request: Revalidation) -> ByteBuffer? {
-        guard let fresh = validators() else { return nil }
+        guard let fresh = validators(request.target) else { return nil }
         let etag = request.acceptsGzip ? fresh.gzipETag : fresh.etag
         guard FeedToken.constantTimeEquals(request.token, fresh.token.utf8),
             request.ifNoneMatch == etag || EntityTags.list(request.ifNoneMatch, matches: etag)
@@ -88,20 +96,20 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
     /// The bytes ``FeedRevalidationHandler``'s `304` is encoded to, built once per tag and second.
     private func notModified(_ validators: FeedValidators, etag: String) -> ByteBuffer {
         let second = Int(Date().timeIntervalSince1970.rounded(.down))
-        if let cached = response, cached.second == second, cached.etag == etag, cached.lastModifiedText == validators.lastModifiedText {
+        if let cached = response, cached.second == second, cached.etag == etag, cached.lastModifiedText == validators.lastModifiedText,
+            cached.isPage == validators.isPage
+        {
             return cached.bytes
         }
+        let fields = FeedRevalidationHandler.notModifiedFields(validators, etag: etag)
         let text =
-            "HTTP/1.1 304 Not Modified\r\nETag: \(etag)\r\nLast-Modified: \(validators.lastModifiedText)\r\n"
-            + "Cache-Control: private, no-cache\r\nVary: Accept-Encoding\r\n"
+            "HTTP/1.1 304 Not Modified\r\n" + fields.map { "\($0.name.rawName): \($0.value)\r\n" }.joined()
             + "Date: \(HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(second))))\r\n\r\n"
         let bytes = ByteBuffer(string: text)
-        response = (second, etag, validators.lastModifiedText, bytes)
+        response = (second, etag, validators.lastModifiedText, validators.isPage, bytes)
         return bytes
     }
 
-    private static let prefix = Array("/calendar/".utf8)
-    private static let suffix = Array(".ics".utf8)
     private static let version = Array(" HTTP/1.1\r\n".utf8)
     private static let refused: [[UInt8]] = ["content-length", "transfer-encoding", "expect", "upgrade"].map { Array($0.utf8) }
 
@@ -119,14 +127,11 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
         }
         guard let space = bytes[index...].firstIndex(of: UInt8(ascii: " ")) else { return nil }
         let path = bytes[index..<space]
-        guard path.count > prefix.count + suffix.count, path.starts(with: prefix), path.reversed().starts(with: suffix.reversed()),
-            !path.contains(UInt8(ascii: "?")), !path.contains(UInt8(ascii: "%")),
-            bytes[space...].starts(with: version)
-        else { return nil }
-        let token = bytes[(path.startIndex + prefix.count)..<(path.endIndex - suffix.count)]
+        guard path.starts(with: "/calendar/".utf8), bytes[space...].starts(with: version) else { return nil }
         index = space + version.count
         var ifNoneMatch: String?
         var acceptEncoding: String?
+        var host: String?
         // Header lines up to the blank line that ends the request (checked above to be the last four bytes).
         while index < end - 2 {
             guard let lineEnd = bytes[index...].firstIndex(of: UInt8(ascii: "\r")), lineEnd + 1 < end, bytes[lineEnd + 1] == UInt8(ascii: "\n"),
@@ -148,11 +153,14 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
             } else if equalsIgnoringCase(name, Array("accept-encoding".utf8)) {
                 guard acceptEncoding == nil else { return nil }
                 acceptEncoding = String(decoding: value, as: UTF8.self)
+            } else if equalsIgnoringCase(name, Array("host".utf8)) {
+                guard host == nil else { return nil }
+                host = String(decoding: value, as: UTF8.self)
             }
             index = lineEnd + 2
         }
-        guard index == end - 2, let ifNoneMatch else { return nil }
-        return Revalidation(token: token, ifNoneMatch: ifNoneMatch, acceptsGzip: acceptEncoding.map(Gzip.isAccepted) ?? false)
+        guard index == end - 2, let ifNoneMatch, let (token, target) = RevalidationTarget.parse(path, host: host) else { return nil }
+        return Revalidation(token: token, target: target, ifNoneMatch: ifNoneMatch, acceptsGzip: acceptEncoding.map(Gzip.isAccepted) ?? false)
     }
 
     private static func equalsIgnoringCase(_ name: ByteBufferView, _ lower: [UInt8]) -> Bool {

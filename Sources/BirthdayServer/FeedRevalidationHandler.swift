@@ -6,12 +6,66 @@ import Logging
 import NIOCore
 import NIOHTTPTypes
 
-/// The validators of the feed as currently cached: all a `304` needs.
+/// The validators of the feed, its JSON twin or the page as currently
+/// cached: all a `304` needs.
 struct FeedValidators: Sendable {
     var token: String
     var etag: String
     var gzipETag: String
     var lastModifiedText: String
+    /// The page's `304` also carries ``FeedController/pageSecurityHeaders``, as the route's does.
+    var isPage = false
+}
+
+/// What a revalidation asks for: `/calendar/<token>.ics`,
+/// `/calendar/<token>.json`, or the page `/calendar/<token>` (whose cache
+/// is chosen by the host the request names, as the route chooses it).
+enum RevalidationTarget: Sendable, Equatable {
+    case feed, list
+    case page(host: String?)
+
+    var isPage: Bool {
+        if case .page = self { return true }
+        return false
+    }
+
+    /// The path as ``AccessLogMiddleware/loggedPath(_:)`` writes it in access lines.
+    var loggedPath: String {
+        switch self {
+        case .feed: Self.loggedFeed
+        case .list: Self.loggedList
+        case .page: Self.loggedPage
+        }
+    }
+
+    private static let loggedFeed = AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/t.ics")
+    private static let loggedList = AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/t.json")
+    private static let loggedPage = AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/t")
+
+    private static let prefix = Array("/calendar/".utf8)
+    private static let ics = Array(".ics".utf8)
+    private static let json = Array(".json".utf8)
+
+    /// The token's bytes in `path` and what they ask for (the page with
+    /// `host`), when `path` is one of the three without a query or an
+    /// escape; `nil` for anything else.
+    static func parse<Path: BidirectionalCollection<UInt8>>(
+        _ path: Path,
+        host: @autoclosure () -> String?
+    ) -> (token: Path.SubSequence, target: RevalidationTarget)? {
+        guard path.starts(with: prefix), !path.contains(UInt8(ascii: "?")), !path.contains(UInt8(ascii: "%")) else { return nil }
+        let file = path.dropFirst(prefix.count)
+        if file.reversed().starts(with: ics.reversed()) {
+            let token = file.dropLast(ics.count)
+            return token.isEmpty ? nil : (token, .feed)
+        }
+        if file.reversed().starts(with: json.reversed()) {
+            let token = file.dropLast(json.count)
+            return token.isEmpty ? nil : (token, .list)
+        }
+        guard !file.isEmpty, !file.contains(UInt8(ascii: ".")), !file.contains(UInt8(ascii: "/")) else { return nil }
+        return (file, .page(host: host()))
+    }
 }
 
 /// Answers calendar revalidations (`If-None-Match` that matches) on the
@@ -23,17 +77,20 @@ struct FeedValidators: Sendable {
 /// pipeline after Hummingbird's connection-state handler, where it sees each
 /// request as `HTTPRequestPart`s, and answers the one case that is both
 /// common and certain: a complete `GET` or `HEAD` of
-/// `/calendar/<token>.ics` that keeps the connection alive (no
+/// `/calendar/<token>.ics`, its JSON twin `/calendar/<token>.json` or the
+/// page `/calendar/<token>` (``RevalidationTarget``) that keeps the connection alive (no
 /// `Connection: close`, which ``KeepAliveHandler`` adds to HTTP/1.0 requests
 /// without keep-alive), no body, carrying `If-None-Match`, where
-/// - the synchronous oracle (``FeedController/freshValidators()``) knows the
+/// - the synchronous oracle (``FeedController/freshValidators(_:)``) knows the
 ///   current token and revision without touching SQLite and the cache
-///   holds the entry for that revision,
+///   holds the entry for that revision (for the page, the cache of the host
+///   the request names, as the route picks it),
 /// - the token matches in constant time, and
 /// - the `If-None-Match` list matches the entry's tag (``EntityTags``).
 ///
 /// It then writes the same `304` as ``FeedController`` would (`ETag`,
-/// `Last-Modified`, `Cache-Control`, `Content-Length: 0`, `Date`) and the
+/// `Last-Modified`, `Cache-Control`, `Vary`, for the page its security
+/// headers, `Content-Length: 0`, `Date`) and the
 /// same access line, with the token redacted, through the application's
 /// logger with a Hummingbird request id, as the route's would be.
 ///
@@ -41,7 +98,8 @@ struct FeedValidators: Sendable {
 /// - Anything else is passed on untouched: other paths and methods, query
 ///   strings, encoded characters, no `If-None-Match` (`If-Modified-Since`
 ///   alone included), a body, `Expect`, `Connection: close` (HTTP/1.0 included), a
-///   stale or unknown revision, a wrong token, a non-matching tag. Those take
+///   stale or unknown revision, a page variant not cached yet, a wrong token
+///   (a share's among them: only the owner's is compared), a non-matching tag. Those take
 ///   the ordinary route and get exactly today's answer (a wrong token its
 ///   generic 404 from the route).
 /// - The oracle only says "fresh" when the source's file stamp is unchanged
@@ -66,21 +124,27 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         case passing
         /// Reading a request this handler answers at its end.
         /// `start` is only taken when the access line will be logged.
-        case answering(method: HTTPRequest.Method, validators: FeedValidators, etag: String, start: ContinuousClock.Instant?)
+        case answering(
+            method: HTTPRequest.Method,
+            target: RevalidationTarget,
+            validators: FeedValidators,
+            etag: String,
+            start: ContinuousClock.Instant?
+        )
     }
 
-    private let validators: @Sendable () -> FeedValidators?
+    private let validators: @Sendable (RevalidationTarget) -> FeedValidators?
     private let logger: Logger
     private var state = State.idle
     /// Requests passed on whose response has not been fully written yet.
     private var passedOnInFlight = 0
     private var needsFlush = false
-    private var response: (second: Int, etag: String, lastModifiedText: String, response: HTTPResponse)?
+    private var response: (second: Int, etag: String, lastModifiedText: String, isPage: Bool, response: HTTPResponse)?
 
     /// - Parameters:
     ///   - validators: the freshness oracle; synchronous, thread-safe, no I/O but a `stat`.
     ///   - logger: receives the access line, as the route's would.
-    init(validators: @escaping @Sendable () -> FeedValidators?, logger: Logger) {
+    init(validators: @escaping @Sendable (RevalidationTarget) -> FeedValidators?, logger: Logger) {
         self.validators = validators
         self.logger = logger
     }
@@ -95,8 +159,14 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if passedOnInFlight == 0, let (fresh, etag) = answerable(request) {
-                state = .answering(method: request.method, validators: fresh, etag: etag, start: logger.logLevel <= .info ? .now : nil)
+            if passedOnInFlight == 0, let (target, fresh, etag) = answerable(request) {
+                state = .answering(
+                    method: request.method,
+                    target: target,
+                    validators: fresh,
+                    etag: etag,
+                    start: logger.logLevel <= .info ? .now : nil
+                )
             } else {
                 state = .passing
                 passedOnInFlight += 1
@@ -106,13 +176,13 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
             if case .answering = state { return }
             context.fireChannelRead(data)
         case .end:
-            guard case .answering(let method, let fresh, let etag, let start) = state else {
+            guard case .answering(let method, let target, let fresh, let etag, let start) = state else {
                 state = .idle
                 context.fireChannelRead(data)
                 return
             }
             state = .idle
-            respond(context: context, method: method, validators: fresh, etag: etag, start: start)
+            respond(context: context, method: method, target: target, validators: fresh, etag: etag, start: start)
         }
     }
 
@@ -129,28 +199,26 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         context.write(data, promise: promise)
     }
 
-    /// The validators and the representation's tag (plain, or gzip when the
-    /// request accepts it) to answer `request` with, or `nil` to pass it on.
-    /// Runs for every revalidation, so it works on the path's bytes and
-    /// allocates nothing when the tag is the one clients send back.
-    private func answerable(_ request: HTTPRequest) -> (FeedValidators, String)? {
+    /// What `request` revalidates, the validators and the representation's
+    /// tag (plain, or gzip when the request accepts it) to answer it with,
+    /// or `nil` to pass it on. Runs for every revalidation, so it works on
+    /// the path's bytes and allocates nothing for the feed when the tag is
+    /// the one clients send back.
+    private func answerable(_ request: HTTPRequest) -> (RevalidationTarget, FeedValidators, String)? {
         guard request.method == .get || request.method == .head, let path = request.path?.utf8,
-            path.starts(with: Self.prefix), path.reversed().starts(with: Self.suffix.reversed()),
-            path.count > Self.prefix.count + Self.suffix.count,
-            !path.contains(UInt8(ascii: "?")), !path.contains(UInt8(ascii: "%"))
+            let (token, target) = RevalidationTarget.parse(path, host: request.authority)
         else { return nil }
         let fields = request.headerFields
         guard let noneMatch = Self.ifNoneMatch(fields),
             fields[.transferEncoding] == nil, fields[.expect] == nil, fields[.connection] != "close",
             fields[.contentLength].map({ $0 == "0" }) ?? true,
-            let fresh = validators()
+            let fresh = validators(target)
         else { return nil }
-        let token = path.dropFirst(Self.prefix.count).dropLast(Self.suffix.count)
         let etag = fields[.acceptEncoding].map(Gzip.isAccepted) ?? false ? fresh.gzipETag : fresh.etag
         guard FeedToken.constantTimeEquals(token, fresh.token.utf8),
             noneMatch == etag || EntityTags.list(noneMatch, matches: etag)
         else { return nil }
-        return (fresh, etag)
+        return (target, fresh, etag)
     }
 
     /// The `If-None-Match` list; one field is returned as it is (what
@@ -164,12 +232,10 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         return found
     }
 
-    private static let prefix = Array("/calendar/".utf8)
-    private static let suffix = Array(".ics".utf8)
-
     private func respond(
         context: ChannelHandlerContext,
         method: HTTPRequest.Method,
+        target: RevalidationTarget,
         validators: FeedValidators,
         etag: String,
         start: ContinuousClock.Instant?
@@ -179,7 +245,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         needsFlush = true
         guard let start else { return }
         logger.info(
-            "\(method.rawValue) \(AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/.ics")) 304",
+            "\(method.rawValue) \(target.loggedPath) 304",
             metadata: [
                 "hb.request.id": .stringConvertible(RequestID()),
                 "http.bytes": "0",
@@ -188,25 +254,33 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         )
     }
 
-    /// The `304` for `etag`, built once per tag and second (its `Date`).
+    /// The `304` for `etag`, built once per tag and second (its `Date`):
+    /// the route's headers in the route's order (``notModifiedFields(_:etag:)``).
     private func notModified(_ validators: FeedValidators, etag: String) -> HTTPResponse {
         let second = Int(Date().timeIntervalSince1970.rounded(.down))
         if let cached = response, cached.second == second, cached.etag == etag,
-            cached.lastModifiedText == validators.lastModifiedText
+            cached.lastModifiedText == validators.lastModifiedText, cached.isPage == validators.isPage
         {
             return cached.response
         }
-        let fields: HTTPFields = [
+        var fields = Self.notModifiedFields(validators, etag: etag)
+        fields[.contentLength] = "0"
+        fields[.date] = HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(second)))
+        let built = HTTPResponse(status: .notModified, headerFields: fields)
+        response = (second, etag, validators.lastModifiedText, validators.isPage, built)
+        return built
+    }
+
+    /// The headers ``FeedController`` gives a `304`, but for the date.
+    static func notModifiedFields(_ validators: FeedValidators, etag: String) -> HTTPFields {
+        var fields: HTTPFields = [
             .eTag: etag,
             .lastModified: validators.lastModifiedText,
             .cacheControl: "private, no-cache",
             .vary: "Accept-Encoding",
-            .contentLength: "0",
-            .date: HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(second))),
         ]
-        let built = HTTPResponse(status: .notModified, headerFields: fields)
-        response = (second, etag, validators.lastModifiedText, built)
-        return built
+        if validators.isPage { fields.append(contentsOf: FeedController<DatabaseFeedSource>.pageSecurityHeaders) }
+        return fields
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Double {

@@ -24,6 +24,10 @@ package protocol FeedSource: Sendable {
     /// always safe: the request then takes the ordinary route. The default
     /// implementation returns `nil`.
     func cachedValidators() -> (token: String, revision: Int64)?
+    /// As ``cachedValidators()``, with ``listRevision()`` for the revision:
+    /// what the fast path answers the JSON twin's and the page's
+    /// revalidations with. The default implementation returns `nil`.
+    func cachedListValidators() -> (token: String, revision: Int64)?
     /// A number that changes whenever the JSON list (``list()``) does: with
     /// the data and with the day, since its `days_until` count from today.
     func listRevision() async throws -> Int64
@@ -70,6 +74,7 @@ package struct PageRequest: Hashable, Sendable {
 
 extension FeedSource {
     package func cachedValidators() -> (token: String, revision: Int64)? { nil }
+    package func cachedListValidators() -> (token: String, revision: Int64)? { nil }
     package func listRevision() async throws -> Int64 { try await revision() }
     package func list() async throws -> FeedSnapshot { throw FeedSourceNoList() }
     package func page(_ request: PageRequest) async throws -> FeedSnapshot { throw FeedSourceNoList() }

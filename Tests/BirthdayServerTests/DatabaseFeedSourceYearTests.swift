@@ -132,14 +132,18 @@ private final class MovingNow: Sendable {
         defer { bed.directory.cleanup() }
         let (database, source) = (bed.database, bed.source)
         let before = try await source.listRevision()
+        // The fast path's revision (the day kept while it lasts) is the route's.
+        #expect(source.cachedListValidators()?.revision == before)
         let listBefore = try await source.list()
         #expect(listBefore.revision == before)
         #expect(listBefore.body.contains("\"days_until\": 9"))
         #expect(listBefore.lastModified == Date(timeIntervalSince1970: 1_796_137_200 - 86_400), "the start of 1 December in Tokyo")
 
         bed.move(by: 3_600)
+        #expect(source.cachedListValidators()?.revision != before, "a new day in Tokyo is a new revision at once")
         let after = try await source.listRevision()
         #expect(after != before)
+        #expect(source.cachedListValidators()?.revision == after)
         let listAfter = try await source.list()
         #expect(listAfter.revision == after)
         #expect(listAfter.body.contains("\"days_until\": 8"))

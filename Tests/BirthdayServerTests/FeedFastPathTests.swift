@@ -241,6 +241,10 @@ import Testing
         ("GET /calendar/%30.ics HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
         ("GET /healthz HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
         ("POST PATH HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
+        ("GET PATH HTTP/1.1\r\nHost: h\r\nHost: i\r\nIf-None-Match: \"t\"\r\n\r\n", false),
+        ("GET PATH.bak HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
+        ("GET /calendar/.json HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
+        ("GET /calendar/ HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", false),
     ])
     func theBytePathTakesOnlyWhatItIsCertainOf(request: String, taken: Bool) {
         let bytes = ByteBuffer(string: request.replacingOccurrences(of: "PATH", with: Self.calendarPath))
@@ -285,5 +289,128 @@ import Testing
         #expect(access.count == 3)
         #expect(access.contains { $0.contains("GET /calendar/<redacted>.ics 304") && $0.contains("http.bytes=0 ") && $0.contains("hb.request.id=") })
         #expect(access.contains { $0.contains("HEAD /calendar/<redacted>.ics 304") && $0.contains("http.bytes=0 ") })
+    }
+
+    // MARK: - The page and the JSON twin
+
+    private static let pagePath = "/calendar/\(TestFeedSource.firstToken)"
+    private static let listPath = "/calendar/\(TestFeedSource.firstToken).json"
+
+    /// What the byte path sees of the page and its twin: the token, which of
+    /// the three, and the page's host.
+    @Test(arguments: [
+        ("GET /calendar/TOKEN HTTP/1.1\r\nHost: example.org:8080\r\nIf-None-Match: \"t\"\r\n\r\n", RevalidationTarget.page(host: "example.org:8080")),
+        ("GET /calendar/TOKEN HTTP/1.1\r\nIf-None-Match: \"t\"\r\n\r\n", .page(host: nil)),
+        ("HEAD /calendar/TOKEN.json HTTP/1.1\r\nHost: h\r\nIf-None-Match: \"t\"\r\n\r\n", .list),
+        ("GET /calendar/TOKEN.ics HTTP/1.1\r\nHost: h\r\nIf-None-Match: \"t\"\r\n\r\n", .feed),
+    ])
+    func theBytePathTellsThePageTheListAndTheFeedApart(request: String, target: RevalidationTarget) throws {
+        let bytes = ByteBuffer(string: request.replacingOccurrences(of: "TOKEN", with: TestFeedSource.firstToken))
+        let revalidation = try #require(FeedRevalidationBytes.revalidation(bytes.readableBytesView))
+        #expect(revalidation.target == target)
+        #expect(String(decoding: revalidation.token, as: UTF8.self) == TestFeedSource.firstToken)
+    }
+
+    /// The raw answer to one revalidation of `path` (with `headers`) after a
+    /// GET with the same headers filled the cache, and how often the route asked the source.
+    private func rawRevalidation(
+        _ source: TestFeedSource,
+        path: String,
+        headers: String,
+        logLevel: Logger.Level = .warning,
+        recorder: LogRecorder = LogRecorder()
+    ) async throws -> (raw: String, routeCalls: Int) {
+        let result = Mutex<(String, Int)?>(nil)
+        try await withServer(source, recorder: recorder, logLevel: logLevel) { client in
+            let port = try #require(client.port)
+            let first = try await RawHTTP.exchange(port: port, "GET \(path) HTTP/1.1\r\n\(headers)Connection: close\r\n\r\n")
+            let etag = try #require(first.components(separatedBy: "\r\n").first { $0.hasPrefix("ETag: ") }).dropFirst(6)
+            let calls = await source.routeCalls
+            let raw = try await RawHTTP.exchange(port: port, "GET \(path) HTTP/1.1\r\n\(headers)If-None-Match: \(etag)\r\n\r\n", headOnly: true)
+            let made = await source.routeCalls - calls
+            result.withLock { $0 = (raw, made) }
+        }
+        return try #require(result.withLock { $0 })
+    }
+
+    /// The page's and the JSON twin's 304s, plain and gzip, from the bytes
+    /// (access lines off) and from the parts (on): byte for byte the route's
+    /// but for the date, the page's security headers included, and the route never asked.
+    @Test(arguments: [
+        (pagePath, "Host: localhost:8080\r\n"), (pagePath, "Host: localhost:8080\r\nAccept-Encoding: gzip\r\n"), (pagePath, ""),
+        (listPath, "Host: localhost\r\n"), (listPath, "Host: localhost\r\nAccept-Encoding: gzip, br\r\n"),
+    ])
+    func thePageAndTheJSONTwinRevalidateAsTheRouteAnswers(path: String, headers: String) async throws {
+        let withoutDate = { (raw: String) in raw.components(separatedBy: "\r\n").filter { !$0.hasPrefix("Date: ") } }
+        let route = try await rawRevalidation(try TestFeedSource(offersValidators: false, servesPages: true), path: path, headers: headers)
+        #expect(route.raw.hasPrefix("HTTP/1.1 304 Not Modified\r\n"))
+        #expect(route.routeCalls > 0)
+        if path == Self.pagePath {
+            #expect(route.raw.contains("\r\nContent-Security-Policy: default-src 'none';"))
+            #expect(route.raw.contains("\r\nReferrer-Policy: no-referrer\r\n"))
+        }
+        for level in [Logger.Level.warning, .info] {
+            let fast = try await rawRevalidation(try TestFeedSource(servesPages: true), path: path, headers: headers, logLevel: level)
+            #expect(withoutDate(fast.raw) == withoutDate(route.raw), "\(level)")
+            #expect(fast.routeCalls == 0, "\(level)")
+        }
+    }
+
+    /// The page of another host is another page: its revalidation with this
+    /// host's tag is not answered with a 304 (the route makes that host's page).
+    @Test func anotherHostsPageIsNotAnsweredWithThisHostsTag() async throws {
+        let source = try TestFeedSource(servesPages: true)
+        try await withServer(source, logLevel: .warning) { client in
+            let port = try #require(client.port)
+            let first = try await RawHTTP.exchange(port: port, "GET \(Self.pagePath) HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n")
+            let etag = try #require(first.components(separatedBy: "\r\n").first { $0.hasPrefix("ETag: ") }).dropFirst(6)
+            let other = try await RawHTTP.exchange(
+                port: port,
+                "GET \(Self.pagePath) HTTP/1.1\r\nHost: b.example\r\nIf-None-Match: \(etag)\r\nConnection: close\r\n\r\n"
+            )
+            #expect(other.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(other.contains("<title>b.example</title>"))
+            #expect(await source.feedCalls == 2)
+        }
+    }
+
+    /// A token that is not the owner's (a share's, a guess) is never answered
+    /// with the owner's validators: it takes the route, here the generic 404.
+    @Test(arguments: ["", ".json", ".ics"])
+    func anotherTokenWithTheOwnersTagTakesTheRoute(suffix: String) async throws {
+        let source = try TestFeedSource(servesPages: true)
+        try await withServer(source, logLevel: .warning) { client in
+            let port = try #require(client.port)
+            let first = try await RawHTTP.exchange(port: port, "GET \(Self.pagePath)\(suffix) HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+            let etag = try #require(first.components(separatedBy: "\r\n").first { $0.hasPrefix("ETag: ") }).dropFirst(6)
+            let calls = await source.routeCalls
+            let other = try await RawHTTP.exchange(
+                port: port,
+                "GET /calendar/ffeeddccbbaa99887766554433221100\(suffix) HTTP/1.1\r\nHost: h\r\nIf-None-Match: \(etag)\r\n"
+                    + "Connection: close\r\n\r\n"
+            )
+            #expect(other.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+            #expect(await source.routeCalls > calls)
+        }
+    }
+
+    /// The fast path's access lines name the page and the twin as the route's do, without the token.
+    @Test func thePagesAndTheTwinsAccessLinesAreWrittenWithoutTheToken() async throws {
+        let source = try TestFeedSource(servesPages: true)
+        let recorder = LogRecorder()
+        try await withServer(source, recorder: recorder) { client in
+            for path in [Self.pagePath, Self.listPath] {
+                let first = try await client.execute(uri: path, method: .get)
+                let etag = try #require(first.headers[.eTag])
+                let calls = await source.routeCalls
+                let again = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag])
+                #expect(again.status == .notModified)
+                #expect(await source.routeCalls == calls, "\(path) took the fast path")
+            }
+        }
+        let lines = recorder.all
+        #expect(!lines.contains { $0.contains(TestFeedSource.firstToken) })
+        #expect(lines.contains { $0.contains("GET /calendar/<redacted> 304") && $0.contains("hb.request.id=") })
+        #expect(lines.contains { $0.contains("GET /calendar/<redacted>.json 304") && $0.contains("hb.request.id=") })
     }
 }

@@ -49,15 +49,41 @@ actor TestFeedSource: FeedSource {
     /// when the source does not offer them (every request takes the route).
     private nonisolated let validators: Mutex<(token: String, revision: Int64)?>
     private nonisolated let offersValidators: Bool
+    /// Whether the JSON twin and the page are served (else they are the generic 404).
+    private nonisolated let servesPages: Bool
 
-    init(offersValidators: Bool = true) throws {
+    init(offersValidators: Bool = true, servesPages: Bool = false) throws {
         body = try Self.export(names: ["Ada Lovelace"])
         self.offersValidators = offersValidators
+        self.servesPages = servesPages
         validators = Mutex(offersValidators ? (Self.firstToken, 1) : nil)
     }
 
     nonisolated func cachedValidators() -> (token: String, revision: Int64)? {
         validators.withLock { $0 }
+    }
+
+    /// The list's and the page's revision is the feed's here.
+    nonisolated func cachedListValidators() -> (token: String, revision: Int64)? {
+        servesPages ? validators.withLock { $0 } : nil
+    }
+
+    func listRevision() throws -> Int64 {
+        try revision()
+    }
+
+    func list() throws -> FeedSnapshot {
+        guard servesPages else { throw FeedSourceNoList() }
+        feedCalls += 1
+        return FeedSnapshot(body: "[{\"name\":\"Ada Lovelace\"}]\n", lastModified: lastModified, revision: currentRevision)
+    }
+
+    /// A page that names the host it was made for, so each host's has its own tag.
+    func page(_ request: PageRequest) throws -> FeedSnapshot {
+        guard servesPages else { throw FeedSourceNoList() }
+        feedCalls += 1
+        let body = "<!doctype html><title>\(request.host ?? "no host")</title><p>Ada Lovelace \(currentRevision)</p>\n"
+        return FeedSnapshot(body: body, lastModified: lastModified, revision: currentRevision)
     }
 
     private func publishValidators() {

@@ -87,6 +87,34 @@ import Testing
         #expect(database.range(of: Data(Share.tokenHash(token).utf8)) != nil)
     }
 
+    /// The owner's page, feed and JSON and a share's are revalidated each
+    /// with its own tag (the owner's on the server's fast path): one's tag
+    /// never gets the other a 304.
+    @Test func aSharesTagsAndTheOwnersNeverAnswerEachOther() async throws {
+        let served = try await Self.served()
+        defer { served.stop() }
+        let added = try await served.cli.run("share", "add", "Family", "--group", "Family", "--port", String(served.port))
+        #expect(added.status == 0, "\(added.stderr)")
+        let share = try Self.token(added.stdout)
+        func answer(_ url: String, _ tag: String? = nil) async throws -> (status: Int, fields: [String: String]) {
+            let condition = tag.map { ["-H", "If-None-Match: \($0)"] } ?? []
+            return PageCommandTests.headers(try await PageCommandTests.curl(["-D", "-", "-o", "/dev/null"] + condition + [url]).stdout)
+        }
+        for suffix in ["", ".json", ".ics"] {
+            let owner = "http://127.0.0.1:\(served.port)/calendar/\(served.token)\(suffix)"
+            let shared = "http://127.0.0.1:\(served.port)/calendar/\(share)\(suffix)"
+            let ownerTag = try #require(try await answer(owner).fields["etag"])
+            let shareTag = try #require(try await answer(shared).fields["etag"])
+            #expect(ownerTag != shareTag)
+            for (url, tag, status) in [(owner, ownerTag, 304), (shared, shareTag, 304), (owner, shareTag, 200), (shared, ownerTag, 200)] {
+                let (got, fields) = try await answer(url, tag)
+                #expect(got == status, "\(url == owner ? "owner" : "share")\(suffix) with the \(tag == ownerTag ? "owner's" : "share's") tag")
+                #expect(fields["etag"] == (url == owner ? ownerTag : shareTag))
+                #expect((fields["content-security-policy"] != nil) == suffix.isEmpty)
+            }
+        }
+    }
+
     @Test func noYearsAndNoAgesAreKept() async throws {
         let served = try await Self.served()
         defer { served.stop() }
