@@ -126,10 +126,14 @@ import Testing
         let receiver = try await ChannelsCommandTests.Receiver(in: cli)
         defer { receiver.stop() }
         #expect(try await cli.run("channels", "add", "apprise", receiver.url, "--name", "phone").status == 0)
+        // A note stays home: the command may forward anywhere, so it gets notes only under notes-on-channels.
+        #expect(try await cli.run("note", "ada", "likes orchids").status == 0)
 
         let pass = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
         #expect(pass.status == 0, "\(pass.stderr)")
-        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let recorded = try String(contentsOfFile: record, encoding: .utf8)
+        #expect(!recorded.contains("orchids"), "\(recorded)")
+        let lines = recorded.split(separator: "\n", omittingEmptySubsequences: false)
         // Ada's day-of reminder on one line; the digest with its kind, no person, and its two lines.
         #expect(lines.contains("birthday|ada|Ada Lovelace turns 36 today!"), "\(lines)")
         #expect(lines.contains("digest||Tue 10 Mar (today): Ada Lovelace, birthday, turns 36"), "\(lines)")

@@ -4,7 +4,8 @@
 /// It is the user's own, never read from a card (a card's `NOTE` holds
 /// anything), and never logged. `show`, `upcoming --json`, the desktop
 /// reminder and the digest carry it; the added channels (e-mail, ntfy,
-/// Gotify, Apprise) only under the `notes-on-channels` setting.
+/// Gotify, Apprise) and your `command` (which may forward anywhere) only
+/// under the `notes-on-channels` setting.
 public enum PersonNote {
     /// The longest note kept, in characters.
     public static let maximumLength = 280

@@ -76,7 +76,8 @@ package struct CommandChannel: NotificationSink {
         var environment = baseEnvironment
         environment["BIRTHDAYS_ID"] = reminder.id
         environment["BIRTHDAYS_TITLE"] = Self.value(reminder.title)
-        environment["BIRTHDAYS_BODY"] = Self.value(reminder.safeBody, keepingLines: reminder.digest != nil)
+        // Your command may forward anywhere: a digest's note lines only under notes-on-channels, as for the added channels.
+        environment["BIRTHDAYS_BODY"] = Self.value(reminder.sharedBody, keepingLines: reminder.digest != nil)
         // A digest is about no one person: the variable is not set.
         environment["BIRTHDAYS_PERSON_ID"] = reminder.digest == nil ? reminder.personID : nil
         environment["BIRTHDAYS_FIRE_AT"] = reminder.fireAtISO8601
