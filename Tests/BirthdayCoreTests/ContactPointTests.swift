@@ -144,6 +144,9 @@ import Testing
         let german = ContactLink.links(for: points, name: "Ada", event: .birthday, in: Localizer(setting: "de", systemLocale: nil))
         #expect(german.map(\.label) == ["Ada schreiben", "Ada anrufen"])
         #expect(german[0].uri == "mailto:ada@example.org?subject=Alles%20Gute%20zum%20Geburtstag%21")
+        // A labelled date ("Started work", a name day) is not their birthday: no greeting in the subject.
+        let labelled = ContactLink.links(for: points, name: "Ada", event: .labelled, in: Localizer(setting: "en", systemLocale: nil))
+        #expect(labelled.map(\.uri) == ["mailto:ada@example.org", "tel:+442079460000"])
     }
 
     /// Extra coverage from the public corpus (`../shared`), when it is there:

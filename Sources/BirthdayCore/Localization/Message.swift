@@ -680,9 +680,15 @@ extension Message {
     }
     /// The notification button that reaches the person: "Write to Ada" (e-mail, instant message) or "Call Ada".
     public static func reach(_ kind: ContactPoint.Kind, name: String) -> Message { Message(kind == .phone ? .actionCall : .actionWrite, .name(name)) }
-    /// The subject of the e-mail the button starts: "Happy birthday!".
-    public static func greetingSubject(_ kind: EventKind) -> Message {
-        Message(kind == .anniversary ? .greetingAnniversarySubject : .greetingBirthdaySubject)
+    /// The subject of the e-mail the button starts: "Happy birthday!" or the
+    /// anniversary's; none for a labelled date or a name day, whose day is not
+    /// the person's birthday ("Started work", a child's birthday).
+    public static func greetingSubject(_ kind: EventKind) -> Message? {
+        switch kind {
+        case .birthday: Message(.greetingBirthdaySubject)
+        case .anniversary: Message(.greetingAnniversarySubject)
+        case .labelled: nil
+        }
     }
     public static func showDeceased(_ date: String) -> Message { Message(.showDeceased, .text(date)) }
     public static func showReminderDays(_ days: ReminderDays) -> Message { Message(.showReminderDays, .text(days.description)) }
