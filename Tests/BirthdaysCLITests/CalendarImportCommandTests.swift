@@ -200,6 +200,18 @@ import Testing
         #expect(try await people(cli) == ["Ada Lovelace 1990-12-10 -", "Alan Turing --03-04 -"])
         let again = try await cli.json(["import", cli.path("Birthdays.ics")])
         #expect((again as? [String: Any])?["unchanged"] as? Int == 2)
+
+        // The card's file imported again still lacks the birthday: the calendar's stays.
+        let card2 = try await cli.json(["import", cli.path("phone.vcf")])
+        #expect((card2 as? [String: Any])?["unchanged"] as? Int == 1, "\(card2)")
+        #expect(try await people(cli) == ["Ada Lovelace 1990-12-10 -", "Alan Turing --03-04 -"])
+        // Once the card has a birthday of its own, it is the card's; when the card drops it, it is gone.
+        let dated = card.replacingOccurrences(of: "CATEGORIES:Family\r\n", with: "CATEGORIES:Family\r\nBDAY:1990-12-11\r\n")
+        #expect(try await cli.run("import", try cli.write("phone.vcf", dated)).status == 0)
+        #expect(try await people(cli) == ["Ada Lovelace 1990-12-11 -", "Alan Turing --03-04 -"])
+        #expect(try await cli.run("import", try cli.write("phone.vcf", card)).status == 0)
+        let ada2 = try CLIProcess.object(try await cli.run("show", "ada", "--json").stdout)
+        #expect(ada2["birthday"] is NSNull && ada2["undated"] as? Bool == true, "\(ada2)")
     }
 
     @Test func asBirthdayTakesEveryYearlyAllDayEvent() async throws {

@@ -67,6 +67,10 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// "Started work"), in ``LabelledDate`` order; they follow the card on
     /// every import and sync, like the birthday. Never logged.
     public var labelledDates: [LabelledDate] = []
+    /// The kinds of date a birthday calendar (`import FILE.ics`) filled in
+    /// for a person who came from a card without them: a later import of
+    /// that card keeps them while it still lacks them (``ContactMerge``).
+    public var calendarFilled: Set<EventKind> = []
     /// Raw text of date values that could not be read; such dates get no reminders.
     public var invalidDates: [String]
     /// Who decided whether the person is left out (``excluded``).

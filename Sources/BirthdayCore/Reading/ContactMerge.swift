@@ -172,6 +172,8 @@ extension ContactMerge {
         package var zoneChoice: ZoneChoice?
         /// The card's labelled dates (``Person/labelledDates``).
         package var labelledDates: [LabelledDate] = []
+        /// The kinds a birthday calendar filled in (``Person/calendarFilled``).
+        package var calendarFilled: Set<EventKind> = []
 
         package init(
             sourceFile: String,
@@ -221,6 +223,7 @@ extension ContactMerge {
                 zoneChoice: person.zoneChoice
             )
             labelledDates = person.labelledDates
+            calendarFilled = person.calendarFilled
         }
     }
 
@@ -239,13 +242,19 @@ extension ContactMerge {
     ///   other calendars are kept beside the contact's (the contact's wins for
     ///   the same kind and calendar), as are the stored labelled dates whose
     ///   label the contact does not have. From the **same file**, the contact is
-    ///   the truth: what it no longer says is gone.
+    ///   the truth: what it no longer says is gone, except a birthday or an
+    ///   anniversary a birthday calendar filled in (``Person/calendarFilled``),
+    ///   which stays while the card still lacks it; once the card has its
+    ///   own, the card's is the one kept.
     /// - **The user's choices** (``Exclusion/choice``: exclude or include;
     ///   ``Person/reminderDays``, ``Person/channels``, ``Person/weekend``,
     ///   ``Person/zoneChoice``)
     ///   are never in a contact: the stored ones outlast every import and sync.
     package static func merge(_ incoming: Person, into stored: Stored) -> Person {
         var person = incoming
+        // A date a calendar filled in outlasts the card that lacks it, from any file.
+        person.calendarFilled = stored.calendarFilled.filter { incoming.date(of: $0) == nil }
+        for kind in person.calendarFilled { person.setDate(stored.date(of: kind), of: kind) }
         if stored.sourceFile != incoming.source.file {
             if person.birthday == nil { person.birthday = stored.birthday }
             if person.anniversary == nil { person.anniversary = stored.anniversary }
@@ -269,6 +278,17 @@ extension ContactMerge {
         person.weekend = stored.weekend
         person.zoneChoice = stored.zoneChoice
         return person
+    }
+}
+
+extension ContactMerge.Stored {
+    /// The stored date of `kind` (a birthday or an anniversary).
+    package func date(of kind: EventKind) -> EventDate? {
+        switch kind {
+        case .birthday: birthday
+        case .anniversary: anniversary
+        case .labelled: nil
+        }
     }
 }
 

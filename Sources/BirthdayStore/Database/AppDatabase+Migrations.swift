@@ -522,6 +522,15 @@ extension AppDatabase {
             }
         }
 
+        // Issue 34: the kinds of date a birthday calendar (`import FILE.ics`) filled in for
+        // a person from a card without them ("birthday,anniversary"); NULL for none. A later
+        // import of the card keeps them while it still lacks them (ContactMerge).
+        migrator.registerMigration("v26-calendar-filled") { db in
+            try db.alter(table: "person") { t in
+                t.add(column: "calendarFilled", .text)
+            }
+        }
+
         return migrator
     }
 }

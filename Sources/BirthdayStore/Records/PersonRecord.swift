@@ -470,6 +470,7 @@ extension PersonRecord {
         let alternates = try CalendarDateRecord.datesByPerson(db)
         let labelled = try LabelledDateRecord.datesByPerson(db)
         let contacts = try ContactPointRecord.pointsByPerson(db)
+        let filled = try calendarFilledByPerson(db)
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -499,9 +500,20 @@ extension PersonRecord {
                 zoneChoice: (row[19] as String?).flatMap(ZoneChoice.init(storedValue:))
             )
             if !labelled.isEmpty { contact.labelledDates = labelled[row[0] as String] ?? [] }
+            if !filled.isEmpty { contact.calendarFilled = filled[row[0] as String] ?? [] }
             stored[row[0]] = MergeState(fingerprint: row[1], contact: contact, createdAt: row[9], imported: row[15])
         }
         return stored
+    }
+
+    /// ``Person/calendarFilled`` of everyone who has any, by id.
+    static func calendarFilledByPerson(_ db: Database) throws -> [String: Set<EventKind>] {
+        var found: [String: Set<EventKind>] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, calendarFilled FROM person WHERE calendarFilled IS NOT NULL") {
+            let kinds = Set((row[1] as String).split(separator: ",").compactMap { EventKind(rawValue: String($0)) })
+            if !kinds.isEmpty { found[row[0]] = kinds }
+        }
+        return found
     }
 
     /// Stores what the user chose for `person` (``Person/exclusion``,
@@ -576,6 +588,10 @@ extension PersonRecord {
         let note = isNew ? nil : try String.fetchOne(db, sql: "SELECT note FROM person WHERE id = ?", arguments: [person.id])
         try PersonRecord(person, createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(db)
         if let note { try db.execute(sql: "UPDATE person SET note = ? WHERE id = ?", arguments: [note, person.id]) }
+        if !person.calendarFilled.isEmpty {
+            let kinds = person.calendarFilled.map(\.rawValue).sorted().joined(separator: ",")
+            try db.execute(sql: "UPDATE person SET calendarFilled = ? WHERE id = ?", arguments: [kinds, person.id])
+        }
         if isNew {
             if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
             if !person.labelledDates.isEmpty { try LabelledDateRecord.replace(personID: person.id, with: person.labelledDates, db) }

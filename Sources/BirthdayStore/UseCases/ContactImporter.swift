@@ -327,10 +327,13 @@ package struct ContactImporter: Sendable {
         write: Bool
     ) throws {
         guard var existing = try PersonRecord.person(id: person.id, db) else { return }
+        existing.calendarFilled = old.contact.calendarFilled
         var filled = false
         for kind in EventKind.allCases where existing.date(of: kind) == nil {
             guard let date = person.date(of: kind) else { continue }
             existing.setDate(date, of: kind)
+            // Kept when the card's file is imported again without it (ContactMerge).
+            existing.calendarFilled.insert(kind)
             filled = true
         }
         guard filled else {
