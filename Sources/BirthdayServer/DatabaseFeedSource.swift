@@ -172,7 +172,8 @@ package struct DatabaseFeedSource: FeedSource {
         return await page(from: contents, request: request, token: state.token, today: today, zone: state.zone, showAges: true)
     }
 
-    /// The page of `contents` (the owner's, or a share's) under `token`.
+    /// The page of `contents` (the owner's, or a share's) under `token`; the
+    /// people's own lines are those `contents` holds (none in a share's).
     func page(
         from contents: PageContents,
         request: PageRequest,
@@ -197,7 +198,9 @@ package struct DatabaseFeedSource: FeedSource {
                     json: token + ".json",
                     webcal: webcal,
                     qrSVG: webcal.flatMap { drawQR($0, HTMLText.escaped(localizer(.pageQR))) }
-                )
+                ),
+                people: contents.people,
+                contactLinks: contents.settings.contactLinks
             )
             return page.html(localizer)
         }

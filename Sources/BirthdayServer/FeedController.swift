@@ -73,16 +73,9 @@ struct FeedController<Source: FeedSource> {
         return fields
     }
 
-    /// The cache of one page variant; when more than eight variants were
-    /// asked for (hosts are client input), the others are dropped first.
+    /// The cache of one page variant (``PageCaches/cache(_:source:)``).
     func pageCache(_ request: PageRequest) -> FeedCache<Source> {
-        pageCaches.caches.withLock { caches in
-            if let cache = caches[request] { return cache }
-            if caches.count >= 8 { caches.removeAll() }
-            let cache = FeedCache(source: source, kind: .page(request))
-            caches[request] = cache
-            return cache
-        }
+        pageCaches.cache(request, source: source)
     }
 
     /// The cache of one page variant when it exists; never makes one (the
@@ -253,13 +246,7 @@ final class ShareCaches: Sendable {
         }
 
         func page(_ request: PageRequest) -> FeedCache<ShareFeedSource> {
-            pages.caches.withLock { caches in
-                if let cache = caches[request] { return cache }
-                if caches.count >= 8 { caches.removeAll() }
-                let cache = FeedCache(source: source, kind: .page(request))
-                caches[request] = cache
-                return cache
-            }
+            pages.cache(request, source: source)
         }
     }
 
@@ -277,9 +264,23 @@ final class ShareCaches: Sendable {
     }
 }
 
-/// The caches of the page's variants (``FeedController/pageCache(_:)``).
+/// The caches of the page's variants, the owner's (``FeedController/pageCache(_:)``)
+/// or a share's (``ShareCaches/Set/page(_:)``).
 final class PageCaches<Source: FeedSource>: Sendable {
     let caches = Mutex<[PageRequest: FeedCache<Source>]>([:])
+
+    /// The cache of one page variant, made for `source` on first use; when
+    /// more than eight variants were asked for (hosts are client input),
+    /// the others are dropped first.
+    func cache(_ request: PageRequest, source: Source) -> FeedCache<Source> {
+        caches.withLock { caches in
+            if let cache = caches[request] { return cache }
+            if caches.count >= 8 { caches.removeAll() }
+            let cache = FeedCache(source: source, kind: .page(request))
+            caches[request] = cache
+            return cache
+        }
+    }
 }
 
 /// A file the server always serves the same (the page's stylesheet): its

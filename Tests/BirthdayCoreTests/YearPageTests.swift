@@ -69,8 +69,102 @@ import Testing
         #expect(html.contains("<td class=\"has round\" tabindex=\"0\"><span class=\"day\">31</span>"), "Cy turns 30")
         #expect(html.contains("<span class=\"when\">tomorrow</span>"))
         #expect(!html.contains("<script"))
-        // 1 March 2026 is a Sunday: six empty cells before it in a week from Monday.
-        #expect(html.contains("<tbody>\n<tr>" + String(repeating: "<td></td>", count: 6) + "<td><span class=\"day\">1</span>"))
+        // 1 March 2026 is a Sunday, where an English (US) week starts: no empty cell before it.
+        #expect(html.contains("<tbody>\n<tr><td><span class=\"day\">1</span>"))
+    }
+
+    /// The language, the region as the page's locale has it, the first weekday (1 Sunday, 2 Monday), the first column's full name.
+    @Test(arguments: [
+        ("en", "en", 1, "Sunday"), ("de", "de", 2, "Montag"), ("en-GB", "en", 2, "Monday"), ("fr", "fr", 2, "lundi"), ("ja", "ja", 1, "日曜日"),
+    ])
+    func weeksStartOnTheDayThePagesLanguageAndRegionStartThemOn(setting: String, language: String, first: Int, name: String) {
+        let localizer = Localizer(setting: setting, systemLocale: nil)
+        #expect(localizer.language == language)
+        #expect(YearPage.firstWeekday(localizer) == first)
+        let page = YearPage(today: Self.today, year: [], next: [], links: .init(ics: "t.ics", json: nil, webcal: nil, qrSVG: nil))
+        let html = page.html(localizer)
+        #expect(html.contains("<thead><tr><th scope=\"col\" abbr=\"\(name)\">"))
+        // 1 March 2026 is a Sunday: the first cell of a week from Sunday, the seventh of one from Monday.
+        let lead = first == 1 ? 0 : 6
+        #expect(
+            html.contains("<h3 id=\"m3\">")
+                && html.contains("<tbody>\n<tr>" + String(repeating: "<td></td>", count: lead) + "<td><span class=\"day\">1</span>")
+        )
+        // 1 January 2026 is a Thursday.
+        #expect(YearPage.column(of: LocalDate(year: 2026, month: 1, day: 1)!, firstWeekday: first) == (first == 1 ? 4 : 3))
+    }
+
+    // MARK: The person's own line
+
+    static func ownersPage(contactLinks: Bool, people: [String: YearPage.Person]? = nil) -> String {
+        let events = [
+            Self.event("a", "Ada", 3, 11, age: 36), Self.event("a", "Ada", 7, 26, age: nil, kind: .anniversary),
+            Self.event("b", "Bob", 3, 12, age: nil),
+        ]
+        let lines =
+            people ?? [
+                "a": YearPage.Person(
+                    zone: PersonZone(name: "Asia/Tokyo"),
+                    groups: ["Family", "Friends <3"],
+                    points: [
+                        ContactPoint(kind: .email, value: "ada@example.org"), ContactPoint(kind: .phone, value: "+44 20 7946 0000"),
+                        ContactPoint(kind: .impp, value: "javascript:alert(1)"), ContactPoint(kind: .impp, value: "xmpp:ada@example.org"),
+                    ]
+                ),
+                "b": YearPage.Person(),
+            ]
+        let page = YearPage(
+            today: Self.today,
+            year: events,
+            next: events,
+            links: .init(ics: "t.ics", json: nil, webcal: nil, qrSVG: nil),
+            people: lines,
+            contactLinks: contactLinks
+        )
+        return page.html(.english)
+    }
+
+    /// The line under the `n`th item of the next list.
+    static func line(_ html: String, item n: Int) -> String? {
+        guard let list = html.range(of: "<ol>") else { return nil }
+        let items = html[list.upperBound...].components(separatedBy: "<li").dropFirst()
+        guard n < items.count else { return nil }
+        let item = items[items.index(items.startIndex, offsetBy: n)]
+        guard let start = item.range(of: "<span class=\"line\">"), let end = item.range(of: "</li>") else { return nil }
+        return String(item[start.lowerBound..<end.lowerBound])
+    }
+
+    @Test func eachPersonOnTheOwnersPageHasALineWithDatesZoneGroupsAndLinks() throws {
+        let html = Self.ownersPage(contactLinks: true)
+        let ada = try #require(Self.line(html, item: 0))
+        #expect(ada.contains("birthday <time datetime=\"2026-03-11\">March 11</time>"), "\(ada)")
+        #expect(ada.contains("<time datetime=\"2026-07-26\">July 26</time>"), "the anniversary too: \(ada)")
+        #expect(ada.contains("<span class=\"zone\">Tokyo</span>"))
+        #expect(ada.contains("<span class=\"groups\">Groups: Family, Friends &lt;3</span>"), "escaped")
+        #expect(ada.contains("<a href=\"mailto:ada@example.org?subject=Happy%20birthday%21\">Write to Ada</a>"), "\(ada)")
+        #expect(ada.contains("<a href=\"tel:+442079460000\">Call Ada</a>"))
+        #expect(ada.contains("<a href=\"sms:+442079460000\">Write to Ada</a>"))
+        #expect(ada.contains("<a href=\"xmpp:ada@example.org\">"))
+        #expect(!html.contains("javascript:"), "a scheme that could run is never a link")
+        // Ada's anniversary is an item of its own with the same line; its e-mail's subject is the anniversary's.
+        #expect(try #require(Self.line(html, item: 1)).contains("?subject=Happy%20anniversary%21"))
+        let bob = try #require(Self.line(html, item: 2))
+        #expect(bob.contains("birthday <time datetime=\"2026-03-12\">"))
+        #expect(!bob.contains("zone") && !bob.contains("Groups") && !bob.contains("<a "), "Bob has none of these")
+        #expect(!html.contains("<script"))
+    }
+
+    @Test func withoutContactLinksTheLineHasNoLinks() throws {
+        let html = Self.ownersPage(contactLinks: false)
+        let ada = try #require(Self.line(html, item: 0))
+        #expect(ada.contains("Groups: Family"))
+        for scheme in ["mailto:", "tel:", "sms:", "xmpp:"] { #expect(!html.contains(scheme), "\(scheme)") }
+    }
+
+    @Test func aPageWithoutPeopleHasNoLines() {
+        let html = Self.ownersPage(contactLinks: true, people: [:])
+        #expect(!html.contains("class=\"line\""))
+        #expect(!html.contains("mailto:") && !html.contains("Groups"))
     }
 
     @Test func withoutAgesNoAgeIsWritten() {

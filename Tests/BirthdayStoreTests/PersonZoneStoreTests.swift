@@ -199,6 +199,41 @@ import Testing
         #expect(zones["lunar-lunar"] == .some("Asia/Shanghai"))
     }
 
+    /// The readers that build traits from named columns (``PersonRecord/TraitColumns``: a team room's,
+    /// labelled dates', name days', other calendars') agree with the planner's own reading.
+    @Test func theTraitColumnsAreReadByNameAndAgreeWithThePlanner() async throws {
+        let cards = [
+            Self.card(uid: "zone", name: "Only a zone", "TZ:Asia/Tokyo", "X-ANNIVERSARY:2010-05-01"),
+            Self.card(uid: "died", name: "Died abroad", "TZ:-03:00", "DEATHDATE:2020-05-01"),
+            Self.card(uid: "grouped", name: "In a group", "CATEGORIES:Family"),
+            Self.card(uid: "plain", name: "Plain"),
+        ]
+        #expect(try await importing(cards.joined()).problems == [])
+        _ = try await database.setSharedRule(.group("Family"), exclusion: .keep, days: .set(ReminderDays("3,0")), now: Self.now)
+        _ = try await database.setZoneChoice(ZoneChoice(storedValue: "Europe/Helsinki"), personID: "grouped", now: Self.now)
+        _ = try await database.setReminderChoices(
+            days: .set(ReminderDays("2,0")),
+            channels: .keep,
+            weekend: .set(.friday),
+            personID: "zone",
+            now: Self.now
+        )
+        let planner = try await traits()
+        let room = try await database.read { db in
+            var found: [String: PersonTraits] = [:]
+            try PersonRecord.forEachBirthday(ids: ["zone", "died", "grouped", "plain"], db) { _, traits, id, _ in found[id] = traits }
+            return found
+        }
+        #expect(room == planner)
+        #expect(room["zone"] == PersonTraits(reminderDays: ReminderDays("2,0"), weekend: .friday, zone: PersonZone(name: "Asia/Tokyo")))
+        #expect(room["grouped"]?.reminderDays == ReminderDays("3,0") && room["grouped"]?.zone?.storedValue == "Europe/Helsinki")
+        #expect(room["died"]?.deceased == true)
+        // A query that does not select them is an error, never traits read from the wrong columns.
+        await #expect(throws: StoreError.self) {
+            try await self.database.read { db in _ = try PersonRecord.TraitColumns(try db.makeStatement(sql: "SELECT id, name FROM person")) }
+        }
+    }
+
     @Test func aVdirSyncFollowsTheCardWithoutLoggingIt() async throws {
         let bed = try SourceSyncTests.Bed()
         defer { bed.folder.cleanup() }

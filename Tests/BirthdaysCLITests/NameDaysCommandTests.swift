@@ -111,6 +111,16 @@ import Testing
         #expect(empty.status != 0 && empty.stderr.contains("empty.csv: kein Tag mit einem Namen darin; nichts wurde importiert"), "\(empty.stderr)")
         let missing = try await cli.run("name-days", "import", cli.path("missing.csv"), "--country", "hu")
         #expect(missing.status != 0 && missing.stderr.contains("missing.csv: kann nicht gelesen werden ("), "\(missing.stderr)")
+        // Read by the import's file rules: a folder, and a file over the cap, are named with the reason; nothing is imported.
+        let folder = try await cli.run("name-days", "import", cli.directory.path, "--country", "hu")
+        #expect(folder.status != 0 && folder.stderr.contains("kann nicht gelesen werden (it is a folder)"), "\(folder.stderr)")
+        let huge = try cli.write("huge.csv", String(repeating: "06-25,Jana\n", count: (4 << 20) / 11 + 1))  // just over the 4 MB cap
+        let tooLarge = try await cli.run("name-days", "import", huge, "--country", "hu")
+        #expect(
+            tooLarge.status != 0 && tooLarge.stderr.contains("huge.csv: kann nicht gelesen werden (it holds more than 4 MB)"),
+            "\(tooLarge.stderr)"
+        )
+        #expect(CLIProcess.shownSetting("name-days", in: try await cli.run("settings", "show").stdout) == "lv,cz", "nothing imported")
 
         // The setting wins over LANG.
         try await cli.set("language", "ja")

@@ -61,6 +61,25 @@ struct PageBrowserTests {
         #expect(facts["axe"] as? [String] == [])
     }
 
+    /// The owner's page with `contact-links` on: each of the next birthdays
+    /// has its person's line, Ada's with her links, and axe still finds nothing.
+    @Test func theOwnersPageHasEachPersonsLineWithTheirLinks() async throws {
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        let imported = try await cli.run("import", try cli.write("cards.vcf", ShareCommandTests.cards))
+        try #require(imported.status == 0, "\(imported.stderr)")
+        try await cli.set("contact-links", "on")
+        let served = try await PageCommandTests.serve(cli)
+        defer { served.stop() }
+        let facts = try await Self.check(served.page)
+        #expect(facts["lines"] as? Int == facts["next"] as? Int, "one line per item")
+        let links = facts["links"] as? [String] ?? []
+        #expect(links.contains("mailto:ada@example.org?subject=Happy%20birthday%21"), "\(links)")
+        #expect(links.contains("tel:+442079460000") && links.contains("sms:+442079460000"), "\(links)")
+        #expect(facts["csp_violations"] as? [String] == [])
+        #expect(facts["console_errors"] as? [String] == [])
+        #expect(facts["axe"] as? [String] == [], "axe's serious and critical violations: \(facts["axe"] ?? "")")
+    }
+
     /// The picture of the README's tour: the samples at 2026-03-10, taken
     /// here; `BIRTHDAYS_SCREENSHOTS=1` copies it to docs/images/page.png.
     @Test func theToursScreenshot() async throws {

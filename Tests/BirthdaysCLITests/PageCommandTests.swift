@@ -158,6 +158,54 @@ import Testing
         #expect(body.contains("&lt;script&gt;window.pwned=1&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &quot;Bob&quot; &amp; &#39;Co&#39;"))
     }
 
+    @Test func eachPersonHasALineOnTheOwnersPageWithLinksOnlyUnderContactLinksAndNoneOnAShare() async throws {
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        let cards = """
+            BEGIN:VCARD\r
+            VERSION:3.0\r
+            UID:ada\r
+            FN:Ada Lovelace\r
+            BDAY:1990-03-11\r
+            CATEGORIES:Family,Engines\r
+            EMAIL:ada@example.org\r
+            TEL:+44 20 7946 0000\r
+            TZ:Asia/Tokyo\r
+            NOTE:likes engines\r
+            END:VCARD\r
+
+            """
+        let imported = try await cli.run("import", try cli.write("cards.vcf", cards))
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let served = try await Self.serve(cli)
+        defer { served.stop() }
+
+        // Off by default: the line, without links.
+        let plain = try await Self.curl([served.page]).stdout
+        let line = try #require(plain.range(of: "<span class=\"line\">").map { String(plain[$0.lowerBound...].prefix(while: { $0 != "\n" })) })
+        #expect(line.contains("birthday <time datetime=\"2026-03-11\">March 11</time>"), "\(line)")
+        #expect(line.contains("<span class=\"zone\">Tokyo</span>"), "\(line)")
+        #expect(line.contains("Groups: Engines, Family"), "\(line)")
+        for hidden in ["mailto:", "tel:", "sms:", "ada@example.org", "likes engines"] { #expect(!plain.contains(hidden), "\(hidden)") }
+
+        // contact-links on: a new page, with the links.
+        try await cli.set("contact-links", "on")
+        let linked = try await Self.curl([served.page]).stdout
+        #expect(linked.contains("<a href=\"mailto:ada@example.org?subject=Happy%20birthday%21\">Write to Ada Lovelace</a>"))
+        #expect(linked.contains("<a href=\"tel:+442079460000\">Call Ada Lovelace</a>"))
+        #expect(linked.contains("<a href=\"sms:+442079460000\">"))
+        #expect(!linked.contains("likes engines"), "never the note")
+
+        // A share shows names, dates and ages only.
+        let added = try await cli.run("share", "add", "Family", "--group", "Family", "--port", String(served.port))
+        try #require(added.status == 0, "\(added.stderr)")
+        let token = try ShareCommandTests.token(added.stdout)
+        let shared = try await Self.curl([served.page.replacingOccurrences(of: served.token, with: token)]).stdout
+        #expect(shared.contains("Ada Lovelace"))
+        for hidden in ["class=\"line\"", "mailto:", "tel:", "sms:", "Tokyo", "Engines"] {
+            #expect(!shared.contains(hidden), "a share shows \(hidden)")
+        }
+    }
+
     @Test func printMonthIsAVariantWithItsOwnTag() async throws {
         let served = try await Self.serve(Self.people)
         defer { served.stop() }

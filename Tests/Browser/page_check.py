@@ -53,6 +53,8 @@ def main():
             "next": len(browser.find_elements(By.CSS_SELECTOR, ".next li")),
             "names": sorted({element.get_attribute("textContent") for element in
                              browser.find_elements(By.CSS_SELECTOR, ".next .name, td .who > span")}),
+            "lines": len(browser.find_elements(By.CSS_SELECTOR, ".next .line")),
+            "links": [element.get_attribute("href") for element in browser.find_elements(By.CSS_SELECTOR, ".next .line a")],
             "text": browser.find_element(By.TAG_NAME, "body").get_attribute("textContent"),
             "script_ran": browser.execute_script("return window.pwned !== undefined || document.title === 'pwned'"),
         }

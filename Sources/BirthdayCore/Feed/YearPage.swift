@@ -12,9 +12,18 @@ import Foundation
 /// - Every name goes through ``HTMLText/name(_:)``: one line, no control
 ///   characters, escaped.
 /// - The months are those of `today`'s year, January to December, each
-///   a table whose weeks start on Monday; a day with events carries the
-///   names, hidden on screen until the day is hovered or focused, and
-///   printed in the day's cell.
+///   a table whose weeks start on the first day of the week of the page's
+///   language and region as ICU gives it (``firstWeekday(_:)``: Sunday for
+///   `en` and `en-US`, Monday for `de` and `en-GB`); a day with events
+///   carries the names, hidden on screen until the day is hovered or
+///   focused, and printed in the day's cell.
+/// - On the owner's page each of the next events has the person's own line
+///   (``Person``): their dates of the next 366 days, their time zone when
+///   they have one, their groups, and, only with ``contactLinks``, links to
+///   write to or call them (``ContactLink``'s `mailto:` and `tel:`, `sms:`
+///   for a phone, and instant-messaging addresses of a known scheme; any
+///   other scheme gets no link). A share's page has no such line: it is
+///   given no ``people``.
 /// - Printed, the year is one landscape page; with ``Layout/monthPerPage``
 ///   (`?print=month`) each month is a page of its own.
 /// - Ages are shown only with ``showAges``.
@@ -57,6 +66,27 @@ public struct YearPage: Sendable {
     public var links: Links
     /// The address of the stylesheet.
     public var stylesheet: String
+    /// What the person's own line shows, by person id: the owner's page
+    /// only (empty on a share's, which shows names, dates and ages only).
+    public var people: [String: Person]
+    /// Whether a person's line links to ways to reach them (the `contact-links` setting).
+    public var contactLinks: Bool
+
+    /// What one person's line on the owner's page shows besides their dates.
+    public struct Person: Sendable, Equatable {
+        /// Their zone (``Person/zone``); `nil` when they have none of their own.
+        public var zone: PersonZone?
+        /// Their groups, sorted.
+        public var groups: [String]
+        /// Their ways to reach them, in their order.
+        public var points: [ContactPoint]
+
+        public init(zone: PersonZone? = nil, groups: [String] = [], points: [ContactPoint] = []) {
+            self.zone = zone
+            self.groups = groups
+            self.points = points
+        }
+    }
 
     public init(
         today: LocalDate,
@@ -65,7 +95,9 @@ public struct YearPage: Sendable {
         showAges: Bool = true,
         layout: Layout = .year,
         links: Links,
-        stylesheet: String = "/page.css"
+        stylesheet: String = "/page.css",
+        people: [String: Person] = [:],
+        contactLinks: Bool = false
     ) {
         self.today = today
         self.year = year
@@ -74,7 +106,13 @@ public struct YearPage: Sendable {
         self.layout = layout
         self.links = links
         self.stylesheet = stylesheet
+        self.people = people
+        self.contactLinks = contactLinks
     }
+
+    /// The schemes a person's line links to; a card's instant-messaging
+    /// address of any other scheme (`javascript:`, `data:`) gets no link.
+    static let linkedSchemes: Set<String> = ["mailto", "tel", "sms", "xmpp", "sip", "sips", "matrix", "im"]
 
     /// How many of the next events the page lists: at least this many, and
     /// every event of the next ``nextDays`` days.
@@ -118,6 +156,11 @@ public struct YearPage: Sendable {
         if next.isEmpty {
             out += "<p>\(HTMLText.escaped(localizer(Message(.upcomingNone, .number(365)))))</p>\n"
         } else {
+            // Each person's dates of the year, for their line (the owner's page only).
+            var datesByPerson: [String: [Occurrence]] = [:]
+            if !people.isEmpty {
+                for event in year where people[event.personID] != nil { datesByPerson[event.personID, default: []].append(event) }
+            }
             out += "<ol>\n"
             for event in next {
                 let classes = [event.daysUntil == 0 ? "today" : nil, showAges && event.isRound ? "round" : nil].compactMap { $0 }
@@ -127,6 +170,9 @@ public struct YearPage: Sendable {
                 out += "<span class=\"name\">\(HTMLText.name(event.name.isEmpty ? localizer(.someone) : event.name))</span> "
                 out += "<span class=\"what\">\(HTMLText.escaped(words.what(showAges ? event : event.withoutAge)))</span>"
                 if showAges && event.isRound { out += " <span class=\"mark\">\(HTMLText.escaped(localizer(.pageRound)))</span>" }
+                if let person = people[event.personID] {
+                    out += personLine(event, person, dates: datesByPerson[event.personID] ?? [], localizer: localizer, words: &words)
+                }
                 out += "</li>\n"
             }
             out += "</ol>\n"
@@ -138,9 +184,10 @@ public struct YearPage: Sendable {
         out += "<h2 id=\"year\">\(HTMLText.escaped(localizer(Message(.pageYear, .number(today.year)))))</h2>\n<div class=\"months\">\n"
         var byDay: [LocalDate: [Occurrence]] = [:]
         for event in year where event.date.year == today.year { byDay[event.date, default: []].append(event) }
-        let weekdays = Self.weekdayNames(localizer)
+        let firstWeekday = Self.firstWeekday(localizer)
+        let weekdays = Self.weekdayNames(localizer, from: firstWeekday)
         for number in 1...12 {
-            out += month(number, byDay: byDay, weekdays: weekdays, localizer: localizer, words: &words)
+            out += month(number, byDay: byDay, weekdays: weekdays, firstWeekday: firstWeekday, localizer: localizer, words: &words)
         }
         out += "</div>\n</section>\n"
 
@@ -163,11 +210,76 @@ public struct YearPage: Sendable {
         return out
     }
 
+    /// The person's own line under one of the next events: their dates (day
+    /// and month, in the order of the year), their zone, their groups and,
+    /// with ``contactLinks``, the ways to reach them.
+    private func personLine(
+        _ event: Occurrence,
+        _ person: Person,
+        dates: [Occurrence],
+        localizer: Localizer,
+        words: inout OccurrenceWords
+    ) -> String {
+        var parts: [String] = []
+        if !dates.isEmpty {
+            let dayAndMonth = Self.dayAndMonth(localizer)
+            let shown = dates.map { date in
+                let what = HTMLText.escaped(words.what(date.withoutAge))
+                return "<span>\(what) <time datetime=\"\(date.date)\">\(HTMLText.escaped(dayAndMonth(date.date)))</time></span>"
+            }
+            parts.append("<span class=\"dates\">\(shown.joined(separator: "; "))</span>")
+        }
+        if let zone = person.zone {
+            parts.append("<span class=\"zone\">\(HTMLText.escaped(zone.displayName))</span>")
+        }
+        if !person.groups.isEmpty {
+            let groups = person.groups.map { SafeText.line($0) }
+            parts.append("<span class=\"groups\">\(HTMLText.escaped(localizer(Message.showGroups(groups))))</span>")
+        }
+        if contactLinks {
+            let links = Self.reachLinks(person.points, name: event.name, event: event.kind, localizer: localizer)
+            if !links.isEmpty {
+                let anchors = links.map { "<a href=\"\(HTMLText.escaped($0.uri))\">\(HTMLText.name($0.label))</a>" }
+                parts.append("<span class=\"reach\">\(anchors.joined(separator: " "))</span>")
+            }
+        }
+        return parts.isEmpty ? "" : "<span class=\"line\">\(parts.joined(separator: " "))</span>"
+    }
+
+    /// The links of a person's line: ``ContactLink/links(for:name:event:in:)``
+    /// of the schemes in ``linkedSchemes``, and after a phone's `tel:` its
+    /// `sms:` ("Write to Ada").
+    static func reachLinks(_ points: [ContactPoint], name: String, event: EventKind, localizer: Localizer) -> [ContactLink] {
+        var links: [ContactLink] = []
+        let shown = SafeText.line(name, maxCharacters: NotificationContent.maxNameCharacters)
+        for link in ContactLink.links(for: points, name: name, event: event, in: localizer) where linkedSchemes.contains(link.scheme) {
+            links.append(link)
+            if link.scheme == "tel" {
+                let sms = "sms:" + link.uri.dropFirst(4)
+                links.append(ContactLink(kind: .phone, scheme: "sms", uri: sms, label: localizer(Message.reach(.email, name: shown))))
+            }
+        }
+        return links
+    }
+
+    /// "11 March", "March 11", "11. März": a day and month in the page's locale.
+    static func dayAndMonth(_ localizer: Localizer) -> (LocalDate) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = localizer.locale
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.setLocalizedDateFormatFromTemplate("dMMMM")
+        return { date in
+            formatter.string(from: Date(timeIntervalSince1970: (Double(date.dayNumber) + 0.5) * 86_400))
+        }
+    }
+
     /// One month's table.
     private func month(
         _ month: Int,
         byDay: [LocalDate: [Occurrence]],
         weekdays: [(short: String, full: String)],
+        firstWeekday: Int,
         localizer: Localizer,
         words: inout OccurrenceWords
     ) -> String {
@@ -178,8 +290,7 @@ public struct YearPage: Sendable {
             out += "<th scope=\"col\" abbr=\"\(HTMLText.escaped(weekday.full))\">\(HTMLText.escaped(weekday.short))</th>"
         }
         out += "</tr></thead>\n<tbody>\n<tr>"
-        // Monday is column 0; 1970-01-01 was a Thursday.
-        let lead = ((first.dayNumber + 3) % 7 + 7) % 7
+        let lead = Self.column(of: first, firstWeekday: firstWeekday)
         out += String(repeating: "<td></td>", count: lead)
         var column = lead
         for day in 1...LocalDate.daysIn(month: month, year: today.year) {
@@ -212,15 +323,32 @@ public struct YearPage: Sendable {
         return out
     }
 
-    /// Monday to Sunday: the narrow name for the column, the full one for screen readers.
-    static func weekdayNames(_ localizer: Localizer) -> [(short: String, full: String)] {
+    /// The first day of the week in the page's language and region, as ICU
+    /// gives it: 1 for Sunday, 2 for Monday, … 7 for Saturday.
+    static func firstWeekday(_ localizer: Localizer) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = localizer.locale
+        let first = calendar.firstWeekday
+        return (1...7).contains(first) ? first : 2
+    }
+
+    /// The column of `date` in a week that starts on `firstWeekday` (1 Sunday … 7 Saturday); 0 is the first.
+    static func column(of date: LocalDate, firstWeekday: Int) -> Int {
+        // 1970-01-01 (day 0) was a Thursday, weekday 5.
+        let weekday = ((date.dayNumber + 4) % 7 + 7) % 7 + 1
+        return ((weekday - firstWeekday) % 7 + 7) % 7
+    }
+
+    /// The week's days from `firstWeekday` (1 Sunday … 7 Saturday): the
+    /// narrow name for the column, the full one for screen readers.
+    static func weekdayNames(_ localizer: Localizer, from firstWeekday: Int) -> [(short: String, full: String)] {
         let formatter = DateFormatter()
         formatter.locale = localizer.locale
         formatter.calendar = Calendar(identifier: .gregorian)
         formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        // 1970-01-05 was a Monday.
+        // 1970-01-04 was a Sunday (weekday 1).
         return (0..<7).map { offset in
-            let instant = Date(timeIntervalSince1970: (Double(4 + offset) + 0.5) * 86_400)
+            let instant = Date(timeIntervalSince1970: (Double(2 + firstWeekday + offset) + 0.5) * 86_400)
             formatter.dateFormat = "EEEEE"
             let short = formatter.string(from: instant)
             formatter.dateFormat = "EEEE"
@@ -254,6 +382,8 @@ public struct YearPage: Sendable {
         .next .when { min-width: 6.5rem; color: var(--muted); }
         .next li.today .when { color: var(--fg); }
         .next .what { color: var(--muted); }
+        .next .line { flex-basis: 100%; font-size: .9rem; color: var(--muted); display: flex; flex-wrap: wrap; gap: .15rem .75rem; }
+        .next .line a { white-space: nowrap; }
         .mark { color: var(--accent); font-weight: 600; }
         .months { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; }
         table { border-collapse: collapse; width: 100%; table-layout: fixed; }

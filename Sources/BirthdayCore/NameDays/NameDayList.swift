@@ -64,6 +64,10 @@ public struct NameDayList: Hashable, Sendable {
         (2...8).contains(code.count) && code.unicodeScalars.allSatisfy { ("a"..."z").contains($0) }
     }
 
+    /// The most bytes a list of your own may hold (`name-days import`): 4 MB,
+    /// hundreds of times the largest country's list.
+    public static let maxFileBytes = 4 << 20
+
     /// The prefix of the `setting` names a list of your own is stored under (`name-day-list-cz`; no dot,
     /// so a change moves the data revision).
     public static let storedPrefix = "name-day-list-"

@@ -88,8 +88,9 @@ enum AnnounceExclusionRecord {
 
 extension PersonRecord {
     /// Calls `body` with the birthday of each of `ids` who is not excluded,
-    /// with what the rules need of them (``PersonTraits``: their own and
-    /// their groups' exclusion, death), their id and name: a team room reads
+    /// with what the rules need of them (``PersonTraits``, read as
+    /// ``TraitColumns`` reads them; a room's message uses their own and
+    /// their groups' exclusion and their death), their id and name: a team room reads
     /// its group alone, by id, rather than every row as the planner does.
     static func forEachBirthday(
         ids: [String],
@@ -98,29 +99,19 @@ extension PersonRecord {
     ) throws {
         let rules = try SharedRuleRecord.rulesByPerson(db)
         for chunk in ids.chunked(900) {
-            let rows = try Row.fetchCursor(
-                db,
+            let statement = try db.makeStatement(
                 sql: """
-                    SELECT birthdayYear, birthdayMonth, birthdayDay, id, name, excludedInCard, exclusionChoice, deathDate IS NOT NULL
+                    SELECT birthdayYear, birthdayMonth, birthdayDay, id, name, \(TraitColumns.selection)
                     FROM person WHERE excluded = 0 AND birthdayMonth IS NOT NULL AND id IN (\(databaseQuestionMarks(count: chunk.count)))
-                    """,
-                arguments: StatementArguments(Array(chunk))
+                    """
             )
+            var traitColumns = try TraitColumns(statement)
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(Array(chunk)))
             while let row = try rows.next() {
                 guard let birthday = date(row[0], row[1], row[2]) else { continue }
                 let id: String = row[3]
-                let choice: String? = row[6]
-                let traits =
-                    rules[id].map { shared in
-                        PersonTraits(
-                            exclusion: Exclusion(card: row[5], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
-                            reminderDays: nil,
-                            shared: shared,
-                            deceased: row[7],
-                            weekend: nil
-                        )
-                    } ?? PersonTraits(deceased: row[7])
-                body(birthday, traits, id, row[4])
+                // A room's message uses only whether they are left out and alive.
+                body(birthday, traitColumns.traits(row, shared: rules[id] ?? []), id, row[4])
             }
         }
     }

@@ -118,31 +118,19 @@ extension CalendarDateRecord {
     ) throws {
         // Read at the first row: most stores have no date in another calendar.
         var rules: [String: [SharedRule]]?
-        var zones = PersonRecord.ZoneReader()
-        let rows = try Row.fetchCursor(
-            db,
+        let statement = try db.makeStatement(
             sql: """
-                SELECT \(selection), person.id, person.name, person.nickname, person.deathDate IS NOT NULL, person.reminderDays, person.weekend,
-                       person.exclusionChoice, person.cardZone, person.zoneChoice
+                SELECT \(selection), person.id, person.name, person.nickname, \(PersonRecord.TraitColumns.selection)
                 FROM calendarDate JOIN person ON person.id = calendarDate.personId
                 WHERE person.excluded = 0
                 """
         )
+        var traitColumns = try PersonRecord.TraitColumns(statement)
+        let rows = try Row.fetchCursor(statement)
         while let row = try rows.next() {
             guard let date = alternate(row, from: 0) else { continue }
             if rules == nil { rules = try SharedRuleRecord.rulesByPerson(db) }
-            let days: String? = row[12]
-            let weekend: String? = row[13]
-            let choice: String? = row[14]
-            // `excluded = 0`: the card does not exclude them, or their choice includes them.
-            let traits = PersonTraits(
-                exclusion: Exclusion(choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
-                reminderDays: days.flatMap(ReminderDays.init),
-                shared: rules?[row[8] as String] ?? [],
-                deceased: row[11],
-                weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
-                zone: zones.zone(card: row[15], choice: row[16])
-            )
+            let traits = traitColumns.traits(row, shared: rules?[row[8] as String] ?? [])
             body(date, traits) { (id: row[8] as String, name: row[9] as String, nickname: row[10] as String) }
         }
     }

@@ -63,8 +63,8 @@ extension ContactPointRecord {
     }
 
     /// The contact points of the people `ids` who have any or a note, with
-    /// the name and nickname the reminders' words choose from and the note,
-    /// by person id.
+    /// the name and nickname the reminders' words choose from and the note
+    /// (``PersonRecord/notes(ids:_:)``), by person id.
     static func reach(ids: [String], _ db: Database) throws -> [String: PersonReach] {
         var found: [String: PersonReach] = [:]
         for chunk in ids.chunked(900) {
@@ -83,17 +83,8 @@ extension ContactPointRecord {
                 found[id, default: PersonReach(name: row[3], nickname: row[4], points: [])].points.append(ContactPoint(kind: kind, value: row[2]))
             }
             // The notes (``PersonNote``), of people with or without contact points.
-            let notes = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, name, nickname, note FROM person
-                    WHERE note IS NOT NULL AND id IN (\(databaseQuestionMarks(count: chunk.count)))
-                    """,
-                arguments: StatementArguments(Array(chunk))
-            )
-            for row in notes {
-                let id: String = row[0]
-                found[id, default: PersonReach(name: row[1], nickname: row[2], points: [])].note = row[3]
+            for (id, note) in try PersonRecord.notes(ids: chunk, db) {
+                found[id, default: PersonReach(name: note.name, nickname: note.nickname, points: [])].note = note.note
             }
         }
         return found

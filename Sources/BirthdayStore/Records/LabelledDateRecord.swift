@@ -87,20 +87,19 @@ extension LabelledDateRecord {
     ) throws {
         // Read at the first row: most stores have no labelled date.
         var rules: [String: [SharedRule]]?
-        var zones = PersonRecord.ZoneReader()
         var ordinals: [String: Int] = [:]
         var person = ""
-        let rows = try Row.fetchCursor(
-            db,
+        let statement = try db.makeStatement(
             sql: """
                 SELECT labelledDate.label, labelledDate.year, labelledDate.month, labelledDate.day,
-                       person.id, person.name, person.nickname, person.deathDate IS NOT NULL, person.reminderDays, person.weekend,
-                       person.exclusionChoice, person.cardZone, person.zoneChoice
+                       person.id, person.name, person.nickname, \(PersonRecord.TraitColumns.selection)
                 FROM labelledDate JOIN person ON person.id = labelledDate.personId
                 WHERE person.excluded = 0
                 ORDER BY labelledDate.personId, labelledDate.position
                 """
         )
+        var traitColumns = try PersonRecord.TraitColumns(statement)
+        let rows = try Row.fetchCursor(statement)
         while let row = try rows.next() {
             guard let date = PersonRecord.date(row[1], row[2], row[3]) else { continue }
             let labelled = LabelledDate(label: row[0], date: date)
@@ -112,18 +111,7 @@ extension LabelledDateRecord {
             let ordinal = (ordinals[labelled.key] ?? 0) + 1
             ordinals[labelled.key] = ordinal
             if rules == nil { rules = try SharedRuleRecord.rulesByPerson(db) }
-            let days: String? = row[8]
-            let weekend: String? = row[9]
-            let choice: String? = row[10]
-            // `excluded = 0`: the card does not exclude them, or their choice includes them.
-            let traits = PersonTraits(
-                exclusion: Exclusion(choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
-                reminderDays: days.flatMap(ReminderDays.init),
-                shared: rules?[id] ?? [],
-                deceased: row[7],
-                weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
-                zone: zones.zone(card: row[11], choice: row[12])
-            )
+            let traits = traitColumns.traits(row, shared: rules?[id] ?? [])
             body(labelled, ordinal, traits) { (id: id, name: row[5] as String, nickname: row[6] as String) }
         }
     }

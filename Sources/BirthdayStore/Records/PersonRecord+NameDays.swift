@@ -16,16 +16,13 @@ extension PersonRecord {
     ) throws {
         guard !lists.isEmpty else { return }
         let rules = try SharedRuleRecord.rulesByPerson(db)
-        var zones = ZoneReader()
         let noSource = ContactSource(file: "", index: 0, line: 0)
         var memo: [String: [LabelledDate]] = [:]
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT id, name, givenName, nickname, deathDate IS NOT NULL, reminderDays, weekend, exclusionChoice, cardZone, zoneChoice
-                FROM person WHERE excluded = 0
-                """
+        let statement = try db.makeStatement(
+            sql: "SELECT id, name, givenName, nickname, \(TraitColumns.selection) FROM person WHERE excluded = 0"
         )
+        var traitColumns = try TraitColumns(statement)
+        let rows = try Row.fetchCursor(statement)
         while let row = try rows.next() {
             let id: String = row[0]
             let person = Person(id: id, name: row[1], nameParts: NameParts(given: row[2]), nickname: row[3], source: noSource)
@@ -44,17 +41,7 @@ extension PersonRecord {
                 }
             }
             guard !events.isEmpty else { continue }
-            let days: String? = row[5]
-            let weekend: String? = row[6]
-            let choice: String? = row[7]
-            let traits = PersonTraits(
-                exclusion: Exclusion(choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
-                reminderDays: days.flatMap(ReminderDays.init),
-                shared: rules[id] ?? [],
-                deceased: row[4],
-                weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
-                zone: zones.zone(card: row[8], choice: row[9])
-            )
+            let traits = traitColumns.traits(row, shared: rules[id] ?? [])
             for event in events { body(event, traits) { (id: id, name: person.name, nickname: person.nickname) } }
         }
     }

@@ -138,6 +138,62 @@ extension PersonRecord {
         }
     }
 
+    /// The person's columns that make their ``PersonTraits``, selected and
+    /// read by name: a query puts ``selection`` anywhere in its `SELECT`
+    /// (with `person` as the person table's name) and reads each row with
+    /// ``traits(_:shared:)``. The columns are found by their names once per
+    /// statement (``init(_:)``), so a column added to the query, before or
+    /// after them, shifts none of them.
+    struct TraitColumns {
+        static let selection = """
+            person.deathDate IS NOT NULL AS traitDeceased, person.excludedInCard AS traitCard, \
+            person.exclusionChoice AS traitChoice, person.reminderDays AS traitDays, person.weekend AS traitWeekend, \
+            person.cardZone AS traitCardZone, person.zoneChoice AS traitZoneChoice
+            """
+
+        private let deceased: Int
+        private let card: Int
+        private let choice: Int
+        private let days: Int
+        private let weekend: Int
+        private let cardZone: Int
+        private let zoneChoice: Int
+        private var zones = ZoneReader()
+
+        /// The places of the columns in `statement`, which selects ``selection``.
+        init(_ statement: Statement) throws {
+            let names = statement.columnNames
+            func place(_ name: String) throws -> Int {
+                guard let index = names.lastIndex(of: name) else {
+                    throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the query selects no column \(name)", sql: statement.sql)
+                }
+                return index
+            }
+            deceased = try place("traitDeceased")
+            card = try place("traitCard")
+            choice = try place("traitChoice")
+            days = try place("traitDays")
+            weekend = try place("traitWeekend")
+            cardZone = try place("traitCardZone")
+            zoneChoice = try place("traitZoneChoice")
+        }
+
+        /// The traits of the person on `row`, under the rules of their groups and sources (`shared`).
+        mutating func traits(_ row: Row, shared: [SharedRule]) -> PersonTraits {
+            let choice: String? = row[self.choice]
+            let days: String? = row[self.days]
+            let weekend: String? = row[self.weekend]
+            return PersonTraits(
+                exclusion: Exclusion(card: row[card], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
+                reminderDays: days.flatMap(ReminderDays.init),
+                shared: shared,
+                deceased: row[deceased],
+                weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
+                zone: zones.zone(card: row[cardZone], choice: row[zoneChoice])
+            )
+        }
+    }
+
     /// `email,ntfy`; `nil` for no choice (an empty list is no choice either).
     static func encodeChannels(_ names: [String]?) -> String? {
         guard let names, !names.isEmpty else { return nil }
@@ -263,6 +319,19 @@ extension PersonRecord {
     static func notes(_ db: Database) throws -> [String: String] {
         var found: [String: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, note FROM person WHERE note IS NOT NULL") { found[row[0]] = row[1] }
+        return found
+    }
+
+    /// The notes of those of `ids` (at most 900) who have one, with the
+    /// name and nickname the reminders' words choose from, by id.
+    static func notes(ids: some Collection<String>, _ db: Database) throws -> [String: (name: String, nickname: String, note: String)] {
+        var found: [String: (name: String, nickname: String, note: String)] = [:]
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT id, name, nickname, note FROM person WHERE note IS NOT NULL AND id IN (\(databaseQuestionMarks(count: ids.count)))",
+            arguments: StatementArguments(Array(ids))
+        )
+        for row in rows { found[row[0]] = (row[1], row[2], row[3]) }
         return found
     }
 

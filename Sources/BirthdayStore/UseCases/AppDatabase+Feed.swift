@@ -77,6 +77,10 @@ package struct PageContents: Sendable {
     package var year: [Occurrence]
     /// The events of the next 366 days, soonest first (today's included).
     package var next: [Occurrence]
+    /// The line of each person the page's next events name (``YearPage/nextEvents(_:)``),
+    /// by person id: their zone, groups and, with `contact-links` on, their
+    /// contact points. Empty on a share's page.
+    package var people: [String: YearPage.Person] = [:]
     package var revision: Int64
     /// When people or settings last changed.
     package var changedAt: Date
@@ -84,19 +88,30 @@ package struct PageContents: Sendable {
 
 extension AppDatabase {
     /// The events of `today`'s year and of the next 366 days, with the
-    /// settings and the revision they were read at (the web page for the year).
+    /// settings and the revision they were read at (the web page for the
+    /// year), and the lines of the people the page names first.
     package func pageContents(today: LocalDate) async throws(StoreError) -> PageContents {
-        try await read { db in try Self.pageContents(db, today: today) }
+        try await read { db in try Self.pageContents(db, today: today, withPeople: true) }
     }
 
-    /// ``pageContents(today:)`` inside the caller's transaction.
-    static func pageContents(_ db: Database, today: LocalDate) throws -> PageContents {
+    /// ``pageContents(today:)`` inside the caller's transaction; the people's
+    /// lines only `withPeople` (the owner's page).
+    static func pageContents(_ db: Database, today: LocalDate, withPeople: Bool) throws -> PageContents {
         let settings = try SettingRecord.settings(db)
         let (revision, changedAt) = try RevisionRecord.current(db)
         let january = LocalDate(year: today.year, month: 1, day: 1) ?? today
         let daysInYear = LocalDate.isLeapYear(today.year) ? 366 : 365
         let year = try Self.upcoming(db, UpcomingEvents(today: january, settings: settings), withinDays: daysInYear - 1)
         let next = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings), withinDays: 365)
-        return PageContents(settings: settings, year: year, next: next, revision: revision, changedAt: changedAt)
+        var contents = PageContents(settings: settings, year: year, next: next, revision: revision, changedAt: changedAt)
+        guard withPeople else { return contents }
+        for event in YearPage.nextEvents(next) where contents.people[event.personID] == nil {
+            contents.people[event.personID] = YearPage.Person(
+                zone: next.first { $0.personID == event.personID && $0.zone != nil }?.zone,
+                groups: try PersonGroupRecord.groups(personID: event.personID, db),
+                points: settings.contactLinks ? try ContactPointRecord.points(personID: event.personID, db) : []
+            )
+        }
+        return contents
     }
 }

@@ -110,7 +110,7 @@ extension AppDatabase {
     package func sharePageContents(id: Int64, today: LocalDate) async throws(StoreError) -> PageContents? {
         try await read { db in
             guard let share = try ShareRecord.all(db).first(where: { $0.id == id }) else { return nil }
-            let contents = try Self.pageContents(db, today: today)
+            let contents = try Self.pageContents(db, today: today, withPeople: false)
             let members = try Self.members(of: share, db)
             var shown = contents
             shown.settings = share.settings(contents.settings)

@@ -23,7 +23,9 @@ import Glibc
 ///   shortened while it is read gives fewer bytes (and, at worst, a card
 ///   without its end, which is reported) instead of killing the process with
 ///   SIGBUS, as touching a mapped page past the new end of file does.
-enum ContactFiles {
+/// - Other files the CLI reads by the same rules (a name-day list) take a
+///   size cap of their own (``read(_:limit:)``).
+package enum ContactFiles {
     struct InputFile: Equatable {
         var path: String
         /// The size when it was found (0 when not a regular file), for progress.
@@ -139,7 +141,13 @@ enum ContactFiles {
     /// `/dev/stdin` read descriptor 0 itself, not a file opened again by
     /// name: opening `/proc/self/fd/0` again fails for a socket (ssh) or a
     /// terminal that belongs to another user (after `su`).
-    static func read(_ path: String) throws(ImportError) -> Data {
+    ///
+    /// - Parameter limit: the most bytes the file may hold, a regular file
+    ///   or a stream (at most ``streamLimit``); `nil` takes a regular file
+    ///   of any size and a stream of up to ``streamLimit`` (the import's).
+    /// - Throws: ``ImportError/cannotRead(path:reason:)`` naming the file
+    ///   and the reason: it is missing, a folder, unreadable or too large.
+    package static func read(_ path: String, limit: Int? = nil) throws(ImportError) -> Data {
         let fd = path == standardInput || path == "/dev/stdin" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotRead(path: displayName(path), reason: reason(errno)) }
         defer { close(fd) }
@@ -147,14 +155,23 @@ enum ContactFiles {
         guard fstat(fd, &info) == 0 else { throw .cannotRead(path: displayName(path), reason: reason(errno)) }
         if isDirectory(info) { throw .cannotRead(path: displayName(path), reason: "it is a folder") }
         let regular = isRegular(info)
-        var data = Data(count: regular ? max(Int(info.st_size), 0) + 1 : 1 << 16)
+        let cap = min(limit ?? streamLimit, streamLimit)
+        let tooLarge = ImportError.cannotRead(
+            path: displayName(path),
+            reason: regular ? "it holds more than \(Self.size(cap))" : "more than \(Self.size(cap)) came from it"
+        )
+        if regular, let limit, info.st_size > limit { throw tooLarge }
+        var data = Data(count: regular ? max(Int(info.st_size), 0) + 1 : min(1 << 16, cap + 1))
         var count = 0
         while true {
             if count == data.count {
-                guard regular || count < streamLimit else {
-                    throw .cannotRead(path: displayName(path), reason: "more than \(streamLimit >> 20) MB came from it")
+                if regular && limit == nil {
+                    data.count = count * 2
+                } else {
+                    // One byte past the cap tells a stream or a growing file that is too long.
+                    guard count <= cap else { throw tooLarge }
+                    data.count = min(count * 2, cap + 1)
                 }
-                data.count = count * 2
             }
             let got = data.withUnsafeMutableBytes { buffer in
                 Glibc.read(fd, buffer.baseAddress.map { $0 + count }, buffer.count - count)
@@ -168,6 +185,13 @@ enum ContactFiles {
         }
         data.count = count
         return data
+    }
+
+    /// "1024 MB", "4 MB", "512 KB", "100 bytes": a cap in the unit that divides it.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        return "\(bytes) bytes"
     }
 
     /// Why a file found ``InputFile/byContent`` is not read, or `nil` when it

@@ -135,11 +135,10 @@ extension BirthdaysCommand.NameDaysCommand {
             let localizer = try await context.localizer()
             let data: Data
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: file))
+                data = try ContactFiles.read(file, limit: NameDayList.maxFileBytes)
             } catch {
-                throw CLIError(
-                    localizer(.nameDaysImportUnreadable(file: SafeText.line(file), reason: SafeText.line(error.localizedDescription)))
-                )
+                let reason = if case .cannotRead(_, let reason) = error { reason } else { error.description }
+                throw CLIError(localizer(.nameDaysImportUnreadable(file: SafeText.line(file), reason: SafeText.line(reason))))
             }
             let name = URL(fileURLWithPath: file).lastPathComponent
             let (list, problems) = NameDayList.parse(
