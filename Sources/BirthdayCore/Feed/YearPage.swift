@@ -210,9 +210,10 @@ public struct YearPage: Sendable {
         return out
     }
 
-    /// The person's own line under one of the next events: their dates (day
-    /// and month, in the order of the year), their zone, their groups and,
-    /// with ``contactLinks``, the ways to reach them.
+    /// The person's own line under one of the next events: their other dates
+    /// (day and month, in the order of the year; the event the line is under is
+    /// not repeated), their zone, their groups and, with ``contactLinks``, the
+    /// ways to reach them. A person with none of these has no line.
     private func personLine(
         _ event: Occurrence,
         _ person: Person,
@@ -221,6 +222,7 @@ public struct YearPage: Sendable {
         words: inout OccurrenceWords
     ) -> String {
         var parts: [String] = []
+        let dates = dates.filter { $0.date != event.date || $0.kind != event.kind }
         if !dates.isEmpty {
             let dayAndMonth = Self.dayAndMonth(localizer)
             let shown = dates.map { date in
