@@ -27,7 +27,7 @@ struct NetworkHelperCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "birthdays-network",
         abstract: "The network helper of birthdays (run by it; not meant to be run by hand).",
-        subcommands: [Sync.self, Discover.self, Post.self, PublishDiscover.self, Publish.self, PublishDeleteCalendar.self]
+        subcommands: [Sync.self, Discover.self, Post.self, PublishDiscover.self, Publish.self, PublishDeleteCalendar.self, WriteBirthday.self]
     )
 
     /// Reads the password from the first line of standard input.
