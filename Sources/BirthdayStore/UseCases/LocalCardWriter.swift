@@ -24,11 +24,14 @@ package enum LocalCardWriter {
     /// Adds `birthday` to the card of `personID` in the file `href` of the vdir `folder`.
     ///
     /// Blocking: run it on the pool (``Blocking``).
+    ///
+    /// - Parameter beforeRename: runs right before the file is read again for the rename (tests change the card there).
     package static func writeBirthday(
         _ birthday: EventDate,
         personID: String,
         folder: String,
-        href: String
+        href: String,
+        beforeRename: () -> Void = {}
     ) throws(WriteBackError) -> CardWriteResult {
         guard !href.isEmpty, !href.split(separator: "/").contains(".."), !href.hasPrefix("/") else { throw .gone(location: href) }
         let path = (folder.hasSuffix("/") ? folder : folder + "/") + href
@@ -41,7 +44,7 @@ package enum LocalCardWriter {
                 throw .edit(location: path, error)
             }
             guard case .edited(let bytes) = edit else { return .cardHasBirthday }
-            if try replace(path, with: bytes, ifStill: before.bytes, mode: before.mode) { return .written }
+            if try replace(path, with: bytes, ifStill: before.bytes, mode: before.mode, beforeRename: beforeRename) { return .written }
         }
         throw .changedMeanwhile(location: path)
     }
@@ -62,7 +65,13 @@ package enum LocalCardWriter {
 
     /// Writes `bytes` to a temporary file beside `path` and renames it over
     /// `path` if `path` still holds `expected`; `false` (nothing changed) when it does not.
-    private static func replace(_ path: String, with bytes: [UInt8], ifStill expected: [UInt8], mode: mode_t) throws(WriteBackError) -> Bool {
+    private static func replace(
+        _ path: String,
+        with bytes: [UInt8],
+        ifStill expected: [UInt8],
+        mode: mode_t,
+        beforeRename: () -> Void
+    ) throws(WriteBackError) -> Bool {
         let slash = path.lastIndex(of: "/") ?? path.startIndex
         let directory = slash == path.startIndex ? "." : String(path[..<slash])
         let name = String(path[path.index(after: slash)...])
@@ -79,6 +88,7 @@ package enum LocalCardWriter {
             guard writeAll(bytes, to: descriptor) else { throw .cannotWrite(path: path, reason: "writing: " + String(cString: strerror(errno))) }
             guard fsync(descriptor) == 0 else { throw .cannotWrite(path: path, reason: "syncing: " + String(cString: strerror(errno))) }
         }
+        beforeRename()
         // Right before the rename: still the card that was edited?
         guard let now = FileManager.default.contents(atPath: path), [UInt8](now) == expected else { return false }
         guard rename(temporary, path) == 0 else {
