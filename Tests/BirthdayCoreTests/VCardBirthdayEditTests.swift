@@ -172,6 +172,22 @@ import Testing
         }
     }
 
+    // MARK: - The outcome, as the user reads it
+
+    @Test func theOutcomesReadAsSentencesWithoutThePerson() {
+        let english = Localizer(language: "en")
+        #expect(english(.writeBack(.written(source: "Phone"))) == "The birthday was also written to the card in 'Phone'.")
+        #expect(english(.writeBack(.noCard)) == "No followed address book has this person's card; the birthday is kept here only.")
+        #expect(english(.writeBack(.cardHasBirthday(source: "Phone"))) == "The card in 'Phone' has a birthday of its own, which was left as it is.")
+        let failed = WriteBackOutcome.failed(source: "Friends", .changedMeanwhile(location: "https://dav.example/ann.vcf"))
+        #expect(
+            english(.writeBack(failed))
+                == "The birthday is kept here, but could not be written to the card in 'Friends': "
+                + "https://dav.example/ann.vcf changed twice while the birthday was being written; nothing was written, try again later"
+        )
+        #expect(Localizer(language: "de")(.writeBack(.fileSourceOnly(source: "Export"))).contains("Dateiquelle „Export“"))
+    }
+
     // MARK: - Another reader
 
     /// python3-vobject (Debian's) reads each edited card; the date it means
