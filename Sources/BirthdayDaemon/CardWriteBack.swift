@@ -92,7 +92,7 @@ package struct CardWriteBack: Sendable {
         return outcome
     }
 
-    /// The error for the log: the kind of failure, without the card's path or URL (a file name may be a person's name).
+    /// The error for the log: the kind of failure, without the card's path or URL (a card's name may be a person's name).
     static func logged(_ error: WriteBackError) -> String {
         switch error {
         case .edit(_, let edit): "\(edit)"
@@ -100,7 +100,15 @@ package struct CardWriteBack: Sendable {
         case .gone: "the card is no longer there"
         case .cannotWrite(_, let reason): reason
         case .noETag: "the server sent the card without an ETag"
-        case .connection(let error): error.description
+        case .connection(let error):
+            switch error {
+            case .network(_, let reason): "cannot reach the server: \(reason)"
+            case .unauthorized: "the server refused the username or password (HTTP 401)"
+            case .http(_, let status, let reason): "the server answered HTTP \(status)" + (reason.isEmpty ? "" : " \(reason)")
+            case .badResponse(_, let reason): "the server sent an answer that cannot be used: \(reason)"
+            case .tooLarge(_, let megabytes): "the server sent more than \(megabytes) MB for the card"
+            default: error.description
+            }
         }
     }
 }

@@ -172,6 +172,72 @@ import Testing
         }
     }
 
+    // MARK: - Real and hostile files
+
+    /// Every person of the exports in Fixtures/vcard and the hostile cases of
+    /// Fuzz/regressions: the edit never traps, and what it writes gives that
+    /// person the date while every other person of the file reads as before.
+    @Test func everyPersonOfRealAndHostileFiles() throws {
+        var files: [URL] = []
+        for name in ["android-21", "apple-ios", "outlook-21-cp1252", "v4-altid"] {
+            files.append(try #require(Bundle.module.url(forResource: name, withExtension: "vcf", subdirectory: "Fixtures/vcard")))
+        }
+        let regressions = Repository.root.appendingPathComponent("Fuzz/regressions")
+        for name in try FileManager.default.contentsOfDirectory(atPath: regressions.path).sorted() where name.hasSuffix(".vcf") {
+            files.append(regressions.appendingPathComponent(name))
+        }
+        #expect(files.count >= 10)
+        var edited = 0
+        // Each file as it is (its people mostly have birthdays: the card wins),
+        // and without its BDAY lines.
+        let variants = try files.flatMap { file in
+            let bytes = [UInt8](try Data(contentsOf: file))
+            return [(file, bytes), (file, Self.withoutBirthdays(bytes))]
+        }
+        for (file, bytes) in variants {
+            let people = Self.people(bytes)
+            for person in people {
+                let edit: VCardBirthdayEdit.Edit
+                do {
+                    edit = try VCardBirthdayEdit.edit(bytes, personID: person.id, birthday: Self.leapDay)
+                } catch {
+                    continue  // refused in a sentence: nothing written
+                }
+                guard case .edited(let result) = edit else {
+                    #expect(person.birthday != nil || !person.alternateDates.isEmpty || !person.invalidDates.isEmpty, "\(file.lastPathComponent)")
+                    continue
+                }
+                edited += 1
+                var expected = Dictionary(uniqueKeysWithValues: people.map { ($0.id, $0.birthday) })
+                expected[person.id] = Self.leapDay
+                let after = Self.people(result)
+                #expect(Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0.birthday) }) == expected, "\(file.lastPathComponent)")
+                #expect(result.count > bytes.count)
+            }
+        }
+        #expect(edited >= 15)
+    }
+
+    /// `bytes` without the physical lines whose property is `BDAY` (with a group or not).
+    static func withoutBirthdays(_ bytes: [UInt8]) -> [UInt8] {
+        var kept: [UInt8] = []
+        for line in VCardBirthdayEdit.physicalLines(bytes, from: 0) {
+            let head = String(
+                decoding: bytes[line.start..<line.contentEnd].prefix { $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: ";") },
+                as: UTF8.self
+            )
+            if head.uppercased().split(separator: ".").last == "BDAY" { continue }
+            kept += bytes[line.start..<line.end]
+        }
+        return kept
+    }
+
+    static func people(_ bytes: [UInt8]) -> [Person] {
+        let parsed = VCardParser.parse(Data(bytes), file: "card")
+        var report = ImportReport()
+        return ContactMerge.people(from: parsed.contacts, report: &report)
+    }
+
     // MARK: - The outcome, as the user reads it
 
     @Test func theOutcomesReadAsSentencesWithoutThePerson() {

@@ -150,6 +150,18 @@ struct CardWriteBackTests {
         #expect(sync.stdout.contains("0 added, 1 updated"), "\(sync.stdout)")
         #expect(try await database.people().map(\.id).sorted() == ["ann", "bob", "dee"])
         #expect(try await database.person(id: "ann")?.birthday == EventDate(year: nil, month: 5, day: 17))
-        #expect(!logs.all.contains { $0.contains("Ann") || $0.contains("05-17") || $0.contains("0517") })
+
+        // The server gone: a failure in a sentence, the date kept in the database, the log without the card.
+        server.stop()
+        let failed = await writeBack.writeBirthday(personID: "ann", Self.date)
+        guard case .failed(let source, .connection(.network)) = failed else {
+            Issue.record("expected a network failure, got \(failed)")
+            return
+        }
+        #expect(source == "Friends")
+        #expect(failed.description.hasPrefix("the birthday could not be written to the card in 'Friends': cannot reach"))
+        #expect(try await database.person(id: "ann")?.birthday == EventDate(year: nil, month: 5, day: 17))
+        #expect(logs.all.contains { $0.contains("could not write a birthday to a card of source Friends: cannot reach the server") })
+        #expect(!logs.all.contains { $0.contains("Ann") || $0.contains("ann.vcf") || $0.contains("05-17") || $0.contains("0517") })
     }
 }
