@@ -13,6 +13,7 @@ import Glibc
 
 /// `birthdays-network`: the helper process `birthdays` runs for everything
 /// that goes over the network: a CardDAV source's sync and discovery, a
+/// birthday written back to a CardDAV card (`write-birthday`), a
 /// CalDAV calendar's publishing, and each ntfy or Gotify message (`post`),
 /// so that `birthdays` itself links no HTTP or TLS stack (see `NetworkHelper`
 /// and `PushChannel`). Not meant to be run by hand.

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// Runs `birthdays-network`, the helper process that does the network
-/// (CardDAV syncs and discovery, CalDAV publishing, ntfy and Gotify posts),
+/// (CardDAV syncs and discovery, a birthday written back to a CardDAV card,
+/// CalDAV publishing, ntfy and Gotify posts),
 /// so that `birthdays` itself (the daemon above all) never links an HTTP and
 /// TLS stack: linking AsyncHTTPClient into it cost the idle daemon 2.9 MB of
 /// resident memory without a single request (ARCHITECTURE.md).
