@@ -13,6 +13,7 @@ import Glibc
 
 /// `birthdays-network`: the helper process `birthdays` runs for everything
 /// that goes over the network: a CardDAV source's sync and discovery, a
+/// birthday written back to a CardDAV card (`write-birthday`), a
 /// CalDAV calendar's publishing, and each ntfy or Gotify message (`post`),
 /// so that `birthdays` itself links no HTTP or TLS stack (see `NetworkHelper`
 /// and `PushChannel`). Not meant to be run by hand.
@@ -27,7 +28,7 @@ struct NetworkHelperCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "birthdays-network",
         abstract: "The network helper of birthdays (run by it; not meant to be run by hand).",
-        subcommands: [Sync.self, Discover.self, Post.self, PublishDiscover.self, Publish.self, PublishDeleteCalendar.self]
+        subcommands: [Sync.self, Discover.self, Post.self, PublishDiscover.self, Publish.self, PublishDeleteCalendar.self, WriteBirthday.self]
     )
 
     /// Reads the password from the first line of standard input.

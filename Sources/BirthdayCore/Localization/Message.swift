@@ -397,6 +397,13 @@ public struct Message: Sendable, Hashable {
         // publish
         case publishListingPropfind = "publish.listing.propfind"
 
+        // write-back (a birthday accepted from an invitation, written to the person's card)
+        case writeBackWritten = "writeback.written"
+        case writeBackNoCard = "writeback.no-card"
+        case writeBackFileSource = "writeback.file-source"
+        case writeBackCardHasBirthday = "writeback.card-has-birthday"
+        case writeBackFailed = "writeback.failed"
+
         /// The arguments, in order (placeholder `%1$…` is the first).
         public var signature: [MessageArgument.Kind] {
             switch self {
@@ -460,6 +467,9 @@ public struct Message: Sendable, Hashable {
             case .sourcesProblems: [.number]
             case .sourcesRemoved: [.text, .number]
             case .sourcesRemovedKept: [.text]
+            case .writeBackWritten, .writeBackFileSource, .writeBackCardHasBirthday: [.text]
+            case .writeBackFailed: [.text, .text]
+            case .writeBackNoCard: []
             case .nameDaysOff, .nameDaysImportEmpty, .nameDaysNotADay: [.text]
             case .nameDaysNone, .nameDaysRowAsked, .nameDaysImportProblems: [.number]
             case .nameDaysHeaderID, .nameDaysHeaderName, .nameDaysHeaderMatched, .nameDaysHeaderDay, .nameDaysHeaderList, .nameDaysRowOff,
@@ -895,6 +905,17 @@ extension Message {
     public static func sourcesProblems(_ count: Int) -> Message { Message(.sourcesProblems, .number(count)) }
     public static func sourcesRemoved(source: String, peopleLeft: Int) -> Message { Message(.sourcesRemoved, .text(source), .number(peopleLeft)) }
     public static func sourcesRemovedKept(source: String) -> Message { Message(.sourcesRemovedKept, .text(source)) }
+
+    /// What became of writing a birthday back to the person's card (``WriteBackOutcome``).
+    public static func writeBack(_ outcome: WriteBackOutcome) -> Message {
+        switch outcome {
+        case .written(let source): Message(.writeBackWritten, .text(source))
+        case .noCard: Message(.writeBackNoCard)
+        case .fileSourceOnly(let source): Message(.writeBackFileSource, .text(source))
+        case .cardHasBirthday(let source): Message(.writeBackCardHasBirthday, .text(source))
+        case .failed(let source, let error): Message(.writeBackFailed, .text(source), .text(error.description))
+        }
+    }
 
     /// `name-days` while the setting is empty: "Name days are off. Turn them on with: birthdays settings set name-days lv".
     public static func nameDaysOff(allLists: String) -> Message { Message(.nameDaysOff, .text(allLists)) }

@@ -57,6 +57,16 @@ extension SourcePersonRecord {
         try String.fetchAll(db, filter(Columns.sourceId == sourceId).select(Columns.personId).distinct())
     }
 
+    /// The items that bring the person `personId`: (source id, href), by source id and href.
+    static func items(personId: String, _ db: Database) throws -> [(sourceId: Int64, href: String)] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT sourceId, href FROM sourcePerson WHERE personId = ? ORDER BY sourceId, href",
+            arguments: [personId]
+        )
+        return rows.map { (sourceId: $0[0], href: $0[1]) }
+    }
+
     /// How many people each source has, by source id.
     static func peopleCounts(_ db: Database) throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]

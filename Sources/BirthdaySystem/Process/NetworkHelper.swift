@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// Runs `birthdays-network`, the helper process that does the network
-/// (CardDAV syncs and discovery, CalDAV publishing, ntfy and Gotify posts),
+/// (CardDAV syncs and discovery, a birthday written back to a CardDAV card,
+/// CalDAV publishing, ntfy and Gotify posts),
 /// so that `birthdays` itself (the daemon above all) never links an HTTP and
 /// TLS stack: linking AsyncHTTPClient into it cost the idle daemon 2.9 MB of
 /// resident memory without a single request (ARCHITECTURE.md).
@@ -153,6 +154,28 @@ package struct NetworkHelper: SourceDelegate {
         let _: Bool = try await call(arguments, timeout: .seconds(5 * 60), failed: PublishError.connection)
     }
 
+    /// Adds `birthday` to the card `href` of the CardDAV source `sourceID`
+    /// (the helper's `write-birthday`, ``CardWriteRequest`` on its standard
+    /// input with the password, if one was given).
+    package func writeBirthday(
+        _ birthday: EventDate,
+        personID: String,
+        href: String,
+        sourceID: Int64
+    ) async throws(WriteBackError) -> CardWriteResult {
+        guard !database.isEmpty, database != ":memory:" else {
+            throw .connection(.unavailable(reason: "writing to a CardDAV card needs a database file"))
+        }
+        let request = CardWriteRequest(href: href, personID: personID, birthday: birthday, password: password)
+        let input = (try? JSONEncoder().encode(request)).map { [UInt8]($0) } ?? []
+        return try await call(
+            ["write-birthday", "--database", database, "--source-id", String(sourceID)],
+            timeout: .seconds(5 * 60),
+            input: input,
+            failed: WriteBackError.connection
+        )
+    }
+
     private func checkExecutable() throws(SourceError) {
         guard access(executable, X_OK) == 0 else {
             throw .unavailable(
@@ -172,12 +195,13 @@ package struct NetworkHelper: SourceDelegate {
     private func call<Value: Codable & Sendable, Failure: Error & Codable & Sendable>(
         _ arguments: [String],
         timeout: Duration,
+        input request: [UInt8]? = nil,
         failed: (SourceError) -> Failure
     ) async throws(Failure) -> Value {
         do throws(SourceError) { try checkExecutable() } catch { throw failed(error) }
         var argv = [executable] + arguments
-        var input: [UInt8]?
-        if let password {
+        var input: [UInt8]? = request
+        if request == nil, let password {
             argv.append("--password-stdin")
             input = Array((password + "\n").utf8)
         }
