@@ -226,6 +226,9 @@ public struct InviteRateLimit: Sendable {
         self.window = window
     }
 
+    /// How many addresses it remembers (at most ``maxAddresses``).
+    public var rememberedAddresses: Int { seen.count }
+
     /// Whether `address` may send one more answer at `now` (and counts it when it may).
     public mutating func admit(_ address: String, now: Date) -> Bool {
         let since = now.addingTimeInterval(-window)
