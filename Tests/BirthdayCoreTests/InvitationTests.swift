@@ -48,7 +48,8 @@ import Testing
     }
 
     @Test func namesAreCleanedToOneLineAndCapped() throws {
-        let answer = try InviteForm.check(InviteForm.Entry(name: "  Eve\r\nSet-Cookie: x=1\u{1B}[31m ", day: "1", month: "1"), currentYear: 2026).get()
+        let answer = try InviteForm.check(InviteForm.Entry(name: "  Eve\r\nSet-Cookie: x=1\u{1B}[31m ", day: "1", month: "1"), currentYear: 2026)
+            .get()
         #expect(answer.name == "Eve Set-Cookie: x=1 [31m")
         let long = try InviteForm.check(InviteForm.Entry(name: String(repeating: "a", count: 500), day: "1", month: "1"), currentYear: 2026).get()
         #expect(long.name.count == InviteForm.maxNameCharacters)

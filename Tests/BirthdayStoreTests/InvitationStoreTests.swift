@@ -72,7 +72,10 @@ import Testing
         #expect(invalid == .form(InviteForm.Entry(name: "Bo", day: "30", month: "2"), .date))
         #expect(try await database.revision().value == revision)
         #expect(try await send(InviteForm.Entry(name: "Bo", day: "28", month: "2", nonce: nonce)) == .stored(id: 1, accepted: false))
-        #expect(try await send(InviteForm.Entry(name: "Bo", day: "28", month: "2", nonce: nonce)) == .form(InviteForm.Entry(name: "Bo", day: "28", month: "2"), .stale))
+        #expect(
+            try await send(InviteForm.Entry(name: "Bo", day: "28", month: "2", nonce: nonce))
+                == .form(InviteForm.Entry(name: "Bo", day: "28", month: "2"), .stale)
+        )
         #expect(try await database.invitationAnswers(all: true).count == 1)
         #expect(try await database.invitations().first?.invitation.used == 1)
         let unknown = try await database.answerInvitation(

@@ -259,7 +259,9 @@ import Testing
         var arguments = ["-s", "--max-time", "30", "--parallel", "--parallel-max", "50", "-o", "/dev/null", "-w", "%{http_code}\\n"]
         for (index, nonce) in nonces.enumerated() {
             if index > 0 { arguments.append("--next") }
-            arguments += ["-o", "/dev/null", "-w", "%{http_code}\\n", "--data-raw", "nonce=\(nonce)&name=Flood\(index)&day=1&month=1", Self.url(served, token)]
+            arguments += [
+                "-o", "/dev/null", "-w", "%{http_code}\\n", "--data-raw", "nonce=\(nonce)&name=Flood\(index)&day=1&month=1", Self.url(served, token),
+            ]
         }
         let codes = try await TestProcess.run(["/usr/bin/env", "curl"] + arguments).stdout.split(separator: "\n").map(String.init)
         #expect(codes.count == 50, "\(codes)")

@@ -164,7 +164,14 @@ public enum InvitationNotice {
     public static func notificationID(_ answerID: Int64) -> String { "invite-\(answerID)" }
 
     /// The request that tells the owner, due at `now` on `today` (the owner's day).
-    public static func request(answerID: Int64, invitation: String, accepted: Bool, now: Date, today: LocalDate, in localizer: Localizer) -> NotificationRequest {
+    public static func request(
+        answerID: Int64,
+        invitation: String,
+        accepted: Bool,
+        now: Date,
+        today: LocalDate,
+        in localizer: Localizer
+    ) -> NotificationRequest {
         let name = SafeText.line(invitation, maxCharacters: 64)
         var request = NotificationRequest(
             personID: "",

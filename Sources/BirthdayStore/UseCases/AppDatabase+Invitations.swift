@@ -124,7 +124,13 @@ extension AppDatabase {
             case .failure(let error): return again(error.problem)
             case .success(let checked): answer = checked
             }
-            guard try InviteNonceRecord.use(hash: InviteNonce.usedHash(entry.nonce), expiresAt: now.addingTimeInterval(InviteNonce.lifetime + 60), now: now, db)
+            guard
+                try InviteNonceRecord.use(
+                    hash: InviteNonce.usedHash(entry.nonce),
+                    expiresAt: now.addingTimeInterval(InviteNonce.lifetime + 60),
+                    now: now,
+                    db
+                )
             else { return again(.stale) }
             let id = try InviteAnswerRecord.insert(answer, invitation: invitation, arrivedAt: now, db)
             try InvitationRecord.countUse(id: invitation.id, db)
@@ -151,7 +157,12 @@ extension AppDatabase {
     /// Accepts answer `id`: a new person with its name and date (or, with
     /// `personID`, the date given to that person), in the link's group, and
     /// the reschedule, in one transaction.
-    package func acceptInvitationAnswer(id: Int64, personID: String?, now: Date, rescheduling scheduler: NotificationScheduler) async throws(StoreError)
+    package func acceptInvitationAnswer(
+        id: Int64,
+        personID: String?,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler
+    ) async throws(StoreError)
         -> InvitationAcceptance
     {
         try await write { db -> InvitationAcceptance in
