@@ -218,6 +218,39 @@ import Testing
         #expect(try await Self.answers(served.cli).count == 1, "its answers stay")
     }
 
+    /// `birthdays run` serving the form: the answer wakes the daemon's
+    /// delivery engine, and the owner's channel has the message without
+    /// another command (`eventually`, not a sleep).
+    @Test func theDaemonThatServesTheFormTellsTheOwnerAtOnce() async throws {
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let imported = try await cli.run("import", try cli.write("cards.vcf", Self.cards))
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let port = try Loopback.freePort()
+        let outfile = cli.path("command.out")
+        try await cli.set("channels", "command")
+        try await cli.set("command", "env | grep ^BIRTHDAYS_BODY >> '\(outfile)'")
+        try await cli.set("serve", "127.0.0.1:\(port)")
+        try await cli.enableNotifications()
+        let daemon = try cli.daemon(now: "2026-03-10T08:00:00+01:00")
+        defer { daemon.stop() }
+        try await daemon.waitUntil("the server") { _ in
+            await (try? PageCommandTests.curl(["http://127.0.0.1:\(port)/healthz"]))?.stdout.hasPrefix("ok") == true
+        }
+        let made = try await cli.run("invite", "Friends", "--port", String(port))
+        let token = try Self.token(made.stdout)
+        let url = "http://127.0.0.1:\(port)/invite/\(token)"
+        let form = try await Self.fetch([url])
+        let sent = try await Self.fetch(["--data-raw", "nonce=\(try Self.nonce(form.body))&name=Grace&day=9&month=12", url])
+        #expect(sent.status == 200)
+        try await daemon.waitUntil("the owner's message", seconds: 60) { _ in
+            ((try? String(contentsOfFile: outfile, encoding: .utf8)) ?? "").contains("through the invitation Friends")
+        }
+        let told = (try? String(contentsOfFile: outfile, encoding: .utf8)) ?? ""
+        #expect(told.contains("accept with birthdays invites accept 1"), "\(told)")
+        #expect(!(daemon.stdout + daemon.stderr).contains("Grace"), "no name in the daemon's log")
+    }
+
     // MARK: - Hostile answers: each answered, and nothing stored
 
     @Test func aBodyOf100KBIs413AndNothingIsStored() async throws {
