@@ -222,6 +222,8 @@ package struct DatabaseFeedSource: FeedSource {
         let locale = systemLocale
         switch try await database.invitationForm(token: token, now: now()) {
         case .unknown:
+            // The work of a closed link's page, thrown away: an unknown token and a closed link take the same time.
+            _ = await Blocking.run { InvitePage(kind: .gone).html(Localizer(setting: nil, systemLocale: locale)) }
             return nil
         case .gone(let settings):
             return await Blocking.run { InviteResponse(status: 410, html: InvitePage(kind: .gone).html(settings.localizer(systemLocale: locale))) }

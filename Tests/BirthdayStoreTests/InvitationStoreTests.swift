@@ -99,7 +99,7 @@ import Testing
         let key = try await Self.key(database)
         #expect(try await Self.answer(database, token, name: "Bob", key: key, id: link.id) == .stored(id: 1, accepted: false))
         let accepted = try await database.acceptInvitationAnswer(id: 1, personID: "bob", now: Self.now, rescheduling: scheduler)
-        #expect(accepted == .accepted(personID: "bob", isNew: false, group: "Team"))
+        #expect(accepted == .accepted(personID: "bob", isNew: false, group: "Team", date: try Fixture.date("--05-01")))
         #expect(try await database.person(id: "bob")?.birthday == EventDate(year: nil, month: 5, day: 1))
         // The card still has no birthday: importing it again keeps the accepted one.
         let later = Self.now.addingTimeInterval(60)

@@ -32,7 +32,7 @@ package struct InvitationReply: Sendable {
 /// What `invites accept` did.
 package enum InvitationAcceptance: Sendable, Equatable {
     /// Added as a new person, or the date given to the person named; with the group joined, if any.
-    case accepted(personID: String, isNew: Bool, group: String?)
+    case accepted(personID: String, isNew: Bool, group: String?, date: EventDate)
     /// No answer has that number.
     case unknown
     /// The answer was accepted or rejected before.
@@ -210,7 +210,7 @@ extension AppDatabase {
         }
         if let group { try PersonGroupRecord.add(personID: id, to: group, db) }
         _ = try InviteAnswerRecord.decide(id: answer.id, state: .accepted, personID: id, at: now, db)
-        return .accepted(personID: id, isNew: isNew, group: group)
+        return .accepted(personID: id, isNew: isNew, group: group, date: date)
     }
 
     /// The key of the forms' nonces: the one the migration made (a database

@@ -115,10 +115,12 @@ extension BirthdaysCommand.Invites {
                 throw CLIError("answer \(id) was already \(state.rawValue); see birthdays invites --all")
             case .noPerson:
                 throw CLIError("the person to give the date to is gone; see birthdays people")
-            case .accepted(let personID, let isNew, let group):
-                // Write-back to the person's card (vdir or CardDAV) goes here, unless --no-write-back:
-                // until it exists, the date is kept here only.
-                _ = noWriteBack
+            case .accepted(let personID, let isNew, let group, let date):
+                // WRITE-BACK: the one place where the accepted date (`date`, for `personID`) is written
+                // back to the person's card in a followed vdir folder or CardDAV book, after the
+                // transaction above, unless --no-write-back. Until that orchestrator is merged, the
+                // date is kept here only, which is what --no-write-back asks for.
+                if !noWriteBack { _ = (personID, date) }
                 let joined = group.map { " in group \(SafeText.quoted($0))" } ?? ""
                 try output(
                     isNew
