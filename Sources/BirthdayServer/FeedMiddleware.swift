@@ -55,7 +55,8 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 /// address, `/invite/<token>`, takes POST too), and requests that announce a
 /// body (`Content-Length` above 0 or any `Transfer-Encoding`) get 413, but
 /// for a POST to an invitation's address, whose body may be up to
-/// ``InviteForm/maxBodyBytes`` (413 with a larger `Content-Length`). A refused
+/// ``InviteForm/maxBodyBytes`` (413 with a larger `Content-Length`; its answer
+/// to a chunked body closes the connection, so the rest is never read). A refused
 /// request that has a body is answered with `Connection: close`, and
 /// ``ConnectionCloseHandler`` closes the connection once the answer is
 /// written, so the body is never read.
@@ -71,7 +72,15 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             guard length <= InviteForm.maxBodyBytes else {
                 return FeedResponses.text(.contentTooLarge, "the answer is too large\n", headers: close)
             }
-            return try await next(request, context)
+            var response: Response
+            do {
+                response = try await next(request, context)
+            } catch let error as any HTTPResponseError where error.status == .notFound {
+                response = FeedResponses.notFound()
+            }
+            // A chunked body may not have been read to its end (a path no route takes): close, never drain it.
+            if request.headers[.transferEncoding] != nil { response.headers[.connection] = "close" }
+            return response
         }
         guard request.method == .get || request.method == .head else {
             let allowed = isInvitation ? "GET, HEAD, POST" : "GET, HEAD"

@@ -265,6 +265,9 @@ import Testing
         #expect(answer.fields["connection"] == "close")
         let chunked = try await Self.fetch(["-H", "Transfer-Encoding: chunked", "--data-binary", "@" + file, Self.url(served, token)])
         #expect(chunked.status == 413, "read up to the cap, no further")
+        let stray = try await Self.fetch(["-H", "Transfer-Encoding: chunked", "--data-raw", "name=x", Self.url(served, token) + "/more"])
+        #expect(stray.status == 404)
+        #expect(stray.fields["connection"] == "close", "a chunked body no route read is never drained")
         #expect(try await Self.answers(served.cli).isEmpty)
     }
 
