@@ -38,13 +38,18 @@ extension BirthdaysCommand.Invite {
         @Option(help: "The group the people who answer join (see birthdays groups).")
         var group: String?
 
-        @Option(help: "How many answers the link takes (default: no limit).")
+        @Option(help: ArgumentHelp("How many answers the link takes (default: no limit).", valueName: "n"))
         var uses: Int?
 
-        @Option(help: "How long the link stays open: 30m, 12h, 7d, 2w (default: 30d; at most a year).")
+        @Option(help: ArgumentHelp("How long the link stays open: 30m, 12h, 7d, 2w (default: 30d; at most a year).", valueName: "duration"))
         var expires: String?
 
-        @Option(help: "Who will see the answers, in your words, shown on the form (default: a sentence saying only you will).")
+        @Option(
+            help: ArgumentHelp(
+                "Who will see the answers, in your words, shown on the form (default: a sentence saying only you will).",
+                valueName: "text"
+            )
+        )
         var note: String?
 
         @Flag(help: "Take answers into the group at once, without 'invites accept'.")

@@ -93,7 +93,10 @@ extension BirthdaysCommand.Invites {
         @Argument(help: "The answer's number (see birthdays invites).")
         var id: Int64
 
-        @Option(name: .customLong("as"), help: "Give the date to this person instead of adding one (a name or id, as 'show' takes).")
+        @Option(
+            name: .customLong("as"),
+            help: ArgumentHelp("Give the date to this person instead of adding one (a name or id, as 'show' takes).", valueName: "person")
+        )
         var person: String?
 
         @Flag(help: "Keep the date here only: do not write it to the person's card in a followed vdir folder or CardDAV book.")
