@@ -225,7 +225,9 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
                         systemLocale: configuration.systemLocale,
                         now: configuration.now,
                         systemTimeZone: configuration.systemTimeZone,
-                        drawQR: QRCode.svg(encoding:label:)
+                        drawQR: QRCode.svg(encoding:label:),
+                        // An invitation's answer puts the owner's message in the ledger: deliver it now.
+                        answered: { engine.poke() }
                     ), feedLogger = configuration.feedLogger
                 ] address in
                 buildFeedApplication(source: source, host: address.host, port: address.port, logger: feedLogger)

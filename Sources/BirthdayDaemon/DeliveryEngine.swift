@@ -444,7 +444,7 @@ package actor DeliveryEngine {
         var reminder = entry.reminder(timeZone: zone, late: late, publicIDs: ids)
         let localizer = settings.localizer(systemLocale: systemLocale)
         // A team room's message is the same whenever it arrives on its day.
-        if late, entry.announceRoom == nil {
+        if late, entry.announceRoom == nil, !entry.isInvitationNotice {
             let due = String(ISOInstant.format(entry.fireAt, in: zone).dropFirst(11).prefix(5))
             let note = localizer(.reminderLate(dueAt: due))
             // A digest's note is its first line, where a channel that cuts a long message keeps it.

@@ -12,7 +12,8 @@ package enum FeedServerDefaults {
 }
 
 /// Builds the feed server: `GET`/`HEAD /calendar/<token>.ics`, its JSON
-/// twin `/calendar/<token>.json`, and `GET /healthz`.
+/// twin `/calendar/<token>.json`, the page for the year, the invitation
+/// form (`GET`/`POST /invite/<token>`), and `GET /healthz`.
 ///
 /// The result is a Hummingbird application and so a swift-service-lifecycle
 /// `Service`: run it alone with `runService()`, or put it in the daemon's
@@ -37,7 +38,7 @@ package func buildFeedApplication(
     idleTimeout: Duration = FeedServerDefaults.idleTimeout,
     maxConnections: Int? = nil
 ) -> some ApplicationProtocol {
-    let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let router = Router(context: FeedRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: RequestGuardMiddleware())
     let controller = FeedController(source: source)

@@ -6,8 +6,10 @@ import NIOHTTPTypes
 /// Sits in each HTTP/1 connection's pipeline, between the HTTP codec and
 /// Hummingbird.
 ///
-/// - Request body parts are dropped, never passed on: no route reads a body,
-///   and dropped parts cannot keep an idle connection alive.
+/// - Request body parts are dropped, never passed on, but those of a POST to
+///   an invitation's address (`/invite/…`), the one route that reads a body
+///   (up to its cap: ``InvitationController``); dropped parts cannot keep an
+///   idle connection alive.
 /// - After a response that says `Connection: close` is fully written, the
 ///   connection is closed; this is how ``RequestGuardMiddleware``'s refusals
 ///   end the connection instead of reading the rest of an unwanted body.
@@ -27,15 +29,18 @@ final class ConnectionCloseHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// `Connection: close`.
     private var requestsSayingClose = CircularBuffer<Bool>()
     private var closeAfterResponse = false
+    /// Whether the body being read belongs to a POST to an invitation's address.
+    private var passesBody = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
             requestsSayingClose.append(Self.saysClose(request.headerFields))
+            passesBody = request.method == .post && (request.path?.hasPrefix("/invite/") ?? false)
         case .body:
-            return
+            guard passesBody else { return }
         case .end:
-            break
+            passesBody = false
         }
         context.fireChannelRead(data)
     }

@@ -34,8 +34,12 @@ package struct DatabaseFeedSource: FeedSource {
     /// Draws the page's QR code: the text, and the code's accessible name
     /// (escaped), to an `<svg>` element (``QRSVG``), or `nil` (no code on the page).
     let drawQR: @Sendable (_ text: String, _ label: String) -> String?
+    /// Called after an invitation's answer was stored (the daemon wakes its
+    /// delivery engine, which tells the owner).
+    let answered: @Sendable () -> Void
     private let cache = StateCache()
     private let days = DayCache()
+    private let inviteLimit = InviteLimiter()
     private let logPath: String
 
     package init(
@@ -43,13 +47,15 @@ package struct DatabaseFeedSource: FeedSource {
         systemLocale: String? = nil,
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
-        drawQR: @escaping @Sendable (_ text: String, _ label: String) -> String? = { _, _ in nil }
+        drawQR: @escaping @Sendable (_ text: String, _ label: String) -> String? = { _, _ in nil },
+        answered: @escaping @Sendable () -> Void = {}
     ) {
         self.database = database
         self.systemLocale = systemLocale
         self.now = now
         self.systemTimeZone = systemTimeZone
         self.drawQR = drawQR
+        self.answered = answered
         self.logPath = database.path + "-wal"
     }
 
@@ -212,6 +218,57 @@ package struct DatabaseFeedSource: FeedSource {
         )
     }
 
+    /// The form of the invitation `token` (``InvitePage``) in the owner's
+    /// language: 200 while it is open, 410 once used up or expired; `nil`
+    /// (404) when no link has it. Rendered on the blocking pool, as the page is.
+    package func inviteForm(token: String) async throws -> InviteResponse? {
+        let locale = systemLocale
+        switch try await database.invitationForm(token: token, now: now()) {
+        case .unknown:
+            // The work of a closed link's page, thrown away: an unknown token and a closed link take the same time.
+            _ = await Blocking.run { InvitePage(kind: .gone).html(Localizer(setting: nil, systemLocale: locale)) }
+            return nil
+        case .gone(let settings):
+            return await Blocking.run { InviteResponse(status: 410, html: InvitePage(kind: .gone).html(settings.localizer(systemLocale: locale))) }
+        case .open(let invitation, let nonce, let settings):
+            let page = InvitePage(kind: .form(entry: InviteForm.Entry(), problem: nil), note: invitation.note, nonce: nonce)
+            return await Blocking.run { InviteResponse(status: 200, html: page.html(settings.localizer(systemLocale: locale))) }
+        }
+    }
+
+    /// Stores what `body` sent to the invitation `token`, if its link takes
+    /// it (``AppDatabase/answerInvitation(token:entry:now:systemTimeZone:systemLocale:)``),
+    /// and the page that answers it; `nil` (404) when no link has the token.
+    package func inviteAnswer(token: String, body: [UInt8]) async throws -> InviteResponse? {
+        let entry = InviteForm.entry(body: body)
+        let reply = try await database.answerInvitation(
+            token: token,
+            entry: entry,
+            now: now(),
+            systemTimeZone: systemTimeZone(),
+            systemLocale: systemLocale
+        )
+        guard let settings = reply.settings else { return nil }
+        let kind: InvitePage.Kind
+        switch reply.outcome {
+        case .stored:
+            answered()
+            kind = .thanks
+        case .form(let typed, let problem): kind = .form(entry: typed, problem: problem)
+        case .unknown: return nil
+        case .gone, .tooLarge, .tooMany: kind = .gone
+        }
+        let page = InvitePage(kind: kind, note: reply.note, nonce: reply.nonce)
+        let locale = systemLocale
+        let status = reply.outcome.status
+        return await Blocking.run { InviteResponse(status: status, html: page.html(settings.localizer(systemLocale: locale))) }
+    }
+
+    /// The per-address limit on answers, on this source's clock.
+    package func admitInviteAnswer(from address: String) -> Bool {
+        inviteLimit.admit(address, now: now())
+    }
+
     /// The cached token and revision if the database files are unchanged
     /// since they were read (two `stat` calls, no SQLite), else `nil`.
     package func cachedValidators() -> (token: String, revision: Int64)? {
@@ -318,5 +375,14 @@ final class DayCache: Sendable {
             current.withLock { $0 = (zone, day, started, ends) }
         }
         return day
+    }
+}
+
+/// The invitation form's per-address limit (``InviteRateLimit``) behind a lock.
+final class InviteLimiter: Sendable {
+    private let limit = Mutex(InviteRateLimit())
+
+    func admit(_ address: String, now: Date) -> Bool {
+        limit.withLock { $0.admit(address, now: now) }
     }
 }

@@ -115,9 +115,16 @@ struct FeedController<Source: FeedSource> {
         )
     }
 
-    func addRoutes(to router: Router<BasicRequestContext>) {
+    func addRoutes(to router: Router<FeedRequestContext>) {
         router.get("/calendar/:file") { request, context in
             try await calendar(request, context: context)
+        }
+        let invitations = InvitationController(source: source)
+        router.get("/invite/:token") { request, context in
+            try await invitations.form(request, context: context)
+        }
+        router.post("/invite/:token") { request, context in
+            try await invitations.answer(request, context: context)
         }
         router.get("/healthz") { _, _ in
             FeedResponses.text(.ok, "ok\n")
@@ -130,7 +137,7 @@ struct FeedController<Source: FeedSource> {
         }
     }
 
-    func calendar(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    func calendar(_ request: Request, context: FeedRequestContext) async throws -> Response {
         guard let file = context.parameters.get("file") else { return FeedResponses.notFound() }
         let isList = file.hasSuffix(".json")
         let isPage = !isList && !file.contains(".")

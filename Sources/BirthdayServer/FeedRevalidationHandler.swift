@@ -38,9 +38,9 @@ enum RevalidationTarget: Sendable, Equatable {
         }
     }
 
-    private static let loggedFeed = AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/t.ics")
-    private static let loggedList = AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/t.json")
-    private static let loggedPage = AccessLogMiddleware<BasicRequestContext>.loggedPath("/calendar/t")
+    private static let loggedFeed = AccessLogMiddleware<FeedRequestContext>.loggedPath("/calendar/t.ics")
+    private static let loggedList = AccessLogMiddleware<FeedRequestContext>.loggedPath("/calendar/t.json")
+    private static let loggedPage = AccessLogMiddleware<FeedRequestContext>.loggedPath("/calendar/t")
 
     private static let prefix = Array("/calendar/".utf8)
     private static let ics = Array(".ics".utf8)

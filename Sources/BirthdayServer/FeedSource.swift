@@ -41,6 +41,27 @@ package protocol FeedSource: Sendable {
     /// The share (`birthdays share add`) whose token is `token`, or `nil`
     /// (the default: no shares).
     func share(token: String) async throws -> ShareFeedSource?
+    /// The invitation form of the link `token` (`GET /invite/<token>`), or
+    /// `nil` when no link has it (404; the default: no invitations).
+    func inviteForm(token: String) async throws -> InviteResponse?
+    /// What a `POST` of `body` (at most ``InviteForm/maxBodyBytes``) to the
+    /// link `token` comes to, or `nil` when no link has it (404).
+    func inviteAnswer(token: String, body: [UInt8]) async throws -> InviteResponse?
+    /// Whether the peer `address` may send one more answer now (and counts
+    /// it): the per-address limit (``InviteRateLimit``). Called on the event
+    /// loop: it must not block. The default admits everything.
+    func admitInviteAnswer(from address: String) -> Bool
+}
+
+/// A page the invitation's address answers with.
+package struct InviteResponse: Sendable, Equatable {
+    package var status: Int
+    package var html: String
+
+    package init(status: Int, html: String) {
+        self.status = status
+        self.html = html
+    }
 }
 
 /// What a web page is rendered for besides the data: the host the request
@@ -79,6 +100,9 @@ extension FeedSource {
     package func list() async throws -> FeedSnapshot { throw FeedSourceNoList() }
     package func page(_ request: PageRequest) async throws -> FeedSnapshot { throw FeedSourceNoList() }
     package func share(token: String) async throws -> ShareFeedSource? { nil }
+    package func inviteForm(token: String) async throws -> InviteResponse? { nil }
+    package func inviteAnswer(token: String, body: [UInt8]) async throws -> InviteResponse? { nil }
+    package func admitInviteAnswer(from address: String) -> Bool { true }
 }
 
 /// A source that serves no JSON list: its address answers 404.

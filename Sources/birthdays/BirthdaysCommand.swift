@@ -51,6 +51,8 @@ struct BirthdaysCommand: AsyncParsableCommand {
             Serve.self,
             Feed.self,
             ShareCommand.self,
+            Invite.self,
+            Invites.self,
             ServiceCommand.self,
         ]
     )

@@ -22,8 +22,8 @@ extension DeliveryEntry {
 
     /// The local day the reminder belongs to, whatever zone it was scheduled
     /// in: the occurrence itself for a day-of reminder, the day before for a
-    /// day-before one, a week before for a 7-days-before one. A snooze
-    /// belongs to the day its instant falls on in `timeZone`. A reminder
+    /// day-before one, a week before for a 7-days-before one. A snooze (and
+    /// an invitation's message, ``InvitationNotice``) belongs to the day its instant falls on in `timeZone`. A reminder
     /// moved off a weekend (``NotificationRequest/movedTo``) belongs to the
     /// Friday it was moved to. A reminder of someone with a zone of their own
     /// (``NotificationRequest/zone``) counts back from the local day of their
@@ -43,7 +43,8 @@ extension DeliveryEntry {
     /// ``localDay(in:deliveryTime:quietAfter:)`` and ``localFireAt(in:deliveryTime:quietAfter:)``
     /// together, a zoned reminder's ``ZonedDayOf`` worked out once for both.
     func localMoment(in timeZone: TimeZone, deliveryTime: TimeOfDay, quietAfter: TimeOfDay) -> (day: LocalDate, instant: Date) {
-        if isSnooze { return (LocalDate.today(at: fireAt, in: timeZone), fireAt) }
+        // A snooze, or the owner's message that an invitation was answered: due at its own instant.
+        if isSnooze || isInvitationNotice { return (LocalDate.today(at: fireAt, in: timeZone), fireAt) }
         let day: LocalDate
         if let moved = userInfo[NotificationRequest.movedToKey].flatMap({ LocalDate(iso: $0) }) {
             day = moved

@@ -407,6 +407,14 @@ public struct YearPage: Sendable {
         .subscribe svg.qr { width: 12rem; height: 12rem; }
         .subscribe figcaption { color: var(--muted); font-size: .9rem; }
         @media (max-width: 40rem) { body { padding: .5rem; } .next .when { min-width: 0; } }
+        body.invite { max-width: 32rem; }
+        .invite label { display: block; font-weight: 600; margin-bottom: .2rem; }
+        .invite input, .invite select, .invite button { font: inherit; padding: .4rem .5rem; border: 1px solid var(--line); border-radius: .3rem; }
+        .invite input[type=text] { width: 100%; }
+        .invite fieldset { border: 1px solid var(--line); border-radius: .3rem; }
+        .invite button { background: var(--accent); color: var(--on-accent); border-color: var(--accent); font-weight: 600; }
+        .invite .who { color: var(--muted); }
+        .invite .problem { border-left: 4px solid var(--accent); padding-left: .5rem; font-weight: 600; }
         @media print {
           :root { --fg: #000; --bg: #fff; --muted: #333; --accent: #000; --on-accent: #fff; --line: #999; --today: #fff; }
           body { max-width: none; padding: 0; font-size: 8pt; }

@@ -190,6 +190,26 @@ public struct Message: Sendable, Hashable {
         case pagePrintMonths = "page.print.months"
         case pageQR = "page.qr"
 
+        // An invitation's form (`birthdays invite`), and the owner's message when it is answered
+        case inviteTitle = "invite.title"
+        case inviteIntro = "invite.intro"
+        case inviteWhoDefault = "invite.who.default"
+        case inviteName = "invite.name"
+        case inviteBirthday = "invite.birthday"
+        case inviteDay = "invite.day"
+        case inviteMonth = "invite.month"
+        case inviteYear = "invite.year"
+        case inviteSend = "invite.send"
+        case inviteProblemName = "invite.problem.name"
+        case inviteProblemDate = "invite.problem.date"
+        case inviteProblemYear = "invite.problem.year"
+        case inviteProblemStale = "invite.problem.stale"
+        case inviteThanks = "invite.thanks"
+        case inviteGone = "invite.gone"
+        case inviteNoticeTitle = "invite.notice.title"
+        case inviteArrived = "invite.arrived"
+        case inviteArrivedAccepted = "invite.arrived.accepted"
+
         // upcoming
         case upcomingBirthday = "upcoming.birthday"
         case upcomingBirthdayAge = "upcoming.birthday.age"
@@ -487,6 +507,10 @@ public struct Message: Sendable, Hashable {
             case .announce, .announceTest: [.text]
             case .personExcludedAnnounce, .personIncludedAnnounce: [.name, .text]
             case .announceNameAge: [.text, .number]
+            case .inviteArrived, .inviteArrivedAccepted: [.text, .number]
+            case .inviteTitle, .inviteIntro, .inviteWhoDefault, .inviteName, .inviteBirthday, .inviteDay, .inviteMonth, .inviteYear, .inviteSend,
+                .inviteProblemName, .inviteProblemDate, .inviteProblemYear, .inviteProblemStale, .inviteThanks, .inviteGone, .inviteNoticeTitle:
+                []
             case .listAndPair, .listAndStart, .listAndEnd: [.text, .text]
             case .digestOff, .listSeparator, .roundTitle, .roundNote, .greetingBirthdaySubject, .greetingAnniversarySubject: []
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,

@@ -531,6 +531,51 @@ extension AppDatabase {
             }
         }
 
+        // Issue 35: invitations that collect missing birthdays (`birthdays invite`). Only the
+        // SHA-256 of each link's token is kept; the token is printed once. `used` is raised in
+        // the transaction that stores an answer. The answers keep the link's name, so they
+        // outlive a removed link (invitationId then NULL). `inviteNonce` holds the SHA-256 of
+        // each form nonce that was used (InviteNonce: the nonces themselves are HMAC'd under
+        // the key `internal.invite.key`, made here, and never stored), so a replay stores nothing.
+        migrator.registerMigration("v27-invitations") { db in
+            try db.create(table: "invitation") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                t.column("tokenHash", .text).notNull().unique()
+                // personGroup.name an accepted person joins; NULL for none.
+                t.column("groupName", .text)
+                // NULL: no limit.
+                t.column("usesAllowed", .integer)
+                t.column("used", .integer).notNull().defaults(to: 0)
+                // Unix seconds; NULL: never.
+                t.column("expiresAt", .double)
+                t.column("note", .text)
+                t.column("autoAccept", .boolean).notNull().defaults(to: false)
+                t.column("createdAt", .double).notNull()
+            }
+            try db.create(table: "inviteAnswer") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("invitationId", .integer).references("invitation", onDelete: .setNull)
+                t.column("invitationName", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("month", .integer).notNull()
+                t.column("day", .integer).notNull()
+                t.column("year", .integer)
+                t.column("arrivedAt", .double).notNull()
+                // "waiting" | "accepted" | "rejected"
+                t.column("state", .text).notNull()
+                // The person it was added to, once accepted (no reference: an import replaces person rows).
+                t.column("personId", .text)
+                t.column("decidedAt", .double)
+            }
+            try db.create(index: "inviteAnswer_state", on: "inviteAnswer", columns: ["state"])
+            try db.create(table: "inviteNonce") { t in
+                t.primaryKey("hash", .text)
+                t.column("expiresAt", .double).notNull()
+            }
+            try db.execute(sql: "INSERT OR IGNORE INTO setting (key, value) VALUES ('internal.invite.key', lower(hex(randomblob(32))))")
+        }
+
         return migrator
     }
 }

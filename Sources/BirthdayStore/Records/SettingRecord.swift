@@ -29,6 +29,8 @@ package enum InternalValue: String, Sendable {
     case onboardingStep = "onboarding.step"
     /// The secret of ``PublicID`` (32 hex digits), created by a migration.
     case publicIDKey = "ids.key"
+    /// The key of the invitation forms' nonces (``InviteNonce``: 64 hex digits), created by a migration.
+    case inviteKey = "invite.key"
 
     var key: String { "internal." + rawValue }
 }

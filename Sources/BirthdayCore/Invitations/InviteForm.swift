@@ -1,0 +1,288 @@
+import Foundation
+
+/// The invitation form's rules: reading what a browser sent, cleaning the
+/// name, checking the date, and the one-time nonce. Everything here is a
+/// value; the server and the store only do the I/O around it.
+///
+/// ## What an answer may be
+/// - The body is `application/x-www-form-urlencoded`, at most
+///   ``maxBodyBytes`` (the server answers 413 above it, before reading more).
+/// - The name is cleaned as names are everywhere (``SafeText/line(_:maxCharacters:)``:
+///   no control characters, so no line break and no header; at most
+///   ``maxNameCharacters``); empty after cleaning is an error.
+/// - Day and month must make a date: 30 February is an error, 29 February
+///   without a year is fine (checked against a leap year, as ``EventDate``
+///   does). The year is optional; given, it must be four digits from 1900 to
+///   the current year, and the date must exist in it.
+/// - Whatever was typed is shown again, escaped, with the error.
+public enum InviteForm {
+    /// The largest body a POST may have.
+    public static let maxBodyBytes = 4_096
+    /// The longest name kept.
+    public static let maxNameCharacters = 100
+
+    /// What the form's fields held, as typed (for showing them again).
+    public struct Entry: Sendable, Hashable {
+        public var name: String
+        public var day: String
+        public var month: String
+        public var year: String
+        public var nonce: String
+
+        public init(name: String = "", day: String = "", month: String = "", year: String = "", nonce: String = "") {
+            self.name = name
+            self.day = day
+            self.month = month
+            self.year = year
+            self.nonce = nonce
+        }
+    }
+
+    /// Why an answer is not taken; each is shown on the form in the owner's language.
+    public enum Problem: String, Sendable, Hashable {
+        /// No name, or nothing left of it once cleaned.
+        case name
+        /// Day and month make no date (30 February).
+        case date
+        /// A year that is not four digits from 1900 to this year, or a date missing in that year.
+        case year
+        /// The form was already sent (its nonce was used), or it is too old.
+        case stale
+    }
+
+    /// A checked answer, ready to be stored.
+    public struct Answer: Sendable, Hashable {
+        public var name: String
+        public var month: Int
+        public var day: Int
+        public var year: Int?
+    }
+
+    /// The fields of an `application/x-www-form-urlencoded` body (`+` is a
+    /// space, `%XX` a byte; the bytes are read as UTF-8, invalid ones
+    /// replaced). Unknown fields are ignored; a repeated field keeps its first value.
+    public static func entry(body: some Collection<UInt8>) -> Entry {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            let key = decode(parts[0])
+            guard fields[key] == nil, ["name", "day", "month", "year", "nonce"].contains(key) else { continue }
+            fields[key] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return Entry(
+            name: fields["name"] ?? "",
+            day: fields["day"] ?? "",
+            month: fields["month"] ?? "",
+            year: fields["year"] ?? "",
+            nonce: fields["nonce"] ?? ""
+        )
+    }
+
+    /// One percent-encoded field.
+    static func decode(_ bytes: some Collection<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var iterator = bytes.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"): out.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                let high = iterator.next()
+                let low = iterator.next()
+                if let high, let low, let h = hexValue(high), let l = hexValue(low) {
+                    out.append(h << 4 | l)
+                } else {
+                    out.append(UInt8(ascii: "%"))
+                    if let high { out.append(high) }
+                    if let low { out.append(low) }
+                }
+            default: out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The name as it is kept: one line, no control characters, at most ``maxNameCharacters``.
+    public static func cleanName(_ name: String) -> String {
+        SafeText.line(name, maxCharacters: maxNameCharacters)
+    }
+
+    /// `entry` checked: the answer, or the first problem (name, then date, then year).
+    public static func check(_ entry: Entry, currentYear: Int) -> Result<Answer, ProblemError> {
+        let name = cleanName(entry.name)
+        guard !name.isEmpty else { return .failure(ProblemError(.name)) }
+        let day = Int(entry.day.trimmingWhitespace())
+        let month = Int(entry.month.trimmingWhitespace())
+        guard let day, let month, (1...12).contains(month), EventDate(year: nil, month: month, day: day) != nil else {
+            return .failure(ProblemError(.date))
+        }
+        let yearText = entry.year.trimmingWhitespace()
+        guard !yearText.isEmpty else { return .success(Answer(name: name, month: month, day: day, year: nil)) }
+        guard yearText.utf8.count == 4, let year = Int(yearText), (1900...currentYear).contains(year),
+            EventDate(year: year, month: month, day: day)?.year == year
+        else { return .failure(ProblemError(.year)) }
+        return .success(Answer(name: name, month: month, day: day, year: year))
+    }
+
+    /// A ``Problem`` as an error (for `Result`).
+    public struct ProblemError: Error, Sendable, Hashable {
+        public var problem: Problem
+        public init(_ problem: Problem) { self.problem = problem }
+    }
+}
+
+/// The form's one-time nonce: issued with each `GET` of the form, good for
+/// one answer to that link within ``lifetime``.
+///
+/// It is `<expiry>.<random>.<mac>`: the expiry in Unix seconds, 128 random
+/// bits, and an HMAC-SHA256 (``HMAC``) of the link's id, the expiry and the
+/// random part under the database's own key. Nothing is stored when it is
+/// issued (a stranger's `GET` writes nothing); the store keeps the SHA-256 of
+/// each nonce that was used (``usedHash(_:)``), in the transaction that
+/// stores its answer, and refuses one seen before: a replay stores nothing.
+public enum InviteNonce {
+    /// How long a form may be left open before it is sent.
+    public static let lifetime: TimeInterval = 2 * 3_600
+
+    /// A new nonce for link `invitationID`, under `key`, from `now` on.
+    public static func issue(invitationID: Int64, key: [UInt8], now: Date) -> String {
+        issue(invitationID: invitationID, key: key, now: now, random: FeedToken.generate())
+    }
+
+    static func issue(invitationID: Int64, key: [UInt8], now: Date, random: String) -> String {
+        let expiry = String(Int64(now.timeIntervalSince1970 + lifetime))
+        return expiry + "." + random + "." + mac(invitationID: invitationID, key: key, expiry: expiry, random: random)
+    }
+
+    /// Whether `nonce` was issued under `key` for link `invitationID` and has
+    /// not expired at `now` (its use is the store's to check). The MAC is
+    /// compared in constant time.
+    public static func isValid(_ nonce: String, invitationID: Int64, key: [UInt8], now: Date) -> Bool {
+        let parts = nonce.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].utf8.count <= 12, let expiry = Int64(parts[0]), FeedToken.isWellFormed(String(parts[1])) else {
+            return false
+        }
+        let expected = mac(invitationID: invitationID, key: key, expiry: String(parts[0]), random: String(parts[1]))
+        let matches = FeedToken.constantTimeEquals(expected, String(parts[2]))
+        return matches && Double(expiry) > now.timeIntervalSince1970 && Double(expiry) <= now.timeIntervalSince1970 + lifetime + 60
+    }
+
+    /// What the store keeps of a used nonce.
+    public static func usedHash(_ nonce: String) -> String { SHA256.hex("invite-nonce:" + nonce) }
+
+    private static func mac(invitationID: Int64, key: [UInt8], expiry: String, random: String) -> String {
+        HMAC.hex(key: key, message: "birthdays-invite|\(invitationID)|\(expiry)|\(random)")
+    }
+}
+
+/// HMAC-SHA256 ([RFC 2104](https://www.rfc-editor.org/rfc/rfc2104)) over ``SHA256``.
+public enum HMAC {
+    /// The MAC of `message` under `key`, as 64 lower-case hex digits.
+    public static func hex(key: [UInt8], message: String) -> String {
+        var block = key.count > 64 ? SHA256.hash(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        let inner = SHA256.hash(block.map { $0 ^ 0x36 } + Array(message.utf8))
+        let outer = SHA256.hash(block.map { $0 ^ 0x5c } + inner)
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: outer.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+    }
+
+    /// The bytes of a hex key (as the database's keys are kept); `nil` when it is not hex.
+    public static func key(hex: String) -> [UInt8]? {
+        let bytes = Array(hex.utf8)
+        guard bytes.count >= 32, bytes.count % 2 == 0 else { return nil }
+        var key: [UInt8] = []
+        for index in stride(from: 0, to: bytes.count, by: 2) {
+            guard let high = Int(String(UnicodeScalar(bytes[index])), radix: 16), let low = Int(String(UnicodeScalar(bytes[index + 1])), radix: 16)
+            else { return nil }
+            key.append(UInt8(high << 4 | low))
+        }
+        return key
+    }
+}
+
+/// The per-address limit on answers: at most ``limit`` in any ``window``
+/// from one address; beyond it 429. A value with its clock injected; the
+/// server keeps one behind a lock. It remembers at most ``maxAddresses``
+/// addresses (the oldest are forgotten first), so a flood of addresses
+/// cannot fill memory.
+public struct InviteRateLimit: Sendable {
+    public var limit: Int
+    public var window: TimeInterval
+    public static let maxAddresses = 4_096
+    private var seen: [String: [Date]] = [:]
+
+    public init(limit: Int = 5, window: TimeInterval = 60) {
+        self.limit = limit
+        self.window = window
+    }
+
+    /// How many addresses it remembers (at most ``maxAddresses``).
+    public var rememberedAddresses: Int { seen.count }
+
+    /// Whether `address` may send one more answer at `now` (and counts it when it may).
+    public mutating func admit(_ address: String, now: Date) -> Bool {
+        let since = now.addingTimeInterval(-window)
+        var times = (seen[address] ?? []).filter { $0 > since }
+        guard times.count < limit else {
+            seen[address] = times
+            return false
+        }
+        times.append(now)
+        if seen[address] == nil, seen.count >= Self.maxAddresses {
+            seen = seen.filter { $0.value.contains { $0 > since } }
+            if seen.count >= Self.maxAddresses, let oldest = seen.min(by: { ($0.value.last ?? now) < ($1.value.last ?? now) })?.key {
+                seen[oldest] = nil
+            }
+        }
+        seen[address] = times
+        return true
+    }
+}
+
+/// What a `POST` to an invitation's address comes to, as a value: the
+/// server turns it into a status and a page (``status``).
+public enum InviteOutcome: Sendable, Hashable {
+    /// Stored as answer `id`; `accepted` when the link takes answers at once.
+    case stored(id: Int64, accepted: Bool)
+    /// No link has this token: 404, the same as any unknown address.
+    case unknown
+    /// The link is used up or expired: 410.
+    case gone
+    /// The body is over ``InviteForm/maxBodyBytes``: 413.
+    case tooLarge
+    /// The address sent too many answers: 429.
+    case tooMany
+    /// The form again, with what was typed and the problem: 400 (409 for a used nonce).
+    case form(InviteForm.Entry, InviteForm.Problem)
+
+    /// The HTTP status.
+    public var status: Int {
+        switch self {
+        case .stored: 200
+        case .unknown: 404
+        case .gone: 410
+        case .tooLarge: 413
+        case .tooMany: 429
+        case .form(_, let problem): problem == .stale ? 409 : 400
+        }
+    }
+
+    /// What a request that announces `contentLength` bytes (`nil`: chunked,
+    /// unknown) from an address the limit does or does not `admit` comes to
+    /// before anything is read: 413 over the cap, 429 beyond the limit, else
+    /// `nil` (read the body and ask the store).
+    public static func before(contentLength: Int?, admitted: () -> Bool) -> InviteOutcome? {
+        if let contentLength, contentLength > InviteForm.maxBodyBytes { return .tooLarge }
+        return admitted() ? nil : .tooMany
+    }
+}

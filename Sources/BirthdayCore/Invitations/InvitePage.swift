@@ -1,0 +1,114 @@
+import Foundation
+
+/// The pages an invitation's address serves (`/invite/<token>`): the form,
+/// the thank-you page, and the page of a closed link.
+///
+/// ## Rules
+/// - Server-rendered HTML in the owner's language, no script: the form
+///   posts to its own address (`form-action 'self'`) and works without
+///   JavaScript; the stylesheet is the page's (``YearPage/stylesheet``).
+/// - It says who will see the answer: the owner's note, else
+///   ``Message/Key/inviteWhoDefault``.
+/// - Everything typed that is shown again goes through ``HTMLText``; the
+///   link's name is never shown (it is the owner's word for the people asked).
+public struct InvitePage: Sendable {
+    public enum Kind: Sendable, Hashable {
+        /// The form, with what was typed and the problem when it is shown again.
+        case form(entry: InviteForm.Entry, problem: InviteForm.Problem?)
+        /// After an answer was stored.
+        case thanks
+        /// The link is used up or expired.
+        case gone
+    }
+
+    public var kind: Kind
+    /// The owner's note (``Invitation/note``).
+    public var note: String?
+    /// A fresh nonce for the form (``InviteNonce``).
+    public var nonce: String
+    public var stylesheet: String
+
+    public init(kind: Kind, note: String? = nil, nonce: String = "", stylesheet: String = "/page.css") {
+        self.kind = kind
+        self.note = note
+        self.nonce = nonce
+        self.stylesheet = stylesheet
+    }
+
+    /// The page in `localizer`'s language.
+    public func html(_ localizer: Localizer) -> String {
+        let title = HTMLText.escaped(localizer(.inviteTitle))
+        var out = """
+            <!DOCTYPE html>
+            <html lang="\(HTMLText.escaped(localizer.language))">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <meta name="referrer" content="no-referrer">
+            <meta name="robots" content="noindex">
+            <title>\(title)</title>
+            <link rel="stylesheet" href="\(HTMLText.escaped(stylesheet))">
+            <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+            </head>
+            <body class="invite">
+            <header><h1>\(title)</h1></header>
+            <main>
+
+            """
+        switch kind {
+        case .thanks:
+            out += "<p class=\"done\">\(HTMLText.escaped(localizer(.inviteThanks)))</p>\n"
+        case .gone:
+            out += "<p class=\"done\">\(HTMLText.escaped(localizer(.inviteGone)))</p>\n"
+        case .form(let entry, let problem):
+            out += form(entry: entry, problem: problem, localizer: localizer)
+        }
+        out += "</main>\n</body>\n</html>\n"
+        return out
+    }
+
+    private func form(entry: InviteForm.Entry, problem: InviteForm.Problem?, localizer: Localizer) -> String {
+        let who = note.map { SafeText.line($0, maxCharacters: Invitation.maxNoteCharacters) } ?? localizer(.inviteWhoDefault)
+        var out = "<p>\(HTMLText.escaped(localizer(.inviteIntro)))</p>\n"
+        out += "<p class=\"who\">\(HTMLText.escaped(who))</p>\n"
+        if let problem {
+            let key: Message.Key =
+                switch problem {
+                case .name: .inviteProblemName
+                case .date: .inviteProblemDate
+                case .year: .inviteProblemYear
+                case .stale: .inviteProblemStale
+                }
+            out += "<p class=\"problem\" id=\"problem\" role=\"alert\">\(HTMLText.escaped(localizer(key)))</p>\n"
+        }
+        let described = problem == nil ? "" : " aria-describedby=\"problem\""
+        out += "<form method=\"post\" action=\"\" accept-charset=\"utf-8\">\n"
+        out += "<input type=\"hidden\" name=\"nonce\" value=\"\(HTMLText.escaped(nonce))\">\n"
+        out += "<p><label for=\"name\">\(HTMLText.escaped(localizer(.inviteName)))</label>\n"
+        out += "<input id=\"name\" name=\"name\" type=\"text\" required maxlength=\"\(InviteForm.maxNameCharacters)\" autocomplete=\"name\""
+        out += " value=\"\(HTMLText.escaped(SafeText.line(entry.name, maxCharacters: 200)))\"\(problem == .name ? described : "")></p>\n"
+        out += "<fieldset\(problem == .date || problem == .year ? described : "")>\n"
+        out += "<legend>\(HTMLText.escaped(localizer(.inviteBirthday)))</legend>\n"
+        out += "<p><label for=\"day\">\(HTMLText.escaped(localizer(.inviteDay)))</label>\n"
+        out += "<input id=\"day\" name=\"day\" type=\"number\" inputmode=\"numeric\" min=\"1\" max=\"31\" required autocomplete=\"bday-day\""
+        out += " value=\"\(HTMLText.escaped(SafeText.line(entry.day, maxCharacters: 8)))\"></p>\n"
+        out += "<p><label for=\"month\">\(HTMLText.escaped(localizer(.inviteMonth)))</label>\n"
+        out += "<select id=\"month\" name=\"month\" required autocomplete=\"bday-month\">\n"
+        out += "<option value=\"\"></option>\n"
+        let typedMonth = Int(entry.month.trimmingWhitespace())
+        for month in 1...12 {
+            guard let first = LocalDate(year: 2000, month: month, day: 1) else { continue }
+            let selected = typedMonth == month ? " selected" : ""
+            out += "<option value=\"\(month)\"\(selected)>\(HTMLText.escaped(localizer.monthName(first)))</option>\n"
+        }
+        out += "</select></p>\n"
+        out += "<p><label for=\"year\">\(HTMLText.escaped(localizer(.inviteYear)))</label>\n"
+        out += "<input id=\"year\" name=\"year\" type=\"number\" inputmode=\"numeric\" min=\"1900\" max=\"2999\" autocomplete=\"bday-year\""
+        out += " value=\"\(HTMLText.escaped(SafeText.line(entry.year, maxCharacters: 8)))\"></p>\n"
+        out += "</fieldset>\n"
+        out += "<p><button type=\"submit\">\(HTMLText.escaped(localizer(.inviteSend)))</button></p>\n"
+        out += "</form>\n"
+        return out
+    }
+}

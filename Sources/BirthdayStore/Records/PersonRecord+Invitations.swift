@@ -1,0 +1,31 @@
+import BirthdayCore
+import Foundation
+import GRDB
+
+/// What an accepted invitation answer (`birthdays invites accept`) writes to
+/// the people: a new person, or a birthday and a group for one who exists.
+extension PersonRecord {
+    /// Gives the person `id` the birthday `date`, kept as a date the card
+    /// does not have (``Person/calendarFilled``: a later import or sync of
+    /// their card keeps it while the card still lacks one); whether they exist.
+    static func setInvitedBirthday(id: String, date: EventDate, now: Date, _ db: Database) throws -> Bool {
+        let filled = (try calendarFilledByPerson(db)[id] ?? []).union([.birthday])
+        try db.execute(
+            sql: """
+                UPDATE person SET birthdayYear = ?, birthdayMonth = ?, birthdayDay = ?, calendarFilled = ?, updatedAt = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                date.year, date.month, date.day, filled.map(\.rawValue).sorted().joined(separator: ","), now.timeIntervalSince1970, id,
+            ]
+        )
+        return db.changesCount > 0
+    }
+}
+
+extension PersonGroupRecord {
+    /// Puts the person `personID` in the group `name` too (their other groups stay).
+    static func add(personID: String, to name: String, _ db: Database) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO personGroup (personId, name) VALUES (?, ?)", arguments: [personID, name])
+    }
+}

@@ -1,0 +1,223 @@
+import BirthdayCore
+import Foundation
+import GRDB
+
+/// A link as `invite list` shows it.
+package struct InvitationSummary: Sendable {
+    package var invitation: Invitation
+    /// How many of its answers wait for `invites accept` or `reject`.
+    package var waiting: Int
+}
+
+/// What the form's address finds for a token (``AppDatabase/invitationForm(token:now:)``).
+package enum InvitationLookup: Sendable {
+    /// No link has the token.
+    case unknown
+    /// The link is used up or expired.
+    case gone(Settings)
+    /// The link takes answers: its note, and a fresh nonce for the form.
+    case open(Invitation, nonce: String, Settings)
+}
+
+/// What a `POST` to the form's address came to (``AppDatabase/answerInvitation(token:entry:now:systemTimeZone:systemLocale:)``).
+package struct InvitationReply: Sendable {
+    package var outcome: InviteOutcome
+    /// The owner's settings (the page's language); `nil` for an unknown token.
+    package var settings: Settings?
+    /// The link's note and a fresh nonce, when the form is shown again.
+    package var note: String?
+    package var nonce: String = ""
+}
+
+/// What `invites accept` did.
+package enum InvitationAcceptance: Sendable, Equatable {
+    /// Added as a new person, or the date given to the person named; with the group joined, if any.
+    case accepted(personID: String, isNew: Bool, group: String?, date: EventDate)
+    /// No answer has that number.
+    case unknown
+    /// The answer was accepted or rejected before.
+    case decided(InvitationAnswer.State)
+    /// The person named is gone.
+    case noPerson
+}
+
+/// The invitations (`birthdays invite`, `birthdays invites`): links, their
+/// answers, and what accepting one writes. Every answer is stored, counted
+/// against its link and (with `--auto-accept`) taken in, with the owner's
+/// message in the delivery ledger, in one transaction.
+extension AppDatabase {
+    /// Makes the link `invitation.name` with a new token; returns the link
+    /// and its token (not stored: print it now), or `nil` when a link of
+    /// that name exists.
+    package func addInvitation(_ invitation: Invitation) async throws(StoreError) -> (invitation: Invitation, token: String)? {
+        let token = FeedToken.generate()
+        let stored = try await write { db in try InvitationRecord.insert(invitation, tokenHash: Invitation.tokenHash(token), db) }
+        return stored.map { ($0, token) }
+    }
+
+    /// Every link with how many answers wait.
+    package func invitations() async throws(StoreError) -> [InvitationSummary] {
+        try await read { db in
+            let waiting = try InvitationRecord.waitingCounts(db)
+            return try InvitationRecord.all(db).map { InvitationSummary(invitation: $0, waiting: waiting[$0.id] ?? 0) }
+        }
+    }
+
+    /// Removes the link `name`: it stops working at once; its answers stay. Whether there was one.
+    package func removeInvitation(name: String) async throws(StoreError) -> Bool {
+        try await write { db in try InvitationRecord.delete(name: name, db) }
+    }
+
+    /// The waiting answers, or every answer with `all`, oldest first.
+    package func invitationAnswers(all: Bool) async throws(StoreError) -> [InvitationAnswer] {
+        try await read { db in try InviteAnswerRecord.answers(all: all, db) }
+    }
+
+    /// What `GET /invite/<token>` shows at `now`. The token is looked up by
+    /// its hash: an unknown token and a closed link cost the same query.
+    package func invitationForm(token: String, now: Date) async throws(StoreError) -> InvitationLookup {
+        let hash = Invitation.tokenHash(token)
+        return try await read { db -> InvitationLookup in
+            let found = try InvitationRecord.invitation(tokenHash: hash, db)
+            let settings = try SettingRecord.settings(db)
+            let key = try Self.inviteKey(db)
+            guard let found else { return .unknown }
+            guard found.standing(at: now) == .open else { return .gone(settings) }
+            return .open(found, nonce: InviteNonce.issue(invitationID: found.id, key: key, now: now), settings)
+        }
+    }
+
+    /// Stores what `entry` sent through the link of `token`, if the link
+    /// takes it, in one transaction: the link's standing and its use count,
+    /// the nonce (used once), the answer, with `--auto-accept` the person
+    /// and the reschedule, and the owner's message in the delivery ledger
+    /// (``InvitationNotice``). Nothing is written unless the answer is stored.
+    package func answerInvitation(
+        token: String,
+        entry: InviteForm.Entry,
+        now: Date,
+        systemTimeZone: TimeZone,
+        systemLocale: String?
+    ) async throws(StoreError) -> InvitationReply {
+        let hash = Invitation.tokenHash(token)
+        return try await write { db -> InvitationReply in
+            let found = try InvitationRecord.invitation(tokenHash: hash, db)
+            let settings = try SettingRecord.settings(db)
+            let key = try Self.inviteKey(db)
+            guard let invitation = found else { return InvitationReply(outcome: .unknown, settings: nil) }
+            guard invitation.standing(at: now) == .open else { return InvitationReply(outcome: .gone, settings: settings) }
+            func again(_ problem: InviteForm.Problem) -> InvitationReply {
+                var typed = entry
+                typed.nonce = ""
+                return InvitationReply(
+                    outcome: .form(typed, problem),
+                    settings: settings,
+                    note: invitation.note,
+                    nonce: InviteNonce.issue(invitationID: invitation.id, key: key, now: now)
+                )
+            }
+            guard InviteNonce.isValid(entry.nonce, invitationID: invitation.id, key: key, now: now) else { return again(.stale) }
+            let zone = settings.resolvedTimeZone(system: systemTimeZone)
+            let today = LocalDate.today(at: now, in: zone)
+            let answer: InviteForm.Answer
+            switch InviteForm.check(entry, currentYear: today.year) {
+            case .failure(let error): return again(error.problem)
+            case .success(let checked): answer = checked
+            }
+            guard
+                try InviteNonceRecord.use(
+                    hash: InviteNonce.usedHash(entry.nonce),
+                    expiresAt: now.addingTimeInterval(InviteNonce.lifetime + 60),
+                    now: now,
+                    db
+                )
+            else { return again(.stale) }
+            let id = try InviteAnswerRecord.insert(answer, invitation: invitation, arrivedAt: now, db)
+            try InvitationRecord.countUse(id: invitation.id, db)
+            var accepted = false
+            if invitation.autoAccept, let stored = try InviteAnswerRecord.answer(id: id, db) {
+                if case .accepted = try Self.accept(stored, personID: nil, now: now, db) {
+                    accepted = true
+                    _ = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)
+                }
+            }
+            let notice = InvitationNotice.request(
+                answerID: id,
+                invitation: invitation.name,
+                accepted: accepted,
+                now: now,
+                today: today,
+                in: settings.localizer(systemLocale: systemLocale)
+            )
+            _ = try DeliveryRecord.insertIfAbsent(DeliveryEntry(queued: notice, at: now), db)
+            return InvitationReply(outcome: .stored(id: id, accepted: accepted), settings: settings)
+        }
+    }
+
+    /// Accepts answer `id`: a new person with its name and date (or, with
+    /// `personID`, the date given to that person), in the link's group, and
+    /// the reschedule, in one transaction.
+    package func acceptInvitationAnswer(
+        id: Int64,
+        personID: String?,
+        now: Date,
+        rescheduling scheduler: NotificationScheduler
+    ) async throws(StoreError)
+        -> InvitationAcceptance
+    {
+        try await write { db -> InvitationAcceptance in
+            guard let answer = try InviteAnswerRecord.answer(id: id, db) else { return .unknown }
+            guard answer.state == .waiting else { return .decided(answer.state) }
+            let result = try Self.accept(answer, personID: personID, now: now, db)
+            if case .accepted = result { _ = try scheduler.reschedule(db) }
+            return result
+        }
+    }
+
+    /// Rejects answer `id`: nothing is added. `nil` when there is no such
+    /// answer, else the state it was in (`waiting` when it was rejected now).
+    package func rejectInvitationAnswer(id: Int64, now: Date) async throws(StoreError) -> InvitationAnswer.State? {
+        try await write { db -> InvitationAnswer.State? in
+            guard let answer = try InviteAnswerRecord.answer(id: id, db) else { return nil }
+            guard answer.state == .waiting else { return answer.state }
+            _ = try InviteAnswerRecord.decide(id: id, state: .rejected, personID: nil, at: now, db)
+            return .waiting
+        }
+    }
+
+    /// The writes of accepting `answer` (inside a write transaction).
+    static func accept(_ answer: InvitationAnswer, personID: String?, now: Date, _ db: Database) throws -> InvitationAcceptance {
+        guard let date = answer.date else { return .unknown }
+        let group = try answer.invitationID.flatMap { try InvitationRecord.invitation(id: $0, db) }?.group
+        let id: String
+        let isNew: Bool
+        if let personID {
+            guard try PersonRecord.setInvitedBirthday(id: personID, date: date, now: now, db) else { return .noPerson }
+            id = personID
+            isNew = false
+        } else {
+            id = "invited-\(answer.id)"
+            isNew = true
+            var person = Person(
+                id: id,
+                name: answer.name,
+                source: ContactSource(file: "invitation " + answer.invitationName, index: Int(answer.id), line: 0),
+                birthday: date
+            )
+            if let group { person.groups = [group] }
+            let stamp = now.timeIntervalSince1970
+            try PersonRecord.write(person, createdAt: stamp, updatedAt: stamp, imported: true, isNew: true, db)
+        }
+        if let group { try PersonGroupRecord.add(personID: id, to: group, db) }
+        _ = try InviteAnswerRecord.decide(id: answer.id, state: .accepted, personID: id, at: now, db)
+        return .accepted(personID: id, isNew: isNew, group: group, date: date)
+    }
+
+    /// The key of the forms' nonces: the one the migration made (a database
+    /// never migrated by this program gets a throwaway one: its forms then
+    /// last one request).
+    static func inviteKey(_ db: Database) throws -> [UInt8] {
+        if let stored = try SettingRecord.value(.inviteKey, db), let key = HMAC.key(hex: stored) { return key }
+        return Array(FeedToken.generate().utf8)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+@testable import BirthdayCore
+@testable import BirthdayStore
+
+/// Invitations in a real SQLite file (issue 35, `v27-invitations`): the use
+/// count enforced in the transaction that stores an answer, even when
+/// answers race; a used nonce refused; the owner's message in the ledger
+/// with the answer and never without it.
+@Suite struct InvitationStoreTests {
+    static let now = Date(timeIntervalSince1970: 1_773_126_000)  // 2026-03-10T07:00:00Z
+
+    private static func open() throws -> (AppDatabase, TemporaryDirectory) {
+        let dir = try TemporaryDirectory()
+        return (try AppDatabase.openFile(at: dir.file("people.sqlite")), dir)
+    }
+
+    private static func answer(_ database: AppDatabase, _ token: String, name: String, key: [UInt8], id: Int64) async throws -> InviteOutcome {
+        let nonce = InviteNonce.issue(invitationID: id, key: key, now: now)
+        let entry = InviteForm.Entry(name: name, day: "1", month: "5", nonce: nonce)
+        return try await database.answerInvitation(
+            token: token,
+            entry: entry,
+            now: now,
+            systemTimeZone: TimeZone(identifier: "Europe/Berlin")!,
+            systemLocale: nil
+        ).outcome
+    }
+
+    private static func key(_ database: AppDatabase) async throws -> [UInt8] {
+        try await database.read { db in try AppDatabase.inviteKey(db) }
+    }
+
+    @Test func answersRacingForATwoUseLinkStoreTwoAndTheRestAreGone() async throws {
+        let (database, dir) = try Self.open()
+        defer { dir.cleanup() }
+        let (link, token) = try #require(
+            try await database.addInvitation(Invitation(id: 0, name: "Pair", usesAllowed: 2, createdAt: Self.now))
+        )
+        let key = try await Self.key(database)
+        let outcomes = try await withThrowingTaskGroup(of: InviteOutcome.self) { group in
+            for index in 0..<12 {
+                group.addTask { try await Self.answer(database, token, name: "Racer \(index)", key: key, id: link.id) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { if case .stored = $0 { true } else { false } }.count == 2)
+        #expect(outcomes.filter { $0 == .gone }.count == 10)
+        #expect(try await database.invitationAnswers(all: true).count == 2)
+        #expect(try await database.invitations().first?.invitation.used == 2)
+        let notices = try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM delivery WHERE notificationId LIKE 'invite-%'") ?? 0
+        }
+        #expect(notices == 2, "one message per stored answer, none for the refused ones")
+    }
+
+    @Test func aUsedNonceAndAnInvalidAnswerWriteNothing() async throws {
+        let (database, dir) = try Self.open()
+        defer { dir.cleanup() }
+        let (link, token) = try #require(try await database.addInvitation(Invitation(id: 0, name: "Friends", createdAt: Self.now)))
+        let key = try await Self.key(database)
+        let nonce = InviteNonce.issue(invitationID: link.id, key: key, now: Self.now)
+        let zone = TimeZone(identifier: "Europe/Berlin")!
+        func send(_ entry: InviteForm.Entry) async throws -> InviteOutcome {
+            try await database.answerInvitation(token: token, entry: entry, now: Self.now, systemTimeZone: zone, systemLocale: nil).outcome
+        }
+        let revision = try await database.revision().value
+        let invalid = try await send(InviteForm.Entry(name: "Bo", day: "30", month: "2", nonce: nonce))
+        #expect(invalid == .form(InviteForm.Entry(name: "Bo", day: "30", month: "2"), .date))
+        #expect(try await database.revision().value == revision)
+        #expect(try await send(InviteForm.Entry(name: "Bo", day: "28", month: "2", nonce: nonce)) == .stored(id: 1, accepted: false))
+        #expect(
+            try await send(InviteForm.Entry(name: "Bo", day: "28", month: "2", nonce: nonce))
+                == .form(InviteForm.Entry(name: "Bo", day: "28", month: "2"), .stale)
+        )
+        #expect(try await database.invitationAnswers(all: true).count == 1)
+        #expect(try await database.invitations().first?.invitation.used == 1)
+        let unknown = try await database.answerInvitation(
+            token: FeedToken.generate(),
+            entry: InviteForm.Entry(name: "X", day: "1", month: "1", nonce: nonce),
+            now: Self.now,
+            systemTimeZone: zone,
+            systemLocale: nil
+        )
+        #expect(unknown.outcome == .unknown)
+        #expect(unknown.settings == nil)
+    }
+
+    @Test func acceptingGivesTheDateToSomeoneWhoseCardLacksItAndAnImportKeepsIt() async throws {
+        let (database, dir) = try Self.open()
+        defer { dir.cleanup() }
+        let card = try dir.write("cards.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob\r\nFN:Bob Builder\r\nEND:VCARD\r\n")
+        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("Europe/Berlin"))
+        _ = try await ContactImporter(database: database, now: Self.now, referenceYear: 2026, scheduler: scheduler).importPaths([card])
+        let (link, token) = try #require(try await database.addInvitation(Invitation(id: 0, name: "Team", group: "Team", createdAt: Self.now)))
+        let key = try await Self.key(database)
+        #expect(try await Self.answer(database, token, name: "Bob", key: key, id: link.id) == .stored(id: 1, accepted: false))
+        let accepted = try await database.acceptInvitationAnswer(id: 1, personID: "bob", now: Self.now, rescheduling: scheduler)
+        #expect(accepted == .accepted(personID: "bob", isNew: false, group: "Team", date: try Fixture.date("--05-01")))
+        #expect(try await database.person(id: "bob")?.birthday == EventDate(year: nil, month: 5, day: 1))
+        // The card still has no birthday: importing it again keeps the accepted one.
+        let later = Self.now.addingTimeInterval(60)
+        _ = try await ContactImporter(database: database, now: later, referenceYear: 2026, scheduler: scheduler).importPaths([card])
+        #expect(try await database.person(id: "bob")?.birthday == EventDate(year: nil, month: 5, day: 1))
+        #expect(try await database.acceptInvitationAnswer(id: 1, personID: nil, now: Self.now, rescheduling: scheduler) == .decided(.accepted))
+    }
+}
