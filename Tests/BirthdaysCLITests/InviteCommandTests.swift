@@ -389,4 +389,85 @@ import Testing
         #expect(listed.stdout.contains("Friends"))
         #expect(try await cli.run("invite", "remove", "Nope").status == 1)
     }
+
+    // MARK: - Write-back
+
+    /// An accepted date given to someone followed from a vdir folder or a
+    /// CardDAV book (a real Radicale) reaches their card through the real
+    /// binary, every other line as it was; `--no-write-back` leaves a card
+    /// alone; the next syncs keep the same people with their dates.
+    @Test func anAcceptedDateIsWrittenBackToTheCardInAVdirFolderAndARadicaleBook() async throws {
+        try #require(RadicaleServer.isAvailable, Comment(rawValue: RadicaleServer.missing))
+        let radicale = try await RadicaleServer()
+        defer { radicale.cleanUp() }
+        try await radicale.makeBook("friends", displayName: "Friends")
+        let danCard = "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:dan\r\nFN:Dan Dav\r\nTEL:+49 30 0000000\r\nEND:VCARD\r\n"
+        try await radicale.put("friends", file: "dan.vcf", card: danCard)
+
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        let book = cli.path("book")
+        try FileManager.default.createDirectory(atPath: book, withIntermediateDirectories: true)
+        let carolCard = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:carol\r\nFN:Carol Card\r\nEMAIL:carol@example.org\r\nEND:VCARD\r\n"
+        let eveCard = "BEGIN:VCARD\nVERSION:3.0\nUID:eve\nFN:Eve Local\nEND:VCARD\n"
+        try Data(carolCard.utf8).write(to: URL(fileURLWithPath: book + "/carol.vcf"))
+        try Data(eveCard.utf8).write(to: URL(fileURLWithPath: book + "/eve.vcf"))
+        let phone = try await cli.run("sources", "add", book, "--name", "Phone")
+        try #require(phone.status == 0, "\(phone.stderr)")
+        let friends = try await cli.run(
+            "sources",
+            "add",
+            radicale.bookURL("friends"),
+            "--name",
+            "Friends",
+            "--username",
+            radicale.user,
+            "--password-command",
+            "echo secret"
+        )
+        try #require(friends.status == 0, "\(friends.stderr)")
+        let served = try await PageCommandTests.serve(cli)
+        defer { served.stop() }
+
+        let token = try await Self.invite(served, "Friends")
+        #expect(try await Self.post(served, token, "name=Carol&day=17&month=5").status == 200)
+        #expect(try await Self.post(served, token, "name=Dan&day=1&month=7&year=1985").status == 200)
+        #expect(try await Self.post(served, token, "name=Eve&day=3&month=3").status == 200)
+
+        // The vdir card: BDAY in its own version (3.0, no year: Apple's form), every other byte kept.
+        let carol = try await cli.run("invites", "accept", "1", "--as", "Carol Card")
+        #expect(carol.status == 0, "\(carol.stderr)")
+        #expect(carol.stdout.contains("also written to the card in 'Phone'"), "\(carol.stdout)")
+        let carolAfter = try String(contentsOfFile: book + "/carol.vcf", encoding: .utf8)
+        #expect(carolAfter == carolCard.replacingOccurrences(of: "END:VCARD", with: "BDAY;X-APPLE-OMIT-YEAR=1604:1604-05-17\r\nEND:VCARD"))
+
+        // The CardDAV card on Radicale: its other lines, and BDAY in 4.0's form.
+        let dan = try await cli.run("invites", "accept", "2", "--as", "Dan Dav")
+        #expect(dan.status == 0, "\(dan.stderr)")
+        #expect(dan.stdout.contains("also written to the card in 'Friends'"), "\(dan.stdout)")
+        let (status, danAfter) = try await radicale.curl("GET", radicale.bookURL("friends") + "dan.vcf")
+        #expect(status == 200)
+        let lines = { (card: String) in card.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init) }
+        #expect(lines(danAfter).filter { $0.hasPrefix("BDAY") } == ["BDAY:19850701"], "\(danAfter)")
+        #expect(Set(lines(danAfter).filter { !$0.hasPrefix("BDAY") }) == Set(lines(danCard)), "\(danAfter)")
+
+        // Kept here only: the card file is untouched, and nothing is said of a card.
+        let eve = try await cli.run("invites", "accept", "3", "--as", "Eve Local", "--no-write-back")
+        #expect(eve.status == 0, "\(eve.stderr)")
+        #expect(!eve.stdout.contains("card"), "\(eve.stdout)")
+        #expect(try String(contentsOfFile: book + "/eve.vcf", encoding: .utf8) == eveCard)
+
+        // The next syncs read the written cards as edits: the same three people, each with the date.
+        for source in ["Phone", "Friends"] {
+            let synced = try await cli.run("sources", "sync", source)
+            #expect(synced.status == 0, "\(synced.stderr)")
+        }
+        let people = try await Self.people(cli)
+        #expect(people.compactMap { $0["id"] as? String }.sorted() == ["carol", "dan", "eve"], "\(people)")
+        for (id, year, month, day) in [("carol", nil, 5, 17), ("dan", 1985, 7, 1), ("eve", nil, 3, 3)] as [(String, Int?, Int, Int)] {
+            let shown = try CLIProcess.object(try await cli.run("show", id, "--json").stdout)
+            let birthday = try #require(shown["birthday"] as? [String: Any], "\(id)")
+            #expect(birthday["month"] as? Int == month && birthday["day"] as? Int == day, "\(id): \(birthday)")
+            #expect(birthday["year"] as? Int == year, "\(id): \(birthday)")
+        }
+    }
 }

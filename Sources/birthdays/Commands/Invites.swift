@@ -1,5 +1,6 @@
 import ArgumentParser
 import BirthdayCore
+import BirthdayDaemon
 import BirthdayStore
 import Foundation
 
@@ -119,17 +120,23 @@ extension BirthdaysCommand.Invites {
             case .noPerson:
                 throw CLIError("the person to give the date to is gone; see birthdays people")
             case .accepted(let personID, let isNew, let group, let date):
-                // WRITE-BACK: the one place where the accepted date (`date`, for `personID`) is written
-                // back to the person's card in a followed vdir folder or CardDAV book, after the
-                // transaction above, unless --no-write-back. Until that orchestrator is merged, the
-                // date is kept here only, which is what --no-write-back asks for.
-                if !noWriteBack { _ = (personID, date) }
                 let joined = group.map { " in group \(SafeText.quoted($0))" } ?? ""
                 try output(
                     isNew
                         ? "Answer \(id) accepted: added as \(personID)\(joined)."
                         : "Answer \(id) accepted: the birthday was given to \(personID)\(joined)."
                 )
+                // The date is stored (above, in one transaction); now the person's card gets it too,
+                // unless asked not to. A person the answer added has no card anywhere yet.
+                guard !isNew, !noWriteBack else { return }
+                let writeBack = CardWriteBack(
+                    database: context.database,
+                    environment: context.environment,
+                    logger: context.logger("birthdays.writeback")
+                )
+                let outcome = await writeBack.writeBirthday(personID: personID, date)
+                let line = try await context.localizer()(Message.writeBack(outcome))
+                if case .failed = outcome { printError(line) } else { try output(line) }
             }
         }
     }
