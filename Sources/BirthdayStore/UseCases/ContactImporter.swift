@@ -170,7 +170,8 @@ package struct ContactImporter: Sendable {
             report.files += 1
             report.problems += result.problems
             storedNames[shown] = storedNames[shown] ?? ContactFiles.storedName(file.path)
-            parsed += result.contacts
+            // One file's contacts are taken as they are, not copied one by one.
+            if parsed.isEmpty { parsed = result.contacts } else { parsed += result.contacts }
             done += file.size
             progress?(done, total)
         }
@@ -276,6 +277,8 @@ package struct ContactImporter: Sendable {
         // People a source brought that this import brings too: from now on they
         // belong to the import as well, and no sync removes them.
         var adopted: [String] = []
+        // The new people, written together after the loop (``PersonRecord/insertNew``).
+        var added: [Person] = []
         let dated = Set(people.map(\.id))
         for (id, file) in dateless where !dated.contains(id) {
             guard let old = stored[id], old.contact.sourceFile == file else { continue }
@@ -298,7 +301,7 @@ package struct ContactImporter: Sendable {
             }
             guard let old = stored[person.id] else {
                 report.added += 1
-                if write { try PersonRecord.write(person, createdAt: timestamp, updatedAt: timestamp, imported: true, isNew: true, db) }
+                if write { added.append(person) }
                 continue
             }
             // Nothing from another file is erased; the user's choices outlast every import.
@@ -311,6 +314,7 @@ package struct ContactImporter: Sendable {
             report.updated += 1
             if write { try PersonRecord.write(person, createdAt: old.createdAt, updatedAt: timestamp, imported: true, isNew: false, db) }
         }
+        if write && !added.isEmpty { try PersonRecord.insertNew(added, createdAt: timestamp, updatedAt: timestamp, imported: true, db) }
         if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }
     }
 
