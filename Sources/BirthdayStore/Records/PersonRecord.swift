@@ -602,7 +602,7 @@ extension PersonRecord {
 }
 
 extension Person {
-    /// Whether the person has rows in a child table (``PersonRecord/insertNew(_:createdAt:updatedAt:imported:_:)``).
+    /// Whether the person has rows in a child table (``PersonRecord/insertNew(_:at:createdAt:updatedAt:imported:_:)``).
     fileprivate var hasChildRows: Bool {
         !alternateDates.isEmpty || !labelledDates.isEmpty || !contactPoints.isEmpty || !groups.isEmpty
     }
@@ -644,13 +644,18 @@ extension PersonRecord {
     /// in the order of their ids. The child tables are keyed by person id, so
     /// their indexes then grow at their end instead of splitting pages all
     /// over (a new database of 100,000 people with 250,000 contact points).
-    static func insertNew(_ people: [Person], createdAt: Double, updatedAt: Double, imported: Bool, _ db: Database) throws {
-        for person in people {
-            try PersonRecord(person, createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(db)
-            if !person.calendarFilled.isEmpty { try setCalendarFilled(person, db) }
+    ///
+    /// - Parameter indices: which of `people` to write (read in place, never copied).
+    static func insertNew(_ people: [Person], at indices: [Int], createdAt: Double, updatedAt: Double, imported: Bool, _ db: Database) throws {
+        var children: [(id: String, index: Int)] = []
+        for index in indices {
+            try PersonRecord(people[index], createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(db)
+            if !people[index].calendarFilled.isEmpty { try setCalendarFilled(people[index], db) }
+            if people[index].hasChildRows { children.append((people[index].id, index)) }
         }
-        let byID = people.indices.filter { people[$0].hasChildRows }.sorted { people[$0].id.utf8.lexicographicallyPrecedes(people[$1].id.utf8) }
-        for index in byID { try writeChildren(of: people[index], isNew: true, db) }
+        // Ids are ASCII (``PersonID``): Swift orders them by their bytes, as SQLite's BINARY collation does.
+        children.sort { $0.id < $1.id }
+        for child in children { try writeChildren(of: people[child.index], isNew: true, db) }
     }
 
     private static func setCalendarFilled(_ person: Person, _ db: Database) throws {
