@@ -65,7 +65,7 @@ enum Completions {
         case .digest: DigestFrequency.allCases.map(\.rawValue)
         case .digestDay: Weekday.allCases.map(\.rawValue)
         case .roundBirthdays: ["off", "7", "14", "30"]
-        case .nameDays: ["off"] + NameDayList.builtIn.keys.sorted()
+        case .nameDays: ["off"] + NameDayList.builtInCodes
         case .calendarName, .command: []
         }
     }

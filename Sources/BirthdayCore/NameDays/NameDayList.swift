@@ -73,7 +73,13 @@ public struct NameDayList: Hashable, Sendable {
     public static let storedPrefix = "name-day-list-"
 
     /// The lists that ship with `birthdays`, by country code.
-    public static let builtIn: [String: NameDayList] = ["lv": parse(latvianText, country: "lv", file: "lv").list]
+    public static let builtIn: [String: NameDayList] = builtInTexts.mapValues { parse($0.text, country: $0.code, file: $0.code).list }
+
+    /// The country codes of ``builtIn``, sorted, known without reading the
+    /// lists (the help of `settings` names them at every start of the program).
+    public static let builtInCodes: [String] = builtInTexts.keys.sorted()
+
+    private static let builtInTexts: [String: (code: String, text: String)] = ["lv": ("lv", latvianText)]
 }
 
 /// What a person's name matched in one list.

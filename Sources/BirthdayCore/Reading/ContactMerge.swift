@@ -49,6 +49,7 @@ package enum ContactMerge {
     package static func people(from contacts: [ParsedContact], report: inout ImportReport) -> [Person] {
         var ordinals: [String: Int] = [:]  // "file\u{1F}key" -> count so far
         var byID: [String: Int] = [:]
+        byID.reserveCapacity(contacts.count)
         var people: [Person] = []
         people.reserveCapacity(contacts.count)
         for contact in contacts {

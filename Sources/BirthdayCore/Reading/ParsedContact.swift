@@ -68,8 +68,12 @@ public struct ParsedContact: Hashable, Sendable {
     /// family suffix"), else `ORG`, else the first `EMAIL`; empty when the
     /// contact has none of them.
     public var displayName: String {
-        for candidate in [formattedName?.trimmingWhitespace(), nameParts.composed, organization?.trimmingWhitespace(), email?.trimmingWhitespace()] {
-            if let candidate, !candidate.isEmpty { return candidate }
+        // Each candidate only when the ones before it are empty.
+        if let name = formattedName?.trimmingWhitespace(), !name.isEmpty { return name }
+        let composed = nameParts.composed
+        if !composed.isEmpty { return composed }
+        for candidate in [organization, email] {
+            if let candidate = candidate?.trimmingWhitespace(), !candidate.isEmpty { return candidate }
         }
         return ""
     }

@@ -78,24 +78,24 @@ enum VCardParser {
             if part == 0 {
                 var scanner = VCardScanner(bytes: input.base, start: start, end: end, file: file)
                 let stopped = scanner.run(stoppingAt: split)
-                halves.first = (scanner, stopped)
+                let cards = scanner.cardCount
+                halves.first = (ParseResult(contacts: scanner.takeContacts(), problems: scanner.problems), cards, stopped)
             } else {
                 let linesBefore = VCardScanner.countLines(input.base, from: start, to: split)
                 var scanner = VCardScanner(bytes: input.base, start: split, end: end, file: file, linesBefore: linesBefore)
                 _ = scanner.run()
-                halves.second = scanner
+                halves.second = ParseResult(contacts: scanner.takeContacts(), problems: scanner.problems)
             }
         }
-        guard let (first, stopped) = halves.first else { return ParseResult() }
-        guard stopped, let second = halves.second else { return ParseResult(contacts: first.contacts, problems: first.problems) }
-        var contacts = first.contacts
-        contacts.reserveCapacity(contacts.count + second.contacts.count)
-        let offset = first.cardCount
-        for var contact in second.contacts {
-            contact.source.index += offset
-            contacts.append(contact)
-        }
-        return ParseResult(contacts: contacts, problems: first.problems + second.problems)
+        // Taken out of `halves`, so each list has one owner: numbered and joined in place, not copied one by one.
+        guard var first = halves.first else { return ParseResult() }
+        halves.first = nil
+        guard first.stopped, var second = halves.second else { return first.result }
+        halves.second = nil
+        for index in second.contacts.indices { second.contacts[index].source.index += first.cards }
+        first.result.contacts.append(contentsOf: second.contacts)
+        first.result.problems += second.problems
+        return first.result
     }
 
     /// The input, read (never written) by both readers while `concurrentPerform` runs;
@@ -107,8 +107,9 @@ enum VCardParser {
     /// Where the two readers leave their results. Each slot is written by one
     /// iteration only and read after `concurrentPerform` has returned.
     private final class Halves: @unchecked Sendable {
-        var first: (VCardScanner, Bool)?
-        var second: VCardScanner?
+        /// The first reader's result, its number of cards, and whether it stopped at the split.
+        var first: (result: ParseResult, cards: Int, stopped: Bool)?
+        var second: ParseResult?
     }
 
     /// The start of the first line at or after `from` that begins with `BEGIN:VCARD`

@@ -106,6 +106,13 @@ struct VCardScanner {
     /// Number of cards read so far.
     var cardCount: Int { contacts.count }
 
+    /// The cards read, leaving none behind (so the caller holds the only reference to them).
+    mutating func takeContacts() -> [ParsedContact] {
+        let taken = contacts
+        contacts = []
+        return taken
+    }
+
     /// Reads to the end of the input, or stops at offset `stop` if a line
     /// starts there while no card or skipped component is open.
     ///

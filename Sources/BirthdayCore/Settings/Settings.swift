@@ -153,7 +153,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .names: NameStyle.allCases.map(\.rawValue).joined(separator: " | ")
         case .anniversaries, .emoji, .calendarAges, .contactLinks, .notesOnChannels, .labelledDates: "on | off"
         case .nameDays:
-            "off, or a comma list of the countries whose name days to keep: " + NameDayList.builtIn.keys.sorted().joined(separator: ", ")
+            "off, or a comma list of the countries whose name days to keep: " + NameDayList.builtInCodes.joined(separator: ", ")
                 + ", or the code of a list of your own (birthdays name-days import FILE --country CODE)"
         case .calendarName: "any non-empty text"
         case .channels:
@@ -319,7 +319,7 @@ extension Settings {
                 nameDays = []
             } else {
                 let codes = value.lowercased().split(separator: ",").map { $0.trimmingWhitespace() }
-                guard !codes.isEmpty, codes.allSatisfy({ NameDayList.builtIn[$0] != nil || ownNameDayLists[$0] != nil }) else { throw invalid }
+                guard !codes.isEmpty, codes.allSatisfy({ NameDayList.builtInCodes.contains($0) || ownNameDayLists[$0] != nil }) else { throw invalid }
                 var seen: Set<String> = []
                 nameDays = codes.filter { seen.insert($0).inserted }
             }

@@ -15,8 +15,46 @@ package enum StableHash {
 
     /// 16 lower-case hex digits.
     package static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let hex = String(value(bytes), radix: 16)
+        hex(value: value(bytes))
+    }
+
+    /// `value` as 16 lower-case hex digits.
+    package static func hex(value: UInt64) -> String {
+        let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The hash fed piece by piece: the same value as ``value(_:)-(String)`` of
+    /// the pieces joined, without joining them.
+    package struct Running {
+        package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        package init() {}
+
+        package mutating func add(_ text: String) {
+            var text = text
+            text.withUTF8 { add($0) }
+        }
+
+        /// `texts` joined by `separator`.
+        package mutating func add(_ texts: [String], separator: String) {
+            for (index, text) in texts.enumerated() {
+                if index > 0 { add(separator) }
+                add(text)
+            }
+        }
+
+        package mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var hash = value
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            value = hash
+        }
+
+        /// 16 lower-case hex digits.
+        package var hex: String { StableHash.hex(value: value) }
     }
 
     /// 16 lower-case hex digits of the text's UTF-8 bytes.

@@ -5,7 +5,7 @@ import GRDB
 /// A row of the `pendingNotification` table (migration `v2-notifications`):
 /// one reminder waiting for its instant, as a phone's notification center
 /// holds it. Its SQL is here and nowhere else.
-struct PendingNotificationRecord: Codable, FetchableRecord, PersistableRecord {
+struct PendingNotificationRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "pendingNotification"
 
     var id: String
@@ -90,6 +90,20 @@ extension PendingNotificationRecord {
     /// Inserts or replaces (same id) one request.
     static func save(_ request: NotificationRequest, _ db: Database) throws {
         try PendingNotificationRecord(request).save(db)
+    }
+
+    /// Makes the pending requests `requests` (by id, no two alike), writing
+    /// only what differs from the rows there: a reschedule whose plan equals
+    /// what is pending writes nothing, so its transaction commits no page.
+    static func replaceAll(with requests: [NotificationRequest], _ db: Database) throws {
+        var stored: [String: PendingNotificationRecord] = [:]
+        for record in try fetchAll(db) { stored[record.id] = record }
+        for request in requests {
+            let record = PendingNotificationRecord(request)
+            if stored.removeValue(forKey: record.id) == record { continue }
+            try record.save(db)
+        }
+        if !stored.isEmpty { _ = try deleteAll(db, keys: Array(stored.keys)) }
     }
 
     static func remove(ids: [String], _ db: Database) throws {

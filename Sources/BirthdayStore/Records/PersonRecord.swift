@@ -223,23 +223,58 @@ extension Person {
     /// nor of the user's own choices: two imports of the same contact have the
     /// same one. The fields added in `v5` count only when set, so a person
     /// stored before keeps the fingerprint their card still gives.
+    ///
+    /// It is the hash of one text (the parts joined by U+001F, lists by
+    /// U+001E), fed piece by piece instead of joined first.
     var fingerprint: String {
-        var text = id
+        var text = StableHash.Running()
+        text.add(id)
         for part in [name, nameParts.prefix, nameParts.given, nameParts.additional, nameParts.family, nameParts.suffix] {
-            text += "\u{1F}" + part
+            text.add("\u{1F}")
+            text.add(part)
         }
-        text += "\u{1F}" + (birthday?.description ?? "") + "\u{1F}" + (anniversary?.description ?? "")
-        text += "\u{1F}" + invalidDates.joined(separator: "\u{1E}")
-        if !nickname.isEmpty { text += "\u{1F}nickname:" + nickname }
-        if let deathDate { text += "\u{1F}died:" + deathDate }
-        if exclusion.card { text += "\u{1F}excluded-in-card" }
+        text.add("\u{1F}")
+        if let birthday { text.add(birthday.description) }
+        text.add("\u{1F}")
+        if let anniversary { text.add(anniversary.description) }
+        text.add("\u{1F}")
+        text.add(invalidDates, separator: "\u{1E}")
+        if !nickname.isEmpty {
+            text.add("\u{1F}nickname:")
+            text.add(nickname)
+        }
+        if let deathDate {
+            text.add("\u{1F}died:")
+            text.add(deathDate)
+        }
+        if exclusion.card { text.add("\u{1F}excluded-in-card") }
         // Only when there are any, so the fingerprints of everyone else stay as they were.
-        if !alternateDates.isEmpty { text += "\u{1F}" + alternateDates.map(\.description).joined(separator: "\u{1E}") }
-        if !labelledDates.isEmpty { text += "\u{1F}labelled:" + labelledDates.map(\.description).joined(separator: "\u{1E}") }
-        if !contactPoints.isEmpty { text += "\u{1F}contact:" + contactPoints.map { $0.kind.rawValue + ":" + $0.value }.joined(separator: "\u{1E}") }
-        if !groups.isEmpty { text += "\u{1F}groups:" + groups.joined(separator: "\u{1E}") }
-        if let cardZone { text += "\u{1F}zone:" + cardZone.storedValue }
-        return StableHash.hex(text)
+        if !alternateDates.isEmpty {
+            text.add("\u{1F}")
+            text.add(alternateDates.map(\.description), separator: "\u{1E}")
+        }
+        if !labelledDates.isEmpty {
+            text.add("\u{1F}labelled:")
+            text.add(labelledDates.map(\.description), separator: "\u{1E}")
+        }
+        if !contactPoints.isEmpty {
+            text.add("\u{1F}contact:")
+            for (index, point) in contactPoints.enumerated() {
+                if index > 0 { text.add("\u{1E}") }
+                text.add(point.kind.rawValue)
+                text.add(":")
+                text.add(point.value)
+            }
+        }
+        if !groups.isEmpty {
+            text.add("\u{1F}groups:")
+            text.add(groups, separator: "\u{1E}")
+        }
+        if let cardZone {
+            text.add("\u{1F}zone:")
+            text.add(cardZone.storedValue)
+        }
+        return text.hex
     }
 }
 
@@ -635,6 +670,13 @@ extension PersonRecord {
     }
 }
 
+extension Person {
+    /// Whether the person has rows in a child table (``PersonRecord/insertNew(_:at:createdAt:updatedAt:imported:_:)``).
+    fileprivate var hasChildRows: Bool {
+        !alternateDates.isEmpty || !labelledDates.isEmpty || !contactPoints.isEmpty || !groups.isEmpty
+    }
+}
+
 extension Array {
     /// Consecutive slices of at most `size` elements (SQLite limits the arguments of one statement).
     func chunked(_ size: Int) -> [ArraySlice<Element>] {
@@ -657,10 +699,43 @@ extension PersonRecord {
         let note = isNew ? nil : try String.fetchOne(db, sql: "SELECT note FROM person WHERE id = ?", arguments: [person.id])
         try PersonRecord(person, createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(db)
         if let note { try db.execute(sql: "UPDATE person SET note = ? WHERE id = ?", arguments: [note, person.id]) }
-        if !person.calendarFilled.isEmpty {
-            let kinds = person.calendarFilled.map(\.rawValue).sorted().joined(separator: ",")
-            try db.execute(sql: "UPDATE person SET calendarFilled = ? WHERE id = ?", arguments: [kinds, person.id])
+        if !person.calendarFilled.isEmpty { try setCalendarFilled(person, db) }
+        if isNew {
+            try writeChildren(of: person, isNew: true, db)
+            return
         }
+        // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
+        try writeChildren(of: person, isNew: false, db)
+    }
+
+    /// Writes people none of whom is stored yet (an import's new people):
+    /// their rows in the order given, then their child rows, person by person
+    /// in the order of their ids. The child tables are keyed by person id, so
+    /// each index entry then lands on or next to the pages the one before
+    /// touched, instead of anywhere in the index (a new database of 100,000
+    /// people with 250,000 contact points); the file is as large as before.
+    ///
+    /// - Parameter indices: which of `people` to write (read in place, never copied).
+    static func insertNew(_ people: [Person], at indices: [Int], createdAt: Double, updatedAt: Double, imported: Bool, _ db: Database) throws {
+        var children: [(id: String, index: Int)] = []
+        for index in indices {
+            try PersonRecord(people[index], createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(db)
+            if !people[index].calendarFilled.isEmpty { try setCalendarFilled(people[index], db) }
+            if people[index].hasChildRows { children.append((people[index].id, index)) }
+        }
+        // Ids are ASCII (``PersonID``): Swift orders them by their bytes, as SQLite's BINARY collation does.
+        children.sort { $0.id < $1.id }
+        for child in children { try writeChildren(of: people[child.index], isNew: true, db) }
+    }
+
+    private static func setCalendarFilled(_ person: Person, _ db: Database) throws {
+        let kinds = person.calendarFilled.map(\.rawValue).sorted().joined(separator: ",")
+        try db.execute(sql: "UPDATE person SET calendarFilled = ? WHERE id = ?", arguments: [kinds, person.id])
+    }
+
+    /// The person's dates in other calendars, labelled dates, contact points
+    /// and groups; for a new person (`isNew`) only added, and only those there are.
+    private static func writeChildren(of person: Person, isNew: Bool, _ db: Database) throws {
         if isNew {
             if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
             if !person.labelledDates.isEmpty { try LabelledDateRecord.replace(personID: person.id, with: person.labelledDates, db) }
@@ -668,7 +743,6 @@ extension PersonRecord {
             if !person.groups.isEmpty { try PersonGroupRecord.replace(personID: person.id, with: person.groups, db) }
             return
         }
-        // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
         try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db)
         try LabelledDateRecord.replace(personID: person.id, with: person.labelledDates, db)
         try ContactPointRecord.replace(personID: person.id, with: person.contactPoints, db)

@@ -170,7 +170,8 @@ package struct ContactImporter: Sendable {
             report.files += 1
             report.problems += result.problems
             storedNames[shown] = storedNames[shown] ?? ContactFiles.storedName(file.path)
-            parsed += result.contacts
+            // One file's contacts are taken as they are, not copied one by one.
+            if parsed.isEmpty { parsed = result.contacts } else { parsed += result.contacts }
             done += file.size
             progress?(done, total)
         }
@@ -276,6 +277,10 @@ package struct ContactImporter: Sendable {
         // People a source brought that this import brings too: from now on they
         // belong to the import as well, and no sync removes them.
         var adopted: [String] = []
+        // The new people, by their place in `people`, written together after the loop (``PersonRecord/insertNew``).
+        var added: [Int] = []
+        // Changed only for a calendar file's person found by name (a copy then); read in place, not copied, otherwise.
+        var people = people
         let dated = Set(people.map(\.id))
         for (id, file) in dateless where !dated.contains(id) {
             guard let old = stored[id], old.contact.sourceFile == file else { continue }
@@ -287,22 +292,24 @@ package struct ContactImporter: Sendable {
         if people.contains(where: { calendarFiles.contains($0.source.file) }) {
             for identity in try PersonRecord.identities(db) { byName[PersonID.normalize(identity.name), default: []].append(identity.id) }
         }
-        for var person in people {
-            if !person.invalidDates.isEmpty { report.invalid += 1 }
-            if calendarFiles.contains(person.source.file) {
-                if stored[person.id] == nil, let match = byName[PersonID.normalize(person.name)], match.count == 1 { person.id = match[0] }
-                if let old = stored[person.id], old.contact.sourceFile != person.source.file {
-                    try mergeCalendarPerson(person, into: old, db, now: now, report: &report, write: write)
+        for index in people.indices {
+            if !people[index].invalidDates.isEmpty { report.invalid += 1 }
+            if calendarFiles.contains(people[index].source.file) {
+                if stored[people[index].id] == nil, let match = byName[PersonID.normalize(people[index].name)], match.count == 1 {
+                    people[index].id = match[0]
+                }
+                if let old = stored[people[index].id], old.contact.sourceFile != people[index].source.file {
+                    try mergeCalendarPerson(people[index], into: old, db, now: now, report: &report, write: write)
                     continue
                 }
             }
-            guard let old = stored[person.id] else {
+            guard let old = stored[people[index].id] else {
                 report.added += 1
-                if write { try PersonRecord.write(person, createdAt: timestamp, updatedAt: timestamp, imported: true, isNew: true, db) }
+                if write { added.append(index) }
                 continue
             }
             // Nothing from another file is erased; the user's choices outlast every import.
-            person = ContactMerge.merge(person, into: old.contact)
+            let person = ContactMerge.merge(people[index], into: old.contact)
             if person.fingerprint == old.fingerprint {
                 report.unchanged += 1
                 if !old.imported { adopted.append(person.id) }
@@ -311,6 +318,7 @@ package struct ContactImporter: Sendable {
             report.updated += 1
             if write { try PersonRecord.write(person, createdAt: old.createdAt, updatedAt: timestamp, imported: true, isNew: false, db) }
         }
+        if write && !added.isEmpty { try PersonRecord.insertNew(people, at: added, createdAt: timestamp, updatedAt: timestamp, imported: true, db) }
         if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }
     }
 

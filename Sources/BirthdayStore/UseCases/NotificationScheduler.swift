@@ -101,7 +101,6 @@ package struct NotificationScheduler: Sendable {
         let settings = try SettingRecord.settings(db)
         let zone = settings.resolvedTimeZone(system: system)
         try queueDue(now: instant, timeZone: zone, deliveryTime: settings.deliveryTime, quietAfter: settings.quietAfter, db)
-        _ = try PendingNotificationRecord.deleteAll(db)
         let status = try SettingRecord.authorizationStatus(db)
         let consent = try ChannelRecord.consent(settings: settings, status: status, db)
         // The team rooms' next messages: adding a room is its consent, so only `notifications disable` stops them.
@@ -148,15 +147,14 @@ package struct NotificationScheduler: Sendable {
         return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)
     }
 
-    /// Saves those of `planned` that the ledger does not hold already for the
-    /// same occurrence (from `since` on), so re-adding one never sends it twice; those saved.
+    /// Makes those of `planned` that the ledger does not hold already for the
+    /// same occurrence (from `since` on) the pending requests, so re-adding one
+    /// never sends it twice; those pending. Rows that stay as they were are
+    /// not written again (``PendingNotificationRecord/replaceAll(with:_:)``).
     private static func saveUnknown(_ planned: [NotificationRequest], since: LocalDate, _ db: Database) throws -> [NotificationRequest] {
-        guard !planned.isEmpty else { return [] }
-        let known = try DeliveryRecord.keys(since: since, db)
+        let known = planned.isEmpty ? [] : try DeliveryRecord.keys(since: since, db)
         let requests = known.isEmpty ? planned : planned.filter { !known.contains($0.id + "|" + $0.occurrenceDate.description) }
-        for request in requests {
-            try PendingNotificationRecord.save(request, db)
-        }
+        try PendingNotificationRecord.replaceAll(with: requests, db)
         return requests
     }
 

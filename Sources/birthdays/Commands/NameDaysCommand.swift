@@ -21,7 +21,7 @@ extension BirthdaysCommand {
 
 extension BirthdaysCommand.NameDaysCommand {
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show what matched (the default).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Show what matched (the default).")
 
         @OptionGroup var global: GlobalOptions
 
@@ -32,7 +32,7 @@ extension BirthdaysCommand.NameDaysCommand {
             let context = try Context(global, readOnly: true)
             let (settings, _, localizer) = try await context.settingsAndLanguage()
             guard !settings.nameDays.isEmpty else {
-                try output(localizer(.nameDaysOff(allLists: NameDayList.builtIn.keys.sorted().joined(separator: ","))))
+                try output(localizer(.nameDaysOff(allLists: NameDayList.builtInCodes.joined(separator: ","))))
                 return
             }
             let people: [Person]
@@ -75,7 +75,7 @@ extension BirthdaysCommand.NameDaysCommand {
     }
 
     struct Off: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Give this person no name day (imports keep this choice).")
+        static let configuration = CommandConfiguration(commandName: "off", abstract: "Give this person no name day (imports keep this choice).")
 
         @OptionGroup var global: GlobalOptions
 
@@ -113,6 +113,7 @@ extension BirthdaysCommand.NameDaysCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Take a name-day list of your own (MM-DD,name,name… a line) for CODE, and turn it on.",
             discussion:
                 "A line that is not a day and names is reported with the file and line; the others are kept. Importing again replaces the list."
@@ -158,7 +159,7 @@ extension BirthdaysCommand.NameDaysCommand {
     }
 
     struct Reset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Let the lists decide this person's name day again.")
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Let the lists decide this person's name day again.")
 
         @OptionGroup var global: GlobalOptions
 

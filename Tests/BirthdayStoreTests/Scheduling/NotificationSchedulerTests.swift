@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
@@ -399,6 +400,34 @@ import Testing
         #expect(second.requests.contains { $0.id == "p001-birthday-dayof" })
         #expect(second.requests.last?.id == "p033-birthday-daybefore")
         #expect(try center.pending() == second.requests)
+    }
+
+    @Test func anUnchangedPlanWritesNothing() async throws {
+        // Given 100 people whose soonest 64 reminders are pending
+        let store = try TemporaryDatabase()
+        let db = store.database
+        try db.insertPeople(Self.hundredPeople(), now: Date(timeIntervalSince1970: 0))
+        let center = PendingNotificationStore(database: db)
+        try center.setAuthorizationStatus(.authorized)
+        let zone = try Fixture.zone("Europe/Berlin")
+        let morning = try Fixture.scheduler(db, now: Fixture.instant("2026-03-10T08:00:00+01:00"), zone: zone)
+        let first = try await morning.reschedule()
+        let changes = try await db.write { db in db.totalChangesCount }
+
+        // When the same plan is made again
+        let again = try await morning.reschedule()
+
+        // Then no row is written, and the same requests are pending
+        #expect(try await db.write { db in db.totalChangesCount } == changes)
+        #expect(again.requests == first.requests)
+        #expect(try center.pending() == first.requests)
+
+        // When time moves past the first fire, the plan differs: what changed is written
+        let later = try Fixture.scheduler(db, now: Fixture.instant("2026-03-10T09:30:00+01:00"), zone: zone)
+        let second = try await later.reschedule()
+        #expect(try await db.write { db in db.totalChangesCount } > changes)
+        #expect(try center.pending() == second.requests)
+        #expect(second.requests != first.requests)
     }
 
     @Test func tiesAtTheCapAreBrokenByPersonID() async throws {
