@@ -102,7 +102,10 @@ extension NetworkHelperCommand {
                             localizer: contents.settings.localizer(systemLocale: locale),
                             today: today
                         )
-                        events = try exporter.events(contents.people, lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt))
+                        events = try exporter.events(
+                            contents.people,
+                            lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt)
+                        )
                     }
                 } catch {
                     throw .connection(.store("\(error)"))

@@ -32,7 +32,9 @@ import Foundation
 ///    not know as ours (not recorded, or another tag), `DELETE` with
 ///    `If-Match` for ours no longer wanted (a 404 is fine), and no request
 ///    for ours no longer wanted and already gone. Deleting more than half
-///    of 10 or more published events needs `force`.
+///    of 10 or more published events needs `force`. Up to `inFlight` PUTs
+///    are in flight at once; a 429 or 503 is waited for (`Retry-After`) and
+///    asked again, and leaves one request at a time for the rest of the publish.
 /// 3. A 412 is normal: the resource is fetched; when it is ours (recorded,
 ///    or ``PublishPlan/writtenByUs(_:uid:productID:)``: our `PRODID` and
 ///    UID) and its dates, title and alarms are ours
@@ -51,14 +53,15 @@ package struct CalDAVPublisher: Sendable {
 
     /// - Parameter inFlight: the most PUTs a publish has in flight at once
     ///   (over as many connections); one at a time once the server answers 429 or 503.
-    package init(userAgent: String = "birthdays", deadline: Duration = CardDAVLimits.defaultDeadline, inFlight: Int = CalDAVPublisher.defaultInFlight) {
+    package init(userAgent: String = "birthdays", deadline: Duration = CardDAVLimits.defaultDeadline, inFlight: Int = CalDAVPublisher.defaultInFlight)
+    {
         self.userAgent = userAgent
         self.deadline = deadline
         self.inFlight = max(1, inFlight)
     }
 
     /// PUTs in flight at once unless told otherwise.
-    package static let defaultInFlight = 1
+    package static let defaultInFlight = 4
 
     // MARK: - Discovery
 
@@ -327,7 +330,14 @@ package struct CalDAVPublisher: Sendable {
                     }
                     group.addTask {
                         do throws(SourceError) {
-                            let outcome = try await write(event, to: url, condition: put.condition, recorded: recorded, productID: productID, session: session)
+                            let outcome = try await write(
+                                event,
+                                to: url,
+                                condition: put.condition,
+                                recorded: recorded,
+                                productID: productID,
+                                session: session
+                            )
                             return Written(put: put, event: event, recorded: recorded, outcome: .success(outcome))
                         } catch {
                             return Written(put: put, event: event, recorded: recorded, outcome: .failure(error))
