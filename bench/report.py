@@ -375,7 +375,7 @@ def publish_rows():
     for server, ours, limit in (("Radicale", "publish-first-small", "publish-first-limit"),
                                 ("Xandikos", "publish-first-xandikos", "publish-first-xandikos-limit")):
         limit_row(limit, "first publish of %s events (100 contacts) to an empty calendar (%s) against the same PUTs" % (events, server),
-                  ours, limit, "curl: the same PUTs one after another over one connection", 1.2)
+                  ours, limit, "curl: the same PUTs one after another", 1.2)
     unchanged = hyperfine("publish-unchanged")
     u = unchanged and unchanged["median_s"]
     requests = fact_int("publish_unchanged_requests")

@@ -727,8 +727,8 @@ publish_limit() {
 measure_publishlimit() {
     need publishlimit "publish add" "export" || return 0
     [[ -x /usr/bin/radicale ]] || { na publishlimit "n/a (radicale is not installed: make deps-bench)"; return 0; }
-    # First publish against the floor: the same PUTs sent by curl one after another over one
-    # connection (If-None-Match: *, as ours; no `Expect: 100-continue`, for which curl would wait a
+    # First publish against the floor: the same PUTs sent by curl one after another from one
+    # process (If-None-Match: *, as ours; no `Expect: 100-continue`, for which curl would wait a
     # second before each body Radicale never answers with 100), alternately with ours. A smaller
     # set (100 contacts), each round from an empty calendar and the database without the target:
     # Radicale's PUT slows with the calendar's size, so 5 alternated rounds of the 1,000-person set
