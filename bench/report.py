@@ -371,6 +371,11 @@ def publish_rows():
     row("publish-first", "first publish of %s to a CalDAV calendar (Radicale): publish add, empty calendar" % label,
         seconds(o) or na, seconds(p), "vdirsyncer sync of the same events from a vdir",
         times(ratio), "≥ 1× (at least as fast)", None if ratio is None else ratio >= 1, "; ".join(notes), o, p, "s")
+    events = FACTS.get("publish_small_events", "?")
+    for server, ours, limit in (("Radicale", "publish-first-small", "publish-first-limit"),
+                                ("Xandikos", "publish-first-xandikos", "publish-first-xandikos-limit")):
+        limit_row(limit, "first publish of %s events (100 contacts) to an empty calendar (%s) against the same PUTs" % (events, server),
+                  ours, limit, "curl: the same PUTs one after another", 1.2)
     unchanged = hyperfine("publish-unchanged")
     u = unchanged and unchanged["median_s"]
     requests = fact_int("publish_unchanged_requests")

@@ -19,7 +19,7 @@
 # Knobs: BENCH_RUNS (fast commands, default 10), BENCH_MID_RUNS (imports, python3-icalendar,
 # default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE_SECONDS (60),
-# BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve page idle idlechannels sources idlesource publish;
+# BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve page idle idlechannels sources idlesource publish publishlimit;
 # default all),
 # BIRTHDAYS_BIN (default .build/release/birthdays), BENCH_PUBLISH=1 (record this run's ratios in bench/baseline.json,
 # the published run that a ratio falling by more than a fifth is a FAIL against; see bench/report.py).
@@ -700,6 +700,67 @@ script() {
     chmod +x "$file"
 }
 
+# publish_limit OURS LIMIT URL [CURL AUTH...]: `publish add URL` of the c100 database against curl
+# PUTting the same events ($OUT/publish-small/events) one after another, alternately, each from an
+# empty calendar at URL; with CURL AUTH (Radicale's alice) the target gets that user.
+publish_limit() {
+    local ours=$1 limit=$2 url=$3 sdir=$OUT/publish-small sdb=$OUT/db/publish-small.sqlite file body
+    shift 3
+    local user=()
+    [[ $# -gt 0 ]] && user=(--username alice --password-command "echo secret")
+    for file in "$sdir"/events/*.ics; do
+        printf 'upload-file = "%s"\nurl = "%s%s"\noutput = "/dev/null"\n' "$file" "$url" "${file##*/}"
+    done >"$sdir/$limit.cfg"
+    body=$(printf '%q' "$MKCALENDAR_BODY")
+    script "$OUT/$ours-prepare.sh" "cp '$(db_for c100)' '$sdb'" "rm -f '$sdb-wal' '$sdb-shm'" \
+        "curl -s -o /dev/null $* -X DELETE '$url'" \
+        "curl -sf -o /dev/null $* -X MKCALENDAR -H 'Content-Type: application/xml' --data-binary $body '$url'"
+    $PY bench/peers/alternate.py "$OUT" "$MID_RUNS" "$ours" "$limit" --prepare "$OUT/$ours-prepare.sh" \
+        -- "$BIN" publish add "$url" "${user[@]}" --database "$sdb" \
+        -- curl -sf "$@" -H 'Expect:' -H 'If-None-Match: *' -H 'Content-Type: text/calendar; charset=utf-8' -K "$sdir/$limit.cfg"
+    "$OUT/$ours-prepare.sh"
+    "$BIN" publish add "$url" "${user[@]}" --database "$sdb" --json >"$OUT/$ours.json"
+    fact "${ours//-/_}_put" "$(json_first "$OUT/$ours.json" put)"
+    fact "${ours//-/_}_requests" "$(json_first "$OUT/$ours.json" requests)"
+}
+
+measure_publishlimit() {
+    need publishlimit "publish add" "export" || return 0
+    [[ -x /usr/bin/radicale ]] || { na publishlimit "n/a (radicale is not installed: make deps-bench)"; return 0; }
+    # First publish against the floor: the same PUTs sent by curl one after another from one
+    # process (If-None-Match: *, as ours; no `Expect: 100-continue`, for which curl would wait a
+    # second before each body Radicale never answers with 100), alternately with ours. A smaller
+    # set (100 contacts), each round from an empty calendar and the database without the target:
+    # Radicale's PUT slows with the calendar's size, so 5 alternated rounds of the 1,000-person set
+    # would take hours. The same row against Xandikos when it is installed.
+    gen c100 100
+    local small sdir=$OUT/publish-small sdb=$OUT/db/publish-small.sqlite
+    small=$(db_for c100)
+    rm -rf "$sdir"
+    mkdir -p "$sdir"
+    "$BIN" export --database "$small" --output "$sdir/export.ics"
+    fact publish_small_events "$($PY bench/peers/split_events.py "$sdir/export.ics" "$sdir/events")"
+    start_radicale "$OUT/radicale-publishlimit"
+    publish_limit publish-first-small publish-first-limit "http://127.0.0.1:$RAD_PORT/alice/small/" -u alice:secret
+    if [[ -x /usr/bin/xandikos ]]; then
+        local xport xpid deadline=$((SECONDS + 30))
+        xport=$(free_port)
+        rm -rf "$OUT/xandikos"
+        mkdir -p "$OUT/xandikos"
+        $(command -v eatmydata || true) /usr/bin/xandikos --defaults -d "$OUT/xandikos/storage" -l 127.0.0.1 -p "$xport" \
+            >"$OUT/xandikos/log" 2>&1 &
+        xpid=$!
+        started "$xpid" xandikos
+        until [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$xport/" || true) != 000 ]]; do
+            [[ -d /proc/$xpid && $SECONDS -lt $deadline ]] || { cat "$OUT/xandikos/log" >&2; return 1; }
+            sleep 0.1
+        done
+        publish_limit publish-first-xandikos publish-first-xandikos-limit "http://127.0.0.1:$xport/user/calendars/small/"
+    else
+        na publish-first-xandikos "n/a (xandikos is not installed: make deps-bench)"
+    fi
+}
+
 measure_publish() {
     need publish "publish add" "publish sync" "export" || return 0
     [[ -x /usr/bin/radicale ]] || { na publish "n/a (radicale is not installed: make deps-bench)"; return 0; }
@@ -785,6 +846,7 @@ measure idlechannels
 measure sources
 measure idlesource
 measure publish
+measure publishlimit
 
 fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 say report

@@ -6,6 +6,7 @@ import BirthdayStore
 import BirthdaySystem
 import Foundation
 import Logging
+import Synchronization
 
 extension NetworkHelperCommand {
     /// `birthdays-network publish-discover URL`: the CalDAV calendar to publish into, found or made.
@@ -69,7 +70,6 @@ extension NetworkHelperCommand {
             let zone = caller.zone
             let database: AppDatabase
             let target: PublishTarget
-            let events: [PublishEvent]
             let published: [String: PublishedEvent]
             do {
                 database = try AppDatabase.openFile(at: caller.database, create: false)
@@ -78,16 +78,6 @@ extension NetworkHelperCommand {
                     throw ExitCode(HelperExit.failed)
                 }
                 target = found
-                let contents = try await database.feedContents()
-                let today = LocalDate.today(at: instant, in: contents.settings.resolvedTimeZone(system: zone))
-                let exporter = CalendarExporter(
-                    settings: contents.settings,
-                    localizer: contents.settings.localizer(systemLocale: caller.locale),
-                    today: today
-                )
-                events =
-                    withdraw
-                    ? [] : try exporter.events(contents.people, lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt))
                 published = try await database.publishedEvents(targetId: targetId)
             } catch let exit as ExitCode {
                 throw exit
@@ -95,14 +85,52 @@ extension NetworkHelperCommand {
                 NetworkHelperCommand.publishReply(PublishReport?.none, .connection(.store("\(error)")))
                 throw ExitCode(HelperExit.failed)
             }
-            let calendarHash = PublishPlan.calendarHash(events)
+            let locale = caller.locale
+            let withdraw = self.withdraw
+            // The events, and the calendar hash a success records, made while the listing is asked for.
+            let calendarHash = Built()
+            let build: @Sendable () async throws(PublishError) -> [PublishEvent] = { () async throws(PublishError) -> [PublishEvent] in
+                let events: [PublishEvent]
+                do {
+                    if withdraw {
+                        events = []
+                    } else {
+                        let contents = try await database.feedContents()
+                        let today = LocalDate.today(at: instant, in: contents.settings.resolvedTimeZone(system: zone))
+                        let exporter = CalendarExporter(
+                            settings: contents.settings,
+                            localizer: contents.settings.localizer(systemLocale: locale),
+                            today: today
+                        )
+                        events = try exporter.events(
+                            contents.people,
+                            lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt)
+                        )
+                    }
+                } catch {
+                    throw .connection(.store("\(error)"))
+                }
+                calendarHash.set(PublishPlan.calendarHash(events))
+                return events
+            }
+            var building = build
             // The daemon's check after a write to the store: the events the last
             // publish, a success, left published need no request at all.
-            if ifChanged, !withdraw, target.lastError == nil, target.eventsHash == calendarHash {
-                var report = PublishReport(name: target.name)
-                report.unchanged = events.count
-                NetworkHelperCommand.publishReply(report, nil)
-                return
+            if ifChanged, !withdraw, target.lastError == nil {
+                let events: [PublishEvent]
+                do throws(PublishError) {
+                    events = try await build()
+                } catch {
+                    NetworkHelperCommand.publishReply(PublishReport?.none, error)
+                    throw ExitCode(HelperExit.failed)
+                }
+                if target.eventsHash == calendarHash.value {
+                    var report = PublishReport(name: target.name)
+                    report.unchanged = events.count
+                    NetworkHelperCommand.publishReply(report, nil)
+                    return
+                }
+                building = { events }
             }
             var report: PublishReport
             do throws(SourceError) {
@@ -110,10 +138,14 @@ extension NetworkHelperCommand {
                 if password == nil, let command = target.passwordCommand, !command.isEmpty {
                     password = try await PasswordCommand.run(command, environment: environment)
                 }
-                report = await CalDAVPublisher(deadline: CardDAVLimits.deadline(environment: environment)).publish(
+                let publisher = CalDAVPublisher(
+                    deadline: CardDAVLimits.deadline(environment: environment),
+                    inFlight: environment["BIRTHDAYS_PUBLISH_IN_FLIGHT"].flatMap(Int.init) ?? CalDAVPublisher.defaultInFlight
+                )
+                report = await publisher.publish(
                     to: target,
                     password: password,
-                    events: events,
+                    building: building,
                     published: published,
                     productID: CalendarExporter.productID,
                     force: force || withdraw,
@@ -138,7 +170,7 @@ extension NetworkHelperCommand {
                 targetId: target.id,
                 now: instant,
                 error: report.error?.description,
-                eventsHash: report.succeeded && !withdraw ? calendarHash : nil,
+                eventsHash: report.succeeded && !withdraw ? calendarHash.value : nil,
                 leftAlone: wentThrough ? report.foreign.count : nil,
                 syncToken: report.syncToken,
                 syncCollection: report.syncCollection
@@ -179,4 +211,13 @@ extension NetworkHelperCommand {
             }
         }
     }
+}
+
+/// The calendar hash of the events a publish built, once they are built.
+private final class Built: Sendable {
+    private let hash = Mutex<String?>(nil)
+
+    var value: String? { hash.withLock { $0 } }
+
+    func set(_ value: String) { hash.withLock { $0 = value } }
 }

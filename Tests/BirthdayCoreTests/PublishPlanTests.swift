@@ -174,6 +174,40 @@ import Testing
         #expect(PublishPlan.hash(Array(Self.ours.utf8)) != PublishPlan.hash(Array(moved.utf8)))
     }
 
+    /// Every stored hash was made from the text's lines: the hash read from the
+    /// bytes must give the same value, or every target would rewrite every event once.
+    @Test func theHashOfTheBytesIsTheHashOfTheText() {
+        #expect(PublishPlan.hash(Array(Self.ours.utf8)) == "914b9cd064ba1ba1")
+        #expect(PublishPlan.byteHash(Array(Self.ours.utf8)) != nil)
+    }
+
+    @Test(arguments: [
+        "",
+        "\r\n\r\n",
+        "A:1\nB:2",
+        "A:1\rB:2\r\n\r\nC:3\n",
+        " leading fold\r\nA:1\r\n",
+        "A:1\r\n\tfolded with a tab\r\n \r\n  two spaces\r\n",
+        "DTSTAMP:20260101T000000Z\r\n more stamp\r\nUID:x\r\n",
+        "DTST\r\n AMP:20260101T000000Z\r\nUID:x\r\n",
+        "DTSTAMP;TZID=Europe/Paris:20260101T000000\r\nUID:x\r\n",
+        "DTSTAMPX:1\r\nDTSTAMP\r\nDTSTAMP:\r\nX-DTSTAMP:2\r\n",
+        "SUMMARY:Zoë 🎂\r\n Æ\r\nDESCRIPTION:日本\r\n",
+        "SUMMARY:e\r\n \u{301}combining after the fold\r\n",
+        "DTSTAMP:\u{301}\r\nUID:x\r\n",
+        "A:1\r\n\u{301}B\r\n",
+    ])
+    func theHashOfTheBytesIsTheHashOfTheTextFor(_ text: String) {
+        let bytes = Array(text.utf8)
+        #expect(PublishPlan.hash(bytes) == PublishPlan.textHash(bytes))
+    }
+
+    @Test func invalidUTF8IsHashedAsTheTextReadsIt() {
+        let bytes: [UInt8] = Array("SUMMARY:A".utf8) + [0xFF, 0xC3] + Array("\r\nDTSTAMP:1\r\n".utf8)
+        #expect(PublishPlan.byteHash(bytes) == nil)
+        #expect(PublishPlan.hash(bytes) == PublishPlan.textHash(bytes))
+    }
+
     @Test func anEventWithAnAcknowledgedAlarmIsStillOursButAnotherTitleIsNot() {
         let acknowledged = Self.ours
             .replacingOccurrences(of: "END:VALARM", with: "ACKNOWLEDGED:20260310T090000Z\r\nEND:VALARM")

@@ -22,14 +22,25 @@ public final class DAVProxy: @unchecked Sendable {
         public var status: Int
         public var body: String
         public var headers: [String: String]
+        /// How many requests it answers (the rest are passed on); `nil`: all.
+        public var times: Int?
 
-        public init(method: String, pathSuffix: String = "", depth: String? = nil, status: Int, body: String = "", headers: [String: String] = [:]) {
+        public init(
+            method: String,
+            pathSuffix: String = "",
+            depth: String? = nil,
+            status: Int,
+            body: String = "",
+            headers: [String: String] = [:],
+            times: Int? = nil
+        ) {
             self.method = method
             self.pathSuffix = pathSuffix
             self.depth = depth
             self.status = status
             self.body = body
             self.headers = headers
+            self.times = times
         }
     }
 
@@ -52,6 +63,7 @@ public final class DAVProxy: @unchecked Sendable {
         upstream, log, rules_file = sys.argv[1], sys.argv[2], sys.argv[3]
         target = urlsplit(upstream)
         lock = threading.Lock()
+        answered = {}
 
         def record(method, path, status):
             with lock, open(log, "a") as f:
@@ -83,6 +95,12 @@ public final class DAVProxy: @unchecked Sendable {
                 for rule in rules:
                     if rule["method"] == self.command and self.path.endswith(rule["pathSuffix"]) \
                             and rule.get("depth") in (None, self.headers.get("Depth")):
+                        key = json.dumps(rule, sort_keys=True)
+                        with lock:
+                            used = answered.get(key, 0)
+                            if rule.get("times") is not None and used >= rule["times"]:
+                                continue
+                            answered[key] = used + 1
                         self.answer(rule["status"], list(rule["headers"].items()), rule["body"].encode())
                         return
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "content-length")}
@@ -119,7 +137,8 @@ public final class DAVProxy: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Answers the requests `rules` match itself, from the next request on (the first rule that matches wins).
+    /// Answers the requests `rules` match itself, from the next request on (the first rule that matches wins;
+    /// a rule with ``Rule/times`` only that many times).
     public func answer(_ rules: [Rule]) throws {
         let data = try JSONEncoder().encode(rules)
         try directory.write("rules.json", String(decoding: data, as: UTF8.self))

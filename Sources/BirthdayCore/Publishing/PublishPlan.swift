@@ -332,10 +332,77 @@ public struct PublishPlan: Sendable, Equatable {
     /// The hash of an event's bytes, without its `DTSTAMP` line: the stamp is
     /// the store's last change, which moves with every edit of anyone, and
     /// must not make every event look changed.
+    ///
+    /// The value is that of ``textHash(_:)``, which every stored hash was made
+    /// with; it is computed on the bytes (no line becomes a `String`) unless
+    /// the bytes hold what only the text's reading decides: invalid UTF-8, or
+    /// a non-ASCII character right after a fold's space or after `DTSTAMP:`
+    /// (one that may join it into one `Character`).
     public static func hash(_ bytes: [UInt8]) -> String {
+        if let value = byteHash(bytes) { return StableHash.hex(value: value) }
+        return textHash(bytes)
+    }
+
+    /// The hash as the text reads it: the unfolded lines (``unfolded(_:)``)
+    /// without `DTSTAMP`, joined by line feeds.
+    package static func textHash(_ bytes: [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         let kept = unfolded(text).filter { !$0.hasPrefix("DTSTAMP:") && !$0.hasPrefix("DTSTAMP;") }
         return StableHash.hex(kept.joined(separator: "\n"))
+    }
+
+    /// ``textHash(_:)``'s value from the bytes; `nil` where only the text's reading decides.
+    package static func byteHash(_ bytes: [UInt8]) -> UInt64? {
+        if bytes.contains(where: { $0 >= 0x80 }), String(validating: bytes, as: UTF8.self) == nil { return nil }
+        let lineFeed = UInt8(ascii: "\n")
+        let carriageReturn = UInt8(ascii: "\r")
+        let stamp = Array("DTSTAMP".utf8)
+        return bytes.withUnsafeBufferPointer { buffer -> UInt64? in
+            var hash = StableHash.start
+            var first = true
+            // The unfolded line being read: its pieces, each a range of the bytes.
+            var pieces: [Range<Int>] = []
+            // Adds the line read so far unless it is a DTSTAMP line; false where the text must decide.
+            func finish() -> Bool {
+                guard let head = pieces.first else { return true }
+                var line: [UInt8] = []
+                if pieces.count == 1 {
+                    line = Array(buffer[head.prefix(9)])
+                } else {
+                    for piece in pieces where line.count < 9 { line += buffer[piece] }
+                }
+                if line.count >= 8, line[0..<7].elementsEqual(stamp), line[7] == UInt8(ascii: ":") || line[7] == UInt8(ascii: ";") {
+                    if line.count > 8, line[8] >= 0x80 { return false }
+                    pieces.removeAll(keepingCapacity: true)
+                    return true
+                }
+                if !first { StableHash.add(CollectionOfOne(lineFeed), to: &hash) }
+                first = false
+                for piece in pieces { StableHash.add(UnsafeBufferPointer(rebasing: buffer[piece]), to: &hash) }
+                pieces.removeAll(keepingCapacity: true)
+                return true
+            }
+            var start = 0
+            let end = buffer.count
+            while start < end {
+                var stop = start
+                while stop < end, buffer[stop] != lineFeed, buffer[stop] != carriageReturn { stop += 1 }
+                if stop > start {
+                    let leading = buffer[start]
+                    if (leading == UInt8(ascii: " ") || leading == UInt8(ascii: "\t")) && !pieces.isEmpty {
+                        // A fold: its space or tab is one Character only when an ASCII byte (or nothing) follows.
+                        if stop > start + 1, buffer[start + 1] >= 0x80 { return nil }
+                        pieces.append(start + 1..<stop)
+                    } else {
+                        guard finish() else { return nil }
+                        pieces.append(start..<stop)
+                    }
+                }
+                start = stop + 1
+            }
+            guard finish() else { return nil }
+            return hash
+        }
     }
 
     /// One hash of the whole calendar: of every event's UID and ``hash(_:)``,

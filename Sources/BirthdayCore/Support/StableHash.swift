@@ -3,12 +3,27 @@
 /// entity tags, never for secrets.
 package enum StableHash {
     package static func value(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = start
+        add(bytes, to: &hash)
+        return hash
+    }
+
+    /// The value of no bytes: where ``add(_:to:)`` starts.
+    package static let start: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// Goes on from `hash` with `bytes`: the value of what came before and these bytes after it.
+    @inline(__always)
+    package static func add(_ bytes: some Sequence<UInt8>, to hash: inout UInt64) {
         for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
-        return hash
+    }
+
+    /// 16 lower-case hex digits of a value.
+    package static func hex(value: UInt64) -> String {
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     package static func value(_ text: String) -> UInt64 { value(text.utf8) }
@@ -16,12 +31,6 @@ package enum StableHash {
     /// 16 lower-case hex digits.
     package static func hex(_ bytes: some Sequence<UInt8>) -> String {
         hex(value: value(bytes))
-    }
-
-    /// `value` as 16 lower-case hex digits.
-    package static func hex(value: UInt64) -> String {
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// The hash fed piece by piece: the same value as ``value(_:)-(String)`` of

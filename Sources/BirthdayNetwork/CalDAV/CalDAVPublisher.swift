@@ -32,7 +32,9 @@ import Foundation
 ///    not know as ours (not recorded, or another tag), `DELETE` with
 ///    `If-Match` for ours no longer wanted (a 404 is fine), and no request
 ///    for ours no longer wanted and already gone. Deleting more than half
-///    of 10 or more published events needs `force`.
+///    of 10 or more published events needs `force`. Up to `inFlight` PUTs
+///    are in flight at once; a 429 or 503 is waited for (`Retry-After`) and
+///    asked again, and leaves one request at a time for the rest of the publish.
 /// 3. A 412 is normal: the resource is fetched; when it is ours (recorded,
 ///    or ``PublishPlan/writtenByUs(_:uid:productID:)``: our `PRODID` and
 ///    UID) and its dates, title and alarms are ours
@@ -47,11 +49,19 @@ import Foundation
 package struct CalDAVPublisher: Sendable {
     private let userAgent: String
     private let deadline: Duration
+    private let inFlight: Int
 
-    package init(userAgent: String = "birthdays", deadline: Duration = CardDAVLimits.defaultDeadline) {
+    /// - Parameter inFlight: the most PUTs a publish has in flight at once
+    ///   (over as many connections); one at a time once the server answers 429 or 503.
+    package init(userAgent: String = "birthdays", deadline: Duration = CardDAVLimits.defaultDeadline, inFlight: Int = CalDAVPublisher.defaultInFlight)
+    {
         self.userAgent = userAgent
         self.deadline = deadline
+        self.inFlight = max(1, inFlight)
     }
+
+    /// PUTs in flight at once unless told otherwise.
+    package static let defaultInFlight = 4
 
     // MARK: - Discovery
 
@@ -193,6 +203,39 @@ package struct CalDAVPublisher: Sendable {
         record: @escaping @Sendable (PublishedEvent) async throws(PublishError) -> Void,
         forget: @escaping @Sendable (String) async throws(PublishError) -> Void
     ) async -> PublishReport {
+        await publish(
+            to: target,
+            password: password,
+            building: { events },
+            published: published,
+            productID: productID,
+            force: force,
+            record: record,
+            forget: forget
+        )
+    }
+
+    /// Publishes the events `building` makes to `target`'s calendar; they
+    /// are built while the listing's request is on its way (the two do not
+    /// depend on each other).
+    ///
+    /// - Parameters:
+    ///   - building: makes the events; its error ends the publish before anything is written.
+    ///   - published: what we wrote before, by UID.
+    ///   - productID: the `PRODID` of our events (``PublishPlan/writtenByUs(_:uid:productID:)``).
+    ///   - record: stores a resource written or adopted, at once.
+    ///   - forget: forgets a resource deleted or gone, at once.
+    /// - Returns: the report; its error says why it stopped (what was done before is recorded).
+    package func publish(
+        to target: PublishTarget,
+        password: String?,
+        building: @escaping @Sendable () async throws(PublishError) -> [PublishEvent],
+        published: [String: PublishedEvent],
+        productID: String,
+        force: Bool,
+        record: @escaping @Sendable (PublishedEvent) async throws(PublishError) -> Void,
+        forget: @escaping @Sendable (String) async throws(PublishError) -> Void
+    ) async -> PublishReport {
         var report = PublishReport(name: target.name)
         guard let calendar = URL(string: target.calendarURL), calendar.scheme == "http" || calendar.scheme == "https" else {
             report.error = .connection(.invalidLocation(location: target.calendarURL, reason: "not an http(s) URL"))
@@ -202,14 +245,14 @@ package struct CalDAVPublisher: Sendable {
             username: target.username,
             password: password,
             userAgent: userAgent,
-            limits: .sync(knownCards: max(events.count, published.count), deadline: deadline),
+            limits: .sync(knownCards: max(target.events, published.count), deadline: deadline),
             followsRedirects: false
         )
         do throws(PublishError) {
             try await run(
                 calendar,
                 target: target,
-                events: events,
+                building: building,
                 published: published,
                 productID: productID,
                 force: force,
@@ -229,7 +272,7 @@ package struct CalDAVPublisher: Sendable {
     private func run(
         _ calendar: URL,
         target: PublishTarget,
-        events: [PublishEvent],
+        building: @escaping @Sendable () async throws(PublishError) -> [PublishEvent],
         published: [String: PublishedEvent],
         productID: String,
         force: Bool,
@@ -238,9 +281,11 @@ package struct CalDAVPublisher: Sendable {
         record: @Sendable (PublishedEvent) async throws(PublishError) -> Void,
         forget: @Sendable (String) async throws(PublishError) -> Void
     ) async throws(PublishError) {
+        async let built = Self.result(building)
         let listing = try await Self.dav { () throws(SourceError) in
             try await self.listing(calendar, target: target, published: published, session: session, report: &report)
         }
+        let events = try await built.get()
         var wanted: [String: String] = [:]
         var bytes: [String: PublishEvent] = [:]
         for event in events {
@@ -261,42 +306,56 @@ package struct CalDAVPublisher: Sendable {
             try await forget(uid)
             ours.release(published[uid]?.href)
         }
-        for put in plan.puts {
-            guard let event = bytes[put.uid], let url = URL(string: put.href, relativeTo: calendar)?.absoluteURL else { continue }
-            // What we wrote (or were about to create) before this publish is ours whatever another client made of it.
-            let recorded = published[put.uid] != nil
-            if !recorded {
-                try await record(PublishedEvent(uid: put.uid, href: put.href, etag: nil, hash: PublishedEvent.pending))
-                ours.expect(put.href, nil)
-            }
-            let outcome = try await Self.dav { () throws(SourceError) in
-                try await write(event, to: url, condition: put.condition, recorded: recorded, productID: productID, session: session)
-            }
-            switch outcome {
-            case .wrote(let etag), .adopted(let etag):
-                try await record(PublishedEvent(uid: put.uid, href: put.href, etag: etag, hash: event.hash))
-                ours.expect(put.href, etag)
-                if case .wrote = outcome {
-                    report.put += 1
-                    ours.wrote.insert(PublishPlan.decodedPath(put.href))
-                } else {
-                    report.unchanged += 1
+        // A few PUTs in flight at once (`inFlight`; one at a time once the server
+        // said it is busy), each answer handled and recorded as it arrives.
+        var failure: PublishError?
+        await withTaskGroup(of: Written.self) { group in
+            var next = plan.puts.startIndex
+            var running = 0
+            while true {
+                while failure == nil, next < plan.puts.endIndex, running < (session.crowded ? 1 : max(1, inFlight)) {
+                    let put = plan.puts[next]
+                    next += 1
+                    guard let event = bytes[put.uid], let url = URL(string: put.href, relativeTo: calendar)?.absoluteURL else { continue }
+                    // What we wrote (or were about to create) before this publish is ours whatever another client made of it.
+                    let recorded = published[put.uid] != nil
+                    if !recorded {
+                        do throws(PublishError) {
+                            try await record(PublishedEvent(uid: put.uid, href: put.href, etag: nil, hash: PublishedEvent.pending))
+                        } catch {
+                            failure = error
+                            break
+                        }
+                        ours.expect(put.href, nil)
+                    }
+                    group.addTask {
+                        do throws(SourceError) {
+                            let outcome = try await write(
+                                event,
+                                to: url,
+                                condition: put.condition,
+                                recorded: recorded,
+                                productID: productID,
+                                session: session
+                            )
+                            return Written(put: put, event: event, recorded: recorded, outcome: .success(outcome))
+                        } catch {
+                            return Written(put: put, event: event, recorded: recorded, outcome: .failure(error))
+                        }
+                    }
+                    running += 1
                 }
-            case .notOurs:
-                // Someone else's resource at our address: left alone, and not ours.
-                try await forget(put.uid)
-                ours.release(put.href)
-                report.foreign.append(put.href)
-            case .refused:
-                // Refused again and again: the others are still written. A create we never saw
-                // made is forgotten; an update keeps the record it had, so the next publish tries again.
-                if !recorded {
-                    try await forget(put.uid)
-                    ours.release(put.href)
+                guard let written = await group.next() else { break }
+                running -= 1
+                do throws(PublishError) {
+                    try await settle(written, ours: &ours, report: &report, record: record, forget: forget)
+                } catch {
+                    // The first failure stops the publish; the writes still in flight are recorded as they end.
+                    if failure == nil { failure = error }
                 }
-                report.skipped.append(PublishPlan.resourceName(href: put.href))
             }
         }
+        if let failure { throw failure }
         for delete in plan.deletes {
             guard let url = URL(string: delete.href, relativeTo: calendar)?.absoluteURL else { continue }
             let removal = try await Self.dav { () throws(SourceError) in
@@ -344,6 +403,54 @@ package struct CalDAVPublisher: Sendable {
         }
     }
 
+    /// One PUT's event and what became of it.
+    private struct Written: Sendable {
+        var put: PublishPlan.Put
+        var event: PublishEvent
+        var recorded: Bool
+        var outcome: Result<WriteOutcome, SourceError>
+    }
+
+    /// Records what one PUT did, and counts it in the report.
+    private func settle(
+        _ written: Written,
+        ours: inout Ours,
+        report: inout PublishReport,
+        record: @Sendable (PublishedEvent) async throws(PublishError) -> Void,
+        forget: @Sendable (String) async throws(PublishError) -> Void
+    ) async throws(PublishError) {
+        let put = written.put
+        let outcome: WriteOutcome
+        switch written.outcome {
+        case .success(let done): outcome = done
+        case .failure(let error): throw .connection(error)
+        }
+        switch outcome {
+        case .wrote(let etag), .adopted(let etag):
+            try await record(PublishedEvent(uid: put.uid, href: put.href, etag: etag, hash: written.event.hash))
+            ours.expect(put.href, etag)
+            if case .wrote = outcome {
+                report.put += 1
+                ours.wrote.insert(PublishPlan.decodedPath(put.href))
+            } else {
+                report.unchanged += 1
+            }
+        case .notOurs:
+            // Someone else's resource at our address: left alone, and not ours.
+            try await forget(put.uid)
+            ours.release(put.href)
+            report.foreign.append(put.href)
+        case .refused:
+            // Refused again and again: the others are still written. A create we never saw
+            // made is forgotten; an update keeps the record it had, so the next publish tries again.
+            if !written.recorded {
+                try await forget(put.uid)
+                ours.release(put.href)
+            }
+            report.skipped.append(PublishPlan.resourceName(href: put.href))
+        }
+    }
+
     /// The sync-token to keep after a publish that wrote: one more
     /// `sync-collection` from the listing's token; its new token when every
     /// change it shows is ours (``PublishPlan/changesAreOurs(changed:removed:expected:wrote:)``),
@@ -354,6 +461,15 @@ package struct CalDAVPublisher: Sendable {
             PublishPlan.changesAreOurs(changed: delta.changed, removed: delta.removed, expected: ours.expected, wrote: ours.wrote)
         else { return nil }
         return delta.token
+    }
+
+    /// What `body` returns or throws.
+    private static func result<T: Sendable>(_ body: @Sendable () async throws(PublishError) -> T) async -> Result<T, PublishError> {
+        do throws(PublishError) {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Runs `body`, whose failures are the WebDAV layer's, as a publish's.
@@ -534,7 +650,7 @@ package struct CalDAVPublisher: Sendable {
                 header = ("If-Match", etag)
             }
             sent += 1
-            let reply = try await session.send(
+            var reply = try await session.send(
                 "PUT",
                 url,
                 depth: nil,
@@ -542,6 +658,20 @@ package struct CalDAVPublisher: Sendable {
                 body: event.bytes,
                 contentType: "text/calendar; charset=utf-8"
             )
+            // A busy server (429, 503) gets the same PUT again after the wait it asks for, at most five times.
+            var waits = 0
+            while reply.status == 429 || reply.status == 503, waits < 5 {
+                waits += 1
+                try? await Task.sleep(for: Self.wait(reply.retryAfter, attempt: waits))
+                reply = try await session.send(
+                    "PUT",
+                    url,
+                    depth: nil,
+                    headers: [header],
+                    body: event.bytes,
+                    contentType: "text/calendar; charset=utf-8"
+                )
+            }
             switch reply.status {
             case 200..<300:
                 if let tag = reply.etag { return .wrote(tag) }
@@ -557,6 +687,15 @@ package struct CalDAVPublisher: Sendable {
             }
         }
         return .refused
+    }
+
+    /// How long to wait before asking a busy server again: its `Retry-After`
+    /// in seconds (at most 30), else 1, 2, 4 … seconds.
+    static func wait(_ retryAfter: String?, attempt: Int) -> Duration {
+        if let seconds = retryAfter.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), seconds >= 0 {
+            return .seconds(min(seconds, 30))
+        }
+        return .seconds(1 << min(max(attempt - 1, 0), 4))
     }
 
     /// What became of one event's DELETE.

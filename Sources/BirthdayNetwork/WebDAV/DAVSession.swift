@@ -31,6 +31,8 @@ final class DAVSession: Sendable {
         var url: URL
         /// The answer's `ETag` header, if any.
         var etag: String? = nil
+        /// The answer's `Retry-After` header, if any.
+        var retryAfter: String? = nil
     }
 
     /// How long to wait for a connection, and for the next bytes of an answer
@@ -48,6 +50,7 @@ final class DAVSession: Sendable {
     private let userAgent: String
     private let limits: CardDAVLimits
     private let counter = Atomic<Int>(0)
+    private let busy = Atomic<Bool>(false)
 
     /// - Parameter followsRedirects: `false` for a session that writes (a
     ///   publish): a PUT or DELETE that is redirected would write or delete at
@@ -82,6 +85,10 @@ final class DAVSession: Sendable {
 
     /// Requests sent so far.
     var requests: Int { counter.load(ordering: .relaxed) }
+
+    /// Whether the server answered any request with 429 or 503 (busy): a
+    /// publish then has one request in flight at a time.
+    var crowded: Bool { busy.load(ordering: .relaxed) }
 
     /// Closes the connections; call once, after the last request.
     func shutdown() async {
@@ -135,7 +142,8 @@ final class DAVSession: Sendable {
                         status: Int(response.status.code),
                         body: Data(buffer.readableBytesView),
                         url: response.url ?? url,
-                        etag: response.headers.first(name: "ETag")
+                        etag: response.headers.first(name: "ETag"),
+                        retryAfter: response.headers.first(name: "Retry-After")
                     )
                 }
                 group.addTask {
@@ -146,6 +154,7 @@ final class DAVSession: Sendable {
                 // The first to end decides: an answer read in time, or the deadline
                 // (whatever a cancelled read then returns is never used).
                 guard let first = try await group.next() else { throw DeadlinePassed() }
+                if first.status == 429 || first.status == 503 { busy.store(true, ordering: .relaxed) }
                 return first
             }
         } catch {
