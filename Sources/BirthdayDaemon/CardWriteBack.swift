@@ -99,7 +99,7 @@ package struct CardWriteBack: Sendable {
         case .changedMeanwhile: "the card changed twice while it was being written"
         case .gone: "the card is no longer there"
         case .cannotWrite(_, let reason): reason
-        case .noETag: "the server sent the card without an ETag"
+        case .noETag: "the server sent the card without a strong ETag"
         case .connection(let error):
             switch error {
             case .network(_, let reason): "cannot reach the server: \(reason)"

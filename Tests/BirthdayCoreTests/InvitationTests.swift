@@ -101,6 +101,22 @@ import Testing
         #expect(admit("192.0.2.1", at: 61), "a minute after the first")
     }
 
+    @Test func anIPv6AddressIsCountedByItsSlash64() {
+        #expect(InviteRateLimit.counted("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(InviteRateLimit.counted("2001:0DB8:0001:0002:ffff:1:2:3") == "2001:db8:1:2::/64")
+        #expect(InviteRateLimit.counted("2001:db8::1") == "2001:db8:0:0::/64")
+        #expect(InviteRateLimit.counted("fe80::1%eth0") == "fe80:0:0:0::/64")
+        #expect(InviteRateLimit.counted("::1") == "0:0:0:0::/64")
+        #expect(InviteRateLimit.counted("::ffff:192.0.2.7") == "192.0.2.7", "IPv4-mapped: the IPv4 address")
+        #expect(InviteRateLimit.counted("192.0.2.7") == "192.0.2.7")
+        // Five answers from one /64, each from a fresh address: the sixth is refused; another /64 is not.
+        var limit = InviteRateLimit(limit: 5, window: 60)
+        let admitted = (1...6).map { limit.admit("2001:db8:1:2::\($0)", now: Self.now) }
+        #expect(admitted == [true, true, true, true, true, false])
+        let another = limit.admit("2001:db8:1:3::1", now: Self.now)
+        #expect(another, "another /64")
+    }
+
     @Test func theLimitForgetsAddressesBeyondItsBound() {
         var limit = InviteRateLimit(limit: 1, window: 60)
         var admitted = 0
@@ -174,10 +190,18 @@ import Testing
     func theOwnersMessageNamesTheLinkAndTheNumberNeverTheAnswer(language: String) {
         let localizer = Localizer(language: language)
         let today = LocalDate(year: 2026, month: 3, day: 10)!
-        let request = InvitationNotice.request(answerID: 3, invitation: "Friends\r\nX", accepted: false, now: Self.now, today: today, in: localizer)
+        let request = InvitationNotice.request(
+            answerID: 3,
+            invitationID: 2,
+            invitation: "Friends\r\nX",
+            accepted: false,
+            now: Self.now,
+            today: today,
+            in: localizer
+        )
         #expect(request.body.contains("Friends X"))
         #expect(request.body.contains("birthdays invites accept 3"))
-        #expect(request.id == "invite-3")
+        #expect(request.id == "invite-2", "the link's id: one message per link and day")
         let entry = DeliveryEntry(queued: request, at: Self.now)
         #expect(entry.isInvitationNotice)
         let zone = TimeZone(identifier: "Europe/Berlin")!
@@ -195,11 +219,13 @@ import Testing
         let localizer = Localizer(language: "en")
         let today = LocalDate(year: 2026, month: 3, day: 10)!
         #expect(
-            InvitationNotice.request(answerID: 3, invitation: "Friends", accepted: false, now: Self.now, today: today, in: localizer).body
+            InvitationNotice.request(answerID: 3, invitationID: 2, invitation: "Friends", accepted: false, now: Self.now, today: today, in: localizer)
+                .body
                 == "A birthday arrived through the invitation Friends: accept with birthdays invites accept 3"
         )
         #expect(
-            InvitationNotice.request(answerID: 4, invitation: "Team", accepted: true, now: Self.now, today: today, in: localizer).body
+            InvitationNotice.request(answerID: 4, invitationID: 2, invitation: "Team", accepted: true, now: Self.now, today: today, in: localizer)
+                .body
                 == "A birthday arrived through the invitation Team and was added (answer 4; birthdays invites --all)"
         )
     }

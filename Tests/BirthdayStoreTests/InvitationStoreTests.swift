@@ -54,7 +54,7 @@ import Testing
         let notices = try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM delivery WHERE notificationId LIKE 'invite-%'") ?? 0
         }
-        #expect(notices == 2, "one message per stored answer, none for the refused ones")
+        #expect(notices == 1, "one message for the link's first answer of the day, none for the second or the refused ones")
     }
 
     @Test func aUsedNonceAndAnInvalidAnswerWriteNothing() async throws {
@@ -105,6 +105,16 @@ import Testing
         let later = Self.now.addingTimeInterval(60)
         _ = try await ContactImporter(database: database, now: later, referenceYear: 2026, scheduler: scheduler).importPaths([card])
         #expect(try await database.person(id: "bob")?.birthday == EventDate(year: nil, month: 5, day: 1))
+        #expect(try await database.person(id: "bob")?.groups == ["Team"])
+        // The card edited (still without a birthday or groups): its groups are written again, and the link's is kept.
+        let edited = try dir.write("cards.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob\r\nFN:Bob Builder\r\nEMAIL:bob@example.org\r\nEND:VCARD\r\n")
+        _ = try await ContactImporter(database: database, now: later.addingTimeInterval(60), referenceYear: 2026, scheduler: scheduler).importPaths([
+            edited
+        ])
+        let bob = try #require(try await database.person(id: "bob"))
+        #expect(bob.birthday == EventDate(year: nil, month: 5, day: 1))
+        #expect(bob.groups == ["Team"], "the invitation's group outlives the card's next write")
+        #expect(bob.contactPoints.map(\.value) == ["bob@example.org"], "the edit was written")
         #expect(try await database.acceptInvitationAnswer(id: 1, personID: nil, now: Self.now, rescheduling: scheduler) == .decided(.accepted))
     }
 }

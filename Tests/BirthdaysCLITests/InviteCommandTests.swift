@@ -180,11 +180,21 @@ import Testing
         #expect(bob.stdout.contains("02-29") || bob.stdout.contains("Feb"), "\(bob.stdout)")
         #expect(bob.stdout.contains("Team"), "\(bob.stdout)")
 
+        // Ada's card has a birthday of its own, which her card's next sync would bring back: refused, nothing changed.
+        let onAda = try await served.cli.run("invites", "accept", "2", "--as", "Ada Lovelace")
+        #expect(onAda.status == 1)
+        #expect(onAda.stderr.contains("ada already has a birthday from their card (1990-03-11)"), "\(onAda.stderr)")
+        let ada = try CLIProcess.object(try await served.cli.run("show", "ada", "--json").stdout)
+        #expect((ada["birthday"] as? [String: Any])?["month"] as? Int == 3)
+        #expect(try await Self.answers(served.cli).last?["state"] as? String == "waiting")
+
         let rejected = try await served.cli.run("invites", "reject", "2")
         #expect(rejected.status == 0, "\(rejected.stderr)")
         #expect(try await Self.people(served.cli).count == before, "nobody added")
         let all = try await Self.answers(served.cli)
         #expect(all.map { $0["state"] as? String } == ["accepted", "rejected"])
+        #expect(all.last?["name"] as? String == "", "a rejected answer keeps no name: \(all)")
+        #expect(!(try await served.cli.run("invites", "--all").stdout.contains("Mallory")))
         #expect(all.first?["person"] as? String == "bob")
         let twice = try await served.cli.run("invites", "accept", "2")
         #expect(twice.status == 1)

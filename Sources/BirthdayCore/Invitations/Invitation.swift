@@ -150,22 +150,28 @@ public struct InvitationAnswer: Sendable, Hashable {
     public var date: EventDate? { EventDate(year: year, month: month, day: day) }
 }
 
-/// The message the owner's channels get when an answer arrives (``request(answerID:invitation:accepted:now:today:in:)``).
+/// The message the owner's channels get when an answer arrives (``request(answerID:invitationID:invitation:accepted:now:today:in:)``).
 ///
 /// It names the link and the answer's number, never the name or the date
 /// sent: channels may forward anywhere. It goes through the delivery ledger
 /// like a reminder (once per channel, retried like one), as a row of its own
 /// that is due at once (``DeliveryEntry/isInvitationNotice``).
+///
+/// One message per link and day, for the day's first answer: the row's key
+/// is the link and the owner's day, so a stranger who keeps answering (from
+/// many addresses) cannot turn each answer into a message on every channel.
+/// `birthdays invites` lists every answer.
 public enum InvitationNotice {
     /// The key of the answer's number in the request's `userInfo`.
     public static let userInfoKey = "invite"
 
-    /// The notification id of answer `answerID`'s message.
-    public static func notificationID(_ answerID: Int64) -> String { "invite-\(answerID)" }
+    /// The notification id of the messages about link `invitationID`'s answers (one a day: the ledger's key is the id and the day).
+    public static func notificationID(invitationID: Int64) -> String { "invite-\(invitationID)" }
 
     /// The request that tells the owner, due at `now` on `today` (the owner's day).
     public static func request(
         answerID: Int64,
+        invitationID: Int64,
         invitation: String,
         accepted: Bool,
         now: Date,
@@ -183,7 +189,7 @@ public enum InvitationNotice {
             body: localizer(Message(accepted ? .inviteArrivedAccepted : .inviteArrived, .text(name), .number(Int(answerID)))),
             userInfo: [userInfoKey: String(answerID)]
         )
-        request.id = notificationID(answerID)
+        request.id = notificationID(invitationID: invitationID)
         return request
     }
 }

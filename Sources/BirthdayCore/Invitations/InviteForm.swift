@@ -229,8 +229,11 @@ public struct InviteRateLimit: Sendable {
     /// How many addresses it remembers (at most ``maxAddresses``).
     public var rememberedAddresses: Int { seen.count }
 
-    /// Whether `address` may send one more answer at `now` (and counts it when it may).
+    /// Whether `address` may send one more answer at `now` (and counts it
+    /// when it may). Addresses are counted by ``counted(_:)``: an IPv6
+    /// address by its /64, which one subscriber holds whole.
     public mutating func admit(_ address: String, now: Date) -> Bool {
+        let address = Self.counted(address)
         let since = now.addingTimeInterval(-window)
         var times = (seen[address] ?? []).filter { $0 > since }
         guard times.count < limit else {
@@ -246,6 +249,32 @@ public struct InviteRateLimit: Sendable {
         }
         seen[address] = times
         return true
+    }
+}
+
+extension InviteRateLimit {
+    /// What the limit counts an address as: an IPv4 address as itself (also
+    /// when written IPv4-mapped, `::ffff:192.0.2.1`); an IPv6 address by its
+    /// first 64 bits, since a home or a phone is given a whole /64 and could
+    /// otherwise take a fresh address for every answer; anything else as it is.
+    public static func counted(_ address: String) -> String {
+        var text = Substring(address)
+        if let zone = text.firstIndex(of: "%") { text = text[..<zone] }
+        guard text.contains(":") else { return String(text) }
+        let lower = text.lowercased()
+        if lower.hasPrefix("::ffff:"), lower.dropFirst(7).contains(".") { return String(lower.dropFirst(7)) }
+        let halves = lower.components(separatedBy: "::")
+        guard halves.count <= 2 else { return lower }
+        let head = halves[0].isEmpty ? [] : halves[0].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let tail = halves.count == 2 && !halves[1].isEmpty ? halves[1].split(separator: ":", omittingEmptySubsequences: false).map(String.init) : []
+        let missing = 8 - head.count - tail.count
+        guard missing >= 0, halves.count == 2 || missing == 0 else { return lower }
+        let groups = head + Array(repeating: "0", count: missing) + tail
+        let prefix = groups.prefix(4).map { group -> String in
+            guard let value = UInt16(group, radix: 16) else { return group }
+            return String(value, radix: 16)
+        }
+        return prefix.joined(separator: ":") + "::/64"
     }
 }
 

@@ -41,7 +41,7 @@ public enum WriteBackError: Error, Sendable, Equatable, Codable, CustomStringCon
     case gone(location: String)
     /// The vdir file could not be read or replaced.
     case cannotWrite(path: String, reason: String)
-    /// The server's answer to the card's GET has no ETag, so no write could be made safe with `If-Match`.
+    /// The server's answer to the card's GET has no ETag, or a weak one (which never matches `If-Match`), so no write could be made safe.
     case noETag(url: String)
     /// The network, the server or the password command (``SourceError``).
     case connection(SourceError)
@@ -53,7 +53,7 @@ public enum WriteBackError: Error, Sendable, Equatable, Codable, CustomStringCon
             "\(SafeText.quoted(location)) changed twice while the birthday was being written; nothing was written, try again later"
         case .gone(let location): "\(SafeText.quoted(location)) is no longer there; the next sync will notice"
         case .cannotWrite(let path, let reason): "cannot write \(SafeText.quoted(path)): \(reason)"
-        case .noETag(let url): "\(SafeText.quoted(url)) sent the card without an ETag, so it cannot be changed safely"
+        case .noETag(let url): "\(SafeText.quoted(url)) sent the card without a strong ETag, so it cannot be changed safely"
         case .connection(let error): error.description
         }
     }

@@ -72,7 +72,8 @@ package struct CardDAVWriter: Sendable {
             let got = try await send(session, "GET", card, headers: [], body: nil)
             if got.status == 404 || got.status == 410 { throw .gone(location: shown) }
             guard got.status == 200 else { throw .connection(CardDAVReader.failure(got, card)) }
-            guard let etag = got.etag, !etag.isEmpty else { throw .noETag(url: shown) }
+            // A weak ETag never matches If-Match (RFC 9110, 13.1.1): every PUT would be a 412.
+            guard let etag = got.etag, !etag.isEmpty, !etag.hasPrefix("W/") else { throw .noETag(url: shown) }
             let edit: VCardBirthdayEdit.Edit
             do {
                 edit = try VCardBirthdayEdit.edit([UInt8](got.body), personID: personID, birthday: birthday)

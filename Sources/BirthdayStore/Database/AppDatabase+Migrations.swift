@@ -566,9 +566,13 @@ extension AppDatabase {
                 t.column("state", .text).notNull()
                 // The person it was added to, once accepted (no reference: an import replaces person rows).
                 t.column("personId", .text)
+                // The group the accepted person joined (the link's, then): a sync of their card
+                // puts it back, since the card does not list it (PersonGroupRecord.replace).
+                t.column("groupName", .text)
                 t.column("decidedAt", .double)
             }
             try db.create(index: "inviteAnswer_state", on: "inviteAnswer", columns: ["state"])
+            try db.create(index: "inviteAnswer_person", on: "inviteAnswer", columns: ["personId"])
             try db.create(table: "inviteNonce") { t in
                 t.primaryKey("hash", .text)
                 t.column("expiresAt", .double).notNull()

@@ -8,11 +8,19 @@ import GRDB
 /// other calendars are. Its SQL, and that of `sourceGroupMember`, is here
 /// and nowhere else.
 enum PersonGroupRecord {
-    /// Replaces the card's groups of one person with `names`.
+    /// Replaces the card's groups of one person with `names`, and keeps the
+    /// groups they joined by an accepted invitation answer (`inviteAnswer.groupName`),
+    /// which no card lists.
     static func replace(personID: String, with names: [String], _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM personGroup WHERE personId = ?").execute(arguments: [personID])
         let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO personGroup (personId, name) VALUES (?, ?)")
         for name in names { try insert.execute(arguments: [personID, name]) }
+        try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO personGroup (personId, name)
+                SELECT personId, groupName FROM inviteAnswer WHERE personId = ? AND state = 'accepted' AND groupName IS NOT NULL
+                """
+        ).execute(arguments: [personID])
     }
 
     /// Every membership: the card's own groups, and the group cards of each

@@ -124,12 +124,27 @@ enum InviteAnswerRecord {
     }
 
     /// Marks answer `id` accepted (into `personID`) or rejected, if it still waits; whether it did.
-    static func decide(id: Int64, state: InvitationAnswer.State, personID: String?, at instant: Date, _ db: Database) throws -> Bool {
+    static func decide(
+        id: Int64,
+        state: InvitationAnswer.State,
+        personID: String?,
+        group: String? = nil,
+        at instant: Date,
+        _ db: Database
+    ) throws -> Bool {
         try db.execute(
-            sql: "UPDATE inviteAnswer SET state = ?, personId = ?, decidedAt = ? WHERE id = ? AND state = 'waiting'",
-            arguments: [state.rawValue, personID, instant.timeIntervalSince1970, id]
+            sql: "UPDATE inviteAnswer SET state = ?, personId = ?, groupName = ?, decidedAt = ? WHERE id = ? AND state = 'waiting'",
+            arguments: [state.rawValue, personID, group, instant.timeIntervalSince1970, id]
         )
         return db.changesCount > 0
+    }
+}
+
+extension InviteAnswerRecord {
+    /// Forgets what a stranger sent in answer `id` but its day and month: the
+    /// name and the year (a rejected answer keeps no one's name).
+    static func forgetSender(id: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE inviteAnswer SET name = '', year = NULL WHERE id = ?", arguments: [id])
     }
 }
 

@@ -23,6 +23,23 @@ extension PersonRecord {
     }
 }
 
+extension PersonRecord {
+    /// The birthday of the person `id` when it is their card's own (not one a
+    /// birthday calendar or an invitation filled in), else `nil`.
+    static func cardBirthday(id: String, _ db: Database) throws -> EventDate? {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT birthdayYear, birthdayMonth, birthdayDay, calendarFilled FROM person WHERE id = ?",
+                arguments: [id]
+            ),
+            let month = row[1] as Int?, let day = row[2] as Int?
+        else { return nil }
+        let filled = (row[3] as String?)?.split(separator: ",").contains { $0 == EventKind.birthday.rawValue } ?? false
+        return filled ? nil : EventDate(year: row[0], month: month, day: day)
+    }
+}
+
 extension PersonGroupRecord {
     /// Puts the person `personID` in the group `name` too (their other groups stay).
     static func add(personID: String, to name: String, _ db: Database) throws {

@@ -39,6 +39,9 @@ package enum InvitationAcceptance: Sendable, Equatable {
     case decided(InvitationAnswer.State)
     /// The person named is gone.
     case noPerson
+    /// The person named has a birthday of their card's own (`birthday`),
+    /// which their card's next sync would bring back: nothing was changed.
+    case cardHasBirthday(personID: String, birthday: EventDate)
 }
 
 /// The invitations (`birthdays invite`, `birthdays invites`): links, their
@@ -143,6 +146,7 @@ extension AppDatabase {
             }
             let notice = InvitationNotice.request(
                 answerID: id,
+                invitationID: invitation.id,
                 invitation: invitation.name,
                 accepted: accepted,
                 now: now,
@@ -174,13 +178,15 @@ extension AppDatabase {
         }
     }
 
-    /// Rejects answer `id`: nothing is added. `nil` when there is no such
+    /// Rejects answer `id`: nothing is added, and the answer keeps no name or
+    /// year (``InviteAnswerRecord/forgetSender(id:_:)``). `nil` when there is no such
     /// answer, else the state it was in (`waiting` when it was rejected now).
     package func rejectInvitationAnswer(id: Int64, now: Date) async throws(StoreError) -> InvitationAnswer.State? {
         try await write { db -> InvitationAnswer.State? in
             guard let answer = try InviteAnswerRecord.answer(id: id, db) else { return nil }
             guard answer.state == .waiting else { return answer.state }
             _ = try InviteAnswerRecord.decide(id: id, state: .rejected, personID: nil, at: now, db)
+            try InviteAnswerRecord.forgetSender(id: id, db)
             return .waiting
         }
     }
@@ -192,6 +198,7 @@ extension AppDatabase {
         let id: String
         let isNew: Bool
         if let personID {
+            if let own = try PersonRecord.cardBirthday(id: personID, db) { return .cardHasBirthday(personID: personID, birthday: own) }
             guard try PersonRecord.setInvitedBirthday(id: personID, date: date, now: now, db) else { return .noPerson }
             id = personID
             isNew = false
@@ -209,7 +216,7 @@ extension AppDatabase {
             try PersonRecord.write(person, createdAt: stamp, updatedAt: stamp, imported: true, isNew: true, db)
         }
         if let group { try PersonGroupRecord.add(personID: id, to: group, db) }
-        _ = try InviteAnswerRecord.decide(id: answer.id, state: .accepted, personID: id, at: now, db)
+        _ = try InviteAnswerRecord.decide(id: answer.id, state: .accepted, personID: id, group: group, at: now, db)
         return .accepted(personID: id, isNew: isNew, group: group, date: date)
     }
 

@@ -69,7 +69,7 @@ extension BirthdaysCommand.Invites {
             let rows = answers.map { answer -> [String] in
                 var row = [
                     String(answer.id),
-                    SafeText.line(answer.name),
+                    answer.name.isEmpty ? "-" : SafeText.line(answer.name),
                     answer.date.map(Wording.date) ?? "-",
                     SafeText.line(answer.invitationName),
                     String(ISOInstant.format(answer.arrivedAt, in: zone).prefix(16)),
@@ -119,6 +119,10 @@ extension BirthdaysCommand.Invites {
                 throw CLIError("answer \(id) was already \(state.rawValue); see birthdays invites --all")
             case .noPerson:
                 throw CLIError("the person to give the date to is gone; see birthdays people")
+            case .cardHasBirthday(let personID, let birthday):
+                throw CLIError(
+                    "\(personID) already has a birthday from their card (\(birthday)), which its next sync would bring back; nothing was changed. Change the card, or reject the answer with: birthdays invites reject \(id)"
+                )
             case .accepted(let personID, let isNew, let group, let date):
                 let joined = group.map { " in group \(SafeText.quoted($0))" } ?? ""
                 try output(
