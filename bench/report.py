@@ -192,7 +192,7 @@ def timed(ident, what, ours_name, peer_name_key, peer_label, target, limit=None,
 def people_label(key, fallback):
     people = fact_int(key + "_people")
     contacts = fact_int(key + "_contacts")
-    return "%s people (%s contacts with a date)" % (format(people, ","), format(contacts, ",")) if people and contacts else fallback
+    return "%s people (the dated of %s contacts)" % (format(people, ","), format(contacts, ",")) if people and contacts else fallback
 
 
 def imported_note(key):

@@ -152,7 +152,8 @@ db_for() {
     local name=$1 db=$OUT/db/${2:-$1}.sqlite
     if [[ ! -f $db ]]; then
         if "$BIN" import --database "$db" --json "$DATA/$name.vcf" >"$OUT/import-$name.json" 2>"$OUT/import-$name.err"; then
-            fact "${name}_imported" "$(json_get "$OUT/import-$name.json" added)"
+            # People with a date: undated contacts are kept too (issue 34), and "N people" counts the dated.
+            fact "${name}_imported" "$(($(json_get "$OUT/import-$name.json" added) - $(json_get "$OUT/import-$name.json" without_dates)))"
         else
             fact "${name}_imported" 0
             # Make the (empty) database anyway: a parser stub imports nothing and fails.
