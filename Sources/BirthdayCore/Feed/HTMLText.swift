@@ -5,6 +5,33 @@
 /// Contact text is hostile: it goes through ``SafeText/line(_:maxCharacters:)``
 /// first (one line, no control characters), then through ``escaped(_:)``.
 public enum HTMLText {
+    /// The start of one of the server's pages, up to and including `<main>`:
+    /// the language, a phone's viewport, light and dark, no referrer, the
+    /// stylesheet and the icon from the same server, and `title` (escaped
+    /// here) as the page's title and its heading. `noIndex` asks search
+    /// engines to leave the page out (a page a link opens for strangers).
+    public static func pageStart(title: String, language: String, stylesheet: String, bodyClass: String, noIndex: Bool = false) -> String {
+        let title = escaped(title)
+        let robots = noIndex ? "<meta name=\"robots\" content=\"noindex\">\n" : ""
+        return """
+            <!DOCTYPE html>
+            <html lang="\(escaped(language))">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <meta name="referrer" content="no-referrer">
+            \(robots)<title>\(title)</title>
+            <link rel="stylesheet" href="\(escaped(stylesheet))">
+            <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+            </head>
+            <body class="\(escaped(bodyClass))">
+            <header><h1>\(title)</h1></header>
+            <main>
+
+            """
+    }
+
     /// `text` safe inside an element or a quoted attribute value.
     public static func escaped(_ text: some StringProtocol) -> String {
         var out = ""

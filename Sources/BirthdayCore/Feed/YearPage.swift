@@ -132,24 +132,12 @@ public struct YearPage: Sendable {
     public func html(_ localizer: Localizer) -> String {
         var words = OccurrenceWords(localizer)
         let shortDate = localizer.shortDates()
-        let title = HTMLText.escaped(localizer(.pageTitle))
-        var out = """
-            <!DOCTYPE html>
-            <html lang="\(HTMLText.escaped(localizer.language))">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark">
-            <meta name="referrer" content="no-referrer">
-            <title>\(title)</title>
-            <link rel="stylesheet" href="\(HTMLText.escaped(stylesheet))">
-            <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-            </head>
-            <body class="\(layout == .monthPerPage ? "print-month" : "print-year")">
-            <header><h1>\(title)</h1></header>
-            <main>
-
-            """
+        var out = HTMLText.pageStart(
+            title: localizer(.pageTitle),
+            language: localizer.language,
+            stylesheet: stylesheet,
+            bodyClass: layout == .monthPerPage ? "print-month" : "print-year"
+        )
 
         // The next birthdays.
         out += "<section class=\"next\" aria-labelledby=\"next\">\n<h2 id=\"next\">\(HTMLText.escaped(localizer(.pageNext)))</h2>\n"

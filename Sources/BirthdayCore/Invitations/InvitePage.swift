@@ -37,25 +37,13 @@ public struct InvitePage: Sendable {
 
     /// The page in `localizer`'s language.
     public func html(_ localizer: Localizer) -> String {
-        let title = HTMLText.escaped(localizer(.inviteTitle))
-        var out = """
-            <!DOCTYPE html>
-            <html lang="\(HTMLText.escaped(localizer.language))">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark">
-            <meta name="referrer" content="no-referrer">
-            <meta name="robots" content="noindex">
-            <title>\(title)</title>
-            <link rel="stylesheet" href="\(HTMLText.escaped(stylesheet))">
-            <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-            </head>
-            <body class="invite">
-            <header><h1>\(title)</h1></header>
-            <main>
-
-            """
+        var out = HTMLText.pageStart(
+            title: localizer(.inviteTitle),
+            language: localizer.language,
+            stylesheet: stylesheet,
+            bodyClass: "invite",
+            noIndex: true
+        )
         switch kind {
         case .thanks:
             out += "<p class=\"done\">\(HTMLText.escaped(localizer(.inviteThanks)))</p>\n"
