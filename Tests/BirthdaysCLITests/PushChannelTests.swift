@@ -381,7 +381,9 @@ struct PushChannelTests {
         let started = ContinuousClock.now
         _ = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
         let took = ContinuousClock.now - started
-        #expect(took < .seconds(10), "given up at the deadline, not after the server's 30 s: \(took)")
+        // The server holds the answer 30 s: well under that is the 2 s deadline (starting the binary and
+        // the helper on a loaded machine took 11.5 s once, so the bound leaves room for that, not for 30 s).
+        #expect(took < .seconds(25), "given up at the deadline, not after the server's 30 s: \(took)")
         #expect(try await cli.ledgerStates() == ["retrying"])
         let gotify = try await Self.channel(cli, "gotify")
         #expect(gotify?["state"] as? String == "retrying")
