@@ -9,15 +9,14 @@ extension PersonRecord {
     /// does not have (``Person/calendarFilled``: a later import or sync of
     /// their card keeps it while the card still lacks one); whether they exist.
     static func setInvitedBirthday(id: String, date: EventDate, now: Date, _ db: Database) throws -> Bool {
-        let filled = (try calendarFilledByPerson(db)[id] ?? []).union([.birthday])
+        guard let row = try Row.fetchOne(db, sql: "SELECT calendarFilled FROM person WHERE id = ?", arguments: [id]) else { return false }
+        let filled = calendarFilled(column: row[0]).union([.birthday])
         try db.execute(
             sql: """
                 UPDATE person SET birthdayYear = ?, birthdayMonth = ?, birthdayDay = ?, calendarFilled = ?, updatedAt = ?
                 WHERE id = ?
                 """,
-            arguments: [
-                date.year, date.month, date.day, filled.map(\.rawValue).sorted().joined(separator: ","), now.timeIntervalSince1970, id,
-            ]
+            arguments: [date.year, date.month, date.day, calendarFilledColumn(filled), now.timeIntervalSince1970, id]
         )
         return db.changesCount > 0
     }
@@ -35,8 +34,7 @@ extension PersonRecord {
             ),
             let month = row[1] as Int?, let day = row[2] as Int?
         else { return nil }
-        let filled = (row[3] as String?)?.split(separator: ",").contains { $0 == EventKind.birthday.rawValue } ?? false
-        return filled ? nil : EventDate(year: row[0], month: month, day: day)
+        return calendarFilled(column: row[3]).contains(.birthday) ? nil : EventDate(year: row[0], month: month, day: day)
     }
 }
 

@@ -614,10 +614,20 @@ extension PersonRecord {
     static func calendarFilledByPerson(_ db: Database) throws -> [String: Set<EventKind>] {
         var found: [String: Set<EventKind>] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, calendarFilled FROM person WHERE calendarFilled IS NOT NULL") {
-            let kinds = Set((row[1] as String).split(separator: ",").compactMap { EventKind(rawValue: String($0)) })
+            let kinds = calendarFilled(column: row[1])
             if !kinds.isEmpty { found[row[0]] = kinds }
         }
         return found
+    }
+
+    /// The `calendarFilled` column's kinds ("birthday,anniversary"; `NULL` for none).
+    static func calendarFilled(column text: String?) -> Set<EventKind> {
+        Set((text ?? "").split(separator: ",").compactMap { EventKind(rawValue: String($0)) })
+    }
+
+    /// The column as ``calendarFilled(column:)`` reads it.
+    static func calendarFilledColumn(_ kinds: Set<EventKind>) -> String? {
+        kinds.isEmpty ? nil : kinds.map(\.rawValue).sorted().joined(separator: ",")
     }
 
     /// Stores what the user chose for `person` (``Person/exclusion``,
@@ -729,8 +739,7 @@ extension PersonRecord {
     }
 
     private static func setCalendarFilled(_ person: Person, _ db: Database) throws {
-        let kinds = person.calendarFilled.map(\.rawValue).sorted().joined(separator: ",")
-        try db.execute(sql: "UPDATE person SET calendarFilled = ? WHERE id = ?", arguments: [kinds, person.id])
+        try db.execute(sql: "UPDATE person SET calendarFilled = ? WHERE id = ?", arguments: [calendarFilledColumn(person.calendarFilled), person.id])
     }
 
     /// The person's dates in other calendars, labelled dates, contact points
