@@ -12,16 +12,22 @@ import Darwin
 /// Builds the birthday calendar as an iCalendar feed
 /// ([RFC 5545](https://www.rfc-editor.org/rfc/rfc5545)) with libical.
 ///
-/// Every component and property is made with libical's constructors and the
-/// text is libical's serialization (`icalcomponent_as_ical_string_r`): lines
-/// end in CRLF, are folded at 75 octets, and TEXT values are escaped by
-/// libical. No line is written by hand: each `VEVENT` (with its `VALARM`s) is
-/// built, serialized by libical and freed on its own, and the events' texts,
-/// in UID order, go between the lines of the calendar's own libical text (a
-/// `VCALENDAR` with no events, cut before its `END:VCALENDAR`). libical writes
-/// a component as its `BEGIN` line, its properties, its sub-components and its
-/// `END` line, so this is the text of the whole calendar serialized at once,
-/// without holding thousands of events in memory.
+/// The text is libical's serialization (`icalcomponent_as_ical_string_r`)
+/// byte for byte: lines end in CRLF, are folded at 75 octets, and TEXT values
+/// are escaped as libical escapes them. Building each event as libical
+/// objects cost more than everything else of an export (allocating and
+/// freeing each property and value, growing the text), so each `VEVENT` is
+/// written as text (``ICalLine``): the lines every event shares (`DTSTAMP`,
+/// the rules, `CATEGORIES`, `CLASS`, `TRANSP`, `ACTION`, each trigger) are
+/// libical's text made once per export, dates and plain values are written
+/// directly, and a line that libical would fold or whose value has a control
+/// character is made by libical. The events' texts, in UID order, go between
+/// the lines of the calendar's own libical text (a `VCALENDAR` with no events,
+/// cut before its `END:VCALENDAR`). libical writes a component as its `BEGIN`
+/// line, its properties, its sub-components and its `END` line, so this is
+/// the text of the whole calendar serialized at once, without holding
+/// thousands of events in memory; the tests compare every event with the same
+/// event built as libical objects (``libicalEventTexts(_:lastChange:)``).
 ///
 /// Which events exist (their UIDs, years, the February 29 series, the
 /// years with ages, the years of other calendars) is ``CalendarEventPlan``'s,
@@ -278,17 +284,7 @@ package struct CalendarExporter: Sendable {
         let entries = try self.entries(for: people, lastChange: lastChange)
         let frame = try calendarFrame()
         // Made here, on the calling thread: the first call sets up libical's built-in zones.
-        let stamp = libical.pointee.icaltime_from_timet_with_zone(
-            time_t(lastChange.timeIntervalSince1970.rounded(.down)),
-            0,
-            libical.pointee.icaltimezone_get_utc_timezone()
-        )
-        let values = EventValues(
-            stamp: stamp,
-            rules: Rules(),
-            triggers: Triggers(deliveryTime: settings.deliveryTime),
-            texts: Texts(localizer)
-        )
+        let values = eventValues(lastChange: lastChange)
 
         let eventSizeEstimate = includeAlarms ? 600 : 400
         let parts = entries.count >= Self.entriesPerThread * 2 ? min(2, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
@@ -350,8 +346,8 @@ package struct CalendarExporter: Sendable {
 
     /// The calendar's events one by one, for publishing to CalDAV (one
     /// resource per UID): each a `VCALENDAR` with `VERSION`, `PRODID` and
-    /// `CALSCALE` around one `VEVENT` and its `VALARM`s, built and serialized
-    /// by libical exactly as the feed's (same UIDs, same text), in UID order.
+    /// `CALSCALE` around one `VEVENT` and its `VALARM`s, written exactly as the
+    /// feed's (same UIDs, same text), in UID order.
     /// A Feb 29 date under `leap-day mar1` is several events, each its own.
     ///
     /// - Parameters:
@@ -372,22 +368,13 @@ package struct CalendarExporter: Sendable {
             throw ExportError(.libical(what: "a calendar ending in END:VCALENDAR"))
         }
         let head = Array(frame.dropLast(end.count))
-        let stamp = libical.pointee.icaltime_from_timet_with_zone(
-            time_t(lastChange.timeIntervalSince1970.rounded(.down)),
-            0,
-            libical.pointee.icaltimezone_get_utc_timezone()
-        )
-        let values = EventValues(
-            stamp: stamp,
-            rules: Rules(),
-            triggers: Triggers(deliveryTime: settings.deliveryTime),
-            texts: Texts(localizer)
-        )
+        let values = eventValues(lastChange: lastChange)
+        var lines = try EventLines(values)
         var events: [PublishEvent] = []
         events.reserveCapacity(entries.count)
         for entry in entries {
             var bytes = head
-            try makeEvent(entry, values: values).appendSerialized(to: &bytes)
+            try appendEvent(content(of: entry, values: values), values: values, lines: &lines, to: &bytes)
             bytes += end
             events.append(PublishEvent(uid: entry.uid, bytes: bytes))
         }
@@ -497,18 +484,46 @@ package struct CalendarExporter: Sendable {
         }
     }
 
-    /// Builds, serializes and frees the events of `entries` one at a time,
-    /// appending their text to `bytes`.
+    /// Writes the events of `entries` one at a time, appending their text to
+    /// `bytes` (``appendEvent(_:values:lines:to:)``).
     ///
     /// Safe to run on several threads at once for different entries: each
-    /// thread uses only components it made, and libical (built with pthreads,
-    /// as Debian's is) keeps its error state and temporary-string ring per
-    /// thread.
+    /// thread has its own lines and uses only the libical properties it made,
+    /// and libical (built with pthreads, as Debian's is) keeps its error state
+    /// and temporary-string ring per thread.
     private func appendEvents(_ entries: ArraySlice<Entry>, values: EventValues, to bytes: inout [UInt8]) throws(ExportError) {
+        var lines = try EventLines(values)
         for entry in entries {
-            let event = try makeEvent(entry, values: values)
-            try event.appendSerialized(to: &bytes)
+            try appendEvent(content(of: entry, values: values), values: values, lines: &lines, to: &bytes)
         }
+    }
+
+    /// The events of `people` as libical writes their objects (the way the
+    /// feed was written before ``appendEvent(_:values:lines:to:)``): one
+    /// `VEVENT` text per event, in UID order, for comparing the two.
+    func libicalEventTexts(_ people: [Person], lastChange: Date) throws(ExportError) -> [[UInt8]] {
+        try ICalComponent.loadLibical()
+        let values = eventValues(lastChange: lastChange)
+        return try entries(for: people, lastChange: lastChange).map { entry throws(ExportError) in
+            var bytes: [UInt8] = []
+            try makeEvent(content(of: entry, values: values), values: values).appendSerialized(to: &bytes)
+            return bytes
+        }
+    }
+
+    /// What every event of an export with this `lastChange` shares; libical must be loaded.
+    private func eventValues(lastChange: Date) -> EventValues {
+        let stamp = libical.pointee.icaltime_from_timet_with_zone(
+            time_t(lastChange.timeIntervalSince1970.rounded(.down)),
+            0,
+            libical.pointee.icaltimezone_get_utc_timezone()
+        )
+        return EventValues(
+            stamp: stamp,
+            rules: Rules(),
+            triggers: Triggers(deliveryTime: settings.deliveryTime),
+            texts: Texts(localizer)
+        )
     }
 
     /// libical's text of a `VCALENDAR` with the calendar's properties and no
@@ -541,40 +556,34 @@ package struct CalendarExporter: Sendable {
         try root.addExtension("X-PUBLISHED-TTL", value: "P1D")
     }
 
-    /// One `VEVENT` (with its `VALARM`s) on its own, to be serialized and freed
-    /// before the next one is built.
-    private func makeEvent(_ entry: Entry, values: EventValues) throws(ExportError) -> ICalComponent {
-        let (stamp, rules, triggers, texts) = (values.stamp, values.rules, values.triggers, values.texts)
+    /// What one `VEVENT` says: decided once per event, then written as text
+    /// (``appendEvent(_:values:lines:to:)``, the feed) or as libical objects
+    /// (``makeEvent(_:values:)``, each published event), the same bytes either way.
+    private struct EventContent {
+        let uid: String
+        let start: LocalDate
+        let recurrence: Recurrence
+        let summary: String
+        /// The year line and the note (joined by a line break), if any.
+        let description: String?
+        /// `CATEGORIES:Birthday`, else `Anniversary`.
+        let countsAge: Bool
+        let knownYear: Int?
+        let calendar: CalendarSystem?
+        /// The label of a labelled date, sanitized.
+        let label: String?
+        /// The day of first, then the days before, nearest first, then a round birthday's.
+        let alarms: [(daysBefore: Int, text: String)]
+    }
+
+    private func content(of entry: Entry, values: EventValues) -> EventContent {
+        let texts = values.texts
         let knownYear = entry.knownYear
-        let start = entry.start
-        let end = start.adding(days: 1)
         let name = Self.sanitized(settings.names.pick(name: entry.person.name, nickname: entry.person.nickname))
         let isBirthday = entry.kind == .birthday
         // A labelled date counts an age when its label says birthday, else years since it.
         let countsAge = isBirthday || entry.labelled?.isBirthday == true
 
-        let component = try ICalComponent(kind: ICAL_VEVENT_COMPONENT)
-        let event = component.root
-        try event.add("UID", text: entry.uid) { libical.pointee.icalproperty_new_uid($0) }
-        try event.add("DTSTAMP") { libical.pointee.icalproperty_new_dtstamp(stamp) }
-        try event.add("DTSTART") { libical.pointee.icalproperty_new_dtstart(Self.icalDate(start)) }
-        try event.add("DTEND") { libical.pointee.icalproperty_new_dtend(Self.icalDate(end)) }
-        switch entry.recurrence {
-        case .once:
-            break
-        case .rscale(let date):
-            let (rule, rscale) = Rules.rscale(date, base: rules.plain)
-            try event.add("RRULE") {
-                // libical copies the RSCALE text into the property (icalvalue_set_recur strdups it).
-                rscale.withCString { name in
-                    var rule = rule
-                    rule.rscale = UnsafeMutablePointer(mutating: name)
-                    return libical.pointee.icalproperty_new_rrule(rule)
-                }
-            }
-        default:
-            try event.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: entry.recurrence)) }
-        }
         let calendarName = entry.calendar.flatMap { texts.calendarNames[$0] }
         var summary =
             entry.labelled.map { labelledSummary(name: name, label: $0.label) }
@@ -582,60 +591,205 @@ package struct CalendarExporter: Sendable {
         if let age = entry.age {
             summary = (countsAge ? texts.ageBirthday : texts.ageAnniversary).render([.text(summary), .number(age)])
         }
-        try event.add("SUMMARY", text: summary) {
-            libical.pointee.icalproperty_new_summary($0)
-        }
         // The person's note only under `notes-on-channels`: the feed leaves the machine.
         let note = settings.notesOnChannels ? entry.person.note.map { SafeText.line($0) } : nil
         let born = knownYear.map { (countsAge ? texts.born : texts.since).render([.number($0)]) }
         let description = [born, note].compactMap { $0 }.joined(separator: "\n")
-        if !description.isEmpty {
-            try event.add("DESCRIPTION", text: description) { libical.pointee.icalproperty_new_description($0) }
+
+        var alarms: [(daysBefore: Int, text: String)] = []
+        if includeAlarms {
+            // The name as it is (an empty one stays empty): the texts of reminders without a year.
+            // The day of first, then the days before, nearest first (the order of earlier feeds).
+            for days in entry.treatment.reminderDays.days.reversed() {
+                let text =
+                    entry.labelled.map { labelled in
+                        NotificationContent.make(
+                            name: name,
+                            kind: .labelled,
+                            timing: NotificationRequest.Timing(daysBefore: days),
+                            age: nil,
+                            labelled: labelled,
+                            in: localizer
+                        ).body
+                    } ?? texts.alarm(entry.kind, daysBefore: days, name: name, memorial: entry.treatment.memorial, calendar: calendarName)
+                alarms.append((days, text))
+            }
+            // A round birthday's year gets one more alarm, as its reminders do (``ReminderPlanner``): none on a day a reminder day has.
+            if isBirthday, let age = entry.age, Occurrence.isRound(age: age), let lead = settings.roundBirthdays,
+                !entry.treatment.reminderDays.days.contains(lead)
+            {
+                let words = NotificationContent.make(
+                    name: name,
+                    kind: .birthday,
+                    timing: NotificationRequest.Timing(daysBefore: lead, round: true),
+                    age: age,
+                    in: localizer
+                )
+                alarms.append((lead, words.body))
+            }
         }
-        try event.add("CATEGORIES", text: countsAge ? "Birthday" : "Anniversary") { libical.pointee.icalproperty_new_categories($0) }
-        try event.add("CLASS") { libical.pointee.icalproperty_new_class(ICAL_CLASS_PRIVATE) }
-        try event.add("TRANSP") { libical.pointee.icalproperty_new_transp(ICAL_TRANSP_TRANSPARENT) }
-        if let knownYear {
-            try event.addExtension("X-BIRTHDAYS-YEAR", value: String(knownYear))
+        return EventContent(
+            uid: entry.uid,
+            start: entry.start,
+            recurrence: entry.recurrence,
+            summary: summary,
+            description: description.isEmpty ? nil : description,
+            countsAge: countsAge,
+            knownYear: knownYear,
+            calendar: entry.calendar,
+            label: entry.labelled.map { Self.sanitized($0.label) },
+            alarms: alarms
+        )
+    }
+
+    /// Appends one `VEVENT`'s text (with its `VALARM`s) to `bytes`, the same
+    /// bytes libical writes for ``makeEvent(_:values:)``'s objects: the
+    /// properties whose text never changes come from `lines` (made by libical
+    /// once per export), dates and plain text are written here, and a value
+    /// that needs folding or a control character's escape goes through
+    /// libical (``ICalLine``).
+    private func appendEvent(_ event: EventContent, values: EventValues, lines: inout EventLines, to bytes: inout [UInt8]) throws(ExportError) {
+        bytes += "BEGIN:VEVENT\r\n".utf8
+        try ICalLine.appendText("UID", event.uid, to: &bytes) { libical.pointee.icalproperty_new_uid($0) }
+        bytes += lines.stamp
+        let end = event.start.adding(days: 1)
+        ICalLine.appendDate("DTSTART", event.start.year, event.start.month, event.start.day, to: &bytes)
+        ICalLine.appendDate("DTEND", end.year, end.month, end.day, to: &bytes)
+        switch event.recurrence {
+        case .once:
+            break
+        case .rscale(let date):
+            let (rule, rscale) = Rules.rscale(date, base: values.rules.plain)
+            bytes += try ICalLine.property("RRULE") { Self.rscaleProperty(rule, rscale) }
+        case .yearly:
+            bytes += lines.yearly
+        case .lastDayOfFebruary:
+            bytes += lines.lastDayOfFebruary
+        case .everyFourthYear:
+            bytes += lines.everyFourthYear
+        }
+        try ICalLine.appendText("SUMMARY", event.summary, to: &bytes) { libical.pointee.icalproperty_new_summary($0) }
+        if let description = event.description {
+            try ICalLine.appendText("DESCRIPTION", description, to: &bytes) { libical.pointee.icalproperty_new_description($0) }
+        }
+        bytes += event.countsAge ? lines.birthdayCategory : lines.anniversaryCategory
+        bytes += lines.classAndTransparency
+        if let knownYear = event.knownYear {
+            bytes += "X-BIRTHDAYS-YEAR:".utf8
+            ICalLine.appendDigits(knownYear, count: 1, to: &bytes)
+            bytes += "\r\n".utf8
         } else {
-            try event.addExtension("X-BIRTHDAYS-UNKNOWN-YEAR", value: "1")
+            bytes += "X-BIRTHDAYS-UNKNOWN-YEAR:1\r\n".utf8
         }
-        if let calendar = entry.calendar {
-            try event.addExtension("X-BIRTHDAYS-CALENDAR", value: calendar.rawValue)
+        if let calendar = event.calendar {
+            try ICalLine.appendExtension("X-BIRTHDAYS-CALENDAR", calendar.rawValue, to: &bytes)
         }
-        if let labelled = entry.labelled {
-            try event.addExtension("X-BIRTHDAYS-LABEL", value: Self.sanitized(labelled.label))
+        if let label = event.label {
+            try ICalLine.appendExtension("X-BIRTHDAYS-LABEL", label, to: &bytes)
+        }
+        for alarm in event.alarms {
+            bytes += "BEGIN:VALARM\r\n".utf8
+            bytes += lines.action
+            try ICalLine.appendText("DESCRIPTION", alarm.text, to: &bytes) { libical.pointee.icalproperty_new_description($0) }
+            bytes += try lines.trigger(daysBefore: alarm.daysBefore, values.triggers)
+            bytes += "END:VALARM\r\n".utf8
+        }
+        bytes += "END:VEVENT\r\n".utf8
+    }
+
+    /// The text of the properties every event of one export shares, made by
+    /// libical once (and each alarm trigger once per thread).
+    private struct EventLines {
+        let stamp: [UInt8]
+        let yearly: [UInt8]
+        let lastDayOfFebruary: [UInt8]
+        let everyFourthYear: [UInt8]
+        let birthdayCategory: [UInt8]
+        let anniversaryCategory: [UInt8]
+        /// `CLASS:PRIVATE` and `TRANSP:TRANSPARENT`.
+        let classAndTransparency: [UInt8]
+        let action: [UInt8]
+        private var triggers: [Int: [UInt8]] = [:]
+
+        init(_ values: EventValues) throws(ExportError) {
+            let (stamp, rules) = (values.stamp, values.rules)
+            self.stamp = try ICalLine.property("DTSTAMP") { libical.pointee.icalproperty_new_dtstamp(stamp) }
+            yearly = try ICalLine.property("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: .yearly)) }
+            lastDayOfFebruary = try ICalLine.property("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: .lastDayOfFebruary)) }
+            everyFourthYear = try ICalLine.property("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: .everyFourthYear)) }
+            birthdayCategory = try ICalLine.property("CATEGORIES") { "Birthday".withCString { libical.pointee.icalproperty_new_categories($0) } }
+            anniversaryCategory = try ICalLine.property("CATEGORIES") {
+                "Anniversary".withCString { libical.pointee.icalproperty_new_categories($0) }
+            }
+            classAndTransparency =
+                try ICalLine.property("CLASS") { libical.pointee.icalproperty_new_class(ICAL_CLASS_PRIVATE) }
+                + ICalLine.property("TRANSP") { libical.pointee.icalproperty_new_transp(ICAL_TRANSP_TRANSPARENT) }
+            action = try ICalLine.property("ACTION") { libical.pointee.icalproperty_new_action(ICAL_ACTION_DISPLAY) }
         }
 
-        guard includeAlarms else { return component }
-        // The name as it is (an empty one stays empty): the texts of reminders without a year.
-        // The day of first, then the days before, nearest first (the order of earlier feeds).
-        for days in entry.treatment.reminderDays.days.reversed() {
-            let text =
-                entry.labelled.map { labelled in
-                    NotificationContent.make(
-                        name: name,
-                        kind: .labelled,
-                        timing: NotificationRequest.Timing(daysBefore: days),
-                        age: nil,
-                        labelled: labelled,
-                        in: localizer
-                    ).body
-                } ?? texts.alarm(entry.kind, daysBefore: days, name: name, memorial: entry.treatment.memorial, calendar: calendarName)
-            try addAlarm(to: event, trigger: triggers.trigger(daysBefore: days), text: text)
+        /// `TRIGGER;RELATED=START:…` `days` before, made once.
+        mutating func trigger(daysBefore days: Int, _ triggers: Triggers) throws(ExportError) -> [UInt8] {
+            if let line = self.triggers[days] { return line }
+            let trigger = triggers.trigger(daysBefore: days)
+            let line = try ICalLine.property("TRIGGER") {
+                libical.pointee.icalproperty_new_trigger(trigger)
+            } configure: { property throws(ExportError) in
+                try ICalNode.addParameter(to: property, "RELATED=START") { libical.pointee.icalparameter_new_related(ICAL_RELATED_START) }
+            }
+            self.triggers[days] = line
+            return line
         }
-        // A round birthday's year gets one more alarm, as its reminders do (``ReminderPlanner``): none on a day a reminder day has.
-        if isBirthday, let age = entry.age, Occurrence.isRound(age: age), let lead = settings.roundBirthdays,
-            !entry.treatment.reminderDays.days.contains(lead)
-        {
-            let words = NotificationContent.make(
-                name: name,
-                kind: .birthday,
-                timing: NotificationRequest.Timing(daysBefore: lead, round: true),
-                age: age,
-                in: localizer
-            )
-            try addAlarm(to: event, trigger: triggers.trigger(daysBefore: lead), text: words.body)
+    }
+
+    /// An `RSCALE` rule's property: libical copies the `RSCALE` text into it
+    /// (icalvalue_set_recur strdups it).
+    private static func rscaleProperty(_ rule: icalrecurrencetype, _ rscale: String) -> OpaquePointer? {
+        rscale.withCString { name in
+            var rule = rule
+            rule.rscale = UnsafeMutablePointer(mutating: name)
+            return libical.pointee.icalproperty_new_rrule(rule)
+        }
+    }
+
+    /// One `VEVENT` (with its `VALARM`s) as libical objects, to be serialized
+    /// and freed before the next one is built.
+    private func makeEvent(_ event: EventContent, values: EventValues) throws(ExportError) -> ICalComponent {
+        let (stamp, rules, triggers) = (values.stamp, values.rules, values.triggers)
+        let component = try ICalComponent(kind: ICAL_VEVENT_COMPONENT)
+        let root = component.root
+        try root.add("UID", text: event.uid) { libical.pointee.icalproperty_new_uid($0) }
+        try root.add("DTSTAMP") { libical.pointee.icalproperty_new_dtstamp(stamp) }
+        try root.add("DTSTART") { libical.pointee.icalproperty_new_dtstart(Self.icalDate(event.start)) }
+        try root.add("DTEND") { libical.pointee.icalproperty_new_dtend(Self.icalDate(event.start.adding(days: 1))) }
+        switch event.recurrence {
+        case .once:
+            break
+        case .rscale(let date):
+            let (rule, rscale) = Rules.rscale(date, base: rules.plain)
+            try root.add("RRULE") { Self.rscaleProperty(rule, rscale) }
+        default:
+            try root.add("RRULE") { libical.pointee.icalproperty_new_rrule(rules.rule(for: event.recurrence)) }
+        }
+        try root.add("SUMMARY", text: event.summary) { libical.pointee.icalproperty_new_summary($0) }
+        if let description = event.description {
+            try root.add("DESCRIPTION", text: description) { libical.pointee.icalproperty_new_description($0) }
+        }
+        try root.add("CATEGORIES", text: event.countsAge ? "Birthday" : "Anniversary") { libical.pointee.icalproperty_new_categories($0) }
+        try root.add("CLASS") { libical.pointee.icalproperty_new_class(ICAL_CLASS_PRIVATE) }
+        try root.add("TRANSP") { libical.pointee.icalproperty_new_transp(ICAL_TRANSP_TRANSPARENT) }
+        if let knownYear = event.knownYear {
+            try root.addExtension("X-BIRTHDAYS-YEAR", value: String(knownYear))
+        } else {
+            try root.addExtension("X-BIRTHDAYS-UNKNOWN-YEAR", value: "1")
+        }
+        if let calendar = event.calendar {
+            try root.addExtension("X-BIRTHDAYS-CALENDAR", value: calendar.rawValue)
+        }
+        if let label = event.label {
+            try root.addExtension("X-BIRTHDAYS-LABEL", value: label)
+        }
+        for alarm in event.alarms {
+            try addAlarm(to: root, trigger: triggers.trigger(daysBefore: alarm.daysBefore), text: alarm.text)
         }
         return component
     }

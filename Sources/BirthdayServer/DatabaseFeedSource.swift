@@ -12,8 +12,9 @@ import Synchronization
 /// the database files changed: every commit by any process (an import, a
 /// settings change, `birthdays feed rotate`) appends to the write-ahead log
 /// or, after a checkpoint, rewrites the database file, which changes their
-/// size or modification time. One `stat` of each per request replaces a
-/// SQLite transaction, and a rotated token still stops working at once.
+/// size or modification time. One `stat` of each replaces a SQLite
+/// transaction, taken again only when an inotify watch on the folder saw a
+/// change (``FileStampWatch``), and a rotated token still stops working at once.
 ///
 /// ## The year
 /// Dates in other calendars are expanded into one event per year from
@@ -41,6 +42,7 @@ package struct DatabaseFeedSource: FeedSource {
     private let days = DayCache()
     private let inviteLimit = InviteLimiter()
     private let logPath: String
+    private let stamps: FileStampWatch
 
     package init(
         database: AppDatabase,
@@ -57,6 +59,7 @@ package struct DatabaseFeedSource: FeedSource {
         self.drawQR = drawQR
         self.answered = answered
         self.logPath = database.path + "-wal"
+        self.stamps = FileStampWatch(database: database.path, log: logPath)
     }
 
     /// The revision of the feed: the data's `revision` and the `year`, in one
@@ -93,8 +96,9 @@ package struct DatabaseFeedSource: FeedSource {
         return (year, started, ends)
     }
 
+    /// Taken again only after the database's folder changed (``FileStampWatch``).
     private func stamp() -> FileStamp {
-        FileStamp(database: database.path, log: logPath)
+        stamps.current()
     }
 
     package func revision() async throws -> Int64 {
@@ -270,14 +274,14 @@ package struct DatabaseFeedSource: FeedSource {
     }
 
     /// The cached token and revision if the database files are unchanged
-    /// since they were read (two `stat` calls, no SQLite), else `nil`.
+    /// since they were read (one `read` of the folder's watch, no SQLite), else `nil`.
     package func cachedValidators() -> (token: String, revision: Int64)? {
         cache.state(for: stamp()).map { ($0.token, Self.feedRevision(data: $0.revision, year: year($0))) }
     }
 
     /// The cached token and ``listRevision()`` if the database files are
     /// unchanged since they were read, else `nil`; today is kept while it
-    /// lasts (``DayCache``), so this costs two `stat` calls and a comparison.
+    /// lasts (``DayCache``), so this costs one `read` of the folder's watch and a comparison.
     package func cachedListValidators() -> (token: String, revision: Int64)? {
         cache.state(for: stamp()).map { ($0.token, Self.listRevision(data: $0.revision, today: days.today(at: now(), in: $0.zone))) }
     }
@@ -302,8 +306,8 @@ package struct DatabaseFeedSource: FeedSource {
 }
 
 /// Size, modification time and inode of the database file and its
-/// write-ahead log. Taken on every revalidation: two `stat` calls, no
-/// allocation.
+/// write-ahead log: two `stat` calls, no allocation, taken when the
+/// database's folder changed (``FileStampWatch``).
 struct FileStamp: Equatable, Sendable {
     /// One file's stat figures; all zero when the file does not exist.
     struct File: Equatable, Sendable {

@@ -60,35 +60,54 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
             return
         }
         let buffer = unwrapInboundIn(data)
-        guard behind.isIdle, let request = Self.revalidation(buffer.readableBytesView) else {
+        guard behind.isIdle else {
             passing = true
             context.fireChannelRead(data)
             return
         }
-        let now = ContinuousClock.now
-        guard now - lastPassed < passEvery, let answer = answer(request) else {
-            lastPassed = now
-            context.fireChannelRead(data)
-            return
+        // The request's bytes in place (no view to retain and release per slice).
+        let outcome = buffer.withUnsafeReadableBytes { bytes -> Outcome in
+            guard let request = Self.revalidation(bytes) else { return .notRevalidation }
+            let now = ContinuousClock.now
+            guard now - lastPassed < passEvery, let answer = answer(request) else {
+                lastPassed = now
+                return .passOn
+            }
+            return .answer(answer)
         }
-        context.write(wrapInboundOut(answer), promise: nil)
-        context.flush()
+        switch outcome {
+        case .notRevalidation:
+            passing = true
+            context.fireChannelRead(data)
+        case .passOn:
+            context.fireChannelRead(data)
+        case .answer(let answer):
+            context.write(wrapInboundOut(answer), promise: nil)
+            context.flush()
+        }
+    }
+
+    private enum Outcome {
+        case notRevalidation, passOn
+        case answer(ByteBuffer)
     }
 
     /// What the request asks, when it is a revalidation this handler may answer.
-    struct Revalidation {
-        var token: ByteBufferView
+    struct Revalidation<Token: Collection<UInt8>> {
+        var token: Token
         var target: RevalidationTarget
-        var ifNoneMatch: String
+        /// The `If-None-Match` value's bytes (compared as they are with the usual single tag).
+        var ifNoneMatch: Token
         var acceptsGzip: Bool
     }
 
     /// The `304` for `request`, or `nil` when it is not one (stale, another token, another tag).
-    private func answer(_ request: Revalidation) -> ByteBuffer? {
+    private func answer<Token>(_ request: Revalidation<Token>) -> ByteBuffer? {
         guard let fresh = validators(request.target) else { return nil }
         let etag = request.acceptsGzip ? fresh.gzipETag : fresh.etag
         guard FeedToken.constantTimeEquals(request.token, fresh.token.utf8),
-            request.ifNoneMatch == etag || EntityTags.list(request.ifNoneMatch, matches: etag)
+            request.ifNoneMatch.elementsEqual(etag.utf8)
+                || EntityTags.list(String(decoding: request.ifNoneMatch, as: UTF8.self), matches: etag)
         else { return nil }
         return notModified(fresh, etag: etag)
     }
@@ -111,10 +130,19 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private static let version = Array(" HTTP/1.1\r\n".utf8)
+
+    /// Header names and a value, lower case, made once (not per request).
+    private enum Header {
+        static let connection = Array("connection".utf8)
+        static let keepAlive = Array("keep-alive".utf8)
+        static let ifNoneMatch = Array("if-none-match".utf8)
+        static let acceptEncoding = Array("accept-encoding".utf8)
+        static let host = Array("host".utf8)
+    }
     private static let refused: [[UInt8]] = ["content-length", "transfer-encoding", "expect", "upgrade"].map { Array($0.utf8) }
 
     /// The revalidation `bytes` hold, when they are exactly one request of the kind described above.
-    static func revalidation(_ bytes: ByteBufferView) -> Revalidation? {
+    static func revalidation<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Revalidation<Bytes.SubSequence>? where Bytes.Index == Int {
         let end = bytes.endIndex
         guard bytes.count > 4, bytes[(end - 4)..<end].elementsEqual("\r\n\r\n".utf8) else { return nil }
         var index = bytes.startIndex
@@ -129,7 +157,7 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
         let path = bytes[index..<space]
         guard path.starts(with: "/calendar/".utf8), bytes[space...].starts(with: version) else { return nil }
         index = space + version.count
-        var ifNoneMatch: String?
+        var ifNoneMatch: Bytes.SubSequence?
         var acceptEncoding: String?
         var host: String?
         // Header lines up to the blank line that ends the request (checked above to be the last four bytes).
@@ -146,14 +174,14 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
             let value = bytes[valueStart..<valueEnd]
             if refused.contains(where: { equalsIgnoringCase(name, $0) }) { return nil }
             // What HTTP/1.1 means without it; anything else (close, upgrade) takes the pipeline.
-            if equalsIgnoringCase(name, Array("connection".utf8)), !equalsIgnoringCase(value, Array("keep-alive".utf8)) { return nil }
-            if equalsIgnoringCase(name, Array("if-none-match".utf8)) {
+            if equalsIgnoringCase(name, Header.connection), !equalsIgnoringCase(value, Header.keepAlive) { return nil }
+            if equalsIgnoringCase(name, Header.ifNoneMatch) {
                 guard ifNoneMatch == nil else { return nil }
-                ifNoneMatch = String(decoding: value, as: UTF8.self)
-            } else if equalsIgnoringCase(name, Array("accept-encoding".utf8)) {
+                ifNoneMatch = value
+            } else if equalsIgnoringCase(name, Header.acceptEncoding) {
                 guard acceptEncoding == nil else { return nil }
                 acceptEncoding = String(decoding: value, as: UTF8.self)
-            } else if equalsIgnoringCase(name, Array("host".utf8)) {
+            } else if equalsIgnoringCase(name, Header.host) {
                 guard host == nil else { return nil }
                 host = String(decoding: value, as: UTF8.self)
             }
@@ -163,7 +191,7 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
         return Revalidation(token: token, target: target, ifNoneMatch: ifNoneMatch, acceptsGzip: acceptEncoding.map(Gzip.isAccepted) ?? false)
     }
 
-    private static func equalsIgnoringCase(_ name: ByteBufferView, _ lower: [UInt8]) -> Bool {
+    private static func equalsIgnoringCase<Name: Collection<UInt8>>(_ name: Name, _ lower: [UInt8]) -> Bool {
         name.count == lower.count && zip(name, lower).allSatisfy { a, b in (a >= 0x41 && a <= 0x5A ? a | 0x20 : a) == b }
     }
 }

@@ -252,7 +252,7 @@ import Testing
         #expect((revalidation != nil) == taken, "\(request)")
         if let revalidation {
             #expect(String(decoding: revalidation.token, as: UTF8.self) == TestFeedSource.firstToken)
-            #expect(revalidation.ifNoneMatch == "\"t\"")
+            #expect(String(decoding: revalidation.ifNoneMatch, as: UTF8.self) == "\"t\"")
             #expect(revalidation.acceptsGzip == request.contains("gzip"))
         }
     }

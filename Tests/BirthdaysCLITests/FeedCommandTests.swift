@@ -123,6 +123,50 @@ import Testing
         #expect(buffer.contains("<redacted>"))
     }
 
+    /// The server keeps the database's stamp until its folder changes
+    /// (`FileStampWatch`): a write by another command ends the revalidations
+    /// of the old tag with the very next request, on the fast path's connection
+    /// as on a new one.
+    @Test func aWriteByAnotherCommandIsSeenByTheNextRevalidation() async throws {
+        let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        _ = try await cli.json(["import", CLIProcess.samples + "/google-contacts.csv"])
+        let server = try TestProcess(
+            [try CLIProcess.binary(), "serve", "--port", String(try Loopback.freePort())],
+            environment: cli.environment,
+            directory: cli.directory,
+            name: "serve"
+        )
+        defer { server.stop() }
+        let listening = #"listening on 127\.0\.0\.1:(\d+)"#
+        try await server.waitUntil("the server to listen") { $0.stderr.range(of: listening, options: .regularExpression) != nil || $0.poll() != nil }
+        let line = try #require(
+            server.stderr.range(of: listening, options: .regularExpression).map { server.stderr[$0] },
+            "server exited before listening: \(server.stderr)"
+        )
+        let portText = String(try #require(Int(line.split(separator: ":").last ?? "")))
+        let url = try #require((try await cli.json(["feed", "url", "--port", portText]) as? [String: String])?["http"])
+        func etag(of head: String) -> String? {
+            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces)
+        }
+        let first = try #require(etag(of: try await curl(["-D", "-", "-o", "/dev/null", url])))
+        // Three revalidations on one connection, then on a new one: 304 each time.
+        let codes = try await curl(["-o", "/dev/null", "-w", "%{http_code} ", "-H", "If-None-Match: \(first)", url, url, url])
+        #expect(codes == "304 304 304 ")
+
+        var current = first
+        for (step, command) in [["import", CLIProcess.samples + "/contacts.vcf"], ["settings", "set", "emoji", "off"]].enumerated() {
+            #expect(try await cli.run(command).status == 0)
+            let head = try await curl(["-D", "-", "-o", "/dev/null", "-H", "If-None-Match: \(current)", url])
+            #expect(head.hasPrefix("HTTP/1.1 200"), "step \(step): \(head)")
+            let tag = try #require(etag(of: head))
+            #expect(tag != current)
+            let again = try await curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(tag)", url])
+            #expect(again == "304", "step \(step)")
+            current = tag
+        }
+    }
+
     /// The feed's JSON twin over the real server: the same list `upcoming
     /// --days 365 --json` prints (pretend time reaches the server too), with a
     /// strong tag and 304, gzip, 404 for a wrong token, and no token in the log.

@@ -29,6 +29,8 @@
     X(icalparameter_new_value) \
     X(icalparser_parse_string) \
     X(icalproperty_add_parameter) \
+    X(icalproperty_as_ical_string_r) \
+    X(icalproperty_free) \
     X(icalproperty_get_description) \
     X(icalproperty_get_summary) \
     X(icalproperty_get_uid) \

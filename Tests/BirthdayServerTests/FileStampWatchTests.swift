@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BirthdayServer
+
+/// The revalidation path's file stamp, kept until the real inotify watch on
+/// the database's folder sees a change: every change is seen by the next
+/// call, and nothing else takes the stamp again.
+@Suite struct FileStampWatchTests {
+    private func append(_ text: String, to path: String) throws {
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+
+    @Test func aKeptStampIsTakenAgainAtOnceAfterEachChangeOfTheDatabaseOrItsLog() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let database = try folder.write("db.sqlite", "0123456789")
+        let log = folder.file("db.sqlite-wal")
+        let watch = FileStampWatch(database: database, log: log)
+        #expect(watch.isWatching)
+
+        let first = watch.current()
+        #expect(first == FileStamp(database: database, log: log))
+        #expect(first.database.size == 10)
+        for _ in 0..<3 { #expect(watch.current() == first) }
+        #expect(watch.stampsTaken == 1)
+
+        try folder.write("db.sqlite-wal", "wal")
+        #expect(watch.current().log.size == 3)
+        try append("more", to: log)
+        #expect(watch.current().log.size == 7)
+        try append("!", to: database)
+        #expect(watch.current().database.size == 11)
+
+        // A new file renamed over the database: another inode, the same size.
+        let replacement = try folder.write("replacement", "01234567890")
+        #expect(rename(replacement, database) == 0)
+        let replaced = watch.current()
+        #expect(replaced.database.inode != first.database.inode)
+        #expect(replaced == FileStamp(database: database, log: log))
+
+        #expect(unlink(log) == 0)
+        #expect(watch.current().log == FileStamp.File(log))
+        #expect(watch.current().log.size == 0)
+
+        let taken = watch.stampsTaken
+        for _ in 0..<3 { _ = watch.current() }
+        #expect(watch.stampsTaken == taken)
+    }
+
+    @Test func withoutAWatchEveryCallTakesTheStamp() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let target = try folder.write("target.sqlite", "data")
+        let link = folder.file("link.sqlite")
+        #expect(symlink(target, link) == 0)
+        let watch = FileStampWatch(database: link, log: link + "-wal")
+        #expect(!watch.isWatching)
+        for _ in 0..<3 { #expect(watch.current().database.size == 4) }
+        #expect(watch.stampsTaken == 3)
+    }
+
+    @Test func aRemovedFolderEndsTheWatchAndTheStampIsTakenEachTime() throws {
+        let folder = try TemporaryDirectory()
+        let database = try folder.write("db.sqlite", "data")
+        let watch = FileStampWatch(database: database, log: database + "-wal")
+        #expect(watch.current().database.size == 4)
+        folder.cleanup()
+        #expect(watch.current().database.size == 0)
+        #expect(!watch.isWatching)
+        let taken = watch.stampsTaken
+        _ = watch.current()
+        #expect(watch.stampsTaken == taken + 1)
+    }
+}
