@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,9 +19,12 @@ import Glibc
 /// rotated token are still seen at once.
 ///
 /// Without a watch (a database that is not a regular file, a symbolic link
-/// whose target lies elsewhere, inotify unavailable, or the folder itself
-/// moved or removed, or the event queue overflowed) every call takes the
-/// stamp, as before.
+/// whose target lies elsewhere, a folder on a file system not known to be
+/// local, inotify unavailable, or the folder itself moved or removed, or the
+/// event queue overflowed) every call takes the stamp, as before. inotify
+/// sees only this machine's writes: on NFS, SMB, a FUSE mount or any file
+/// system not in ``localFileSystems``, another machine's commit would go
+/// unseen, so such a folder is never watched.
 final class FileStampWatch: Sendable {
     private struct State {
         var stamp: FileStamp?
@@ -83,6 +87,7 @@ final class FileStampWatch: Sendable {
         } else {
             folder = "."
         }
+        guard isLocal(folder) else { return -1 }
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return -1 }
         guard inotify_add_watch(descriptor, folder, events) >= 0 else {
@@ -90,6 +95,34 @@ final class FileStampWatch: Sendable {
             return -1
         }
         return descriptor
+    }
+
+    /// File systems only this machine writes to, as `/proc/self/mountinfo`
+    /// names them. Any other (NFS, SMB/CIFS, FUSE, Ceph, 9p, …) may change
+    /// under another machine, which inotify never hears.
+    static let localFileSystems: Set<String> = [
+        "ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "f2fs", "zfs", "overlay", "bcachefs",
+        "reiserfs", "jfs", "nilfs2", "vfat", "exfat", "ntfs3",
+    ]
+
+    /// Whether `folder` lies on a file system in ``localFileSystems``: the
+    /// type of the mount whose point is the longest prefix of its real path.
+    static func isLocal(_ folder: String, mounts: String = "/proc/self/mountinfo") -> Bool {
+        guard let resolved = realpath(folder, nil) else { return false }
+        let path = String(cString: resolved)
+        free(resolved)
+        guard let table = try? String(contentsOfFile: mounts, encoding: .utf8) else { return false }
+        var best: (length: Int, type: Substring)?
+        for line in table.split(separator: "\n") {
+            // "36 35 98:0 /mnt1 /mnt/point rw,noatime master:1 - ext3 /dev/root rw": the fifth
+            // field is the mount point (spaces as \040), the first after " - " the type.
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.endIndex else { continue }
+            let point = fields[4].replacing("\\040", with: " ")
+            let within = point == "/" || path == point || path.hasPrefix(point + "/")
+            if within, point.count > best?.length ?? -1 { best = (point.count, fields[dash + 1]) }
+        }
+        return best.map { localFileSystems.contains(String($0.type)) } ?? false
     }
 
     /// Reads every queued event; whether there was any (or the read failed).
@@ -124,6 +157,7 @@ final class FileStampWatch: Sendable {
     }
     #else
     private static func watch(_ database: String) -> Int32 { -1 }
+    static func isLocal(_ folder: String, mounts: String = "/proc/self/mountinfo") -> Bool { false }
     private static func drain(_ descriptor: inout Int32) -> Bool { true }
     #endif
 }

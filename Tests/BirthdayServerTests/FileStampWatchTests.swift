@@ -76,4 +76,23 @@ import Testing
         _ = watch.current()
         #expect(watch.stampsTaken == taken + 1)
     }
+
+    @Test func onlyAFolderOnALocalFileSystemIsWatched() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        // The test's own folder is on this machine's disk (ext4, tmpfs, overlayfs…).
+        #expect(FileStampWatch.isLocal(folder.path))
+        // procfs is none of the listed ones, as NFS, SMB and FUSE are not.
+        #expect(!FileStampWatch.isLocal("/proc"))
+        #expect(!FileStampWatch.isLocal(folder.file("missing")))
+        // A folder under an NFS mount, as mountinfo lists it; the longest mount point wins.
+        let mounts = try folder.write(
+            "mountinfo",
+            "22 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n"
+                + "40 22 0:40 / \(folder.path)/my\\040home rw,relatime - nfs4 server:/home rw\n"
+        )
+        try FileManager.default.createDirectory(atPath: folder.file("my home/data"), withIntermediateDirectories: true)
+        #expect(!FileStampWatch.isLocal(folder.file("my home/data"), mounts: mounts))
+        #expect(FileStampWatch.isLocal(folder.path, mounts: mounts))
+    }
 }
