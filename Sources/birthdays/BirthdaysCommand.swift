@@ -139,7 +139,11 @@ struct BirthdaysCommand: AsyncParsableCommand {
     /// or a few. Only a command parsed without any objection is taken:
     /// anything else (no such command, a usage error, `--help`, `help`, a
     /// completion request) is parsed again from the root, so what is printed
-    /// then, and its exit status, are the root's, word for word.
+    /// then, and its exit status, are the root's, word for word. Each command
+    /// under the root names `birthdays` as its `_superCommandName`, which
+    /// ArgumentParser reads only of the command a parse starts from: a branch
+    /// then skips the two parsers that look for `--generate-completion-script`
+    /// (a tenth of `upcoming`'s start), and the root still answers it.
     static func parseTypedBranch(_ arguments: [String]) -> sending (any ParsableCommand)? {
         guard let name = arguments.first, !name.hasPrefix("-") else { return nil }
         guard

@@ -2,16 +2,18 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The commands that only read write nothing: the database file keeps its
-/// bytes and no write-ahead log is left with anything in it. (Opening the
-/// database as a writer did write: GRDB fills an empty log by creating and
-/// dropping a table, and the last connection checkpoints it into the file.)
+/// The commands that only read write nothing: the database file is not
+/// written (its bytes and its modification time stay) and no write-ahead log
+/// is left with anything in it. (Opening the database as a writer did
+/// write: GRDB fills an empty log by creating and dropping a table, and the
+/// last connection checkpoints it into the file, the same bytes again.)
 @Suite struct ReadingCommandTests {
     @Test func readingCommandsLeaveTheDatabaseAsItWas() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
         try await Seed.twoPeople(cli)
         let before = try Data(contentsOf: URL(fileURLWithPath: cli.databasePath))
+        let modified = try FileManager.default.attributesOfItem(atPath: cli.databasePath)[.modificationDate] as? Date
         for arguments in [["upcoming", "--days", "365"], ["people"], ["show", "ada"], ["pending"], ["export"], ["settings", "show"]] {
             let result = try await cli.run(arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
@@ -19,6 +21,7 @@ import Testing
         #expect(try await cli.run("upcoming", "--days", "365").stdout.contains("Ada"))
         let after = try Data(contentsOf: URL(fileURLWithPath: cli.databasePath))
         #expect(after == before, "a reading command changed the database file")
+        #expect(try FileManager.default.attributesOfItem(atPath: cli.databasePath)[.modificationDate] as? Date == modified, "written")
         let log = (try? FileManager.default.attributesOfItem(atPath: cli.databasePath + "-wal")[.size] as? NSNumber)?.intValue ?? 0
         #expect(log == 0, "the write-ahead log holds \(log) bytes")
     }
