@@ -69,7 +69,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
             return
         }
         // A database that cannot be read is for the commands that use it to report: here it is the help.
-        guard let database = try? AppDatabase.openFile(at: path, create: false, readOnlyIfNotWritable: true),
+        guard let database = try? AppDatabase.openFile(at: path, create: false, readOnlyIfNotWritable: true, readsOnly: true),
             (try? await database.peopleCount()) == 0
         else { throw CleanExit.helpRequest(self) }
         let onboarded = (try? await database.onboardingMachine().step) == .complete
@@ -107,7 +107,11 @@ struct BirthdaysCommand: AsyncParsableCommand {
         }
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            if let typed = parseTypedBranch(Array(CommandLine.arguments.dropFirst())) {
+                command = typed
+            } else {
+                command = try parseAsRoot()
+            }
         } catch {
             exit(withError: error)
         }
@@ -124,6 +128,40 @@ struct BirthdaysCommand: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The command `arguments` name, parsed with only the branch of the tree
+    /// below their first word (`upcoming`, or `settings` for `settings set
+    /// …`), or `nil` to parse them from the root. ArgumentParser reads the
+    /// options of every command in the tree it is given (their property
+    /// wrappers, through `Mirror` and the runtime's conformance lookups),
+    /// about half of a short command's start; the branch holds one command,
+    /// or a few. Only a command parsed without any objection is taken:
+    /// anything else (no such command, a usage error, `--help`, `help`, a
+    /// completion request) is parsed again from the root, so what is printed
+    /// then, and its exit status, are the root's, word for word. Each command
+    /// under the root names `birthdays` as its `_superCommandName`, which
+    /// ArgumentParser reads only of the command a parse starts from: a branch
+    /// then skips the two parsers that look for `--generate-completion-script`
+    /// (a tenth of `upcoming`'s start), and the root still answers it.
+    static func parseTypedBranch(_ arguments: [String]) -> sending (any ParsableCommand)? {
+        guard let name = arguments.first, !name.hasPrefix("-") else { return nil }
+        guard
+            let branch = configuration.subcommands.first(where: { subcommand in
+                let configuration = subcommand.configuration
+                return configuration.commandName == name || configuration.aliases.contains(name)
+            }),
+            let command = try? branch.parseAsRoot(Array(arguments.dropFirst())),
+            contains(type(of: command), in: branch)
+        else { return nil }
+        return command
+    }
+
+    /// Whether `command` is `branch` or one of the subcommands below it
+    /// (ArgumentParser's own `help` and completion commands are not).
+    private static func contains(_ command: any ParsableCommand.Type, in branch: any ParsableCommand.Type) -> Bool {
+        ObjectIdentifier(command) == ObjectIdentifier(branch)
+            || branch.configuration.subcommands.contains { contains(command, in: $0) }
     }
 
     /// What ArgumentParser prints for a usage error found while parsing

@@ -79,7 +79,7 @@ enum Completions {
         let found = Found()
         let done = DispatchSemaphore(value: 0)
         Task {
-            if let database = try? AppDatabase.openFile(at: path, create: false, readOnlyIfNotWritable: true),
+            if let database = try? AppDatabase.openFile(at: path, create: false, readOnlyIfNotWritable: true, readsOnly: true),
                 let names = try? await read(database)
             {
                 found.names.withLock { $0 = names }

@@ -45,6 +45,8 @@ struct Context: Sendable {
     ///   - readOnly: the command only reads the database, so a database it
     ///     cannot write (its file or folder) is opened read-only instead of
     ///     failing, and a missing one is an error (exit 1) that creates nothing.
+    ///     Unless `longLived`, a current database is opened read-only even
+    ///     when it can be written, so the command writes nothing at all.
     ///   - emptyIfMissing: with `readOnly`, a missing database reads as an
     ///     empty one (in memory) instead of failing (`import --dry-run`).
     ///   - longLived: `run` and `serve`: the file is not read through a
@@ -67,7 +69,13 @@ struct Context: Sendable {
             if emptyIfMissing && !FileManager.default.fileExists(atPath: databasePath) {
                 database = try AppDatabase.inMemory()
             } else {
-                database = try AppDatabase.openFile(at: databasePath, create: false, readOnlyIfNotWritable: true, mapped: !longLived)
+                database = try AppDatabase.openFile(
+                    at: databasePath,
+                    create: false,
+                    readOnlyIfNotWritable: true,
+                    mapped: !longLived,
+                    readsOnly: !longLived
+                )
             }
         } else if Context.isTrial(environment) {
             let copy = try TrialCopy(of: databasePath, environment: environment)

@@ -44,6 +44,40 @@ import Testing
         #expect(applied == ["v1-people"] || applied.first == "v1-people")
     }
 
+    /// A command that only reads opens a current database read-only: it
+    /// writes nothing, not even the table GRDB's pool creates and drops to
+    /// fill an empty write-ahead log, and still reads what a writer commits
+    /// after it opened. When it writes after all (`feed url`'s first token),
+    /// the write goes through a writer opened then, and is read back.
+    @Test func aReadingCommandOpensACurrentDatabaseReadOnly() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let path = dir.file("b.sqlite")
+        let now = Date(timeIntervalSince1970: 1_000)
+        try await AppDatabase.openFile(at: path).setSetting(.deliveryTime, to: "08:30", now: now)
+        let reader = try AppDatabase.openFile(at: path, create: false, readOnlyIfNotWritable: true, readsOnly: true)
+        #expect(try await reader.settings().deliveryTime.description == "08:30")
+        let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        #expect(log == 0, "the write-ahead log holds \(log) bytes: opening wrote")
+        let writer = try AppDatabase.openFile(at: path)
+        try await writer.setSetting(.deliveryTime, to: "09:15", now: now)
+        #expect(try await reader.settings().deliveryTime.description == "09:15")
+        try await reader.setSetting(.deliveryTime, to: "10:00", now: now)
+        #expect(try await reader.settings().deliveryTime.description == "10:00")
+        #expect(try await writer.settings().deliveryTime.description == "10:00")
+    }
+
+    /// A reading command given a database whose schema is not current (here an
+    /// empty file) opens it as a writer and migrates it, as it always did.
+    @Test func aReadingCommandMigratesAnOldDatabase() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let path = try dir.write("b.sqlite", "")
+        let reader = try AppDatabase.openFile(at: path, create: false, readOnlyIfNotWritable: true, readsOnly: true)
+        #expect(try await reader.peopleCount() == 0)
+        #expect(try reader.readNow { db in try AppDatabase.migrator.hasCompletedMigrations(db) })
+    }
+
     @Test func aFileThatIsNotADatabaseIsAClearError() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }

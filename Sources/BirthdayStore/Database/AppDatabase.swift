@@ -1,6 +1,7 @@
 import BirthdayCore
 import Foundation
 import GRDB
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -33,6 +34,15 @@ package final class AppDatabase: Sendable {
     let writer: any DatabaseWriter
     /// Where the database lives, for messages: its file path, or `:memory:`.
     package let path: String
+    /// Whether the file was opened read-only only because the command reads
+    /// (see ``openFile(at:create:readOnlyIfNotWritable:mapped:readsOnly:)``),
+    /// so that a write opens a writer (``writerOnDemand``): `feed url` makes
+    /// the feed's token the first time it is asked for.
+    private let writesOnDemand: Bool
+    /// The writer opened on the first write, when ``writesOnDemand``.
+    private let writerOnDemand = Mutex<AppDatabase?>(nil)
+    /// Whether ``writerOnDemand`` maps the file.
+    private let mapped: Bool
 
     /// Wraps `writer` and migrates its schema forward.
     ///
@@ -41,6 +51,8 @@ package final class AppDatabase: Sendable {
     package init(_ writer: any DatabaseWriter) throws(StoreError) {
         self.writer = writer
         self.path = writer.path
+        self.writesOnDemand = false
+        self.mapped = true
         do {
             try AppDatabase.migrator.migrate(writer)
             // The data revision moves by itself (RevisionRecord), on the connection that writes.
@@ -54,6 +66,8 @@ package final class AppDatabase: Sendable {
     private init(readOnly writer: any DatabaseWriter, path: String) throws(StoreError) {
         self.writer = writer
         self.path = path
+        self.writesOnDemand = false
+        self.mapped = true
         let current: Bool
         do {
             current = try writer.read { db in try AppDatabase.migrator.hasCompletedMigrations(db) }
@@ -65,6 +79,28 @@ package final class AppDatabase: Sendable {
                 path: path,
                 reason: "it is read-only and was written by an older birthdays; open it once with write access to upgrade it"
             )
+        }
+    }
+
+    /// Wraps a connection opened read-only whose schema was found current,
+    /// in a file this process can write.
+    private init(current writer: any DatabaseWriter, path: String, mapped: Bool) {
+        self.writer = writer
+        self.path = path
+        self.writesOnDemand = true
+        self.mapped = mapped
+    }
+
+    /// Where a write goes: this database, or for one opened read-only
+    /// because the command reads, a writer opened (and migrated, a no-op) on
+    /// the first write; its commits are seen by the reads that follow.
+    private func writingDatabase() throws(StoreError) -> AppDatabase {
+        guard writesOnDemand else { return self }
+        return try writerOnDemand.withLock { (opened: inout AppDatabase?) throws(StoreError) -> AppDatabase in
+            if let opened { return opened }
+            let database = try AppDatabase.openFile(at: path, create: false, mapped: mapped)
+            opened = database
+            return database
         }
     }
 
@@ -93,6 +129,17 @@ package final class AppDatabase: Sendable {
     /// file another user owns), the database is opened read-only instead of
     /// failing (see ``openReadOnly(at:)``).
     ///
+    /// A command that only reads and ends soon also passes `readsOnly`: an
+    /// existing file whose schema is current is then opened read-only even
+    /// when it could be written, so the command writes nothing. Opening a
+    /// pool writes: GRDB makes the write-ahead log non-empty by creating and
+    /// dropping a table whenever the `-wal` file is missing or empty, which
+    /// it is after every command (the last connection to close deletes it),
+    /// and the checkpoint as that connection closes syncs the file three
+    /// times. A read-only connection reads what every other connection has
+    /// committed, the daemon's too; a file that needs a migration is opened
+    /// as a writer and migrated, as before.
+    ///
     /// - Parameters:
     ///   - create: whether a missing file is created; without it a missing
     ///     file is ``StoreError/missing(path:)`` and nothing is created.
@@ -102,16 +149,21 @@ package final class AppDatabase: Sendable {
     ///     (``mappedBytes``), which a command that reads every person once
     ///     gains from; `run` and `serve` say no: pages of a shared mapping
     ///     stay resident, which the idle daemon's release cannot hand back.
+    ///   - readsOnly: with `readOnlyIfNotWritable`, open a current database
+    ///     read-only even when it can be written (see above); `serve` says
+    ///     no, its requests read in parallel through a pool.
     /// - Throws: ``StoreError`` when the directory or file cannot be created,
     ///   the file is not a database, or a migration fails.
     package static func openFile(
         at path: String,
         create: Bool = true,
         readOnlyIfNotWritable: Bool = false,
-        mapped: Bool = true
+        mapped: Bool = true,
+        readsOnly: Bool = false
     ) throws(StoreError) -> AppDatabase {
-        if readOnlyIfNotWritable, FileManager.default.fileExists(atPath: path), !isWritable(path) {
-            return try openReadOnly(at: path, mapped: mapped)
+        if readOnlyIfNotWritable, FileManager.default.fileExists(atPath: path) {
+            guard isWritable(path) else { return try openReadOnly(at: path, mapped: mapped) }
+            if readsOnly, let current = openCurrentReadOnly(at: path, mapped: mapped) { return current }
         }
         try prepareFile(at: path, create: create)
         let pool: DatabasePool
@@ -128,6 +180,21 @@ package final class AppDatabase: Sendable {
     static func isWritable(_ path: String) -> Bool {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return access(path, W_OK) == 0 && access(directory, W_OK) == 0
+    }
+
+    /// The writable database at `path` opened read-only, or `nil` when it
+    /// cannot be (its schema needs a migration, or it is no database: the
+    /// writer's opening then migrates it or says what is wrong). Never
+    /// `immutable=1`: another process may write this file.
+    private static func openCurrentReadOnly(at path: String, mapped: Bool) -> AppDatabase? {
+        var configuration = configuration(readOnly: true, mapped: mapped)
+        configuration.readonly = true
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
+        guard (try? queue.read({ db in try AppDatabase.migrator.hasCompletedMigrations(db) })) == true else {
+            try? queue.close()
+            return nil
+        }
+        return AppDatabase(current: queue, path: path, mapped: mapped)
     }
 
     /// Opens an existing database read-only, without migrating it.
@@ -272,6 +339,7 @@ package final class AppDatabase: Sendable {
     /// to what events are made of moves the data revision, stamped `instant`
     /// (`nil`: the real time; see `RevisionRecord`).
     func writeNow<T>(at instant: Date? = nil, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        if writesOnDemand { return try writingDatabase().writeNow(at: instant, body) }
         do {
             return try writer.write { db in
                 try RevisionRecord.beginTransaction(at: instant, db)

@@ -9,6 +9,7 @@ extension BirthdaysCommand {
     struct Announce: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "announce",
+            _superCommandName: "birthdays",
             abstract: "A team room: one 'Happy birthday' message a day, naming everyone of a group whose birthday it is.",
             discussion: """
                 A room is a chat room reached through an Apprise URL (slack://, mmost://, discord://, msteams://, \

@@ -13,6 +13,7 @@ extension BirthdaysCommand {
     struct Channels: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "channels",
+            _superCommandName: "birthdays",
             abstract: "Reach you where you are: add e-mail, ntfy, Gotify and Apprise channels by name, list them, test them.",
             discussion: """
                 Every channel has a name, and is on or off: 'settings set channels' names those that are on, built-in \

@@ -9,6 +9,7 @@ extension BirthdaysCommand {
     struct Deliver: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "deliver",
+            _superCommandName: "birthdays",
             abstract: "Deliver what is due now, once, then reschedule (for a systemd timer instead of the daemon).",
             discussion: """
                 The same pass the daemon makes: due reminders are delivered exactly once (a running daemon and this \

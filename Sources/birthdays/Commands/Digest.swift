@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct DigestCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "digest",
+            _superCommandName: "birthdays",
             abstract: "Print what the next digest of the days ahead will say.",
             discussion: """
                 With the digest setting on (weekly or monthly), birthdays run sends one message listing the days ahead \

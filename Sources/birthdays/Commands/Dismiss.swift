@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Dismiss: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "dismiss",
+            _superCommandName: "birthdays",
             abstract: "Stop a reminder (and its snooze) for this occurrence: it is not sent, retried or snoozed.",
             discussion: "The id as 'birthdays pending' or 'birthdays status' shows it. An id ending in -snooze stops only the snooze."
         )

@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Exclude: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "exclude",
+            _superCommandName: "birthdays",
             abstract: "Leave a person out: no reminders, no feed events (imports keep this choice).",
             discussion: """
                 Undo it with: birthdays include PERSON. It wins over a card's X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR either way. \

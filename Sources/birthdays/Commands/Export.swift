@@ -8,6 +8,7 @@ extension BirthdaysCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
+            _superCommandName: "birthdays",
             abstract: "Write the birthdays as an iCalendar (.ics) feed with alarms.",
             discussion: """
                 One all-day yearly event per birthday and anniversary, with alarms at the delivery time \

@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Groups: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "groups",
+            _superCommandName: "birthdays",
             abstract: "List the groups of your contacts, how many people each holds, and its rule.",
             discussion: """
                 Groups come from the cards: CATEGORIES, Google's labels, Outlook's categories, and group cards (Apple's, \

@@ -8,6 +8,7 @@ extension BirthdaysCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
+            _superCommandName: "birthdays",
             abstract: "Import vCard (2.1, 3.0, 4.0) and CSV exports, vdir folders, or a birthday calendar (.ics).",
             discussion: """
                 Importing the same export again changes nothing; edited contacts are updated in place. \

@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Include: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "include",
+            _superCommandName: "birthdays",
             abstract: "Take a person back in after `exclude`, or despite their card's exclusion (imports keep this choice).",
             discussion: """
                 A card's X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR no longer leaves them out; birthdays exclude PERSON does again. \

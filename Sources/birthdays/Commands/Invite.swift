@@ -8,6 +8,7 @@ extension BirthdaysCommand {
     struct Invite: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "invite",
+            _superCommandName: "birthdays",
             abstract: "Links that collect missing birthdays: whoever opens one can send their name and birthday.",
             discussion: """
                 'birthdays invite Friends' makes a link, served by 'birthdays serve' (or 'run' with the serve setting), \

@@ -8,6 +8,7 @@ extension BirthdaysCommand {
     struct Invites: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "invites",
+            _superCommandName: "birthdays",
             abstract: "The answers that arrived through invitation links: list, accept or reject them.",
             discussion: """
                 'birthdays invites' lists the answers that wait, with the number 'invites accept' and 'invites reject' \

@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct NameDaysCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "name-days",
+            _superCommandName: "birthdays",
             abstract: "Show whose first name or nickname has a name day, on which day and from which list; correct one person's.",
             discussion: """
                 Turn name days on with: birthdays settings set name-days lv (a comma list of countries; off turns them off). \

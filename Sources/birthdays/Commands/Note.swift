@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Note: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "note",
+            _superCommandName: "birthdays",
             abstract: "Keep a short note for a person's day (a gift idea), or clear it.",
             discussion: """
                 The note is yours: no import or sync changes it, and the card's own NOTE is not used. show, upcoming --json, \

@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Notifications: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "notifications",
+            _superCommandName: "birthdays",
             abstract: "Show, enable or disable notifications (the permission, like the system Settings app).",
             discussion: """
                 Status is notDetermined until onboarding asks, authorized, provisional (quiet: reminders go to the log only, until \

@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Onboard: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "onboard",
+            _superCommandName: "birthdays",
             abstract: "Set up birthdays: import contacts, then choose whether to get reminders.",
             discussion: """
                 On a terminal it asks; otherwise give the answers as options: --contacts PATH or --no-contacts, \

@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Pending: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pending",
+            _superCommandName: "birthdays",
             abstract: "List the pending reminders and snoozes, soonest first, each with the short id snooze, dismiss and show take.",
             discussion: "Fire times are shown in your time zone (setting time-zone, else TZ, else the system's)."
         )

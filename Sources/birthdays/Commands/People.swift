@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct People: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "people",
+            _superCommandName: "birthdays",
             abstract: "List everyone in the store with their ids and dates, or those whose name contains PERSON.",
             discussion: "PERSON is compared ignoring case and accents ('ada' lists Ada Lovelace and Adam); an id or p-… id lists that person."
         )

@@ -9,6 +9,7 @@ extension BirthdaysCommand {
     struct Publish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "publish",
+            _superCommandName: "birthdays",
             abstract: "Publish the birthday calendar, alarms included, into a CalDAV calendar the phone syncs.",
             discussion: """
                 Each event of the feed (the same UIDs, dates and alarms as 'birthdays export') becomes one resource, \

@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Remind: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remind",
+            _superCommandName: "birthdays",
             abstract:
                 "Choose a person's reminders: how many days before, through which channels, and weekends on Friday (imports keep these choices).",
             discussion: """

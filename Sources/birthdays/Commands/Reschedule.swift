@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Reschedule: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reschedule",
+            _superCommandName: "birthdays",
             abstract: "Replace the pending reminders with the next ones (at most 64).",
             discussion: """
                 Reminders fire the day before and the day of each birthday and anniversary at the delivery time, \

@@ -10,6 +10,7 @@ extension BirthdaysCommand {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "run",
+            _superCommandName: "birthdays",
             abstract: "Run the delivery daemon: deliver reminders on time, once each.",
             discussion: """
                 Delivers each due reminder exactly once through the 'channels' setting (desktop, command, log), \

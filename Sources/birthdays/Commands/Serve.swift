@@ -11,6 +11,7 @@ extension BirthdaysCommand {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
+            _superCommandName: "birthdays",
             abstract: "Publish the birthdays as a calendar subscription (webcal) over HTTP.",
             discussion: """
                 Serves GET/HEAD /calendar/<token>.ics with ETag and Last-Modified, and GET /healthz. \

@@ -8,6 +8,7 @@ extension BirthdaysCommand {
     struct ServiceCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "service",
+            _superCommandName: "birthdays",
             abstract: "Keep 'birthdays run' running: install or remove it as a systemd user service.",
             discussion: """
                 'install' writes ~/.config/systemd/user/birthdays.service with this binary and the database filled in, \

@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct SettingsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "settings",
+            _superCommandName: "birthdays",
             abstract: "Show or change settings.",
             // One line per setting in --help; no blank line, which the man page would warn about.
             discussion: "Every setting and the values it takes:\n"

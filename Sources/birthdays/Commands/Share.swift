@@ -8,6 +8,7 @@ extension BirthdaysCommand {
     struct ShareCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "share",
+            _superCommandName: "birthdays",
             abstract: "Links for family or a team: the page, feed and list of some groups only.",
             discussion: """
                 Each share has its own secret link, served by 'birthdays serve' (or 'run' with the serve setting): the \

@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
+            _superCommandName: "birthdays",
             abstract: "Show one person: dates, next birthday and anniversary, age (what a click on a reminder shows).",
             discussion: """
                 PERSON is an id (as stored, or its public p-… form), a reminder's id (r-3f9c from 'birthdays pending'), \

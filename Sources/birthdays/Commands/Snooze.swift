@@ -8,6 +8,7 @@ extension BirthdaysCommand {
     struct Snooze: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "snooze",
+            _superCommandName: "birthdays",
             abstract: "Show a reminder again later (as <id>-snooze); one that has not fired yet is postponed.",
             discussion: """
                 The id is the short one 'birthdays pending' shows (such as r-3f9c), the one in the log line or 'birthdays status' \

@@ -4,6 +4,7 @@ extension BirthdaysCommand {
     struct Sources: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sources",
+            _superCommandName: "birthdays",
             abstract: "Follow contact sources: .vcf/.csv files, vdir folders and CardDAV address books.",
             discussion: """
                 A source owns the contacts it brought: a contact deleted at the source leaves on the next sync, \

@@ -8,6 +8,7 @@ extension BirthdaysCommand {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
+            _superCommandName: "birthdays",
             abstract: "Show the daemon, permission, channels, pending reminders and recent deliveries.",
             discussion: """
                 Recent problems are failed, missed, interrupted and retrying reminders of the last --days days. \

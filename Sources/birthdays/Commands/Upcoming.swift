@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Upcoming: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "upcoming",
+            _superCommandName: "birthdays",
             abstract: "List the next birthdays and anniversaries, nearest first.",
             discussion: "Dates are computed in your time zone (setting time-zone, else TZ, else the system's)."
         )

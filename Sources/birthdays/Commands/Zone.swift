@@ -7,6 +7,7 @@ extension BirthdaysCommand {
     struct Zone: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "zone",
+            _superCommandName: "birthdays",
             abstract: "Choose the time zone a person's birthday begins in (imports keep this choice).",
             discussion: """
                 ZONE is an IANA name (Asia/Tokyo) or a UTC offset (+09:00, -0500, +05:45); local makes the person's \
