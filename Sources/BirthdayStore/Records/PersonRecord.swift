@@ -286,15 +286,6 @@ extension PersonRecord {
         nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported, channels, weekend, cardZone, zoneChoice
         """
 
-    var arguments: StatementArguments {
-        [
-            id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
-            birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
-            invalidDates, fingerprint, excluded, createdAt, updatedAt,
-            nickname, deathDate, excludedInCard, exclusionChoice?.rawValue, reminderDays, imported, channels, weekend, cardZone, zoneChoice,
-        ]
-    }
-
     /// Inserts or replaces the row through one cached statement: the import's
     /// hot path (GRDB's Codable persistence costs several times more per row).
     ///
@@ -303,11 +294,44 @@ extension PersonRecord {
     /// (``CalendarDateRecord/replace(personID:with:_:)``, ``ContactPointRecord/replace(personID:with:_:)``), as the import does;
     /// to change a column of an existing person, use an `UPDATE`.
     func upsert(_ db: Database) throws {
-        let statement = try db.cachedStatement(
+        let statement = try RowStatement(
+            db,
             sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         )
-        statement.setUncheckedArguments(arguments)
-        try statement.execute()
+        // In columnList's order.
+        try statement.execute { row in
+            row.text(id)
+            row.text(name)
+            row.text(namePrefix)
+            row.text(givenName)
+            row.text(additionalName)
+            row.text(familyName)
+            row.text(nameSuffix)
+            row.text(sourceFile)
+            row.int(sourceIndex)
+            row.int(sourceLine)
+            row.int(birthdayYear)
+            row.int(birthdayMonth)
+            row.int(birthdayDay)
+            row.int(anniversaryYear)
+            row.int(anniversaryMonth)
+            row.int(anniversaryDay)
+            row.text(invalidDates)
+            row.text(fingerprint)
+            row.bool(excluded)
+            row.double(createdAt)
+            row.double(updatedAt)
+            row.text(nickname)
+            row.text(deathDate)
+            row.bool(excludedInCard)
+            row.text(exclusionChoice?.rawValue)
+            row.text(reminderDays)
+            row.bool(imported)
+            row.text(channels)
+            row.text(weekend)
+            row.text(cardZone)
+            row.text(zoneChoice)
+        }
     }
 }
 
