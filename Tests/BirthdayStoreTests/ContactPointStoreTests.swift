@@ -206,4 +206,30 @@ import Testing
         #expect(report.updated == 1)
         #expect(try await rows(upgraded, "ada") == ["0 phone +44 20 7946 0000"])
     }
+
+    /// The rows the import binds straight into SQLite (``RowStatement``): an
+    /// empty text is stored as '', not NULL; a refused row throws SQLite's
+    /// error and leaves the statement usable for the next row.
+    @Test func rowsBoundDirectlyKeepEmptyTextAndReportARefusedRow() async throws {
+        let database = try AppDatabase.inMemory()
+        _ = try await importing(Self.card(), into: database)
+        try await database.write { db in
+            try ContactPointRecord.insert(personID: "ada", [ContactPoint(kind: .impp, value: "")], db)
+        }
+        #expect(
+            try await database.read { db in try String.fetchOne(db, sql: "SELECT quote(value) FROM contactPoint WHERE personId = 'ada'") } == "''"
+        )
+        #expect(try await database.read { db in try String.fetchOne(db, sql: "SELECT quote(namePrefix) FROM person WHERE id = 'ada'") } == "''")
+        let refused = await #expect(throws: StoreError.self) {
+            try await database.write { db in
+                // Position 0 is taken: the primary key refuses the row.
+                try ContactPointRecord.insert(personID: "ada", [ContactPoint(kind: .email, value: "ada@example.org")], db)
+            }
+        }
+        #expect(refused.map(String.init(describing:))?.contains("UNIQUE constraint failed: contactPoint.personId, contactPoint.position") == true)
+        try await database.write { db in
+            try ContactPointRecord.replace(personID: "ada", with: [ContactPoint(kind: .email, value: "ada@example.org")], db)
+        }
+        #expect(try await rows(database, "ada") == ["0 email ada@example.org"])
+    }
 }
