@@ -86,6 +86,8 @@ let package = Package(
             dependencies: [
                 "BirthdayCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the import's rows bound directly (RowStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

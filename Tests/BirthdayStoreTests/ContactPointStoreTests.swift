@@ -155,4 +155,81 @@ import Testing
         // Once: the next sync reads nothing.
         #expect(try await sync(upgraded).unchanged == 1)
     }
+
+    /// Migration `v28-compact-contact-points`: the table becomes its own
+    /// primary-key index (WITHOUT ROWID), with every row a database of the
+    /// version before held, and every way the store reads and writes it working.
+    @Test func theCompactTableKeepsEveryRowOfTheVersionBefore() async throws {
+        let path = directory.file("old.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try AppDatabase.migrator.migrate(queue, upTo: "v27-invitations")
+        try await queue.write { db in
+            for id in ["ada", "alan"] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO person (id, name, sourceFile, sourceIndex, sourceLine, birthdayYear, birthdayMonth, birthdayDay,
+                                            fingerprint, excluded, createdAt, updatedAt, imported)
+                        VALUES (?, ?, '/contacts.vcf', 0, 1, 1990, 3, 10, 'old', 0, 0, 0, 1)
+                        """,
+                    arguments: [id, id.capitalized]
+                )
+            }
+            // Written out of order, as edits leave them.
+            for (id, position, kind, value) in [
+                ("alan", 0, "phone", "+44 20 7946 0001"), ("ada", 1, "impp", "xmpp:ada@example.org"), ("ada", 0, "email", "ada@example.org"),
+            ] {
+                try db.execute(
+                    sql: "INSERT INTO contactPoint (personId, position, kind, value) VALUES (?, ?, ?, ?)",
+                    arguments: [id, position, kind, value]
+                )
+            }
+        }
+        try queue.close()
+
+        let upgraded = try AppDatabase.openFile(at: path)
+        let schema = try await upgraded.read { db in
+            try String.fetchAll(db, sql: "SELECT coalesce(sql, name) FROM sqlite_master WHERE tbl_name = 'contactPoint' ORDER BY name")
+        }
+        #expect(schema.count == 1)
+        #expect(schema.first?.contains("WITHOUT ROWID") == true)
+        #expect(try await rows(upgraded, "ada") == ["0 email ada@example.org", "1 impp xmpp:ada@example.org"])
+        #expect(try await rows(upgraded, "alan") == ["0 phone +44 20 7946 0001"])
+        #expect(try await upgraded.person(id: "ada")?.contactPoints.map(\.uri) == ["mailto:ada@example.org", "xmpp:ada@example.org"])
+        #expect(try await upgraded.people().map(\.contactPoints.count) == [2, 1])
+        // The foreign key still holds, and still cascades.
+        #expect(try await upgraded.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count } == 0)
+        try await upgraded.write { db in try db.execute(sql: "DELETE FROM person WHERE id = 'alan'") }
+        #expect(try await rows(upgraded, "alan") == [])
+        #expect(try await upgraded.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contactPoint") } == 2)
+        // An import writes it as before: an edited card replaces the rows.
+        let report = try await importing(Self.card("TEL:+44 20 7946 0000"), into: upgraded)
+        #expect(report.updated == 1)
+        #expect(try await rows(upgraded, "ada") == ["0 phone +44 20 7946 0000"])
+    }
+
+    /// The rows the import binds straight into SQLite (``RowStatement``): an
+    /// empty text is stored as '', not NULL; a refused row throws SQLite's
+    /// error and leaves the statement usable for the next row.
+    @Test func rowsBoundDirectlyKeepEmptyTextAndReportARefusedRow() async throws {
+        let database = try AppDatabase.inMemory()
+        _ = try await importing(Self.card(), into: database)
+        try await database.write { db in
+            try ContactPointRecord.insert(personID: "ada", [ContactPoint(kind: .impp, value: "")], db)
+        }
+        #expect(
+            try await database.read { db in try String.fetchOne(db, sql: "SELECT quote(value) FROM contactPoint WHERE personId = 'ada'") } == "''"
+        )
+        #expect(try await database.read { db in try String.fetchOne(db, sql: "SELECT quote(namePrefix) FROM person WHERE id = 'ada'") } == "''")
+        let refused = await #expect(throws: StoreError.self) {
+            try await database.write { db in
+                // Position 0 is taken: the primary key refuses the row.
+                try ContactPointRecord.insert(personID: "ada", [ContactPoint(kind: .email, value: "ada@example.org")], db)
+            }
+        }
+        #expect(refused.map(String.init(describing:))?.contains("UNIQUE constraint failed: contactPoint.personId, contactPoint.position") == true)
+        try await database.write { db in
+            try ContactPointRecord.replace(personID: "ada", with: [ContactPoint(kind: .email, value: "ada@example.org")], db)
+        }
+        #expect(try await rows(database, "ada") == ["0 email ada@example.org"])
+    }
 }

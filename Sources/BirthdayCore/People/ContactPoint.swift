@@ -44,8 +44,12 @@ public struct ContactPoint: Hashable, Sendable {
     /// address a URI scheme (`xmpp:`) and text after it. No control character
     /// and at most ``maxLength`` characters in any.
     public static func read(_ kind: Kind, _ raw: String) -> Result<ContactPoint, Rejection> {
-        // On UTF-8 bytes: every import reads one per EMAIL and TEL line.
-        let bytes = Array(raw.utf8)
+        // On the string's own UTF-8 bytes, not a copy: every import reads one per EMAIL and TEL line.
+        var raw = raw
+        return raw.withUTF8 { read(kind, bytes: $0) }
+    }
+
+    private static func read(_ kind: Kind, bytes: UnsafeBufferPointer<UInt8>) -> Result<ContactPoint, Rejection> {
         var start = 0
         var end = bytes.count
         while start < end && isSpace(bytes, start) { start += 1 }
@@ -117,7 +121,7 @@ public struct ContactPoint: Hashable, Sendable {
     }
 
     /// A space, a tab, a line break, or a no-break space (`C2 A0`) starting at `i` or ending at it.
-    private static func isSpace(_ bytes: [UInt8], _ i: Int) -> Bool {
+    private static func isSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
         let b = bytes[i]
         if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { return true }
         if b == 0xC2 { return i + 1 < bytes.count && bytes[i + 1] == 0xA0 }
@@ -127,7 +131,7 @@ public struct ContactPoint: Hashable, Sendable {
     private static let phoneSeparators: Set<UInt8> = Set(" +-.()/*#".utf8)
 
     /// A letter, then letters, digits, `+ - .` (RFC 3986 §3.1).
-    private static func isScheme(_ bytes: ArraySlice<UInt8>) -> Bool {
+    private static func isScheme(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         guard let first = bytes.first, ASCII.upperCased(first) >= UInt8(ascii: "A"), ASCII.upperCased(first) <= UInt8(ascii: "Z") else {
             return false
         }
@@ -289,13 +293,28 @@ public enum ContactPoints {
             return a.order < b.order
         }
         var points: [ContactPoint] = []
+        // Each point's URI, lower-cased, once it was needed (then once per point, not once per pair).
+        var uris: [String?] = []
         for entry in read {
             // The URI is worked out only against another point of the same kind (most cards have one of each).
             let point = entry.point
-            if points.contains(where: { $0.kind == point.kind && ($0.value == point.value || $0.uri.lowercased() == point.uri.lowercased()) }) {
-                continue
+            var uri: String?
+            var seen = false
+            for k in points.indices where points[k].kind == point.kind {
+                if points[k].value == point.value {
+                    seen = true
+                    break
+                }
+                if uris[k] == nil { uris[k] = points[k].uri.lowercased() }
+                if uri == nil { uri = point.uri.lowercased() }
+                if uris[k] == uri {
+                    seen = true
+                    break
+                }
             }
+            if seen { continue }
             points.append(point)
+            uris.append(uri)
             if points.count == limit { break }
         }
         return points

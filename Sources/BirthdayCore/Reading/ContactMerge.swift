@@ -52,42 +52,43 @@ package enum ContactMerge {
         byID.reserveCapacity(contacts.count)
         var people: [Person] = []
         people.reserveCapacity(contacts.count)
-        for contact in contacts {
+        // Each contact read in place: a copy of a `ParsedContact` retains every one of its fields.
+        for index in contacts.indices {
             // A group card is no person, with dates or without (``ContactGroups``).
-            if contact.groupCard != nil { continue }
+            if contacts[index].groupCard != nil { continue }
             // Neither a name nor a date: nothing to keep.
-            guard !isEmpty(contact) else {
+            guard !isEmpty(contacts[index]) else {
                 report.emptySkipped += 1
                 continue
             }
-            if !contact.hasDates { report.withoutDates += 1 }
+            if !contacts[index].hasDates { report.withoutDates += 1 }
             let id: String
-            if let uid = contact.uid, let fromUID = PersonID.fromUID(uid) {
+            if let uid = contacts[index].uid, let fromUID = PersonID.fromUID(uid) {
                 id = fromUID
             } else {
-                let key = contact.derivationKey
-                let slot = contact.source.file + "\u{1F}" + key
+                let key = contacts[index].derivationKey
+                let slot = contacts[index].source.file + "\u{1F}" + key
                 let ordinal = ordinals[slot, default: 0]
                 ordinals[slot] = ordinal + 1
                 id = PersonID.derived(key: key, ordinal: ordinal)
             }
             var person = Person(
                 id: id,
-                name: contact.displayName,
-                nameParts: contact.nameParts,
-                nickname: contact.nickname ?? "",
-                source: contact.source,
-                birthday: contact.birthday,
-                anniversary: contact.anniversary,
-                alternateDates: contact.alternateDates,
-                invalidDates: contact.invalidDates,
-                exclusion: Exclusion(card: contact.excludedInCard),
-                deathDate: contact.deathDate,
-                contactPoints: contact.contactPoints
+                name: contacts[index].displayName,
+                nameParts: contacts[index].nameParts,
+                nickname: contacts[index].nickname ?? "",
+                source: contacts[index].source,
+                birthday: contacts[index].birthday,
+                anniversary: contacts[index].anniversary,
+                alternateDates: contacts[index].alternateDates,
+                invalidDates: contacts[index].invalidDates,
+                exclusion: Exclusion(card: contacts[index].excludedInCard),
+                deathDate: contacts[index].deathDate,
+                contactPoints: contacts[index].contactPoints
             )
-            person.groups = contact.groups
-            person.labelledDates = contact.labelledDates
-            person.cardZone = contact.zone
+            person.groups = contacts[index].groups
+            person.labelledDates = contacts[index].labelledDates
+            person.cardZone = contacts[index].zone
             if let existing = byID[id] {
                 people[existing] = fold(people[existing], person, report: &report)
             } else {

@@ -24,20 +24,22 @@ extension ContactPoint.Kind: DatabaseValueConvertible {}
 extension ContactPointRecord {
     /// Replaces the contact points of one person with `points`, in their order.
     static func replace(personID: String, with points: [ContactPoint], _ db: Database) throws {
-        // Cached statements: the import's hot path writes these for every person with a way to reach them.
-        let delete = try db.cachedStatement(sql: "DELETE FROM contactPoint WHERE personId = ?")
-        delete.setUncheckedArguments([personID])
-        try delete.execute()
+        // Cached statements bound directly (``RowStatement``): the import's hot path writes these for every person with a way to reach them.
+        try RowStatement(db, sql: "DELETE FROM contactPoint WHERE personId = ?").execute { $0.text(personID) }
         try insert(personID: personID, points, db)
     }
 
     /// Writes the contact points of a person who has none yet (just added).
     static func insert(personID: String, _ points: [ContactPoint], _ db: Database) throws {
         guard !points.isEmpty else { return }
-        let insert = try db.cachedStatement(sql: "INSERT INTO contactPoint (personId, position, kind, value) VALUES (?, ?, ?, ?)")
+        let insert = try RowStatement(db, sql: "INSERT INTO contactPoint (personId, position, kind, value) VALUES (?, ?, ?, ?)")
         for (position, point) in points.enumerated() {
-            insert.setUncheckedArguments([personID, position, point.kind.rawValue, point.value])
-            try insert.execute()
+            try insert.execute { row in
+                row.text(personID)
+                row.int(position)
+                row.text(point.kind.rawValue)
+                row.text(point.value)
+            }
         }
     }
 

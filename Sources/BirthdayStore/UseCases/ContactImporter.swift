@@ -235,25 +235,28 @@ package struct ContactImporter: Sendable {
     /// Reports dates whose year lies after `today` (a typo, usually): they
     /// are kept, and get no age and no reminder until the date itself.
     static func reportFutureDates(_ people: [Person], today: LocalDate, report: inout ImportReport) {
-        for person in people {
+        // Each person read in place: a copy of a `Person` retains every one of its fields.
+        for index in people.indices {
             for kind in EventKind.allCases {
-                guard let date = person.date(of: kind), date.isInFuture(of: today), let year = date.year else { continue }
+                guard let date = people[index].date(of: kind), date.isInFuture(of: today), let year = date.year else { continue }
+                let source = people[index].source
                 let noun = kind == .birthday ? "birth date" : "anniversary"
                 report.problems.append(
                     ImportProblem(
-                        file: person.source.file,
-                        line: person.source.line,
+                        file: source.file,
+                        line: source.line,
                         message: "the \(noun) is in the future (year \(year)); no reminder or age before it"
                     )
                 )
             }
-            for alternate in person.alternateDates {
+            for alternate in people[index].alternateDates {
                 guard alternate.date.isInFuture(of: today), let day = alternate.date.gregorian else { continue }
+                let source = people[index].source
                 let noun = alternate.kind == .birthday ? "birth date" : "anniversary"
                 report.problems.append(
                     ImportProblem(
-                        file: person.source.file,
-                        line: person.source.line,
+                        file: source.file,
+                        line: source.line,
                         message: "the \(alternate.date.calendar.rawValue) \(noun) is in the future (\(day.year)); no reminder or age before it"
                     )
                 )
