@@ -35,17 +35,70 @@ const struct clibxml2_functions *clibxml2_load(const char **failure) {
 /* XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NONET | XML_PARSE_NOCDATA
  * (parser.h, xmlParserOption). Not XML_PARSE_NOENT (entity substitution) nor
  * XML_PARSE_DTDLOAD: an answer never makes libxml2 read a file or the network. */
-enum { READER_OPTIONS = (1 << 5) | (1 << 6) | (1 << 11) | (1 << 14) };
+enum { PARSER_OPTIONS = (1 << 5) | (1 << 6) | (1 << 11) | (1 << 14) };
 
-static void quiet(void *argument, const char *text, int severity, void *locator) {
-    (void)argument;
-    (void)text;
-    (void)severity;
-    (void)locator;
+/* libxml2's xmlSAXHandler (parser.h), as it has been laid out since 2.6:
+ * the SAX1 callbacks, then `initialized`, then the SAX2 ones. Only the
+ * callbacks set below are used; a NULL one is skipped by libxml2. */
+struct sax_handler {
+    void *sax1_before_characters[17];
+    void (*characters)(void *, const clibxml2_char *, int);
+    void (*ignorable_whitespace)(void *, const clibxml2_char *, int);
+    void *sax1_after_characters[6];
+    void (*cdata_block)(void *, const clibxml2_char *, int);
+    void *external_subset;
+    unsigned int initialized;
+    void *private_data;
+    void (*start_element_ns)(void *, const clibxml2_char *, const clibxml2_char *, const clibxml2_char *, int, const clibxml2_char **, int,
+                             int, const clibxml2_char **);
+    void (*end_element_ns)(void *, const clibxml2_char *, const clibxml2_char *, const clibxml2_char *);
+    void (*structured_error)(void *, void *);
+};
+
+/* XML_SAX2_MAGIC: the handler has the SAX2 callbacks above. */
+enum { SAX2_MAGIC = 0xDEEDBEAF };
+
+static void push_start(void *user, const clibxml2_char *name, const clibxml2_char *prefix, const clibxml2_char *uri, int namespaces,
+                       const clibxml2_char **declared, int attributes, int defaulted, const clibxml2_char **values) {
+    (void)prefix;
+    (void)namespaces;
+    (void)declared;
+    (void)attributes;
+    (void)defaulted;
+    (void)values;
+    const struct clibxml2_push_events *events = user;
+    events->start(events->context, name, uri);
 }
 
-clibxml2_reader *clibxml2_reader_open(const struct clibxml2_functions *functions, const char *buffer, int size) {
-    clibxml2_reader *reader = functions->xmlReaderForMemory(buffer, size, NULL, NULL, READER_OPTIONS);
-    if (reader != NULL) functions->xmlTextReaderSetErrorHandler(reader, quiet, NULL);
-    return reader;
+static void push_end(void *user, const clibxml2_char *name, const clibxml2_char *prefix, const clibxml2_char *uri) {
+    (void)prefix;
+    const struct clibxml2_push_events *events = user;
+    events->end(events->context, name, uri);
+}
+
+static void push_text(void *user, const clibxml2_char *bytes, int size) {
+    const struct clibxml2_push_events *events = user;
+    events->text(events->context, bytes, size);
+}
+
+static void push_quiet(void *user, void *error) {
+    (void)user;
+    (void)error;
+}
+
+static const struct sax_handler push_handler = {
+    .characters = push_text,
+    .ignorable_whitespace = push_text,
+    .cdata_block = push_text,
+    .initialized = SAX2_MAGIC,
+    .start_element_ns = push_start,
+    .end_element_ns = push_end,
+    .structured_error = push_quiet,
+};
+
+clibxml2_parser *clibxml2_push_open(const struct clibxml2_functions *functions, const struct clibxml2_push_events *events) {
+    /* libxml2 copies the handler; `events` is the parser's user data. */
+    clibxml2_parser *parser = functions->xmlCreatePushParserCtxt((void *)&push_handler, (void *)events, NULL, 0, NULL);
+    if (parser != NULL) functions->xmlCtxtUseOptions(parser, PARSER_OPTIONS);
+    return parser;
 }

@@ -107,6 +107,14 @@ import Testing
         #expect(answer?.responses.first?.href.contains(hostname) != true)
     }
 
+    /// Hrefs, tags and tokens are trimmed on their bytes; the result is Foundation's.
+    @Test(arguments: [
+        "", " ", "\r\n\t", "abc", "  /book/a.vcf\n", "\"etag\"\r\n  ", "\u{A0}x\u{A0}", " \u{2003}x", "x\u{85}", " é ", "\n\u{3000}\n",
+    ])
+    func trimsAsFoundationDoes(text: String) {
+        #expect(WebDAVXML.trimmed(text) == text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     @Test func escapesRequestText() {
         #expect(WebDAVXML.escape("a&b<c>") == "a&amp;b&lt;c&gt;")
         #expect(CardDAVRequests.multiget(["/a&b.vcf"]).contains("<d:href>/a&amp;b.vcf</d:href>"))

@@ -230,6 +230,50 @@ import Testing
         #expect(!MassRemoval.needsConfirmation(removing: 5, of: 11))
     }
 
+    // MARK: - A first sync of many cards
+
+    /// More cards than ``SourceSync/concurrencyThreshold``: read in parts on
+    /// every core, then written in one transaction, with the same result as
+    /// reading them one after the other: a person two cards bring is one
+    /// person (the later card merged into the earlier), and a card that is
+    /// not a card is reported with its file and kept out.
+    @Test func aFirstSyncOfManyCardsIsReadInPartsAndWrittenAsOne() async throws {
+        let bed = try Bed()
+        defer { bed.folder.cleanup() }
+        for index in 0..<100 where ![10, 50, 90].contains(index) {
+            let name = String(format: "c%03d", index)
+            try bed.card("book/\(name).vcf", uid: name, name: "Person \(name)", birthday: String(format: "19%02d-03-04", index))
+        }
+        try bed.card("book/c010.vcf", uid: "twin", name: "Twin", birthday: "1990-01-01")
+        try bed.card("book/c090.vcf", uid: "twin", name: "Twin", anniversary: "2015-06-20")
+        try bed.write("book/c050.vcf", "\u{0}\u{1}binary")
+        let source = try await bed.add("book", .vdir, "book")
+
+        let first = try await bed.sync(source)
+        #expect(first.error == nil)
+        #expect(first.counts == [98, 0, 0, 0])
+        #expect(!first.problems.isEmpty)
+        #expect(first.problems.allSatisfy { $0.file.hasSuffix("book/c050.vcf") })
+        #expect(first.problems.contains { $0.message == "not a contact card; kept as it was" })
+        let people = try await bed.people()
+        #expect(people.count == 98)
+        #expect(people.contains("twin Twin 1990-01-01 2015-06-20"))
+        #expect(people.contains("c099 Person c099 1999-03-04 -"))
+        #expect(try await bed.sync(source).counts == [0, 0, 0, 98])
+
+        // The parts give the items of the serial reading, in the same order.
+        let items = (0..<100).map { index in
+            let text = index == 50 ? "" : "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:u\(index)\r\nFN:N \(index)\r\nBDAY:1980-01-02\r\nEND:VCARD\r\n"
+            return SourceItem(href: "/book/\(index).vcf", etag: "e\(index)", location: "/book/\(index).vcf", content: Data(text.utf8))
+        }
+        let parts = SourceSync.parse(items, referenceYear: 2026)
+        let serial = items.map { SourceSync.parse($0, referenceYear: 2026) }
+        #expect(parts.map(\.href) == serial.map(\.href))
+        #expect(parts.map { $0.people.map(\.fingerprint) } == serial.map { $0.people.map(\.fingerprint) })
+        #expect(parts.map(\.problems) == serial.map(\.problems))
+        #expect(parts.map(\.readable) == items.indices.map { $0 != 50 })
+    }
+
     // MARK: - Several owners
 
     @Test func aPersonInTwoSourcesStaysOnePersonUntilBothLoseThem() async throws {

@@ -91,12 +91,14 @@ package struct CardDAVReader: SourceReader {
     {
         let full = token == nil
         var token = token
-        var cards: [String: (etag: String, data: String?)] = [:]
-        var deleted = Set<String>()
+        let found = Listing(book: book)
         var rounds = 0
         while true {
             rounds += 1
-            let reply = try await session.send("REPORT", book, depth: "0", body: CardDAVRequests.syncCollection(token: token))
+            found.truncated = false
+            // Each response is taken as soon as it has arrived, while the rest is still on its way.
+            let stream = try multistatusStream(book) { found.take($0) }
+            let reply = try await session.send("REPORT", book, depth: "0", body: CardDAVRequests.syncCollection(token: token), streamingTo: stream)
             if reply.status != 207 {
                 if token != nil, [403, 409, 412].contains(reply.status),
                     WebDAVXML.errorConditions(reply.body).contains(.dav("valid-sync-token")) || reply.status == 409
@@ -106,44 +108,28 @@ package struct CardDAVReader: SourceReader {
                 if token == nil, [400, 403, 405, 415, 422, 501].contains(reply.status) { return nil }
                 throw failure(reply, book)
             }
-            let answer = try multistatus(reply, book)
-            var truncated = false
-            for response in answer.responses {
-                guard let href = member(response.href, of: book) else {
-                    if response.status == 507 { truncated = true }
-                    continue
-                }
-                if response.status == 404 {
-                    cards[href] = nil
-                    deleted.insert(href)
-                } else if let etag = response.text(.getETag) {
-                    deleted.remove(href)
-                    cards[href] = (etag, response.properties[.addressData]?.text)
-                }
-            }
-            guard let next = answer.syncToken, !next.isEmpty else {
+            guard let next = stream.syncToken, !next.isEmpty else {
                 throw .badResponse(url: DAVSession.display(book), reason: "the sync-collection answer has no sync-token")
             }
             token = next
             // A truncated answer (507 for the book itself) goes on from its token;
             // one still truncated after 100 requests is a partial listing, which
             // must never remove anyone.
-            guard truncated else { break }
+            guard found.truncated else { break }
             guard rounds < 100 else {
                 throw .badResponse(url: DAVSession.display(book), reason: "the sync-collection answer was still truncated after 100 requests")
             }
         }
+        let cards = found.cards
+        let deleted = found.deleted
         // Members whose tag the last sync already had need no reading.
-        var wanted: [String: (etag: String, data: String?)] = [:]
-        for (href, card) in cards where snapshot.items[href] != card.etag {
-            wanted[href] = card
-        }
         var items: [SourceItem] = []
         var problems: [ImportProblem] = []
         var missing: [String] = []
-        for (href, card) in wanted.sorted(by: { $0.key < $1.key }) {
+        for href in cards.keys.sorted() {
+            guard let card = cards[href], snapshot.items[href] != card.etag else { continue }
             if let data = card.data, !data.isEmpty {
-                items.append(SourceItem(href: href, etag: card.etag, location: location(href, book), content: Data(data.utf8)))
+                items.append(SourceItem(href: href, etag: card.etag, location: location(href, book), content: data))
             } else {
                 missing.append(href)
             }
@@ -216,7 +202,41 @@ package struct CardDAVReader: SourceReader {
         return (items, problems)
     }
 
+    /// What the rounds of one sync-collection found, response by response.
+    private final class Listing {
+        let book: URL
+        /// Member → its tag and card (`nil`: sent without `address-data`).
+        var cards: [String: (etag: String, data: Data?)] = [:]
+        var deleted = Set<String>()
+        /// The book itself answered 507: the listing goes on from the new token.
+        var truncated = false
+
+        init(book: URL) { self.book = book }
+
+        func take(_ response: DAVResponse) {
+            guard let href = CardDAVReader.member(response.href, of: book) else {
+                if response.status == 507 { truncated = true }
+                return
+            }
+            if response.status == 404 {
+                cards[href] = nil
+                deleted.insert(href)
+            } else if let etag = response.text(.getETag) {
+                deleted.remove(href)
+                cards[href] = (etag, response.properties[.addressData].map { Data($0.text.utf8) })
+            }
+        }
+    }
+
     // MARK: - Helpers
+
+    static func multistatusStream(_ url: URL, each: @escaping (DAVResponse) -> Void) throws(SourceError) -> MultistatusStream {
+        do {
+            return try MultistatusStream(each: each)
+        } catch {
+            throw .badResponse(url: DAVSession.display(url), reason: error.description)
+        }
+    }
 
     static func multistatus(_ reply: DAVSession.Reply, _ url: URL) throws(SourceError) -> Multistatus {
         do {

@@ -102,6 +102,24 @@ final class DAVSession: Sendable {
         try await send(method, url, depth: depth, headers: [], body: body.map { Array($0.utf8) }, contentType: "application/xml; charset=utf-8")
     }
 
+    /// Sends `method` to `url` with an XML body; a `207 Multi-Status` answer
+    /// is read into `stream` piece by piece as it arrives (its reply's `body`
+    /// is then empty), any other answer whole, as ``send(_:_:depth:body:)`` does.
+    ///
+    /// - Throws: ``SourceError/network(url:reason:)`` when there is no answer,
+    ///   ``SourceError/badResponse(url:reason:)`` when the multistatus cannot be read.
+    func send(_ method: String, _ url: URL, depth: String?, body: String?, streamingTo stream: MultistatusStream) async throws(SourceError) -> Reply {
+        try await send(
+            method,
+            url,
+            depth: depth,
+            headers: [],
+            body: body.map { Array($0.utf8) },
+            contentType: "application/xml; charset=utf-8",
+            stream: stream
+        )
+    }
+
     /// Sends `method` to `url` with these extra headers (`If-Match` …) and
     /// a body of `contentType`, and returns the answer, whatever its status.
     ///
@@ -112,7 +130,8 @@ final class DAVSession: Sendable {
         depth: String?,
         headers: [(String, String)],
         body: [UInt8]?,
-        contentType: String
+        contentType: String,
+        stream: MultistatusStream? = nil
     ) async throws(SourceError) -> Reply {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: method)
@@ -137,6 +156,17 @@ final class DAVSession: Sendable {
                     if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limits.answerBytes {
                         throw NIOTooManyBytesError(maxBytes: limits.answerBytes)
                     }
+                    if let stream, response.status.code == 207 {
+                        // Read as it arrives: each piece is parsed while the next is on its way.
+                        var received = 0
+                        for try await piece in response.body {
+                            received += piece.readableBytes
+                            if received > limits.answerBytes { throw NIOTooManyBytesError(maxBytes: limits.answerBytes) }
+                            try piece.withUnsafeReadableBytes { bytes in try stream.feed(bytes) }
+                        }
+                        try stream.finish()
+                        return Reply(status: 207, body: Data(), url: response.url ?? url, etag: response.headers.first(name: "ETag"))
+                    }
                     let buffer = try await response.body.collect(upTo: limits.answerBytes)
                     return Reply(
                         status: Int(response.status.code),
@@ -158,6 +188,9 @@ final class DAVSession: Sendable {
                 return first
             }
         } catch {
+            if let failure = error as? WebDAVXML.Failure {
+                throw .badResponse(url: DAVSession.display(url), reason: failure.description)
+            }
             if error is NIOTooManyBytesError {
                 throw .tooLarge(url: DAVSession.display(url), megabytes: limits.answerBytes / 1_000_000)
             }

@@ -88,11 +88,9 @@ enum SourceGroupMemberRecord {
     /// The rows of one item, as `name → member ids`.
     static func item(sourceId: Int64, href: String, _ db: Database) throws -> [String: Set<String>] {
         var result: [String: Set<String>] = [:]
-        let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT name, personId FROM sourceGroupMember WHERE sourceId = ? AND href = ?",
-            arguments: [sourceId, href]
-        )
+        // Prepared once per connection: a sync asks this for each of its changed items.
+        let statement = try db.cachedStatement(sql: "SELECT name, personId FROM sourceGroupMember WHERE sourceId = ? AND href = ?")
+        let rows = try Row.fetchCursor(statement, arguments: [sourceId, href])
         while let row = try rows.next() { result[row[0] as String, default: []].insert(row[1]) }
         return result
     }
@@ -105,7 +103,7 @@ enum SourceGroupMemberRecord {
         for card in cards where !card.name.isEmpty { wanted[card.name, default: []].formUnion(card.members) }
         let stored = try item(sourceId: sourceId, href: href, db)
         guard stored != wanted else { return false }
-        try db.execute(sql: "DELETE FROM sourceGroupMember WHERE sourceId = ? AND href = ?", arguments: [sourceId, href])
+        try db.cachedStatement(sql: "DELETE FROM sourceGroupMember WHERE sourceId = ? AND href = ?").execute(arguments: [sourceId, href])
         let insert = try db.cachedStatement(sql: "INSERT INTO sourceGroupMember (sourceId, href, name, personId) VALUES (?, ?, ?, ?)")
         for (name, members) in wanted {
             for member in members { try insert.execute(arguments: [sourceId, href, name, member]) }
@@ -116,7 +114,7 @@ enum SourceGroupMemberRecord {
     /// Forgets what the item `href` listed; whether it listed anything.
     @discardableResult
     static func deleteItem(sourceId: Int64, href: String, _ db: Database) throws -> Bool {
-        try db.execute(sql: "DELETE FROM sourceGroupMember WHERE sourceId = ? AND href = ?", arguments: [sourceId, href])
+        try db.cachedStatement(sql: "DELETE FROM sourceGroupMember WHERE sourceId = ? AND href = ?").execute(arguments: [sourceId, href])
         return db.changesCount > 0
     }
 }

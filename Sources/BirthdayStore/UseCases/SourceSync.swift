@@ -222,21 +222,69 @@ package struct SourceSync: Sendable {
         var groupCards: [GroupCard] = []
     }
 
+    /// Items read concurrently, in a few parts, when there are at least this many (a first sync).
+    static let concurrencyThreshold = 64
+
+    /// Reads `items` as an import reads files, in their order. A first sync's
+    /// thousands of cards are read in parts, concurrently, on every core.
     static func parse(_ items: [SourceItem], referenceYear: Int) -> [ParsedItem] {
-        items.map { item in
-            let result = ContactReader.parse(item.content, file: item.location, referenceYear: referenceYear)
-            var report = ImportReport()
-            report.problems = result.problems
-            let people = ContactMerge.people(from: result.contacts, report: &report)
-            var problems = report.problems
-            let readable = !(result.contacts.isEmpty && !result.problems.isEmpty)
-            if !readable {
-                problems.append(ImportProblem(file: item.location, line: 1, message: "not a contact card; kept as it was"))
-            }
-            var parsed = ParsedItem(href: item.href, etag: item.etag, people: people, readable: readable, problems: problems)
-            parsed.groupCards = ContactMerge.groupCards(in: result.contacts)
-            return parsed
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard items.count >= concurrencyThreshold, cores > 1 else {
+            return items.map { parse($0, referenceYear: referenceYear) }
         }
+        let slots = ParsedSlots(count: items.count)
+        // More parts than cores, so a part that waits for the CPU holds back little.
+        let parts = min(items.count, cores * 4)
+        let count = items.count
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            for index in stride(from: part * count / parts, to: (part + 1) * count / parts, by: 1) {
+                slots.put(parse(items[index], referenceYear: referenceYear), at: index)
+            }
+        }
+        return slots.take()
+    }
+
+    /// One item read as an import reads a file.
+    static func parse(_ item: SourceItem, referenceYear: Int) -> ParsedItem {
+        let result = ContactReader.parse(item.content, file: item.location, referenceYear: referenceYear)
+        var report = ImportReport()
+        report.problems = result.problems
+        let people = ContactMerge.people(from: result.contacts, report: &report)
+        var problems = report.problems
+        let readable = !(result.contacts.isEmpty && !result.problems.isEmpty)
+        if !readable {
+            problems.append(ImportProblem(file: item.location, line: 1, message: "not a contact card; kept as it was"))
+        }
+        var parsed = ParsedItem(href: item.href, etag: item.etag, people: people, readable: readable, problems: problems)
+        parsed.groupCards = ContactMerge.groupCards(in: result.contacts)
+        return parsed
+    }
+
+    /// Where the parts of ``parse(_:referenceYear:)`` leave their items: each
+    /// slot is written by one part only, and read after `concurrentPerform`
+    /// has returned.
+    private final class ParsedSlots: @unchecked Sendable {
+        private let slots: UnsafeMutableBufferPointer<ParsedItem>
+        private let count: Int
+
+        init(count: Int) {
+            self.count = count
+            slots = .allocate(capacity: count)
+        }
+
+        func put(_ item: ParsedItem, at index: Int) {
+            slots.initializeElement(at: index, to: item)
+        }
+
+        /// The items, moved out; call once, after every slot was written.
+        func take() -> [ParsedItem] {
+            Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+                _ = buffer.moveInitialize(fromContentsOf: slots)
+                initialized = count
+            }
+        }
+
+        deinit { slots.deallocate() }
     }
 
     // MARK: - Applying
@@ -269,9 +317,9 @@ package struct SourceSync: Sendable {
         let storedItems = try SourceItemRecord.items(sourceId: sourceID, db)
         let before = try SourcePersonRecord.contributions(sourceId: sourceID, db)
 
-        // Later items of the same href replace earlier ones.
-        var latest: [String: ParsedItem] = [:]
-        for item in parsed { latest[item.href] = item }
+        // Later items of the same href replace earlier ones (href → index in `parsed`).
+        var latest: [String: Int] = [:]
+        for index in parsed.indices { latest[parsed[index].href] = index }
         var removedHrefs: [String]
         switch changes.listing {
         case .complete(let present):
@@ -283,10 +331,10 @@ package struct SourceSync: Sendable {
 
         var after = before
         for href in removedHrefs { after[href] = nil }
-        for item in latest.values where item.readable {
+        for (href, index) in latest where parsed[index].readable {
             var brought: [String: String] = [:]
-            for person in item.people { brought[person.id] = person.fingerprint }
-            after[item.href] = brought.isEmpty ? nil : brought
+            for person in parsed[index].people { brought[person.id] = person.fingerprint }
+            after[href] = brought.isEmpty ? nil : brought
         }
 
         let owned = fingerprints(before)
@@ -312,31 +360,46 @@ package struct SourceSync: Sendable {
             try SourcePersonRecord.deleteItem(sourceId: sourceID, href: href, db)
             if try SourceGroupMemberRecord.deleteItem(sourceId: sourceID, href: href, db) { groupsChanged = true }
         }
-        for item in latest.values.sorted(by: { $0.href < $1.href }) {
-            try SourceItemRecord.save(sourceId: sourceID, href: item.href, etag: item.etag, db)
-            guard item.readable else { continue }
-            if try SourceGroupMemberRecord.replace(sourceId: sourceID, href: item.href, with: item.groupCards, db) { groupsChanged = true }
-            try SourcePersonRecord.deleteItem(sourceId: sourceID, href: item.href, db)
-            for person in item.people {
-                try SourcePersonRecord.insert(sourceId: sourceID, href: item.href, personId: person.id, fingerprint: person.fingerprint, db)
+        // Items in href order (the order of the tables' keys), read in place from `parsed`.
+        let order = latest.keys.sorted()
+        for href in order {
+            guard let index = latest[href] else { continue }
+            try SourceItemRecord.save(sourceId: sourceID, href: href, etag: parsed[index].etag, db)
+            guard parsed[index].readable else { continue }
+            // An item never stored before has no rows to compare or replace.
+            let known = storedItems[href] != nil || before[href] != nil
+            if known || !parsed[index].groupCards.isEmpty,
+                try SourceGroupMemberRecord.replace(sourceId: sourceID, href: href, with: parsed[index].groupCards, db)
+            {
+                groupsChanged = true
+            }
+            if known { try SourcePersonRecord.deleteItem(sourceId: sourceID, href: href, db) }
+            for person in parsed[index].people {
+                try SourcePersonRecord.insert(sourceId: sourceID, href: href, personId: person.id, fingerprint: person.fingerprint, db)
             }
         }
 
-        // The people.
+        // The people. Those the store does not have yet are written together
+        // after the loop (``PersonRecord/insertNew(_:at:createdAt:updatedAt:imported:_:)``:
+        // rows, then child rows in id order), as an import writes its new people.
         var changed = groupsChanged
         var states = try PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
-        for item in latest.values.sorted(by: { $0.href < $1.href }) where item.readable {
-            for var person in item.people {
-                if before[item.href]?[person.id] == person.fingerprint, states[person.id] != nil { continue }
+        var newPeople: [Person] = []
+        var newIndex: [String: Int] = [:]
+        for href in order {
+            guard let index = latest[href], parsed[index].readable else { continue }
+            for var person in parsed[index].people {
+                if before[href]?[person.id] == person.fingerprint, states[person.id] != nil { continue }
+                if let pending = newIndex[person.id] {
+                    // New in this sync and brought by an earlier item too: merged as a stored one would be.
+                    let merged = ContactMerge.merge(person, into: ContactMerge.Stored(newPeople[pending]))
+                    if merged.fingerprint != newPeople[pending].fingerprint { newPeople[pending] = merged }
+                    continue
+                }
                 guard let old = states[person.id] else {
-                    try PersonRecord.write(person, createdAt: timestamp, updatedAt: timestamp, imported: false, isNew: true, db)
-                    states[person.id] = PersonRecord.MergeState(
-                        fingerprint: person.fingerprint,
-                        contact: ContactMerge.Stored(person),
-                        createdAt: timestamp,
-                        imported: false
-                    )
+                    newIndex[person.id] = newPeople.count
+                    newPeople.append(person)
                     changed = true
                     continue
                 }
@@ -349,6 +412,10 @@ package struct SourceSync: Sendable {
                 states[person.id]?.contact = ContactMerge.Stored(person)
                 changed = true
             }
+        }
+        if !newPeople.isEmpty {
+            let byID = newPeople.indices.sorted { newPeople[$0].id < newPeople[$1].id }
+            try PersonRecord.insertNew(newPeople, at: byID, createdAt: timestamp, updatedAt: timestamp, imported: false, db)
         }
         if !leaving.isEmpty {
             let candidates = leaving.sorted()

@@ -2,8 +2,9 @@
 #define BIRTHDAYS_CLIBXML2_H
 
 /*
- * libxml2's streaming reader (xmlTextReader), for the WebDAV answers of
- * CardDAV servers, loaded with dlopen("libxml2.so.2") at the first sync.
+ * libxml2's push parser (SAX2, fed an answer piece by piece as it
+ * arrives), for the WebDAV answers of CardDAV and CalDAV servers, loaded
+ * with dlopen("libxml2.so.2") at the first sync.
  *
  * Why dlopen: libxml2 pulls in the system ICU libraries (several MB), and
  * only a CardDAV sync needs it; linking it (directly or through
@@ -17,30 +18,16 @@
 #pragma clang assume_nonnull begin
 
 typedef unsigned char clibxml2_char;
-typedef struct clibxml2_reader clibxml2_reader;
-
-/* xmlReaderTypes values the parser looks at. */
-enum {
-    CLIBXML2_ELEMENT = 1,
-    CLIBXML2_TEXT = 3,
-    CLIBXML2_CDATA = 4,
-    CLIBXML2_SIGNIFICANT_WHITESPACE = 14,
-    CLIBXML2_END_ELEMENT = 15
-};
+typedef struct clibxml2_parser clibxml2_parser;
 
 #define CLIBXML2_FUNCTIONS(X) \
     X(void, xmlInitParser, (void)) \
-    X(clibxml2_reader *_Nullable, xmlReaderForMemory, (const char *buffer, int size, const char *_Nullable url, const char *_Nullable encoding, int options)) \
-    X(void, xmlTextReaderSetErrorHandler, (clibxml2_reader *reader, void (*_Nullable handler)(void *_Nullable, const char *_Nullable, int, void *_Nullable), void *_Nullable argument)) \
-    X(int, xmlTextReaderRead, (clibxml2_reader *reader)) \
-    X(int, xmlTextReaderNodeType, (clibxml2_reader *reader)) \
-    X(int, xmlTextReaderIsEmptyElement, (clibxml2_reader *reader)) \
-    X(int, xmlTextReaderDepth, (clibxml2_reader *reader)) \
-    X(const clibxml2_char *_Nullable, xmlTextReaderConstLocalName, (clibxml2_reader *reader)) \
-    X(const clibxml2_char *_Nullable, xmlTextReaderConstNamespaceUri, (clibxml2_reader *reader)) \
-    X(const clibxml2_char *_Nullable, xmlTextReaderConstValue, (clibxml2_reader *reader)) \
-    X(int, xmlTextReaderGetParserLineNumber, (clibxml2_reader *reader)) \
-    X(void, xmlFreeTextReader, (clibxml2_reader *reader))
+    X(clibxml2_parser *_Nullable, xmlCreatePushParserCtxt, (void *_Nullable sax, void *_Nullable user, const char *_Nullable chunk, int size, const char *_Nullable filename)) \
+    X(int, xmlCtxtUseOptions, (clibxml2_parser *parser, int options)) \
+    X(int, xmlParseChunk, (clibxml2_parser *parser, const char *_Nullable chunk, int size, int terminate)) \
+    X(void, xmlStopParser, (clibxml2_parser *parser)) \
+    X(int, xmlSAX2GetLineNumber, (void *parser)) \
+    X(void, xmlFreeParserCtxt, (clibxml2_parser *parser))
 
 struct clibxml2_functions {
 #define CLIBXML2_FIELD(result, name, parameters) result (*_Nonnull name) parameters;
@@ -52,11 +39,21 @@ struct clibxml2_functions {
 /// initializes the parser. The table, or NULL with `*failure` saying why.
 const struct clibxml2_functions *_Nullable clibxml2_load(const char *_Nullable *_Nonnull failure);
 
-/// A reader over `size` bytes at `buffer` (which must outlive it), with the
-/// options the WebDAV parser wants: no network access, no DTD loading, no
-/// entity substitution, CDATA as text, and errors kept quiet (the caller
-/// reports them; libxml2 would print them on standard error otherwise).
-clibxml2_reader *_Nullable clibxml2_reader_open(const struct clibxml2_functions *functions, const char *buffer, int size);
+/// What a push parser reports, to `context`: an element's start and end
+/// (its local name and namespace URI, NULL for none, both NUL-terminated), and
+/// its text in pieces (`size` bytes, not terminated; CDATA included).
+struct clibxml2_push_events {
+    void *_Nullable context;
+    void (*_Nonnull start)(void *_Nullable context, const clibxml2_char *name, const clibxml2_char *_Nullable uri);
+    void (*_Nonnull end)(void *_Nullable context, const clibxml2_char *name, const clibxml2_char *_Nullable uri);
+    void (*_Nonnull text)(void *_Nullable context, const clibxml2_char *bytes, int size);
+};
+
+/// A push parser that reports to `events`, with these options (no
+/// network, no DTD loading, no entity substitution, errors kept quiet); feed
+/// it with xmlParseChunk and free it with xmlFreeParserCtxt. `events` must
+/// outlive it.
+clibxml2_parser *_Nullable clibxml2_push_open(const struct clibxml2_functions *functions, const struct clibxml2_push_events *events);
 
 #pragma clang assume_nonnull end
 
