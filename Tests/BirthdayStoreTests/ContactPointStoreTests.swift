@@ -232,4 +232,40 @@ import Testing
         }
         #expect(try await rows(database, "ada") == ["0 email ada@example.org"])
     }
+
+    /// A text with U+0000 is stored up to it, as GRDB binds a `String`, so
+    /// the import's direct rows hold what GRDB's writes would; and a row
+    /// whose values do not match the SQL's parameters is refused, never
+    /// written with the row before's values.
+    @Test func rowsBoundDirectlyStopAtNULAndRefuseAMissingValue() async throws {
+        let database = try AppDatabase.inMemory()
+        _ = try await importing(Self.card(name: "Ada\u{0}X"), into: database)
+        let stored = try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT name, length(CAST(name AS BLOB)) AS bytes FROM person WHERE id = 'ada'")
+                .map { "\($0["name"] as String? ?? "-") \($0["bytes"] as Int? ?? -1)" }
+        }
+        #expect(stored == "Ada 3")
+        try await database.write { db in
+            try db.execute(sql: "CREATE TABLE pair (a TEXT NOT NULL, b TEXT)")
+            let insert = try RowStatement(db, sql: "INSERT INTO pair (a, b) VALUES (?, ?)")
+            try insert.execute { values in
+                values.text("first")
+                values.text("second")
+            }
+            #expect(throws: DatabaseError.self) {
+                try insert.execute { values in values.text("only one") }
+            }
+            #expect(throws: DatabaseError.self) {
+                try insert.execute { values in
+                    values.text("one")
+                    values.text("two")
+                    values.text("three")
+                }
+            }
+        }
+        let pairs = try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT a, b FROM pair").map { "\($0["a"] as String? ?? "-") \($0["b"] as String? ?? "-")" }
+        }
+        #expect(pairs == ["first second"])
+    }
 }
