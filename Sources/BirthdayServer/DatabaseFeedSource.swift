@@ -328,10 +328,16 @@ struct FileStamp: Equatable, Sendable {
 
     var database: File
     var log: File
+    /// How many times ``FileStampWatch`` saw the folder change before this
+    /// stamp was taken (0 without a watch): a write that leaves both files'
+    /// size, time and inode as they were (a log restarted after a checkpoint,
+    /// within one tick of the clock) still makes a new stamp.
+    var changes: UInt64 = 0
 
-    init(database: String, log: String) {
+    init(database: String, log: String, changes: UInt64 = 0) {
         self.database = File(database)
         self.log = File(log)
+        self.changes = changes
     }
 }
 

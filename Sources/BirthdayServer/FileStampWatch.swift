@@ -32,6 +32,8 @@ final class FileStampWatch: Sendable {
         var descriptor: Int32
         /// How many stamps were taken (tests: a kept stamp takes none).
         var taken = 0
+        /// How many times a drain found events (``FileStamp/changes``).
+        var changes: UInt64 = 0
     }
 
     private let database: String
@@ -56,8 +58,11 @@ final class FileStampWatch: Sendable {
     /// The stamp, as ``FileStamp/init(database:log:)`` would take it now.
     func current() -> FileStamp {
         state.withLock { state in
-            if state.descriptor >= 0, let stamp = state.stamp, !Self.drain(&state.descriptor) { return stamp }
-            let stamp = FileStamp(database: database, log: log)
+            if state.descriptor >= 0, let stamp = state.stamp {
+                guard Self.drain(&state.descriptor) else { return stamp }
+                state.changes &+= 1
+            }
+            let stamp = FileStamp(database: database, log: log, changes: state.changes)
             state.taken += 1
             state.stamp = state.descriptor >= 0 ? stamp : nil
             return stamp
@@ -118,11 +123,32 @@ final class FileStampWatch: Sendable {
             // field is the mount point (spaces as \040), the first after " - " the type.
             let fields = line.split(separator: " ")
             guard fields.count > 4, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.endIndex else { continue }
-            let point = fields[4].replacing("\\040", with: " ")
+            let point = unescaped(fields[4])
             let within = point == "/" || path == point || path.hasPrefix(point + "/")
-            if within, point.count > best?.length ?? -1 { best = (point.count, fields[dash + 1]) }
+            // A later mount on the same point hides the one before: it wins.
+            if within, point.count >= best?.length ?? -1 { best = (point.count, fields[dash + 1]) }
         }
         return best.map { localFileSystems.contains(String($0.type)) } ?? false
+    }
+
+    /// A mountinfo field with its octal escapes (`\\040` a space, `\\011` a tab,
+    /// `\\012` a newline, `\\134` a backslash) turned back into bytes.
+    static func unescaped(_ field: Substring) -> String {
+        var bytes: [UInt8] = []
+        let utf8 = Array(field.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count,
+                let value = UInt8(String(decoding: utf8[(index + 1)...(index + 3)], as: UTF8.self), radix: 8)
+            {
+                bytes.append(value)
+                index += 4
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads every queued event; whether there was any (or the read failed).
