@@ -455,9 +455,8 @@ def baseline():
 BASE = baseline()
 for r in rows:
     published = BASE["rows"].get(r["id"])
-    if not published or r["ratio_value"] is None or "meaningless" in r["note"]:
+    if not published or "meaningless" in r["note"]:
         continue
-    r["published_ratio"] = published["ratio"]
     if r["id"] in FENCED_ON_OURS:
         was = published.get("ours")
         if was is not None and r["ours_value"] is not None and r["ours_value"] * FENCE > was:
@@ -465,6 +464,9 @@ for r in rows:
             r["note"] = "; ".join(filter(None, [r["note"], "regression: %.3g %s, more than a quarter over the published %.3g %s (%s, %s)"
                                                 % (r["ours_value"], r["unit"], was, r["unit"], published["date"], published["commit"])]))
         continue
+    if r["ratio_value"] is None:
+        continue
+    r["published_ratio"] = published["ratio"]
     if r["ratio_value"] < FENCE * published["ratio"]:
         r["pass"] = False
         r["note"] = "; ".join(filter(None, [r["note"], "regression: the ratio fell more than a fifth, from %s (published %s, %s) to %s"
@@ -537,8 +539,9 @@ if PUBLISH:
                            "load": machine["load_start"]}
                  for r in rows if r["ratio_value"] is not None and "meaningless" not in r["note"]}
     for r in rows:
-        if r["id"] in published and r["id"] in FENCED_ON_OURS and r["ours_value"] is not None:
-            published[r["id"]]["ours"] = round(r["ours_value"], 4)
+        if r["id"] in FENCED_ON_OURS and r["ours_value"] is not None and "meaningless" not in r["note"]:
+            published.setdefault(r["id"], {"date": now.date().isoformat(), "commit": FACTS.get("commit", "?"),
+                                           "load": machine["load_start"]})["ours"] = round(r["ours_value"], 4)
     BASE["rows"].update(published)
     with open(BASELINE, "w", encoding="utf-8") as out:
         json.dump(BASE, out, indent=2, ensure_ascii=False, sort_keys=True)
