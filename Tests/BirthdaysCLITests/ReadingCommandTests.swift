@@ -25,7 +25,10 @@ import Testing
         #expect(after == before, "a reading command changed the database file")
         #expect(try FileManager.default.attributesOfItem(atPath: cli.databasePath)[.modificationDate] as? Date == modified, "written")
         let logAfter = try? Data(contentsOf: URL(fileURLWithPath: cli.databasePath + "-wal"))
-        #expect((logAfter ?? Data()) == (logBefore ?? Data()), "the write-ahead log went from \(logBefore?.count ?? 0) to \(logAfter?.count ?? 0) bytes")
+        #expect(
+            (logAfter ?? Data()) == (logBefore ?? Data()),
+            "the write-ahead log went from \(logBefore?.count ?? 0) to \(logAfter?.count ?? 0) bytes"
+        )
     }
 
     /// A command parsed from its own branch of the command tree reports a
@@ -46,5 +49,29 @@ import Testing
         defer { cli.cleanUp() }
         let result = try await cli.run(arguments)
         #expect((result.stdout + result.stderr).contains(usage), "\(arguments): \(result.stdout)\(result.stderr)")
+    }
+
+    /// Command lines the branch takes (every CLI suite's lines are such;
+    /// these are the shapes a branch could get wrong): a default subcommand,
+    /// a nested subcommand with its value, options after the command, the
+    /// same lines answered as the whole tree answers them (`feed` is
+    /// `feed url`; a setting set is the setting shown).
+    @Test func linesTheBranchTakesDoWhatTheyAsk() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await Seed.twoPeople(cli)
+        let feed = try await cli.run("feed")
+        let feedURL = try await cli.run("feed", "url")
+        #expect(feed.status == 0 && feed.stdout == feedURL.stdout && feed.stdout.contains("/calendar/"))
+        #expect(try await cli.run("settings", "set", "emoji", "off").status == 0)
+        let shown = try await cli.run("settings", "show", "--json")
+        #expect(shown.stdout.contains("\"emoji\"") && shown.stdout.contains("off"), "\(shown.stdout)")
+        let year = try await cli.run("upcoming", "--days", "365", "--json")
+        let week = try await cli.run("upcoming", "--json", "--days", "5")
+        #expect(year.status == 0 && year.stdout.contains("Ada") && year.stdout.contains("Bob"))
+        #expect(
+            week.status == 0 && week.stdout.contains("Ada") && !week.stdout.contains("Bob"),
+            "the options after the command are read: \(week.stdout)"
+        )
     }
 }
