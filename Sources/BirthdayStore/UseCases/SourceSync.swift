@@ -329,11 +329,14 @@ package struct SourceSync: Sendable {
             removedHrefs = Array(Set(removed.filter { (storedItems[$0] != nil || before[$0] != nil) && latest[$0] == nil })).sorted()
         }
 
+        // Each card's people's fingerprints, computed once (a hash of the whole person).
+        var prints: [[String]] = Array(repeating: [], count: parsed.count)
+        for index in latest.values where parsed[index].readable { prints[index] = parsed[index].people.map(\.fingerprint) }
         var after = before
         for href in removedHrefs { after[href] = nil }
         for (href, index) in latest where parsed[index].readable {
             var brought: [String: String] = [:]
-            for person in parsed[index].people { brought[person.id] = person.fingerprint }
+            for (person, print) in zip(parsed[index].people, prints[index]) { brought[person.id] = print }
             after[href] = brought.isEmpty ? nil : brought
         }
 
@@ -374,8 +377,8 @@ package struct SourceSync: Sendable {
                 groupsChanged = true
             }
             if known { try SourcePersonRecord.deleteItem(sourceId: sourceID, href: href, db) }
-            for person in parsed[index].people {
-                try SourcePersonRecord.insert(sourceId: sourceID, href: href, personId: person.id, fingerprint: person.fingerprint, db)
+            for (person, print) in zip(parsed[index].people, prints[index]) {
+                try SourcePersonRecord.insert(sourceId: sourceID, href: href, personId: person.id, fingerprint: print, db)
             }
         }
 
@@ -389,8 +392,8 @@ package struct SourceSync: Sendable {
         var newIndex: [String: Int] = [:]
         for href in order {
             guard let index = latest[href], parsed[index].readable else { continue }
-            for var person in parsed[index].people {
-                if before[href]?[person.id] == person.fingerprint, states[person.id] != nil { continue }
+            for (var person, print) in zip(parsed[index].people, prints[index]) {
+                if before[href]?[person.id] == print, states[person.id] != nil { continue }
                 if let pending = newIndex[person.id] {
                     // New in this sync and brought by an earlier item too: merged as a stored one would be.
                     let merged = ContactMerge.merge(person, into: ContactMerge.Stored(newPeople[pending]))
