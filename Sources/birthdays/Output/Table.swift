@@ -32,28 +32,49 @@ enum Table {
     ///   - shrinkable: the columns that may be cut to fit (`nil`: all).
     ///   - limit: the width to fit; `nil` leaves lines as long as they are.
     static func render(_ rows: [[String]], header: [String]? = nil, shrinkable: Set<Int>? = nil, width limit: Int? = Table.fitWidth) -> String {
-        let all = ((header.map { [$0] } ?? []) + rows).map { row in row.map { SafeText.line($0) } }
-        guard let columns = all.map(\.count).max() else { return "" }
-        let cellWidths = all.map { $0.map(width) }
-        var widths = [Int](repeating: 0, count: columns)
-        for row in cellWidths {
-            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell) }
+        // Cells one after another in one array (a row's run starts at its offset), each measured once.
+        var cells: [String] = []
+        var cellWidths: [Int] = []
+        var starts: [Int] = []
+        let count = rows.count + (header == nil ? 0 : 1)
+        starts.reserveCapacity(count + 1)
+        cells.reserveCapacity(count * (rows.first?.count ?? 0))
+        cellWidths.reserveCapacity(cells.capacity)
+        var widths: [Int] = []
+        func add(_ row: [String]) {
+            starts.append(cells.count)
+            for (i, raw) in row.enumerated() {
+                let cell = SafeText.line(raw)
+                let cellWidth = width(cell)
+                cells.append(cell)
+                cellWidths.append(cellWidth)
+                if i < widths.count { widths[i] = max(widths[i], cellWidth) } else { widths.append(cellWidth) }
+            }
         }
+        if let header { add(header) }
+        for row in rows { add(row) }
+        starts.append(cells.count)
+        guard count > 0 else { return "" }
         let natural = widths
         if let limit { widths = fit(widths, into: limit, floors: header.map { $0.map(width) }, shrinkable: shrinkable) }
         let cut = widths != natural
-        return zip(all, cellWidths).map { row, rowWidths in
+        // The text as UTF-8 bytes, made a string once at the end.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count * (widths.reduce(0, +) + 2 * widths.count))
+        for row in 0..<count {
+            if row > 0 { bytes.append(0x0A) }
+            let start = starts[row]
             // Up to the last cell with text: a line never ends in spaces.
-            guard let last = row.lastIndex(where: { !$0.isEmpty }) else { return "" }
-            var line = ""
+            guard let last = (start..<starts[row + 1]).last(where: { !cells[$0].isEmpty }).map({ $0 - start }) else { continue }
             for i in 0...last {
-                let (text, used) = cut && rowWidths[i] > widths[i] ? truncate(row[i], to: widths[i]) : (row[i], rowWidths[i])
-                if i > 0 { line += "  " }
-                line += text
-                if i < last { line += String(repeating: " ", count: widths[i] - used) }
+                let cell = cells[start + i]
+                let (text, used) = cut && cellWidths[start + i] > widths[i] ? truncate(cell, to: widths[i]) : (cell, cellWidths[start + i])
+                if i > 0 { bytes.append(contentsOf: repeatElement(0x20, count: 2)) }
+                bytes.append(contentsOf: text.utf8)
+                if i < last { bytes.append(contentsOf: repeatElement(0x20, count: widths[i] - used)) }
             }
-            return line
-        }.joined(separator: "\n")
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Column widths that fit `limit` with two spaces between columns: the
