@@ -114,12 +114,35 @@ enum Table {
     /// Terminal columns of `text`.
     static func width(_ text: String) -> Int {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
-        // Below the combining diacritical marks everything is one column, one scalar per character.
-        if text.unicodeScalars.allSatisfy({ $0.value < 0x300 }) { return text.unicodeScalars.count }
+        // Scalar by scalar while there is no emoji (most names): the same sum as by character, without finding characters.
+        var total = 0
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            // Below the combining diacritical marks everything is one column.
+            if v < 0x300 {
+                total += 1
+                continue
+            }
+            // Han ideographs and Hangul syllables: wide letters, no mark or emoji among them.
+            if (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xAC00...0xD7A3).contains(v) {
+                total += 2
+                continue
+            }
+            // (No scalar below U+231A, the first, has the property.)
+            if v >= 0x231A && (scalar.properties.isEmojiPresentation || v == 0xFE0F) { return widthByCharacter(text) }
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: continue
+            default: total += isWide(v) ? 2 : 1
+            }
+        }
+        return total
+    }
+
+    /// ``width(_:)`` of a text with emoji in it.
+    private static func widthByCharacter(_ text: String) -> Int {
         var total = 0
         for character in text {
             // An emoji, with its modifiers, joiners and flags, is one picture two columns wide.
-            // (No scalar below U+231A, the first, has the property: most names skip the lookup.)
             if character.unicodeScalars.contains(where: { $0.value >= 0x231A && ($0.properties.isEmojiPresentation || $0.value == 0xFE0F) }) {
                 total += 2
                 continue
