@@ -25,7 +25,10 @@ import Testing
         #expect(after == before, "a reading command changed the database file")
         #expect(try FileManager.default.attributesOfItem(atPath: cli.databasePath)[.modificationDate] as? Date == modified, "written")
         let logAfter = try? Data(contentsOf: URL(fileURLWithPath: cli.databasePath + "-wal"))
-        #expect((logAfter ?? Data()) == (logBefore ?? Data()), "the write-ahead log went from \(logBefore?.count ?? 0) to \(logAfter?.count ?? 0) bytes")
+        #expect(
+            (logAfter ?? Data()) == (logBefore ?? Data()),
+            "the write-ahead log went from \(logBefore?.count ?? 0) to \(logAfter?.count ?? 0) bytes"
+        )
     }
 
     /// A command parsed from its own branch of the command tree reports a
