@@ -32,28 +32,49 @@ enum Table {
     ///   - shrinkable: the columns that may be cut to fit (`nil`: all).
     ///   - limit: the width to fit; `nil` leaves lines as long as they are.
     static func render(_ rows: [[String]], header: [String]? = nil, shrinkable: Set<Int>? = nil, width limit: Int? = Table.fitWidth) -> String {
-        let all = ((header.map { [$0] } ?? []) + rows).map { row in row.map { SafeText.line($0) } }
-        guard let columns = all.map(\.count).max() else { return "" }
-        let cellWidths = all.map { $0.map(width) }
-        var widths = [Int](repeating: 0, count: columns)
-        for row in cellWidths {
-            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell) }
+        // Cells one after another in one array (a row's run starts at its offset), each measured once.
+        var cells: [String] = []
+        var cellWidths: [Int] = []
+        var starts: [Int] = []
+        let count = rows.count + (header == nil ? 0 : 1)
+        starts.reserveCapacity(count + 1)
+        cells.reserveCapacity(count * (rows.first?.count ?? 0))
+        cellWidths.reserveCapacity(cells.capacity)
+        var widths: [Int] = []
+        func add(_ row: [String]) {
+            starts.append(cells.count)
+            for (i, raw) in row.enumerated() {
+                let cell = SafeText.line(raw)
+                let cellWidth = width(cell)
+                cells.append(cell)
+                cellWidths.append(cellWidth)
+                if i < widths.count { widths[i] = max(widths[i], cellWidth) } else { widths.append(cellWidth) }
+            }
         }
+        if let header { add(header) }
+        for row in rows { add(row) }
+        starts.append(cells.count)
+        guard count > 0 else { return "" }
         let natural = widths
         if let limit { widths = fit(widths, into: limit, floors: header.map { $0.map(width) }, shrinkable: shrinkable) }
         let cut = widths != natural
-        return zip(all, cellWidths).map { row, rowWidths in
+        // The text as UTF-8 bytes, made a string once at the end.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count * (widths.reduce(0, +) + 2 * widths.count))
+        for row in 0..<count {
+            if row > 0 { bytes.append(0x0A) }
+            let start = starts[row]
             // Up to the last cell with text: a line never ends in spaces.
-            guard let last = row.lastIndex(where: { !$0.isEmpty }) else { return "" }
-            var line = ""
+            guard let last = (start..<starts[row + 1]).last(where: { !cells[$0].isEmpty }).map({ $0 - start }) else { continue }
             for i in 0...last {
-                let (text, used) = cut && rowWidths[i] > widths[i] ? truncate(row[i], to: widths[i]) : (row[i], rowWidths[i])
-                if i > 0 { line += "  " }
-                line += text
-                if i < last { line += String(repeating: " ", count: widths[i] - used) }
+                let cell = cells[start + i]
+                let (text, used) = cut && cellWidths[start + i] > widths[i] ? truncate(cell, to: widths[i]) : (cell, cellWidths[start + i])
+                if i > 0 { bytes.append(contentsOf: repeatElement(0x20, count: 2)) }
+                bytes.append(contentsOf: text.utf8)
+                if i < last { bytes.append(contentsOf: repeatElement(0x20, count: widths[i] - used)) }
             }
-            return line
-        }.joined(separator: "\n")
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Column widths that fit `limit` with two spaces between columns: the
@@ -93,12 +114,35 @@ enum Table {
     /// Terminal columns of `text`.
     static func width(_ text: String) -> Int {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
-        // Below the combining diacritical marks everything is one column, one scalar per character.
-        if text.unicodeScalars.allSatisfy({ $0.value < 0x300 }) { return text.unicodeScalars.count }
+        // Scalar by scalar while there is no emoji (most names): the same sum as by character, without finding characters.
+        var total = 0
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            // Below the combining diacritical marks everything is one column.
+            if v < 0x300 {
+                total += 1
+                continue
+            }
+            // Han ideographs and Hangul syllables: wide letters, no mark or emoji among them.
+            if (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xAC00...0xD7A3).contains(v) {
+                total += 2
+                continue
+            }
+            // (No scalar below U+231A, the first, has the property.)
+            if v >= 0x231A && (scalar.properties.isEmojiPresentation || v == 0xFE0F) { return widthByCharacter(text) }
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: continue
+            default: total += isWide(v) ? 2 : 1
+            }
+        }
+        return total
+    }
+
+    /// ``width(_:)`` of a text with emoji in it.
+    private static func widthByCharacter(_ text: String) -> Int {
         var total = 0
         for character in text {
             // An emoji, with its modifiers, joiners and flags, is one picture two columns wide.
-            // (No scalar below U+231A, the first, has the property: most names skip the lookup.)
             if character.unicodeScalars.contains(where: { $0.value >= 0x231A && ($0.properties.isEmojiPresentation || $0.value == 0xFE0F) }) {
                 total += 2
                 continue
