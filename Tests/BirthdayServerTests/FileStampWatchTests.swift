@@ -4,6 +4,10 @@ import Testing
 
 @testable import BirthdayServer
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The revalidation path's file stamp, kept until the real inotify watch on
 /// the database's folder sees a change: every change is seen by the next
 /// call, and nothing else takes the stamp again.
