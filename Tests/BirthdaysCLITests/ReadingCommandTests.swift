@@ -74,4 +74,29 @@ import Testing
             "the options after the command are read: \(week.stdout)"
         )
     }
+
+    /// A command that writes leaves everything in the database file: its
+    /// connections are closed before the process ends, the writer last, so
+    /// the write-ahead log is folded in and removed. A copy of the file
+    /// alone (a backup, `cp`) holds the people. Before, the last reference
+    /// could go on a pool thread after the command ended (a quarter of the
+    /// imports left their writes in the log), and since reading commands
+    /// open read-only, nothing folded them in later.
+    @Test func aWritingCommandLeavesEverythingInTheFile() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let cards = (0..<200).map { "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p\($0)\r\nFN:Person \($0)\r\nBDAY:1990-03-11\r\nEND:VCARD\r\n" }.joined()
+        let file = try cli.write("many.vcf", cards)
+        for round in 0..<8 {
+            try? FileManager.default.removeItem(atPath: cli.databasePath)
+            let imported = try await cli.run("import", file)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let log = (try? FileManager.default.attributesOfItem(atPath: cli.databasePath + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+            #expect(log == 0, "round \(round): the write-ahead log holds \(log) bytes")
+        }
+        let copy = cli.databasePath + ".copy"
+        try FileManager.default.copyItem(atPath: cli.databasePath, toPath: copy)
+        let people = try await cli.run("people", "--database", copy)
+        #expect(people.stdout.contains("Person 199"), "\(people.stdout)\(people.stderr)")
+    }
 }

@@ -44,6 +44,16 @@ package final class AppDatabase: Sendable {
     /// Whether ``writerOnDemand`` maps the file.
     private let mapped: Bool
 
+    /// Closes the pool's readers before its writer, so the writer is the last
+    /// connection to close and SQLite checkpoints the write-ahead log into the
+    /// file and deletes it, as a command that writes always left it. (GRDB
+    /// closes a pool's writer first, and a read-only reader closing last
+    /// cannot checkpoint: the file alone then lacked the command's writes,
+    /// and commands that only read, which open read-only, never fold them in.)
+    deinit {
+        (writer as? DatabasePool)?.releaseMemory()
+    }
+
     /// Wraps `writer` and migrates its schema forward.
     ///
     /// - Throws: ``StoreError`` when the database is not a `birthdays`

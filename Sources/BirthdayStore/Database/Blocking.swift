@@ -29,15 +29,13 @@ package enum Blocking {
         _ work: @escaping @Sendable () throws(E) -> T
     ) async throws(E) -> T {
         let job = BlockingPool.Job()
+        let work = TakenOnce(work)
         let result: Result<T, E>? = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>?, Never>) in
                 BlockingPool.shared.submit(job) { shouldRun in
-                    guard shouldRun else { return continuation.resume(returning: nil) }
-                    do throws(E) {
-                        continuation.resume(returning: .success(try work()))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
+                    let taken = work.take()
+                    guard shouldRun, let taken else { return continuation.resume(returning: nil) }
+                    continuation.resume(returning: Self.result(of: taken))
                 }
             }
         } onCancel: {
@@ -49,16 +47,48 @@ package enum Blocking {
 
     /// Runs `work` on the pool to its end, cancelled or not.
     package static func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>, Never>) in
+        let work = TakenOnce(work)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, E>?, Never>) in
             BlockingPool.shared.submit(BlockingPool.Job()) { _ in
-                do throws(E) {
-                    continuation.resume(returning: .success(try work()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+                continuation.resume(returning: work.take().map { Self.result(of: $0) })
             }
         }
+        // The pool runs every job it takes, so there is always a result.
+        guard let result else { preconditionFailure("a blocking job ran without its work") }
         return try result.get()
+    }
+
+    /// What `work` returns or throws, with `work` itself (and whatever it
+    /// holds: a database) released before the caller is resumed. Else the
+    /// pool's thread could let go of the last reference after the command
+    /// had ended and the process exited, and the database would never be
+    /// closed: its write-ahead log left beside the file.
+    private static func result<T, E>(of work: consuming @escaping @Sendable () throws(E) -> T) -> Result<T, E> {
+        var work: (@Sendable () throws(E) -> T)? = work
+        let result: Result<T, E>
+        do throws(E) {
+            result = .success(try work!())
+        } catch {
+            result = .failure(error)
+        }
+        work = nil
+        _ = work
+        return result
+    }
+}
+
+/// A closure a pool thread takes once: the box lets go of it when taken, so
+/// the job's own copy holds nothing after it ran.
+private final class TakenOnce<Work: Sendable>: @unchecked Sendable {
+    // Taken by the one pool thread that runs the job, after `submit`'s lock
+    // handed it over; never read again.
+    private var work: Work?
+
+    init(_ work: Work) { self.work = work }
+
+    func take() -> Work? {
+        defer { work = nil }
+        return work
     }
 }
 
