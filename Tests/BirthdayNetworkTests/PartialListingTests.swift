@@ -13,7 +13,7 @@ import Testing
 /// this is a small WebDAV server of the test's own (Python's http.server on
 /// loopback) that answers from a script.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct PartialListingTests {
-    static let python = "/usr/bin/python3"
+    static let python = ScriptedDAVBed.python
     static let now = Date(timeIntervalSince1970: 1_773_133_200)  // 2026-03-10T09:00:00Z
 
     /// Answers `sync-collection` on `/book/`: without a token, the whole book
@@ -64,56 +64,13 @@ import Testing
         """#
 
     /// The scripted server, a database with its book as a source, and a sync.
-    struct Bed {
-        let directory: TemporaryDirectory
-        let process: TestProcess
-        let database: AppDatabase
-        let source: Source
-
-        init(mode: String) async throws {
-            directory = try TemporaryDirectory()
-            try directory.write("server.py", PartialListingTests.script)
-            try directory.write("mode", mode + "\n")
-            let process = try TestProcess(
-                [PartialListingTests.python, directory.file("server.py")],
-                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
-                directory: directory.url,
-                name: "dav"
-            )
-            self.process = process
-            try await process.waitUntil("the scripted server to listen", seconds: 60) { process in
-                Int(process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) != nil || process.poll() != nil
-            }
-            let port = try #require(Int(process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(process.stderr)")
-            database = try AppDatabase.inMemory()
-            source = try await database.addSource(
-                Source(name: "Book", kind: .carddav, location: "http://127.0.0.1:\(port)/book/"),
-                now: PartialListingTests.now
-            )
-        }
-
-        func sync() async throws -> SourceSyncReport {
-            let current = try #require(try await database.sources().first)
-            return await SourceSync(
-                database: database,
-                readers: SourceReaders { _ in CardDAVReader(password: { _ in nil }) },
-                now: { PartialListingTests.now },
-                systemTimeZone: { TimeZone(identifier: "UTC")! },
-                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-            ).sync(current)
-        }
-
-        func people() async throws -> [String] { try await database.people().map(\.id).sorted() }
-
-        func cleanUp() {
-            process.stop()
-            directory.cleanup()
-        }
+    static func bed(mode: String) async throws -> ScriptedDAVBed {
+        try await ScriptedDAVBed(script: script, mode: mode, now: now)
     }
 
     @Test func aChangeListingThatStaysTruncatedChangesNothing() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.python), "needs python3 (apt: python3)")
-        let bed = try await Bed(mode: "truncated")
+        let bed = try await Self.bed(mode: "truncated")
         defer { bed.cleanUp() }
         let first = try await bed.sync()
         #expect(first.error == nil, "\(String(describing: first.error))")
@@ -135,7 +92,7 @@ import Testing
 
     @Test func aFirstListingThatStaysTruncatedAddsNobody() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.python), "needs python3 (apt: python3)")
-        let bed = try await Bed(mode: "truncated-from-start")
+        let bed = try await Self.bed(mode: "truncated-from-start")
         defer { bed.cleanUp() }
         let report = try await bed.sync()
         #expect(report.error != nil)

@@ -16,7 +16,7 @@ import Testing
 /// small server of the test's own (Python's http.server on loopback),
 /// because Radicale sends its answers whole.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct StreamedListingTests {
-    static let python = "/usr/bin/python3"
+    static let python = ScriptedDAVBed.python
     static let now = Date(timeIntervalSince1970: 1_773_133_200)  // 2026-03-10T09:00:00Z
 
     /// Answers `sync-collection` on `/book/` with 40 cards (`c00`…`c39`,
@@ -77,64 +77,15 @@ import Testing
         """#
 
     /// The scripted server, a database with its book as a source, and a sync.
-    struct Bed {
-        let directory: TemporaryDirectory
-        let process: TestProcess
-        let database: AppDatabase
-
-        init(mode: String) async throws {
-            directory = try TemporaryDirectory()
-            try directory.write("server.py", StreamedListingTests.script)
-            try directory.write("mode", mode + "\n")
-            let process = try TestProcess(
-                [StreamedListingTests.python, directory.file("server.py")],
-                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
-                directory: directory.url,
-                name: "dav"
-            )
-            self.process = process
-            try await process.waitUntil("the scripted server to listen", seconds: 60) { process in
-                Int(process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) != nil || process.poll() != nil
-            }
-            let port = try #require(Int(process.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(process.stderr)")
-            database = try AppDatabase.inMemory()
-            _ = try await database.addSource(
-                Source(name: "Book", kind: .carddav, location: "http://127.0.0.1:\(port)/book/"),
-                now: StreamedListingTests.now
-            )
-        }
-
-        func mode(_ mode: String) throws { try directory.write("mode", mode + "\n") }
-
-        func sync() async throws -> SourceSyncReport {
-            let current = try #require(try await database.sources().first)
-            return await SourceSync(
-                database: database,
-                readers: SourceReaders { _ in CardDAVReader(password: { _ in nil }) },
-                now: { StreamedListingTests.now },
-                systemTimeZone: { TimeZone(identifier: "UTC")! },
-                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-            ).sync(current)
-        }
-
-        func people() async throws -> [String] { try await database.people().map(\.id).sorted() }
-
-        /// The token the source keeps for its next sync.
-        func syncToken() async throws -> String? {
-            try await database.read { db in try String.fetchOne(db, sql: "SELECT syncToken FROM source") }
-        }
-
-        func cleanUp() {
-            process.stop()
-            directory.cleanup()
-        }
+    static func bed(mode: String) async throws -> ScriptedDAVBed {
+        try await ScriptedDAVBed(script: script, mode: mode, now: now)
     }
 
     static var everyone: [String] { (0..<40).map { String(format: "c%02d", $0) } }
 
     @Test func anAnswerThatTricklesInIsReadWholeAndABadCardIsReported() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.python), "needs python3 (apt: python3)")
-        let bed = try await Bed(mode: "trickle")
+        let bed = try await Self.bed(mode: "trickle")
         defer { bed.cleanUp() }
         let report = try await bed.sync()
         #expect(report.error == nil, "\(String(describing: report.error))")
@@ -156,7 +107,7 @@ import Testing
     @Test(arguments: ["cut", "broken"])
     func anAnswerCutOffOrBrokenInTheMiddleChangesNothing(mode: String) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.python), "needs python3 (apt: python3)")
-        let bed = try await Bed(mode: mode)
+        let bed = try await Self.bed(mode: mode)
         defer { bed.cleanUp() }
         let report = try await bed.sync()
         let error = try #require(report.error)
