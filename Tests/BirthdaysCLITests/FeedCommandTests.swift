@@ -80,22 +80,8 @@ import Testing
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
         _ = try await cli.json(["import", CLIProcess.samples + "/google-contacts.csv"])
-        let server = try TestProcess(
-            [try CLIProcess.binary(), "serve", "--port", String(try Loopback.freePort())],
-            environment: cli.environment,
-            directory: cli.directory,
-            name: "serve"
-        )
+        let (server, portText) = try await Self.serve(cli)
         defer { server.stop() }
-        // The server logs the port it bound.
-        let listening = #"listening on 127\.0\.0\.1:(\d+)"#
-        try await server.waitUntil("the server to listen") { $0.stderr.range(of: listening, options: .regularExpression) != nil || $0.poll() != nil }
-        let line = try #require(
-            server.stderr.range(of: listening, options: .regularExpression).map { server.stderr[$0] },
-            "server exited before listening: \(server.stderr)"
-        )
-        let port = Int(line.split(separator: ":").last ?? "")
-        let portText = String(try #require(port))
         let urls = try await #require(try cli.json(["feed", "url", "--port", portText]) as? [String: String])
         let url = try #require(urls["http"])
         #expect(urls["webcal"] == url.replacingOccurrences(of: "http://", with: "webcal://"))
@@ -103,9 +89,7 @@ import Testing
         let ok = try await curl(["-D", "-", "-o", "/dev/null", url])
         #expect(ok.contains("HTTP/1.1 200"))
         #expect(ok.lowercased().contains("content-type: text/calendar; charset=utf-8"))
-        let etag = try #require(
-            ok.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces)
-        )
+        let etag = try #require(Self.etag(of: ok))
         await #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(etag)", url]) == "304")
 
         _ = try await cli.run(["feed", "rotate"])
@@ -131,25 +115,10 @@ import Testing
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
         _ = try await cli.json(["import", CLIProcess.samples + "/google-contacts.csv"])
-        let server = try TestProcess(
-            [try CLIProcess.binary(), "serve", "--port", String(try Loopback.freePort())],
-            environment: cli.environment,
-            directory: cli.directory,
-            name: "serve"
-        )
+        let (server, portText) = try await Self.serve(cli)
         defer { server.stop() }
-        let listening = #"listening on 127\.0\.0\.1:(\d+)"#
-        try await server.waitUntil("the server to listen") { $0.stderr.range(of: listening, options: .regularExpression) != nil || $0.poll() != nil }
-        let line = try #require(
-            server.stderr.range(of: listening, options: .regularExpression).map { server.stderr[$0] },
-            "server exited before listening: \(server.stderr)"
-        )
-        let portText = String(try #require(Int(line.split(separator: ":").last ?? "")))
         let url = try #require((try await cli.json(["feed", "url", "--port", portText]) as? [String: String])?["http"])
-        func etag(of head: String) -> String? {
-            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces)
-        }
-        let first = try #require(etag(of: try await curl(["-D", "-", "-o", "/dev/null", url])))
+        let first = try #require(Self.etag(of: try await curl(["-D", "-", "-o", "/dev/null", url])))
         // Three revalidations on one connection, then on a new one: 304 each time.
         let codes = try await curl(["-o", "/dev/null", "-w", "%{http_code} ", "-H", "If-None-Match: \(first)", url, url, url])
         #expect(codes == "304 304 304 ")
@@ -159,7 +128,7 @@ import Testing
             #expect(try await cli.run(command).status == 0)
             let head = try await curl(["-D", "-", "-o", "/dev/null", "-H", "If-None-Match: \(current)", url])
             #expect(head.hasPrefix("HTTP/1.1 200"), "step \(step): \(head)")
-            let tag = try #require(etag(of: head))
+            let tag = try #require(Self.etag(of: head))
             #expect(tag != current)
             let again = try await curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(tag)", url])
             #expect(again == "304", "step \(step)")
@@ -174,17 +143,8 @@ import Testing
         let cli = try CLIProcess(now: "2026-11-21T08:00:00Z", timeZone: "UTC")
         defer { cli.cleanUp() }
         _ = try await cli.json(["import", CLIProcess.samples + "/contacts.vcf", CLIProcess.samples + "/google-contacts.csv"])
-        let server = try TestProcess(
-            [try CLIProcess.binary(), "serve", "--port", String(try Loopback.freePort())],
-            environment: cli.environment,
-            directory: cli.directory,
-            name: "serve"
-        )
+        let (server, port) = try await Self.serve(cli)
         defer { server.stop() }
-        let listening = #"listening on 127\.0\.0\.1:(\d+)"#
-        try await server.waitUntil("the server to listen") { $0.stderr.range(of: listening, options: .regularExpression) != nil || $0.poll() != nil }
-        let line = try #require(server.stderr.range(of: listening, options: .regularExpression).map { server.stderr[$0] })
-        let port = String(try #require(Int(line.split(separator: ":").last ?? "")))
         let urls = try await #require(try cli.json(["feed", "url", "--port", port]) as? [String: String])
         let json = try #require(urls["json"])
         #expect(json == urls["http"]?.replacingOccurrences(of: ".ics", with: ".json"))
@@ -199,9 +159,7 @@ import Testing
 
         let head = try await curl(["-D", "-", "-o", "/dev/null", json])
         #expect(head.lowercased().contains("content-type: application/json; charset=utf-8"), "\(head)")
-        let etag = try #require(
-            head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces)
-        )
+        let etag = try #require(Self.etag(of: head))
         await #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(etag)", json]) == "304")
         let gzip = try await curl(["--compressed", "-D", "-", json])
         #expect(gzip.lowercased().contains("content-encoding: gzip"))
@@ -218,5 +176,35 @@ import Testing
 
     func curl(_ arguments: [String]) async throws -> String {
         try await TestProcess.run(["/usr/bin/curl", "-s", "--max-time", "10"] + arguments).stdout
+    }
+
+    /// `birthdays serve` on a free port over `cli`'s database, and the port
+    /// it logged as bound (`listening on 127.0.0.1:PORT`).
+    static func serve(_ cli: CLIProcess) async throws -> (server: TestProcess, port: String) {
+        let server = try TestProcess(
+            [try CLIProcess.binary(), "serve", "--port", String(try Loopback.freePort())],
+            environment: cli.environment,
+            directory: cli.directory,
+            name: "serve"
+        )
+        do {
+            let listening = #"listening on 127\.0\.0\.1:(\d+)"#
+            try await server.waitUntil("the server to listen") {
+                $0.stderr.range(of: listening, options: .regularExpression) != nil || $0.poll() != nil
+            }
+            let line = try #require(
+                server.stderr.range(of: listening, options: .regularExpression).map { server.stderr[$0] },
+                "server exited before listening: \(server.stderr)"
+            )
+            return (server, String(try #require(Int(line.split(separator: ":").last ?? ""))))
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    /// The `ETag` of a `curl -D -` answer's head.
+    static func etag(of head: String) -> String? {
+        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces)
     }
 }
