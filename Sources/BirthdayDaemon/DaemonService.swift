@@ -84,8 +84,8 @@ struct DaemonService: Service {
                 group.addTask {
                     for await reason in monitor.reasons {
                         continuation.yield(.wake(reason))
-                        follower.post(.syncAll(reason: DaemonService.name(of: reason)))
-                        publisher.post(.all(reason: DaemonService.name(of: reason)))
+                        follower.post(.syncAll(reason: reason.logName))
+                        publisher.post(.all(reason: reason.logName))
                     }
                 }
             }
@@ -134,14 +134,6 @@ struct DaemonService: Service {
             group.cancelAll()
         }
         logger.notice("birthdays run stopped")
-    }
-
-    static func name(of reason: WakeReason) -> String {
-        switch reason {
-        case .clockChanged: "clock-changed"
-        case .resumed: "resumed"
-        case .timeZoneChanged: "time-zone-changed"
-        }
     }
 
     /// A click on a notification: open shows the person's details in place

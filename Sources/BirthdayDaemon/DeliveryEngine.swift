@@ -577,14 +577,3 @@ package actor DeliveryEngine {
         }
     }
 }
-
-extension WakeReason {
-    /// The reason as a log value.
-    var logName: String {
-        switch self {
-        case .clockChanged: "clock-changed"
-        case .resumed: "resumed"
-        case .timeZoneChanged: "time-zone-changed"
-        }
-    }
-}

@@ -8,6 +8,16 @@ public enum WakeReason: Sendable, Hashable {
     case resumed(suspendedFor: Duration)
     /// The system time zone changed to this one.
     case timeZoneChanged(TimeZone)
+
+    /// The reason as the daemon's logs and the followers name it
+    /// (`clock-changed`, `resumed`, `time-zone-changed`).
+    public var logName: String {
+        switch self {
+        case .clockChanged: "clock-changed"
+        case .resumed: "resumed"
+        case .timeZoneChanged: "time-zone-changed"
+        }
+    }
 }
 
 /// The wake monitor could not start.
