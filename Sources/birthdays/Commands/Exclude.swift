@@ -44,29 +44,50 @@ extension BirthdaysCommand {
         @Flag(help: "Print the person as `people --json` does (with --group or --source: the rule).")
         var json = false
 
-        func validate() throws {
-            if let label {
-                if person != nil || shared.group != nil || shared.source != nil || announce != nil {
-                    throw ValidationError("name a person, a --group, a --source or a --label: only one of them")
-                }
-                if LabelledDate.key(label).isEmpty { throw ValidationError("--label needs the text of a label, such as \"Started work\"") }
-                return
-            }
-            try shared.validate(person: person)
-            if announce != nil, person == nil { throw ValidationError("--announce ROOM takes one person, not --group or --source") }
-        }
+        /// What the command names (``ExclusionTarget``).
+        var target: ExclusionTarget { ExclusionTarget(person: person, shared: shared, announce: announce, label: label) }
 
-        func run() async throws {
-            let context = try Context(global)
-            if let label {
-                try await context.setLabelRule(label, included: false)
-            } else if let room = announce, let person {
-                try await context.setAnnounceExclusion(true, of: person, room: room)
-            } else if let scope = try await context.scope(shared) {
-                try await context.setSharedExclusion(.exclude, for: scope, json: json)
-            } else if let person {
-                try await context.setExclusion(.exclude, of: person, json: json)
+        func validate() throws { try target.validate() }
+
+        func run() async throws { try await Context(global).set(.exclude, for: target, json: json) }
+    }
+}
+
+/// What `exclude` and `include` name: a label's dates, a person for one
+/// team room, a group or a source, or a person; exactly one of them.
+struct ExclusionTarget {
+    var person: String?
+    var shared: SharedRuleOptions
+    var announce: String?
+    var label: String?
+
+    /// Checks that one thing is named: a `--label` alone, or one of PERSON,
+    /// `--group` and `--source`, with `--announce ROOM` only for a person.
+    func validate() throws {
+        if let label {
+            if person != nil || shared.group != nil || shared.source != nil || announce != nil {
+                throw ValidationError("name a person, a --group, a --source or a --label: only one of them")
             }
+            if LabelledDate.key(label).isEmpty { throw ValidationError("--label needs the text of a label, such as \"Started work\"") }
+            return
+        }
+        try shared.validate(person: person)
+        if announce != nil, person == nil { throw ValidationError("--announce ROOM takes one person, not --group or --source") }
+    }
+}
+
+extension Context {
+    /// `birthdays exclude` (`.exclude`) and `include` (`.include`): records
+    /// the choice for what `target` names and says what it does.
+    func set(_ choice: Exclusion.Choice, for target: ExclusionTarget, json: Bool) async throws {
+        if let label = target.label {
+            try await setLabelRule(label, included: choice == .include)
+        } else if let room = target.announce, let person = target.person {
+            try await setAnnounceExclusion(choice == .exclude, of: person, room: room)
+        } else if let scope = try await scope(target.shared) {
+            try await setSharedExclusion(choice, for: scope, json: json)
+        } else if let person = target.person {
+            try await setExclusion(choice, of: person, json: json)
         }
     }
 }

@@ -46,29 +46,11 @@ extension BirthdaysCommand {
         @Flag(help: "Print the person as `people --json` does (with --group or --source: the rule).")
         var json = false
 
-        func validate() throws {
-            if let label {
-                if person != nil || shared.group != nil || shared.source != nil || announce != nil {
-                    throw ValidationError("name a person, a --group, a --source or a --label: only one of them")
-                }
-                if LabelledDate.key(label).isEmpty { throw ValidationError("--label needs the text of a label, such as \"Started work\"") }
-                return
-            }
-            try shared.validate(person: person)
-            if announce != nil, person == nil { throw ValidationError("--announce ROOM takes one person, not --group or --source") }
-        }
+        /// What the command names (``ExclusionTarget``).
+        var target: ExclusionTarget { ExclusionTarget(person: person, shared: shared, announce: announce, label: label) }
 
-        func run() async throws {
-            let context = try Context(global)
-            if let label {
-                try await context.setLabelRule(label, included: true)
-            } else if let room = announce, let person {
-                try await context.setAnnounceExclusion(false, of: person, room: room)
-            } else if let scope = try await context.scope(shared) {
-                try await context.setSharedExclusion(.include, for: scope, json: json)
-            } else if let person {
-                try await context.setExclusion(.include, of: person, json: json)
-            }
-        }
+        func validate() throws { try target.validate() }
+
+        func run() async throws { try await Context(global).set(.include, for: target, json: json) }
     }
 }
