@@ -20,40 +20,27 @@ struct BirthdaysCommand: AsyncParsableCommand {
             on a throwaway copy of the database, so a trial never changes what real time will see.
             """,
         version: BuildInfo.versionText,
-        subcommands: [
-            Import.self,
-            Sources.self,
-            Upcoming.self,
-            DigestCommand.self,
-            People.self,
-            Reschedule.self,
-            Run.self,
-            Deliver.self,
-            Status.self,
-            Snooze.self,
-            Dismiss.self,
-            Show.self,
-            NameDaysCommand.self,
-            Exclude.self,
-            Include.self,
-            Remind.self,
-            Zone.self,
-            Note.self,
-            Groups.self,
-            Pending.self,
-            SettingsCommand.self,
-            Notifications.self,
-            Channels.self,
-            Announce.self,
-            Onboard.self,
-            Export.self,
-            Publish.self,
-            Serve.self,
-            Feed.self,
-            ShareCommand.self,
-            Invite.self,
-            Invites.self,
-            ServiceCommand.self,
+        // Grouped in `--help` by what a person does; the order within a group is the order of a first week.
+        groupedSubcommands: [
+            CommandGroup(
+                name: "Contacts",
+                subcommands: [
+                    Import.self, Sources.self, People.self, Show.self, Groups.self, NameDaysCommand.self, Note.self, Zone.self,
+                    Exclude.self, Include.self,
+                ]
+            ),
+            CommandGroup(
+                name: "Reminders",
+                subcommands: [
+                    Upcoming.self, DigestCommand.self, Remind.self, Status.self, Pending.self, Snooze.self, Dismiss.self, Channels.self,
+                    Announce.self, Notifications.self, Run.self, Deliver.self, Reschedule.self,
+                ]
+            ),
+            CommandGroup(
+                name: "Calendar and sharing",
+                subcommands: [Export.self, Feed.self, Serve.self, Publish.self, ShareCommand.self, Invite.self, Invites.self]
+            ),
+            CommandGroup(name: "Setup", subcommands: [Onboard.self, SettingsCommand.self, ServiceCommand.self]),
         ]
     )
 

@@ -157,6 +157,31 @@ import Glibc
         #expect(later.stdout == help.stdout, "with a database, the help as before")
     }
 
+    /// `--help` groups the commands by what a person does (issue 42): four
+    /// headings in order, every command under exactly one, `invite` and
+    /// `invites` side by side.
+    @Test func helpGroupsTheCommandsByWhatAPersonDoes() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let help = try await cli.run("--help")
+        #expect(help.status == 0)
+        let headings = help.stdout.split(separator: "\n").filter { $0.hasSuffix("SUBCOMMANDS:") }.map(String.init)
+        #expect(
+            headings == ["CONTACTS SUBCOMMANDS:", "REMINDERS SUBCOMMANDS:", "CALENDAR AND SHARING SUBCOMMANDS:", "SETUP SUBCOMMANDS:"],
+            "\(help.stdout)"
+        )
+        let names = help.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
+            return line.split(separator: " ").first.map(String.init)
+        }
+        #expect(Set(names).count == names.count, "each command once: \(names)")
+        for command in ["import", "upcoming", "run", "serve", "share", "onboard", "settings"] {
+            #expect(names.contains(command), "\(command) in \(names)")
+        }
+        let invite = try #require(names.firstIndex(of: "invite"))
+        #expect(names[invite + 1] == "invites", "\(names)")
+    }
+
     // MARK: - feed url
 
     @Test func feedURLNamesTheAddressServed() async throws {
