@@ -142,7 +142,7 @@ struct NetworkHelperCommand: AsyncParsableCommand {
                     guard let command = source.passwordCommand, !command.isEmpty else { return nil }
                     return try await PasswordCommand.run(command, environment: environment)
                 },
-                deadline: CardDAVLimits.deadline(environment: environment)
+                deadline: DAVLimits.deadline(environment: environment)
             )
             let sync = SourceSync(
                 database: database,
@@ -170,7 +170,7 @@ struct NetworkHelperCommand: AsyncParsableCommand {
         func run() async throws {
             NetworkHelperCommand.watchParent()
             let password = secret.password()
-            let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
+            let deadline = DAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             do {
                 let books = try await CardDAVDiscovery(deadline: deadline).addressBooks(from: url, username: username, password: password)
                 NetworkHelperCommand.reply(books, nil)

@@ -24,7 +24,7 @@ extension NetworkHelperCommand {
         func run() async throws {
             NetworkHelperCommand.watchParent()
             let password = secret.password()
-            let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
+            let deadline = DAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             do throws(PublishError) {
                 let found = try await CalDAVPublisher(deadline: deadline).discover(
                     url,
@@ -139,7 +139,7 @@ extension NetworkHelperCommand {
                     password = try await PasswordCommand.run(command, environment: environment)
                 }
                 let publisher = CalDAVPublisher(
-                    deadline: CardDAVLimits.deadline(environment: environment),
+                    deadline: DAVLimits.deadline(environment: environment),
                     inFlight: environment["BIRTHDAYS_PUBLISH_IN_FLIGHT"].flatMap(Int.init) ?? CalDAVPublisher.defaultInFlight
                 )
                 report = await publisher.publish(
@@ -201,7 +201,7 @@ extension NetworkHelperCommand {
         func run() async throws {
             NetworkHelperCommand.watchParent()
             let password = secret.password()
-            let deadline = CardDAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
+            let deadline = DAVLimits.deadline(environment: ProcessInfo.processInfo.environment)
             let target = PublishTarget(name: "", url: url, calendarURL: url, username: username)
             do throws(PublishError) {
                 try await CalDAVPublisher(deadline: deadline).deleteCalendar(target, password: password)

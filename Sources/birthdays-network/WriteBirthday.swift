@@ -55,7 +55,7 @@ extension NetworkHelperCommand {
                 let writer = CardDAVWriter(
                     username: source.username,
                     password: password,
-                    deadline: CardDAVLimits.deadline(environment: environment)
+                    deadline: DAVLimits.deadline(environment: environment)
                 )
                 let result = try await writer.writeBirthday(birthday, personID: request.personID, href: request.href, book: source.location)
                 NetworkHelperCommand.writeReply(result, nil)

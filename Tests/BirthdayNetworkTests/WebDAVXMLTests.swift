@@ -123,11 +123,11 @@ import Testing
 
     @Test func membersAreInsideTheBookAndNotTheBookItself() throws {
         let book = try #require(URL(string: "http://h:1/alice/friends/"))
-        #expect(CardDAVReader.member("/alice/friends/ann.vcf", of: book) == "/alice/friends/ann.vcf")
-        #expect(CardDAVReader.member("http://h:1/alice/friends/x%20y.vcf", of: book) == "/alice/friends/x%20y.vcf")
-        #expect(CardDAVReader.member("ann.vcf", of: book) == "/alice/friends/ann.vcf")
-        #expect(CardDAVReader.member("/alice/friends/", of: book) == nil)
-        #expect(CardDAVReader.member("/alice/other/ann.vcf", of: book) == nil)
-        #expect(CardDAVReader.member("/alice/friends/sub/", of: book) == nil)
+        #expect(WebDAV.member("/alice/friends/ann.vcf", of: book) == "/alice/friends/ann.vcf")
+        #expect(WebDAV.member("http://h:1/alice/friends/x%20y.vcf", of: book) == "/alice/friends/x%20y.vcf")
+        #expect(WebDAV.member("ann.vcf", of: book) == "/alice/friends/ann.vcf")
+        #expect(WebDAV.member("/alice/friends/", of: book) == nil)
+        #expect(WebDAV.member("/alice/other/ann.vcf", of: book) == nil)
+        #expect(WebDAV.member("/alice/friends/sub/", of: book) == nil)
     }
 }

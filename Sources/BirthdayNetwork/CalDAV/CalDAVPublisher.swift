@@ -53,8 +53,7 @@ package struct CalDAVPublisher: Sendable {
 
     /// - Parameter inFlight: the most PUTs a publish has in flight at once
     ///   (over as many connections); one at a time once the server answers 429 or 503.
-    package init(userAgent: String = "birthdays", deadline: Duration = CardDAVLimits.defaultDeadline, inFlight: Int = CalDAVPublisher.defaultInFlight)
-    {
+    package init(userAgent: String = "birthdays", deadline: Duration = DAVLimits.defaultDeadline, inFlight: Int = CalDAVPublisher.defaultInFlight) {
         self.userAgent = userAgent
         self.deadline = deadline
         self.inFlight = max(1, inFlight)
@@ -100,7 +99,7 @@ package struct CalDAVPublisher: Sendable {
         }
         switch found {
         case .calendar(let calendar):
-            return PublishDiscovery(calendarURL: CardDAVDiscovery.collection(calendar), created: false)
+            return PublishDiscovery(calendarURL: WebDAV.collection(calendar), created: false)
         case .home(let home):
             return try await Self.dav { () throws(SourceError) in try await calendar(named: calendarName, in: home, session: session) }
         case nil:
@@ -129,7 +128,7 @@ package struct CalDAVPublisher: Sendable {
         let reply = try await session.send("PROPFIND", url, depth: "0", body: CalDAVRequests.describe)
         switch reply.status {
         case 207:
-            let answer = try CardDAVReader.multistatus(reply, url)
+            let answer = try WebDAV.multistatus(reply, url)
             return answer.responses.first.map { ($0, reply.url) }
         case 401:
             throw .unauthorized(url: DAVSession.display(url))
@@ -138,22 +137,22 @@ package struct CalDAVPublisher: Sendable {
         case 400, 404, 405, 409, 412, 415, 501:
             return nil
         default:
-            throw CardDAVReader.failure(reply, url)
+            throw WebDAV.failure(reply, url)
         }
     }
 
     /// The calendar of `home` named `name`, else a new one (MKCALENDAR).
     private func calendar(named name: String, in home: URL, session: DAVSession) async throws(SourceError) -> PublishDiscovery {
         let reply = try await session.send("PROPFIND", home, depth: "1", body: CalDAVRequests.listCollections)
-        guard reply.status == 207 else { throw CardDAVReader.failure(reply, home) }
-        for response in try CardDAVReader.multistatus(reply, home).responses {
+        guard reply.status == 207 else { throw WebDAV.failure(reply, home) }
+        for response in try WebDAV.multistatus(reply, home).responses {
             guard response.properties[.resourceType]?.children.contains(.calendar) == true,
                 response.text(.displayName) == name,
                 let url = URL(string: response.href, relativeTo: reply.url)?.absoluteURL
             else { continue }
-            return PublishDiscovery(calendarURL: CardDAVDiscovery.collection(url), created: false)
+            return PublishDiscovery(calendarURL: WebDAV.collection(url), created: false)
         }
-        let base = CardDAVDiscovery.collection(reply.url)
+        let base = WebDAV.collection(reply.url)
         let slug = Self.slug(name)
         for attempt in 1...9 {
             guard let url = URL(string: base + slug + (attempt == 1 ? "" : "-\(attempt)") + "/") else { break }
@@ -163,9 +162,9 @@ package struct CalDAVPublisher: Sendable {
                 made = try await session.send("MKCALENDAR", url, depth: nil, body: CalDAVRequests.makeCalendar(displayName: name, color: nil))
             }
             switch made.status {
-            case 201: return PublishDiscovery(calendarURL: CardDAVDiscovery.collection(url), created: true)
+            case 201: return PublishDiscovery(calendarURL: WebDAV.collection(url), created: true)
             case 405, 409: continue  // the name is taken
-            default: throw CardDAVReader.failure(made, url)
+            default: throw WebDAV.failure(made, url)
             }
         }
         throw .http(url: DAVSession.display(home), status: 405, reason: "no free name for a new calendar")
@@ -541,12 +540,12 @@ package struct CalDAVPublisher: Sendable {
                 let invalidToken = WebDAVXML.errorConditions(reply.body).contains(.dav("valid-sync-token"))
                 if token != nil, reply.status == 409 || (reply.status == 412 && invalidToken) { return nil }
                 if [400, 403, 405, 415, 422, 501].contains(reply.status) { return nil }
-                throw CardDAVReader.failure(reply, calendar)
+                throw WebDAV.failure(reply, calendar)
             }
-            let answer = try CardDAVReader.multistatus(reply, calendar)
+            let answer = try WebDAV.multistatus(reply, calendar)
             var truncated = false
             for response in answer.responses {
-                guard let member = CardDAVReader.member(response.href, of: reply.url) else {
+                guard let member = WebDAV.member(response.href, of: reply.url) else {
                     if response.status == 507 { truncated = true }
                     continue
                 }
@@ -579,12 +578,12 @@ package struct CalDAVPublisher: Sendable {
         switch reply.status {
         case 207: break
         case 405, 501: return nil
-        default: throw CardDAVReader.failure(reply, calendar)
+        default: throw WebDAV.failure(reply, calendar)
         }
         var tags: [String: String] = [:]
         var members = 0
-        for response in try CardDAVReader.multistatus(reply, calendar).responses {
-            guard let path = CardDAVReader.member(response.href, of: reply.url) else { continue }
+        for response in try WebDAV.multistatus(reply, calendar).responses {
+            guard let path = WebDAV.member(response.href, of: reply.url) else { continue }
             members += 1
             if let tag = response.text(.getETag) { tags[PublishPlan.decodedPath(path)] = tag }
         }
@@ -638,7 +637,7 @@ package struct CalDAVPublisher: Sendable {
                     if PublishPlan.sameEvent(event.bytes, text) { return .adopted(tag) }
                     header = ("If-Match", tag)
                 default:
-                    throw CardDAVReader.failure(current, url)
+                    throw WebDAV.failure(current, url)
                 }
             case .create:
                 header = ("If-None-Match", "*")
@@ -683,7 +682,7 @@ package struct CalDAVPublisher: Sendable {
             case 412:
                 condition = .check
             default:
-                throw CardDAVReader.failure(reply, url)
+                throw WebDAV.failure(reply, url)
             }
         }
         return .refused
@@ -724,7 +723,7 @@ package struct CalDAVPublisher: Sendable {
                         let current = current.etag
                     else { return .notOurs }
                     tag = current
-                default: throw CardDAVReader.failure(current, url)
+                default: throw WebDAV.failure(current, url)
                 }
             }
             let reply = try await session.send("DELETE", url, depth: nil, headers: tag.map { [("If-Match", $0)] } ?? [], body: nil, contentType: "")
@@ -736,10 +735,10 @@ package struct CalDAVPublisher: Sendable {
                 switch current.status {
                 case 404, 410: return .deleted
                 case 200: tag = current.etag
-                default: throw CardDAVReader.failure(current, url)
+                default: throw WebDAV.failure(current, url)
                 }
             default:
-                throw CardDAVReader.failure(reply, url)
+                throw WebDAV.failure(reply, url)
             }
         }
         return .refused
@@ -768,7 +767,7 @@ package struct CalDAVPublisher: Sendable {
         let result: Result<Void, SourceError>
         do throws(SourceError) {
             let reply = try await session.send("DELETE", url, depth: nil, headers: [], body: nil, contentType: "")
-            guard (200..<300).contains(reply.status) || reply.status == 404 else { throw CardDAVReader.failure(reply, url) }
+            guard (200..<300).contains(reply.status) || reply.status == 404 else { throw WebDAV.failure(reply, url) }
             result = .success(())
         } catch {
             result = .failure(error)

@@ -19,8 +19,8 @@ package struct CardDAVDiscovery: Sendable {
     private let userAgent: String
     private let deadline: Duration
 
-    /// - Parameter deadline: the most one request may take, answer included (``CardDAVLimits``).
-    package init(userAgent: String = "birthdays", deadline: Duration = CardDAVLimits.defaultDeadline) {
+    /// - Parameter deadline: the most one request may take, answer included (``DAVLimits``).
+    package init(userAgent: String = "birthdays", deadline: Duration = DAVLimits.defaultDeadline) {
         self.userAgent = userAgent
         self.deadline = deadline
     }
@@ -58,7 +58,7 @@ package struct CardDAVDiscovery: Sendable {
         guard let (response, answered) = try await describe(url, session: session) else { return nil }
         let types = response.properties[.resourceType]?.children ?? []
         if types.contains(.addressBook) {
-            return [AddressBook(url: Self.collection(answered), displayName: response.text(.displayName).flatMap { $0.isEmpty ? nil : $0 })]
+            return [AddressBook(url: WebDAV.collection(answered), displayName: response.text(.displayName).flatMap { $0.isEmpty ? nil : $0 })]
         }
         if let home = response.properties[.addressBookHomeSet]?.hrefs.first.flatMap({ URL(string: $0, relativeTo: answered)?.absoluteURL }) {
             return try await list(home, session: session)
@@ -80,35 +80,29 @@ package struct CardDAVDiscovery: Sendable {
         let reply = try await session.send("PROPFIND", url, depth: "0", body: CardDAVRequests.describe)
         switch reply.status {
         case 207:
-            let answer = try CardDAVReader.multistatus(reply, url)
+            let answer = try WebDAV.multistatus(reply, url)
             return answer.responses.first.map { ($0, reply.url) }
         case 401:
             throw .unauthorized(url: DAVSession.display(url))
         case 400, 403, 404, 405, 409, 412, 415, 501:
             return nil
         default:
-            throw CardDAVReader.failure(reply, url)
+            throw WebDAV.failure(reply, url)
         }
     }
 
     /// The address books in the home set `home`.
     private func list(_ home: URL, session: DAVSession) async throws(SourceError) -> [AddressBook] {
         let reply = try await session.send("PROPFIND", home, depth: "1", body: CardDAVRequests.listCollections)
-        guard reply.status == 207 else { throw CardDAVReader.failure(reply, home) }
+        guard reply.status == 207 else { throw WebDAV.failure(reply, home) }
         var books: [AddressBook] = []
-        for response in try CardDAVReader.multistatus(reply, home).responses {
+        for response in try WebDAV.multistatus(reply, home).responses {
             guard response.properties[.resourceType]?.children.contains(.addressBook) == true,
                 let url = URL(string: response.href, relativeTo: reply.url)?.absoluteURL
             else { continue }
-            books.append(AddressBook(url: Self.collection(url), displayName: response.text(.displayName).flatMap { $0.isEmpty ? nil : $0 }))
+            books.append(AddressBook(url: WebDAV.collection(url), displayName: response.text(.displayName).flatMap { $0.isEmpty ? nil : $0 }))
         }
         guard !books.isEmpty else { throw .noAddressBooks(url: DAVSession.display(home)) }
         return books.sorted { $0.url < $1.url }
-    }
-
-    /// `url` as a collection URL: without credentials, ending with `/`.
-    static func collection(_ url: URL) -> String {
-        let text = DAVSession.display(url.absoluteURL)
-        return text.hasSuffix("/") ? text : text + "/"
     }
 }

@@ -39,13 +39,13 @@ package struct CardDAVReader: SourceReader {
     ///   - userAgent: sent with every request (servers log it).
     ///   - readTimeout: how long an answer may keep the client waiting between bytes.
     ///   - deadline: the most one request may take, answer included; each
-    ///     answer may also hold at most what ``CardDAVLimits/sync(knownCards:deadline:)``
+    ///     answer may also hold at most what ``DAVLimits/sync(knownCards:deadline:)``
     ///     allows for the cards the last sync found.
     package init(
         password: @escaping PasswordProvider,
         userAgent: String = "birthdays",
         readTimeout: Duration = .seconds(120),
-        deadline: Duration = CardDAVLimits.defaultDeadline
+        deadline: Duration = DAVLimits.defaultDeadline
     ) {
         self.password = password
         self.userAgent = userAgent
@@ -58,7 +58,7 @@ package struct CardDAVReader: SourceReader {
             throw .invalidLocation(location: source.location, reason: "not an http(s) URL")
         }
         let secret = try await password(source)
-        let limits = CardDAVLimits.sync(knownCards: snapshot.items.count, deadline: deadline)
+        let limits = DAVLimits.sync(knownCards: snapshot.items.count, deadline: deadline)
         let session = DAVSession(username: source.username, password: secret, userAgent: userAgent, limits: limits, timeouts: timeouts)
         let result: Result<SourceChanges, SourceError>
         do throws(SourceError) {
@@ -106,7 +106,7 @@ package struct CardDAVReader: SourceReader {
                     return nil
                 }
                 if token == nil, [400, 403, 405, 415, 422, 501].contains(reply.status) { return nil }
-                throw failure(reply, book)
+                throw WebDAV.failure(reply, book)
             }
             guard let next = stream.syncToken, !next.isEmpty else {
                 throw .badResponse(url: DAVSession.display(book), reason: "the sync-collection answer has no sync-token")
@@ -129,7 +129,7 @@ package struct CardDAVReader: SourceReader {
         for href in cards.keys.sorted() {
             guard let card = cards[href], snapshot.items[href] != card.etag else { continue }
             if let data = card.data, !data.isEmpty {
-                items.append(SourceItem(href: href, etag: card.etag, location: location(href, book), content: data))
+                items.append(SourceItem(href: href, etag: card.etag, location: WebDAV.location(href, book), content: data))
             } else {
                 missing.append(href)
             }
@@ -146,19 +146,19 @@ package struct CardDAVReader: SourceReader {
     /// The classic way: getctag, then every member's getetag, then a multiget of what changed.
     static func byETags(_ book: URL, session: DAVSession, snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
         let state = try await session.send("PROPFIND", book, depth: "0", body: CardDAVRequests.collectionState)
-        guard state.status == 207 else { throw failure(state, book) }
-        let collection = try multistatus(state, book).responses.first
+        guard state.status == 207 else { throw WebDAV.failure(state, book) }
+        let collection = try WebDAV.multistatus(state, book).responses.first
         // "" remembers "no sync-collection here" even when the server has no getctag.
         let ctag = collection?.text(.getCTag) ?? ""
         if !ctag.isEmpty, ctag == snapshot.ctag {
             return SourceChanges(listing: .delta(removed: []), ctag: ctag)
         }
         let listing = try await session.send("PROPFIND", book, depth: "1", body: CardDAVRequests.memberETags)
-        guard listing.status == 207 else { throw failure(listing, book) }
+        guard listing.status == 207 else { throw WebDAV.failure(listing, book) }
         var present = Set<String>()
         var changed: [String] = []
-        for response in try multistatus(listing, book).responses {
-            guard let href = member(response.href, of: book), response.status == nil || response.status == 200,
+        for response in try WebDAV.multistatus(listing, book).responses {
+            guard let href = WebDAV.member(response.href, of: book), response.status == nil || response.status == 200,
                 response.properties[.resourceType]?.children.contains(.dav("collection")) != true
             else { continue }
             present.insert(href)
@@ -184,19 +184,21 @@ package struct CardDAVReader: SourceReader {
             let batch = hrefs[start..<min(start + multigetBatch, hrefs.count)]
             start += multigetBatch
             let reply = try await session.send("REPORT", book, depth: "1", body: CardDAVRequests.multiget(batch))
-            guard reply.status == 207 else { throw failure(reply, book) }
+            guard reply.status == 207 else { throw WebDAV.failure(reply, book) }
             var answered = Set<String>()
-            for response in try multistatus(reply, book).responses {
-                guard let href = member(response.href, of: book) else { continue }
+            for response in try WebDAV.multistatus(reply, book).responses {
+                guard let href = WebDAV.member(response.href, of: book) else { continue }
                 answered.insert(href)
                 if let data = response.properties[.addressData]?.text, !data.isEmpty, let etag = response.text(.getETag) {
-                    items.append(SourceItem(href: href, etag: etag, location: location(href, book), content: Data(data.utf8)))
+                    items.append(SourceItem(href: href, etag: etag, location: WebDAV.location(href, book), content: Data(data.utf8)))
                 } else if response.status != 404 {
-                    problems.append(ImportProblem(file: location(href, book), line: 1, message: "the server sent no card; kept as it was"))
+                    problems.append(ImportProblem(file: WebDAV.location(href, book), line: 1, message: "the server sent no card; kept as it was"))
                 }
             }
             for href in batch where !answered.contains(href) {
-                problems.append(ImportProblem(file: location(href, book), line: 1, message: "the server did not send this card; kept as it was"))
+                problems.append(
+                    ImportProblem(file: WebDAV.location(href, book), line: 1, message: "the server did not send this card; kept as it was")
+                )
             }
         }
         return (items, problems)
@@ -214,7 +216,7 @@ package struct CardDAVReader: SourceReader {
         init(book: URL) { self.book = book }
 
         func take(_ response: DAVResponse) {
-            guard let href = CardDAVReader.member(response.href, of: book) else {
+            guard let href = WebDAV.member(response.href, of: book) else {
                 if response.status == 507 { truncated = true }
                 return
             }
@@ -235,62 +237,6 @@ package struct CardDAVReader: SourceReader {
             return try MultistatusStream(each: each)
         } catch {
             throw .badResponse(url: DAVSession.display(url), reason: error.description)
-        }
-    }
-
-    static func multistatus(_ reply: DAVSession.Reply, _ url: URL) throws(SourceError) -> Multistatus {
-        do {
-            return try WebDAVXML.multistatus(reply.body)
-        } catch {
-            throw .badResponse(url: DAVSession.display(url), reason: error.description)
-        }
-    }
-
-    /// The error for an answer that is not the one asked for.
-    static func failure(_ reply: DAVSession.Reply, _ url: URL) -> SourceError {
-        let shown = DAVSession.display(url)
-        switch reply.status {
-        case 401: return .unauthorized(url: shown)
-        case 207: return .badResponse(url: shown, reason: "unexpected multistatus")
-        default: return .http(url: shown, status: reply.status, reason: HTTPStatusText.phrase(reply.status))
-        }
-    }
-
-    /// The member key of a response's href: its path, when it is inside the
-    /// book and not the book itself; `nil` otherwise.
-    static func member(_ href: String, of book: URL) -> String? {
-        guard !href.isEmpty, let url = URL(string: href, relativeTo: book) else { return nil }
-        let path = url.absoluteURL.path(percentEncoded: true)
-        let bookPath = book.path(percentEncoded: true)
-        let base = bookPath.hasSuffix("/") ? bookPath : bookPath + "/"
-        guard path.hasPrefix(base), path.count > base.count, !path.hasSuffix("/") else { return nil }
-        return path
-    }
-
-    /// Where a member is, for problems and the person's source: its whole URL.
-    static func location(_ href: String, _ book: URL) -> String {
-        guard let url = URL(string: href, relativeTo: book) else { return href }
-        return DAVSession.display(url.absoluteURL)
-    }
-}
-
-/// Reason phrases for the statuses a CardDAV server answers with.
-enum HTTPStatusText {
-    static func phrase(_ status: Int) -> String {
-        switch status {
-        case 400: "Bad Request"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 409: "Conflict"
-        case 412: "Precondition Failed"
-        case 500: "Internal Server Error"
-        case 501: "Not Implemented"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        case 507: "Insufficient Storage"
-        default: ""
         }
     }
 }

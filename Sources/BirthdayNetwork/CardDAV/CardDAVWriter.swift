@@ -27,7 +27,7 @@ package struct CardDAVWriter: Sendable {
         username: String?,
         password: String?,
         userAgent: String = "birthdays",
-        deadline: Duration = CardDAVLimits.defaultDeadline,
+        deadline: Duration = DAVLimits.defaultDeadline,
         beforePut: @escaping @Sendable () async -> Void = {}
     ) {
         self.username = username
@@ -48,7 +48,7 @@ package struct CardDAVWriter: Sendable {
             password: password,
             userAgent: userAgent,
             // One card, a photo included: 16 MB at most.
-            limits: CardDAVLimits(answerBytes: 16_000_000, deadline: deadline),
+            limits: DAVLimits(answerBytes: 16_000_000, deadline: deadline),
             followsRedirects: false
         )
         let result: Result<CardWriteResult, WriteBackError>
@@ -71,7 +71,7 @@ package struct CardDAVWriter: Sendable {
         for _ in 0..<2 {
             let got = try await send(session, "GET", card, headers: [], body: nil)
             if got.status == 404 || got.status == 410 { throw .gone(location: shown) }
-            guard got.status == 200 else { throw .connection(CardDAVReader.failure(got, card)) }
+            guard got.status == 200 else { throw .connection(WebDAV.failure(got, card)) }
             // A weak ETag never matches If-Match (RFC 9110, 13.1.1): every PUT would be a 412.
             guard let etag = got.etag, !etag.isEmpty, !etag.hasPrefix("W/") else { throw .noETag(url: shown) }
             let edit: VCardBirthdayEdit.Edit
@@ -87,7 +87,7 @@ package struct CardDAVWriter: Sendable {
             case 200, 201, 204: return .written
             case 412: continue
             case 404, 410: throw .gone(location: shown)
-            default: throw .connection(CardDAVReader.failure(put, card))
+            default: throw .connection(WebDAV.failure(put, card))
             }
         }
         throw .changedMeanwhile(location: shown)

@@ -16,7 +16,7 @@ import Synchronization
 ///   client; the daemon has its own backoff), after at most 5 s.
 /// - Basic authentication is sent with every request (servers such as
 ///   Radicale do not answer an unauthenticated PROPFIND with a challenge).
-/// - Every request has ``CardDAVLimits``: the most one answer may hold (a larger
+/// - Every request has ``DAVLimits``: the most one answer may hold (a larger
 ///   one is ``SourceError/tooLarge(url:megabytes:)``, and no more of it is
 ///   read), and a total deadline from sending the request to the last byte
 ///   of its answer, which a server that sends a byte now and then cannot
@@ -48,7 +48,7 @@ final class DAVSession: Sendable {
     private let client: HTTPClient
     private let authorization: String?
     private let userAgent: String
-    private let limits: CardDAVLimits
+    private let limits: DAVLimits
     private let counter = Atomic<Int>(0)
     private let busy = Atomic<Bool>(false)
 
@@ -59,7 +59,7 @@ final class DAVSession: Sendable {
         username: String?,
         password: String?,
         userAgent: String,
-        limits: CardDAVLimits,
+        limits: DAVLimits,
         timeouts: Timeouts = Timeouts(),
         followsRedirects: Bool = true
     ) {

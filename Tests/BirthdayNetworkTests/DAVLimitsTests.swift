@@ -4,14 +4,14 @@ import Testing
 @testable import BirthdayNetwork
 
 /// What one CardDAV request may cost (docs/sources.md, "Limits").
-@Suite struct CardDAVLimitsTests {
+@Suite struct DAVLimitsTests {
     @Test func discoveryAnswersAreSmall() {
-        #expect(CardDAVLimits.discovery() == CardDAVLimits(answerBytes: 4_000_000, deadline: .seconds(120)))
+        #expect(DAVLimits.discovery() == DAVLimits(answerBytes: 4_000_000, deadline: .seconds(120)))
     }
 
     @Test(arguments: [(0, 64_000_000), (250, 64_000_000), (1_000, 256_000_000), (10_000, 2_560_000_000)])
     func aSyncMayReadInProportionToTheBook(cards: Int, bytes: Int) {
-        #expect(CardDAVLimits.sync(knownCards: cards).answerBytes == bytes)
+        #expect(DAVLimits.sync(knownCards: cards).answerBytes == bytes)
     }
 
     @Test(arguments: [
@@ -22,7 +22,7 @@ import Testing
         (["BIRTHDAYS_HTTP_DEADLINE": "soon"], .seconds(120)),
     ])
     func theDeadlineComesFromTheEnvironment(environment: [String: String], deadline: Duration) {
-        #expect(CardDAVLimits.deadline(environment: environment) == deadline)
+        #expect(DAVLimits.deadline(environment: environment) == deadline)
     }
 
     @Test func passingALimitIsASentence() {
