@@ -60,7 +60,9 @@ import Darwin
 /// The name is the nickname under ``Settings/names`` `nickname` when the
 /// person has one. A deceased person's birthday under `deceased remember` is
 /// "🕯️ Ada" / "In memory of Ada", with one alarm, on the day ("Today would
-/// have been Ada's birthday.").
+/// have been Ada's birthday."), and carries the death date as the person has
+/// it (`X-BIRTHDAYS-DEATHDATE:1852-11-27`), so that an import of the export
+/// keeps the death.
 ///
 /// ## Years
 /// A known year is the `DTSTART` year, and is also given as
@@ -572,6 +574,8 @@ package struct CalendarExporter: Sendable {
         let calendar: CalendarSystem?
         /// The label of a labelled date, sanitized.
         let label: String?
+        /// A memorial's death date as the person has it, sanitized: `X-BIRTHDAYS-DEATHDATE`.
+        let deathDate: String?
         /// The day of first, then the days before, nearest first, then a round birthday's.
         let alarms: [(daysBefore: Int, text: String)]
     }
@@ -638,6 +642,7 @@ package struct CalendarExporter: Sendable {
             knownYear: knownYear,
             calendar: entry.calendar,
             label: entry.labelled.map { Self.sanitized($0.label) },
+            deathDate: entry.treatment.memorial ? entry.person.deathDate.map(Self.sanitized) : nil,
             alarms: alarms
         )
     }
@@ -686,6 +691,9 @@ package struct CalendarExporter: Sendable {
         }
         if let label = event.label {
             try ICalLine.appendExtension("X-BIRTHDAYS-LABEL", label, to: &bytes)
+        }
+        if let deathDate = event.deathDate {
+            try ICalLine.appendExtension("X-BIRTHDAYS-DEATHDATE", deathDate, to: &bytes)
         }
         for alarm in event.alarms {
             bytes += "BEGIN:VALARM\r\n".utf8
@@ -787,6 +795,9 @@ package struct CalendarExporter: Sendable {
         }
         if let label = event.label {
             try root.addExtension("X-BIRTHDAYS-LABEL", value: label)
+        }
+        if let deathDate = event.deathDate {
+            try root.addExtension("X-BIRTHDAYS-DEATHDATE", value: deathDate)
         }
         for alarm in event.alarms {
             try addAlarm(to: root, trigger: triggers.trigger(daysBefore: alarm.daysBefore), text: alarm.text)

@@ -10,16 +10,22 @@ import Foundation
 /// `DTSTART` when it is a date, whether its `RRULE` is `FREQ=YEARLY` (an
 /// `INTERVAL` other than 1, or an `RSCALE`, is not), its `CATEGORIES` and
 /// our own feed's `X-BIRTHDAYS-YEAR`, `X-BIRTHDAYS-UNKNOWN-YEAR`,
-/// `X-BIRTHDAYS-CALENDAR` and `X-BIRTHDAYS-LABEL`. The line of each is the line of its
+/// `X-BIRTHDAYS-CALENDAR`, `X-BIRTHDAYS-LABEL` and `X-BIRTHDAYS-DEATHDATE`. The line of each is the line of its
 /// `BEGIN:VEVENT` in the file.
 package enum CalendarFileReader {
     /// The contacts of the calendar file `data` (``CalendarBirthdays``), or
     /// a problem at line 1 when it cannot be read or libical is missing.
-    package static func parse(_ data: Data, file: String, asBirthday: Bool, today: LocalDate?) -> ParseResult {
+    package static func parse(
+        _ data: Data,
+        file: String,
+        asBirthday: Bool,
+        today: LocalDate?,
+        known: CalendarBirthdays.KnownNames = CalendarBirthdays.KnownNames()
+    ) -> ParseResult {
         let text = String(decoding: data, as: UTF8.self)
         do {
             let events = try events(in: text)
-            return CalendarBirthdays.contacts(from: events, file: file, asBirthday: asBirthday, today: today)
+            return CalendarBirthdays.contacts(from: events, file: file, asBirthday: asBirthday, today: today, known: known)
         } catch {
             return ParseResult(problems: [ImportProblem(file: file, line: 1, message: "cannot read this calendar file: \(error.description)")])
         }
@@ -81,6 +87,7 @@ package enum CalendarFileReader {
         var knownYear: Int?
         var unknownYear = false
         var label: String?
+        var deathDate: String?
         property = first(ICAL_X_PROPERTY)
         while let current = property {
             let name = string(libical.pointee.icalproperty_get_x_name(current))?.uppercased()
@@ -90,6 +97,7 @@ package enum CalendarFileReader {
             case "X-BIRTHDAYS-UNKNOWN-YEAR": unknownYear = text == "1"
             case "X-BIRTHDAYS-CALENDAR": otherCalendar = true
             case "X-BIRTHDAYS-LABEL": label = text.map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+            case "X-BIRTHDAYS-DEATHDATE": deathDate = text.map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
             default: break
             }
             property = libical.pointee.icalcomponent_get_next_property(event, ICAL_X_PROPERTY)
@@ -107,6 +115,7 @@ package enum CalendarFileReader {
         )
         read.lastDayOfFebruary = lastDayOfFebruary
         read.label = label
+        read.deathDate = deathDate
         return read
     }
 

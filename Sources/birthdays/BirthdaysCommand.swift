@@ -14,7 +14,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
         commandName: "birthdays",
         abstract: "Never miss a birthday: import contact exports, list upcoming birthdays, get reminded.",
         discussion: """
-            Data lives in one SQLite file: --database PATH, else $BIRTHDAYS_DATABASE, \
+            Data lives in one SQLite file: --database PATH (before the command's name or after it), else $BIRTHDAYS_DATABASE, \
             else $XDG_DATA_HOME/birthdays/birthdays.sqlite (~/.local/share/...). \
             BIRTHDAYS_NOW (ISO 8601) overrides the current time for every command; commands that write then work \
             on a throwaway copy of the database, so a trial never changes what real time will see.
@@ -44,13 +44,14 @@ struct BirthdaysCommand: AsyncParsableCommand {
         ]
     )
 
+    @OptionGroup var global: GlobalOptions
+
     /// Bare `birthdays`. While there is nobody to remind (no database at
-    /// `$BIRTHDAYS_DATABASE`, else the default path, or one without people)
+    /// `--database`, else `$BIRTHDAYS_DATABASE`, else the default path, or one without people)
     /// it says what to do first; once there are people, it prints the help,
     /// as it always did. Either way the status is 0.
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let path = Context.absolute(AppDatabase.defaultPath(environment: environment))
+        let path = Context.databasePath(global, environment: ProcessInfo.processInfo.environment)
         guard FileManager.default.fileExists(atPath: path) else {
             try output(Self.firstSteps)
             return
@@ -92,12 +93,18 @@ struct BirthdaysCommand: AsyncParsableCommand {
             print(BuildInfo.versionText)
             return
         }
+        let arguments = movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         var command: any ParsableCommand
         do {
-            if let typed = parseTypedBranch(Array(CommandLine.arguments.dropFirst())) {
+            if let typed = parseTypedBranch(arguments) {
                 command = typed
             } else {
-                command = try parseAsRoot()
+                // A command name that names none (`birthdays upcomin`, `help nonexistent`) is told with the nearest ones.
+                if let unknown = unknownCommand(in: arguments) {
+                    printError(usageError(unknown.error, in: unknown.parent))
+                    Foundation.exit(ExitCode.validationFailure.rawValue)
+                }
+                command = try parseAsRoot(arguments)
             }
         } catch {
             exit(withError: error)
@@ -133,15 +140,90 @@ struct BirthdaysCommand: AsyncParsableCommand {
     /// (a tenth of `upcoming`'s start), and the root still answers it.
     static func parseTypedBranch(_ arguments: [String]) -> sending (any ParsableCommand)? {
         guard let name = arguments.first, !name.hasPrefix("-") else { return nil }
-        guard
-            let branch = configuration.subcommands.first(where: { subcommand in
-                let configuration = subcommand.configuration
-                return configuration.commandName == name || configuration.aliases.contains(name)
-            }),
+        guard let branch = subcommand(name, of: self),
             let command = try? branch.parseAsRoot(Array(arguments.dropFirst())),
             contains(type(of: command), in: branch)
         else { return nil }
         return command
+    }
+
+    /// `arguments` with the options every command takes (``GlobalOptions``)
+    /// that come before the command's name moved after it: `--database PATH
+    /// channels add NAME` is `channels add --database PATH NAME`, which is
+    /// what ArgumentParser reads, the typed branch included. The command's
+    /// name is its words down the tree (`channels add`); options after it,
+    /// and everything when no command is named, are left as they are (the
+    /// root takes them too, for bare `birthdays --database PATH`).
+    static func movingGlobalOptions(_ arguments: [String]) -> [String] {
+        let index = globalOptionsFirst(arguments)
+        guard index > 0 else { return arguments }
+        var command: any ParsableCommand.Type = self
+        var end = index
+        while end < arguments.count, let child = subcommand(arguments[end], of: command) {
+            command = child
+            end += 1
+        }
+        guard end > index else { return arguments }
+        return Array(arguments[index..<end]) + arguments[..<index] + Array(arguments[end...])
+    }
+
+    /// How many of the first words of `arguments` are options every command
+    /// takes (``GlobalOptions/names``: `--database PATH`, `--database=PATH`).
+    private static func globalOptionsFirst(_ arguments: [String]) -> Int {
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if GlobalOptions.names.contains(where: { word.hasPrefix($0 + "=") }) {
+                index += 1
+            } else if GlobalOptions.names.contains(word), index + 1 < arguments.count {
+                index += 2
+            } else {
+                break
+            }
+        }
+        return index
+    }
+
+    /// The subcommand of `command` that `name` names (its name or an alias), if any.
+    private static func subcommand(_ name: String, of command: any ParsableCommand.Type) -> (any ParsableCommand.Type)? {
+        command.configuration.subcommands.first { subcommand in
+            let configuration = subcommand.configuration
+            return configuration.commandName == name || configuration.aliases.contains(name)
+        }
+    }
+
+    /// The usage error of a word where a command's name is due that names
+    /// none (`birthdays upcomin`, `birthdays help nonexistent`, `birthdays
+    /// channels ad`), with the nearest names, and the command whose usage
+    /// goes with it; `nil` when the words name commands. Below a command
+    /// with a default subcommand (`invite Friends` is `invite add Friends`)
+    /// only a word near one of its subcommands' names is taken for a typo.
+    static func unknownCommand(in arguments: [String]) -> (error: ValidationError, parent: any ParsableCommand.Type)? {
+        var words = arguments.dropFirst(globalOptionsFirst(arguments))
+        let help = words.first == "help"
+        if help { words = words.dropFirst() }
+        var parent: any ParsableCommand.Type = self
+        var path: [String] = []
+        while let word = words.first, !word.hasPrefix("-") {
+            if let child = subcommand(word, of: parent) {
+                parent = child
+                path.append(word)
+                words = words.dropFirst()
+                continue
+            }
+            let children = parent.configuration.subcommands.filter { $0.configuration.shouldDisplay }
+            guard !children.isEmpty else { return nil }
+            let near = NameChoice.suggestions(for: word, in: children.map { $0._commandName })
+            guard help || parent.configuration.defaultSubcommand == nil || !near.isEmpty else { return nil }
+            let named = { (name: String) in "'" + (path + [name]).joined(separator: " ") + "'" }
+            let head = "no command is called " + named(SafeText.line(word))
+            let tail =
+                near.isEmpty
+                ? " (every command: " + (["birthdays"] + path + ["--help"]).joined(separator: " ") + ")"
+                : "; did you mean " + near.map(named).joined(separator: " or ") + "?"
+            return (ValidationError(head + tail), parent)
+        }
+        return nil
     }
 
     /// Whether `command` is `branch` or one of the subcommands below it

@@ -36,10 +36,7 @@ extension Context {
 
     /// The scope `--group` or `--source` names (see ``scope(_:)``).
     func scope(group: String?, source: String?) async throws -> RuleScope? {
-        if let typed = group {
-            let names = try await database.groups().map(\.name)
-            return .group(try Self.choose(typed, in: names, kind: "group", list: "birthdays groups"))
-        }
+        if let typed = group { return .group(try await self.group(named: typed)) }
         if let typed = source {
             let added = try await database.sources(counting: false).map(\.name)
             let ruled = try await database.sourceRules().map(\.scope.name)
@@ -47,6 +44,14 @@ extension Context {
             return .source(try Self.choose(typed, in: names, kind: "source", list: "birthdays sources list"))
         }
         return nil
+    }
+
+    /// The group `typed` names (`--group` of every command that takes one):
+    /// one someone is in or that has a rule. A name that fits none is a
+    /// usage error with the closest names.
+    func group(named typed: String) async throws -> String {
+        let names = try await database.groups().map(\.name)
+        return try Self.choose(typed, in: names, kind: "group", list: "birthdays groups")
     }
 
     private static func choose(_ typed: String, in names: [String], kind: String, list: String) throws -> String {

@@ -6,10 +6,16 @@ import BirthdaySystem
 import Foundation
 import Logging
 
-/// Options every command takes.
+/// Options every command takes, after its name or before it
+/// (`birthdays --database PATH channels add …`: ``BirthdaysCommand/movingGlobalOptions(_:)``).
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The database file.", valueName: "path"))
     var database: String?
+
+    /// The long names of the options above, each of which takes a value: an
+    /// option added here is named here too, and then works before the
+    /// command's name as well.
+    static let names = ["--database"]
 }
 
 /// What a command needs from the outside world, gathered in one place:

@@ -105,6 +105,8 @@ import Testing
         #expect(try await database.settings().leapDay == .mar1)
         #expect(try await database.revision().value == before + 1)
         await #expect(throws: SettingsError(key: "leap-day", value: "march")) { try await database.setSetting(.leapDay, to: "march", now: now) }
+        // A name-days code is checked against the lists stored (issue 41): refused as itself, not as a database error.
+        await #expect(throws: SettingsError(key: "name-days", value: "fi")) { try await database.setSetting(.nameDays, to: "fi", now: now) }
         #expect(try await database.settings().leapDay == .mar1)
         try await database.resetSetting(.leapDay, now: now)
         #expect(try await database.settings().leapDay == .feb28)

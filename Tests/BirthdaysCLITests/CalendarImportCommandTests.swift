@@ -264,4 +264,72 @@ import Testing
         let again = try await target.json(["import", target.path("feed.ics")])
         #expect((again as? [String: Any])?["unchanged"] as? Int == 4)
     }
+
+    /// A yearly all-day event of a German birthday calendar, as Thunderbird writes one.
+    static func event(_ summary: String, _ start: String, uid: String) -> [String] {
+        [
+            "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20261127T080000Z", "DTSTART;VALUE=DATE:\(start)", "RRULE:FREQ=YEARLY",
+            "SUMMARY:\(summary)", "END:VEVENT",
+        ]
+    }
+
+    /// A German birthday calendar (issue 41): a final `s` is a genitive only
+    /// when the name without it is known (someone in the store, a first name
+    /// of the name-day lists: Anna is on Latvia's) and the name with it is
+    /// not. Andreas, Thomas and Klaus keep their names, and Andrea, who is in
+    /// the store, does not get Andreas's birthday.
+    @Test func aFinalSIsAGenitiveOnlyOnANameKnownWithoutIt() async throws {
+        let cli = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        let cards = [("andrea", "Andrea"), ("andreas", "Andreas"), ("karl", "Karl Müller")].map {
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\($0.0)\r\nFN:\($0.1)\r\nEND:VCARD\r\n"
+        }
+        #expect(try await cli.run("import", try cli.write("phone.vcf", cards.joined())).status == 0)
+        let events = [
+            ("Andreas Geburtstag", "19801130"), ("Thomas Geburtstag", "19751221"), ("Klaus Geburtstag", "19601206"),
+            ("Annas Geburtstag", "19900726"), ("Karl Müllers Geburtstag", "19500128"),
+        ]
+        let file = Self.calendar(
+            ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN"]
+                + events.enumerated().flatMap { Self.event($0.element.0, $0.element.1, uid: "geburtstag-\($0.offset)") } + ["END:VCALENDAR"]
+        )
+        let imported = try await cli.run("import", try cli.write("Geburtstage.ics", file))
+        #expect(imported.status == 0 && imported.stderr.isEmpty, "\(imported.stderr)")
+        #expect(
+            try await people(cli).sorted() == [
+                "Andrea - -", "Andreas 1980-11-30 -", "Anna 1990-07-26 -", "Karl Müller 1950-01-28 -", "Klaus 1960-12-06 -",
+                "Thomas 1975-12-21 -",
+            ]
+        )
+    }
+
+    /// Our own export of someone remembered (issue 41: `deceased remember`,
+    /// "🕯️ Ada Lovelace") comes back as someone who has died, with the death
+    /// date: no reminder and no name day, where a living Ada would get both.
+    /// An export made before it carried the date still says that she died.
+    @Test func aMemorialComesBackAsSomeoneWhoHasDied() async throws {
+        let source = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
+        defer { source.cleanUp() }
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1815-12-10\r\nDEATHDATE:1852-11-27\r\nEND:VCARD\r\n"
+        #expect(try await source.run("import", try source.write("ada.vcf", card)).status == 0)
+        try await source.set("deceased", "remember")
+        let feed = try await source.run("export")
+        try #require(feed.status == 0, "\(feed.stderr)")
+        try #require(feed.stdout.contains("SUMMARY:🕯️ Ada Lovelace\r\n"), "\(feed.stdout)")
+        #expect(feed.stdout.contains("X-BIRTHDAYS-DEATHDATE:1852-11-27\r\n"), "\(feed.stdout)")
+        let withoutDate = feed.stdout.replacingOccurrences(of: "X-BIRTHDAYS-DEATHDATE:1852-11-27\r\n", with: "")
+
+        for (text, died) in [(feed.stdout, "1852-11-27"), (withoutDate, "unknown")] {
+            let target = try CLIProcess(now: "2026-11-28T08:00:00Z", timeZone: "UTC")
+            defer { target.cleanUp() }
+            // Latvia's list gives Ada a name day (July 8) when she is alive.
+            try await target.set("name-days", "lv")
+            let back = try await target.run("import", try target.write("feed.ics", text))
+            #expect(back.status == 0 && back.stderr.isEmpty, "\(back.stderr)")
+            let ada = try CLIProcess.object(try await target.run("show", "ada", "--json").stdout)
+            #expect(ada["deceased"] as? Bool == true && ada["death_date"] as? String == died, "\(ada)")
+            #expect(try await target.run("pending", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+            #expect(try CLIProcess.array(try await target.run("upcoming", "--days", "366", "--json").stdout).isEmpty)
+        }
+    }
 }

@@ -9,7 +9,8 @@ import Testing
 /// exists), rejected or taken at once, the owner told through the channels,
 /// and the hostile answers, each answered with its status and nothing stored.
 @Suite struct InviteCommandTests {
-    /// Ada (Family), and Bob, kept without a date.
+    /// Ada (Family), Bob, kept without a date, and Hedy, without a date
+    /// too, in the groups the invitations name (a group must exist to be named).
     static let cards = """
         BEGIN:VCARD\r
         VERSION:3.0\r
@@ -22,6 +23,12 @@ import Testing
         VERSION:3.0\r
         UID:bob\r
         FN:Bob Builder\r
+        END:VCARD\r
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        UID:hedy\r
+        FN:Hedy Lamarr\r
+        CATEGORIES:Friends,Team,Club\r
         END:VCARD\r
 
         """

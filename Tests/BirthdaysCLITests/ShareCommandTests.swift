@@ -161,6 +161,7 @@ import Testing
     @Test func aShareNeedsAGroupAndAFreshName() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
+        #expect(try await cli.run("import", try cli.write("cards.vcf", Self.cards)).status == 0)
         let noGroup = try await cli.run("share", "add", "Family")
         #expect(noGroup.status == 64)
         #expect(noGroup.stderr.contains("--group"))

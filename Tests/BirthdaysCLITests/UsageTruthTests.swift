@@ -94,3 +94,45 @@ extension UsageTruthTests {
         #expect(!bogus.stderr.contains("<subcommand>"), "\(bogus.stderr)")
     }
 }
+
+/// The traps of issue 41: what the other commands already did.
+extension UsageTruthTests {
+    /// `share add` and `invite` with a group nobody is in: the usage error
+    /// every command with `--group` gives, and neither a share nor an invitation is made.
+    @Test(arguments: [
+        (["share", "add", "Work", "--group", "Family", "--group", "Wrk"], "birthdays share add"),
+        (["invite", "Work", "--group", "Wrk"], "birthdays invite add"),
+    ])
+    func aShareOrAnInvitationOfAGroupThatDoesNotExistIsAUsageError(arguments: [String], command: String) async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let cards =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada\r\nBDAY:1990-03-20\r\nCATEGORIES:Family\r\nEND:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob\r\nFN:Bob\r\nBDAY:1980-05-01\r\nCATEGORIES:Work\r\nEND:VCARD\r\n"
+        #expect(try await cli.run("import", try cli.write("cards.vcf", cards)).status == 0)
+        let typo = try await cli.run(arguments)
+        #expect(typo.status == 64, "\(typo.stderr)")
+        let lines = typo.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Error: no group is called 'Wrk'; did you mean 'Work'?", "\(typo.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: \(command) ") == true, "\(typo.stderr)")
+        #expect(typo.stdout.isEmpty, "no link: \(typo.stdout)")
+        #expect(try await cli.run("share", "list", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        #expect(try await cli.run("invite", "list", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        // The group's name as the store has it, whatever its case.
+        #expect(try await cli.run(Array(arguments.dropLast()) + ["work"]).status == 0)
+    }
+
+    /// `settings set name-days fi`: no list has the code, which only the
+    /// database can tell (a list of your own may have it); still one line
+    /// naming what is allowed and exit 64, as for any value refused.
+    @Test func aNameDayListNobodyHasIsAUsageError() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let result = try await cli.run("settings", "set", "name-days", "fi")
+        #expect(result.status == 64, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("Error: 'fi' is not a valid name-days; allowed: off, or a comma list") == true, "\(result.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: birthdays settings set ") == true, "\(result.stderr)")
+        #expect(CLIProcess.shownSetting("name-days", in: try await cli.run("settings", "show").stdout) == "off")
+    }
+}

@@ -62,7 +62,8 @@ public struct Share: Sendable, Hashable {
             shown.birthday = person.birthday.flatMap { keepsYears ? $0 : EventDate(year: nil, month: $0.month, day: $0.day) }
             shown.anniversary = person.anniversary.flatMap { keepsYears ? $0 : EventDate(year: nil, month: $0.month, day: $0.day) }
             shown.alternateDates = keepsYears ? person.alternateDates : []
-            shown.deathDate = person.deathDate
+            // That they died (a memorial, under `deceased remember`), never when: the feed's `X-BIRTHDAYS-DEATHDATE` says no more.
+            shown.deathDate = person.deathDate.map { _ in Person.unknownDeathDate }
             // What decides whether the owner's feed holds them at all.
             shown.exclusion = person.exclusion
             shown.sharedRules = person.sharedRules

@@ -81,6 +81,9 @@ public struct Person: Hashable, Sendable, Identifiable {
     /// Any value marks the person as deceased (``isDeceased``); what that does
     /// is the `deceased` setting's (``DeceasedPolicy``). Never logged.
     public var deathDate: String?
+    /// The death date of someone known to have died without a date: a
+    /// birthday calendar's memorial ("🕯️ Ada", "In memory of Ada") says no more.
+    public static let unknownDeathDate = "unknown"
     /// The person's own reminder days (`birthdays remind PERSON --days 7,1,0`);
     /// `nil` follows the `reminders` setting.
     public var reminderDays: ReminderDays?

@@ -24,6 +24,8 @@ public struct CalendarFileEvent: Sendable, Equatable {
     public var unknownYear: Bool
     /// Our own feed's `X-BIRTHDAYS-LABEL`: a labelled date (or a name day) under this label.
     public var label: String? = nil
+    /// Our own feed's `X-BIRTHDAYS-DEATHDATE` (on a memorial): the person's death date as they have it.
+    public var deathDate: String? = nil
     /// The rule is `BYMONTH=2;BYMONTHDAY=-1` (Feb 29 in leap years, Feb 28
     /// otherwise): the date is February 29 whatever `DTSTART`'s year.
     public var lastDayOfFebruary = false
@@ -61,6 +63,10 @@ public struct CalendarFileEvent: Sendable, Equatable {
 ///   anniversary (``title(_:)``: the ten languages' usual forms) is that
 ///   date of the person the title names. With `asBirthday`, every yearly
 ///   all-day event is a birthday, its title the name.
+/// - A **genitive `s` without an apostrophe** ("Annas Geburtstag",
+///   "Jans verjaardag") is taken off only when the name without it is known
+///   and the name with it is not (``KnownNames``: the people in the store,
+///   the name-day lists' first names); "Andreas Geburtstag" stays Andreas's.
 /// - **The year**: our feed's `X-BIRTHDAYS-YEAR` (none with
 ///   `X-BIRTHDAYS-UNKNOWN-YEAR`), else the year of `DTSTART` unless it is a
 ///   placeholder (``isPlaceholder(_:today:)``), else an age in the title of a
@@ -73,6 +79,11 @@ public struct CalendarFileEvent: Sendable, Equatable {
 ///   are one contact, their birthday and anniversary together. Our feed's
 ///   UIDs (`ID-birthday@birthdays`) give back the person's id; other UIDs
 ///   name an event, not a person, so those people are matched by name.
+/// - A **memorial** (our feed's "🕯️ Ada" and "In memory of Ada" in the ten
+///   languages, under `deceased remember`) is the birthday of someone who
+///   has died: the person is deceased, with our feed's
+///   `X-BIRTHDAYS-DEATHDATE` as their death date, else
+///   ``Person/unknownDeathDate``.
 /// - Our feed's **labelled dates** (`X-BIRTHDAYS-LABEL`, "📅 Ada: Started
 ///   work") are labelled dates of the person, with their year; its **name
 ///   days** (`ID-nameday-lv@birthdays`) are left out silently: they come
@@ -84,11 +95,14 @@ public enum CalendarBirthdays {
         public var kind: EventKind
         /// The age in the title ("(36)", "（36歳）"), when there is one.
         public var age: Int?
+        /// A memorial ("🕯️ Ada", "In memory of Ada"): the person has died.
+        public var memorial: Bool
 
-        public init(name: String, kind: EventKind, age: Int? = nil) {
+        public init(name: String, kind: EventKind, age: Int? = nil, memorial: Bool = false) {
             self.name = name
             self.kind = kind
             self.age = age
+            self.memorial = memorial
         }
     }
 
@@ -97,12 +111,63 @@ public enum CalendarBirthdays {
         var prefix: String
         var suffix: String
         var kind: EventKind
+        /// The suffix begins with a genitive `s` written without an
+        /// apostrophe ("{}s geburtstag"): the name may end in that `s`
+        /// itself ("Andreas Geburtstag"), so it is taken off only when
+        /// ``KnownNames`` says so.
+        var genitive: Bool
+        /// In memory of someone: the person has died.
+        var memorial: Bool
 
-        init(_ template: String, _ kind: EventKind) {
+        init(_ template: String, _ kind: EventKind, memorial: Bool = false) {
             let parts = template.components(separatedBy: "{}")
             prefix = parts[0]
             suffix = parts.count > 1 ? parts[1] : ""
             self.kind = kind
+            genitive = suffix.hasPrefix("s ")
+            self.memorial = memorial
+        }
+    }
+
+    /// What tells a name that ends in `s` from a genitive `s` written
+    /// without an apostrophe ("Andreas Geburtstag", "Annas Geburtstag"):
+    /// the people already in the store (their whole names) and lists of
+    /// first names (the name-day lists: the shipped ones and the user's own,
+    /// compared without case and accents, ``NameDays/fold(_:)``), against
+    /// the word the `s` is on.
+    ///
+    /// A name that is itself known keeps its `s` ("Andreas", when Andreas is a
+    /// contact or a known first name); else the `s` is taken off when what is
+    /// left is known ("Anna"); else the name is kept whole, `s` and all
+    /// ("Thomas", "Klaus"): a name is never cut on a guess.
+    public struct KnownNames: Sendable {
+        /// The whole names of the people in the store, as ``PersonID/normalize(_:)`` writes them.
+        var contacts: Set<String>
+        /// Lists of first names.
+        var lists: [NameDayList]
+
+        /// - Parameters:
+        ///   - contacts: the names of the people already in the store.
+        ///   - lists: lists whose names are first names; the shipped name-day lists by default.
+        public init(contacts: [String] = [], lists: [NameDayList] = Array(NameDayList.builtIn.values)) {
+            self.contacts = Set(contacts.map(PersonID.normalize))
+            self.lists = lists
+        }
+
+        /// Whether `name` is known to be a name: a contact's whole name, or
+        /// its last word (the one a genitive is on) a first name of a list.
+        func knows(_ name: String) -> Bool {
+            if contacts.contains(PersonID.normalize(name)) { return true }
+            guard let word = name.split(separator: " ").last, word.count > 1 else { return false }
+            return lists.contains { !$0.days(of: String(word)).isEmpty }
+        }
+
+        /// The name in a title whose genitive `s` has no apostrophe: `whole`
+        /// (with the `s`) or `whole` without its last letter (see the type's rule).
+        func name(genitive whole: String) -> String {
+            let stripped = String(whole.dropLast()).trimmingWhitespace()
+            guard !stripped.isEmpty, !knows(whole), knows(stripped) else { return whole }
+            return stripped
         }
     }
 
@@ -113,7 +178,8 @@ public enum CalendarBirthdays {
     static let patterns: [Pattern] = [
         // Anniversaries that name the wedding.
         Pattern("wedding anniversary of {}", .anniversary), Pattern("{}'s wedding anniversary", .anniversary),
-        Pattern("hochzeitstag von {}", .anniversary), Pattern("hochzeitstag: {}", .anniversary), Pattern("{}s hochzeitstag", .anniversary),
+        Pattern("hochzeitstag von {}", .anniversary), Pattern("hochzeitstag: {}", .anniversary), Pattern("{}'s hochzeitstag", .anniversary),
+        Pattern("{}s hochzeitstag", .anniversary),
         Pattern("{}' hochzeitstag", .anniversary),
         Pattern("anniversaire de mariage de {}", .anniversary), Pattern("anniversaire de mariage d'{}", .anniversary),
         Pattern("anniversaire de mariage : {}", .anniversary), Pattern("anniversaire de mariage: {}", .anniversary),
@@ -122,24 +188,26 @@ public enum CalendarBirthdays {
         Pattern("rocznica ślubu: {}", .anniversary), Pattern("rocznica ślubu {}", .anniversary),
         Pattern("{}さんの結婚記念日", .anniversary), Pattern("{}の結婚記念日", .anniversary), Pattern("{}的结婚纪念日", .anniversary),
         Pattern("{}结婚纪念日", .anniversary),
-        // In memory of someone: their birthday (our feed under `deceased remember`).
-        Pattern("in memory of {}", .birthday), Pattern("in erinnerung an {}", .birthday), Pattern("en souvenir de {}", .birthday),
-        Pattern("en memoria de {}", .birthday), Pattern("in ricordo di {}", .birthday), Pattern("em memória de {}", .birthday),
-        Pattern("ter herinnering aan {}", .birthday), Pattern("wspomnienie: {}", .birthday), Pattern("{}さんを偲んで", .birthday),
-        Pattern("纪念{}", .birthday),
+        // In memory of someone: their birthday, and they have died (our feed under `deceased remember`).
+        Pattern("in memory of {}", .birthday, memorial: true), Pattern("in erinnerung an {}", .birthday, memorial: true),
+        Pattern("en souvenir de {}", .birthday, memorial: true), Pattern("en memoria de {}", .birthday, memorial: true),
+        Pattern("in ricordo di {}", .birthday, memorial: true), Pattern("em memória de {}", .birthday, memorial: true),
+        Pattern("ter herinnering aan {}", .birthday, memorial: true), Pattern("wspomnienie: {}", .birthday, memorial: true),
+        Pattern("{}さんを偲んで", .birthday, memorial: true), Pattern("纪念{}", .birthday, memorial: true),
         // Birthdays.
         Pattern("{}'s birthday", .birthday), Pattern("{}' birthday", .birthday), Pattern("birthday: {}", .birthday),
         Pattern("birthday of {}", .birthday), Pattern("birthday - {}", .birthday), Pattern("{} - birthday", .birthday),
         Pattern("happy birthday, {}", .birthday), Pattern("happy birthday {}", .birthday), Pattern("{}'s bday", .birthday),
         Pattern("{} birthday", .birthday),
         Pattern("geburtstag von {}", .birthday), Pattern("geburtstag: {}", .birthday), Pattern("{}' geburtstag", .birthday),
-        Pattern("{} hat geburtstag", .birthday), Pattern("{}s geburtstag", .birthday),
+        Pattern("{} hat geburtstag", .birthday), Pattern("{}'s geburtstag", .birthday), Pattern("{}s geburtstag", .birthday),
         Pattern("anniversaire de {}", .birthday), Pattern("anniversaire d'{}", .birthday), Pattern("anniversaire : {}", .birthday),
         Pattern("anniversaire: {}", .birthday), Pattern("joyeux anniversaire {}", .birthday),
         Pattern("cumpleaños de {}", .birthday), Pattern("cumpleaños: {}", .birthday), Pattern("cumple de {}", .birthday),
         Pattern("compleanno di {}", .birthday), Pattern("compleanno: {}", .birthday),
         Pattern("aniversário de {}", .birthday), Pattern("aniversário: {}", .birthday),
         Pattern("verjaardag van {}", .birthday), Pattern("verjaardag: {}", .birthday), Pattern("{}'s verjaardag", .birthday),
+        Pattern("{}' verjaardag", .birthday), Pattern("{}s verjaardag", .birthday),
         Pattern("{} is jarig", .birthday), Pattern("{} jarig", .birthday),
         Pattern("urodziny: {}", .birthday), Pattern("urodziny {}", .birthday),
         Pattern("{}さんの誕生日", .birthday), Pattern("{}の誕生日", .birthday), Pattern("誕生日: {}", .birthday), Pattern("{} 誕生日", .birthday),
@@ -163,12 +231,15 @@ public enum CalendarBirthdays {
     /// "🎂 Ada (36)", "Adaさんの誕生日（36歳）"…; `categories` (our feed's
     /// `Birthday` or `Anniversary`) decide for a title that is only a name
     /// after an emoji.
-    public static func title(_ summary: String, categories: [String] = []) -> Title? {
+    public static func title(_ summary: String, categories: [String] = [], known: KnownNames = KnownNames()) -> Title? {
         var text = summary.replacingOccurrences(of: "\u{2019}", with: "'").trimmingWhitespace()
         let age = takeAge(&text)
         var emojiKind: EventKind?
+        // Our feed's memorial: "🕯️ Ada".
+        var candle = false
         for (mark, kind) in emoji where text.hasPrefix(mark) {
             emojiKind = kind
+            candle = mark.unicodeScalars.first == "\u{1F56F}"
             text = String(text.dropFirst(mark.count)).trimmingWhitespace()
             break
         }
@@ -179,14 +250,16 @@ public enum CalendarBirthdays {
             let prefix = pattern.prefix
             let suffix = pattern.suffix
             guard lowered.count > prefix.count + suffix.count, lowered.hasPrefix(prefix), lowered.hasSuffix(suffix) else { continue }
-            let name = String(text.dropFirst(prefix.count).dropLast(suffix.count)).trimmingWhitespace()
+            var name = String(text.dropFirst(prefix.count).dropLast(suffix.count)).trimmingWhitespace()
             guard !name.isEmpty else { continue }
-            return Title(name: name, kind: pattern.kind, age: age)
+            // "Andreas Geburtstag" is Andreas's unless Andrea is known and Andreas is not.
+            if pattern.genitive { name = known.name(genitive: String(text.dropFirst(prefix.count).dropLast(suffix.count - 1)).trimmingWhitespace()) }
+            return Title(name: name, kind: pattern.kind, age: age, memorial: candle || pattern.memorial)
         }
         let category = categories.lazy.map { $0.lowercased() }.compactMap { word -> EventKind? in
             word.hasPrefix("birthday") ? .birthday : word.hasPrefix("anniversar") ? .anniversary : nil
         }.first
-        if let kind = emojiKind ?? category, !text.isEmpty { return Title(name: text, kind: kind, age: age) }
+        if let kind = emojiKind ?? category, !text.isEmpty { return Title(name: text, kind: kind, age: age, memorial: candle) }
         return nil
     }
 
@@ -224,7 +297,15 @@ public enum CalendarBirthdays {
     /// The contacts `events` give (see the type's rules), with a problem
     /// for each yearly all-day event that is neither a birthday nor an
     /// anniversary.
-    public static func contacts(from events: [CalendarFileEvent], file: String, asBirthday: Bool = false, today: LocalDate? = nil) -> ParseResult {
+    ///
+    /// - Parameter known: the names that tell a genitive `s` from a name's own (``KnownNames``).
+    public static func contacts(
+        from events: [CalendarFileEvent],
+        file: String,
+        asBirthday: Bool = false,
+        today: LocalDate? = nil,
+        known: KnownNames = KnownNames()
+    ) -> ParseResult {
         struct Found {
             var contact: ParsedContact
             /// From yearly events: they win over one-year events.
@@ -270,7 +351,7 @@ public enum CalendarBirthdays {
                 found[key]?.labelledOrder.append(dateKey)
                 continue
             }
-            var said = title(event.summary, categories: event.categories)
+            var said = title(event.summary, categories: event.categories, known: known)
             if said == nil, asBirthday, event.yearly {
                 var name = event.summary.trimmingWhitespace()
                 let age = takeAge(&name)
@@ -305,6 +386,10 @@ public enum CalendarBirthdays {
                 )
                 found[key] = Found(contact: contact)
                 order.append(key)
+            }
+            // A memorial: the person has died; our feed says when (as they have it), a title alone only that.
+            if said.memorial || event.deathDate != nil, found[key]?.contact.deathDate == nil {
+                found[key]?.contact.deathDate = event.deathDate.map(VCardCardBuilder.quoted) ?? Person.unknownDeathDate
             }
             let kind = said.kind
             let day = event.lastDayOfFebruary ? MonthDay(month: 2, day: 29) : MonthDay(month: start.month, day: start.day)

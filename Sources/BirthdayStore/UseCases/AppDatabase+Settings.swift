@@ -22,13 +22,19 @@ extension AppDatabase {
             var check = Settings()
             try check.set(key, to: value)
         }
-        return try await write(at: now) { db in
+        // A value refused in the transaction comes out as itself, not as a database error.
+        let outcome = try await write(at: now) { db -> Result<Settings, SettingsError> in
             var current = try SettingRecord.settings(db)
-            try current.set(key, to: value)
+            do throws(SettingsError) {
+                try current.set(key, to: value)
+            } catch {
+                return .failure(error)
+            }
             let stored = key.storedKey
             try SettingRecord.set(current.text(for: stored), for: stored.rawValue, db)
-            return current
+            return .success(current)
         }
+        return try outcome.get()
     }
 
     /// Removes a stored setting so its default applies again; returns the new

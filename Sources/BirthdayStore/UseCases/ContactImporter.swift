@@ -74,7 +74,10 @@ package enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// by ``calendarParser`` (libical, given by the CLI). Its people are found
 /// among those stored by id, else by a name only one stored person has;
 /// someone stored from elsewhere only gets the dates they lack
-/// (``mergeCalendarPerson(_:into:_:now:report:write:)``).
+/// (``mergeCalendarPerson(_:into:_:now:report:write:)``). The people already
+/// stored and the name-day lists are the names its titles are read with
+/// (``knownNames(_:)``: "Annas Geburtstag" is Anna's, "Andreas Geburtstag"
+/// Andreas's).
 ///
 /// ## One transaction
 /// The people and, when a ``scheduler`` is given, the reschedule that
@@ -101,8 +104,10 @@ package struct ContactImporter: Sendable {
     /// The CLI gives `BirthdayCalendar`'s libical reader.
     package var calendarParser: CalendarParser?
 
-    /// Reads one calendar file's bytes, named as problems name it.
-    package typealias CalendarParser = @Sendable (_ data: Data, _ file: String) -> ParseResult
+    /// Reads one calendar file's bytes, named as problems name it, with the
+    /// names that tell a genitive `s` from a name's own (the people already in
+    /// the store, the name-day lists: ``knownNames(_:)``).
+    package typealias CalendarParser = @Sendable (_ data: Data, _ file: String, _ known: CalendarBirthdays.KnownNames) -> ParseResult
 
     package init(
         database: AppDatabase,
@@ -149,6 +154,8 @@ package struct ContactImporter: Sendable {
         // Problems name each file as it was typed (a folder's files under the folder as typed);
         // the store keeps where it is, an absolute path.
         var storedNames: [String: String] = [:]
+        // Read from the store at the first calendar file.
+        var known: CalendarBirthdays.KnownNames?
         let total = files.reduce(Int64(0)) { $0 + $1.size }
         var done: Int64 = 0
         for file in files {
@@ -162,7 +169,14 @@ package struct ContactImporter: Sendable {
             let data = try ContactFiles.read(file.path)
             let result: ParseResult
             if let calendarParser, CalendarBirthdays.isCalendar(data) {
-                result = calendarParser(data, shown)
+                if known == nil {
+                    do {
+                        known = try database.readNow(ContactImporter.knownNames)
+                    } catch {
+                        throw .store(error)
+                    }
+                }
+                result = calendarParser(data, shown, known ?? CalendarBirthdays.KnownNames())
                 calendarFiles.insert(ContactFiles.storedName(file.path))
             } else {
                 result = ContactReader.parse(data, file: shown, referenceYear: referenceYear, dateOrder: dateOrder)
@@ -223,6 +237,17 @@ package struct ContactImporter: Sendable {
             throw .store(error)
         }
         return report
+    }
+
+    /// The names a calendar file's titles are read with
+    /// (``CalendarBirthdays/KnownNames``): everyone's in the store, and the
+    /// first names of the shipped name-day lists and of the user's own.
+    static func knownNames(_ db: Database) throws -> CalendarBirthdays.KnownNames {
+        let own = try SettingRecord.settings(db).ownNameDayLists
+        return CalendarBirthdays.KnownNames(
+            contacts: try PersonRecord.identities(db).map(\.name),
+            lists: NameDayList.builtInCodes.compactMap { NameDayList.builtIn[$0] } + own.keys.sorted().compactMap { own[$0] }
+        )
     }
 
     /// The page cache an import of `people` writes with: about 0.5 KB of

@@ -67,7 +67,9 @@ extension BirthdaysCommand {
                 scheduler: dryRun ? nil : context.scheduler()
             )
             let asBirthday = calendarKind == .birthday
-            importer.calendarParser = { data, file in CalendarFileReader.parse(data, file: file, asBirthday: asBirthday, today: today) }
+            importer.calendarParser = { data, file, known in
+                CalendarFileReader.parse(data, file: file, asBirthday: asBirthday, today: today, known: known)
+            }
             let progress: ContactImporter.Progress? = FileHandle.isTerminal(2) && !json ? ImportProgress.report : nil
             let report: ImportReport
             do {

@@ -70,11 +70,14 @@ extension BirthdaysCommand.Invite {
         func run() async throws {
             let context = try Context(global)
             guard let name = Share.validName(name) else { return }
+            // A group nobody is in is a typing mistake, told as every command tells it; nothing is made.
+            var group: String?
+            if let typed = self.group.flatMap(Share.validName) { group = try await context.group(named: typed) }
             let lasts = expires.flatMap(Invitation.duration) ?? Invitation.defaultDuration
             let invitation = Invitation(
                 id: 0,
                 name: name,
-                group: group.flatMap(Share.validName),
+                group: group,
                 usesAllowed: uses,
                 expiresAt: context.now.addingTimeInterval(lasts),
                 note: Invitation.cleanNote(note),

@@ -6,6 +6,7 @@ import BirthdaySystem
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 extension BirthdaysCommand {
     struct Serve: AsyncParsableCommand {
@@ -55,7 +56,11 @@ extension BirthdaysCommand {
                 port: port,
                 logger: logger
             )
-            try await app.runService()
+            do {
+                try await app.runService()
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw CLIError("port \(port) is in use (another birthdays serve?)")
+            }
         }
     }
 }

@@ -53,7 +53,12 @@ extension BirthdaysCommand.SettingsCommand {
                 }
                 settings = try await context.database.setChannelsOn(choice)
             } else {
-                settings = try await context.database.setSetting(key, to: value, now: context.now)
+                do {
+                    settings = try await context.database.setSetting(key, to: value, now: context.now)
+                } catch let error as SettingsError {
+                    // A `name-days` code no list has: the same usage error as any other value refused.
+                    throw ValidationError(error.description)
+                }
             }
             if (key == .channels || key == .command) && settings.channels.contains(.command) && settings.command.trimmingWhitespace().isEmpty {
                 printError("warning: the 'command' channel is on, but no command is set; set one with: birthdays settings set command '…'")

@@ -85,10 +85,16 @@ extension BirthdaysCommand.ShareCommand {
 
         func run() async throws {
             let context = try Context(global)
+            // A group nobody is in is a typing mistake, told as every command tells it; nothing is made.
+            var chosen: [String] = []
+            for typed in groups {
+                let group = try await context.group(named: typed)
+                if !chosen.contains(group) { chosen.append(group) }
+            }
             guard let name = Share.validName(name),
                 let (share, token) = try await context.database.addShare(
                     name: name,
-                    groups: groups,
+                    groups: chosen,
                     showAges: !noAges,
                     showYears: !noYears,
                     now: context.now

@@ -187,7 +187,9 @@ struct OnboardingFlow {
                 scheduler: context.scheduler()
             )
             // A birthday calendar (.ics) is read as `import` reads it.
-            importer.calendarParser = { data, file in CalendarFileReader.parse(data, file: file, asBirthday: false, today: today) }
+            importer.calendarParser = { data, file, known in
+                CalendarFileReader.parse(data, file: file, asBirthday: false, today: today, known: known)
+            }
             let report: ImportReport
             do {
                 report = try await importer.importPaths(paths)
