@@ -195,6 +195,7 @@ package struct DatabaseFeedSource: FeedSource {
         let localizer = contents.settings.localizer(systemLocale: systemLocale)
         let webcal = request.host.map { "webcal://\($0)/calendar/\(token).ics" }
         let drawQR = drawQR
+        let caption = localizer(request.isLoopback ? .pageQRLoopback : .pageQR)
         // The QR code too is drawn off the event loop: its first drawing loads libqrencode.
         let body = await Blocking.run {
             let page = YearPage(
@@ -207,7 +208,8 @@ package struct DatabaseFeedSource: FeedSource {
                     ics: token + ".ics",
                     json: token + ".json",
                     webcal: webcal,
-                    qrSVG: webcal.flatMap { drawQR($0, HTMLText.escaped(localizer(.pageQR))) }
+                    qrSVG: webcal.flatMap { drawQR($0, HTMLText.escaped(caption)) },
+                    qrCaption: caption
                 ),
                 people: contents.people,
                 contactLinks: contents.settings.contactLinks

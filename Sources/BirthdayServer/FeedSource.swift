@@ -76,6 +76,21 @@ package struct PageRequest: Hashable, Sendable {
         self.layout = layout
     }
 
+    /// Whether ``host`` names this machine only (``FeedAddress/isLoopback(_:)``
+    /// of its host without the port): a QR code of it no phone can follow.
+    package var isLoopback: Bool {
+        guard let host else { return false }
+        let name: Substring
+        if host.hasPrefix("["), let end = host.firstIndex(of: "]") {
+            name = host[...end]
+        } else if host.count(where: { $0 == ":" }) == 1, let colon = host.firstIndex(of: ":") {
+            name = host[..<colon]
+        } else {
+            name = host[...]
+        }
+        return FeedAddress.isLoopback(String(name))
+    }
+
     /// `host` when it is a host name, an IPv4 address or a bracketed IPv6
     /// address, with an optional port, of at most 255 bytes: what may be
     /// written into the page's `webcal://` address. Anything else is `nil`.

@@ -104,6 +104,7 @@ import Testing
         let lines =
             people ?? [
                 "a": YearPage.Person(
+                    dates: events.filter { $0.personID == "a" },
                     zone: PersonZone(name: "Asia/Tokyo"),
                     groups: ["Family", "Friends <3"],
                     points: [
@@ -111,7 +112,7 @@ import Testing
                         ContactPoint(kind: .impp, value: "javascript:alert(1)"), ContactPoint(kind: .impp, value: "xmpp:ada@example.org"),
                     ]
                 ),
-                "b": YearPage.Person(),
+                "b": YearPage.Person(dates: events.filter { $0.personID == "b" }),
             ]
         let page = YearPage(
             today: Self.today,
@@ -154,6 +155,142 @@ import Testing
         // Bob has one date, the one shown, and no zone, groups or links: no line at all.
         #expect(Self.line(html, item: 2) == nil)
         #expect(!html.contains("<script"))
+    }
+
+    static func labelled(_ id: String, _ name: String, _ month: Int, _ day: Int, label: String, year: Int = 2026) -> Occurrence {
+        let date = LocalDate(year: year, month: month, day: day)!
+        var event = Occurrence(
+            personID: id,
+            name: name,
+            kind: .labelled,
+            date: date,
+            eventDate: EventDate(year: nil, month: month, day: day),
+            calendarDate: nil,
+            age: nil,
+            daysUntil: today.days(to: date)
+        )
+        event.labelled = event.eventDate.map { LabelledDate(label: label, date: $0) }
+        return event
+    }
+
+    /// Issue 41: a name day and a child's birthday are named by their labels on
+    /// the line, as in the list and the grid, with ages shown or not.
+    @Test(arguments: [true, false])
+    func eachDateOnTheLineIsNamedByItsLabel(showAges: Bool) throws {
+        let events = [
+            Self.event("a", "Ada", 3, 11, age: 36), Self.labelled("a", "Ada", 3, 20, label: "Child's birthday"),
+            Self.labelled("a", "Ada", 7, 26, label: "Name day"), Self.event("a", "Ada", 9, 1, age: 3, kind: .anniversary),
+        ]
+        let page = YearPage(
+            today: Self.today,
+            year: events,
+            next: events,
+            showAges: showAges,
+            links: .init(ics: "t.ics", json: nil, webcal: nil, qrSVG: nil),
+            people: ["a": YearPage.Person(dates: events)]
+        )
+        let html = page.html(.english)
+        let line = try #require(Self.line(html, item: 0))
+        #expect(line.contains("Child&#39;s birthday <time datetime=\"2026-03-20\">March 20</time>"), "\(line)")
+        #expect(line.contains("Name day <time datetime=\"2026-07-26\">July 26</time>"), "\(line)")
+        #expect(line.contains("anniversary <time datetime=\"2026-09-01\">"), "the one anniversary is one: \(line)")
+        #expect(line.components(separatedBy: "anniversary").count - 1 == 1, "\(line)")
+        // Under the name day, the name day is not repeated and the others keep their labels.
+        let underNameDay = try #require(Self.line(html, item: 2))
+        #expect(!underNameDay.contains("2026-07-26") && underNameDay.contains("Child&#39;s birthday"), "\(underNameDay)")
+        // The grid names it by its label too, with ages or without.
+        #expect(html.contains("<span><span class=\"sym\" aria-hidden=\"true\">▲ </span>Ada <small>Name day</small></span>"), "\(html)")
+    }
+
+    /// Issue 41: the line under an event early next year is built from the
+    /// person's next 366 days, not from this year's January.
+    @Test func theLineUnderAnEventEarlyNextYearDoesNotRepeatIt() throws {
+        let december = LocalDate(year: 2026, month: 12, day: 6)!
+        let january = Self.labelled("a", "Ada", 1, 5, label: "Name day", year: 2027)
+        let birthday = Self.event("a", "Ada", 12, 20, age: 36)
+        let page = YearPage(
+            today: december,
+            year: [birthday, january],
+            next: [birthday, january],
+            links: .init(ics: "t.ics", json: nil, webcal: nil, qrSVG: nil),
+            people: ["a": YearPage.Person(dates: [birthday, january])]
+        )
+        let html = page.html(.english)
+        let underName = try #require(Self.line(html, item: 1))
+        #expect(!underName.contains("January 5") && underName.contains("birthday <time datetime=\"2026-12-20\">"), "\(underName)")
+    }
+
+    // MARK: The twelve months
+
+    /// Issue 41: until October the page is the calendar year; from November on
+    /// the coming twelve months, with the years in the headings.
+    @Test(arguments: [
+        (LocalDate(year: 2026, month: 6, day: 15)!, "The year 2026", "m1", "January", "December"),
+        (LocalDate(year: 2026, month: 12, day: 6)!, "December 2026 – November 2027", "m12", "December 2026", "November 2027"),
+        (LocalDate(year: 2026, month: 11, day: 1)!, "November 2026 – October 2027", "m11", "November 2026", "October 2027"),
+    ])
+    func theMonthsAreTheCalendarYearUntilOctoberAndTheComingTwelveFromNovember(
+        today: LocalDate,
+        heading: String,
+        firstID: String,
+        firstMonth: String,
+        lastMonth: String
+    ) throws {
+        let first = YearPage.firstDay(today: today)
+        #expect(YearPage.days(from: first) == 365, "neither 2026 nor the months to 2027 hold a February 29")
+        let early = Occurrence(
+            personID: "a",
+            name: "Ada",
+            kind: .birthday,
+            date: LocalDate(year: 2027, month: 1, day: 5)!,
+            eventDate: EventDate(year: nil, month: 1, day: 5),
+            calendarDate: nil,
+            age: nil,
+            daysUntil: today.days(to: LocalDate(year: 2027, month: 1, day: 5)!)
+        )
+        let page = YearPage(today: today, year: [early], next: [early], links: .init(ics: "t.ics", json: nil, webcal: nil, qrSVG: nil))
+        let html = page.html(.english)
+        #expect(html.contains("<h2 id=\"year\">\(heading)</h2>"))
+        let headings = html.components(separatedBy: "<h3 id=\"").dropFirst().map { String($0.prefix { $0 != "<" }) }
+        #expect(headings.count == 12)
+        #expect(headings.first == "\(firstID)\">\(firstMonth)", "\(headings)")
+        #expect(headings.last?.hasSuffix("\">\(lastMonth)") == true, "\(headings)")
+        let days = html.components(separatedBy: "<span class=\"day\"").count - 1
+        #expect(days == YearPage.days(from: first))
+        // Ada's January 5 of next year is in the grid only when next January is among the months.
+        #expect(html.contains("<td class=\"has\" tabindex=\"0\">") == (first.month != 1))
+    }
+
+    // MARK: Printing
+
+    /// Issue 41: on paper each name carries its kind's symbol, and a legend says what each means.
+    @Test func printedNamesCarryTheirKindsSymbolAndTheLegendNamesThem() {
+        var memorial = Self.event("d", "Dora", 4, 2, age: 90)
+        memorial.memorial = true
+        let events = [
+            Self.event("a", "Ada", 3, 11, age: 36), Self.event("b", "Bob", 3, 12, age: 4, kind: .anniversary), memorial,
+            Self.labelled("c", "Cy", 3, 13, label: "Name day"), Self.labelled("e", "Eve", 3, 14, label: "Started work"),
+        ]
+        let page = YearPage(today: Self.today, year: events, next: events, links: .init(ics: "t.ics", json: nil, webcal: nil, qrSVG: nil))
+        let html = page.html(.english)
+        for (name, symbol) in [("Ada", "●"), ("Bob", "♥"), ("Dora", "†"), ("Cy", "◆"), ("Eve", "▲")] {
+            #expect(html.contains("<span class=\"sym\" aria-hidden=\"true\">\(symbol) </span>\(name) <small>"), "\(name)")
+        }
+        let legend = html.components(separatedBy: "<ul class=\"legend\"").last ?? ""
+        for entry in ["● birthday", "♥ anniversary", "† birthday (in memory)", "◆ Name day", "▲ Started work"] {
+            let (symbol, words) = (String(entry.prefix(1)), String(entry.dropFirst(2)))
+            #expect(legend.contains("<li><span class=\"sym\">\(symbol)</span> \(words)</li>"), "\(entry)")
+        }
+        // A crowded day prints three names and "+N" for the rest; the screen keeps them all.
+        let crowd = (1...6).map { Self.event("p\($0)", "P\($0)", 5, 5, age: nil) }
+        let crowded = YearPage(today: Self.today, year: crowd, next: crowd, links: .init(ics: "t.ics", json: nil, webcal: nil, qrSVG: nil))
+        let day = crowded.html(.english).components(separatedBy: "<span class=\"who\">").dropFirst().first ?? ""
+        #expect(day.components(separatedBy: "<span class=\"extra\">").count - 1 == 3, "\(day)")
+        #expect(day.contains("<span class=\"more\" aria-hidden=\"true\">+3</span>"), "\(day)")
+        #expect(!html.contains("class=\"more\""), "no day of the first page is crowded")
+        // A year without events has no legend.
+        let empty = YearPage(today: Self.today, year: [], next: [], links: .init(ics: "t.ics", json: nil, webcal: nil, qrSVG: nil))
+        #expect(!empty.html(.english).contains("class=\"legend\""))
     }
 
     @Test func withoutContactLinksTheLineHasNoLinks() throws {

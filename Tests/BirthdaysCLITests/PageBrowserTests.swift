@@ -12,9 +12,10 @@ struct PageBrowserTests {
     static let script = Repository.root.appendingPathComponent("Tests/Browser/page_check.py").path
 
     /// Opens `url` and returns what the page showed and did (the script's JSON).
-    static func check(_ url: String, screenshot: String? = nil) async throws -> [String: Any] {
+    static func check(_ url: String, screenshot: String? = nil, popupsAt width: Int? = nil) async throws -> [String: Any] {
         var arguments = [SystemTools.python, script, url, "--axe"]
         if let screenshot { arguments += ["--screenshot", screenshot] }
+        if let width { arguments += ["--popups", String(width)] }
         let result = try await TestProcess.run(arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
         try #require(result.status == 0, "page_check.py failed: \(result.stderr.suffix(3000))")
         return try CLIProcess.object(result.stdout)
@@ -79,6 +80,59 @@ struct PageBrowserTests {
         #expect(facts["csp_violations"] as? [String] == [])
         #expect(facts["console_errors"] as? [String] == [])
         #expect(facts["axe"] as? [String] == [], "axe's serious and critical violations: \(facts["axe"] ?? "")")
+    }
+
+    /// Issue 41: on a 375 px phone every named day's pop-up lies within the
+    /// screen, the Sunday column's (the first in English) and Saturday's too.
+    @Test func onAPhoneEveryDaysPopUpIsWithinTheScreen() async throws {
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        let imported = try await cli.run("import", CLIProcess.samples + "/contacts.vcf")
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let served = try await PageCommandTests.serve(cli)
+        defer { served.stop() }
+        let facts = try await Self.check(served.page, popupsAt: 375)
+        #expect((facts["popups"] as? Int ?? 0) >= 40, "the samples name many days: \(facts["popups"] ?? "")")
+        #expect(facts["popups_outside"] as? [String] == [], "\(facts["popups_outside"] ?? "")")
+    }
+
+    /// `count` people with a birthday each, every third with an anniversary and
+    /// every fifth with a labelled date, spread over the year as people are.
+    static func cards(_ count: Int) -> String {
+        let given = ["Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Ken", "Margaret", "Niklaus", "Radia", "Tim"]
+        let family = ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov", "Knuth", "Allen", "Thompson", "Hamilton", "Wirth", "Perlman"]
+        var state: UInt64 = 41
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        return (0..<count).map { index in
+            let day = { String(format: "%02d-%02d", 1 + next(12), 1 + next(28)) }
+            var card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p\(index)\r\n"
+            card += "FN:\(given[index % given.count]) \(family[(index / given.count) % family.count]) \(index)\r\n"
+            card += "BDAY:19\(50 + next(50))-\(day())\r\n"
+            if index % 3 == 0 { card += "ANNIVERSARY:20\(10 + next(15))-\(day())\r\n" }
+            if index % 5 == 0 { card += "item1.X-ABDATE:2019-\(day())\r\nitem1.X-ABLabel:Started work\r\n" }
+            return card + "END:VCARD\r\n"
+        }.joined()
+    }
+
+    /// Issue 41: printed, the year is one landscape page at 50, 150 and 400
+    /// people, each name marked with its kind's symbol and a legend saying
+    /// what they mean.
+    @Test(arguments: [50, 150, 400])
+    func theYearPrintsOnOneLandscapePageWithEachKindMarked(people: Int) async throws {
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        let imported = try await cli.run("import", try cli.write("cards.vcf", Self.cards(people)))
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let served = try await PageCommandTests.serve(cli)
+        defer { served.stop() }
+        let facts = try await Self.check(served.page)
+        #expect(facts["pdf_pages"] as? Int == 1, "the year on one page with \(people) people")
+        #expect(facts["pdf_landscape"] as? Bool == true)
+        let legend = facts["print_legend"] as? String ?? ""
+        #expect(["● birthday", "♥ anniversary", "◆ Started work"].allSatisfy { legend.contains($0) }, "the printed legend: \(legend)")
+        #expect((facts["print_symbols"] as? Int ?? 0) >= people, "each printed name has its symbol: \(facts["print_symbols"] ?? "")")
+        #expect(facts["print_cut"] as? Int == 0, "no day's names cut off: \(facts["print_cut"] ?? "")")
     }
 
     /// The picture of the README's tour: the samples at 2026-03-10, taken

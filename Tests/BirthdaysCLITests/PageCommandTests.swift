@@ -88,7 +88,9 @@ import Testing
         #expect(next.prefix(400).contains("Ada Lovelace"))
         #expect(body.contains("birthday, turns 36"))
         #expect(
-            body.contains("<td class=\"has round\" tabindex=\"0\"><span class=\"day\">23</span><span class=\"who\"><span>Alan Turing"),
+            body.contains(
+                "<td class=\"has round\" tabindex=\"0\"><span class=\"day\">23</span><span class=\"who\"><span><span class=\"sym\" aria-hidden=\"true\">● </span>Alan Turing"
+            ),
             "30: round"
         )
         #expect(body.contains("<td class=\"today\"><span class=\"day\" aria-current=\"date\">10</span>"))
@@ -204,6 +206,56 @@ import Testing
         for hidden in ["class=\"line\"", "mailto:", "tel:", "sms:", "Tokyo", "Engines"] {
             #expect(!shared.contains(hidden), "a share shows \(hidden)")
         }
+    }
+
+    /// Issue 41, on 6 December: the months are the coming twelve (December to
+    /// November), and each person's line names every date by its label and
+    /// does not repeat the event it sits under, which falls early next year.
+    @Test func inDecemberThePageShowsTheComingTwelveMonthsAndEachLineNamesItsDatesByTheirLabels() async throws {
+        let cli = try CLIProcess(now: "2026-12-06T08:00:00+01:00")
+        let cards =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ada\r\nFN:Ada Lovelace\r\nBDAY:1990-01-05\r\nANNIVERSARY:2015-06-01\r\n"
+            + "item1.X-ABDATE:2019-03-03\r\nitem1.X-ABLabel:Started work\r\nitem2.X-ABDATE:2015-12-20\r\nitem2.X-ABLabel:Child's birthday\r\n"
+            + "END:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:janis\r\nN:Bērziņš;Jānis;;;\r\nFN:Jānis Bērziņš\r\nBDAY:1980-04-12\r\nEND:VCARD\r\n"
+        let imported = try await cli.run("import", try cli.write("cards.vcf", cards))
+        try #require(imported.status == 0, "\(imported.stderr)")
+        try await cli.set("name-days", "lv")
+        let served = try await Self.serve(cli)
+        defer { served.stop() }
+        let body = try await Self.curl([served.page]).stdout
+
+        #expect(body.contains("<h2 id=\"year\">December 2026 – November 2027</h2>"), "the coming twelve months")
+        let headings = body.components(separatedBy: "<h3 id=\"").dropFirst().map { String($0.prefix { $0 != "<" }) }
+        #expect(headings.first == "m12\">December 2026" && headings.last == "m11\">November 2027", "\(headings)")
+        let january = try #require(body.range(of: "<h3 id=\"m1\">").map { String(body[$0.lowerBound...].prefix(4000)) })
+        #expect(january.contains("Ada Lovelace"), "her birthday of January 2027 is in the grid")
+
+        let lines = body.components(separatedBy: "<li").dropFirst().compactMap { item -> (String, String)? in
+            guard let date = item.range(of: "<time datetime=\""), let line = item.range(of: "<span class=\"line\">") else { return nil }
+            return (String(item[date.upperBound...].prefix(10)), String(item[line.lowerBound...].prefix { $0 != "\n" }))
+        }
+        let underBirthday = try #require(lines.first { $0.0 == "2027-01-05" }?.1)
+        #expect(!underBirthday.contains("-01-05"), "the birthday it sits under is not repeated: \(underBirthday)")
+        #expect(underBirthday.contains("Child&#39;s birthday <time datetime=\"2026-12-20\">"), "\(underBirthday)")
+        #expect(underBirthday.contains("Started work <time datetime=\"2027-03-03\">"), "\(underBirthday)")
+        #expect(underBirthday.contains("anniversary <time datetime=\"2027-06-01\">"), "\(underBirthday)")
+        #expect(!underBirthday.contains("anniversary <time datetime=\"2027-03-03\">"), "\(underBirthday)")
+        let underJanis = try #require(lines.first { $0.0 == "2027-04-12" }?.1)
+        #expect(underJanis.contains("Name day <time datetime="), "\(underJanis)")
+        #expect(!underJanis.contains("anniversary"), "\(underJanis)")
+    }
+
+    /// Issue 41, in June: the calendar year, January to December.
+    @Test func inJuneThePageShowsTheCalendarYear() async throws {
+        let cli = try CLIProcess(now: "2026-06-15T08:00:00+02:00")
+        try await cli.seed(Self.people)
+        let served = try await Self.serve(cli)
+        defer { served.stop() }
+        let body = try await Self.curl([served.page]).stdout
+        #expect(body.contains("<h2 id=\"year\">The year 2026</h2>"))
+        let headings = body.components(separatedBy: "<h3 id=\"").dropFirst().map { String($0.prefix { $0 != "<" }) }
+        #expect(headings.first == "m1\">January" && headings.last == "m12\">December", "\(headings)")
     }
 
     @Test func printMonthIsAVariantWithItsOwnTag() async throws {

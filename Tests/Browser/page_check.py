@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Opens a page of `birthdays serve` in headless Chromium and prints what it found, as JSON.
 
-Usage: page_check.py URL [--screenshot PATH] [--axe]
+Usage: page_check.py URL [--screenshot PATH] [--axe] [--popups WIDTH]
 
 Printed: the page's title, the number of months and of next events, every
 name shown, the console's errors, the requests that left the page's origin,
 the Content-Security-Policy header and any violation of it, whether a
 script in a name ran, the pages and orientation of the page printed to PDF,
-and (--axe) axe-core's serious and critical violations. The test that runs
-it (PageBrowserTests) decides what is right.
+(in the print stylesheet) how many days' names are cut off, what the
+printed legend says and how many names carry a visible symbol, (--axe)
+axe-core's serious and critical violations, and (--popups WIDTH) on a
+phone's viewport WIDTH pixels wide each named day's pop-up that does not lie
+within it. The test that runs it (PageBrowserTests) decides what is right.
 """
 import base64
 import json
@@ -40,6 +43,28 @@ def pdf_facts(pdf):
     return pages, landscape
 
 
+def popups(browser, width):
+    """On a phone's viewport `width` pixels wide, focuses each named day and
+    returns how many pop-ups it opened and those not within the viewport."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+    browser.refresh()
+    return browser.execute_script("""
+        const outside = [];
+        const days = [...document.querySelectorAll('td.has')];
+        const viewport = document.documentElement.clientWidth;
+        for (const day of days) {
+            day.focus();
+            const box = day.querySelector('.who').getBoundingClientRect();
+            if (box.left < 0 || box.right > viewport) {
+                const month = day.closest('section.month').querySelector('h3').textContent;
+                outside.push(month + ' ' + day.querySelector('.day').textContent + ': ' + Math.round(box.left) + '..' + Math.round(box.right));
+            }
+        }
+        return [days.length, outside];
+    """)
+
+
 def main():
     url = sys.argv[1]
     screenshot = sys.argv[sys.argv.index("--screenshot") + 1] if "--screenshot" in sys.argv else None
@@ -51,8 +76,10 @@ def main():
             "title": browser.title,
             "months": len(browser.find_elements(By.CSS_SELECTOR, "section.month")),
             "next": len(browser.find_elements(By.CSS_SELECTOR, ".next li")),
-            "names": sorted({element.get_attribute("textContent") for element in
-                             browser.find_elements(By.CSS_SELECTOR, ".next .name, td .who > span")}),
+            # A day's name without its printed kind's symbol (and without the "+N" of a crowded day).
+            "names": sorted(set(browser.execute_script(
+                "return [...document.querySelectorAll('.next .name, td .who > span:not(.more)')].map(e => [...e.childNodes]"
+                ".filter(n => !(n.classList && n.classList.contains('sym'))).map(n => n.textContent).join(''))"))),
             "lines": len(browser.find_elements(By.CSS_SELECTOR, ".next .line")),
             "links": [element.get_attribute("href") for element in browser.find_elements(By.CSS_SELECTOR, ".next .line a")],
             "text": browser.find_element(By.TAG_NAME, "body").get_attribute("textContent"),
@@ -63,11 +90,23 @@ def main():
         pages, landscape = pdf_facts(base64.b64decode(
             browser.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True, "printBackground": True})["data"]))
         facts["pdf_pages"], facts["pdf_landscape"] = pages, landscape
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        facts["print_cut"] = browser.execute_script(
+            "return [...document.querySelectorAll('td .who')].filter(e => e.scrollHeight > e.clientHeight + 1).length")
+        facts["print_legend"] = browser.execute_script(
+            "const l = document.querySelector('.legend'); return l && getComputedStyle(l).display !== 'none' ? l.textContent : null")
+        facts["print_symbols"] = browser.execute_script(
+            "return [...document.querySelectorAll('td .who .sym')].filter(e => getComputedStyle(e).display !== 'none').length")
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
         browser.get(url + ("&" if "?" in url else "?") + "print=month")
         pages, _ = pdf_facts(base64.b64decode(
             browser.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True, "printBackground": True})["data"]))
         facts["pdf_month_pages"] = pages
         browser.get(url)
+
+        if "--popups" in sys.argv:
+            facts["popups"], facts["popups_outside"] = popups(browser, int(sys.argv[sys.argv.index("--popups") + 1]))
+            browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
         console = browser.get_log("browser")
         facts["console_errors"] = [entry["message"] for entry in console if entry["level"] == "SEVERE"]

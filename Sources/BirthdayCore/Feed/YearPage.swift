@@ -11,14 +11,20 @@ import Foundation
 ///   the server's own (``stylesheet``), the QR code an inline SVG.
 /// - Every name goes through ``HTMLText/name(_:)``: one line, no control
 ///   characters, escaped.
-/// - The months are those of `today`'s year, January to December, each
-///   a table whose weeks start on the first day of the week of the page's
+/// - The months are twelve (``firstDay(today:)``): those of `today`'s
+///   year, January to December, until October; from November on the coming
+///   twelve, from the first of `today`'s month, so that December is not a
+///   year of past days. Each is a table whose weeks start on the first day of the week of the page's
 ///   language and region as ICU gives it (``firstWeekday(_:)``: Sunday for
 ///   `en` and `en-US`, Monday for `de` and `en-GB`); a day with events
 ///   carries the names, hidden on screen until the day is hovered or
-///   focused, and printed in the day's cell.
+///   focused, and printed in the day's cell with the symbol of its kind
+///   (``marks(_:localizer:)``: birthday, anniversary, in memory, each label),
+///   which a legend under the months names on paper.
 /// - On the owner's page each of the next events has the person's own line
-///   (``Person``): their dates of the next 366 days, their time zone when
+///   (``Person``): their other dates of the next 366 days, each named as
+///   everywhere on the page (``OccurrenceWords``: a name day or a child's
+///   birthday by its label), their time zone when
 ///   they have one, their groups, and, only with ``contactLinks``, links to
 ///   write to or call them (``ContactLink``'s `mailto:` and `tel:`, `sms:`
 ///   for a phone, and instant-messaging addresses of a known scheme; any
@@ -46,18 +52,22 @@ public struct YearPage: Sendable {
         public var webcal: String?
         /// The QR code of ``webcal`` as an `<svg>` element (``QRSVG``), when one could be drawn.
         public var qrSVG: String?
+        /// The code's caption, when not the usual one: that a phone cannot
+        /// reach an address of this machine only (`page.qr.loopback`).
+        public var qrCaption: String?
 
-        public init(ics: String, json: String?, webcal: String?, qrSVG: String?) {
+        public init(ics: String, json: String?, webcal: String?, qrSVG: String?, qrCaption: String? = nil) {
             self.ics = ics
             self.json = json
             self.webcal = webcal
             self.qrSVG = qrSVG
+            self.qrCaption = qrCaption
         }
     }
 
     /// Today in the user's zone.
     public var today: LocalDate
-    /// The events from January 1 to December 31 of today's year.
+    /// The events of the page's twelve months (``firstDay(today:)``, ``days(from:)``).
     public var year: [Occurrence]
     /// The next events, soonest first (today's included).
     public var next: [Occurrence]
@@ -74,6 +84,9 @@ public struct YearPage: Sendable {
 
     /// What one person's line on the owner's page shows besides their dates.
     public struct Person: Sendable, Equatable {
+        /// Their events of the next 366 days, soonest first (the one the line
+        /// sits under among them: the line leaves it out).
+        public var dates: [Occurrence]
         /// Their zone (``Person/zone``); `nil` when they have none of their own.
         public var zone: PersonZone?
         /// Their groups, sorted.
@@ -81,7 +94,8 @@ public struct YearPage: Sendable {
         /// Their ways to reach them, in their order.
         public var points: [ContactPoint]
 
-        public init(zone: PersonZone? = nil, groups: [String] = [], points: [ContactPoint] = []) {
+        public init(dates: [Occurrence] = [], zone: PersonZone? = nil, groups: [String] = [], points: [ContactPoint] = []) {
+            self.dates = dates
             self.zone = zone
             self.groups = groups
             self.points = points
@@ -128,6 +142,17 @@ public struct YearPage: Sendable {
         return shown
     }
 
+    /// The first day of the page's twelve months: January 1 of `today`'s
+    /// year until October; from November on the first of `today`'s month.
+    public static func firstDay(today: LocalDate) -> LocalDate {
+        LocalDate(year: today.year, month: today.month >= 11 ? today.month : 1, day: 1) ?? today
+    }
+
+    /// The days of the twelve months from `first` (365 or 366).
+    public static func days(from first: LocalDate) -> Int {
+        first.days(to: LocalDate(year: first.year + 1, month: first.month, day: 1) ?? first.adding(days: 365))
+    }
+
     /// The page, in `localizer`'s language.
     public func html(_ localizer: Localizer) -> String {
         var words = OccurrenceWords(localizer)
@@ -144,11 +169,6 @@ public struct YearPage: Sendable {
         if next.isEmpty {
             out += "<p>\(HTMLText.escaped(localizer(Message(.upcomingNone, .number(365)))))</p>\n"
         } else {
-            // Each person's dates of the year, for their line (the owner's page only).
-            var datesByPerson: [String: [Occurrence]] = [:]
-            if !people.isEmpty {
-                for event in year where people[event.personID] != nil { datesByPerson[event.personID, default: []].append(event) }
-            }
             out += "<ol>\n"
             for event in next {
                 let classes = [event.daysUntil == 0 ? "today" : nil, showAges && event.isRound ? "round" : nil].compactMap { $0 }
@@ -159,7 +179,7 @@ public struct YearPage: Sendable {
                 out += "<span class=\"what\">\(HTMLText.escaped(words.what(showAges ? event : event.withoutAge)))</span>"
                 if showAges && event.isRound { out += " <span class=\"mark\">\(HTMLText.escaped(localizer(.pageRound)))</span>" }
                 if let person = people[event.personID] {
-                    out += personLine(event, person, dates: datesByPerson[event.personID] ?? [], localizer: localizer, words: &words)
+                    out += personLine(event, person, localizer: localizer, words: &words)
                 }
                 out += "</li>\n"
             }
@@ -168,16 +188,43 @@ public struct YearPage: Sendable {
         out += "</section>\n"
 
         // The twelve months.
+        let first = Self.firstDay(today: today)
+        let end = first.adding(days: Self.days(from: first))
+        let heading: String
+        if first.month == 1 {
+            heading = localizer(Message(.pageYear, .number(first.year)))
+        } else {
+            let monthAndYear = Self.monthAndYear(localizer)
+            heading = monthAndYear(first) + " – " + monthAndYear(end.adding(days: -1))
+        }
         out += "<section class=\"year\" aria-labelledby=\"year\">\n"
-        out += "<h2 id=\"year\">\(HTMLText.escaped(localizer(Message(.pageYear, .number(today.year)))))</h2>\n<div class=\"months\">\n"
+        out += "<h2 id=\"year\">\(HTMLText.escaped(heading))</h2>\n<div class=\"months\">\n"
         var byDay: [LocalDate: [Occurrence]] = [:]
-        for event in year where event.date.year == today.year { byDay[event.date, default: []].append(event) }
+        for event in year where first <= event.date && event.date < end { byDay[event.date, default: []].append(event) }
+        let marks = Self.marks(year.filter { first <= $0.date && $0.date < end }, localizer: localizer)
         let firstWeekday = Self.firstWeekday(localizer)
         let weekdays = Self.weekdayNames(localizer, from: firstWeekday)
-        for number in 1...12 {
-            out += month(number, byDay: byDay, weekdays: weekdays, firstWeekday: firstWeekday, localizer: localizer, words: &words)
+        var start = first
+        for _ in 1...12 {
+            out += month(
+                start,
+                withYear: first.month != 1,
+                byDay: byDay,
+                marks: marks,
+                weekdays: weekdays,
+                firstWeekday: firstWeekday,
+                localizer: localizer,
+                words: &words
+            )
+            start = start.adding(days: LocalDate.daysIn(month: start.month, year: start.year))
         }
-        out += "</div>\n</section>\n"
+        out += "</div>\n"
+        if !marks.legend.isEmpty {
+            // On paper only, where the days' names carry no words: what each symbol means.
+            let entries = marks.legend.map { "<li><span class=\"sym\">\($0.symbol)</span> \(HTMLText.escaped($0.words))</li>" }
+            out += "<ul class=\"legend\" aria-hidden=\"true\">\(entries.joined())</ul>\n"
+        }
+        out += "</section>\n"
 
         // Subscribing.
         out += "<section class=\"subscribe\" aria-labelledby=\"subscribe\">\n"
@@ -192,7 +239,7 @@ public struct YearPage: Sendable {
         out += "<li><a href=\"?print=month\">\(HTMLText.escaped(localizer(.pagePrintMonths)))</a></li>\n"
         out += "</ul>\n"
         if let svg = links.qrSVG {
-            out += "<figure>\(svg)<figcaption>\(HTMLText.escaped(localizer(.pageQR)))</figcaption></figure>\n"
+            out += "<figure>\(svg)<figcaption>\(HTMLText.escaped(links.qrCaption ?? localizer(.pageQR)))</figcaption></figure>\n"
         }
         out += "</section>\n</main>\n</body>\n</html>\n"
         return out
@@ -202,15 +249,9 @@ public struct YearPage: Sendable {
     /// (day and month, in the order of the year; the event the line is under is
     /// not repeated), their zone, their groups and, with ``contactLinks``, the
     /// ways to reach them. A person with none of these has no line.
-    private func personLine(
-        _ event: Occurrence,
-        _ person: Person,
-        dates: [Occurrence],
-        localizer: Localizer,
-        words: inout OccurrenceWords
-    ) -> String {
+    private func personLine(_ event: Occurrence, _ person: Person, localizer: Localizer, words: inout OccurrenceWords) -> String {
         var parts: [String] = []
-        let dates = dates.filter { $0.date != event.date || $0.kind != event.kind }
+        let dates = person.dates.filter { $0.date != event.date || $0.kind != event.kind || $0.calendarRank != event.calendarRank }
         if !dates.isEmpty {
             let dayAndMonth = Self.dayAndMonth(localizer)
             let shown = dates.map { date in
@@ -264,17 +305,76 @@ public struct YearPage: Sendable {
         }
     }
 
-    /// One month's table.
+    /// "December 2026", "Dezember 2026": a month and its year in the page's locale.
+    static func monthAndYear(_ localizer: Localizer) -> (LocalDate) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = localizer.locale
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.setLocalizedDateFormatFromTemplate("yMMMM")
+        return { date in
+            formatter.string(from: Date(timeIntervalSince1970: (Double(date.dayNumber) + 0.5) * 86_400))
+        }
+    }
+
+    /// The symbols that mark each name's kind in the printed grid, and their legend.
+    struct Marks {
+        /// The symbol of each kind, by ``key(_:)``.
+        var symbols: [String: String] = [:]
+        /// The symbols in use and what they mean, birthdays first, then labels as they first come.
+        var legend: [(symbol: String, words: String)] = []
+
+        /// The kind an event is marked as: birthday, anniversary, in memory, or its label.
+        static func key(_ event: Occurrence) -> String {
+            if let labelled = event.labelled { return "label:" + labelled.key }
+            if event.memorial { return "memorial" }
+            return event.kind == .anniversary ? "anniversary" : "birthday"
+        }
+    }
+
+    /// The symbols of the kinds `events` hold: ● birthday, ♥ anniversary,
+    /// † in memory, and for the labels, in order of their first date,
+    /// ◆ ▲ ■ ★ ♣ ♠, then ◇ for every further label.
+    static func marks(_ events: [Occurrence], localizer: Localizer) -> Marks {
+        var marks = Marks()
+        let labelSymbols = ["◆", "▲", "■", "★", "♣", "♠"]
+        var labels = 0
+        let fixed: [(key: String, symbol: String, words: String)] = [
+            ("birthday", "●", localizer(.upcomingBirthday)), ("anniversary", "♥", localizer(.upcomingAnniversary)),
+            ("memorial", "†", localizer(.upcomingMemorial)),
+        ]
+        let keys = Set(events.map(Marks.key))
+        for kind in fixed where keys.contains(kind.key) {
+            marks.symbols[kind.key] = kind.symbol
+            marks.legend.append((kind.symbol, kind.words))
+        }
+        for event in events.sorted(by: { $0.date < $1.date }) {
+            guard let labelled = event.labelled, marks.symbols[Marks.key(event)] == nil else { continue }
+            let symbol = labels < labelSymbols.count ? labelSymbols[labels] : "◇"
+            labels += 1
+            marks.symbols[Marks.key(event)] = symbol
+            marks.legend.append((symbol, SafeText.line(labelled.label, maxCharacters: 60)))
+        }
+        return marks
+    }
+
+    /// How many names a day's cell prints on the year's page: with more, the
+    /// first three and "+N" for the rest (the screen shows them all).
+    static let printedNames = 4
+
+    /// One month's table, from its first day; its heading has the year `withYear`.
     private func month(
-        _ month: Int,
+        _ first: LocalDate,
+        withYear: Bool,
         byDay: [LocalDate: [Occurrence]],
+        marks: Marks,
         weekdays: [(short: String, full: String)],
         firstWeekday: Int,
         localizer: Localizer,
         words: inout OccurrenceWords
     ) -> String {
-        guard let first = LocalDate(year: today.year, month: month, day: 1) else { return "" }
-        let name = HTMLText.escaped(localizer.monthName(first))
+        let month = first.month
+        let name = HTMLText.escaped(withYear ? Self.monthAndYear(localizer)(first) : localizer.monthName(first))
         var out = "<section class=\"month\" aria-labelledby=\"m\(month)\">\n<h3 id=\"m\(month)\">\(name)</h3>\n<table>\n<thead><tr>"
         for weekday in weekdays {
             out += "<th scope=\"col\" abbr=\"\(HTMLText.escaped(weekday.full))\">\(HTMLText.escaped(weekday.short))</th>"
@@ -283,7 +383,7 @@ public struct YearPage: Sendable {
         let lead = Self.column(of: first, firstWeekday: firstWeekday)
         out += String(repeating: "<td></td>", count: lead)
         var column = lead
-        for day in 1...LocalDate.daysIn(month: month, year: today.year) {
+        for day in 1...LocalDate.daysIn(month: month, year: first.year) {
             if column == 7 {
                 out += "</tr>\n<tr>"
                 column = 0
@@ -299,10 +399,15 @@ public struct YearPage: Sendable {
             out += isToday ? "<span class=\"day\" aria-current=\"date\">\(day)</span>" : "<span class=\"day\">\(day)</span>"
             if !events.isEmpty {
                 out += "<span class=\"who\">"
-                out += events.map { event in
+                // Printed, a day's cell holds four lines: beyond that, three names and "+N".
+                let crowded = events.count > Self.printedNames
+                for (index, event) in events.enumerated() {
                     let name = HTMLText.name(event.name.isEmpty ? localizer(.someone) : event.name)
-                    return "<span>\(name) <small>\(HTMLText.escaped(words.what(showAges ? event : event.withoutAge)))</small></span>"
-                }.joined()
+                    let symbol = marks.symbols[Marks.key(event)].map { "<span class=\"sym\" aria-hidden=\"true\">\($0) </span>" } ?? ""
+                    out += crowded && index >= Self.printedNames - 1 ? "<span class=\"extra\">" : "<span>"
+                    out += "\(symbol)\(name) <small>\(HTMLText.escaped(words.what(showAges ? event : event.withoutAge)))</small></span>"
+                }
+                if crowded { out += "<span class=\"more\" aria-hidden=\"true\">+\(events.count - Self.printedNames + 1)</span>" }
                 out += "</span>"
             }
             out += "</td>"
@@ -389,6 +494,10 @@ public struct YearPage: Sendable {
           background: var(--bg); color: var(--fg); border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; white-space: normal;
           min-width: 10rem; box-shadow: 0 2px 6px rgba(0, 0, 0, .3); }
         td .who > span { display: block; }
+        td .who > span.more { display: none; }
+        td.has:nth-child(-n+3) .who { left: 0; transform: none; }
+        td.has:nth-child(n+5) .who { left: auto; right: 0; transform: none; }
+        td .sym, .legend { display: none; }
         td:focus { outline: 2px solid var(--accent); }
         .subscribe ul { padding-left: 1.2rem; }
         .subscribe figure { margin: 1rem 0; }
@@ -412,13 +521,19 @@ public struct YearPage: Sendable {
           td { height: auto; vertical-align: top; text-align: left; border: .5pt solid var(--line); padding: .3mm; }
           td .day { min-width: 0; line-height: 1; border-radius: 0; background: none; color: var(--fg); }
           td.has .day { background: none; color: var(--fg); }
-          td .who { position: static; width: auto; height: auto; clip-path: none; white-space: normal; font-size: 4.5pt; line-height: 1.1; }
+          td .who { position: static; width: auto; height: auto; clip-path: none; white-space: normal; font-size: 4.5pt; line-height: 1.15; }
           td .who small { display: none; }
+          td .sym { display: inline; }
+          .legend { display: flex; flex-wrap: wrap; gap: 0 4mm; list-style: none; margin: 1mm 0 0; padding: 0; font-size: 7pt; }
           th { font-size: 6pt; }
         }
         @media print { body.print-year .months { grid-template-columns: repeat(4, 1fr); gap: 2mm 3mm; }
           body.print-year td { height: 8.2mm; }
-          body.print-year td .who { max-height: 6.6mm; overflow: hidden; }
+          body.print-year td .day { float: left; margin-right: .6mm; }
+          body.print-year td .who { display: block; max-height: 7.4mm; overflow: hidden; }
+          body.print-year td .who > span { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+          body.print-year td .who > span.extra { display: none; }
+          body.print-year td .who > span.more { display: block; }
           body.print-year .month { break-inside: avoid; } }
         @media print { body.print-month .months { display: block; }
           body.print-month .year > h2 { display: none; }
@@ -427,7 +542,8 @@ public struct YearPage: Sendable {
           body.print-month th { font-size: 10pt; }
           body.print-month td { height: 28mm; font-size: 10pt; }
           body.print-month td .who { font-size: 8pt; }
-          body.print-month td .who small { display: inline; } }
+          body.print-month td .who small { display: inline; }
+          body.print-month td .sym, body.print-month .legend { display: none; } }
         @page { size: A4 landscape; margin: 7mm; }
 
         """
@@ -446,7 +562,9 @@ extension Occurrence {
             age: nil,
             daysUntil: daysUntil,
             memorial: memorial,
-            zone: zone
+            zone: zone,
+            labelled: labelled,
+            labelOrdinal: labelOrdinal
         )
     }
 }

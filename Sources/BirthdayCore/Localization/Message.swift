@@ -189,6 +189,7 @@ public struct Message: Sendable, Hashable {
         case pageSubscribeJSON = "page.subscribe.json"
         case pagePrintMonths = "page.print.months"
         case pageQR = "page.qr"
+        case pageQRLoopback = "page.qr.loopback"
 
         // An invitation's form (`birthdays invite`), and the owner's message when it is answered
         case inviteTitle = "invite.title"
@@ -534,7 +535,7 @@ public struct Message: Sendable, Hashable {
                 .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingStartNow,
                 .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,
                 .sourcesNever, .sourcesNone, .pageTitle, .pageNext, .pageRound, .pageSubscribe, .pageSubscribeWebcal, .pageSubscribeFile,
-                .pageSubscribeJSON, .pagePrintMonths, .pageQR, .publishListingPropfind:
+                .pageSubscribeJSON, .pagePrintMonths, .pageQR, .pageQRLoopback, .publishListingPropfind:
                 []
             }
         }

@@ -392,7 +392,10 @@ public enum CalendarRules: String, Sendable, CaseIterable, Codable {
     /// Thunderbird and khal do not expand RSCALE rules). The default.
     case expanded
     /// One event with an RFC 7529 rule (`RRULE:RSCALE=CHINESE;FREQ=YEARLY;…`),
-    /// which the calendar app expands: Apple Calendar and libical do.
+    /// which the calendar app expands: Apple Calendar and libical do. A reader
+    /// that cannot may lose the whole feed, not just these events: khal
+    /// imports none, recurring-ical-events raises, sabre/vobject's expansion
+    /// of a leap month never ends (docs/feed.md, `RScaleReadersTests`).
     case rscale
 }
 

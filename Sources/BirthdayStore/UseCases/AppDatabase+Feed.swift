@@ -73,13 +73,13 @@ extension AppDatabase {
 /// What the web page for the year is built from, read in one transaction.
 package struct PageContents: Sendable {
     package var settings: Settings
-    /// The events of today's year, January 1 to December 31.
+    /// The events of the page's twelve months (``YearPage/firstDay(today:)``).
     package var year: [Occurrence]
     /// The events of the next 366 days, soonest first (today's included).
     package var next: [Occurrence]
     /// The line of each person the page's next events name (``YearPage/nextEvents(_:)``),
-    /// by person id: their zone, groups and, with `contact-links` on, their
-    /// contact points. Empty on a share's page.
+    /// by person id: their events of the next 366 days, their zone, groups and,
+    /// with `contact-links` on, their contact points. Empty on a share's page.
     package var people: [String: YearPage.Person] = [:]
     package var revision: Int64
     /// When people or settings last changed.
@@ -87,7 +87,7 @@ package struct PageContents: Sendable {
 }
 
 extension AppDatabase {
-    /// The events of `today`'s year and of the next 366 days, with the
+    /// The events of the page's twelve months and of the next 366 days, with the
     /// settings and the revision they were read at (the web page for the
     /// year), and the lines of the people the page names first.
     package func pageContents(today: LocalDate) async throws(StoreError) -> PageContents {
@@ -99,14 +99,15 @@ extension AppDatabase {
     static func pageContents(_ db: Database, today: LocalDate, withPeople: Bool) throws -> PageContents {
         let settings = try SettingRecord.settings(db)
         let (revision, changedAt) = try RevisionRecord.current(db)
-        let january = LocalDate(year: today.year, month: 1, day: 1) ?? today
-        let daysInYear = LocalDate.isLeapYear(today.year) ? 366 : 365
-        let year = try Self.upcoming(db, UpcomingEvents(today: january, settings: settings), withinDays: daysInYear - 1)
+        let first = YearPage.firstDay(today: today)
+        let year = try Self.upcoming(db, UpcomingEvents(today: first, settings: settings), withinDays: YearPage.days(from: first) - 1)
         let next = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings), withinDays: 365)
         var contents = PageContents(settings: settings, year: year, next: next, revision: revision, changedAt: changedAt)
         guard withPeople else { return contents }
+        let datesByPerson = Dictionary(grouping: next, by: \.personID)
         for event in YearPage.nextEvents(next) where contents.people[event.personID] == nil {
             contents.people[event.personID] = YearPage.Person(
+                dates: datesByPerson[event.personID] ?? [],
                 zone: next.first { $0.personID == event.personID && $0.zone != nil }?.zone,
                 groups: try PersonGroupRecord.groups(personID: event.personID, db),
                 points: settings.contactLinks ? try ContactPointRecord.points(personID: event.personID, db) : []

@@ -7,6 +7,10 @@ package struct ShareSummary: Sendable {
     package var share: Share
     /// How many people it shows now (members of its groups with a date, not excluded).
     package var people: Int
+    /// How many members of its groups it leaves out although they have a
+    /// date: their only dates are labelled dates or name days, which no share
+    /// shows, or (without years) dates in other calendars.
+    package var leftOut: Int = 0
 }
 
 extension AppDatabase {
@@ -41,7 +45,10 @@ extension AppDatabase {
             let people = try PersonRecord.datedPeople(db)
             let ids = try Self.shareIDs(db)
             return try ShareRecord.all(db).map { share in
-                ShareSummary(share: share, people: share.people(people, members: try Self.members(of: share, db), ids: ids).count)
+                let members = try Self.members(of: share, db)
+                let shown = share.people(people, members: members, ids: ids).count
+                let dated = people.count { members.contains($0.id) }
+                return ShareSummary(share: share, people: shown, leftOut: max(0, dated - shown))
             }
         }
     }

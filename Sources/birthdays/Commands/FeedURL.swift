@@ -9,7 +9,7 @@ extension BirthdaysCommand.Feed {
     struct FeedURL: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "url",
-            abstract: "Print the feed's http:// and webcal:// addresses (the token is created on first use).",
+            abstract: "Print the feed's http:// and webcal:// addresses and its page's (the token is created on first use).",
             discussion: """
                 The address is the one actually served: a running 'birthdays serve' for this database, else the 'serve' \
                 setting (the feed 'birthdays run' serves), else 127.0.0.1:8484. --host and --port override it; a server \
@@ -33,7 +33,10 @@ extension BirthdaysCommand.Feed {
             }
         }
 
-        @Flag(help: "Print {\"http\":...,\"webcal\":...,\"json\":...} (json: the next 366 days as upcoming --json prints them).")
+        @Flag(
+            help:
+                "Print {\"http\":...,\"webcal\":...,\"json\":...,\"page\":...} (json: the next 366 days as upcoming --json prints them; page: the web page for the year)."
+        )
         var json = false
 
         @Flag(help: "Also draw the webcal:// address as a QR code, to subscribe from a phone's camera (needs libqrencode).")
@@ -53,6 +56,7 @@ extension BirthdaysCommand.Feed {
             } else {
                 try output(urls.http)
                 try output(urls.webcal)
+                try output(urls.page)
             }
             if qr {
                 let address = host ?? FeedURLs.subscriberHost(served.host)
@@ -63,26 +67,31 @@ extension BirthdaysCommand.Feed {
 }
 
 extension BirthdaysCommand.Feed.FeedURL {
-    /// Under a QR code of a loopback address: no phone reaches it.
-    static func loopbackNote(_ host: String) -> String {
+    /// Under a QR code of a loopback address: no phone reaches it; serve on
+    /// the network, then `then` ("run this again", or the command that prints a
+    /// link shown only once anew, such as `birthdays share rotate Family`).
+    static func loopbackNote(_ host: String, then: String = "run this again") -> String {
         "\(host) is this machine only: a phone cannot reach it. Serve the feed on your network "
             + "(birthdays settings set serve 0.0.0.0:8484 on a trusted network, or behind a reverse proxy with TLS; "
-            + "see the README's calendar feed step), then run this again."
+            + "see the README's calendar feed step), then \(then)."
     }
 }
 
-/// The two spellings of the subscription address, and its JSON twin (`feed url --json`).
+/// The two spellings of the subscription address, its JSON twin and its page (`feed url --json`).
 struct FeedURLs: Encodable {
     var http: String
     var webcal: String
     /// The next 366 days as `upcoming --json` prints them, for dashboards.
     var json: String
+    /// The web page for the year (the address without an extension).
+    var page: String
 
     init(token: String, host: String, port: Int) {
         let authority = (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":" + String(port)
         http = "http://\(authority)/calendar/\(token).ics"
         webcal = "webcal://\(authority)/calendar/\(token).ics"
         json = "http://\(authority)/calendar/\(token).json"
+        page = "http://\(authority)/calendar/\(token)"
     }
 
     /// The host subscribers use for a server bound to `host`: this machine's

@@ -91,7 +91,7 @@ extension BirthdaysCommand.Invite {
             let expiry = made.expiresAt.map { ISOInstant.format($0, in: zone) } ?? "never"
             let uses = made.usesAllowed.map { "\($0) \($0 == 1 ? "answer" : "answers")" } ?? "any number of answers"
             try output("Invitation \(SafeText.quoted(made.name)) made: \(uses) until \(expiry). Its link (shown once):")
-            try output(try await address.inviteLink(for: token, context: context))
+            try output(try await address.inviteLink(for: token, name: made.name, context: context))
         }
     }
 
@@ -188,14 +188,19 @@ extension BirthdaysCommand.Invite {
 
 extension ShareAddressOptions {
     /// An invitation's address (`<base>/invite/<token>`, the base as `share add`
-    /// finds it) and its QR code.
-    func inviteLink(for token: String, context: Context) async throws -> String {
+    /// finds it) and its QR code; under a loopback address's code, how to get a
+    /// new link once served on the network: an invitation has no rotation, so
+    /// remove it (its answers stay) and make it again.
+    func inviteLink(for token: String, name: String, context: Context) async throws -> String {
         let (settings, _) = try await context.settings()
         let served = ServeRecord.current(database: context.database.path) ?? settings.serve ?? FeedAddress.default
         let host = self.host ?? FeedURLs.subscriberHost(served.host)
         let authority = (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":" + String(port ?? served.port)
         let link = "http://\(authority)/invite/\(token)"
-        let note = FeedAddress.isLoopback(host) ? BirthdaysCommand.Feed.FeedURL.loopbackNote(host) : nil
+        let again =
+            "make the link again: birthdays invite remove \(SystemdUserService.shellQuoted(name)) (answers already sent stay), "
+            + "then birthdays invite \(SystemdUserService.shellQuoted(name)) with the same options"
+        let note = FeedAddress.isLoopback(host) ? BirthdaysCommand.Feed.FeedURL.loopbackNote(host, then: again) : nil
         return ["link: " + link, try QRText.block(for: link, note: note)].joined(separator: "\n")
     }
 }

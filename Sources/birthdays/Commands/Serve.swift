@@ -13,11 +13,14 @@ extension BirthdaysCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
             _superCommandName: "birthdays",
-            abstract: "Publish the birthdays as a calendar subscription (webcal) over HTTP.",
+            abstract: "Publish the birthdays over HTTP: the calendar subscription (webcal), its web page, shares and invitations.",
             discussion: """
-                Serves GET/HEAD /calendar/<token>.ics with ETag and Last-Modified, and GET /healthz. \
-                `birthdays feed url` prints the address to subscribe to. Loopback only by default; \
-                put it behind a TLS reverse proxy to reach it from a phone.
+                Serves GET/HEAD /calendar/<token>.ics (the feed) with ETag and Last-Modified, /calendar/<token>.json \
+                (the next 366 days), /calendar/<token> (the web page for the year, to look at or print), the same three \
+                for each share's token ('birthdays share add'), /invite/<token> (the form of an invitation, \
+                'birthdays invite'), and GET /healthz. `birthdays feed url` prints the feed's and the page's addresses; \
+                a share's and an invitation's link is printed once, when made. Loopback only by default; put it behind \
+                a TLS reverse proxy to reach it from a phone.
                 """
         )
 
@@ -44,6 +47,9 @@ extension BirthdaysCommand {
             // `birthdays feed url` prints where this server listens, for as long as it does.
             let record = ServeRecord.publish(database: context.database.path, address: FeedAddress(host: host, port: port))
             defer { withExtendedLifetime(record) {} }
+            // Where the page is, without its token (a secret: never logged).
+            let address = FeedURLs(token: "<token>", host: FeedURLs.subscriberHost(host), port: port)
+            logger.info("the page for the year is \(address.page), the feed \(address.http); birthdays feed url prints them with the token")
             let app = buildFeedApplication(
                 source: DatabaseFeedSource(
                     database: context.database,

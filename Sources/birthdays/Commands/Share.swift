@@ -37,14 +37,16 @@ struct ShareAddressOptions: ParsableArguments {
         }
     }
 
-    /// The page, feed and list addresses of `token`, and the QR code of the page.
-    func links(for token: String, context: Context) async throws -> String {
+    /// The page, feed and list addresses of `token`, and the QR code of the
+    /// page; under a loopback address's code, how to serve on the network and
+    /// then `again` (the command that prints a new link).
+    func links(for token: String, context: Context, again: String) async throws -> String {
         let (settings, _) = try await context.settings()
         let served = ServeRecord.current(database: context.database.path) ?? settings.serve ?? FeedAddress.default
         let address = host ?? FeedURLs.subscriberHost(served.host)
         let urls = FeedURLs(token: token, host: address, port: port ?? served.port)
-        let page = String(urls.http.dropLast(4))
-        let note = FeedAddress.isLoopback(address) ? BirthdaysCommand.Feed.FeedURL.loopbackNote(address) : nil
+        let page = urls.page
+        let note = FeedAddress.isLoopback(address) ? BirthdaysCommand.Feed.FeedURL.loopbackNote(address, then: again) : nil
         return [
             "page:     " + page,
             "calendar: " + urls.webcal,
@@ -102,10 +104,28 @@ extension BirthdaysCommand.ShareCommand {
             else {
                 throw CLIError("there is already a share named \(SafeText.quoted(name)); see birthdays share list")
             }
-            let people = try await context.database.shares().first { $0.share.id == share.id }?.people ?? 0
-            try output("Share \(SafeText.quoted(share.name)) made: \(people) \(people == 1 ? "person" : "people") now. Its link (shown once):")
-            try output(try await address.links(for: token, context: context))
+            let summary = try await context.database.shares().first { $0.share.id == share.id }
+            try output("Share \(SafeText.quoted(share.name)) made: \(BirthdaysCommand.ShareCommand.peopleNow(summary)). Its link (shown once):")
+            try output(
+                try await address.links(for: token, context: context, again: "birthdays share rotate \(SystemdUserService.shellQuoted(share.name))")
+            )
         }
+    }
+
+    /// "12 people now", and why members of its groups are not among them:
+    /// a share shows no labelled dates or name days, and without years no
+    /// dates in other calendars.
+    static func peopleNow(_ summary: ShareSummary?) -> String {
+        let people = summary?.people ?? 0
+        var text = "\(people) \(people == 1 ? "person" : "people") now"
+        if let summary, summary.leftOut > 0 {
+            let more = summary.leftOut == 1 ? "1 more in its groups has" : "\(summary.leftOut) more in its groups have"
+            text +=
+                summary.share.showYears
+                ? " (\(more) only labelled dates, which no share shows)"
+                : " (\(more) only labelled dates or dates in other calendars, which a share without years does not show)"
+        }
+        return text
     }
 
     struct ShareList: AsyncParsableCommand {
@@ -178,7 +198,7 @@ extension BirthdaysCommand.ShareCommand {
                 throw CLIError("there is no share named \(SafeText.quoted(name)); see birthdays share list")
             }
             try output("Share \(SafeText.quoted(name)) has a new link (shown once); the old one no longer works:")
-            try output(try await address.links(for: token, context: context))
+            try output(try await address.links(for: token, context: context, again: "run this again"))
         }
     }
 
