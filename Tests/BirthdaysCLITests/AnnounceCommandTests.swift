@@ -224,6 +224,62 @@ struct AnnounceCommandTests {
         #expect(friday.last?["day"] as? String == "2026-03-13")
     }
 
+    /// A room added at 10:00, after the delivery time of a day with birthdays:
+    /// today's message is sent late that day (as a reminder's is), once, and
+    /// the room's next message is the one after it.
+    @Test func aRoomAddedAfterItsTimeSendsTodaysMessageLateOnce() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        let added = try await cli.run(at: "2026-03-10T10:00:00+01:00", "announce", "add", "http://127.0.0.1:\(receiver.port)/team", "--group", "Team")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("its next message is on Tue 10 Mar 2026 (2 people)"), "\(added.stdout)")
+
+        let pass = try await cli.run(at: "2026-03-10T10:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        #expect(try Self.messages(receiver).map { $0["text"] as? String } == ["🎂 Happy birthday, Ada Lovelace and Alan Turing!"])
+        let row = try #require(try await cli.deliveries().first { $0.notificationID == "announce:team" })
+        #expect(row.state == .delivered && row.late && row.occurrenceDate == LocalDate(unchecked: 2026, 3, 10))
+        #expect(try await Self.rooms(cli).first?["next_day"] as? String == "2026-03-13", "the next one is Grace's Friday")
+
+        _ = try await cli.run(at: "2026-03-10T11:00:00+01:00", "deliver", "--once")
+        _ = try await cli.run(at: "2026-03-10T12:00:00+01:00", "deliver", "--once")
+        #expect(receiver.received.count == 1, "late, but once")
+    }
+
+    /// The machine was off from Tuesday 08:30 (the room's message for Tuesday
+    /// pending) until Friday 10:00: Tuesday's is recorded as missed, and
+    /// Friday's, which no run had planned, is sent late on Friday, as Grace's own
+    /// reminder of the same run is.
+    @Test func aMachineOffUntilAfterTheTimeMissesThePastDayAndSendsTodayLate() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        try await cli.set("channels", "log")
+        try await cli.enableNotifications()
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/team", "--group", "Team").status == 0)
+        _ = try await cli.run(at: "2026-03-10T08:30:00+01:00", "deliver", "--once")
+        #expect(receiver.received.isEmpty)
+
+        let first = try await cli.run(at: "2026-03-13T10:00:00+01:00", "deliver", "--once")
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try await cli.run(at: "2026-03-13T10:00:01+01:00", "deliver", "--once")
+        #expect(second.status == 0, "\(second.stderr)")
+        let rows = try await cli.deliveries()
+        let room = rows.filter { $0.notificationID == "announce:team" }.sorted { $0.occurrenceDate < $1.occurrenceDate }
+        #expect(room.map(\.occurrenceDate) == [LocalDate(unchecked: 2026, 3, 10), LocalDate(unchecked: 2026, 3, 13)])
+        #expect(room.map(\.state) == [.missed, .delivered], "\(room.map(\.state))")
+        #expect(room.last?.late == true)
+        #expect(try Self.messages(receiver).map { $0["text"] as? String } == ["🎂 Happy birthday, Grace Hopper!"])
+        let grace = rows.filter { $0.announceRoom == nil && $0.occurrenceDate == LocalDate(unchecked: 2026, 3, 14) }
+        #expect(grace.contains { $0.state == .delivered && $0.late }, "her own day-before reminder went out late in the same run: \(grace)")
+        let status = try await cli.run(at: "2026-03-13T10:00:02+01:00", "status")
+        let said = "  missed \(try await cli.publicID("announce:team")) (2026-03-10)"
+        #expect(status.stdout.contains(said), "the missed message is said: \(status.stdout)")
+    }
+
     /// The receiver fails: the message is retried alone, until it gets through, once.
     @Test func aFailedMessageIsRetriedUntilItGetsThrough() async throws {
         try #require(Self.appriseInstalled, "needs Debian's apprise (make test installs it)")
