@@ -17,6 +17,8 @@ import Glibc
 ///   input only: never an argument list, an environment, the database or a log.
 /// - The helper follows no redirect and gives the request a total deadline
 ///   (10 s, or `BIRTHDAYS_HTTP_DEADLINE` seconds).
+/// - The text's names cannot ping the room or disguise a link: mention and
+///   link syntax is shown, not parsed (``ChatText``).
 /// - The answers count as for ntfy (``PushChannel/error(for:channel:deadline:masking:now:)``):
 ///   2xx delivered; 429, 5xx, no connection or the deadline retried; 3xx and
 ///   other 4xx refused for good. The server's words are kept with every part
@@ -44,7 +46,11 @@ package struct WebhookChannel: NotificationSink {
     static func request(for reminder: Reminder, room: String, url: String) -> PushRequest {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = AnnounceWebhookBody(text: SafeText.line(reminder.body, maxCharacters: 2000), day: reminder.occurrenceDate.description, room: room)
+        let body = AnnounceWebhookBody(
+            text: ChatText.harmless(SafeText.line(reminder.body, maxCharacters: 2000)),
+            day: reminder.occurrenceDate.description,
+            room: room
+        )
         let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
         return PushRequest(
             url: url,

@@ -280,6 +280,44 @@ struct AnnounceCommandTests {
         #expect(status.stdout.contains(said), "the missed message is said: \(status.stdout)")
     }
 
+    /// A name that would ping a whole room and disguise a link reaches the
+    /// webhook room's JSON, an Apprise room (`json://`, through Debian's
+    /// apprise) and the user's Apprise channel shown, not parsed: no `<!…>`,
+    /// no `@channel`, no `[text](url)` left, and the words and the address still there.
+    @Test func aNameCannotPingTheRoomOrDisguiseALink() async throws {
+        try #require(Self.appriseInstalled, "needs Debian's apprise (make test installs it)")
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let hostile = "<!everyone> @channel [prize](http://evil.example/x)"
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:evil\r\nFN:\(hostile)\r\nBDAY:1990-03-10\r\nCATEGORIES:Team\r\nEND:VCARD\r\n"
+        #expect(try await cli.run("import", try cli.write("evil.vcf", card)).status == 0)
+        try await cli.set("day-before", "off")
+        try await cli.set("channels", "none")
+        try await cli.enableNotifications()
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/hook", "--group", "Team", "--name", "hook").status == 0)
+        #expect(try await cli.run("announce", "add", receiver.url, "--group", "Team", "--name", "chat").status == 0)
+        #expect(try await cli.run("channels", "add", "apprise", receiver.url, "--name", "phone").status == 0)
+
+        let pass = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        let bodies = try Self.messages(receiver)
+        let hook = bodies.compactMap { $0["room"] as? String == "hook" ? $0["text"] as? String : nil }
+        let apprise = bodies.compactMap { $0["message"] as? String }
+        #expect(hook.count == 1, "\(bodies)")
+        let roomMessage = try #require(apprise.first { $0.contains("Happy birthday") })
+        let ownReminder = try #require(apprise.first { $0.contains("prize") && !$0.contains("Happy birthday") }, "\(apprise)")
+        for text in hook + [roomMessage, ownReminder] + bodies.compactMap({ $0["title"] as? String }) {
+            for syntax in ["<!", "<@", "@channel", "@everyone", "](", "]["] {
+                #expect(!text.contains(syntax), "\(syntax) in \(text)")
+            }
+        }
+        for text in hook + [roomMessage] {
+            #expect(text.contains("prize") && text.contains("http://evil.example/x") && text.contains("Ada Lovelace"), "\(text)")
+        }
+    }
+
     /// The receiver fails: the message is retried alone, until it gets through, once.
     @Test func aFailedMessageIsRetriedUntilItGetsThrough() async throws {
         try #require(Self.appriseInstalled, "needs Debian's apprise (make test installs it)")
