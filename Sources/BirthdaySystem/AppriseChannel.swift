@@ -14,7 +14,7 @@ import Glibc
 ///   say which of several URLs failed, and a retry must not send again to
 ///   one that worked.
 /// - The URL (it carries tokens and passwords) is read by apprise from the
-///   channel's 0600 file (``RemoteChannel/secretFile(name:kind:databasePath:)``)
+///   channel's 0600 file (``ChannelSecrets``)
 ///   given with `-c`: never in an argument list, an environment or a log.
 /// - The reminder's title and text (which name the person and the day) go
 ///   on standard input, never as an argument: another user's `ps` would

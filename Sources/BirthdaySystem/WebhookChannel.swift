@@ -13,7 +13,7 @@ import Glibc
 /// Rules:
 /// - The URL (its path or query is the room's token, as in Slack's and
 ///   Mattermost's incoming webhooks) is read at each delivery from the room's
-///   0600 file (``RoomSecrets``) and reaches the helper on its standard
+///   0600 file (``ChannelSecrets``) and reaches the helper on its standard
 ///   input only: never an argument list, an environment, the database or a log.
 /// - The helper follows no redirect and gives the request a total deadline
 ///   (10 s, or `BIRTHDAYS_HTTP_DEADLINE` seconds).
@@ -68,7 +68,7 @@ package struct WebhookChannel: NotificationSink {
         }
         let url: String
         do throws(RoomSecretError) {
-            url = try RoomSecrets.url(file: urlFile)
+            url = try ChannelSecrets.roomURL(file: urlFile)
         } catch {
             throw .remoteRefused(channel: name, reason: error.description)
         }
@@ -88,16 +88,6 @@ package struct WebhookChannel: NotificationSink {
             .remoteThrottled(channel: channel, reason: AppriseChannel.masking(url, in: reason), retryAfter: wait)
         default: error
         }
-    }
-}
-
-extension RoomSecrets {
-    /// The URL in `file`.
-    package static func url(file: String) throws(RoomSecretError) -> String {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8), case let url = text.trimmingWhitespace(), !url.isEmpty else {
-            throw RoomSecretError(path: file)
-        }
-        return url
     }
 }
 

@@ -99,9 +99,9 @@ struct AnnounceCommandTests {
         let added = try await cli.run("announce", "add", receiver.url, "--group", "team")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("Added team (json://… → the group Team); its next message is on Tue 10 Mar 2026 (2 people)"), "\(added.stdout)")
-        let file = cli.path("announce/team.url")
+        let file = cli.secretsFolder + "/team.url"
         #expect(Self.mode(file) == 0o600)
-        #expect(Self.mode(cli.path("announce")) == 0o700)
+        #expect(Self.mode(cli.secretsFolder) == 0o700)
         #expect((try? String(contentsOfFile: file, encoding: .utf8)) == receiver.url + "\n")
         #expect(!Self.databaseBytes(cli).contains("127.0.0.1:\(receiver.port)"), "the URL never reaches the database")
 
@@ -160,7 +160,7 @@ struct AnnounceCommandTests {
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").first?.hasPrefix("Error: ") == true, "\(result.stderr)")
         #expect(try await Self.rooms(cli).isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: cli.path("announce/team.url")))
+        #expect(!FileManager.default.fileExists(atPath: cli.secretsFolder + "/team.url"))
     }
 
     @Test func aURLAppriseDoesNotUnderstandLeavesNothing() async throws {
@@ -171,7 +171,7 @@ struct AnnounceCommandTests {
         #expect(bogus.status == 1)
         #expect(bogus.stderr.contains("apprise does not understand this URL"), "\(bogus.stderr)")
         #expect(try await Self.rooms(cli).isEmpty)
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: cli.path("announce"))) ?? []
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: cli.secretsFolder)) ?? []
         #expect(left.isEmpty, "no staged file is left: \(left)")
     }
 

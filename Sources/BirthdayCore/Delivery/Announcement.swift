@@ -4,7 +4,7 @@ import Foundation
 /// one message on each day someone of its group has a birthday.
 ///
 /// The URL carries tokens, so it is never held here: it lives in a 0600 file
-/// beside the database (the system layer's `RoomSecrets`), and ``target``
+/// in the database's own secrets folder (the system layer's `ChannelSecrets`), and ``target``
 /// keeps its scheme alone (`slack://…`, `https://…`).
 public struct AnnounceRoom: Sendable, Hashable {
     /// How the room is reached.
