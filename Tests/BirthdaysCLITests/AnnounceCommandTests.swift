@@ -318,6 +318,67 @@ struct AnnounceCommandTests {
         }
     }
 
+    /// A room's webhook that hangs holds back no reminder: the hanging
+    /// server answers only once the reminder's own ntfy receiver has its
+    /// message (or gives up after a minute, past the helper's 20 s deadline).
+    /// Zed's reminder comes after the room's message in the ledger's order
+    /// (`announce:team` < `zed-…`), so one after the other the room would
+    /// time out first and be retried; side by side both are delivered in
+    /// the one pass. Asserted by the rows' states, not by time.
+    @Test func aHangingRoomHoldsBackNoReminder() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:zed\r\nFN:Zed Shaw\r\nBDAY:1990-03-10\r\nCATEGORIES:Team\r\nEND:VCARD\r\n"
+        #expect(try await cli.run("import", try cli.write("zed.vcf", card)).status == 0)
+        try await cli.set("day-before", "off")
+        try await cli.set("channels", "none")
+        try await cli.enableNotifications()
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        let script = """
+            import http.server, os, sys, time
+            other, log = sys.argv[1], sys.argv[2]
+            class Handler(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    self.rfile.read(int(self.headers.get('Content-Length', '0')))
+                    code = 500
+                    for _ in range(6000):
+                        if os.path.exists(other) and os.path.getsize(other) > 0:
+                            code = 200
+                            break
+                        time.sleep(0.01)
+                    with open(log, 'a') as f:
+                        f.write('released\\n' if code == 200 else 'gave up\\n')
+                    self.send_response(code)
+                    self.send_header('Content-Length', '0')
+                    self.end_headers()
+                def log_message(self, *args):
+                    pass
+            server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+            server.daemon_threads = True
+            print(server.server_port, flush=True)
+            server.serve_forever()
+            """
+        let hanging = try TestProcess(
+            ["/usr/bin/python3", "-c", script, receiver.log, cli.path("hanging.log")],
+            environment: ["PATH": "/usr/bin:/bin"],
+            name: "hanging"
+        )
+        defer { hanging.stop(signal: SIGKILL) }
+        let port = try #require(Int(try await hanging.firstLine()))
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(port)/hook", "--group", "Team").status == 0)
+        #expect(try await cli.run("channels", "add", "ntfy", "http://127.0.0.1:\(receiver.port)/zed-topic", "--name", "phone").status == 0)
+
+        var slow = cli
+        slow.extraEnvironment["BIRTHDAYS_HTTP_DEADLINE"] = "20"
+        let pass = try await slow.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        let states = Dictionary(uniqueKeysWithValues: try await cli.deliveries().map { ($0.notificationID, $0.state) })
+        #expect(states == ["announce:team": .delivered, "zed-birthday-dayof": .delivered], "\(states)")
+        #expect((try? String(contentsOfFile: cli.path("hanging.log"), encoding: .utf8)) == "released\n")
+        #expect(try Self.messages(receiver).map { $0["topic"] as? String } == ["zed-topic"])
+    }
+
     /// The receiver fails: the message is retried alone, until it gets through, once.
     @Test func aFailedMessageIsRetriedUntilItGetsThrough() async throws {
         try #require(Self.appriseInstalled, "needs Debian's apprise (make test installs it)")
