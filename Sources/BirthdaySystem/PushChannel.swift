@@ -201,7 +201,9 @@ package struct PushChannel: NotificationSink {
                     message: message,
                     tags: [reminder.digest == nil ? "birthday" : "calendar"],
                     priority: 3,
-                    actions: link.map { [NtfyMessage.Action(action: "view", label: ChatText.harmless(SafeText.line($0.label, maxCharacters: 100)), url: $0.uri)] }
+                    actions: link.map {
+                        [NtfyMessage.Action(action: "view", label: ChatText.harmless(SafeText.line($0.label, maxCharacters: 100)), url: $0.uri)]
+                    }
                 )
             )
         } else {

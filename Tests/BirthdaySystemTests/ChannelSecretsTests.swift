@@ -87,7 +87,11 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         for sub in ["channels", "announce"] {
-            try FileManager.default.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder.file(sub),
+                withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700]
+            )
         }
         try Data("https://ntfy.sh/home-topic\n".utf8).write(to: URL(fileURLWithPath: folder.file("channels/phone.ntfy")))
         try Data("https://ntfy.sh/work-topic\n".utf8).write(to: URL(fileURLWithPath: folder.file("channels/pager.ntfy")))

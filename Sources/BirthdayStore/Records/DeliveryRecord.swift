@@ -102,7 +102,9 @@ extension DeliveryRecord {
     static func announcedRooms(on day: LocalDate, _ db: Database) throws -> Set<String> {
         let ids = try String.fetchAll(
             db,
-            select(Columns.notificationId).filter(Columns.occurrenceDate == day.description && Columns.notificationId.like(AnnounceRoom.idPrefix + "%"))
+            select(Columns.notificationId).filter(
+                Columns.occurrenceDate == day.description && Columns.notificationId.like(AnnounceRoom.idPrefix + "%")
+            )
         )
         return Set(ids.map { String($0.dropFirst(AnnounceRoom.idPrefix.count)) })
     }

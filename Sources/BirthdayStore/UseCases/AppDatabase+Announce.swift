@@ -134,7 +134,9 @@ extension AppDatabase {
         guard !rooms.isEmpty else { return [] }
         let found = try announcements(db, rooms: rooms, settings: settings, firstDay: try firstDays(db, now: now, timeZone: timeZone))
         return rooms.compactMap { room -> NotificationRequest? in
-            guard let next = found[room.name], let fireAt = FireTime.instant(on: next.day, at: settings.deliveryTime, in: timeZone) else { return nil }
+            guard let next = found[room.name], let fireAt = FireTime.instant(on: next.day, at: settings.deliveryTime, in: timeZone) else {
+                return nil
+            }
             return next.request(fireAt: fireAt, in: room.localizer(settings: settings, systemLocale: systemLocale))
         }
     }
