@@ -63,7 +63,7 @@ package struct AddedChannels: Sendable {
         var staged: ChannelSecrets.Staged?
         if RemoteChannel.hasSecretFile(channel.kind), let secret {
             do throws(ChannelSecretError) {
-                staged = try secrets.stage(secret, name: channel.name, kind: channel.kind)
+                staged = try secrets.stage(secret, for: .channel(name: channel.name, kind: channel.kind))
             } catch {
                 throw .secret(error)
             }

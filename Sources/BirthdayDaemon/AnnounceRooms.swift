@@ -4,7 +4,7 @@ import BirthdaySystem
 import Foundation
 
 /// The team rooms (`birthdays announce`) with their URLs: the row in the
-/// store and the URL's file (``RoomSecrets``) are made and removed together,
+/// store and the URL's file (``ChannelSecrets``) are made and removed together,
 /// here only, as ``AddedChannels`` does for channels; and the sink that
 /// delivers a room's message (``sink(for:databasePath:environment:clock:)``).
 ///
@@ -23,7 +23,7 @@ package struct AnnounceRooms: Sendable {
         self.environment = environment
     }
 
-    package var secrets: RoomSecrets { RoomSecrets(databasePath: database.path) }
+    package var secrets: ChannelSecrets { ChannelSecrets(databasePath: database.path) }
 
     /// Stores `room` and its `url`.
     package func add(_ room: AnnounceRoom, url: String, now: Date) async throws(AddedChannels.AddError) -> AnnounceRoom {
@@ -36,7 +36,7 @@ package struct AnnounceRooms: Sendable {
         if existing.contains(where: { $0.name == room.name }) { throw .roomTaken(room.name) }
         let staged: ChannelSecrets.Staged
         do throws(ChannelSecretError) {
-            staged = try secrets.stage(url, name: room.name)
+            staged = try secrets.stage(url, for: .room(name: room.name))
         } catch {
             throw .secret(error)
         }
@@ -54,7 +54,7 @@ package struct AnnounceRooms: Sendable {
     /// Removes room `name` and its URL; whether there was one.
     package func remove(named name: String) async throws(StoreError) -> Bool {
         guard try await database.removeAnnounceRoom(named: name) else { return false }
-        secrets.remove(name: name)
+        secrets.remove(.room(name: name))
         return true
     }
 
@@ -65,7 +65,7 @@ package struct AnnounceRooms: Sendable {
         environment: [String: String],
         clock: any Clock<Duration>
     ) -> any NotificationSink {
-        let file = RoomSecrets(databasePath: databasePath).file(name: room.name)
+        let file = ChannelSecrets(databasePath: databasePath).roomFile(name: room.name)
         switch room.kind {
         case .apprise:
             return AppriseRoom(channel: AppriseChannel(name: room.name, configuration: file, environment: environment, clock: clock))

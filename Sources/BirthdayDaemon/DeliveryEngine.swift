@@ -53,11 +53,18 @@ import ServiceLifecycle
 ///      channel is (its state under ``AnnounceRoom/stateName``). It is sent
 ///      whatever channels of the user's deliver (adding the room was its
 ///      consent), unless notifications are turned off (`denied`).
+///    - **Side by side.** The rows of a pass are handed to their channels
+///      concurrently, at most ``Configuration/concurrentDeliveries`` at once
+///      (4), in the ledger's order: a room's webhook or a channel that hangs
+///      until its timeout holds up no other reminder (the channels of one
+///      row already go out side by side, ``ChannelSet``). Each row is still
+///      claimed in the ledger before it is sent, so each goes out once per
+///      channel; the actor records each row's outcome as it comes.
 ///    - **Stopping.** A graceful shutdown (what `birthdays run` starts on
 ///      SIGTERM or SIGINT, through swift-service-lifecycle) never cuts a
 ///      hand-over short: the engine checks `Task.isShuttingDownGracefully`
-///      (and cancellation) only between reminders, so the reminder being sent
-///      is finished and recorded first (a command channel may take its 30 s
+///      (and cancellation) only before it starts a reminder, so those being sent
+///      are finished and recorded first (a command channel may take its 30 s
 ///      timeout and 2 s kill grace), and the rest stay queued for the next
 ///      start. A process killed outright (`deliver --once` has no signal
 ///      handling) leaves the row `sending`, handled as below.
@@ -97,6 +104,9 @@ package actor DeliveryEngine {
         package var atRest: (@Sendable () -> Void)?
         /// How long after a pass the engine must have stayed asleep before ``atRest`` is called. Default 30 s.
         package var restAfter: Duration = .seconds(30)
+        /// How many rows of one pass are handed to their channels at once
+        /// (see "Side by side" in the type's documentation). Default 4.
+        package var concurrentDeliveries = 4
 
         package init() {}
     }
@@ -150,6 +160,19 @@ package actor DeliveryEngine {
         package var scheduled = 0
         /// The local day the pass ran on (in the user's zone).
         package var today: LocalDate?
+
+        /// Adds the counts of rows handled apart (``delivered`` and the others; not the pass's own fields).
+        mutating func add(_ other: PassResult) {
+            delivered += other.delivered
+            partly += other.partly
+            late += other.late
+            retrying += other.retrying
+            failed += other.failed
+            missed += other.missed
+            skipped += other.skipped
+            waiting += other.waiting
+            defaulted += other.defaulted
+        }
 
         /// Counts what ``DeliveryTransition`` made of one row.
         mutating func count(_ tally: DeliveryTransition.Tally) {
@@ -257,35 +280,42 @@ package actor DeliveryEngine {
         // A team room's message goes to its room alone, whatever the user's channels: adding the room was its consent.
         let roomSinks = status == .denied ? nil : rooms
         let set = consent.delivers ? channels(settings, status, remote) : nil
-        for entry in work {
-            // Stopping ends the pass between reminders; the rest stay queued for the next start.
-            if Self.stopping { break }
-            if let name = entry.announceRoom {
-                guard let roomSinks else { continue }
-                let room = due.rooms.first { $0.name == name }
-                let members = room.map { [ChannelSet.Member(name: $0.stateName, sink: roomSinks($0))] } ?? []
-                await handle(
-                    entry,
-                    set: ChannelSet(members),
-                    personChannels: nil,
-                    reach: nil,
-                    zone: zone,
-                    settings: settings,
-                    ids: ids,
-                    result: &result
-                )
-            } else if let set {
-                await handle(
-                    entry,
-                    set: set,
-                    personChannels: due.personChannels[entry.personID],
-                    reach: due.reach[entry.personID],
-                    zone: zone,
-                    settings: settings,
-                    ids: ids,
-                    result: &result
-                )
+        // Side by side, at most `concurrentDeliveries` rows at once: one slow room or channel holds up no other row.
+        let limit = max(1, configuration.concurrentDeliveries)
+        await withTaskGroup(of: PassResult.self) { group in
+            var running = 0
+            for entry in work {
+                // Stopping ends the pass between reminders; those under way finish, the rest stay queued for the next start.
+                if Self.stopping { break }
+                let target: (set: ChannelSet, personChannels: [String]?, reach: PersonReach?)
+                if let name = entry.announceRoom {
+                    guard let roomSinks else { continue }
+                    let room = due.rooms.first { $0.name == name }
+                    target = (ChannelSet(room.map { [ChannelSet.Member(name: $0.stateName, sink: roomSinks($0))] } ?? []), nil, nil)
+                } else if let set {
+                    target = (set, due.personChannels[entry.personID], due.reach[entry.personID])
+                } else {
+                    continue
+                }
+                if running >= limit, let done = await group.next() {
+                    result.add(done)
+                    running -= 1
+                    if Self.stopping { break }
+                }
+                running += 1
+                group.addTask {
+                    await self.handle(
+                        entry,
+                        set: target.set,
+                        personChannels: target.personChannels,
+                        reach: target.reach,
+                        zone: zone,
+                        settings: settings,
+                        ids: ids
+                    )
+                }
             }
+            for await done in group { result.add(done) }
         }
         if consent.delivers {
             warnedNotAllowed = false
@@ -346,6 +376,22 @@ package actor DeliveryEngine {
         guard let chosen = personChannels else { return (nil, false) }
         let available = Set(chosen).intersection(set.names)
         return available.isEmpty ? (nil, true) : (available, false)
+    }
+
+    /// ``handle(_:set:personChannels:reach:zone:settings:ids:result:)`` for a
+    /// row handled beside others: what it counted.
+    private func handle(
+        _ entry: DeliveryEntry,
+        set: ChannelSet,
+        personChannels: [String]?,
+        reach: PersonReach?,
+        zone: TimeZone,
+        settings: Settings,
+        ids: PublicID
+    ) async -> PassResult {
+        var result = PassResult()
+        await handle(entry, set: set, personChannels: personChannels, reach: reach, zone: zone, settings: settings, ids: ids, result: &result)
+        return result
     }
 
     /// Performs ``DeliveryTransition`` for one row: decides, claims, sends

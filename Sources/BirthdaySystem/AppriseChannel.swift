@@ -14,7 +14,7 @@ import Glibc
 ///   say which of several URLs failed, and a retry must not send again to
 ///   one that worked.
 /// - The URL (it carries tokens and passwords) is read by apprise from the
-///   channel's 0600 file (``RemoteChannel/secretFile(name:kind:databasePath:)``)
+///   channel's 0600 file (``ChannelSecrets``)
 ///   given with `-c`: never in an argument list, an environment or a log.
 /// - The reminder's title and text (which name the person and the day) go
 ///   on standard input, never as an argument: another user's `ps` would
@@ -26,6 +26,9 @@ import Glibc
 ///   body from the rest: the same options, exit statuses and words, and the
 ///   title arrives as the title. Any other `apprise` gets the title as the
 ///   body's first line. The program runs with an argument list, never a shell.
+/// - Names, notes and a link's label in them cannot ping a room or disguise
+///   a link on the service Apprise posts to: mention and link syntax is
+///   shown, not parsed (``ChatText``).
 /// - Exit status 0 is delivered; 1 (a service failed) is retried
 ///   (``DeliveryError/remoteUnavailable(channel:reason:)``); 2 (bad
 ///   arguments) and 3 (nothing matched: an empty or unreadable file) are
@@ -69,20 +72,30 @@ package struct AppriseChannel: NotificationSink {
     /// The message's body: the reminder's body (a digest's lines), then,
     /// with `notes-on-channels` on, the person's note, and with
     /// `contact-links` on, a line with the person's first contact link.
+    /// Names, notes and the link's label cannot ping a room or disguise a
+    /// link (``ChatText``): Apprise hands them to Slack, Discord, Matrix and
+    /// the others as they are; the link's own address is left whole.
     static func body(of reminder: Reminder) -> String {
-        reminder.sharedBody + (reminder.sharedNoteLine.map { "\n" + $0 } ?? "") + (reminder.contactLine.map { "\n" + $0 } ?? "")
+        let contact = reminder.sharedContactLink.map { SafeText.line(ChatText.harmless($0.label) + ": " + $0.uri) }
+        return ChatText.harmless(reminder.sharedBody) + (reminder.sharedNoteLine.map { "\n" + ChatText.harmless($0) } ?? "")
+            + (contact.map { "\n" + $0 } ?? "")
+    }
+
+    /// The title as Apprise gets it: one line, its mention and link syntax shown, not parsed (``ChatText``).
+    static func title(of reminder: Reminder) -> String {
+        ChatText.harmless(SafeText.line(reminder.title))
     }
 
     /// What goes on the standard input of ``titledProgram``: the title on
     /// one line, then the body.
     static func titledInput(of reminder: Reminder) -> [UInt8] {
-        Array((SafeText.line(reminder.title) + "\n" + body(of: reminder) + "\n").utf8)
+        Array((title(of: reminder) + "\n" + body(of: reminder) + "\n").utf8)
     }
 
     /// What goes on a plain apprise's standard input (its body): the title,
     /// a blank line, and the body.
     static func plainInput(of reminder: Reminder) -> [UInt8] {
-        Array((SafeText.line(reminder.title) + "\n\n" + body(of: reminder) + "\n").utf8)
+        Array((title(of: reminder) + "\n\n" + body(of: reminder) + "\n").utf8)
     }
 
     /// The Python program that runs apprise's command line with the title

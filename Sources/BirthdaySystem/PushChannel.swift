@@ -28,7 +28,10 @@ import Glibc
 ///   its standard input only, never an argument list, an environment, the
 ///   database or a log.
 /// - Title and message are one line each (``SafeText/line(_:maxCharacters:)``);
-///   non-ASCII stays as it is, inside the JSON body.
+///   non-ASCII stays as it is, inside the JSON body. Their names and notes
+///   cannot ping or disguise a link where the phone forwards them to a chat:
+///   mention and link syntax is shown, not parsed (``ChatText``); the
+///   action's address is left whole.
 /// - The helper gives the request a total deadline (10 s, or
 ///   `BIRTHDAYS_HTTP_DEADLINE` seconds) and follows no redirect.
 ///
@@ -177,9 +180,11 @@ package struct PushChannel: NotificationSink {
 
     /// The request that delivers `reminder` to `url` (ntfy when it has a topic, else Gotify).
     static func request(for reminder: Reminder, url: PushURL, token: String?) -> PushRequest {
-        let title = SafeText.line(reminder.title, maxCharacters: 250)
-        let text = reminder.safeBody + (reminder.sharedNoteLine.map { "\n" + $0 } ?? "")
-        let message = reminder.digest == nil ? cut(text, toBytes: messageLimit) : cutLines(reminder.sharedBody, toBytes: messageLimit)
+        // Names and notes cannot ping or disguise a link where the message is forwarded to a chat (``ChatText``).
+        let title = ChatText.harmless(SafeText.line(reminder.title, maxCharacters: 250))
+        let text = ChatText.harmless(reminder.safeBody) + (reminder.sharedNoteLine.map { "\n" + ChatText.harmless($0) } ?? "")
+        let message =
+            reminder.digest == nil ? cut(text, toBytes: messageLimit) : cutLines(ChatText.harmless(reminder.sharedBody), toBytes: messageLimit)
         var headers = ["Content-Type": "application/json", "User-Agent": "birthdays"]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -196,7 +201,9 @@ package struct PushChannel: NotificationSink {
                     message: message,
                     tags: [reminder.digest == nil ? "birthday" : "calendar"],
                     priority: 3,
-                    actions: link.map { [NtfyMessage.Action(action: "view", label: SafeText.line($0.label, maxCharacters: 100), url: $0.uri)] }
+                    actions: link.map {
+                        [NtfyMessage.Action(action: "view", label: ChatText.harmless(SafeText.line($0.label, maxCharacters: 100)), url: $0.uri)]
+                    }
                 )
             )
         } else {

@@ -13,10 +13,12 @@ import Glibc
 /// Rules:
 /// - The URL (its path or query is the room's token, as in Slack's and
 ///   Mattermost's incoming webhooks) is read at each delivery from the room's
-///   0600 file (``RoomSecrets``) and reaches the helper on its standard
+///   0600 file (``ChannelSecrets``) and reaches the helper on its standard
 ///   input only: never an argument list, an environment, the database or a log.
 /// - The helper follows no redirect and gives the request a total deadline
 ///   (10 s, or `BIRTHDAYS_HTTP_DEADLINE` seconds).
+/// - The text's names cannot ping the room or disguise a link: mention and
+///   link syntax is shown, not parsed (``ChatText``).
 /// - The answers count as for ntfy (``PushChannel/error(for:channel:deadline:masking:now:)``):
 ///   2xx delivered; 429, 5xx, no connection or the deadline retried; 3xx and
 ///   other 4xx refused for good. The server's words are kept with every part
@@ -44,7 +46,11 @@ package struct WebhookChannel: NotificationSink {
     static func request(for reminder: Reminder, room: String, url: String) -> PushRequest {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = AnnounceWebhookBody(text: SafeText.line(reminder.body, maxCharacters: 2000), day: reminder.occurrenceDate.description, room: room)
+        let body = AnnounceWebhookBody(
+            text: ChatText.harmless(SafeText.line(reminder.body, maxCharacters: 2000)),
+            day: reminder.occurrenceDate.description,
+            room: room
+        )
         let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
         return PushRequest(
             url: url,
@@ -62,7 +68,7 @@ package struct WebhookChannel: NotificationSink {
         }
         let url: String
         do throws(RoomSecretError) {
-            url = try RoomSecrets.url(file: urlFile)
+            url = try ChannelSecrets.roomURL(file: urlFile)
         } catch {
             throw .remoteRefused(channel: name, reason: error.description)
         }
@@ -82,16 +88,6 @@ package struct WebhookChannel: NotificationSink {
             .remoteThrottled(channel: channel, reason: AppriseChannel.masking(url, in: reason), retryAfter: wait)
         default: error
         }
-    }
-}
-
-extension RoomSecrets {
-    /// The URL in `file`.
-    package static func url(file: String) throws(RoomSecretError) -> String {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8), case let url = text.trimmingWhitespace(), !url.isEmpty else {
-            throw RoomSecretError(path: file)
-        }
-        return url
     }
 }
 

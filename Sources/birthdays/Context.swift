@@ -241,8 +241,8 @@ extension FileHandle {
 /// A throwaway copy of the database for a command run at pretend time
 /// (see ``Context``): made in a private folder under `TMPDIR` (mode 0700),
 /// removed with everything in it when the command is done with it. The
-/// added channels' secret files (``ChannelSecrets``: an Apprise or ntfy
-/// URL) are copied beside it, each 0600 in a 0700 folder, so a trial delivers through them as `birthdays run` would.
+/// database's secret files (``ChannelSecrets``: an Apprise or ntfy
+/// URL, a team room's URL) are copied beside it, each 0600 in a 0700 folder, so a trial delivers through them as `birthdays run` would.
 final class TrialCopy: Sendable {
     let folder: String
     let database: AppDatabase
@@ -259,7 +259,6 @@ final class TrialCopy: Sendable {
             database = try AppDatabase.openCopy(of: path, at: copy)
             do throws(ChannelSecretError) {
                 try ChannelSecrets(databasePath: path).copy(to: ChannelSecrets(databasePath: copy))
-                try RoomSecrets(databasePath: path).copy(to: RoomSecrets(databasePath: copy))
             } catch {
                 throw CLIError("cannot copy the channels' secrets for the throwaway copy: \(error)")
             }

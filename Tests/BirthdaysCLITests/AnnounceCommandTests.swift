@@ -99,9 +99,9 @@ struct AnnounceCommandTests {
         let added = try await cli.run("announce", "add", receiver.url, "--group", "team")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("Added team (json://… → the group Team); its next message is on Tue 10 Mar 2026 (2 people)"), "\(added.stdout)")
-        let file = cli.path("announce/team.url")
+        let file = cli.secretsFolder + "/team.url"
         #expect(Self.mode(file) == 0o600)
-        #expect(Self.mode(cli.path("announce")) == 0o700)
+        #expect(Self.mode(cli.secretsFolder) == 0o700)
         #expect((try? String(contentsOfFile: file, encoding: .utf8)) == receiver.url + "\n")
         #expect(!Self.databaseBytes(cli).contains("127.0.0.1:\(receiver.port)"), "the URL never reaches the database")
 
@@ -160,7 +160,7 @@ struct AnnounceCommandTests {
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").first?.hasPrefix("Error: ") == true, "\(result.stderr)")
         #expect(try await Self.rooms(cli).isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: cli.path("announce/team.url")))
+        #expect(!FileManager.default.fileExists(atPath: cli.secretsFolder + "/team.url"))
     }
 
     @Test func aURLAppriseDoesNotUnderstandLeavesNothing() async throws {
@@ -171,7 +171,7 @@ struct AnnounceCommandTests {
         #expect(bogus.status == 1)
         #expect(bogus.stderr.contains("apprise does not understand this URL"), "\(bogus.stderr)")
         #expect(try await Self.rooms(cli).isEmpty)
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: cli.path("announce"))) ?? []
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: cli.secretsFolder)) ?? []
         #expect(left.isEmpty, "no staged file is left: \(left)")
     }
 
@@ -222,6 +222,161 @@ struct AnnounceCommandTests {
         #expect(friday.count == 2)
         #expect(friday.last?["text"] as? String == "🎂 Happy birthday, Grace Hopper!")
         #expect(friday.last?["day"] as? String == "2026-03-13")
+    }
+
+    /// A room added at 10:00, after the delivery time of a day with birthdays:
+    /// today's message is sent late that day (as a reminder's is), once, and
+    /// the room's next message is the one after it.
+    @Test func aRoomAddedAfterItsTimeSendsTodaysMessageLateOnce() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        let added = try await cli.run(at: "2026-03-10T10:00:00+01:00", "announce", "add", "http://127.0.0.1:\(receiver.port)/team", "--group", "Team")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("its next message is on Tue 10 Mar 2026 (2 people)"), "\(added.stdout)")
+
+        let pass = try await cli.run(at: "2026-03-10T10:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        #expect(try Self.messages(receiver).map { $0["text"] as? String } == ["🎂 Happy birthday, Ada Lovelace and Alan Turing!"])
+        let row = try #require(try await cli.deliveries().first { $0.notificationID == "announce:team" })
+        #expect(row.state == .delivered && row.late && row.occurrenceDate == LocalDate(unchecked: 2026, 3, 10))
+        #expect(try await Self.rooms(cli).first?["next_day"] as? String == "2026-03-13", "the next one is Grace's Friday")
+
+        _ = try await cli.run(at: "2026-03-10T11:00:00+01:00", "deliver", "--once")
+        _ = try await cli.run(at: "2026-03-10T12:00:00+01:00", "deliver", "--once")
+        #expect(receiver.received.count == 1, "late, but once")
+    }
+
+    /// The machine was off from Tuesday 08:30 (the room's message for Tuesday
+    /// pending) until Friday 10:00: Tuesday's is recorded as missed, and
+    /// Friday's, which no run had planned, is sent late on Friday, as Grace's own
+    /// reminder of the same run is.
+    @Test func aMachineOffUntilAfterTheTimeMissesThePastDayAndSendsTodayLate() async throws {
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        try await cli.set("channels", "log")
+        try await cli.enableNotifications()
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/team", "--group", "Team").status == 0)
+        _ = try await cli.run(at: "2026-03-10T08:30:00+01:00", "deliver", "--once")
+        #expect(receiver.received.isEmpty)
+
+        let first = try await cli.run(at: "2026-03-13T10:00:00+01:00", "deliver", "--once")
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try await cli.run(at: "2026-03-13T10:00:01+01:00", "deliver", "--once")
+        #expect(second.status == 0, "\(second.stderr)")
+        let rows = try await cli.deliveries()
+        let room = rows.filter { $0.notificationID == "announce:team" }.sorted { $0.occurrenceDate < $1.occurrenceDate }
+        #expect(room.map(\.occurrenceDate) == [LocalDate(unchecked: 2026, 3, 10), LocalDate(unchecked: 2026, 3, 13)])
+        #expect(room.map(\.state) == [.missed, .delivered], "\(room.map(\.state))")
+        #expect(room.last?.late == true)
+        #expect(try Self.messages(receiver).map { $0["text"] as? String } == ["🎂 Happy birthday, Grace Hopper!"])
+        let grace = rows.filter { $0.announceRoom == nil && $0.occurrenceDate == LocalDate(unchecked: 2026, 3, 14) }
+        #expect(grace.contains { $0.state == .delivered && $0.late }, "her own day-before reminder went out late in the same run: \(grace)")
+        let status = try await cli.run(at: "2026-03-13T10:00:02+01:00", "status")
+        let said = "  missed \(try await cli.publicID("announce:team")) (2026-03-10)"
+        #expect(status.stdout.contains(said), "the missed message is said: \(status.stdout)")
+    }
+
+    /// A name that would ping a whole room and disguise a link reaches the
+    /// webhook room's JSON, an Apprise room (`json://`, through Debian's
+    /// apprise) and the user's Apprise channel shown, not parsed: no `<!…>`,
+    /// no `@channel`, no `[text](url)` left, and the words and the address still there.
+    @Test func aNameCannotPingTheRoomOrDisguiseALink() async throws {
+        try #require(Self.appriseInstalled, "needs Debian's apprise (make test installs it)")
+        let cli = try await Self.withTeam()
+        defer { cli.cleanUp() }
+        let hostile = "<!everyone> @channel [prize](http://evil.example/x)"
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:evil\r\nFN:\(hostile)\r\nBDAY:1990-03-10\r\nCATEGORIES:Team\r\nEND:VCARD\r\n"
+        #expect(try await cli.run("import", try cli.write("evil.vcf", card)).status == 0)
+        try await cli.set("day-before", "off")
+        try await cli.set("channels", "none")
+        try await cli.enableNotifications()
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(receiver.port)/hook", "--group", "Team", "--name", "hook").status == 0)
+        #expect(try await cli.run("announce", "add", receiver.url, "--group", "Team", "--name", "chat").status == 0)
+        #expect(try await cli.run("channels", "add", "apprise", receiver.url, "--name", "phone").status == 0)
+
+        let pass = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        let bodies = try Self.messages(receiver)
+        let hook = bodies.compactMap { $0["room"] as? String == "hook" ? $0["text"] as? String : nil }
+        let apprise = bodies.compactMap { $0["message"] as? String }
+        #expect(hook.count == 1, "\(bodies)")
+        let roomMessage = try #require(apprise.first { $0.contains("Happy birthday") })
+        let ownReminder = try #require(apprise.first { $0.contains("prize") && !$0.contains("Happy birthday") }, "\(apprise)")
+        for text in hook + [roomMessage, ownReminder] + bodies.compactMap({ $0["title"] as? String }) {
+            for syntax in ["<!", "<@", "@channel", "@everyone", "](", "]["] {
+                #expect(!text.contains(syntax), "\(syntax) in \(text)")
+            }
+        }
+        for text in hook + [roomMessage] {
+            #expect(text.contains("prize") && text.contains("http://evil.example/x") && text.contains("Ada Lovelace"), "\(text)")
+        }
+    }
+
+    /// A room's webhook that hangs holds back no reminder: the hanging
+    /// server answers only once the reminder's own ntfy receiver has its
+    /// message (or gives up after a minute, past the helper's 20 s deadline).
+    /// Zed's reminder comes after the room's message in the ledger's order
+    /// (`announce:team` < `zed-…`), so one after the other the room would
+    /// time out first and be retried; side by side both are delivered in
+    /// the one pass. Asserted by the rows' states, not by time.
+    @Test func aHangingRoomHoldsBackNoReminder() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:zed\r\nFN:Zed Shaw\r\nBDAY:1990-03-10\r\nCATEGORIES:Team\r\nEND:VCARD\r\n"
+        #expect(try await cli.run("import", try cli.write("zed.vcf", card)).status == 0)
+        try await cli.set("day-before", "off")
+        try await cli.set("channels", "none")
+        try await cli.enableNotifications()
+        let receiver = try await Receiver(in: cli)
+        defer { receiver.stop() }
+        let script = """
+            import http.server, os, sys, time
+            other, log = sys.argv[1], sys.argv[2]
+            class Handler(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    self.rfile.read(int(self.headers.get('Content-Length', '0')))
+                    code = 500
+                    for _ in range(6000):
+                        if os.path.exists(other) and os.path.getsize(other) > 0:
+                            code = 200
+                            break
+                        time.sleep(0.01)
+                    with open(log, 'a') as f:
+                        f.write('released\\n' if code == 200 else 'gave up\\n')
+                    self.send_response(code)
+                    self.send_header('Content-Length', '0')
+                    self.end_headers()
+                def log_message(self, *args):
+                    pass
+            server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+            server.daemon_threads = True
+            print(server.server_port, flush=True)
+            server.serve_forever()
+            """
+        let hanging = try TestProcess(
+            ["/usr/bin/python3", "-c", script, receiver.log, cli.path("hanging.log")],
+            environment: ["PATH": "/usr/bin:/bin"],
+            name: "hanging"
+        )
+        defer { hanging.stop(signal: SIGKILL) }
+        let port = try #require(Int(try await hanging.firstLine()))
+        #expect(try await cli.run("announce", "add", "http://127.0.0.1:\(port)/hook", "--group", "Team").status == 0)
+        #expect(try await cli.run("channels", "add", "ntfy", "http://127.0.0.1:\(receiver.port)/zed-topic", "--name", "phone").status == 0)
+
+        var slow = cli
+        slow.extraEnvironment["BIRTHDAYS_HTTP_DEADLINE"] = "20"
+        let pass = try await slow.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")
+        #expect(pass.status == 0, "\(pass.stderr)")
+        let states = Dictionary(uniqueKeysWithValues: try await cli.deliveries().map { ($0.notificationID, $0.state) })
+        #expect(states == ["announce:team": .delivered, "zed-birthday-dayof": .delivered], "\(states)")
+        #expect((try? String(contentsOfFile: cli.path("hanging.log"), encoding: .utf8)) == "released\n")
+        #expect(try Self.messages(receiver).map { $0["topic"] as? String } == ["zed-topic"])
     }
 
     /// The receiver fails: the message is retried alone, until it gets through, once.

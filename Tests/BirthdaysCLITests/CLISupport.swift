@@ -69,6 +69,9 @@ struct CLIProcess {
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
+    /// The database's own secrets folder: `birthdays.sqlite.secrets` beside it.
+    var secretsFolder: String { databasePath + ".secrets" }
+
     @discardableResult
     func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         try Data(bytes).write(to: URL(fileURLWithPath: path(name)))

@@ -53,7 +53,7 @@ struct ChannelTruthTests {
         defer { receiver.stop() }
         #expect(try await cli.run("channels", "add", "ntfy", "http://127.0.0.1:9/\(PushChannelTests.topic)", "--name", "phone").status == 0)
         #expect(try await cli.run("channels", "add", "apprise", receiver.url, "--name", "chat").status == 0)
-        let folder = URL(fileURLWithPath: cli.databasePath).deletingLastPathComponent().appendingPathComponent("channels").path
+        let folder = cli.secretsFolder
         try FileManager.default.removeItem(atPath: folder + "/phone.ntfy")
         try FileManager.default.removeItem(atPath: folder + "/chat.apprise")
 

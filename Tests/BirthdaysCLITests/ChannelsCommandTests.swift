@@ -67,7 +67,7 @@ struct ChannelsCommandTests {
         let added = try await cli.run("channels", "add", "apprise", receiver.url, "--name", "phone")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(!added.stdout.contains(String(receiver.port)), "the URL is not echoed: \(added.stdout)")
-        let secret = URL(fileURLWithPath: cli.databasePath).deletingLastPathComponent().appendingPathComponent("channels/phone.apprise").path
+        let secret = cli.secretsFolder + "/phone.apprise"
         #expect(try String(contentsOfFile: secret, encoding: .utf8) == receiver.url + "\n")
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: secret)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
@@ -132,7 +132,7 @@ struct ChannelsCommandTests {
         let bogus = try await cli.run("channels", "add", "apprise", "bogus://x")
         #expect(bogus.status == 1)
         #expect(bogus.stderr.contains("apprise does not understand this URL"), "\(bogus.stderr)")
-        let folder = URL(fileURLWithPath: cli.databasePath).deletingLastPathComponent().appendingPathComponent("channels").path
+        let folder = cli.secretsFolder
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] == [], "no secret file is left")
 
         #expect(try await cli.run("channels", "add", "email", "ada@example.org").status == 0)
@@ -185,7 +185,7 @@ struct ChannelsCommandTests {
         defer { receiver.stop() }
         #expect(try await cli.run("channels", "add", "apprise", receiver.url, "--name", "phone").status == 0)
         // Edited by hand into something apprise cannot use.
-        let secret = URL(fileURLWithPath: cli.databasePath).deletingLastPathComponent().appendingPathComponent("channels/phone.apprise")
+        let secret = URL(fileURLWithPath: cli.secretsFolder + "/phone.apprise")
         try Data("bogus://nowhere\n".utf8).write(to: secret)
 
         let pass = try await cli.run(at: "2026-03-10T09:00:05+01:00", "deliver", "--once")

@@ -184,7 +184,7 @@ struct OnboardingChannelTerminalTests {
         #expect(requests.count == 1)
         let body = try #require((requests.first?["body"] as? String).flatMap { try? CLIProcess.object($0) })
         #expect(body["topic"] as? String == topic)
-        let file = cli.path("channels/ntfy.ntfy")
+        let file = cli.secretsFolder + "/ntfy.ntfy"
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "\(server.server)/\(topic)\n")
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
         #expect(mode == 0o600)

@@ -142,7 +142,7 @@ struct PushChannelTests {
         #expect(!addedNtfy.stdout.contains(Self.topic), "the topic is not echoed: \(addedNtfy.stdout)")
         let addedGotify = try await cli.run("channels", "add", "gotify", server.server, "--token-command", "cat '\(cli.path("gotify-token"))'")
         #expect(addedGotify.status == 0, "\(addedGotify.stderr)")
-        let urlFile = URL(fileURLWithPath: cli.databasePath).deletingLastPathComponent().appendingPathComponent("channels/phone.ntfy").path
+        let urlFile = cli.secretsFolder + "/phone.ntfy"
         #expect(try String(contentsOfFile: urlFile, encoding: .utf8) == ntfyURL + "\n")
         #expect(try FileManager.default.attributesOfItem(atPath: urlFile)[.posixPermissions] as? Int == 0o600)
 
@@ -427,7 +427,7 @@ struct PushChannelTests {
         #expect(!result.stderr.contains("secret"), "\(result.stderr)")
         let listed = try CLIProcess.array(try await cli.run("channels", "list", "--json").stdout)
         #expect(listed.count == 3, "only the built-in channels")
-        let folder = URL(fileURLWithPath: cli.databasePath).deletingLastPathComponent().appendingPathComponent("channels").path
+        let folder = cli.secretsFolder
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] == [], "no secret file")
     }
 }

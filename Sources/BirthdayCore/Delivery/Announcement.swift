@@ -4,7 +4,7 @@ import Foundation
 /// one message on each day someone of its group has a birthday.
 ///
 /// The URL carries tokens, so it is never held here: it lives in a 0600 file
-/// beside the database (the system layer's `RoomSecrets`), and ``target``
+/// in the database's own secrets folder (the system layer's `ChannelSecrets`), and ``target``
 /// keeps its scheme alone (`slack://…`, `https://…`).
 public struct AnnounceRoom: Sendable, Hashable {
     /// How the room is reached.
@@ -214,6 +214,17 @@ extension DeliveryEntry {
 ///   birthdays of the two days before it count too (a Monday's message
 ///   names Saturday's).
 /// - Nothing is planned for a day without birthdays.
+///
+/// ## Late on the same day, missed after it
+/// A room follows the rule of a reminder (``DeliveryEntry/decision(now:timeZone:deliveryTime:quietAfter:lateAfter:)``).
+/// Its plan starts today even once today's delivery time has passed
+/// (``firstDay(at:in:announcedToday:)``): a message planned after its time
+/// (the machine was off until 10:00, the room was added at 10:00, or its
+/// pending message was an earlier day's) is due at once, and the engine
+/// sends it late the same day; one whose day has ended when the engine
+/// sees it is recorded as `missed`, which `status` reports. Only a message
+/// the ledger already holds for today (sent, failed, missed or dismissed)
+/// moves the plan on to tomorrow, so a room is announced to at most once a day.
 public struct AnnouncePlanner: Sendable {
     public let room: AnnounceRoom
     public let firstDay: LocalDate
@@ -224,6 +235,15 @@ public struct AnnouncePlanner: Sendable {
         self.room = room
         self.firstDay = firstDay
         self.leapDay = leapDay
+    }
+
+    /// The first day a room's next message may fall on at `now` in
+    /// `timeZone`: today, whatever the time (see "Late on the same day,
+    /// missed after it"), unless the ledger holds the room's message for
+    /// today (`announcedToday`); then tomorrow.
+    public static func firstDay(at now: Date, in timeZone: TimeZone, announcedToday: Bool) -> LocalDate {
+        let today = LocalDate.today(at: now, in: timeZone)
+        return announcedToday ? today.adding(days: 1) : today
     }
 
     /// Offers one person's birthday.

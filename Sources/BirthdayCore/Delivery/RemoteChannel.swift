@@ -16,7 +16,7 @@ import Foundation
 /// Nothing here is secret: an e-mail channel holds addresses and a program
 /// path; an Apprise channel's URL (which carries tokens and passwords) and
 /// an ntfy channel's URL (whose topic is its password on a public server)
-/// live only in a 0600 file under the data folder (``secretFile(name:kind:databasePath:)``),
+/// live only in a 0600 file in the database's own `<database>.secrets` folder (the system layer's `ChannelSecrets`),
 /// and ``target`` keeps the scheme (`tgram://…`) or the server
 /// (`https://ntfy.sh/…`) alone. An ntfy or Gotify token is printed by the
 /// user's ``tokenCommand`` at each delivery and never stored.
@@ -173,21 +173,7 @@ public struct ChannelStatus: Sendable, Hashable {
 }
 
 extension RemoteChannel {
-    /// Where a channel's secret URL is kept: `channels/<name>.<kind>` beside
-    /// the database (the folder 0700, the file 0600). Apprise and ntfy
-    /// channels have one; the others none. Apprise reads its file itself
-    /// (`apprise -c`), so the URL is never in an argument list, an
-    /// environment, the database or a log.
-    public static func secretFile(name: String, kind: Kind, databasePath: String) -> String {
-        URL(fileURLWithPath: secretFolder(databasePath: databasePath)).appendingPathComponent(name + "." + kind.rawValue).path
-    }
-
-    /// The folder of the ``secretFile(name:kind:databasePath:)`` files: `channels` beside the database.
-    public static func secretFolder(databasePath: String) -> String {
-        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("channels").path
-    }
-
-    /// What to do when a channel's ``secretFile(name:kind:databasePath:)``
+    /// What to do when a channel's secret file (the system layer's `ChannelSecrets`)
     /// is missing or does not hold a URL of its kind: name the file and say
     /// how to write it again, keeping the channel (its name, its history and
     /// who chose it).
@@ -197,7 +183,7 @@ extension RemoteChannel {
             + "(then chmod 600 \(file)), and the channel delivers again"
     }
 
-    /// Whether a channel of `kind` keeps its URL in a ``secretFile(name:kind:databasePath:)``.
+    /// Whether a channel of `kind` keeps its URL in a 0600 file of its database's (the system layer's `ChannelSecrets`).
     public static func hasSecretFile(_ kind: Kind) -> Bool { kind == .apprise || kind == .ntfy }
 }
 

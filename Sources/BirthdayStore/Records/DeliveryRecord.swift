@@ -97,6 +97,18 @@ extension DeliveryRecord {
         return db.changesCount == 1
     }
 
+    /// The rooms whose message for `day` the ledger holds, in any state
+    /// (sent, failed, missed, dismissed, on its way), by room name.
+    static func announcedRooms(on day: LocalDate, _ db: Database) throws -> Set<String> {
+        let ids = try String.fetchAll(
+            db,
+            select(Columns.notificationId).filter(
+                Columns.occurrenceDate == day.description && Columns.notificationId.like(AnnounceRoom.idPrefix + "%")
+            )
+        )
+        return Set(ids.map { String($0.dropFirst(AnnounceRoom.idPrefix.count)) })
+    }
+
     /// The ledger keys (`id|YYYY-MM-DD`) of occurrences on or after `since`.
     static func keys(since: LocalDate, _ db: Database) throws -> Set<String> {
         let rows = try Row.fetchAll(db, select(Columns.notificationId, Columns.occurrenceDate).filter(Columns.occurrenceDate >= since.description))

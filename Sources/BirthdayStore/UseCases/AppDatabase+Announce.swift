@@ -51,14 +51,13 @@ extension AppDatabase {
     }
 
     /// Every room with its state, who it leaves out and its next message
-    /// from `now` on (today's while the delivery time is ahead).
+    /// from `now` on (today's unless the ledger holds it: ``AnnouncePlanner/firstDay(at:in:announcedToday:)``).
     package func announceSummaries(now: Date, systemTimeZone: TimeZone) async throws(StoreError) -> [AnnounceRoomSummary] {
         try await read { db in
             let settings = try SettingRecord.settings(db)
             let zone = settings.resolvedTimeZone(system: systemTimeZone)
-            let firstDay = FireTime.firstDay(at: now, time: settings.deliveryTime, in: zone)
             let rooms = try AnnounceRoomRecord.all(db)
-            let next = try Self.announcements(db, rooms: rooms, settings: settings, firstDay: firstDay)
+            let next = try Self.announcements(db, rooms: rooms, settings: settings, firstDay: try Self.firstDays(db, now: now, timeZone: zone))
             let states = try ChannelStateRecord.all(db)
             let excluded = try AnnounceExclusionRecord.counts(db)
             return rooms.map { room in
@@ -74,7 +73,7 @@ extension AppDatabase {
             guard let room = try AnnounceRoomRecord.fetchOne(db, key: name)?.room else { return .none }
             let settings = try SettingRecord.settings(db)
             // From the day before the weekend before it: whoever the room announces on `day`.
-            let found = try Self.announcements(db, rooms: [room], settings: settings, firstDay: day)[name]
+            let found = try Self.announcements(db, rooms: [room], settings: settings, firstDay: { _ in day })[name]
             return .some(found.flatMap { $0.day == day ? $0 : nil })
         }
     }
@@ -82,12 +81,17 @@ extension AppDatabase {
     /// Each room's next message from `firstDay` on (``AnnouncePlanner``), by
     /// room name; a room whose group has no birthdays has none. The people
     /// are read once for every room.
-    static func announcements(_ db: Database, rooms: [AnnounceRoom], settings: Settings, firstDay: LocalDate) throws -> [String: Announcement] {
+    static func announcements(
+        _ db: Database,
+        rooms: [AnnounceRoom],
+        settings: Settings,
+        firstDay: (AnnounceRoom) -> LocalDate
+    ) throws -> [String: Announcement] {
         guard !rooms.isEmpty else { return [:] }
         var planners: [(planner: AnnouncePlanner, members: Set<String>)] = []
         for room in rooms {
             let members = Set(try PersonGroupRecord.members(of: room.group, db)).subtracting(try AnnounceExclusionRecord.people(room: room.name, db))
-            planners.append((AnnouncePlanner(room: room, firstDay: firstDay, leapDay: settings.leapDay), members))
+            planners.append((AnnouncePlanner(room: room, firstDay: firstDay(room), leapDay: settings.leapDay), members))
         }
         let everyone = planners.reduce(into: Set<String>()) { $0.formUnion($1.members) }
         guard !everyone.isEmpty else { return [:] }
@@ -106,10 +110,19 @@ extension AppDatabase {
         return result
     }
 
+    /// Each room's first day at `now` (``AnnouncePlanner/firstDay(at:in:announcedToday:)``):
+    /// today, unless the ledger holds its message for today.
+    static func firstDays(_ db: Database, now: Date, timeZone: TimeZone) throws -> (AnnounceRoom) -> LocalDate {
+        let announced = try DeliveryRecord.announcedRooms(on: LocalDate.today(at: now, in: timeZone), db)
+        return { room in AnnouncePlanner.firstDay(at: now, in: timeZone, announcedToday: announced.contains(room.name)) }
+    }
+
     /// The pending requests of every room's next message (see
     /// ``NotificationScheduler``): on its day at the delivery time, in the
-    /// room's language (else the `language` setting), for a day whose
-    /// delivery time is still ahead.
+    /// room's language (else the `language` setting). Today's is planned
+    /// even once the delivery time has passed, unless the ledger holds it:
+    /// it is due at once, sent late today or recorded as missed after it,
+    /// as a reminder is (``AnnouncePlanner``).
     static func announceRequests(
         _ db: Database,
         settings: Settings,
@@ -119,11 +132,11 @@ extension AppDatabase {
     ) throws -> [NotificationRequest] {
         let rooms = try AnnounceRoomRecord.all(db)
         guard !rooms.isEmpty else { return [] }
-        let firstDay = FireTime.firstDay(at: now, time: settings.deliveryTime, in: timeZone)
-        let found = try announcements(db, rooms: rooms, settings: settings, firstDay: firstDay)
+        let found = try announcements(db, rooms: rooms, settings: settings, firstDay: try firstDays(db, now: now, timeZone: timeZone))
         return rooms.compactMap { room -> NotificationRequest? in
-            guard let next = found[room.name], let fireAt = FireTime.instant(on: next.day, at: settings.deliveryTime, in: timeZone), fireAt > now
-            else { return nil }
+            guard let next = found[room.name], let fireAt = FireTime.instant(on: next.day, at: settings.deliveryTime, in: timeZone) else {
+                return nil
+            }
             return next.request(fireAt: fireAt, in: room.localizer(settings: settings, systemLocale: systemLocale))
         }
     }

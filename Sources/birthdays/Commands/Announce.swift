@@ -18,7 +18,7 @@ extension BirthdaysCommand {
                 Alan Turing!", in the room's language; never a year, an age (unless --ages), a contact point or a note, \
                 and nothing on a day without birthdays. Each room gets at most one message a day; one that fails is \
                 retried until the day ends, as a channel is. The URL carries the room's token: it is kept in a 0600 file \
-                beside the database, never in the database, an argument list or a log. \
+                in the database's own folder DATABASE.secrets, never in the database, an argument list or a log. \
                 'birthdays exclude PERSON --announce NAME' leaves a person out of a room.
                 """,
             subcommands: [AnnounceList.self, AnnounceAdd.self, AnnounceRemove.self, AnnounceTest.self],

@@ -22,7 +22,7 @@ extension BirthdaysCommand {
                 'notifications disable' stops every channel. A channel that refuses \
                 10 reminders in a row for good (a wrong password, an address the server rejects) is paused until \
                 'channels test NAME' gets through it. Secrets never reach the database, the lists or the log: \
-                an Apprise or ntfy URL is kept in a 0600 file beside the database, and a token is printed by \
+                an Apprise or ntfy URL is kept in a 0600 file in the database's own folder DATABASE.secrets, and a token is printed by \
                 your --token-command at each delivery.
                 """,
             subcommands: [ChannelsList.self, ChannelsAdd.self, ChannelsRemove.self, ChannelsTest.self, ChannelsQR.self],
@@ -68,7 +68,7 @@ extension BirthdaysCommand.Channels {
             discussion: """
                 email: the message is composed here (the Subject names the person, in your language) and handed to \
                 --sendmail (default /usr/sbin/sendmail, else msmtp on PATH) with an argument list, never a shell. \
-                apprise: any URL Debian's 'apprise' takes; the URL is kept in a 0600 file beside the database and \
+                apprise: any URL Debian's 'apprise' takes; the URL is kept in a 0600 file in DATABASE.secrets and \
                 given to apprise with -c, never in an argument list, the database or a log. \
                 ntfy: the server and topic (https://ntfy.sh/TOPIC); the topic is a password, so the URL is kept in a \
                 0600 file too. gotify: the server (https://gotify.example) and --token-command, which prints the \
