@@ -75,6 +75,7 @@ def hyperfine(name):
         return None  # an interrupted run leaves an empty export
     return {"median_s": result["median"], "runs": len(result["times"]),
             "min_s": result["min"], "max_s": result["max"],
+            "cpu_median_s": statistics.median(result["cpu_times"]) if result.get("cpu_times") else None,
             "failed_runs": sum(1 for code in result.get("exit_codes", []) if code)}
 
 
@@ -97,7 +98,7 @@ def wrk(name):
         bad += int(errors.group(1)) if errors else 0
         if socket:
             sockets.append(socket.group(0))
-    return {"rate": statistics.median(rates) if rates else None, "rates": rates,
+    return {"rate": statistics.median(rates) if rates else None, "best_rate": max(rates) if rates else None, "rates": rates,
             "bad_responses": bad, "socket_errors": "; ".join(sockets) or None}
 
 
@@ -148,7 +149,8 @@ def row(ident, what, ours=None, peer=None, peer_name="", ratio=None, target="—
     rows.append({"id": ident, "what": what, "ours": ours, "peer": peer, "peer_name": peer_name,
                  "ratio": ratio, "target": target, "pass": passed, "note": note,
                  "ours_value": ours_value, "peer_value": peer_value, "unit": unit, "ratio_value": ratio_value,
-                 "reference": None, "reference_value": None, "reference_slower": None, "reference_pass": None})
+                 "reference": None, "reference_value": None, "reference_slower": None, "reference_slower_median": None,
+                 "fastest": None, "cpu_median": None, "reference_pass": None})
 
 
 def import_rows():
@@ -469,22 +471,44 @@ TIMED = {"startup-version": "startup-version", "startup-upcoming": "startup-upco
          "publish-first-xandikos-limit": "publish-first-xandikos", "publish-unchanged": "publish-unchanged",
          "publish-changed": "publish-changed"}
 SERVED = {"serve-full", "serve-304", "page-full", "page-304"}
+# wall: the fastest runs' wall times; cpu (BENCH_FENCE=cpu): the median CPU time of the runs (user and
+# system), where alternate.py timed both; the servers' rows compare their rates either way.
+FENCE_ON = FACTS.get("fence", "wall")
 REFERENCE = FACTS.get("reference", "none")
 REFERENCE_SHORT = FACTS.get("reference_short", REFERENCE[:7])
 
 
 def reference_figures(ident):
-    """(ours, reference, unit, reason): the two figures of the row in this run, or a reason there is none."""
+    """(ours, reference, unit, reason): the two measurements of the row in this run (hyperfine's or
+    wrk's, as read above), or a reason there is none."""
     if ident in SERVED:
-        ours, ref, unit, key = wrk(ident + "-ours"), wrk(ident + "-ref"), "req/s", "rate"
+        ours, ref, unit = wrk(ident + "-ours"), wrk(ident + "-ref"), "req/s"
     else:
-        ours, ref, unit, key = hyperfine(TIMED[ident]), hyperfine("ref-" + TIMED[ident]), "s", "median_s"
+        ours, ref, unit = hyperfine(TIMED[ident]), hyperfine("ref-" + TIMED[ident]), "s"
     reason = not_available("ref-" + (ident if ident in SERVED else TIMED[ident]))
     if ref and ref.get("failed_runs"):
         reason = "n/a (the reference failed in %d of %d runs)" % (ref["failed_runs"], ref["runs"])
     if ours is None or ref is None or reason:
         return None, None, unit, reason or ("not measured" if ours else None)
-    return ours[key], ref[key], unit, None
+    return ours, ref, unit, None
+
+
+def best(measurement, unit):
+    """The fastest run's figure: hyperfine's least time, or wrk's highest rate."""
+    return measurement["best_rate"] if unit.endswith("/s") else measurement["min_s"]
+
+
+def median(measurement, unit):
+    return measurement["rate"] if unit.endswith("/s") else measurement["median_s"]
+
+
+def slowness(ours, ref, unit):
+    """Ours ÷ reference: our time over the reference's, for a rate the reference's over ours (1.25 = a quarter slower)."""
+    return ref / ours if unit.endswith("/s") else ours / ref
+
+
+def figure(value, unit):
+    return seconds(value) if unit == "s" else number(value, unit)
 
 
 # The data set of the databases a row's commands read (each build imports it into its own).
@@ -503,20 +527,34 @@ for r in rows:
         # Not the same people: the times do not compare.
         o, p, reason = None, None, "n/a (the reference imported %d people, ours %d)" % (ref_people, ours_people)
     r["reference"] = reason
-    r["reference_value"] = p
-    r["reference_pass"] = None
     if o is None or p is None:
         continue
-    # Ours ÷ reference: our time over the reference's, for a rate the reference's over ours (1.25 = a quarter slower).
-    slower = p / o if unit.endswith("/s") else o / p
-    r["reference"] = seconds(p) if unit == "s" else number(p, unit)
+    # The fence compares the fastest run of each: the runs alternate, so both had the same chances,
+    # and the fastest is the one least disturbed by whatever else ran (on a busy machine the medians
+    # of one binary against a copy of itself came out 1.1–1.8× apart, the fastest runs within 3 %).
+    slower = slowness(best(o, unit), best(p, unit), unit)
+    on_cpu = FENCE_ON == "cpu" and bool(o.get("cpu_median_s") and p.get("cpu_median_s"))
+    if on_cpu:
+        slower = o["cpu_median_s"] / p["cpu_median_s"]
+    r["reference"] = figure(median(p, unit), unit)
+    r["reference_value"] = median(p, unit)
     r["reference_slower"] = slower
+    r["reference_slower_median"] = slowness(median(o, unit), median(p, unit), unit)
+    r["fastest"] = {"ours": best(o, unit), "reference": best(p, unit)}
+    cpu = ""
+    if o.get("cpu_median_s") and p.get("cpu_median_s"):
+        r["cpu_median"] = {"ours": o["cpu_median_s"], "reference": p["cpu_median_s"]}
+        cpu = "; CPU time (user+system, median): ours %s, the reference's %s" % (seconds(o["cpu_median_s"]), seconds(p["cpu_median_s"]))
     if "meaningless" in r["note"]:
         continue
     r["reference_pass"] = slower <= FENCE
-    if slower > FENCE:
-        r["note"] = "; ".join(filter(None, [r["note"], "regression: %.2f× the reference's time (%s, same run), more than %.1f×"
-                                            % (slower, REFERENCE_SHORT, FENCE)]))
+    if slower > FENCE and on_cpu:
+        r["note"] = "; ".join(filter(None, [r["note"], "regression: CPU time (median) %s against the reference's %s (%s, same run): %.2f×, more than %.1f×"
+                                            % (seconds(o["cpu_median_s"]), seconds(p["cpu_median_s"]), REFERENCE_SHORT, slower, FENCE)]))
+    elif slower > FENCE:
+        r["note"] = "; ".join(filter(None, [r["note"], "regression: fastest run %s against the reference's %s (%s, same run): %.2f×, more than %.1f× (medians: %.2f×)"
+                                            % (figure(best(o, unit), unit), figure(best(p, unit), unit), REFERENCE_SHORT,
+                                               slower, FENCE, r["reference_slower_median"]) + cpu]))
 
 
 # MARK: Machine
@@ -570,8 +608,19 @@ fenced = [r for r in rows if r["reference_slower"] is not None]
 if REFERENCE == "none":
     print("reference: none (BENCH_AGAINST=none): no row is fenced.")
 else:
-    print("reference: %s (%s; its binary %s), timed alternately with ours in this run; ours ÷ ref = our time over its time;"
+    print("reference: %s (%s; its binary %s), timed alternately with ours in this run (its median shown); ours ÷ ref = the time"
           % (REFERENCE_SHORT, FACTS.get("reference_rev", "?"), FACTS.get("reference_build", "?")))
+    if FENCE_ON == "cpu":
+        print("of our runs' median CPU time over its (BENCH_FENCE=cpu; for a server, its best wrk round's rate over ours);")
+    else:
+        print("of our fastest run over the time of its fastest (for a server, its best wrk round's rate over ours);")
+    try:
+        load = float(machine["load_start"].split()[0])
+    except (AttributeError, IndexError, ValueError):
+        load = 0
+    if FENCE_ON == "wall" and load > machine["nproc"]:
+        print("the machine was busy (load average %.1f on %d CPUs): wall times wait for a core there; BENCH_FENCE=cpu compares CPU time."
+              % (load, machine["nproc"]))
     print("fence: FAIL above %.1f×. %d rows fenced, %d FAIL, %d without a figure of the reference."
           % (FENCE, len(fenced), sum(1 for r in fenced if r["reference_pass"] is False),
              sum(1 for r in rows if r["reference"] is not None and r["reference_slower"] is None)))

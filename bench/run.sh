@@ -30,7 +30,9 @@
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_WRK_ROUNDS (wrk runs of each server,
 # default 3 with a reference, 1 without), BENCH_IDLE_SECONDS (60),
 # BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve page idle idlechannels sources idlesource publish publishlimit;
-# default all), BENCH_AGAINST (a commit, or none; see above),
+# default all), BENCH_AGAINST (a commit, or none; see above), BENCH_FENCE (wall, the default: the fence
+# compares the fastest runs' wall times; cpu: their median CPU time, user and system, for a machine
+# busy with other work, where wall time measures the wait for a core),
 # BIRTHDAYS_BIN (default .build/release/birthdays), SWIFT and BENCH_RELEASE_FLAGS (how the reference is
 # built; default swift and the Makefile's RELEASE_FLAGS), BENCH_PUBLISH=1 (record this run's commit in
 # bench/baseline.json as the reference of the runs after it; see bench/report.py).
@@ -54,6 +56,7 @@ WRK_CONNECTIONS=${BENCH_WRK_CONNECTIONS:-32}
 WRK_ROUNDS=${BENCH_WRK_ROUNDS:-}
 IDLE_SECONDS=${BENCH_IDLE_SECONDS:-60}
 ONLY=${BENCH_ONLY:-}
+FENCE=${BENCH_FENCE:-wall}
 
 # Contacts to generate for a number of dated people (see above).
 CONTACTS_FOR_1K_PEOPLE=1382
@@ -67,6 +70,7 @@ die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 
 [[ -f $GEN ]] || die "../shared/tools/gen-contacts.py is missing (expected at $GEN); the benchmark data comes from it"
 [[ -x $BIN ]] || die "$BIN is missing: build it first (make release, or make bench)"
+[[ $FENCE == wall || $FENCE == cpu ]] || die "BENCH_FENCE=$FENCE: wall or cpu"
 missing=()
 for tool in hyperfine wrk nginx khard curl; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 [[ -x /usr/bin/time ]] || missing+=(/usr/bin/time)
@@ -80,6 +84,7 @@ fact() { printf '%s=%s\n' "$1" "$2" >>"$FACTS"; }
 na() { printf '%s\n' "$2" >"$OUT/$1.na"; printf 'bench: %s: %s\n' "$1" "$2" >&2; }
 fact load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 fact idle_seconds "$IDLE_SECONDS"
+fact fence "$FENCE"
 fact commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)"
 fact commit_full "$(git rev-parse HEAD 2>/dev/null || echo unknown)"
 
@@ -242,12 +247,12 @@ reference_build() {
         say "reference: building $(git rev-parse --short "$id") (${flags[*]}), once: it is cached in bench/work/reference/"
         mkdir -p "$WORK/reference"
         start=$SECONDS
-        git worktree prune
         # Reuse the worktree only when it is one (else git -C would act on the repository around it).
         if [[ -f $src/.git && $(git -C "$src" rev-parse --show-toplevel 2>/dev/null) == "$(cd "$src" && pwd -P)" ]]; then
             git -C "$src" checkout --quiet --force --detach "$id"
             git -C "$src" clean -fdxq
         else
+            # --force: a worktree registered there whose folder was deleted is taken over.
             rm -rf "$src"
             git worktree add --quiet --force --detach "$src" "$id"
         fi

@@ -10,6 +10,9 @@ PREPARE (untimed, with sh -c): one --prepare serves every command, or give
 one per command, in the commands' order. The order flips every round (A B C,
 then C B A), so no command always runs on a warmer machine. N rounds before the
 timed ones (--warmup, default 1) are a warm-up. Output goes to /dev/null.
+Each run's CPU time (user and system, the process and what it waited for) is
+recorded beside its wall time: on a busy machine it tells a slower program
+from a longer wait for a core.
 
 A run of the first command (ours) that fails makes the exit status 1 after
 the exports are written, as hyperfine's would be (-i: only recorded); the
@@ -60,6 +63,8 @@ def main():
     out, runs, names, commands, prepares, warmup, ignore = parse(sys.argv[1:])
     times = {name: [] for name in names}
     codes = {name: [] for name in names}
+    users = {name: [] for name in names}
+    systems = {name: [] for name in names}
     order = list(range(len(names)))
     with open(os.devnull, "wb") as null:
         for round_number in range(warmup + runs):
@@ -67,14 +72,20 @@ def main():
                 if prepares[index]:
                     subprocess.run(["sh", "-c", prepares[index]], check=True, stdout=null)
                 start = time.perf_counter()
-                code = subprocess.run(commands[index], stdout=null, stderr=null).returncode
+                process = subprocess.Popen(commands[index], stdout=null, stderr=null)
+                _, status, usage = os.wait4(process.pid, 0)
                 elapsed = time.perf_counter() - start
+                process.returncode = os.waitstatus_to_exitcode(status)
                 if round_number >= warmup:
                     times[names[index]].append(elapsed)
-                    codes[names[index]].append(code)
+                    codes[names[index]].append(process.returncode)
+                    users[names[index]].append(usage.ru_utime)
+                    systems[names[index]].append(usage.ru_stime)
     for name in names:
         result = {"command": name, "mean": statistics.mean(times[name]), "median": statistics.median(times[name]),
-                  "min": min(times[name]), "max": max(times[name]), "times": times[name], "exit_codes": codes[name]}
+                  "min": min(times[name]), "max": max(times[name]), "times": times[name], "exit_codes": codes[name],
+                  "user": statistics.mean(users[name]), "system": statistics.mean(systems[name]),
+                  "cpu_times": [user + system for user, system in zip(users[name], systems[name])]}
         with open(os.path.join(out, "hf-%s.json" % name), "w", encoding="utf-8") as handle:
             json.dump({"results": [result]}, handle, indent=1)
         print("%s: median %.1f ms (%d runs, %d failed)" % (name, result["median"] * 1e3, len(times[name]),
