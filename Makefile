@@ -133,8 +133,11 @@ uninstall:
 		$(addprefix $(INSTALLED_UNITS)/,$(UNITS))
 	rmdir $(INSTALLED_UNITS) $(dir $(INSTALLED_UNITS)) 2>/dev/null || true
 
+# Every row that times our binary also times a reference build (BENCH_AGAINST=REV, default
+# the last published commit in bench/baseline.json; none to skip it), built once with the same
+# RELEASE_FLAGS in bench/work/reference/ and alternated with this build in the same run.
 bench: deps-bench release
-	./bench/run.sh
+	SWIFT='$(SWIFT)' BENCH_RELEASE_FLAGS='$(RELEASE_FLAGS)' ./bench/run.sh
 
 # Formatting: .swift-format (Hummingbird's rules, 150 columns). `make format`
 # rewrites the files; `make lint` only checks, and CI runs it.

@@ -3,41 +3,40 @@
 
     report.py RUN_DIR RESULTS_JSON
 
-    report.py --publish RUN_DIR RESULTS_JSON   # also records this run's ratios in bench/baseline.json
+    report.py --publish RUN_DIR RESULTS_JSON   # also records this run's commit in bench/baseline.json
 
-RUN_DIR holds hyperfine exports (hf-ID.json), wrk reports (ID.wrk), /usr/bin/time -v
-output, facts.txt (key=value lines) and ID.na files naming measurements that could
-not run. Also writes RUN_DIR/table.md, the same table in Markdown for the README.
+RUN_DIR holds hyperfine exports (hf-ID.json), wrk reports (ID.wrk, or ID.N.wrk for
+several rounds), /usr/bin/time -v output, facts.txt (key=value lines) and ID.na files
+naming measurements that could not run. Also writes RUN_DIR/table.md, the same table
+in Markdown for the README.
 
 The ratio column always reads "how many times better than the peer": peer time /
 our time for durations, our rate / peer rate for throughputs. Below 1 we are slower.
+Each row is judged against its target there.
 
-A ratio that falls by more than a fifth below the published one for its row in
-bench/baseline.json (the run bench/README.md's table shows) is a FAIL, whatever
-its target says: a regression shows the day it lands. --publish (BENCH_PUBLISH=1
-./bench/run.sh) replaces the baseline ratios of the rows this run measured.
+The fence: every row that times our own binary was also timed with a reference build
+in the same run, on the same data, alternately (ref-ID.json, ID-ref.N.wrk; ref-ID.na
+says why not). The row shows the reference's figure and ours ÷ reference (our time
+over the reference's; for a rate, the reference's rate over ours), and FAILs its fence
+when that is above 1.2: this build is more than a fifth slower than the reference on
+this machine, now. A reference that lacks the command, or failed, gives "n/a", never a
+FAIL. --publish (BENCH_PUBLISH=1 ./bench/run.sh) records this run's commit in
+bench/baseline.json as the reference of the runs after it (the default of BENCH_AGAINST).
 """
+import glob
 import datetime
 import json
 import os
 import platform
 import re
+import statistics
 import sys
 
 PUBLISH = "--publish" in sys.argv[1:]
 RUN, RESULTS = [arg for arg in sys.argv[1:] if arg != "--publish"][:2]
 BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "baseline.json")
-# A ratio below this share of its published one is a regression.
-FENCE = 0.8
-# Rows whose peer is a floor that measures the page cache, not a program
-# (`cat` of a warm 102 MB file: 4.8–12.6 ms from one calm run to the next), are
-# fenced on our own time instead: slower than the published time by more
-# than a quarter (1 / FENCE) is a regression. Their ratio to a program is
-# fenced elsewhere (import-throughput against python3-vobject). So is the
-# incremental sync, whose peer is our own first sync: a faster first sync
-# lowered its ratio (3.43× to 2.62× when the first sync fell from 1.99 s to
-# 1.47 s) without the incremental sync getting slower.
-FENCED_ON_OURS = {"import", "reimport", "sources-incremental"}
+# Ours taking more than this many times the reference's time (in the same run) is a regression.
+FENCE = 1.2
 
 
 def facts():
@@ -76,21 +75,31 @@ def hyperfine(name):
         return None  # an interrupted run leaves an empty export
     return {"median_s": result["median"], "runs": len(result["times"]),
             "min_s": result["min"], "max_s": result["max"],
+            "cpu_median_s": statistics.median(result["cpu_times"]) if result.get("cpu_times") else None,
             "failed_runs": sum(1 for code in result.get("exit_codes", []) if code)}
 
 
 def wrk(name):
-    """Requests per second and non-2xx/3xx count, or None."""
-    path = os.path.join(RUN, name + ".wrk")
-    if not os.path.exists(path):
+    """Requests per second (the median of the rounds, NAME.N.wrk, or of NAME.wrk alone),
+    non-2xx/3xx count (summed) and socket errors, or None."""
+    paths = sorted(glob.glob(os.path.join(RUN, glob.escape(name) + ".[0-9]*.wrk")))
+    if os.path.exists(os.path.join(RUN, name + ".wrk")):
+        paths.append(os.path.join(RUN, name + ".wrk"))
+    if not paths:
         return None
-    text = open(path, encoding="utf-8").read()
-    rate = re.search(r"Requests/sec:\s*([\d.]+)", text)
-    errors = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
-    socket = re.search(r"Socket errors:.*", text)
-    return {"rate": float(rate.group(1)) if rate else None,
-            "bad_responses": int(errors.group(1)) if errors else 0,
-            "socket_errors": socket.group(0) if socket else None}
+    rates, bad, sockets = [], 0, []
+    for path in paths:
+        text = open(path, encoding="utf-8").read()
+        rate = re.search(r"Requests/sec:\s*([\d.]+)", text)
+        errors = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
+        socket = re.search(r"Socket errors:.*", text)
+        if rate:
+            rates.append(float(rate.group(1)))
+        bad += int(errors.group(1)) if errors else 0
+        if socket:
+            sockets.append(socket.group(0))
+    return {"rate": statistics.median(rates) if rates else None, "best_rate": max(rates) if rates else None, "rates": rates,
+            "bad_responses": bad, "socket_errors": "; ".join(sockets) or None}
 
 
 def max_rss_kb(name):
@@ -139,7 +148,9 @@ def row(ident, what, ours=None, peer=None, peer_name="", ratio=None, target="—
         ratio_value = ours_value / peer_value if unit.endswith("/s") else peer_value / ours_value
     rows.append({"id": ident, "what": what, "ours": ours, "peer": peer, "peer_name": peer_name,
                  "ratio": ratio, "target": target, "pass": passed, "note": note,
-                 "ours_value": ours_value, "peer_value": peer_value, "unit": unit, "ratio_value": ratio_value})
+                 "ours_value": ours_value, "peer_value": peer_value, "unit": unit, "ratio_value": ratio_value,
+                 "reference": None, "reference_value": None, "reference_slower": None, "reference_slower_median": None,
+                 "fastest": None, "cpu_median": None, "reference_pass": None})
 
 
 def import_rows():
@@ -448,32 +459,102 @@ publish_rows()
 
 # MARK: The fence
 
-def baseline():
-    try:
-        return json.load(open(BASELINE, encoding="utf-8"))
-    except (OSError, ValueError):
-        return {"rows": {}}
+# Row id: the measurement of ours the reference was timed beside (its own is ref-NAME,
+# or NAME-ref.N.wrk for the servers). Rows that only restate one of these (import
+# throughput, the limits of the first and incremental syncs and of the unchanged
+# republish) are fenced there, once.
+TIMED = {"startup-version": "startup-version", "startup-upcoming": "startup-upcoming", "import": "import",
+         "reimport": "reimport", "upcoming-default": "upcoming-default", "upcoming": "upcoming",
+         "reschedule": "reschedule", "reschedule-zones": "reschedule-zones", "export": "export",
+         "export-ages": "export-ages", "sources-first": "sources-first", "sources-incremental": "sources-incremental",
+         "publish-first": "publish-first", "publish-first-limit": "publish-first-small",
+         "publish-first-xandikos-limit": "publish-first-xandikos", "publish-unchanged": "publish-unchanged",
+         "publish-changed": "publish-changed"}
+SERVED = {"serve-full", "serve-304", "page-full", "page-304"}
+# wall: the fastest runs' wall times; cpu (BENCH_FENCE=cpu): the median CPU time of the runs (user and
+# system), where alternate.py timed both; the servers' rows compare their rates either way.
+FENCE_ON = FACTS.get("fence", "wall")
+REFERENCE = FACTS.get("reference", "none")
+REFERENCE_SHORT = FACTS.get("reference_short", REFERENCE[:7])
 
 
-BASE = baseline()
+def reference_figures(ident):
+    """(ours, reference, unit, reason): the two measurements of the row in this run (hyperfine's or
+    wrk's, as read above), or a reason there is none."""
+    if ident in SERVED:
+        ours, ref, unit = wrk(ident + "-ours"), wrk(ident + "-ref"), "req/s"
+    else:
+        ours, ref, unit = hyperfine(TIMED[ident]), hyperfine("ref-" + TIMED[ident]), "s"
+    reason = not_available("ref-" + (ident if ident in SERVED else TIMED[ident]))
+    if ref and ref.get("failed_runs"):
+        reason = "n/a (the reference failed in %d of %d runs)" % (ref["failed_runs"], ref["runs"])
+    if ours is None or ref is None or reason:
+        return None, None, unit, reason or ("not measured" if ours else None)
+    return ours, ref, unit, None
+
+
+def best(measurement, unit):
+    """The fastest run's figure: hyperfine's least time, or wrk's highest rate."""
+    return measurement["best_rate"] if unit.endswith("/s") else measurement["min_s"]
+
+
+def median(measurement, unit):
+    return measurement["rate"] if unit.endswith("/s") else measurement["median_s"]
+
+
+def slowness(ours, ref, unit):
+    """Ours ÷ reference: our time over the reference's, for a rate the reference's over ours (1.25 = a quarter slower)."""
+    return ref / ours if unit.endswith("/s") else ours / ref
+
+
+def figure(value, unit):
+    return seconds(value) if unit == "s" else number(value, unit)
+
+
+# The data set of the databases a row's commands read (each build imports it into its own).
+DATA_SET = {"upcoming-default": "p10k", "upcoming": "p10k", "reschedule": "p100k", "reschedule-zones": "p100k-zoned",
+            "export": "p10k", "export-ages": "p10k", "serve-full": "p1k", "serve-304": "p1k", "page-full": "p1k",
+            "page-304": "p1k", "publish-first": "p1k", "publish-unchanged": "p1k", "publish-changed": "p1k",
+            "publish-first-limit": "c100", "publish-first-xandikos-limit": "c100"}
+
 for r in rows:
-    published = BASE["rows"].get(r["id"])
-    if not published or "meaningless" in r["note"]:
+    if r["id"] not in TIMED and r["id"] not in SERVED:
         continue
-    if r["id"] in FENCED_ON_OURS:
-        was = published.get("ours")
-        if was is not None and r["ours_value"] is not None and r["ours_value"] * FENCE > was:
-            r["pass"] = False
-            r["note"] = "; ".join(filter(None, [r["note"], "regression: %.3g %s, more than a quarter over the published %.3g %s (%s, %s)"
-                                                % (r["ours_value"], r["unit"], was, r["unit"], published["date"], published["commit"])]))
+    o, p, unit, reason = reference_figures(r["id"])
+    data = DATA_SET.get(r["id"])
+    ours_people, ref_people = fact_int("%s_imported" % data), fact_int("ref_%s_imported" % data)
+    if o is not None and p is not None and ours_people is not None and ref_people is not None and ours_people != ref_people:
+        # Not the same people: the times do not compare.
+        o, p, reason = None, None, "n/a (the reference imported %d people, ours %d)" % (ref_people, ours_people)
+    r["reference"] = reason
+    if o is None or p is None:
         continue
-    if r["ratio_value"] is None:
+    # The fence compares the fastest run of each: the runs alternate, so both had the same chances,
+    # and the fastest is the one least disturbed by whatever else ran (on a busy machine the medians
+    # of one binary against a copy of itself came out 1.1–1.8× apart, the fastest runs within 3 %).
+    slower = slowness(best(o, unit), best(p, unit), unit)
+    on_cpu = FENCE_ON == "cpu" and bool(o.get("cpu_median_s") and p.get("cpu_median_s"))
+    if on_cpu:
+        slower = o["cpu_median_s"] / p["cpu_median_s"]
+    r["reference"] = figure(median(p, unit), unit)
+    r["reference_value"] = median(p, unit)
+    r["reference_slower"] = slower
+    r["reference_slower_median"] = slowness(median(o, unit), median(p, unit), unit)
+    r["fastest"] = {"ours": best(o, unit), "reference": best(p, unit)}
+    cpu = ""
+    if o.get("cpu_median_s") and p.get("cpu_median_s"):
+        r["cpu_median"] = {"ours": o["cpu_median_s"], "reference": p["cpu_median_s"]}
+        cpu = "; CPU time (user+system, median): ours %s, the reference's %s" % (seconds(o["cpu_median_s"]), seconds(p["cpu_median_s"]))
+    if "meaningless" in r["note"]:
         continue
-    r["published_ratio"] = published["ratio"]
-    if r["ratio_value"] < FENCE * published["ratio"]:
-        r["pass"] = False
-        r["note"] = "; ".join(filter(None, [r["note"], "regression: the ratio fell more than a fifth, from %s (published %s, %s) to %s"
-                                            % (times(published["ratio"]), published["date"], published["commit"], times(r["ratio_value"]))]))
+    r["reference_pass"] = slower <= FENCE
+    if slower > FENCE and on_cpu:
+        r["note"] = "; ".join(filter(None, [r["note"], "regression: CPU time (median) %s against the reference's %s (%s, same run): %.2f×, more than %.1f×"
+                                            % (seconds(o["cpu_median_s"]), seconds(p["cpu_median_s"]), REFERENCE_SHORT, slower, FENCE)]))
+    elif slower > FENCE:
+        r["note"] = "; ".join(filter(None, [r["note"], "regression: fastest run %s against the reference's %s (%s, same run): %.2f×, more than %.1f× (medians: %.2f×)"
+                                            % (figure(best(o, unit), unit), figure(best(p, unit), unit), REFERENCE_SHORT,
+                                               slower, FENCE, r["reference_slower_median"]) + cpu]))
 
 
 # MARK: Machine
@@ -503,8 +584,13 @@ def verdict(value):
     return {True: "pass", False: "FAIL", None: "—"}[value]
 
 
-header = ["what", "ours", "peer", "ratio", "target", "result"]
-table = [[r["what"], r["ours"] or "—", ("%s: %s" % (r["peer_name"], r["peer"])) if r["peer"] else "—",
+def slower_text(value):
+    return "—" if value is None else "%.2f×" % value
+
+
+header = ["what", "ours", "reference", "ours ÷ ref", "fence", "peer", "ratio", "target", "result"]
+table = [[r["what"], r["ours"] or "—", r["reference"] or "—", slower_text(r["reference_slower"]), verdict(r["reference_pass"]),
+          ("%s: %s" % (r["peer_name"], r["peer"])) if r["peer"] else "—",
           r["ratio"] or "—", r["target"], verdict(r["pass"])] for r in rows]
 widths = [max(len(str(line[i])) for line in [header] + table) for i in range(len(header))]
 print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
@@ -517,7 +603,27 @@ if notes:
     for ident, note in notes:
         print("note: %s: %s" % (ident, note))
 print()
-print("ratio = how many times better than the peer (peer time / ours, or our rate / peer's).")
+print("ratio = how many times better than the peer (peer time / ours, or our rate / peer's); result = against the target.")
+fenced = [r for r in rows if r["reference_slower"] is not None]
+if REFERENCE == "none":
+    print("reference: none (BENCH_AGAINST=none): no row is fenced.")
+else:
+    print("reference: %s (%s; its binary %s), timed alternately with ours in this run (its median shown); ours ÷ ref = the time"
+          % (REFERENCE_SHORT, FACTS.get("reference_rev", "?"), FACTS.get("reference_build", "?")))
+    if FENCE_ON == "cpu":
+        print("of our runs' median CPU time over its (BENCH_FENCE=cpu; for a server, its best wrk round's rate over ours);")
+    else:
+        print("of our fastest run over the time of its fastest (for a server, its best wrk round's rate over ours);")
+    try:
+        load = float(machine["load_start"].split()[0])
+    except (AttributeError, IndexError, ValueError):
+        load = 0
+    if FENCE_ON == "wall" and load > machine["nproc"]:
+        print("the machine was busy (load average %.1f on %d CPUs): wall times wait for a core there; BENCH_FENCE=cpu compares CPU time."
+              % (load, machine["nproc"]))
+    print("fence: FAIL above %.1f×. %d rows fenced, %d FAIL, %d without a figure of the reference."
+          % (FENCE, len(fenced), sum(1 for r in fenced if r["reference_pass"] is False),
+             sum(1 for r in rows if r["reference"] is not None and r["reference_slower"] is None)))
 print("machine: %s, %d CPUs, %s GB, %s, kernel %s; load average %s at start, %s at end; commit %s; %s"
       % (machine["cpu"], machine["nproc"], machine["memory_gb"], machine["os"], machine["kernel"],
          machine["load_start"], machine["load_end"], FACTS.get("commit", "?"), now.isoformat()))
@@ -526,27 +632,26 @@ with open(os.path.join(RUN, "table.md"), "w", encoding="utf-8") as md:
     md.write("| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")
     for line in table:
         md.write("| " + " | ".join(str(cell).replace("|", "\\|") for cell in line) + " |\n")
-    md.write("\nMeasured %s on %s (%d CPUs), %s, load average %s.\n"
-             % (now.date().isoformat(), machine["cpu"], machine["nproc"], machine["os"], machine["load_start"]))
+    md.write("\nMeasured %s on %s (%d CPUs), %s, load average %s; reference %s.\n"
+             % (now.date().isoformat(), machine["cpu"], machine["nproc"], machine["os"], machine["load_start"], REFERENCE_SHORT))
 
 raw = {name[3:-5]: hyperfine(name[3:-5]) for name in sorted(os.listdir(RUN)) if name.startswith("hf-") and name.endswith(".json")}
 raw.update({name[:-4]: wrk(name[:-4]) for name in sorted(os.listdir(RUN)) if name.endswith(".wrk")})
 with open(RESULTS, "w", encoding="utf-8") as out:
-    json.dump({"date": now.isoformat(), "commit": FACTS.get("commit"), "machine": machine, "rows": rows,
+    json.dump({"date": now.isoformat(), "commit": FACTS.get("commit"), "reference": REFERENCE, "machine": machine, "rows": rows,
                "facts": FACTS, "raw": raw}, out, indent=2, ensure_ascii=False)
     out.write("\n")
 print("wrote %s and %s" % (os.path.relpath(RESULTS), os.path.relpath(os.path.join(RUN, "table.md"))))
 
 if PUBLISH:
-    published = {r["id"]: {"ratio": round(r["ratio_value"], 4), "date": now.date().isoformat(), "commit": FACTS.get("commit", "?"),
-                           "load": machine["load_start"]}
-                 for r in rows if r["ratio_value"] is not None and "meaningless" not in r["note"]}
-    for r in rows:
-        if r["id"] in FENCED_ON_OURS and r["ours_value"] is not None and "meaningless" not in r["note"]:
-            published.setdefault(r["id"], {"date": now.date().isoformat(), "commit": FACTS.get("commit", "?"),
-                                           "load": machine["load_start"]})["ours"] = round(r["ours_value"], 4)
-    BASE["rows"].update(published)
-    with open(BASELINE, "w", encoding="utf-8") as out:
-        json.dump(BASE, out, indent=2, ensure_ascii=False, sort_keys=True)
-        out.write("\n")
-    print("published %d ratios to %s" % (len(published), os.path.relpath(BASELINE)))
+    commit = FACTS.get("commit_full", "unknown")
+    if FACTS.get("commit", "").endswith("-dirty") or commit == "unknown":
+        print("not published: the run was of a tree with changes not committed (%s)" % FACTS.get("commit", "?"))
+    else:
+        with open(BASELINE, "w", encoding="utf-8") as out:
+            json.dump({"about": "The commit of the published run (bench/README.md's table): the reference bench/run.sh builds and "
+                                "times beside this build when BENCH_AGAINST is not given. BENCH_PUBLISH=1 ./bench/run.sh replaces it.",
+                       "reference": {"commit": commit, "date": now.date().isoformat(), "load": machine["load_start"]}},
+                      out, indent=2, ensure_ascii=False, sort_keys=True)
+            out.write("\n")
+        print("published %s as the reference in %s" % (commit[:7], os.path.relpath(BASELINE)))

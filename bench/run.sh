@@ -9,6 +9,15 @@
 # the same run. The table is printed and written to bench/results.json (ignored by git).
 # A command this build does not have yet gets "n/a (not built yet)", never a figure.
 #
+# The fence: every row that times our own binary also times a reference build in the same
+# run, on the same data, alternately (bench/peers/alternate.py; wrk runs by turns), and the
+# row FAILs when ours takes more than 1.2 times the reference's time (bench/report.py). The
+# reference is BENCH_AGAINST=REV (default: the last published commit, bench/baseline.json),
+# built once with `make release`'s flags in a git worktree under bench/work/reference/ and
+# cached there by its full commit id; it works on databases of its own (bench/work/run/db/ref/)
+# made by itself from the same data. A command the reference does not have gives
+# "n/a (reference lacks it)" for its rows. BENCH_AGAINST=none skips the reference.
+#
 # Data comes from ../shared/tools/gen-contacts.py (vCard 3.0, 10% photos, seed 1) and is
 # cached in bench/work/data/ (deterministic, so it is only regenerated when the
 # generator changes); databases and results of a run go to bench/work/run/.
@@ -18,11 +27,15 @@
 #
 # Knobs: BENCH_RUNS (fast commands, default 10), BENCH_MID_RUNS (imports, python3-icalendar,
 # default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
-# BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_IDLE_SECONDS (60),
+# BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_WRK_ROUNDS (wrk runs of each server,
+# default 3 with a reference, 1 without), BENCH_IDLE_SECONDS (60),
 # BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve page idle idlechannels sources idlesource publish publishlimit;
-# default all),
-# BIRTHDAYS_BIN (default .build/release/birthdays), BENCH_PUBLISH=1 (record this run's ratios in bench/baseline.json,
-# the published run that a ratio falling by more than a fifth is a FAIL against; see bench/report.py).
+# default all), BENCH_AGAINST (a commit, or none; see above), BENCH_FENCE (wall, the default: the fence
+# compares the fastest runs' wall times; cpu: their median CPU time, user and system, for a machine
+# busy with other work, where wall time measures the wait for a core),
+# BIRTHDAYS_BIN (default .build/release/birthdays), SWIFT and BENCH_RELEASE_FLAGS (how the reference is
+# built; default swift and the Makefile's RELEASE_FLAGS), BENCH_PUBLISH=1 (record this run's commit in
+# bench/baseline.json as the reference of the runs after it; see bench/report.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -40,8 +53,10 @@ SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
 WRK_SECONDS=${BENCH_WRK_SECONDS:-10}
 WRK_THREADS=${BENCH_WRK_THREADS:-2}
 WRK_CONNECTIONS=${BENCH_WRK_CONNECTIONS:-32}
+WRK_ROUNDS=${BENCH_WRK_ROUNDS:-}
 IDLE_SECONDS=${BENCH_IDLE_SECONDS:-60}
 ONLY=${BENCH_ONLY:-}
+FENCE=${BENCH_FENCE:-wall}
 
 # Contacts to generate for a number of dated people (see above).
 CONTACTS_FOR_1K_PEOPLE=1382
@@ -55,6 +70,7 @@ die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 
 [[ -f $GEN ]] || die "../shared/tools/gen-contacts.py is missing (expected at $GEN); the benchmark data comes from it"
 [[ -x $BIN ]] || die "$BIN is missing: build it first (make release, or make bench)"
+[[ $FENCE == wall || $FENCE == cpu ]] || die "BENCH_FENCE=$FENCE: wall or cpu"
 missing=()
 for tool in hyperfine wrk nginx khard curl; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 [[ -x /usr/bin/time ]] || missing+=(/usr/bin/time)
@@ -62,13 +78,21 @@ for tool in hyperfine wrk nginx khard curl; do command -v "$tool" >/dev/null || 
 $PY -c 'import vobject, icalendar' 2>/dev/null || die "$PY lacks vobject or icalendar: run make deps-bench"
 
 rm -rf "$OUT"
-mkdir -p "$DATA" "$OUT/db"
+mkdir -p "$DATA" "$OUT/db/ref" "$OUT/this"
+# Ours is timed from a copy (with its network helper), as the reference is: the linker's output
+# file itself ran `upcoming` with 5 % more CPU time than a copy of it made by cp, and two copies
+# came out equal (bench/README.md, the fence).
+cp "$BIN" "$OUT/this/"
+if [[ -x $(dirname "$BIN")/birthdays-network ]]; then cp "$(dirname "$BIN")/birthdays-network" "$OUT/this/"; fi
+BIN=$OUT/this/$(basename "$BIN")
 FACTS=$OUT/facts.txt   # key=value lines for report.py
 fact() { printf '%s=%s\n' "$1" "$2" >>"$FACTS"; }
 na() { printf '%s\n' "$2" >"$OUT/$1.na"; printf 'bench: %s: %s\n' "$1" "$2" >&2; }
 fact load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 fact idle_seconds "$IDLE_SECONDS"
+fact fence "$FENCE"
 fact commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)"
+fact commit_full "$(git rev-parse HEAD 2>/dev/null || echo unknown)"
 
 # MARK: Background processes
 
@@ -111,11 +135,13 @@ measure() {
 
 # Whether this build has the (sub)command. `birthdays help NOSUCH` prints the root help and
 # exits 0, so look for the command's own usage line ("USAGE: birthdays export ...").
-has() {
-    local usage
-    usage=$("$BIN" help "$@" 2>/dev/null | grep -m1 '^USAGE: ') || return 1
+has_in() {
+    local bin=$1 usage
+    shift
+    usage=$("$bin" help "$@" 2>/dev/null | grep -m1 '^USAGE: ') || return 1
     [[ "$usage " == "USAGE: birthdays $* "* ]]
 }
+has() { has_in "$BIN" "$@"; }
 need() {
     local id=$1 cmd
     shift
@@ -146,22 +172,30 @@ gen() {
     fact "${name}_people" "$(cut -f1 "$DATA/$name.truth.tsv" | sort -u | wc -l)"
 }
 
-# The database DB (default: NAME) with data set NAME imported (untimed), made once per run.
-# Records how many people the import added, so a parser stub shows in the table.
+# The database DB (default: NAME) with data set NAME imported (untimed), made once per run;
+# when the reference is on (REF_ON), also the reference's own, made by it, at the same name
+# under db/ref/ (see for_ref). Prints our database's path.
 db_for() {
     local name=$1 db=$OUT/db/${2:-$1}.sqlite
-    if [[ ! -f $db ]]; then
-        if "$BIN" import --database "$db" --json "$DATA/$name.vcf" >"$OUT/import-$name.json" 2>"$OUT/import-$name.err"; then
-            # People with a date: undated contacts are kept too (issue 34), and "N people" counts the dated.
-            fact "${name}_imported" "$(($(json_get "$OUT/import-$name.json" added) - $(json_get "$OUT/import-$name.json" without_dates)))"
-        else
-            fact "${name}_imported" 0
-            # Make the (empty) database anyway: a parser stub imports nothing and fails.
-            # (A command that writes: reading commands never create a database.)
-            "$BIN" reschedule --database "$db" >/dev/null 2>&1 || true
-        fi
-    fi
+    make_db "$BIN" "$db" "$name" ""
+    [[ -z $REF_ON ]] || make_db "$REF_BIN" "$(for_ref "$db")" "$name" ref_
     printf '%s\n' "$db"
+}
+
+# make_db BIN DB NAME TAG: DB with data set NAME imported by BIN, unless it exists. Records how
+# many people the import added (fact TAGNAME_imported), so a parser stub shows in the table.
+make_db() {
+    local bin=$1 db=$2 name=$3 tag=$4
+    [[ ! -f $db ]] || return 0
+    if "$bin" import --database "$db" --json "$DATA/$name.vcf" >"$OUT/import-$tag$name.json" 2>"$OUT/import-$tag$name.err"; then
+        # People with a date: undated contacts are kept too (issue 34), and "N people" counts the dated.
+        fact "$tag${name}_imported" "$(($(json_get "$OUT/import-$tag$name.json" added) - $(json_get "$OUT/import-$tag$name.json" without_dates)))"
+    else
+        fact "$tag${name}_imported" 0
+        # Make the (empty) database anyway: a parser stub imports nothing and fails.
+        # (A command that writes: reading commands never create a database.)
+        "$bin" reschedule --database "$db" >/dev/null 2>&1 || true
+    fi
 }
 
 json_get() { $PY -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], 0))' "$1" "$2" 2>/dev/null || echo 0; }
@@ -175,6 +209,150 @@ hf() {
     shift
     cmd=$(printf '%q ' "$@")
     hyperfine -N --style basic --warmup "${HF_WARMUP:-1}" --runs "$runs" "${opts[@]}" --export-json "$OUT/hf-$id.json" --command-name "$id" -- "$cmd" >&2
+}
+
+# MARK: The reference
+
+SWIFT=${SWIFT:-swift}
+AGAINST=${BENCH_AGAINST-}
+REF_BIN=""  # the reference's birthdays, when there is one (set by reference_build)
+REF_COMM=""
+REF_ON=""   # set by reference_for inside a measurement: the reference is timed in its rows
+REF_OFF="skipped (BENCH_AGAINST=none)"
+# The measurements whose rows time the reference too.
+REF_MEASUREMENTS="startup import upcoming reschedule export serve page sources publish publishlimit"
+
+# The commit bench/baseline.json names as the last published run's (report.py --publish writes it).
+published_commit() { $PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["reference"]["commit"])' bench/baseline.json 2>/dev/null; }
+
+# The reference's release binaries, from the cache (bench/work/reference/FULL-ID/) or built
+# there once: in a git worktree of the commit (bench/work/reference/src, switched from one
+# reference to the next) with a scratch path of its own (bench/work/reference/build), with
+# the flags of `make release`. Sets REF_BIN.
+reference_build() {
+    local m wanted=""
+    for m in $REF_MEASUREMENTS; do [[ -n $ONLY && " $ONLY " != *" $m "* ]] || wanted=yes; done
+    if [[ $AGAINST == none || -z $wanted ]]; then
+        fact reference none
+        return 0
+    fi
+    local rev id dir src=$WORK/reference/src scratch=$WORK/reference/build log flags product bin start
+    rev=${AGAINST:-$(published_commit || true)}
+    [[ -n $rev ]] || die "bench/baseline.json names no published commit: set BENCH_AGAINST=REV (or none)"
+    id=$(git rev-parse --verify --quiet "$rev^{commit}") || die "BENCH_AGAINST=$rev names no commit of this repository"
+    dir=$WORK/reference/$id
+    log=$WORK/reference/$id.log
+    fact reference "$id"
+    fact reference_short "$(git rev-parse --short "$id")"
+    fact reference_rev "$rev"
+    if [[ -f $dir/complete ]]; then
+        fact reference_build cached
+    else
+        read -r -a flags <<<"${BENCH_RELEASE_FLAGS:-$(sed -n 's/^RELEASE_FLAGS := //p' Makefile)}"
+        [[ ${#flags[@]} -gt 0 ]] || die "no release flags: the Makefile has no RELEASE_FLAGS line and BENCH_RELEASE_FLAGS is empty"
+        say "reference: building $(git rev-parse --short "$id") (${flags[*]}), once: it is cached in bench/work/reference/"
+        mkdir -p "$WORK/reference"
+        start=$SECONDS
+        # Reuse the worktree only when it is one (else git -C would act on the repository around it).
+        if [[ -f $src/.git && $(git -C "$src" rev-parse --show-toplevel 2>/dev/null) == "$(cd "$src" && pwd -P)" ]]; then
+            git -C "$src" checkout --quiet --force --detach "$id"
+            git -C "$src" clean -fdxq
+        else
+            # --force: a worktree registered there whose folder was deleted is taken over.
+            rm -rf "$src"
+            git worktree add --quiet --force --detach "$src" "$id"
+        fi
+        # Package.resolved is not committed: the reference resolves to this build's pins (offline, from
+        # SwiftPM's cache) unless its Package.swift asks for others.
+        if [[ -f Package.resolved ]]; then cp Package.resolved "$src/"; fi
+        : >"$log"
+        for product in birthdays birthdays-network; do
+            # A reference older than the network helper has none to build.
+            grep -q "\"$product\"" "$src/Package.swift" || continue
+            "$SWIFT" build --package-path "$src" --scratch-path "$scratch" "${flags[@]}" --product "$product" >>"$log" 2>&1 ||
+                { tail -n 30 "$log" >&2; die "the reference $id did not build (bench/work/reference/$id.log)"; }
+        done
+        bin=$("$SWIFT" build --package-path "$src" --scratch-path "$scratch" "${flags[@]}" --show-bin-path 2>>"$log")
+        rm -rf "$dir" "$dir.tmp"
+        mkdir -p "$dir.tmp"
+        cp "$bin/birthdays" "$dir.tmp/"
+        if [[ -x $bin/birthdays-network ]]; then cp "$bin/birthdays-network" "$dir.tmp/"; fi
+        touch "$dir.tmp/complete"
+        mv "$dir.tmp" "$dir"
+        fact reference_build "built in $((SECONDS - start)) s"
+    fi
+    REF_BIN=$dir/birthdays
+    REF_COMM=$(basename "$REF_BIN" | cut -c1-15)
+}
+
+# reference_for NAME... -- COMMAND...: whether the reference is timed beside us in this
+# measurement's rows NAME (their hyperfine or wrk names): sets REF_ON when there is a reference
+# and it has every (sub)command; else writes each NAME's reference cell (ref-NAME.na).
+reference_for() {
+    local names=() cmd
+    while [[ $1 != -- ]]; do names+=("$1"); shift; done
+    shift
+    REF_ON=""
+    if [[ -z $REF_BIN ]]; then
+        ref_na "$REF_OFF" "${names[@]}"
+        return 0
+    fi
+    for cmd in "$@"; do
+        # shellcheck disable=SC2086 # "sources add" is two words on purpose
+        if ! has_in "$REF_BIN" $cmd; then
+            ref_na "n/a (reference lacks it: birthdays $cmd)" "${names[@]}"
+            return 0
+        fi
+    done
+    REF_ON=yes
+}
+ref_na() {
+    local text=$1 name
+    shift
+    for name in "$@"; do printf '%s\n' "$text" >"$OUT/ref-$name.na"; done
+}
+
+# The reference works on databases of its own, made by itself from the same data: the path
+# of ours with bench/work/run/db/ read as bench/work/run/db/ref/ (in every word given).
+for_ref() {
+    local from=$OUT/db/ to=$OUT/db/ref/
+    printf '%s' "${1//"$from"/"$to"}"
+}
+
+# each ARGS...: "$BIN" ARGS, then, when the reference is on, the reference with the same
+# ARGS on its own databases (untimed set-up).
+each() {
+    local from=$OUT/db/ to=$OUT/db/ref/
+    "$BIN" "$@"
+    if [[ -n $REF_ON ]]; then "$REF_BIN" "${@//"$from"/"$to"}"; fi
+}
+
+# both NAME RUNS [-i] [--prepare SHELL] -- ARGS...: "$BIN" ARGS timed as NAME and, when the
+# reference is on, the reference with the same ARGS (and PREPARE) on its own databases, as
+# ref-NAME, alternately, RUNS rounds after HF_WARMUP (default 1). Without the reference:
+# hyperfine, as hf.
+both() {
+    local name=$1 runs=$2 prepare="" ignore=()
+    shift 2
+    while [[ $1 != -- ]]; do
+        case $1 in
+            -i) ignore=(-i); shift ;;
+            --prepare) prepare=$2; shift 2 ;;
+            *) die "both: unknown option $1" ;;
+        esac
+    done
+    shift
+    if [[ -z $REF_ON || -f $OUT/ref-$name.na ]]; then
+        [[ -f $OUT/ref-$name.na ]] || ref_na "not measured" "$name"
+        local prep=()
+        [[ -z $prepare ]] || prep=(--prepare "$prepare")
+        hf "$name" "$runs" "${ignore[@]}" "${prep[@]}" -- "$BIN" "$@"
+        return 0
+    fi
+    local from=$OUT/db/ to=$OUT/db/ref/ prep=()
+    [[ -z $prepare ]] || prep=(--prepare "$prepare" --prepare "$(for_ref "$prepare")")
+    $PY bench/peers/alternate.py "$OUT" "$runs" "$name" "ref-$name" --warmup "${HF_WARMUP:-1}" "${ignore[@]}" "${prep[@]}" \
+        -- "$BIN" "$@" -- "$REF_BIN" "${@//"$from"/"$to"}"
 }
 
 free_port() { $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -202,9 +380,11 @@ measure_import() {
     fact import_added "$(json_get "$OUT/import-trial.json" added)"
     local ignore=()
     [[ $status -eq 0 ]] || ignore=(-i)
-    hf import "$MID_RUNS" "${ignore[@]}" --prepare "rm -f $db $db-wal $db-shm" -- "$BIN" import --database "$db" "$DATA/c100k.vcf"
+    reference_for import reimport -- import
+    both import "$MID_RUNS" "${ignore[@]}" --prepare "rm -f $db $db-wal $db-shm" -- import --database "$db" "$DATA/c100k.vcf"
     /usr/bin/time -v -o "$OUT/import-time.txt" "$BIN" import --database "$OUT/db/import-rss.sqlite" "$DATA/c100k.vcf" >/dev/null 2>&1 || true
-    hf reimport "$MID_RUNS" "${ignore[@]}" -- "$BIN" import --database "$db" "$DATA/c100k.vcf"
+    # Each on the database its last timed import left.
+    both reimport "$MID_RUNS" "${ignore[@]}" -- import --database "$db" "$DATA/c100k.vcf"
     hf cat "$RUNS" -- cat "$DATA/c100k.vcf"
 }
 
@@ -218,10 +398,11 @@ measure_startup() {
     else
         hf hello "$RUNS" -- "$hello"
     fi
-    rm -f "$db" "$db-wal" "$db-shm"
-    "$BIN" import --database "$db" samples/contacts.vcf samples/google-contacts.csv >/dev/null
-    hf startup-version "$RUNS" -- "$BIN" --version
-    hf startup-upcoming "$RUNS" -- "$BIN" upcoming --database "$db"
+    reference_for startup-version --
+    both startup-version "$RUNS" -- --version
+    reference_for startup-upcoming -- import upcoming
+    each import --database "$db" samples/contacts.vcf samples/google-contacts.csv >/dev/null
+    both startup-upcoming "$RUNS" -- upcoming --database "$db"
 }
 
 measure_vobject() {
@@ -232,10 +413,11 @@ measure_vobject() {
 measure_upcoming() {
     gen p10k "$CONTACTS_FOR_10K_PEOPLE"
     local db
+    reference_for upcoming-default upcoming -- upcoming
     db=$(db_for p10k)
     # As typed at a shell prompt (the next 30 days), and the whole year (what khard lists).
-    hf upcoming-default "$RUNS" -- "$BIN" upcoming --database "$db"
-    hf upcoming "$RUNS" -- "$BIN" upcoming --database "$db" --days 365
+    both upcoming-default "$RUNS" -- upcoming --database "$db"
+    both upcoming "$RUNS" -- upcoming --database "$db" --days 365
     # khard reads a vdir (one .vcf per contact) named in its config file.
     local vdir=$DATA/p10k.vdir
     if [[ ! -f $vdir.stamp || $(<"$vdir.stamp") != "$(<"$DATA/p10k.stamp")" ]]; then
@@ -261,10 +443,11 @@ measure_reschedule() {
     need reschedule reschedule "notifications enable" || return 0
     gen p100k "$CONTACTS_FOR_100K_PEOPLE"
     local db
+    reference_for reschedule reschedule-zones -- reschedule "notifications enable"
     db=$(db_for p100k)
-    "$BIN" notifications enable --database "$db" >"$OUT/notifications.out" 2>&1
+    each notifications enable --database "$db" >"$OUT/notifications.out" 2>&1
     "$BIN" reschedule --database "$db" --json >"$OUT/reschedule.out" 2>&1
-    hf reschedule "$RUNS" -- "$BIN" reschedule --database "$db"
+    both reschedule "$RUNS" -- reschedule --database "$db"
     # The same people, one card in ten with a TZ of its own (eight zones, names and offsets):
     # their day-of moments are worked out per zone and day (docs/reminders.md, "Their own time zone").
     local zoned=$DATA/p100k-zoned.vcf
@@ -276,8 +459,8 @@ measure_reschedule() {
     fi
     fact reschedule_zoned_cards "$(grep -c '^TZ:' "$zoned")"
     db=$(db_for p100k-zoned)
-    "$BIN" notifications enable --database "$db" >/dev/null 2>&1
-    hf reschedule-zones "$RUNS" -- "$BIN" reschedule --database "$db"
+    each notifications enable --database "$db" >/dev/null 2>&1
+    both reschedule-zones "$RUNS" -- reschedule --database "$db"
 }
 
 measure_export() {
@@ -298,18 +481,19 @@ measure_export() {
     hf icalendar-ages "$MID_RUNS" -- "$PY" bench/peers/icalendar_build.py --ages "$year" "$DATA/p10k.truth.tsv"
     need export export || return 0
     local db ages
+    reference_for export export-ages -- export "settings set"
     # One event per date (calendar-ages off), as the first peer builds.
     db=$(db_for p10k p10k-noages)
-    "$BIN" settings set calendar-ages off --database "$db" >/dev/null 2>&1 || true
+    each settings set calendar-ages off --database "$db" >/dev/null 2>&1 || true
     "$BIN" export --database "$db" >"$OUT/export.ics"
     fact export_events "$(grep -c '^BEGIN:VEVENT' "$OUT/export.ics" || true)"
     fact export_alarms "$(grep -c '^BEGIN:VALARM' "$OUT/export.ics" || true)"
-    hf export "$RUNS" -- "$BIN" export --database "$db"
+    both export "$RUNS" -- export --database "$db"
     ages=$(db_for p10k)
     "$BIN" export --database "$ages" >"$OUT/export-ages.ics"
     fact export_ages_events "$(grep -c '^BEGIN:VEVENT' "$OUT/export-ages.ics" || true)"
     fact export_ages_alarms "$(grep -c '^BEGIN:VALARM' "$OUT/export-ages.ics" || true)"
-    hf export-ages "$RUNS" -- "$BIN" export --database "$ages"
+    both export-ages "$RUNS" -- export --database "$ages"
 }
 
 # wrk ID URL [ETAG]: wrk's report to OUT/ID.wrk.
@@ -321,16 +505,45 @@ run_wrk() {
     cat "$OUT/$id.wrk" >&2
 }
 
+# wrk_rounds ID URL ETAG [REF_URL REF_ETAG]: wrk runs against our URL (ID-ours.N.wrk) and, with
+# REF_URL, as many against the reference's server (ID-ref.N.wrk), by turns: ours first in odd
+# rounds, the reference's in even ones. BENCH_WRK_ROUNDS rounds (default 3, or 1 without a reference).
+wrk_rounds() {
+    local id=$1 url=$2 etag=$3 ref_url=${4:-} ref_etag=${5:-} rounds=${WRK_ROUNDS:-1} round
+    [[ -n $WRK_ROUNDS || -z $ref_url ]] || rounds=3
+    fact wrk_rounds "$rounds"
+    for ((round = 1; round <= rounds; round++)); do
+        if [[ -n $ref_url && $((round % 2)) -eq 0 ]]; then run_wrk "$id-ref.$round" "$ref_url" "$ref_etag"; fi
+        run_wrk "$id-ours.$round" "$url" "$etag"
+        if [[ -n $ref_url && $((round % 2)) -eq 1 ]]; then run_wrk "$id-ref.$round" "$ref_url" "$ref_etag"; fi
+    done
+}
+
+# ref_serve DB LOG [page]: the reference's server on its own copy of DB, on a port of its own;
+# sets REF_URL to its feed (with "page", to its page for the year) once it answers.
+ref_serve() {
+    local db port pid
+    db=$(for_ref "$1")
+    port=$(free_port)
+    REF_URL=$("$REF_BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | sed -n 1p)
+    [[ -z ${3:-} ]] || REF_URL=${REF_URL%.ics}
+    BIRTHDAYS_LOG_LEVEL=warning "$REF_BIN" serve --database "$db" --host 127.0.0.1 --port "$port" >"$2" 2>&1 &
+    pid=$!
+    started "$pid" "$REF_COMM"
+    wait_url "$REF_URL" "$pid"
+}
+
 etag_of() { curl -s -D - -o /dev/null "$1" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: *//p' | head -n1; }
 status_with() { curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $2" "$1"; }
 
 measure_serve() {
     gen p1k "$CONTACTS_FOR_1K_PEOPLE"
-    local db port url="" pid path=calendar/bench.ics
+    local db port url="" pid path=calendar/bench.ics REF_URL=""
     if need serve serve "feed url"; then
+        reference_for serve-full serve-304 -- serve "feed url" "settings set"
         db=$(db_for p1k)
         # Served with ages (the default; said here so the row stays so).
-        "$BIN" settings set calendar-ages on --database "$db" >/dev/null 2>&1 || true
+        each settings set calendar-ages on --database "$db" >/dev/null 2>&1 || true
         fact serve_ages "$("$BIN" settings show --json --database "$db" 2>/dev/null | $PY -c 'import json,sys; print(json.load(sys.stdin).get("calendar-ages", "?"))' 2>/dev/null || echo '?')"
         port=$(free_port)
         url=$("$BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | sed -n 1p) # sed reads every line: head would end the command with SIGPIPE (exit 141 under pipefail)
@@ -340,6 +553,7 @@ measure_serve() {
         pid=$!
         started "$pid" "$BIN_COMM"
         wait_url "$url" "$pid"
+        if [[ -n $REF_ON ]]; then ref_serve "$db" "$OUT/serve-ref.log"; fi
     fi
 
     # nginx serves a static copy of our feed at the same path, with its own ETag. Until
@@ -389,7 +603,7 @@ EOF
     fact wrk_seconds "$WRK_SECONDS"
     fact wrk_threads "$WRK_THREADS"
     fact wrk_connections "$WRK_CONNECTIONS"
-    local ours_etag="" nginx_etag
+    local ours_etag="" nginx_etag ref_etag=""
     nginx_etag=$(etag_of "$nurl")
     fact serve_nginx_etag "$nginx_etag"
     fact serve_nginx_304_status "$(status_with "$nurl" "$nginx_etag")"
@@ -398,10 +612,14 @@ EOF
         fact serve_ours_etag "$ours_etag"
         fact serve_ours_304_status "$(status_with "$url" "$ours_etag")"
         fact serve_ours_content_type "$(curl -s -o /dev/null -w '%{content_type}' "$url")"
-        run_wrk serve-full-ours "$url"
+        if [[ -n $REF_URL ]]; then
+            ref_etag=$(etag_of "$REF_URL")
+            fact serve_ref_304_status "$(status_with "$REF_URL" "$ref_etag")"
+        fi
+        wrk_rounds serve-full "$url" "" "$REF_URL" ""
     fi
     run_wrk serve-full-nginx "$nurl"
-    if [[ -n $url ]]; then run_wrk serve-304-ours "$url" "$ours_etag"; fi
+    if [[ -n $url ]]; then wrk_rounds serve-304 "$url" "$ours_etag" "$REF_URL" "$ref_etag"; fi
     run_wrk serve-304-nginx "$nurl" "$nginx_etag"
 }
 
@@ -410,7 +628,8 @@ EOF
 measure_page() {
     gen p1k "$CONTACTS_FOR_1K_PEOPLE"
     need page serve "feed url" || return 0
-    local db port url path pid
+    local db port url path pid REF_URL=""
+    reference_for page-full page-304 -- serve "feed url"
     db=$(db_for p1k)
     port=$(free_port)
     url=$("$BIN" feed url --database "$db" --host 127.0.0.1 --port "$port" | sed -n 1p)
@@ -420,6 +639,7 @@ measure_page() {
     pid=$!
     started "$pid" "$BIN_COMM"
     wait_url "$url" "$pid"
+    if [[ -n $REF_ON ]]; then ref_serve "$db" "$OUT/page-serve-ref.log" page; fi
     fact page_content_type "$(curl -s -o /dev/null -w '%{content_type}' "$url")"
 
     local nroot=$OUT/nginx-page
@@ -457,14 +677,18 @@ EOF
     local nurl=http://127.0.0.1:$nport/$path
     wait_url "$nurl" "$npid"
 
-    local ours_etag nginx_etag
+    local ours_etag nginx_etag ref_etag=""
     ours_etag=$(etag_of "$url")
     nginx_etag=$(etag_of "$nurl")
     fact page_ours_304_status "$(status_with "$url" "$ours_etag")"
     fact page_nginx_304_status "$(status_with "$nurl" "$nginx_etag")"
-    run_wrk page-full-ours "$url"
+    if [[ -n $REF_URL ]]; then
+        ref_etag=$(etag_of "$REF_URL")
+        fact page_ref_304_status "$(status_with "$REF_URL" "$ref_etag")"
+    fi
+    wrk_rounds page-full "$url" "" "$REF_URL" ""
     run_wrk page-full-nginx "$nurl"
-    run_wrk page-304-ours "$url" "$ours_etag"
+    wrk_rounds page-304 "$url" "$ours_etag" "$REF_URL" "$ref_etag"
     run_wrk page-304-nginx "$nurl" "$nginx_etag"
 }
 
@@ -616,14 +840,31 @@ measure_sources() {
     url=http://127.0.0.1:$RAD_PORT/alice/book/
     fact sources_cards "$(find "$rdir/storage/collection-root/alice/book" -maxdepth 1 -name '*.vcf' | wc -l)"
     local add=("$BIN" sources add "$url" --username alice --password-command "echo secret" --database "$db")
+    local rdb ref_add=() ref_names=() ref_first=() ref_incremental=()
+    reference_for sources-first sources-incremental -- "sources add" "sources sync"
+    rdb=$(for_ref "$db")
+    if [[ -n $REF_ON ]]; then
+        ref_add=("$REF_BIN" sources add "$url" --username alice --password-command "echo secret" --database "$rdb")
+        ref_names=(ref-sources-first)
+        ref_first=(-- "${ref_add[@]}")
+    fi
 
     # First sync: `sources add` on a new database (discovery, then the whole book). The limit beside
-    # it: curl sending the sync-collection REPORT that returns every card, alternately with ours.
+    # it: curl sending the sync-collection REPORT that returns every card, alternately with ours
+    # (and the reference's, on a database of its own).
     $PY bench/peers/sync_report.py - source "$OUT/sources-all.xml"
-    $PY bench/peers/alternate.py "$OUT" "$MID_RUNS" sources-first sources-first-limit --prepare "rm -f $db $db-wal $db-shm" \
-        -- "${add[@]}" \
+    $PY bench/peers/alternate.py "$OUT" "$MID_RUNS" sources-first "${ref_names[@]}" sources-first-limit \
+        --prepare "rm -f $db $db-wal $db-shm $rdb $rdb-wal $rdb-shm" \
+        -- "${add[@]}" "${ref_first[@]}" \
         -- curl -sf -o /dev/null -u alice:secret -X REPORT -H 'Depth: 0' -H 'Content-Type: application/xml' \
         --data-binary "@$OUT/sources-all.xml" "$url"
+    if [[ -n $REF_ON ]]; then
+        # The reference's database for its incremental syncs.
+        rm -f "$rdb" "$rdb-wal" "$rdb-shm"
+        "${ref_add[@]}" >/dev/null
+        ref_names=(ref-sources-incremental)
+        ref_incremental=(-- "$REF_BIN" sources sync Book --database "$rdb")
+    fi
     rm -f "$db" "$db-wal" "$db-shm"
     before=$(our_requests "$rdir")
     "${add[@]}" --json >"$OUT/sources-first.json"
@@ -646,11 +887,13 @@ measure_sources() {
     # them, on the database of the first sync.
     card=$(find "$rdir/storage/collection-root/alice/book" -maxdepth 1 -name '*.vcf' -exec grep -l '^BDAY' {} + | sort | sed -n 1p)
     # The limit beside it: curl sending the same sync-collection REPORT (with address-data) from the
-    # token our database holds, alternately with ours; before each, one card changes on disk.
+    # token our database holds, alternately with ours (and the reference's); before each, one card
+    # changes on disk (the same card each time: each sync finds one card changed since its last).
     script "$OUT/sources-change.sh" "$PY bench/peers/sync_report.py '$db' source '$OUT/sources-report.xml'" \
         "$PY bench/peers/change_card.py '$card'"
-    $PY bench/peers/alternate.py "$OUT" "$RUNS" sources-incremental sources-incremental-limit --prepare "$OUT/sources-change.sh" \
-        -- "$BIN" sources sync Book --database "$db" \
+    $PY bench/peers/alternate.py "$OUT" "$RUNS" sources-incremental "${ref_names[@]}" sources-incremental-limit \
+        --prepare "$OUT/sources-change.sh" \
+        -- "$BIN" sources sync Book --database "$db" "${ref_incremental[@]}" \
         -- curl -sf -o /dev/null -u alice:secret -X REPORT -H 'Depth: 0' -H 'Content-Type: application/xml' \
         --data-binary "@$OUT/sources-report.xml" "$url"
     $PY bench/peers/change_card.py "$card"
@@ -701,9 +944,16 @@ script() {
     chmod +x "$file"
 }
 
+# ref_script FILE REF_FILE: the script FILE working on the reference's databases instead (for_ref).
+ref_script() {
+    { for_ref "$(<"$1")"; printf '\n'; } >"$2"
+    chmod +x "$2"
+}
+
 # publish_limit OURS LIMIT URL [CURL AUTH...]: `publish add URL` of the c100 database against curl
 # PUTting the same events ($OUT/publish-small/events) one after another, alternately, each from an
-# empty calendar at URL; with CURL AUTH (Radicale's alice) the target gets that user.
+# empty calendar at URL; with CURL AUTH (Radicale's alice) the target gets that user. When the
+# reference is on, its `publish add` (of its own database, ref-OURS) takes its turn too.
 publish_limit() {
     local ours=$1 limit=$2 url=$3 sdir=$OUT/publish-small sdb=$OUT/db/publish-small.sqlite file body
     shift 3
@@ -716,8 +966,16 @@ publish_limit() {
     script "$OUT/$ours-prepare.sh" "cp '$(db_for c100)' '$sdb'" "rm -f '$sdb-wal' '$sdb-shm'" \
         "curl -s -o /dev/null $* -X DELETE '$url'" \
         "curl -sf -o /dev/null $* -X MKCALENDAR -H 'Content-Type: application/xml' --data-binary $body '$url'"
-    $PY bench/peers/alternate.py "$OUT" "$MID_RUNS" "$ours" "$limit" --prepare "$OUT/$ours-prepare.sh" \
-        -- "$BIN" publish add "$url" "${user[@]}" --database "$sdb" \
+    # One preparation for both, or one each (the limit's is ours: it only empties the calendar).
+    local ref_names=() prepares=(--prepare "$OUT/$ours-prepare.sh") ref_add=()
+    if [[ -n $REF_ON ]]; then
+        ref_script "$OUT/$ours-prepare.sh" "$OUT/ref-$ours-prepare.sh"
+        ref_names=("ref-$ours")
+        prepares+=(--prepare "$OUT/ref-$ours-prepare.sh" --prepare "$OUT/$ours-prepare.sh")
+        ref_add=(-- "$REF_BIN" publish add "$url" "${user[@]}" --database "$(for_ref "$sdb")")
+    fi
+    $PY bench/peers/alternate.py "$OUT" "$MID_RUNS" "$ours" "${ref_names[@]}" "$limit" "${prepares[@]}" \
+        -- "$BIN" publish add "$url" "${user[@]}" --database "$sdb" "${ref_add[@]}" \
         -- curl -sf "$@" -H 'Expect:' -H 'If-None-Match: *' -H 'Content-Type: text/calendar; charset=utf-8' -K "$sdir/$limit.cfg"
     "$OUT/$ours-prepare.sh"
     "$BIN" publish add "$url" "${user[@]}" --database "$sdb" --json >"$OUT/$ours.json"
@@ -736,6 +994,7 @@ measure_publishlimit() {
     # would take hours. The same row against Xandikos when it is installed.
     gen c100 100
     local small sdir=$OUT/publish-small sdb=$OUT/db/publish-small.sqlite
+    reference_for publish-first-small publish-first-xandikos -- "publish add"
     small=$(db_for c100)
     rm -rf "$sdir"
     mkdir -p "$sdir"
@@ -762,6 +1021,16 @@ measure_publishlimit() {
     fi
 }
 
+# change_script FILE BIN DB: a script that changes one person of DB (BIN's): their reminder days
+# alternate between two values, so a publish after each run writes that person's events.
+change_script() {
+    local file=$1 bin=$2 db=$3 id
+    id=$("$bin" people --json --database "$db" | $PY -c 'import json,sys; print(next(p["id"] for p in json.load(sys.stdin) if p.get("birthday") and not p["excluded"] and not p["deceased"]))')
+    script "$file" \
+        "if [ -f '$file.flip' ]; then rm '$file.flip'; exec '$bin' remind '$id' --default --database '$db' >/dev/null; fi" \
+        "touch '$file.flip'; exec '$bin' remind '$id' --days 3,0 --database '$db' >/dev/null"
+}
+
 measure_publish() {
     need publish "publish add" "publish sync" "export" || return 0
     [[ -x /usr/bin/radicale ]] || { na publish "n/a (radicale is not installed: make deps-bench)"; return 0; }
@@ -771,10 +1040,16 @@ measure_publish() {
     # for the same reason the first publishes run once, without a warm-up.
     gen p1k "$CONTACTS_FOR_1K_PEOPLE"
     local people rdir=$OUT/radicale-publish db=$OUT/db/publish.sqlite url vurl before id
+    reference_for publish-first publish-unchanged publish-changed -- "publish add" "publish sync" remind people
     people=$(db_for p1k)
     start_radicale "$rdir"
     url=http://127.0.0.1:$RAD_PORT/alice/birthdays/
     local add=("$BIN" publish add "$url" --username alice --password-command "echo secret" --database "$db")
+    # The reference publishes its own database to a calendar of its own.
+    local rdb ref_url ref_add=()
+    rdb=$(for_ref "$db")
+    ref_url=http://127.0.0.1:$RAD_PORT/alice/birthdays-ref/
+    [[ -z $REF_ON ]] || ref_add=("$REF_BIN" publish add "$ref_url" --username alice --password-command "echo secret" --database "$rdb")
 
     # First publish: `publish add` of an empty calendar from a database with the people and no target.
     local body
@@ -782,7 +1057,16 @@ measure_publish() {
     script "$OUT/publish-prepare.sh" "cp '$people' '$db'" "rm -f '$db-wal' '$db-shm'" \
         "curl -s -o /dev/null -u alice:secret -X DELETE '$url'" \
         "curl -sf -o /dev/null -u alice:secret -X MKCALENDAR -H 'Content-Type: application/xml' --data-binary $body '$url'"
-    HF_WARMUP=0 hf publish-first 1 --prepare "$OUT/publish-prepare.sh" -- "${add[@]}"
+    if [[ -n $REF_ON ]]; then
+        script "$OUT/ref-publish-prepare.sh" "cp '$(for_ref "$people")' '$rdb'" "rm -f '$rdb-wal' '$rdb-shm'" \
+            "curl -s -o /dev/null -u alice:secret -X DELETE '$ref_url'" \
+            "curl -sf -o /dev/null -u alice:secret -X MKCALENDAR -H 'Content-Type: application/xml' --data-binary $body '$ref_url'"
+        # Its calendar stays as this left it, for its republishes below.
+        $PY bench/peers/alternate.py "$OUT" 1 publish-first ref-publish-first --warmup 0 \
+            --prepare "$OUT/publish-prepare.sh" --prepare "$OUT/ref-publish-prepare.sh" -- "${add[@]}" -- "${ref_add[@]}"
+    else
+        HF_WARMUP=0 hf publish-first 1 --prepare "$OUT/publish-prepare.sh" -- "${add[@]}"
+    fi
     cp "$people" "$db"
     rm -f "$db-wal" "$db-shm"
     mkcalendar "$url"
@@ -811,10 +1095,15 @@ measure_publish() {
     # Republish with nothing changed: one sync-collection REPORT from the token the target keeps.
     # The limit beside it: curl sending the same REPORT with that token (the server's own answer
     # to an empty delta), alternately with ours, after one publish that settles the token.
-    "$BIN" publish sync --database "$db" >/dev/null
+    each publish sync --database "$db" >/dev/null
     $PY bench/peers/sync_report.py "$db" publish "$OUT/publish-report.xml"
-    $PY bench/peers/alternate.py "$OUT" "$RUNS" publish-unchanged publish-unchanged-limit \
-        -- "$BIN" publish sync --database "$db" \
+    local ref_names=() ref_sync=()
+    if [[ -n $REF_ON ]]; then
+        ref_names=(ref-publish-unchanged)
+        ref_sync=(-- "$REF_BIN" publish sync --database "$rdb")
+    fi
+    $PY bench/peers/alternate.py "$OUT" "$RUNS" publish-unchanged "${ref_names[@]}" publish-unchanged-limit \
+        -- "$BIN" publish sync --database "$db" "${ref_sync[@]}" \
         -- curl -sf -o /dev/null -u alice:secret -X REPORT -H 'Depth: 0' -H 'Content-Type: application/xml' \
         --data-binary "@$OUT/publish-report.xml" "$url"
     before=$(our_requests "$rdir")
@@ -822,11 +1111,15 @@ measure_publish() {
     fact publish_unchanged_requests "$(($(our_requests "$rdir") - before))"
 
     # One changed person: their reminder days alternate between two values, so every run writes one event.
-    id=$("$BIN" people --json --database "$db" | $PY -c 'import json,sys; print(next(p["id"] for p in json.load(sys.stdin) if p.get("birthday") and not p["excluded"] and not p["deceased"]))')
-    script "$OUT/publish-change.sh" \
-        "if [ -f '$OUT/publish-flip' ]; then rm '$OUT/publish-flip'; exec '$BIN' remind '$id' --default --database '$db' >/dev/null; fi" \
-        "touch '$OUT/publish-flip'; exec '$BIN' remind '$id' --days 3,0 --database '$db' >/dev/null"
-    hf publish-changed "$RUNS" --prepare "$OUT/publish-change.sh" -- "$BIN" publish sync --database "$db"
+    change_script "$OUT/publish-change.sh" "$BIN" "$db"
+    if [[ -n $REF_ON ]]; then
+        change_script "$OUT/ref-publish-change.sh" "$REF_BIN" "$rdb"
+        $PY bench/peers/alternate.py "$OUT" "$RUNS" publish-changed ref-publish-changed \
+            --prepare "$OUT/publish-change.sh" --prepare "$OUT/ref-publish-change.sh" \
+            -- "$BIN" publish sync --database "$db" -- "$REF_BIN" publish sync --database "$rdb"
+    else
+        hf publish-changed "$RUNS" --prepare "$OUT/publish-change.sh" -- "$BIN" publish sync --database "$db"
+    fi
     "$OUT/publish-change.sh"
     before=$(our_requests "$rdir")
     "$BIN" publish sync --database "$db" --json >"$OUT/publish-changed.json"
@@ -834,6 +1127,7 @@ measure_publish() {
     fact publish_changed_put "$(json_first "$OUT/publish-changed.json" put)"
 }
 
+reference_build
 measure startup
 measure import
 measure vobject
