@@ -494,7 +494,7 @@ extension AppDatabase {
         }
 
         // Team rooms (issue 35, `birthdays announce`): a room's URL carries tokens, so it lives
-        // in a 0600 file beside the database (RoomSecrets) and `target` keeps its scheme only.
+        // in a 0600 file beside the database (ChannelSecrets) and `target` keeps its scheme only.
         // What each room sends goes through pendingNotification and the delivery ledger
         // (notificationId "announce:NAME", one row per room and day); how a room fares is
         // kept in channelState under the same name.
