@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 
 /// The address the feed is served on unless configured otherwise: loopback
 /// only, so the birthday list is not reachable from the network by default.
@@ -30,13 +31,15 @@ package enum FeedServerDefaults {
 ///   - maxConnections: the most connections open at once; by default the
 ///     descriptor limit less a reserve (``ConnectionLimiter`` says why and
 ///     what happens at the bound).
+///   - onServerRunning: called once the server listens (its port is bound).
 package func buildFeedApplication(
     source: some FeedSource,
     host: String = FeedServerDefaults.host,
     port: Int = FeedServerDefaults.port,
     logger: Logger,
     idleTimeout: Duration = FeedServerDefaults.idleTimeout,
-    maxConnections: Int? = nil
+    maxConnections: Int? = nil,
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let router = Router(context: FeedRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: AccessLogMiddleware())
@@ -57,6 +60,7 @@ package func buildFeedApplication(
             )
         },
         configuration: .init(address: .hostname(host, port: port), serverName: nil, availableConnectionsDelegate: limiter.delegate),
+        onServerRunning: onServerRunning,
         logger: logger
     )
 }

@@ -41,7 +41,8 @@ import Testing
         let database = try cli.write("a-file", "") + "/birthdays.sqlite"
         func subcommands(_ path: [String]) async throws -> [String] {
             let help = try await cli.run(path + ["--help"]).stdout
-            guard let start = help.range(of: "\nSUBCOMMANDS:\n") else { return [] }
+            // The root's commands stand under "CONTACTS SUBCOMMANDS:" and the other groups' headings.
+            guard let start = help.range(of: "SUBCOMMANDS:\n") else { return [] }
             return help[start.upperBound...].split(separator: "\n").prefix { !$0.hasPrefix("  See") }.compactMap { line in
                 guard line.hasPrefix("  "), line.dropFirst(2).first?.isLetter == true else { return nil }
                 return line.dropFirst(2).split(separator: " ").first.map(String.init)

@@ -49,7 +49,6 @@ extension BirthdaysCommand {
             defer { withExtendedLifetime(record) {} }
             // Where the page is, without its token (a secret: never logged).
             let address = FeedURLs(token: "<token>", host: FeedURLs.subscriberHost(host), port: port)
-            logger.info("the page for the year is \(address.page), the feed \(address.http); birthdays feed url prints them with the token")
             let app = buildFeedApplication(
                 source: DatabaseFeedSource(
                     database: context.database,
@@ -60,7 +59,11 @@ extension BirthdaysCommand {
                 ),
                 host: host,
                 port: port,
-                logger: logger
+                logger: logger,
+                // Said once the port is ours: a port in use is then only its own one line.
+                onServerRunning: { _ in
+                    logger.info("the page for the year is \(address.page), the feed \(address.http); birthdays feed url prints them with the token")
+                }
             )
             do {
                 try await app.runService()
