@@ -604,6 +604,81 @@ extension AppDatabase {
             try db.rename(table: "contactPointCompact", to: "contactPoint")
         }
 
+        // Issue 42: imports and syncs update a person's row in place (INSERT … ON CONFLICT DO
+        // UPDATE) instead of deleting and inserting it, so the tables that name a person can
+        // refer to them at last. SQLite adds a reference only by making the table again (create
+        // the new one, copy, drop, rename: https://www.sqlite.org/lang_altertable.html#otheralter;
+        // the migrator runs this with foreign keys off and checks them all before it commits).
+        // The rows of people who are gone go first: a room's exclusion and who-brought-whom mean
+        // nothing without their person (CASCADE); an answer is history, and only forgets whom it
+        // was added to (SET NULL). `sourceGroupMember.personId` gets no reference: a group card
+        // may list someone its source has not brought (yet), and counts them only once it has.
+        migrator.registerMigration("v29-person-references") { db in
+            try db.execute(sql: "DELETE FROM announceExclusion WHERE personId NOT IN (SELECT id FROM person)")
+            try db.create(table: "announceExclusionNew") { t in
+                t.column("room", .text).notNull().references("announceRoom", onDelete: .cascade)
+                t.column("personId", .text).notNull().references("person", onDelete: .cascade)
+                t.primaryKey(["room", "personId"])
+            }
+            try db.execute(sql: "INSERT INTO announceExclusionNew (room, personId) SELECT room, personId FROM announceExclusion")
+            try db.drop(table: "announceExclusion")
+            try db.rename(table: "announceExclusionNew", to: "announceExclusion")
+            // A person's delete finds their rows by it (the key leads with the room).
+            try db.create(index: "announceExclusion_person", on: "announceExclusion", columns: ["personId"])
+
+            try db.execute(sql: "DELETE FROM sourcePerson WHERE personId NOT IN (SELECT id FROM person)")
+            try db.create(table: "sourcePersonNew") { t in
+                t.column("sourceId", .integer).notNull().references("source", onDelete: .cascade)
+                t.column("href", .text).notNull()
+                t.column("personId", .text).notNull().references("person", onDelete: .cascade)
+                t.column("fingerprint", .text).notNull()
+                t.primaryKey(["sourceId", "href", "personId"])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO sourcePersonNew (sourceId, href, personId, fingerprint)
+                    SELECT sourceId, href, personId, fingerprint FROM sourcePerson ORDER BY sourceId, href, personId
+                    """
+            )
+            try db.drop(table: "sourcePerson")
+            try db.rename(table: "sourcePersonNew", to: "sourcePerson")
+            try db.create(index: "sourcePerson_personId", on: "sourcePerson", columns: ["personId"])
+
+            try db.execute(sql: "UPDATE inviteAnswer SET personId = NULL WHERE personId NOT IN (SELECT id FROM person)")
+            try db.create(table: "inviteAnswerNew") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("invitationId", .integer).references("invitation", onDelete: .setNull)
+                t.column("invitationName", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("month", .integer).notNull()
+                t.column("day", .integer).notNull()
+                t.column("year", .integer)
+                t.column("arrivedAt", .double).notNull()
+                // "waiting" | "accepted" | "rejected"
+                t.column("state", .text).notNull()
+                // The person it was added to, once accepted; NULL again when that person is gone.
+                t.column("personId", .text).references("person", onDelete: .setNull)
+                t.column("groupName", .text)
+                t.column("decidedAt", .double)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO inviteAnswerNew (id, invitationId, invitationName, name, month, day, year, arrivedAt, state, personId, groupName, decidedAt)
+                    SELECT id, invitationId, invitationName, name, month, day, year, arrivedAt, state, personId, groupName, decidedAt FROM inviteAnswer
+                    """
+            )
+            // The next answer's id stays what it was (a removed last answer's id is not given again:
+            // an accepted answer names its person `invited-ID`).
+            try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'inviteAnswerNew'")
+            try db.execute(
+                sql: "INSERT INTO sqlite_sequence (name, seq) SELECT 'inviteAnswerNew', seq FROM sqlite_sequence WHERE name = 'inviteAnswer'"
+            )
+            try db.drop(table: "inviteAnswer")
+            try db.rename(table: "inviteAnswerNew", to: "inviteAnswer")
+            try db.create(index: "inviteAnswer_state", on: "inviteAnswer", columns: ["state"])
+            try db.create(index: "inviteAnswer_person", on: "inviteAnswer", columns: ["personId"])
+        }
+
         return migrator
     }
 }

@@ -4,9 +4,10 @@ import GRDB
 /// A row of the `calendarDate` table (migration `v6-calendar-dates`): one
 /// person's birthday or anniversary in a calendar other than the Gregorian
 /// one, as the contact gives it. At most one per person, kind and calendar;
-/// the row goes with its person (`ON DELETE CASCADE`), also when the
-/// person's row is replaced (`INSERT OR REPLACE` deletes it first: see
-/// ``PersonRecord/upsert(_:)``). Its SQL is here and nowhere else.
+/// the row goes with its person (`ON DELETE CASCADE`) and is rewritten
+/// whenever an import or a sync writes the person (``replace(personID:with:_:)``;
+/// the person's row itself is updated in place: ``PersonRecord/upsert(_:)``).
+/// Its SQL is here and nowhere else.
 struct CalendarDateRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "calendarDate"
 

@@ -4,9 +4,9 @@ import GRDB
 /// A row of the `contactPoint` table (migration `v13-contact-points`): one
 /// way to reach a person (``ContactPoint``), at its place in the person's
 /// order. The rows follow the card: they are replaced whenever the person's
-/// row is written, and go with the person (`ON DELETE CASCADE`, also when
-/// the row is replaced: see ``PersonRecord/upsert(_:)``). Its SQL is here
-/// and nowhere else.
+/// row is written (see ``PersonRecord/write(_:createdAt:updatedAt:imported:isNew:_:)``),
+/// and go with the person (`ON DELETE CASCADE`). Its SQL is here and
+/// nowhere else.
 struct ContactPointRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "contactPoint"
 

@@ -3,9 +3,8 @@ import GRDB
 
 /// The `personGroup` table (migration `v14-groups`): the groups a person's
 /// card puts them in (``Person/groups``). The rows go with their person
-/// (`ON DELETE CASCADE`), also when the person's row is replaced, so they
-/// are written after it (``replace(personID:with:_:)``), as the dates in
-/// other calendars are. Its SQL, and that of `sourceGroupMember`, is here
+/// (`ON DELETE CASCADE`) and are written after it (``replace(personID:with:_:)``),
+/// as the dates in other calendars are. Its SQL, and that of `sourceGroupMember`, is here
 /// and nowhere else.
 enum PersonGroupRecord {
     /// Replaces the card's groups of one person with `names`, and keeps the

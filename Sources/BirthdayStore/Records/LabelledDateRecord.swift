@@ -3,9 +3,10 @@ import GRDB
 
 /// A row of the `labelledDate` table (migration `v19-labelled-dates`): one
 /// date a person's card keeps under a label of its own (``LabelledDate``).
-/// The rows go with their person (`ON DELETE CASCADE`), also when the
-/// person's row is replaced (see ``PersonRecord/upsert(_:)``). Its SQL is
-/// here and nowhere else.
+/// The rows go with their person (`ON DELETE CASCADE`) and are rewritten
+/// whenever an import or a sync writes the person (see
+/// ``PersonRecord/write(_:createdAt:updatedAt:imported:isNew:_:)``). Its SQL
+/// is here and nowhere else.
 struct LabelledDateRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "labelledDate"
 

@@ -45,6 +45,8 @@ struct PersonRecord: Codable, FetchableRecord, PersistableRecord {
     var cardZone: String?
     /// ``Person/zoneChoice`` (``ZoneChoice/storedValue``: a zone or `local`); only `birthdays zone` sets it.
     var zoneChoice: String?
+    /// ``Person/calendarFilled`` (``calendarFilledColumn(_:)``); read apart (``calendarFilledByPerson(_:)``).
+    var calendarFilled: String?
 
     enum Columns {
         static let id = Column(CodingKeys.id)
@@ -95,6 +97,7 @@ extension PersonRecord {
         weekend = person.weekend?.rawValue
         cardZone = person.cardZone?.storedValue
         zoneChoice = person.zoneChoice?.storedValue
+        calendarFilled = PersonRecord.calendarFilledColumn(person.calendarFilled)
     }
 
     var person: Person {
@@ -279,25 +282,40 @@ extension Person {
 }
 
 extension PersonRecord {
+    /// The columns the record owns, in the order ``upsert(_:)`` binds them:
+    /// what the card says and what ``ContactMerge`` kept of the stored row
+    /// (the user's choices included). Every other column of `person` (the
+    /// user's `note`) is no import's or sync's to write.
     static let columnList = """
         id, name, namePrefix, givenName, additionalName, familyName, nameSuffix, sourceFile, sourceIndex, sourceLine,
         birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
         invalidDates, fingerprint, excluded, createdAt, updatedAt,
-        nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported, channels, weekend, cardZone, zoneChoice
+        nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported, channels, weekend, cardZone, zoneChoice, calendarFilled
         """
 
-    /// Inserts or replaces the row through one cached statement: the import's
-    /// hot path (GRDB's Codable persistence costs several times more per row).
+    /// `INSERT … ON CONFLICT(id) DO UPDATE SET col = excluded.col` for every
+    /// column of ``columnList`` but the key and `createdAt` (when the person was
+    /// first stored), as GRDB's `upsert` writes a record.
+    static let upsertSQL: String = {
+        let columns = columnList.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let updated = columns.filter { $0 != "id" && $0 != "createdAt" }.map { "\"\($0)\" = excluded.\"\($0)\"" }
+        return """
+            INSERT INTO person (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))
+            ON CONFLICT(id) DO UPDATE SET \(updated.joined(separator: ", "))
+            """
+    }()
+
+    /// Inserts the row, or updates the record's columns of the stored one in
+    /// place, through one cached statement: the import's hot path (GRDB's
+    /// Codable persistence costs several times more per row).
     ///
-    /// Replacing a row deletes it first, and the delete cascades: the
-    /// person's `calendarDate` and `contactPoint` rows go with it. Write them again after this
-    /// (``CalendarDateRecord/replace(personID:with:_:)``, ``ContactPointRecord/replace(personID:with:_:)``), as the import does;
-    /// to change a column of an existing person, use an `UPDATE`.
+    /// The row is never deleted: the person's child rows (`calendarDate`,
+    /// `labelledDate`, `contactPoint`, `personGroup`), the rows that refer to
+    /// them (`sourcePerson`, `announceExclusion`, `inviteAnswer`) and the
+    /// columns the record does not own (`note`) stay as they are. Rewrite the
+    /// child rows after this when they changed, as ``write(_:createdAt:updatedAt:imported:isNew:_:)`` does.
     func upsert(_ db: Database) throws {
-        let statement = try RowStatement(
-            db,
-            sql: "INSERT OR REPLACE INTO person (\(PersonRecord.columnList)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-        )
+        let statement = try RowStatement(db, sql: PersonRecord.upsertSQL)
         // In columnList's order.
         try statement.execute { row in
             row.text(id)
@@ -331,6 +349,7 @@ extension PersonRecord {
             row.text(weekend)
             row.text(cardZone)
             row.text(zoneChoice)
+            row.text(calendarFilled)
         }
     }
 }
@@ -729,17 +748,9 @@ extension PersonRecord {
     ///   - isNew: no row of theirs was stored: child rows are only added
     ///     (none to replace), and only when there are any.
     static func write(_ person: Person, createdAt: Double, updatedAt: Double, imported: Bool, isNew: Bool, _ db: Database) throws {
-        // The user's note is no column of the record: replacing the row must not lose it.
-        let note = isNew ? nil : try String.fetchOne(db, sql: "SELECT note FROM person WHERE id = ?", arguments: [person.id])
         try PersonRecord(person, createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(db)
-        if let note { try db.execute(sql: "UPDATE person SET note = ? WHERE id = ?", arguments: [note, person.id]) }
-        if !person.calendarFilled.isEmpty { try setCalendarFilled(person, db) }
-        if isNew {
-            try writeChildren(of: person, isNew: true, db)
-            return
-        }
-        // After the row: replacing a person's row may take their dates with it (the foreign key's cascade).
-        try writeChildren(of: person, isNew: false, db)
+        // After the row: a new person's child rows refer to it.
+        try writeChildren(of: person, isNew: isNew, db)
     }
 
     /// Writes people none of whom is stored yet (an import's new people):
@@ -754,7 +765,6 @@ extension PersonRecord {
         var children: [(key: UInt64, id: String, index: Int)] = []
         for index in indices {
             try PersonRecord(people[index], createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(db)
-            if !people[index].calendarFilled.isEmpty { try setCalendarFilled(people[index], db) }
             if people[index].hasChildRows { children.append((sortKey(people[index].id), people[index].id, index)) }
         }
         // Ids are ASCII (``PersonID``): Swift orders them by their bytes, as SQLite's BINARY collation does;
@@ -772,10 +782,6 @@ extension PersonRecord {
             taken += 1
         }
         return taken == 8 ? key : key << (8 * UInt64(8 - taken))
-    }
-
-    private static func setCalendarFilled(_ person: Person, _ db: Database) throws {
-        try db.execute(sql: "UPDATE person SET calendarFilled = ? WHERE id = ?", arguments: [calendarFilledColumn(person.calendarFilled), person.id])
     }
 
     /// The person's dates in other calendars, labelled dates, contact points

@@ -27,9 +27,11 @@ extension SourceItemRecord {
         return items
     }
 
-    /// Records `href` with `etag` (inserting or replacing).
+    /// Records `href` with `etag` (a new row, or the stored one's tag updated in place).
     static func save(sourceId: Int64, href: String, etag: String, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO sourceItem (sourceId, href, etag) VALUES (?, ?, ?)")
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO sourceItem (sourceId, href, etag) VALUES (?, ?, ?) ON CONFLICT(sourceId, href) DO UPDATE SET etag = excluded.etag"
+        )
         try statement.execute(arguments: [sourceId, href, etag])
     }
 

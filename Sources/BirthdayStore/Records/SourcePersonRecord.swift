@@ -4,7 +4,8 @@ import GRDB
 /// A row of the `sourcePerson` table: the source `sourceId` has the person
 /// `personId` on its item `href`, and as that item has them the person's
 /// fingerprint is `fingerprint` (so an unchanged card is told from an edit
-/// without touching the person).
+/// without touching the person). The row goes with its person and with
+/// its source (`ON DELETE CASCADE`, migration `v29-person-references`).
 struct SourcePersonRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "sourcePerson"
 
@@ -30,9 +31,14 @@ extension SourcePersonRecord {
         return byHref
     }
 
+    /// Records that `href` brings the person `personId`, who must be stored
+    /// (the row refers to them, and goes with them); a row already kept gets the new fingerprint.
     static func insert(sourceId: Int64, href: String, personId: String, fingerprint: String, _ db: Database) throws {
         let statement = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO sourcePerson (sourceId, href, personId, fingerprint) VALUES (?, ?, ?, ?)"
+            sql: """
+                INSERT INTO sourcePerson (sourceId, href, personId, fingerprint) VALUES (?, ?, ?, ?)
+                ON CONFLICT(sourceId, href, personId) DO UPDATE SET fingerprint = excluded.fingerprint
+                """
         )
         try statement.execute(arguments: [sourceId, href, personId, fingerprint])
     }

@@ -376,10 +376,6 @@ package struct SourceSync: Sendable {
             {
                 groupsChanged = true
             }
-            if known { try SourcePersonRecord.deleteItem(sourceId: sourceID, href: href, db) }
-            for (person, print) in zip(parsed[index].people, prints[index]) {
-                try SourcePersonRecord.insert(sourceId: sourceID, href: href, personId: person.id, fingerprint: print, db)
-            }
         }
 
         // The people. Those the store does not have yet are written together
@@ -419,6 +415,14 @@ package struct SourceSync: Sendable {
         if !newPeople.isEmpty {
             let byID = newPeople.indices.sorted { newPeople[$0].id < newPeople[$1].id }
             try PersonRecord.insertNew(newPeople, at: byID, createdAt: timestamp, updatedAt: timestamp, imported: false, db)
+        }
+        // Who brought whom, after the people: each row refers to its person (migration `v29-person-references`).
+        for href in order {
+            guard let index = latest[href], parsed[index].readable else { continue }
+            if storedItems[href] != nil || before[href] != nil { try SourcePersonRecord.deleteItem(sourceId: sourceID, href: href, db) }
+            for (person, print) in zip(parsed[index].people, prints[index]) {
+                try SourcePersonRecord.insert(sourceId: sourceID, href: href, personId: person.id, fingerprint: print, db)
+            }
         }
         if !leaving.isEmpty {
             let candidates = leaving.sorted()
