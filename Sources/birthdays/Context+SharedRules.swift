@@ -54,6 +54,16 @@ extension Context {
         return try Self.choose(typed, in: names, kind: "group", list: "birthdays groups")
     }
 
+    /// The group `typed` names for `invite --group`, whose answers may
+    /// start a group: one that exists (as ``group(named:)`` finds it), else
+    /// `typed` itself as a new group when it is near no group's name ; a name near one is a typing mistake, a usage error with
+    /// the nearest names.
+    func groupOrNew(named typed: String) async throws -> (name: String, new: Bool) {
+        let names = try await database.groups().map(\.name)
+        if NameChoice.match(typed, in: names) == nil, NameChoice.suggestions(for: typed, in: names).isEmpty { return (typed, true) }
+        return (try Self.choose(typed, in: names, kind: "group", list: "birthdays groups"), false)
+    }
+
     private static func choose(_ typed: String, in names: [String], kind: String, list: String) throws -> String {
         if let found = NameChoice.match(typed, in: names) { return found }
         let head = "no \(kind) is called '\(SafeText.line(typed))'"

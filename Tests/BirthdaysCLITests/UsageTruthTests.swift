@@ -122,6 +122,22 @@ extension UsageTruthTests {
         #expect(try await cli.run(Array(arguments.dropLast()) + ["work"]).status == 0)
     }
 
+    /// `invite --group` with a name near no group's starts a group (the
+    /// invitation collects a new club's birthdays): the link is made, a
+    /// note says the group is new, and `invite list` names it. A name near
+    /// one is the typo above.
+    @Test func anInvitationMayStartAGroupWhoseNameIsNearNone() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob\r\nFN:Bob\r\nBDAY:1980-05-01\r\nCATEGORIES:Work\r\nEND:VCARD\r\n"
+        #expect(try await cli.run("import", try cli.write("cards.vcf", card)).status == 0)
+        let made = try await cli.run("invite", "Club", "--group", "Book club")
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("/invite/"), "\(made.stdout)")
+        #expect(made.stderr.contains("no group is called 'Book club' yet; the first answer accepted starts it"), "\(made.stderr)")
+        #expect(try await cli.run("invite", "list", "--json").stdout.contains("\"Book club\""))
+    }
+
     /// `settings set name-days fi`: no list has the code, which only the
     /// database can tell (a list of your own may have it); still one line
     /// naming what is allowed and exit 64, as for any value refused.

@@ -70,14 +70,15 @@ extension BirthdaysCommand.Invite {
         func run() async throws {
             let context = try Context(global)
             guard let name = Share.validName(name) else { return }
-            // A group nobody is in is a typing mistake, told as every command tells it; nothing is made.
-            var group: String?
-            if let typed = self.group.flatMap(Share.validName) { group = try await context.group(named: typed) }
+            // A name near a group's is a typing mistake, told as every command tells it, and nothing is made;
+            // a name near none starts a group with the first answer accepted.
+            var group: (name: String, new: Bool)?
+            if let typed = self.group.flatMap(Share.validName) { group = try await context.groupOrNew(named: typed) }
             let lasts = expires.flatMap(Invitation.duration) ?? Invitation.defaultDuration
             let invitation = Invitation(
                 id: 0,
                 name: name,
-                group: group,
+                group: group?.name,
                 usesAllowed: uses,
                 expiresAt: context.now.addingTimeInterval(lasts),
                 note: Invitation.cleanNote(note),
@@ -91,6 +92,9 @@ extension BirthdaysCommand.Invite {
             let expiry = made.expiresAt.map { ISOInstant.format($0, in: zone) } ?? "never"
             let uses = made.usesAllowed.map { "\($0) \($0 == 1 ? "answer" : "answers")" } ?? "any number of answers"
             try output("Invitation \(SafeText.quoted(made.name)) made: \(uses) until \(expiry). Its link (shown once):")
+            if let group, group.new {
+                printError("Note: no group is called '\(SafeText.line(group.name))' yet; the first answer accepted starts it.")
+            }
             try output(try await address.inviteLink(for: token, name: made.name, context: context))
         }
     }
