@@ -8,8 +8,9 @@ import NIOCore
 ///
 /// ## Rules
 /// - The page has the year page's headers (``FeedController/pageSecurityHeaders``:
-///   no script, `form-action 'self'`, no referrer, so the token never leaves
-///   in a `Referer`) and `Cache-Control: no-store` (each form has its own nonce).
+///   no script, `form-action 'self'`) but `Referrer-Policy: same-origin` (the
+///   token never leaves in a `Referer` for another origin, and the form's own
+///   POST carries its real `Origin`), and `Cache-Control: no-store` (each form has its own nonce).
 /// - A `POST` is decided before its body is read: a `Content-Length` over
 ///   ``InviteForm/maxBodyBytes`` is 413 (``RequestGuardMiddleware`` answers it
 ///   and closes the connection), one sent by another site's page 403
@@ -102,6 +103,9 @@ struct InvitationController<Source: FeedSource>: Sendable {
         var headers = FeedController<Source>.pageSecurityHeaders
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
+        // Not `no-referrer`: with it a browser sends `Origin: null` with the form's own POST (Fetch, "serializing a
+        // request origin"), which ``InviteOrigin`` cannot tell from another site's. The token still never leaves for another origin.
+        headers[InviteFields.referrerPolicy] = "same-origin"
         return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
     }
 
@@ -132,4 +136,5 @@ enum InviteFields {
     static let xForwardedHost = HTTPField.Name("X-Forwarded-Host")!
     static let forwarded = HTTPField.Name("Forwarded")!
     static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 }

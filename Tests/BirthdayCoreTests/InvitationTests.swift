@@ -116,6 +116,7 @@ import Testing
             (nil, "cross-site", true),
             (nil, "same-site", true),
             ("https://birthdays.example.org", "cross-site", true),
+            ("null", "same-origin", false),
         ] as [(String?, String?, Bool)]
     )
     func anAnswerFromAnotherSiteIsForeign(origin: String?, fetchSite: String?, foreign: Bool) {

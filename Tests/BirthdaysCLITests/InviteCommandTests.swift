@@ -114,7 +114,7 @@ import Testing
         #expect(form.fields["content-security-policy"]?.contains("form-action 'self'") == true)
         #expect(form.fields["content-security-policy"]?.contains("default-src 'none'") == true)
         #expect(form.fields["cache-control"] == "no-store")
-        #expect(form.fields["referrer-policy"] == "no-referrer")
+        #expect(form.fields["referrer-policy"] == "same-origin", "no Referer for another origin, and a real Origin on the form's own POST")
         #expect(form.body.contains("Only the person who sent you this link will see what you enter here."), "the default sentence")
         #expect(form.body.contains("<form method=\"post\""))
         #expect(!form.body.contains("<script"))

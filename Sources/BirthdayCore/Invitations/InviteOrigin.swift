@@ -5,10 +5,10 @@ import Foundation
 /// could make its visitors' browsers send from many addresses).
 ///
 /// ## Rules
-/// - `Sec-Fetch-Site: cross-site` or `same-site` is foreign: the browser
-///   says the page that posted is not the form's own origin (`same-origin`
-///   and `none`, a typed address, are not).
-/// - An `Origin` is foreign unless its host and port are those the request
+/// - `Sec-Fetch-Site`, which only a browser sets, decides when it is there:
+///   `cross-site` or `same-site` is foreign (the page that posted is not the
+///   form's own origin), `same-origin` and `none` (a typed address) are not.
+/// - Else an `Origin` is foreign unless its host and port are those the request
 ///   was sent to: its `Host`, or, from the trusted proxy, the host the proxy
 ///   names (`X-Forwarded-Host`, `Forwarded: host=`); `Origin: null` (a
 ///   sandboxed or privacy-sensitive context) is foreign too. The scheme is
@@ -23,7 +23,9 @@ public enum InviteOrigin {
     ///   - fetchSite: its `Sec-Fetch-Site` field, if any.
     ///   - hosts: the authorities (`host[:port]`) the request was sent to.
     public static func isForeign(origin: String?, fetchSite: String?, hosts: [String]) -> Bool {
-        if let fetchSite, ["cross-site", "same-site"].contains(fetchSite.trimmingWhitespace().lowercased()) { return true }
+        if let fetchSite {
+            return fetchSite.trimmingWhitespace().lowercased() != "same-origin" && fetchSite.trimmingWhitespace().lowercased() != "none"
+        }
         guard let origin = origin?.trimmingWhitespace() else { return false }
         guard let authority = authority(ofOrigin: origin) else { return true }
         return !hosts.contains { normalized($0) == authority }
