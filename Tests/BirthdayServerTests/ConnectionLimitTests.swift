@@ -70,7 +70,8 @@ import Glibc
     /// (before the fix it counted as busy, and a few hundred slow answers
     /// held every place: `/healthz` and the owner's page timed out).
     @Test func aConnectionStillSendingItsBodyIsTheFirstClosedToMakeRoom() async throws {
-        try await withBoundedServer(try TestFeedSource(), maxConnections: 3) { port in
+        let source = try AdmitCountingSource()
+        try await withBoundedServer(source, maxConnections: 3) { port in
             var idle: [IdleSocket] = []
             for _ in 0..<2 {
                 let socket = try IdleSocket(port: port)
@@ -81,6 +82,8 @@ import Glibc
             // The youngest connection, sending its body a byte at a time.
             let slow = try IdleSocket(port: port)
             try await slow.send(Self.slowAnswerHead + "n")
+            // Its head has been read (the route asks the limit) before the newcomer comes.
+            try await eventually("the slow answer's head read") { source.admitted.withLock { $0 } > 0 }
             let answer = try await RawHTTP.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 200 "))
             #expect(try await slow.waitForClose(), "the connection still sending its body made room")
@@ -199,6 +202,24 @@ private final class ServerFailure: Sendable {
 private func listeningPort(_ line: String) -> Int? {
     guard let range = line.range(of: "listening on 127.0.0.1:") else { return nil }
     return Int(line[range.upperBound...].prefix { $0.isNumber })
+}
+
+/// A feed source that counts the invitation answers the route asked the
+/// per-address limit about: one more once a `POST`'s head has been read.
+final class AdmitCountingSource: FeedSource {
+    let inner: TestFeedSource
+    let admitted = Mutex(0)
+
+    init() throws { inner = try TestFeedSource() }
+
+    func revision() async throws -> Int64 { try await inner.revision() }
+    func feed() async throws -> FeedSnapshot { try await inner.feed() }
+    func token() async throws -> String { await inner.token() }
+
+    func admitInviteAnswer(from address: String) -> Bool {
+        admitted.withLock { $0 += 1 }
+        return true
+    }
 }
 
 /// A source whose feed waits until ``open()``: its requests stay busy.
