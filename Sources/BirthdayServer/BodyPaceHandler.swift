@@ -70,7 +70,8 @@ final class BodyPaceHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let request):
             stop()
-            if request.method == .post {
+            // Only a body the server reads: any other is dropped and its request refused at once.
+            if ConnectionCloseHandler.readsBody(request) {
                 receiving = (ContinuousClock.now, 0)
                 schedule(context: context, in: pace.nextCheck(after: .zero))
             }
