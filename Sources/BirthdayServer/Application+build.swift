@@ -2,6 +2,8 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
+import UnixSignals
 
 /// The address the feed is served on unless configured otherwise: loopback
 /// only, so the birthday list is not reachable from the network by default.
@@ -10,6 +12,19 @@ package enum FeedServerDefaults {
     package static let port = 8484
     /// How long a connection may send nothing (or only part of a request head) before it is closed.
     package static let idleTimeout = Duration.seconds(30)
+    /// How long SIGTERM waits for requests in progress before it cancels them.
+    package static let shutdownGrace = Duration.seconds(3)
+}
+
+/// Runs a feed server built by ``buildFeedApplication(source:host:port:logger:idleTimeout:bodyPace:maxConnections:onServerRunning:)``
+/// until SIGTERM or SIGINT: it stops accepting, closes idle connections and
+/// those still sending a body (``BodyPaceHandler``), and gives the requests
+/// in progress ``FeedServerDefaults/shutdownGrace`` before cancelling them,
+/// so the server ends within seconds whatever its clients hold open.
+package func runFeedServer(_ app: some ApplicationProtocol, logger: Logger) async throws {
+    var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    configuration.maximumGracefulShutdownDuration = FeedServerDefaults.shutdownGrace
+    try await ServiceGroup(configuration: configuration).run()
 }
 
 /// Builds the feed server: `GET`/`HEAD /calendar/<token>.ics`, its JSON
@@ -28,6 +43,8 @@ package enum FeedServerDefaults {
 ///     names or bodies) and Hummingbird's server messages.
 ///   - idleTimeout: how long an idle or slow connection is kept; a request
 ///     head that does not arrive completely within it is dropped.
+///   - bodyPace: how fast a request body (an invitation's answer) must
+///     arrive; a slower one has its connection closed.
 ///   - maxConnections: the most connections open at once; by default the
 ///     descriptor limit less a reserve (``ConnectionLimiter`` says why and
 ///     what happens at the bound).
@@ -38,6 +55,7 @@ package func buildFeedApplication(
     port: Int = FeedServerDefaults.port,
     logger: Logger,
     idleTimeout: Duration = FeedServerDefaults.idleTimeout,
+    bodyPace: BodyPace = BodyPace(),
     maxConnections: Int? = nil,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
@@ -54,6 +72,7 @@ package func buildFeedApplication(
             FeedHTTP1Channel(
                 responder: responder,
                 idleTimeout: idleTimeout,
+                bodyPace: bodyPace,
                 validators: { controller.freshValidators($0) },
                 limiter: limiter,
                 logger: logger

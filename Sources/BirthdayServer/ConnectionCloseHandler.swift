@@ -36,13 +36,18 @@ final class ConnectionCloseHandler: ChannelDuplexHandler, RemovableChannelHandle
         switch unwrapInboundIn(data) {
         case .head(let request):
             requestsSayingClose.append(Self.saysClose(request.headerFields))
-            passesBody = request.method == .post && (request.path?.hasPrefix("/invite/") ?? false)
+            passesBody = Self.readsBody(request)
         case .body:
             guard passesBody else { return }
         case .end:
             passesBody = false
         }
         context.fireChannelRead(data)
+    }
+
+    /// Whether the server reads `request`'s body: a POST to an invitation's address.
+    static func readsBody(_ request: HTTPRequest) -> Bool {
+        request.method == .post && (request.path?.hasPrefix("/invite/") ?? false)
     }
 
     /// Whether `Connection` holds the `close` option (any case, in a list too).

@@ -27,8 +27,15 @@ import Synchronization
 ///   connection is idle from the moment it is set up, and again once a
 ///   response has been written, until the next request head has arrived
 ///   complete; a client that trickles a request head counts as idle.
-///   Connections with a request in progress are never dropped; when every
-///   connection is busy, the next one to finish its response makes room.
+/// - A connection whose request head has arrived but whose body has not
+///   (a form's answer still being sent) is in the client's hands, not the
+///   server's: it is the first to be closed to make room, before any idle
+///   one (the one that started its body the longest ago first). A slow
+///   client that sends its body a byte at a time cannot hold a place, and
+///   ``BodyPaceHandler`` ends it anyway once the body is too slow.
+///   Connections with a request in progress (its body read, its response
+///   not yet written) are never dropped; when every connection is busy, the
+///   next one to finish its response makes room.
 final class ConnectionLimiter: Sendable {
     /// The most connections kept at once.
     let bound: Int
@@ -71,7 +78,10 @@ final class ConnectionLimiter: Sendable {
 
     private struct Connection {
         let channel: any Channel
+        /// Its request has been read whole and its response is not written yet.
         var busy = false
+        /// Its request head has arrived and its body has not (the order it began in, by ``State/nextMark``).
+        var receivingSince: UInt64?
         var mark: UInt64
     }
 
@@ -123,12 +133,24 @@ final class ConnectionLimiter: Sendable {
     /// The connection idle the longest (other than those in `except`), now
     /// marked as being evicted; `nil` when every other connection is busy.
     private static func evictOldestIdle(_ state: inout State, except: Set<ObjectIdentifier>) -> (any Channel)? {
+        // A connection still sending its body goes first: the one that began the longest ago.
+        var oldest: (id: ObjectIdentifier, since: UInt64)?
+        for (id, connection) in state.connections {
+            guard let since = connection.receivingSince, !except.contains(id), !state.evicting.contains(id) else { continue }
+            if oldest.map({ since < $0.since }) ?? true { oldest = (id, since) }
+        }
+        if let oldest, let connection = state.connections[oldest.id] {
+            state.evicting.insert(oldest.id)
+            return connection.channel
+        }
         var skipped: [(id: ObjectIdentifier, mark: UInt64)] = []
         defer {
             for entry in skipped.reversed() { state.idleOrder.prepend(entry) }
         }
         while let (id, mark) = state.idleOrder.popFirst() {
-            guard let connection = state.connections[id], !connection.busy, connection.mark == mark else { continue }
+            guard let connection = state.connections[id], !connection.busy, connection.receivingSince == nil, connection.mark == mark else {
+                continue
+            }
             if except.contains(id) {
                 skipped.append((id, mark))
                 continue
@@ -166,9 +188,27 @@ final class ConnectionLimiter: Sendable {
         }
     }
 
-    /// A complete request head has arrived.
+    /// A complete request head has arrived: the connection is receiving its
+    /// body (in the client's hands) until ``requestRead(_:)``.
     func requestStarted(_ channel: any Channel) {
-        state.withLock { $0.connections[ObjectIdentifier(channel)]?.busy = true }
+        state.withLock { state in
+            let mark = state.nextMark
+            state.nextMark += 1
+            state.connections[ObjectIdentifier(channel)]?.receivingSince = mark
+        }
+    }
+
+    /// The request's end has arrived: the connection is busy until its
+    /// response is flushed (``responseFinished(_:)``). A request already
+    /// answered before its end came (a refusal that closes the connection)
+    /// stays as it is.
+    func requestRead(_ channel: any Channel) {
+        state.withLock { state in
+            let id = ObjectIdentifier(channel)
+            guard state.connections[id]?.receivingSince != nil else { return }
+            state.connections[id]?.receivingSince = nil
+            state.connections[id]?.busy = true
+        }
     }
 
     /// A response has been flushed. When the connections are over the bound
@@ -179,6 +219,7 @@ final class ConnectionLimiter: Sendable {
         let victim = state.withLock { state -> (any Channel)? in
             guard state.connections[id] != nil else { return nil }
             state.connections[id]?.busy = false
+            state.connections[id]?.receivingSince = nil
             state.becameIdle(id)
             guard state.excess(over: bound) > 0 else { return nil }
             let victim = Self.evictOldestIdle(&state, except: Set(state.waitingForRoom))
@@ -189,8 +230,9 @@ final class ConnectionLimiter: Sendable {
     }
 }
 
-/// Tells the ``ConnectionLimiter`` when its connection is busy (a request
-/// head has arrived and its response is not written yet) and when it closes.
+/// Tells the ``ConnectionLimiter`` when its connection receives a request
+/// body (its head has arrived, its end has not), when it is busy (the
+/// request is read and its response is not written yet) and when it closes.
 /// It sits right after the HTTP-types codec, so the responses of
 /// ``FeedRevalidationHandler`` count like any other.
 final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -219,7 +261,11 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { limiter.requestStarted(context.channel) }
+        switch unwrapInboundIn(data) {
+        case .head: limiter.requestStarted(context.channel)
+        case .body: break
+        case .end: limiter.requestRead(context.channel)
+        }
         context.fireChannelRead(data)
     }
 

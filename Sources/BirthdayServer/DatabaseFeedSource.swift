@@ -38,6 +38,8 @@ package struct DatabaseFeedSource: FeedSource {
     /// Called after an invitation's answer was stored (the daemon wakes its
     /// delivery engine, which tells the owner).
     let answered: @Sendable () -> Void
+    /// The proxy `serve --trusted-proxy` names, which wins over the `trusted-proxy` setting.
+    let trustedProxyOption: TrustedProxy?
     private let cache = StateCache()
     private let days = DayCache()
     private let inviteLimit = InviteLimiter()
@@ -50,8 +52,10 @@ package struct DatabaseFeedSource: FeedSource {
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
         drawQR: @escaping @Sendable (_ text: String, _ label: String) -> String? = { _, _ in nil },
-        answered: @escaping @Sendable () -> Void = {}
+        answered: @escaping @Sendable () -> Void = {},
+        trustedProxy: TrustedProxy? = nil
     ) {
+        self.trustedProxyOption = trustedProxy
         self.database = database
         self.systemLocale = systemLocale
         self.now = now
@@ -232,14 +236,38 @@ package struct DatabaseFeedSource: FeedSource {
         switch try await database.invitationForm(token: token, now: now()) {
         case .unknown:
             // The work of a closed link's page, thrown away: an unknown token and a closed link take the same time.
-            _ = await Blocking.run { InvitePage(kind: .gone).html(Localizer(setting: nil, systemLocale: locale)) }
+            _ = await Blocking.run { InvitePage(kind: .gone, lastYear: 0).html(Localizer(setting: nil, systemLocale: locale)) }
             return nil
         case .gone(let settings):
-            return await Blocking.run { InviteResponse(status: 410, html: InvitePage(kind: .gone).html(settings.localizer(systemLocale: locale))) }
+            let page = InvitePage(kind: .gone, lastYear: lastYear(settings))
+            return await Blocking.run { InviteResponse(status: 410, html: page.html(settings.localizer(systemLocale: locale))) }
         case .open(let invitation, let nonce, let settings):
-            let page = InvitePage(kind: .form(entry: InviteForm.Entry(), problem: nil), note: invitation.note, nonce: nonce)
+            let page = InvitePage(
+                kind: .form(entry: InviteForm.Entry(), problem: nil),
+                note: invitation.note,
+                nonce: nonce,
+                lastYear: lastYear(settings)
+            )
             return await Blocking.run { InviteResponse(status: 200, html: page.html(settings.localizer(systemLocale: locale))) }
         }
+    }
+
+    /// This year in the owner's zone: the latest the form's year field takes.
+    private func lastYear(_ settings: Settings) -> Int {
+        LocalDate.today(at: now(), in: settings.resolvedTimeZone(system: systemTimeZone())).year
+    }
+
+    /// The form of the invitation `token` again, with what `body` typed and
+    /// the problem ``InviteForm/Problem/busy`` (429): what a sender over the
+    /// per-address limit gets, so nothing typed is lost; `nil` unless the
+    /// link is open (the caller answers a plain 429). Nothing is stored.
+    package func inviteBusy(token: String, body: [UInt8]) async throws -> InviteResponse? {
+        guard case .open(let invitation, let nonce, let settings) = try await database.invitationForm(token: token, now: now()) else { return nil }
+        var typed = InviteForm.entry(body: body)
+        typed.nonce = ""
+        let page = InvitePage(kind: .form(entry: typed, problem: .busy), note: invitation.note, nonce: nonce, lastYear: lastYear(settings))
+        let locale = systemLocale
+        return await Blocking.run { InviteResponse(status: 429, html: page.html(settings.localizer(systemLocale: locale))) }
     }
 
     /// Stores what `body` sent to the invitation `token`, if its link takes
@@ -260,14 +288,22 @@ package struct DatabaseFeedSource: FeedSource {
         case .stored:
             answered()
             kind = .thanks
+        case .repeated: kind = .thanks
         case .form(let typed, let problem): kind = .form(entry: typed, problem: problem)
         case .unknown: return nil
-        case .gone, .tooLarge, .tooMany: kind = .gone
+        case .gone, .tooLarge, .tooMany, .foreign: kind = .gone
         }
-        let page = InvitePage(kind: kind, note: reply.note, nonce: reply.nonce)
+        let page = InvitePage(kind: kind, note: reply.note, nonce: reply.nonce, lastYear: lastYear(settings))
         let locale = systemLocale
         let status = reply.outcome.status
         return await Blocking.run { InviteResponse(status: status, html: page.html(settings.localizer(systemLocale: locale))) }
+    }
+
+    /// `serve --trusted-proxy`, else the `trusted-proxy` setting (read with
+    /// the token, again only when the database changed).
+    package func trustedProxy() async throws -> TrustedProxy? {
+        if let trustedProxyOption { return trustedProxyOption }
+        return try await state().trustedProxy
     }
 
     /// The per-address limit on answers, on this source's clock.
@@ -291,7 +327,8 @@ package struct DatabaseFeedSource: FeedSource {
     private func state() async throws -> StateCache.State {
         let stamp = stamp()
         if let cached = cache.state(for: stamp) { return cached }
-        let zone = try await database.settings().resolvedTimeZone(system: systemTimeZone())
+        let settings = try await database.settings()
+        let zone = settings.resolvedTimeZone(system: systemTimeZone())
         let (year, started, ends) = Self.year(at: now(), in: zone)
         let state = StateCache.State(
             stamp: stamp,
@@ -300,7 +337,8 @@ package struct DatabaseFeedSource: FeedSource {
             zone: zone,
             year: year,
             yearStarted: started,
-            yearEnds: ends
+            yearEnds: ends,
+            trustedProxy: settings.trustedProxy
         )
         cache.store(state)
         return state
@@ -356,6 +394,8 @@ final class StateCache: Sendable {
         var year: Int
         var yearStarted: Date
         var yearEnds: Date
+        /// The `trusted-proxy` setting.
+        var trustedProxy: TrustedProxy?
     }
 
     private let current = Mutex<State?>(nil)

@@ -14,15 +14,16 @@ import NIOHTTPTypesHTTP1
 ///
 /// | position | handler | does |
 /// |---|---|---|
-/// | 0 | ``FeedRevalidationBytes`` | answers a revalidation that is certain from its bytes, while position 7 is idle |
+/// | 0 | ``FeedRevalidationBytes`` | answers a revalidation that is certain from its bytes, while position 8 is idle |
 /// | 1 | NIO `HTTPResponseEncoder`, `HTTPRequestDecoder` | HTTP/1 bytes ⇄ parts |
 /// | 2 | ``KeepAliveHandler`` | a request that does not keep the connection alive (HTTP/1.0 without `keep-alive`, `Connection: close`) says `Connection: close`, so the connection is closed after its response |
 /// | 3 | `HTTP1ToHTTPServerCodec` | NIO parts ⇄ HTTP-types parts |
 /// | 4 | ``ConnectionLimitHandler`` | tells the ``ConnectionLimiter`` when the connection is busy, idle or closed |
 /// | 5 | ``ConnectionCloseHandler`` | drops request bodies; closes after a response that says `Connection: close`, or to a request that does |
-/// | 6 | `HTTPConnectionStateHandler` | idle timeout, graceful shutdown |
-/// | 7 | ``FeedRevalidationHandler`` | answers matching revalidations with `304` on the event loop |
-/// | 8 | Hummingbird's request loop | the router and its middleware |
+/// | 6 | ``BodyPaceHandler`` | closes the connection when the body it reads is too slow (``BodyPace``), or when the server shuts down while it arrives |
+/// | 7 | `HTTPConnectionStateHandler` | idle timeout, graceful shutdown |
+/// | 8 | ``FeedRevalidationHandler`` | answers matching revalidations with `304` on the event loop |
+/// | 9 | Hummingbird's request loop | the router and its middleware |
 ///
 /// The revalidation fast path sits after the connection-state handler, so
 /// the requests it answers count for idle timeouts and graceful shutdown
@@ -32,6 +33,7 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     let responder: HTTPChannelHandler.Responder
     let idleTimeout: Duration
+    let bodyPace: BodyPace
     let validators: @Sendable (RevalidationTarget) -> FeedValidators?
     let limiter: ConnectionLimiter
     let logger: Logger
@@ -52,6 +54,7 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(ConnectionLimitHandler(limiter: limiter))
             try pipeline.addHandler(ConnectionCloseHandler())
+            try pipeline.addHandler(BodyPaceHandler(pace: bodyPace))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
             try pipeline.addHandler(revalidation)
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

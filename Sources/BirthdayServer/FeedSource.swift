@@ -47,10 +47,16 @@ package protocol FeedSource: Sendable {
     /// What a `POST` of `body` (at most ``InviteForm/maxBodyBytes``) to the
     /// link `token` comes to, or `nil` when no link has it (404).
     func inviteAnswer(token: String, body: [UInt8]) async throws -> InviteResponse?
+    /// The form of link `token` again for a sender over the per-address
+    /// limit, with what `body` typed (429), or `nil` (a plain 429; the default).
+    func inviteBusy(token: String, body: [UInt8]) async throws -> InviteResponse?
     /// Whether the peer `address` may send one more answer now (and counts
     /// it): the per-address limit (``InviteRateLimit``). Called on the event
     /// loop: it must not block. The default admits everything.
     func admitInviteAnswer(from address: String) -> Bool
+    /// The reverse proxy whose `X-Forwarded-For` and `Forwarded` say who the
+    /// client is (``TrustedProxy``), or `nil` (the default): none.
+    func trustedProxy() async throws -> TrustedProxy?
 }
 
 /// A page the invitation's address answers with.
@@ -117,7 +123,9 @@ extension FeedSource {
     package func share(token: String) async throws -> ShareFeedSource? { nil }
     package func inviteForm(token: String) async throws -> InviteResponse? { nil }
     package func inviteAnswer(token: String, body: [UInt8]) async throws -> InviteResponse? { nil }
+    package func inviteBusy(token: String, body: [UInt8]) async throws -> InviteResponse? { nil }
     package func admitInviteAnswer(from address: String) -> Bool { true }
+    package func trustedProxy() async throws -> TrustedProxy? { nil }
 }
 
 /// A source that serves no JSON list: its address answers 404.

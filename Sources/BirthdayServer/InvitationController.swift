@@ -8,13 +8,16 @@ import NIOCore
 ///
 /// ## Rules
 /// - The page has the year page's headers (``FeedController/pageSecurityHeaders``:
-///   no script, `form-action 'self'`, no referrer, so the token never leaves
-///   in a `Referer`) and `Cache-Control: no-store` (each form has its own nonce).
+///   no script, `form-action 'self'`) but `Referrer-Policy: same-origin` (the
+///   token never leaves in a `Referer` for another origin, and the form's own
+///   POST carries its real `Origin`), and `Cache-Control: no-store` (each form has its own nonce).
 /// - A `POST` is decided before its body is read: a `Content-Length` over
 ///   ``InviteForm/maxBodyBytes`` is 413 (``RequestGuardMiddleware`` answers it
-///   and closes the connection), an address over its limit 429
-///   (``FeedSource/admitInviteAnswer(from:)``); a chunked body is read up to
-///   the cap and no further (413 beyond it).
+///   and closes the connection), one sent by another site's page 403
+///   (``InviteOrigin``: `Origin`, `Sec-Fetch-Site`), an address over its limit 429
+///   (``FeedSource/admitInviteAnswer(from:)``; behind the trusted proxy the
+///   client it names, ``TrustedProxy``); a chunked body is read up to
+///   the cap and no further (413 beyond it), and at its pace (``BodyPace``).
 /// - Then the source decides (``InviteOutcome``): 200 with the thank-you
 ///   page, 400 (409 for a used nonce) with the form again, 410 for a link
 ///   used up or expired, and for an unknown token the same 404 as any
@@ -36,9 +39,34 @@ struct InvitationController<Source: FeedSource>: Sendable {
 
     func answer(_ request: Request, context: FeedRequestContext) async throws -> Response {
         let length = request.headers[.contentLength].flatMap { Int($0) }
-        let decided = InviteOutcome.before(contentLength: length) {
-            source.admitInviteAnswer(from: context.peerAddress ?? "unknown")
+        let peer = context.peerAddress ?? "unknown"
+        let proxy: TrustedProxy?
+        do {
+            proxy = try await source.trustedProxy()
+        } catch {
+            return Self.unavailable(error, context: context)
         }
+        let client =
+            proxy?.client(
+                peer: peer,
+                forwardedFor: request.headers[values: InviteFields.xForwardedFor],
+                forwarded: request.headers[values: InviteFields.forwarded]
+            )
+            ?? peer
+        let forwardedHost = proxy?.forwardedHost(
+            peer: peer,
+            forwardedHost: request.headers[values: InviteFields.xForwardedHost],
+            forwarded: request.headers[values: InviteFields.forwarded]
+        )
+        let foreign = InviteOrigin.isForeign(
+            origin: request.headers[.origin],
+            fetchSite: request.headers[InviteFields.secFetchSite],
+            hosts: [request.head.authority, forwardedHost].compactMap { $0 }
+        )
+        let decided = InviteOutcome.before(contentLength: length, foreign: foreign) {
+            source.admitInviteAnswer(from: client)
+        }
+        if decided == .tooMany, let page = await busyForm(request, context: context) { return page }
         if let decided { return Self.refusal(decided) }
         let body: ByteBuffer
         do {
@@ -57,19 +85,40 @@ struct InvitationController<Source: FeedSource>: Sendable {
         }
     }
 
+    /// For a sender over the per-address limit: the form again with what
+    /// was typed (its body read up to the cap, at its pace), 429 with
+    /// `Retry-After`, or `nil` when the link is not open or the body too large.
+    private func busyForm(_ request: Request, context: FeedRequestContext) async -> Response? {
+        guard let token = context.parameters.get("token"), FeedToken.isWellFormed(token),
+            let body = try? await request.body.collect(upTo: InviteForm.maxBodyBytes),
+            let page = try? await source.inviteBusy(token: token, body: Array(body.readableBytesView))
+        else { return nil }
+        var response = Self.response(page)
+        response.headers[.retryAfter] = "60"
+        return response
+    }
+
     /// A page with the page headers.
     static func response(_ page: InviteResponse) -> Response {
         var headers = FeedController<Source>.pageSecurityHeaders
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
+        // Not `no-referrer`: with it a browser sends `Origin: null` with the form's own POST (Fetch, "serializing a
+        // request origin"), which ``InviteOrigin`` cannot tell from another site's. The token still never leaves for another origin.
+        headers[InviteFields.referrerPolicy] = "same-origin"
         return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
     }
 
-    /// 413 or 429, plain, closing the connection (whatever body follows is never read).
+    /// 403, 413 or 429, plain, closing the connection (whatever body follows is never read).
     static func refusal(_ outcome: InviteOutcome) -> Response {
         var headers: HTTPFields = [.connection: "close"]
         if outcome == .tooMany { headers[.retryAfter] = "60" }
-        let text = outcome == .tooMany ? "too many answers from this address; try again in a minute\n" : "the answer is too large\n"
+        let text =
+            switch outcome {
+            case .tooMany: "too many answers from this address; try again in a minute\n"
+            case .foreign: "this form takes answers from its own page only\n"
+            default: "the answer is too large\n"
+            }
         return FeedResponses.text(.init(code: outcome.status), text, headers: headers)
     }
 
@@ -79,4 +128,13 @@ struct InvitationController<Source: FeedSource>: Sendable {
         response.headers[.retryAfter] = "60"
         return response
     }
+}
+
+/// The request fields an invitation's answer is judged by besides its body.
+enum InviteFields {
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+    static let xForwardedHost = HTTPField.Name("X-Forwarded-Host")!
+    static let forwarded = HTTPField.Name("Forwarded")!
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 }

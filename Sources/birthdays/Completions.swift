@@ -59,6 +59,7 @@ enum Completions {
         case .names: NameStyle.allCases.map(\.rawValue)
         case .channels: ChannelKind.allCases.map(\.rawValue) + ["desktop,log", "desktop,command"]
         case .serve: ["off", "on", "127.0.0.1:8484", "0.0.0.0:8484"]
+        case .trustedProxy: ["off", "127.0.0.1", "::1"]
         case .syncInterval: ["5m", "15m", "1h", "1d"]
         case .language: ["system"] + StringCatalog.embedded.languages
         case .calendarRules: CalendarRules.allCases.map(\.rawValue)

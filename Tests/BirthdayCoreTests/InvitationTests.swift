@@ -8,6 +8,7 @@ import Testing
 /// pages and the owner's message.
 @Suite struct InvitationTests {
     static let now = Date(timeIntervalSince1970: 1_773_126_000)  // 2026-03-10T07:00:00Z
+    static let today = LocalDate(year: 2026, month: 3, day: 10)!
 
     // MARK: The body
 
@@ -31,30 +32,147 @@ import Testing
         ("1", "13", "", .date),
         ("x", "1", "", .date),
         ("29", "2", "2023", .year),
-        ("1", "1", "2999", .year),
+        ("1", "1", "2999", .future),
+        ("1", "1", "2O26", .year),
         ("1", "1", "1899", .year),
         ("1", "1", "90", .year),
     ])
     func datesThatDoNotExistAreProblems(day: String, month: String, year: String, problem: InviteForm.Problem) {
-        let result = InviteForm.check(InviteForm.Entry(name: "Ada", day: day, month: month, year: year), currentYear: 2026)
+        let result = InviteForm.check(InviteForm.Entry(name: "Ada", day: day, month: month, year: year), today: Self.today)
         #expect(result == .failure(InviteForm.ProblemError(problem)))
     }
 
     @Test func february29WithoutAYearAndWithALeapYearIsFine() throws {
-        let answer = try InviteForm.check(InviteForm.Entry(name: "Leap", day: "29", month: "2"), currentYear: 2026).get()
+        let answer = try InviteForm.check(InviteForm.Entry(name: "Leap", day: "29", month: "2"), today: Self.today).get()
         #expect(answer.month == 2 && answer.day == 29 && answer.year == nil)
-        let leap = try InviteForm.check(InviteForm.Entry(name: "Leap", day: "29", month: "02", year: "2000"), currentYear: 2026).get()
+        let leap = try InviteForm.check(InviteForm.Entry(name: "Leap", day: "29", month: "02", year: "2000"), today: Self.today).get()
         #expect(leap.year == 2000)
     }
 
     @Test func namesAreCleanedToOneLineAndCapped() throws {
-        let answer = try InviteForm.check(InviteForm.Entry(name: "  Eve\r\nSet-Cookie: x=1\u{1B}[31m ", day: "1", month: "1"), currentYear: 2026)
+        let answer = try InviteForm.check(InviteForm.Entry(name: "  Eve\r\nSet-Cookie: x=1\u{1B}[31m ", day: "1", month: "1"), today: Self.today)
             .get()
         #expect(answer.name == "Eve Set-Cookie: x=1 [31m")
-        let long = try InviteForm.check(InviteForm.Entry(name: String(repeating: "a", count: 500), day: "1", month: "1"), currentYear: 2026).get()
+        let long = try InviteForm.check(InviteForm.Entry(name: String(repeating: "a", count: 500), day: "1", month: "1"), today: Self.today).get()
         #expect(long.name.count == InviteForm.maxNameCharacters)
-        let empty = InviteForm.check(InviteForm.Entry(name: "\r\n\u{202E}", day: "1", month: "1"), currentYear: 2026)
+        let empty = InviteForm.check(InviteForm.Entry(name: "\r\n\u{202E}", day: "1", month: "1"), today: Self.today)
         #expect(empty == .failure(InviteForm.ProblemError(.name)))
+    }
+
+    /// Issue 41: names that look empty, and one "character" of 600 combining marks.
+    @Test(arguments: [
+        "\u{200B}", "\u{00A0}\u{00A0}", "\u{202F}\u{202F}", "\u{2060}\u{FEFF}", "...", "123", "🎂",
+        "e" + String(repeating: "\u{0301}", count: 600), String(repeating: "\u{0301}", count: 3),
+    ])
+    func aNameNeedsAVisibleLetterAndFitsTheByteCap(name: String) {
+        let result = InviteForm.check(InviteForm.Entry(name: name, day: "1", month: "1"), today: Self.today)
+        #expect(result == .failure(InviteForm.ProblemError(.name)), "\(name.unicodeScalars.map { String($0.value, radix: 16) }.prefix(4))")
+    }
+
+    @Test func theByteCapKeepsWholeCharactersOfLongNames() throws {
+        // 100 characters of 4 bytes each fit; 100 of 2 + 3 combining marks (8 bytes) do not.
+        let kanji = String(repeating: "𠀋", count: 100)
+        #expect(try InviteForm.check(InviteForm.Entry(name: kanji, day: "1", month: "1"), today: Self.today).get().name == kanji)
+        let heavy = String(repeating: "a\u{0301}\u{0302}\u{0303}", count: 100)
+        let kept = try InviteForm.check(InviteForm.Entry(name: heavy, day: "1", month: "1"), today: Self.today).get().name
+        #expect(kept.utf8.count <= InviteForm.maxNameBytes)
+        #expect(kept.hasSuffix("…"))
+        #expect(kept.dropLast().allSatisfy { $0 == "a\u{0301}\u{0302}\u{0303}" }, "whole characters only")
+        #expect(try InviteForm.check(InviteForm.Entry(name: "Zoë 李", day: "1", month: "1"), today: Self.today).get().name == "Zoë 李")
+    }
+
+    /// Issue 41: 31 December when today is 6 December, and next year, are refused in words; today is fine.
+    @Test func aDateAfterTodayIsRefusedAndTheFormsYearStopsAtThisYear() throws {
+        let today = LocalDate(year: 2026, month: 12, day: 6)!
+        func check(_ day: String, _ month: String, _ year: String) -> Result<InviteForm.Answer, InviteForm.ProblemError> {
+            InviteForm.check(InviteForm.Entry(name: "Kid", day: day, month: month, year: year), today: today)
+        }
+        #expect(check("31", "12", "2026") == .failure(InviteForm.ProblemError(.future)))
+        #expect(check("1", "1", "2027") == .failure(InviteForm.ProblemError(.future)))
+        #expect(try check("6", "12", "2026").get().year == 2026)
+        #expect(try check("31", "12", "").get().year == nil, "without a year no date is in the future")
+        for language in StringCatalog.embedded.languages {
+            let localizer = Localizer(language: language)
+            let html = InvitePage(kind: .form(entry: InviteForm.Entry(year: "2027"), problem: .future), lastYear: 2026).html(localizer)
+            #expect(html.contains(HTMLText.escaped(localizer(.inviteProblemFuture))), "\(language)")
+            #expect(localizer(.inviteProblemFuture) != Localizer(language: "en")(.inviteProblemFuture) || language.hasPrefix("en"), "\(language)")
+            #expect(html.contains("min=\"1900\" max=\"2026\""))
+        }
+    }
+
+    // MARK: Other sites and the trusted proxy
+
+    @Test(
+        arguments: [
+            (nil, nil, false),
+            ("http://127.0.0.1:8484", nil, false),
+            ("https://birthdays.example.org", nil, false),
+            ("http://BIRTHDAYS.example.org:80", "same-origin", false),
+            (nil, "none", false),
+            ("https://evil.example", nil, true),
+            ("https://birthdays.example.org.evil.example", nil, true),
+            ("null", nil, true),
+            ("http://127.0.0.1:8485", nil, true),
+            (nil, "cross-site", true),
+            (nil, "same-site", true),
+            ("https://birthdays.example.org", "cross-site", true),
+            ("null", "same-origin", false),
+        ] as [(String?, String?, Bool)]
+    )
+    func anAnswerFromAnotherSiteIsForeign(origin: String?, fetchSite: String?, foreign: Bool) {
+        let hosts = ["127.0.0.1:8484", "birthdays.example.org"]
+        #expect(InviteOrigin.isForeign(origin: origin, fetchSite: fetchSite, hosts: hosts) == foreign)
+    }
+
+    @Test func theTrustedProxyNamesTheClientAndNoOneElseDoes() throws {
+        let proxy = try #require(TrustedProxy("127.0.0.1"))
+        #expect(
+            proxy.client(peer: "127.0.0.1", forwardedFor: ["203.0.113.9, 198.51.100.7"], forwarded: []) == "198.51.100.7",
+            "the one the proxy added"
+        )
+        #expect(proxy.client(peer: "::ffff:127.0.0.1", forwardedFor: ["198.51.100.7:4711"], forwarded: []) == "198.51.100.7")
+        #expect(
+            proxy.client(peer: "127.0.0.1", forwardedFor: [], forwarded: ["for=192.0.2.1, for=\"[2001:DB8::1]:4711\";proto=https"]) == "2001:db8::1"
+        )
+        #expect(proxy.client(peer: "127.0.0.1", forwardedFor: [], forwarded: ["for=unknown"]) == "127.0.0.1")
+        #expect(proxy.client(peer: "127.0.0.1", forwardedFor: [], forwarded: []) == "127.0.0.1")
+        #expect(
+            proxy.client(peer: "127.0.0.3", forwardedFor: ["198.51.100.7"], forwarded: ["for=192.0.2.1"]) == "127.0.0.3",
+            "a header from anyone else is ignored"
+        )
+        #expect(proxy.forwardedHost(peer: "127.0.0.1", forwardedHost: ["birthdays.example.org"], forwarded: []) == "birthdays.example.org")
+        #expect(proxy.forwardedHost(peer: "127.0.0.3", forwardedHost: ["evil.example"], forwarded: []) == nil)
+        #expect(TrustedProxy("::1")?.address == "::1")
+        #expect(TrustedProxy("2001:0db8:0:0:0:0:0:01")?.address == "2001:db8::1")
+        for wrong in ["proxy.example", "127.0.0.256", "10.0.0.0/8", "", "1.2.3", "01.2.3.4", ":::1"] {
+            #expect(TrustedProxy(wrong) == nil, "\(wrong)")
+        }
+        var settings = Settings()
+        try settings.set(.trustedProxy, to: "::ffff:10.0.0.2")
+        #expect(settings.text(for: .trustedProxy) == "10.0.0.2")
+        #expect(Settings(stored: ["trusted-proxy": "10.0.0.2"]).trustedProxy == TrustedProxy("10.0.0.2"))
+        try settings.set(.trustedProxy, to: "off")
+        #expect(settings.trustedProxy == nil)
+        #expect(throws: SettingsError.self) { try settings.set(.trustedProxy, to: "proxy.example") }
+    }
+
+    @Test func aLinkThatTakesAnswersAtOnceHasACapAndSaysWhenItIsReached() {
+        #expect(Invitation.usesAllowed(nil, autoAccept: true) == Invitation.defaultAutoAcceptUses)
+        #expect(Invitation.usesAllowed(nil, autoAccept: false) == nil)
+        #expect(Invitation.usesAllowed(500, autoAccept: true) == 500)
+        let request = InvitationNotice.usedUp(
+            answerID: 20,
+            invitationID: 2,
+            invitation: "Team",
+            uses: 20,
+            now: Self.now,
+            today: Self.today,
+            in: Localizer(language: "en")
+        )
+        #expect(request.body.contains("Team") && request.body.contains("20"), "\(request.body)")
+        #expect(request.id == InvitationNotice.usedUpID(invitationID: 2))
+        #expect(request.id != InvitationNotice.notificationID(invitationID: 2), "a row of its own beside the day's message")
+        #expect(DeliveryEntry(queued: request, at: Self.now).isInvitationNotice)
     }
 
     // MARK: The nonce
@@ -152,11 +270,19 @@ import Testing
         #expect(InviteOutcome.before(contentLength: 4_097, admitted: { true }) == .tooLarge)
         #expect(InviteOutcome.before(contentLength: 4_096, admitted: { true }) == nil)
         #expect(InviteOutcome.before(contentLength: nil, admitted: { false }) == .tooMany)
+        var asked = false
+        let foreign = InviteOutcome.before(contentLength: 10, foreign: true) {
+            asked = true
+            return true
+        }
+        #expect(foreign == .foreign)
+        #expect(!asked, "a foreign post costs the address nothing")
         let statuses = [
-            InviteOutcome.stored(id: 1, accepted: false), .unknown, .gone, .tooLarge, .tooMany,
-            .form(InviteForm.Entry(), .date), .form(InviteForm.Entry(), .stale),
+            InviteOutcome.stored(id: 1, accepted: false), .unknown, .gone, .tooLarge, .tooMany, .foreign, .repeated,
+            .form(InviteForm.Entry(), .date), .form(InviteForm.Entry(), .stale), .form(InviteForm.Entry(), .future),
+            .form(InviteForm.Entry(), .busy),
         ].map(\.status)
-        #expect(statuses == [200, 404, 410, 413, 429, 400, 409])
+        #expect(statuses == [200, 404, 410, 413, 429, 403, 200, 400, 409, 400, 429])
     }
 
     // MARK: Pages and the owner's message
@@ -165,7 +291,8 @@ import Testing
         let page = InvitePage(
             kind: .form(entry: InviteForm.Entry(name: "<script>alert(1)</script>", day: "30", month: "2", year: "\"1990"), problem: .date),
             note: "Only <b>Ada</b> sees it.",
-            nonce: "n\"1"
+            nonce: "n\"1",
+            lastYear: 2026
         )
         let html = page.html(Localizer(language: "en"))
         #expect(!html.contains("<script"))
@@ -179,7 +306,7 @@ import Testing
     }
 
     @Test func theFormIsInTheOwnersLanguage() {
-        let html = InvitePage(kind: .form(entry: InviteForm.Entry(), problem: nil), nonce: "n").html(Localizer(language: "de"))
+        let html = InvitePage(kind: .form(entry: InviteForm.Entry(), problem: nil), nonce: "n", lastYear: 2026).html(Localizer(language: "de"))
         #expect(html.contains("<html lang=\"de\">"))
         #expect(html.contains("Dein Geburtstag"))
         #expect(html.contains("Nur die Person, die dir diesen Link geschickt hat"))

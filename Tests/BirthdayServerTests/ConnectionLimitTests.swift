@@ -65,6 +65,62 @@ import Glibc
         }
     }
 
+    /// Issue 41: a connection whose request body is still arriving is in the
+    /// client's hands; at the bound it is closed first, before any idle one
+    /// (before the fix it counted as busy, and a few hundred slow answers
+    /// held every place: `/healthz` and the owner's page timed out).
+    @Test func aConnectionStillSendingItsBodyIsTheFirstClosedToMakeRoom() async throws {
+        let source = try AdmitCountingSource()
+        try await withBoundedServer(source, maxConnections: 3) { port in
+            var idle: [IdleSocket] = []
+            for _ in 0..<2 {
+                let socket = try IdleSocket(port: port)
+                try await socket.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                #expect(try await socket.read(until: "\r\n\r\nok\n").hasPrefix("HTTP/1.1 200 "))
+                idle.append(socket)
+            }
+            // The youngest connection, sending its body a byte at a time.
+            let slow = try IdleSocket(port: port)
+            try await slow.send(Self.slowAnswerHead + "n")
+            // Its head has been read (the route asks the limit) before the newcomer comes.
+            try await eventually("the slow answer's head read") { source.admitted.withLock { $0 } > 0 }
+            let answer = try await RawHTTP.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 200 "))
+            #expect(try await slow.waitForClose(), "the connection still sending its body made room")
+            #expect(idle.allSatisfy { $0.isOpen }, "the idle ones stay open")
+        }
+    }
+
+    /// Issue 41: a body that comes slower than its ``BodyPace`` has its
+    /// connection closed; one sent whole is answered.
+    @Test func aBodyTooSlowHasItsConnectionClosed() async throws {
+        let pace = BodyPace(total: .seconds(1), grace: .milliseconds(200), minimumRate: 256)
+        try await withBoundedServer(try TestFeedSource(), maxConnections: 8, bodyPace: pace) { port in
+            let slow = try IdleSocket(port: port)
+            try await slow.send(Self.slowAnswerHead + "n")
+            #expect(try await slow.waitForClose(), "closed by the server")
+            let whole = try await RawHTTP.exchange(
+                port: port,
+                "POST /invite/\(TestFeedSource.firstToken) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: 6\r\n\r\nname=x"
+            )
+            #expect(whole.hasPrefix("HTTP/1.1 404 "), "read whole and answered: \(whole.prefix(40))")
+        }
+    }
+
+    @Test func aBodyIsTooSlowPastItsDeadlineOrBelowItsRate() {
+        let pace = BodyPace()
+        #expect(!pace.isTooSlow(received: 0, elapsed: .seconds(1)), "the grace")
+        #expect(pace.isTooSlow(received: 3, elapsed: .seconds(3)), "a byte a second")
+        #expect(!pace.isTooSlow(received: 1_000, elapsed: .seconds(3)))
+        #expect(pace.isTooSlow(received: 4_000, elapsed: .seconds(10)), "the whole body's deadline")
+        #expect(pace.nextCheck(after: .zero) == .seconds(2))
+        #expect(pace.nextCheck(after: .milliseconds(9_800)) == .milliseconds(200), "never past the deadline")
+    }
+
+    /// The head of an invitation's answer announcing a body of 300 bytes.
+    static let slowAnswerHead =
+        "POST /invite/\(TestFeedSource.firstToken) HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 300\r\n\r\n"
+
     /// HTTP/1.0 without keep-alive, and `Connection: close`: after the
     /// response the server closes its socket, not only its half of the
     /// connection. A client that keeps its end open and sends more bytes
@@ -104,6 +160,7 @@ func withBoundedServer(
     _ source: some FeedSource,
     maxConnections: Int,
     recorder: LogRecorder = LogRecorder(),
+    bodyPace: BodyPace = BodyPace(total: .seconds(600), grace: .seconds(600)),
     _ test: @Sendable (Int) async throws -> Void
 ) async throws {
     // Idle connections are closed only by the limiter here: under a loaded `make test` opening four
@@ -114,6 +171,7 @@ func withBoundedServer(
         port: 0,
         logger: recorder.logger,
         idleTimeout: .seconds(600),
+        bodyPace: bodyPace,
         maxConnections: maxConnections
     )
     let failure = ServerFailure()
@@ -144,6 +202,24 @@ private final class ServerFailure: Sendable {
 private func listeningPort(_ line: String) -> Int? {
     guard let range = line.range(of: "listening on 127.0.0.1:") else { return nil }
     return Int(line[range.upperBound...].prefix { $0.isNumber })
+}
+
+/// A feed source that counts the invitation answers the route asked the
+/// per-address limit about: one more once a `POST`'s head has been read.
+final class AdmitCountingSource: FeedSource {
+    let inner: TestFeedSource
+    let admitted = Mutex(0)
+
+    init() throws { inner = try TestFeedSource() }
+
+    func revision() async throws -> Int64 { try await inner.revision() }
+    func feed() async throws -> FeedSnapshot { try await inner.feed() }
+    func token() async throws -> String { await inner.token() }
+
+    func admitInviteAnswer(from address: String) -> Bool {
+        admitted.withLock { $0 += 1 }
+        return true
+    }
 }
 
 /// A source whose feed waits until ``open()``: its requests stay busy.

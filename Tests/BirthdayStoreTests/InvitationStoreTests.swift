@@ -52,9 +52,12 @@ import Testing
         #expect(try await database.invitationAnswers(all: true).count == 2)
         #expect(try await database.invitations().first?.invitation.used == 2)
         let notices = try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM delivery WHERE notificationId LIKE 'invite-%'") ?? 0
+            try String.fetchAll(db, sql: "SELECT notificationId FROM delivery WHERE notificationId LIKE 'invite-%' ORDER BY notificationId")
         }
-        #expect(notices == 1, "one message for the link's first answer of the day, none for the second or the refused ones")
+        #expect(
+            notices == [InvitationNotice.notificationID(invitationID: link.id), InvitationNotice.usedUpID(invitationID: link.id)],
+            "one message for the link's first answer of the day, none for the second or the refused ones, and one that it is used up"
+        )
     }
 
     @Test func aUsedNonceAndAnInvalidAnswerWriteNothing() async throws {
@@ -72,10 +75,7 @@ import Testing
         #expect(invalid == .form(InviteForm.Entry(name: "Bo", day: "30", month: "2"), .date))
         #expect(try await database.revision().value == revision)
         #expect(try await send(InviteForm.Entry(name: "Bo", day: "28", month: "2", nonce: nonce)) == .stored(id: 1, accepted: false))
-        #expect(
-            try await send(InviteForm.Entry(name: "Bo", day: "28", month: "2", nonce: nonce))
-                == .form(InviteForm.Entry(name: "Bo", day: "28", month: "2"), .stale)
-        )
+        #expect(try await send(InviteForm.Entry(name: "Bo", day: "28", month: "2", nonce: nonce)) == .repeated, "sent twice: its answer is stored")
         #expect(try await database.invitationAnswers(all: true).count == 1)
         #expect(try await database.invitations().first?.invitation.used == 1)
         let unknown = try await database.answerInvitation(
@@ -116,5 +116,62 @@ import Testing
         #expect(bob.groups == ["Team"], "the invitation's group outlives the card's next write")
         #expect(bob.contactPoints.map(\.value) == ["bob@example.org"], "the edit was written")
         #expect(try await database.acceptInvitationAnswer(id: 1, personID: nil, now: Self.now, rescheduling: scheduler) == .decided(.accepted))
+    }
+
+    /// The day's undelivered messages of the link (`invite-<id>` rows).
+    private static func notices(_ database: AppDatabase, _ id: String) async throws -> [DeliveryRecord] {
+        try await database.read { db in try DeliveryRecord.filter(DeliveryRecord.Columns.notificationId == id).fetchAll(db) }
+    }
+
+    /// Issue 41: the owner's message never points at an answer that no
+    /// longer waits: accepted or rejected before the message went out, it
+    /// names the next waiting one, or goes when none waits.
+    @Test func theOwnersMessagePointsAtAnAnswerThatWaits() async throws {
+        let (database, dir) = try Self.open()
+        defer { dir.cleanup() }
+        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("Europe/Berlin"))
+        let (link, token) = try #require(try await database.addInvitation(Invitation(id: 0, name: "Friends", createdAt: Self.now)))
+        let key = try await Self.key(database)
+        let id = InvitationNotice.notificationID(invitationID: link.id)
+        #expect(try await Self.answer(database, token, name: "One", key: key, id: link.id) == .stored(id: 1, accepted: false))
+        #expect(
+            try await Self.notices(database, id).map(\.body) == [
+                "A birthday arrived through the invitation Friends: accept with birthdays invites accept 1"
+            ]
+        )
+        // Answer 1 accepted before the message went out; answer 2 arrives: the message names 2.
+        _ = try await database.acceptInvitationAnswer(id: 1, personID: nil, now: Self.now, rescheduling: scheduler)
+        #expect(try await Self.notices(database, id).isEmpty, "nothing waits: no message to send")
+        #expect(try await Self.answer(database, token, name: "Two", key: key, id: link.id) == .stored(id: 2, accepted: false))
+        #expect(try await Self.answer(database, token, name: "Three", key: key, id: link.id) == .stored(id: 3, accepted: false))
+        #expect(
+            try await Self.notices(database, id).map(\.body) == [
+                "A birthday arrived through the invitation Friends: accept with birthdays invites accept 2"
+            ]
+        )
+        #expect(try await database.rejectInvitationAnswer(id: 2, now: Self.now) == .waiting)
+        let notices = try await Self.notices(database, id)
+        #expect(notices.map(\.body) == ["A birthday arrived through the invitation Friends: accept with birthdays invites accept 3"])
+        #expect(notices.first?.userInfo[InvitationNotice.userInfoKey] == "3")
+    }
+
+    /// Issue 41: the answer that uses a link up queues one more message, of its own.
+    @Test func theAnswerThatUsesALinkUpTellsTheOwner() async throws {
+        let (database, dir) = try Self.open()
+        defer { dir.cleanup() }
+        let (link, token) = try #require(
+            try await database.addInvitation(Invitation(id: 0, name: "Team", usesAllowed: 2, autoAccept: true, createdAt: Self.now))
+        )
+        let key = try await Self.key(database)
+        let usedUp = InvitationNotice.usedUpID(invitationID: link.id)
+        #expect(try await Self.answer(database, token, name: "One", key: key, id: link.id) == .stored(id: 1, accepted: true))
+        #expect(try await Self.notices(database, usedUp).isEmpty)
+        #expect(try await Self.answer(database, token, name: "Two", key: key, id: link.id) == .stored(id: 2, accepted: true))
+        #expect(
+            try await Self.notices(database, usedUp).map(\.body) == [
+                "The invitation Team has taken its 2 answers and takes no more; make another with birthdays invite"
+            ]
+        )
+        #expect(try await Self.answer(database, token, name: "Three", key: key, id: link.id) == .gone)
     }
 }

@@ -97,6 +97,18 @@ public struct Invitation: Sendable, Hashable {
 
     /// How long a link lasts when `invite` is given no `--expires`.
     public static let defaultDuration: TimeInterval = 30 * 86_400
+
+    /// How many answers a link that takes them at once (``autoAccept``)
+    /// takes when `invite` is given no `--uses`: each one adds a person to
+    /// the group (and so to its shares and team rooms), so a link passed on
+    /// further than meant cannot add a thousand strangers.
+    public static let defaultAutoAcceptUses = 20
+
+    /// The uses a new link gets: `uses` when given, else
+    /// ``defaultAutoAcceptUses`` for a link that takes answers at once, else no limit.
+    public static func usesAllowed(_ uses: Int?, autoAccept: Bool) -> Int? {
+        uses ?? (autoAccept ? defaultAutoAcceptUses : nil)
+    }
 }
 
 /// What someone sent through an ``Invitation``.
@@ -192,6 +204,36 @@ public enum InvitationNotice {
         request.id = notificationID(invitationID: invitationID)
         return request
     }
+
+    /// The request that tells the owner that link `invitationID` took its
+    /// last answer (`answerID`, the `uses`-th) and is closed: its own row
+    /// (``usedUpID(invitationID:)``), beside the day's message about answers.
+    public static func usedUp(
+        answerID: Int64,
+        invitationID: Int64,
+        invitation: String,
+        uses: Int,
+        now: Date,
+        today: LocalDate,
+        in localizer: Localizer
+    ) -> NotificationRequest {
+        let name = SafeText.line(invitation, maxCharacters: 64)
+        var request = NotificationRequest(
+            personID: "",
+            kind: .birthday,
+            timing: .dayOf,
+            fireAt: now,
+            occurrenceDate: today,
+            title: localizer(.inviteNoticeTitle),
+            body: localizer(Message(.inviteUsedUp, .text(name), .number(uses))),
+            userInfo: [userInfoKey: String(answerID)]
+        )
+        request.id = usedUpID(invitationID: invitationID)
+        return request
+    }
+
+    /// The notification id of the message that link `invitationID` is used up (once: a link is used up once).
+    public static func usedUpID(invitationID: Int64) -> String { "invite-\(invitationID)-used-up" }
 }
 
 extension DeliveryEntry {

@@ -9,17 +9,25 @@ import Foundation
 ///   ``maxBodyBytes`` (the server answers 413 above it, before reading more).
 /// - The name is cleaned as names are everywhere (``SafeText/line(_:maxCharacters:)``:
 ///   no control characters, so no line break and no header; at most
-///   ``maxNameCharacters``); empty after cleaning is an error.
+///   ``maxNameCharacters`` characters and ``maxNameBytes`` bytes, so one
+///   "character" of hundreds of combining marks is not a short name); it
+///   must hold a letter (``hasLetter(_:)``): a name of zero-width or
+///   no-break spaces, marks or punctuation only is an error.
 /// - Day and month must make a date: 30 February is an error, 29 February
 ///   without a year is fine (checked against a leap year, as ``EventDate``
 ///   does). The year is optional; given, it must be four digits from 1900 to
-///   the current year, and the date must exist in it.
+///   the current year, and the date must exist in it and not be after today
+///   (in the owner's zone: the store passes today).
 /// - Whatever was typed is shown again, escaped, with the error.
 public enum InviteForm {
     /// The largest body a POST may have.
     public static let maxBodyBytes = 4_096
     /// The longest name kept.
     public static let maxNameCharacters = 100
+    /// The most UTF-8 bytes of a name kept: four for each of ``maxNameCharacters``.
+    public static let maxNameBytes = 400
+    /// The earliest year the form takes.
+    public static let firstYear = 1900
 
     /// What the form's fields held, as typed (for showing them again).
     public struct Entry: Sendable, Hashable {
@@ -46,6 +54,10 @@ public enum InviteForm {
         case date
         /// A year that is not four digits from 1900 to this year, or a date missing in that year.
         case year
+        /// A date after today.
+        case future
+        /// Too many answers from the sender's address (429): the form again, what was typed kept.
+        case busy
         /// The form was already sent (its nonce was used), or it is too old.
         case stale
     }
@@ -111,15 +123,41 @@ public enum InviteForm {
         }
     }
 
-    /// The name as it is kept: one line, no control characters, at most ``maxNameCharacters``.
+    /// The name as it is kept: one line, no control characters, at most
+    /// ``maxNameCharacters`` characters and ``maxNameBytes`` bytes (whole
+    /// characters are dropped from the end, and `…` marks the cut; a single
+    /// character larger than the cap leaves nothing).
     public static func cleanName(_ name: String) -> String {
-        SafeText.line(name, maxCharacters: maxNameCharacters)
+        let line = SafeText.line(name, maxCharacters: maxNameCharacters)
+        guard line.utf8.count > maxNameBytes else { return line }
+        var kept = ""
+        var bytes = "…".utf8.count
+        for character in line {
+            bytes += character.utf8.count
+            guard bytes <= maxNameBytes else { break }
+            kept.append(character)
+        }
+        kept = kept.trimmingWhitespace()
+        return kept.isEmpty ? "" : kept + "…"
     }
 
-    /// `entry` checked: the answer, or the first problem (name, then date, then year).
-    public static func check(_ entry: Entry, currentYear: Int) -> Result<Answer, ProblemError> {
+    /// Whether `name` holds a letter (Unicode's `L` categories: any script's
+    /// letters, ideographs, kana): what a name needs to be seen. Spaces of any
+    /// kind, zero-width characters, marks, digits, punctuation and emoji are not letters.
+    public static func hasLetter(_ name: String) -> Bool {
+        name.unicodeScalars.contains { scalar in
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
+            default: false
+            }
+        }
+    }
+
+    /// `entry` checked against `today` (the owner's day): the answer, or the
+    /// first problem (name, then date, then year, then a date after today).
+    public static func check(_ entry: Entry, today: LocalDate) -> Result<Answer, ProblemError> {
         let name = cleanName(entry.name)
-        guard !name.isEmpty else { return .failure(ProblemError(.name)) }
+        guard !name.isEmpty, hasLetter(name) else { return .failure(ProblemError(.name)) }
         let day = Int(entry.day.trimmingWhitespace())
         let month = Int(entry.month.trimmingWhitespace())
         guard let day, let month, (1...12).contains(month), EventDate(year: nil, month: month, day: day) != nil else {
@@ -127,9 +165,10 @@ public enum InviteForm {
         }
         let yearText = entry.year.trimmingWhitespace()
         guard !yearText.isEmpty else { return .success(Answer(name: name, month: month, day: day, year: nil)) }
-        guard yearText.utf8.count == 4, let year = Int(yearText), (1900...currentYear).contains(year),
-            EventDate(year: year, month: month, day: day)?.year == year
+        guard yearText.utf8.count == 4, yearText.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let year = Int(yearText),
+            year >= firstYear, EventDate(year: year, month: month, day: day)?.year == year
         else { return .failure(ProblemError(.year)) }
+        guard let date = LocalDate(year: year, month: month, day: day), date <= today else { return .failure(ProblemError(.future)) }
         return .success(Answer(name: name, month: month, day: day, year: year))
     }
 
@@ -291,27 +330,41 @@ public enum InviteOutcome: Sendable, Hashable {
     case tooLarge
     /// The address sent too many answers: 429.
     case tooMany
+    /// Another site's page sent it (``InviteOrigin``): 403, nothing stored.
+    case foreign
+    /// Its nonce was used by an answer already stored (the form sent twice):
+    /// the thank-you page again, 200, nothing stored.
+    case repeated
     /// The form again, with what was typed and the problem: 400 (409 for a used nonce).
     case form(InviteForm.Entry, InviteForm.Problem)
 
     /// The HTTP status.
     public var status: Int {
         switch self {
-        case .stored: 200
+        case .stored, .repeated: 200
         case .unknown: 404
         case .gone: 410
         case .tooLarge: 413
         case .tooMany: 429
-        case .form(_, let problem): problem == .stale ? 409 : 400
+        case .foreign: 403
+        case .form(_, let problem):
+            switch problem {
+            case .stale: 409
+            case .busy: 429
+            case .name, .date, .year, .future: 400
+            }
         }
     }
 
     /// What a request that announces `contentLength` bytes (`nil`: chunked,
-    /// unknown) from an address the limit does or does not `admit` comes to
-    /// before anything is read: 413 over the cap, 429 beyond the limit, else
+    /// unknown), sent by another site's page or not (`foreign`), from an
+    /// address the limit does or does not `admit` comes to before anything
+    /// is read: 413 over the cap, 403 from another site (which costs the
+    /// address nothing: the limit is not asked), 429 beyond the limit, else
     /// `nil` (read the body and ask the store).
-    public static func before(contentLength: Int?, admitted: () -> Bool) -> InviteOutcome? {
+    public static func before(contentLength: Int?, foreign: Bool = false, admitted: () -> Bool) -> InviteOutcome? {
         if let contentLength, contentLength > InviteForm.maxBodyBytes { return .tooLarge }
+        if foreign { return .foreign }
         return admitted() ? nil : .tooMany
     }
 }

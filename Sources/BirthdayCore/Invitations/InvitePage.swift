@@ -26,12 +26,16 @@ public struct InvitePage: Sendable {
     public var note: String?
     /// A fresh nonce for the form (``InviteNonce``).
     public var nonce: String
+    /// The latest year the form's year field takes: this year in the owner's
+    /// zone, as the server checks it (``InviteForm/check(_:today:)``).
+    public var lastYear: Int
     public var stylesheet: String
 
-    public init(kind: Kind, note: String? = nil, nonce: String = "", stylesheet: String = "/page.css") {
+    public init(kind: Kind, note: String? = nil, nonce: String = "", lastYear: Int, stylesheet: String = "/page.css") {
         self.kind = kind
         self.note = note
         self.nonce = nonce
+        self.lastYear = lastYear
         self.stylesheet = stylesheet
     }
 
@@ -67,6 +71,8 @@ public struct InvitePage: Sendable {
                 case .date: .inviteProblemDate
                 case .year: .inviteProblemYear
                 case .stale: .inviteProblemStale
+                case .future: .inviteProblemFuture
+                case .busy: .inviteProblemBusy
                 }
             out += "<p class=\"problem\" id=\"problem\" role=\"alert\">\(HTMLText.escaped(localizer(key)))</p>\n"
         }
@@ -76,7 +82,7 @@ public struct InvitePage: Sendable {
         out += "<p><label for=\"name\">\(HTMLText.escaped(localizer(.inviteName)))</label>\n"
         out += "<input id=\"name\" name=\"name\" type=\"text\" required maxlength=\"\(InviteForm.maxNameCharacters)\" autocomplete=\"name\""
         out += " value=\"\(HTMLText.escaped(SafeText.line(entry.name, maxCharacters: 200)))\"\(problem == .name ? described : "")></p>\n"
-        out += "<fieldset\(problem == .date || problem == .year ? described : "")>\n"
+        out += "<fieldset\(problem == .date || problem == .year || problem == .future ? described : "")>\n"
         out += "<legend>\(HTMLText.escaped(localizer(.inviteBirthday)))</legend>\n"
         out += "<p><label for=\"day\">\(HTMLText.escaped(localizer(.inviteDay)))</label>\n"
         out += "<input id=\"day\" name=\"day\" type=\"number\" inputmode=\"numeric\" min=\"1\" max=\"31\" required autocomplete=\"bday-day\""
@@ -92,7 +98,8 @@ public struct InvitePage: Sendable {
         }
         out += "</select></p>\n"
         out += "<p><label for=\"year\">\(HTMLText.escaped(localizer(.inviteYear)))</label>\n"
-        out += "<input id=\"year\" name=\"year\" type=\"number\" inputmode=\"numeric\" min=\"1900\" max=\"2999\" autocomplete=\"bday-year\""
+        out +=
+            "<input id=\"year\" name=\"year\" type=\"number\" inputmode=\"numeric\" min=\"\(InviteForm.firstYear)\" max=\"\(lastYear)\" autocomplete=\"bday-year\""
         out += " value=\"\(HTMLText.escaped(SafeText.line(entry.year, maxCharacters: 8)))\"></p>\n"
         out += "</fieldset>\n"
         out += "<p><button type=\"submit\">\(HTMLText.escaped(localizer(.inviteSend)))</button></p>\n"

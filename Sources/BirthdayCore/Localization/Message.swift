@@ -205,11 +205,14 @@ public struct Message: Sendable, Hashable {
         case inviteProblemDate = "invite.problem.date"
         case inviteProblemYear = "invite.problem.year"
         case inviteProblemStale = "invite.problem.stale"
+        case inviteProblemFuture = "invite.problem.future"
+        case inviteProblemBusy = "invite.problem.busy"
         case inviteThanks = "invite.thanks"
         case inviteGone = "invite.gone"
         case inviteNoticeTitle = "invite.notice.title"
         case inviteArrived = "invite.arrived"
         case inviteArrivedAccepted = "invite.arrived.accepted"
+        case inviteUsedUp = "invite.usedup"
 
         // upcoming
         case upcomingBirthday = "upcoming.birthday"
@@ -508,9 +511,10 @@ public struct Message: Sendable, Hashable {
             case .announce, .announceTest: [.text]
             case .personExcludedAnnounce, .personIncludedAnnounce: [.name, .text]
             case .announceNameAge: [.text, .number]
-            case .inviteArrived, .inviteArrivedAccepted: [.text, .number]
+            case .inviteArrived, .inviteArrivedAccepted, .inviteUsedUp: [.text, .number]
             case .inviteTitle, .inviteIntro, .inviteWhoDefault, .inviteName, .inviteBirthday, .inviteDay, .inviteMonth, .inviteYear, .inviteSend,
-                .inviteProblemName, .inviteProblemDate, .inviteProblemYear, .inviteProblemStale, .inviteThanks, .inviteGone, .inviteNoticeTitle:
+                .inviteProblemName, .inviteProblemDate, .inviteProblemYear, .inviteProblemStale, .inviteProblemFuture, .inviteProblemBusy,
+                .inviteThanks, .inviteGone, .inviteNoticeTitle:
                 []
             case .listAndPair, .listAndStart, .listAndEnd: [.text, .text]
             case .digestOff, .listSeparator, .roundTitle, .roundNote, .greetingBirthdaySubject, .greetingAnniversarySubject: []

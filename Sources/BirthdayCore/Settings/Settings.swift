@@ -39,6 +39,10 @@ public struct Settings: Hashable, Sendable {
     /// Whether `birthdays run` also serves the calendar feed, and where:
     /// `nil` is off; `on` means 127.0.0.1:8484.
     public var serve: FeedAddress?
+    /// The reverse proxy in front of the feed server (``TrustedProxy``): its
+    /// requests are counted by the client it names in `X-Forwarded-For` or
+    /// `Forwarded`. `nil` (the default): every request by its own address.
+    public var trustedProxy: TrustedProxy?
     /// How often `birthdays run` syncs CardDAV sources (local files and vdirs are
     /// watched instead). Default 15 minutes, as DAVx5 and Thunderbird do: an
     /// unchanged book costs one small request, and a birthday edited on the
@@ -128,6 +132,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case channels = "channels"
     case command = "command"
     case serve = "serve"
+    case trustedProxy = "trusted-proxy"
     case syncInterval = "sync-interval"
     case language = "language"
     case calendarRules = "calendar-rules"
@@ -161,6 +166,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
                 + " and the names of the channels you added (birthdays channels), e.g. desktop,email; or none"
         case .command: "a shell command, run with /bin/sh -c (empty to unset)"
         case .serve: "off | on (127.0.0.1:8484) | HOST:PORT"
+        case .trustedProxy: "off, or the IP address of the reverse proxy in front of the server, e.g. 127.0.0.1"
         case .syncInterval: "a duration of at least 10s such as 15m, 1h or 1d"
         case .language:
             "system, or one of " + StringCatalog.embedded.languages.joined(separator: ", ") + " (a region such as de-AT or pt-BR is kept for dates)"
@@ -185,7 +191,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
             .digestDay,
             .roundBirthdays, .channels, .labelledDates, .nameDays:
             true
-        case .calendarName, .emoji, .command, .serve, .calendarRules, .syncInterval, .calendarAges, .contactLinks, .notesOnChannels: false
+        case .calendarName, .emoji, .command, .serve, .trustedProxy, .calendarRules, .syncInterval, .calendarAges, .contactLinks, .notesOnChannels:
+            false
         }
     }
 }
@@ -293,6 +300,13 @@ extension Settings {
                 guard let address = FeedAddress(value) else { throw invalid }
                 serve = address
             }
+        case .trustedProxy:
+            if ["off", "no", "false", "none", ""].contains(value.lowercased()) {
+                trustedProxy = nil
+            } else {
+                guard let proxy = TrustedProxy(value) else { throw invalid }
+                trustedProxy = proxy
+            }
         case .syncInterval:
             guard let interval = Settings.parseInterval(value), interval >= .seconds(10) else { throw invalid }
             syncInterval = interval
@@ -350,6 +364,7 @@ extension Settings {
         case .channels: channels.isEmpty ? "none" : channels.map(\.rawValue).joined(separator: ",")
         case .command: command
         case .serve: serve?.description ?? "off"
+        case .trustedProxy: trustedProxy?.address ?? "off"
         case .syncInterval: Settings.intervalText(syncInterval)
         case .language: language ?? "system"
         case .calendarRules: calendarRules.rawValue

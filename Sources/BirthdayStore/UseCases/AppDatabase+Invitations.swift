@@ -39,9 +39,11 @@ package enum InvitationAcceptance: Sendable, Equatable {
     case decided(InvitationAnswer.State)
     /// The person named is gone.
     case noPerson
-    /// The person named has a birthday of their card's own (`birthday`),
-    /// which their card's next sync would bring back: nothing was changed.
-    case cardHasBirthday(personID: String, birthday: EventDate)
+    /// The person named has a birthday of their own (`birthday`) from where
+    /// they came from: their card in a followed source (`followed`: its next
+    /// sync would bring it back), or a file imported once (a vCard or CSV
+    /// file: importing it again would). Nothing was changed.
+    case cardHasBirthday(personID: String, birthday: EventDate, followed: Bool)
 }
 
 /// The invitations (`birthdays invite`, `birthdays invites`): links, their
@@ -123,7 +125,7 @@ extension AppDatabase {
             let zone = settings.resolvedTimeZone(system: systemTimeZone)
             let today = LocalDate.today(at: now, in: zone)
             let answer: InviteForm.Answer
-            switch InviteForm.check(entry, currentYear: today.year) {
+            switch InviteForm.check(entry, today: today) {
             case .failure(let error): return again(error.problem)
             case .success(let checked): answer = checked
             }
@@ -134,7 +136,10 @@ extension AppDatabase {
                     now: now,
                     db
                 )
-            else { return again(.stale) }
+            else {
+                // A valid nonce is recorded only with the answer it brought: this one's answer is stored (the form was sent twice).
+                return InvitationReply(outcome: .repeated, settings: settings)
+            }
             let id = try InviteAnswerRecord.insert(answer, invitation: invitation, arrivedAt: now, db)
             try InvitationRecord.countUse(id: invitation.id, db)
             var accepted = false
@@ -153,7 +158,21 @@ extension AppDatabase {
                 today: today,
                 in: settings.localizer(systemLocale: systemLocale)
             )
-            _ = try DeliveryRecord.insertIfAbsent(DeliveryEntry(queued: notice, at: now), db)
+            if try !DeliveryRecord.insertIfAbsent(DeliveryEntry(queued: notice, at: now), db), !accepted {
+                try Self.repointInvitationNotices(invitationID: invitation.id, systemLocale: systemLocale, db)
+            }
+            if let uses = invitation.usesAllowed, invitation.used + 1 >= uses {
+                let usedUp = InvitationNotice.usedUp(
+                    answerID: id,
+                    invitationID: invitation.id,
+                    invitation: invitation.name,
+                    uses: uses,
+                    now: now,
+                    today: today,
+                    in: settings.localizer(systemLocale: systemLocale)
+                )
+                _ = try DeliveryRecord.insertIfAbsent(DeliveryEntry(queued: usedUp, at: now), db)
+            }
             return InvitationReply(outcome: .stored(id: id, accepted: accepted), settings: settings)
         }
     }
@@ -173,7 +192,10 @@ extension AppDatabase {
             guard let answer = try InviteAnswerRecord.answer(id: id, db) else { return .unknown }
             guard answer.state == .waiting else { return .decided(answer.state) }
             let result = try Self.accept(answer, personID: personID, now: now, db)
-            if case .accepted = result { _ = try scheduler.reschedule(db) }
+            if case .accepted = result {
+                _ = try scheduler.reschedule(db)
+                if let link = answer.invitationID { try Self.repointInvitationNotices(invitationID: link, systemLocale: scheduler.systemLocale, db) }
+            }
             return result
         }
     }
@@ -181,13 +203,46 @@ extension AppDatabase {
     /// Rejects answer `id`: nothing is added, and the answer keeps no name or
     /// year (``InviteAnswerRecord/forgetSender(id:_:)``). `nil` when there is no such
     /// answer, else the state it was in (`waiting` when it was rejected now).
-    package func rejectInvitationAnswer(id: Int64, now: Date) async throws(StoreError) -> InvitationAnswer.State? {
+    package func rejectInvitationAnswer(id: Int64, now: Date, systemLocale: String? = nil) async throws(StoreError) -> InvitationAnswer.State? {
         try await write { db -> InvitationAnswer.State? in
             guard let answer = try InviteAnswerRecord.answer(id: id, db) else { return nil }
             guard answer.state == .waiting else { return answer.state }
             _ = try InviteAnswerRecord.decide(id: id, state: .rejected, personID: nil, at: now, db)
             try InviteAnswerRecord.forgetSender(id: id, db)
+            if let link = answer.invitationID { try Self.repointInvitationNotices(invitationID: link, systemLocale: systemLocale, db) }
             return .waiting
+        }
+    }
+
+    /// Keeps the messages about link `invitationID`'s answers that are not
+    /// delivered yet (``InvitationNotice``, one a day) pointing at an answer
+    /// that waits: one that names an answer no longer waiting (accepted or
+    /// rejected since, by hand) names the link's oldest waiting answer
+    /// instead, and is dropped when none waits. A message about an answer
+    /// taken at once (a link with `--auto-accept`) names no answer to accept and is kept.
+    static func repointInvitationNotices(invitationID: Int64, systemLocale: String?, _ db: Database) throws {
+        let notices = try DeliveryRecord.undelivered(notificationID: InvitationNotice.notificationID(invitationID: invitationID), db)
+        guard !notices.isEmpty, let invitation = try InvitationRecord.invitation(id: invitationID, db), !invitation.autoAccept else { return }
+        let waiting = try InviteAnswerRecord.answers(all: false, db).filter { $0.invitationID == invitationID }
+        let settings = try SettingRecord.settings(db)
+        for notice in notices {
+            guard let named = notice.userInfo[InvitationNotice.userInfoKey].flatMap(Int64.init),
+                let answer = try InviteAnswerRecord.answer(id: named, db), answer.state != .waiting
+            else { continue }
+            guard let next = waiting.first, let day = LocalDate(iso: notice.occurrenceDate) else {
+                try DeliveryRecord.remove(notice, db)
+                continue
+            }
+            let request = InvitationNotice.request(
+                answerID: next.id,
+                invitationID: invitationID,
+                invitation: invitation.name,
+                accepted: false,
+                now: Date(timeIntervalSince1970: notice.fireAt),
+                today: day,
+                in: settings.localizer(systemLocale: systemLocale)
+            )
+            try DeliveryRecord.rewrite(notice, as: request, db)
         }
     }
 
@@ -198,7 +253,10 @@ extension AppDatabase {
         let id: String
         let isNew: Bool
         if let personID {
-            if let own = try PersonRecord.cardBirthday(id: personID, db) { return .cardHasBirthday(personID: personID, birthday: own) }
+            if let own = try PersonRecord.cardBirthday(id: personID, db) {
+                let followed = try !SourcePersonRecord.items(personId: personID, db).isEmpty
+                return .cardHasBirthday(personID: personID, birthday: own, followed: followed)
+            }
             guard try PersonRecord.setInvitedBirthday(id: personID, date: date, now: now, db) else { return .noPerson }
             id = personID
             isNew = false

@@ -40,7 +40,8 @@ package struct NotificationScheduler: Sendable {
     private let database: AppDatabase
     private let now: @Sendable () -> Date
     private let systemTimeZone: @Sendable () -> TimeZone
-    private let systemLocale: String?
+    /// The environment's locale, for the words of what it writes.
+    package let systemLocale: String?
     private let logger: Logger
 
     /// - Parameters:

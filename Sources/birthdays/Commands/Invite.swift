@@ -39,7 +39,12 @@ extension BirthdaysCommand.Invite {
         @Option(help: "The group the people who answer join (see birthdays groups).")
         var group: String?
 
-        @Option(help: ArgumentHelp("How many answers the link takes (default: no limit).", valueName: "n"))
+        @Option(
+            help: ArgumentHelp(
+                "How many answers the link takes (default: no limit; \(Invitation.defaultAutoAcceptUses) with --auto-accept).",
+                valueName: "n"
+            )
+        )
         var uses: Int?
 
         @Option(help: ArgumentHelp("How long the link stays open: 30m, 12h, 7d, 2w (default: 30d; at most a year).", valueName: "duration"))
@@ -53,7 +58,10 @@ extension BirthdaysCommand.Invite {
         )
         var note: String?
 
-        @Flag(help: "Take answers into the group at once, without 'invites accept'.")
+        @Flag(
+            help:
+                "Take answers into the group at once, without 'invites accept' (at most \(Invitation.defaultAutoAcceptUses) unless --uses says otherwise; your channels tell you when the link is used up)."
+        )
         var autoAccept = false
 
         @OptionGroup var address: ShareAddressOptions
@@ -79,7 +87,7 @@ extension BirthdaysCommand.Invite {
                 id: 0,
                 name: name,
                 group: group?.name,
-                usesAllowed: uses,
+                usesAllowed: Invitation.usesAllowed(uses, autoAccept: autoAccept),
                 expiresAt: context.now.addingTimeInterval(lasts),
                 note: Invitation.cleanNote(note),
                 autoAccept: autoAccept,

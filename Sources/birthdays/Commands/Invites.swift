@@ -104,9 +104,16 @@ extension BirthdaysCommand.Invites {
         @Flag(help: "Keep the date here only: do not write it to the person's card in a followed vdir folder or CardDAV book.")
         var noWriteBack = false
 
+        /// A person as every command names them: their name, and the id that picks them out ("Bob Builder (bob)").
+        static func named(_ name: String?, _ id: String) -> String {
+            guard let name, !name.isEmpty else { return id }
+            return "\(SafeText.line(name)) (\(id))"
+        }
+
         func run() async throws {
             let context = try Context(global)
             let target = try await person.asyncMap { try await context.person(matching: $0) }
+            let answerName = try await context.database.invitationAnswers(all: true).first { $0.id == id }?.name
             let result = try await context.database.acceptInvitationAnswer(
                 id: id,
                 personID: target?.id,
@@ -120,16 +127,20 @@ extension BirthdaysCommand.Invites {
                 throw CLIError("answer \(id) was already \(state.rawValue); see birthdays invites --all")
             case .noPerson:
                 throw CLIError("the person to give the date to is gone; see birthdays people")
-            case .cardHasBirthday(let personID, let birthday):
-                throw CLIError(
-                    "\(personID) already has a birthday from their card (\(birthday)), which its next sync would bring back; nothing was changed. Change the card, or reject the answer with: birthdays invites reject \(id)"
-                )
+            case .cardHasBirthday(let personID, let birthday, let followed):
+                let who = Self.named(target?.name, personID)
+                let origin =
+                    followed
+                    ? "from their card (\(birthday)), which its next sync would bring back; nothing was changed. Change the card"
+                    : "from the file they were imported from (\(birthday)), which importing it again would bring back; nothing was changed. Change the file"
+                throw CLIError("\(who) already has a birthday \(origin), or reject the answer with: birthdays invites reject \(id)")
             case .accepted(let personID, let isNew, let group, let date):
                 let joined = group.map { " in group \(SafeText.quoted($0))" } ?? ""
+                let who = Self.named(target?.name ?? answerName, personID)
                 try output(
                     isNew
-                        ? "Answer \(id) accepted: added as \(personID)\(joined)."
-                        : "Answer \(id) accepted: the birthday was given to \(personID)\(joined)."
+                        ? "Answer \(id) accepted: added \(who)\(joined)."
+                        : "Answer \(id) accepted: the birthday was given to \(who)\(joined)."
                 )
                 // The date is stored (above, in one transaction); now the person's card gets it too,
                 // unless asked not to. A person the answer added has no card anywhere yet.
@@ -156,7 +167,7 @@ extension BirthdaysCommand.Invites {
 
         func run() async throws {
             let context = try Context(global)
-            switch try await context.database.rejectInvitationAnswer(id: id, now: context.now) {
+            switch try await context.database.rejectInvitationAnswer(id: id, now: context.now, systemLocale: context.systemLocale) {
             case nil: throw CLIError("there is no answer \(id); see birthdays invites --all")
             case .waiting?: try output("Answer \(id) rejected; nothing was added.")
             case let state?: throw CLIError("answer \(id) was already \(state.rawValue); see birthdays invites --all")

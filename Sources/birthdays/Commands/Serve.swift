@@ -20,7 +20,10 @@ extension BirthdaysCommand {
                 for each share's token ('birthdays share add'), /invite/<token> (the form of an invitation, \
                 'birthdays invite'), and GET /healthz. `birthdays feed url` prints the feed's and the page's addresses; \
                 a share's and an invitation's link is printed once, when made. Loopback only by default; put it behind \
-                a TLS reverse proxy to reach it from a phone.
+                a TLS reverse proxy to reach it from a phone, and name the proxy with --trusted-proxy (or the \
+                trusted-proxy setting) so that the invitation form's limit per address counts each visitor by the \
+                address the proxy gives in X-Forwarded-For or Forwarded, not every visitor as the proxy. Those headers \
+                count only on requests from that address.
                 """
         )
 
@@ -32,10 +35,21 @@ extension BirthdaysCommand {
         @Option(help: "The TCP port to listen on.")
         var port = FeedServerDefaults.port
 
+        @Option(
+            help: ArgumentHelp(
+                "The IP address of the reverse proxy in front of the server: its X-Forwarded-For or Forwarded names the client (default: the trusted-proxy setting).",
+                valueName: "address"
+            )
+        )
+        var trustedProxy: String?
+
         func validate() throws {
             guard FeedAddress.ports.contains(port) else { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
             guard FeedAddress.isHostName(host) else {
                 throw ValidationError("--host must be an address to listen on, such as 127.0.0.1, 0.0.0.0 or ::")
+            }
+            if let trustedProxy, TrustedProxy(trustedProxy) == nil {
+                throw ValidationError("--trusted-proxy must be an IP address, such as 127.0.0.1 or ::1, not '\(SafeText.line(trustedProxy))'")
             }
         }
 
@@ -55,7 +69,8 @@ extension BirthdaysCommand {
                     systemLocale: context.systemLocale,
                     now: context.flowingNow(),
                     systemTimeZone: context.liveSystemTimeZone(),
-                    drawQR: QRCode.svg(encoding:label:)
+                    drawQR: QRCode.svg(encoding:label:),
+                    trustedProxy: trustedProxy.flatMap(TrustedProxy.init)
                 ),
                 host: host,
                 port: port,
@@ -66,7 +81,7 @@ extension BirthdaysCommand {
                 }
             )
             do {
-                try await app.runService()
+                try await runFeedServer(app, logger: logger)
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
                 throw CLIError("port \(port) is in use (another birthdays serve?)")
             }
