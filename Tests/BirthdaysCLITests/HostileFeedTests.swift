@@ -19,22 +19,14 @@ import Glibc
     /// inside `run`) keeps answering real requests, does not die and does not
     /// spin, and stays below its descriptor limit.
     /// Whether this process may open enough descriptors to hold the connections.
-    static var mayHoldTheConnections: Bool {
-        var limit = rlimit()
-        return getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_max >= rlim_t(idleConnections + 200)
-    }
+    static var mayHoldTheConnections: Bool { Descriptors.mayHold(idleConnections + 200) }
 
     @Test(
         .enabled(if: mayHoldTheConnections, "the test needs a hard descriptor limit (ulimit -Hn) of at least \(idleConnections + 200)"),
         arguments: ["serve", "run"]
     )
     func theFeedSurvivesMoreIdleConnectionsThanDescriptors(command: String) async throws {
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        if limit.rlim_cur < rlim_t(Self.idleConnections + 200) {
-            limit.rlim_cur = min(limit.rlim_max, 4096)
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
+        Descriptors.raise(toHold: Self.idleConnections + 200)
         let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
         defer { cli.cleanUp() }
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-11")])

@@ -22,19 +22,11 @@ import Glibc
     static let descriptorLimit = 256
     static let slowAnswers = 300
 
-    static var mayHoldTheConnections: Bool {
-        var limit = rlimit()
-        return getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_max >= rlim_t(slowAnswers + 200)
-    }
+    static var mayHoldTheConnections: Bool { Descriptors.mayHold(slowAnswers + 200) }
 
     @Test(.enabled(if: mayHoldTheConnections, "the test needs a hard descriptor limit (ulimit -Hn) of at least \(slowAnswers + 200)"))
     func answersSentAByteAtATimeNeitherFillTheServerNorHoldUpItsEnd() async throws {
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        if limit.rlim_cur < rlim_t(Self.slowAnswers + 200) {
-            limit.rlim_cur = min(limit.rlim_max, 4096)
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
+        Descriptors.raise(toHold: Self.slowAnswers + 200)
         let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
         defer { cli.cleanUp() }
         try await cli.seed([("ada", "Ada Lovelace", "1990-03-11")])

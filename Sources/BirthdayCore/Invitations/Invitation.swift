@@ -191,18 +191,8 @@ public enum InvitationNotice {
         in localizer: Localizer
     ) -> NotificationRequest {
         let name = SafeText.line(invitation, maxCharacters: 64)
-        var request = NotificationRequest(
-            personID: "",
-            kind: .birthday,
-            timing: .dayOf,
-            fireAt: now,
-            occurrenceDate: today,
-            title: localizer(.inviteNoticeTitle),
-            body: localizer(Message(accepted ? .inviteArrivedAccepted : .inviteArrived, .text(name), .number(Int(answerID)))),
-            userInfo: [userInfoKey: String(answerID)]
-        )
-        request.id = notificationID(invitationID: invitationID)
-        return request
+        let body = localizer(Message(accepted ? .inviteArrivedAccepted : .inviteArrived, .text(name), .number(Int(answerID))))
+        return notice(id: notificationID(invitationID: invitationID), body: body, answerID: answerID, now: now, today: today, in: localizer)
     }
 
     /// The request that tells the owner that link `invitationID` took its
@@ -218,6 +208,14 @@ public enum InvitationNotice {
         in localizer: Localizer
     ) -> NotificationRequest {
         let name = SafeText.line(invitation, maxCharacters: 64)
+        let body = localizer(Message(.inviteUsedUp, .text(name), .number(uses)))
+        return notice(id: usedUpID(invitationID: invitationID), body: body, answerID: answerID, now: now, today: today, in: localizer)
+    }
+
+    /// A message to the owner with `body`, under the notices' title, due at
+    /// `now` on `today`, as ledger row `id`; it names no person.
+    private static func notice(id: String, body: String, answerID: Int64, now: Date, today: LocalDate, in localizer: Localizer) -> NotificationRequest
+    {
         var request = NotificationRequest(
             personID: "",
             kind: .birthday,
@@ -225,10 +223,10 @@ public enum InvitationNotice {
             fireAt: now,
             occurrenceDate: today,
             title: localizer(.inviteNoticeTitle),
-            body: localizer(Message(.inviteUsedUp, .text(name), .number(uses))),
+            body: body,
             userInfo: [userInfoKey: String(answerID)]
         )
-        request.id = usedUpID(invitationID: invitationID)
+        request.id = id
         return request
     }
 
