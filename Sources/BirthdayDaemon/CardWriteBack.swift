@@ -52,7 +52,7 @@ package struct CardWriteBack: Sendable {
         do {
             cards = try await database.cards(ofPerson: personID)
         } catch {
-            return .failed(source: "", .connection(.store(error.description)))
+            return .failed(source: "", .store(error.description))
         }
         guard let card = cards.first(where: { $0.source.kind != .file }) else {
             if let file = cards.first { return .fileSourceOnly(source: file.source.name) }
@@ -100,6 +100,7 @@ package struct CardWriteBack: Sendable {
         case .gone: "the card is no longer there"
         case .cannotWrite(_, let reason): reason
         case .noETag: "the server sent the card without a strong ETag"
+        case .invalidLocation, .unavailable, .store: error.description
         case .connection(let error):
             switch error {
             case .network(_, let reason): "cannot reach the server: \(reason)"
@@ -107,7 +108,7 @@ package struct CardWriteBack: Sendable {
             case .http(_, let status, let reason): "the server answered HTTP \(status)" + (reason.isEmpty ? "" : " \(reason)")
             case .badResponse(_, let reason): "the server sent an answer that cannot be used: \(reason)"
             case .tooLarge(_, let megabytes): "the server sent more than \(megabytes) MB for the card"
-            default: error.description
+            case .passwordCommand: error.description
             }
         }
     }

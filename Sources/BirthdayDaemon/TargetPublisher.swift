@@ -50,7 +50,7 @@ package struct TargetPublisher: Sendable {
         do throws(PublishError) {
             var secret = password
             if secret == nil, let command = target.passwordCommand, !command.isEmpty {
-                do throws(SourceError) {
+                do throws(RemoteError) {
                     secret = try await PasswordCommand.run(command, environment: environment, clock: clock)
                 } catch {
                     throw .connection(error)

@@ -324,7 +324,7 @@ package struct PushChannel: NotificationSink {
         return line.isEmpty ? nil : line
     }
 
-    private static func reason(_ error: SourceError) -> String {
+    private static func reason(_ error: RemoteError) -> String {
         if case .passwordCommand(let reason) = error { return reason }
         return "\(error)"
     }

@@ -137,7 +137,7 @@ struct NetworkHelperCommand: AsyncParsableCommand {
                 throw ExitCode(HelperExit.failed)
             }
             let reader = CardDAVReader(
-                password: { source throws(SourceError) in
+                password: { source throws(RemoteError) in
                     if let known { return known }
                     guard let command = source.passwordCommand, !command.isEmpty else { return nil }
                     return try await PasswordCommand.run(command, environment: environment)

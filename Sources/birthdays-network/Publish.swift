@@ -82,7 +82,7 @@ extension NetworkHelperCommand {
             } catch let exit as ExitCode {
                 throw exit
             } catch {
-                NetworkHelperCommand.publishReply(PublishReport?.none, .connection(.store("\(error)")))
+                NetworkHelperCommand.publishReply(PublishReport?.none, .store("\(error)"))
                 throw ExitCode(HelperExit.failed)
             }
             let locale = caller.locale
@@ -108,7 +108,7 @@ extension NetworkHelperCommand {
                         )
                     }
                 } catch {
-                    throw .connection(.store("\(error)"))
+                    throw .store("\(error)")
                 }
                 calendarHash.set(PublishPlan.calendarHash(events))
                 return events
@@ -133,7 +133,7 @@ extension NetworkHelperCommand {
                 building = { events }
             }
             var report: PublishReport
-            do throws(SourceError) {
+            do throws(RemoteError) {
                 var password = known
                 if password == nil, let command = target.passwordCommand, !command.isEmpty {
                     password = try await PasswordCommand.run(command, environment: environment)
@@ -150,10 +150,10 @@ extension NetworkHelperCommand {
                     productID: CalendarExporter.productID,
                     force: force || withdraw,
                     record: { event throws(PublishError) in
-                        do { try await database.recordPublished(targetId: target.id, event) } catch { throw .connection(.store("\(error)")) }
+                        do { try await database.recordPublished(targetId: target.id, event) } catch { throw .store("\(error)") }
                     },
                     forget: { uid throws(PublishError) in
-                        do { try await database.forgetPublished(targetId: target.id, uid: uid) } catch { throw .connection(.store("\(error)")) }
+                        do { try await database.forgetPublished(targetId: target.id, uid: uid) } catch { throw .store("\(error)") }
                     }
                 )
             } catch {

@@ -26,21 +26,21 @@ extension NetworkHelperCommand {
             let environment = ProcessInfo.processInfo.environment
             let input = FileHandle.standardInput.readDataToEndOfFile()
             guard let request = try? JSONDecoder().decode(CardWriteRequest.self, from: input), let birthday = request.date else {
-                NetworkHelperCommand.writeReply(nil, .connection(.unavailable(reason: "the network helper could not read its request")))
+                NetworkHelperCommand.writeReply(nil, .unavailable(reason: "the network helper could not read its request"))
                 throw ExitCode(HelperExit.failed)
             }
             let source: Source
             do {
                 let store = try AppDatabase.openFile(at: database, create: false)
                 guard let found = try await store.sources(counting: false).first(where: { $0.id == sourceId }) else {
-                    NetworkHelperCommand.writeReply(nil, .connection(.unknownSource(name: "#\(sourceId)")))
+                    NetworkHelperCommand.writeReply(nil, .unavailable(reason: SourceError.unknownSource(name: "#\(sourceId)").description))
                     throw ExitCode(HelperExit.failed)
                 }
                 source = found
             } catch let exit as ExitCode {
                 throw exit
             } catch {
-                NetworkHelperCommand.writeReply(nil, .connection(.store("\(error)")))
+                NetworkHelperCommand.writeReply(nil, .store("\(error)"))
                 throw ExitCode(HelperExit.failed)
             }
             do throws(WriteBackError) {

@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func passingALimitIsASentence() {
-        let error = SourceError.tooLarge(url: "http://127.0.0.1:1/dav/", megabytes: 4)
+        let error = RemoteError.tooLarge(url: "http://127.0.0.1:1/dav/", megabytes: 4)
         #expect(
             error.description
                 == "the server sent more than 4 MB for one request to http://127.0.0.1:1/dav/; birthdays stopped reading there (see Limits in docs/sources.md)"

@@ -79,7 +79,7 @@ import Testing
         // Every answer deletes Ann and brings Cy, and says there is more: followed
         // 100 times, then given up; neither Ann's removal nor Cy lands.
         let second = try await bed.sync()
-        guard case .badResponse(_, let reason) = second.error else {
+        guard case .remote(.badResponse(_, let reason)) = second.error else {
             Issue.record("expected a bad response, got \(String(describing: second.error))")
             return
         }

@@ -123,7 +123,7 @@ import Testing
 
         // Wrong password: 401, reported without the password.
         let denied = try await fixture.sync(password: "wrong-password")
-        #expect(denied.error == .unauthorized(url: fixture.server.bookURL("friends")))
+        #expect(denied.error == .remote(.unauthorized(url: fixture.server.bookURL("friends"))))
         #expect(!"\(denied.error!)".contains("wrong-password"))
         #expect(try await fixture.people() == people)
         let status = try #require(try await fixture.database.sources().first?.status)
@@ -147,7 +147,7 @@ import Testing
         try await fixture.server.put("friends", uid: "new", name: "New", birthday: "1999-09-09")
         fixture.server.stop()
         let dead = try await fixture.sync()
-        guard case .network(let url, _) = dead.error else {
+        guard case .remote(.network(let url, _)) = dead.error else {
             Issue.record("expected a network error, got \(String(describing: dead.error))")
             return
         }
@@ -234,7 +234,7 @@ import Testing
                 fixture.server.bookURL("work")
             ]
         )
-        await #expect(throws: SourceError.unauthorized(url: fixture.server.baseURL)) {
+        await #expect(throws: SourceError.remote(.unauthorized(url: fixture.server.baseURL))) {
             try await discovery.addressBooks(from: fixture.server.baseURL, username: "alice", password: "nope")
         }
     }

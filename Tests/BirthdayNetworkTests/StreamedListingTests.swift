@@ -112,7 +112,7 @@ import Testing
         let report = try await bed.sync()
         let error = try #require(report.error)
         switch (mode, error) {
-        case ("cut", .network), ("broken", .badResponse): break
+        case ("cut", .remote(.network)), ("broken", .remote(.badResponse)): break
         default: Issue.record("unexpected error for \(mode): \(error)")
         }
         // Half of the cards had arrived and been read: none of them landed.

@@ -32,15 +32,15 @@ struct SourceAdapterTests {
         ("kill -9 $$", "it was killed by signal 9"),
     ])
     func aFailingCommandSaysWhyWithoutItsOutput(command: String, reason: String) async {
-        await #expect(throws: SourceError.passwordCommand(reason: reason)) {
+        await #expect(throws: RemoteError.passwordCommand(reason: reason)) {
             try await PasswordCommand.run(command, environment: ["PATH": "/usr/bin:/bin"])
         }
-        #expect(!SourceError.passwordCommand(reason: reason).description.contains("hunter2"))
+        #expect(!RemoteError.passwordCommand(reason: reason).description.contains("hunter2"))
     }
 
     @Test func aCommandThatHangsIsStoppedAtTheTimeout() async {
         let started = ContinuousClock.now
-        await #expect(throws: SourceError.passwordCommand(reason: "it did not finish within 1 s")) {
+        await #expect(throws: RemoteError.passwordCommand(reason: "it did not finish within 1 s")) {
             try await PasswordCommand.run("sleep 120", environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(1))
         }
         // Well before `sleep 120` would end on its own, however loaded the machine: under `make test`

@@ -5,11 +5,17 @@
 /// What the server, the network or the password command did wrong is what
 /// a source's sync can meet too (unreachable, 401, an HTTP error, an answer
 /// that cannot be used, too much: the WebDAV layer both share), so it
-/// travels as ``connection(_:)`` with ``SourceError``'s sentence; the rest
-/// is publishing's own.
+/// travels as ``connection(_:)`` with ``RemoteError``'s sentence; the rest
+/// (the helper process, the store, the URL) is publishing's own.
 public enum PublishError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
-    /// The server, the network, the password command, the helper or the store failed.
-    case connection(SourceError)
+    /// The server, the network or the password command failed (``RemoteError``).
+    case connection(RemoteError)
+    /// The target's URL cannot be followed (not an http(s) URL).
+    case invalidLocation(location: String, reason: String)
+    /// The network helper could not run or gave no report, or publishing needs what is missing (a database file).
+    case unavailable(reason: String)
+    /// The database failed; the store's own sentence.
+    case store(String)
     /// `publish add`: the URL leads to no CalDAV calendar home, and is no calendar.
     case notACalendar(url: String)
     /// A publish would delete most of the events it published (``PublishPlan/needsForce(deleting:of:)``).
@@ -26,6 +32,9 @@ public enum PublishError: Error, Sendable, Equatable, Codable, CustomStringConve
     public var description: String {
         switch self {
         case .connection(let error): error.description
+        case .invalidLocation(let location, let reason): SafeText.quoted("cannot follow \(location): \(reason)")
+        case .unavailable(let reason): SafeText.quoted(reason)
+        case .store(let reason): SafeText.quoted(reason)
         case .notACalendar(let url): SafeText.quoted("\(url) is not a CalDAV calendar, and no calendar home was found from it")
         case .massRemoval(let target, let deleting, let total):
             SafeText.quoted(

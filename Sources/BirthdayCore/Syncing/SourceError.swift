@@ -1,28 +1,18 @@
 import Foundation
 
-/// Why a source could not be added or synced, and what the WebDAV layer
-/// met (the network, the server, the password command), which a publish
-/// meets too (``PublishError/connection(_:)``). Each case reads as one
+/// Why a source could not be added or synced. What the network, the server
+/// or the password command did wrong is a ``RemoteError``, wrapped as
+/// ``remote(_:)``; the rest is a source's own. Each case reads as one
 /// sentence; none carries a password, a person's name or a date of birth.
 public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// A file or folder could not be read.
     case cannotRead(path: String, reason: String)
-    /// The server could not be reached, or did not answer in time.
-    case network(url: String, reason: String)
-    /// The server refused the username or password.
-    case unauthorized(url: String)
-    /// The server answered with an HTTP error.
-    case http(url: String, status: Int, reason: String)
-    /// The server's answer is not what WebDAV promises (XML that does not parse, a missing element).
-    case badResponse(url: String, reason: String)
-    /// The server sent more than a request may receive (the limits are in docs/sources.md).
-    case tooLarge(url: String, megabytes: Int)
+    /// The network, the server or the password command failed (``RemoteError``).
+    case remote(RemoteError)
     /// The URL is reachable but neither an address book nor a way to one.
     case notAnAddressBook(url: String)
     /// Discovery found the account but no address book in it.
     case noAddressBooks(url: String)
-    /// The password command did not give a password.
-    case passwordCommand(reason: String)
     /// The sync would remove too many of the source's people (see ``MassRemoval``).
     case massRemoval(source: String, removing: Int, of: Int)
     /// There is no source with that name.
@@ -41,22 +31,16 @@ public enum SourceError: Error, Sendable, Equatable, Codable, CustomStringConver
     /// (``SafeText/quoted(_:)``), so it can neither break the line nor reach
     /// a terminal as an escape sequence.
     public var description: String {
-        SafeText.quoted(sentence)
+        if case .remote(let error) = self { return error.description }
+        return SafeText.quoted(sentence)
     }
 
     private var sentence: String {
         switch self {
+        case .remote(let error): error.description
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
-        case .network(let url, let reason): "cannot reach \(url): \(reason)"
-        case .unauthorized(let url): "\(url) refused the username or password (HTTP 401); check --username and --password-command"
-        case .http(let url, let status, let reason): "\(url) answered HTTP \(status)" + (reason.isEmpty ? "" : " \(reason)")
-        case .badResponse(let url, let reason): "\(url) sent an answer that cannot be used: \(reason)"
-        case .tooLarge(let url, let megabytes):
-            "the server sent more than \(megabytes) MB for one request to \(url); birthdays stopped reading there "
-                + "(see Limits in docs/sources.md)"
         case .notAnAddressBook(let url): "\(url) is not a CardDAV address book, and no address book was found from it"
         case .noAddressBooks(let url): "the account at \(url) has no address books"
-        case .passwordCommand(let reason): "the password command failed: \(reason)"
         case .massRemoval(let source, let removing, let total):
             "refusing to remove \(removing) of the \(total) people of '\(source)' (the source looks emptied); "
                 + "if that is right, run: birthdays sources sync '\(source)' --allow-mass-removal"

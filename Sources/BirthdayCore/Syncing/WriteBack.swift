@@ -43,8 +43,14 @@ public enum WriteBackError: Error, Sendable, Equatable, Codable, CustomStringCon
     case cannotWrite(path: String, reason: String)
     /// The server's answer to the card's GET has no ETag, or a weak one (which never matches `If-Match`), so no write could be made safe.
     case noETag(url: String)
-    /// The network, the server or the password command (``SourceError``).
-    case connection(SourceError)
+    /// The network, the server or the password command failed (``RemoteError``).
+    case connection(RemoteError)
+    /// The source's location cannot be followed (not an http(s) URL).
+    case invalidLocation(location: String, reason: String)
+    /// The network helper could not run or gave no report, or the write needs what is missing (a database file).
+    case unavailable(reason: String)
+    /// The database failed; the store's own sentence.
+    case store(String)
 
     public var description: String {
         switch self {
@@ -55,6 +61,9 @@ public enum WriteBackError: Error, Sendable, Equatable, Codable, CustomStringCon
         case .cannotWrite(let path, let reason): "cannot write \(SafeText.quoted(path)): \(reason)"
         case .noETag(let url): "\(SafeText.quoted(url)) sent the card without a strong ETag, so it cannot be changed safely"
         case .connection(let error): error.description
+        case .invalidLocation(let location, let reason): SafeText.quoted("cannot follow \(location): \(reason)")
+        case .unavailable(let reason): SafeText.quoted(reason)
+        case .store(let reason): SafeText.quoted(reason)
         }
     }
 }

@@ -74,7 +74,7 @@ package struct CalDAVPublisher: Sendable {
         calendarName: String
     ) async throws(PublishError) -> PublishDiscovery {
         guard let url = URL(string: location), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-            throw .connection(.invalidLocation(location: location, reason: "not an http(s) URL"))
+            throw .invalidLocation(location: location, reason: "not an http(s) URL")
         }
         let session = DAVSession(username: username, password: password, userAgent: userAgent, limits: .discovery(deadline: deadline))
         let result: Result<PublishDiscovery, PublishError>
@@ -93,21 +93,21 @@ package struct CalDAVPublisher: Sendable {
     }
 
     private func discover(_ url: URL, calendarName: String, session: DAVSession) async throws(PublishError) -> PublishDiscovery {
-        var found = try await Self.dav { () throws(SourceError) in try await follow(url, session: session) }
+        var found = try await Self.dav { () throws(RemoteError) in try await follow(url, session: session) }
         if found == nil, let wellKnown = URL(string: "/.well-known/caldav", relativeTo: url)?.absoluteURL, wellKnown.path != url.path {
-            found = try await Self.dav { () throws(SourceError) in try await follow(wellKnown, session: session) }
+            found = try await Self.dav { () throws(RemoteError) in try await follow(wellKnown, session: session) }
         }
         switch found {
         case .calendar(let calendar):
             return PublishDiscovery(calendarURL: WebDAV.collection(calendar), created: false)
         case .home(let home):
-            return try await Self.dav { () throws(SourceError) in try await calendar(named: calendarName, in: home, session: session) }
+            return try await Self.dav { () throws(RemoteError) in try await calendar(named: calendarName, in: home, session: session) }
         case nil:
             throw .notACalendar(url: DAVSession.display(url))
         }
     }
 
-    private func follow(_ url: URL, session: DAVSession) async throws(SourceError) -> Found? {
+    private func follow(_ url: URL, session: DAVSession) async throws(RemoteError) -> Found? {
         guard let (response, answered) = try await describe(url, session: session) else { return nil }
         if response.properties[.resourceType]?.children.contains(.calendar) == true { return .calendar(answered) }
         if let home = response.properties[.calendarHomeSet]?.hrefs.first.flatMap({ URL(string: $0, relativeTo: answered)?.absoluteURL }) {
@@ -124,7 +124,7 @@ package struct CalDAVPublisher: Sendable {
         return nil
     }
 
-    private func describe(_ url: URL, session: DAVSession) async throws(SourceError) -> (DAVResponse, URL)? {
+    private func describe(_ url: URL, session: DAVSession) async throws(RemoteError) -> (DAVResponse, URL)? {
         let reply = try await session.send("PROPFIND", url, depth: "0", body: CalDAVRequests.describe)
         switch reply.status {
         case 207:
@@ -142,7 +142,7 @@ package struct CalDAVPublisher: Sendable {
     }
 
     /// The calendar of `home` named `name`, else a new one (MKCALENDAR).
-    private func calendar(named name: String, in home: URL, session: DAVSession) async throws(SourceError) -> PublishDiscovery {
+    private func calendar(named name: String, in home: URL, session: DAVSession) async throws(RemoteError) -> PublishDiscovery {
         let reply = try await session.send("PROPFIND", home, depth: "1", body: CalDAVRequests.listCollections)
         guard reply.status == 207 else { throw WebDAV.failure(reply, home) }
         for response in try WebDAV.multistatus(reply, home).responses {
@@ -237,7 +237,7 @@ package struct CalDAVPublisher: Sendable {
     ) async -> PublishReport {
         var report = PublishReport(name: target.name)
         guard let calendar = URL(string: target.calendarURL), calendar.scheme == "http" || calendar.scheme == "https" else {
-            report.error = .connection(.invalidLocation(location: target.calendarURL, reason: "not an http(s) URL"))
+            report.error = .invalidLocation(location: target.calendarURL, reason: "not an http(s) URL")
             return report
         }
         let session = DAVSession(
@@ -281,7 +281,7 @@ package struct CalDAVPublisher: Sendable {
         forget: @Sendable (String) async throws(PublishError) -> Void
     ) async throws(PublishError) {
         async let built = Self.result(building)
-        let listing = try await Self.dav { () throws(SourceError) in
+        let listing = try await Self.dav { () throws(RemoteError) in
             try await self.listing(calendar, target: target, published: published, session: session, report: &report)
         }
         let events = try await built.get()
@@ -328,7 +328,7 @@ package struct CalDAVPublisher: Sendable {
                         ours.expect(put.href, nil)
                     }
                     group.addTask {
-                        do throws(SourceError) {
+                        do throws(RemoteError) {
                             let outcome = try await write(
                                 event,
                                 to: url,
@@ -357,7 +357,7 @@ package struct CalDAVPublisher: Sendable {
         if let failure { throw failure }
         for delete in plan.deletes {
             guard let url = URL(string: delete.href, relativeTo: calendar)?.absoluteURL else { continue }
-            let removal = try await Self.dav { () throws(SourceError) in
+            let removal = try await Self.dav { () throws(RemoteError) in
                 try await remove(url, uid: delete.uid, etag: delete.etag, productID: productID, session: session)
             }
             switch removal {
@@ -407,7 +407,7 @@ package struct CalDAVPublisher: Sendable {
         var put: PublishPlan.Put
         var event: PublishEvent
         var recorded: Bool
-        var outcome: Result<WriteOutcome, SourceError>
+        var outcome: Result<WriteOutcome, RemoteError>
     }
 
     /// Records what one PUT did, and counts it in the report.
@@ -472,8 +472,8 @@ package struct CalDAVPublisher: Sendable {
     }
 
     /// Runs `body`, whose failures are the WebDAV layer's, as a publish's.
-    private static func dav<T>(_ body: () async throws(SourceError) -> T) async throws(PublishError) -> T {
-        do throws(SourceError) {
+    private static func dav<T>(_ body: () async throws(RemoteError) -> T) async throws(PublishError) -> T {
+        do throws(RemoteError) {
             return try await body()
         } catch {
             throw .connection(error)
@@ -492,7 +492,7 @@ package struct CalDAVPublisher: Sendable {
         published: [String: PublishedEvent],
         session: DAVSession,
         report: inout PublishReport
-    ) async throws(SourceError) -> [String: String]? {
+    ) async throws(RemoteError) -> [String: String]? {
         if !target.syncRefused {
             if let token = target.syncToken, let delta = try await changes(calendar, since: token, session: session) {
                 report.syncCollection = true
@@ -531,7 +531,7 @@ package struct CalDAVPublisher: Sendable {
     /// the caller then asks once more without one, and that answer decides. A
     /// truncated answer (507 for the calendar itself) goes on from its token,
     /// at most 100 requests.
-    private func changes(_ calendar: URL, since token: String?, session: DAVSession) async throws(SourceError) -> Delta? {
+    private func changes(_ calendar: URL, since token: String?, session: DAVSession) async throws(RemoteError) -> Delta? {
         var delta = Delta()
         var token = token
         for _ in 0..<100 {
@@ -573,7 +573,7 @@ package struct CalDAVPublisher: Sendable {
     /// Any other answer (an error, a redirect, a body that is not a
     /// multistatus) is an error: taking it for "cannot list" would make a
     /// broken server look like a publish with nothing to do.
-    private func memberTags(_ calendar: URL, session: DAVSession) async throws(SourceError) -> [String: String]? {
+    private func memberTags(_ calendar: URL, session: DAVSession) async throws(RemoteError) -> [String: String]? {
         let reply = try await session.send("PROPFIND", calendar, depth: "1", body: CalDAVRequests.memberETags)
         switch reply.status {
         case 207: break
@@ -615,7 +615,7 @@ package struct CalDAVPublisher: Sendable {
         recorded: Bool,
         productID: String,
         session: DAVSession
-    ) async throws(SourceError) -> WriteOutcome {
+    ) async throws(RemoteError) -> WriteOutcome {
         var condition = start
         var sent = 0
         // Three PUTs at most: a fetch that finds the resource gone or without our tag leads to the next.
@@ -710,7 +710,7 @@ package struct CalDAVPublisher: Sendable {
     /// DELETEs our resource at `url` (`If-Match` its tag); gone already is
     /// done. Without a tag (a create never seen answered) it is fetched
     /// first, and deleted only when ours.
-    private func remove(_ url: URL, uid: String, etag: String?, productID: String, session: DAVSession) async throws(SourceError) -> Removal {
+    private func remove(_ url: URL, uid: String, etag: String?, productID: String, session: DAVSession) async throws(RemoteError) -> Removal {
         var tag = etag
         for _ in 0..<3 {
             if tag == nil {
@@ -744,7 +744,7 @@ package struct CalDAVPublisher: Sendable {
         return .refused
     }
 
-    private func get(_ url: URL, session: DAVSession) async throws(SourceError) -> DAVSession.Reply {
+    private func get(_ url: URL, session: DAVSession) async throws(RemoteError) -> DAVSession.Reply {
         let reply = try await session.send("GET", url, depth: nil, headers: [], body: nil, contentType: "")
         if reply.status == 401 { throw .unauthorized(url: DAVSession.display(url)) }
         return reply
@@ -755,7 +755,7 @@ package struct CalDAVPublisher: Sendable {
     /// Deletes the calendar collection (`remove --delete-calendar`, for a calendar we made).
     package func deleteCalendar(_ target: PublishTarget, password: String?) async throws(PublishError) {
         guard let url = URL(string: target.calendarURL) else {
-            throw .connection(.invalidLocation(location: target.calendarURL, reason: "not a URL"))
+            throw .invalidLocation(location: target.calendarURL, reason: "not a URL")
         }
         let session = DAVSession(
             username: target.username,
@@ -764,8 +764,8 @@ package struct CalDAVPublisher: Sendable {
             limits: .discovery(deadline: deadline),
             followsRedirects: false
         )
-        let result: Result<Void, SourceError>
-        do throws(SourceError) {
+        let result: Result<Void, RemoteError>
+        do throws(RemoteError) {
             let reply = try await session.send("DELETE", url, depth: nil, headers: [], body: nil, contentType: "")
             guard (200..<300).contains(reply.status) || reply.status == 404 else { throw WebDAV.failure(reply, url) }
             result = .success(())
@@ -773,7 +773,7 @@ package struct CalDAVPublisher: Sendable {
             result = .failure(error)
         }
         await session.shutdown()
-        do throws(SourceError) { try result.get() } catch { throw .connection(error) }
+        do throws(RemoteError) { try result.get() } catch { throw .connection(error) }
     }
 }
 

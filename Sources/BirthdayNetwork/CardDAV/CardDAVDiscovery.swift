@@ -27,7 +27,7 @@ package struct CardDAVDiscovery: Sendable {
 
     /// The address books reachable from `location`.
     ///
-    /// - Throws: ``SourceError``: unauthorized, network, HTTP and XML errors,
+    /// - Throws: ``SourceError/remote(_:)``: unauthorized, network, HTTP and XML errors,
     ///   ``SourceError/notAnAddressBook(url:)`` and ``SourceError/noAddressBooks(url:)``.
     package func addressBooks(from location: String, username: String?, password: String?) async throws(SourceError) -> [AddressBook] {
         guard let url = URL(string: location), url.scheme == "http" || url.scheme == "https", url.host != nil else {
@@ -55,7 +55,9 @@ package struct CardDAVDiscovery: Sendable {
 
     /// The books from `url`, or `nil` when it leads nowhere.
     private func follow(_ url: URL, session: DAVSession) async throws(SourceError) -> [AddressBook]? {
-        guard let (response, answered) = try await describe(url, session: session) else { return nil }
+        guard let (response, answered) = try await WebDAV.source({ () async throws(RemoteError) in try await describe(url, session: session) }) else {
+            return nil
+        }
         let types = response.properties[.resourceType]?.children ?? []
         if types.contains(.addressBook) {
             return [AddressBook(url: WebDAV.collection(answered), displayName: response.text(.displayName).flatMap { $0.isEmpty ? nil : $0 })]
@@ -66,7 +68,8 @@ package struct CardDAVDiscovery: Sendable {
         if let principal = response.properties[.currentUserPrincipal]?.hrefs.first.flatMap({ URL(string: $0, relativeTo: answered)?.absoluteURL }),
             principal.path != answered.path
         {
-            guard let (described, from) = try await describe(principal, session: session) else { return nil }
+            guard let (described, from) = try await WebDAV.source({ () async throws(RemoteError) in try await describe(principal, session: session) })
+            else { return nil }
             if let home = described.properties[.addressBookHomeSet]?.hrefs.first.flatMap({ URL(string: $0, relativeTo: from)?.absoluteURL }) {
                 return try await list(home, session: session)
             }
@@ -76,7 +79,7 @@ package struct CardDAVDiscovery: Sendable {
 
     /// The Depth 0 description of `url` and the URL that answered; `nil` for
     /// answers that only mean "not here" (404, 405, 501 …).
-    private func describe(_ url: URL, session: DAVSession) async throws(SourceError) -> (DAVResponse, URL)? {
+    private func describe(_ url: URL, session: DAVSession) async throws(RemoteError) -> (DAVResponse, URL)? {
         let reply = try await session.send("PROPFIND", url, depth: "0", body: CardDAVRequests.describe)
         switch reply.status {
         case 207:
@@ -93,10 +96,13 @@ package struct CardDAVDiscovery: Sendable {
 
     /// The address books in the home set `home`.
     private func list(_ home: URL, session: DAVSession) async throws(SourceError) -> [AddressBook] {
-        let reply = try await session.send("PROPFIND", home, depth: "1", body: CardDAVRequests.listCollections)
-        guard reply.status == 207 else { throw WebDAV.failure(reply, home) }
+        let (reply, answer) = try await WebDAV.source { () async throws(RemoteError) in
+            let reply = try await session.send("PROPFIND", home, depth: "1", body: CardDAVRequests.listCollections)
+            guard reply.status == 207 else { throw WebDAV.failure(reply, home) }
+            return (reply, try WebDAV.multistatus(reply, home))
+        }
         var books: [AddressBook] = []
-        for response in try WebDAV.multistatus(reply, home).responses {
+        for response in answer.responses {
             guard response.properties[.resourceType]?.children.contains(.addressBook) == true,
                 let url = URL(string: response.href, relativeTo: reply.url)?.absoluteURL
             else { continue }

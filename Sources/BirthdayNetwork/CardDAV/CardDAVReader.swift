@@ -2,7 +2,7 @@ import BirthdayCore
 import Foundation
 
 /// The password of a source, from its `--password-command`; `nil` when it has none.
-package typealias PasswordProvider = @Sendable (Source) async throws(SourceError) -> String?
+package typealias PasswordProvider = @Sendable (Source) async throws(RemoteError) -> String?
 
 /// Reads what changed in a CardDAV address book, incrementally.
 ///
@@ -57,16 +57,16 @@ package struct CardDAVReader: SourceReader {
         guard let book = URL(string: source.location), book.scheme == "http" || book.scheme == "https" else {
             throw .invalidLocation(location: source.location, reason: "not an http(s) URL")
         }
-        let secret = try await password(source)
+        let secret = try await WebDAV.source { () async throws(RemoteError) in try await password(source) }
         let limits = DAVLimits.sync(knownCards: snapshot.items.count, deadline: deadline)
         let session = DAVSession(username: source.username, password: secret, userAgent: userAgent, limits: limits, timeouts: timeouts)
         let result: Result<SourceChanges, SourceError>
-        do throws(SourceError) {
+        do throws(RemoteError) {
             var changes = try await Self.read(book, session: session, snapshot: snapshot)
             changes.requests = session.requests
             result = .success(changes)
         } catch {
-            result = .failure(error)
+            result = .failure(.remote(error))
         }
         await session.shutdown()
         return try result.get()
@@ -74,7 +74,7 @@ package struct CardDAVReader: SourceReader {
 
     // MARK: - The algorithm
 
-    static func read(_ book: URL, session: DAVSession, snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
+    static func read(_ book: URL, session: DAVSession, snapshot: SourceSnapshot) async throws(RemoteError) -> SourceChanges {
         if let token = snapshot.syncToken {
             if let changes = try await syncCollection(book, token: token, session: session, snapshot: snapshot) { return changes }
         } else if snapshot.ctag != nil {
@@ -87,7 +87,7 @@ package struct CardDAVReader: SourceReader {
     /// sync-collection from `token` (all members for `nil`); `nil` when the
     /// server does not do sync-collection, or no longer takes `token`
     /// (then the caller starts over without one).
-    static func syncCollection(_ book: URL, token: String?, session: DAVSession, snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges?
+    static func syncCollection(_ book: URL, token: String?, session: DAVSession, snapshot: SourceSnapshot) async throws(RemoteError) -> SourceChanges?
     {
         let full = token == nil
         var token = token
@@ -144,7 +144,7 @@ package struct CardDAVReader: SourceReader {
     }
 
     /// The classic way: getctag, then every member's getetag, then a multiget of what changed.
-    static func byETags(_ book: URL, session: DAVSession, snapshot: SourceSnapshot) async throws(SourceError) -> SourceChanges {
+    static func byETags(_ book: URL, session: DAVSession, snapshot: SourceSnapshot) async throws(RemoteError) -> SourceChanges {
         let state = try await session.send("PROPFIND", book, depth: "0", body: CardDAVRequests.collectionState)
         guard state.status == 207 else { throw WebDAV.failure(state, book) }
         let collection = try WebDAV.multistatus(state, book).responses.first
@@ -176,7 +176,7 @@ package struct CardDAVReader: SourceReader {
         _ hrefs: [String],
         book: URL,
         session: DAVSession
-    ) async throws(SourceError) -> (items: [SourceItem], problems: [ImportProblem]) {
+    ) async throws(RemoteError) -> (items: [SourceItem], problems: [ImportProblem]) {
         var items: [SourceItem] = []
         var problems: [ImportProblem] = []
         var start = 0
@@ -232,7 +232,7 @@ package struct CardDAVReader: SourceReader {
 
     // MARK: - Helpers
 
-    static func multistatusStream(_ url: URL, each: @escaping (DAVResponse) -> Void) throws(SourceError) -> MultistatusStream {
+    static func multistatusStream(_ url: URL, each: @escaping (DAVResponse) -> Void) throws(RemoteError) -> MultistatusStream {
         do {
             return try MultistatusStream(each: each)
         } catch {

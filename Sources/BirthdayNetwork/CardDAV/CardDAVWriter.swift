@@ -41,7 +41,7 @@ package struct CardDAVWriter: Sendable {
     package func writeBirthday(_ birthday: EventDate, personID: String, href: String, book: String) async throws(WriteBackError) -> CardWriteResult {
         guard let bookURL = URL(string: book), bookURL.scheme == "http" || bookURL.scheme == "https",
             let card = URL(string: href, relativeTo: bookURL)?.absoluteURL
-        else { throw .connection(.invalidLocation(location: book, reason: "not an http(s) URL")) }
+        else { throw .invalidLocation(location: book, reason: "not an http(s) URL") }
         let shown = DAVSession.display(card)
         let session = DAVSession(
             username: username,

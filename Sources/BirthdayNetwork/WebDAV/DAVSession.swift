@@ -17,11 +17,11 @@ import Synchronization
 /// - Basic authentication is sent with every request (servers such as
 ///   Radicale do not answer an unauthenticated PROPFIND with a challenge).
 /// - Every request has ``DAVLimits``: the most one answer may hold (a larger
-///   one is ``SourceError/tooLarge(url:megabytes:)``, and no more of it is
+///   one is ``RemoteError/tooLarge(url:megabytes:)``, and no more of it is
 ///   read), and a total deadline from sending the request to the last byte
 ///   of its answer, which a server that sends a byte now and then cannot
 ///   extend.
-/// - Errors become ``SourceError`` sentences with the URL (never with the
+/// - Errors become ``RemoteError`` sentences with the URL (never with the
 ///   password or the `Authorization` header).
 final class DAVSession: Sendable {
     struct Reply: Sendable {
@@ -97,8 +97,8 @@ final class DAVSession: Sendable {
 
     /// Sends `method` to `url` with an XML body and returns the answer, whatever its status.
     ///
-    /// - Throws: ``SourceError/network(url:reason:)`` when there is no answer.
-    func send(_ method: String, _ url: URL, depth: String?, body: String?) async throws(SourceError) -> Reply {
+    /// - Throws: ``RemoteError/network(url:reason:)`` when there is no answer.
+    func send(_ method: String, _ url: URL, depth: String?, body: String?) async throws(RemoteError) -> Reply {
         try await send(method, url, depth: depth, headers: [], body: body.map { Array($0.utf8) }, contentType: "application/xml; charset=utf-8")
     }
 
@@ -106,9 +106,9 @@ final class DAVSession: Sendable {
     /// is read into `stream` piece by piece as it arrives (its reply's `body`
     /// is then empty), any other answer whole, as ``send(_:_:depth:body:)`` does.
     ///
-    /// - Throws: ``SourceError/network(url:reason:)`` when there is no answer,
-    ///   ``SourceError/badResponse(url:reason:)`` when the multistatus cannot be read.
-    func send(_ method: String, _ url: URL, depth: String?, body: String?, streamingTo stream: MultistatusStream) async throws(SourceError) -> Reply {
+    /// - Throws: ``RemoteError/network(url:reason:)`` when there is no answer,
+    ///   ``RemoteError/badResponse(url:reason:)`` when the multistatus cannot be read.
+    func send(_ method: String, _ url: URL, depth: String?, body: String?, streamingTo stream: MultistatusStream) async throws(RemoteError) -> Reply {
         try await send(
             method,
             url,
@@ -123,7 +123,7 @@ final class DAVSession: Sendable {
     /// Sends `method` to `url` with these extra headers (`If-Match` …) and
     /// a body of `contentType`, and returns the answer, whatever its status.
     ///
-    /// - Throws: ``SourceError/network(url:reason:)`` when there is no answer.
+    /// - Throws: ``RemoteError/network(url:reason:)`` when there is no answer.
     func send(
         _ method: String,
         _ url: URL,
@@ -132,7 +132,7 @@ final class DAVSession: Sendable {
         body: [UInt8]?,
         contentType: String,
         stream: MultistatusStream? = nil
-    ) async throws(SourceError) -> Reply {
+    ) async throws(RemoteError) -> Reply {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: method)
         request.headers.add(name: "User-Agent", value: userAgent)

@@ -8,8 +8,8 @@ import Foundation
 /// both use these; neither reaches into the other.
 enum WebDAV {
     /// The parsed `207 Multi-Status` answer of a request to `url`; XML that
-    /// does not parse is ``SourceError/badResponse(url:reason:)``.
-    static func multistatus(_ reply: DAVSession.Reply, _ url: URL) throws(SourceError) -> Multistatus {
+    /// does not parse is ``RemoteError/badResponse(url:reason:)``.
+    static func multistatus(_ reply: DAVSession.Reply, _ url: URL) throws(RemoteError) -> Multistatus {
         do {
             return try WebDAVXML.multistatus(reply.body)
         } catch {
@@ -17,8 +17,18 @@ enum WebDAV {
         }
     }
 
+    /// What `body` returns; its ``RemoteError`` as ``SourceError/remote(_:)``,
+    /// for the address book side, whose errors are a source's.
+    static func source<T>(_ body: () async throws(RemoteError) -> T) async throws(SourceError) -> T {
+        do throws(RemoteError) {
+            return try await body()
+        } catch {
+            throw .remote(error)
+        }
+    }
+
     /// The error for an answer that is not the one asked for.
-    static func failure(_ reply: DAVSession.Reply, _ url: URL) -> SourceError {
+    static func failure(_ reply: DAVSession.Reply, _ url: URL) -> RemoteError {
         let shown = DAVSession.display(url)
         switch reply.status {
         case 401: return .unauthorized(url: shown)

@@ -23,7 +23,7 @@ extension AppDatabase {
 
     /// Adds `target` (its id and status are ignored) and returns it as stored.
     ///
-    /// - Throws: ``PublishError/duplicateTarget(name:)``, ``PublishError/connection(_:)`` with the store's sentence.
+    /// - Throws: ``PublishError/duplicateTarget(name:)``, ``PublishError/store(_:)``.
     package func addPublishTarget(_ target: PublishTarget, now: Date) async throws(PublishError) -> PublishTarget {
         let added: PublishTarget?
         do {
@@ -45,7 +45,7 @@ extension AppDatabase {
                 return stored
             }
         } catch {
-            throw .connection(.store(error.description))
+            throw .store(error.description)
         }
         guard let added else { throw .duplicateTarget(name: target.name) }
         return added
@@ -54,7 +54,7 @@ extension AppDatabase {
     /// Forgets the target named `name` and what it published (the calendar is not touched).
     ///
     /// - Returns: the target as it was.
-    /// - Throws: ``PublishError/unknownTarget(name:)``, ``PublishError/connection(_:)`` with the store's sentence.
+    /// - Throws: ``PublishError/unknownTarget(name:)``, ``PublishError/store(_:)``.
     @discardableResult
     package func removePublishTarget(named name: String) async throws(PublishError) -> PublishTarget {
         let removed: PublishTarget?
@@ -65,7 +65,7 @@ extension AppDatabase {
                 return target
             }
         } catch {
-            throw .connection(.store(error.description))
+            throw .store(error.description)
         }
         guard let removed else { throw .unknownTarget(name: name) }
         return removed

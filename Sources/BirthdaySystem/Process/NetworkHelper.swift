@@ -116,7 +116,7 @@ package struct NetworkHelper: SourceDelegate {
     package func publishDiscover(_ url: String, username: String?, calendar: String) async throws(PublishError) -> PublishDiscovery {
         var arguments = ["publish-discover", url, "--calendar", calendar]
         if let username { arguments += ["--username", username] }
-        return try await call(arguments, timeout: .seconds(5 * 60), failed: PublishError.connection)
+        return try await call(arguments, timeout: .seconds(5 * 60), failed: PublishError.unavailable)
     }
 
     /// Publishes the birthday calendar to `target` (in the helper, which
@@ -135,7 +135,7 @@ package struct NetworkHelper: SourceDelegate {
         timeZone: TimeZone,
         locale: String?
     ) async throws(PublishError) -> PublishReport {
-        guard !database.isEmpty, database != ":memory:" else { throw .connection(.unavailable(reason: "publishing needs a database file")) }
+        guard !database.isEmpty, database != ":memory:" else { throw .unavailable(reason: "publishing needs a database file") }
         var arguments = [
             "publish", "--database", database, "--target-id", String(target.id),
             "--now", String(now.timeIntervalSince1970), "--time-zone", timeZone.identifier,
@@ -144,14 +144,14 @@ package struct NetworkHelper: SourceDelegate {
         if force { arguments.append("--force") }
         if ifChanged { arguments.append("--if-changed") }
         if withdraw { arguments.append("--withdraw") }
-        return try await call(arguments, timeout: timeout, failed: PublishError.connection)
+        return try await call(arguments, timeout: timeout, failed: PublishError.unavailable)
     }
 
     /// Deletes the calendar collection at `url`.
     package func deleteCalendar(_ url: String, username: String?) async throws(PublishError) {
         var arguments = ["publish-delete-calendar", url]
         if let username { arguments += ["--username", username] }
-        let _: Bool = try await call(arguments, timeout: .seconds(5 * 60), failed: PublishError.connection)
+        let _: Bool = try await call(arguments, timeout: .seconds(5 * 60), failed: PublishError.unavailable)
     }
 
     /// Adds `birthday` to the card `href` of the CardDAV source `sourceID`
@@ -164,7 +164,7 @@ package struct NetworkHelper: SourceDelegate {
         sourceID: Int64
     ) async throws(WriteBackError) -> CardWriteResult {
         guard !database.isEmpty, database != ":memory:" else {
-            throw .connection(.unavailable(reason: "writing to a CardDAV card needs a database file"))
+            throw .unavailable(reason: "writing to a CardDAV card needs a database file")
         }
         let request = CardWriteRequest(href: href, personID: personID, birthday: birthday, password: password)
         let input = (try? JSONEncoder().encode(request)).map { [UInt8]($0) } ?? []
@@ -172,33 +172,33 @@ package struct NetworkHelper: SourceDelegate {
             ["write-birthday", "--database", database, "--source-id", String(sourceID)],
             timeout: .seconds(5 * 60),
             input: input,
-            failed: WriteBackError.connection
+            failed: WriteBackError.unavailable
         )
     }
 
-    private func checkExecutable() throws(SourceError) {
+    /// Why the helper cannot be run, when it is missing; else `nil`.
+    private var missing: String? {
         guard access(executable, X_OK) == 0 else {
-            throw .unavailable(
-                reason:
-                    "\(executable), the network helper that syncs CardDAV sources and publishes to CalDAV, is missing: install it next to birthdays (make install puts it there)"
-            )
+            return
+                "\(executable), the network helper that syncs CardDAV sources and publishes to CalDAV, is missing: install it next to birthdays (make install puts it there)"
         }
+        return nil
     }
 
     private func call<Value: Codable & Sendable>(_ arguments: [String], timeout: Duration) async throws(SourceError) -> Value {
-        try await call(arguments, timeout: timeout) { $0 }
+        try await call(arguments, timeout: timeout, failed: SourceError.unavailable)
     }
 
     /// Runs the helper and reads its report: the value, or the error it
     /// reported (of the command's own kind), or what kept the helper from
-    /// reporting at all (`failed`: as the command's kind of error).
+    /// reporting at all (`failed`: its reason as the command's kind of error).
     private func call<Value: Codable & Sendable, Failure: Error & Codable & Sendable>(
         _ arguments: [String],
         timeout: Duration,
         input request: [UInt8]? = nil,
-        failed: (SourceError) -> Failure
+        failed: (_ reason: String) -> Failure
     ) async throws(Failure) -> Value {
-        do throws(SourceError) { try checkExecutable() } catch { throw failed(error) }
+        if let missing { throw failed(missing) }
         var argv = [executable] + arguments
         var input: [UInt8]? = request
         if request == nil, let password {
@@ -217,22 +217,22 @@ package struct NetworkHelper: SourceDelegate {
                 clock: clock
             )
         } catch {
-            throw failed(.unavailable(reason: "cannot start \(executable): \(error.reason)"))
+            throw failed("cannot start \(executable): \(error.reason)")
         }
         if outcome.timedOut {
-            throw failed(.unavailable(reason: "the network helper did not finish within \(timeout.components.seconds / 60) minutes"))
+            throw failed("the network helper did not finish within \(timeout.components.seconds / 60) minutes")
         }
         guard let reply = try? JSONDecoder().decode(HelperReply<Value, Failure>.self, from: Data(outcome.output)) else {
-            throw failed(.unavailable(reason: "the network helper \(Self.ended(outcome.termination)) without a report"))
+            throw failed("the network helper \(Self.ended(outcome.termination)) without a report")
         }
         if let error = reply.error { throw error }
-        guard let value = reply.value else { throw failed(.unavailable(reason: "the network helper gave an empty report")) }
+        guard let value = reply.value else { throw failed("the network helper gave an empty report") }
         return value
     }
 
     /// Runs the helper with its output discarded and reads its exit status.
     private func exitStatus(_ arguments: [String], source: Source, clock: any Clock<Duration>) async throws(SourceError) -> SourceSyncReport {
-        try checkExecutable()
+        if let missing { throw .unavailable(reason: missing) }
         let outcome: ChildProcess.Outcome
         do {
             outcome = try await ChildProcess.run([executable] + arguments, environment: environment, stderr: .inherit, timeout: timeout, clock: clock)

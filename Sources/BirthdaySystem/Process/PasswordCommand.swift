@@ -24,13 +24,13 @@ package enum PasswordCommand {
     /// - Parameters:
     ///   - environment: what the command inherits (the CLI passes its own).
     ///   - clock: the clock of the timeout.
-    /// - Throws: ``SourceError/passwordCommand(reason:)``.
+    /// - Throws: ``RemoteError/passwordCommand(reason:)``.
     package static func run(
         _ command: String,
         environment: [String: String],
         timeout: Duration = .seconds(60),
         clock: any Clock<Duration> = ContinuousClock()
-    ) async throws(SourceError) -> String {
+    ) async throws(RemoteError) -> String {
         let outcome: ChildProcess.Outcome
         do {
             outcome = try await ChildProcess.run(
