@@ -57,7 +57,7 @@ import Testing
         #expect(settings.nameDays == ["lv"] && settings.text(for: .nameDays) == "lv")
         #expect(throws: SettingsError.self) { try settings.set(.nameDays, to: "fi") }
         try settings.set(.nameDays, to: "off")
-        #expect(settings.nameDayLists.isEmpty)
+        #expect(settings.nameDays.isEmpty)
     }
 
     /// The shipped list is the package's data, day for day (when python3 has `lv_namedays`).

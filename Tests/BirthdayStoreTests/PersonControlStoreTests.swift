@@ -216,7 +216,9 @@ import Testing
         #expect(eve.map(\.id) == ["eve-birthday-dayof"])
         #expect(eve.map(\.title) == ["Remembering Eve"])
         #expect(eve.map(\.body) == ["Eve would have turned 80 today."])
-        let upcoming = try await database.upcoming(UpcomingEvents(today: date(2026, 3, 10), settings: try await database.settings()))
+        let upcoming = try await database.upcoming(
+            UpcomingEvents(today: date(2026, 3, 10), settings: try await database.settings(), nameDays: NameDaySetup())
+        )
         #expect(upcoming.map { "\($0.personID) \($0.kind) \($0.memorial)" } == ["eve birthday true", "bob birthday false"])
     }
 

@@ -68,10 +68,6 @@ public struct NameDayList: Hashable, Sendable {
     /// hundreds of times the largest country's list.
     public static let maxFileBytes = 4 << 20
 
-    /// The prefix of the `setting` names a list of your own is stored under (`name-day-list-cz`; no dot,
-    /// so a change moves the data revision).
-    public static let storedPrefix = "name-day-list-"
-
     /// The lists that ship with `birthdays`, by country code.
     public static let builtIn: [String: NameDayList] = builtInTexts.mapValues { parse($0.text, country: $0.code, file: $0.code).list }
 
@@ -142,6 +138,32 @@ public enum NameDays {
     }
 }
 
+/// What name days are made of: the lists the `name-days` setting names, in
+/// its order, and the user's choices by person id (``NameDayChoice``). The
+/// store reads it only where name days are made, not with every settings read.
+public struct NameDaySetup: Hashable, Sendable {
+    /// The lists, in the order of the `name-days` setting; empty: name days are off.
+    public var lists: [NameDayList]
+    /// The user's corrections, by person id.
+    public var choices: [String: NameDayChoice]
+
+    public init(lists: [NameDayList] = [], choices: [String: NameDayChoice] = [:]) {
+        self.lists = lists
+        self.choices = choices
+    }
+
+    /// The lists `codes` names, in order (a list of your own, in `own` by
+    /// code, wins over a shipped one; a code neither has is skipped), with `choices`.
+    public init(codes: [String], own: [String: NameDayList], choices: [String: NameDayChoice]) {
+        self.init(lists: codes.compactMap { own[$0] ?? NameDayList.builtIn[$0] }, choices: choices)
+    }
+
+    /// The name days of `person` under `label` (``NameDays/events(of:in:label:choice:)``), their choice winning.
+    public func events(of person: Person, label: String) -> [LabelledDate] {
+        NameDays.events(of: person, in: lists, label: label, choice: choices[person.id])
+    }
+}
+
 /// The user's correction of one person's name day (`birthdays name-days off
 /// PERSON`, `name-days set PERSON MM-DD`), kept across imports and syncs.
 public enum NameDayChoice: Hashable, Sendable {
@@ -153,18 +175,7 @@ public enum NameDayChoice: Hashable, Sendable {
     /// What ``LabelledDate/nameDayList`` says of a day the user set.
     public static let setList = "set"
 
-    /// The name the choices are stored under in the `setting` table (no dot: a change moves the data revision).
-    public static let storedKey = "name-day-choices"
-
-    /// `off` or `MM-DD`.
-    public var storedValue: String {
-        switch self {
-        case .off: "off"
-        case .day(let day): String(format: "%02d-%02d", day.month, day.day)
-        }
-    }
-
-    /// Reads ``storedValue`` (and what a user types: `06-24`, `--06-24`).
+    /// Reads what a user types: `off`, or a day `MM-DD` (`06-24`, `--06-24`).
     public init?(text: String) {
         let value = text.trimmingWhitespace().lowercased()
         if value == "off" {
@@ -176,22 +187,5 @@ public enum NameDayChoice: Hashable, Sendable {
             let date = EventDate(year: nil, month: month, day: day)
         else { return nil }
         self = .day(date)
-    }
-
-    /// Every choice, stored as one text: `id=off` or `id=MM-DD` a line, by id.
-    public static func stored(_ choices: [String: NameDayChoice]) -> String {
-        choices.keys.sorted().compactMap { id in choices[id].map { id + "=" + $0.storedValue } }.joined(separator: "\n")
-    }
-
-    /// Reads ``stored(_:)``; lines it cannot read are skipped.
-    public static func read(_ text: String) -> [String: NameDayChoice] {
-        var choices: [String: NameDayChoice] = [:]
-        for line in text.split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "="), let choice = NameDayChoice(text: String(line[line.index(after: equals)...])) else {
-                continue
-            }
-            choices[String(line[..<equals])] = choice
-        }
-        return choices
     }
 }

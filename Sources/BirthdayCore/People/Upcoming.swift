@@ -87,11 +87,10 @@ public struct UpcomingEvents: Sendable {
 
     /// Which labelled dates are listed (``LabelRules``).
     public var labels: LabelRules
-    /// The name-day lists people get their name days from (``NameDays``), and
+    /// The name-day lists people get their name days from and the user's choices (``NameDaySetup``), and
     /// the label those carry ("Name day" in the language of the `language` setting).
-    public var nameDayLists: [NameDayList] = []
+    public var nameDays = NameDaySetup()
     public var nameDayLabel = "Name day"
-    public var nameDayChoices: [String: NameDayChoice] = [:]
 
     public init(
         today: LocalDate,
@@ -107,8 +106,9 @@ public struct UpcomingEvents: Sendable {
         self.labels = labels
     }
 
-    /// The upcoming events under `settings` (leap day, anniversaries, deceased, labelled dates).
-    public init(today: LocalDate, settings: Settings) {
+    /// The upcoming events under `settings` (leap day, anniversaries, deceased, labelled dates), with
+    /// the name days of `nameDays` (the lists `settings` names, read from the store).
+    public init(today: LocalDate, settings: Settings, nameDays: NameDaySetup) {
         self.init(
             today: today,
             leapDay: settings.leapDay,
@@ -116,8 +116,7 @@ public struct UpcomingEvents: Sendable {
             deceased: settings.deceased,
             labels: settings.labelRules
         )
-        nameDayLists = settings.nameDayLists
-        nameDayChoices = settings.nameDayChoices
+        self.nameDays = nameDays
         nameDayLabel = Localizer(setting: settings.language, systemLocale: nil)(.plain(.nameDayLabel))
     }
 
@@ -150,9 +149,8 @@ public struct UpcomingEvents: Sendable {
                 occurrence(of: alternate.date, next: next, kind: alternate.kind, personID: person.id, name: person.name, zone: treatment.zone)
             )
         }
-        let nameDays =
-            nameDayLists.isEmpty ? [] : NameDays.events(of: person, in: nameDayLists, label: nameDayLabel, choice: nameDayChoices[person.id])
-        for (labelled, ordinal) in LabelledDate.withOrdinals(person.labelledDates) + nameDays.map({ ($0, 1) }) {
+        let nameDayEvents = nameDays.events(of: person, label: nameDayLabel)
+        for (labelled, ordinal) in LabelledDate.withOrdinals(person.labelledDates) + nameDayEvents.map({ ($0, 1) }) {
             guard let treatment = rules.treatment(of: labelled, for: traits) else { continue }
             result.append(occurrence(of: labelled, ordinal: ordinal, personID: person.id, name: person.name, zone: treatment.zone))
         }

@@ -85,15 +85,12 @@ public struct Settings: Hashable, Sendable {
     /// The countries whose name-day lists give people their name days
     /// (``NameDayList/builtIn``: `lv`), in order; empty (`off`, the default) gives none.
     public var nameDays: [String] = []
-    /// The user's corrections of name days, by person id (``NameDayChoice``).
-    public var nameDayChoices: [String: NameDayChoice] = [:]
-    /// The lists of your own (`birthdays name-days import FILE --country CODE`), by code; they win over a shipped one.
-    public var ownNameDayLists: [String: NameDayList] = [:]
+    /// The codes of the lists of your own (`birthdays name-days import FILE --country CODE`), which
+    /// ``nameDays`` may name too; the lists themselves and the choices per person are read only
+    /// where name days are made (``NameDaySetup``).
+    public var ownNameDayCodes: Set<String> = []
 
     public init() {}
-
-    /// The lists ``nameDays`` names.
-    public var nameDayLists: [NameDayList] { nameDays.compactMap { ownNameDayLists[$0] ?? NameDayList.builtIn[$0] } }
 
     /// Whether the day before is among the reminder days (the old
     /// `day-before` setting, now an alias of ``reminders``).
@@ -218,13 +215,10 @@ extension Settings {
     /// stops an older binary. A stored `day-before` (which the `v5` migration
     /// turns into `reminders`; an older binary may write it again) applies
     /// only when `reminders` is not stored.
-    public init(stored: [String: String]) {
+    /// `ownNameDayCodes` are the codes of the lists of your own, which the `name-days` setting may name.
+    public init(stored: [String: String], ownNameDayCodes: Set<String> = []) {
         self.init()
-        // Lists of your own first: the `name-days` setting may name them.
-        for (key, value) in stored where key.hasPrefix(NameDayList.storedPrefix) {
-            let code = String(key.dropFirst(NameDayList.storedPrefix.count))
-            if NameDayList.isCode(code) { ownNameDayLists[code] = NameDayList.parse(value, country: code, file: code).list }
-        }
+        self.ownNameDayCodes = ownNameDayCodes
         for (key, value) in stored {
             guard let key = SettingKey(rawValue: key), key != .dayBefore else { continue }
             try? set(key, to: value)
@@ -233,7 +227,6 @@ extension Settings {
             try? set(.dayBefore, to: dayBefore)
         }
         if let rules = stored[LabelRules.storedKey] { labelRules = LabelRules(on: labelRules.on, stored: rules) }
-        if let choices = stored[NameDayChoice.storedKey] { nameDayChoices = NameDayChoice.read(choices) }
     }
 
     /// Sets `key` from its text form, validating it.
@@ -333,7 +326,9 @@ extension Settings {
                 nameDays = []
             } else {
                 let codes = value.lowercased().split(separator: ",").map { $0.trimmingWhitespace() }
-                guard !codes.isEmpty, codes.allSatisfy({ NameDayList.builtInCodes.contains($0) || ownNameDayLists[$0] != nil }) else { throw invalid }
+                guard !codes.isEmpty, codes.allSatisfy({ NameDayList.builtInCodes.contains($0) || ownNameDayCodes.contains($0) }) else {
+                    throw invalid
+                }
                 var seen: Set<String> = []
                 nameDays = codes.filter { seen.insert($0).inserted }
             }

@@ -679,6 +679,58 @@ extension AppDatabase {
             try db.create(index: "inviteAnswer_person", on: "inviteAnswer", columns: ["personId"])
         }
 
+        // Issue 42: the name-day lists of your own (`name-days import FILE --country CODE`) and the
+        // choices per person (`name-days off|set`) were texts in `setting` (`name-day-list-CODE`,
+        // and `name-day-choices`: `id=off` or `id=MM-DD` a line), read with every setting. Each
+        // gets a table: a list keyed by its code, a choice by its person, and gone with them (a
+        // choice of someone already gone is dropped here). A choice `off` has no month and day.
+        migrator.registerMigration("v30-name-day-tables") { db in
+            try db.create(table: "nameDayList") { t in
+                t.primaryKey("country", .text)
+                // `MM-DD,name,name…`, one day a line.
+                t.column("text", .text).notNull()
+            }
+            try db.create(table: "nameDayChoice") { t in
+                t.primaryKey("personId", .text).references("person", onDelete: .cascade)
+                // Both NULL: no name day (`off`).
+                t.column("month", .integer)
+                t.column("day", .integer)
+            }
+            // The codes a list could be named by: 2 to 8 letters a-z (others were never read).
+            try db.execute(
+                sql: """
+                    INSERT INTO nameDayList (country, text)
+                    SELECT substr(key, 15), value FROM setting
+                    WHERE key GLOB 'name-day-list-*' AND length(key) BETWEEN 16 AND 22 AND substr(key, 15) NOT GLOB '*[^a-z]*'
+                    """
+            )
+            try db.execute(sql: "DELETE FROM setting WHERE key GLOB 'name-day-list-*'")
+            let choices = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'name-day-choices'") ?? ""
+            for line in choices.split(separator: "\n") {
+                // Lines that never read as a choice are left behind, as they were skipped before.
+                guard let equals = line.firstIndex(of: "=") else { continue }
+                let id = String(line[..<equals])
+                let value = line[line.index(after: equals)...].trimmingWhitespace().lowercased()
+                var day: (month: Int, day: Int)?
+                if value != "off" {
+                    let parts = (value.hasPrefix("--") ? String(value.dropFirst(2)) : value).split(separator: "-")
+                    guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }), let month = Int(parts[0]), let dayOfMonth = Int(parts[1]),
+                        EventDate(year: nil, month: month, day: dayOfMonth) != nil
+                    else { continue }
+                    day = (month, dayOfMonth)
+                }
+                try db.execute(
+                    sql: """
+                        INSERT INTO nameDayChoice (personId, month, day) SELECT ?, ?, ?
+                        WHERE EXISTS (SELECT 1 FROM person WHERE id = ?)
+                        ON CONFLICT (personId) DO UPDATE SET month = excluded.month, day = excluded.day
+                        """,
+                    arguments: [id, day?.month, day?.day, id]
+                )
+            }
+            try db.execute(sql: "DELETE FROM setting WHERE key = 'name-day-choices'")
+        }
+
         return migrator
     }
 }

@@ -469,11 +469,11 @@ extension PersonRecord {
     /// them out: ``RulePrecedence``).
     static func datedPeople(
         _ db: Database,
-        nameDays: (lists: [NameDayList], label: String, choices: [String: NameDayChoice])? = nil
+        nameDays: (setup: NameDaySetup, label: String)? = nil
     ) throws -> [Person] {
         var people: [Person] = []
         // With name days, everyone may have an event: read the rows without dates too.
-        let everyone = !(nameDays?.lists.isEmpty ?? true)
+        let everyone = !(nameDays?.setup.lists.isEmpty ?? true)
         let alternates = try CalendarDateRecord.datesByPerson(db, excludedToo: false)
         let labelled = try LabelledDateRecord.datesByPerson(db, excludedToo: false)
         let rules = try SharedRuleRecord.rulesByPerson(db)
@@ -506,7 +506,7 @@ extension PersonRecord {
             if !labelled.isEmpty { person.labelledDates = labelled[id] ?? [] }
             if everyone, let nameDays {
                 person.nameParts.given = row[13]
-                person.labelledDates += NameDays.events(of: person, in: nameDays.lists, label: nameDays.label, choice: nameDays.choices[id])
+                person.labelledDates += nameDays.setup.events(of: person, label: nameDays.label)
                 if person.birthday == nil, person.anniversary == nil, person.alternateDates.isEmpty, person.labelledDates.isEmpty { continue }
             }
             if !rules.isEmpty, let shared = rules[id] {

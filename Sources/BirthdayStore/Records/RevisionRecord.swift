@@ -27,9 +27,11 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
     var changedAt: Double
 
     /// The tables whose rows make events: people, their dates in other
-    /// calendars, their labelled dates, their groups, the rules kept for groups and sources, and
-    /// the settings.
-    static let eventTables = ["person", "calendarDate", "labelledDate", "personGroup", "sourceGroupMember", "sharedRule", "setting"]
+    /// calendars, their labelled dates, their groups, the rules kept for groups and sources, the
+    /// settings, and the name-day lists of your own and the choices per person.
+    static let eventTables = [
+        "person", "calendarDate", "labelledDate", "personGroup", "sourceGroupMember", "sharedRule", "setting", "nameDayList", "nameDayChoice",
+    ]
 
     /// Columns whose change alone makes no event differ.
     static let bookkeeping: Set<String> = ["createdAt", "updatedAt", "imported"]

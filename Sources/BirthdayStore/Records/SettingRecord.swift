@@ -63,9 +63,10 @@ extension SettingRecord {
         Dictionary(try fetchAll(db).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The user settings, with defaults for what was never set.
+    /// The user settings, with defaults for what was never set (and the
+    /// codes of the name-day lists of your own, which `name-days` may name).
     static func settings(_ db: Database) throws -> Settings {
-        Settings(stored: try all(db))
+        Settings(stored: try all(db), ownNameDayCodes: try NameDayListRecord.codes(db))
     }
 
     /// The keyed hash for ids that leave the database; the key is created

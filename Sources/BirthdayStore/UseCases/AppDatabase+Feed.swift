@@ -30,7 +30,8 @@ extension AppDatabase {
         try await read { db in
             let settings = try SettingRecord.settings(db)
             let (revision, changedAt) = try RevisionRecord.current(db)
-            let events = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings), withinDays: withinDays)
+            let upcoming = UpcomingEvents(today: today, settings: settings, nameDays: try NameDayListRecord.setup(for: settings, db))
+            let events = try Self.upcoming(db, upcoming, withinDays: withinDays)
             return ListContents(events: events, revision: revision, changedAt: changedAt)
         }
     }
@@ -60,8 +61,9 @@ extension AppDatabase {
             let (revision, changedAt) = try RevisionRecord.current(db)
             let settings = try SettingRecord.settings(db)
             let label = Localizer(setting: settings.language, systemLocale: nil)(.plain(.nameDayLabel))
+            let nameDays = try NameDayListRecord.setup(for: settings, db)
             return FeedContents(
-                people: try PersonRecord.datedPeople(db, nameDays: (settings.nameDayLists, label, settings.nameDayChoices)),
+                people: try PersonRecord.datedPeople(db, nameDays: (nameDays, label)),
                 settings: settings,
                 revision: revision,
                 changedAt: changedAt
@@ -100,8 +102,13 @@ extension AppDatabase {
         let settings = try SettingRecord.settings(db)
         let (revision, changedAt) = try RevisionRecord.current(db)
         let first = YearPage.firstDay(today: today)
-        let year = try Self.upcoming(db, UpcomingEvents(today: first, settings: settings), withinDays: YearPage.days(from: first) - 1)
-        let next = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings), withinDays: 365)
+        let nameDays = try NameDayListRecord.setup(for: settings, db)
+        let year = try Self.upcoming(
+            db,
+            UpcomingEvents(today: first, settings: settings, nameDays: nameDays),
+            withinDays: YearPage.days(from: first) - 1
+        )
+        let next = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings, nameDays: nameDays), withinDays: 365)
         var contents = PageContents(settings: settings, year: year, next: next, revision: revision, changedAt: changedAt)
         guard withPeople else { return contents }
         let datesByPerson = Dictionary(grouping: next, by: \.personID)

@@ -42,11 +42,9 @@ extension AppDatabase {
         rescheduling scheduler: NotificationScheduler? = nil
     ) async throws(StoreError) -> Settings {
         try await write(at: now) { db in
-            var settings = try SettingRecord.settings(db)
-            settings.nameDayChoices[id] = choice
-            try SettingRecord.set(NameDayChoice.stored(settings.nameDayChoices), for: NameDayChoice.storedKey, db)
+            try NameDayChoiceRecord.set(choice, personID: id, db)
             if let scheduler { _ = try scheduler.reschedule(db) }
-            return settings
+            return try SettingRecord.settings(db)
         }
     }
 }
@@ -64,7 +62,7 @@ extension AppDatabase {
         -> Settings
     {
         try await write(at: now) { db in
-            try SettingRecord.set(list.text, for: NameDayList.storedPrefix + list.country, db)
+            try NameDayListRecord.store(list, db)
             var settings = try SettingRecord.settings(db)
             if !settings.nameDays.contains(list.country) {
                 settings.nameDays.append(list.country)
@@ -73,5 +71,15 @@ extension AppDatabase {
             if let scheduler { _ = try scheduler.reschedule(db) }
             return settings
         }
+    }
+}
+
+extension AppDatabase {
+    /// What name days are made of under `settings` (``NameDaySetup``): the
+    /// lists its `name-days` setting names and the user's choices; nothing is
+    /// read when name days are off.
+    package func nameDays(for settings: Settings) async throws(StoreError) -> NameDaySetup {
+        guard !settings.nameDays.isEmpty else { return NameDaySetup() }
+        return try await read { db in try NameDayListRecord.setup(for: settings, db) }
     }
 }

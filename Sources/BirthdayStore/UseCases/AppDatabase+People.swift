@@ -121,7 +121,7 @@ extension AppDatabase {
             )
         }
         // Name days from the lists the `name-days` setting names.
-        try PersonRecord.forEachNameDay(db, lists: upcoming.nameDayLists, label: upcoming.nameDayLabel, choices: upcoming.nameDayChoices) {
+        try PersonRecord.forEachNameDay(db, lists: upcoming.nameDays.lists, label: upcoming.nameDayLabel, choices: upcoming.nameDays.choices) {
             nameDay,
             traits,
             identity in

@@ -107,7 +107,8 @@ extension AppDatabase {
             guard let share = try ShareRecord.all(db).first(where: { $0.id == id }) else { return nil }
             let settings = try SettingRecord.settings(db)
             let (revision, changedAt) = try RevisionRecord.current(db)
-            let events = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings), withinDays: withinDays)
+            let upcoming = UpcomingEvents(today: today, settings: settings, nameDays: try NameDayListRecord.setup(for: settings, db))
+            let events = try Self.upcoming(db, upcoming, withinDays: withinDays)
             let shown = share.events(events, members: try Self.members(of: share, db), ids: try Self.shareIDs(db))
             return ListContents(events: shown, revision: revision, changedAt: changedAt)
         }

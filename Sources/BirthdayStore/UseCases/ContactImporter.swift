@@ -243,7 +243,7 @@ package struct ContactImporter: Sendable {
     /// (``CalendarBirthdays/KnownNames``): everyone's in the store, and the
     /// first names of the shipped name-day lists and of the user's own.
     static func knownNames(_ db: Database) throws -> CalendarBirthdays.KnownNames {
-        let own = try SettingRecord.settings(db).ownNameDayLists
+        let own = try NameDayListRecord.lists(db)
         return CalendarBirthdays.KnownNames(
             contacts: try PersonRecord.identities(db).map(\.name),
             lists: NameDayList.builtInCodes.compactMap { NameDayList.builtIn[$0] } + own.keys.sorted().compactMap { own[$0] }

@@ -124,7 +124,8 @@ package struct NotificationScheduler: Sendable {
         }
         // Name days, in the words of the reminders' language.
         let nameDayLabel = settings.localizer(systemLocale: systemLocale)(.plain(.nameDayLabel))
-        try PersonRecord.forEachNameDay(db, lists: settings.nameDayLists, label: nameDayLabel, choices: settings.nameDayChoices) {
+        let nameDays = try NameDayListRecord.setup(for: settings, db)
+        try PersonRecord.forEachNameDay(db, lists: nameDays.lists, label: nameDayLabel, choices: nameDays.choices) {
             nameDay,
             traits,
             identity in
@@ -183,7 +184,7 @@ package struct NotificationScheduler: Sendable {
     static func digest(_ db: Database, period: DigestPeriod, settings: Settings) throws -> Digest {
         let events = try AppDatabase.upcoming(
             db,
-            UpcomingEvents(today: period.first, settings: settings),
+            UpcomingEvents(today: period.first, settings: settings, nameDays: try NameDayListRecord.setup(for: settings, db)),
             withinDays: period.days - 1,
             names: settings.names
         )

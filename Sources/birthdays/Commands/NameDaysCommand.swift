@@ -36,6 +36,7 @@ extension BirthdaysCommand.NameDaysCommand {
                 try output(localizer(.nameDaysOff(allLists: NameDayList.builtInCodes.joined(separator: ","))))
                 return
             }
+            let nameDays = try await context.database.nameDays(for: settings)
             let people: [Person]
             if let person {
                 people = [try await context.person(matching: person)]
@@ -45,7 +46,7 @@ extension BirthdaysCommand.NameDaysCommand {
             var rows: [[String]] = []
             for person in people where !person.excluded {
                 let who = [person.id, PersonChoice.display(person)]
-                switch settings.nameDayChoices[person.id] {
+                switch nameDays.choices[person.id] {
                 case .off:
                     rows.append(who + ["-", "-", "-", localizer(.plain(.nameDaysRowOff))])
                     continue
@@ -55,7 +56,7 @@ extension BirthdaysCommand.NameDaysCommand {
                 case nil:
                     break
                 }
-                for match in NameDays.match(person, in: settings.nameDayLists) {
+                for match in NameDays.match(person, in: nameDays.lists) {
                     rows.append(
                         who + [
                             SafeText.line(match.name, maxCharacters: 40), match.days.map(Self.day).joined(separator: ", "), match.country,

@@ -29,21 +29,18 @@ extension BirthdaysCommand {
             let found = try await context.person(matching: person)
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
             let today = LocalDate.today(at: context.now, in: zone)
+            let nameDays = try await context.database.nameDays(for: settings)
             if json {
                 let ids = try await context.database.publicIDs()
-                try output(JSONOutput.string(ShowOutput(found, publicID: ids.person(found.id), today: today, settings: settings), pretty: true))
+                let shown = ShowOutput(found, publicID: ids.person(found.id), today: today, settings: settings, nameDays: nameDays)
+                try output(JSONOutput.string(shown, pretty: true))
                 return
             }
             try output(SafeText.line(found.name))
             try output(localizer(.showID(found.id)))
             // Name days from the lists of the `name-days` setting are shown like the card's labelled dates.
             var shown = found
-            shown.labelledDates += NameDays.events(
-                of: found,
-                in: settings.nameDayLists,
-                label: localizer(.plain(.nameDayLabel)),
-                choice: settings.nameDayChoices[found.id]
-            )
+            shown.labelledDates += nameDays.events(of: found, label: localizer(.plain(.nameDayLabel)))
             let lines = PersonDetails.lines(for: shown, today: today, leapDay: settings.leapDay, anniversaries: settings.anniversaries, in: localizer)
             for item in lines {
                 try output(item)
@@ -83,11 +80,11 @@ struct ShowOutput: Encodable {
     var source: Source
     var next: [Next]
 
-    init(_ person: Person, publicID: String, today: LocalDate, settings: Settings) {
+    init(_ person: Person, publicID: String, today: LocalDate, settings: Settings, nameDays: NameDaySetup) {
         self.person = PersonOutput(person)
         public_id = publicID
         source = Source(file: person.source.file, line: person.source.line)
-        let upcoming = UpcomingEvents(today: today, settings: settings)
+        let upcoming = UpcomingEvents(today: today, settings: settings, nameDays: nameDays)
         next = upcoming.occurrences(of: person).map {
             Next(kind: $0.kind.rawValue, date: $0.date.description, days_until: $0.daysUntil, age: $0.age, label: $0.labelled?.label)
         }

@@ -38,7 +38,11 @@ extension BirthdaysCommand {
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
-            let upcoming = UpcomingEvents(today: LocalDate.today(at: context.now, in: zone), settings: settings)
+            let upcoming = UpcomingEvents(
+                today: LocalDate.today(at: context.now, in: zone),
+                settings: settings,
+                nameDays: try await context.database.nameDays(for: settings)
+            )
             let events = try await context.database.upcoming(upcoming, withinDays: days, limit: limit)
             if json {
                 let notes = try await context.database.notes()
