@@ -126,6 +126,8 @@ def main():
             from axe_selenium_python import Axe
             axe = Axe(browser)
             axe.inject()
+            # axe reads every node: a year of 400 people takes it more than selenium's default 30 s on a busy machine.
+            browser.set_script_timeout(300)
             results = axe.run()
             facts["axe"] = sorted({violation["id"] for violation in results["violations"]
                                    if violation.get("impact") in ("serious", "critical")})
