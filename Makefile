@@ -44,11 +44,14 @@ demo: deps-build release
 	rm -rf "$$(dirname "$$db")"; exit $$status
 
 # The man page is made first: the test of the installed tree reads it.
+# scripts/test-limits.sh raises the kernel's inotify instances per user for the
+# dozens of daemons the suite runs at once (it says why).
 # The test process runs hundreds of in-process stores at once, each doing its
 # SQLite work on the store's blocking threads: 8 instead of one per core, so
 # a test that imports 100,000 people does not hold up every other store
 # (the binaries the tests start keep the default).
 test: deps-test
+	@./scripts/test-limits.sh
 	$(SWIFT) build --build-tests
 	$(MAKE) manual BINARY=.build/debug/birthdays MANUAL_FLAGS=
 	BIRTHDAYS_BLOCKING_THREADS=8 $(SWIFT) test --skip-build
