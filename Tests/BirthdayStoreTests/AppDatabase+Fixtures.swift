@@ -17,3 +17,15 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// Writes a database file at `path` as the version that ends with
+    /// migration `last` left it, holding what `sql` inserts: the old state
+    /// a migration test then opens with ``openFile(at:create:readOnlyIfNotWritable:mapped:readsOnly:)``.
+    static func writeOld(at path: String, upTo last: String, sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try migrator.migrate(queue, upTo: last)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+    }
+}

@@ -33,20 +33,17 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         let path = directory.file("old.sqlite")
-        let queue = try DatabaseQueue(path: path)
-        try AppDatabase.migrator.migrate(queue, upTo: "v29-person-references")
-        try await queue.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO person (id, name, sourceFile, sourceIndex, sourceLine, birthdayMonth, birthdayDay, fingerprint, createdAt, updatedAt)
-                    VALUES ('ann', 'Anna', '/book/ann.vcf', 0, 1, 4, 12, 'old', 0, 0),
-                           ('bob', 'Josef', '/book/bob.vcf', 0, 1, 5, 1, 'old', 0, 0);
-                    INSERT INTO setting (key, value) VALUES ('name-day-list-cz', '03-19,josef' || char(10) || '03-20,anna,josef'),
-                           ('name-days', 'cz'), ('name-day-choices', 'ann=off' || char(10) || 'bob=06-24' || char(10) || 'gone=07-01');
-                    """
-            )
-        }
-        try queue.close()
+        try AppDatabase.writeOld(
+            at: path,
+            upTo: "v29-person-references",
+            sql: """
+                INSERT INTO person (id, name, sourceFile, sourceIndex, sourceLine, birthdayMonth, birthdayDay, fingerprint, createdAt, updatedAt)
+                VALUES ('ann', 'Anna', '/book/ann.vcf', 0, 1, 4, 12, 'old', 0, 0),
+                       ('bob', 'Josef', '/book/bob.vcf', 0, 1, 5, 1, 'old', 0, 0);
+                INSERT INTO setting (key, value) VALUES ('name-day-list-cz', '03-19,josef' || char(10) || '03-20,anna,josef'),
+                       ('name-days', 'cz'), ('name-day-choices', 'ann=off' || char(10) || 'bob=06-24' || char(10) || 'gone=07-01');
+                """
+        )
 
         // When it is opened.
         let database = try AppDatabase.openFile(at: path)

@@ -102,26 +102,23 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         let path = directory.file("old.sqlite")
-        let queue = try DatabaseQueue(path: path)
-        try AppDatabase.migrator.migrate(queue, upTo: "v28-compact-contact-points")
-        try await queue.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO person (id, name, sourceFile, sourceIndex, sourceLine, birthdayMonth, birthdayDay, fingerprint, createdAt, updatedAt)
-                    VALUES ('ann', 'Ann', '/book/ann.vcf', 0, 1, 4, 12, 'old', 0, 0);
-                    INSERT INTO announceRoom (name, groupName, kind, target, ages, weekend, createdAt) VALUES ('team', 'Team', 'webhook', 'https', 0, 'friday', 0);
-                    INSERT INTO announceExclusion (room, personId) VALUES ('team', 'ann'), ('team', 'gone');
-                    INSERT INTO source (name, kind, location, createdAt) VALUES ('book', 'vdir', '/book', 0);
-                    INSERT INTO sourcePerson (sourceId, href, personId, fingerprint) VALUES (1, 'ann.vcf', 'ann', 'a'), (1, 'gone.vcf', 'gone', 'g');
-                    INSERT INTO invitation (name, tokenHash, createdAt) VALUES ('family', 'hash', 0);
-                    INSERT INTO inviteAnswer (invitationId, invitationName, name, month, day, arrivedAt, state, personId)
-                    VALUES (1, 'family', 'Ann', 4, 12, 0, 'accepted', 'ann'), (1, 'family', 'Gone', 5, 1, 0, 'accepted', 'gone'),
-                           (1, 'family', 'Removed', 6, 1, 0, 'waiting', NULL);
-                    DELETE FROM inviteAnswer WHERE id = 3;
-                    """
-            )
-        }
-        try queue.close()
+        try AppDatabase.writeOld(
+            at: path,
+            upTo: "v28-compact-contact-points",
+            sql: """
+                INSERT INTO person (id, name, sourceFile, sourceIndex, sourceLine, birthdayMonth, birthdayDay, fingerprint, createdAt, updatedAt)
+                VALUES ('ann', 'Ann', '/book/ann.vcf', 0, 1, 4, 12, 'old', 0, 0);
+                INSERT INTO announceRoom (name, groupName, kind, target, ages, weekend, createdAt) VALUES ('team', 'Team', 'webhook', 'https', 0, 'friday', 0);
+                INSERT INTO announceExclusion (room, personId) VALUES ('team', 'ann'), ('team', 'gone');
+                INSERT INTO source (name, kind, location, createdAt) VALUES ('book', 'vdir', '/book', 0);
+                INSERT INTO sourcePerson (sourceId, href, personId, fingerprint) VALUES (1, 'ann.vcf', 'ann', 'a'), (1, 'gone.vcf', 'gone', 'g');
+                INSERT INTO invitation (name, tokenHash, createdAt) VALUES ('family', 'hash', 0);
+                INSERT INTO inviteAnswer (invitationId, invitationName, name, month, day, arrivedAt, state, personId)
+                VALUES (1, 'family', 'Ann', 4, 12, 0, 'accepted', 'ann'), (1, 'family', 'Gone', 5, 1, 0, 'accepted', 'gone'),
+                       (1, 'family', 'Removed', 6, 1, 0, 'waiting', NULL);
+                DELETE FROM inviteAnswer WHERE id = 3;
+                """
+        )
 
         // When it is opened.
         let database = try AppDatabase.openFile(at: path)

@@ -294,24 +294,18 @@ public struct YearPage: Sendable {
     }
 
     /// "11 March", "March 11", "11. März": a day and month in the page's locale.
-    static func dayAndMonth(_ localizer: Localizer) -> (LocalDate) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = localizer.locale
-        formatter.calendar = Calendar(identifier: .gregorian)
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.setLocalizedDateFormatFromTemplate("dMMMM")
-        return { date in
-            formatter.string(from: Date(timeIntervalSince1970: (Double(date.dayNumber) + 0.5) * 86_400))
-        }
-    }
+    static func dayAndMonth(_ localizer: Localizer) -> (LocalDate) -> String { dates(localizer, template: "dMMMM") }
 
     /// "December 2026", "Dezember 2026": a month and its year in the page's locale.
-    static func monthAndYear(_ localizer: Localizer) -> (LocalDate) -> String {
+    static func monthAndYear(_ localizer: Localizer) -> (LocalDate) -> String { dates(localizer, template: "yMMMM") }
+
+    /// A date in the page's locale as the date-format `template` asks (one formatter for every date it writes).
+    private static func dates(_ localizer: Localizer, template: String) -> (LocalDate) -> String {
         let formatter = DateFormatter()
         formatter.locale = localizer.locale
         formatter.calendar = Calendar(identifier: .gregorian)
         formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.setLocalizedDateFormatFromTemplate("yMMMM")
+        formatter.setLocalizedDateFormatFromTemplate(template)
         return { date in
             formatter.string(from: Date(timeIntervalSince1970: (Double(date.dayNumber) + 0.5) * 86_400))
         }
