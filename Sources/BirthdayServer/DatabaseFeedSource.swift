@@ -24,12 +24,13 @@ import Synchronization
 /// user's zone together (``feedRevision(data:year:)``): a new year is a new
 /// revision, and the body is exported again (its `ETag` changes only if the
 /// text does).
-package struct DatabaseFeedSource: FeedSource {
+package struct DatabaseFeedSource: PageSource, InvitationSource {
     let database: AppDatabase
     /// The environment's locale, for the feed's words when the `language` setting is `system`.
     let systemLocale: String?
-    /// The current instant: which year the feed's expanded events start in.
-    let now: @Sendable () -> Date
+    /// The current instant: which year the feed's expanded events start in,
+    /// and the clock of the invitations' per-address limit.
+    package let now: @Sendable () -> Date
     /// The zone when the `time-zone` setting is `system`.
     let systemTimeZone: @Sendable () -> TimeZone
     /// Draws the page's QR code: the text, and the code's accessible name
@@ -42,7 +43,6 @@ package struct DatabaseFeedSource: FeedSource {
     let trustedProxyOption: TrustedProxy?
     private let cache = StateCache()
     private let days = DayCache()
-    private let inviteLimit = InviteLimiter()
     private let logPath: String
     private let stamps: FileStampWatch
 
@@ -306,11 +306,6 @@ package struct DatabaseFeedSource: FeedSource {
         return try await state().trustedProxy
     }
 
-    /// The per-address limit on answers, on this source's clock.
-    package func admitInviteAnswer(from address: String) -> Bool {
-        inviteLimit.admit(address, now: now())
-    }
-
     /// The cached token and revision if the database files are unchanged
     /// since they were read (one `read` of the folder's watch, no SQLite), else `nil`.
     package func cachedValidators() -> (token: String, revision: Int64)? {
@@ -427,14 +422,5 @@ final class DayCache: Sendable {
             current.withLock { $0 = (zone, day, started, ends) }
         }
         return day
-    }
-}
-
-/// The invitation form's per-address limit (``InviteRateLimit``) behind a lock.
-final class InviteLimiter: Sendable {
-    private let limit = Mutex(InviteRateLimit())
-
-    func admit(_ address: String, now: Date) -> Bool {
-        limit.withLock { $0.admit(address, now: now) }
     }
 }
