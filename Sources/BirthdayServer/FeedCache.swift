@@ -79,15 +79,18 @@ actor FeedCache {
         return entry
     }
 
-    /// Fetches and prepares a snapshot: hashes it and compresses it once. Being
-    /// `async`, it runs off the actor, and the compression on the blocking
-    /// pool, so neither holds up requests served from the cache.
+    /// Prepares a snapshot: its bytes, their hash and their gzip, made once
+    /// per revision on the blocking pool (``Blocking``): each reads or
+    /// writes the whole body, thousands of events, which must not hold up
+    /// an event loop (where the caller, a route, runs).
     private static func build(_ snapshot: FeedSnapshot) async throws -> Entry {
-        let body = ByteBuffer(string: snapshot.body)
         let seconds = snapshot.lastModified.timeIntervalSince1970.rounded(.down)
         let lastModified = Date(timeIntervalSince1970: seconds)
-        let etag = entityTag(for: body)
-        let gzipBody = try await Blocking.run { () throws(Gzip.Failure) in try Gzip.compress(body) }
+        let text = snapshot.body
+        let (body, etag, gzipBody) = try await Blocking.run { () throws(Gzip.Failure) in
+            let body = ByteBuffer(string: text)
+            return (body, entityTag(for: body), try Gzip.compress(body))
+        }
         return Entry(
             revision: snapshot.revision,
             body: body,
