@@ -12,8 +12,8 @@ import Synchronization
 /// the database files changed: every commit by any process (an import, a
 /// settings change, `birthdays feed rotate`) appends to the write-ahead log
 /// or, after a checkpoint, rewrites the database file, which changes their
-/// size or modification time. One `stat` of each replaces a SQLite
-/// transaction, taken again only when an inotify watch on the folder saw a
+/// size or modification time. One `stat` of each (on the blocking pool)
+/// replaces a SQLite transaction, taken again only when an inotify watch on the folder saw a
 /// change (``FileStampWatch``), and a rotated token still stops working at once.
 ///
 /// ## The year
@@ -98,11 +98,6 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
         let started = calendar.date(from: DateComponents(year: year, month: 1, day: 1)) ?? instant
         let ends = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1)) ?? instant
         return (year, started, ends)
-    }
-
-    /// Taken again only after the database's folder changed (``FileStampWatch``).
-    private func stamp() -> FileStamp {
-        stamps.current()
     }
 
     package func revision() async throws -> Int64 {
@@ -307,20 +302,21 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
     }
 
     /// The cached token and revision if the database files are unchanged
-    /// since they were read (one `read` of the folder's watch, no SQLite), else `nil`.
+    /// since they were read (one `read` of the folder's watch, no SQLite, no `stat`), else `nil`,
+    /// as when the folder is not watched: the route then takes the stamp, off the loop.
     package func cachedValidators() -> (token: String, revision: Int64)? {
-        cache.state(for: stamp()).map { ($0.token, Self.feedRevision(data: $0.revision, year: year($0))) }
+        stamps.kept().flatMap(cache.state(for:)).map { ($0.token, Self.feedRevision(data: $0.revision, year: year($0))) }
     }
 
     /// The cached token and ``listRevision()`` if the database files are
     /// unchanged since they were read, else `nil`; today is kept while it
     /// lasts (``DayCache``), so this costs one `read` of the folder's watch and a comparison.
     package func cachedListValidators() -> (token: String, revision: Int64)? {
-        cache.state(for: stamp()).map { ($0.token, Self.listRevision(data: $0.revision, today: days.today(at: now(), in: $0.zone))) }
+        stamps.kept().flatMap(cache.state(for:)).map { ($0.token, Self.listRevision(data: $0.revision, today: days.today(at: now(), in: $0.zone))) }
     }
 
     private func state() async throws -> StateCache.State {
-        let stamp = stamp()
+        let stamp = await stamps.current()
         if let cached = cache.state(for: stamp) { return cached }
         let settings = try await database.settings()
         let zone = settings.resolvedTimeZone(system: systemTimeZone())
