@@ -82,7 +82,7 @@ import Glibc
             // The youngest connection, sending its body a byte at a time.
             let slow = try IdleSocket(port: port)
             try await slow.send(Self.slowAnswerHead + "n")
-            // Its head has been read (the route asks the limit) before the newcomer comes.
+            // Its head has been read (the route asks who the client is) before the newcomer comes.
             try await eventually("the slow answer's head read") { source.admitted.withLock { $0 } > 0 }
             let answer = try await RawHTTP.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 200 "))
