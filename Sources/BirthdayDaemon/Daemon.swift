@@ -230,7 +230,7 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
                         answered: { engine.poke() }
                     ), feedLogger = configuration.feedLogger
                 ] address in
-                buildFeedApplication(source: source, host: address.host, port: address.port, logger: feedLogger)
+                buildFeedApplication(source: source, invitations: source, host: address.host, port: address.port, logger: feedLogger)
             },
             address: { try await database.settings().serve },
             settingsChanged: settingsChanged,

@@ -27,16 +27,19 @@ package func runFeedServer(_ app: some ApplicationProtocol, logger: Logger) asyn
     try await ServiceGroup(configuration: configuration).run()
 }
 
-/// Builds the feed server: `GET`/`HEAD /calendar/<token>.ics`, its JSON
-/// twin `/calendar/<token>.json`, the page for the year, the invitation
-/// form (`GET`/`POST /invite/<token>`), and `GET /healthz`.
+/// Builds the feed server over `source` for the calendar and the page, and
+/// `invitations` for the invitation form: `GET`/`HEAD /calendar/<token>.ics`,
+/// its JSON twin `/calendar/<token>.json`, the page for the year
+/// `/calendar/<token>` with `/page.css` and `/favicon.svg`, the invitation form
+/// (`GET`/`POST /invite/<token>`; none without `invitations`), and `GET /healthz`.
 ///
 /// The result is a Hummingbird application and so a swift-service-lifecycle
 /// `Service`: run it alone with `runService()`, or put it in the daemon's
 /// `ServiceGroup`, which shuts it down gracefully on SIGTERM.
 ///
 /// - Parameters:
-///   - source: where the feed, its revision and the token come from.
+///   - source: where the feed, the page, their revisions and the token come from.
+///   - invitations: where the invitations' forms and answers go; `nil`: no invitation route.
 ///   - host: the address to bind; ``FeedServerDefaults/host`` is loopback.
 ///   - port: the TCP port; 0 picks a free one (tests).
 ///   - logger: receives one access line per request (no tokens, paths,
@@ -50,7 +53,8 @@ package func runFeedServer(_ app: some ApplicationProtocol, logger: Logger) asyn
 ///     what happens at the bound).
 ///   - onServerRunning: called once the server listens (its port is bound).
 package func buildFeedApplication(
-    source: some FeedSource,
+    source: some PageSource,
+    invitations: (any InvitationSource)?,
     host: String = FeedServerDefaults.host,
     port: Int = FeedServerDefaults.port,
     logger: Logger,
@@ -59,12 +63,7 @@ package func buildFeedApplication(
     maxConnections: Int? = nil,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let router = Router(context: FeedRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: AccessLogMiddleware())
-    router.add(middleware: RequestGuardMiddleware())
-    let controller = FeedController(source: source)
-    controller.addRoutes(to: router)
-
+    let (router, validators) = buildFeedRouter(source: source, invitations: invitations)
     let limiter = ConnectionLimiter(bound: maxConnections, logger: logger)
     return Application(
         router: router,
@@ -73,7 +72,7 @@ package func buildFeedApplication(
                 responder: responder,
                 idleTimeout: idleTimeout,
                 bodyPace: bodyPace,
-                validators: { controller.freshValidators($0) },
+                validators: validators,
                 limiter: limiter,
                 logger: logger
             )
@@ -82,4 +81,38 @@ package func buildFeedApplication(
         onServerRunning: onServerRunning,
         logger: logger
     )
+}
+
+/// The feed server's router, one controller per feature, each mounted on
+/// its group as the Hummingbird examples do: ``CalendarController`` and
+/// ``PageController`` on `calendar` (the page's files at the root),
+/// ``InvitationController`` on `invite` when there are `invitations`; and the
+/// revalidation fast path's oracle, which asks the calendar's or the page's
+/// controller as ``CalendarPath`` reads the path.
+func buildFeedRouter(
+    source: some PageSource,
+    invitations: (any InvitationSource)?
+) -> (router: Router<FeedRequestContext>, validators: @Sendable (RevalidationTarget) -> FeedValidators?) {
+    let router = Router(context: FeedRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: AccessLogMiddleware())
+    router.add(middleware: RequestGuardMiddleware())
+    let calendar = CalendarController(source: source)
+    let pages = PageController(source: source)
+    calendar.addRoutes(to: router.group("calendar"))
+    pages.addRoutes(to: router.group("calendar"))
+    pages.addFiles(to: router.group())
+    if let invitations {
+        InvitationController(source: invitations).addRoutes(to: router.group("invite"))
+    }
+    router.get("healthz") { _, _ in
+        FeedResponses.text(.ok, "ok\n")
+    }
+    let validators: @Sendable (RevalidationTarget) -> FeedValidators? = { target in
+        switch target {
+        case .feed: calendar.freshValidators(.feed)
+        case .list: calendar.freshValidators(.list)
+        case .page(let host): pages.freshValidators(host: host)
+        }
+    }
+    return (router, validators)
 }

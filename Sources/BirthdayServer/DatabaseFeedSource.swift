@@ -12,8 +12,8 @@ import Synchronization
 /// the database files changed: every commit by any process (an import, a
 /// settings change, `birthdays feed rotate`) appends to the write-ahead log
 /// or, after a checkpoint, rewrites the database file, which changes their
-/// size or modification time. One `stat` of each replaces a SQLite
-/// transaction, taken again only when an inotify watch on the folder saw a
+/// size or modification time. One `stat` of each (on the blocking pool)
+/// replaces a SQLite transaction, taken again only when an inotify watch on the folder saw a
 /// change (``FileStampWatch``), and a rotated token still stops working at once.
 ///
 /// ## The year
@@ -24,12 +24,13 @@ import Synchronization
 /// user's zone together (``feedRevision(data:year:)``): a new year is a new
 /// revision, and the body is exported again (its `ETag` changes only if the
 /// text does).
-package struct DatabaseFeedSource: FeedSource {
+package struct DatabaseFeedSource: PageSource, InvitationSource {
     let database: AppDatabase
     /// The environment's locale, for the feed's words when the `language` setting is `system`.
     let systemLocale: String?
-    /// The current instant: which year the feed's expanded events start in.
-    let now: @Sendable () -> Date
+    /// The current instant: which year the feed's expanded events start in,
+    /// and the clock of the invitations' per-address limit.
+    package let now: @Sendable () -> Date
     /// The zone when the `time-zone` setting is `system`.
     let systemTimeZone: @Sendable () -> TimeZone
     /// Draws the page's QR code: the text, and the code's accessible name
@@ -42,7 +43,6 @@ package struct DatabaseFeedSource: FeedSource {
     let trustedProxyOption: TrustedProxy?
     private let cache = StateCache()
     private let days = DayCache()
-    private let inviteLimit = InviteLimiter()
     private let logPath: String
     private let stamps: FileStampWatch
 
@@ -98,11 +98,6 @@ package struct DatabaseFeedSource: FeedSource {
         let started = calendar.date(from: DateComponents(year: year, month: 1, day: 1)) ?? instant
         let ends = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1)) ?? instant
         return (year, started, ends)
-    }
-
-    /// Taken again only after the database's folder changed (``FileStampWatch``).
-    private func stamp() -> FileStamp {
-        stamps.current()
     }
 
     package func revision() async throws -> Int64 {
@@ -306,26 +301,22 @@ package struct DatabaseFeedSource: FeedSource {
         return try await state().trustedProxy
     }
 
-    /// The per-address limit on answers, on this source's clock.
-    package func admitInviteAnswer(from address: String) -> Bool {
-        inviteLimit.admit(address, now: now())
-    }
-
     /// The cached token and revision if the database files are unchanged
-    /// since they were read (one `read` of the folder's watch, no SQLite), else `nil`.
+    /// since they were read (one `read` of the folder's watch, no SQLite, no `stat`), else `nil`,
+    /// as when the folder is not watched: the route then takes the stamp, off the loop.
     package func cachedValidators() -> (token: String, revision: Int64)? {
-        cache.state(for: stamp()).map { ($0.token, Self.feedRevision(data: $0.revision, year: year($0))) }
+        stamps.kept().flatMap(cache.state(for:)).map { ($0.token, Self.feedRevision(data: $0.revision, year: year($0))) }
     }
 
     /// The cached token and ``listRevision()`` if the database files are
     /// unchanged since they were read, else `nil`; today is kept while it
     /// lasts (``DayCache``), so this costs one `read` of the folder's watch and a comparison.
     package func cachedListValidators() -> (token: String, revision: Int64)? {
-        cache.state(for: stamp()).map { ($0.token, Self.listRevision(data: $0.revision, today: days.today(at: now(), in: $0.zone))) }
+        stamps.kept().flatMap(cache.state(for:)).map { ($0.token, Self.listRevision(data: $0.revision, today: days.today(at: now(), in: $0.zone))) }
     }
 
     private func state() async throws -> StateCache.State {
-        let stamp = stamp()
+        let stamp = await stamps.current()
         if let cached = cache.state(for: stamp) { return cached }
         let settings = try await database.settings()
         let zone = settings.resolvedTimeZone(system: systemTimeZone())
@@ -427,14 +418,5 @@ final class DayCache: Sendable {
             current.withLock { $0 = (zone, day, started, ends) }
         }
         return day
-    }
-}
-
-/// The invitation form's per-address limit (``InviteRateLimit``) behind a lock.
-final class InviteLimiter: Sendable {
-    private let limit = Mutex(InviteRateLimit())
-
-    func admit(_ address: String, now: Date) -> Bool {
-        limit.withLock { $0.admit(address, now: now) }
     }
 }

@@ -4,19 +4,21 @@ import Foundation
 import Hummingbird
 import Synchronization
 
-/// Holds the feed body ready to send, and rebuilds it only when the source's
-/// revision changes.
+/// Holds one body (the feed, its JSON twin or one page variant) ready to
+/// send, and rebuilds it only when its revision changes.
 ///
-/// Every request asks the source for its revision; only a new revision
-/// leads to a call to ``FeedSource/feed()``. Requests that arrive while a
-/// rebuild runs wait for that rebuild instead of starting their own.
-actor FeedCache<Source: FeedSource> {
+/// Every request asks for the revision; only a new revision leads to a
+/// call to `snapshot` (``CalendarSource/feed()`` and the others). Requests
+/// that arrive while a rebuild runs wait for that rebuild instead of
+/// starting their own.
+actor FeedCache {
     /// A body with its validators, computed once per revision.
     typealias Entry = FeedEntry
 
-    private let source: Source
-    /// Which representation this cache holds: the feed, or its JSON list.
-    private let kind: Kind
+    /// The revision the body would be built for now.
+    private let revision: @Sendable () async throws -> Int64
+    /// Builds the body.
+    private let snapshot: @Sendable () async throws -> FeedSnapshot
     private var current: Entry? {
         didSet { latest.withLock { $0 = current } }
     }
@@ -25,22 +27,24 @@ actor FeedCache<Source: FeedSource> {
     private nonisolated let latest = Mutex<Entry?>(nil)
     private var pending: (revision: Int64, task: Task<Entry, any Error>)?
 
-    /// The calendar feed, its JSON twin, or a web page.
-    enum Kind: Sendable {
-        case feed, list
-        case page(PageRequest)
+    init(revision: @escaping @Sendable () async throws -> Int64, snapshot: @escaping @Sendable () async throws -> FeedSnapshot) {
+        self.revision = revision
+        self.snapshot = snapshot
     }
 
-    init(source: Source, kind: Kind = .feed) {
-        self.source = source
-        self.kind = kind
+    /// The cache of `source`'s feed.
+    static func feed(_ source: some CalendarSource) -> FeedCache {
+        FeedCache(revision: { try await source.revision() }, snapshot: { try await source.feed() })
     }
 
-    private static func revision(of source: Source, kind: Kind) async throws -> Int64 {
-        switch kind {
-        case .feed: try await source.revision()
-        case .list, .page: try await source.listRevision()
-        }
+    /// The cache of `source`'s JSON twin.
+    static func list(_ source: some CalendarSource) -> FeedCache {
+        FeedCache(revision: { try await source.listRevision() }, snapshot: { try await source.list() })
+    }
+
+    /// The cache of one variant of `source`'s page (its revision is the JSON twin's).
+    static func page(_ source: some PageSource, _ request: PageRequest) -> FeedCache {
+        FeedCache(revision: { try await source.listRevision() }, snapshot: { try await source.page(request) })
     }
 
     /// The cached entry when it was built for `revision`.
@@ -48,17 +52,23 @@ actor FeedCache<Source: FeedSource> {
         latest.withLock { entry in entry.flatMap { $0.revision == revision ? $0 : nil } }
     }
 
-    /// The entry for the source's current revision.
+    /// The entry for the current revision, served from ``cached(revision:)``
+    /// without entering the actor while the revision holds.
+    nonisolated func currentEntry() async throws -> Entry {
+        if let cached = cached(revision: try await revision()) { return cached }
+        return try await entry()
+    }
+
+    /// The entry for the current revision.
     func entry() async throws -> Entry {
-        let revision = try await Self.revision(of: source, kind: kind)
+        let revision = try await revision()
         if let current, current.revision == revision { return current }
         let task: Task<Entry, any Error>
         if let pending, pending.revision == revision {
             task = pending.task
         } else {
-            let source = self.source
-            let kind = self.kind
-            task = Task { try await Self.build(from: source, kind: kind) }
+            let snapshot = self.snapshot
+            task = Task { try await Self.build(try await snapshot()) }
             pending = (revision, task)
         }
         defer {
@@ -69,21 +79,18 @@ actor FeedCache<Source: FeedSource> {
         return entry
     }
 
-    /// Fetches and prepares a snapshot: hashes it and compresses it once. Being
-    /// `nonisolated` and `async`, it runs off the actor, and the compression
-    /// on NIO's thread pool, so neither holds up requests served from the cache.
-    private static func build(from source: Source, kind: Kind) async throws -> Entry {
-        let snapshot =
-            switch kind {
-            case .feed: try await source.feed()
-            case .list: try await source.list()
-            case .page(let request): try await source.page(request)
-            }
-        let body = ByteBuffer(string: snapshot.body)
+    /// Prepares a snapshot: its bytes, their hash and their gzip, made once
+    /// per revision on the blocking pool (``Blocking``): each reads or
+    /// writes the whole body, thousands of events, which must not hold up
+    /// an event loop (where the caller, a route, runs).
+    private static func build(_ snapshot: FeedSnapshot) async throws -> Entry {
         let seconds = snapshot.lastModified.timeIntervalSince1970.rounded(.down)
         let lastModified = Date(timeIntervalSince1970: seconds)
-        let etag = entityTag(for: body)
-        let gzipBody = try await Blocking.run { () throws(Gzip.Failure) in try Gzip.compress(body) }
+        let text = snapshot.body
+        let (body, etag, gzipBody) = try await Blocking.run { () throws(Gzip.Failure) in
+            let body = ByteBuffer(string: text)
+            return (body, entityTag(for: body), try Gzip.compress(body))
+        }
         return Entry(
             revision: snapshot.revision,
             body: body,

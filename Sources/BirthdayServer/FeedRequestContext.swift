@@ -3,7 +3,7 @@ import NIOCore
 
 /// The request context of the feed server: Hummingbird's basic one, with
 /// the peer's address, which the invitation form's per-address limit counts
-/// by (``FeedSource/admitInviteAnswer(from:)``). The address is never logged.
+/// by (``InvitationController``). The address is never logged.
 struct FeedRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The peer's IP address; `nil` when the channel has none (a Unix socket, a test channel).

@@ -13,13 +13,14 @@ struct FeedValidators: Sendable {
     var etag: String
     var gzipETag: String
     var lastModifiedText: String
-    /// The page's `304` also carries ``FeedController/pageSecurityHeaders``, as the route's does.
+    /// The page's `304` also carries ``FeedResponses/pageSecurityHeaders``, as the route's does.
     var isPage = false
 }
 
 /// What a revalidation asks for: `/calendar/<token>.ics`,
 /// `/calendar/<token>.json`, or the page `/calendar/<token>` (whose cache
-/// is chosen by the host the request names, as the route chooses it).
+/// is chosen by the host the request names, as the route chooses it), as
+/// ``CalendarPath`` reads it.
 enum RevalidationTarget: Sendable, Equatable {
     case feed, list
     case page(host: String?)
@@ -42,29 +43,19 @@ enum RevalidationTarget: Sendable, Equatable {
     private static let loggedList = AccessLogMiddleware<FeedRequestContext>.loggedPath("/calendar/t.json")
     private static let loggedPage = AccessLogMiddleware<FeedRequestContext>.loggedPath("/calendar/t")
 
-    private static let prefix = Array("/calendar/".utf8)
-    private static let ics = Array(".ics".utf8)
-    private static let json = Array(".json".utf8)
-
     /// The token's bytes in `path` and what they ask for (the page with
-    /// `host`), when `path` is one of the three without a query or an
-    /// escape; `nil` for anything else.
+    /// `host`), as ``CalendarPath/parse(_:)`` reads the path for the routes;
+    /// `nil` for anything else.
     static func parse<Path: BidirectionalCollection<UInt8>>(
         _ path: Path,
         host: @autoclosure () -> String?
     ) -> (token: Path.SubSequence, target: RevalidationTarget)? {
-        guard path.starts(with: prefix), !path.contains(UInt8(ascii: "?")), !path.contains(UInt8(ascii: "%")) else { return nil }
-        let file = path.dropFirst(prefix.count)
-        if file.reversed().starts(with: ics.reversed()) {
-            let token = file.dropLast(ics.count)
-            return token.isEmpty ? nil : (token, .feed)
+        guard let (token, kind) = CalendarPath.parse(path) else { return nil }
+        switch kind {
+        case .feed: return (token, .feed)
+        case .list: return (token, .list)
+        case .page: return (token, .page(host: host()))
         }
-        if file.reversed().starts(with: json.reversed()) {
-            let token = file.dropLast(json.count)
-            return token.isEmpty ? nil : (token, .list)
-        }
-        guard !file.isEmpty, !file.contains(UInt8(ascii: ".")), !file.contains(UInt8(ascii: "/")) else { return nil }
-        return (file, .page(host: host()))
     }
 }
 
@@ -81,14 +72,15 @@ enum RevalidationTarget: Sendable, Equatable {
 /// page `/calendar/<token>` (``RevalidationTarget``) that keeps the connection alive (no
 /// `Connection: close`, which ``KeepAliveHandler`` adds to HTTP/1.0 requests
 /// without keep-alive), no body, carrying `If-None-Match`, where
-/// - the synchronous oracle (``FeedController/freshValidators(_:)``) knows the
+/// - the synchronous oracle (``CalendarController/freshValidators(_:)``,
+///   ``PageController/freshValidators(host:)``) knows the
 ///   current token and revision without touching SQLite and the cache
 ///   holds the entry for that revision (for the page, the cache of the host
 ///   the request names, as the route picks it),
 /// - the token matches in constant time, and
 /// - the `If-None-Match` list matches the entry's tag (``EntityTags``).
 ///
-/// It then writes the same `304` as ``FeedController`` would (`ETag`,
+/// It then writes the same `304` as the route would (`ETag`,
 /// `Last-Modified`, `Cache-Control`, `Vary`, for the page its security
 /// headers, `Content-Length: 0`, `Date`) and the
 /// same access line, with the token redacted, through the application's
@@ -271,7 +263,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         return built
     }
 
-    /// The headers ``FeedController`` gives a `304`, but for the date.
+    /// The headers the route gives a `304` (``FeedResponses/serve(_:context:contentType:extraHeaders:entry:)``), but for the date.
     static func notModifiedFields(_ validators: FeedValidators, etag: String) -> HTTPFields {
         var fields: HTTPFields = [
             .eTag: etag,
@@ -279,7 +271,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
             .cacheControl: "private, no-cache",
             .vary: "Accept-Encoding",
         ]
-        if validators.isPage { fields.append(contentsOf: FeedController<DatabaseFeedSource>.pageSecurityHeaders) }
+        if validators.isPage { fields.append(contentsOf: FeedResponses.pageSecurityHeaders) }
         return fields
     }
 

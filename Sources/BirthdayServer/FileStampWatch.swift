@@ -1,3 +1,4 @@
+import BirthdayStore
 import Foundation
 import Synchronization
 
@@ -6,30 +7,38 @@ import Glibc
 #endif
 
 /// The database's ``FileStamp``, taken again only after something in its
-/// folder changed.
+/// folder changed, and never on an event loop.
 ///
 /// Each revalidation needs the stamp, and its two `stat` calls (a path walk
 /// each) were a sixth of a `304`'s time under `wrk`. An inotify watch on the
 /// database's folder (the file, its write-ahead log and whatever else is
 /// created, written, moved or removed there) is read without blocking
 /// instead: one `read` that finds nothing, and the stamp kept from the last
-/// time. When it finds an event, the queue is drained and the stamp taken
-/// anew, in one lock, so a write that ended before a request came has its
-/// event read before that request's stamp is decided: a new revision and a
-/// rotated token are still seen at once.
+/// time (``kept()``, what the revalidation fast path asks on the event loop).
+/// When it finds an event, the queue is drained and the kept stamp dropped,
+/// so a write that ended before a request came has its event read before
+/// that request's stamp is decided: a new revision and a rotated token are
+/// still seen at once.
+///
+/// A stamp is taken only by ``current()``, on the blocking pool
+/// (``Blocking``): a `stat` can block (a folder on NFS or a FUSE mount never
+/// answers), and an event loop must not. The watch itself (a `realpath`, the
+/// mount table `/proc/self/mountinfo`, `inotify_init1`) is set up there too,
+/// at the first stamp, not when the server is built.
 ///
 /// Without a watch (a database that is not a regular file, a symbolic link
 /// whose target lies elsewhere, a folder on a file system not known to be
 /// local, inotify unavailable, or the folder itself moved or removed, or the
-/// event queue overflowed) every call takes the stamp, as before. inotify
+/// event queue overflowed) ``kept()`` has nothing and every ``current()`` takes
+/// the stamp, as before. inotify
 /// sees only this machine's writes: on NFS, SMB, a FUSE mount or any file
 /// system not in ``localFileSystems``, another machine's commit would go
 /// unseen, so such a folder is never watched.
 final class FileStampWatch: Sendable {
     private struct State {
         var stamp: FileStamp?
-        /// The inotify descriptor; -1 once there is none.
-        var descriptor: Int32
+        /// The inotify descriptor; -1 once there is none, `nil` before the first stamp set it up.
+        var descriptor: Int32?
         /// How many stamps were taken (tests: a kept stamp takes none).
         var taken = 0
         /// How many times a drain found events (``FileStamp/changes``).
@@ -38,42 +47,91 @@ final class FileStampWatch: Sendable {
 
     private let database: String
     private let log: String
-    private let state: Mutex<State>
+    /// The mount table the watch reads (``isLocal(_:mounts:)``).
+    private let mounts: String
+    private let state = Mutex(State())
 
+    /// Reads nothing: the watch is set up at the first ``current()``.
+    ///
     /// - Parameters:
     ///   - database: the database file's path.
     ///   - log: its write-ahead log's, in the same folder.
-    init(database: String, log: String) {
+    ///   - mounts: the mount table (tests give their own).
+    init(database: String, log: String, mounts: String = "/proc/self/mountinfo") {
         self.database = database
         self.log = log
-        state = Mutex(State(descriptor: Self.watch(database)))
+        self.mounts = mounts
     }
 
     deinit {
         state.withLock { state in
-            if state.descriptor >= 0 { close(state.descriptor) }
+            if let descriptor = state.descriptor, descriptor >= 0 { close(descriptor) }
         }
     }
 
-    /// The stamp, as ``FileStamp/init(database:log:)`` would take it now.
-    func current() -> FileStamp {
-        state.withLock { state in
-            if state.descriptor >= 0, let stamp = state.stamp {
-                guard Self.drain(&state.descriptor) else { return stamp }
-                state.changes &+= 1
+    /// The kept stamp when the watch saw no change since it was taken (one
+    /// `read` of the watch that finds nothing, never a `stat`), else `nil`:
+    /// safe on an event loop.
+    func kept() -> FileStamp? {
+        state.withLock { state in Self.keep(&state) }
+    }
+
+    /// The stamp, as ``FileStamp/init(database:log:changes:)`` would take it
+    /// now: the kept one while the watch saw no change, else taken anew (the
+    /// watch set up first, the first time) on the blocking pool.
+    func current() async -> FileStamp {
+        if let kept = kept() { return kept }
+        return await Blocking.run { self.take() }
+    }
+
+    /// The kept stamp while the watch's queue is empty; a drain that finds
+    /// events drops it (and counts the change).
+    private static func keep(_ state: inout State) -> FileStamp? {
+        guard var descriptor = state.descriptor, descriptor >= 0, let stamp = state.stamp else { return nil }
+        let changed = drain(&descriptor)
+        state.descriptor = descriptor
+        guard changed else { return stamp }
+        state.changes &+= 1
+        state.stamp = nil
+        return nil
+    }
+
+    /// Takes the stamp (blocking: the blocking pool only). The `stat` calls
+    /// run outside the lock, so ``kept()`` on an event loop never waits for
+    /// them; the stamp is kept only when no change was seen meanwhile.
+    private func take() -> FileStamp {
+        if state.withLock({ $0.descriptor == nil }) {
+            let descriptor = Self.watch(database, mounts: mounts)
+            state.withLock { state in
+                if state.descriptor == nil {
+                    state.descriptor = descriptor
+                } else if descriptor >= 0 {
+                    close(descriptor)
+                }
             }
-            let stamp = FileStamp(database: database, log: log, changes: state.changes)
-            state.taken += 1
-            state.stamp = state.descriptor >= 0 ? stamp : nil
-            return stamp
         }
+        // Events queued until now are in this stamp: read them, so they do not drop it again.
+        let changes = state.withLock { state in
+            if var descriptor = state.descriptor, descriptor >= 0 {
+                if Self.drain(&descriptor) { state.changes &+= 1 }
+                state.descriptor = descriptor
+            }
+            return state.changes
+        }
+        let stamp = FileStamp(database: database, log: log, changes: changes)
+        state.withLock { state in
+            state.taken += 1
+            let watching = (state.descriptor ?? -1) >= 0
+            state.stamp = watching && state.changes == changes ? stamp : nil
+        }
+        return stamp
     }
 
     /// How many times the stamp was taken.
     var stampsTaken: Int { state.withLock { $0.taken } }
 
-    /// Whether the folder is watched.
-    var isWatching: Bool { state.withLock { $0.descriptor >= 0 } }
+    /// Whether the folder is watched (never before the first ``current()``).
+    var isWatching: Bool { state.withLock { ($0.descriptor ?? -1) >= 0 } }
 
     #if canImport(Glibc)
     private static let events: UInt32 =
@@ -82,8 +140,9 @@ final class FileStampWatch: Sendable {
     /// Events after which the watch no longer says anything.
     private static let lost: UInt32 = UInt32(IN_IGNORED) | UInt32(IN_Q_OVERFLOW) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
 
-    /// A non-blocking inotify descriptor watching the folder of `database`, or -1.
-    private static func watch(_ database: String) -> Int32 {
+    /// A non-blocking inotify descriptor watching the folder of `database`
+    /// when `mounts` says it is local, or -1.
+    private static func watch(_ database: String, mounts: String) -> Int32 {
         var info = stat()
         guard lstat(database, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return -1 }
         let folder: String
@@ -92,7 +151,7 @@ final class FileStampWatch: Sendable {
         } else {
             folder = "."
         }
-        guard isLocal(folder) else { return -1 }
+        guard isLocal(folder, mounts: mounts) else { return -1 }
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return -1 }
         guard inotify_add_watch(descriptor, folder, events) >= 0 else {
@@ -182,7 +241,7 @@ final class FileStampWatch: Sendable {
         return any
     }
     #else
-    private static func watch(_ database: String) -> Int32 { -1 }
+    private static func watch(_ database: String, mounts: String) -> Int32 { -1 }
     static func isLocal(_ folder: String, mounts: String = "/proc/self/mountinfo") -> Bool { false }
     private static func drain(_ descriptor: inout Int32) -> Bool { true }
     #endif

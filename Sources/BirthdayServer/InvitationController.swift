@@ -1,13 +1,17 @@
 import BirthdayCore
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 
-/// Serves an invitation's form: `GET /invite/<token>` and `POST /invite/<token>`.
+/// Serves the invitations feature: an invitation's form, `GET /invite/<token>`
+/// and `POST /invite/<token>`, mounted with `addRoutes(to: router.group("invite"))`
+/// only when the server has an ``InvitationSource`` (a share never has).
 ///
 /// ## Rules
-/// - The page has the year page's headers (``FeedController/pageSecurityHeaders``:
+/// - The page has the year page's headers (``FeedResponses/pageSecurityHeaders``:
 ///   no script, `form-action 'self'`) but `Referrer-Policy: same-origin` (the
 ///   token never leaves in a `Referer` for another origin, and the form's own
 ///   POST carries its real `Origin`), and `Cache-Control: no-store` (each form has its own nonce).
@@ -15,7 +19,7 @@ import NIOCore
 ///   ``InviteForm/maxBodyBytes`` is 413 (``RequestGuardMiddleware`` answers it
 ///   and closes the connection), one sent by another site's page 403
 ///   (``InviteOrigin``: `Origin`, `Sec-Fetch-Site`), an address over its limit 429
-///   (``FeedSource/admitInviteAnswer(from:)``; behind the trusted proxy the
+///   (``InviteRateLimit``, kept here on the source's clock; behind the trusted proxy the
 ///   client it names, ``TrustedProxy``); a chunked body is read up to
 ///   the cap and no further (413 beyond it), and at its pace (``BodyPace``).
 /// - Then the source decides (``InviteOutcome``): 200 with the thank-you
@@ -24,8 +28,23 @@ import NIOCore
 ///   unknown address. Nothing from the body becomes a header.
 /// - The token and the body are never logged (``AccessLogMiddleware``
 ///   logs `/invite/<redacted>`).
-struct InvitationController<Source: FeedSource>: Sendable {
-    let source: Source
+struct InvitationController: Sendable {
+    let source: any InvitationSource
+    /// The per-address limit on answers, for as long as the server runs.
+    private let limit = InviteLimiter()
+
+    init(source: any InvitationSource) {
+        self.source = source
+    }
+
+    func addRoutes(to group: RouterGroup<FeedRequestContext>) {
+        group.get(":token") { request, context in
+            try await form(request, context: context)
+        }
+        group.post(":token") { request, context in
+            try await answer(request, context: context)
+        }
+    }
 
     func form(_ request: Request, context: FeedRequestContext) async throws -> Response {
         guard let token = context.parameters.get("token"), FeedToken.isWellFormed(token) else { return FeedResponses.notFound() }
@@ -64,7 +83,7 @@ struct InvitationController<Source: FeedSource>: Sendable {
             hosts: [request.head.authority, forwardedHost].compactMap { $0 }
         )
         let decided = InviteOutcome.before(contentLength: length, foreign: foreign) {
-            source.admitInviteAnswer(from: client)
+            limit.admit(client, now: source.now())
         }
         if decided == .tooMany, let page = await busyForm(request, context: context) { return page }
         if let decided { return Self.refusal(decided) }
@@ -100,7 +119,7 @@ struct InvitationController<Source: FeedSource>: Sendable {
 
     /// A page with the page headers.
     static func response(_ page: InviteResponse) -> Response {
-        var headers = FeedController<Source>.pageSecurityHeaders
+        var headers = FeedResponses.pageSecurityHeaders
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
         // Not `no-referrer`: with it a browser sends `Origin: null` with the form's own POST (Fetch, "serializing a
@@ -137,4 +156,13 @@ enum InviteFields {
     static let forwarded = HTTPField.Name("Forwarded")!
     static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+}
+
+/// The invitation form's per-address limit (``InviteRateLimit``) behind a lock.
+final class InviteLimiter: Sendable {
+    private let limit = Mutex(InviteRateLimit())
+
+    func admit(_ address: String, now: Date) -> Bool {
+        limit.withLock { $0.admit(address, now: now) }
+    }
 }

@@ -4,13 +4,14 @@ import BirthdayStore
 import Foundation
 
 /// What one share (`birthdays share add`) serves: the owner's feed, JSON
-/// and page limited as ``Share`` says, under the share's own token.
+/// and page limited as ``Share`` says, under the share's own token; never
+/// an invitation (it is no ``InvitationSource``).
 ///
 /// Made by ``DatabaseFeedSource/share(token:)`` for a request whose token
 /// is a share's; the server keeps its caches per share token, so a rotated
 /// share starts afresh and no other share or the owner's feed is touched.
 /// A share removed meanwhile answers 404 (``FeedSourceNoList``).
-package struct ShareFeedSource: FeedSource {
+package struct ShareFeedSource: PageSource {
     let owner: DatabaseFeedSource
     let share: Share
     let shareToken: String

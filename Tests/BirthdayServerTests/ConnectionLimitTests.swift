@@ -82,7 +82,7 @@ import Glibc
             // The youngest connection, sending its body a byte at a time.
             let slow = try IdleSocket(port: port)
             try await slow.send(Self.slowAnswerHead + "n")
-            // Its head has been read (the route asks the limit) before the newcomer comes.
+            // Its head has been read (the route asks who the client is) before the newcomer comes.
             try await eventually("the slow answer's head read") { source.admitted.withLock { $0 } > 0 }
             let answer = try await RawHTTP.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 200 "))
@@ -157,7 +157,7 @@ import Glibc
 /// HummingbirdTesting's live client: its application configuration leaves out
 /// the available-connections delegate.
 func withBoundedServer(
-    _ source: some FeedSource,
+    _ source: some PageSource & InvitationSource,
     maxConnections: Int,
     recorder: LogRecorder = LogRecorder(),
     bodyPace: BodyPace = BodyPace(total: .seconds(600), grace: .seconds(600)),
@@ -167,6 +167,7 @@ func withBoundedServer(
     // took longer than the 30 s idle timeout, which closed them first, and the bound was never reached.
     let app = buildFeedApplication(
         source: source,
+        invitations: source,
         host: "127.0.0.1",
         port: 0,
         logger: recorder.logger,
@@ -204,9 +205,9 @@ private func listeningPort(_ line: String) -> Int? {
     return Int(line[range.upperBound...].prefix { $0.isNumber })
 }
 
-/// A feed source that counts the invitation answers the route asked the
-/// per-address limit about: one more once a `POST`'s head has been read.
-final class AdmitCountingSource: FeedSource {
+/// A feed source that counts the invitation answers whose head the route
+/// read: it asks who the client is (the trusted proxy) first.
+final class AdmitCountingSource: PageSource, InvitationSource {
     let inner: TestFeedSource
     let admitted = Mutex(0)
 
@@ -215,15 +216,21 @@ final class AdmitCountingSource: FeedSource {
     func revision() async throws -> Int64 { try await inner.revision() }
     func feed() async throws -> FeedSnapshot { try await inner.feed() }
     func token() async throws -> String { await inner.token() }
+    func page(_ request: PageRequest) async throws -> FeedSnapshot { try await inner.page(request) }
 
-    func admitInviteAnswer(from address: String) -> Bool {
+    func inviteForm(token: String) -> InviteResponse? { nil }
+    func inviteAnswer(token: String, body: [UInt8]) -> InviteResponse? { nil }
+    func inviteBusy(token: String, body: [UInt8]) -> InviteResponse? { nil }
+    var now: @Sendable () -> Date { inner.now }
+
+    func trustedProxy() -> TrustedProxy? {
         admitted.withLock { $0 += 1 }
-        return true
+        return nil
     }
 }
 
 /// A source whose feed waits until ``open()``: its requests stay busy.
-actor GatedFeedSource: FeedSource {
+actor GatedFeedSource: PageSource, InvitationSource {
     private let inner: TestFeedSource
     private var gate: [CheckedContinuation<Void, Never>] = []
     private var isOpen = false
@@ -241,6 +248,13 @@ actor GatedFeedSource: FeedSource {
         }
         return try await inner.feed()
     }
+
+    func page(_ request: PageRequest) async throws -> FeedSnapshot { try await inner.page(request) }
+    nonisolated func inviteForm(token: String) -> InviteResponse? { nil }
+    nonisolated func inviteAnswer(token: String, body: [UInt8]) -> InviteResponse? { nil }
+    nonisolated func inviteBusy(token: String, body: [UInt8]) -> InviteResponse? { nil }
+    nonisolated func trustedProxy() -> TrustedProxy? { nil }
+    nonisolated var now: @Sendable () -> Date { inner.now }
 
     func open() {
         isOpen = true

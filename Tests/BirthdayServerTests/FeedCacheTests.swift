@@ -8,7 +8,7 @@ import Testing
 
 @Suite struct FeedCacheTests {
     /// A source whose `feed()` waits until the test opens the gate.
-    actor GatedSource: FeedSource {
+    actor GatedSource: CalendarSource {
         private(set) var feedCalls = 0
         private var open = false
         private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -33,7 +33,7 @@ import Testing
     /// build instead of starting their own: one `feed()` call in all.
     @Test func concurrentRequestsShareOneRebuild() async throws {
         let source = GatedSource()
-        let cache = FeedCache(source: source)
+        let cache = FeedCache.feed(source)
         let tags = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<8 {
                 group.addTask { try await cache.entry().etag }
@@ -48,11 +48,11 @@ import Testing
     }
 
     @Test func entityTagIsQuotedAndDependsOnEveryByte() {
-        let a = FeedCache<GatedSource>.entityTag(for: ByteBuffer(string: "BEGIN:VCALENDAR"))
-        let b = FeedCache<GatedSource>.entityTag(for: ByteBuffer(string: "BEGIN:VCALENDAr"))
+        let a = FeedCache.entityTag(for: ByteBuffer(string: "BEGIN:VCALENDAR"))
+        let b = FeedCache.entityTag(for: ByteBuffer(string: "BEGIN:VCALENDAr"))
         #expect(a.hasPrefix("\"") && a.hasSuffix("\""))
         #expect(a != b)
-        #expect(a == FeedCache<GatedSource>.entityTag(for: ByteBuffer(string: "BEGIN:VCALENDAR")))
+        #expect(a == FeedCache.entityTag(for: ByteBuffer(string: "BEGIN:VCALENDAR")))
     }
 }
 

@@ -17,7 +17,7 @@ import Darwin
 /// Runs `test` against the real feed server over `source`, live on an
 /// ephemeral loopback port, logging into `recorder`.
 func withServer(
-    _ source: some FeedSource,
+    _ source: some PageSource & InvitationSource,
     recorder: LogRecorder = LogRecorder(),
     idleTimeout: Duration = .seconds(30),
     logLevel: Logger.Level = .trace,
@@ -25,12 +25,13 @@ func withServer(
 ) async throws {
     var logger = recorder.logger
     logger.logLevel = logLevel
-    let app = buildFeedApplication(source: source, host: "127.0.0.1", port: 0, logger: logger, idleTimeout: idleTimeout)
+    let app = buildFeedApplication(source: source, invitations: source, host: "127.0.0.1", port: 0, logger: logger, idleTimeout: idleTimeout)
     try await app.test(.live) { client in try await test(client) }
 }
 
 /// A feed source under the test's control that counts how often the body is built.
-actor TestFeedSource: FeedSource {
+/// Every invitation's token is unknown to it (404).
+actor TestFeedSource: PageSource, InvitationSource {
     static let firstToken = "00112233445566778899aabbccddeeff"
 
     private(set) var currentRevision: Int64 = 1
@@ -136,6 +137,12 @@ actor TestFeedSource: FeedSource {
         failing = true
         publishValidators()
     }
+
+    nonisolated func inviteForm(token: String) -> InviteResponse? { nil }
+    nonisolated func inviteAnswer(token: String, body: [UInt8]) -> InviteResponse? { nil }
+    nonisolated func inviteBusy(token: String, body: [UInt8]) -> InviteResponse? { nil }
+    nonisolated func trustedProxy() -> TrustedProxy? { nil }
+    nonisolated var now: @Sendable () -> Date { { Date(timeIntervalSince1970: 1_795_239_000) } }
 
     struct TestFailure: Error {}
 }

@@ -63,15 +63,17 @@ extension BirthdaysCommand {
             defer { withExtendedLifetime(record) {} }
             // Where the page is, without its token (a secret: never logged).
             let address = FeedURLs(token: "<token>", host: FeedURLs.subscriberHost(host), port: port)
+            let source = DatabaseFeedSource(
+                database: context.database,
+                systemLocale: context.systemLocale,
+                now: context.flowingNow(),
+                systemTimeZone: context.liveSystemTimeZone(),
+                drawQR: QRCode.svg(encoding:label:),
+                trustedProxy: trustedProxy.flatMap(TrustedProxy.init)
+            )
             let app = buildFeedApplication(
-                source: DatabaseFeedSource(
-                    database: context.database,
-                    systemLocale: context.systemLocale,
-                    now: context.flowingNow(),
-                    systemTimeZone: context.liveSystemTimeZone(),
-                    drawQR: QRCode.svg(encoding:label:),
-                    trustedProxy: trustedProxy.flatMap(TrustedProxy.init)
-                ),
+                source: source,
+                invitations: source,
                 host: host,
                 port: port,
                 logger: logger,
