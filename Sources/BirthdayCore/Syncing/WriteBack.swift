@@ -1,5 +1,5 @@
-/// What became of writing a birthday back to a person's card (the daemon's
-/// `CardWriteBack`): the date the user accepted goes to the card in the
+/// What became of writing a birthday back to a person's card (the use
+/// case `CardWriteBack`): the date the user accepted goes to the card in the
 /// vdir folder or CardDAV book that brought the person, so the phone's
 /// contacts get it too. The date is always kept in the database first; a
 /// write-back that fails loses nothing.
