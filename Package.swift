@@ -336,7 +336,6 @@ let package = Package(
                 "BirthdayStore",
                 "BirthdayUseCases",
                 "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
