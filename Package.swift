@@ -19,6 +19,8 @@ let swiftSettings: [SwiftSetting] = [
 //                     book client, CalDAV/ the publisher, WebDAV/ what both speak; core only;
 //                     linked by the birthdays-network helper only
 //   BirthdayServer    the feed server (Hummingbird): store + calendar, no D-Bus, no CWake
+//   BirthdayUseCases  what the CLI and the daemon both do over store + system: added channels,
+//                     team rooms, the standard source sync, the write-back to a card
 //   BirthdayDaemon    the wiring of `birthdays run` (swift-service-lifecycle)
 //   birthdays         the command line: parsing and output only
 let package = Package(
@@ -138,6 +140,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The use cases that the command line and the daemon share (channels
+        // and rooms with their secret files, the standard source sync, the
+        // write-back), so that a command reaches them without the daemon.
+        .target(
+            name: "BirthdayUseCases",
+            dependencies: [
+                "BirthdayCore",
+                "BirthdayStore",
+                "BirthdaySystem",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "BirthdayDaemon",
             dependencies: [
@@ -145,6 +160,7 @@ let package = Package(
                 "BirthdayStore",
                 "BirthdaySystem",
                 "BirthdayServer",
+                "BirthdayUseCases",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -165,6 +181,7 @@ let package = Package(
                 "BirthdayCalendar",
                 "BirthdaySystem",
                 "BirthdayServer",
+                "BirthdayUseCases",
                 "BirthdayDaemon",
                 "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -309,6 +326,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BirthdayUseCasesTests",
+            dependencies: [
+                "BirthdayCore",
+                "BirthdayStore",
+                "BirthdayUseCases",
+                "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),

@@ -119,15 +119,6 @@ final class ICalComponent {
 struct ICalNode {
     let pointer: OpaquePointer
 
-    /// Creates a sub-component of `kind` and adds it to this node at once.
-    func addComponent(_ kind: icalcomponent_kind) throws(ExportError) -> ICalNode {
-        guard let child = libical.pointee.icalcomponent_new(kind) else {
-            throw ExportError(.libical(what: "a sub-component"))
-        }
-        libical.pointee.icalcomponent_add_component(pointer, child)
-        return ICalNode(pointer: child)
-    }
-
     /// Adds a property that `make` creates; `what` names it in the error.
     ///
     /// - Returns: the property, for adding parameters; valid while the tree lives.

@@ -1,5 +1,5 @@
-/// What became of writing a birthday back to a person's card (the daemon's
-/// `CardWriteBack`): the date the user accepted goes to the card in the
+/// What became of writing a birthday back to a person's card (the use
+/// case `CardWriteBack`): the date the user accepted goes to the card in the
 /// vdir folder or CardDAV book that brought the person, so the phone's
 /// contacts get it too. The date is always kept in the database first; a
 /// write-back that fails loses nothing.
@@ -77,16 +77,22 @@ public enum CardWriteResult: String, Sendable, Equatable, Codable {
 }
 
 /// What `birthdays` sends the helper's `write-birthday` on its standard
-/// input (never in its arguments: the date is personal, the password secret).
+/// input (never in its arguments: the date is personal, the password
+/// secret): everything the helper needs, so it opens no database.
 public struct CardWriteRequest: Sendable, Codable {
+    /// The address book's URL (the source's location), which ``href`` is resolved against.
+    public var book: String
+    public var username: String?
     public var href: String
     public var personID: String
     /// ``EventDate/description``: `YYYY-MM-DD` or `--MM-DD`.
     public var birthday: String
-    /// The password already read, if any (else the helper runs the source's password command).
+    /// The password the source's command printed, read by the caller (`nil`: the book needs none).
     public var password: String?
 
-    public init(href: String, personID: String, birthday: EventDate, password: String?) {
+    public init(book: String, username: String?, href: String, personID: String, birthday: EventDate, password: String?) {
+        self.book = book
+        self.username = username
         self.href = href
         self.personID = personID
         self.birthday = birthday.description

@@ -2,7 +2,7 @@ import BirthdayCore
 import Foundation
 
 /// Writes a birthday into a card of a CardDAV address book (the helper's
-/// `write-birthday`, for the daemon's `CardWriteBack`).
+/// `write-birthday`, for the use case `CardWriteBack`).
 ///
 /// 1. `GET` the card, with its `ETag`.
 /// 2. Add the birthday (``VCardBirthdayEdit``: the card's own version, every

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Writes a birthday into a card of a vdir folder (``VCardBirthdayEdit``),
-/// the local half of the write-back (the daemon's `CardWriteBack`).
+/// the local half of the write-back (the use case `CardWriteBack`).
 ///
 /// - The file is replaced atomically: the new bytes go to a hidden
 ///   temporary file in the same folder (which a sync never reads), with the

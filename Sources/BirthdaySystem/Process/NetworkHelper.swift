@@ -154,26 +154,20 @@ package struct NetworkHelper: SourceDelegate {
         let _: Bool = try await call(arguments, timeout: .seconds(5 * 60), failed: PublishError.unavailable)
     }
 
-    /// Adds `birthday` to the card `href` of the CardDAV source `sourceID`
-    /// (the helper's `write-birthday`, ``CardWriteRequest`` on its standard
-    /// input with the password, if one was given).
+    /// Adds `birthday` to the card `href` of the CardDAV address book `book`
+    /// (the helper's `write-birthday`: a ``CardWriteRequest`` on its standard
+    /// input with the user name and the password, if one was given; the
+    /// helper opens no database).
     package func writeBirthday(
         _ birthday: EventDate,
         personID: String,
         href: String,
-        sourceID: Int64
+        book: String,
+        username: String?
     ) async throws(WriteBackError) -> CardWriteResult {
-        guard !database.isEmpty, database != ":memory:" else {
-            throw .unavailable(reason: "writing to a CardDAV card needs a database file")
-        }
-        let request = CardWriteRequest(href: href, personID: personID, birthday: birthday, password: password)
+        let request = CardWriteRequest(book: book, username: username, href: href, personID: personID, birthday: birthday, password: password)
         let input = (try? JSONEncoder().encode(request)).map { [UInt8]($0) } ?? []
-        return try await call(
-            ["write-birthday", "--database", database, "--source-id", String(sourceID)],
-            timeout: .seconds(5 * 60),
-            input: input,
-            failed: WriteBackError.unavailable
-        )
+        return try await call(["write-birthday"], timeout: .seconds(5 * 60), input: input, failed: WriteBackError.unavailable)
     }
 
     /// Why the helper cannot be run, when it is missing; else `nil`.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import BirthdayCore
-import BirthdayDaemon
 import BirthdayStore
 import BirthdaySystem
+import BirthdayUseCases
 import Foundation
 
 extension BirthdaysCommand {

@@ -3,6 +3,7 @@ import BirthdayCore
 import BirthdayDaemon
 import BirthdayStore
 import BirthdaySystem
+import BirthdayUseCases
 import Foundation
 
 extension BirthdaysCommand {

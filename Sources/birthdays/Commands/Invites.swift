@@ -1,7 +1,7 @@
 import ArgumentParser
 import BirthdayCore
-import BirthdayDaemon
 import BirthdayStore
+import BirthdayUseCases
 import Foundation
 
 extension BirthdaysCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import BirthdayCore
-import BirthdayDaemon
 import BirthdayStore
 import BirthdaySystem
 import Foundation

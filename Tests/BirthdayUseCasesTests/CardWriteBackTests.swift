@@ -1,6 +1,6 @@
 import BirthdayCore
-import BirthdayDaemon
 import BirthdayStore
+import BirthdayUseCases
 import Foundation
 import TestSupport
 import Testing

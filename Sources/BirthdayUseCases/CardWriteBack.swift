@@ -27,14 +27,16 @@ import Logging
 ///   was read (``LocalCardWriter``).
 /// - A CardDAV card is written by the `birthdays-network` helper (so this
 ///   process links no HTTP stack) with `If-Match` and the card's ETag; a
-///   412 reads it once more (`CardDAVWriter`).
+///   412 reads it once more (`CardDAVWriter`). The source's password
+///   command runs here, and the helper gets the book, the user name and the
+///   password on its standard input: it opens no database.
 /// - The source's next sync (the daemon's watcher, or `sources sync`) reads
 ///   the card as any edit: the same person, with the same date, nobody added.
 ///
 /// Logs name the source and the outcome, never the person, the date or the card.
 package struct CardWriteBack: Sendable {
     package let database: AppDatabase
-    /// What the network helper (and the password command it runs) inherits.
+    /// What the source's password command and the network helper inherit.
     package let environment: [String: String]
     package let logger: Logger
 
@@ -70,9 +72,8 @@ package struct CardWriteBack: Sendable {
                 }
             }
         case .carddav, .file:
-            let helper = NetworkHelper(database: database.path, environment: environment, password: password, logLevel: logger.logLevel.rawValue)
             do throws(WriteBackError) {
-                result = .success(try await helper.writeBirthday(birthday, personID: personID, href: card.href, sourceID: source.id))
+                result = .success(try await writeThroughHelper(birthday, personID: personID, card: card, password: password))
             } catch {
                 result = .failure(error)
             }
@@ -90,6 +91,28 @@ package struct CardWriteBack: Sendable {
         default: break
         }
         return outcome
+    }
+
+    /// Writes `birthday` into a CardDAV `card` through the helper, which is
+    /// given all it needs (the book, the user name, the password: `password`,
+    /// else what the source's command prints, run here) and opens no database.
+    private func writeThroughHelper(
+        _ birthday: EventDate,
+        personID: String,
+        card: PersonCard,
+        password: String?
+    ) async throws(WriteBackError) -> CardWriteResult {
+        let source = card.source
+        var secret = password
+        if secret == nil, let command = source.passwordCommand, !command.isEmpty {
+            do throws(RemoteError) {
+                secret = try await PasswordCommand.run(command, environment: environment)
+            } catch {
+                throw .connection(error)
+            }
+        }
+        let helper = NetworkHelper(database: database.path, environment: environment, password: secret, logLevel: logger.logLevel.rawValue)
+        return try await helper.writeBirthday(birthday, personID: personID, href: card.href, book: source.location, username: source.username)
     }
 
     /// The error for the log: the kind of failure, without the card's path or URL (a card's name may be a person's name).

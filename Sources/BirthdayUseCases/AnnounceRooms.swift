@@ -74,8 +74,12 @@ package struct AnnounceRooms: Sendable {
         }
     }
 
-    /// What the delivery engine delivers a room's messages with (``DeliveryEngine/RoomFactory``).
-    package static func factory(databasePath: String, environment: [String: String], clock: any Clock<Duration>) -> DeliveryEngine.RoomFactory {
+    /// What the delivery engine delivers a room's messages with (the daemon's `DeliveryEngine.RoomFactory`).
+    package static func factory(
+        databasePath: String,
+        environment: [String: String],
+        clock: any Clock<Duration>
+    ) -> @Sendable (AnnounceRoom) -> any NotificationSink {
         { room in sink(for: room, databasePath: databasePath, environment: environment, clock: clock) }
     }
 }
