@@ -135,10 +135,16 @@ actor PublishFollower {
         for target in targets where !Self.stopping {
             // Another command's publish (publish sync --force) succeeded: the target is healthy again.
             if target.lastError == nil {
-                followed[target.id, default: FollowedTarget()].succeededElsewhere(lastRun: target.lastPublish, at: instant, every: .seconds(Self.periodic))
+                followed[target.id, default: FollowedTarget()].succeededElsewhere(
+                    lastRun: target.lastPublish,
+                    at: instant,
+                    every: .seconds(Self.periodic)
+                )
             }
             let state = followed[target.id] ?? FollowedTarget()
-            guard let run = state.publishes(at: instant, whole: whole != nil, midnight: midnight, storeChanged: stored, revision: revision) else { continue }
+            guard let run = state.publishes(at: instant, whole: whole != nil, midnight: midnight, storeChanged: stored, revision: revision) else {
+                continue
+            }
             await publish(target, ifChanged: run == .ifChanged, revision: revision)
         }
         await recordNextAttempts()

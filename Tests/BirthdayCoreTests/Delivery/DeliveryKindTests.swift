@@ -9,10 +9,15 @@ import Testing
     @Test(arguments: [
         (DeliveryKind.reminder(DeliveryKind.Occasion()), #"{"reminder":{}}"#),
         (
-            .reminder(DeliveryKind.Occasion(calendar: .chinese, movedTo: LocalDate(unchecked: 2026, 12, 11), zone: PersonZone(cardValue: "Asia/Tokyo"))),
+            .reminder(
+                DeliveryKind.Occasion(calendar: .chinese, movedTo: LocalDate(unchecked: 2026, 12, 11), zone: PersonZone(cardValue: "Asia/Tokyo"))
+            ),
             #"{"reminder":{"calendar":"chinese","moved_to":"2026-12-11","zone":"Asia/Tokyo"}}"#
         ),
-        (.reminder(DeliveryKind.Occasion(label: #"Started "work"/Ünï"#, labelID: "date-1f2e3d4c")), #"{"reminder":{"label":"Started \"work\"/Ünï","label_id":"date-1f2e3d4c"}}"#),
+        (
+            .reminder(DeliveryKind.Occasion(label: #"Started "work"/Ünï"#, labelID: "date-1f2e3d4c")),
+            #"{"reminder":{"label":"Started \"work\"/Ünï","label_id":"date-1f2e3d4c"}}"#
+        ),
         (.digest(.monthly), #"{"digest":"monthly"}"#),
         (.announcement(room: "team/a"), #"{"announce":"team/a"}"#),
         (.invitationNotice(answerID: 3), #"{"invite":3}"#),
