@@ -47,7 +47,7 @@ import ServiceLifecycle
 ///      no name) and ``PassResult/defaulted`` counted. Retries go to the
 ///      channels that failed, as for anyone.
 ///    - **Team rooms.** A row that is a room's message (`birthdays announce`:
-///      ``DeliveryEntry/announceRoom``) goes to that room's sink alone (the
+///      ``DeliveryKind/announcement(room:)``) goes to that room's sink alone (the
 ///      injected ``RoomFactory``), never to the pass's channels, and a reminder
 ///      never to a room; the room is retried, recorded and counted as a
 ///      channel is (its state under ``AnnounceRoom/stateName``). It is sent
@@ -280,6 +280,7 @@ package actor DeliveryEngine {
         // A team room's message goes to its room alone, whatever the user's channels: adding the room was its consent.
         let roomSinks = status == .denied ? nil : rooms
         let set = consent.delivers ? channels(settings, status, remote) : nil
+        let pass = Pass(zone: zone, settings: settings, localizer: settings.localizer(systemLocale: systemLocale), ids: ids)
         // Side by side, at most `concurrentDeliveries` rows at once: one slow room or channel holds up no other row.
         let limit = max(1, configuration.concurrentDeliveries)
         await withTaskGroup(of: PassResult.self) { group in
@@ -287,15 +288,15 @@ package actor DeliveryEngine {
             for entry in work {
                 // Stopping ends the pass between reminders; those under way finish, the rest stay queued for the next start.
                 if Self.stopping { break }
-                let target: (set: ChannelSet, personChannels: [String]?, reach: PersonReach?)
-                if let name = entry.announceRoom {
+                let target: Target
+                switch entry.deliveryKind {
+                case .announcement(let name):
                     guard let roomSinks else { continue }
                     let room = due.rooms.first { $0.name == name }
-                    target = (ChannelSet(room.map { [ChannelSet.Member(name: $0.stateName, sink: roomSinks($0))] } ?? []), nil, nil)
-                } else if let set {
-                    target = (set, due.personChannels[entry.personID], due.reach[entry.personID])
-                } else {
-                    continue
+                    target = Target(set: ChannelSet(room.map { [ChannelSet.Member(name: $0.stateName, sink: roomSinks($0))] } ?? []))
+                case .reminder, .digest, .invitationNotice:
+                    guard let set else { continue }
+                    target = Target(set: set, personChannels: due.personChannels[entry.personID], reach: due.reach[entry.personID])
                 }
                 if running >= limit, let done = await group.next() {
                     result.add(done)
@@ -303,17 +304,7 @@ package actor DeliveryEngine {
                     if Self.stopping { break }
                 }
                 running += 1
-                group.addTask {
-                    await self.handle(
-                        entry,
-                        set: target.set,
-                        personChannels: target.personChannels,
-                        reach: target.reach,
-                        zone: zone,
-                        settings: settings,
-                        ids: ids
-                    )
-                }
+                group.addTask { await self.handle(entry, to: target, in: pass) }
             }
             for await done in group { result.add(done) }
         }
@@ -378,38 +369,33 @@ package actor DeliveryEngine {
         return available.isEmpty ? (nil, true) : (available, false)
     }
 
-    /// ``handle(_:set:personChannels:reach:zone:settings:ids:result:)`` for a
-    /// row handled beside others: what it counted.
-    private func handle(
-        _ entry: DeliveryEntry,
-        set: ChannelSet,
-        personChannels: [String]?,
-        reach: PersonReach?,
-        zone: TimeZone,
-        settings: Settings,
-        ids: PublicID
-    ) async -> PassResult {
-        var result = PassResult()
-        await handle(entry, set: set, personChannels: personChannels, reach: reach, zone: zone, settings: settings, ids: ids, result: &result)
-        return result
+    /// Where one row goes: the channel set (the pass's, or a room's alone),
+    /// the channels its person chose, the ways to reach them and their note.
+    private struct Target: Sendable {
+        var set: ChannelSet
+        var personChannels: [String]? = nil
+        var reach: PersonReach? = nil
+    }
+
+    /// What every row of one pass shares: the zone in force, the settings,
+    /// their language and the keyed hash of the ids logs show.
+    private struct Pass: Sendable {
+        var zone: TimeZone
+        var settings: Settings
+        var localizer: Localizer
+        var ids: PublicID
     }
 
     /// Performs ``DeliveryTransition`` for one row: decides, claims, sends
+    /// the words core gives it (``NotificationContent/delivered(_:late:reach:timeZone:settings:in:publicIDs:)``)
     /// through the channels the row goes to, records each channel's outcome
-    /// and saves the row. Every decision is the transition's; this only does the I/O.
-    private func handle(
-        _ original: DeliveryEntry,
-        set: ChannelSet,
-        personChannels: [String]?,
-        reach: PersonReach?,
-        zone: TimeZone,
-        settings: Settings,
-        ids: PublicID,
-        result: inout PassResult
-    ) async {
+    /// and saves the row; what it counted. Every decision is the
+    /// transition's, and the words are core's; this only does the I/O.
+    private func handle(_ original: DeliveryEntry, to target: Target, in pass: Pass) async -> PassResult {
+        var result = PassResult()
         var entry = original
         let instant = now()
-        let (deliveryTime, quietAfter) = (settings.deliveryTime, settings.quietAfter)
+        let (zone, deliveryTime, quietAfter) = (pass.zone, pass.settings.deliveryTime, pass.settings.quietAfter)
         do {
             let decision = entry.decision(
                 now: instant,
@@ -422,11 +408,11 @@ package actor DeliveryEngine {
             switch DeliveryTransition.before(entry, decision: decision, now: instant) {
             case .finish(let finished, let states, let tally):
                 if try await finish(finished, from: states) { result.count(tally) }
-                return
+                return result
             case .move(let moment):
                 try await database.moveDelivery(entry, to: moment, now: instant)
                 result.count(.waiting)
-                return
+                return result
             case .send(let isLate):
                 late = isLate
             }
@@ -435,10 +421,18 @@ package actor DeliveryEngine {
             let claimed = entry
             guard try await database.claimDelivery(claimed, now: instant) else {
                 result.skipped += 1
-                return
+                return result
             }
-            let reminder = reminder(for: entry, late: late, reach: reach, zone: zone, settings: settings, ids: ids)
-            let (only, defaulted) = Self.channels(for: entry, in: set, personChannels: personChannels)
+            let reminder = NotificationContent.delivered(
+                entry,
+                late: late,
+                reach: target.reach,
+                timeZone: zone,
+                settings: pass.settings,
+                in: pass.localizer,
+                publicIDs: pass.ids
+            )
+            let (only, defaulted) = Self.channels(for: entry, in: target.set, personChannels: target.personChannels)
             if defaulted {
                 result.defaulted += 1
                 logger.warning(
@@ -446,7 +440,7 @@ package actor DeliveryEngine {
                     metadata: ["id": "\(reminder.logID)"]
                 )
             }
-            let outcomes = await set.deliverEach(reminder, only: only)
+            let outcomes = await target.set.deliverEach(reminder, only: only)
             let finished = now()
             let after = DeliveryTransition.after(
                 entry,
@@ -474,41 +468,7 @@ package actor DeliveryEngine {
         } catch {
             logger.error("cannot update the delivery ledger", metadata: ["error": "\(error)"])
         }
-    }
-
-    /// The reminder the channels get for `entry`: a late one says so, with
-    /// the time it was due; a person's contact buttons are looked up now,
-    /// not when it was planned, so they follow the card.
-    private func reminder(
-        for entry: DeliveryEntry,
-        late: Bool,
-        reach: PersonReach?,
-        zone: TimeZone,
-        settings: Settings,
-        ids: PublicID
-    ) -> Reminder {
-        var reminder = entry.reminder(timeZone: zone, late: late, publicIDs: ids)
-        let localizer = settings.localizer(systemLocale: systemLocale)
-        // A team room's message is the same whenever it arrives on its day.
-        if late, entry.announceRoom == nil, !entry.isInvitationNotice {
-            let due = String(ISOInstant.format(entry.fireAt, in: zone).dropFirst(11).prefix(5))
-            let note = localizer(.reminderLate(dueAt: due))
-            // A digest's note is its first line, where a channel that cuts a long message keeps it.
-            if reminder.digest == nil { reminder.body += " " + note } else { reminder.body = note + "\n" + reminder.body }
-        }
-        if let reach, reminder.digest == nil {
-            reminder.contactLinks = ContactLink.links(
-                for: reach.points,
-                name: settings.names.pick(name: reach.name, nickname: reach.nickname),
-                event: reminder.kind,
-                in: localizer
-            )
-            reminder.sharesContactLinks = settings.contactLinks
-            // The note is read now, like the ways to reach them; it is never logged.
-            reminder.noteLine = reach.note.map { localizer(.showNote(SafeText.line($0))) }
-        }
-        reminder.sharesNote = settings.notesOnChannels
-        return reminder
+        return result
     }
 
     /// The next instant the engine has work: the soonest of the next pending

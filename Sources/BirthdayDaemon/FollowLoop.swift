@@ -3,11 +3,11 @@ import Foundation
 import ServiceLifecycle
 
 /// The loop both followers run (``SourceFollower``, ``PublishFollower``):
-/// take every queued event, do one turn of work (what the events and the
-/// targets' ``FollowSchedule``s call for), then sleep until the soonest
+/// take every queued event, do one turn of work (what the events and each
+/// target's ``FollowedTarget`` call for), then sleep until the soonest
 /// instant the turn returned or the next event; until a graceful shutdown
 /// or cancellation. A turn that returns `nil` sleeps until an event. All
-/// the decisions are the turn's and the schedules'; this is only the I/O of
+/// the decisions are the targets' values (core); this is only the I/O of
 /// waiting.
 enum FollowLoop {
     static var stopping: Bool { Task.isCancelled || Task.isShuttingDownGracefully }

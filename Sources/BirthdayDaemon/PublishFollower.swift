@@ -32,9 +32,12 @@ import ServiceLifecycle
 /// When each failing target is tried next is written to the database for
 /// `birthdays status`, and cleared when the daemon stops.
 ///
-/// Each target's schedule is one value (``FollowSchedule``, core: healthy
-/// until its periodic publish, retrying, waiting for the person); the loop
-/// is ``FollowLoop``, the sources' follower's too.
+/// Each target is one value (``FollowedTarget``, core: its schedule, healthy
+/// until its periodic publish, retrying or waiting for the person, and the
+/// data revision its last attempt read), which decides whether and how a
+/// turn publishes and what a publish's outcome makes of it; the loop is
+/// ``FollowLoop``, the sources' follower's too, and this actor only reads
+/// the targets and runs the helper.
 actor PublishFollower {
     enum Event: Sendable {
         /// Publish to every target, whole (start, a wake, SIGHUP).
@@ -59,15 +62,7 @@ actor PublishFollower {
     private let logger: Logger
     private let inbox = Inbox<Event>()
 
-    /// What the follower keeps of one target.
-    struct Followed {
-        /// When it is published next by itself (`waiting`: for `publish sync --force`).
-        var schedule = FollowSchedule.idle
-        /// The data revision its last attempt read.
-        var attempted: Int64?
-    }
-
-    private var followed: [Int64: Followed] = [:]
+    private var followed: [Int64: FollowedTarget] = [:]
     /// Publishes run (for tests).
     private(set) var runs = 0
 
@@ -110,7 +105,7 @@ actor PublishFollower {
                 }
             }
             await pass(whole: whole, midnight: midnight, stored: stored)
-            return followed.values.compactMap(\.schedule.due).min()
+            return followed.values.compactMap(\.due).min()
         }
         do {
             // The follower ends by cancellation, and the store does no work for a cancelled task:
@@ -138,31 +133,25 @@ actor PublishFollower {
         if let whole, !targets.isEmpty { logger.info("publishing to every target", metadata: ["reason": "\(whole)"]) }
         let instant = now()
         for target in targets where !Self.stopping {
-            var state = followed[target.id] ?? Followed()
             // Another command's publish (publish sync --force) succeeded: the target is healthy again.
-            if target.lastError == nil && (state.schedule.isRetrying || state.schedule == .waiting) {
-                state.schedule = .healthy(due: (target.lastPublish ?? instant).addingTimeInterval(Self.periodic))
-                followed[target.id] = state
+            if target.lastError == nil {
+                followed[target.id, default: FollowedTarget()].succeededElsewhere(
+                    lastRun: target.lastPublish,
+                    at: instant,
+                    every: .seconds(Self.periodic)
+                )
             }
-            let ifChanged: Bool
-            if whole != nil {
-                ifChanged = false
-            } else if state.schedule.isDue(at: instant) {
-                ifChanged = false
-            } else if state.schedule.isRetrying {
-                continue
-            } else if midnight || (stored && state.attempted != revision) {
-                ifChanged = true
-            } else {
+            let state = followed[target.id] ?? FollowedTarget()
+            guard let run = state.publishes(at: instant, whole: whole != nil, midnight: midnight, storeChanged: stored, revision: revision) else {
                 continue
             }
-            await publish(target, ifChanged: ifChanged, revision: revision)
+            await publish(target, ifChanged: run == .ifChanged, revision: revision)
         }
         await recordNextAttempts()
     }
 
     private func publish(_ target: PublishTarget, ifChanged: Bool, revision: Int64?) async {
-        if let revision { followed[target.id, default: Followed()].attempted = revision }
+        followed[target.id, default: FollowedTarget()].starts(reading: revision)
         let report = await publisher.publish(
             target,
             force: false,
@@ -173,31 +162,28 @@ actor PublishFollower {
         )
         runs += 1
         let instant = now()
+        let outcome: FollowedTarget.Outcome
         switch report.error {
         case nil:
-            followed[target.id, default: Followed()].schedule = .after(
-                succeeded: true,
-                failures: 0,
-                at: instant,
-                every: .seconds(Self.periodic),
-                ceiling: Self.retryCeiling
-            )
+            outcome = .succeeded
             if report.put + report.deleted > 0 {
                 logger.info("published", metadata: ["written": "\(report.put)", "deleted": "\(report.deleted)", "requests": "\(report.requests)"])
             }
         case .massRemoval?:
             // Never forced here: the person decides, or a change to the store makes it unnecessary.
-            followed[target.id, default: Followed()].schedule = .waiting
+            outcome = .waitsForThePerson
             logger.warning("a publish would delete most of the published events; it waits for: birthdays publish sync --force")
-        case let error?:
-            let failures = (try? await database.publishTarget(id: target.id))?.failures ?? 1
-            let schedule = FollowSchedule.after(succeeded: false, failures: failures, at: instant, every: nil, ceiling: Self.retryCeiling)
-            followed[target.id, default: Followed()].schedule = schedule
+        case .some:
+            outcome = .failed(failures: (try? await database.publishTarget(id: target.id))?.failures ?? 1)
+        }
+        followed[target.id, default: FollowedTarget()].finished(outcome, at: instant, every: .seconds(Self.periodic), ceiling: Self.retryCeiling)
+        if case .failed(let failures) = outcome, let error = report.error {
+            let due = followed[target.id]?.schedule.due ?? instant
             logger.warning(
                 "publish failed; retrying later",
                 metadata: [
                     "error": "\(error.description)", "failures": "\(failures)",
-                    "retry_in_s": "\(Int((schedule.due ?? instant).timeIntervalSince(instant).rounded()))",
+                    "retry_in_s": "\(Int(due.timeIntervalSince(instant).rounded()))",
                 ]
             )
         }

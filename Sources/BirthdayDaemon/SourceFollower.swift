@@ -25,9 +25,12 @@ import ServiceLifecycle
 /// - a source whose sync failed again after ``SourceRetryPolicy``'s delay
 ///   (30 s, doubling, at most the interval).
 ///
-/// Each source's schedule is one value (``FollowSchedule``, core: idle,
-/// healthy until a time, retrying), with its burst of changes on disk
-/// (``ChangeBurst``); the loop is ``FollowLoop``, the publisher's too.
+/// Each source is one value (``FollowedTarget``, core: its schedule, idle,
+/// healthy until a time or retrying, and its burst of changes on disk,
+/// ``ChangeBurst``), which decides whether a turn syncs it (a settled burst,
+/// its own time) and what a sync's outcome makes of it; the loop is
+/// ``FollowLoop``, the publisher's too, and this actor only reads the
+/// sources, watches their folders and runs the syncs.
 ///
 /// A sync that changed people reschedules in its own transaction and pokes
 /// the delivery engine (`peopleChanged`). With only local sources the
@@ -55,13 +58,10 @@ actor SourceFollower {
     private let watches: Bool
     private let peopleChanged: @Sendable () -> Void
 
-    /// What the follower keeps of one source.
+    /// What the follower keeps of one source: the core value, and the next
+    /// sync last written to the store for `status` (`.some(nil)`: none written).
     struct Followed {
-        /// When it is synced next by itself.
-        var schedule = FollowSchedule.idle
-        /// Changes on disk waiting to settle.
-        var burst: ChangeBurst?
-        /// The next sync last written to the store for `status` (`.some(nil)`: none written).
+        var target = FollowedTarget()
         var recorded: Date??
     }
 
@@ -151,17 +151,12 @@ actor SourceFollower {
         }
         if !all {
             let instant = now()
-            for id in touched { followed[id, default: Followed()].burst = followed[id]?.burst?.adding(instant) ?? ChangeBurst(at: instant) }
+            for id in touched { followed[id, default: Followed()].target.changed(at: instant) }
         }
         // Whatever is due now.
         let instant = now()
         for source in sources where !Self.stopping {
-            let state = followed[source.id] ?? Followed()
-            if let burst = state.burst, instant >= burst.due {
-                await syncNow(source)
-            } else if state.schedule.isDue(at: instant) {
-                await syncNow(source)
-            }
+            if followed[source.id]?.target.syncs(at: instant) == true { await syncNow(source) }
         }
         await recordNextSyncs()
         let next = nextDeadline()
@@ -170,7 +165,7 @@ actor SourceFollower {
     }
 
     private func nextDeadline() -> Date? {
-        followed.values.flatMap { [$0.schedule.due, $0.burst?.due] }.compactMap { $0 }.min()
+        followed.values.compactMap(\.target.due).min()
     }
 
     /// Reads the sources again, and watches the local ones.
@@ -212,14 +207,14 @@ actor SourceFollower {
         guard let old = interval, let new = try? await database.settings().syncInterval, new != old else { return }
         interval = new
         for source in sources where source.kind == .carddav {
-            followed[source.id]?.schedule = followed[source.id]?.schedule.retimed(from: old, to: new) ?? .idle
+            followed[source.id]?.target.schedule = followed[source.id]?.target.schedule.retimed(from: old, to: new) ?? .idle
         }
         logger.info("sync-interval changed", metadata: ["seconds": "\(new.components.seconds)"])
     }
 
     /// Syncs `source` and decides when it is due next.
     private func syncNow(_ source: Source) async {
-        followed[source.id, default: Followed()].burst = nil
+        followed[source.id, default: Followed()].target.starts()
         let report = await sync.sync(source)
         syncs += 1
         let instant = now()
@@ -227,9 +222,8 @@ actor SourceFollower {
         self.interval = interval
         let current = try? await database.sources(counting: false).first { $0.id == source.id }
         if let current, let index = sources.firstIndex(where: { $0.id == source.id }) { sources[index] = current }
-        followed[source.id, default: Followed()].schedule = .after(
-            succeeded: report.succeeded,
-            failures: current?.status.failures ?? 1,
+        followed[source.id, default: Followed()].target.finished(
+            report.succeeded ? .succeeded : .failed(failures: current?.status.failures ?? 1),
             at: instant,
             every: source.kind == .carddav ? interval : nil,
             ceiling: source.kind == .carddav ? interval : Self.localCeiling
@@ -241,7 +235,7 @@ actor SourceFollower {
     private func recordNextSyncs() async {
         var changes: [Int64: Date?] = [:]
         for source in sources {
-            let next = followed[source.id]?.schedule.due
+            let next = followed[source.id]?.target.schedule.due
             if followed[source.id]?.recorded != .some(next) { changes[source.id] = next }
         }
         guard !changes.isEmpty else { return }

@@ -159,7 +159,7 @@ struct DigestTests {
         let monthly = try #require(Digest(period: december, events: events).request(fireAt: Date(timeIntervalSince1970: 0), in: .english))
         #expect(Localizer.english(.pendingWhen(monthly, snoozed: false)) == "monthly digest")
         var reminder = weekly
-        reminder.userInfo = [:]
+        reminder.deliveryKind = .reminder(DeliveryKind.Occasion())
         #expect(Localizer.english(.pendingWhen(reminder, snoozed: false)) == "day-of", "a reminder about one day says which")
     }
 

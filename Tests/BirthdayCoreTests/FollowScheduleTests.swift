@@ -41,4 +41,59 @@ import Testing
         #expect(burst.due == t0.addingTimeInterval(5), "a folder that keeps changing is read after five seconds")
         #expect(burst.adding(t0).last == burst.last, "an older change does not move it back")
     }
+
+    // MARK: - One followed target
+
+    /// A publish target: whole at a wake and at its own time; never before its retry; if changed
+    /// at midnight and after a write that moved the data revision; else not.
+    @Test func aPublishTargetRunsWholeAtAWakeIfChangedAfterAWriteAndNeverBeforeItsRetry() {
+        var target = FollowedTarget()
+        target.starts(reading: 7)
+        target.finished(.succeeded, at: t0, every: .seconds(6 * 3600), ceiling: .seconds(3600))
+        let soon = t0.addingTimeInterval(60)
+        #expect(target.publishes(at: soon, whole: true, midnight: false, storeChanged: false, revision: 7) == .whole)
+        #expect(target.publishes(at: soon, whole: false, midnight: false, storeChanged: true, revision: 7) == nil, "the revision did not move")
+        #expect(target.publishes(at: soon, whole: false, midnight: false, storeChanged: true, revision: 8) == .ifChanged)
+        #expect(target.publishes(at: soon, whole: false, midnight: true, storeChanged: false, revision: 7) == .ifChanged)
+        #expect(target.publishes(at: t0.addingTimeInterval(6 * 3600), whole: false, midnight: false, storeChanged: false, revision: 7) == .whole)
+        target.starts(reading: 8)
+        target.finished(.failed(failures: 2), at: t0, every: .seconds(6 * 3600), ceiling: .seconds(3600))
+        #expect(target.schedule == .retrying(due: t0.addingTimeInterval(60), failures: 2))
+        #expect(target.publishes(at: t0.addingTimeInterval(59), whole: false, midnight: true, storeChanged: true, revision: 9) == nil)
+        #expect(target.publishes(at: t0.addingTimeInterval(60), whole: false, midnight: false, storeChanged: false, revision: 9) == .whole)
+        #expect(target.attempted == 8)
+    }
+
+    /// A publish that would delete most events waits for the person: no time of its own, a write
+    /// still tries it if changed, and another command's success makes it healthy again.
+    @Test func aPublishWaitingForThePersonIsHealedByAnotherCommandsSuccess() {
+        var target = FollowedTarget()
+        target.finished(.waitsForThePerson, at: t0, every: .seconds(6 * 3600), ceiling: .seconds(3600))
+        #expect(target.schedule == .waiting && target.due == nil)
+        #expect(target.publishes(at: t0, whole: false, midnight: false, storeChanged: true, revision: 1) == .ifChanged)
+        target.succeededElsewhere(lastRun: t0.addingTimeInterval(10), at: t0.addingTimeInterval(20), every: .seconds(6 * 3600))
+        #expect(target.schedule == .healthy(due: t0.addingTimeInterval(10 + 6 * 3600)))
+        target.succeededElsewhere(lastRun: t0.addingTimeInterval(30), at: t0.addingTimeInterval(40), every: .seconds(6 * 3600))
+        #expect(target.schedule == .healthy(due: t0.addingTimeInterval(10 + 6 * 3600)), "a healthy target keeps its time")
+    }
+
+    /// A local source: a burst of changes syncs it once settled, its own time (a retry) too, and a
+    /// sync takes the burst.
+    @Test func aSourceSyncsWhenItsBurstSettlesOrItsTimeComes() {
+        var target = FollowedTarget()
+        #expect(!target.syncs(at: .distantFuture) && target.due == nil, "an idle source waits for an event")
+        target.changed(at: t0)
+        target.changed(at: t0.addingTimeInterval(0.5))
+        #expect(target.due == t0.addingTimeInterval(1.5))
+        #expect(!target.syncs(at: t0.addingTimeInterval(1.4)) && target.syncs(at: t0.addingTimeInterval(1.5)))
+        target.starts()
+        #expect(target.burst == nil)
+        target.finished(.failed(failures: 1), at: t0.addingTimeInterval(2), every: nil, ceiling: .seconds(3600))
+        #expect(target.due == t0.addingTimeInterval(32) && target.syncs(at: t0.addingTimeInterval(32)))
+        target.changed(at: t0.addingTimeInterval(3))
+        #expect(target.due == t0.addingTimeInterval(4), "the sooner of the burst and the retry")
+        target.starts()
+        target.finished(.succeeded, at: t0.addingTimeInterval(5), every: nil, ceiling: .seconds(3600))
+        #expect(target.schedule == .idle && target.due == nil)
+    }
 }

@@ -176,7 +176,7 @@ import Testing
 
     /// The planner offers labelled dates like birthdays, under ids the label names (the rule of
     /// ``NotificationRequest/identifier(personID:kind:timing:calendar:labelID:)``), which survive a
-    /// round trip through the stored `userInfo`.
+    /// round trip through the stored kind (``DeliveryKind/storedValue``).
     @Test func plannedRemindersCarryTheLabelAndItsID() throws {
         let zone = try #require(TimeZone(identifier: "UTC"))
         let now = try #require(ISO8601DateFormatter().date(from: "2026-11-28T08:00:00Z"))
@@ -204,6 +204,7 @@ import Testing
             occurrenceDate: stored.occurrenceDate,
             title: stored.title,
             body: stored.body,
+            deliveryKind: try #require(DeliveryKind(storedValue: stored.deliveryKind.storedValue)),
             userInfo: stored.userInfo
         )
         #expect(read.id == stored.id)

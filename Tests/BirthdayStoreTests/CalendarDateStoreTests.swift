@@ -142,7 +142,7 @@ import Testing
         #expect(lunar.body == "Mei Chen turns 41 today (lunar birthday)!")
         #expect(lunar.occurrenceDate == LocalDate(iso: "2026-12-09"))
         #expect(lunar.calendar == .chinese)
-        #expect(lunar.userInfo["calendar"] == "chinese")
+        #expect(lunar.deliveryKind.storedValue == #"{"reminder":{"calendar":"chinese"}}"#)
         #expect(byID["dov-hebrew-birthday-daybefore"]?.title == "Tomorrow: Hebrew birthday")
         #expect(byID["dov-hebrew-anniversary-dayof"]?.body == "Today is Dov Levi's Hebrew anniversary!")
         #expect(byID["mei-birthday-dayof"]?.body == "Mei Chen turns 41 today!")

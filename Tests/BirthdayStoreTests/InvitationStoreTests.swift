@@ -152,7 +152,7 @@ import Testing
         #expect(try await database.rejectInvitationAnswer(id: 2, now: Self.now) == .waiting)
         let notices = try await Self.notices(database, id)
         #expect(notices.map(\.body) == ["A birthday arrived through the invitation Friends: accept with birthdays invites accept 3"])
-        #expect(notices.first?.userInfo[InvitationNotice.userInfoKey] == "3")
+        #expect(notices.first?.deliveryKind == #"{"invite":3}"#)
     }
 
     /// Issue 41: the answer that uses a link up queues one more message, of its own.

@@ -179,8 +179,8 @@ public struct Announcement: Sendable, Hashable {
             occurrenceDate: day,
             title: room.name,
             body: message(in: localizer),
+            deliveryKind: .announcement(room: room.name),
             userInfo: [
-                "announce": room.name,
                 "when": NotificationRequest.Timing.dayOf.rawValue,
                 "occurrence": day.description,
                 "people": String(people.count),
@@ -191,14 +191,24 @@ public struct Announcement: Sendable, Hashable {
     }
 }
 
+extension DeliveryKind {
+    /// The room's name when this is a room's announcement (``Announcement``); `nil` for anything else.
+    public var announceRoom: String? {
+        switch self {
+        case .announcement(let room): room
+        case .reminder, .digest, .invitationNotice: nil
+        }
+    }
+}
+
 extension NotificationRequest {
     /// The room's name when this is a room's announcement (``Announcement``); `nil` for anything else.
-    public var announceRoom: String? { userInfo["announce"] }
+    public var announceRoom: String? { deliveryKind.announceRoom }
 }
 
 extension DeliveryEntry {
     /// The room's name when this row is a room's announcement; `nil` for a reminder or a digest.
-    public var announceRoom: String? { userInfo["announce"] }
+    public var announceRoom: String? { deliveryKind.announceRoom }
 }
 
 /// Finds a room's next announcement: the first day, from `firstDay` on, on

@@ -43,12 +43,20 @@ extension DeliveryEntry {
     /// ``localDay(in:deliveryTime:quietAfter:)`` and ``localFireAt(in:deliveryTime:quietAfter:)``
     /// together, a zoned reminder's ``ZonedDayOf`` worked out once for both.
     func localMoment(in timeZone: TimeZone, deliveryTime: TimeOfDay, quietAfter: TimeOfDay) -> (day: LocalDate, instant: Date) {
-        // A snooze, or the owner's message that an invitation was answered: due at its own instant.
-        if isSnooze || isInvitationNotice { return (LocalDate.today(at: fireAt, in: timeZone), fireAt) }
+        // A snooze is due at the instant the user chose.
+        if isSnooze { return (LocalDate.today(at: fireAt, in: timeZone), fireAt) }
+        let occasion: DeliveryKind.Occasion
+        switch deliveryKind {
+        case .reminder(let reminder): occasion = reminder
+        // The owner's message that an invitation was answered: due at its own instant.
+        case .invitationNotice: return (LocalDate.today(at: fireAt, in: timeZone), fireAt)
+        // A digest and a room's message belong to their day, at the delivery time.
+        case .digest, .announcement: occasion = DeliveryKind.Occasion()
+        }
         let day: LocalDate
-        if let moved = userInfo[NotificationRequest.movedToKey].flatMap({ LocalDate(iso: $0) }) {
+        if let moved = occasion.movedTo {
             day = moved
-        } else if let zone = personZone,
+        } else if let zone = occasion.zone,
             let zoned = ZonedDayOf.moment(of: occurrenceDate, theirs: zone.timeZone, mine: timeZone, delivery: deliveryTime, quietAfter: quietAfter)
         {
             if timing == .dayOf { return (zoned.localDay, zoned.instant) }
@@ -60,7 +68,7 @@ extension DeliveryEntry {
     }
 
     /// The person's own zone (``NotificationRequest/zone``); `nil` is the user's.
-    public var personZone: PersonZone? { userInfo[NotificationRequest.zoneKey].flatMap { PersonZone(cardValue: $0) } }
+    public var personZone: PersonZone? { deliveryKind.occasion?.zone }
 
     /// What to do with this row at `now` in `timeZone`.
     ///

@@ -35,11 +35,14 @@ public struct DeliveryEntry: Hashable, Sendable {
     public var occurrenceDate: LocalDate
     public var personID: String
     public var kind: EventKind
+    /// What the row is (``DeliveryKind``): a reminder, a digest, a room's message, an invitation's notice.
+    public var deliveryKind: DeliveryKind
     public var timing: NotificationRequest.Timing
     /// The instant it was due (for a snooze, the end of the snooze).
     public var fireAt: Date
     public var title: String
     public var body: String
+    /// The desktop's hints (``NotificationRequest/userInfo``).
     public var userInfo: [String: String]
     public var state: State
     /// Delivered after its instant (the machine slept, the daemon was stopped, or a retry).
@@ -59,6 +62,7 @@ public struct DeliveryEntry: Hashable, Sendable {
         occurrenceDate = request.occurrenceDate
         personID = request.personID
         kind = request.kind
+        deliveryKind = request.deliveryKind
         timing = request.timing
         fireAt = request.fireAt
         title = request.title
@@ -88,7 +92,7 @@ public struct DeliveryEntry: Hashable, Sendable {
             late: late,
             occurrenceDate: occurrenceDate,
             logID: publicIDs.reminder(notificationID),
-            digest: userInfo["digest"].flatMap(DigestFrequency.init(rawValue:))
+            digest: deliveryKind.digest
         )
         reminder.personZone = personZone
         return reminder
@@ -104,7 +108,7 @@ public struct DeliveryEntry: Hashable, Sendable {
             occurrenceDate: occurrenceDate,
             title: title,
             body: body,
-            calendar: userInfo["calendar"].flatMap(CalendarSystem.init(rawValue:)),
+            deliveryKind: deliveryKind,
             userInfo: userInfo
         )
         request.id = notificationID

@@ -174,9 +174,6 @@ public struct InvitationAnswer: Sendable, Hashable {
 /// many addresses) cannot turn each answer into a message on every channel.
 /// `birthdays invites` lists every answer.
 public enum InvitationNotice {
-    /// The key of the answer's number in the request's `userInfo`.
-    public static let userInfoKey = "invite"
-
     /// The notification id of the messages about link `invitationID`'s answers (one a day: the ledger's key is the id and the day).
     public static func notificationID(invitationID: Int64) -> String { "invite-\(invitationID)" }
 
@@ -224,7 +221,8 @@ public enum InvitationNotice {
             occurrenceDate: today,
             title: localizer(.inviteNoticeTitle),
             body: body,
-            userInfo: [userInfoKey: String(answerID)]
+            deliveryKind: .invitationNotice(answerID: answerID),
+            userInfo: [:]
         )
         request.id = id
         return request
@@ -234,8 +232,18 @@ public enum InvitationNotice {
     public static func usedUpID(invitationID: Int64) -> String { "invite-\(invitationID)-used-up" }
 }
 
+extension DeliveryKind {
+    /// The answer an invitation's notice names; `nil` for anything else.
+    public var invitationAnswerID: Int64? {
+        switch self {
+        case .invitationNotice(let answerID): answerID
+        case .reminder, .digest, .announcement: nil
+        }
+    }
+}
+
 extension DeliveryEntry {
     /// Whether this row tells the owner that an invitation was answered
     /// (``InvitationNotice``): due at its own instant, like a snooze.
-    public var isInvitationNotice: Bool { userInfo[InvitationNotice.userInfoKey] != nil }
+    public var isInvitationNotice: Bool { deliveryKind.invitationAnswerID != nil }
 }

@@ -689,10 +689,10 @@ extension Message {
     /// "day-before", "7 days before").
     public static func pendingWhen(_ request: NotificationRequest, snoozed: Bool) -> Message {
         if snoozed { return Message(.pendingSnoozed) }
-        switch request.digest {
-        case .weekly?: return Message(.pendingDigestWeekly)
-        case .monthly?: return Message(.pendingDigestMonthly)
-        case .off?, nil: break
+        switch request.deliveryKind {
+        case .digest(.weekly): return Message(.pendingDigestWeekly)
+        case .digest(.monthly): return Message(.pendingDigestMonthly)
+        case .digest(.off), .reminder, .announcement, .invitationNotice: break
         }
         switch request.timing.daysBefore {
         case 0: return Message(.pendingDayOf)

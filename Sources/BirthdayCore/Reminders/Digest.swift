@@ -210,8 +210,8 @@ public struct Digest: Sendable {
 
     /// The pending reminder that sends it at `fireAt`: id
     /// ``DigestPeriod/notificationID``, no person, its occurrence the
-    /// period's first day, `userInfo["digest"]` the frequency (which
-    /// ``Reminder/digest`` reads back); `nil` for an empty period.
+    /// period's first day, its kind ``DeliveryKind/digest(_:)`` with the
+    /// frequency (which ``Reminder/digest`` reads back); `nil` for an empty period.
     public func request(fireAt: Date, in localizer: Localizer) -> NotificationRequest? {
         guard !events.isEmpty else { return nil }
         var request = NotificationRequest(
@@ -222,8 +222,8 @@ public struct Digest: Sendable {
             occurrenceDate: period.first,
             title: title(in: localizer),
             body: lines(in: localizer, readOn: period.first).joined(separator: "\n"),
+            deliveryKind: .digest(period.frequency),
             userInfo: [
-                "digest": period.frequency.rawValue,
                 "when": NotificationRequest.Timing.dayOf.rawValue,
                 "occurrence": period.first.description,
                 "last": period.last.description,
@@ -235,7 +235,17 @@ public struct Digest: Sendable {
     }
 }
 
+extension DeliveryKind {
+    /// The digest's frequency when this is a digest (``Digest``); `nil` for anything else.
+    public var digest: DigestFrequency? {
+        switch self {
+        case .digest(let frequency): frequency
+        case .reminder, .announcement, .invitationNotice: nil
+        }
+    }
+}
+
 extension NotificationRequest {
     /// The digest's frequency when this is a digest (``Digest``); `nil` for a reminder about one event.
-    public var digest: DigestFrequency? { userInfo["digest"].flatMap(DigestFrequency.init(rawValue:)) }
+    public var digest: DigestFrequency? { deliveryKind.digest }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The words of a reminder, in the user's language (``Localizer``).
 ///
 /// In English:
@@ -176,5 +178,56 @@ public enum NotificationContent {
                 ?? Message(.calendarAnniversaryTomorrow, who, which)
         }
         return (localizer(title), localizer(body))
+    }
+}
+
+extension NotificationContent {
+    /// The reminder the channels get for ledger row `entry` as it goes out
+    /// now, in `timeZone`, in the user's language:
+    /// - a reminder of one person's occasion delivered `late` says so at its
+    ///   end, with the time it was due ("… (due at 09:00)"); it carries the
+    ///   ways to reach them (``ContactLink``, under their name as the `names`
+    ///   setting picks it) and their note's line, from `reach`, read as it goes
+    ///   out so they follow the card; the added channels share them only under
+    ///   `contact-links` and `notes-on-channels`;
+    /// - a late digest says so on its first line, where a channel that cuts
+    ///   a long message keeps it;
+    /// - a team room's message and an invitation's notice are the same
+    ///   whenever they arrive on their day.
+    public static func delivered(
+        _ entry: DeliveryEntry,
+        late: Bool,
+        reach: PersonReach?,
+        timeZone: TimeZone,
+        settings: Settings,
+        in localizer: Localizer,
+        publicIDs: PublicID
+    ) -> Reminder {
+        var reminder = entry.reminder(timeZone: timeZone, late: late, publicIDs: publicIDs)
+        let lateNote = {
+            let due = String(ISOInstant.format(entry.fireAt, in: timeZone).dropFirst(11).prefix(5))
+            return localizer(.reminderLate(dueAt: due))
+        }
+        switch entry.deliveryKind {
+        case .reminder:
+            if late { reminder.body += " " + lateNote() }
+            if let reach {
+                reminder.contactLinks = ContactLink.links(
+                    for: reach.points,
+                    name: settings.names.pick(name: reach.name, nickname: reach.nickname),
+                    event: reminder.kind,
+                    in: localizer
+                )
+                reminder.sharesContactLinks = settings.contactLinks
+                // The note is read now, like the ways to reach them; it is never logged.
+                reminder.noteLine = reach.note.map { localizer(.showNote(SafeText.line($0))) }
+            }
+        case .digest:
+            if late { reminder.body = lateNote() + "\n" + reminder.body }
+        case .announcement, .invitationNotice:
+            break
+        }
+        reminder.sharesNote = settings.notesOnChannels
+        return reminder
     }
 }

@@ -90,8 +90,9 @@ public struct NotificationRequest: Hashable, Sendable {
     public var id: String
     public var personID: String
     public var kind: EventKind
-    /// The calendar of the date it is about; `nil` for a Gregorian date.
-    public var calendar: CalendarSystem?
+    /// What it is: a reminder of one person's occasion, a digest, a room's
+    /// message, an invitation's notice (``DeliveryKind``).
+    public var deliveryKind: DeliveryKind
     public var timing: Timing
     /// The one instant it fires at.
     public var fireAt: Date
@@ -99,12 +100,14 @@ public struct NotificationRequest: Hashable, Sendable {
     public var occurrenceDate: LocalDate
     public var title: String
     public var body: String
-    /// What a tap on the notification needs: `person_id`, `kind`, `when`,
-    /// `occurrence`, `calendar` for a date in another calendar,
-    /// `moved_to` for a reminder moved off a weekend (``movedTo``), and
-    /// `zone` for someone with a zone of their own (``zone``).
+    /// The desktop's hints, what a tap on the notification needs:
+    /// `person_id`, `kind`, `when` and `occurrence` for a reminder. What the
+    /// request is lives in ``deliveryKind``, never here.
     public var userInfo: [String: String]
 
+    /// A reminder of one person's occasion: of a date in `calendar`, moved
+    /// by a weekend rule to `movedTo`, planned in the person's own `zone`, of
+    /// a labelled date (its label and its part of the id).
     public init(
         personID: String,
         kind: EventKind,
@@ -116,43 +119,65 @@ public struct NotificationRequest: Hashable, Sendable {
         calendar: CalendarSystem? = nil,
         movedTo: LocalDate? = nil,
         zone: PersonZone? = nil,
-        labelled: (label: String, id: String)? = nil,
+        labelled: (label: String, id: String)? = nil
+    ) {
+        self.init(
+            personID: personID,
+            kind: kind,
+            timing: timing,
+            fireAt: fireAt,
+            occurrenceDate: occurrenceDate,
+            title: title,
+            body: body,
+            deliveryKind: .reminder(
+                DeliveryKind.Occasion(calendar: calendar, label: labelled?.label, labelID: labelled?.id, movedTo: movedTo, zone: zone)
+            )
+        )
+    }
+
+    /// A request of any kind; `userInfo` `nil` gives a reminder's hints
+    /// (`person_id`, `kind`, `when`, `occurrence`).
+    public init(
+        personID: String,
+        kind: EventKind,
+        timing: Timing,
+        fireAt: Date,
+        occurrenceDate: LocalDate,
+        title: String,
+        body: String,
+        deliveryKind: DeliveryKind,
         userInfo: [String: String]? = nil
     ) {
-        let labelID = labelled?.id ?? userInfo?[Self.labelIDKey]
-        self.id = NotificationRequest.identifier(personID: personID, kind: kind, timing: timing, calendar: calendar, labelID: labelID)
+        let occasion = deliveryKind.occasion
+        self.id = NotificationRequest.identifier(
+            personID: personID,
+            kind: kind,
+            timing: timing,
+            calendar: occasion?.calendar,
+            labelID: occasion?.labelID
+        )
         self.personID = personID
         self.kind = kind
-        self.calendar = calendar
+        self.deliveryKind = deliveryKind
         self.timing = timing
         self.fireAt = fireAt
         self.occurrenceDate = occurrenceDate
         self.title = title
         self.body = body
-        var info =
+        self.userInfo =
             userInfo ?? [
                 "person_id": personID,
                 "kind": kind.rawValue,
                 "when": timing.rawValue,
                 "occurrence": occurrenceDate.description,
             ]
-        if userInfo == nil, let calendar { info["calendar"] = calendar.rawValue }
-        if userInfo == nil, let movedTo { info[Self.movedToKey] = movedTo.description }
-        if userInfo == nil, let zone { info[Self.zoneKey] = zone.storedValue }
-        if userInfo == nil, let labelled {
-            info[Self.labelKey] = labelled.label
-            info[Self.labelIDKey] = labelled.id
-        }
-        self.userInfo = info
     }
 
-    /// The ``userInfo`` keys of a labelled date's label (as the card writes
-    /// it) and of its part of the id (``LabelledDate/idPart(key:ordinal:)``).
-    public static let labelKey = "label"
-    public static let labelIDKey = "label_id"
+    /// The calendar of the date it is about; `nil` for a Gregorian date and for what is not a reminder.
+    public var calendar: CalendarSystem? { deliveryKind.occasion?.calendar }
 
     /// The label of a labelled date's reminder; `nil` for the other kinds.
-    public var label: String? { userInfo[Self.labelKey] }
+    public var label: String? { deliveryKind.occasion?.label }
 
     /// The deterministic identifier: `<personID>-<kind>-<timing>`, as
     /// `<personID>-birthday-dayof`, `<personID>-birthday-daybefore`,
@@ -178,21 +203,12 @@ public struct NotificationRequest: Hashable, Sendable {
         return personID + "-" + (calendar.map { $0.rawValue + "-" } ?? "") + kind.rawValue + "-" + timing.idSuffix
     }
 
-    /// The ``userInfo`` key of the person's zone (``PersonZone/storedValue``)
-    /// when they have one: the ledger judges the reminder by it again in
-    /// the zone in force when it comes due (``DeliveryEntry/localDay(in:deliveryTime:quietAfter:)``).
-    public static let zoneKey = "zone"
-
     /// The person's zone the reminder was planned for; `nil` is the user's own.
-    public var zone: PersonZone? { userInfo[Self.zoneKey].flatMap { PersonZone(cardValue: $0) } }
-
-    /// The ``userInfo`` key of ``movedTo``: `moved_to`, a `YYYY-MM-DD` day.
-    public static let movedToKey = "moved_to"
+    public var zone: PersonZone? { deliveryKind.occasion?.zone }
 
     /// The day the reminder was moved to by its person's weekend rule
-    /// (``WeekendRule``), kept in ``userInfo`` so the pending table and the
-    /// ledger carry it without a column of their own; `nil` when not moved.
-    public var movedTo: LocalDate? { userInfo[Self.movedToKey].flatMap { LocalDate(iso: $0) } }
+    /// (``WeekendRule``); `nil` when not moved.
+    public var movedTo: LocalDate? { deliveryKind.occasion?.movedTo }
 
     /// The local day the reminder is for: the day it was moved to, else its
     /// event's day less the timing's days. For someone with a zone of their

@@ -731,6 +731,40 @@ extension AppDatabase {
             try db.execute(sql: "DELETE FROM setting WHERE key = 'name-day-choices'")
         }
 
+        // Issue 42: what a pending request or a ledger row is (a reminder with its occasion, a
+        // digest, a room's message, an invitation's notice) was eight keys of `userInfo`, and the
+        // engine branched on whether one was there. It gets a column of its own, `deliveryKind`: one
+        // JSON object with one key (`{"reminder":{…}}`, `{"digest":"weekly"}`, `{"announce":"team"}`,
+        // `{"invite":3}`; core's `DeliveryKind`), made here from those keys as the old code read them
+        // (a notice, else a room, else a digest, else a reminder with its calendar, label, label id,
+        // moved-to day and zone), which then leave `userInfo`: it keeps the desktop's hints alone.
+        migrator.registerMigration("v31-delivery-kind") { db in
+            for table in ["pendingNotification", "delivery"] {
+                try db.execute(sql: #"ALTER TABLE \#(table) ADD COLUMN deliveryKind TEXT NOT NULL DEFAULT '{"reminder":{}}'"#)
+                try db.execute(
+                    sql: #"""
+                        UPDATE \#(table) SET
+                            deliveryKind = CASE
+                                WHEN json_extract(userInfo, '$.invite') IS NOT NULL
+                                    THEN json_object('invite', CAST(json_extract(userInfo, '$.invite') AS INTEGER))
+                                WHEN json_extract(userInfo, '$.announce') IS NOT NULL
+                                    THEN json_object('announce', json_extract(userInfo, '$.announce'))
+                                WHEN json_extract(userInfo, '$.digest') IS NOT NULL
+                                    THEN json_object('digest', json_extract(userInfo, '$.digest'))
+                                ELSE json_object('reminder', json_patch('{}', json_object(
+                                    'calendar', json_extract(userInfo, '$.calendar'),
+                                    'label', json_extract(userInfo, '$.label'),
+                                    'label_id', json_extract(userInfo, '$.label_id'),
+                                    'moved_to', json_extract(userInfo, '$.moved_to'),
+                                    'zone', json_extract(userInfo, '$.zone'))))
+                            END,
+                            userInfo = json_remove(
+                                userInfo, '$.invite', '$.announce', '$.digest', '$.calendar', '$.label', '$.label_id', '$.moved_to', '$.zone')
+                        """#
+                )
+            }
+        }
+
         return migrator
     }
 }

@@ -10,12 +10,13 @@ extension DeliveryRecord {
         try filter(Columns.notificationId == notificationID && [DeliveryEntry.State.queued, .retrying].contains(Columns.state)).fetchAll(db)
     }
 
-    /// Gives the row of `record`'s key the words and `userInfo` of `request`.
+    /// Gives the row of `record`'s key the words, kind and hints of `request`.
     static func rewrite(_ record: DeliveryRecord, as request: NotificationRequest, _ db: Database) throws {
         var changed = record
         changed.title = request.title
         changed.body = request.body
         changed.userInfo = request.userInfo
+        changed.deliveryKind = request.deliveryKind.storedValue
         try changed.update(db)
     }
 

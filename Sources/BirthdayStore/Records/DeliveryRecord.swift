@@ -18,7 +18,10 @@ struct DeliveryRecord: Codable, FetchableRecord, PersistableRecord {
     var fireAt: Double
     var title: String
     var body: String
+    /// The desktop's hints: a JSON object of strings.
     var userInfo: [String: String]
+    /// What it is (``DeliveryKind/storedValue``; migration `v31-delivery-kind`).
+    var deliveryKind: String
     var state: DeliveryEntry.State
     var late: Bool
     var attempts: Int
@@ -58,6 +61,7 @@ extension DeliveryRecord: StoredRequest {
         title = entry.title
         body = entry.body
         userInfo = entry.userInfo
+        deliveryKind = entry.deliveryKind.storedValue
         state = entry.state
         late = entry.late
         attempts = entry.attempts
@@ -68,7 +72,7 @@ extension DeliveryRecord: StoredRequest {
         updatedAt = entry.updatedAt.timeIntervalSince1970
     }
 
-    /// The entry; `nil` for a row whose occurrence date does not parse.
+    /// The entry; `nil` for a row whose occurrence date or kind does not parse.
     var entry: DeliveryEntry? {
         guard let request else { return nil }
         var entry = DeliveryEntry(queued: request, at: Date(timeIntervalSince1970: updatedAt))

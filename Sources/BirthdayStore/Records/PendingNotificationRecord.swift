@@ -18,8 +18,10 @@ struct PendingNotificationRecord: Codable, Equatable, FetchableRecord, Persistab
     var occurrenceDate: String
     var title: String
     var body: String
-    /// A JSON object of strings.
+    /// The desktop's hints: a JSON object of strings.
     var userInfo: [String: String]
+    /// What it is (``DeliveryKind/storedValue``; migration `v31-delivery-kind`).
+    var deliveryKind: String
 
     enum Columns {
         static let id = Column(CodingKeys.id)
@@ -38,6 +40,7 @@ extension PendingNotificationRecord {
         title = request.title
         body = request.body
         userInfo = request.userInfo
+        deliveryKind = request.deliveryKind.storedValue
     }
 }
 
@@ -53,12 +56,14 @@ protocol StoredRequest {
     var title: String { get }
     var body: String { get }
     var userInfo: [String: String] { get }
+    var deliveryKind: String { get }
 }
 
 extension StoredRequest {
-    /// The request; `nil` for a row whose occurrence date does not parse.
+    /// The request; `nil` for a row whose occurrence date or kind does not
+    /// parse (a kind written by a newer version).
     var request: NotificationRequest? {
-        guard let day = LocalDate(iso: occurrenceDate) else { return nil }
+        guard let day = LocalDate(iso: occurrenceDate), let deliveryKind = DeliveryKind(storedValue: deliveryKind) else { return nil }
         var request = NotificationRequest(
             personID: personId,
             kind: kind,
@@ -67,7 +72,7 @@ extension StoredRequest {
             occurrenceDate: day,
             title: title,
             body: body,
-            calendar: userInfo["calendar"].flatMap(CalendarSystem.init(rawValue:)),
+            deliveryKind: deliveryKind,
             userInfo: userInfo
         )
         request.id = requestID

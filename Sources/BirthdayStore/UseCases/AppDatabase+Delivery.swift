@@ -26,15 +26,6 @@ package struct DueWork: Sendable {
     package var rooms: [AnnounceRoom] = []
 }
 
-/// A person's contact points, with the names the reminder's words choose
-/// from (the `names` setting), and their note (``PersonNote``).
-package struct PersonReach: Sendable, Hashable {
-    package var name: String
-    package var nickname: String
-    package var points: [ContactPoint]
-    package var note: String? = nil
-}
-
 /// What the delivery engine's next wakeup depends on (``AppDatabase/wakeupInputs()``).
 package struct WakeupInputs: Sendable {
     package var settings: Settings

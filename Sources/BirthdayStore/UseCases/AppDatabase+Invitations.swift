@@ -226,7 +226,7 @@ extension AppDatabase {
         let waiting = try InviteAnswerRecord.answers(all: false, db).filter { $0.invitationID == invitationID }
         let settings = try SettingRecord.settings(db)
         for notice in notices {
-            guard let named = notice.userInfo[InvitationNotice.userInfoKey].flatMap(Int64.init),
+            guard let named = DeliveryKind(storedValue: notice.deliveryKind)?.invitationAnswerID,
                 let answer = try InviteAnswerRecord.answer(id: named, db), answer.state != .waiting
             else { continue }
             guard let next = waiting.first, let day = LocalDate(iso: notice.occurrenceDate) else {

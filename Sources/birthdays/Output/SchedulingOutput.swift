@@ -23,7 +23,11 @@ struct PendingOutput: Encodable {
         id = request.id
         short_id = reminder.shortID
         person_id = request.personID
-        kind = request.digest == nil ? request.kind.rawValue : "digest"
+        switch request.deliveryKind {
+        case .digest: kind = "digest"
+        // A room's message and an invitation's notice show the kind they were always stored with.
+        case .reminder, .announcement, .invitationNotice: kind = request.kind.rawValue
+        }
         calendar = request.calendar?.rawValue ?? "gregorian"
         when = request.timing.rawValue
         fire_at = ISOInstant.format(request.fireAt, in: zone)
