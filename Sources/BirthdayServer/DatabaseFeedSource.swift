@@ -1,6 +1,7 @@
 import BirthdayCalendar
 import BirthdayCore
 import BirthdayStore
+import BirthdayText
 import Foundation
 import Synchronization
 

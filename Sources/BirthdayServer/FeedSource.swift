@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayText
 import Foundation
 
 /// What the server needs from the store (the lead implements it over SQLite).

@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayText
 import CQREncode
 
 /// A QR code of a text, made by libqrencode (Debian's libqrencode4, loaded

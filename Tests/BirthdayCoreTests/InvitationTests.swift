@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// Invitations as values (issue 35): the form's body, names and dates, the
 /// nonce and its HMAC, the per-address limit, what a POST comes to, the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// Labelled dates (issue 34): every dated property a card keeps under a label
 /// of its own, read from Apple, Android, Google CSV, Outlook CSV and vCard 4

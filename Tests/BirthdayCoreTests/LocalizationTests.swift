@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The languages docs/languages.md promises. A language added to the catalog must be
 /// added here (and to docs/languages.md), and the other way round.

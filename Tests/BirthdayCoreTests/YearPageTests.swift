@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The page for the year as a value (issue 35): SHA-256 of share tokens,
 /// escaping, the QR code's SVG, the months and what a share shows.

@@ -1,3 +1,4 @@
+import BirthdayText
 import Foundation
 import TestSupport
 import Testing

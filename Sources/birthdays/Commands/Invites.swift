@@ -2,6 +2,7 @@ import ArgumentParser
 import BirthdayCore
 import BirthdayDaemon
 import BirthdayStore
+import BirthdayText
 import Foundation
 
 extension BirthdaysCommand {

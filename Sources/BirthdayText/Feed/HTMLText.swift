@@ -1,3 +1,5 @@
+import BirthdayCore
+
 /// Text put into an HTML page: every character that could end a text or an
 /// attribute (`&`, `<`, `>`, `"`, `'`) written as a character reference, so
 /// a name such as `<script>` is shown as typed and never runs.

@@ -1,3 +1,5 @@
+import BirthdayCore
+
 extension CalendarDate {
     /// The date in words in the localizer's language, for people rather
     /// than programs (``written`` is for those): "15th day of the 8th month",

@@ -1,3 +1,5 @@
+import BirthdayCore
+
 /// The words of a reminder, in the user's language (``Localizer``).
 ///
 /// In English:

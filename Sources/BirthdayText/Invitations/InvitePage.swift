@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 /// The pages an invitation's address serves (`/invite/<token>`): the form,

@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 /// The page for the year that the feed's address without an extension
