@@ -257,6 +257,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "BirthdayTextTests",
+            dependencies: ["BirthdayCore", "BirthdayText", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "BirthdayStoreTests",
             dependencies: [
                 "BirthdayCore",

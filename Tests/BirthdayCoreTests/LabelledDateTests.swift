@@ -153,7 +153,7 @@ import Testing
 
     // MARK: - Reminders
 
-    @Test(arguments: supportedLanguages)
+    @Test(arguments: Language.available)
     func reminderWordsInEveryLanguage(language: String) throws {
         let localizer = Localizer(language: language)
         let work = try Self.labelled("Started work", 2019, 3, 3)

@@ -17,3 +17,21 @@ extension CalendarDate {
         return localizer(.calendarDay(day: day, month: month, leapMonth: isLeapMonth, year: shownYear))
     }
 }
+
+extension CalendarSystem {
+    /// Which words name it in reminders and lists (``Message/Key/calendarLunar`` …).
+    public var nameKey: Message.Key {
+        switch self {
+        case .chinese, .dangi: .calendarLunar
+        case .hebrew: .calendarHebrew
+        case .islamic, .islamicCivil, .islamicTabular, .islamicUmmAlQura: .calendarIslamic
+        case .persian: .calendarPersian
+        case .indian: .calendarIndian
+        case .coptic: .calendarCoptic
+        case .ethiopic: .calendarEthiopian
+        case .buddhist: .calendarBuddhist
+        case .japanese: .calendarJapanese
+        case .republicOfChina: .calendarMinguo
+        }
+    }
+}

@@ -543,23 +543,3 @@ public struct YearPage: Sendable {
 
         """
 }
-
-extension Occurrence {
-    /// The same event without its age (a share that refuses ages).
-    var withoutAge: Occurrence {
-        Occurrence(
-            personID: personID,
-            name: name,
-            kind: kind,
-            date: date,
-            eventDate: eventDate,
-            calendarDate: calendarDate,
-            age: nil,
-            daysUntil: daysUntil,
-            memorial: memorial,
-            zone: zone,
-            labelled: labelled,
-            labelOrdinal: labelOrdinal
-        )
-    }
-}
