@@ -1,4 +1,3 @@
-import BirthdayText
 import Foundation
 import TestSupport
 import Testing

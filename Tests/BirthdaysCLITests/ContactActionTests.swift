@@ -1,5 +1,4 @@
 import BirthdayCore
-import BirthdayText
 import Foundation
 import TestSupport
 import Testing
