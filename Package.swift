@@ -12,6 +12,8 @@ let swiftSettings: [SwiftSetting] = [
 // (ARCHITECTURE.md draws the graph):
 //
 //   BirthdayCore      pure domain: dates, people, readers, settings, planner, state machines
+//   BirthdayText      what people read: the String Catalog and Localizer, the page, the
+//                     invitation's form, MIME e-mail, the words of reminders and digests
 //   BirthdayStore     GRDB: the database and the use cases over it (the only place SQL lives)
 //   BirthdayCalendar  libical (loaded with dlopen): the iCalendar exporter
 //   BirthdaySystem    Linux adapters: D-Bus, wake monitor, file watches, child processes, the daemon lock
@@ -76,10 +78,12 @@ let package = Package(
 
         .target(
             name: "BirthdayCore",
-            dependencies: [
-                "CICUPlural",
-                .product(name: "SwiftCSV", package: "SwiftCSV"),
-            ],
+            dependencies: [.product(name: "SwiftCSV", package: "SwiftCSV")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "BirthdayText",
+            dependencies: ["BirthdayCore", "CICUPlural"],
             swiftSettings: swiftSettings,
             plugins: ["EmbedStringCatalog"]
         ),
@@ -87,6 +91,7 @@ let package = Package(
             name: "BirthdayStore",
             dependencies: [
                 "BirthdayCore",
+                "BirthdayText",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the import's rows bound directly (RowStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -96,13 +101,14 @@ let package = Package(
         ),
         .target(
             name: "BirthdayCalendar",
-            dependencies: ["BirthdayCore", "CLibical"],
+            dependencies: ["BirthdayCore", "BirthdayText", "CLibical"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "BirthdaySystem",
             dependencies: [
                 "BirthdayCore",
+                "BirthdayText",
                 "CDBus",
                 "CQREncode",
                 "CWake",
@@ -124,6 +130,7 @@ let package = Package(
             name: "BirthdayServer",
             dependencies: [
                 "BirthdayCore",
+                "BirthdayText",
                 "BirthdayStore",
                 "BirthdayCalendar",
                 "CZlib",
@@ -157,6 +164,7 @@ let package = Package(
             name: "BirthdayDaemon",
             dependencies: [
                 "BirthdayCore",
+                "BirthdayText",
                 "BirthdayStore",
                 "BirthdaySystem",
                 "BirthdayServer",
@@ -177,6 +185,7 @@ let package = Package(
             name: "birthdays",
             dependencies: [
                 "BirthdayCore",
+                "BirthdayText",
                 "BirthdayStore",
                 "BirthdayCalendar",
                 "BirthdaySystem",
@@ -201,6 +210,7 @@ let package = Package(
             name: "birthdays-network",
             dependencies: [
                 "BirthdayCore",
+                "BirthdayText",
                 "BirthdayStore",
                 "BirthdaySystem",
                 "BirthdayCalendar",
@@ -238,7 +248,7 @@ let package = Package(
         // MARK: Plugins
 
         // Localization/Localizable.xcstrings (the texts of every language)
-        // compiled into BirthdayCore as Swift by catalog-compiler.
+        // compiled into BirthdayText as Swift by catalog-compiler.
         .executableTarget(name: "catalog-compiler"),
         .plugin(name: "EmbedStringCatalog", capability: .buildTool(), dependencies: ["catalog-compiler"]),
 
@@ -259,14 +269,20 @@ let package = Package(
         ),
         .testTarget(
             name: "BirthdayCoreTests",
-            dependencies: ["BirthdayCore", "TestSupport"],
+            dependencies: ["BirthdayCore", "BirthdayText", "TestSupport"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BirthdayTextTests",
+            dependencies: ["BirthdayCore", "BirthdayText", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "BirthdayStoreTests",
             dependencies: [
                 "BirthdayCore",
+                "BirthdayText",
                 "BirthdayStore",
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -276,13 +292,13 @@ let package = Package(
         ),
         .testTarget(
             name: "BirthdayCalendarTests",
-            dependencies: ["BirthdayCore", "BirthdayCalendar", "CLibical", "TestSupport"],
+            dependencies: ["BirthdayCore", "BirthdayText", "BirthdayCalendar", "CLibical", "TestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "BirthdaySystemTests",
-            dependencies: ["BirthdayCore", "BirthdaySystem", "TestSupport"],
+            dependencies: ["BirthdayCore", "BirthdayText", "BirthdaySystem", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -301,6 +317,7 @@ let package = Package(
             name: "BirthdayServerTests",
             dependencies: [
                 "BirthdayCore",
+                "BirthdayText",
                 "BirthdayStore",
                 "BirthdayCalendar",
                 "BirthdayServer",
@@ -319,6 +336,7 @@ let package = Package(
             name: "BirthdayDaemonTests",
             dependencies: [
                 "BirthdayCore",
+                "BirthdayText",
                 "BirthdayStore",
                 "BirthdayDaemon",
                 "TestSupport",
@@ -341,7 +359,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BirthdaysCLITests",
-            dependencies: ["birthdays", "birthdays-network", "BirthdayCore", "BirthdayStore", "TestSupport"],
+            dependencies: ["birthdays", "birthdays-network", "BirthdayCore", "BirthdayText", "BirthdayStore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

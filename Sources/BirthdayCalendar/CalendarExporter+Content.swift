@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayText
 
 /// What each event of the calendar says (the rules are on ``CalendarExporter``):
 /// its title, description, markers and alarm texts, in the localizer's

@@ -2,6 +2,7 @@ import BirthdayCore
 import BirthdayServer
 import BirthdayStore
 import BirthdaySystem
+import BirthdayText
 import BirthdayUseCases
 import Foundation
 import Logging

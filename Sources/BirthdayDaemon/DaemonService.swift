@@ -1,6 +1,7 @@
 import BirthdayCore
 import BirthdayStore
 import BirthdaySystem
+import BirthdayText
 import Foundation
 import Logging
 import ServiceLifecycle

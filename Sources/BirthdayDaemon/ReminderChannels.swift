@@ -1,6 +1,7 @@
 import BirthdayCore
 import BirthdayStore
 import BirthdaySystem
+import BirthdayText
 import Foundation
 
 /// The channels a reminder goes to (``ChannelConsent``): the built-in ones

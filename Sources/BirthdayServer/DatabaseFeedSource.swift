@@ -1,6 +1,7 @@
 import BirthdayCalendar
 import BirthdayCore
 import BirthdayStore
+import BirthdayText
 import Foundation
 import Synchronization
 
@@ -34,8 +35,8 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
     /// The zone when the `time-zone` setting is `system`.
     let systemTimeZone: @Sendable () -> TimeZone
     /// Draws the page's QR code: the text, and the code's accessible name
-    /// (escaped), to an `<svg>` element (``QRSVG``), or `nil` (no code on the page).
-    let drawQR: @Sendable (_ text: String, _ label: String) -> String?
+    /// (escaped by it), to an `<svg>` element (``QRSVG``), or `nil` (no code on the page).
+    let drawQR: @Sendable (_ text: String, _ label: String) -> HTML?
     /// Called after an invitation's answer was stored (the daemon wakes its
     /// delivery engine, which tells the owner).
     let answered: @Sendable () -> Void
@@ -51,7 +52,7 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
         systemLocale: String? = nil,
         now: @escaping @Sendable () -> Date,
         systemTimeZone: @escaping @Sendable () -> TimeZone,
-        drawQR: @escaping @Sendable (_ text: String, _ label: String) -> String? = { _, _ in nil },
+        drawQR: @escaping @Sendable (_ text: String, _ label: String) -> HTML? = { _, _ in nil },
         answered: @escaping @Sendable () -> Void = {},
         trustedProxy: TrustedProxy? = nil
     ) {
@@ -207,7 +208,7 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
                     ics: token + ".ics",
                     json: token + ".json",
                     webcal: webcal,
-                    qrSVG: webcal.flatMap { drawQR($0, HTMLText.escaped(caption)) },
+                    qrSVG: webcal.flatMap { drawQR($0, caption) },
                     qrCaption: caption
                 ),
                 people: contents.people,

@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayText
 
 /// What the page feature serves (``PageController``): the web page for the
 /// year under the calendar's token, with the JSON twin's revision (it counts

@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayText
 import Synchronization
 
 /// Shows reminders as freedesktop desktop notifications over D-Bus

@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayText
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayText
 import CQREncode
 
 /// A QR code of a text, made by libqrencode (Debian's libqrencode4, loaded
@@ -52,8 +53,8 @@ package struct QRCode: Sendable {
 
 extension QRCode {
     /// The `<svg>` drawing of `text`'s code for a web page (``QRSVG``), with
-    /// `label` (escaped) as its accessible name; `nil` when no code can be made.
-    package static func svg(encoding text: String, label: String) -> String? {
+    /// `label` (escaped there) as its accessible name; `nil` when no code can be made.
+    package static func svg(encoding text: String, label: String) -> HTML? {
         guard let code = try? QRCode(encoding: text) else { return nil }
         return QRSVG.svg(size: code.size, label: label, isDark: code.isDark)
     }

@@ -4,6 +4,7 @@ import BirthdayCore
 import BirthdayNetwork
 import BirthdayStore
 import BirthdaySystem
+import BirthdayText
 import Foundation
 import Logging
 import Synchronization

@@ -2,6 +2,7 @@ import ArgumentParser
 import BirthdayCore
 import BirthdayStore
 import BirthdaySystem
+import BirthdayText
 import BirthdayUseCases
 import Foundation
 import Logging

@@ -1,7 +1,7 @@
 // catalog-compiler CATALOG.xcstrings OUTPUT.swift
 //
 // Compiles a String Catalog (Apple's .xcstrings JSON) into Swift for
-// BirthdayCore's StringCatalog: one lookup function per language whose texts
+// BirthdayText's StringCatalog: one lookup function per language whose texts
 // are string literals, so the binary carries the catalog with nothing to
 // decode at run time and no resource bundle to install. Run by the
 // EmbedStringCatalog build plugin whenever the catalog changes; writes the

@@ -4,6 +4,7 @@ import Testing
 
 @testable import BirthdayCalendar
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// Ages in the feed's titles (`calendar-ages`, issue 25): one event per year
 /// for this year and the next two with the age, then the recurring event

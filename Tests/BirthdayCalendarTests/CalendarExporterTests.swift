@@ -5,6 +5,7 @@ import Testing
 
 @testable import BirthdayCalendar
 @testable import BirthdayCore
+@testable import BirthdayText
 
 @Suite struct CalendarExporterTests {
     private func export(

@@ -5,6 +5,7 @@ import Testing
 
 @testable import BirthdayCalendar
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The feed's events are written as text (`ICalLine`, with libical only for
 /// the lines that need it); publishing and this suite build the same events

@@ -5,6 +5,7 @@ import Testing
 
 @testable import BirthdayCalendar
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The feed under per-person control (issue 12), read back with libical:
 /// alarms on every reminder day, excluded and deceased people, memorials

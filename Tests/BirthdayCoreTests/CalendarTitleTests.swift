@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The titles of birthday calendars in the ten languages' usual forms
 /// (issue 34): what `import FILE.ics` reads a name, a kind and an age from.

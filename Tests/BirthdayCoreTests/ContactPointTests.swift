@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The ways to reach a person (`EMAIL`, `TEL`, `IMPP`, the CSV dialects'
 /// columns) as the real readers give them from cards written for these

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The digest's days and words (``DigestPeriod``, ``Digest``).
 struct DigestTests {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// Groups read where contacts keep them (`CATEGORIES` in vCard 3.0 and 4.0,
 /// Google's and Outlook's CSV columns, Apple's and vCard 4's group cards),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// Contact text never reaches a terminal, a header or a report raw.
 @Suite struct HostileTextTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// Labelled dates (issue 34): every dated property a card keeps under a label
 /// of its own, read from Apple, Android, Google CSV, Outlook CSV and vCard 4
@@ -152,7 +153,7 @@ import Testing
 
     // MARK: - Reminders
 
-    @Test(arguments: supportedLanguages)
+    @Test(arguments: Language.available)
     func reminderWordsInEveryLanguage(language: String) throws {
         let localizer = Localizer(language: language)
         let work = try Self.labelled("Started work", 2019, 3, 3)

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// Name days (issue 34): the shipped Latvian list, a list in the
 /// `MM-DD,name,name…` format, and how a person's first name or nickname

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// Per-person control (issue 12): reminder days, exclusion, deceased
 /// people, nicknames; the rules in Core, without I/O.

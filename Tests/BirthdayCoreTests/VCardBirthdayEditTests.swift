@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The write-back's edit of a card: `BDAY` in the card's own version, every
 /// other byte kept, the card's own birthday winning, and the result read

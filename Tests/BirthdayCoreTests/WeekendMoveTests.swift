@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// `birthdays remind PERSON --weekend friday` (issue 20): the planner moves a
 /// person's Saturday and Sunday reminders to the Friday before (pure, no I/O).

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// Someone in another time zone (issue 26): the planner fires their day-of
 /// reminder at the first moment of their day in your window, counts the

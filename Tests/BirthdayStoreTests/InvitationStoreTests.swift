@@ -5,6 +5,7 @@ import Testing
 
 @testable import BirthdayCore
 @testable import BirthdayStore
+@testable import BirthdayText
 
 /// Invitations in a real SQLite file (issue 35, `v27-invitations`): the use
 /// count enforced in the transaction that stores an answer, even when

@@ -5,6 +5,7 @@ import Testing
 
 @testable import BirthdayCore
 @testable import BirthdayStore
+@testable import BirthdayText
 
 /// Per-person control in a real SQLite database (issue 12): the import of
 /// nicknames, death dates and Nextcloud's exclusion, the user's choices

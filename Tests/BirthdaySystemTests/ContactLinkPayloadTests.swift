@@ -4,6 +4,7 @@ import Testing
 
 @testable import BirthdayCore
 @testable import BirthdaySystem
+@testable import BirthdayText
 
 /// What the added channels carry of the person's contact links: nothing
 /// unless `contact-links` is on; then ntfy's `view` button, Gotify's click

@@ -4,6 +4,7 @@ import Testing
 
 @testable import BirthdayCore
 @testable import BirthdaySystem
+@testable import BirthdayText
 
 extension DeliveryTests {
     /// The desktop channel against fake_notifyd.py on a private bus: the exact

@@ -4,6 +4,7 @@ import Testing
 
 @testable import BirthdayCore
 @testable import BirthdaySystem
+@testable import BirthdayText
 
 extension DeliveryTests {
     /// The desktop channel against a real notification server: dunst on a

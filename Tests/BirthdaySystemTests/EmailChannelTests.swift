@@ -4,6 +4,7 @@ import Testing
 
 @testable import BirthdayCore
 @testable import BirthdaySystem
+@testable import BirthdayText
 
 extension DeliveryTests {
     /// The e-mail channel: a stand-in sendmail for the exit statuses, then the

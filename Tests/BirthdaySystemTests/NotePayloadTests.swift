@@ -4,6 +4,7 @@ import Testing
 
 @testable import BirthdayCore
 @testable import BirthdaySystem
+@testable import BirthdayText
 
 /// What the channels carry of the person's note (issue 34): the desktop
 /// always; ntfy, Gotify, e-mail and Apprise only with `notes-on-channels`

@@ -98,7 +98,7 @@ public enum CalendarSystem: String, CaseIterable, Sendable, Codable, Comparable 
     /// The era of a year written without one (vCard 4's `YYYYMMDD`): the
     /// calendar's current era. `nil` where a year means nothing without its
     /// era: the 60-year cycles of `chinese` and `dangi`, the reigns of `japanese`.
-    var eraOfEralessYear: Int? {
+    package var eraOfEralessYear: Int? {
         switch self {
         case .chinese, .dangi, .japanese: nil
         case .coptic, .ethiopic, .republicOfChina: 1
@@ -108,22 +108,6 @@ public enum CalendarSystem: String, CaseIterable, Sendable, Codable, Comparable 
 
     /// RFC 7529's `RSCALE` value: the CLDR name in upper case.
     public var rscale: String { rawValue.uppercased() }
-
-    /// Which words name it in reminders and lists (``Message/Key/calendarLunar`` …).
-    public var nameKey: Message.Key {
-        switch self {
-        case .chinese, .dangi: .calendarLunar
-        case .hebrew: .calendarHebrew
-        case .islamic, .islamicCivil, .islamicTabular, .islamicUmmAlQura: .calendarIslamic
-        case .persian: .calendarPersian
-        case .indian: .calendarIndian
-        case .coptic: .calendarCoptic
-        case .ethiopic: .calendarEthiopian
-        case .buddhist: .calendarBuddhist
-        case .japanese: .calendarJapanese
-        case .republicOfChina: .calendarMinguo
-        }
-    }
 
     /// The calendar in UTC, for civil days at noon (made once per calendar, on first use).
     var utc: Calendar {

@@ -162,7 +162,7 @@ public struct InvitationAnswer: Sendable, Hashable {
     public var date: EventDate? { EventDate(year: year, month: month, day: day) }
 }
 
-/// The message the owner's channels get when an answer arrives (``request(answerID:invitationID:invitation:accepted:now:today:in:)``).
+/// The message the owner's channels get when an answer arrives (BirthdayText's `request(answerID:invitationID:invitation:accepted:now:today:in:)`).
 ///
 /// It names the link and the answer's number, never the name or the date
 /// sent: channels may forward anywhere. It goes through the delivery ledger
@@ -176,57 +176,6 @@ public struct InvitationAnswer: Sendable, Hashable {
 public enum InvitationNotice {
     /// The notification id of the messages about link `invitationID`'s answers (one a day: the ledger's key is the id and the day).
     public static func notificationID(invitationID: Int64) -> String { "invite-\(invitationID)" }
-
-    /// The request that tells the owner, due at `now` on `today` (the owner's day).
-    public static func request(
-        answerID: Int64,
-        invitationID: Int64,
-        invitation: String,
-        accepted: Bool,
-        now: Date,
-        today: LocalDate,
-        in localizer: Localizer
-    ) -> NotificationRequest {
-        let name = SafeText.line(invitation, maxCharacters: 64)
-        let body = localizer(Message(accepted ? .inviteArrivedAccepted : .inviteArrived, .text(name), .number(Int(answerID))))
-        return notice(id: notificationID(invitationID: invitationID), body: body, answerID: answerID, now: now, today: today, in: localizer)
-    }
-
-    /// The request that tells the owner that link `invitationID` took its
-    /// last answer (`answerID`, the `uses`-th) and is closed: its own row
-    /// (``usedUpID(invitationID:)``), beside the day's message about answers.
-    public static func usedUp(
-        answerID: Int64,
-        invitationID: Int64,
-        invitation: String,
-        uses: Int,
-        now: Date,
-        today: LocalDate,
-        in localizer: Localizer
-    ) -> NotificationRequest {
-        let name = SafeText.line(invitation, maxCharacters: 64)
-        let body = localizer(Message(.inviteUsedUp, .text(name), .number(uses)))
-        return notice(id: usedUpID(invitationID: invitationID), body: body, answerID: answerID, now: now, today: today, in: localizer)
-    }
-
-    /// A message to the owner with `body`, under the notices' title, due at
-    /// `now` on `today`, as ledger row `id`; it names no person.
-    private static func notice(id: String, body: String, answerID: Int64, now: Date, today: LocalDate, in localizer: Localizer) -> NotificationRequest
-    {
-        var request = NotificationRequest(
-            personID: "",
-            kind: .birthday,
-            timing: .dayOf,
-            fireAt: now,
-            occurrenceDate: today,
-            title: localizer(.inviteNoticeTitle),
-            body: body,
-            deliveryKind: .invitationNotice(answerID: answerID),
-            userInfo: [:]
-        )
-        request.id = id
-        return request
-    }
 
     /// The notification id of the message that link `invitationID` is used up (once: a link is used up once).
     public static func usedUpID(invitationID: Int64) -> String { "invite-\(invitationID)-used-up" }

@@ -8,6 +8,12 @@ import Foundation
 /// the first localization whatever is preferred. So the variables are read
 /// and matched here.
 public enum Language {
+    /// The languages of the String Catalog, English first and the others
+    /// sorted: what the `language` setting accepts. BirthdayText's
+    /// `StringCatalog.embedded.languages` are these (a test keeps them so);
+    /// they are listed here so that the settings' rules need no catalog.
+    public static let available = ["en", "de", "es", "fr", "it", "ja", "nl", "pl", "pt", "zh-Hans"]
+
     /// The locale for messages from the environment, as a BCP 47 tag: the
     /// first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set and not empty
     /// (`de_DE.UTF-8` → `de-DE`). `nil` for `C`, `POSIX`, `C.UTF-8`, an

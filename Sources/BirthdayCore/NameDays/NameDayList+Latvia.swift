@@ -4,7 +4,7 @@
 /// published as open data under CC0 on data.gov.lv. Taken from the data of
 /// the PyPI package `lv-namedays` 0.6 (`lv_namedays/data/tradic_vardadienu_saraksts.json`;
 /// the package's code is MIT, its data the public list), written in the
-/// format `MM-DD,name,name…` (``NameDayList/parse(_:country:file:)``); 02-29 has no
+/// format `MM-DD,name,name…` (``NameDayList/read(_:country:)``); 02-29 has no
 /// names. `NameDayListTests` compares it with the package when that is installed.
 extension NameDayList {
     static let latvianText = """

@@ -13,17 +13,19 @@ public struct NameDayList: Hashable, Sendable {
     /// The days of each name, by its folded form (``NameDays/fold(_:)``), in day order.
     let days: [String: [EventDate]]
 
+    /// A line of a list that is not a day: its number (from 1) and its first field, as written.
+    public struct NotADay: Hashable, Sendable {
+        public var line: Int
+        public var text: String
+    }
+
     /// Reads a list written `MM-DD,name,name…`, one day a line (blank lines
-    /// and lines starting with `#` are skipped); a line that is not one is a
-    /// problem naming `file` and its line, in `localizer`'s language, and the rest is still read.
-    public static func parse(
-        _ text: String,
-        country: String,
-        file: String,
-        localizer: Localizer = .english
-    ) -> (list: NameDayList, problems: [ImportProblem]) {
+    /// and lines starting with `#` are skipped); a line that is not one is
+    /// returned among `notDays` (BirthdayText's `parse(_:country:file:localizer:)`
+    /// words it), and the rest is still read.
+    public static func read(_ text: String, country: String) -> (list: NameDayList, notDays: [NotADay]) {
         var days: [String: [EventDate]] = [:]
-        var problems: [ImportProblem] = []
+        var notDays: [NotADay] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingWhitespace()
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
@@ -32,7 +34,7 @@ public struct NameDayList: Hashable, Sendable {
             guard day.count == 2, day[0].count == 2, day[1].count == 2, let month = Int(day[0]), let dayOfMonth = Int(day[1]),
                 let date = EventDate(year: nil, month: month, day: dayOfMonth)
             else {
-                problems.append(ImportProblem(file: file, line: index + 1, message: localizer(.nameDaysNotADay(String(parts[0])))))
+                notDays.append(NotADay(line: index + 1, text: String(parts[0])))
                 continue
             }
             for name in parts.dropFirst() where !name.isEmpty && name.contains(where: \.isLetter) {
@@ -40,7 +42,7 @@ public struct NameDayList: Hashable, Sendable {
                 if !(days[key] ?? []).contains(date) { days[key, default: []].append(date) }
             }
         }
-        return (NameDayList(country: country, days: days), problems)
+        return (NameDayList(country: country, days: days), notDays)
     }
 
     /// The days of `name` (folded), in the order the list gives them.
@@ -69,7 +71,7 @@ public struct NameDayList: Hashable, Sendable {
     public static let maxFileBytes = 4 << 20
 
     /// The lists that ship with `birthdays`, by country code.
-    public static let builtIn: [String: NameDayList] = builtInTexts.mapValues { parse($0.text, country: $0.code, file: $0.code).list }
+    public static let builtIn: [String: NameDayList] = builtInTexts.mapValues { read($0.text, country: $0.code).list }
 
     /// The country codes of ``builtIn``, sorted, known without reading the
     /// lists (the help of `settings` names them at every start of the program).

@@ -5,7 +5,7 @@ public struct ChannelProbeResult: Sendable, Equatable {
     /// plain English (no D-Bus error names).
     public var detail: String
     /// Why no channel answered, for words in the user's language
-    /// (``Message/deliveryError(_:)``); `nil` when one did.
+    /// (BirthdayText's `Message.deliveryError(_:)`); `nil` when one did.
     public var failure: DeliveryError?
 
     public init(reachable: Bool, detail: String, failure: DeliveryError? = nil) {

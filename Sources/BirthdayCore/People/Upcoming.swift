@@ -69,7 +69,7 @@ public struct Occurrence: Hashable, Sendable {
 
     /// "" for a Gregorian date, else the calendar's name: Gregorian first;
     /// for a labelled date its label's key.
-    var calendarRank: String { labelled.map { $0.key + " " + String(labelOrdinal) } ?? calendarDate?.calendar.rawValue ?? "" }
+    package var calendarRank: String { labelled.map { $0.key + " " + String(labelOrdinal) } ?? calendarDate?.calendar.rawValue ?? "" }
 }
 
 /// Which events come next: the same events that get reminders
@@ -117,7 +117,7 @@ public struct UpcomingEvents: Sendable {
             labels: settings.labelRules
         )
         self.nameDays = nameDays
-        nameDayLabel = Localizer(setting: settings.language, systemLocale: nil)(.plain(.nameDayLabel))
+        nameDayLabel = LabelRules.nameDayLabel(language: settings.language)
     }
 
     /// The rules that decide which dates are listed (the reminder days do not matter here).
@@ -267,5 +267,25 @@ package struct NearestSelector {
             return all[a].calendarRank < all[b].calendarRank
         }
         return order.map { all[$0] }
+    }
+}
+
+extension Occurrence {
+    /// The same event without its age (a share that refuses ages).
+    package var withoutAge: Occurrence {
+        Occurrence(
+            personID: personID,
+            name: name,
+            kind: kind,
+            date: date,
+            eventDate: eventDate,
+            calendarDate: calendarDate,
+            age: nil,
+            daysUntil: daysUntil,
+            memorial: memorial,
+            zone: zone,
+            labelled: labelled,
+            labelOrdinal: labelOrdinal
+        )
     }
 }

@@ -1,6 +1,6 @@
 /// Quoted-printable decoding for vCard 2.1 values (`ENCODING=QUOTED-PRINTABLE`,
 /// [RFC 2045 §6.7](https://www.rfc-editor.org/rfc/rfc2045#section-6.7)).
-enum QuotedPrintable {
+package enum QuotedPrintable {
     /// Decodes `=XX` hex escapes (either case) to bytes, in place.
     ///
     /// Soft line breaks (`=` at the end of a physical line) are removed by the

@@ -43,7 +43,7 @@ import Foundation
 /// moment, at the delivery time. The request carries the zone
 /// (``NotificationRequest/zone``) so the ledger judges it again in the zone
 /// in force when it comes due; a day-of reminder sent during their day says
-/// so (``NotificationContent/TheirDay``). The ranking uses the real instant,
+/// so (``ReminderSubject/TheirDay``). The ranking uses the real instant,
 /// so a 16:00 reminder comes after the 09:00 ones of the same day.
 ///
 /// ## Weekends moved to Friday
@@ -120,8 +120,8 @@ package struct ReminderPlanner {
     let settings: Settings
     let timeZone: TimeZone
     let now: Date
-    /// The language of the titles and bodies.
-    let localizer: Localizer
+    /// The words of each request kept: its title and body (BirthdayText's `NotificationContent`).
+    let words: (ReminderSubject) -> (title: String, body: String)
     let today: LocalDate
     private let todayNumber: Int
     /// The first day number whose delivery time is still ahead: today, or tomorrow once it has passed.
@@ -144,13 +144,13 @@ package struct ReminderPlanner {
         settings: Settings,
         timeZone: TimeZone,
         now: Date,
-        localizer: Localizer = .english,
-        capacity: Int = NotificationRequest.pendingLimit
+        capacity: Int = NotificationRequest.pendingLimit,
+        words: @escaping (ReminderSubject) -> (title: String, body: String)
     ) {
         self.settings = settings
         self.timeZone = timeZone
         self.now = now
-        self.localizer = localizer
+        self.words = words
         today = LocalDate.today(at: now, in: timeZone)
         todayNumber = today.dayNumber
         firstFireDay = FireTime.firstDay(at: now, time: settings.deliveryTime, in: timeZone).dayNumber
@@ -329,17 +329,18 @@ package struct ReminderPlanner {
             // A reminder moved off a weekend says how far the event is from the day it fires on.
             let timing = slot.movedLead.map { NotificationRequest.Timing(daysBefore: $0, round: slot.timing.round) } ?? slot.timing
             // A zoned day-of reminder sent during their day says where it has begun, and since when here.
-            let theirDay: NotificationContent.TheirDay? = slot.exact == nil ? nil : slot.zoned.flatMap { words(for: $0, zone: slot.zone) }
-            let content = NotificationContent.make(
-                name: slot.name,
-                kind: slot.kind,
-                timing: timing,
-                age: slot.age,
-                calendar: slot.calendar,
-                memorial: slot.memorial,
-                theirDay: theirDay,
-                labelled: slot.labelled,
-                in: localizer
+            let theirDay: ReminderSubject.TheirDay? = slot.exact == nil ? nil : slot.zoned.flatMap { self.theirDay(for: $0, zone: slot.zone) }
+            let content = words(
+                ReminderSubject(
+                    name: slot.name,
+                    kind: slot.kind,
+                    timing: timing,
+                    age: slot.age,
+                    calendar: slot.calendar,
+                    memorial: slot.memorial,
+                    theirDay: theirDay,
+                    labelled: slot.labelled
+                )
             )
             result.append(
                 NotificationRequest(
@@ -361,10 +362,10 @@ package struct ReminderPlanner {
     }
 
     /// The words' place and time for a zoned day-of reminder sent during their day.
-    private func words(for zoned: ZonedDayOf, zone: PersonZone?) -> NotificationContent.TheirDay? {
+    private func theirDay(for zoned: ZonedDayOf, zone: PersonZone?) -> ReminderSubject.TheirDay? {
         guard let zone, zoned.duringTheirDay else { return nil }
         let began = LocalDate.today(at: zoned.began, in: timeZone)
-        return NotificationContent.TheirDay(
+        return ReminderSubject.TheirDay(
             place: zone.displayName,
             since: FireTime.clock(of: zoned.began, in: timeZone),
             yesterday: began < zoned.localDay

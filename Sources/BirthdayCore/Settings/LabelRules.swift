@@ -36,13 +36,28 @@ public struct LabelRules: Hashable, Sendable {
         counts(labelled.nameDayList == nil ? labelled.key : Self.nameDayKey)
     }
 
+    /// The name-day label (the catalog's `nameday.label`) in every language
+    /// of ``Language/available``, in that order, English first: a label is
+    /// data here (the key a choice is kept under), so the rule needs no
+    /// catalog; a test in BirthdayText keeps them equal to the catalog's.
+    public static let nameDayLabels = [
+        "Name day", "Namenstag", "Onomástica", "Fête", "Onomastico", "名前の日", "Naamdag", "Imieniny", "Dia do nome", "命名日",
+    ]
+
+    /// The name-day label in `language` (a tag: the `language` setting),
+    /// English when it is `nil` or not one of ``Language/available``.
+    public static func nameDayLabel(language: String?) -> String {
+        guard let language, let matched = Language.match(language, available: Language.available),
+            let index = Language.available.firstIndex(of: matched)
+        else { return nameDayLabels[0] }
+        return nameDayLabels[index]
+    }
+
     /// The key a choice about name days is kept under: the English label's.
-    public static let nameDayKey = LabelledDate.key(Localizer(setting: "en", systemLocale: nil)(.plain(.nameDayLabel)))
+    public static let nameDayKey = LabelledDate.key(nameDayLabels[0])
 
     /// The keys of the name-day label in every language of the catalog.
-    static let nameDayKeys: Set<String> = Set(
-        StringCatalog.embedded.languages.map { LabelledDate.key(Localizer(setting: $0, systemLocale: nil)(.plain(.nameDayLabel))) }
-    )
+    static let nameDayKeys: Set<String> = Set(nameDayLabels.map(LabelledDate.key))
 
     /// Records the user's choice for `label`: `true` includes it, `false`
     /// excludes it, `nil` forgets the choice (the setting decides again).

@@ -99,12 +99,6 @@ public struct Settings: Hashable, Sendable {
         set { reminders = reminders.settingDayBefore(newValue) }
     }
 
-    /// The localizer for these settings: ``language``, else `systemLocale`
-    /// (``Language/fromEnvironment(_:)``), else English.
-    public func localizer(systemLocale: String?) -> Localizer {
-        Localizer(setting: language, systemLocale: systemLocale)
-    }
-
     /// The zone to do date math in: the setting, else `systemZone`.
     public func resolvedTimeZone(system systemZone: TimeZone) -> TimeZone {
         timeZone.flatMap(TimeZone.init(identifier:)) ?? systemZone
@@ -166,7 +160,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .trustedProxy: "off, or the IP address of the reverse proxy in front of the server, e.g. 127.0.0.1"
         case .syncInterval: "a duration of at least 10s such as 15m, 1h or 1d"
         case .language:
-            "system, or one of " + StringCatalog.embedded.languages.joined(separator: ", ") + " (a region such as de-AT or pt-BR is kept for dates)"
+            "system, or one of " + Language.available.joined(separator: ", ") + " (a region such as de-AT or pt-BR is kept for dates)"
         case .calendarRules: CalendarRules.allCases.map(\.rawValue).joined(separator: " | ")
         case .digest: DigestFrequency.allCases.map(\.rawValue).joined(separator: " | ")
         case .digestDay: "a day of the week: " + Weekday.allCases.map(\.rawValue).joined(separator: " | ")
@@ -307,7 +301,7 @@ extension Settings {
             if value.lowercased() == "system" {
                 language = nil
             } else {
-                guard let tag = Language.tag(fromPOSIX: value), Language.match(tag, available: StringCatalog.embedded.languages) != nil else {
+                guard let tag = Language.tag(fromPOSIX: value), Language.match(tag, available: Language.available) != nil else {
                     throw invalid
                 }
                 language = tag

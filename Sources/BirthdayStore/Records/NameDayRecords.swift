@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayText
 import GRDB
 
 /// A row of the `nameDayList` table (migration `v30-name-day-tables`): a

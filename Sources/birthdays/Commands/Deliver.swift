@@ -3,6 +3,7 @@ import BirthdayCore
 import BirthdayDaemon
 import BirthdayStore
 import BirthdaySystem
+import BirthdayText
 import BirthdayUseCases
 import Foundation
 

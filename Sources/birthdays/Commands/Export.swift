@@ -2,6 +2,7 @@ import ArgumentParser
 import BirthdayCalendar
 import BirthdayCore
 import BirthdayStore
+import BirthdayText
 import Foundation
 
 extension BirthdaysCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BirthdayCore
 import BirthdayStore
+import BirthdayText
 import Foundation
 
 extension BirthdaysCommand {

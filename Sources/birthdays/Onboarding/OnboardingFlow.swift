@@ -3,6 +3,7 @@ import BirthdayCalendar
 import BirthdayCore
 import BirthdayStore
 import BirthdaySystem
+import BirthdayText
 import Foundation
 
 /// Runs ``OnboardingMachine`` on a terminal: shows what its actions say (in

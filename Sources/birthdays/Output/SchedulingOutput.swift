@@ -1,5 +1,6 @@
 import BirthdayCore
 import BirthdayStore
+import BirthdayText
 import Foundation
 
 /// One entry of `birthdays pending --json`.

@@ -1,5 +1,6 @@
 import BirthdayCore
 import BirthdayStore
+import BirthdayText
 import Foundation
 
 /// `birthdays sources …` output: the `--json` shapes the README documents,

@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayText
 import Foundation
 
 /// `upcoming --json`'s entries (and the feed server's JSON twin): ``UpcomingJSON``.

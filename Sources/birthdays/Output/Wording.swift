@@ -1,4 +1,5 @@
 import BirthdayCore
+import BirthdayText
 import Foundation
 
 /// How dates and distances read in tables and messages. Words a user reads

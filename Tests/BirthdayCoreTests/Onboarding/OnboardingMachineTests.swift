@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 @Suite struct OnboardingMachineTests {
     typealias Machine = OnboardingMachine

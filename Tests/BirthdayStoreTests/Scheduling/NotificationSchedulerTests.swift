@@ -5,6 +5,7 @@ import Testing
 
 @testable import BirthdayCore
 @testable import BirthdayStore
+@testable import BirthdayText
 
 @Suite struct NotificationSchedulerTests {
     /// One scheduling case: a single person's birthday, the clock, the zone

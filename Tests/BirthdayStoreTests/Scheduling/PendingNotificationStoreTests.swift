@@ -4,6 +4,7 @@ import Testing
 
 @testable import BirthdayCore
 @testable import BirthdayStore
+@testable import BirthdayText
 
 @Suite struct PendingNotificationStoreTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The languages docs/languages.md promises. A language added to the catalog must be
 /// added here (and to docs/languages.md), and the other way round.
@@ -10,7 +11,7 @@ let supportedLanguages = ["en", "de", "fr", "es", "pt", "it", "nl", "pl", "ja", 
 
 /// The catalog as a String Catalog (JSON) file, for what the compiled catalog does not keep (comments, states).
 private func catalogJSON() throws -> [String: Any] {
-    let url = Repository.root.appendingPathComponent("Sources/BirthdayCore/Localization/Localizable.xcstrings")
+    let url = Repository.root.appendingPathComponent("Sources/BirthdayText/Localization/Localizable.xcstrings")
     let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: url))
     return try #require(object as? [String: Any])
 }

@@ -1,3 +1,5 @@
+import BirthdayCore
+
 extension CalendarDate {
     /// The date in words in the localizer's language, for people rather
     /// than programs (``written`` is for those): "15th day of the 8th month",
@@ -13,5 +15,23 @@ extension CalendarDate {
     public func words(in localizer: Localizer) -> String {
         let shownYear = calendar.eraOfEralessYear == nil ? nil : year
         return localizer(.calendarDay(day: day, month: month, leapMonth: isLeapMonth, year: shownYear))
+    }
+}
+
+extension CalendarSystem {
+    /// Which words name it in reminders and lists (``Message/Key/calendarLunar`` …).
+    public var nameKey: Message.Key {
+        switch self {
+        case .chinese, .dangi: .calendarLunar
+        case .hebrew: .calendarHebrew
+        case .islamic, .islamicCivil, .islamicTabular, .islamicUmmAlQura: .calendarIslamic
+        case .persian: .calendarPersian
+        case .indian: .calendarIndian
+        case .coptic: .calendarCoptic
+        case .ethiopic: .calendarEthiopian
+        case .buddhist: .calendarBuddhist
+        case .japanese: .calendarJapanese
+        case .republicOfChina: .calendarMinguo
+        }
     }
 }

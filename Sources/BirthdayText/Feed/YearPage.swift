@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 /// The page for the year that the feed's address without an extension
@@ -9,7 +10,7 @@ import Foundation
 ///   catalog's texts, plural forms and ordinals, ICU's month and weekday
 ///   names); no script, nothing fetched from elsewhere: the stylesheet is
 ///   the server's own (``stylesheet``), the QR code an inline SVG.
-/// - Every name goes through ``HTMLText/name(_:)``: one line, no control
+/// - The page is ``HTML`` throughout; every name goes through ``HTML/name(_:)``: one line, no control
 ///   characters, escaped.
 /// - The months are twelve (``firstDay(today:)``): those of `today`'s
 ///   year, January to December, until October; from November on the coming
@@ -51,12 +52,12 @@ public struct YearPage: Sendable {
         /// The feed as `webcal://` (absolute), when the host is known.
         public var webcal: String?
         /// The QR code of ``webcal`` as an `<svg>` element (``QRSVG``), when one could be drawn.
-        public var qrSVG: String?
+        public var qrSVG: HTML?
         /// The code's caption, when not the usual one: that a phone cannot
         /// reach an address of this machine only (`page.qr.loopback`).
         public var qrCaption: String?
 
-        public init(ics: String, json: String?, webcal: String?, qrSVG: String?, qrCaption: String? = nil) {
+        public init(ics: String, json: String?, webcal: String?, qrSVG: HTML?, qrCaption: String? = nil) {
             self.ics = ics
             self.json = json
             self.webcal = webcal
@@ -153,11 +154,14 @@ public struct YearPage: Sendable {
         first.days(to: LocalDate(year: first.year + 1, month: first.month, day: 1) ?? first.adding(days: 365))
     }
 
+    /// The page's markup, in `localizer`'s language (``document(_:)``).
+    public func html(_ localizer: Localizer) -> String { document(localizer).markup }
+
     /// The page, in `localizer`'s language.
-    public func html(_ localizer: Localizer) -> String {
+    public func document(_ localizer: Localizer) -> HTML {
         var words = OccurrenceWords(localizer)
         let shortDate = localizer.shortDates()
-        var out = HTMLText.pageStart(
+        var out = HTML.pageStart(
             title: localizer(.pageTitle),
             language: localizer.language,
             stylesheet: stylesheet,
@@ -165,19 +169,19 @@ public struct YearPage: Sendable {
         )
 
         // The next birthdays.
-        out += "<section class=\"next\" aria-labelledby=\"next\">\n<h2 id=\"next\">\(HTMLText.escaped(localizer(.pageNext)))</h2>\n"
+        out += "<section class=\"next\" aria-labelledby=\"next\">\n<h2 id=\"next\">\(localizer(.pageNext))</h2>\n"
         if next.isEmpty {
-            out += "<p>\(HTMLText.escaped(localizer(Message(.upcomingNone, .number(365)))))</p>\n"
+            out += "<p>\(localizer(Message(.upcomingNone, .number(365))))</p>\n"
         } else {
             out += "<ol>\n"
             for event in next {
                 let classes = [event.daysUntil == 0 ? "today" : nil, showAges && event.isRound ? "round" : nil].compactMap { $0 }
                 out += classes.isEmpty ? "<li>" : "<li class=\"\(classes.joined(separator: " "))\">"
-                out += "<span class=\"when\">\(HTMLText.escaped(localizer(.days(event.daysUntil))))</span> "
-                out += "<time datetime=\"\(event.date)\">\(HTMLText.escaped(shortDate(event.date)))</time> "
-                out += "<span class=\"name\">\(HTMLText.name(event.name.isEmpty ? localizer(.someone) : event.name))</span> "
-                out += "<span class=\"what\">\(HTMLText.escaped(words.what(showAges ? event : event.withoutAge)))</span>"
-                if showAges && event.isRound { out += " <span class=\"mark\">\(HTMLText.escaped(localizer(.pageRound)))</span>" }
+                out += "<span class=\"when\">\(localizer(.days(event.daysUntil)))</span> "
+                out += "<time datetime=\"\(event.date)\">\(shortDate(event.date))</time> "
+                out += "<span class=\"name\">\(HTML.name(event.name.isEmpty ? localizer(.someone) : event.name))</span> "
+                out += "<span class=\"what\">\(words.what(showAges ? event : event.withoutAge))</span>"
+                if showAges && event.isRound { out += " <span class=\"mark\">\(localizer(.pageRound))</span>" }
                 if let person = people[event.personID] {
                     out += personLine(event, person, localizer: localizer, words: &words)
                 }
@@ -198,7 +202,7 @@ public struct YearPage: Sendable {
             heading = monthAndYear(first) + " – " + monthAndYear(end.adding(days: -1))
         }
         out += "<section class=\"year\" aria-labelledby=\"year\">\n"
-        out += "<h2 id=\"year\">\(HTMLText.escaped(heading))</h2>\n<div class=\"months\">\n"
+        out += "<h2 id=\"year\">\(heading)</h2>\n<div class=\"months\">\n"
         var byDay: [LocalDate: [Occurrence]] = [:]
         for event in year where first <= event.date && event.date < end { byDay[event.date, default: []].append(event) }
         let marks = Self.marks(year.filter { first <= $0.date && $0.date < end }, localizer: localizer)
@@ -221,25 +225,27 @@ public struct YearPage: Sendable {
         out += "</div>\n"
         if !marks.legend.isEmpty {
             // On paper only, where the days' names carry no words: what each symbol means.
-            let entries = marks.legend.map { "<li><span class=\"sym\">\($0.symbol)</span> \(HTMLText.escaped($0.words))</li>" }
+            let entries = marks.legend.map { (legend: (symbol: String, words: String)) -> HTML in
+                "<li><span class=\"sym\">\(legend.symbol)</span> \(legend.words)</li>"
+            }
             out += "<ul class=\"legend\" aria-hidden=\"true\">\(entries.joined())</ul>\n"
         }
         out += "</section>\n"
 
         // Subscribing.
         out += "<section class=\"subscribe\" aria-labelledby=\"subscribe\">\n"
-        out += "<h2 id=\"subscribe\">\(HTMLText.escaped(localizer(.pageSubscribe)))</h2>\n<ul>\n"
+        out += "<h2 id=\"subscribe\">\(localizer(.pageSubscribe))</h2>\n<ul>\n"
         if let webcal = links.webcal {
-            out += "<li><a href=\"\(HTMLText.escaped(webcal))\">\(HTMLText.escaped(localizer(.pageSubscribeWebcal)))</a></li>\n"
+            out += "<li><a href=\"\(webcal)\">\(localizer(.pageSubscribeWebcal))</a></li>\n"
         }
-        out += "<li><a href=\"\(HTMLText.escaped(links.ics))\">\(HTMLText.escaped(localizer(.pageSubscribeFile)))</a></li>\n"
+        out += "<li><a href=\"\(links.ics)\">\(localizer(.pageSubscribeFile))</a></li>\n"
         if let json = links.json {
-            out += "<li><a href=\"\(HTMLText.escaped(json))\">\(HTMLText.escaped(localizer(.pageSubscribeJSON)))</a></li>\n"
+            out += "<li><a href=\"\(json)\">\(localizer(.pageSubscribeJSON))</a></li>\n"
         }
-        out += "<li><a href=\"?print=month\">\(HTMLText.escaped(localizer(.pagePrintMonths)))</a></li>\n"
+        out += "<li><a href=\"?print=month\">\(localizer(.pagePrintMonths))</a></li>\n"
         out += "</ul>\n"
         if let svg = links.qrSVG {
-            out += "<figure>\(svg)<figcaption>\(HTMLText.escaped(links.qrCaption ?? localizer(.pageQR)))</figcaption></figure>\n"
+            out += "<figure>\(svg)<figcaption>\(links.qrCaption ?? localizer(.pageQR))</figcaption></figure>\n"
         }
         out += "</section>\n</main>\n</body>\n</html>\n"
         return out
@@ -249,32 +255,32 @@ public struct YearPage: Sendable {
     /// (day and month, in the order of the year; the event the line is under is
     /// not repeated), their zone, their groups and, with ``contactLinks``, the
     /// ways to reach them. A person with none of these has no line.
-    private func personLine(_ event: Occurrence, _ person: Person, localizer: Localizer, words: inout OccurrenceWords) -> String {
-        var parts: [String] = []
+    private func personLine(_ event: Occurrence, _ person: Person, localizer: Localizer, words: inout OccurrenceWords) -> HTML {
+        var parts: [HTML] = []
         let dates = person.dates.filter { $0.date != event.date || $0.kind != event.kind || $0.calendarRank != event.calendarRank }
         if !dates.isEmpty {
             let dayAndMonth = Self.dayAndMonth(localizer)
-            let shown = dates.map { date in
-                let what = HTMLText.escaped(words.what(date.withoutAge))
-                return "<span>\(what) <time datetime=\"\(date.date)\">\(HTMLText.escaped(dayAndMonth(date.date)))</time></span>"
+            let shown = dates.map { date -> HTML in
+                let what = words.what(date.withoutAge)
+                return "<span>\(what) <time datetime=\"\(date.date)\">\(dayAndMonth(date.date))</time></span>"
             }
             parts.append("<span class=\"dates\">\(shown.joined(separator: "; "))</span>")
         }
         if let zone = person.zone {
-            parts.append("<span class=\"zone\">\(HTMLText.escaped(zone.displayName))</span>")
+            parts.append("<span class=\"zone\">\(zone.displayName)</span>")
         }
         if !person.groups.isEmpty {
             let groups = person.groups.map { SafeText.line($0) }
-            parts.append("<span class=\"groups\">\(HTMLText.escaped(localizer(Message.showGroups(groups))))</span>")
+            parts.append("<span class=\"groups\">\(localizer(Message.showGroups(groups)))</span>")
         }
         if contactLinks {
             let links = Self.reachLinks(person.points, name: event.name, event: event.kind, localizer: localizer)
             if !links.isEmpty {
-                let anchors = links.map { "<a href=\"\(HTMLText.escaped($0.uri))\">\(HTMLText.name($0.label))</a>" }
+                let anchors = links.map { (link: ContactLink) -> HTML in "<a href=\"\(link.uri)\">\(HTML.name(link.label))</a>" }
                 parts.append("<span class=\"reach\">\(anchors.joined(separator: " "))</span>")
             }
         }
-        return parts.isEmpty ? "" : "<span class=\"line\">\(parts.joined(separator: " "))</span>"
+        return parts.isEmpty ? .empty : "<span class=\"line\">\(parts.joined(separator: " "))</span>"
     }
 
     /// The links of a person's line: ``ContactLink/links(for:name:event:in:)``
@@ -366,16 +372,16 @@ public struct YearPage: Sendable {
         firstWeekday: Int,
         localizer: Localizer,
         words: inout OccurrenceWords
-    ) -> String {
+    ) -> HTML {
         let month = first.month
-        let name = HTMLText.escaped(withYear ? Self.monthAndYear(localizer)(first) : localizer.monthName(first))
-        var out = "<section class=\"month\" aria-labelledby=\"m\(month)\">\n<h3 id=\"m\(month)\">\(name)</h3>\n<table>\n<thead><tr>"
+        let name = withYear ? Self.monthAndYear(localizer)(first) : localizer.monthName(first)
+        var out: HTML = "<section class=\"month\" aria-labelledby=\"m\(month)\">\n<h3 id=\"m\(month)\">\(name)</h3>\n<table>\n<thead><tr>"
         for weekday in weekdays {
-            out += "<th scope=\"col\" abbr=\"\(HTMLText.escaped(weekday.full))\">\(HTMLText.escaped(weekday.short))</th>"
+            out += "<th scope=\"col\" abbr=\"\(weekday.full)\">\(weekday.short)</th>"
         }
         out += "</tr></thead>\n<tbody>\n<tr>"
         let lead = Self.column(of: first, firstWeekday: firstWeekday)
-        out += String(repeating: "<td></td>", count: lead)
+        out += HTML.repeating("<td></td>", count: lead)
         var column = lead
         for day in 1...LocalDate.daysIn(month: month, year: first.year) {
             if column == 7 {
@@ -389,17 +395,19 @@ public struct YearPage: Sendable {
             if isToday { classes.append("today") }
             if !events.isEmpty { classes.append("has") }
             if events.contains(where: { showAges && $0.isRound }) { classes.append("round") }
-            out += classes.isEmpty ? "<td>" : "<td class=\"\(classes.joined(separator: " "))\"\(events.isEmpty ? "" : " tabindex=\"0\"")>"
+            out += classes.isEmpty ? "<td>" : "<td class=\"\(classes.joined(separator: " "))\"\(events.isEmpty ? .empty : " tabindex=\"0\"" as HTML)>"
             out += isToday ? "<span class=\"day\" aria-current=\"date\">\(day)</span>" : "<span class=\"day\">\(day)</span>"
             if !events.isEmpty {
                 out += "<span class=\"who\">"
                 // Printed, a day's cell holds four lines: beyond that, three names and "+N".
                 let crowded = events.count > Self.printedNames
                 for (index, event) in events.enumerated() {
-                    let name = HTMLText.name(event.name.isEmpty ? localizer(.someone) : event.name)
-                    let symbol = marks.symbols[Marks.key(event)].map { "<span class=\"sym\" aria-hidden=\"true\">\($0) </span>" } ?? ""
+                    let name = HTML.name(event.name.isEmpty ? localizer(.someone) : event.name)
+                    let symbol =
+                        marks.symbols[Marks.key(event)].map { (sym: String) -> HTML in "<span class=\"sym\" aria-hidden=\"true\">\(sym) </span>" }
+                        ?? .empty
                     out += crowded && index >= Self.printedNames - 1 ? "<span class=\"extra\">" : "<span>"
-                    out += "\(symbol)\(name) <small>\(HTMLText.escaped(words.what(showAges ? event : event.withoutAge)))</small></span>"
+                    out += "\(symbol)\(name) <small>\(words.what(showAges ? event : event.withoutAge))</small></span>"
                 }
                 if crowded { out += "<span class=\"more\" aria-hidden=\"true\">+\(events.count - Self.printedNames + 1)</span>" }
                 out += "</span>"
@@ -407,7 +415,7 @@ public struct YearPage: Sendable {
             out += "</td>"
             column += 1
         }
-        out += String(repeating: "<td></td>", count: 7 - column)
+        out += HTML.repeating("<td></td>", count: 7 - column)
         out += "</tr>\n</tbody>\n</table>\n</section>\n"
         return out
     }
@@ -541,24 +549,4 @@ public struct YearPage: Sendable {
         @page { size: A4 landscape; margin: 7mm; }
 
         """
-}
-
-extension Occurrence {
-    /// The same event without its age (a share that refuses ages).
-    var withoutAge: Occurrence {
-        Occurrence(
-            personID: personID,
-            name: name,
-            kind: kind,
-            date: date,
-            eventDate: eventDate,
-            calendarDate: calendarDate,
-            age: nil,
-            daysUntil: daysUntil,
-            memorial: memorial,
-            zone: zone,
-            labelled: labelled,
-            labelOrdinal: labelOrdinal
-        )
-    }
 }

@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 /// A format string as String Catalogs write them, parsed once: text and

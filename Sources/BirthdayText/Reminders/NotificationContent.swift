@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 /// The words of a reminder, in the user's language (``Localizer``).
@@ -53,23 +54,8 @@ import Foundation
 /// so a name can add no header to the user's ntfy or e-mail command and no
 /// line to a terminal, and a name longer than ``maxNameCharacters`` is cut.
 public enum NotificationContent {
-    /// Where someone's day has begun, for the words of a day-of reminder
-    /// sent while it is their day in their zone and not yet in yours.
-    public struct TheirDay: Hashable, Sendable {
-        /// Their place: the city of their zone ("Tokyo"), or `UTC+09:00`.
-        public var place: String
-        /// When their day began on the user's clock, `HH:MM`.
-        public var since: String
-        /// Whether that was on the day before the reminder's, on the user's
-        /// clock: "since 23:00 yesterday here".
-        public var yesterday: Bool
-
-        public init(place: String, since: String, yesterday: Bool = false) {
-            self.place = place
-            self.since = since
-            self.yesterday = yesterday
-        }
-    }
+    /// Where someone's day has begun (core's ``ReminderSubject/TheirDay``).
+    public typealias TheirDay = ReminderSubject.TheirDay
 
     /// The longest name a title or body carries; longer ones end in `…`.
     public static let maxNameCharacters = 200

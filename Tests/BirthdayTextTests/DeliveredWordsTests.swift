@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The words a ledger row goes out with (``NotificationContent/delivered(_:late:reach:timeZone:settings:in:publicIDs:)``):
 /// the late note, the ways to reach the person and their note, by kind.

@@ -1,3 +1,5 @@
+import BirthdayCore
+
 /// A value to put into a message.
 public enum MessageArgument: Sendable, Hashable {
     /// Text as it is (`%@`).

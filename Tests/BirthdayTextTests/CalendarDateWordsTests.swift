@@ -1,6 +1,7 @@
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// ``CalendarDate/words(in:)``: what `show` writes for a date in another
 /// calendar, in every language, instead of `chinese 0078-0008-08-15`.

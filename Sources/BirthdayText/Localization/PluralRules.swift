@@ -1,3 +1,4 @@
+import BirthdayCore
 import CICUPlural
 import Foundation
 

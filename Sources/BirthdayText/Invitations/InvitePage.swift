@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 /// The pages an invitation's address serves (`/invite/<token>`): the form,
@@ -9,7 +10,7 @@ import Foundation
 ///   JavaScript; the stylesheet is the page's (``YearPage/stylesheet``).
 /// - It says who will see the answer: the owner's note, else
 ///   ``Message/Key/inviteWhoDefault``.
-/// - Everything typed that is shown again goes through ``HTMLText``; the
+/// - The page is ``HTML``: everything typed that is shown again is escaped; the
 ///   link's name is never shown (it is the owner's word for the people asked).
 public struct InvitePage: Sendable {
     public enum Kind: Sendable, Hashable {
@@ -39,9 +40,12 @@ public struct InvitePage: Sendable {
         self.stylesheet = stylesheet
     }
 
+    /// The page's markup in `localizer`'s language (``document(_:)``).
+    public func html(_ localizer: Localizer) -> String { document(localizer).markup }
+
     /// The page in `localizer`'s language.
-    public func html(_ localizer: Localizer) -> String {
-        var out = HTMLText.pageStart(
+    public func document(_ localizer: Localizer) -> HTML {
+        var out = HTML.pageStart(
             title: localizer(.inviteTitle),
             language: localizer.language,
             stylesheet: stylesheet,
@@ -50,9 +54,9 @@ public struct InvitePage: Sendable {
         )
         switch kind {
         case .thanks:
-            out += "<p class=\"done\">\(HTMLText.escaped(localizer(.inviteThanks)))</p>\n"
+            out += "<p class=\"done\">\(localizer(.inviteThanks))</p>\n"
         case .gone:
-            out += "<p class=\"done\">\(HTMLText.escaped(localizer(.inviteGone)))</p>\n"
+            out += "<p class=\"done\">\(localizer(.inviteGone))</p>\n"
         case .form(let entry, let problem):
             out += form(entry: entry, problem: problem, localizer: localizer)
         }
@@ -60,10 +64,10 @@ public struct InvitePage: Sendable {
         return out
     }
 
-    private func form(entry: InviteForm.Entry, problem: InviteForm.Problem?, localizer: Localizer) -> String {
+    private func form(entry: InviteForm.Entry, problem: InviteForm.Problem?, localizer: Localizer) -> HTML {
         let who = note.map { SafeText.line($0, maxCharacters: Invitation.maxNoteCharacters) } ?? localizer(.inviteWhoDefault)
-        var out = "<p>\(HTMLText.escaped(localizer(.inviteIntro)))</p>\n"
-        out += "<p class=\"who\">\(HTMLText.escaped(who))</p>\n"
+        var out: HTML = "<p>\(localizer(.inviteIntro))</p>\n"
+        out += "<p class=\"who\">\(who)</p>\n"
         if let problem {
             let key: Message.Key =
                 switch problem {
@@ -74,35 +78,35 @@ public struct InvitePage: Sendable {
                 case .future: .inviteProblemFuture
                 case .busy: .inviteProblemBusy
                 }
-            out += "<p class=\"problem\" id=\"problem\" role=\"alert\">\(HTMLText.escaped(localizer(key)))</p>\n"
+            out += "<p class=\"problem\" id=\"problem\" role=\"alert\">\(localizer(key))</p>\n"
         }
-        let described = problem == nil ? "" : " aria-describedby=\"problem\""
+        let described: HTML = problem == nil ? "" : " aria-describedby=\"problem\""
         out += "<form method=\"post\" action=\"\" accept-charset=\"utf-8\">\n"
-        out += "<input type=\"hidden\" name=\"nonce\" value=\"\(HTMLText.escaped(nonce))\">\n"
-        out += "<p><label for=\"name\">\(HTMLText.escaped(localizer(.inviteName)))</label>\n"
+        out += "<input type=\"hidden\" name=\"nonce\" value=\"\(nonce)\">\n"
+        out += "<p><label for=\"name\">\(localizer(.inviteName))</label>\n"
         out += "<input id=\"name\" name=\"name\" type=\"text\" required maxlength=\"\(InviteForm.maxNameCharacters)\" autocomplete=\"name\""
-        out += " value=\"\(HTMLText.escaped(SafeText.line(entry.name, maxCharacters: 200)))\"\(problem == .name ? described : "")></p>\n"
-        out += "<fieldset\(problem == .date || problem == .year || problem == .future ? described : "")>\n"
-        out += "<legend>\(HTMLText.escaped(localizer(.inviteBirthday)))</legend>\n"
-        out += "<p><label for=\"day\">\(HTMLText.escaped(localizer(.inviteDay)))</label>\n"
+        out += " value=\"\(SafeText.line(entry.name, maxCharacters: 200))\"\(problem == .name ? described : .empty)></p>\n"
+        out += "<fieldset\(problem == .date || problem == .year || problem == .future ? described : .empty)>\n"
+        out += "<legend>\(localizer(.inviteBirthday))</legend>\n"
+        out += "<p><label for=\"day\">\(localizer(.inviteDay))</label>\n"
         out += "<input id=\"day\" name=\"day\" type=\"number\" inputmode=\"numeric\" min=\"1\" max=\"31\" required autocomplete=\"bday-day\""
-        out += " value=\"\(HTMLText.escaped(SafeText.line(entry.day, maxCharacters: 8)))\"></p>\n"
-        out += "<p><label for=\"month\">\(HTMLText.escaped(localizer(.inviteMonth)))</label>\n"
+        out += " value=\"\(SafeText.line(entry.day, maxCharacters: 8))\"></p>\n"
+        out += "<p><label for=\"month\">\(localizer(.inviteMonth))</label>\n"
         out += "<select id=\"month\" name=\"month\" required autocomplete=\"bday-month\">\n"
         out += "<option value=\"\"></option>\n"
         let typedMonth = Int(entry.month.trimmingWhitespace())
         for month in 1...12 {
             guard let first = LocalDate(year: 2000, month: month, day: 1) else { continue }
-            let selected = typedMonth == month ? " selected" : ""
-            out += "<option value=\"\(month)\"\(selected)>\(HTMLText.escaped(localizer.monthName(first)))</option>\n"
+            let selected: HTML = typedMonth == month ? " selected" : ""
+            out += "<option value=\"\(month)\"\(selected)>\(localizer.monthName(first))</option>\n"
         }
         out += "</select></p>\n"
-        out += "<p><label for=\"year\">\(HTMLText.escaped(localizer(.inviteYear)))</label>\n"
+        out += "<p><label for=\"year\">\(localizer(.inviteYear))</label>\n"
         out +=
             "<input id=\"year\" name=\"year\" type=\"number\" inputmode=\"numeric\" min=\"\(InviteForm.firstYear)\" max=\"\(lastYear)\" autocomplete=\"bday-year\""
-        out += " value=\"\(HTMLText.escaped(SafeText.line(entry.year, maxCharacters: 8)))\"></p>\n"
+        out += " value=\"\(SafeText.line(entry.year, maxCharacters: 8))\"></p>\n"
         out += "</fieldset>\n"
-        out += "<p><button type=\"submit\">\(HTMLText.escaped(localizer(.inviteSend)))</button></p>\n"
+        out += "<p><button type=\"submit\">\(localizer(.inviteSend))</button></p>\n"
         out += "</form>\n"
         return out
     }

@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 /// The texts of every language, from `Localizable.xcstrings` (Apple's String

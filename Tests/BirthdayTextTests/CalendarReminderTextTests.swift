@@ -1,6 +1,7 @@
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// Reminders about dates in other calendars say which calendar, in every
 /// language of the catalog, and keep the name, the age and the plural forms

@@ -1,3 +1,5 @@
+import BirthdayCore
+
 /// What an upcoming event is, in words: "birthday, turns 36", "anniversary,
 /// 10 years", "in memory, would have turned 80", "lunar birthday, turns 41"
 /// (the texts of `upcoming` and of the digest).

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The e-mail a reminder becomes: addresses, headers, RFC 2047 and
 /// quoted-printable, and Python's e-mail parser reading it back.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BirthdayCore
+@testable import BirthdayText
 
 /// The page for the year as a value (issue 35): SHA-256 of share tokens,
 /// escaping, the QR code's SVG, the months and what a share shows.
@@ -24,13 +25,13 @@ import Testing
     // MARK: Escaping
 
     @Test func htmlTextEscapesEverythingThatEndsATextOrAnAttribute() {
-        #expect(HTMLText.escaped("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
-        #expect(HTMLText.name("Ada\u{0}\nLovelace\u{1B}[31m") == "Ada Lovelace [31m", "one line, no control character")
-        #expect(HTMLText.name(String(repeating: "x", count: 500)).count <= 201)
+        #expect(HTML(escaping: "<a href=\"x\">'&'</a>").markup == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(HTML.name("Ada\u{0}\nLovelace\u{1B}[31m").markup == "Ada Lovelace [31m", "one line, no control character")
+        #expect(HTML.name(String(repeating: "x", count: 500)).markup.count <= 201)
     }
 
     @Test func theQRCodeIsOnePathOfRunsWithoutStyle() {
-        let svg = QRSVG.svg(size: 3, label: "code") { x, y in y == 1 && x < 2 }
+        let svg = QRSVG.svg(size: 3, label: "code") { x, y in y == 1 && x < 2 }.markup
         #expect(svg.contains("viewBox=\"0 0 11 11\""))
         #expect(svg.contains("d=\"M4 5h2v1h-2z\""))
         #expect(!svg.contains("style"))

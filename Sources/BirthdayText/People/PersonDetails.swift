@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 /// What `birthdays show` prints and what a click on a desktop notification

@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 /// One e-mail address, with an optional display name: `ada@example.org`
