@@ -17,26 +17,42 @@ public struct LinkName: Hashable, Sendable {
     public let initials: [Character]
 
     public init(_ text: String) {
-        var words: Set<String> = []
-        var initials: Set<Character> = []
-        var word = ""
-        func end() {
-            guard !word.isEmpty else { return }
-            if word.count == 1, let letter = word.first, letter.isCased {
-                initials.insert(letter)
-            } else {
-                words.insert(word)
-            }
-            word = ""
-        }
-        for character in LinkName.fold(text) {
-            if character.isLetter || character.isNumber {
-                word.append(character)
-            } else if !LinkName.apostrophes.contains(character) {
-                end()
+        // Names have a few words: arrays, not sets (hashing cost more than the search).
+        var words: [String] = []
+        var initials: [Character] = []
+        func add(_ word: String) {
+            if word.utf8.count <= 4, word.count == 1, let letter = word.first, letter.isCased {
+                if !initials.contains(letter) { initials.append(letter) }
+            } else if !words.contains(word) {
+                words.append(word)
             }
         }
-        end()
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // Plain ASCII, byte by byte: letters and digits make words (lower-cased), an apostrophe joins, the rest splits.
+            var word: [UInt8] = []
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): word.append(byte)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte | 0x20)
+                case UInt8(ascii: "'"), UInt8(ascii: "`"): continue
+                default:
+                    if !word.isEmpty { add(String(decoding: word, as: UTF8.self)) }
+                    word.removeAll(keepingCapacity: true)
+                }
+            }
+            if !word.isEmpty { add(String(decoding: word, as: UTF8.self)) }
+        } else {
+            var word = ""
+            for character in LinkName.fold(text) {
+                if character.isLetter || character.isNumber {
+                    word.append(character)
+                } else if !LinkName.apostrophes.contains(character) {
+                    if !word.isEmpty { add(word) }
+                    word = ""
+                }
+            }
+            if !word.isEmpty { add(word) }
+        }
         self.words = words.sorted()
         self.initials = initials.sorted()
     }
@@ -88,8 +104,6 @@ public struct LinkName: Hashable, Sendable {
 
     /// `text` folded as names are compared (see the type's summary).
     static func fold(_ text: String) -> String {
-        // Most names are plain ASCII: lower-cased, they are folded.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         guard folded.unicodeScalars.contains(where: { unaccented[$0] != nil }) else { return folded }
         var written = ""
@@ -163,9 +177,8 @@ public enum LinkKeys {
     /// An e-mail address as compared: without a `mailto:`, trimmed, lower-cased;
     /// `nil` when it is no address (no `@` with text on both sides).
     public static func email(_ raw: String) -> String? {
-        var text = raw.trimmingWhitespace()
-        if text.lowercased().hasPrefix("mailto:") { text = String(text.dropFirst(7)) }
-        let lowered = text.lowercased()
+        var lowered = raw.trimmingWhitespace().lowercased()
+        if lowered.hasPrefix("mailto:") { lowered = String(lowered.dropFirst(7)) }
         guard let at = lowered.firstIndex(of: "@"), at > lowered.startIndex, lowered.index(after: at) < lowered.endIndex else { return nil }
         return lowered
     }

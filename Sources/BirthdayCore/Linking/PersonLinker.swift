@@ -140,14 +140,20 @@ public struct PersonLinker: Sendable {
         compatible: (Int, Int) -> Bool
     ) -> [LinkSuggestion] {
         // Two whole words of a name and the day: cards that share one are compared.
-        var byNameAndDay: [String: [Int]] = [:]
+        // The key is a hash of the two words and the day: a collision only puts more cards side by side, and each pair is checked.
+        var byNameAndDay: [UInt64: [Int]] = [:]
         for index in cards.indices {
             guard let birthday = cards[index].birthday else { continue }
-            let day = "\u{1}" + String(birthday.month) + "-" + String(birthday.day)
-            var keys: Set<String> = []
+            var keys: [UInt64] = []
             for name in prepared[index].names where name.words.count >= 2 {
-                let words = name.words.prefix(8)
-                for x in words.indices { for y in words.indices[(x + 1)...] { keys.insert(words[x] + "\u{1}" + words[y] + day) } }
+                let hashes = name.words.prefix(8).map { StableHash.value($0) }
+                for x in hashes.indices {
+                    for y in hashes.indices[(x + 1)...] {
+                        // The words are sorted, so the pair is always hashed in the same order.
+                        let key = (hashes[x] &* 31 &+ hashes[y]) &* 1_000_003 &+ UInt64(birthday.month * 32 + birthday.day)
+                        if !keys.contains(key) { keys.append(key) }
+                    }
+                }
             }
             for key in keys { byNameAndDay[key, default: []].append(index) }
         }
@@ -332,7 +338,8 @@ private struct Prepared {
         names = Self.variants(of: LinkName(card.name), nicknames: card.nickname.isEmpty ? [] : [LinkName(card.nickname)])
 
         uid = card.uid.flatMap(PersonID.fromUID)?.lowercased()
-        emails = Array(Set(card.emails.compactMap(LinkKeys.email))).sorted()
+        emails = []
+        for email in card.emails { if let key = LinkKeys.email(email), !emails.contains(key) { emails.append(key) } }
         phones = card.phones.compactMap(LinkKeys.phone)
     }
 
