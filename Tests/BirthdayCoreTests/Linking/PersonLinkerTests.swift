@@ -80,6 +80,8 @@ import Testing
         ("Ελένη Παπαδόπουλος", "ελενη παπαδοπουλος"),
         ("Tim Berners-Lee", "Tim Berners Lee"),
         ("Tim O'Brien", "Tim OBrien"),
+        ("Tim O\u{2019}Brien, Jr.", "tim o'brien jr"),
+        ("Renée M. Dupont", "Renee M Dupont"),
         ("ＡＤＡ Lovelace", "Ada Lovelace"),
     ])
     func namesAgreeAsSetsOfFoldedWords(_ a: String, _ b: String) {
