@@ -235,6 +235,13 @@ let package = Package(
             path: "Benchmarks/SchedulerBench",
             swiftSettings: swiftSettings
         ),
+        // `swift run -c release link-bench`: PersonLinker over 100,000 cards (budget 1 s).
+        .executableTarget(
+            name: "link-bench",
+            dependencies: ["BirthdayCore"],
+            path: "Benchmarks/LinkBench",
+            swiftSettings: swiftSettings
+        ),
 
         // `make fuzz`: the contact readers under libFuzzer; without -D FUZZING,
         // a tool that replays the cases in Fuzz/regressions (a test runs it).

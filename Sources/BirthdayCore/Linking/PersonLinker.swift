@@ -1,0 +1,451 @@
+import Foundation
+
+/// Decides which cards are one person, and which look like one but need the
+/// person's word (pure; the store keeps cards and people and asks it).
+///
+/// ## Linked on their own
+/// Two cards are one person when the evidence is strong and nothing
+/// contradicts it:
+/// - the same `UID` (the same card held by two sources), or
+/// - the same e-mail address (``LinkKeys/email(_:)``) or phone number
+///   (``PhoneKey``), **and** names that agree (``LinkName``: order, case,
+///   accents, a middle initial, a nickname the card carries), **and**
+///   birthdays that do not contradict (``DateAgreement``: the same, a year
+///   on one side only, or a card without one).
+///
+/// So a family's shared e-mail address or landline links no one whose name
+/// is another (twins with the same birthday and phone stay two), and the same
+/// name on another day or in another year stays two, shared address or not.
+/// An address or number that more than ``sharedLimit`` cards hold is no
+/// evidence at all (an office's switchboard). Links are made strongest first
+/// (a `UID`, then the same full date, then the same day, then one side
+/// undated; the same name before a similar one; then in the cards' ``LinkCard/Key``
+/// order), and a link is not made when it would put two birthdays that
+/// contradict into one person (1990-05-01 and 1991-05-01, linked through a
+/// third card `--05-01`): the result does not depend on the order of the cards.
+///
+/// ## Suggested
+/// People (after the links) whose names agree on at least two whole words
+/// and whose birthdays agree (the same, or a year on one side only) but
+/// who share no address are suggested (``LinkSuggestion``), most certain
+/// first (``LinkReason``). People that look alike in ways that contradict
+/// each other (a card `--12-10` that would join "Ada Lovelace 1815-12-10"
+/// to "Ada Lovelace 1845-12-10") are not suggested at all: which one it is
+/// is a guess.
+///
+/// ## Remembered decisions
+/// ``LinkException``s are applied first: "keep together" links its two cards
+/// whatever they say; "keep separate" keeps two cards out of one person, and
+/// out of one suggestion, whatever links them (a `UID` too).
+///
+/// Near-linear: cards are grouped by their keys (a `UID`, an address, a
+/// number, two words of the name and the day), and only cards that share a
+/// key are compared; a key shared by more than ``sharedLimit`` cards is left out.
+public struct PersonLinker: Sendable {
+    public var exceptions: [LinkException]
+    /// The most cards an address, a number, or a name and day may be shared by and still count.
+    public var sharedLimit: Int
+
+    public init(exceptions: [LinkException] = [], sharedLimit: Int = 32) {
+        self.exceptions = exceptions
+        self.sharedLimit = sharedLimit
+    }
+
+    /// Which of `cards` are one person, and what to suggest.
+    public func link(_ cards: [LinkCard]) -> LinkResult {
+        let prepared = cards.map(Prepared.init)
+        // Each card's place in key order: ties between links are broken by it, not by the input's order.
+        var order = [Int](repeating: 0, count: cards.count)
+        for (place, index) in cards.indices.sorted(by: { cards[$0].key < cards[$1].key }).enumerated() { order[index] = place }
+        var sets = Groups(cards)
+        var byKey: [LinkCard.Key: Int] = [:]
+        byKey.reserveCapacity(cards.count)
+        for index in cards.indices where byKey[cards[index].key] == nil { byKey[cards[index].key] = index }
+
+        for exception in exceptions where exception.kind == .keepSeparate {
+            guard let a = byKey[exception.first], let b = byKey[exception.second], a != b else { continue }
+            sets.separate(a, b)
+        }
+        for exception in exceptions where exception.kind == .keepTogether {
+            guard let a = byKey[exception.first], let b = byKey[exception.second] else { continue }
+            sets.join(a, b, .byHand, checkingDates: false)
+        }
+
+        // The same UID: the same card, whatever it says.
+        var byUID: [String: [Int]] = [:]
+        for index in cards.indices { if let uid = prepared[index].uid { byUID[uid, default: []].append(index) } }
+        var edges: [Edge] = []
+        for members in byUID.values where members.count > 1 {
+            let sorted = members.sorted { order[$0] < order[$1] }
+            for other in sorted.dropFirst() { edges.append(Edge(strength: 0, kind: .uid, a: sorted[0], b: other)) }
+        }
+
+        // The same address or number, names that agree, birthdays that do not contradict.
+        var byEmail: [String: [Int]] = [:]
+        var byPhone: [Substring: [Int]] = [:]
+        for index in cards.indices {
+            for email in prepared[index].emails { byEmail[email, default: []].append(index) }
+            for phone in prepared[index].phones { byPhone[phone.tail, default: []].append(index) }
+        }
+        func evidence(_ members: [Int], _ kind: LinkEvidence, _ shares: (Int, Int) -> Bool) {
+            guard members.count > 1 else { return }
+            let unique = Array(Set(members)).sorted { order[$0] < order[$1] }
+            guard unique.count > 1, unique.count <= sharedLimit else { return }
+            for x in unique.indices {
+                for y in unique.indices[(x + 1)...] {
+                    let a = unique[x]
+                    let b = unique[y]
+                    guard shares(a, b), let names = Self.names(prepared[a].names, prepared[b].names) else { continue }
+                    let dates = DateAgreement(cards[a].birthday, cards[b].birthday)
+                    guard dates != .conflict else { continue }
+                    edges.append(Edge(strength: 1 + dates.rawValue * 2 + (names.isSame ? 0 : 1), kind: kind, a: a, b: b))
+                }
+            }
+        }
+        for members in byEmail.values { evidence(members, .email) { _, _ in true } }
+        for members in byPhone.values {
+            evidence(members, .phone) { a, b in prepared[a].phones.contains { mine in prepared[b].phones.contains(where: mine.matches) } }
+        }
+        edges.sort { ($0.strength, $0.kind, order[$0.a], order[$0.b]) < ($1.strength, $1.kind, order[$1.a], order[$1.b]) }
+        for edge in edges { sets.join(edge.a, edge.b, edge.kind, checkingDates: edge.kind != .uid) }
+
+        // Groups in the order of their first card.
+        var groupOfRoot = [Int](repeating: -1, count: cards.count)
+        var groupOf = [Int](repeating: 0, count: cards.count)
+        var groups: [LinkGroup] = []
+        var roots: [Int] = []
+        for index in cards.indices {
+            let root = sets.find(index)
+            if groupOfRoot[root] < 0 {
+                groupOfRoot[root] = groups.count
+                roots.append(root)
+                groups.append(LinkGroup(cards: [], evidence: sets.evidence(of: root)))
+            }
+            groupOf[index] = groupOfRoot[root]
+            groups[groupOfRoot[root]].cards.append(index)
+        }
+        let suggestions = suggest(cards, prepared, order: order, groupOf: groupOf, groups: groups) { a, b in
+            sets.compatible(roots[a], roots[b])
+        }
+        return LinkResult(groups: groups, groupOf: groupOf, suggestions: suggestions)
+    }
+
+    /// The suggestions between `groups` (see the type's summary).
+    private func suggest(
+        _ cards: [LinkCard],
+        _ prepared: [Prepared],
+        order: [Int],
+        groupOf: [Int],
+        groups: [LinkGroup],
+        compatible: (Int, Int) -> Bool
+    ) -> [LinkSuggestion] {
+        // Two whole words of a name and the day: cards that share one are compared.
+        // The key is a hash of the two words and the day: a collision only puts more cards side by side, and each pair is checked.
+        var byNameAndDay: [UInt64: [Int]] = [:]
+        for index in cards.indices {
+            guard let birthday = cards[index].birthday else { continue }
+            var keys: [UInt64] = []
+            for name in prepared[index].names where name.words.count >= 2 {
+                let hashes = name.words.prefix(8).map { StableHash.value($0) }
+                for x in hashes.indices {
+                    for y in hashes.indices[(x + 1)...] {
+                        // The words are sorted, so the pair is always hashed in the same order.
+                        let key = (hashes[x] &* 31 &+ hashes[y]) &* 1_000_003 &+ UInt64(birthday.month * 32 + birthday.day)
+                        if !keys.contains(key) { keys.append(key) }
+                    }
+                }
+            }
+            for key in keys { byNameAndDay[key, default: []].append(index) }
+        }
+        var pairs: [Pair: LinkReason] = [:]
+        for members in byNameAndDay.values where members.count > 1 && members.count <= sharedLimit {
+            for x in members.indices {
+                for y in members.indices[(x + 1)...] {
+                    let a = members[x]
+                    let b = members[y]
+                    guard groupOf[a] != groupOf[b], let names = Self.names(prepared[a].names, prepared[b].names), names.shared >= 2 else { continue }
+                    let dates = DateAgreement(cards[a].birthday, cards[b].birthday)
+                    guard dates == .same || dates == .sameDay else { continue }
+                    let reason = LinkReason(names: names, dates: dates)
+                    let pair = Pair(groupOf[a], groupOf[b])
+                    if pairs[pair].map({ reason < $0 }) ?? true { pairs[pair] = reason }
+                }
+            }
+        }
+        guard !pairs.isEmpty else { return [] }
+
+        // People suggested together are one suggestion, when every two of them may be one person.
+        var component: [Int: Int] = [:]
+        func find(_ g: Int) -> Int {
+            var g = g
+            while let up = component[g], up != g { g = up }
+            return g
+        }
+        for pair in pairs.keys.sorted(by: { ($0.low, $0.high) < ($1.low, $1.high) }) {
+            let a = find(pair.low)
+            let b = find(pair.high)
+            component[a] = a
+            component[b] = b
+            if a != b { component[max(a, b)] = min(a, b) }
+        }
+        var together: [Int: [Int]] = [:]
+        for g in component.keys { together[find(g), default: []].append(g) }
+        var weakest: [Int: LinkReason] = [:]
+        for (pair, reason) in pairs {
+            let c = find(pair.low)
+            weakest[c] = max(weakest[c] ?? reason, reason)
+        }
+        var suggestions: [LinkSuggestion] = []
+        for (c, members) in together {
+            let sorted = members.sorted()
+            guard sorted.count <= 8 else { continue }
+            // A nickname one card carries stands for that name on the others too ("Pepe" for "José").
+            let cardsOf = sorted.map { groups[$0].cards }
+            var nicknames: [LinkName] = []
+            for card in cardsOf.joined() where !cards[card].nickname.isEmpty { nicknames.append(LinkName(cards[card].nickname)) }
+            let names = cardsOf.map { $0.map { Prepared.variants(of: prepared[$0].names[0], nicknames: nicknames) } }
+            var consistent = true
+            for x in sorted.indices where consistent {
+                for y in sorted.indices[(x + 1)...] where !compatible(sorted[x], sorted[y]) || !Self.anyAgree(names[x], names[y]) {
+                    consistent = false
+                    break
+                }
+            }
+            guard consistent, let reason = weakest[c] else { continue }
+            suggestions.append(LinkSuggestion(groups: sorted, reason: reason))
+        }
+        func first(_ s: LinkSuggestion) -> Int { s.groups.flatMap { groups[$0].cards }.map { order[$0] }.min() ?? 0 }
+        return suggestions.sorted { ($0.reason, first($0)) < ($1.reason, first($1)) }
+    }
+
+    /// Whether some card of one group and some card of the other (each its names) have names that agree.
+    private static func anyAgree(_ a: [[LinkName]], _ b: [[LinkName]]) -> Bool {
+        a.contains { x in b.contains { y in names(x, y) != nil } }
+    }
+
+    /// How the names of two cards agree, each with the nickname it carries
+    /// in place of a word of its name; `nil` when they do not.
+    static func names(_ a: [LinkName], _ b: [LinkName]) -> NameAgreement? {
+        var best: NameAgreement?
+        for (i, x) in a.enumerated() {
+            for (j, y) in b.enumerated() {
+                guard var found = x.agreement(with: y) else { continue }
+                if i > 0 || j > 0 { found = .similar(shared: found.shared) }
+                if let known = best, (known.isSame ? 1 : 0, known.shared) >= (found.isSame ? 1 : 0, found.shared) { continue }
+                best = found
+            }
+        }
+        return best
+    }
+
+    /// Which card's birthday the person has, of the cards of one person: a
+    /// card of `source` when one has a birthday (`link --date-from SOURCE`),
+    /// else a card with a year over one without, then the most recently
+    /// changed (a card that does not say when is the oldest), then the first
+    /// in ``LinkCard/Key`` order. `nil` when no card has a birthday.
+    public static func birthday(of cards: [LinkCard], preferring source: String? = nil) -> BirthdayChoice? {
+        let dated = cards.indices.filter { cards[$0].birthday != nil }
+        func rank(_ i: Int) -> (Int, Int, Double, LinkCard.Key) {
+            let changed = cards[i].changed?.timeIntervalSinceReferenceDate ?? -.infinity
+            return (cards[i].key.source == source ? 0 : 1, cards[i].birthday?.year == nil ? 1 : 0, -changed, cards[i].key)
+        }
+        guard let chosen = dated.min(by: { rank($0) < rank($1) }), let date = cards[chosen].birthday else {
+            return nil
+        }
+        let disagreement = dated.contains { DateAgreement(cards[$0].birthday, date) == .conflict }
+        return BirthdayChoice(card: chosen, date: date, disagreement: disagreement)
+    }
+}
+
+/// Which cards are one person (``PersonLinker/link(_:)``).
+public struct LinkResult: Hashable, Sendable {
+    /// Every card in exactly one group; ordered by their first card.
+    public var groups: [LinkGroup]
+    /// The group of each card, by the card's index.
+    public var groupOf: [Int]
+    /// Most certain first.
+    public var suggestions: [LinkSuggestion]
+}
+
+/// The cards of one person, by their index in what ``PersonLinker/link(_:)`` was given (ascending).
+public struct LinkGroup: Hashable, Sendable {
+    public var cards: [Int]
+    /// What linked them (empty for one card alone).
+    public var evidence: Set<LinkEvidence>
+}
+
+/// What links two cards.
+public enum LinkEvidence: Int, Hashable, Sendable, Comparable, CaseIterable {
+    /// The person linked them (``LinkException/Kind/keepTogether``).
+    case byHand
+    case uid
+    case email
+    case phone
+
+    public static func < (lhs: LinkEvidence, rhs: LinkEvidence) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// People that may be one: `duplicates` lists them, `link` takes them.
+public struct LinkSuggestion: Hashable, Sendable {
+    /// Two or more groups, by their index in ``LinkResult/groups`` (ascending).
+    public var groups: [Int]
+    /// Why, for the least certain two of them.
+    public var reason: LinkReason
+}
+
+/// Why people are suggested as one; all of them share no address or number.
+/// The most certain first.
+public enum LinkReason: Int, Hashable, Sendable, Comparable, CaseIterable {
+    /// The same name and the same birthday, year and all.
+    case sameNameSameBirthday
+    /// Names that agree up to a middle initial or a nickname, and the same birthday, year and all.
+    case similarNameSameBirthday
+    /// The same name and the same day, a year on one side only.
+    case sameNameSameDay
+    /// Names that agree up to a middle initial or a nickname, and the same day, a year on one side only.
+    case similarNameSameDay
+
+    init(names: NameAgreement, dates: DateAgreement) {
+        switch (names.isSame, dates == .same) {
+        case (true, true): self = .sameNameSameBirthday
+        case (false, true): self = .similarNameSameBirthday
+        case (true, false): self = .sameNameSameDay
+        case (false, false): self = .similarNameSameDay
+        }
+    }
+
+    public static func < (lhs: LinkReason, rhs: LinkReason) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The birthday of a person of several cards (``PersonLinker/birthday(of:preferring:)``).
+public struct BirthdayChoice: Hashable, Sendable {
+    /// The index of the card whose birthday it is.
+    public var card: Int
+    public var date: EventDate
+    /// Whether another card says another day or year (`show` names it).
+    public var disagreement: Bool
+}
+
+/// A card's keys, worked out once.
+private struct Prepared {
+    /// The name, then the name with the nickname in place of each of its words.
+    var names: [LinkName]
+    var uid: String?
+    var emails: [String]
+    var phones: [PhoneKey]
+
+    init(_ card: LinkCard) {
+        names = Self.variants(of: LinkName(card.name), nicknames: card.nickname.isEmpty ? [] : [LinkName(card.nickname)])
+
+        uid = card.uid.flatMap(PersonID.fromUID)?.lowercased()
+        emails = []
+        for email in card.emails { if let key = LinkKeys.email(email), !emails.contains(key) { emails.append(key) } }
+        phones = card.phones.compactMap(LinkKeys.phone)
+    }
+
+    /// `name`, then `name` with each nickname in place of each of its words.
+    static func variants(of name: LinkName, nicknames: [LinkName]) -> [LinkName] {
+        var names = [name]
+        for nickname in nicknames where !nickname.words.isEmpty && !nickname.words.allSatisfy(name.words.contains) {
+            for word in name.words { names.append(name.replacing(word, with: nickname)) }
+        }
+        return names
+    }
+}
+
+/// Two groups, the lower index first.
+private struct Pair: Hashable {
+    let low: Int
+    let high: Int
+    init(_ a: Int, _ b: Int) {
+        low = min(a, b)
+        high = max(a, b)
+    }
+}
+
+/// A possible link between two cards: the lower strength is tried first.
+private struct Edge {
+    var strength: Int
+    var kind: LinkEvidence
+    var a: Int
+    var b: Int
+}
+
+/// The cards joined so far (union-find), with what each group holds.
+private struct Groups {
+    private var parent: [Int]
+    private var size: [Int]
+    /// Per root: the group's different birthdays (one, unless the person linked cards that disagree).
+    private var dates: [[EventDate]]
+    /// Per root: the cards its cards are kept apart from.
+    private var apart: [[Int]]
+    private var linkedBy: [Set<LinkEvidence>]
+
+    init(_ cards: [LinkCard]) {
+        parent = Array(cards.indices)
+        size = [Int](repeating: 1, count: cards.count)
+        dates = cards.map { $0.birthday.map { [$0] } ?? [] }
+        apart = [[Int]](repeating: [], count: cards.count)
+        linkedBy = [Set<LinkEvidence>](repeating: [], count: cards.count)
+    }
+
+    mutating func find(_ i: Int) -> Int {
+        var i = i
+        while parent[i] != i {
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        }
+        return i
+    }
+
+    mutating func separate(_ a: Int, _ b: Int) {
+        apart[a].append(b)
+        apart[b].append(a)
+    }
+
+    func evidence(of root: Int) -> Set<LinkEvidence> { linkedBy[root] }
+
+    /// The root of `i`'s group, without shortening the path (for reading only).
+    private func root(_ i: Int) -> Int {
+        var i = i
+        while parent[i] != i { i = parent[i] }
+        return i
+    }
+
+    /// Whether a card of one root is kept apart from a card of the other.
+    func keptApart(_ a: Int, _ b: Int) -> Bool {
+        let (few, other) = apart[a].count <= apart[b].count ? (a, b) : (b, a)
+        return apart[few].contains { root($0) == other }
+    }
+
+    /// Whether a birthday of one root contradicts one of the other.
+    func datesConflict(_ a: Int, _ b: Int) -> Bool {
+        dates[a].contains { x in dates[b].contains { DateAgreement(x, $0) == .conflict } }
+    }
+
+    /// Whether two groups (by their roots) may be one person.
+    func compatible(_ a: Int, _ b: Int) -> Bool {
+        !keptApart(a, b) && !datesConflict(a, b)
+    }
+
+    /// Joins the groups of `a` and `b` unless they are kept apart or (when
+    /// checking) their birthdays contradict.
+    mutating func join(_ a: Int, _ b: Int, _ kind: LinkEvidence, checkingDates: Bool) {
+        var x = find(a)
+        var y = find(b)
+        if x == y {
+            linkedBy[x].insert(kind)
+            return
+        }
+        guard !keptApart(x, y), !checkingDates || !datesConflict(x, y) else { return }
+        if size[x] < size[y] { swap(&x, &y) }
+        parent[y] = x
+        size[x] += size[y]
+        for date in dates[y] where !dates[x].contains(date) { dates[x].append(date) }
+        apart[x] += apart[y]
+        linkedBy[x].formUnion(linkedBy[y])
+        linkedBy[x].insert(kind)
+        dates[y] = []
+        apart[y] = []
+    }
+}

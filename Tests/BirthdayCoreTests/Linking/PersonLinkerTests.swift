@@ -1,0 +1,369 @@
+import Foundation
+import Testing
+
+@testable import BirthdayCore
+
+/// ``PersonLinker``, rule by rule: which cards are one person on their own,
+/// which are suggested, which stay apart, and whose date a person has.
+@Suite struct PersonLinkerTests {
+    static func card(
+        _ source: String,
+        _ id: String,
+        _ name: String,
+        nickname: String = "",
+        uid: String? = nil,
+        emails: [String] = [],
+        phones: [String] = [],
+        _ birthday: String? = nil,
+        changed: TimeInterval? = nil
+    ) -> LinkCard {
+        LinkCard(
+            key: LinkCard.Key(source: source, id: id),
+            uid: uid,
+            name: name,
+            nickname: nickname,
+            emails: emails,
+            phones: phones,
+            birthday: birthday.flatMap(date),
+            changed: changed.map { Date(timeIntervalSince1970: $0) }
+        )
+    }
+
+    /// `1990-05-01`, or `--05-01` without a year.
+    static func date(_ text: String) -> EventDate? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: true).compactMap { Int($0) }
+        return parts.count == 3 ? EventDate(year: parts[0], month: parts[1], day: parts[2]) : EventDate(year: nil, month: parts[0], day: parts[1])
+    }
+
+    /// The groups as sets of card ids, for comparing without caring for order.
+    static func people(_ result: LinkResult, _ cards: [LinkCard]) -> Set<Set<String>> {
+        Set(result.groups.map { Set($0.cards.map { cards[$0].key.id }) })
+    }
+
+    static func linked(_ cards: [LinkCard], exceptions: [LinkException] = []) -> Set<Set<String>> {
+        people(PersonLinker(exceptions: exceptions).link(cards), cards)
+    }
+
+    // MARK: Keys
+
+    @Test(arguments: ["+44 20 7946 0958", "+442079460958", "tel:+44-20-7946-0958", "TEL:+44 (20) 7946-0958", "020 7946 0958", "0044 20 7946 0958"])
+    func phoneFormatsAreOneNumber(_ written: String) throws {
+        let key = try #require(LinkKeys.phone(written))
+        let reference = try #require(LinkKeys.phone("+44 20 7946 0958"))
+        #expect(key.matches(reference))
+    }
+
+    @Test func phonesWithOtherCountryCodesOrFewDigitsAreNotOne() throws {
+        let london = try #require(LinkKeys.phone("+44 20 7946 0958"))
+        let elsewhere = try #require(LinkKeys.phone("+33 20 7946 0958"))
+        #expect(!london.matches(elsewhere), "both written with their country code: every digit counts")
+        #expect(try !london.matches(#require(LinkKeys.phone("+44 20 7946 0959"))))
+        #expect(LinkKeys.phone("112") == nil)
+        #expect(LinkKeys.phone("tel:7946;ext=0958") == nil, "an extension is not part of the number")
+    }
+
+    @Test func emailsAreCompareInLowerCase() {
+        #expect(LinkKeys.email(" Ada.Lovelace@Example.ORG ") == "ada.lovelace@example.org")
+        #expect(LinkKeys.email("mailto:ADA@example.org") == "ada@example.org")
+        #expect(LinkKeys.email("ada") == nil)
+        #expect(LinkKeys.email("@example.org") == nil)
+    }
+
+    @Test(arguments: [
+        ("Ada Lovelace", "lovelace ADA"),
+        ("Ada Lovelace", "Lovelace, Ada"),
+        ("Zoë Müller", "Zoe Muller"),
+        ("Søren Østergaard", "Soren Ostergaard"),
+        ("Ægir Þórsson", "Aegir Thorsson"),
+        ("Łukasz Kowalski", "Lukasz Kowalski"),
+        ("Nguyễn Đức", "Nguyen Duc"),
+        ("Ελένη Παπαδόπουλος", "ελενη παπαδοπουλος"),
+        ("Tim Berners-Lee", "Tim Berners Lee"),
+        ("Tim O'Brien", "Tim OBrien"),
+        ("Tim O\u{2019}Brien, Jr.", "tim o'brien jr"),
+        ("Renée M. Dupont", "Renee M Dupont"),
+        ("ＡＤＡ Lovelace", "Ada Lovelace"),
+    ])
+    func namesAgreeAsSetsOfFoldedWords(_ a: String, _ b: String) {
+        #expect(LinkName(a).agreement(with: LinkName(b)) == .same(shared: LinkName(a).words.count), "\(LinkName(a).words) \(LinkName(b).words)")
+    }
+
+    @Test func aMiddleInitialMayBeLeftOutButNotChanged() {
+        let full = LinkName("Ada M. Lovelace")
+        #expect(full.initials == ["m"])
+        #expect(full.agreement(with: LinkName("Ada Lovelace")) == .similar(shared: 2))
+        #expect(full.agreement(with: LinkName("Ada Mary Lovelace")) == .similar(shared: 2), "the initial stands for the word")
+        #expect(full.agreement(with: LinkName("Ada K. Lovelace")) == nil)
+        #expect(LinkName("Ada Byron Lovelace").agreement(with: LinkName("Ada Lovelace")) == nil, "a whole word on one side only is someone else")
+        #expect(LinkName("Mary Smith").agreement(with: LinkName("Jane Smith")) == nil)
+        #expect(LinkName("李 王芳").initials.isEmpty, "a letter without case is a word, not an initial")
+    }
+
+    @Test func datesAgreeWhenEqualOrAYearIsMissing() throws {
+        let known = try #require(Self.date("1990-05-01"))
+        #expect(DateAgreement(known, Self.date("1990-05-01")) == .same)
+        #expect(DateAgreement(known, Self.date("--05-01")) == .sameDay)
+        #expect(DateAgreement(Self.date("--05-01"), Self.date("--05-01")) == .sameDay)
+        #expect(DateAgreement(known, nil) == .oneUndated)
+        #expect(DateAgreement(nil, nil) == .bothUndated)
+        #expect(DateAgreement(known, Self.date("1991-05-01")) == .conflict)
+        #expect(DateAgreement(known, Self.date("--05-10")) == .conflict)
+    }
+
+    // MARK: Linked on their own
+
+    @Test func theSameUIDIsOneCardWhateverItSays() {
+        let cards = [
+            Self.card("icloud", "a", "Ada Lovelace", uid: "urn:uuid:0A0B", "1815-12-10"),
+            Self.card("nextcloud", "b", "Augusta King", uid: "0a0b", "1816-12-10"),
+        ]
+        let result = PersonLinker().link(cards)
+        #expect(result.groups.count == 1)
+        #expect(result.groups.first?.evidence == [.uid])
+    }
+
+    @Test func aSharedPhoneInOtherFormatsWithTheSameNameLinks() {
+        let cards = [
+            Self.card("google", "g", "Ada Lovelace", phones: ["+44 20 7946 0958"], "1815-12-10"),
+            Self.card("icloud", "i", "Lovelace Ada", phones: ["+442079460958"], "1815-12-10"),
+            Self.card("nextcloud", "n", "ADA LOVELACE", phones: ["tel:+44-20-7946-0958"], "1815-12-10"),
+        ]
+        let result = PersonLinker().link(cards)
+        #expect(Self.people(result, cards) == [["g", "i", "n"]])
+        #expect(result.groups.first?.evidence == [.phone])
+        #expect(result.suggestions.isEmpty)
+    }
+
+    @Test func aSharedEmailInOtherCaseWithAccentsDroppedLinks() {
+        let cards = [
+            Self.card("google", "g", "Zoë Müller", emails: ["Zoe.Muller@Example.org"], "1990-05-01"),
+            Self.card("icloud", "i", "Zoe Muller", emails: ["zoe.muller@example.org"], "1990-05-01"),
+        ]
+        #expect(Self.linked(cards) == [["g", "i"]])
+    }
+
+    @Test func aMiddleInitialOrAYearOnOneSideOnlyStillLinks() {
+        let cards = [
+            Self.card("google", "g", "Ada M. Lovelace", emails: ["ada@example.org"], "1815-12-10"),
+            Self.card("icloud", "i", "Ada Lovelace", emails: ["ADA@example.org"], "--12-10"),
+            Self.card("nextcloud", "n", "Ada Lovelace", emails: ["ada@example.org"]),
+        ]
+        #expect(Self.linked(cards) == [["g", "i", "n"]], "a card without a birthday contradicts nothing")
+    }
+
+    @Test func aNicknameTheCardCarriesStandsForItsName() {
+        let robert = Self.card("icloud", "i", "Robert Smith", nickname: "Bob", phones: ["+1 555 010 0001"], "1970-01-02")
+        let bob = Self.card("google", "g", "Bob Smith", phones: ["+1-555-010-0001"], "1970-01-02")
+        #expect(Self.linked([robert, bob]) == [["i", "g"]])
+        var plain = robert
+        plain.nickname = ""
+        #expect(Self.linked([plain, bob]) == [["i"], ["g"]], "without the nickname, Bob is another name")
+    }
+
+    @Test func twinsWithTheSameBirthdayAndPhoneStayTwo() {
+        let cards = [
+            Self.card("google", "mary", "Mary Smith", phones: ["+1 555 010 0002"], "2001-03-04"),
+            Self.card("google", "jane", "Jane Smith", phones: ["+1 555 010 0002"], "2001-03-04"),
+        ]
+        let result = PersonLinker().link(cards)
+        #expect(result.groups.count == 2)
+        #expect(result.suggestions.isEmpty)
+    }
+
+    @Test func aFamilyEmailLinksNoOneWithAnotherNameOrDate() {
+        let cards = [
+            Self.card("google", "father", "John Smith", emails: ["smiths@example.org"], "1960-07-08"),
+            Self.card("icloud", "son", "John Smith", emails: ["smiths@example.org"], "1990-02-03"),
+            Self.card("icloud", "mother", "Anna Smith", emails: ["smiths@example.org"], "1962-09-10"),
+        ]
+        let result = PersonLinker().link(cards)
+        #expect(result.groups.count == 3)
+        #expect(result.suggestions.isEmpty)
+    }
+
+    @Test func theSameNameAndDayDecadesApartStaysTwoEvenWithAnAddressShared() {
+        let cards = [
+            Self.card("google", "grandmother", "Ada Lovelace", emails: ["lovelaces@example.org"], "1955-12-10"),
+            Self.card("icloud", "granddaughter", "Ada Lovelace", emails: ["lovelaces@example.org"], "1985-12-10"),
+        ]
+        let result = PersonLinker().link(cards)
+        #expect(result.groups.count == 2)
+        #expect(result.suggestions.isEmpty)
+    }
+
+    @Test func namesakesOnOtherDaysStayTwoAndAreNotSuggested() {
+        let cards = [Self.card("google", "a", "Ada Lovelace", "1815-12-10"), Self.card("icloud", "b", "Ada Lovelace", "1815-12-11")]
+        let result = PersonLinker().link(cards)
+        #expect(result.groups.count == 2)
+        #expect(result.suggestions.isEmpty)
+    }
+
+    @Test(arguments: [("1990-05-01", "1991-05-01"), ("--05-01", "--05-10"), ("1990-05-01", "--05-10")])
+    func cardsThatDisagreeOnTheDateAreNotLinkedOnTheirOwn(_ a: String, _ b: String) {
+        let cards = [
+            Self.card("google", "g", "Ada Lovelace", emails: ["ada@example.org"], a),
+            Self.card("icloud", "i", "Ada Lovelace", emails: ["ada@example.org"], b),
+        ]
+        let result = PersonLinker().link(cards)
+        #expect(result.groups.count == 2)
+        #expect(result.suggestions.isEmpty)
+    }
+
+    @Test func aThirdCardDoesNotJoinTwoBirthdaysThatDisagree() {
+        // A and C disagree on the year; B, without one, shares an address with each.
+        let cards = [
+            Self.card("google", "a", "Ada Lovelace", emails: ["ada@example.org"], "1990-05-01"),
+            Self.card("icloud", "b", "Ada Lovelace", emails: ["ada@example.org"], phones: ["+1 555 010 0003"], "--05-01"),
+            Self.card("nextcloud", "c", "Ada Lovelace", phones: ["+1 555 010 0003"], "1991-05-01"),
+        ]
+        let groups = Self.linked(cards)
+        #expect(groups == [["a", "b"], ["c"]], "the e-mail is tried before the phone; then C contradicts the person")
+        #expect(Self.linked(cards.reversed()) == groups, "the order of the cards does not matter")
+    }
+
+    @Test func anAddressSharedByManyIsNoEvidence() {
+        let cards = (0..<40).map { Self.card("google", "c\($0)", "Ada Lovelace", emails: ["office@example.org"]) }
+        #expect(PersonLinker().link(cards).groups.count == 40)
+        #expect(PersonLinker(sharedLimit: 64).link(cards).groups.count == 1)
+    }
+
+    // MARK: Suggested
+
+    @Test func theSameNameAndBirthdayWithoutAnAddressIsSuggested() {
+        let cards = [
+            Self.card("google", "g", "Ada Lovelace", "1815-12-10"),
+            Self.card("icloud", "i", "Lovelace, Ada", "1815-12-10"),
+            Self.card("nextcloud", "n", "Grace Hopper", "--12-09"),
+            Self.card("icloud", "h", "Grace Hopper", "1906-12-09"),
+            Self.card("google", "k", "Ada K. Lovelace", "1815-12-10"),
+        ]
+        let result = PersonLinker().link(cards)
+        #expect(result.groups.count == 5, "nothing is linked on its own")
+        let suggested = result.suggestions.map { suggestion in
+            (Set(suggestion.groups.flatMap { result.groups[$0].cards }.map { cards[$0].key.id }), suggestion.reason)
+        }
+        #expect(suggested.count == 2)
+        #expect(suggested.first?.0 == ["g", "i", "k"])
+        #expect(suggested.first?.1 == .similarNameSameBirthday, "the least certain pair names the suggestion")
+        #expect(suggested.last?.0 == ["n", "h"])
+        #expect(suggested.last?.1 == .sameNameSameDay)
+    }
+
+    @Test func suggestionsComeMostCertainFirst() {
+        let cards = [
+            Self.card("google", "a1", "Alan Turing", "--06-23"),
+            Self.card("icloud", "a2", "Alan Turing", "1912-06-23"),
+            Self.card("google", "b1", "Barbara Liskov", "1939-11-07"),
+            Self.card("icloud", "b2", "Barbara J. Liskov", "1939-11-07"),
+            Self.card("google", "c1", "Carl Sagan", "1934-11-09"),
+            Self.card("icloud", "c2", "Sagan Carl", "1934-11-09"),
+        ]
+        let result = PersonLinker().link(cards)
+        #expect(result.suggestions.map(\.reason) == [.sameNameSameBirthday, .similarNameSameBirthday, .sameNameSameDay])
+    }
+
+    @Test func aCardThatWouldJoinTwoPeopleWhoDisagreeIsNotSuggested() {
+        let cards = [
+            Self.card("google", "old", "Ada Lovelace", "1815-12-10"),
+            Self.card("google", "young", "Ada Lovelace", "1845-12-10"),
+            Self.card("icloud", "either", "Ada Lovelace", "--12-10"),
+        ]
+        #expect(PersonLinker().link(cards).suggestions.isEmpty, "which one it is would be a guess")
+    }
+
+    @Test func aNicknameOnOneCardBridgesTheOthersOfASuggestion() {
+        let cards = [
+            Self.card("icloud", "nick", "José Smith", nickname: "Pepe", "1980-01-02"),
+            Self.card("google", "called", "Pepe Smith", "1980-01-02"),
+            Self.card("nextcloud", "plain", "Jose Smith", "--01-02"),
+        ]
+        let result = PersonLinker().link(cards)
+        #expect(result.suggestions == [LinkSuggestion(groups: [0, 1, 2], reason: .sameNameSameDay)], "named by its least certain pair")
+    }
+
+    @Test func twoMiddleInitialsThatDisagreeAreNotSuggestedThroughAThirdName() {
+        let cards = [
+            Self.card("icloud", "m", "Ada M. Lovelace", "1815-12-10"),
+            Self.card("google", "plain", "Ada Lovelace", "1815-12-10"),
+            Self.card("nextcloud", "k", "Ada K. Lovelace", "1815-12-10"),
+        ]
+        #expect(PersonLinker().link(cards).suggestions.isEmpty)
+    }
+
+    @Test func aNameOfOneWordIsNotSuggested() {
+        let cards = [Self.card("google", "a", "Mom", "--05-01"), Self.card("icloud", "b", "Mom", "--05-01")]
+        #expect(PersonLinker().link(cards).suggestions.isEmpty)
+        let linked = [
+            Self.card("google", "a", "Mom", phones: ["+1 555 010 0004"], "--05-01"), Self.card("icloud", "b", "mom", phones: ["5550100004"]),
+        ]
+        #expect(Self.linked(linked) == [["a", "b"]], "a shared number links it")
+    }
+
+    // MARK: Remembered decisions
+
+    @Test func keepSeparateWinsOverEveryEvidenceAndSuggestion() {
+        let a = LinkCard.Key(source: "google", id: "a")
+        let b = LinkCard.Key(source: "icloud", id: "b")
+        let cards = [
+            Self.card("google", "a", "Ada Lovelace", uid: "same", emails: ["ada@example.org"], "1815-12-10"),
+            Self.card("icloud", "b", "Ada Lovelace", uid: "same", emails: ["ada@example.org"], "1815-12-10"),
+        ]
+        let result = PersonLinker(exceptions: [LinkException(.keepSeparate, b, a)]).link(cards)
+        #expect(result.groups.count == 2)
+        #expect(result.suggestions.isEmpty)
+        var plain = cards
+        plain[0].uid = nil
+        plain[1].uid = nil
+        plain[0].emails = []
+        #expect(PersonLinker(exceptions: [LinkException(.keepSeparate, a, b)]).link(plain).suggestions.isEmpty)
+        #expect(PersonLinker().link(plain).suggestions.count == 1)
+    }
+
+    @Test func keepTogetherLinksCardsThatDisagreeAndCarriesOthersAlong() {
+        let cards = [
+            Self.card("google", "a", "Ada Lovelace", "1990-05-01"),
+            Self.card("icloud", "b", "A. Byron", phones: ["+1 555 010 0005"], "1991-05-01"),
+            Self.card("nextcloud", "c", "Ada Byron", phones: ["+15550100005"], "1991-05-01"),
+        ]
+        let together = LinkException(.keepTogether, cards[0].key, cards[1].key)
+        let result = PersonLinker(exceptions: [together]).link(cards)
+        #expect(Self.people(result, cards) == [["a", "b"], ["c"]], "c agrees with b but contradicts a, of the same person: it is not pulled in")
+        #expect(result.groups.first?.evidence == [.byHand])
+        let both = PersonLinker(exceptions: [together, LinkException(.keepTogether, cards[2].key, cards[0].key)]).link(cards)
+        #expect(both.groups.count == 1)
+        #expect(both.groups.first?.evidence == [.byHand, .phone])
+    }
+
+    @Test func exceptionsNamingCardsNoLongerThereAreIgnored() {
+        let cards = [Self.card("google", "a", "Ada Lovelace", "1815-12-10")]
+        let gone = LinkCard.Key(source: "icloud", id: "gone")
+        let result = PersonLinker(exceptions: [LinkException(.keepTogether, cards[0].key, gone), LinkException(.keepSeparate, gone, cards[0].key)])
+            .link(cards)
+        #expect(result.groups == [LinkGroup(cards: [0], evidence: [])])
+    }
+
+    // MARK: The person's date
+
+    @Test func theDateIsTheCardsWithAYearThenTheNewestThenTheChosenSource() throws {
+        let cards = [
+            Self.card("google", "a", "Ada", "--05-01", changed: 300),
+            Self.card("icloud", "b", "Ada", "1990-05-01", changed: 100),
+            Self.card("nextcloud", "c", "Ada", "1991-05-01", changed: 200),
+            Self.card("vdir", "d", "Ada"),
+        ]
+        let choice = try #require(PersonLinker.birthday(of: cards))
+        #expect(choice.card == 2, "a year over none, then the most recently changed")
+        #expect(choice.date == Self.date("1991-05-01"))
+        #expect(choice.disagreement)
+        #expect(PersonLinker.birthday(of: cards, preferring: "icloud")?.card == 1)
+        #expect(PersonLinker.birthday(of: cards, preferring: "google")?.card == 0)
+        #expect(PersonLinker.birthday(of: cards, preferring: "vdir")?.card == 2, "a source without a date chooses nothing")
+        #expect(PersonLinker.birthday(of: [cards[0], cards[1]])?.disagreement == false, "a missing year is no disagreement")
+        #expect(PersonLinker.birthday(of: [cards[3]]) == nil)
+    }
+
+    @Test func theDateOfCardsThatSayNothingOfWhenIsTheFirstInKeyOrder() {
+        let cards = [Self.card("nextcloud", "c", "Ada", "1991-05-01"), Self.card("icloud", "b", "Ada", "1990-05-01")]
+        #expect(PersonLinker.birthday(of: cards)?.card == 1)
+    }
+}
