@@ -91,6 +91,27 @@ import Testing
         #expect(try await bed.database.greeting(for: .person("ana"))?.way == .apprise)
     }
 
+    /// A database of the version before opens with empty tables of greetings,
+    /// and its people take a greeting and a skip.
+    @Test func theMigrationAddsTheTablesToAnOldDatabase() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let path = directory.file("old.sqlite")
+        try AppDatabase.writeOld(
+            at: path,
+            upTo: "v30-name-day-tables",
+            sql: """
+                INSERT INTO person (id, name, sourceFile, sourceIndex, sourceLine, birthdayMonth, birthdayDay, fingerprint, createdAt, updatedAt)
+                VALUES ('ann', 'Anna', '/book/ann.vcf', 0, 1, 4, 12, 'old', 0, 0);
+                """
+        )
+        let database = try AppDatabase.openFile(at: path)
+        #expect(try await database.greetings().isEmpty)
+        #expect(try await database.addGreeting(Greeting(target: .person("ann"), way: .email(address: "ann@example.org")), now: Self.now) != nil)
+        #expect(try await database.skipGreeting(personID: "ann", year: 2026))
+        #expect(try await database.greetingSkips() == ["ann": [2026]])
+    }
+
     /// The roster is read with no note: nothing that greets sees one.
     @Test func theRosterCarriesNoNote() async throws {
         let bed = try Self.bed()
