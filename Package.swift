@@ -154,6 +154,7 @@ let package = Package(
             name: "BirthdayUseCases",
             dependencies: [
                 "BirthdayCore",
+                "BirthdayText",
                 "BirthdayStore",
                 "BirthdaySystem",
                 .product(name: "Logging", package: "swift-log"),

@@ -122,6 +122,18 @@ package struct AppriseChannel: NotificationSink {
     }
 
     package func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+        try await send(titled: Self.titledInput(of: reminder), plain: Self.plainInput(of: reminder))
+    }
+
+    /// Sends a message with `title` and `body` as they are (a greeting to a
+    /// friend, whose names are already harmless), on one line each but for the body's line breaks.
+    package func send(title: String, body: String) async throws(DeliveryError) {
+        let title = SafeText.line(title)
+        try await send(titled: Array((title + "\n" + body + "\n").utf8), plain: Array((title + "\n\n" + body + "\n").utf8))
+    }
+
+    /// Runs apprise with `titled` (``titledProgram``'s input) or `plain` (a plain apprise's) on its standard input.
+    private func send(titled: [UInt8], plain: [UInt8]) async throws(DeliveryError) {
         guard let program else {
             throw .remoteRefused(channel: name, reason: "the apprise program is not installed (Debian package apprise)")
         }
@@ -138,7 +150,7 @@ package struct AppriseChannel: NotificationSink {
             outcome = try await ChildProcess.run(
                 interpreter.map { [$0, "-c", Self.titledProgram, configuration] } ?? [program, "-c", configuration],
                 environment: variables,
-                input: interpreter == nil ? Self.plainInput(of: reminder) : Self.titledInput(of: reminder),
+                input: interpreter == nil ? plain : titled,
                 output: .capture(limit: 16_384),
                 stderr: .withOutput,
                 timeout: timeout,

@@ -10,7 +10,8 @@ import Glibc
 /// rooms' URLs (`birthdays announce`), each in the database's own folder
 /// `<database file>.secrets` beside it (`birthdays.sqlite.secrets/`), the
 /// folder 0700 and each file 0600: `NAME.apprise`, `NAME.ntfy`, `NAME.url`
-/// (a room's). A channel and a room never share a name, so they never share
+/// (a room's), `ID.greeting` (a greeting's Apprise URL, by the greeting's
+/// id). A channel and a room never share a name, so they never share
 /// a file; two databases in one folder never share one either. Nothing
 /// secret ever reaches the database, an argument list or a log.
 ///
@@ -39,12 +40,15 @@ package struct ChannelSecrets: Sendable {
         case channel(name: String, kind: RemoteChannel.Kind)
         /// A team room's URL.
         case room(name: String)
+        /// A greeting's Apprise URL (`birthdays greet add … --url`), by the greeting's id.
+        case greeting(id: Int64)
 
         /// The file's name in the folder: `NAME.apprise`, `NAME.ntfy`, `NAME.url`.
         var fileName: String {
             switch self {
             case .channel(let name, let kind): name + "." + kind.rawValue
             case .room(let name): name + ".url"
+            case .greeting(let id): String(id) + ".greeting"
             }
         }
 
@@ -53,6 +57,8 @@ package struct ChannelSecrets: Sendable {
             switch self {
             case .channel: "channels"
             case .room: "announce"
+            // Greetings came after the old layout: nothing of theirs is ever there.
+            case .greeting: "greetings"
             }
         }
     }

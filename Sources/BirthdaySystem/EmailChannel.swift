@@ -128,10 +128,16 @@ package struct EmailChannel: NotificationSink {
     }
 
     package func deliver(_ reminder: Reminder) async throws(DeliveryError) {
+        try await send(EmailMessage.reminder(reminder, from: from, to: to, host: host, now: now(), token: token()))
+    }
+
+    /// Hands `message` to the mail program for ``to`` (from ``from``), as
+    /// ``deliver(_:)`` does a reminder's: a greeting to a friend goes this way
+    /// (``EmailMessage/greeting(subject:body:from:to:host:now:timeZone:token:)``).
+    package func send(_ message: EmailMessage) async throws(DeliveryError) {
         guard let program = Self.sendmailProgram(explicit: sendmail, environment: environment) else {
             throw .remoteRefused(channel: name, reason: noProgramReason())
         }
-        let message = EmailMessage.reminder(reminder, from: from, to: to, host: host, now: now(), token: token())
         let outcome: ChildProcess.Outcome
         do {
             outcome = try await ChildProcess.run(

@@ -33,7 +33,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
                 name: "Reminders",
                 subcommands: [
                     Upcoming.self, DigestCommand.self, Remind.self, Status.self, Pending.self, Snooze.self, Dismiss.self, Channels.self,
-                    Announce.self, Notifications.self, Run.self, Deliver.self, Reschedule.self,
+                    Announce.self, Greet.self, Notifications.self, Run.self, Deliver.self, Reschedule.self,
                 ]
             ),
             CommandGroup(

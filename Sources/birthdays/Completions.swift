@@ -52,6 +52,7 @@ enum Completions {
         switch key {
         case .deliveryTime: ["07:00", "08:00", "09:00", "10:00", "12:00", "18:00"]
         case .quietAfter: ["20:00", "21:00", "22:00", "23:00"]
+        case .greetingTime: ["08:00", "09:00", "10:00", "12:00"]
         case .timeZone: ["system"] + TimeZone.knownTimeZoneIdentifiers.sorted()
         case .leapDay: LeapDayPolicy.allCases.map(\.rawValue)
         case .reminders: ["0", "1,0", "7,1,0", "14,7,1,0"]

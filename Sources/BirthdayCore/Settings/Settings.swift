@@ -89,6 +89,9 @@ public struct Settings: Hashable, Sendable {
     /// ``nameDays`` may name too; the lists themselves and the choices per person are read only
     /// where name days are made (``NameDaySetup``).
     public var ownNameDayCodes: Set<String> = []
+    /// When a friend's greeting goes out (`birthdays greet`), on the
+    /// friend's own clock in their zone (``GreetingPlan``). Default 09:00.
+    public var greetingTime = GreetingPlan.defaultTime
 
     public init() {}
 
@@ -135,12 +138,14 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case notesOnChannels = "notes-on-channels"
     case labelledDates = "labelled-dates"
     case nameDays = "name-days"
+    case greetingTime = "greeting-time"
 
     /// What the setting accepts, for error messages and `settings show`.
     public var allowedValues: String {
         switch self {
         case .deliveryTime: "HH:MM (24-hour), e.g. 09:00"
         case .quietAfter: "HH:MM (24-hour), e.g. 21:00: no day-of reminder for someone in another time zone after it"
+        case .greetingTime: "HH:MM (24-hour), e.g. 09:00: when a greeting goes to a friend, on their clock (birthdays greet)"
         case .timeZone: "an IANA time zone such as Europe/Berlin, or 'system'"
         case .leapDay: LeapDayPolicy.allCases.map(\.rawValue).joined(separator: " | ")
         case .reminders: "a comma list of days before each event, 0 (the day itself) to \(ReminderDays.maximum), e.g. 7,1,0"
@@ -180,7 +185,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         switch self {
         case .deliveryTime, .quietAfter, .timeZone, .leapDay, .reminders, .dayBefore, .deceased, .names, .anniversaries, .language, .digest,
             .digestDay,
-            .roundBirthdays, .channels, .labelledDates, .nameDays:
+            .roundBirthdays, .channels, .labelledDates, .nameDays, .greetingTime:
             true
         case .calendarName, .emoji, .command, .serve, .trustedProxy, .calendarRules, .syncInterval, .calendarAges, .contactLinks, .notesOnChannels:
             false
@@ -234,6 +239,9 @@ extension Settings {
         case .quietAfter:
             guard let time = TimeOfDay(value) else { throw invalid }
             quietAfter = time
+        case .greetingTime:
+            guard let time = TimeOfDay(value) else { throw invalid }
+            greetingTime = time
         case .timeZone:
             if value.lowercased() == "system" {
                 timeZone = nil
@@ -341,6 +349,7 @@ extension Settings {
         switch key {
         case .deliveryTime: deliveryTime.description
         case .quietAfter: quietAfter.description
+        case .greetingTime: greetingTime.description
         case .timeZone: timeZone ?? "system"
         case .leapDay: leapDay.rawValue
         case .reminders: reminders.description

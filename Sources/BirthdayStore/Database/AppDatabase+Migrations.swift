@@ -765,6 +765,31 @@ extension AppDatabase {
             }
         }
 
+        // Greetings to friends (`birthdays greet`, issue 44). v31 is the ledger's row kind.
+        migrator.registerMigration("v32-greetings") { db in
+            try db.create(table: "greeting") { t in
+                t.autoIncrementedPrimaryKey("id")
+                // Exactly one of the two: a person (gone with them) or a group by name.
+                t.column("personId", .text).unique().references("person", onDelete: .cascade)
+                t.column("groupName", .text).unique()
+                // "email" | "apprise" (the URL in the secret file `ID.greeting`, never here)
+                t.column("way", .text).notNull()
+                // email: --to; NULL is the card's first e-mail address.
+                t.column("address", .text)
+                // The owner's words with {first}, {name}, {age}; NULL is the default text.
+                t.column("message", .text)
+                t.column("language", .text)
+                t.column("createdAt", .double).notNull()
+                t.check(sql: "(personId IS NULL) <> (groupName IS NULL)")
+            }
+            // `greet skip PERSON`: that year's greeting only (the year of their birthday), gone with them.
+            try db.create(table: "greetingSkip") { t in
+                t.column("personId", .text).notNull().references("person", onDelete: .cascade)
+                t.column("year", .integer).notNull()
+                t.primaryKey(["personId", "year"])
+            }
+        }
+
         return migrator
     }
 }

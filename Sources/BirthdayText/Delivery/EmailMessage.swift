@@ -179,10 +179,48 @@ public struct EmailMessage: Sendable {
             ? SafeText.line(reminder.title) + "\n" + subject + "\n" + (reminder.sharedNoteLine.map { $0 + "\n" } ?? "")
                 + (reminder.contactLine.map { $0 + "\n" } ?? "") + "\n— birthdays\n"
             : reminder.sharedBody + "\n\n— birthdays\n"
+        return EmailMessage(
+            from: from,
+            to: to,
+            subject: subject,
+            body: body,
+            date: now,
+            timeZone: reminder.timeZone,
+            messageID: messageID(host: host, token: token)
+        )
+    }
+
+    /// The e-mail of a greeting to a friend (`birthdays greet`): From the
+    /// owner's e-mail channel's sender, To the friend (or, for `greet test`,
+    /// the owner), `subject` on one line, and `body`, the greeting's words
+    /// as they are: nothing else, no signature, no note, no other date, no
+    /// link. Message-ID and Date as a reminder's.
+    public static func greeting(
+        subject: String,
+        body: String,
+        from: EmailAddress?,
+        to: EmailAddress,
+        host: String,
+        now: Date,
+        timeZone: TimeZone,
+        token: [UInt8] = randomToken()
+    ) -> EmailMessage {
+        EmailMessage(
+            from: from,
+            to: to,
+            subject: SafeText.line(subject),
+            body: body.hasSuffix("\n") ? body : body + "\n",
+            date: now,
+            timeZone: timeZone,
+            messageID: messageID(host: host, token: token)
+        )
+    }
+
+    /// `<TOKEN@birthdays.HOST>`: `token` in hexadecimal, `host` without the characters a Message-ID cannot hold.
+    static func messageID(host: String, token: [UInt8]) -> String {
         let hex = token.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }.joined()
         let domain = MailHeader.atoms(host.lowercased(), keeping: "-.")
-        let messageID = "<\(hex.isEmpty ? "0" : hex)@birthdays.\(domain.isEmpty ? "localhost" : domain)>"
-        return EmailMessage(from: from, to: to, subject: subject, body: body, date: now, timeZone: reminder.timeZone, messageID: messageID)
+        return "<\(hex.isEmpty ? "0" : hex)@birthdays.\(domain.isEmpty ? "localhost" : domain)>"
     }
 }
 

@@ -92,6 +92,7 @@ public struct Message: Sendable, Hashable {
         case actionWrite = "notification.action.write"
         case actionCall = "notification.action.call"
         case greetingBirthdaySubject = "greeting.birthday.subject"
+        case greetingBirthdayMessage = "greeting.birthday.message"
         case greetingAnniversarySubject = "greeting.anniversary.subject"
         case showContactWrite = "show.contact.write"
         case showContactCall = "show.contact.call"
@@ -501,7 +502,7 @@ public struct Message: Sendable, Hashable {
             case .nameDaysHeaderID, .nameDaysHeaderName, .nameDaysHeaderMatched, .nameDaysHeaderDay, .nameDaysHeaderList, .nameDaysRowOff,
                 .nameDaysRowSet, .nameDaysPersonOffHint:
                 []
-            case .nameDaysPersonOff, .nameDaysPersonLists: [.name]
+            case .nameDaysPersonOff, .nameDaysPersonLists, .greetingBirthdayMessage: [.name]
             case .nameDaysPersonDay: [.name, .text]
             case .nameDaysImported: [.text, .number, .text]
             case .nameDaysImportUnreadable: [.text, .text]
@@ -731,6 +732,9 @@ extension Message {
         case .labelled: nil
         }
     }
+    /// The default greeting a friend gets (`birthdays greet`): "Happy birthday, Ana, and have a wonderful day!";
+    /// `first` is the first name, already made harmless; no age.
+    public static func greeting(first: String) -> Message { Message(.greetingBirthdayMessage, .name(first)) }
     public static func showDeceased(_ date: String) -> Message { Message(.showDeceased, .text(date)) }
     public static func showReminderDays(_ days: ReminderDays) -> Message { Message(.showReminderDays, .text(days.description)) }
     /// `channels`: the person's channel names, as a comma list.

@@ -1,0 +1,120 @@
+import Foundation
+
+/// When a friend's greeting goes out (`birthdays greet`): at the
+/// `greeting-time` setting (default 09:00) on their birthday, on **their**
+/// clock, in their own zone.
+///
+/// ## The rules
+/// - **Their zone**: the person's zone choice, else their card's `TZ`
+///   (``Person/zone``, as reminders use it); a person without one (or with
+///   `birthdays zone PERSON local`) is in the owner's zone.
+/// - **The instant**: ``time`` on their birthday in that zone, with
+///   ``FireTime``'s rules on a DST day: a time in a spring-forward gap comes
+///   as far after the gap's start as it was meant to be (02:30 in
+///   Europe/Berlin on the last Sunday of March is 03:30 CEST), a time that
+///   occurs twice comes at its first occurrence.
+/// - **Their day**: from its first moment to the first moment of the next
+///   day in their zone (23 or 25 hours across a DST change). A greeting is on
+///   time from its instant to ``lateAfter`` past it, late after that while
+///   it is still their day (the machine was off: it is sent late), and
+///   missed once their day has ended: it is never sent then.
+/// - **February 29** follows the `leap-day` setting in common years
+///   (``EventDate/occurrence(in:leapDay:)``): the greeting comes on Feb 28
+///   (or Mar 1), never on a day that does not exist.
+/// - **A missing year**: the greeting comes every year; it has no age.
+///   A year in the future (a typo) has no greeting before that date.
+public struct GreetingPlan: Hashable, Sendable {
+    /// The default `greeting-time`: 09:00.
+    public static let defaultTime = TimeOfDay(hour: 9, minute: 0)!
+
+    /// The `greeting-time` setting, on the friend's clock.
+    public var time: TimeOfDay
+    /// Where Feb 29 falls in common years (the `leap-day` setting).
+    public var leapDay: LeapDayPolicy
+    /// How long after its instant a greeting still counts as on time (the delivery engine's late margin).
+    public var lateAfter: Duration
+
+    public init(time: TimeOfDay = GreetingPlan.defaultTime, leapDay: LeapDayPolicy = .feb28, lateAfter: Duration = .seconds(60)) {
+        self.time = time
+        self.leapDay = leapDay
+        self.lateAfter = lateAfter
+    }
+
+    /// The plan under `settings`: their `greeting-time` and `leap-day`.
+    public init(settings: Settings) {
+        self.init(time: settings.greetingTime, leapDay: settings.leapDay)
+    }
+
+    /// One year's greeting of one friend.
+    public struct Occurrence: Hashable, Sendable {
+        /// Their birthday this year, on their calendar (Feb 29 moved in a common year).
+        public let day: LocalDate
+        /// When the greeting is due: ``GreetingPlan/time`` on ``day`` in their zone.
+        public let instant: Date
+        /// The first moment of ``day`` in their zone.
+        public let begins: Date
+        /// The first moment of the day after ``day`` in their zone: after it, the greeting is missed.
+        public let ends: Date
+        /// The age they turn, when the year is known; written only where a message asks for it (`{age}`).
+        public let age: Int?
+        /// The zone the day is theirs in.
+        public let timeZone: TimeZone
+    }
+
+    /// What a due greeting is at a given instant.
+    public enum Timing: Hashable, Sendable {
+        /// Its instant has not come yet.
+        case notYet
+        /// From its instant to ``GreetingPlan/lateAfter`` past it: send it.
+        case onTime
+        /// Later, but still their day where they are: send it, late.
+        case late
+        /// Their day has ended: never send it.
+        case missed
+    }
+
+    /// The zone a friend's day is theirs in: their zone choice or card zone
+    /// (``Person/zone``), else `owner` (the owner's zone, `time-zone` or the system's).
+    public static func zone(of person: Person, owner: TimeZone) -> TimeZone {
+        person.zone?.timeZone ?? owner
+    }
+
+    /// The greeting of a birthday on `birthday` in `year`, in `zone`; `nil`
+    /// when the birthday's known year lies after `year` (nothing before the
+    /// date itself) or Foundation cannot represent the day.
+    public func occurrence(of birthday: EventDate, in year: Int, zone: TimeZone) -> Occurrence? {
+        if let born = birthday.year, born > year { return nil }
+        let day = birthday.occurrence(in: year, leapDay: leapDay)
+        let midnight = TimeOfDay(hour: 0, minute: 0)!
+        guard let instant = FireTime.instant(on: day, at: time, in: zone),
+            let begins = FireTime.instant(on: day, at: midnight, in: zone),
+            let ends = FireTime.instant(on: day.adding(days: 1), at: midnight, in: zone)
+        else { return nil }
+        return Occurrence(day: day, instant: instant, begins: begins, ends: ends, age: birthday.age(in: year), timeZone: zone)
+    }
+
+    /// The next greeting of a birthday on `birthday` for someone in `zone`
+    /// at `now`: the one of the first birthday whose day has not ended where
+    /// they are (today's while it is still their birthday, even after its
+    /// time: it is then due, late), passing over the years in `skipping`
+    /// (`greet skip`: one year's greeting each).
+    public func next(of birthday: EventDate, zone: TimeZone, at now: Date, skipping: Set<Int> = []) -> Occurrence? {
+        let today = LocalDate.today(at: now, in: zone)
+        var day = birthday.nextOccurrence(onOrAfter: today, leapDay: leapDay)
+        // Skips are this year's and the next's at most: a few tries reach a year that is not skipped.
+        for _ in 0..<(skipping.count + 2) {
+            if !skipping.contains(day.year), let occurrence = occurrence(of: birthday, in: day.year, zone: zone), occurrence.ends > now {
+                return occurrence
+            }
+            day = birthday.nextOccurrence(onOrAfter: LocalDate(unchecked: day.year + 1, 1, 1), leapDay: leapDay)
+        }
+        return nil
+    }
+
+    /// What `occurrence` is at `now`: not due yet, on time, late (still their day) or missed (their day has ended).
+    public func timing(of occurrence: Occurrence, at now: Date) -> Timing {
+        if now < occurrence.instant { return .notYet }
+        if now >= occurrence.ends { return .missed }
+        return now.timeIntervalSince(occurrence.instant) <= lateAfter.timeInterval ? .onTime : .late
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Every greeting choice with the people it reaches, as `greet list` shows
+/// them: for each person, what ``GreetingRules`` decide, where an e-mail
+/// would go, and when their next greeting is due in their zone
+/// (``GreetingPlan``). Pure: the store hands it the people, the choices and
+/// the skips.
+public struct GreetingRoster: Sendable {
+    /// One choice and the people it names.
+    public struct Choice: Sendable {
+        public let greeting: Greeting
+        /// The person or the group's members, by name; a person's own
+        /// choice wins over a group's, so a member greeted by their own is
+        /// listed under that one alone.
+        public let people: [Entry]
+    }
+
+    /// One person under a choice.
+    public struct Entry: Sendable {
+        public let person: Person
+        public let state: State
+        /// Their next greeting (``GreetingPlan/next(of:zone:at:skipping:)``); `nil` when not greeted.
+        public let next: GreetingPlan.Occurrence?
+        /// Where an e-mail greeting goes (`--to`, else the card's first address); `nil` for Apprise or none.
+        public let address: String?
+        /// The year whose greeting `greet skip` passed over, when it is the next one's.
+        public let skipped: Int?
+    }
+
+    /// What becomes of a person's greeting.
+    public enum State: String, Sendable, Codable {
+        /// Their next greeting goes out.
+        case greeted
+        /// Left out (rule 2 of ``GreetingRules``).
+        case excluded
+        /// Deceased (rule 3).
+        case deceased
+        /// No birthday known.
+        case noBirthday = "no-birthday"
+        /// By e-mail, but neither `--to` nor their card gives an address.
+        case noAddress = "no-address"
+        /// A group's member greeted by a choice of their own instead.
+        case ownChoice = "own-choice"
+    }
+
+    public let choices: [Choice]
+
+    /// The roster of `greetings` over `people` at `now`: `skips` are the
+    /// skipped years by person id, `owner` the owner's zone (for people
+    /// without one of their own).
+    public init(greetings: [Greeting], people: [Person], skips: [String: Set<Int>], plan: GreetingPlan, owner: TimeZone, now: Date) {
+        let rules = GreetingRules(greetings)
+        var byID: [String: Person] = [:]
+        var byGroup: [String: [Person]] = [:]
+        for person in people {
+            byID[person.id] = person
+            for group in person.groups { byGroup[group, default: []].append(person) }
+        }
+        func entry(_ person: Person, under greeting: Greeting) -> Entry {
+            let address = GreetingRules.emailAddress(of: person, way: greeting.way)
+            var state: State
+            switch rules.decision(for: person) {
+            case .greeted(let chosen): state = chosen == greeting ? .greeted : .ownChoice
+            case .excluded: state = .excluded
+            case .deceased: state = .deceased
+            case .noBirthday: state = .noBirthday
+            case .notOptedIn: state = .ownChoice
+            }
+            if state == .greeted, case .email = greeting.way, address == nil { state = .noAddress }
+            guard state == .greeted || state == .noAddress, let birthday = person.birthday else {
+                return Entry(person: person, state: state, next: nil, address: address, skipped: nil)
+            }
+            let zone = GreetingPlan.zone(of: person, owner: owner)
+            let skipped = skips[person.id] ?? []
+            let next = plan.next(of: birthday, zone: zone, at: now, skipping: skipped)
+            let unskipped = plan.next(of: birthday, zone: zone, at: now)
+            let passed = unskipped.flatMap { skipped.contains($0.day.year) ? $0.day.year : nil }
+            return Entry(person: person, state: state, next: next, address: address, skipped: passed)
+        }
+        choices = greetings.map { greeting in
+            switch greeting.target {
+            case .person(let id):
+                return Choice(greeting: greeting, people: byID[id].map { [entry($0, under: greeting)] } ?? [])
+            case .group(let name):
+                return Choice(greeting: greeting, people: (byGroup[name] ?? []).map { entry($0, under: greeting) })
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BirthdayCore
+
+/// When a friend's greeting goes out (issue 44): the `greeting-time` on
+/// their clock in their zone, on time, late while it is still their day,
+/// missed once it has ended; Feb 29, a skipped year, a DST day (pure, no I/O).
+@Suite struct GreetingPlanTests {
+    static func zone(_ name: String) throws -> TimeZone { try #require(TimeZone(identifier: name)) }
+    static func instant(_ text: String) throws -> Date { try #require(ReferenceTime.parse(text, timeZone: TimeZone(identifier: "UTC")!)) }
+    static func utc(_ date: Date) -> String { ISOInstant.format(date, in: TimeZone(identifier: "UTC")!) }
+
+    // MARK: - The instant, in their zone
+
+    /// Ana born 10 March: 09:00 where she is, whatever zone, and her day's span there.
+    @Test(arguments: [
+        ("UTC", "2026-03-10T09:00:00+00:00", "2026-03-10T00:00:00+00:00", "2026-03-11T00:00:00+00:00"),
+        ("Asia/Tokyo", "2026-03-10T00:00:00+00:00", "2026-03-09T15:00:00+00:00", "2026-03-10T15:00:00+00:00"),
+        ("Pacific/Kiritimati", "2026-03-09T19:00:00+00:00", "2026-03-09T10:00:00+00:00", "2026-03-10T10:00:00+00:00"),
+    ])
+    func theGreetingComesAtNineOnTheirClock(zone: String, instant: String, begins: String, ends: String) throws {
+        let plan = GreetingPlan()
+        let occurrence = try #require(plan.occurrence(of: event(1990, 3, 10), in: 2026, zone: try Self.zone(zone)))
+        #expect(Self.utc(occurrence.instant) == instant)
+        #expect(Self.utc(occurrence.begins) == begins)
+        #expect(Self.utc(occurrence.ends) == ends)
+        #expect(occurrence.day == LocalDate(year: 2026, month: 3, day: 10))
+        #expect(occurrence.age == 36)
+    }
+
+    /// The `greeting-time` setting moves it, still on their clock.
+    @Test func theGreetingTimeSettingMovesIt() throws {
+        var settings = Settings()
+        try settings.set(.greetingTime, to: "07:30")
+        #expect(settings.text(for: .greetingTime) == "07:30")
+        let plan = GreetingPlan(settings: settings)
+        let occurrence = try #require(plan.occurrence(of: event(nil, 3, 10), in: 2026, zone: try Self.zone("Asia/Tokyo")))
+        #expect(ISOInstant.format(occurrence.instant, in: try Self.zone("Asia/Tokyo")) == "2026-03-10T07:30:00+09:00")
+        #expect(occurrence.age == nil, "no year, no age")
+        #expect(throws: SettingsError.self) { try settings.set(.greetingTime, to: "25:00") }
+    }
+
+    // MARK: - DST
+
+    /// Berlin's spring-forward Sunday (29 March 2026, 02:00 → 03:00): a
+    /// 02:30 greeting comes at 03:30 CEST, and the day is 23 hours long.
+    @Test func aTimeInTheSpringGapComesAsFarAfterIt() throws {
+        let plan = GreetingPlan(time: try #require(TimeOfDay("02:30")))
+        let berlin = try Self.zone("Europe/Berlin")
+        let occurrence = try #require(plan.occurrence(of: event(1980, 3, 29), in: 2026, zone: berlin))
+        #expect(ISOInstant.format(occurrence.instant, in: berlin) == "2026-03-29T03:30:00+02:00")
+        #expect(occurrence.ends.timeIntervalSince(occurrence.begins) == 23 * 3600)
+        // 09:00 that day is 07:00 UTC (CEST), not 08:00.
+        let nine = try #require(GreetingPlan().occurrence(of: event(1980, 3, 29), in: 2026, zone: berlin))
+        #expect(Self.utc(nine.instant) == "2026-03-29T07:00:00+00:00")
+    }
+
+    /// New York's fall-back Sunday (1 November 2026): the day lasts 25
+    /// hours, so a greeting is late, not missed, at 23:30 EST.
+    @Test func aFallBackDayIsTwentyFiveHoursOfTheirs() throws {
+        let newYork = try Self.zone("America/New_York")
+        let plan = GreetingPlan()
+        let occurrence = try #require(plan.occurrence(of: event(1970, 11, 1), in: 2026, zone: newYork))
+        #expect(ISOInstant.format(occurrence.instant, in: newYork) == "2026-11-01T09:00:00-05:00")
+        #expect(occurrence.ends.timeIntervalSince(occurrence.begins) == 25 * 3600)
+        #expect(plan.timing(of: occurrence, at: try Self.instant("2026-11-02T04:30:00Z")) == .late)
+        #expect(plan.timing(of: occurrence, at: try Self.instant("2026-11-02T05:00:00Z")) == .missed)
+    }
+
+    // MARK: - On time, late, missed
+
+    /// Tokyo: due at 00:00 UTC; on time for the late margin, late until
+    /// 15:00 UTC (midnight in Tokyo), missed from then on; before it, not yet.
+    @Test(arguments: [
+        ("2026-03-09T23:59:59Z", GreetingPlan.Timing.notYet),
+        ("2026-03-10T00:00:00Z", .onTime),
+        ("2026-03-10T00:01:00Z", .onTime),
+        ("2026-03-10T00:01:01Z", .late),
+        ("2026-03-10T14:59:59Z", .late),
+        ("2026-03-10T15:00:00Z", .missed),
+    ])
+    func lateWhileItIsTheirDayMissedAfter(at text: String, timing: GreetingPlan.Timing) throws {
+        let plan = GreetingPlan()
+        let occurrence = try #require(plan.occurrence(of: event(1990, 3, 10), in: 2026, zone: try Self.zone("Asia/Tokyo")))
+        #expect(plan.timing(of: occurrence, at: try Self.instant(text)) == timing)
+    }
+
+    /// Kiritimati (UTC+14): at 09:30 UTC on the 10th it is still the 10th
+    /// there (late); at 10:00 UTC it is the 11th (missed). The same instant
+    /// in UTC is on time's side of the day.
+    @Test func kiritimatiEndsItsDayFirst() throws {
+        let plan = GreetingPlan()
+        let kiritimati = try #require(plan.occurrence(of: event(nil, 3, 10), in: 2026, zone: try Self.zone("Pacific/Kiritimati")))
+        let utc = try #require(plan.occurrence(of: event(nil, 3, 10), in: 2026, zone: try Self.zone("UTC")))
+        #expect(plan.timing(of: kiritimati, at: try Self.instant("2026-03-10T09:30:00Z")) == .late)
+        #expect(plan.timing(of: kiritimati, at: try Self.instant("2026-03-10T10:00:00Z")) == .missed)
+        #expect(plan.timing(of: utc, at: try Self.instant("2026-03-10T09:00:30Z")) == .onTime)
+    }
+
+    // MARK: - The next greeting
+
+    /// Today's while it is still their birthday (even after 09:00: due,
+    /// late), next year's once their day has ended there.
+    @Test func theNextGreetingIsTodaysUntilTheirDayEnds() throws {
+        let plan = GreetingPlan()
+        let tokyo = try Self.zone("Asia/Tokyo")
+        let during = try #require(plan.next(of: event(1990, 3, 10), zone: tokyo, at: try Self.instant("2026-03-10T12:00:00Z")))
+        #expect(during.day == LocalDate(year: 2026, month: 3, day: 10))
+        let after = try #require(plan.next(of: event(1990, 3, 10), zone: tokyo, at: try Self.instant("2026-03-10T15:00:00Z")))
+        #expect(after.day == LocalDate(year: 2027, month: 3, day: 10))
+        #expect(after.age == 37)
+        // At the same instant it is still the 10th in UTC.
+        let inUTC = try #require(plan.next(of: event(1990, 3, 10), zone: try Self.zone("UTC"), at: try Self.instant("2026-03-10T15:00:00Z")))
+        #expect(inUTC.day == LocalDate(year: 2026, month: 3, day: 10))
+    }
+
+    /// A skipped year is passed over; only that one.
+    @Test func aSkippedYearIsPassedOver() throws {
+        let plan = GreetingPlan()
+        let now = try Self.instant("2026-01-05T12:00:00Z")
+        let next = try #require(plan.next(of: event(1990, 3, 10), zone: try Self.zone("UTC"), at: now, skipping: [2026]))
+        #expect(next.day == LocalDate(year: 2027, month: 3, day: 10))
+        let unskipped = try #require(plan.next(of: event(1990, 3, 10), zone: try Self.zone("UTC"), at: now, skipping: [2025]))
+        #expect(unskipped.day == LocalDate(year: 2026, month: 3, day: 10))
+    }
+
+    /// Feb 29 in a common year: Feb 28 (or Mar 1 under `leap-day mar1`),
+    /// and Feb 29 itself in a leap year; the age counts the years.
+    @Test(arguments: [
+        (LeapDayPolicy.feb28, 2027, "2027-02-28"),
+        (.mar1, 2027, "2027-03-01"),
+        (.feb28, 2028, "2028-02-29"),
+    ])
+    func february29FollowsTheLeapDaySetting(policy: LeapDayPolicy, year: Int, day: String) throws {
+        let plan = GreetingPlan(leapDay: policy)
+        let occurrence = try #require(plan.occurrence(of: event(2000, 2, 29), in: year, zone: try Self.zone("UTC")))
+        #expect(occurrence.day.description == day)
+        #expect(occurrence.age == year - 2000)
+    }
+
+    /// A known year after the greeting's year has no greeting before it.
+    @Test func aBirthdayYearInTheFutureHasNoGreetingBeforeIt() throws {
+        let plan = GreetingPlan()
+        #expect(plan.occurrence(of: event(2030, 3, 10), in: 2026, zone: try Self.zone("UTC")) == nil)
+        let next = try #require(plan.next(of: event(2030, 3, 10), zone: try Self.zone("UTC"), at: try Self.instant("2026-01-01T00:00:00Z")))
+        #expect(next.day.year == 2030)
+    }
+
+    /// Their zone: the choice, else the card's, else the owner's.
+    @Test func theirZoneIsTheChoiceElseTheCardElseTheOwners() throws {
+        let owner = try Self.zone("Europe/Berlin")
+        var person = Person(id: "ana", name: "Ana", source: ContactSource(file: "x", index: 0, line: 1), birthday: event(1990, 3, 10))
+        #expect(GreetingPlan.zone(of: person, owner: owner) == owner)
+        person.cardZone = PersonZone(name: "Asia/Tokyo")
+        #expect(GreetingPlan.zone(of: person, owner: owner).identifier == "Asia/Tokyo")
+        person.zoneChoice = .zone(try #require(PersonZone(name: "Pacific/Kiritimati")))
+        #expect(GreetingPlan.zone(of: person, owner: owner).identifier == "Pacific/Kiritimati")
+        person.zoneChoice = .local
+        #expect(GreetingPlan.zone(of: person, owner: owner) == owner)
+    }
+}
