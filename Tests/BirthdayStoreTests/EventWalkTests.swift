@@ -52,7 +52,7 @@ import Testing
             let settings = try SettingRecord.settings(db)
             let nameDays = try NameDayListRecord.setup(for: settings, db)
             var lines: [String] = []
-            try PersonRecord.forEachEvent(db, rules: TreatmentRules(deceased: .remember), nameDays: nameDays) { event, identity in
+            try PersonRecord.forEachEvent(db, rules: TreatmentRules(deceased: .remember), nameDays: nameDays) { event, _, identity in
                 lines.append(Self.line(event, identity().id))
             }
             return lines

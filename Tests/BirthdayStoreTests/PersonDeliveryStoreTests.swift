@@ -122,8 +122,8 @@ import Testing
         func rules() async throws -> [WeekendRule?] {
             try await database.read { db in
                 var found: [WeekendRule?] = []
-                try PersonRecord.forEachEvent(db) { date, traits, _ in
-                    if case .otherCalendar = date { found.append(traits.weekend) }
+                try PersonRecord.forEachEvent(db, rules: TreatmentRules()) { event, traits, _ in
+                    if case .otherCalendar = event.date { found.append(traits.weekend) }
                 }
                 return found
             }

@@ -45,8 +45,8 @@ import Testing
     func traits() async throws -> [String: PersonTraits] {
         try await database.read { db in
             var found: [String: PersonTraits] = [:]
-            try PersonRecord.forEachEvent(db) { date, traits, identity in
-                if case .gregorian(_, .birthday) = date { found[identity().id] = traits }
+            try PersonRecord.forEachEvent(db, rules: TreatmentRules(deceased: .remember)) { event, traits, identity in
+                if case .gregorian(_, .birthday) = event.date { found[identity().id] = traits }
             }
             return found
         }
@@ -178,8 +178,8 @@ import Testing
         // Dates in other calendars read the zone too.
         let alternate = try await database.read { db in
             var zones: [String: String?] = [:]
-            try PersonRecord.forEachEvent(db) { date, traits, identity in
-                if case .otherCalendar = date { zones[identity().id] = traits.zone?.storedValue }
+            try PersonRecord.forEachEvent(db, rules: TreatmentRules()) { event, traits, identity in
+                if case .otherCalendar = event.date { zones[identity().id] = traits.zone?.storedValue }
             }
             return zones
         }

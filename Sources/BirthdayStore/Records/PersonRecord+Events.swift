@@ -11,22 +11,6 @@ extension PersonRecord {
     /// The events come in four runs, in this order: the Gregorian birthdays
     /// and anniversaries, the dates in other calendars, the name days of the
     /// lists of `nameDays` (``NameDayMatcher``, once per walk), the labelled dates.
-    static func forEachEvent(
-        _ db: Database,
-        rules: TreatmentRules,
-        nameDays: NameDaySetup = NameDaySetup(),
-        nicknames: Bool = false,
-        _ body: (_ event: PersonEvent, _ identity: () -> PersonEvent.Identity) -> Void
-    ) throws {
-        try forEachEvent(db, nameDays: nameDays, nicknames: nicknames) { date, traits, identity in
-            guard let treatment = rules.treatment(of: date, for: traits) else { return }
-            // `identity` is only called during `body`, never kept (the compiler cannot see it through two closures).
-            withoutActuallyEscaping(identity) { identity in body(PersonEvent(date: date, treatment: treatment), identity) }
-        }
-    }
-
-    /// The walk itself: every date of everyone not excluded, with what the
-    /// treatment rules need of its person (``PersonTraits``), before any rule.
     ///
     /// The Gregorian run reads only the date columns for most rows. The few
     /// people who have died, have reminder days of their own, a weekend rule,
@@ -41,22 +25,29 @@ extension PersonRecord {
     /// traits with each row (``TraitColumns``); most stores have few such rows.
     static func forEachEvent(
         _ db: Database,
+        rules: TreatmentRules,
         nameDays: NameDaySetup = NameDaySetup(),
         nicknames: Bool = false,
-        _ body: (_ date: PersonEvent.Date, _ traits: PersonTraits, _ identity: () -> PersonEvent.Identity) -> Void
+        _ body: (_ event: PersonEvent, _ traits: PersonTraits, _ identity: () -> PersonEvent.Identity) -> Void
     ) throws {
-        // The rules of groups and sources, read once for the four runs (none while no rule is kept).
-        let rules = try SharedRuleRecord.rulesByPerson(db)
-        try forEachGregorian(db, rules: rules, nicknames: nicknames, body)
-        try forEachOtherCalendar(db, rules: rules, body)
-        try forEachNameDay(db, rules: rules, matcher: NameDayMatcher(nameDays), body)
-        try forEachLabelled(db, rules: rules, body)
+        // The rules of groups and sources are read once for the four runs (none while no rule is kept).
+        let shared = try SharedRuleRecord.rulesByPerson(db)
+        try forEachGregorian(db, rules, shared: shared, nicknames: nicknames, body)
+        try forEachOtherCalendar(db, rules, shared: shared, body)
+        try forEachNameDay(db, rules, shared: shared, matcher: NameDayMatcher(nameDays), body)
+        try forEachLabelled(db, rules, shared: shared, body)
     }
 
-    private typealias Body = (_ date: PersonEvent.Date, _ traits: PersonTraits, _ identity: () -> PersonEvent.Identity) -> Void
+    private typealias Body = (_ event: PersonEvent, _ traits: PersonTraits, _ identity: () -> PersonEvent.Identity) -> Void
 
-    /// The birthdays and anniversaries the cards give (see ``forEachEvent(_:nameDays:nicknames:_:)``).
-    private static func forEachGregorian(_ db: Database, rules: [String: [SharedRule]], nicknames: Bool, _ body: Body) throws {
+    /// The birthdays and anniversaries the cards give (see ``forEachEvent(_:rules:nameDays:nicknames:_:)``).
+    private static func forEachGregorian(
+        _ db: Database,
+        _ treatments: TreatmentRules,
+        shared rules: [String: [SharedRule]],
+        nicknames: Bool,
+        _ body: Body
+    ) throws {
         var special: [Int64: PersonTraits] = [:]
         var zones = ZoneReader()
         let specials = try Row.fetchCursor(
@@ -113,13 +104,18 @@ extension PersonRecord {
         while let row = try rows.next() {
             let identity = { (id: row[7] as String, name: row[8] as String, nickname: row[9] as String) }
             let traits = special.isEmpty ? plain : special[row[6]] ?? plain
-            if let birthday = date(row[0], row[1], row[2]) { body(.gregorian(birthday, .birthday), traits, identity) }
-            if let anniversary = date(row[3], row[4], row[5]) { body(.gregorian(anniversary, .anniversary), traits, identity) }
+            if let birthday = date(row[0], row[1], row[2]), let treatment = treatments.treatment(of: .birthday, for: traits) {
+                body(PersonEvent(date: .gregorian(birthday, .birthday), treatment: treatment), traits, identity)
+            }
+            if let anniversary = date(row[3], row[4], row[5]), let treatment = treatments.treatment(of: .anniversary, for: traits) {
+                body(PersonEvent(date: .gregorian(anniversary, .anniversary), treatment: treatment), traits, identity)
+            }
         }
     }
 
     /// The dates in other calendars, each an event of its own.
-    private static func forEachOtherCalendar(_ db: Database, rules: [String: [SharedRule]], _ body: Body) throws {
+    private static func forEachOtherCalendar(_ db: Database, _ treatments: TreatmentRules, shared rules: [String: [SharedRule]], _ body: Body) throws
+    {
         let statement = try db.makeStatement(
             sql: """
                 SELECT \(CalendarDateRecord.selection), person.id, person.name, person.nickname, \(TraitColumns.selection)
@@ -132,13 +128,22 @@ extension PersonRecord {
         while let row = try rows.next() {
             guard let date = CalendarDateRecord.alternate(row, from: 0) else { continue }
             let traits = traitColumns.traits(row, shared: rules.isEmpty ? [] : rules[row[8] as String] ?? [])
-            body(.otherCalendar(date), traits) { (id: row[8] as String, name: row[9] as String, nickname: row[10] as String) }
+            guard let treatment = treatments.treatment(of: .otherCalendar(date), for: traits) else { continue }
+            body(PersonEvent(date: .otherCalendar(date), treatment: treatment), traits) {
+                (id: row[8] as String, name: row[9] as String, nickname: row[10] as String)
+            }
         }
     }
 
     /// The name days of everyone whose first name or nickname the lists give
     /// a day, people with or without other dates alike; nothing is read without lists.
-    private static func forEachNameDay(_ db: Database, rules: [String: [SharedRule]], matcher: NameDayMatcher, _ body: Body) throws {
+    private static func forEachNameDay(
+        _ db: Database,
+        _ treatments: TreatmentRules,
+        shared rules: [String: [SharedRule]],
+        matcher: NameDayMatcher,
+        _ body: Body
+    ) throws {
         guard matcher.isOn else { return }
         var matcher = matcher
         let statement = try db.makeStatement(
@@ -153,13 +158,16 @@ extension PersonRecord {
             let days = matcher.days(id: id, name: name, given: row[2], nickname: nickname)
             guard !days.isEmpty else { continue }
             let traits = traitColumns.traits(row, shared: rules[id] ?? [])
-            for day in days { body(day, traits) { (id: id, name: name, nickname: nickname) } }
+            for day in days {
+                guard let treatment = treatments.treatment(of: day, for: traits) else { continue }
+                body(PersonEvent(date: day, treatment: treatment), traits) { (id: id, name: name, nickname: nickname) }
+            }
         }
     }
 
     /// The labelled dates, each with its ordinal among the person's dates of
     /// the same label (``LabelledDate/withOrdinals(_:)``).
-    private static func forEachLabelled(_ db: Database, rules: [String: [SharedRule]], _ body: Body) throws {
+    private static func forEachLabelled(_ db: Database, _ treatments: TreatmentRules, shared rules: [String: [SharedRule]], _ body: Body) throws {
         var ordinals: [String: Int] = [:]
         var person = ""
         let statement = try db.makeStatement(
@@ -184,7 +192,9 @@ extension PersonRecord {
             let ordinal = (ordinals[labelled.key] ?? 0) + 1
             ordinals[labelled.key] = ordinal
             let traits = traitColumns.traits(row, shared: rules.isEmpty ? [] : rules[id] ?? [])
-            body(.labelled(labelled, ordinal: ordinal), traits) { (id: id, name: row[5] as String, nickname: row[6] as String) }
+            let event = PersonEvent.Date.labelled(labelled, ordinal: ordinal)
+            guard let treatment = treatments.treatment(of: event, for: traits) else { continue }
+            body(PersonEvent(date: event, treatment: treatment), traits) { (id: id, name: row[5] as String, nickname: row[6] as String) }
         }
     }
 }

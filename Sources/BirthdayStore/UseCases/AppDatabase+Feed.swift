@@ -106,7 +106,7 @@ extension AppDatabase {
         // One walk over everyone's events, folded twice: the twelve months, and the next 366 days.
         var year = UpcomingFold(UpcomingEvents(today: first, settings: settings, nameDays: nameDays), withinDays: YearPage.days(from: first) - 1)
         var coming = UpcomingFold(UpcomingEvents(today: today, settings: settings, nameDays: nameDays), withinDays: 365)
-        try PersonRecord.forEachEvent(db, rules: year.upcoming.rules, nameDays: nameDays) { event, identity in
+        try PersonRecord.forEachEvent(db, rules: year.upcoming.rules, nameDays: nameDays) { event, _, identity in
             year.take(event, identity)
             coming.take(event, identity)
         }

@@ -84,7 +84,7 @@ extension AppDatabase {
         names: NameStyle = .full
     ) throws -> [Occurrence] {
         var fold = UpcomingFold(upcoming, withinDays: withinDays, limit: limit, names: names)
-        try PersonRecord.forEachEvent(db, rules: upcoming.rules, nameDays: upcoming.nameDays, nicknames: names == .nickname) { event, identity in
+        try PersonRecord.forEachEvent(db, rules: upcoming.rules, nameDays: upcoming.nameDays, nicknames: names == .nickname) { event, _, identity in
             fold.take(event, identity)
         }
         return fold.sorted()

@@ -119,7 +119,7 @@ package struct NotificationScheduler: Sendable {
             rules: settings.treatmentRules,
             nameDays: try NameDayListRecord.setup(for: settings, db),
             nicknames: settings.names == .nickname
-        ) { event, identity in planner.offer(event, identity: identity) }
+        ) { event, _, identity in planner.offer(event, identity: identity) }
         var planned = planner.requests()
         if let digest = try digestRequest(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale, after: planned) {
             planned.append(digest)
