@@ -122,7 +122,9 @@ import Testing
         func rules() async throws -> [WeekendRule?] {
             try await database.read { db in
                 var found: [WeekendRule?] = []
-                try CalendarDateRecord.forEachDatedEvent(db) { _, traits, _ in found.append(traits.weekend) }
+                try PersonRecord.forEachEvent(db, rules: TreatmentRules()) { event, traits, _ in
+                    if case .otherCalendar = event.date { found.append(traits.weekend) }
+                }
                 return found
             }
         }

@@ -41,12 +41,12 @@ import Testing
         }
     }
 
-    /// The traits `forEachDatedEvent` gives each person's birthday, by id.
+    /// The traits the walk (`forEachEvent`) gives each person's birthday, by id.
     func traits() async throws -> [String: PersonTraits] {
         try await database.read { db in
             var found: [String: PersonTraits] = [:]
-            try PersonRecord.forEachDatedEvent(db) { _, kind, traits, identity in
-                if kind == .birthday { found[identity().id] = traits }
+            try PersonRecord.forEachEvent(db, rules: TreatmentRules(deceased: .remember)) { event, traits, identity in
+                if case .gregorian(_, .birthday) = event.date { found[identity().id] = traits }
             }
             return found
         }
@@ -178,7 +178,9 @@ import Testing
         // Dates in other calendars read the zone too.
         let alternate = try await database.read { db in
             var zones: [String: String?] = [:]
-            try CalendarDateRecord.forEachDatedEvent(db) { _, traits, identity in zones[identity().id] = traits.zone?.storedValue }
+            try PersonRecord.forEachEvent(db, rules: TreatmentRules()) { event, traits, identity in
+                if case .otherCalendar = event.date { zones[identity().id] = traits.zone?.storedValue }
+            }
             return zones
         }
         #expect(alternate == ["lunar": "Asia/Shanghai"])

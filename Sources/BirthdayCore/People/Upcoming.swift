@@ -230,6 +230,80 @@ public struct UpcomingEvents: Sendable {
     }
 }
 
+/// `upcoming`'s fold over the store's walk of everyone's events
+/// (``PersonEvent``): the occurrences of the events the walk yields that fall
+/// within `withinDays` of ``UpcomingEvents/today``, the nearest `limit` of
+/// them; a person is read (`identity`) only for an event it keeps. A name
+/// day is labelled ``UpcomingEvents/nameDayLabel``; people who share a date
+/// in another calendar share its computation.
+package struct UpcomingFold {
+    package let upcoming: UpcomingEvents
+    private let withinDays: Int?
+    private let names: NameStyle
+    private var selector: NearestSelector
+    private var occurrences: CalendarOccurrences
+
+    package init(_ upcoming: UpcomingEvents, withinDays: Int? = nil, limit: Int? = nil, names: NameStyle = .full) {
+        self.upcoming = upcoming
+        self.withinDays = withinDays
+        self.names = names
+        selector = NearestSelector(limit: limit)
+        occurrences = CalendarOccurrences(today: upcoming.today)
+    }
+
+    /// Keeps `event` when it falls within the days.
+    package mutating func take(_ event: PersonEvent, _ identity: () -> PersonEvent.Identity) {
+        let today = upcoming.today
+        switch event.date {
+        case .gregorian(let date, let kind):
+            let next = date.nextOccurrence(onOrAfter: today, leapDay: upcoming.leapDay)
+            if let withinDays, today.days(to: next) > withinDays { return }
+            let (id, name, nickname) = identity()
+            selector.insert(
+                upcoming.occurrence(
+                    of: date,
+                    kind: kind,
+                    personID: id,
+                    name: names.pick(name: name, nickname: nickname),
+                    memorial: event.treatment.memorial,
+                    zone: event.treatment.zone
+                )
+            )
+        case .otherCalendar(let alternate):
+            guard let next = occurrences.next(alternate.date) else { return }
+            if let withinDays, today.days(to: next.date) > withinDays { return }
+            let (id, name, nickname) = identity()
+            selector.insert(
+                upcoming.occurrence(
+                    of: alternate.date,
+                    next: next,
+                    kind: alternate.kind,
+                    personID: id,
+                    name: names.pick(name: name, nickname: nickname),
+                    zone: event.treatment.zone
+                )
+            )
+        case .labelled, .nameDay:
+            guard let (labelled, ordinal) = event.labelled(nameDayLabel: upcoming.nameDayLabel) else { return }
+            let next = labelled.date.nextOccurrence(onOrAfter: today, leapDay: upcoming.leapDay)
+            if let withinDays, today.days(to: next) > withinDays { return }
+            let (id, name, nickname) = identity()
+            selector.insert(
+                upcoming.occurrence(
+                    of: labelled,
+                    ordinal: ordinal,
+                    personID: id,
+                    name: names.pick(name: name, nickname: nickname),
+                    zone: event.treatment.zone
+                )
+            )
+        }
+    }
+
+    /// The occurrences kept, soonest first (``Occurrence/precedes(_:_:)``).
+    package func sorted() -> [Occurrence] { selector.sorted() }
+}
+
 /// Keeps the `limit` smallest occurrences seen (all of them without a limit)
 /// in a ``BoundedHeap``, so selecting k of n costs O(n log k).
 package struct NearestSelector {

@@ -122,6 +122,8 @@ package struct ReminderPlanner {
     let now: Date
     /// The words of each request kept: its title and body (BirthdayText's `NotificationContent`).
     let words: (ReminderSubject) -> (title: String, body: String)
+    /// A name day's label in the words' language (``PersonEvent/labelled(nameDayLabel:)``).
+    private let nameDayLabel: String
     let today: LocalDate
     private let todayNumber: Int
     /// The first day number whose delivery time is still ahead: today, or tomorrow once it has passed.
@@ -145,12 +147,14 @@ package struct ReminderPlanner {
         timeZone: TimeZone,
         now: Date,
         capacity: Int = NotificationRequest.pendingLimit,
+        nameDayLabel: String = LabelRules.nameDayLabels[0],
         words: @escaping (ReminderSubject) -> (title: String, body: String)
     ) {
         self.settings = settings
         self.timeZone = timeZone
         self.now = now
         self.words = words
+        self.nameDayLabel = nameDayLabel
         today = LocalDate.today(at: now, in: timeZone)
         todayNumber = today.dayNumber
         firstFireDay = FireTime.firstDay(at: now, time: settings.deliveryTime, in: timeZone).dayNumber
@@ -158,6 +162,19 @@ package struct ReminderPlanner {
         myCalendar = ZonedDayOf.gregorian(timeZone)
         heap = BoundedHeap(capacity: capacity)
         calendarOccurrences = CalendarOccurrences(today: today)
+    }
+
+    /// Considers one event of the store's walk (``PersonEvent``), kept as
+    /// its treatment says; a name day under its label in the reminders'
+    /// language; `identity` is read only when the event may be kept.
+    package mutating func offer(_ event: PersonEvent, identity: () -> PersonEvent.Identity) {
+        switch event.date {
+        case .gregorian(let date, let kind): offer(date, kind: kind, treatment: event.treatment, identity: identity)
+        case .otherCalendar(let alternate): offer(alternate.date, kind: alternate.kind, treatment: event.treatment, identity: identity)
+        case .labelled, .nameDay:
+            guard let (labelled, ordinal) = event.labelled(nameDayLabel: nameDayLabel) else { return }
+            offer(labelled, ordinal: ordinal, treatment: event.treatment, identity: identity)
+        }
     }
 
     /// Considers one event, kept as `treatment` says (its reminder days, and

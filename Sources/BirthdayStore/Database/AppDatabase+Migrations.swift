@@ -132,7 +132,7 @@ extension AppDatabase {
                 // The person's own reminder days, a comma list (7,1,0); NULL follows the setting.
                 t.add(column: "reminderDays", .text)
             }
-            // The few people the reminder rules treat apart (PersonRecord.forEachDatedEvent).
+            // The few people the reminder rules treat apart (PersonRecord.forEachEvent).
             try db.execute(
                 sql: """
                     CREATE INDEX person_special ON person (deathDate, reminderDays)

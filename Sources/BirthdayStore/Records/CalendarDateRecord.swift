@@ -108,31 +108,4 @@ extension CalendarDateRecord {
         for key in result.keys { result[key]?.sort() }
         return result
     }
-
-    /// Calls `body` with every date of everyone not excluded, with what the
-    /// treatment rules need of the person (death date, reminder days, weekend
-    /// rule, zone, the rules of their groups and sources: ``RulePrecedence``);
-    /// `identity` reads the id, name and nickname.
-    static func forEachDatedEvent(
-        _ db: Database,
-        _ body: (_ date: AlternateDate, _ traits: PersonTraits, _ identity: () -> (id: String, name: String, nickname: String)) -> Void
-    ) throws {
-        // Read at the first row: most stores have no date in another calendar.
-        var rules: [String: [SharedRule]]?
-        let statement = try db.makeStatement(
-            sql: """
-                SELECT \(selection), person.id, person.name, person.nickname, \(PersonRecord.TraitColumns.selection)
-                FROM calendarDate JOIN person ON person.id = calendarDate.personId
-                WHERE person.excluded = 0
-                """
-        )
-        var traitColumns = try PersonRecord.TraitColumns(statement)
-        let rows = try Row.fetchCursor(statement)
-        while let row = try rows.next() {
-            guard let date = alternate(row, from: 0) else { continue }
-            if rules == nil { rules = try SharedRuleRecord.rulesByPerson(db) }
-            let traits = traitColumns.traits(row, shared: rules?[row[8] as String] ?? [])
-            body(date, traits) { (id: row[8] as String, name: row[9] as String, nickname: row[10] as String) }
-        }
-    }
 }

@@ -477,6 +477,7 @@ extension PersonRecord {
         let alternates = try CalendarDateRecord.datesByPerson(db, excludedToo: false)
         let labelled = try LabelledDateRecord.datesByPerson(db, excludedToo: false)
         let rules = try SharedRuleRecord.rulesByPerson(db)
+        var matcher = nameDays.map { NameDayMatcher($0.setup) }
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -505,8 +506,11 @@ extension PersonRecord {
             )
             if !labelled.isEmpty { person.labelledDates = labelled[id] ?? [] }
             if everyone, let nameDays {
+                // The walk's matcher (``forEachEvent(_:rules:nameDays:nicknames:_:)``): people who share a first name share its matching.
                 person.nameParts.given = row[13]
-                person.labelledDates += nameDays.setup.events(of: person, label: nameDays.label)
+                for day in matcher?.days(id: id, name: person.name, given: person.nameParts.given, nickname: person.nickname) ?? [] {
+                    if let (labelled, _) = day.labelled(nameDayLabel: nameDays.label) { person.labelledDates.append(labelled) }
+                }
                 if person.birthday == nil, person.anniversary == nil, person.alternateDates.isEmpty, person.labelledDates.isEmpty { continue }
             }
             if !rules.isEmpty, let shared = rules[id] {
@@ -518,87 +522,6 @@ extension PersonRecord {
             people.append(person)
         }
         return people
-    }
-
-    /// Calls `body` with every dated event of everyone not excluded, with
-    /// what the reminder rules need of its person (``PersonTraits``), reading
-    /// only the date columns for most rows: `identity` reads the id, name and
-    /// nickname (`""` unless `nicknames`), for the events the caller keeps.
-    ///
-    /// The few people who have died, have reminder days of their own, a
-    /// weekend rule, a zone (the card's or the user's choice), or are in a group or source with a rule
-    /// (``RulePrecedence`` decides their traits) are read first, by rowid, from the partial index
-    /// `person_special` that holds only them; every other row is plain. So the loop over all rows
-    /// asks for no column past the dates, id and name: the columns added by
-    /// `v5` sit at the end of each row, and SQLite decodes every column a
-    /// statement selects for every row it steps over, which cost a sixth more
-    /// time per reschedule over 100,000 people.
-    static func forEachDatedEvent(
-        _ db: Database,
-        nicknames: Bool = false,
-        _ body: (_ date: EventDate, _ kind: EventKind, _ traits: PersonTraits, _ identity: () -> (id: String, name: String, nickname: String)) ->
-            Void
-    ) throws {
-        var special: [Int64: PersonTraits] = [:]
-        var zones = ZoneReader()
-        let specials = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT rowid, deathDate IS NOT NULL, reminderDays, weekend, cardZone, zoneChoice FROM person INDEXED BY person_special
-                WHERE deathDate IS NOT NULL OR reminderDays IS NOT NULL OR weekend IS NOT NULL OR cardZone IS NOT NULL OR zoneChoice IS NOT NULL
-                """
-        )
-        while let row = try specials.next() {
-            let days: String? = row[2]
-            let weekend: String? = row[3]
-            special[row[0]] = PersonTraits(
-                deceased: row[1],
-                reminderDays: days.flatMap(ReminderDays.init),
-                weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
-                zone: zones.zone(card: row[4], choice: row[5])
-            )
-        }
-        // People in a group or source with a rule are read apart too (none while no rule is kept).
-        let rules = try SharedRuleRecord.rulesByPerson(db)
-        for chunk in Array(rules.keys).chunked(900) {
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT rowid, id, excludedInCard, exclusionChoice, deathDate IS NOT NULL, reminderDays, weekend, cardZone, zoneChoice
-                    FROM person WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))
-                    """,
-                arguments: StatementArguments(Array(chunk))
-            )
-            while let row = try rows.next() {
-                let choice: String? = row[3]
-                let days: String? = row[5]
-                let weekend: String? = row[6]
-                special[row[0]] = PersonTraits(
-                    exclusion: Exclusion(card: row[2], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
-                    reminderDays: days.flatMap(ReminderDays.init),
-                    shared: rules[row[1] as String] ?? [],
-                    deceased: row[4],
-                    weekend: weekend.flatMap(WeekendRule.init(rawValue:)),
-                    zone: zones.zone(card: row[7], choice: row[8])
-                )
-            }
-        }
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay, rowid, id, name,
-                       \(nicknames ? "nickname" : "''")
-                FROM person
-                WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL)
-                """
-        )
-        let plain = PersonTraits()
-        while let row = try rows.next() {
-            let identity = { (id: row[7] as String, name: row[8] as String, nickname: row[9] as String) }
-            let traits = special.isEmpty ? plain : special[row[6]] ?? plain
-            if let birthday = date(row[0], row[1], row[2]) { body(birthday, .birthday, traits, identity) }
-            if let anniversary = date(row[3], row[4], row[5]) { body(anniversary, .anniversary, traits, identity) }
-        }
     }
 
     /// What an import or a sync compares a person against: the stored

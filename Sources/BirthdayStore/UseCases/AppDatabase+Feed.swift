@@ -104,13 +104,15 @@ extension AppDatabase {
         let (revision, changedAt) = try RevisionRecord.current(db)
         let first = YearPage.firstDay(today: today)
         let nameDays = try NameDayListRecord.setup(for: settings, db)
-        let year = try Self.upcoming(
-            db,
-            UpcomingEvents(today: first, settings: settings, nameDays: nameDays),
-            withinDays: YearPage.days(from: first) - 1
-        )
-        let next = try Self.upcoming(db, UpcomingEvents(today: today, settings: settings, nameDays: nameDays), withinDays: 365)
-        var contents = PageContents(settings: settings, year: year, next: next, revision: revision, changedAt: changedAt)
+        // One walk over everyone's events, folded twice: the twelve months, and the next 366 days.
+        var year = UpcomingFold(UpcomingEvents(today: first, settings: settings, nameDays: nameDays), withinDays: YearPage.days(from: first) - 1)
+        var coming = UpcomingFold(UpcomingEvents(today: today, settings: settings, nameDays: nameDays), withinDays: 365)
+        try PersonRecord.forEachEvent(db, rules: year.upcoming.rules, nameDays: nameDays) { event, _, identity in
+            year.take(event, identity)
+            coming.take(event, identity)
+        }
+        let next = coming.sorted()
+        var contents = PageContents(settings: settings, year: year.sorted(), next: next, revision: revision, changedAt: changedAt)
         guard withPeople else { return contents }
         let datesByPerson = Dictionary(grouping: next, by: \.personID)
         for event in YearPage.nextEvents(next) where contents.people[event.personID] == nil {

@@ -83,72 +83,10 @@ extension AppDatabase {
         limit: Int? = nil,
         names: NameStyle = .full
     ) throws -> [Occurrence] {
-        var selector = NearestSelector(limit: limit)
-        let rules = upcoming.rules
-        try PersonRecord.forEachDatedEvent(db, nicknames: names == .nickname) { date, kind, traits, identity in
-            guard let treatment = rules.treatment(of: kind, for: traits) else { return }
-            let next = date.nextOccurrence(onOrAfter: upcoming.today, leapDay: upcoming.leapDay)
-            if let withinDays, upcoming.today.days(to: next) > withinDays { return }
-            let (id, name, nickname) = identity()
-            selector.insert(
-                upcoming.occurrence(
-                    of: date,
-                    kind: kind,
-                    personID: id,
-                    name: names.pick(name: name, nickname: nickname),
-                    memorial: treatment.memorial,
-                    zone: treatment.zone
-                )
-            )
+        var fold = UpcomingFold(upcoming, withinDays: withinDays, limit: limit, names: names)
+        try PersonRecord.forEachEvent(db, rules: upcoming.rules, nameDays: upcoming.nameDays, nicknames: names == .nickname) { event, _, identity in
+            fold.take(event, identity)
         }
-        // Dates in other calendars, each an event of its own; people who share one share its computation.
-        var occurrences = CalendarOccurrences(today: upcoming.today)
-        try CalendarDateRecord.forEachDatedEvent(db) { alternate, traits, identity in
-            guard let treatment = rules.treatment(of: alternate.kind, for: traits), !treatment.memorial,
-                let next = occurrences.next(alternate.date)
-            else { return }
-            if let withinDays, upcoming.today.days(to: next.date) > withinDays { return }
-            let (id, name, nickname) = identity()
-            selector.insert(
-                upcoming.occurrence(
-                    of: alternate.date,
-                    next: next,
-                    kind: alternate.kind,
-                    personID: id,
-                    name: names.pick(name: name, nickname: nickname),
-                    zone: treatment.zone
-                )
-            )
-        }
-        // Name days from the lists the `name-days` setting names.
-        try PersonRecord.forEachNameDay(db, lists: upcoming.nameDays.lists, label: upcoming.nameDayLabel, choices: upcoming.nameDays.choices) {
-            nameDay,
-            traits,
-            identity in
-            guard let treatment = rules.treatment(of: nameDay, for: traits) else { return }
-            let next = nameDay.date.nextOccurrence(onOrAfter: upcoming.today, leapDay: upcoming.leapDay)
-            if let withinDays, upcoming.today.days(to: next) > withinDays { return }
-            let (id, name, nickname) = identity()
-            selector.insert(
-                upcoming.occurrence(of: nameDay, ordinal: 1, personID: id, name: names.pick(name: name, nickname: nickname), zone: treatment.zone)
-            )
-        }
-        // Labelled dates, each an event of its own under its label.
-        try LabelledDateRecord.forEachDatedEvent(db) { labelled, ordinal, traits, identity in
-            guard let treatment = rules.treatment(of: labelled, for: traits) else { return }
-            let next = labelled.date.nextOccurrence(onOrAfter: upcoming.today, leapDay: upcoming.leapDay)
-            if let withinDays, upcoming.today.days(to: next) > withinDays { return }
-            let (id, name, nickname) = identity()
-            selector.insert(
-                upcoming.occurrence(
-                    of: labelled,
-                    ordinal: ordinal,
-                    personID: id,
-                    name: names.pick(name: name, nickname: nickname),
-                    zone: treatment.zone
-                )
-            )
-        }
-        return selector.sorted()
+        return fold.sorted()
     }
 }

@@ -114,30 +114,13 @@ package struct NotificationScheduler: Sendable {
             return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)
         }
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant, localizer: settings.localizer(systemLocale: systemLocale))
-        let rules = settings.treatmentRules
-        try PersonRecord.forEachDatedEvent(db, nicknames: settings.names == .nickname) { date, kind, traits, identity in
-            guard let treatment = rules.treatment(of: kind, for: traits) else { return }
-            planner.offer(date, kind: kind, treatment: treatment, identity: identity)
-        }
-        try CalendarDateRecord.forEachDatedEvent(db) { alternate, traits, identity in
-            guard let treatment = rules.treatment(of: alternate.kind, for: traits) else { return }
-            planner.offer(alternate.date, kind: alternate.kind, treatment: treatment, identity: identity)
-        }
-        // Name days, in the words of the reminders' language.
-        let nameDayLabel = settings.localizer(systemLocale: systemLocale)(.plain(.nameDayLabel))
-        let nameDays = try NameDayListRecord.setup(for: settings, db)
-        try PersonRecord.forEachNameDay(db, lists: nameDays.lists, label: nameDayLabel, choices: nameDays.choices) {
-            nameDay,
-            traits,
-            identity in
-            guard let treatment = rules.treatment(of: nameDay, for: traits) else { return }
-            planner.offer(nameDay, ordinal: 1, treatment: treatment, identity: identity)
-        }
-        // Labelled dates, under the label rules (``LabelRules``).
-        try LabelledDateRecord.forEachDatedEvent(db) { labelled, ordinal, traits, identity in
-            guard let treatment = rules.treatment(of: labelled, for: traits) else { return }
-            planner.offer(labelled, ordinal: ordinal, treatment: treatment, identity: identity)
-        }
+        // Every event that gets reminders; a name day in the words of the reminders' language (the planner's).
+        try PersonRecord.forEachEvent(
+            db,
+            rules: settings.treatmentRules,
+            nameDays: try NameDayListRecord.setup(for: settings, db),
+            nicknames: settings.names == .nickname
+        ) { event, _, identity in planner.offer(event, identity: identity) }
         var planned = planner.requests()
         if let digest = try digestRequest(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale, after: planned) {
             planned.append(digest)

@@ -27,6 +27,8 @@ extension ReminderPlanner {
         localizer: Localizer = .english,
         capacity: Int = NotificationRequest.pendingLimit
     ) {
-        self.init(settings: settings, timeZone: timeZone, now: now, capacity: capacity) { NotificationContent.make($0, in: localizer) }
+        self.init(settings: settings, timeZone: timeZone, now: now, capacity: capacity, nameDayLabel: localizer(.plain(.nameDayLabel))) {
+            NotificationContent.make($0, in: localizer)
+        }
     }
 }

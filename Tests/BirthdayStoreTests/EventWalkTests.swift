@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+@testable import BirthdayCore
+@testable import BirthdayStore
+@testable import BirthdayText
+
+/// The one walk over everyone's events (`PersonRecord.forEachEvent`) over a
+/// real SQLite file: each kind of date once, with its treatment, and the
+/// page for the year folding it twice in one walk.
+@Suite final class EventWalkTests {
+    static let now = Date(timeIntervalSince1970: 1_772_352_000)
+    static let today = LocalDate(iso: "2026-03-15")!
+
+    static let cards = [
+        [
+            "UID:jan", "FN:Jānis Bērziņš", "N:Bērziņš;Jānis;;;", "BDAY:1990-03-10", "ANNIVERSARY:2015-08-01",
+            "X-ALTBDAY;CALSCALE=chinese:--0301", "item1.X-ABDATE:2015-06-01", "item1.X-ABLabel:Child's birthday",
+            "item2.X-ABDATE:2018-02-03", "item2.X-ABLabel:Child's birthday",
+        ],
+        ["UID:eve", "FN:Eve", "BDAY:1946-03-20", "X-ALTBDAY;CALSCALE=chinese:--0401", "DEATHDATE:2024-02-01"],
+        ["UID:ada", "FN:Ada", "BDAY:1990-03-11", "X-NC-EXCLUDE-FROM-BIRTHDAY-CALENDAR:true"],
+    ]
+
+    let directory: TemporaryDirectory
+    let database: AppDatabase
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        database = try AppDatabase.openFile(at: directory.file("birthdays.sqlite"))
+        let text = Self.cards.map { "BEGIN:VCARD\r\nVERSION:4.0\r\n" + $0.map { $0 + "\r\n" }.joined() + "END:VCARD\r\n" }.joined()
+        let path = try directory.write("cards.vcf", text)
+        _ = try await ContactImporter(database: database, now: Self.now, referenceYear: 2026, today: Self.today).importPaths([path])
+        _ = try await database.setSetting(.nameDays, to: "lv", now: Self.now)
+    }
+    deinit { directory.cleanup() }
+
+    /// One line per event: the person, which date, and whether it is a memorial.
+    static func line(_ event: PersonEvent, _ id: String) -> String {
+        let memorial = event.treatment.memorial ? " memorial" : ""
+        switch event.date {
+        case .gregorian(let date, let kind): return "\(id) \(kind.rawValue) \(date)\(memorial)"
+        case .otherCalendar(let alternate): return "\(id) \(alternate)\(memorial)"
+        case .labelled(let labelled, let ordinal): return "\(id) \(labelled.label) \(ordinal) \(labelled.date)\(memorial)"
+        case .nameDay(let date, let list): return "\(id) name day \(list) \(date)\(memorial)"
+        }
+    }
+
+    @Test func theWalkYieldsEachKindOfDateOnceWithItsTreatment() async throws {
+        let lines = try await database.read { db in
+            let settings = try SettingRecord.settings(db)
+            let nameDays = try NameDayListRecord.setup(for: settings, db)
+            var lines: [String] = []
+            try PersonRecord.forEachEvent(db, rules: TreatmentRules(deceased: .remember), nameDays: nameDays) { event, _, identity in
+                lines.append(Self.line(event, identity().id))
+            }
+            return lines
+        }
+        // The Gregorian run, the other calendars, the name days, the labelled dates (in their order: by month and day).
+        // Ada is excluded; Eve has died, so only her Gregorian birthday is kept, as a memorial; the name day carries
+        // no label of the store's.
+        #expect(
+            lines == [
+                "jan birthday 1990-03-10", "jan anniversary 2015-08-01", "eve birthday 1946-03-20 memorial",
+                "jan birthday chinese --03-01",
+                "jan name day lv --06-24",
+                "jan Child's birthday 1 2018-02-03", "jan Child's birthday 2 2015-06-01",
+            ]
+        )
+    }
+
+    /// The page reads the year once per render: its twelve months and its
+    /// next 366 days are two folds over one walk, and each is what
+    /// `upcoming` lists from its own first day.
+    @Test func thePageWalksEveryonesEventsOnce() async throws {
+        let (page, walks, year, next) = try await database.read { db in
+            final class Walks: @unchecked Sendable { var count = 0 }
+            let walks = Walks()
+            db.trace { event in
+                guard case .statement(let statement) = event else { return }
+                let sql = statement.sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                if sql.contains("FROM person WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL)") {
+                    walks.count += 1
+                }
+            }
+            let page = try AppDatabase.pageContents(db, today: Self.today, withPeople: true)
+            db.trace(options: [], nil)
+            let settings = try SettingRecord.settings(db)
+            let nameDays = try NameDayListRecord.setup(for: settings, db)
+            let first = YearPage.firstDay(today: Self.today)
+            let year = try AppDatabase.upcoming(
+                db,
+                UpcomingEvents(today: first, settings: settings, nameDays: nameDays),
+                withinDays: YearPage.days(from: first) - 1
+            )
+            let next = try AppDatabase.upcoming(db, UpcomingEvents(today: Self.today, settings: settings, nameDays: nameDays), withinDays: 365)
+            return (page, walks.count, year, next)
+        }
+        #expect(walks == 1)
+        #expect(page.year == year && page.next == next)
+        #expect(page.year.contains { $0.labelled?.nameDayList == "lv" } && page.next.contains { $0.kind == .anniversary })
+    }
+}
