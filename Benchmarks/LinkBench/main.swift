@@ -30,21 +30,6 @@ while let argument = arguments.next() {
     }
 }
 
-/// SplitMix64, so every run generates the same cards.
-struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 let given = [
     "Ada", "Grace", "Alan", "Linus", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "Edsger", "Radia", "Tim", "Hedy", "Donald",
     "Katherine", "John", "José", "Zoë", "Renée", "Søren", "Łukasz", "Chloé", "François", "Mårten", "Ülkü", "Olga", "Dmitry", "Eleni",
@@ -52,7 +37,7 @@ let given = [
 ]
 let syllables = ["ber", "lo", "van", "mül", "kov", "ski", "son", "dri", "ga", "ran", "te", "ho", "per", "na", "lin", "dó", "quist", "ma"]
 
-var random = Generator(state: 43)
+var random = SplitMix64(seed: 43)
 var cards: [LinkCard] = []
 cards.reserveCapacity(count + 2)
 var people = 0

@@ -32,19 +32,7 @@ while let argument = arguments.next() {
     }
 }
 
-/// SplitMix64, so every run generates the same people.
-struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func randomDate(_ generator: inout Generator, yearless: Bool) -> EventDate? {
+func randomDate(_ generator: inout SplitMix64, yearless: Bool) -> EventDate? {
     let year: Int? = yearless ? nil : Int.random(in: 1930...2020, using: &generator)
     if Int.random(in: 0..<100, using: &generator) == 0 { return EventDate(year: year.map { $0 - $0 % 4 }, month: 2, day: 29) }
     let month = Int.random(in: 1...12, using: &generator)
@@ -64,7 +52,7 @@ do {
     let importedAt = Date(timeIntervalSince1970: 1_790_000_000)
     if try await database.peopleCount() != people {
         let start = ContinuousClock.now
-        var generator = Generator(state: 20_261_121)
+        var generator = SplitMix64(seed: 20_261_121)
         var cards = ""
         for i in 0..<people {
             let hex = String(UInt64(i) &* 0x9E37_79B9_7F4A_7C15, radix: 16)

@@ -79,7 +79,7 @@ struct LinkCorpus {
 
     /// The corpus made from `base` (contacts as read from gen-contacts.py's export): `count` of them, then the look-alikes, `pairs` of each kind.
     init(base: [ParsedContact], count: Int, pairs: Int, seed: UInt64) {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         var used: Set<String> = []
         for contact in base {
             guard let birthday = contact.birthday, !contact.nameParts.given.isEmpty, !contact.nameParts.family.isEmpty else { continue }
@@ -105,7 +105,7 @@ struct LinkCorpus {
         LinkName(given + " " + family).words.joined(separator: " ") + "|\(date.month)-\(date.day)"
     }
 
-    private mutating func addLookAlikes(pairs: Int, used: inout Set<String>, random: inout SplitMix) {
+    private mutating func addLookAlikes(pairs: Int, used: inout Set<String>, random: inout SplitMix64) {
         var partners = Array(people.indices)
         random.shuffle(&partners)
         var next = partners.makeIterator()
@@ -169,7 +169,7 @@ struct LinkCorpus {
     }
 
     /// A day other than `date`'s on which no one of `name`'s name is born yet, with a year (or none, one time in eight).
-    private func otherDay(than date: EventDate, name: Person, used: Set<String>, random: inout SplitMix) -> EventDate? {
+    private func otherDay(than date: EventDate, name: Person, used: Set<String>, random: inout SplitMix64) -> EventDate? {
         for _ in 0..<20 {
             let month = 1 + random.below(12)
             let day = 1 + random.below(28)
@@ -182,7 +182,7 @@ struct LinkCorpus {
         return nil
     }
 
-    private mutating func addCards(of index: Int, random: inout SplitMix) {
+    private mutating func addCards(of index: Int, random: inout SplitMix64) {
         let person = people[index]
         var sources = Source.allCases
         random.shuffle(&sources)
@@ -381,29 +381,14 @@ struct LinkCorpus {
     }
 }
 
-/// SplitMix64: the same corpus on every run and machine.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-
+extension SplitMix64 {
+    /// Shuffles `items` in place with this generator's numbers (Fisher–Yates), the same way on every machine.
     mutating func shuffle<T>(_ items: inout [T]) {
         guard items.count > 1 else { return }
         for i in stride(from: items.count - 1, to: 0, by: -1) { items.swapAt(i, below(i + 1)) }
     }
 
+    /// A UUID-shaped text made of the next numbers.
     mutating func uuid() -> String {
         let hex = String(next(), radix: 16) + String(next(), radix: 16) + String(repeating: "0", count: 32)
         let h = Array(hex)

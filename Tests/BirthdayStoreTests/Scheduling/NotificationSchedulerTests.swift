@@ -470,7 +470,7 @@ import Testing
         let all = planner.requests()
         #expect(all.count == 199)
         try center.removeAll()
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for request in all.shuffled(using: &generator) {
             try center.add(request, now: now)
         }
@@ -544,20 +544,5 @@ import Testing
             #expect(!line.contains("1815"))
             #expect(!line.contains("12-10"))
         }
-    }
-}
-
-/// A deterministic random number generator (SplitMix64) for shuffles in tests.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
