@@ -1,5 +1,6 @@
 import BirthdayCore
 import BirthdayStore
+import BirthdayUseCases
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -1,9 +1,9 @@
 import ArgumentParser
 import BirthdayCore
-import BirthdayDaemon
 import BirthdayStore
 import BirthdaySystem
 import BirthdayText
+import BirthdayUseCases
 import Foundation
 
 extension BirthdaysCommand {
