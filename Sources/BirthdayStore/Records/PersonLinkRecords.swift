@@ -1,0 +1,136 @@
+import BirthdayCore
+import Foundation
+import GRDB
+
+/// A row of the `personLink` table: the stored person `personId` (a card)
+/// is shown as the person `shownAs` (migration `v33-person-links`). A card
+/// shown as itself has no row; both go with their person (`ON DELETE CASCADE`).
+/// Recomputed by ``AppDatabase/relink(_:)``, never written by hand.
+struct PersonLinkRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "personLink"
+
+    var personId: String
+    var shownAs: String
+}
+
+extension PersonLinkRecord {
+    /// Every card shown as another person: card id → the id it is shown as.
+    static func all(_ db: Database) throws -> [String: String] {
+        var found: [String: String] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT personId, shownAs FROM personLink")
+        while let row = try rows.next() { found[row[0]] = row[1] }
+        return found
+    }
+
+    /// Makes the table say `links` (card id → the id it is shown as),
+    /// touching only the rows that differ, so an unchanged linking moves no
+    /// revision. Returns how many rows changed.
+    @discardableResult
+    static func replace(with links: [String: String], _ db: Database) throws -> Int {
+        let stored = try all(db)
+        var changed = 0
+        let delete = try db.cachedStatement(sql: "DELETE FROM personLink WHERE personId = ?")
+        for (card, shown) in stored where links[card] != shown {
+            try delete.execute(arguments: [card])
+            changed += 1
+        }
+        let insert = try db.cachedStatement(sql: "INSERT INTO personLink (personId, shownAs) VALUES (?, ?)")
+        for (card, shown) in links where stored[card] != shown {
+            try insert.execute(arguments: [card, shown])
+            changed += 1
+        }
+        return changed
+    }
+}
+
+/// A row of the `linkException` table: the person's decision about the two
+/// cards with the ids `first` < `second` (``LinkException``). Kept by the
+/// cards' ids, with no reference to `person`: a card that leaves with its
+/// file and comes back with it is decided about as before.
+struct LinkExceptionRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "linkException"
+
+    var first: String
+    var second: String
+    var kind: LinkException.Kind
+}
+
+extension LinkException.Kind: DatabaseValueConvertible {}
+
+extension LinkExceptionRecord {
+    /// Every decision, as (first id, second id, kind).
+    static func all(_ db: Database) throws -> [LinkExceptionRecord] {
+        try LinkExceptionRecord.order(Column("first"), Column("second")).fetchAll(db)
+    }
+
+    /// Records `kind` for the two cards (in either order), replacing the decision kept about them.
+    static func set(_ kind: LinkException.Kind, _ a: String, _ b: String, _ db: Database) throws {
+        guard a != b else { return }
+        let (first, second) = a < b ? (a, b) : (b, a)
+        try db.execute(
+            sql: """
+                INSERT INTO linkException (first, second, kind) VALUES (?, ?, ?)
+                ON CONFLICT(first, second) DO UPDATE SET kind = excluded.kind
+                """,
+            arguments: [first, second, kind]
+        )
+    }
+
+    /// Forgets every "keep together" that names `id`.
+    static func forgetTogether(_ id: String, _ db: Database) throws {
+        try db.execute(
+            sql: "DELETE FROM linkException WHERE kind = ? AND (first = ? OR second = ?)",
+            arguments: [LinkException.Kind.keepTogether, id, id]
+        )
+    }
+}
+
+extension PersonRecord {
+    /// Every stored person as a card for ``PersonLinker``, in id order: the
+    /// id (the card's `UID` when it is not a derived `c-` id), name,
+    /// nickname, e-mail addresses and phone numbers, birthday and when it
+    /// last changed; its source is the first source that has it by name, else
+    /// the file it was imported from (the file's name).
+    static func linkCards(_ db: Database) throws -> [LinkCard] {
+        var sources: [String: String] = [:]
+        let held = try Row.fetchCursor(
+            db,
+            sql: "SELECT sp.personId, MIN(s.name) FROM sourcePerson sp JOIN source s ON s.id = sp.sourceId GROUP BY sp.personId"
+        )
+        while let row = try held.next() { sources[row[0]] = row[1] }
+        var emails: [String: [String]] = [:]
+        var phones: [String: [String]] = [:]
+        for (id, points) in try ContactPointRecord.pointsByPerson(db) {
+            for point in points {
+                switch point.kind {
+                case .email: emails[id, default: []].append(point.value)
+                case .phone: phones[id, default: []].append(point.value)
+                case .impp: break
+                }
+            }
+        }
+        var cards: [LinkCard] = []
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT id, name, nickname, birthdayYear, birthdayMonth, birthdayDay, updatedAt, sourceFile FROM person ORDER BY id"
+        )
+        while let row = try rows.next() {
+            let id: String = row[0]
+            let file: String = row[7]
+            let source = sources[id] ?? (file as NSString).lastPathComponent
+            cards.append(
+                LinkCard(
+                    key: LinkCard.Key(source: source, id: id),
+                    uid: id.hasPrefix("c-") ? nil : id,
+                    name: row[1],
+                    nickname: row[2],
+                    emails: emails[id] ?? [],
+                    phones: phones[id] ?? [],
+                    birthday: date(row[3], row[4], row[5]),
+                    changed: Date(timeIntervalSince1970: row[6])
+                )
+            )
+        }
+        return cards
+    }
+}
