@@ -134,3 +134,49 @@ extension PersonRecord {
         return cards
     }
 }
+
+/// What the one walk and the feed need of the links: which cards to skip and
+/// which birthday each person of several cards has.
+struct PersonLinks {
+    /// Person id → the birthday ``PersonLinker/birthday(of:preferring:)`` chose among their cards; only people of several cards with one.
+    var birthdays: [String: EventDate] = [:]
+    /// Whether any card is shown as another person (else the readers' SQL stays as it was).
+    var any = false
+
+    /// `AND` this to a `WHERE` over `person` (as `table`) to skip the cards shown as another person.
+    func skipping(_ table: String = "person") -> String { any ? " AND \(table).id NOT IN (SELECT personId FROM personLink)" : "" }
+
+    /// `OR` this into a `WHERE` that asks for a date, for the people whose date may come from another card.
+    var shown: String { any ? " OR id IN (SELECT shownAs FROM personLink)" : "" }
+
+    /// Reads the links: nothing more than one `SELECT` on an empty table when there are none.
+    static func read(_ db: Database) throws -> PersonLinks {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT personLink.shownAs, person.id, person.birthdayYear, person.birthdayMonth, person.birthdayDay, person.updatedAt
+                FROM personLink JOIN person ON person.id = personLink.personId OR person.id = personLink.shownAs
+                ORDER BY personLink.shownAs
+                """
+        )
+        guard !rows.isEmpty else { return PersonLinks() }
+        var cards: [String: [LinkCard]] = [:]
+        var seen = Set<String>()
+        for row in rows {
+            let id: String = row[1]
+            guard seen.insert(id).inserted else { continue }
+            let card = LinkCard(
+                key: LinkCard.Key(source: "", id: id),
+                name: "",
+                birthday: PersonRecord.date(row[2], row[3], row[4]),
+                changed: Date(timeIntervalSince1970: row[5])
+            )
+            cards[row[0], default: []].append(card)
+        }
+        var links = PersonLinks(any: true)
+        for (shown, group) in cards {
+            if let choice = PersonLinker.birthday(of: group) { links.birthdays[shown] = choice.date }
+        }
+        return links
+    }
+}

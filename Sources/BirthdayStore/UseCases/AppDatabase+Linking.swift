@@ -122,3 +122,39 @@ extension AppDatabase {
         return cards.map { (card: $0, shownAs: links[$0] ?? $0) }
     }
 }
+
+/// One card of a person, as `people --json` lists it under `"cards"`.
+package struct LinkedCard: Sendable, Hashable {
+    /// The source's name, else the name of the file it was imported from.
+    package var source: String
+    /// The card's `UID`; `nil` for a card without one (a CSV row).
+    package var uid: String?
+    /// The stored id of the card (the id `unlink` and `link` take).
+    package var id: String
+}
+
+/// Who is one person of which cards (``AppDatabase/personCards()``).
+package struct PeopleCards: Sendable {
+    /// Each person's cards, the person's own first, by the id the person is shown as.
+    package var cards: [String: [LinkedCard]]
+    /// The cards shown as another person: `people` lists them under that person, not on their own.
+    package var hidden: Set<String>
+    /// The birthday chosen among their cards, for people of several cards that have one.
+    package var birthdays: [String: EventDate]
+}
+
+extension AppDatabase {
+    /// Every person's cards, and which cards are shown as another person.
+    package func personCards() async throws(StoreError) -> PeopleCards {
+        try await read { db in
+            let links = try PersonLinkRecord.all(db)
+            var cards: [String: [LinkedCard]] = [:]
+            for card in try PersonRecord.linkCards(db) {
+                let shown = links[card.key.id] ?? card.key.id
+                let entry = LinkedCard(source: card.key.source, uid: card.uid, id: card.key.id)
+                if shown == card.key.id { cards[shown, default: []].insert(entry, at: 0) } else { cards[shown, default: []].append(entry) }
+            }
+            return PeopleCards(cards: cards, hidden: Set(links.keys), birthdays: try PersonLinks.read(db).birthdays)
+        }
+    }
+}
