@@ -62,7 +62,8 @@ import Testing
         defer { cli.cleanUp() }
         let file = try cli.write(
             "two.vcf",
-            Self.card("bob-phone", "Bob Babbage", "1971-12-26") + Self.card("bob-work", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+            Self.card("bob-phone", "Bob Babbage", "1971-12-26")
+                + Self.card("bob-work", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
                 + Self.card("carl", "Carl Babbage", "1971-12-26")
         )
         #expect(try await cli.run("import", file).status == 0)

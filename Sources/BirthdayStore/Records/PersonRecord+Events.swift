@@ -109,7 +109,9 @@ extension PersonRecord {
             let identity = { (id: row[7] as String, name: row[8] as String, nickname: row[9] as String) }
             let traits = special.isEmpty ? plain : special[row[6]] ?? plain
             let own = date(row[0], row[1], row[2])
-            if let birthday = links.any ? links.birthdays[row[7] as String] ?? own : own, let treatment = treatments.treatment(of: .birthday, for: traits) {
+            if let birthday = links.any ? links.birthdays[row[7] as String] ?? own : own,
+                let treatment = treatments.treatment(of: .birthday, for: traits)
+            {
                 body(PersonEvent(date: .gregorian(birthday, .birthday), treatment: treatment), traits, identity)
             }
             if let anniversary = date(row[3], row[4], row[5]), let treatment = treatments.treatment(of: .anniversary, for: traits) {
