@@ -104,6 +104,27 @@ import Testing
         #expect((try await cli.json(["duplicates"]) as? [Any])?.isEmpty == true)
     }
 
+    /// Cards that disagree are linked by hand only; `--date-from` chooses whose birthday the person has.
+    @Test func linkDateFromChoosesTheBirthday() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        let work = try cli.write("work.vcf", Self.card("bob-work", "Bob Babbage", "1972-12-26"))
+        #expect(try await cli.run("import", phone).status == 0)
+        #expect(try await cli.run("import", work).status == 0)
+        let link = try await cli.run("link", "bob-phone", "bob-work", "--date-from", "work.vcf")
+        #expect(link.status == 0, "\(link.stderr)")
+        let people = try #require(try await cli.json(["people"]) as? [[String: Any]])
+        try #require(people.count == 1)
+        #expect(
+            (people[0]["birthday"] as? [String: Any])?["year"] as? Int == 1972,
+            "without --date-from it is 1971: the same change time, then the first source by name"
+        )
+        let export = try await cli.run("export")
+        // The 2026 event's age: 54 from 1972 (55 from 1971, and the events of the later years count on from it).
+        #expect(export.stdout.contains("Bob Babbage (54)"))
+    }
+
     @Test func twinsSharingAPhoneStayTwo() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }

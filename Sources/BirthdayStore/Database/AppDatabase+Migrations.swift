@@ -809,6 +809,11 @@ extension AppDatabase {
                 t.primaryKey(["first", "second"])
                 t.check(sql: "first < second")
             }
+            // `link --date-from SOURCE`: the person's birthday is the card's of that source (by a card's id, as above).
+            try db.create(table: "linkDateFrom") { t in
+                t.primaryKey("personId", .text)
+                t.column("source", .text).notNull()
+            }
         }
 
         return migrator

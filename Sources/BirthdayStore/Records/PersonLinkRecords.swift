@@ -76,6 +76,13 @@ extension LinkExceptionRecord {
         )
     }
 
+    /// Records `link --date-from SOURCE` for the person of the card `id` (`nil` forgets it).
+    static func setDateFrom(_ source: String?, card id: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM linkDateFrom WHERE personId = ?", arguments: [id])
+        guard let source else { return }
+        try db.execute(sql: "INSERT INTO linkDateFrom (personId, source) VALUES (?, ?)", arguments: [id, source])
+    }
+
     /// Forgets every "keep together" that names `id`.
     static func forgetTogether(_ id: String, _ db: Database) throws {
         try db.execute(
@@ -86,6 +93,9 @@ extension LinkExceptionRecord {
 }
 
 extension PersonRecord {
+    /// The source a card is told by: the source that holds it by name, else the name of the file it was imported from.
+    static func cardSource(held: String?, file: String) -> String { held ?? (file as NSString).lastPathComponent }
+
     /// Every stored person as a card for ``PersonLinker``, in id order: the
     /// id (the card's `UID` when it is not a derived `c-` id), name,
     /// nickname, e-mail addresses and phone numbers, birthday and when it
@@ -117,7 +127,7 @@ extension PersonRecord {
         while let row = try rows.next() {
             let id: String = row[0]
             let file: String = row[7]
-            let source = sources[id] ?? (file as NSString).lastPathComponent
+            let source = cardSource(held: sources[id], file: file)
             cards.append(
                 LinkCard(
                     key: LinkCard.Key(source: source, id: id),
@@ -154,19 +164,24 @@ struct PersonLinks {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT personLink.shownAs, person.id, person.birthdayYear, person.birthdayMonth, person.birthdayDay, person.updatedAt
+                SELECT personLink.shownAs, person.id, person.birthdayYear, person.birthdayMonth, person.birthdayDay, person.updatedAt,
+                       (SELECT MIN(source.name) FROM sourcePerson JOIN source ON source.id = sourcePerson.sourceId
+                        WHERE sourcePerson.personId = person.id), person.sourceFile,
+                       (SELECT source FROM linkDateFrom WHERE linkDateFrom.personId = person.id)
                 FROM personLink JOIN person ON person.id = personLink.personId OR person.id = personLink.shownAs
                 ORDER BY personLink.shownAs
                 """
         )
         guard !rows.isEmpty else { return PersonLinks() }
         var cards: [String: [LinkCard]] = [:]
+        var preferred: [String: String] = [:]
         var seen = Set<String>()
         for row in rows {
             let id: String = row[1]
             guard seen.insert(id).inserted else { continue }
+            if let source = row[8] as String? { preferred[row[0]] = preferred[row[0]] ?? source }
             let card = LinkCard(
-                key: LinkCard.Key(source: "", id: id),
+                key: LinkCard.Key(source: PersonRecord.cardSource(held: row[6], file: row[7]), id: id),
                 name: "",
                 birthday: PersonRecord.date(row[2], row[3], row[4]),
                 changed: Date(timeIntervalSince1970: row[5])
@@ -175,7 +190,7 @@ struct PersonLinks {
         }
         var links = PersonLinks(any: true)
         for (shown, group) in cards {
-            if let choice = PersonLinker.birthday(of: group) { links.birthdays[shown] = choice.date }
+            if let choice = PersonLinker.birthday(of: group, preferring: preferred[shown]) { links.birthdays[shown] = choice.date }
         }
         return links
     }

@@ -68,10 +68,12 @@ extension AppDatabase {
     /// `birthdays link A B …`: keeps the people `ids` together from now on
     /// (a "keep together" between the first and each other, replacing any
     /// "keep separate" between them), relinks and reschedules in one transaction.
+    /// With `dateFrom`, the person's birthday is the one of their card from that source.
     ///
     /// - Returns: `nil` when one of `ids` is no stored person (nothing is written).
     package func link(
         _ ids: [String],
+        dateFrom: String? = nil,
         now: Date,
         rescheduling scheduler: NotificationScheduler? = nil
     ) async throws(StoreError) -> LinkChange? {
@@ -82,6 +84,7 @@ extension AppDatabase {
             let named = Set(ids.map { links[$0] ?? $0 })
             let cards = Set(ids).union(links.filter { named.contains($0.value) }.keys).union(named).sorted()
             for card in cards where card != first { try LinkExceptionRecord.set(.keepTogether, first, card, db) }
+            if let dateFrom { try LinkExceptionRecord.setDateFrom(dateFrom, card: first, db) }
             try AppDatabase.relink(db)
             return LinkChange(shownAs: try AppDatabase.shownAs(cards, db), rescheduled: try scheduler?.reschedule(db))
         }

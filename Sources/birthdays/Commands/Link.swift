@@ -23,6 +23,12 @@ extension BirthdaysCommand {
         )
         var people: [String] = []
 
+        @Option(
+            name: .customLong("date-from"),
+            help: ArgumentHelp("The source (or imported file's name) whose card gives the person's birthday.", valueName: "source")
+        )
+        var dateFrom: String?
+
         func validate() throws {
             if people.count < 2 { throw ValidationError("name two or more people to link, such as: birthdays link ID ID") }
         }
@@ -31,7 +37,7 @@ extension BirthdaysCommand {
             let context = try Context(global)
             var ids: [String] = []
             for query in people { ids.append(try await context.person(matching: query).id) }
-            guard let change = try await context.database.link(ids, now: context.now, rescheduling: context.scheduler()) else {
+            guard let change = try await context.database.link(ids, dateFrom: dateFrom, now: context.now, rescheduling: context.scheduler()) else {
                 throw CLIError("no person has one of the ids '\(ids.joined(separator: "', '"))'")
             }
             try output(LinkWords.summary(change))
