@@ -26,7 +26,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
                 name: "Contacts",
                 subcommands: [
                     Import.self, Sources.self, People.self, Show.self, Groups.self, NameDaysCommand.self, Note.self, Zone.self,
-                    Exclude.self, Include.self,
+                    Exclude.self, Include.self, Duplicates.self, Link.self, Unlink.self,
                 ]
             ),
             CommandGroup(

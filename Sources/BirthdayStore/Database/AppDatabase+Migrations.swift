@@ -790,6 +790,32 @@ extension AppDatabase {
             }
         }
 
+        // One person, many sources (issue 43): which stored person row (a card) is shown as which person, and
+        // the person's own decisions about two cards. Cards are never rewritten; `personLink` is recomputed from
+        // `PersonLinker` and the exceptions after every import, sync, `link` and `unlink`.
+        migrator.registerMigration("v33-person-links") { db in
+            // A card shown as another person; a card shown as itself has no row.
+            try db.create(table: "personLink") { t in
+                t.primaryKey("personId", .text).references("person", onDelete: .cascade)
+                t.column("shownAs", .text).notNull().indexed().references("person", onDelete: .cascade)
+                t.check(sql: "personId <> shownAs")
+            }
+            // "together" | "separate" (`LinkException.Kind`) between two cards, first < second; separate wins.
+            // By the cards' ids, not the rows: a decision outlives a card that leaves and comes back.
+            try db.create(table: "linkException") { t in
+                t.column("first", .text).notNull()
+                t.column("second", .text).notNull()
+                t.column("kind", .text).notNull()
+                t.primaryKey(["first", "second"])
+                t.check(sql: "first < second")
+            }
+            // `link --date-from SOURCE`: the person's birthday is the card's of that source (by a card's id, as above).
+            try db.create(table: "linkDateFrom") { t in
+                t.primaryKey("personId", .text)
+                t.column("source", .text).notNull()
+            }
+        }
+
         return migrator
     }
 }

@@ -32,10 +32,13 @@ extension PersonRecord {
     ) throws {
         // The rules of groups and sources are read once for the four runs (none while no rule is kept).
         let shared = try SharedRuleRecord.rulesByPerson(db)
-        try forEachGregorian(db, rules, shared: shared, nicknames: nicknames, body)
-        try forEachOtherCalendar(db, rules, shared: shared, body)
-        try forEachNameDay(db, rules, shared: shared, matcher: NameDayMatcher(nameDays), body)
-        try forEachLabelled(db, rules, shared: shared, body)
+        // One of everything per person (issue 43): a card shown as another person is skipped in every run, and
+        // the person shown has the birthday chosen among their cards.
+        let links = try PersonLinks.read(db)
+        try forEachGregorian(db, rules, shared: shared, links: links, nicknames: nicknames, body)
+        try forEachOtherCalendar(db, rules, shared: shared, links: links, body)
+        try forEachNameDay(db, rules, shared: shared, links: links, matcher: NameDayMatcher(nameDays), body)
+        try forEachLabelled(db, rules, shared: shared, links: links, body)
     }
 
     private typealias Body = (_ event: PersonEvent, _ traits: PersonTraits, _ identity: () -> PersonEvent.Identity) -> Void
@@ -45,6 +48,7 @@ extension PersonRecord {
         _ db: Database,
         _ treatments: TreatmentRules,
         shared rules: [String: [SharedRule]],
+        links: PersonLinks,
         nicknames: Bool,
         _ body: Body
     ) throws {
@@ -97,14 +101,17 @@ extension PersonRecord {
                 SELECT birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay, rowid, id, name,
                        \(nicknames ? "nickname" : "''")
                 FROM person
-                WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL)
+                WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL\(links.shown))\(links.skipping())
                 """
         )
         let plain = PersonTraits()
         while let row = try rows.next() {
             let identity = { (id: row[7] as String, name: row[8] as String, nickname: row[9] as String) }
             let traits = special.isEmpty ? plain : special[row[6]] ?? plain
-            if let birthday = date(row[0], row[1], row[2]), let treatment = treatments.treatment(of: .birthday, for: traits) {
+            let own = date(row[0], row[1], row[2])
+            if let birthday = links.any ? links.birthdays[row[7] as String] ?? own : own,
+                let treatment = treatments.treatment(of: .birthday, for: traits)
+            {
                 body(PersonEvent(date: .gregorian(birthday, .birthday), treatment: treatment), traits, identity)
             }
             if let anniversary = date(row[3], row[4], row[5]), let treatment = treatments.treatment(of: .anniversary, for: traits) {
@@ -114,13 +121,18 @@ extension PersonRecord {
     }
 
     /// The dates in other calendars, each an event of its own.
-    private static func forEachOtherCalendar(_ db: Database, _ treatments: TreatmentRules, shared rules: [String: [SharedRule]], _ body: Body) throws
-    {
+    private static func forEachOtherCalendar(
+        _ db: Database,
+        _ treatments: TreatmentRules,
+        shared rules: [String: [SharedRule]],
+        links: PersonLinks,
+        _ body: Body
+    ) throws {
         let statement = try db.makeStatement(
             sql: """
                 SELECT \(CalendarDateRecord.selection), person.id, person.name, person.nickname, \(TraitColumns.selection)
                 FROM calendarDate JOIN person ON person.id = calendarDate.personId
-                WHERE person.excluded = 0
+                WHERE person.excluded = 0\(links.skipping())
                 """
         )
         var traitColumns = try TraitColumns(statement)
@@ -141,13 +153,14 @@ extension PersonRecord {
         _ db: Database,
         _ treatments: TreatmentRules,
         shared rules: [String: [SharedRule]],
+        links: PersonLinks,
         matcher: NameDayMatcher,
         _ body: Body
     ) throws {
         guard matcher.isOn else { return }
         var matcher = matcher
         let statement = try db.makeStatement(
-            sql: "SELECT id, name, givenName, nickname, \(TraitColumns.selection) FROM person WHERE excluded = 0"
+            sql: "SELECT id, name, givenName, nickname, \(TraitColumns.selection) FROM person WHERE excluded = 0\(links.skipping())"
         )
         var traitColumns = try TraitColumns(statement)
         let rows = try Row.fetchCursor(statement)
@@ -167,7 +180,13 @@ extension PersonRecord {
 
     /// The labelled dates, each with its ordinal among the person's dates of
     /// the same label (``LabelledDate/withOrdinals(_:)``).
-    private static func forEachLabelled(_ db: Database, _ treatments: TreatmentRules, shared rules: [String: [SharedRule]], _ body: Body) throws {
+    private static func forEachLabelled(
+        _ db: Database,
+        _ treatments: TreatmentRules,
+        shared rules: [String: [SharedRule]],
+        links: PersonLinks,
+        _ body: Body
+    ) throws {
         var ordinals: [String: Int] = [:]
         var person = ""
         let statement = try db.makeStatement(
@@ -175,7 +194,7 @@ extension PersonRecord {
                 SELECT labelledDate.label, labelledDate.year, labelledDate.month, labelledDate.day,
                        person.id, person.name, person.nickname, \(TraitColumns.selection)
                 FROM labelledDate JOIN person ON person.id = labelledDate.personId
-                WHERE person.excluded = 0
+                WHERE person.excluded = 0\(links.skipping())
                 ORDER BY labelledDate.personId, labelledDate.position
                 """
         )

@@ -478,6 +478,8 @@ extension PersonRecord {
         let labelled = try LabelledDateRecord.datesByPerson(db, excludedToo: false)
         let rules = try SharedRuleRecord.rulesByPerson(db)
         var matcher = nameDays.map { NameDayMatcher($0.setup) }
+        // One person of several cards once, with the birthday chosen among them, as the walk has them (issue 43).
+        let links = try PersonLinks.read(db)
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -486,7 +488,7 @@ extension PersonRecord {
                 FROM person
                 WHERE excluded = 0
                   AND (\(everyone ? "1 OR " : "")(birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL)
-                       OR id IN (SELECT personId FROM calendarDate) OR id IN (SELECT personId FROM labelledDate))
+                       OR id IN (SELECT personId FROM calendarDate) OR id IN (SELECT personId FROM labelledDate)\(links.shown))\(links.skipping())
                 ORDER BY id
                 """
         )
@@ -498,7 +500,7 @@ extension PersonRecord {
                 name: row[1],
                 nickname: row[8],
                 source: noSource,
-                birthday: date(row[2], row[3], row[4]),
+                birthday: links.birthdays[id] ?? date(row[2], row[3], row[4]),
                 anniversary: date(row[5], row[6], row[7]),
                 alternateDates: alternates.isEmpty ? [] : alternates[id] ?? [],
                 deathDate: row[9],
@@ -513,6 +515,8 @@ extension PersonRecord {
                 }
                 if person.birthday == nil, person.anniversary == nil, person.alternateDates.isEmpty, person.labelledDates.isEmpty { continue }
             }
+            // A person of several cards without any date is asked for by `links.shown` only.
+            if links.any, person.birthday == nil, person.anniversary == nil, person.alternateDates.isEmpty, person.labelledDates.isEmpty { continue }
             if !rules.isEmpty, let shared = rules[id] {
                 // `excluded = 0`: the card does not exclude them, or their choice includes them.
                 person.exclusion.choice = (row[11] as String?).flatMap(Exclusion.Choice.init(rawValue:))

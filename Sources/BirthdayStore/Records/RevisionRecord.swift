@@ -28,9 +28,10 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
 
     /// The tables whose rows make events: people, their dates in other
     /// calendars, their labelled dates, their groups, the rules kept for groups and sources, the
-    /// settings, and the name-day lists of your own and the choices per person.
+    /// settings, the name-day lists of your own and the choices per person, and which card is shown as whom.
     static let eventTables = [
         "person", "calendarDate", "labelledDate", "personGroup", "sourceGroupMember", "sharedRule", "setting", "nameDayList", "nameDayChoice",
+        "personLink",
     ]
 
     /// Columns whose change alone makes no event differ.

@@ -229,6 +229,8 @@ package struct ContactImporter: Sendable {
                             write: true
                         )
                     }
+                    // Who is one person follows the cards, in the same transaction (issue 43).
+                    try AppDatabase.relink(db)
                     return try scheduler?.reschedule(db)
                 }
                 if let rescheduled { scheduler?.log(rescheduled) }

@@ -434,6 +434,8 @@ package struct SourceSync: Sendable {
             }
         }
 
+        // Who is one person follows the cards, in the same transaction (issue 43).
+        if changed { try AppDatabase.relink(db) }
         var rescheduled: RescheduleResult?
         if changed {
             rescheduled = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)

@@ -91,6 +91,11 @@ public struct Message: Sendable, Hashable {
         case actionDismiss = "notification.action.dismiss"
         case actionWrite = "notification.action.write"
         case actionCall = "notification.action.call"
+        // duplicates: why people are suggested as one (LinkReason)
+        case linkReasonSameNameSameBirthday = "link.reason.same.name.same.birthday"
+        case linkReasonSimilarNameSameBirthday = "link.reason.similar.name.same.birthday"
+        case linkReasonSameNameSameDay = "link.reason.same.name.same.day"
+        case linkReasonSimilarNameSameDay = "link.reason.similar.name.same.day"
         case greetingBirthdaySubject = "greeting.birthday.subject"
         case greetingBirthdayMessage = "greeting.birthday.message"
         case greetingAnniversarySubject = "greeting.anniversary.subject"
@@ -521,6 +526,7 @@ public struct Message: Sendable, Hashable {
                 []
             case .listAndPair, .listAndStart, .listAndEnd: [.text, .text]
             case .digestOff, .listSeparator, .roundTitle, .roundNote, .greetingBirthdaySubject, .greetingAnniversarySubject: []
+            case .linkReasonSameNameSameBirthday, .linkReasonSimilarNameSameBirthday, .linkReasonSameNameSameDay, .linkReasonSimilarNameSameDay: []
             case .someone, .actionOpen, .actionSnooze, .actionDismiss, .birthdayTomorrowTitle, .anniversaryTomorrowTitle, .today, .tomorrow,
                 .datePattern, .upcomingBirthday, .upcomingMemorial,
                 .upcomingAnniversary, .upcomingNoName, .pendingID, .pendingFires, .pendingWhen, .pendingTitle, .pendingBody,
@@ -667,6 +673,15 @@ extension Message {
     }
     /// A name in a room's message with the age turned (`--ages`): "Ada Lovelace (36)".
     public static func announceNameAge(name: String, age: Int) -> Message { Message(.announceNameAge, .text(name), .number(age)) }
+    /// Why `duplicates` suggests people as one: "same name, same birthday; no shared address".
+    public static func linkReason(_ reason: LinkReason) -> Message {
+        switch reason {
+        case .sameNameSameBirthday: Message(.linkReasonSameNameSameBirthday)
+        case .similarNameSameBirthday: Message(.linkReasonSimilarNameSameBirthday)
+        case .sameNameSameDay: Message(.linkReasonSameNameSameDay)
+        case .similarNameSameDay: Message(.linkReasonSimilarNameSameDay)
+        }
+    }
     /// Two items of a list: "Ada and Alan".
     public static func listAndPair(_ first: String, _ second: String) -> Message { Message(.listAndPair, .text(first), .text(second)) }
     /// An item before the rest of a list of three or more: "Ada, Alan, and Grace".

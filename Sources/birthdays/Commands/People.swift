@@ -41,9 +41,22 @@ extension BirthdaysCommand {
             } else {
                 people = try await context.database.people()
             }
+            // One person of several cards once, with the birthday chosen among them (issue 43).
+            let linked = try await context.database.personCards()
+            people = people.compactMap { person in
+                guard !linked.hidden.contains(person.id) else { return nil }
+                var person = person
+                person.birthday = linked.birthdays[person.id] ?? person.birthday
+                return person
+            }
             if undated { people = people.filter(\.isUndated) }
             if json {
-                try output(JSONOutput.string(people.map(PersonOutput.init), pretty: true))
+                let objects = people.map { person in
+                    var object = PersonOutput(person)
+                    object.cards = (linked.cards[person.id] ?? []).map { PersonOutput.Card(source: $0.source, uid: $0.uid, id: $0.id) }
+                    return object
+                }
+                try output(JSONOutput.string(objects, pretty: true))
                 return
             }
             guard !people.isEmpty else {

@@ -122,6 +122,15 @@ struct PersonOutput: Encodable {
     var zone_from: String?
     /// The user's note for the person's day (``PersonNote``: `birthdays note`); `null` when there is none.
     var note: String?
+    /// `people --json` only: the cards the person is made of (issue 43), their own first; absent elsewhere.
+    var cards: [Card]?
+
+    /// One card of the person: the source's name (or the imported file's), its `UID` (`null` without one) and its stored id.
+    struct Card: Encodable {
+        var source: String
+        var uid: String?
+        var id: String
+    }
 
     init(_ person: Person) {
         id = person.id
