@@ -133,7 +133,42 @@ struct GreetDeliveryTests {
         #expect(counts["sent"] as? Int == 1)
         #expect(counts["missed"] as? Int == 1)
         let listed = try await cli.run(at: "2026-03-20T12:00:00+01:00", "greet", "list")
-        #expect(listed.stdout.contains("missed"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("missed Fri 20 Mar 2026"), "\(listed.stdout)")
+        let json = try CLIProcess.array(try await cli.run(at: "2026-03-20T12:00:00+01:00", "greet", "list", "--json").stdout)
+        let last = Dictionary(
+            uniqueKeysWithValues: json.filter { $0["person"] is String }.compactMap { ($0["people"] as? [[String: Any]])?.first }.compactMap {
+                member in
+                (member["id"] as? String).map { ($0, member["last"] as? String) }
+            }
+        )
+        #expect(last["ana"] == "sent" && last["tom"] == "missed", "\(json)")
+    }
+
+    // MARK: - Through Apprise
+
+    /// Tom (Pacific/Kiritimati, UTC+14) greeted through Apprise's `json://`
+    /// into a loopback server: at 09:00 his time (19:00 UTC the day
+    /// before), with the age only because his text writes it, once.
+    @Test func tomIsGreetedThroughAppriseAtHisNineInKiritimati() async throws {
+        try #require(ChannelsCommandTests.appriseInstalled, "needs Debian's apprise (make test installs it)")
+        let cli = try await GreetCommandTests.friends()
+        defer { cli.cleanUp() }
+        let receiver = try await ChannelsCommandTests.Receiver(in: cli)
+        defer { receiver.stop() }
+        let added = try await cli.run("greet", "add", "tom", "--url", "-", "--message", "Happy {age}th, {first}!", stdin: receiver.url + "\n")
+        #expect(added.status == 0, "\(added.stderr)")
+
+        #expect(try await Self.deliver(cli, at: "2026-03-19T19:59:00+01:00").status == 0)
+        #expect(receiver.received.isEmpty, "not before his 09:00")
+        let onTime = try await Self.deliver(cli, at: "2026-03-19T20:00:20+01:00")
+        #expect(onTime.status == 0, "\(onTime.stderr)")
+        try await eventually("the greeting at the receiver") { receiver.received.count == 1 }
+        let body = try #require(receiver.received.first)
+        #expect(body.contains("Happy 41th, Tom!"), "\(body)")
+        #expect(!body.contains("orchids"), "\(body)")
+        #expect(try await Self.deliver(cli, at: "2026-03-19T20:10:00+01:00").status == 0)
+        #expect(receiver.received.count == 1, "once")
+        #expect(try await Self.greetingRows(cli).map(\.state) == [.delivered])
     }
 
     /// `greet skip ana` before her day: nothing is sent on it, and her next
