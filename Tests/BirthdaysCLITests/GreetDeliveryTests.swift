@@ -99,6 +99,26 @@ struct GreetDeliveryTests {
         }
     }
 
+    /// Two passes at once on one database (two timers, or a timer beside
+    /// a daemon): the greeting is claimed in the ledger by one of them and
+    /// goes out once.
+    @Test func twoPassesAtOnceGreetOnce() async throws {
+        try #require(SMTPServer.canSendThroughMsmtp, Comment(rawValue: SMTPServer.msmtpMissing))
+        let server = try await SMTPServer()
+        defer { server.cleanUp() }
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let cli = try await Self.greeted(server: server, folder: folder)
+        defer { cli.cleanUp() }
+        async let first = Self.deliver(cli, at: "2026-03-10T01:00:20+01:00")
+        async let second = Self.deliver(cli, at: "2026-03-10T01:00:20+01:00")
+        let (one, two) = try await (first, second)
+        #expect(one.status == 0 && two.status == 0, "\(one.stderr)\(two.stderr)")
+        try await eventually("the greeting in the mailbox") { !(try await Self.messages(to: "ana@example.org", in: server)).isEmpty }
+        #expect(try await Self.messages(to: "ana@example.org", in: server).count == 1)
+        #expect(try await Self.greetingRows(cli).map(\.state) == [.delivered])
+    }
+
     // MARK: - Late, missed, skipped
 
     /// The machine was off at her 09:00: at 20:00 in Tokyo (12:00 in
