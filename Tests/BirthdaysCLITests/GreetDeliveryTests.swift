@@ -3,6 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The greeting sent by the delivery engine (issue 44), through the real
 /// binary at a pretend time (`deliver --once`, as a systemd timer runs it)
 /// and the real msmtp into a real SMTP server (aiosmtpd): Ana in
@@ -117,6 +121,42 @@ struct GreetDeliveryTests {
         try await eventually("the greeting in the mailbox") { !(try await Self.messages(to: "ana@example.org", in: server)).isEmpty }
         #expect(try await Self.messages(to: "ana@example.org", in: server).count == 1)
         #expect(try await Self.greetingRows(cli).map(\.state) == [.delivered])
+    }
+
+    /// A mail program that fails (exit 75) is retried within her day: the
+    /// row waits as retrying, the next pass after the delay sends it once,
+    /// and no e-mail reaches the owner instead.
+    @Test func aFailedGreetingIsRetriedWithinTheirDay() async throws {
+        try #require(SMTPServer.canSendThroughMsmtp, Comment(rawValue: SMTPServer.msmtpMissing))
+        let server = try await SMTPServer()
+        defer { server.cleanUp() }
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let cli = try await GreetCommandTests.friends()
+        defer { cli.cleanUp() }
+        let wrapper = try await server.writeMsmtpWrapper(into: folder)
+        let flag = cli.path("mail-works")
+        let flaky = try cli.write("flaky-sendmail", "#!/bin/sh\nif [ -f '\(flag)' ]; then exec '\(wrapper)' \"$@\"; fi\ncat >/dev/null\nexit 75\n")
+        #expect(chmod(flaky, 0o755) == 0)
+        #expect(try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", flaky).status == 0)
+        #expect(try await cli.run("greet", "add", "ana").status == 0)
+
+        let failing = try await Self.deliver(cli, at: "2026-03-10T01:00:20+01:00")
+        #expect(failing.status == 1, "a greeting waiting for a retry: \(failing.stdout)")
+        let waiting = try #require(try await Self.greetingRows(cli).first)
+        #expect(waiting.state == .retrying)
+        #expect(waiting.nextAttemptAt != nil)
+
+        #expect(FileManager.default.createFile(atPath: flag, contents: Data()))
+        let retried = try await Self.deliver(cli, at: "2026-03-10T01:02:00+01:00")
+        #expect(retried.status == 0, "\(retried.stderr)")
+        try await eventually("the greeting in the mailbox") { !(try await Self.messages(to: "ana@example.org", in: server)).isEmpty }
+        let sent = try #require(try await Self.greetingRows(cli).first)
+        #expect(sent.state == .delivered)
+        #expect(sent.attempts == 2)
+        #expect(try await Self.deliver(cli, at: "2026-03-10T01:30:00+01:00").status == 0)
+        #expect(try await Self.messages(to: "ana@example.org", in: server).count == 1)
+        #expect(try await Self.messages(to: "me@example.org", in: server).isEmpty, "never to the owner's channel's address")
     }
 
     // MARK: - Late, missed, skipped
