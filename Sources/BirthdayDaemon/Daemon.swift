@@ -143,6 +143,12 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
         ),
         channelCheck: ReminderChannels.check(bus: configuration.bus),
         rooms: AnnounceRooms.factory(databasePath: database.path, environment: configuration.environment, clock: configuration.clock),
+        greetings: GreetingChoices.sender(
+            database: database,
+            environment: configuration.environment,
+            clock: configuration.clock,
+            systemLocale: configuration.systemLocale
+        ),
         configuration: engineConfiguration,
         logger: logger
     )

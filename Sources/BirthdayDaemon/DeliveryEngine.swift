@@ -54,6 +54,19 @@ import ServiceLifecycle
 ///      channel is (its state under ``AnnounceRoom/stateName``). It is sent
 ///      whatever channels of the user's deliver (adding the room was its
 ///      consent), unless notifications are turned off (`denied`).
+///    - **Greetings.** A row that is a friend's greeting (`birthdays greet`:
+///      ``DeliveryKind/greeting(personID:)``) goes to that friend alone,
+///      through the injected ``GreetingSend`` (their address through the
+///      owner's e-mail channel, or the greeting's Apprise URL), never to the
+///      pass's channels, a room, a share or an invitation. It is judged by
+///      their day in their zone (``GreetingPlan/decision(for:occurrence:greeted:skipped:now:)``):
+///      sent on time, late while it is still their day, missed once it has
+///      ended; dismissed unsent when they are no longer greeted or the year
+///      was skipped since it was planned. Claimed, retried until the end of
+///      their day and recorded like a reminder, so it goes out once; its
+///      outcome is not a channel's state. Sent whatever channels of the
+///      user's deliver (adding the greeting was its consent), unless
+///      notifications are turned off (`denied`).
 ///    - **Side by side.** The rows of a pass are handed to their channels
 ///      concurrently, at most ``Configuration/concurrentDeliveries`` at once
 ///      (4), in the ledger's order: a room's webhook or a channel that hangs
@@ -132,6 +145,11 @@ package actor DeliveryEngine {
     /// The sink that delivers a team room's messages (`birthdays announce`).
     package typealias RoomFactory = @Sendable (AnnounceRoom) -> any NotificationSink
 
+    /// Sends a friend's greeting (`birthdays greet`): the choice, the friend
+    /// (without the owner's note), the greeting's day in their zone, the
+    /// settings and the instant it goes out.
+    package typealias GreetingSend = @Sendable (Greeting, Person, GreetingPlan.Occurrence, Settings, Date) async throws(DeliveryError) -> Void
+
     /// Whether a channel answers now (the daemon asks whether a desktop
     /// notification server does); see "Provisional ends by itself" above.
     package typealias ChannelCheck = @Sendable (Settings) async -> Bool
@@ -202,6 +220,7 @@ package actor DeliveryEngine {
     private let channels: ChannelFactory
     private let channelCheck: ChannelCheck?
     private let rooms: RoomFactory?
+    private let greetings: GreetingSend?
     private let configuration: Configuration
     private let logger: Logger
     private let alarm = Alarm()
@@ -221,6 +240,7 @@ package actor DeliveryEngine {
     ///   - channelCheck: asks whether a channel answers, to end a
     ///     `provisional` permission; `nil` never ends it.
     ///   - rooms: makes the sink of a team room; `nil` leaves the rooms' messages queued.
+    ///   - greetings: sends a friend's greeting; `nil` leaves the greetings queued.
     ///   - logger: receives counts, never names.
     package init(
         database: AppDatabase,
@@ -231,6 +251,7 @@ package actor DeliveryEngine {
         channels: @escaping ChannelFactory,
         channelCheck: ChannelCheck? = nil,
         rooms: RoomFactory? = nil,
+        greetings: GreetingSend? = nil,
         configuration: Configuration = Configuration(),
         logger: Logger
     ) {
@@ -242,6 +263,7 @@ package actor DeliveryEngine {
         self.channels = channels
         self.channelCheck = channelCheck
         self.rooms = rooms
+        self.greetings = greetings
         self.configuration = configuration
         self.logger = logger
     }
@@ -280,6 +302,8 @@ package actor DeliveryEngine {
         let consent = ChannelConsent(status: status, builtIn: settings.channels, added: remote.map(\.name))
         // A team room's message goes to its room alone, whatever the user's channels: adding the room was its consent.
         let roomSinks = status == .denied ? nil : rooms
+        // A friend's greeting likewise: adding the greeting was its consent.
+        let greetingSend = status == .denied ? nil : greetings
         let set = consent.delivers ? channels(settings, status, remote) : nil
         let pass = Pass(zone: zone, settings: settings, localizer: settings.localizer(systemLocale: systemLocale), ids: ids)
         // Side by side, at most `concurrentDeliveries` rows at once: one slow room or channel holds up no other row.
@@ -289,15 +313,21 @@ package actor DeliveryEngine {
             for entry in work {
                 // Stopping ends the pass between reminders; those under way finish, the rest stay queued for the next start.
                 if Self.stopping { break }
-                let target: Target
+                let work: @Sendable () async -> PassResult
                 switch entry.deliveryKind {
                 case .announcement(let name):
                     guard let roomSinks else { continue }
                     let room = due.rooms.first { $0.name == name }
-                    target = Target(set: ChannelSet(room.map { [ChannelSet.Member(name: $0.stateName, sink: roomSinks($0))] } ?? []))
+                    let target = Target(set: ChannelSet(room.map { [ChannelSet.Member(name: $0.stateName, sink: roomSinks($0))] } ?? []))
+                    work = { await self.handle(entry, to: target, in: pass) }
+                case .greeting(let personID):
+                    guard let greetingSend else { continue }
+                    let friend = due.greetings[personID]
+                    work = { await self.handleGreeting(entry, friend: friend, send: greetingSend, in: pass) }
                 case .reminder, .digest, .invitationNotice:
                     guard let set else { continue }
-                    target = Target(set: set, personChannels: due.personChannels[entry.personID], reach: due.reach[entry.personID])
+                    let target = Target(set: set, personChannels: due.personChannels[entry.personID], reach: due.reach[entry.personID])
+                    work = { await self.handle(entry, to: target, in: pass) }
                 }
                 if running >= limit, let done = await group.next() {
                     result.add(done)
@@ -305,7 +335,7 @@ package actor DeliveryEngine {
                     if Self.stopping { break }
                 }
                 running += 1
-                group.addTask { await self.handle(entry, to: target, in: pass) }
+                group.addTask { await work() }
             }
             for await done in group { result.add(done) }
         }
@@ -464,6 +494,78 @@ package actor DeliveryEngine {
                         : after.entry.state == .failed ? "reminder refused by its channels" : "reminder delivery failed",
                     metadata: ["id": "\(reminder.logID)", "error": "\(warning)", "attempts": "\(after.entry.attempts)"]
                 )
+            }
+            _ = try await finish(after.entry, from: [.sending])
+        } catch {
+            logger.error("cannot update the delivery ledger", metadata: ["error": "\(error)"])
+        }
+        return result
+    }
+
+    /// Performs a friend's greeting (see "Greetings" in the type's
+    /// documentation): decides by their day in their zone, claims, sends it
+    /// to them alone and saves the row; what it counted.
+    private func handleGreeting(_ entry: DeliveryEntry, friend: GreetingDue?, send: GreetingSend, in pass: Pass) async -> PassResult {
+        var result = PassResult()
+        let instant = now()
+        let plan = GreetingPlan(time: pass.settings.greetingTime, leapDay: pass.settings.leapDay, lateAfter: configuration.lateAfter)
+        let occurrence = friend.flatMap { friend in
+            plan.occurrence(
+                on: entry.occurrenceDate,
+                age: friend.person.birthday?.age(in: entry.occurrenceDate.year),
+                zone: GreetingPlan.zone(of: friend.person, owner: pass.zone)
+            )
+        }
+        let decision = plan.decision(
+            for: entry,
+            occurrence: occurrence,
+            greeted: friend?.greeting != nil,
+            skipped: friend?.skipped.contains(entry.occurrenceDate.year) ?? false,
+            now: instant
+        )
+        let logID = pass.ids.reminder(entry.notificationID)
+        do {
+            let late: Bool
+            switch DeliveryTransition.before(entry, decision: decision, now: instant) {
+            case .finish(let finished, let states, let tally):
+                if try await finish(finished, from: states) { result.count(tally) }
+                return result
+            case .move(let moment):
+                try await database.moveDelivery(entry, to: moment, now: instant)
+                result.count(.waiting)
+                return result
+            case .send(let isLate):
+                late = isLate
+            }
+            // `.send` comes only for a friend still greeted on a day that exists.
+            guard let friend, let greeting = friend.greeting, let occurrence else { return result }
+            guard try await database.claimDelivery(entry, now: instant) else {
+                result.skipped += 1
+                return result
+            }
+            var failure: DeliveryError?
+            do {
+                try await send(greeting, friend.person, occurrence, pass.settings, instant)
+            } catch {
+                failure = error
+            }
+            let after = DeliveryTransition.after(
+                entry,
+                outcomes: [ChannelSet.Outcome(channel: "greeting", error: failure)],
+                late: late,
+                finishedAt: now(),
+                deadline: occurrence.ends,
+                policy: configuration.retryPolicy
+            )
+            result.count(after.tally)
+            if after.warning != nil {
+                logger.warning(
+                    after.entry.state == .failed ? "greeting not sent" : "greeting failed; retried within the friend's day",
+                    // Not the error's words: a mail program's may quote the friend's address.
+                    metadata: ["id": "\(logID)", "attempts": "\(after.entry.attempts)"]
+                )
+            } else {
+                logger.info("greeting sent", metadata: ["id": "\(logID)", "late": "\(late)"])
             }
             _ = try await finish(after.entry, from: [.sending])
         } catch {

@@ -121,4 +121,41 @@ package struct GreetingChoices: Sendable {
             return address.flatMap(EmailAddress.init(parsing:)).map { .email(channel: channel, to: $0) }
         }
     }
+
+    /// What the delivery engine sends a friend's greeting with (the daemon's
+    /// `DeliveryEngine.GreetingSend`): the greeting's route to the friend
+    /// (``route(for:person:toOwner:)``: their address through the owner's
+    /// e-mail channel, or the greeting's Apprise file), its words in the
+    /// greeting's language (else the `language` setting, else `systemLocale`)
+    /// with the age they turn (written only where the text asks for it),
+    /// the e-mail dated on the friend's clock. Never the owner's channels.
+    ///
+    /// A greeting that cannot go (no e-mail channel, no address) is a
+    /// refusal, not retried; a store that cannot be read is retried.
+    package static func sender(
+        database: AppDatabase,
+        environment: [String: String],
+        clock: any Clock<Duration>,
+        systemLocale: String?
+    ) -> @Sendable (Greeting, Person, GreetingPlan.Occurrence, Settings, Date) async throws(DeliveryError) -> Void {
+        let choices = GreetingChoices(database: database, environment: environment)
+        return { greeting, person, occurrence, settings, now throws(DeliveryError) in
+            let route: GreetingSender.Route?
+            do throws(GreetingError) {
+                route = try await choices.route(for: greeting, person: person)
+            } catch {
+                if case .noEmailChannel = error { throw .remoteRefused(channel: "greeting", reason: error.description) }
+                throw .remoteUnavailable(channel: "greeting", reason: error.description)
+            }
+            guard let route else {
+                throw .remoteRefused(
+                    channel: "greeting",
+                    reason: "the friend's card has no e-mail address; give one with birthdays greet add PERSON --to"
+                )
+            }
+            let localizer = Localizer(setting: greeting.language ?? settings.language, systemLocale: systemLocale)
+            let words = GreetingWords(greeting: greeting, person: person, age: occurrence.age, localizer: localizer)
+            try await GreetingSender.send(words, by: route, environment: environment, now: now, timeZone: occurrence.timeZone, clock: clock)
+        }
+    }
 }

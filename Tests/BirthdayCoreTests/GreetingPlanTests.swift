@@ -160,4 +160,38 @@ import Testing
         person.zoneChoice = .local
         #expect(GreetingPlan.zone(of: person, owner: owner) == owner)
     }
+
+    // MARK: - A greeting's ledger row
+
+    /// Ana's greeting row (Asia/Tokyo, due 00:00 UTC on 10 March): it waits
+    /// before its instant, goes on time, late while it is her day, is missed
+    /// after; a retry stops at the end of her day; a greeting removed or a
+    /// year skipped since it was planned is dismissed, never sent.
+    @Test func aGreetingRowIsJudgedByTheirDay() throws {
+        let plan = GreetingPlan()
+        let occurrence = try #require(plan.occurrence(of: event(1990, 3, 10), in: 2026, zone: try Self.zone("Asia/Tokyo")))
+        let request = occurrence.request(personID: "ana", title: "Ana", body: "")
+        #expect(request.id == "greet:ana")
+        #expect(request.deliveryKind == .greeting(personID: "ana"))
+        let entry = DeliveryEntry(queued: request, at: occurrence.instant)
+        func decide(_ at: String, greeted: Bool = true, skipped: Bool = false, _ row: DeliveryEntry = entry) throws -> DueDecision {
+            plan.decision(for: row, occurrence: occurrence, greeted: greeted, skipped: skipped, now: try Self.instant(at))
+        }
+        #expect(try decide("2026-03-09T23:59:00Z") == .wait(until: occurrence.instant))
+        #expect(try decide("2026-03-10T00:00:30Z") == .deliver(late: false))
+        #expect(try decide("2026-03-10T14:59:00Z") == .deliver(late: true))
+        #expect(try decide("2026-03-10T15:00:00Z") == .missed)
+        var retrying = entry
+        retrying.state = .retrying
+        #expect(try decide("2026-03-10T14:00:00Z", retrying) == .deliver(late: true))
+        #expect(try decide("2026-03-10T15:00:00Z", retrying) == .expire)
+        guard case .dismiss = try decide("2026-03-10T00:00:30Z", greeted: false) else {
+            Issue.record("a friend no longer greeted is dismissed")
+            return
+        }
+        guard case .dismiss = try decide("2026-03-10T00:00:30Z", skipped: true) else {
+            Issue.record("a skipped year is dismissed")
+            return
+        }
+    }
 }

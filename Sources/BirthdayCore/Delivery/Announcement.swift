@@ -155,7 +155,7 @@ extension DeliveryKind {
     public var announceRoom: String? {
         switch self {
         case .announcement(let room): room
-        case .reminder, .digest, .invitationNotice: nil
+        case .reminder, .digest, .invitationNotice, .greeting: nil
         }
     }
 }

@@ -11,6 +11,9 @@ public enum DueDecision: Sendable, Equatable {
     case deliver(late: Bool)
     /// A retry whose local day has ended: record it as failed.
     case expire
+    /// Never send it: it is no longer wanted (a greeting removed or skipped
+    /// since it was planned, ``GreetingPlan/decision(for:occurrence:greeted:skipped:now:)``).
+    case dismiss(reason: String)
 }
 
 extension DeliveryEntry {
@@ -49,7 +52,8 @@ extension DeliveryEntry {
         switch deliveryKind {
         case .reminder(let reminder): occasion = reminder
         // The owner's message that an invitation was answered: due at its own instant.
-        case .invitationNotice: return (LocalDate.today(at: fireAt, in: timeZone), fireAt)
+        // A greeting to a friend: due at its own instant, their greeting-time in their zone (``GreetingPlan``).
+        case .invitationNotice, .greeting: return (LocalDate.today(at: fireAt, in: timeZone), fireAt)
         // A digest and a room's message belong to their day, at the delivery time.
         case .digest, .announcement: occasion = DeliveryKind.Occasion()
         }

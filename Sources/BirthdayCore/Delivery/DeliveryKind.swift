@@ -2,9 +2,9 @@ import Foundation
 
 /// What a pending request or a ledger row is: a reminder of one person's
 /// occasion, a digest of the days ahead, a team room's message, or the
-/// owner's message that an invitation was answered. Every rule that depends
-/// on it is a `switch` over it, so a new kind (the greeting sent to the
-/// friend, issue 44) is one case the compiler asks every rule about.
+/// owner's message that an invitation was answered, or the greeting sent to
+/// the friend themselves (issue 44). Every rule that depends on it is a
+/// `switch` over it, so a new kind is one case the compiler asks every rule about.
 ///
 /// Stored in the `deliveryKind` column of the pending table and of the
 /// ledger (migration `v31-delivery-kind`) as one JSON object with one key
@@ -16,6 +16,7 @@ import Foundation
 /// | ``digest(_:)`` | `{"digest":"weekly"}` |
 /// | ``announcement(room:)`` | `{"announce":"team"}` |
 /// | ``invitationNotice(answerID:)`` | `{"invite":3}` |
+/// | ``greeting(personID:)`` | `{"greeting":"ana"}` |
 public enum DeliveryKind: Hashable, Sendable {
     /// A reminder of one person's birthday, anniversary or labelled date.
     case reminder(Occasion)
@@ -26,6 +27,10 @@ public enum DeliveryKind: Hashable, Sendable {
     /// The owner's message that an invitation was answered (``InvitationNotice``),
     /// due at its own instant; `answerID` is the answer that made it.
     case invitationNotice(answerID: Int64)
+    /// The greeting sent to the friend `personID` on their birthday
+    /// (`birthdays greet`, ``GreetingPlan``): to them, never to the owner's
+    /// channels, judged by their day in their zone.
+    case greeting(personID: String)
 
     /// What a reminder is about beyond its person and ``EventKind``: the
     /// calendar of its date, the label of a labelled date, the day a weekend
@@ -61,7 +66,15 @@ public enum DeliveryKind: Hashable, Sendable {
     public var occasion: Occasion? {
         switch self {
         case .reminder(let occasion): occasion
-        case .digest, .announcement, .invitationNotice: nil
+        case .digest, .announcement, .invitationNotice, .greeting: nil
+        }
+    }
+
+    /// The friend a greeting goes to; `nil` for the other kinds.
+    public var greetedPersonID: String? {
+        switch self {
+        case .greeting(let personID): personID
+        case .reminder, .digest, .announcement, .invitationNotice: nil
         }
     }
 
@@ -82,6 +95,7 @@ public enum DeliveryKind: Hashable, Sendable {
         case .digest(let frequency): stored.digest = frequency.rawValue
         case .announcement(let room): stored.announce = room
         case .invitationNotice(let answerID): stored.invite = answerID
+        case .greeting(let personID): stored.greeting = personID
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -95,7 +109,9 @@ public enum DeliveryKind: Hashable, Sendable {
     /// is left out, as it always was.
     public init?(storedValue: String) {
         guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(storedValue.utf8)) else { return nil }
-        let present = [stored.reminder != nil, stored.digest != nil, stored.announce != nil, stored.invite != nil].filter { $0 }.count
+        let present = [stored.reminder != nil, stored.digest != nil, stored.announce != nil, stored.invite != nil, stored.greeting != nil].filter {
+            $0
+        }.count
         guard present == 1 else { return nil }
         if let occasion = stored.reminder {
             self = .reminder(
@@ -114,6 +130,8 @@ public enum DeliveryKind: Hashable, Sendable {
             self = .announcement(room: room)
         } else if let answerID = stored.invite {
             self = .invitationNotice(answerID: answerID)
+        } else if let personID = stored.greeting {
+            self = .greeting(personID: personID)
         } else {
             return nil
         }
@@ -124,6 +142,7 @@ public enum DeliveryKind: Hashable, Sendable {
         var digest: String?
         var announce: String?
         var invite: Int64?
+        var greeting: String?
     }
 
     private struct StoredOccasion: Codable {

@@ -82,6 +82,11 @@ public enum DeliveryTransition {
             }
             next.state = .failed
             return .finish(next, from: [.retrying], tally: .failed)
+        case .dismiss(let reason):
+            next.state = .dismissed
+            next.nextAttemptAt = nil
+            next.lastError = reason
+            return .finish(next, from: [.queued, .retrying], tally: .none)
         case .wait(let moment):
             return .move(to: moment)
         case .deliver(let late):

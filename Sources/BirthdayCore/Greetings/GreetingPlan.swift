@@ -84,13 +84,19 @@ public struct GreetingPlan: Hashable, Sendable {
     /// date itself) or Foundation cannot represent the day.
     public func occurrence(of birthday: EventDate, in year: Int, zone: TimeZone) -> Occurrence? {
         if let born = birthday.year, born > year { return nil }
-        let day = birthday.occurrence(in: year, leapDay: leapDay)
+        return occurrence(on: birthday.occurrence(in: year, leapDay: leapDay), age: birthday.age(in: year), zone: zone)
+    }
+
+    /// The greeting of a birthday that falls on `day`, turning `age`, in
+    /// `zone`; `nil` when Foundation cannot represent the day. The delivery
+    /// engine judges a ledger row's greeting by it (its occurrence date is the day).
+    public func occurrence(on day: LocalDate, age: Int?, zone: TimeZone) -> Occurrence? {
         let midnight = TimeOfDay(hour: 0, minute: 0)!
         guard let instant = FireTime.instant(on: day, at: time, in: zone),
             let begins = FireTime.instant(on: day, at: midnight, in: zone),
             let ends = FireTime.instant(on: day.adding(days: 1), at: midnight, in: zone)
         else { return nil }
-        return Occurrence(day: day, instant: instant, begins: begins, ends: ends, age: birthday.age(in: year), timeZone: zone)
+        return Occurrence(day: day, instant: instant, begins: begins, ends: ends, age: age, timeZone: zone)
     }
 
     /// The next greeting of a birthday on `birthday` for someone in `zone`
@@ -116,5 +122,60 @@ public struct GreetingPlan: Hashable, Sendable {
         if now < occurrence.instant { return .notYet }
         if now >= occurrence.ends { return .missed }
         return now.timeIntervalSince(occurrence.instant) <= lateAfter.timeInterval ? .onTime : .late
+    }
+
+    /// What the delivery engine does with a greeting's ledger row at `now`:
+    ///
+    /// - the friend is no longer greeted (the greeting removed, or they are
+    ///   excluded or deceased since: `greeting` is `nil`), or the year is
+    ///   skipped (`greet skip`, `skipped`): it is dismissed, never sent;
+    /// - before its instant it waits; on time or late while it is still
+    ///   their day it is sent (``timing(of:at:)``); once their day has ended
+    ///   it is missed, never sent;
+    /// - a retry stops at the end of their day (``DueDecision/expire``).
+    ///
+    /// `occurrence` is the greeting of the row's day in their zone; `nil`
+    /// (a day Foundation cannot represent) is dismissed.
+    public func decision(for entry: DeliveryEntry, occurrence: Occurrence?, greeted: Bool, skipped: Bool, now: Date) -> DueDecision {
+        guard greeted else { return .dismiss(reason: "no longer greeted: the greeting was removed, or the friend is excluded or deceased") }
+        if skipped { return .dismiss(reason: "skipped with birthdays greet skip") }
+        guard let occurrence else { return .dismiss(reason: "its day cannot be represented in the friend's zone") }
+        if entry.state == .retrying {
+            return now >= occurrence.ends ? .expire : .deliver(late: entry.late || timing(of: occurrence, at: now) == .late)
+        }
+        switch timing(of: occurrence, at: now) {
+        case .notYet: return .wait(until: occurrence.instant)
+        case .onTime: return .deliver(late: false)
+        case .late: return .deliver(late: true)
+        case .missed: return .missed
+        }
+    }
+}
+
+extension Greeting {
+    /// What every greeting's pending request and ledger row id starts with.
+    public static let idPrefix = "greet:"
+
+    /// The pending request's id and the ledger's for the greeting of `personID`: `greet:ID`.
+    public static func notificationID(personID: String) -> String { idPrefix + personID }
+}
+
+extension GreetingPlan.Occurrence {
+    /// The pending request of this greeting to `personID` (``DeliveryKind/greeting(personID:)``),
+    /// due at ``instant``, about ``day``; `title` and `body` are what `pending` shows.
+    public func request(personID: String, title: String, body: String) -> NotificationRequest {
+        var request = NotificationRequest(
+            personID: personID,
+            kind: .birthday,
+            timing: .dayOf,
+            fireAt: instant,
+            occurrenceDate: day,
+            title: title,
+            body: body,
+            deliveryKind: .greeting(personID: personID),
+            userInfo: ["when": NotificationRequest.Timing.dayOf.rawValue, "occurrence": day.description]
+        )
+        request.id = Greeting.notificationID(personID: personID)
+        return request
     }
 }

@@ -25,6 +25,46 @@ public struct GreetingRoster: Sendable {
         public let address: String?
         /// The year whose greeting `greet skip` passed over, when it is the next one's.
         public let skipped: Int?
+        /// What became of their last greeting (``Last``); `nil` before the first.
+        public var last: Last? = nil
+    }
+
+    /// What became of a friend's last greeting: its day and outcome, from
+    /// the delivery ledger, or a skipped year whose day has passed.
+    public struct Last: Hashable, Sendable {
+        public let day: LocalDate
+        public let outcome: Outcome
+
+        public init(day: LocalDate, outcome: Outcome) {
+            self.day = day
+            self.outcome = outcome
+        }
+    }
+
+    /// A last greeting's outcome.
+    public enum Outcome: String, Hashable, Sendable, Codable {
+        case sent
+        /// `greet skip` passed over it.
+        case skipped
+        /// Their day ended before it could be sent.
+        case missed
+        /// Its route refused it, or it kept failing until their day ended (or a daemon stopped while sending it).
+        case failed
+        /// Not sent: the greeting was removed or the friend left out after it was planned.
+        case dismissed
+        /// Under way: due, being sent or retried.
+        case due
+
+        /// The outcome a ledger row's state stands for.
+        public init(_ state: DeliveryEntry.State, skipped: Bool) {
+            switch state {
+            case .delivered: self = .sent
+            case .missed: self = .missed
+            case .failed, .interrupted: self = .failed
+            case .dismissed, .snoozed: self = skipped ? .skipped : .dismissed
+            case .queued, .sending, .retrying: self = .due
+            }
+        }
     }
 
     /// What becomes of a person's greeting.
@@ -48,7 +88,17 @@ public struct GreetingRoster: Sendable {
     /// The roster of `greetings` over `people` at `now`: `skips` are the
     /// skipped years by person id, `owner` the owner's zone (for people
     /// without one of their own).
-    public init(greetings: [Greeting], people: [Person], skips: [String: Set<Int>], plan: GreetingPlan, owner: TimeZone, now: Date) {
+    /// `ledger` holds each friend's latest greeting row in the delivery
+    /// ledger (its day and state), by person id.
+    public init(
+        greetings: [Greeting],
+        people: [Person],
+        skips: [String: Set<Int>],
+        plan: GreetingPlan,
+        owner: TimeZone,
+        now: Date,
+        ledger: [String: (day: LocalDate, state: DeliveryEntry.State)] = [:]
+    ) {
         let rules = GreetingRules(greetings)
         var byID: [String: Person] = [:]
         var byGroup: [String: [Person]] = [:]
@@ -56,7 +106,22 @@ public struct GreetingRoster: Sendable {
             byID[person.id] = person
             for group in person.groups { byGroup[group, default: []].append(person) }
         }
+        func last(of person: Person) -> Last? {
+            let skipped = skips[person.id] ?? []
+            let recorded = ledger[person.id].map { Last(day: $0.day, outcome: Outcome($0.state, skipped: skipped.contains($0.day.year))) }
+            guard let birthday = person.birthday else { return recorded }
+            let zone = GreetingPlan.zone(of: person, owner: owner)
+            // The latest skipped year whose day has ended where they are.
+            let passed = skipped.sorted(by: >).lazy.compactMap { plan.occurrence(of: birthday, in: $0, zone: zone) }.first { $0.ends <= now }
+            guard let passed, passed.day > (recorded?.day ?? LocalDate(unchecked: 1, 1, 1)) else { return recorded }
+            return Last(day: passed.day, outcome: .skipped)
+        }
         func entry(_ person: Person, under greeting: Greeting) -> Entry {
+            var made = made(person, under: greeting)
+            made.last = last(of: person)
+            return made
+        }
+        func made(_ person: Person, under greeting: Greeting) -> Entry {
             let address = GreetingRules.emailAddress(of: person, way: greeting.way)
             var state: State
             switch rules.decision(for: person) {

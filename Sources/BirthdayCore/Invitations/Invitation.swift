@@ -186,7 +186,7 @@ extension DeliveryKind {
     public var invitationAnswerID: Int64? {
         switch self {
         case .invitationNotice(let answerID): answerID
-        case .reminder, .digest, .announcement: nil
+        case .reminder, .digest, .announcement, .greeting: nil
         }
     }
 }

@@ -166,7 +166,7 @@ extension DeliveryKind {
     public var digest: DigestFrequency? {
         switch self {
         case .digest(let frequency): frequency
-        case .reminder, .announcement, .invitationNotice: nil
+        case .reminder, .announcement, .invitationNotice, .greeting: nil
         }
     }
 }

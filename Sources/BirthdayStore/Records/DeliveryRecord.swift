@@ -113,6 +113,17 @@ extension DeliveryRecord {
         return Set(ids.map { String($0.dropFirst(AnnounceRoom.idPrefix.count)) })
     }
 
+    /// Each friend's latest greeting row (`greet:ID`, ``Greeting/notificationID(personID:)``): its day and state, by person id.
+    static func latestGreetings(_ db: Database) throws -> [String: (day: LocalDate, state: DeliveryEntry.State)] {
+        let rows = try filter(Columns.notificationId.like(Greeting.idPrefix + "%")).order(Columns.occurrenceDate).fetchAll(db)
+        var found: [String: (day: LocalDate, state: DeliveryEntry.State)] = [:]
+        for row in rows {
+            guard let day = LocalDate(iso: row.occurrenceDate) else { continue }
+            found[String(row.notificationId.dropFirst(Greeting.idPrefix.count))] = (day, row.state)
+        }
+        return found
+    }
+
     /// The ledger keys (`id|YYYY-MM-DD`) of occurrences on or after `since`.
     static func keys(since: LocalDate, _ db: Database) throws -> Set<String> {
         let rows = try Row.fetchAll(db, select(Columns.notificationId, Columns.occurrenceDate).filter(Columns.occurrenceDate >= since.description))

@@ -24,6 +24,8 @@ package struct DueWork: Sendable {
     package var reach: [String: PersonReach] = [:]
     /// The team rooms (`birthdays announce`), for the rows that are their messages.
     package var rooms: [AnnounceRoom] = []
+    /// The friends of the rows that are greetings (`birthdays greet`), read as they go out, by person id.
+    package var greetings: [String: GreetingDue] = [:]
 }
 
 /// What the delivery engine's next wakeup depends on (``AppDatabase/wakeupInputs()``).
@@ -62,7 +64,8 @@ extension AppDatabase {
                 remoteChannels: try ChannelRecord.delivering(db),
                 personChannels: try PersonRecord.channelChoices(ids: Array(Set(entries.map(\.personID))), db),
                 reach: try ContactPointRecord.reach(ids: Array(Set(entries.map(\.personID))), db),
-                rooms: entries.contains { $0.announceRoom != nil } ? try AnnounceRoomRecord.all(db) : []
+                rooms: entries.contains { $0.announceRoom != nil } ? try AnnounceRoomRecord.all(db) : [],
+                greetings: try GreetingDue.read(personIDs: Array(Set(entries.compactMap(\.deliveryKind.greetedPersonID))).sorted(), db)
             )
         }
     }

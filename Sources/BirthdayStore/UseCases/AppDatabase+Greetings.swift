@@ -53,7 +53,8 @@ extension AppDatabase {
                 skips: try GreetingSkipRecord.skips(db),
                 plan: GreetingPlan(settings: settings),
                 owner: settings.resolvedTimeZone(system: systemTimeZone),
-                now: now
+                now: now,
+                ledger: try DeliveryRecord.latestGreetings(db)
             )
         }
     }
@@ -63,5 +64,88 @@ extension AppDatabase {
         var person = person
         person.note = nil
         return person
+    }
+
+    /// The people the stored choices may greet (people of their own, the
+    /// greeted groups' members), without their notes; empty without a choice.
+    static func greetedPeople(_ greetings: [Greeting], _ db: Database) throws -> [Person] {
+        guard !greetings.isEmpty else { return [] }
+        var ids = Set<String>()
+        for greeting in greetings {
+            switch greeting.target {
+            case .person(let id): ids.insert(id)
+            case .group(let name): ids.formUnion(try PersonGroupRecord.members(of: name, db))
+            }
+        }
+        // A few people one by one; many in one read of everyone.
+        let people =
+            ids.count > 32
+            ? try PersonRecord.people(db).filter { ids.contains($0.id) } : try ids.sorted().compactMap { try PersonRecord.person(id: $0, db) }
+        return people.map(withoutNote)
+    }
+
+    /// Every greeted friend's next greeting (see ``NotificationScheduler``):
+    /// ``GreetingPlan/next(of:zone:at:skipping:)`` in their zone, skips
+    /// passed over, today's still planned after its time while it is their
+    /// day unless the ledger holds it (then next year's). Nobody the rules leave
+    /// out (``GreetingRules``), and nobody greeted by e-mail without an
+    /// address. By person id.
+    static func greetingPlans(_ db: Database, settings: Settings, timeZone: TimeZone, now: Date) throws -> [PlannedGreeting] {
+        let greetings = try GreetingRecord.all(db)
+        guard !greetings.isEmpty else { return [] }
+        let rules = GreetingRules(greetings)
+        let skips = try GreetingSkipRecord.skips(db)
+        let ledger = try DeliveryRecord.latestGreetings(db)
+        let plan = GreetingPlan(settings: settings)
+        var plans: [PlannedGreeting] = []
+        for person in try greetedPeople(greetings, db) {
+            guard case .greeted(let greeting) = rules.decision(for: person), let birthday = person.birthday else { continue }
+            if case .email = greeting.way, GreetingRules.emailAddress(of: person, way: greeting.way) == nil { continue }
+            let zone = GreetingPlan.zone(of: person, owner: timeZone)
+            var passOver = skips[person.id] ?? []
+            // Today's, once the ledger holds it (sent, missed, …): the next year's instead.
+            if let handled = ledger[person.id]?.day, let next = plan.next(of: birthday, zone: zone, at: now, skipping: passOver), next.day == handled
+            {
+                passOver.insert(handled.year)
+            }
+            guard let next = plan.next(of: birthday, zone: zone, at: now, skipping: passOver) else { continue }
+            plans.append(PlannedGreeting(personID: person.id, name: person.name, next: next))
+        }
+        return plans.sorted { $0.personID < $1.personID }
+    }
+}
+
+/// One friend's next greeting, as the scheduler plans it.
+struct PlannedGreeting {
+    var personID: String
+    var name: String
+    var next: GreetingPlan.Occurrence
+
+    /// Its pending request, titled with the friend's name for `pending`.
+    var request: NotificationRequest { next.request(personID: personID, title: SafeText.line(name), body: "") }
+}
+
+/// What the delivery engine needs of a greeting's ledger row as it goes out
+/// (``AppDatabase/collectDue(now:systemTimeZone:)``), read then: the friend,
+/// the choice that greets them now, and their skipped years.
+package struct GreetingDue: Sendable {
+    /// The friend, without the owner's note.
+    package var person: Person
+    /// The choice that greets them now (``GreetingRules``); `nil` when they are no longer greeted.
+    package var greeting: Greeting?
+    /// The years `greet skip` passed over.
+    package var skipped: Set<Int>
+
+    /// Each greeted friend of `personIDs` who still exists, by id.
+    static func read(personIDs: [String], _ db: Database) throws -> [String: GreetingDue] {
+        guard !personIDs.isEmpty else { return [:] }
+        let rules = GreetingRules(try GreetingRecord.all(db))
+        let skips = try GreetingSkipRecord.skips(db)
+        var found: [String: GreetingDue] = [:]
+        for id in personIDs {
+            guard let person = try PersonRecord.person(id: id, db).map(AppDatabase.withoutNote) else { continue }
+            found[id] = GreetingDue(person: person, greeting: rules.decision(for: person).greeting, skipped: skips[id] ?? [])
+        }
+        return found
     }
 }

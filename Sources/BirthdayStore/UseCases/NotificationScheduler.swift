@@ -31,7 +31,15 @@ import Logging
 ///    and with each team room's next message (`birthdays announce`:
 ///    ``AnnouncePlanner``), planned even when no channel of the user's
 ///    delivers (adding a room is its consent), unless notifications are
-///    turned off; rooms take no place of the 64;
+///    turned off; rooms take no place of the 64; and with each greeted
+///    friend's next greeting (`birthdays greet`: ``GreetingPlan``, at the
+///    `greeting-time` in their zone, skips passed over, today's while it is
+///    still their day), planned likewise whatever the user's channels
+///    (adding the greeting was its consent) unless notifications are turned
+///    off; greetings take no place of the 64 either (one per friend, so a
+///    greeting never pushes a reminder out), and the day-before reminder of
+///    a greeted friend's birthday ends with the line that says when it goes
+///    and how to skip it (``Message/greetingTomorrow(name:time:skip:)``);
 /// 4. logs how many were scheduled, never a name or a date of birth.
 ///
 /// The clock, the system time zone and the system locale are injected; the
@@ -109,8 +117,10 @@ package struct NotificationScheduler: Sendable {
         let rooms =
             status == .denied
             ? [] : try AppDatabase.announceRequests(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale)
+        // The friends' greetings: adding the greeting is its consent, so likewise.
+        let greetings = status == .denied ? [] : try AppDatabase.greetingPlans(db, settings: settings, timeZone: zone, now: instant)
         guard consent.delivers else {
-            let requests = try saveUnknown(rooms, since: LocalDate.today(at: instant, in: zone), db)
+            let requests = try saveUnknown(rooms + greetings.map(\.request), since: LocalDate.today(at: instant, in: zone), db)
             return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)
         }
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant, localizer: settings.localizer(systemLocale: systemLocale))
@@ -121,16 +131,42 @@ package struct NotificationScheduler: Sendable {
             nameDays: try NameDayListRecord.setup(for: settings, db),
             nicknames: settings.names == .nickname
         ) { event, _, identity in planner.offer(event, identity: identity) }
-        var planned = planner.requests()
+        var planned = Self.withGreetingLines(planner.requests(), greetings: greetings, localizer: settings.localizer(systemLocale: systemLocale))
         if let digest = try digestRequest(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale, after: planned) {
             planned.append(digest)
             planned.sort(by: NotificationRequest.firesBefore)
             if planned.count > NotificationRequest.pendingLimit { planned.removeLast(planned.count - NotificationRequest.pendingLimit) }
         }
         planned.append(contentsOf: rooms)
+        planned.append(contentsOf: greetings.map(\.request))
         let since = planned.map(\.occurrenceDate).min() ?? LocalDate.today(at: instant, in: zone)
         let requests = try saveUnknown(planned, since: since, db)
         return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)
+    }
+
+    /// `requests` with the day-before reminder of each greeted friend's
+    /// birthday (a Gregorian birthday's, on the day before their greeting's
+    /// day) ending with the line that says when the greeting goes on their
+    /// clock and how to skip it.
+    static func withGreetingLines(_ requests: [NotificationRequest], greetings: [PlannedGreeting], localizer: Localizer) -> [NotificationRequest] {
+        guard !greetings.isEmpty else { return requests }
+        let byPerson = Dictionary(greetings.map { ($0.personID, $0) }, uniquingKeysWith: { first, _ in first })
+        return requests.map { request in
+            guard request.timing == .dayBefore, request.kind == .birthday, request.calendar == nil, request.label == nil,
+                let greeting = byPerson[request.personID], greeting.next.day == request.occurrenceDate
+            else { return request }
+            var request = request
+            let name = SafeText.line(greeting.name, maxCharacters: NotificationContent.maxNameCharacters)
+            let time = FireTime.clock(of: greeting.next.instant, in: greeting.next.timeZone)
+            request.body += "\n" + localizer(Message.greetingTomorrow(name: name, time: time, skip: Self.shellWord(name)))
+            return request
+        }
+    }
+
+    /// `text` as one word for a shell: as it is when it needs no quotes, else in single quotes.
+    static func shellWord(_ text: String) -> String {
+        if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// Makes those of `planned` that the ledger does not hold already for the

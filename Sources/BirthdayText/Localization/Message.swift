@@ -99,6 +99,7 @@ public struct Message: Sendable, Hashable {
         case greetingBirthdaySubject = "greeting.birthday.subject"
         case greetingBirthdayMessage = "greeting.birthday.message"
         case greetingAnniversarySubject = "greeting.anniversary.subject"
+        case greetingTomorrow = "greeting.tomorrow"
         case showContactWrite = "show.contact.write"
         case showContactCall = "show.contact.call"
         case showContactMessage = "show.contact.message"
@@ -509,6 +510,7 @@ public struct Message: Sendable, Hashable {
                 []
             case .nameDaysPersonOff, .nameDaysPersonLists, .greetingBirthdayMessage: [.name]
             case .nameDaysPersonDay: [.name, .text]
+            case .greetingTomorrow: [.name, .text, .text]
             case .nameDaysImported: [.text, .number, .text]
             case .nameDaysImportUnreadable: [.text, .text]
             case .digestWeekTitle, .digestWeekTitleMixed, .digestNext: [.text]
@@ -710,7 +712,7 @@ extension Message {
         switch request.deliveryKind {
         case .digest(.weekly): return Message(.pendingDigestWeekly)
         case .digest(.monthly): return Message(.pendingDigestMonthly)
-        case .digest(.off), .reminder, .announcement, .invitationNotice: break
+        case .digest(.off), .reminder, .announcement, .invitationNotice, .greeting: break
         }
         switch request.timing.daysBefore {
         case 0: return Message(.pendingDayOf)
@@ -750,6 +752,12 @@ extension Message {
     /// The default greeting a friend gets (`birthdays greet`): "Happy birthday, Ana, and have a wonderful day!";
     /// `first` is the first name, already made harmless; no age.
     public static func greeting(first: String) -> Message { Message(.greetingBirthdayMessage, .name(first)) }
+
+    /// The line the day-before reminder of a greeted friend ends with: "A greeting goes to Ana tomorrow at 09:00
+    /// their time (skip: birthdays greet skip Ana)"; `time` on their clock, `skip` the person as `greet skip` takes them.
+    public static func greetingTomorrow(name: String, time: String, skip: String) -> Message {
+        Message(.greetingTomorrow, .name(name), .text(time), .text(skip))
+    }
     public static func showDeceased(_ date: String) -> Message { Message(.showDeceased, .text(date)) }
     public static func showReminderDays(_ days: ReminderDays) -> Message { Message(.showReminderDays, .text(days.description)) }
     /// `channels`: the person's channel names, as a comma list.

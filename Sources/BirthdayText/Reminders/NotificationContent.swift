@@ -210,7 +210,7 @@ extension NotificationContent {
             }
         case .digest:
             if late { reminder.body = lateNote() + "\n" + reminder.body }
-        case .announcement, .invitationNotice:
+        case .announcement, .invitationNotice, .greeting:
             break
         }
         reminder.sharesNote = settings.notesOnChannels

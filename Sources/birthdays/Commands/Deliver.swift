@@ -61,6 +61,12 @@ extension BirthdaysCommand {
                 ),
                 channelCheck: ReminderChannels.check(),
                 rooms: AnnounceRooms.factory(databasePath: context.database.path, environment: context.environment, clock: clock),
+                greetings: GreetingChoices.sender(
+                    database: context.database,
+                    environment: context.environment,
+                    clock: clock,
+                    systemLocale: context.systemLocale
+                ),
                 logger: context.daemonLogger("birthdays.deliver")
             )
             // Without a daemon, this pass holds the lock and may recover rows a

@@ -139,6 +139,8 @@ extension BirthdaysCommand.Greet {
             } catch {
                 throw CLIError(error.description)
             }
+            // The greeting is planned at once (a running daemon hears the write and plans it too).
+            _ = try await context.scheduler().reschedule()
             let roster = try await context.database.greetingRoster(now: context.now, systemTimeZone: context.systemTimeZone)
             let entries = roster.choices.first { $0.greeting.id == stored.id }?.people ?? []
             try output(
@@ -210,6 +212,7 @@ extension BirthdaysCommand.Greet {
             guard let greeting, try await GreetingChoices(database: context.database, environment: context.environment).remove(greeting) else {
                 throw CLIError("\(who) is not greeted; see 'birthdays greet list'")
             }
+            _ = try await context.scheduler().reschedule()
             try output("\(who) is no longer greeted.")
         }
     }
@@ -240,6 +243,7 @@ extension BirthdaysCommand.Greet {
             }
             guard let next = entry.next else { throw CLIError("\(who) has no greeting ahead to skip") }
             _ = try await context.database.skipGreeting(personID: found.id, year: next.day.year)
+            _ = try await context.scheduler().reschedule()
             try output("Skipped \(who)'s greeting on \(GreetOutput.day(next.day)); the next one goes as usual.")
         }
     }
@@ -363,16 +367,17 @@ enum GreetOutput {
             case .person: via = "own"
             case .group(let name): via = "group " + SafeText.line(name)
             }
-            if choice.people.isEmpty { rows.append(["(nobody)", via, "", how(choice.greeting, address: nil), "no members"]) }
+            if choice.people.isEmpty { rows.append(["(nobody)", via, "", how(choice.greeting, address: nil), "no members", ""]) }
             for entry in choice.people {
                 let next = entry.next.map(moment) ?? ""
                 let skipped = entry.skipped.map { " (\($0) skipped)" } ?? ""
                 rows.append([
                     SafeText.line(entry.person.name), via, next + skipped, how(choice.greeting, address: entry.address), stateWords(entry.state),
+                    entry.last.map { $0.outcome.rawValue + " " + day($0.day) } ?? "",
                 ])
             }
         }
-        return Table.render(rows, header: ["WHO", "VIA", "NEXT (THEIR TIME)", "HOW", "STATE"], shrinkable: [0, 4])
+        return Table.render(rows, header: ["WHO", "VIA", "NEXT (THEIR TIME)", "HOW", "STATE", "LAST"], shrinkable: [0, 4])
     }
 
     /// One choice in `greet list --json`.
@@ -396,6 +401,9 @@ enum GreetOutput {
             var zone: String?
             var address: String?
             var skipped_year: Int?
+            /// What became of the last greeting: `sent`, `skipped`, `missed`, `failed`, `dismissed` or `due`; and its day.
+            var last: String?
+            var last_day: String?
         }
 
         init(_ choice: GreetingRoster.Choice) {
@@ -420,7 +428,9 @@ enum GreetOutput {
                     next_day: entry.next?.day.description,
                     zone: entry.next?.timeZone.identifier,
                     address: entry.address,
-                    skipped_year: entry.skipped
+                    skipped_year: entry.skipped,
+                    last: entry.last?.outcome.rawValue,
+                    last_day: entry.last?.day.description
                 )
             }
         }

@@ -26,6 +26,7 @@ struct PendingOutput: Encodable {
         person_id = request.personID
         switch request.deliveryKind {
         case .digest: kind = "digest"
+        case .greeting: kind = "greeting"
         // A room's message and an invitation's notice show the kind they were always stored with.
         case .reminder, .announcement, .invitationNotice: kind = request.kind.rawValue
         }

@@ -130,6 +130,11 @@ struct StatusReport {
 
     func count(_ state: DeliveryEntry.State) -> Int { recent.filter { Self.reported($0) == state }.count }
 
+    /// The friends' greetings (`birthdays greet`) of the last ``days`` days in `state`.
+    func greetings(_ state: DeliveryEntry.State) -> Int {
+        recent.filter { $0.deliveryKind.greetedPersonID != nil && Self.reported($0) == state }.count
+    }
+
     var problems: [DeliveryEntry] { recent.filter { Self.problemStates.contains(Self.reported($0)) } }
 
     func iso(_ date: Date?) -> String? { date.map { ISOInstant.format($0, in: zone) } }
@@ -214,6 +219,11 @@ struct StatusReport {
             var last_error: String?
         }
 
+        struct GreetingCounts: Encodable {
+            var sent: Int
+            var missed: Int
+        }
+
         struct Problem: Encodable {
             var id: String
             var occurrence: String
@@ -236,6 +246,8 @@ struct StatusReport {
         var publish_targets: [PublishState]
         var rooms: [RoomState]
         var channel_problems: [ChannelProblem]
+        /// The friends' greetings of the last `days` days: sent and missed.
+        var greetings: GreetingCounts
         var desktop_unavailable: DesktopUnavailable?
         /// The desktop is the only channel and no notification server took a reminder in the last week.
         var desktop_unanswered: Bool
@@ -340,6 +352,7 @@ struct StatusReport {
                 )
             },
             channel_problems: channelProblems.map { .init(name: $0.name, state: $0.status.state, error: $0.status.lastError) },
+            greetings: .init(sent: greetings(.delivered), missed: greetings(.missed)),
             desktop_unavailable: desktopUnavailable.map { .init(since: iso($0.since), error: $0.error, delivered_instead: $0.deliveredInstead) },
             desktop_unanswered: desktopUnanswered,
             people_on_default_channels: defaultedPeople.map(ids.person)
@@ -425,6 +438,9 @@ struct StatusReport {
             "Last \(days) days: \(count(.delivered)) delivered, \(count(.failed)) failed, \(count(.missed)) missed, "
                 + "\(count(.interrupted)) interrupted, \(count(.retrying)) retrying, \(count(.dismissed)) dismissed"
         )
+        if recent.contains(where: { $0.deliveryKind.greetedPersonID != nil }) {
+            lines.append("Greetings to friends, last \(days) days: \(greetings(.delivered)) sent, \(greetings(.missed)) missed")
+        }
         for entry in problems {
             lines.append(
                 "  \(entry.state.rawValue) \(ids.reminder(entry.notificationID)) (\(entry.occurrenceDate))\(named(entry.personID))"

@@ -21,6 +21,7 @@ import Testing
         (.digest(.monthly), #"{"digest":"monthly"}"#),
         (.announcement(room: "team/a"), #"{"announce":"team/a"}"#),
         (.invitationNotice(answerID: 3), #"{"invite":3}"#),
+        (.greeting(personID: "ana"), #"{"greeting":"ana"}"#),
     ])
     func eachKindIsStoredAsOneKeyAndReadBack(kind: DeliveryKind, stored: String) {
         #expect(kind.storedValue == stored)
