@@ -57,6 +57,27 @@ import Testing
         #expect(export.stdout.occurrences(of: "DTSTART;VALUE=DATE:20261210") == 1)
     }
 
+    /// A greeting chosen on two of one person's cards goes to the person once,
+    /// planned under the id the person is shown as (issue 44 meets 43).
+    @Test func aPersonGreetedOnTwoOfTheirCardsIsGreetedOnce() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        try await Self.adaThreeTimes(cli)
+        try await cli.enableNotifications()
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for card in ["ada-icloud", "ada-nextcloud"] {
+            let added = try await cli.run("greet", "add", card)
+            try #require(added.status == 0, "\(added.stderr)")
+        }
+
+        let pending = try await cli.run("pending", "--json")
+        try #require(pending.status == 0, "\(pending.stderr)")
+        let greetings = try CLIProcess.array(pending.stdout).filter { $0["kind"] as? String == "greeting" }
+        #expect(greetings.count == 1, "\(greetings.map { $0["id"] ?? "" })")
+        #expect(greetings.first?["person_id"] as? String == "ada-icloud")
+    }
+
     @Test func duplicatesSuggestTheSameNameAndDayWithoutASharedAddress() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }

@@ -77,6 +77,9 @@ extension AppDatabase {
             case .group(let name): ids.formUnion(try PersonGroupRecord.members(of: name, db))
             }
         }
+        // A card shown as another person (linked cards, ``PersonLinkRecord``) is greeted as that person, once.
+        let shownAs = try PersonLinkRecord.all(db)
+        if !shownAs.isEmpty { ids = Set(ids.map { shownAs[$0] ?? $0 }) }
         // A few people one by one; many in one read of everyone.
         let people =
             ids.count > 32
