@@ -435,18 +435,7 @@ package actor DeliveryEngine {
                 quietAfter: quietAfter,
                 lateAfter: configuration.lateAfter
             )
-            let late: Bool
-            switch DeliveryTransition.before(entry, decision: decision, now: instant) {
-            case .finish(let finished, let states, let tally):
-                if try await finish(finished, from: states) { result.count(tally) }
-                return result
-            case .move(let moment):
-                try await database.moveDelivery(entry, to: moment, now: instant)
-                result.count(.waiting)
-                return result
-            case .send(let isLate):
-                late = isLate
-            }
+            guard let late = try await start(entry, decision: decision, at: instant, counting: &result) else { return result }
             let day = entry.localDay(in: zone, deliveryTime: deliveryTime, quietAfter: quietAfter)
             entry.fireAt = entry.localFireAt(in: zone, deliveryTime: deliveryTime, quietAfter: quietAfter)
             let claimed = entry
@@ -501,6 +490,27 @@ package actor DeliveryEngine {
         }
         return result
     }
+    /// What the ledger's transition before a send makes of a due row
+    /// (``DeliveryTransition/before(_:decision:now:)``): `nil` when it
+    /// finished or moved the row (counted in `result`), else whether the send is late.
+    private func start(
+        _ entry: DeliveryEntry,
+        decision: DueDecision,
+        at instant: Date,
+        counting result: inout PassResult
+    ) async throws(StoreError) -> Bool? {
+        switch DeliveryTransition.before(entry, decision: decision, now: instant) {
+        case .finish(let finished, let states, let tally):
+            if try await finish(finished, from: states) { result.count(tally) }
+            return nil
+        case .move(let moment):
+            try await database.moveDelivery(entry, to: moment, now: instant)
+            result.count(.waiting)
+            return nil
+        case .send(let isLate):
+            return isLate
+        }
+    }
 
     /// Performs a friend's greeting (see "Greetings" in the type's
     /// documentation): decides by their day in their zone, claims, sends it
@@ -525,18 +535,7 @@ package actor DeliveryEngine {
         )
         let logID = pass.ids.reminder(entry.notificationID)
         do {
-            let late: Bool
-            switch DeliveryTransition.before(entry, decision: decision, now: instant) {
-            case .finish(let finished, let states, let tally):
-                if try await finish(finished, from: states) { result.count(tally) }
-                return result
-            case .move(let moment):
-                try await database.moveDelivery(entry, to: moment, now: instant)
-                result.count(.waiting)
-                return result
-            case .send(let isLate):
-                late = isLate
-            }
+            guard let late = try await start(entry, decision: decision, at: instant, counting: &result) else { return result }
             // `.send` comes only for a friend still greeted on a day that exists.
             guard let friend, let greeting = friend.greeting, let occurrence else { return result }
             guard try await database.claimDelivery(entry, now: instant) else {
