@@ -91,7 +91,6 @@ import Glibc
             + "NOTE:\(String(repeating: "n", count: 300))\r\nEND:VCARD\r\n"
     }
 
-
     // MARK: - Files that change or cannot be read
 
     /// A file shortened while it is imported: the import reads what is
