@@ -99,6 +99,65 @@ import Testing
         #expect(try await Self.ids(cli) == ["bob-phone", "bob-work"], "nothing was linked")
     }
 
+    // MARK: show
+
+    @Test func showNamesTheCardsAndWhoseDateIsUsedWhenTheyDisagree() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        let work = try cli.write("work.vcf", Self.card("bob-work", "Bob Babbage", "1972-12-26"))
+        #expect(try await cli.run("import", phone, work).status == 0)
+        #expect(try await cli.run("link", "bob-phone", "bob-work").status == 0)
+
+        // Shown through either card: the person they are shown as.
+        for query in ["bob-phone", "bob-work"] {
+            let show = try await cli.run("show", query)
+            #expect(show.status == 0, "\(show.stderr)")
+            let lines = show.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.prefix(2) == ["Bob Babbage", "Id: bob-phone"])
+            #expect(lines.contains("From: phone.vcf, card bob-phone"))
+            #expect(lines.contains("From: work.vcf, card bob-work"))
+            #expect(lines.contains("The cards disagree on the birthday: 1971-12-26 (phone.vcf) and 1972-12-26 (work.vcf)"), "\(lines)")
+            #expect(lines.contains("Used: the date from phone.vcf, the first by source name (none changed more recently)"), "\(lines)")
+        }
+        let json = try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)
+        let choice = try #require(json["birthday_choice"] as? [String: Any])
+        #expect(choice["used"] as? String == "bob-phone")
+        #expect(choice["reason"] as? String == "order")
+        #expect((choice["cards"] as? [[String: Any]])?.compactMap { $0["date"] as? String } == ["1971-12-26", "1972-12-26"])
+        #expect((json["cards"] as? [[String: Any]])?.compactMap { $0["source"] as? String } == ["phone.vcf", "work.vcf"])
+
+        #expect(try await cli.run("link", "bob-phone", "bob-work", "--date-from", "work.vcf").status == 0)
+        let chosen = try await cli.run("show", "bob")
+        #expect(chosen.stdout.contains("Used: the date from work.vcf, the source chosen with birthdays link --date-from"), "\(chosen.stdout)")
+        #expect(chosen.stdout.contains("1972-12-26"), "the birthday line is the chosen card's")
+        let chosenJSON = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
+        #expect((chosenJSON["birthday_choice"] as? [String: Any])?["reason"] as? String == "date-from")
+        #expect((chosenJSON["birthday"] as? [String: Any])?["year"] as? Int == 1972)
+    }
+
+    @Test func showSaysTheCardWithAYearGoesFirstWhenTheDaysDisagree() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write("two.vcf", Self.card("eve-a", "Eve Hopper", "--05-10") + Self.card("eve-b", "Eve Hopper", "1990-05-01"))
+        #expect(try await cli.run("import", file).status == 0)
+        #expect(try await cli.run("link", "eve-a", "eve-b").status == 0)
+        let show = try await cli.run("show", "eve")
+        #expect(show.stdout.contains("The cards disagree on the birthday: 05-10 (two.vcf) and 1990-05-01 (two.vcf)"), "\(show.stdout)")
+        #expect(show.stdout.contains("Used: the date from two.vcf, the card with a year"), "\(show.stdout)")
+    }
+
+    @Test func showOfOneCardAloneSaysNothingOfCards() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1815-12-10")])
+        let show = try await cli.run("show", "ada")
+        #expect(!show.stdout.contains("From:"))
+        let json = try CLIProcess.object(try await cli.run("show", "ada", "--json").stdout)
+        #expect((json["cards"] as? [[String: Any]])?.count == 1)
+        #expect(json["birthday_choice"] is NSNull)
+    }
+
     // MARK: Choices carried over
 
     @Test func choicesMadeOnACardCarryOverAndConflictsAreSaid() async throws {
