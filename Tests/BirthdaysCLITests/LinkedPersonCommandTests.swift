@@ -147,6 +147,18 @@ import Testing
         #expect(show.stdout.contains("Used: the date from two.vcf, the card with a year"), "\(show.stdout)")
     }
 
+    @Test func showSaysTheCardChangedMostRecentlyWins() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let work = try cli.write("work.vcf", Self.card("bob-work", "Bob Babbage", "1972-12-26"))
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        #expect(try await cli.run(at: "2026-03-01T08:00:00+01:00", "import", phone).status == 0)
+        #expect(try await cli.run(at: "2026-03-02T08:00:00+01:00", "import", work).status == 0)
+        #expect(try await cli.run("link", "bob-phone", "bob-work").status == 0)
+        let show = try await cli.run("show", "bob")
+        #expect(show.stdout.contains("Used: the date from work.vcf, the card changed most recently"), "\(show.stdout)")
+    }
+
     @Test func showOfOneCardAloneSaysNothingOfCards() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
