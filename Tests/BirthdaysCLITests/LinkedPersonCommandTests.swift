@@ -209,6 +209,26 @@ import Testing
         #expect(work["reminder_days"] as? [Int] == [3])
     }
 
+    @Test func greetingsChosenDifferentlyOnTwoCardsAreAConflictLinkSays() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "two.vcf",
+            Self.card("bob-phone", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-work", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["greet", "add", "bob-phone", "--message", "Hi {first}"], ["greet", "add", "bob-work"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let link = try await cli.run("link", "bob-phone", "bob-work")
+        #expect(link.status == 0, "\(link.stderr)")
+        #expect(link.stdout.contains("greet: kept email 'Hi {first}' of bob-phone, not email of bob-work (still that card's own)"), "\(link.stdout)")
+    }
+
     /// A greeting chosen on a card only greets the person it is shown as.
     @Test func aGreetingChosenOnAHiddenCardGreetsThePerson() async throws {
         let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
