@@ -252,8 +252,16 @@ public struct PersonLinker: Sendable {
         guard let chosen = dated.min(by: { rank($0) < rank($1) }), let date = cards[chosen].birthday else {
             return nil
         }
-        let disagreement = dated.contains { DateAgreement(cards[$0].birthday, date) == .conflict }
-        return BirthdayChoice(card: chosen, date: date, disagreement: disagreement)
+        let conflicting = dated.filter { DateAgreement(cards[$0].birthday, date) == .conflict }
+        // The rule that chose: the last one needed to put the chosen card before every card that says otherwise.
+        let reason = conflicting.map { other -> BirthdayChoice.Reason in
+            let (mine, theirs) = (rank(chosen), rank(other))
+            if mine.0 != theirs.0 { return .dateFrom }
+            if mine.1 != theirs.1 { return .year }
+            if mine.2 != theirs.2 { return .changed }
+            return .order
+        }.max()
+        return BirthdayChoice(card: chosen, date: date, disagreement: !conflicting.isEmpty, reason: reason)
     }
 }
 
@@ -324,6 +332,22 @@ public struct BirthdayChoice: Hashable, Sendable {
     public var date: EventDate
     /// Whether another card says another day or year (`show` names it).
     public var disagreement: Bool
+    /// Which rule chose the card over the cards that say otherwise; `nil` when none does.
+    public var reason: Reason?
+
+    /// The rules of ``PersonLinker/birthday(of:preferring:)``, in the order they apply.
+    public enum Reason: Int, Hashable, Sendable, Comparable, CaseIterable {
+        /// The card is from the source `link --date-from` named.
+        case dateFrom
+        /// The card has a year, the others do not.
+        case year
+        /// The card changed most recently.
+        case changed
+        /// Nothing else told them apart: the first by source name, then id.
+        case order
+
+        public static func < (lhs: Reason, rhs: Reason) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
 }
 
 /// A card's keys, worked out once.

@@ -82,6 +82,26 @@ extension GreetingRecord {
         try GreetingRecord.order(Column("createdAt"), Column("id")).fetchAll(db).compactMap(\.greeting)
     }
 
+    /// Every choice as the person it greets is shown (issue 43): a choice made
+    /// on a card shown as another person greets that person, after the
+    /// person's own (which wins when both chose, ``GreetingRules``).
+    static func allAsShown(_ db: Database) throws -> [Greeting] {
+        let greetings = try all(db)
+        let shownAs = try PersonLinkRecord.all(db)
+        guard !shownAs.isEmpty else { return greetings }
+        var own: [Greeting] = []
+        var carried: [Greeting] = []
+        for var greeting in greetings {
+            guard case .person(let id) = greeting.target, let shown = shownAs[id] else {
+                own.append(greeting)
+                continue
+            }
+            greeting.target = .person(shown)
+            carried.append(greeting)
+        }
+        return own + carried
+    }
+
     /// The choice for `target`, if any.
     static func find(_ target: Greeting.Target, _ db: Database) throws -> Greeting? {
         switch target {

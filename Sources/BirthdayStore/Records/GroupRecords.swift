@@ -23,12 +23,16 @@ enum PersonGroupRecord {
     }
 
     /// Every membership: the card's own groups, and the group cards of each
-    /// source that list a person that same source has.
+    /// source that list a person that same source has; a card shown as
+    /// another person (``PersonLinkRecord``) is that person's member (issue 43).
     static let membershipSQL = """
-        SELECT personId, name FROM personGroup
-        UNION
-        SELECT m.personId, m.name FROM sourceGroupMember m
-        JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+        SELECT COALESCE(l.shownAs, g.personId) AS personId, g.name FROM (
+            SELECT personId, name FROM personGroup
+            UNION
+            SELECT m.personId, m.name FROM sourceGroupMember m
+            JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+        ) g LEFT JOIN personLink l ON l.personId = g.personId
+        GROUP BY 1, 2
         """
 
     /// Everyone's groups by person id, each list sorted.
@@ -40,33 +44,36 @@ enum PersonGroupRecord {
         return result
     }
 
-    /// The groups of one person, sorted.
+    /// The groups of one person, sorted: those of their cards shown as them too.
     static func groups(personID: String, _ db: Database) throws -> [String] {
         try String.fetchAll(
             db,
             sql: """
-                SELECT name FROM personGroup WHERE personId = ?
+                WITH cards(id) AS (SELECT ? UNION SELECT personId FROM personLink WHERE shownAs = ?)
+                SELECT name FROM personGroup WHERE personId IN cards
                 UNION
                 SELECT m.name FROM sourceGroupMember m
                 JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
-                WHERE m.personId = ?
+                WHERE m.personId IN cards
                 ORDER BY 1
                 """,
             arguments: [personID, personID]
         )
     }
 
-    /// The ids of the members of the group `name`.
+    /// The ids of the members of the group `name`: a card shown as another person counts as that person.
     static func members(of name: String, _ db: Database) throws -> [String] {
         // Filtered on each side, so each reads its index on `name`.
         try String.fetchAll(
             db,
             sql: """
-                SELECT personId FROM personGroup WHERE name = ?
-                UNION
-                SELECT m.personId FROM sourceGroupMember m
-                JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
-                WHERE m.name = ?
+                SELECT DISTINCT COALESCE(l.shownAs, g.personId) FROM (
+                    SELECT personId FROM personGroup WHERE name = ?
+                    UNION
+                    SELECT m.personId FROM sourceGroupMember m
+                    JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+                    WHERE m.name = ?
+                ) g LEFT JOIN personLink l ON l.personId = g.personId
                 """,
             arguments: [name, name]
         )

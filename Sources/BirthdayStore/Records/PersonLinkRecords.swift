@@ -24,22 +24,29 @@ extension PersonLinkRecord {
 
     /// Makes the table say `links` (card id → the id it is shown as),
     /// touching only the rows that differ, so an unchanged linking moves no
-    /// revision. Returns how many rows changed.
+    /// revision. Returns the rows written: each card newly shown as another
+    /// person (or as another one than before), with that person's id, in card order.
     @discardableResult
-    static func replace(with links: [String: String], _ db: Database) throws -> Int {
+    static func replace(with links: [String: String], _ db: Database) throws -> [(card: String, shownAs: String)] {
         let stored = try all(db)
-        var changed = 0
         let delete = try db.cachedStatement(sql: "DELETE FROM personLink WHERE personId = ?")
         for (card, shown) in stored where links[card] != shown {
             try delete.execute(arguments: [card])
-            changed += 1
         }
+        var written: [(card: String, shownAs: String)] = []
         let insert = try db.cachedStatement(sql: "INSERT INTO personLink (personId, shownAs) VALUES (?, ?)")
         for (card, shown) in links where stored[card] != shown {
             try insert.execute(arguments: [card, shown])
-            changed += 1
+            written.append((card, shown))
         }
-        return changed
+        return written.sorted { $0.card < $1.card }
+    }
+
+    /// The cards of the person `id` is or is shown as: the id they are shown as, and every card (that one first, then in id order).
+    static func cards(ofPerson id: String, _ db: Database) throws -> (shownAs: String, cards: [String]) {
+        let shown = try String.fetchOne(db, sql: "SELECT shownAs FROM personLink WHERE personId = ?", arguments: [id]) ?? id
+        let hidden = try String.fetchAll(db, sql: "SELECT personId FROM personLink WHERE shownAs = ? ORDER BY personId", arguments: [shown])
+        return (shown, [shown] + hidden)
     }
 }
 
@@ -81,6 +88,20 @@ extension LinkExceptionRecord {
         try db.execute(sql: "DELETE FROM linkDateFrom WHERE personId = ?", arguments: [id])
         guard let source else { return }
         try db.execute(sql: "INSERT INTO linkDateFrom (personId, source) VALUES (?, ?)", arguments: [id, source])
+    }
+
+    /// The source `link --date-from` named for each of the cards `ids` that has one, by card id.
+    static func dateFrom(_ ids: [String], _ db: Database) throws -> [String: String] {
+        var found: [String: String] = [:]
+        for chunk in ids.chunked(900) {
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT personId, source FROM linkDateFrom WHERE personId IN (\(databaseQuestionMarks(count: chunk.count)))",
+                arguments: StatementArguments(Array(chunk))
+            )
+            while let row = try rows.next() { found[row[0]] = row[1] }
+        }
+        return found
     }
 
     /// Forgets every "keep together" that names `id`.
@@ -145,6 +166,37 @@ extension PersonRecord {
     }
 }
 
+extension PersonRecord {
+    /// The cards `ids` that are stored, in the order of `ids`, as ``PersonLinker/birthday(of:preferring:)``
+    /// reads them: each with its source (as ``linkCards(_:)`` tells it), `UID`, birthday and when it changed; no name or keys.
+    static func linkCards(ids: [String], _ db: Database) throws -> [LinkCard] {
+        var byID: [String: LinkCard] = [:]
+        for chunk in ids.chunked(900) {
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT person.id, person.birthdayYear, person.birthdayMonth, person.birthdayDay, person.updatedAt,
+                           (SELECT MIN(source.name) FROM sourcePerson JOIN source ON source.id = sourcePerson.sourceId
+                            WHERE sourcePerson.personId = person.id), person.sourceFile
+                    FROM person WHERE person.id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    """,
+                arguments: StatementArguments(Array(chunk))
+            )
+            while let row = try rows.next() {
+                let id: String = row[0]
+                byID[id] = LinkCard(
+                    key: LinkCard.Key(source: cardSource(held: row[5], file: row[6]), id: id),
+                    uid: id.hasPrefix("c-") ? nil : id,
+                    name: "",
+                    birthday: date(row[1], row[2], row[3]),
+                    changed: Date(timeIntervalSince1970: row[4])
+                )
+            }
+        }
+        return ids.compactMap { byID[$0] }
+    }
+}
+
 /// What the one walk and the feed need of the links: which cards to skip and
 /// which birthday each person of several cards has.
 struct PersonLinks {
@@ -193,5 +245,77 @@ struct PersonLinks {
             if let choice = PersonLinker.birthday(of: group, preferring: preferred[shown]) { links.birthdays[shown] = choice.date }
         }
         return links
+    }
+}
+
+extension PersonRecord {
+    /// The person's own choices a linked card brings (`exclude`/`include`,
+    /// `remind --days`, `--channels`, `--weekend`, `zone`, `note`), by column.
+    private static let carriedChoices: [(column: String, choice: ChoiceConflict.Choice)] = [
+        ("exclusionChoice", .exclusion), ("reminderDays", .reminderDays), ("channels", .channels), ("weekend", .weekend),
+        ("zoneChoice", .zone), ("note", .note),
+    ]
+
+    /// Carries the choices made on each card of `links` (a card newly shown
+    /// as another person, with that person's id) over to the person it is
+    /// shown as, who has not made them: the walk reads the shown person's.
+    /// A choice both made differently stays the shown person's, and is
+    /// returned as a conflict; nothing is taken from the card, so `unlink`
+    /// gives it back its own. `updatedAt` is left alone (it chooses a linked
+    /// person's birthday). One read of the people who made any choice, then
+    /// only the pairs whose card made one.
+    static func carryChoices(_ links: [(card: String, shownAs: String)], _ db: Database) throws -> [ChoiceConflict] {
+        guard !links.isEmpty else { return [] }
+        var conflicts = try GreetingRecord.conflicts(links, db)
+        let columns = carriedChoices.map(\.column)
+        let any = columns.map { "\($0) IS NOT NULL" }.joined(separator: " OR ")
+        let chose = Set(try String.fetchAll(db, sql: "SELECT id FROM person WHERE \(any)"))
+        let read = try db.cachedStatement(sql: "SELECT \(columns.joined(separator: ", ")), excludedInCard FROM person WHERE id = ?")
+        for (card, shown) in links where chose.contains(card) {
+            guard let from = try Row.fetchOne(read, arguments: [card]), let to = try Row.fetchOne(read, arguments: [shown]) else { continue }
+            var set: [(String, String)] = []
+            for (index, carried) in carriedChoices.enumerated() {
+                guard let mine = from[index] as String? else { continue }
+                if let theirs = to[index] as String? {
+                    if theirs != mine {
+                        conflicts.append(ChoiceConflict(choice: carried.choice, shownAs: shown, card: card, kept: theirs, other: mine))
+                    }
+                } else {
+                    set.append((carried.column, mine))
+                }
+            }
+            guard !set.isEmpty else { continue }
+            let choice = (set.first { $0.0 == "exclusionChoice" }?.1).flatMap(Exclusion.Choice.init(rawValue:))
+            var assignments = set.map { "\($0.0) = ?" }
+            var arguments = StatementArguments(set.map(\.1))
+            if let choice {
+                assignments.append("excluded = ?")
+                arguments += [Exclusion(card: to[columns.count], choice: choice).isExcluded]
+            }
+            arguments += [shown]
+            try db.execute(sql: "UPDATE person SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
+        }
+        return conflicts
+    }
+}
+
+extension GreetingRecord {
+    /// The greetings of a card of `links` and of the person it is shown as
+    /// that differ (another way, address, message or language): the shown
+    /// person's is the one that greets (``AppDatabase/greetingPlans(_:settings:timeZone:now:)``).
+    static func conflicts(_ links: [(card: String, shownAs: String)], _ db: Database) throws -> [ChoiceConflict] {
+        let rows = try GreetingRecord.filter(Column("personId") != nil).fetchAll(db)
+        guard !rows.isEmpty else { return [] }
+        var byPerson: [String: GreetingRecord] = [:]
+        for row in rows { if let id = row.personId { byPerson[id] = row } }
+        func words(_ row: GreetingRecord) -> String {
+            ([row.way.rawValue] + [row.address, row.message.map { "'\($0)'" }, row.language].compactMap(\.self)).joined(separator: " ")
+        }
+        return links.compactMap { link in
+            guard let mine = byPerson[link.card], let theirs = byPerson[link.shownAs],
+                (mine.way, mine.address, mine.message, mine.language) != (theirs.way, theirs.address, theirs.message, theirs.language)
+            else { return nil }
+            return ChoiceConflict(choice: .greeting, shownAs: link.shownAs, card: link.card, kept: words(theirs), other: words(mine))
+        }
     }
 }

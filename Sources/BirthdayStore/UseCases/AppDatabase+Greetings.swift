@@ -94,7 +94,7 @@ extension AppDatabase {
     /// out (``GreetingRules``), and nobody greeted by e-mail without an
     /// address. By person id.
     static func greetingPlans(_ db: Database, settings: Settings, timeZone: TimeZone, now: Date) throws -> [PlannedGreeting] {
-        let greetings = try GreetingRecord.all(db)
+        let greetings = try GreetingRecord.allAsShown(db)
         guard !greetings.isEmpty else { return [] }
         let rules = GreetingRules(greetings)
         let skips = try GreetingSkipRecord.skips(db)
@@ -142,7 +142,7 @@ package struct GreetingDue: Sendable {
     /// Each greeted friend of `personIDs` who still exists, by id.
     static func read(personIDs: [String], _ db: Database) throws -> [String: GreetingDue] {
         guard !personIDs.isEmpty else { return [:] }
-        let rules = GreetingRules(try GreetingRecord.all(db))
+        let rules = GreetingRules(try GreetingRecord.allAsShown(db))
         let skips = try GreetingSkipRecord.skips(db)
         var found: [String: GreetingDue] = [:]
         for id in personIDs {

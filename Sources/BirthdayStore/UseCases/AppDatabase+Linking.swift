@@ -15,8 +15,46 @@ package struct DuplicateSuggestion: Sendable, Hashable {
 package struct LinkChange: Sendable {
     /// The cards of the person, each with the id it is shown as now, by card id.
     package var shownAs: [(card: String, shownAs: String)]
+    /// The choices both a card and the person it is now shown as had made, differently: the shown person's is kept.
+    package var conflicts: [ChoiceConflict] = []
     /// The reschedule that followed, in the same transaction; `nil` without a scheduler.
     package var rescheduled: RescheduleResult?
+}
+
+/// What `link` or `unlink` came to.
+package enum LinkOutcome: Sendable {
+    case changed(LinkChange)
+    /// An id is no stored person (nothing is written).
+    case noPerson
+    /// `link --date-from` names a source none of the cards comes from; the sources they come from (nothing is written).
+    case notTheirSource(sources: [String])
+    /// `unlink --card` names no card of the person (nothing is written).
+    case notTheirCard(CardMiss)
+
+    /// Why `--card SOURCE:UID` names no card of the person.
+    package enum CardMiss: Sendable, Equatable {
+        /// No card of the person comes from that source; the sources they come from.
+        case source(sources: [String])
+        /// The person has cards from `source`, none with that uid; theirs.
+        case uid(source: String, uids: [String])
+    }
+}
+
+/// A choice made differently on a card and on the person it became shown as (``AppDatabase/relink(_:)``).
+package struct ChoiceConflict: Sendable, Hashable {
+    /// The choices a linked card brings to the person it is shown as.
+    package enum Choice: Sendable, Hashable, CaseIterable {
+        case exclusion, reminderDays, channels, weekend, zone, note, greeting
+    }
+
+    package var choice: Choice
+    /// The person kept, and their value.
+    package var shownAs: String
+    package var card: String
+    /// The shown person's value (kept), as stored.
+    package var kept: String
+    /// The card's value (still the card's own, used again if it is unlinked).
+    package var other: String
 }
 
 extension AppDatabase {
@@ -25,9 +63,11 @@ extension AppDatabase {
     /// decisions (`linkException`); the cards of one person are shown as the
     /// smallest of their ids, which stays as long as that card does. Runs in
     /// the caller's transaction (an import's, a sync's, `link`'s); only the
-    /// rows that differ are written. Returns how many rows changed.
+    /// rows that differ are written. The choices a card newly shown as
+    /// another person had made go with it (``PersonRecord/carryChoices(_:_:)``);
+    /// returns those both had made differently.
     @discardableResult
-    static func relink(_ db: Database) throws -> Int {
+    static func relink(_ db: Database) throws -> [ChoiceConflict] {
         let cards = try PersonRecord.linkCards(db)
         let result = try linker(cards: cards, db).link(cards)
         var links: [String: String] = [:]
@@ -36,7 +76,7 @@ extension AppDatabase {
             guard let shown = ids.min() else { continue }
             for id in ids where id != shown { links[id] = shown }
         }
-        return try PersonLinkRecord.replace(with: links, db)
+        return try PersonRecord.carryChoices(try PersonLinkRecord.replace(with: links, db), db)
     }
 
     /// The linker under the remembered decisions about `cards` (a decision
@@ -68,28 +108,33 @@ extension AppDatabase {
     /// `birthdays link A B …`: keeps the people `ids` together from now on
     /// (a "keep together" between the first and each other, replacing any
     /// "keep separate" between them), relinks and reschedules in one transaction.
-    /// With `dateFrom`, the person's birthday is the one of their card from that source.
-    ///
-    /// - Returns: `nil` when one of `ids` is no stored person (nothing is written).
+    /// With `dateFrom`, the person's birthday is the one of their card from
+    /// that source, which must be the source of one of their cards.
     package func link(
         _ ids: [String],
         dateFrom: String? = nil,
         now: Date,
         rescheduling scheduler: NotificationScheduler? = nil
-    ) async throws(StoreError) -> LinkChange? {
-        let change = try await write(at: now) { db -> LinkChange? in
-            guard try ids.allSatisfy({ try PersonRecord.exists(db, key: $0) }), let first = ids.first else { return nil }
+    ) async throws(StoreError) -> LinkOutcome {
+        let outcome = try await write(at: now) { db -> LinkOutcome in
+            guard try ids.allSatisfy({ try PersonRecord.exists(db, key: $0) }), let first = ids.first else { return .noPerson }
             // Each named person by its shown card and each of its cards: a card kept apart from another named one is brought in.
             let links = try PersonLinkRecord.all(db)
             let named = Set(ids.map { links[$0] ?? $0 })
             let cards = Set(ids).union(links.filter { named.contains($0.value) }.keys).union(named).sorted()
+            if let dateFrom {
+                let sources = Set(try PersonRecord.linkCards(ids: cards, db).map(\.key.source))
+                guard sources.contains(dateFrom) else { return .notTheirSource(sources: sources.sorted()) }
+            }
             for card in cards where card != first { try LinkExceptionRecord.set(.keepTogether, first, card, db) }
             if let dateFrom { try LinkExceptionRecord.setDateFrom(dateFrom, card: first, db) }
-            try AppDatabase.relink(db)
-            return LinkChange(shownAs: try AppDatabase.shownAs(cards, db), rescheduled: try scheduler?.reschedule(db))
+            let conflicts = try AppDatabase.relink(db)
+            return .changed(
+                LinkChange(shownAs: try AppDatabase.shownAs(cards, db), conflicts: conflicts, rescheduled: try scheduler?.reschedule(db))
+            )
         }
-        if let rescheduled = change?.rescheduled { scheduler?.log(rescheduled) }
-        return change
+        if case .changed(let change) = outcome, let rescheduled = change.rescheduled { scheduler?.log(rescheduled) }
+        return outcome
     }
 
     /// `birthdays unlink PERSON`: splits the person `id` is (or is shown as)
@@ -97,26 +142,58 @@ extension AppDatabase {
     /// separate" between each two of them, replacing any "keep together");
     /// relinks and reschedules in one transaction.
     ///
-    /// - Returns: `nil` when `id` is no stored person (nothing is written).
+    /// With `card` (`SOURCE:UID`, the uid or the stored id of a card without
+    /// one: `people --json`'s `"cards"`), only that card is split off and kept
+    /// apart from the others, which stay one person: when the card was what
+    /// held them together (a link by hand through it, an address only it
+    /// shared), they are kept together by hand from now on.
     package func unlink(
         _ id: String,
+        card: String? = nil,
         now: Date,
         rescheduling scheduler: NotificationScheduler? = nil
-    ) async throws(StoreError) -> LinkChange? {
-        let change = try await write(at: now) { db -> LinkChange? in
-            guard try PersonRecord.exists(db, key: id) else { return nil }
-            let links = try PersonLinkRecord.all(db)
-            let shown = links[id] ?? id
-            let cards = ([shown] + links.filter { $0.value == shown }.map(\.key)).sorted()
-            for (index, card) in cards.enumerated() {
-                try LinkExceptionRecord.forgetTogether(card, db)
-                for other in cards[(index + 1)...] { try LinkExceptionRecord.set(.keepSeparate, card, other, db) }
+    ) async throws(StoreError) -> LinkOutcome {
+        let outcome = try await write(at: now) { db -> LinkOutcome in
+            guard try PersonRecord.exists(db, key: id) else { return .noPerson }
+            let cards = try PersonLinkRecord.cards(ofPerson: id, db).cards.sorted()
+            guard let card else {
+                for (index, card) in cards.enumerated() {
+                    try LinkExceptionRecord.forgetTogether(card, db)
+                    for other in cards[(index + 1)...] { try LinkExceptionRecord.set(.keepSeparate, card, other, db) }
+                }
+                let conflicts = try AppDatabase.relink(db)
+                return .changed(
+                    LinkChange(shownAs: try AppDatabase.shownAs(cards, db), conflicts: conflicts, rescheduled: try scheduler?.reschedule(db))
+                )
             }
-            try AppDatabase.relink(db)
-            return LinkChange(shownAs: try AppDatabase.shownAs(cards, db), rescheduled: try scheduler?.reschedule(db))
+            let stored = try PersonRecord.linkCards(ids: cards, db)
+            guard let split = stored.first(where: { $0.key.description == card || "\($0.key.source):\($0.uid ?? $0.key.id)" == card }) else {
+                let from = stored.filter { card.hasPrefix($0.key.source + ":") }
+                guard let source = from.map(\.key.source).max(by: { $0.count < $1.count }) else {
+                    return .notTheirCard(.source(sources: Set(stored.map(\.key.source)).sorted()))
+                }
+                return .notTheirCard(.uid(source: source, uids: from.filter { $0.key.source == source }.map { $0.uid ?? $0.key.id }))
+            }
+            let rest = cards.filter { $0 != split.key.id }
+            try LinkExceptionRecord.forgetTogether(split.key.id, db)
+            for other in rest { try LinkExceptionRecord.set(.keepSeparate, split.key.id, other, db) }
+            // `link --date-from` kept on the card split off stays with the others.
+            if let source = try LinkExceptionRecord.dateFrom([split.key.id], db)[split.key.id], rest.count > 1,
+                try LinkExceptionRecord.dateFrom(rest, db).isEmpty
+            {
+                try LinkExceptionRecord.setDateFrom(source, card: rest[0], db)
+            }
+            var conflicts = try AppDatabase.relink(db)
+            if rest.count > 1, Set(try AppDatabase.shownAs(rest, db).map(\.shownAs)).count > 1 {
+                for other in rest.dropFirst() { try LinkExceptionRecord.set(.keepTogether, rest[0], other, db) }
+                conflicts += try AppDatabase.relink(db)
+            }
+            return .changed(
+                LinkChange(shownAs: try AppDatabase.shownAs(cards, db), conflicts: conflicts, rescheduled: try scheduler?.reschedule(db))
+            )
         }
-        if let rescheduled = change?.rescheduled { scheduler?.log(rescheduled) }
-        return change
+        if case .changed(let change) = outcome, let rescheduled = change.rescheduled { scheduler?.log(rescheduled) }
+        return outcome
     }
 
     /// Each of `cards` with the id it is shown as.
@@ -134,6 +211,28 @@ package struct LinkedCard: Sendable, Hashable {
     package var uid: String?
     /// The stored id of the card (the id `unlink` and `link` take).
     package var id: String
+    /// The card's birthday (only in ``PersonOrigins``).
+    package var birthday: EventDate? = nil
+}
+
+/// Where a person comes from, as `show` tells it (``AppDatabase/origins(of:)``).
+package struct PersonOrigins: Sendable {
+    /// The id the person is shown as.
+    package var shownAs: String
+    /// Their cards, the one they are shown as first, each with its birthday.
+    package var cards: [LinkedCard]
+    /// The birthday chosen among their cards when there are several (the walk's); `nil` for one card or no date.
+    package var birthday: EventDate?
+    /// When cards say other dates: the card whose date the person has, and why.
+    package var disagreement: Disagreement?
+
+    package struct Disagreement: Sendable {
+        /// The id of the card whose birthday is the person's.
+        package var card: String
+        package var reason: BirthdayChoice.Reason
+        /// The source `link --date-from` named, when there is one.
+        package var dateFrom: String?
+    }
 }
 
 /// Who is one person of which cards (``AppDatabase/personCards()``).
@@ -147,6 +246,29 @@ package struct PeopleCards: Sendable {
 }
 
 extension AppDatabase {
+    /// Where the person `id` is (or is shown as) comes from: their cards, and
+    /// which card's birthday they have when the cards disagree
+    /// (``PersonLinker/birthday(of:preferring:)``, as the walk chooses it).
+    package func origins(of id: String) async throws(StoreError) -> PersonOrigins {
+        try await read { db in
+            let (shown, ids) = try PersonLinkRecord.cards(ofPerson: id, db)
+            let cards = try PersonRecord.linkCards(ids: ids, db)
+            let dateFrom = try LinkExceptionRecord.dateFrom(ids, db)
+            let preferred = ids.lazy.compactMap { dateFrom[$0] }.first
+            let choice = cards.count > 1 ? PersonLinker.birthday(of: cards, preferring: preferred) : nil
+            var disagreement: PersonOrigins.Disagreement?
+            if let choice, choice.disagreement, let reason = choice.reason {
+                disagreement = PersonOrigins.Disagreement(card: cards[choice.card].key.id, reason: reason, dateFrom: preferred)
+            }
+            return PersonOrigins(
+                shownAs: shown,
+                cards: cards.map { LinkedCard(source: $0.key.source, uid: $0.uid, id: $0.key.id, birthday: $0.birthday) },
+                birthday: choice?.date,
+                disagreement: disagreement
+            )
+        }
+    }
+
     /// Every person's cards, and which cards are shown as another person.
     package func personCards() async throws(StoreError) -> PeopleCards {
         try await read { db in

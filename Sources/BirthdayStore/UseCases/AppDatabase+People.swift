@@ -27,7 +27,13 @@ extension AppDatabase {
             func whole(_ people: [Person]) throws -> [Person] { try people.compactMap { try PersonRecord.person(id: $0.id, db) } }
             switch PersonLookup.find(query, in: try PersonRecord.identities(db), publicIDs: try SettingRecord.publicIDs(db)) {
             case .found(let person): return try PersonRecord.person(id: person.id, db).map { .found($0) } ?? .notFound(suggestions: [])
-            case .ambiguous(let people): return .ambiguous(try whole(people))
+            case .ambiguous(let people):
+                // The cards of one person (issue 43) are that person once: the one they are shown as.
+                let shownAs = try PersonLinkRecord.all(db)
+                var seen = Set<String>()
+                let ids = people.map { shownAs[$0.id] ?? $0.id }.filter { seen.insert($0).inserted }
+                let distinct = try ids.compactMap { try PersonRecord.person(id: $0, db) }
+                return distinct.count == 1 ? .found(distinct[0]) : .ambiguous(distinct)
             case .notFound(let suggestions): return .notFound(suggestions: try whole(suggestions))
             }
         }

@@ -294,6 +294,12 @@ public struct Message: Sendable, Hashable {
         case showZoneChoice = "show.zone.choice"
         case showZoneLocal = "show.zone.local"
         case showUnreadable = "show.unreadable"
+        case showCard = "show.card"
+        case showDatesDisagree = "show.dates.disagree"
+        case showDatesUsedDateFrom = "show.dates.used.date-from"
+        case showDatesUsedYear = "show.dates.used.year"
+        case showDatesUsedChanged = "show.dates.used.changed"
+        case showDatesUsedOrder = "show.dates.used.order"
 
         // notifications test (and the onboarding's test notification)
         case testTitle = "test.title"
@@ -492,6 +498,8 @@ public struct Message: Sendable, Hashable {
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
             case .showLabelled: [.text, .text, .text, .text]
             case .showLabelledAge, .showLabelledYears: [.text, .text, .text, .text, .number]
+            case .showCard: [.text, .text]
+            case .showDatesDisagree, .showDatesUsedDateFrom, .showDatesUsedYear, .showDatesUsedChanged, .showDatesUsedOrder: [.text]
             case .onboardingChooseAgain, .showUnreadable, .testFailed, .onboardingChannelsTesting, .onboardingChannelsFailed,
                 .onboardingStartStarted, .onboardingStartSlow, .onboardingStartFailed:
                 [.text, .text]
@@ -839,6 +847,24 @@ extension Message {
 
     /// `text`: the date as written, quoted; `source`: `file:line` of the contact's card.
     public static func showUnreadable(_ text: String, source: String) -> Message { Message(.showUnreadable, .text(text), .text(source)) }
+
+    /// "From: icloud.vcf, card ada-icloud": one of a linked person's cards.
+    public static func showCard(source: String, uid: String) -> Message { Message(.showCard, .text(source), .text(uid)) }
+
+    /// "The cards disagree on the birthday: 1990-05-01 (icloud.vcf), 1991-05-01 (nextcloud)".
+    public static func showDatesDisagree(_ dates: String) -> Message { Message(.showDatesDisagree, .text(dates)) }
+
+    /// Whose date a person of cards that disagree has, and by which rule (``BirthdayChoice/Reason``).
+    public static func showDatesUsed(from source: String, because reason: BirthdayChoice.Reason) -> Message {
+        let key: Key =
+            switch reason {
+            case .dateFrom: .showDatesUsedDateFrom
+            case .year: .showDatesUsedYear
+            case .changed: .showDatesUsedChanged
+            case .order: .showDatesUsedOrder
+            }
+        return Message(key, .text(source))
+    }
 
     public static func testOK(channel: String) -> Message { Message(.testOK, .text(channel)) }
     public static func testFailed(channel: String, reason: String) -> Message { Message(.testFailed, .text(channel), .text(reason)) }

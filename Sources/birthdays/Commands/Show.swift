@@ -27,18 +27,33 @@ extension BirthdaysCommand {
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
-            let found = try await context.person(matching: person)
+            var found = try await context.person(matching: person)
+            // A card shown as another person (issue 43) shows that person, with the birthday chosen among their cards.
+            let origins = try await context.database.origins(of: found.id)
+            if origins.shownAs != found.id { found = try await context.person(matching: origins.shownAs) }
+            found.birthday = origins.birthday ?? found.birthday
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
             let today = LocalDate.today(at: context.now, in: zone)
             let nameDays = try await context.database.nameDays(for: settings)
             if json {
                 let ids = try await context.database.publicIDs()
-                let shown = ShowOutput(found, publicID: ids.person(found.id), today: today, settings: settings, nameDays: nameDays)
+                var shown = ShowOutput(found, publicID: ids.person(found.id), today: today, settings: settings, nameDays: nameDays)
+                shown.person.cards = origins.cards.map { PersonOutput.Card(source: $0.source, uid: $0.uid, id: $0.id) }
+                shown.birthdayChoice = ShowOutput.BirthdayChoice(origins)
                 try output(JSONOutput.string(shown, pretty: true))
                 return
             }
             try output(SafeText.line(found.name))
             try output(localizer(.showID(found.id)))
+            // Where a person of several cards comes from, and whose date they have when the cards disagree.
+            if origins.cards.count > 1 {
+                for card in origins.cards { try output(SafeText.line(localizer(.showCard(source: card.source, uid: card.uid ?? card.id)))) }
+            }
+            if let disagreement = origins.disagreement, let used = origins.cards.first(where: { $0.id == disagreement.card }) {
+                let dates = origins.cards.compactMap { card in card.birthday.map { "\(Wording.date($0)) (\(card.source))" } }
+                try output(SafeText.line(localizer(.showDatesDisagree(ListJoin.and(dates, in: localizer)))))
+                try output(SafeText.line(localizer(.showDatesUsed(from: used.source, because: disagreement.reason))))
+            }
             // Name days from the lists of the `name-days` setting are shown like the card's labelled dates.
             var shown = found
             shown.labelledDates += nameDays.events(of: found, label: localizer(.plain(.nameDayLabel)))
@@ -76,10 +91,40 @@ struct ShowOutput: Encodable {
         var label: String?
     }
 
+    /// When a person's linked cards disagree on the birthday (issue 43): each card's date, whose is used and why.
+    struct BirthdayChoice: Encodable {
+        struct Card: Encodable {
+            var source: String
+            var uid: String?
+            var id: String
+            var date: String?
+        }
+
+        var cards: [Card]
+        /// The id of the card whose date the person has.
+        var used: String
+        /// `date-from`, `year`, `changed` or `order` (``BirthdayCore/BirthdayChoice/Reason``).
+        var reason: String
+
+        init?(_ origins: PersonOrigins) {
+            guard let disagreement = origins.disagreement else { return nil }
+            cards = origins.cards.map { Card(source: $0.source, uid: $0.uid, id: $0.id, date: $0.birthday?.description) }
+            used = disagreement.card
+            reason =
+                switch disagreement.reason {
+                case .dateFrom: "date-from"
+                case .year: "year"
+                case .changed: "changed"
+                case .order: "order"
+                }
+        }
+    }
+
     var person: PersonOutput
     var public_id: String
     var source: Source
     var next: [Next]
+    var birthdayChoice: BirthdayChoice?
 
     init(_ person: Person, publicID: String, today: LocalDate, settings: Settings, nameDays: NameDaySetup) {
         self.person = PersonOutput(person)
@@ -98,5 +143,6 @@ struct ShowOutput: Encodable {
         try container.encode(public_id, forKey: JSONKey("public_id"))
         try container.encode(source, forKey: JSONKey("source"))
         try container.encode(next, forKey: JSONKey("next"))
+        try container.encode(birthdayChoice, forKey: JSONKey("birthday_choice"))
     }
 }

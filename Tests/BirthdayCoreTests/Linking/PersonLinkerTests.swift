@@ -362,6 +362,19 @@ import Testing
         #expect(PersonLinker.birthday(of: [cards[3]]) == nil)
     }
 
+    /// `show` says which rule chose the date over the cards that say otherwise: the last rule needed.
+    @Test func theChoiceSaysWhichRuleChoseTheDate() {
+        let newest = [Self.card("icloud", "b", "Ada", "1990-05-01", changed: 100), Self.card("nextcloud", "c", "Ada", "1991-05-01", changed: 200)]
+        #expect(PersonLinker.birthday(of: newest)?.reason == .changed)
+        #expect(PersonLinker.birthday(of: newest, preferring: "icloud")?.reason == .dateFrom)
+        let year = [Self.card("icloud", "b", "Ada", "--05-10", changed: 300), Self.card("nextcloud", "c", "Ada", "1991-05-01", changed: 200)]
+        #expect(PersonLinker.birthday(of: year)?.reason == .year, "05-01 against 05-10: the card with a year")
+        let tie = [Self.card("nextcloud", "c", "Ada", "1991-05-01"), Self.card("icloud", "b", "Ada", "1990-05-01")]
+        #expect(PersonLinker.birthday(of: tie)?.reason == .order)
+        let agreeing = [Self.card("icloud", "b", "Ada", "--05-01"), Self.card("nextcloud", "c", "Ada", "1991-05-01")]
+        #expect(PersonLinker.birthday(of: agreeing)?.reason == nil, "a year on one side only is no disagreement")
+    }
+
     @Test func theDateOfCardsThatSayNothingOfWhenIsTheFirstInKeyOrder() {
         let cards = [Self.card("nextcloud", "c", "Ada", "1991-05-01"), Self.card("icloud", "b", "Ada", "1990-05-01")]
         #expect(PersonLinker.birthday(of: cards)?.card == 1)

@@ -1,0 +1,249 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A person of several cards through the real binary (issue 43): one card
+/// split off with `unlink --card`, `link --date-from` checked against the
+/// cards' sources, `show` telling where the person comes from and whose date
+/// they have, and the choices made on a card carried over to the person it
+/// is shown as.
+@Suite struct LinkedPersonCommandTests {
+    static func card(_ uid: String, _ name: String, _ birthday: String, extra: String = "") -> String {
+        PersonLinkCommandTests.card(uid, name, birthday, extra: extra)
+    }
+
+    static func ids(_ cli: CLIProcess) async throws -> [String] {
+        try #require(try await cli.json(["people"]) as? [[String: Any]]).compactMap { $0["id"] as? String }
+    }
+
+    // MARK: unlink --card
+
+    @Test func unlinkCardSplitsOneCardOffAndKeepsItOffAcrossImportsAndSyncs() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        try await PersonLinkCommandTests.adaThreeTimes(cli)
+        try #require(try await Self.ids(cli) == ["ada-icloud"])
+
+        let unlink = try await cli.run("unlink", "ada", "--card", "nextcloud:ada-nextcloud")
+        #expect(unlink.status == 0, "\(unlink.stderr)")
+        #expect(unlink.stdout.contains("ada-nextcloud shown as ada-nextcloud"), "\(unlink.stdout)")
+        let people = try #require(try await cli.json(["people"]) as? [[String: Any]])
+        #expect(people.compactMap { $0["id"] as? String } == ["ada-icloud", "ada-nextcloud"])
+        let cards = (people.first?["cards"] as? [[String: Any]])?.compactMap { $0["source"] as? String }
+        #expect(cards == ["icloud.vcf", "google.csv"], "the other two stay one person")
+
+        // Remembered: the same e-mail address links it again on neither a re-import nor a sync.
+        #expect(try await cli.run("import", cli.path("icloud.vcf"), cli.path("google.csv")).status == 0)
+        #expect(try await cli.run("sources", "sync").status == 0)
+        #expect(try await Self.ids(cli) == ["ada-icloud", "ada-nextcloud"])
+        #expect((try await cli.json(["duplicates"]) as? [Any])?.isEmpty == true)
+    }
+
+    /// Cards linked by hand through the card split off stay one person without it.
+    @Test func unlinkCardOfTheCardThatHeldTheOthersKeepsTheOthersTogether() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "three.vcf",
+            Self.card("bob-a", "Bob Babbage", "1971-12-26") + Self.card("bob-b", "Robert Babbage", "1971-12-26")
+                + Self.card("bob-c", "B. Babbage", "--12-26")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        let link = try await cli.run("link", "bob-a", "bob-b", "bob-c")
+        try #require(link.status == 0, "\(link.stderr)")
+        #expect(try await Self.ids(cli) == ["bob-a"])
+
+        let unlink = try await cli.run("unlink", "bob-b", "--card", "three.vcf:bob-a")
+        #expect(unlink.status == 0, "\(unlink.stderr)")
+        #expect(try await Self.ids(cli) == ["bob-a", "bob-b"], "bob-b and bob-c were linked through bob-a only")
+        #expect(try await cli.run("import", file).status == 0)
+        #expect(try await Self.ids(cli) == ["bob-a", "bob-b"])
+    }
+
+    @Test func unlinkCardNamingNoCardOfThePersonIsAUsageError() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        try await PersonLinkCommandTests.adaThreeTimes(cli)
+
+        let source = try await cli.run("unlink", "ada", "--card", "outlook.csv:ada-icloud")
+        #expect(source.status == 64)
+        let sourceError = source.stderr.split(separator: "\n").first.map(String.init)
+        #expect(sourceError == "Error: 'outlook.csv' is not a source of ada-icloud's cards; they come from google.csv, icloud.vcf, nextcloud")
+
+        let uid = try await cli.run("unlink", "ada", "--card", "icloud.vcf:ada-phone")
+        #expect(uid.status == 64)
+        #expect(uid.stderr.split(separator: "\n").first == "Error: ada-icloud's cards from icloud.vcf have no uid 'ada-phone'; theirs: ada-icloud")
+
+        let shape = try await cli.run("unlink", "ada", "--card", "ada-icloud")
+        #expect(shape.status == 64)
+        #expect(shape.stderr.contains("is not SOURCE:UID"))
+        // Nothing was written.
+        #expect(try await Self.ids(cli) == ["ada-icloud"])
+    }
+
+    // MARK: link --date-from
+
+    @Test func linkDateFromASourceNoneOfTheCardsComesFromIsAUsageError() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        let work = try cli.write("work.vcf", Self.card("bob-work", "Bob Babbage", "1972-12-26"))
+        #expect(try await cli.run("import", phone, work).status == 0)
+
+        let link = try await cli.run("link", "bob-phone", "bob-work", "--date-from", "home.vcf")
+        #expect(link.status == 64)
+        #expect(
+            link.stderr.split(separator: "\n").first
+                == "Error: --date-from 'home.vcf' is not a source of their cards; they come from phone.vcf, work.vcf"
+        )
+        #expect(try await Self.ids(cli) == ["bob-phone", "bob-work"], "nothing was linked")
+    }
+
+    // MARK: show
+
+    @Test func showNamesTheCardsAndWhoseDateIsUsedWhenTheyDisagree() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        let work = try cli.write("work.vcf", Self.card("bob-work", "Bob Babbage", "1972-12-26"))
+        #expect(try await cli.run("import", phone, work).status == 0)
+        #expect(try await cli.run("link", "bob-phone", "bob-work").status == 0)
+
+        // Shown through either card: the person they are shown as.
+        for query in ["bob-phone", "bob-work"] {
+            let show = try await cli.run("show", query)
+            #expect(show.status == 0, "\(show.stderr)")
+            let lines = show.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.prefix(2) == ["Bob Babbage", "Id: bob-phone"])
+            #expect(lines.contains("From: phone.vcf, card bob-phone"))
+            #expect(lines.contains("From: work.vcf, card bob-work"))
+            #expect(lines.contains("The cards disagree on the birthday: 1971-12-26 (phone.vcf) and 1972-12-26 (work.vcf)"), "\(lines)")
+            #expect(lines.contains("Used: the date from phone.vcf, the first by source name (none changed more recently)"), "\(lines)")
+        }
+        let json = try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)
+        let choice = try #require(json["birthday_choice"] as? [String: Any])
+        #expect(choice["used"] as? String == "bob-phone")
+        #expect(choice["reason"] as? String == "order")
+        #expect((choice["cards"] as? [[String: Any]])?.compactMap { $0["date"] as? String } == ["1971-12-26", "1972-12-26"])
+        #expect((json["cards"] as? [[String: Any]])?.compactMap { $0["source"] as? String } == ["phone.vcf", "work.vcf"])
+
+        #expect(try await cli.run("link", "bob-phone", "bob-work", "--date-from", "work.vcf").status == 0)
+        let chosen = try await cli.run("show", "bob")
+        #expect(chosen.stdout.contains("Used: the date from work.vcf, the source chosen with birthdays link --date-from"), "\(chosen.stdout)")
+        #expect(chosen.stdout.contains("1972-12-26"), "the birthday line is the chosen card's")
+        let chosenJSON = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
+        #expect((chosenJSON["birthday_choice"] as? [String: Any])?["reason"] as? String == "date-from")
+        #expect((chosenJSON["birthday"] as? [String: Any])?["year"] as? Int == 1972)
+    }
+
+    @Test func showSaysTheCardWithAYearGoesFirstWhenTheDaysDisagree() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write("two.vcf", Self.card("eve-a", "Eve Hopper", "--05-10") + Self.card("eve-b", "Eve Hopper", "1990-05-01"))
+        #expect(try await cli.run("import", file).status == 0)
+        #expect(try await cli.run("link", "eve-a", "eve-b").status == 0)
+        let show = try await cli.run("show", "eve")
+        #expect(show.stdout.contains("The cards disagree on the birthday: 05-10 (two.vcf) and 1990-05-01 (two.vcf)"), "\(show.stdout)")
+        #expect(show.stdout.contains("Used: the date from two.vcf, the card with a year"), "\(show.stdout)")
+    }
+
+    @Test func showSaysTheCardChangedMostRecentlyWins() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let work = try cli.write("work.vcf", Self.card("bob-work", "Bob Babbage", "1972-12-26"))
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        #expect(try await cli.run(at: "2026-03-01T08:00:00+01:00", "import", phone).status == 0)
+        #expect(try await cli.run(at: "2026-03-02T08:00:00+01:00", "import", work).status == 0)
+        #expect(try await cli.run("link", "bob-phone", "bob-work").status == 0)
+        let show = try await cli.run("show", "bob")
+        #expect(show.stdout.contains("Used: the date from work.vcf, the card changed most recently"), "\(show.stdout)")
+    }
+
+    @Test func showOfOneCardAloneSaysNothingOfCards() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1815-12-10")])
+        let show = try await cli.run("show", "ada")
+        #expect(!show.stdout.contains("From:"))
+        let json = try CLIProcess.object(try await cli.run("show", "ada", "--json").stdout)
+        #expect((json["cards"] as? [[String: Any]])?.count == 1)
+        #expect(json["birthday_choice"] is NSNull)
+    }
+
+    // MARK: Choices carried over
+
+    @Test func choicesMadeOnACardCarryOverAndConflictsAreSaid() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "two.vcf",
+            Self.card("bob-phone", "Bob Babbage", "1971-12-26")
+                + Self.card("bob-work", "Bob Babbage", "1971-12-26", extra: "CATEGORIES:Work\r\nEMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        for arguments in [
+            ["remind", "bob-phone", "--days", "7"], ["remind", "bob-work", "--days", "3"], ["zone", "bob-work", "Asia/Tokyo"],
+            ["note", "bob-work", "Likes trains"], ["exclude", "bob-work"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+
+        let link = try await cli.run("link", "bob-phone", "bob-work")
+        #expect(link.status == 0, "\(link.stderr)")
+        #expect(link.stdout.contains("remind --days: kept 7 of bob-phone, not 3 of bob-work (still that card's own)"), "\(link.stdout)")
+        #expect(link.stdout.split(separator: "\n").count == 4, "two cards and one conflict: \(link.stdout)")
+
+        let json = try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)
+        #expect(json["reminder_days"] as? [Int] == [7])
+        #expect(json["zone"] as? String == "Asia/Tokyo")
+        #expect(json["note"] as? String == "Likes trains")
+        #expect(json["excluded"] as? Bool == true)
+        #expect(json["groups"] as? [String] == ["Work"])
+        let inWork = try #require(try await cli.json(["people", "--group", "Work"]) as? [[String: Any]])
+        #expect(inWork.compactMap { $0["id"] as? String } == ["bob-phone"])
+
+        // Unlinked, each card has its own choices again.
+        #expect(try await cli.run("unlink", "bob-phone").status == 0)
+        let work = try CLIProcess.object(try await cli.run("show", "bob-work", "--json").stdout)
+        #expect(work["reminder_days"] as? [Int] == [3])
+    }
+
+    @Test func greetingsChosenDifferentlyOnTwoCardsAreAConflictLinkSays() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "two.vcf",
+            Self.card("bob-phone", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-work", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["greet", "add", "bob-phone", "--message", "Hi {first}"], ["greet", "add", "bob-work"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let link = try await cli.run("link", "bob-phone", "bob-work")
+        #expect(link.status == 0, "\(link.stderr)")
+        #expect(link.stdout.contains("greet: kept email 'Hi {first}' of bob-phone, not email of bob-work (still that card's own)"), "\(link.stdout)")
+    }
+
+    /// A greeting chosen on a card only greets the person it is shown as.
+    @Test func aGreetingChosenOnAHiddenCardGreetsThePerson() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        try await PersonLinkCommandTests.adaThreeTimes(cli)
+        try await cli.enableNotifications()
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        let added = try await cli.run("greet", "add", "ada-nextcloud")
+        try #require(added.status == 0, "\(added.stderr)")
+
+        let pending = try await cli.run("pending", "--json")
+        try #require(pending.status == 0, "\(pending.stderr)")
+        let greetings = try CLIProcess.array(pending.stdout).filter { $0["kind"] as? String == "greeting" }
+        #expect(greetings.count == 1, "\(greetings.map { $0["id"] ?? "" })")
+        #expect(greetings.first?["person_id"] as? String == "ada-icloud")
+    }
+}
