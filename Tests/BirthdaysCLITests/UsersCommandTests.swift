@@ -162,11 +162,44 @@ struct UsersCommandTests {
         let aliceSecret = try String(contentsOfFile: cli.path("users/alice/birthdays.sqlite.secrets/phone.ntfy"), encoding: .utf8)
         let bobSecret = try String(contentsOfFile: cli.path("users/bob/birthdays.sqlite.secrets/phone.ntfy"), encoding: .utf8)
         #expect(aliceSecret.contains("alice-topic") && bobSecret.contains("bob-topic"))
+        // After an import and a channel: every folder in a user's is 0700, every file 0600.
+        let walk = try #require(FileManager.default.enumerator(atPath: cli.path("users/alice")))
+        var seen = 0
+        for case let entry as String in walk {
+            var info = stat()
+            #expect(lstat(cli.path("users/alice/" + entry), &info) == 0)
+            #expect(info.st_mode & 0o777 == (info.st_mode & S_IFMT == S_IFDIR ? 0o700 : 0o600), "\(entry)")
+            seen += 1
+        }
+        #expect(seen >= 3, "the database, its secrets folder and a secret")
 
         #expect(try await cli.run("--user", "bob", "channels", "remove", "phone").status == 0)
         #expect(FileManager.default.fileExists(atPath: cli.path("users/alice/birthdays.sqlite.secrets/phone.ntfy")), "bob's remove leaves alice's")
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "nobody's commands touched the single user's database")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.path("users")).sorted() == ["alice", "bob"])
+    }
+
+    /// `birthdays --user alice run` is Alice's daemon, with its lock in her
+    /// folder; her folder is not removed from under it.
+    @Test func aUserWhoseDaemonRunsIsNotRemoved() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        #expect(try await cli.run("users", "add", "alice").status == 0)
+        var environment = cli.environment
+        environment["BIRTHDAYS_LOG_LEVEL"] = "info"
+        let daemon = try TestProcess([try CLIProcess.binary(), "--user", "alice", "run"], environment: environment, name: "alice-run")
+        defer { daemon.stop() }
+        try await daemon.waitUntil("the first pass") { $0.stderr.contains("next pass") }
+        #expect(FileManager.default.fileExists(atPath: cli.path("users/alice/birthdays.sqlite.lock")))
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath + ".lock"))
+
+        let refused = try await cli.run("users", "remove", "alice")
+        #expect(refused.status == 1 && refused.stderr.hasPrefix("Error: birthdays run is running for 'alice' (pid "), "\(refused.stderr)")
+        #expect(refused.stderr.hasSuffix("; stop it first, then remove the user\n"))
+        #expect(FileManager.default.fileExists(atPath: cli.path("users/alice/birthdays.sqlite")))
+        daemon.stop()
+        #expect(try await daemon.waitForExit() == 0)
+        #expect(try await cli.run("users", "remove", "alice").status == 0)
     }
 
     // MARK: - Links
