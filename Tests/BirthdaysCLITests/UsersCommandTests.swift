@@ -226,6 +226,13 @@ struct UsersCommandTests {
         let inside = try await cli.run("people", "--user", "bob")
         #expect(inside.status == 1 && inside.stderr.hasPrefix("Error: \(bobDatabase) is a symbolic link"), "\(inside.stderr)")
 
+        let secret = alice + "/birthdays.sqlite.secrets/phone.ntfy"
+        try FileManager.default.createDirectory(atPath: alice + "/birthdays.sqlite.secrets", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: secret, withDestinationPath: cli.path("users/bob/birthdays.sqlite.secrets/phone.ntfy"))
+        let inSecrets = try await cli.run("--user", "alice", "channels", "list")
+        #expect(inSecrets.status == 1 && inSecrets.stderr.hasPrefix("Error: \(secret) is a symbolic link"), "\(inSecrets.stderr)")
+        try FileManager.default.removeItem(atPath: secret)
+
         #expect(try await cli.run("users", "remove", "mallory").status == 0)
         #expect(try await cli.run("users", "remove", "bob").status == 0)
         #expect(try await Self.names(cli, "--user", "alice", "people", "--json") == ["Ann Archer"], "removing the links left alice whole")

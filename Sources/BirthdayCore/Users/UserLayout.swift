@@ -13,8 +13,9 @@
 ///   NAME.removed/                      a folder `users remove NAME --keep-data` kept: no user
 /// ```
 ///
-/// Nothing in a user's folder may be a symbolic link: a link planted there
-/// would make one user's commands read or write another's files.
+/// Nothing in a user's folder or its secrets folder may be a symbolic link:
+/// a link planted there would make one user's commands read or write
+/// another's files.
 public enum UserLayout {
     /// The name of the database file in a user's folder.
     public static let databaseFile = "birthdays.sqlite"

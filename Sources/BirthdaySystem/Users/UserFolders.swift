@@ -48,7 +48,8 @@ package struct UserFolders: Sendable {
     }
 
     /// User `name`'s database, once the folder is checked: a real folder
-    /// (not a link to one), owned by this account, holding no link.
+    /// (not a link to one), owned by this account, holding no link, nor
+    /// its secrets folder (``ChannelSecrets/folder``).
     ///
     /// - Throws: ``UserFolderError/unknown(_:)`` when there is no such user,
     ///   ``UserFolderError/link(path:)`` or another case when the folder is not safe to use.
@@ -60,15 +61,23 @@ package struct UserFolders: Sendable {
             throw .cannotRead(path: path, reason: String(cString: strerror(errno)))
         }
         try Self.checkFolder(path, info)
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path) else {
-            throw .cannotRead(path: path, reason: String(cString: strerror(errno)))
+        try Self.refuseLinks(in: path)
+        // The secrets folder is read at every delivery: a link in it would hand over another's URL.
+        let secrets = ChannelSecrets(databasePath: database(name)).folder
+        if lstat(secrets, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { try Self.refuseLinks(in: secrets) }
+        return database(name)
+    }
+
+    /// Throws ``UserFolderError/link(path:)`` for the first symbolic link in `folder` (not below it).
+    private static func refuseLinks(in folder: String) throws(UserFolderError) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw .cannotRead(path: folder, reason: String(cString: strerror(errno)))
         }
         for entry in entries.sorted() {
-            var entryInfo = stat()
-            let entryPath = path + "/" + entry
-            if lstat(entryPath, &entryInfo) == 0, entryInfo.st_mode & S_IFMT == S_IFLNK { throw .link(path: entryPath) }
+            var info = stat()
+            let path = folder + "/" + entry
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .link(path: path) }
         }
-        return database(name)
     }
 
     /// The users: the folders of the root whose names are users' names and
