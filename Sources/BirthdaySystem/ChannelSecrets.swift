@@ -178,9 +178,11 @@ package struct ChannelSecrets: Sendable {
         return url
     }
 
-    /// Deletes `secret`'s file, in this database's folder and in the old layout.
+    /// Deletes `secret`'s file: this database's own, else (never moved in)
+    /// the old layout's. When this database has its own, a file of that name
+    /// in the old layout is another database's, and stays.
     package func remove(_ secret: Secret) {
-        unlink(file(secret))
+        guard unlink(file(secret)) != 0, errno == ENOENT else { return }
         unlink(legacyFile(secret))
     }
 
@@ -205,7 +207,7 @@ package struct ChannelSecrets: Sendable {
         guard mkdir(other.folder, 0o700) == 0 else { throw .cannotWrite(path: other.folder, reason: String(cString: strerror(errno))) }
         var copied = Set<String>()
         for (from, names) in sources {
-            for name in names where !copied.contains(name) && (name.hasSuffix(".apprise") || name.hasSuffix(".ntfy") || name.hasSuffix(".url")) {
+            for name in names where !copied.contains(name) && Self.isSecretFile(name) {
                 let path = from + "/" + name
                 var info = stat()
                 guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
@@ -216,6 +218,11 @@ package struct ChannelSecrets: Sendable {
                 copied.insert(name)
             }
         }
+    }
+
+    /// Whether `name` is a secret's file name (`NAME.apprise`, `NAME.ntfy`, `NAME.url`, `ID.greeting`).
+    static func isSecretFile(_ name: String) -> Bool {
+        [".apprise", ".ntfy", ".url", ".greeting"].contains { name.hasSuffix($0) }
     }
 
     private func makeFolder() throws(ChannelSecretError) {

@@ -15,7 +15,8 @@ struct BirthdaysCommand: AsyncParsableCommand {
         abstract: "Never miss a birthday: import contact exports, list upcoming birthdays, get reminded.",
         discussion: """
             Data lives in one SQLite file: --database PATH (before the command's name or after it), else $BIRTHDAYS_DATABASE, \
-            else $XDG_DATA_HOME/birthdays/birthdays.sqlite (~/.local/share/...). \
+            else $XDG_DATA_HOME/birthdays/birthdays.sqlite (~/.local/share/...); on a server that keeps many users, \
+            --user NAME (or $BIRTHDAYS_USER) is that user's own (birthdays users). \
             BIRTHDAYS_NOW (ISO 8601) overrides the current time for every command; commands that write then work \
             on a throwaway copy of the database, so a trial never changes what real time will see.
             """,
@@ -40,7 +41,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
                 name: "Calendar and sharing",
                 subcommands: [Export.self, Feed.self, Serve.self, Publish.self, ShareCommand.self, Invite.self, Invites.self]
             ),
-            CommandGroup(name: "Setup", subcommands: [Onboard.self, SettingsCommand.self, ServiceCommand.self]),
+            CommandGroup(name: "Setup", subcommands: [Onboard.self, SettingsCommand.self, ServiceCommand.self, Users.self]),
         ]
     )
 
@@ -51,7 +52,7 @@ struct BirthdaysCommand: AsyncParsableCommand {
     /// it says what to do first; once there are people, it prints the help,
     /// as it always did. Either way the status is 0.
     func run() async throws {
-        let path = Context.databasePath(global, environment: ProcessInfo.processInfo.environment)
+        let path = try Context.databasePath(global, environment: ProcessInfo.processInfo.environment)
         guard FileManager.default.fileExists(atPath: path) else {
             try output(Self.firstSteps)
             return

@@ -98,14 +98,22 @@ enum Completions {
         let names = Mutex<[String]>([])
     }
 
-    /// The `--database` the command line gives (`--database PATH` or
-    /// `--database=PATH`), else the path every command would use.
+    /// The database the command line names (`--database PATH`,
+    /// `--database=PATH`, `--user NAME`, `--user=NAME`), else the one every
+    /// command would use (``Context/databasePath(_:environment:)``); the
+    /// default when they choose none that exists.
     static func databasePath(in words: [String], environment: [String: String]) -> String {
+        var options = GlobalOptions()
         for (index, word) in words.enumerated() {
-            if word == "--database", index + 1 < words.count { return unquoted(words[index + 1]) }
-            if word.hasPrefix("--database=") { return unquoted(String(word.dropFirst("--database=".count))) }
+            for name in GlobalOptions.names {
+                let value: String? =
+                    word == name && index + 1 < words.count
+                    ? unquoted(words[index + 1]) : word.hasPrefix(name + "=") ? unquoted(String(word.dropFirst(name.count + 1))) : nil
+                guard let value else { continue }
+                if name == "--user" { options.user = value } else { options.database = value }
+            }
         }
-        return AppDatabase.defaultPath(environment: environment)
+        return (try? Context.databasePath(options, environment: environment)) ?? AppDatabase.defaultPath(environment: environment)
     }
 
     /// A shell word without the quotes around it (completions get words as typed).

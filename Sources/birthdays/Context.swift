@@ -13,10 +13,16 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The database file.", valueName: "path"))
     var database: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The user whose database and secrets to use (birthdays users add NAME; not with --database).", valueName: "name")
+    )
+    var user: String?
+
     /// The long names of the options above, each of which takes a value: an
     /// option added here is named here too, and then works before the
     /// command's name as well.
-    static let names = ["--database"]
+    static let names = ["--database", "--user"]
 }
 
 /// What a command needs from the outside world, gathered in one place:
@@ -70,7 +76,7 @@ struct Context: Sendable {
         } else {
             now = Date()
         }
-        databasePath = Context.databasePath(options, environment: environment)
+        databasePath = try Context.databasePath(options, environment: environment)
         if readOnly {
             trial = nil
             if emptyIfMissing && !FileManager.default.fileExists(atPath: databasePath) {
@@ -103,19 +109,47 @@ struct Context: Sendable {
     /// "Threads"), which must never wait for SQLite to open, copy or
     /// migrate the file.
     static func offTheLoop(_ options: GlobalOptions, readOnly: Bool = false) async throws -> Context {
-        let path = options.database
+        let (path, user) = (options.database, options.user)
         return try await Blocking.run { () throws(any Error) -> Context in
             var options = GlobalOptions()
             options.database = path
+            options.user = user
             return try Context(options, readOnly: readOnly, longLived: true)
         }
     }
 
     /// The database file `options` name (`--database`, else
-    /// `BIRTHDAYS_DATABASE`, else the default), absolute, so the network
+    /// `BIRTHDAYS_DATABASE`, else the default; or a user's with `--user` or
+    /// `BIRTHDAYS_USER`: ``DatabaseChoice``), absolute, so the network
     /// helper opens the same file whatever its working directory.
-    static func databasePath(_ options: GlobalOptions, environment: [String: String]) -> String {
-        absolute(options.database ?? AppDatabase.defaultPath(environment: environment))
+    ///
+    /// - Throws: a `ValidationError` (exit 64) for `--user` with `--database`
+    ///   or a name that is no user's name; a ``CLIError`` (one line, exit 1)
+    ///   for a user that does not exist or whose folder is not safe to use.
+    static func databasePath(_ options: GlobalOptions, environment: [String: String]) throws -> String {
+        let choice: DatabaseChoice
+        do {
+            choice = try DatabaseChoice.choose(database: options.database, user: options.user, environment: environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        switch choice {
+        case .file(let path): return absolute(path)
+        case .standard: return absolute(AppDatabase.defaultPath(environment: environment))
+        case .user(let name):
+            do {
+                return absolute(try users(environment).database(name))
+            } catch {
+                throw CLIError(error.description)
+            }
+        }
+    }
+
+    /// The users of this server: the folders of `BIRTHDAYS_USERS_DIR`, else
+    /// of `users` beside the default database (``UserFolders/root(environment:dataFolder:)``).
+    static func users(_ environment: [String: String]) -> UserAccounts {
+        let root = UserFolders.root(environment: environment, dataFolder: AppDatabase.dataFolder(environment: environment))
+        return UserAccounts(folders: UserFolders(root: absolute(root)))
     }
 
     /// Whether commands that write work on a throwaway copy: `BIRTHDAYS_NOW`

@@ -127,4 +127,38 @@ import Testing
         #expect(try trial.roomURL(name: "desk") == "https://hooks.example/new")
         #expect(FileManager.default.fileExists(atPath: folder.file("announce/team.url")), "a trial moves nothing of the original")
     }
+
+    /// One database removing a channel it keeps in its own folder leaves a
+    /// file of that name in the old layout alone: it is another database's,
+    /// not yet moved in.
+    @Test func removingOnesOwnSecretLeavesAnotherDatabasesOldFile() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        try FileManager.default.createDirectory(atPath: folder.file("channels"), withIntermediateDirectories: false)
+        try Data("https://ntfy.sh/work-topic\n".utf8).write(to: URL(fileURLWithPath: folder.file("channels/phone.ntfy")))
+        let home = ChannelSecrets(databasePath: folder.file("birthdays.sqlite"))
+        let work = ChannelSecrets(databasePath: folder.file("work.sqlite"))
+        try home.stage("https://ntfy.sh/home-topic", for: .channel(name: "phone", kind: .ntfy)).commit()
+
+        home.remove(name: "phone")
+        #expect(!FileManager.default.fileExists(atPath: home.file(.channel(name: "phone", kind: .ntfy))))
+        #expect(FileManager.default.fileExists(atPath: folder.file("channels/phone.ntfy")), "the other database's file of the old layout stays")
+
+        work.remove(name: "phone")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("channels/phone.ntfy")), "never moved in: removed where it is")
+        #expect(!FileManager.default.fileExists(atPath: work.folder))
+    }
+
+    @Test func aTrialCopyTakesAGreetingsURLToo() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let secrets = ChannelSecrets(databasePath: folder.file("birthdays.sqlite"))
+        try secrets.stage("mailto://friend@example.org", for: .greeting(id: 7)).commit()
+        try FileManager.default.createDirectory(atPath: folder.file("trial"), withIntermediateDirectories: false)
+        let trial = ChannelSecrets(databasePath: folder.file("trial/birthdays.sqlite"))
+        try secrets.copy(to: trial)
+        let copied = trial.file(.greeting(id: 7))
+        #expect(try String(contentsOfFile: copied, encoding: .utf8) == "mailto://friend@example.org\n")
+        #expect(Self.mode(copied) == 0o600)
+    }
 }

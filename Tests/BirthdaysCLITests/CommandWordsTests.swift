@@ -34,7 +34,8 @@ import Testing
     /// same with `--database PATH` before its name as after it: its help,
     /// and what it says run without arguments on a database that cannot
     /// exist (the path named in its error, or its usage error). `service`
-    /// is only asked for its help: run, it would talk to systemd.
+    /// is only asked for its help: run, it would talk to systemd. So does
+    /// every command with `--user NAME` (of a user who does not exist).
     @Test func everyCommandTakesTheDatabaseOptionBeforeItsName() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
@@ -67,6 +68,13 @@ import Testing
                 )
                 #expect(before.status != 0 || rest == ["--help"], "\(command): \(before.stdout)")
                 #expect(!before.stderr.contains("Unknown option"), "\(command + rest): \(before.stderr)")
+            }
+            // `--user NAME` is one of those options: the same before the name as after it.
+            if command.first != "service" {
+                let before = try await cli.run(["--user", "nobody"] + command)
+                let after = try await cli.run(command + ["--user", "nobody"])
+                #expect(before.status == after.status && before.stderr == after.stderr, "\(command): \(before.stderr) / \(after.stderr)")
+                #expect(before.status != 0 && !before.stderr.contains("Unknown option"), "\(command): \(before.stderr)")
             }
         }
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "$BIRTHDAYS_DATABASE's is never the one used")

@@ -333,6 +333,13 @@ package final class AppDatabase: Sendable {
     /// else `~/.local/share/birthdays/birthdays.sqlite`.
     package static func defaultPath(environment: [String: String]) -> String {
         if let explicit = environment["BIRTHDAYS_DATABASE"], !explicit.isEmpty { return explicit }
+        return dataFolder(environment: environment) + "/birthdays.sqlite"
+    }
+
+    /// The folder of the default database, whatever `BIRTHDAYS_DATABASE`
+    /// says: `$XDG_DATA_HOME/birthdays`, else `~/.local/share/birthdays`
+    /// (the users root of a server that keeps many is in it: ``UserLayout``).
+    package static func dataFolder(environment: [String: String]) -> String {
         let dataHome: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             dataHome = xdg
@@ -340,7 +347,7 @@ package final class AppDatabase: Sendable {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
             dataHome = home + "/.local/share"
         }
-        return dataHome + "/birthdays/birthdays.sqlite"
+        return dataHome + "/birthdays"
     }
 
     // MARK: - Transactions

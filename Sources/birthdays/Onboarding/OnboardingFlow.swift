@@ -65,7 +65,7 @@ struct OnboardingFlow {
     /// a bare `birthdays` still says where to start.
     static func run(_ options: GlobalOptions, answers: Answers, interactive: Bool) async throws {
         let environment = ProcessInfo.processInfo.environment
-        guard !FileManager.default.fileExists(atPath: Context.databasePath(options, environment: environment)) else {
+        guard !FileManager.default.fileExists(atPath: try Context.databasePath(options, environment: environment)) else {
             try await OnboardingFlow(context: try Context(options), answers: answers, interactive: interactive).run()
             return
         }

@@ -1,0 +1,184 @@
+import BirthdayCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The users root of a server that keeps many users, on disk: one folder
+/// per user as ``UserLayout`` lays it out, 0700, owned by the account the
+/// commands run as. It makes, finds, lists and removes folders, never
+/// following a symbolic link; what goes into a folder (the database, the
+/// secrets) is made by the store and ``ChannelSecrets`` from the folder's
+/// database path, exactly as for a single user's database.
+package struct UserFolders: Sendable {
+    /// The users root (absolute when the caller made it so).
+    package let root: String
+
+    package init(root: String) { self.root = root }
+
+    /// `$BIRTHDAYS_USERS_DIR` when set, else `users` in `dataFolder` (the
+    /// folder of the default database: `$XDG_DATA_HOME/birthdays`).
+    package static func root(environment: [String: String], dataFolder: String) -> String {
+        if let explicit = environment[UserLayout.rootVariable], !explicit.isEmpty { return explicit }
+        return dataFolder + "/" + UserLayout.rootName
+    }
+
+    /// User `name`'s folder.
+    package func folder(_ name: UserName) -> String { UserLayout.folder(name, root: root) }
+
+    /// User `name`'s database file (whether or not the user exists).
+    package func database(_ name: UserName) -> String { UserLayout.database(name, root: root) }
+
+    /// Makes user `name`'s folder (0700; the root too when missing, 0700).
+    ///
+    /// - Returns: the folder.
+    /// - Throws: ``UserFolderError/exists(_:)`` when the name is taken (by a
+    ///   folder, a file or a link), ``UserFolderError/cannotWrite(path:reason:)`` otherwise.
+    package func add(_ name: UserName) throws(UserFolderError) -> String {
+        try makeRoot()
+        let path = folder(name)
+        guard mkdir(path, mode_t(UserLayout.folderMode)) == 0 else {
+            if errno == EEXIST { throw .exists(name) }
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        // mkdir's mode passes through the umask, which can only take bits away; say it exactly.
+        _ = chmod(path, mode_t(UserLayout.folderMode))
+        return path
+    }
+
+    /// User `name`'s database, once the folder is checked: a real folder
+    /// (not a link to one), owned by this account, holding no link, nor
+    /// its secrets folder (``ChannelSecrets/folder``).
+    ///
+    /// - Throws: ``UserFolderError/unknown(_:)`` when there is no such user,
+    ///   ``UserFolderError/link(path:)`` or another case when the folder is not safe to use.
+    package func checkedDatabase(_ name: UserName) throws(UserFolderError) -> String {
+        let path = folder(name)
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .unknown(name) }
+            throw .cannotRead(path: path, reason: String(cString: strerror(errno)))
+        }
+        try Self.checkFolder(path, info)
+        try Self.refuseLinks(in: path)
+        // The secrets folder is read at every delivery: a link in it would hand over another's URL.
+        let secrets = ChannelSecrets(databasePath: database(name)).folder
+        if lstat(secrets, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { try Self.refuseLinks(in: secrets) }
+        return database(name)
+    }
+
+    /// Throws ``UserFolderError/link(path:)`` for the first symbolic link in `folder` (not below it).
+    private static func refuseLinks(in folder: String) throws(UserFolderError) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw .cannotRead(path: folder, reason: String(cString: strerror(errno)))
+        }
+        for entry in entries.sorted() {
+            var info = stat()
+            let path = folder + "/" + entry
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .link(path: path) }
+        }
+    }
+
+    /// The users: the folders of the root whose names are users' names and
+    /// that are folders (a link or a file of such a name is no user), sorted.
+    /// A missing root has none.
+    package func list() throws(UserFolderError) -> [UserName] {
+        var info = stat()
+        guard lstat(root, &info) == 0 || errno != ENOENT else { return [] }
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: root) else {
+            throw .cannotRead(path: root, reason: String(cString: strerror(errno)))
+        }
+        return entries.compactMap { entry -> UserName? in
+            guard let name = try? UserName(entry) else { return nil }
+            var info = stat()
+            guard lstat(folder(name), &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+            return name
+        }.sorted()
+    }
+
+    /// Removes user `name`: its folder and everything in it, or with
+    /// `keepData` renames the folder to the first free ``UserLayout/keptName(_:attempt:)``
+    /// in the root, where no command takes it for a user. A link where the
+    /// folder should be is removed itself, never followed.
+    ///
+    /// - Returns: where the kept folder went, or `nil`.
+    package func remove(_ name: UserName, keepData: Bool) throws(UserFolderError) -> String? {
+        let path = folder(name)
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .unknown(name) }
+        if keepData {
+            for attempt in 1...1000 {
+                let kept = (root.hasSuffix("/") ? root : root + "/") + UserLayout.keptName(name, attempt: attempt)
+                var existing = stat()
+                guard lstat(kept, &existing) != 0 else { continue }
+                guard rename(path, kept) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+                return kept
+            }
+            throw .cannotWrite(path: path, reason: "every name for the kept folder is taken")
+        }
+        if info.st_mode & S_IFMT != S_IFDIR {
+            guard unlink(path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            return nil
+        }
+        do {
+            // Foundation walks the folder physically: a link inside is removed, not followed.
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw .cannotWrite(path: path, reason: error.localizedDescription)
+        }
+        return nil
+    }
+
+    private func makeRoot() throws(UserFolderError) {
+        var info = stat()
+        if lstat(root, &info) == 0 {
+            // The root may be a link an admin made (to another disk); it must lead to a folder.
+            guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path: root) }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: root,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: Int(UserLayout.folderMode)]
+            )
+        } catch {
+            throw .cannotWrite(path: root, reason: error.localizedDescription)
+        }
+    }
+
+    private static func checkFolder(_ path: String, _ info: stat) throws(UserFolderError) {
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: throw .link(path: path)
+        case S_IFDIR: break
+        default: throw .notAFolder(path: path)
+        }
+        guard info.st_uid == geteuid() else { throw .notOwned(path: path) }
+    }
+}
+
+/// Why a user's folder cannot be made, used or removed: one sentence with
+/// the folder, never anything inside it.
+package enum UserFolderError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknown(UserName)
+    case exists(UserName)
+    /// A symbolic link where the user's folder is, or inside it.
+    case link(path: String)
+    case notAFolder(path: String)
+    case notOwned(path: String)
+    case cannotRead(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
+
+    package var description: String {
+        switch self {
+        case .unknown(let name): "no user is called '\(name)' (add one with: birthdays users add \(name))"
+        case .exists(let name): "a user called '\(name)' already exists (birthdays users list shows them)"
+        case .link(let path): "\(path) is a symbolic link; a user's folder is never one and holds none, so it is not used (remove the link)"
+        case .notAFolder(let path): "\(path) is not a folder"
+        case .notOwned(let path): "\(path) belongs to another account; a user's folder must belong to the account birthdays runs as"
+        case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        }
+    }
+}
