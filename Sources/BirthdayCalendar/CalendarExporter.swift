@@ -218,73 +218,85 @@ package struct CalendarExporter: Sendable {
         self.today = today
     }
 
-    /// Whether the feed of `people` depends on the year (not only on the
+    /// Whether the feed of `feed` depends on the year (not only on the
     /// data): it has expanded events of other calendars, or events with ages
-    /// (``Settings/calendarAges``), whose window moves on each January 1.
+    /// (``Settings/calendarAges``), whose window moves on each January 1
+    /// (``CalendarEventPlan/dependsOnYear(_:)``).
+    package func dependsOnYear(_ feed: [FeedEvent]) -> Bool {
+        plan.dependsOnYear(feed)
+    }
+
+    /// ``dependsOnYear(_:)`` of the events of `people`.
     package func dependsOnYear(_ people: [Person]) -> Bool {
-        if settings.calendarRules == .expanded,
-            people.contains(where: { person in person.alternateDates.contains { $0.kind == .birthday || settings.anniversaries } })
-        {
-            return true
-        }
-        guard settings.calendarAges else { return false }
-        let rules = settings.treatmentRules
-        return people.contains { person in
-            let traits = PersonTraits(person)
-            return EventKind.allCases.contains { kind in
-                guard let year = person.date(of: kind)?.year, EventDate.yearRange.contains(year),
-                    let treatment = rules.treatment(of: kind, for: traits)
-                else { return false }
-                return plan.agesApply(to: treatment)
-            }
-        }
+        dependsOnYear(events(of: people))
+    }
+
+    /// The events of `people` under these settings (``FeedEvent/events(of:rules:)``):
+    /// for callers that hold people as values rather than the store's walk.
+    func events(of people: [Person]) -> [FeedEvent] {
+        FeedEvent.events(of: people, rules: settings.treatmentRules)
     }
 
     /// Which events exist: the plan in core, for these settings and today.
     var plan: CalendarEventPlan { CalendarEventPlan(settings: settings, today: today) }
 
-    /// The planned events of `people`, sorted by UID.
-    func entries(for people: [Person], lastChange: Date) throws(ExportError) -> [Entry] {
+    /// The planned events of `feed`, sorted by UID.
+    func entries(for feed: [FeedEvent], lastChange: Date) throws(ExportError) -> [Entry] {
         do throws(CalendarPlanError) {
-            return try plan.events(for: people, lastChange: lastChange)
+            return try plan.events(for: feed, lastChange: lastChange)
         } catch {
             throw ExportError(.duplicateID(error.duplicateID))
         }
     }
 
-    /// When the feed of `people` last changed: `changedAt`, the data's last
+    /// The planned events of `people`, sorted by UID.
+    func entries(for people: [Person], lastChange: Date) throws(ExportError) -> [Entry] {
+        try entries(for: events(of: people), lastChange: lastChange)
+    }
+
+    /// When the feed of `feed` last changed: `changedAt`, the data's last
     /// change, or January 1 (00:00 UTC) of ``today``'s year when that is
     /// later and the feed ``dependsOnYear(_:)``. Pass it as `lastChange`
     /// (`DTSTAMP`, and HTTP's `Last-Modified`).
-    package func lastChange(of people: [Person], changedAt: Date) -> Date {
-        guard let today, dependsOnYear(people) else { return changedAt }
+    package func lastChange(of feed: [FeedEvent], changedAt: Date) -> Date {
+        guard let today, dependsOnYear(feed) else { return changedAt }
         let newYear = Date(timeIntervalSince1970: Double(LocalDate(unchecked: today.year, 1, 1).dayNumber) * 86_400)
         return max(changedAt, newYear)
+    }
+
+    /// ``lastChange(of:changedAt:)`` of the events of `people`.
+    package func lastChange(of people: [Person], changedAt: Date) -> Date {
+        lastChange(of: events(of: people), changedAt: changedAt)
     }
 
     /// The calendar as iCalendar text.
     ///
     /// - Parameters:
-    ///   - people: who belongs in the feed (the caller leaves out anyone excluded).
+    ///   - feed: the dates the calendar holds (the store's walk: ``FeedEvent``).
     ///   - lastChange: the data's last change; used as `DTSTAMP` so identical
     ///     input gives byte-identical output.
     /// - Throws: ``ExportError`` when two people share an id, or libical fails
     ///   to allocate.
+    package func export(_ feed: [FeedEvent], lastChange: Date) throws(ExportError) -> String {
+        String(decoding: try exportBytes(feed, lastChange: lastChange), as: UTF8.self)
+    }
+
+    /// ``export(_:lastChange:)`` of the events of `people` (the caller leaves out anyone excluded).
     package func export(_ people: [Person], lastChange: Date) throws(ExportError) -> String {
-        String(decoding: try exportBytes(people, lastChange: lastChange), as: UTF8.self)
+        try export(events(of: people), lastChange: lastChange)
     }
 
     /// The calendar as UTF-8 bytes: the same text as ``export(_:lastChange:)``
     /// without building a `String`, for writing to a file or standard output.
     ///
     /// - Parameters:
-    ///   - people: who belongs in the feed (the caller leaves out anyone excluded).
+    ///   - feed: the dates the calendar holds (``FeedEvent``).
     ///   - lastChange: the data's last change (see ``export(_:lastChange:)``).
     /// - Throws: ``ExportError`` when two people share an id, or libical fails
     ///   to allocate.
-    package func exportBytes(_ people: [Person], lastChange: Date) throws(ExportError) -> [UInt8] {
+    package func exportBytes(_ feed: [FeedEvent], lastChange: Date) throws(ExportError) -> [UInt8] {
         try ICalComponent.loadLibical()
-        let entries = try self.entries(for: people, lastChange: lastChange)
+        let entries = try self.entries(for: feed, lastChange: lastChange)
         let frame = try calendarFrame()
         // Made here, on the calling thread: the first call sets up libical's built-in zones.
         let values = eventValues(lastChange: lastChange)
@@ -330,6 +342,11 @@ package struct CalendarExporter: Sendable {
         return output
     }
 
+    /// ``exportBytes(_:lastChange:)`` of the events of `people`.
+    package func exportBytes(_ people: [Person], lastChange: Date) throws(ExportError) -> [UInt8] {
+        try exportBytes(events(of: people), lastChange: lastChange)
+    }
+
     /// Writes the calendar to `path` atomically.
     ///
     /// The text goes to a temporary file in the same directory, which is
@@ -338,13 +355,18 @@ package struct CalendarExporter: Sendable {
     /// partial one. The file is created readable by the owner only (`0600`):
     /// it lists people's birthdays.
     /// - Parameters:
-    ///   - people: who belongs in the feed.
+    ///   - feed: the dates the calendar holds (``FeedEvent``).
     ///   - lastChange: the data's last change (see ``export(_:lastChange:)``).
     ///   - path: where to write; its directory must exist.
     /// - Throws: ``ExportError`` when exporting fails or a file-system step does.
-    package func write(_ people: [Person], lastChange: Date, to path: String) throws(ExportError) {
-        let bytes = try exportBytes(people, lastChange: lastChange)
+    package func write(_ feed: [FeedEvent], lastChange: Date, to path: String) throws(ExportError) {
+        let bytes = try exportBytes(feed, lastChange: lastChange)
         try AtomicFile.write(bytes, to: path)
+    }
+
+    /// ``write(_:lastChange:to:)`` of the events of `people`.
+    package func write(_ people: [Person], lastChange: Date, to path: String) throws(ExportError) {
+        try write(events(of: people), lastChange: lastChange, to: path)
     }
 
     /// The calendar's events one by one, for publishing to CalDAV (one
@@ -354,12 +376,12 @@ package struct CalendarExporter: Sendable {
     /// A Feb 29 date under `leap-day mar1` is several events, each its own.
     ///
     /// - Parameters:
-    ///   - people: who belongs in the calendar (the caller leaves out anyone excluded).
+    ///   - feed: the dates the calendar holds (``FeedEvent``).
     ///   - lastChange: the data's last change (`DTSTAMP`, see ``export(_:lastChange:)``).
     /// - Throws: ``ExportError`` as ``export(_:lastChange:)``.
-    package func events(_ people: [Person], lastChange: Date) throws(ExportError) -> [PublishEvent] {
+    package func events(_ feed: [FeedEvent], lastChange: Date) throws(ExportError) -> [PublishEvent] {
         try ICalComponent.loadLibical()
-        let entries = try self.entries(for: people, lastChange: lastChange)
+        let entries = try self.entries(for: feed, lastChange: lastChange)
         let calendar = try ICalComponent(kind: ICAL_VCALENDAR_COMPONENT)
         try calendar.root.add("VERSION", text: "2.0") { libical.pointee.icalproperty_new_version($0) }
         try calendar.root.add("PRODID", text: Self.productID) { libical.pointee.icalproperty_new_prodid($0) }
@@ -382,6 +404,11 @@ package struct CalendarExporter: Sendable {
             events.append(PublishEvent(uid: entry.uid, bytes: bytes))
         }
         return events
+    }
+
+    /// ``events(_:lastChange:)`` of the events of `people`.
+    package func events(_ people: [Person], lastChange: Date) throws(ExportError) -> [PublishEvent] {
+        try events(events(of: people), lastChange: lastChange)
     }
 
     // MARK: Building

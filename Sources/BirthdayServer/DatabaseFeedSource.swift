@@ -118,9 +118,9 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
         let localizer = contents.settings.localizer(systemLocale: systemLocale)
         let today = today(zone: contents.settings.resolvedTimeZone(system: systemTimeZone()))
         let exporter = CalendarExporter(settings: contents.settings, includeAlarms: includeAlarms, localizer: localizer, today: today)
-        let lastChange = exporter.lastChange(of: contents.people, changedAt: contents.changedAt)
+        let lastChange = exporter.lastChange(of: contents.events, changedAt: contents.changedAt)
         let body = try await Blocking.run { () throws(ExportError) in
-            try exporter.export(contents.people, lastChange: lastChange)
+            try exporter.export(contents.events, lastChange: lastChange)
         }
         return FeedSnapshot(body: body, lastModified: lastChange, revision: Self.feedRevision(data: contents.revision, year: today.year))
     }

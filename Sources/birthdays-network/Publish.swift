@@ -104,8 +104,8 @@ extension NetworkHelperCommand {
                             today: today
                         )
                         events = try exporter.events(
-                            contents.people,
-                            lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt)
+                            contents.events,
+                            lastChange: exporter.lastChange(of: contents.events, changedAt: contents.changedAt)
                         )
                     }
                 } catch {

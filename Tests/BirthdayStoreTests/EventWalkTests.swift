@@ -102,4 +102,45 @@ import Testing
         #expect(page.year == year && page.next == next)
         #expect(page.year.contains { $0.labelled?.nameDayList == "lv" } && page.next.contains { $0.kind == .anniversary })
     }
+
+    /// Who has which date, as the feed (`export`, `publish`) holds it and as
+    /// `upcoming` lists the next 366 days: the same, both being the one walk.
+    /// With a memorial, an excluded card, a second card of Jānis linked to
+    /// him (hidden: its dates are not his twice), a date in another
+    /// calendar, labelled dates and a name day.
+    @Test func theFeedAndUpcomingHoldTheSameDates() async throws {
+        let second = "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:jan-work\r\nFN:Jānis Bērziņš\r\nANNIVERSARY:2016-01-01\r\nEND:VCARD\r\n"
+        let path = try directory.write("work.vcf", second)
+        _ = try await ContactImporter(database: database, now: Self.now, referenceYear: 2026, today: Self.today).importPaths([path])
+        #expect(try await database.link(["jan", "jan-work"], now: Self.now) != nil)
+        _ = try await database.setSetting(.deceased, to: "remember", now: Self.now)
+
+        func line(_ id: String, _ what: String, _ date: String, memorial: Bool) -> String {
+            "\(id) \(what) \(date)" + (memorial ? " memorial" : "")
+        }
+        let feed = try await database.feedContents().events.map { item in
+            let memorial = item.event.treatment.memorial
+            switch item.event.date {
+            case .gregorian(let date, let kind): return line(item.person.id, kind.rawValue, "\(date)", memorial: memorial)
+            case .otherCalendar(let alternate):
+                return line(item.person.id, alternate.kind.rawValue + " " + alternate.date.calendar.rawValue, "\(alternate.date)", memorial: memorial)
+            case .labelled(let labelled, let ordinal):
+                return line(item.person.id, "\(labelled.key) \(ordinal)", "\(labelled.date)", memorial: memorial)
+            case .nameDay(let date, let list): return line(item.person.id, "name day " + list, "\(date)", memorial: memorial)
+            }
+        }
+        let upcoming = try await database.listContents(today: Self.today, withinDays: 365).events.map { event in
+            if let labelled = event.labelled {
+                return line(event.personID, "\(labelled.key) \(event.labelOrdinal)", "\(labelled.date)", memorial: event.memorial)
+            }
+            if let date = event.calendarDate {
+                return line(event.personID, event.kind.rawValue + " " + date.calendar.rawValue, "\(date)", memorial: event.memorial)
+            }
+            return line(event.personID, event.kind.rawValue, event.eventDate.map { "\($0)" } ?? "-", memorial: event.memorial)
+        }
+        #expect(feed.sorted() == upcoming.sorted())
+        #expect(feed.count == 7)
+        #expect(feed.contains("eve birthday 1946-03-20 memorial") && feed.contains("jan name day 1 --06-24"))
+        #expect(!feed.contains { $0.hasPrefix("jan-work ") || $0.hasPrefix("ada ") })
+    }
 }

@@ -166,7 +166,7 @@ import Testing
         #expect((report.updated, report.unchanged, report.removed, report.withoutDates) == (1, 1, 0, 1))
         #expect(try await database.people().map(\.id) == ["ada", "alan"])
         #expect(try await database.person(id: "ada")?.isUndated == true)
-        #expect(try await database.feedContents().people.map(\.id) == ["alan"])
+        #expect(try await database.feedContents().events.map(\.person.id) == ["alan"])
     }
 
     @Test func aContactLeftWithNeitherANameNorADateLeaves() async throws {

@@ -66,7 +66,7 @@ import Testing
         var ada = try #require(try await database.person(id: "ada"))
         #expect(ada.excluded && ada.exclusion == Exclusion(card: true))
         #expect(try await pendingIDs(database) == ["bob-birthday-daybefore", "bob-birthday-dayof"])
-        #expect(try await database.feedContents().people.map(\.id) == ["bob"])
+        #expect(try await database.feedContents().events.map(\.person.id) == ["bob"])
 
         // The user includes Ada: the choice wins over the card, at once and after re-imports.
         let included = try #require(try await database.setExclusion(.include, personID: "ada", now: importedAt, rescheduling: scheduler(database)))
@@ -233,7 +233,7 @@ import Testing
         let requests = try await scheduler(database).reschedule().requests
         #expect(requests.map(\.body) == ["Addie turns 36 tomorrow!", "Addie turns 36 today!"])
         #expect(try await database.upcoming(UpcomingEvents(today: date(2026, 3, 10))).map(\.name) == ["Ada Lovelace"])
-        #expect(try await database.feedContents().people.first?.nickname == "Addie")
+        #expect(try await database.feedContents().events.first?.person.nickname == "Addie")
     }
 
     // MARK: - Migration

@@ -92,7 +92,7 @@ import Testing
         #expect(first.counts == [3, 0, 0, 0])
         #expect(first.peopleChanged)
         #expect(try await bed.people() == ["ann Ann 1990-04-12 -", "bob Bob 1985-07-01 -", "cy Cy - -"])
-        #expect(try await bed.database.feedContents().people.map(\.id) == ["ann", "bob"])
+        #expect(try await bed.database.feedContents().events.map(\.person.id) == ["ann", "bob"])
 
         let revision = try await bed.database.revision().value
         let unchanged = try await bed.sync(source)

@@ -6,8 +6,9 @@ import Foundation
 /// read, so they never disagree on a UID, a year or an age.
 ///
 /// ## The rules
-/// - Each date the treatment rules keep (``Settings/treatment(of:for:)``)
-///   is a yearly series with the UID `<person id>-birthday@birthdays` or
+/// - Each date of the store's one walk (``FeedEvent``: the dates the
+///   treatment rules keep, ``Settings/treatment(of:for:)``) is a yearly
+///   series with the UID `<person id>-birthday@birthdays` or
 ///   `<person id>-anniversary@birthdays`, starting in its year, or in
 ///   ``unknownYearBase`` (1972, a leap year) when the year is unknown or
 ///   outside ``EventDate/yearRange``.
@@ -53,7 +54,8 @@ public struct CalendarEventPlan: Sendable {
     /// series that together make a Feb 29 date under `leap-day mar1`.
     public struct Event: Sendable {
         public let uid: String
-        public let person: Person
+        /// Who it is of: their id, name, nickname, note and death date.
+        public let person: FeedPerson
         public let kind: EventKind
         /// The Gregorian year of birth (or of the wedding), when known: the
         /// description and `X-BIRTHDAYS-YEAR`.
@@ -87,30 +89,35 @@ public struct CalendarEventPlan: Sendable {
         case rscale(CalendarDate)
     }
 
+    /// The events of `people` (``FeedEvent/events(of:rules:)`` under these settings' rules).
     public func events(for people: [Person], lastChange: Date) throws(CalendarPlanError) -> [Event] {
+        try events(for: FeedEvent.events(of: people, rules: settings.treatmentRules), lastChange: lastChange)
+    }
+
+    /// The events of the dates `feed` (the store's walk: which dates each
+    /// person has, and how each is kept, are decided there), sorted by UID.
+    /// A name day not already given as a labelled date is labelled in the
+    /// settings' language (``LabelRules/nameDayLabel(language:)``).
+    public func events(for feed: [FeedEvent], lastChange: Date) throws(CalendarPlanError) -> [Event] {
         var entries: [Event] = []
-        entries.reserveCapacity(people.count * (settings.anniversaries ? 2 : 1))
+        entries.reserveCapacity(feed.count)
         let windowYear = (today ?? LocalDate.today(at: lastChange, in: .gmt)).year
         var windows = ExpandedWindows(start: LocalDate(unchecked: windowYear, 1, 1))
-        let rules = settings.treatmentRules
-        for person in people {
-            let traits = PersonTraits(person)
-            for kind in EventKind.allCases {
-                guard let date = person.date(of: kind), let treatment = rules.treatment(of: kind, for: traits) else { continue }
-                appendEntries(for: date, kind: kind, treatment: treatment, of: person, year: windowYear, to: &entries)
-            }
-            // Never a memorial: under `deceased remember` only the Gregorian birthday is kept.
-            for alternate in person.alternateDates {
-                guard let treatment = rules.treatment(of: alternate.kind, for: traits), !treatment.memorial else { continue }
-                appendEntries(for: alternate, treatment: treatment, of: person, windows: &windows, to: &entries)
-            }
-            for (labelled, ordinal) in LabelledDate.withOrdinals(person.labelledDates) {
-                guard let treatment = rules.treatment(of: labelled, for: traits) else { continue }
+        for item in feed {
+            let treatment = item.event.treatment
+            switch item.event.date {
+            case .gregorian(let date, let kind):
+                appendEntries(for: date, kind: kind, treatment: treatment, of: item.person, year: windowYear, to: &entries)
+            case .otherCalendar(let alternate):
+                appendEntries(for: alternate, treatment: treatment, of: item.person, windows: &windows, to: &entries)
+            case .labelled, .nameDay:
+                guard let (labelled, ordinal) = item.event.labelled(nameDayLabel: LabelRules.nameDayLabel(language: settings.language))
+                else { continue }
                 appendEntries(
                     for: labelled.date,
                     kind: .labelled,
                     treatment: treatment,
-                    of: person,
+                    of: item.person,
                     year: windowYear,
                     to: &entries,
                     labelled: (labelled, labelled.idPart(ordinal: ordinal))
@@ -135,7 +142,7 @@ public struct CalendarEventPlan: Sendable {
         for date: EventDate,
         kind: EventKind,
         treatment: EventTreatment,
-        of person: Person,
+        of person: FeedPerson,
         year: Int,
         to entries: inout [Event],
         labelled: (date: LabelledDate, id: String)? = nil
@@ -194,6 +201,24 @@ public struct CalendarEventPlan: Sendable {
         }
     }
 
+    /// Whether the events of `feed` depend on the year (not only on the
+    /// data): it has expanded events of other calendars, or Gregorian dates
+    /// with years that get their years with ages (``agesApply(to:)``), whose
+    /// window moves on each January 1.
+    public func dependsOnYear(_ feed: [FeedEvent]) -> Bool {
+        let expanded = settings.calendarRules == .expanded
+        guard expanded || settings.calendarAges else { return false }
+        return feed.contains { item in
+            switch item.event.date {
+            case .otherCalendar: return expanded
+            case .gregorian(let date, _):
+                guard let year = date.year else { return false }
+                return EventDate.yearRange.contains(year) && agesApply(to: item.event.treatment)
+            case .labelled, .nameDay: return false
+            }
+        }
+    }
+
     /// Whether a date with a known year in the Gregorian calendar gets its
     /// years with ages (``Settings/calendarAges``): not for a memorial, whose
     /// title names no age.
@@ -206,7 +231,7 @@ public struct CalendarEventPlan: Sendable {
     private func appendEntries(
         for alternate: AlternateDate,
         treatment: EventTreatment,
-        of person: Person,
+        of person: FeedPerson,
         windows: inout ExpandedWindows,
         to entries: inout [Event]
     ) {

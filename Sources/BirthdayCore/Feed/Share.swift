@@ -71,6 +71,37 @@ public struct Share: Sendable, Hashable {
         }
     }
 
+    /// The dates the share's feed holds, of the owner's `feed` (the store's
+    /// walk): the birthdays and anniversaries of `members`, and their dates
+    /// in other calendars while ``agesShown``, with no year unless
+    /// ``agesShown``, their names only (no nickname, no note), a memorial's
+    /// death date as ``Person/unknownDeathDate``, and their public ids.
+    public func events(_ feed: [FeedEvent], members: Set<String>, ids: PublicID) -> [FeedEvent] {
+        let keepsYears = agesShown
+        return feed.compactMap { item in
+            guard members.contains(item.person.id) else { return nil }
+            var event = item.event
+            switch event.date {
+            case .gregorian(let date, let kind):
+                if !keepsYears {
+                    guard let yearless = EventDate(year: nil, month: date.month, day: date.day) else { return nil }
+                    event.date = .gregorian(yearless, kind)
+                }
+            case .otherCalendar:
+                guard keepsYears else { return nil }
+            case .labelled, .nameDay:
+                return nil
+            }
+            // That they died (a memorial, under `deceased remember`), never when: the feed's `X-BIRTHDAYS-DEATHDATE` says no more.
+            let person = FeedPerson(
+                id: ids.person(item.person.id),
+                name: item.person.name,
+                deathDate: event.treatment.memorial ? Person.unknownDeathDate : nil
+            )
+            return FeedEvent(person: person, event: event)
+        }
+    }
+
     /// The events the share's page and JSON hold: those of `members`,
     /// without age unless ``agesShown``, without year unless ``showYears``;
     /// each person's id is replaced by their public id (a card's UID can say

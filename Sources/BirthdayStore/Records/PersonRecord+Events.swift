@@ -7,7 +7,9 @@ extension PersonRecord {
     /// `identity`, which reads the person's id, name and nickname (`""` for a
     /// Gregorian date unless `nicknames`) for the events the caller keeps.
     /// `upcoming` (and the page, its JSON twin and the digest) and the
-    /// reminders are folds over it (``UpcomingFold``, ``ReminderPlanner``).
+    /// reminders are folds over it (``UpcomingFold``, ``ReminderPlanner``);
+    /// the feed, `export`, `publish` and a share's feed build their events
+    /// from it (``AppDatabase/feedEvents(_:settings:)``, ``CalendarEventPlan``).
     /// The events come in four runs, in this order: the Gregorian birthdays
     /// and anniversaries, the dates in other calendars, the name days of the
     /// lists of `nameDays` (``NameDayMatcher``, once per walk), the labelled dates.

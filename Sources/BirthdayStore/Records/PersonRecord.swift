@@ -400,6 +400,13 @@ extension PersonRecord {
         return found
     }
 
+    /// The death dates of everyone who has one, as they have them, by id.
+    static func deathDates(_ db: Database) throws -> [String: String] {
+        var found: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, deathDate FROM person WHERE deathDate IS NOT NULL") { found[row[0]] = row[1] }
+        return found
+    }
+
     /// The notes of those of `ids` (at most 900) who have one, with the
     /// name and nickname the reminders' words choose from, by id.
     static func notes(ids: some Collection<String>, _ db: Database) throws -> [String: (name: String, nickname: String, note: String)] {
@@ -460,34 +467,29 @@ extension PersonRecord {
         return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The people with dates (not excluded), ordered by id, through a raw
-    /// cursor over the columns the feed uses: several times faster than
-    /// decoding whole records. They carry only id, name, nickname, dates
-    /// (those in other calendars too; someone with only such a date is
-    /// included; labelled dates too), death date, reminder days, the user's exclusion choice
-    /// and the rules of their groups and sources (which may still leave
-    /// them out: ``RulePrecedence``).
-    static func datedPeople(
-        _ db: Database,
-        nameDays: (setup: NameDaySetup, label: String)? = nil
-    ) throws -> [Person] {
+    /// The people with dates (not excluded by their card or their own
+    /// choice), ordered by id, through a raw cursor: what `share list`
+    /// counts, people rather than their events, the shown and those left
+    /// out alike (the feeds read the walk, ``forEachEvent(_:rules:nameDays:nicknames:_:)``).
+    /// They carry only id, name, dates (those in other calendars and
+    /// labelled dates too; someone with only such a date is included),
+    /// death date, the user's exclusion choice and the rules of their
+    /// groups and sources (``RulePrecedence``).
+    static func datedPeople(_ db: Database) throws -> [Person] {
         var people: [Person] = []
-        // With name days, everyone may have an event: read the rows without dates too.
-        let everyone = !(nameDays?.setup.lists.isEmpty ?? true)
         let alternates = try CalendarDateRecord.datesByPerson(db, excludedToo: false)
         let labelled = try LabelledDateRecord.datesByPerson(db, excludedToo: false)
         let rules = try SharedRuleRecord.rulesByPerson(db)
-        var matcher = nameDays.map { NameDayMatcher($0.setup) }
         // One person of several cards once, with the birthday chosen among them, as the walk has them (issue 43).
         let links = try PersonLinks.read(db)
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT id, name, birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay,
-                       nickname, deathDate, reminderDays, exclusionChoice, note, givenName
+                       deathDate, exclusionChoice
                 FROM person
                 WHERE excluded = 0
-                  AND (\(everyone ? "1 OR " : "")(birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL)
+                  AND ((birthdayMonth IS NOT NULL AND birthdayDay IS NOT NULL) OR (anniversaryMonth IS NOT NULL AND anniversaryDay IS NOT NULL)
                        OR id IN (SELECT personId FROM calendarDate) OR id IN (SELECT personId FROM labelledDate)\(links.shown))\(links.skipping())
                 ORDER BY id
                 """
@@ -498,31 +500,20 @@ extension PersonRecord {
             var person = Person(
                 id: id,
                 name: row[1],
-                nickname: row[8],
                 source: noSource,
                 birthday: links.birthdays[id] ?? date(row[2], row[3], row[4]),
                 anniversary: date(row[5], row[6], row[7]),
                 alternateDates: alternates.isEmpty ? [] : alternates[id] ?? [],
-                deathDate: row[9],
-                reminderDays: (row[10] as String?).flatMap(ReminderDays.init)
+                deathDate: row[8]
             )
             if !labelled.isEmpty { person.labelledDates = labelled[id] ?? [] }
-            if everyone, let nameDays {
-                // The walk's matcher (``forEachEvent(_:rules:nameDays:nicknames:_:)``): people who share a first name share its matching.
-                person.nameParts.given = row[13]
-                for day in matcher?.days(id: id, name: person.name, given: person.nameParts.given, nickname: person.nickname) ?? [] {
-                    if let (labelled, _) = day.labelled(nameDayLabel: nameDays.label) { person.labelledDates.append(labelled) }
-                }
-                if person.birthday == nil, person.anniversary == nil, person.alternateDates.isEmpty, person.labelledDates.isEmpty { continue }
-            }
             // A person of several cards without any date is asked for by `links.shown` only.
             if links.any, person.birthday == nil, person.anniversary == nil, person.alternateDates.isEmpty, person.labelledDates.isEmpty { continue }
             if !rules.isEmpty, let shared = rules[id] {
                 // `excluded = 0`: the card does not exclude them, or their choice includes them.
-                person.exclusion.choice = (row[11] as String?).flatMap(Exclusion.Choice.init(rawValue:))
+                person.exclusion.choice = (row[9] as String?).flatMap(Exclusion.Choice.init(rawValue:))
                 person.sharedRules = shared
             }
-            person.note = row[12]
             people.append(person)
         }
         return people

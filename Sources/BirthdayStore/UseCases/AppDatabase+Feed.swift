@@ -4,11 +4,12 @@ import Foundation
 import GRDB
 
 /// Everything the calendar feed is built from, read in one transaction so
-/// the people, the settings and the revision agree.
+/// the dates, the settings and the revision agree.
 package struct FeedContents: Sendable {
-    /// Those not excluded that have a birthday or an anniversary, ordered by
-    /// id, with only id, name and dates.
-    package var people: [Person]
+    /// The dates the feed holds: the events of the one walk over everyone's
+    /// dates (``PersonRecord/forEachEvent(_:rules:nameDays:nicknames:_:)``)
+    /// under the settings' rules, with what the feed says of each person.
+    package var events: [FeedEvent]
     package var settings: Settings
     package var revision: Int64
     /// When people or settings last changed.
@@ -56,20 +57,45 @@ extension AppDatabase {
         return token
     }
 
-    /// The people, settings and revision of the feed, in one read.
+    /// The dates, settings and revision of the feed, in one read.
     package func feedContents() async throws(StoreError) -> FeedContents {
         try await read { db in
             let (revision, changedAt) = try RevisionRecord.current(db)
             let settings = try SettingRecord.settings(db)
-            let label = Localizer(setting: settings.language, systemLocale: nil)(.plain(.nameDayLabel))
-            let nameDays = try NameDayListRecord.setup(for: settings, db)
-            return FeedContents(
-                people: try PersonRecord.datedPeople(db, nameDays: (nameDays, label)),
-                settings: settings,
-                revision: revision,
-                changedAt: changedAt
-            )
+            return FeedContents(events: try Self.feedEvents(db, settings: settings), settings: settings, revision: revision, changedAt: changedAt)
         }
+    }
+
+    /// The feed's dates under `settings`: the events of the one walk
+    /// (which dates each person has, and how each is kept, are decided
+    /// there alone), a name day labelled in the settings' language, with the
+    /// nickname only under `names nickname`, the note only under
+    /// `notes-on-channels` and the death date only on a memorial: the few
+    /// words the walk does not read are read once, for those who need them.
+    static func feedEvents(_ db: Database, settings: Settings) throws -> [FeedEvent] {
+        let label = Localizer(setting: settings.language, systemLocale: nil)(.plain(.nameDayLabel))
+        let nameDays = try NameDayListRecord.setup(for: settings, db)
+        var events: [FeedEvent] = []
+        var memorials = false
+        let nicknames = settings.names == .nickname
+        try PersonRecord.forEachEvent(db, rules: settings.treatmentRules, nameDays: nameDays, nicknames: nicknames) { event, _, identity in
+            let (id, name, nickname) = identity()
+            var event = event
+            if case .nameDay = event.date, let (labelled, ordinal) = event.labelled(nameDayLabel: label) {
+                event.date = .labelled(labelled, ordinal: ordinal)
+            }
+            memorials = memorials || event.treatment.memorial
+            events.append(FeedEvent(person: FeedPerson(id: id, name: name, nickname: nickname), event: event))
+        }
+        let notes = settings.notesOnChannels ? try PersonRecord.notes(db) : [:]
+        let deaths = memorials ? try PersonRecord.deathDates(db) : [:]
+        guard !notes.isEmpty || !deaths.isEmpty else { return events }
+        for index in events.indices {
+            let id = events[index].person.id
+            if !notes.isEmpty { events[index].person.note = notes[id] }
+            if events[index].event.treatment.memorial { events[index].person.deathDate = deaths[id] }
+        }
+        return events
     }
 }
 

@@ -92,9 +92,14 @@ extension AppDatabase {
         try await read { db in
             guard let share = try ShareRecord.all(db).first(where: { $0.id == id }) else { return nil }
             let (revision, changedAt) = try RevisionRecord.current(db)
+            let settings = share.settings(try SettingRecord.settings(db))
             return FeedContents(
-                people: share.people(try PersonRecord.datedPeople(db), members: try Self.members(of: share, db), ids: try Self.shareIDs(db)),
-                settings: share.settings(try SettingRecord.settings(db)),
+                events: share.events(
+                    try Self.feedEvents(db, settings: settings),
+                    members: try Self.members(of: share, db),
+                    ids: try Self.shareIDs(db)
+                ),
+                settings: settings,
                 revision: revision,
                 changedAt: changedAt
             )

@@ -44,8 +44,8 @@ extension BirthdaysCommand {
             if let output {
                 do {
                     try exporter.write(
-                        contents.people,
-                        lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt),
+                        contents.events,
+                        lastChange: exporter.lastChange(of: contents.events, changedAt: contents.changedAt),
                         to: output
                     )
                 } catch {
@@ -55,8 +55,8 @@ extension BirthdaysCommand {
                 let bytes: [UInt8]
                 do {
                     bytes = try exporter.exportBytes(
-                        contents.people,
-                        lastChange: exporter.lastChange(of: contents.people, changedAt: contents.changedAt)
+                        contents.events,
+                        lastChange: exporter.lastChange(of: contents.events, changedAt: contents.changedAt)
                     )
                 } catch {
                     throw CLIError(error.description)

@@ -462,9 +462,11 @@ import Testing
         var settings = Settings()
         settings.timeZone = "Europe/Berlin"
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: now, capacity: 1_000)
-        for person in try await db.feedContents().people {
-            if let birthday = person.birthday {
-                planner.offer(birthday, kind: .birthday, treatment: EventTreatment(reminderDays: .standard)) { (person.id, person.name, "") }
+        for item in try await db.feedContents().events {
+            if case .gregorian(let birthday, .birthday) = item.event.date {
+                planner.offer(birthday, kind: .birthday, treatment: EventTreatment(reminderDays: .standard)) {
+                    (item.person.id, item.person.name, "")
+                }
             }
         }
         let all = planner.requests()
