@@ -210,7 +210,9 @@ extension DeliveryTests {
             // timeout first (the connection still looked alive).
             var errors: [DeliveryError] = []
             for _ in 0..<3 {
-                guard let error = await #expect(throws: DeliveryError.self, performing: { try await channel.deliver(sampleReminder()) }) else { break }
+                guard let error = await #expect(throws: DeliveryError.self, performing: { try await channel.deliver(sampleReminder()) }) else {
+                    break
+                }
                 errors.append(error)
                 if case .noSessionBus = error { break }
             }
