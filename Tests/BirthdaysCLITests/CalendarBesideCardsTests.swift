@@ -35,6 +35,27 @@ import Testing
             + ["END:VCALENDAR"]
     )
 
+    /// Ann Lee of the CSV and Ann Lee of the calendar, born on other days:
+    /// two people, each with their date, imported one after the other (the
+    /// ids of both come from the name) and again.
+    @Test func aNamesakeOfTheCalendarOnAnotherDayIsSomeoneElse() async throws {
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00Z", timeZone: "UTC")
+        defer { cli.cleanUp() }
+        let csv = try cli.write("contacts.csv", "First Name,Last Name,Birthday\nAnn,Lee,1990-01-01\n")
+        let header = ["BEGIN:VCALENDAR", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "VERSION:2.0"]
+        let ics = try cli.write(
+            "Birthdays.ics",
+            CalendarImportCommandTests.calendar(
+                header + CalendarImportCommandTests.event("Ann Lee's birthday", "19600707", uid: "2_e@google.com") + ["END:VCALENDAR"]
+            )
+        )
+        for file in [csv, ics, ics] {
+            let imported = try await cli.run("import", file)
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        #expect(try await CalendarImportCommandTests().people(cli) == ["Ann Lee 1960-07-07 -", "Ann Lee 1990-01-01 -"])
+    }
+
     @Test(arguments: [false, true])
     func theBirthdaysCalendarBesideTheCSVAddsNoOneTwice(inOneImport: Bool) async throws {
         let cli = try CLIProcess(now: "2026-03-10T08:00:00Z", timeZone: "UTC")

@@ -339,6 +339,14 @@ package struct ContactImporter: Sendable {
         for index in people.indices {
             if !people[index].invalidDates.isEmpty { report.invalid += 1 }
             if calendarFiles.contains(people[index].source.file) {
+                // The id of an event without our UID comes from its name, as a card's without a UID does: a card
+                // of that name whose own birthday is another day is someone else, who keeps their date.
+                if let old = stored[people[index].id], old.contact.sourceFile != people[index].source.file,
+                    !old.contact.calendarFilled.contains(.birthday),
+                    DateAgreement(old.contact.birthday, people[index].birthday) == .conflict, let birthday = people[index].birthday
+                {
+                    people[index].id = PersonID.derived(key: PersonID.normalize(people[index].name) + "\u{1F}" + birthday.description, ordinal: 0)
+                }
                 if stored[people[index].id] == nil, let byName, let cardsOfRun {
                     let name = people[index].name
                     let birthday = people[index].birthday
