@@ -351,7 +351,7 @@ public struct BirthdayChoice: Hashable, Sendable {
 }
 
 /// A card's keys, worked out once.
-private struct Prepared {
+struct Prepared {
     /// The name, then the name with the nickname in place of each of its words.
     var names: [LinkName]
     var uid: String?

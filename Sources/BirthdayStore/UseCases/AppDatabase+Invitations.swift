@@ -38,6 +38,9 @@ package enum InvitationAcceptance: Sendable, Equatable {
     case unknown
     /// The answer was accepted or rejected before.
     case decided(InvitationAnswer.State)
+    /// Taken as the person whose name it has (the only one, ``AppDatabase/invitationMatches()``),
+    /// who has this birthday already: nothing but the group was written.
+    case alreadyDated(personID: String, group: String?, birthday: EventDate)
     /// The person named is gone.
     case noPerson
     /// The person named has a birthday of their own (`birthday`) from where
@@ -45,6 +48,16 @@ package enum InvitationAcceptance: Sendable, Equatable {
     /// sync would bring it back), or a file imported once (a vCard or CSV
     /// file: importing it again would). Nothing was changed.
     case cardHasBirthday(personID: String, birthday: EventDate, followed: Bool)
+}
+
+extension InvitationAcceptance {
+    /// Whether the answer was taken (a person added or given the date, or found with it).
+    package var isAccepted: Bool {
+        switch self {
+        case .accepted, .alreadyDated: true
+        case .unknown, .decided, .noPerson, .cardHasBirthday: false
+        }
+    }
 }
 
 /// The invitations (`birthdays invite`, `birthdays invites`): links, their
@@ -72,6 +85,23 @@ extension AppDatabase {
     /// Removes the link `name`: it stops working at once; its answers stay. Whether there was one.
     package func removeInvitation(name: String) async throws(StoreError) -> Bool {
         try await write { db in try InvitationRecord.delete(name: name, db) }
+    }
+
+    /// The people each waiting answer may be, by the answer's number: the
+    /// people whose name agrees with the answer's and who are undated or have
+    /// its date (``PeopleByName``); an answer no one matches is left out.
+    package func invitationMatches() async throws(StoreError) -> [Int64: [PersonMatch]] {
+        try await read { db in
+            let answers = try InviteAnswerRecord.answers(all: false, db)
+            guard !answers.isEmpty else { return [:] }
+            let people = try PeopleByName.read(db)
+            var found: [Int64: [PersonMatch]] = [:]
+            for answer in answers {
+                let matches = people.matches(name: answer.name, birthday: answer.date)
+                if !matches.isEmpty { found[answer.id] = matches }
+            }
+            return found
+        }
     }
 
     /// The waiting answers, or every answer with `all`, oldest first.
@@ -145,7 +175,7 @@ extension AppDatabase {
             try InvitationRecord.countUse(id: invitation.id, db)
             var accepted = false
             if invitation.autoAccept, let stored = try InviteAnswerRecord.answer(id: id, db) {
-                if case .accepted = try Self.accept(stored, personID: nil, now: now, db) {
+                if try Self.accept(stored, personID: nil, asNew: false, now: now, db).isAccepted {
                     accepted = true
                     _ = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)
                 }
@@ -178,12 +208,14 @@ extension AppDatabase {
         }
     }
 
-    /// Accepts answer `id`: a new person with its name and date (or, with
-    /// `personID`, the date given to that person), in the link's group, and
-    /// the reschedule, in one transaction.
+    /// Accepts answer `id`: with `personID`, the date given to that person;
+    /// else the date given to the one person whose name it has
+    /// (``invitationMatches()``), unless `asNew`; else a new person with its
+    /// name and date. In the link's group, with the reschedule, in one transaction.
     package func acceptInvitationAnswer(
         id: Int64,
         personID: String?,
+        asNew: Bool = false,
         now: Date,
         rescheduling scheduler: NotificationScheduler
     ) async throws(StoreError)
@@ -192,8 +224,8 @@ extension AppDatabase {
         try await write { db -> InvitationAcceptance in
             guard let answer = try InviteAnswerRecord.answer(id: id, db) else { return .unknown }
             guard answer.state == .waiting else { return .decided(answer.state) }
-            let result = try Self.accept(answer, personID: personID, now: now, db)
-            if case .accepted = result {
+            let result = try Self.accept(answer, personID: personID, asNew: asNew, now: now, db)
+            if result.isAccepted {
                 _ = try scheduler.reschedule(db)
                 if let link = answer.invitationID { try Self.repointInvitationNotices(invitationID: link, systemLocale: scheduler.systemLocale, db) }
             }
@@ -247,13 +279,26 @@ extension AppDatabase {
         }
     }
 
-    /// The writes of accepting `answer` (inside a write transaction).
-    static func accept(_ answer: InvitationAnswer, personID: String?, now: Date, _ db: Database) throws -> InvitationAcceptance {
+    /// The writes of accepting `answer` (inside a write transaction); see
+    /// ``acceptInvitationAnswer(id:personID:asNew:now:rescheduling:)``.
+    static func accept(_ answer: InvitationAnswer, personID: String?, asNew: Bool, now: Date, _ db: Database) throws -> InvitationAcceptance {
         guard let date = answer.date else { return .unknown }
         let group = try answer.invitationID.flatMap { try InvitationRecord.invitation(id: $0, db) }?.group
         let id: String
         let isNew: Bool
-        if let personID {
+        let matches =
+            personID == nil && !asNew ? try PeopleByName.read(db).matches(name: answer.name, birthday: date) : []
+        if matches.count == 1, let match = matches.first {
+            // The one person whose name it has, undated or with this birthday: the answer is them.
+            if let birthday = match.birthday {
+                if let group { try PersonGroupRecord.add(personID: match.id, to: group, db) }
+                _ = try InviteAnswerRecord.decide(id: answer.id, state: .accepted, personID: match.id, group: group, at: now, db)
+                return .alreadyDated(personID: match.id, group: group, birthday: birthday)
+            }
+            guard try PersonRecord.setInvitedBirthday(id: match.id, date: date, now: now, db) else { return .noPerson }
+            id = match.id
+            isNew = false
+        } else if let personID {
             if let own = try PersonRecord.cardBirthday(id: personID, db) {
                 let followed = try !SourcePersonRecord.items(personId: personID, db).isEmpty
                 return .cardHasBirthday(personID: personID, birthday: own, followed: followed)

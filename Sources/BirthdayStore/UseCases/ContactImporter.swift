@@ -317,16 +317,52 @@ package struct ContactImporter: Sendable {
             report.removed += 1
             if write { _ = try PersonRecord.deleteOne(db, key: id) }
         }
-        // Stored people by name, for the people of calendar files (whose UIDs name events, not people).
-        var byName: [String: [String]] = [:]
+        // Who the people of calendar files (whose UIDs name events, not people) are: the people stored
+        // (but those of the run's calendar files), and the run's new people from cards.
+        var byName: PeopleByName?
+        var cardsOfRun: (matcher: NameMatcher, indices: [Int])?
         if people.contains(where: { calendarFiles.contains($0.source.file) }) {
-            for identity in try PersonRecord.identities(db) { byName[PersonID.normalize(identity.name), default: []].append(identity.id) }
+            byName = try PeopleByName.read(db) { id in stored[id].map { calendarFiles.contains($0.contact.sourceFile) } ?? false }
+            let indices = people.indices.filter { stored[people[$0].id] == nil && !calendarFiles.contains(people[$0].source.file) }
+            let cards = indices.map {
+                [
+                    LinkCard(
+                        key: LinkCard.Key(source: "", id: people[$0].id),
+                        name: people[$0].name,
+                        nickname: people[$0].nickname,
+                        birthday: people[$0].birthday
+                    )
+                ]
+            }
+            cardsOfRun = (NameMatcher(people: cards), indices)
         }
         for index in people.indices {
             if !people[index].invalidDates.isEmpty { report.invalid += 1 }
             if calendarFiles.contains(people[index].source.file) {
-                if stored[people[index].id] == nil, let match = byName[PersonID.normalize(people[index].name)], match.count == 1 {
-                    people[index].id = match[0]
+                // The id of an event without our UID comes from its name, as a card's without a UID does: a card
+                // of that name whose own birthday is another day is someone else, who keeps their date.
+                if let old = stored[people[index].id], old.contact.sourceFile != people[index].source.file,
+                    !old.contact.calendarFilled.contains(.birthday),
+                    DateAgreement(old.contact.birthday, people[index].birthday) == .conflict, let birthday = people[index].birthday
+                {
+                    people[index].id = PersonID.derived(key: PersonID.normalize(people[index].name) + "\u{1F}" + birthday.description, ordinal: 0)
+                }
+                if stored[people[index].id] == nil, let byName, let cardsOfRun {
+                    let name = people[index].name
+                    let birthday = people[index].birthday
+                    let found = byName.matches(name: name, birthday: birthday)
+                    let inRun = cardsOfRun.matcher.matches(name: name, birthday: birthday).map { cardsOfRun.indices[$0] }
+                    // Only one person: namesakes are not guessed between (the calendar's person is added, as when no one matches).
+                    if found.count + inRun.count == 1 {
+                        if let match = found.first {
+                            people[index].id = match.id
+                        } else if let card = inRun.first {
+                            // A card of this run: the calendar fills the dates it lacks before it is written.
+                            // Counted once, as the card's person.
+                            people[card] = ContactImporter.filled(people[card], from: people[index])
+                            continue
+                        }
+                    }
                 }
                 if let old = stored[people[index].id], old.contact.sourceFile != people[index].source.file {
                     try mergeCalendarPerson(people[index], into: old, db, now: now, report: &report, write: write)
@@ -350,6 +386,18 @@ package struct ContactImporter: Sendable {
         }
         if write && !added.isEmpty { try PersonRecord.insertNew(people, at: added, createdAt: timestamp, updatedAt: timestamp, imported: true, db) }
         if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }
+    }
+
+    /// `person` (a card) with the dates it lacks taken from `calendar`'s
+    /// person, each kept as a date the calendar filled in (``Person/calendarFilled``).
+    static func filled(_ person: Person, from calendar: Person) -> Person {
+        var person = person
+        for kind in EventKind.allCases where person.date(of: kind) == nil {
+            guard let date = calendar.date(of: kind) else { continue }
+            person.setDate(date, of: kind)
+            person.calendarFilled.insert(kind)
+        }
+        return person
     }
 
     /// A person a calendar file names who is already in the store from

@@ -13,8 +13,10 @@ extension BirthdaysCommand {
             abstract: "The answers that arrived through invitation links: list, accept or reject them.",
             discussion: """
                 'birthdays invites' lists the answers that wait, with the number 'invites accept' and 'invites reject' \
-                take. Accepting one adds the person (or, with --as, gives the date to someone you have), in the \
-                invitation's group, and reschedules the reminders.
+                take. An answer whose name is the name of someone you have, undated or with the same date, is \
+                offered as them. Accepting one gives the date to that person when exactly one matches (or, with \
+                --as, to someone you name), else adds the person (always, with --as new), in the invitation's \
+                group, and reschedules the reminders.
                 """,
             subcommands: [InvitesList.self, InvitesAccept.self, InvitesReject.self],
             defaultSubcommand: InvitesList.self
@@ -43,11 +45,33 @@ extension BirthdaysCommand.Invites {
             var arrived: String
             var state: String
             var person: String?
+            /// The people a waiting answer may be (``AppDatabase/invitationMatches()``).
+            var matches: [Match]
+        }
+
+        /// A person a waiting answer may be: their id, where they come from, their birthday ("" when undated).
+        struct Match: Encodable {
+            var id: String
+            var source: String
+            var birthday: String
+        }
+
+        /// "Vera Vdir: matches your contact vera-vdir (Phone, no date)", or the namesakes an accept does not choose between.
+        static func offer(_ answer: InvitationAnswer, _ matches: [PersonMatch]) -> String {
+            let name = answer.name.isEmpty ? String(answer.id) : SafeText.line(answer.name)
+            func described(_ match: PersonMatch) -> String {
+                "\(match.id) (\(SafeText.line(match.source)), \(match.birthday.map(Wording.date) ?? "no date"))"
+            }
+            if matches.count == 1, let match = matches.first { return "\(name): matches your contact \(described(match))" }
+            return "\(name): has the name of \(matches.count) of your contacts, "
+                + matches.map(described).joined(separator: ", ")
+                + "; accepting adds a new person unless --as names one"
         }
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
             let answers = try await context.database.invitationAnswers(all: all)
+            let matches = try await context.database.invitationMatches()
             let zone = try await context.settings().1
             if json {
                 let listed = answers.map {
@@ -58,7 +82,8 @@ extension BirthdaysCommand.Invites {
                         date: $0.date?.description ?? "",
                         arrived: ISOInstant.format($0.arrivedAt, in: zone),
                         state: $0.state.rawValue,
-                        person: $0.personID
+                        person: $0.personID,
+                        matches: (matches[$0.id] ?? []).map { Match(id: $0.id, source: $0.source, birthday: $0.birthday?.description ?? "") }
                     )
                 }
                 try output(JSONOutput.string(listed, pretty: true))
@@ -81,6 +106,7 @@ extension BirthdaysCommand.Invites {
             }
             let header = ["ID", "NAME", "BIRTHDAY", "INVITATION", "ARRIVED"] + (all ? ["STATE"] : [])
             try output(Table.render(rows, header: header, shrinkable: [1]))
+            for answer in answers { if let found = matches[answer.id] { try output(Self.offer(answer, found)) } }
             if !all { try output("Accept one with: birthdays invites accept ID (--as PERSON to give the date to someone you have)") }
         }
     }
@@ -98,7 +124,10 @@ extension BirthdaysCommand.Invites {
 
         @Option(
             name: .customLong("as"),
-            help: ArgumentHelp("Give the date to this person instead of adding one (a name or id, as 'show' takes).", valueName: "person")
+            help: ArgumentHelp(
+                "Give the date to this person (a name or id, as 'show' takes); 'new' adds a new person even when the name matches someone.",
+                valueName: "person"
+            )
         )
         var person: String?
 
@@ -113,11 +142,14 @@ extension BirthdaysCommand.Invites {
 
         func run() async throws {
             let context = try Context(global)
-            let target = try await person.asyncMap { try await context.person(matching: $0) }
+            let asNew = person == "new"
+            let target = try await person.flatMap { asNew ? nil : $0 }.asyncMap { try await context.person(matching: $0) }
             let answerName = try await context.database.invitationAnswers(all: true).first { $0.id == id }?.name
+            let matches = target == nil ? try await context.database.invitationMatches()[id] ?? [] : []
             let result = try await context.database.acceptInvitationAnswer(
                 id: id,
                 personID: target?.id,
+                asNew: asNew,
                 now: context.now,
                 rescheduling: context.scheduler()
             )
@@ -135,14 +167,31 @@ extension BirthdaysCommand.Invites {
                     ? "from their card (\(birthday)), which its next sync would bring back; nothing was changed. Change the card"
                     : "from the file they were imported from (\(birthday)), which importing it again would bring back; nothing was changed. Change the file"
                 throw CLIError("\(who) already has a birthday \(origin), or reject the answer with: birthdays invites reject \(id)")
+            case .alreadyDated(let personID, let group, let birthday):
+                let joined = group.map { " in group \(SafeText.quoted($0))" } ?? ""
+                let who = Self.named(matches.first?.name, personID)
+                try output("Answer \(id) accepted as your contact \(who)\(joined), who has this birthday already (\(Wording.date(birthday))).")
             case .accepted(let personID, let isNew, let group, let date):
                 let joined = group.map { " in group \(SafeText.quoted($0))" } ?? ""
-                let who = Self.named(target?.name ?? answerName, personID)
-                try output(
-                    isNew
-                        ? "Answer \(id) accepted: added \(who)\(joined)."
-                        : "Answer \(id) accepted: the birthday was given to \(who)\(joined)."
-                )
+                let matched = target == nil && !isNew ? matches.first { $0.id == personID } : nil
+                let who = Self.named(target?.name ?? matched?.name ?? answerName, personID)
+                if let matched {
+                    try output(
+                        "Answer \(id) accepted as your contact \(who) (\(SafeText.line(matched.source))): the birthday was given to them\(joined)."
+                    )
+                } else {
+                    try output(
+                        isNew
+                            ? "Answer \(id) accepted: added \(who)\(joined)."
+                            : "Answer \(id) accepted: the birthday was given to \(who)\(joined)."
+                    )
+                }
+                if isNew, matches.count > 1 {
+                    try output(
+                        "It has the name of \(matches.count) of your contacts (\(matches.map(\.id).joined(separator: ", "))); "
+                            + "if it is one of them: birthdays link \(matches[0].id) \(personID)"
+                    )
+                }
                 // The date is stored (above, in one transaction); now the person's card gets it too,
                 // unless asked not to. A person the answer added has no card anywhere yet.
                 guard !isNew, !noWriteBack else { return }
