@@ -89,6 +89,7 @@ public struct Message: Sendable, Hashable {
         case actionOpen = "notification.action.open"
         case actionSnooze = "notification.action.snooze"
         case actionDismiss = "notification.action.dismiss"
+        case actionSkipGreeting = "notification.action.skip-greeting"
         case actionWrite = "notification.action.write"
         case actionCall = "notification.action.call"
         // duplicates: why people are suggested as one (LinkReason)
@@ -547,7 +548,7 @@ public struct Message: Sendable, Hashable {
                 .onboardingServiceTitle, .onboardingServiceReason, .onboardingServiceInstall, .onboardingServiceSkip,
                 .onboardingServiceLater, .onboardingTestSending, .onboardingOnProvisionalChannels, .onboardingChannelsTitle,
                 .onboardingChannelsReason, .onboardingChannelsEmail, .onboardingChannelsNtfy, .onboardingChannelsSkip,
-                .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingStartNow,
+                .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingStartNow, .actionSkipGreeting,
                 .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,
                 .sourcesNever, .sourcesNone, .pageTitle, .pageNext, .pageRound, .pageSubscribe, .pageSubscribeWebcal, .pageSubscribeFile,
                 .pageSubscribeJSON, .pagePrintMonths, .pageQR, .pageQRLoopback, .publishListingPropfind:
