@@ -386,6 +386,7 @@ public struct Message: Sendable, Hashable {
         case onboardingChannelsTesting = "onboarding.channels.testing"
         case onboardingChannelsSent = "onboarding.channels.sent"
         case onboardingChannelsFailed = "onboarding.channels.failed"
+        case onboardingGreetingsLater = "onboarding.greetings.later"
         case onboardingChooseAmong = "onboarding.choose-among"
         case onboardingStartReason = "onboarding.start.reason"
         case onboardingStartNow = "onboarding.start.now"
@@ -548,7 +549,7 @@ public struct Message: Sendable, Hashable {
                 .onboardingServiceTitle, .onboardingServiceReason, .onboardingServiceInstall, .onboardingServiceSkip,
                 .onboardingServiceLater, .onboardingTestSending, .onboardingOnProvisionalChannels, .onboardingChannelsTitle,
                 .onboardingChannelsReason, .onboardingChannelsEmail, .onboardingChannelsNtfy, .onboardingChannelsSkip,
-                .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingStartNow, .actionSkipGreeting,
+                .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingGreetingsLater, .onboardingStartNow, .actionSkipGreeting,
                 .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,
                 .sourcesNever, .sourcesNone, .pageTitle, .pageNext, .pageRound, .pageSubscribe, .pageSubscribeWebcal, .pageSubscribeFile,
                 .pageSubscribeJSON, .pagePrintMonths, .pageQR, .pageQRLoopback, .publishListingPropfind:
