@@ -40,6 +40,27 @@ enum PersonGroupRecord {
         return result
     }
 
+    /// The groups of those of `ids` (at most 900) who have any, by person id, each list sorted.
+    static func groupsByPerson(ids: [String], _ db: Database) throws -> [String: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        var result: [String: [String]] = [:]
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT personId, name FROM personGroup WHERE personId IN (\(marks))
+                UNION
+                SELECT m.personId, m.name FROM sourceGroupMember m
+                JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+                WHERE m.personId IN (\(marks))
+                """,
+            arguments: StatementArguments(ids + ids)
+        )
+        while let row = try rows.next() { result[row[0] as String, default: []].append(row[1]) }
+        for key in result.keys { result[key]?.sort() }
+        return result
+    }
+
     /// The groups of one person, sorted.
     static func groups(personID: String, _ db: Database) throws -> [String] {
         try String.fetchAll(

@@ -93,11 +93,8 @@ extension AppDatabase {
         // A card shown as another person (linked cards, ``PersonLinkRecord``) is greeted as that person, once.
         let shownAs = try PersonLinkRecord.all(db)
         if !shownAs.isEmpty { ids = Set(ids.map { shownAs[$0] ?? $0 }) }
-        // A few people one by one; many in one read of everyone.
-        let people =
-            ids.count > 32
-            ? try PersonRecord.people(db).filter { ids.contains($0.id) } : try ids.sorted().compactMap { try PersonRecord.person(id: $0, db) }
-        return people.map(withoutNote)
+        // Only those named: a greeted group of ten thousand is not a read of everyone.
+        return try PersonRecord.people(ids: ids.sorted(), db)
     }
 
     /// Every greeted friend's next greeting (see ``NotificationScheduler``):
