@@ -29,7 +29,7 @@
 # default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_WRK_ROUNDS (wrk runs of each server,
 # default 3 with a reference, 1 without), BENCH_IDLE_SECONDS (60),
-# BENCH_ONLY (some of: startup import vobject upcoming reschedule export serve page idle idlechannels sources idlesource publish publishlimit;
+# BENCH_ONLY (some of: startup import vobject upcoming reschedule greetings export serve page idle idlechannels sources idlesource publish publishlimit;
 # default all), BENCH_AGAINST (a commit, or none; see above), BENCH_FENCE (wall, the default: the fence
 # compares the fastest runs' wall times; cpu: their median CPU time, user and system, for a machine
 # busy with other work, where wall time measures the wait for a core),
@@ -461,6 +461,39 @@ measure_reschedule() {
     db=$(db_for p100k-zoned)
     each notifications enable --database "$db" >/dev/null 2>&1
     both reschedule-zones "$RUNS" -- reschedule --database "$db"
+}
+
+# The friends' greetings (issue 44) planned beside the reminders: the same 100,000 people, 10,000
+# of those with a BDAY greeted (spread evenly through the file: in the group Greeted, with an
+# e-mail address of their own), against nobody greeted, alternately (bench/peers/alternate.py),
+# in this run. A reschedule plans each greeted friend's next greeting outside the 64 places; it
+# sends nothing (the e-mail channel's mail program, /bin/true, never runs). The target: greeting
+# 10,000 people adds at most a tenth to the reschedule (report.py prints the ratio).
+measure_greetings() {
+    need greetings reschedule "notifications enable" "channels add" "greet add" || return 0
+    gen p100k "$CONTACTS_FOR_100K_PEOPLE"
+    local greeted=$DATA/p100k-greeted.vcf birthdays
+    if [[ ! -f $greeted || $greeted -ot $DATA/p100k.vcf ]]; then
+        birthdays=$(grep -c '^BDAY' "$DATA/p100k.vcf")
+        awk -v n="$birthdays" -v want=10000 '
+             /^BEGIN:VCARD/ { dated = 0 }
+             /^BDAY/ { dated = 1 }
+             /^END:VCARD/ && dated { b++; if (int(b * want / n) != int((b - 1) * want / n)) printf "CATEGORIES:Greeted\r\nEMAIL:greeted-%d@example.org\r\n", b }
+             { print }' "$DATA/p100k.vcf" >"$greeted.tmp"
+        mv "$greeted.tmp" "$greeted"
+    fi
+    fact greetings_cards "$(grep -c '^CATEGORIES:Greeted' "$greeted")"
+    local none db
+    none=$(db_for p100k)
+    "$BIN" notifications enable --database "$none" >/dev/null 2>&1
+    db=$(db_for p100k-greeted)
+    "$BIN" notifications enable --database "$db" >/dev/null 2>&1
+    "$BIN" channels add email me@example.org --sendmail /bin/true --database "$db" >"$OUT/greetings-channel.out" 2>&1
+    "$BIN" greet add --group Greeted --database "$db" >"$OUT/greetings-add.out" 2>&1
+    "$BIN" pending --json --database "$db" >"$OUT/greetings-pending.json"
+    fact greetings_planned "$($PY -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1])) if r.get("kind") == "greeting"))' "$OUT/greetings-pending.json")"
+    $PY bench/peers/alternate.py "$OUT" "$RUNS" reschedule-greeted reschedule-ungreeted --warmup "${HF_WARMUP:-1}" \
+        -- "$BIN" reschedule --database "$db" -- "$BIN" reschedule --database "$none"
 }
 
 measure_export() {
@@ -1133,6 +1166,7 @@ measure import
 measure vobject
 measure upcoming
 measure reschedule
+measure greetings
 measure export
 measure serve
 measure page

@@ -138,7 +138,7 @@ struct DaemonService: Service {
     }
 
     /// A click on a notification: open shows the person's details in place
-    /// of the reminder; snooze and dismiss go to the engine; the contact
+    /// of the reminder; snooze, dismiss and skip greeting go to the engine; the contact
     /// button opens its link with the desktop's handler (`xdg-open`).
     private func handle(_ action: NotificationAction, continuation: AsyncStream<DeliveryEngine.Event>.Continuation) async {
         switch action.event {
@@ -146,6 +146,9 @@ struct DaemonService: Service {
             continuation.yield(.snooze(id: action.reminderID, duration: .seconds(15 * 60)))
         case .invoked(.dismiss):
             continuation.yield(.dismiss(id: action.reminderID))
+        case .invoked(.skipGreeting):
+            guard let day = action.greetingDay else { return }
+            continuation.yield(.skipGreeting(personID: action.personID, day: day))
         case .invoked(.contact):
             // The link itself is never logged.
             guard let link = action.link else { return }

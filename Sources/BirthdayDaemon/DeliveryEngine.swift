@@ -136,6 +136,8 @@ package actor DeliveryEngine {
         case snooze(id: String, duration: Duration)
         /// The user is done with this reminder.
         case dismiss(id: String)
+        /// The desktop's "Skip greeting": skip the greeting of person `personID` on `day`, as `greet skip` does.
+        case skipGreeting(personID: String, day: LocalDate)
     }
 
     /// The channels for the current settings, permission and added channels
@@ -326,7 +328,12 @@ package actor DeliveryEngine {
                     work = { await self.handleGreeting(entry, friend: friend, send: greetingSend, in: pass) }
                 case .reminder, .digest, .invitationNotice:
                     guard let set else { continue }
-                    let target = Target(set: set, personChannels: due.personChannels[entry.personID], reach: due.reach[entry.personID])
+                    let target = Target(
+                        set: set,
+                        personChannels: due.personChannels[entry.personID],
+                        reach: due.reach[entry.personID],
+                        greetingDay: GreetingPlan.skippable(entry, greetingDay: due.unsentGreetings[entry.personID])
+                    )
                     work = { await self.handle(entry, to: target, in: pass) }
                 }
                 if running >= limit, let done = await group.next() {
@@ -406,6 +413,8 @@ package actor DeliveryEngine {
         var set: ChannelSet
         var personChannels: [String]? = nil
         var reach: PersonReach? = nil
+        /// The day of the friend's greeting this reminder may skip (``Reminder/skippableGreeting``).
+        var greetingDay: LocalDate? = nil
     }
 
     /// What every row of one pass shares: the zone in force, the settings,
@@ -443,7 +452,7 @@ package actor DeliveryEngine {
                 result.skipped += 1
                 return result
             }
-            let reminder = NotificationContent.delivered(
+            var reminder = NotificationContent.delivered(
                 entry,
                 late: late,
                 reach: target.reach,
@@ -452,6 +461,7 @@ package actor DeliveryEngine {
                 in: pass.localizer,
                 publicIDs: pass.ids
             )
+            reminder.skippableGreeting = target.greetingDay
             let (only, defaulted) = Self.channels(for: entry, in: target.set, personChannels: target.personChannels)
             if defaulted {
                 result.defaulted += 1
@@ -610,6 +620,13 @@ package actor DeliveryEngine {
             case .dismiss(let id):
                 let count = try await ledger.dismiss(id: id, now: instant)
                 logger.info("reminder dismissed", metadata: ["rows": "\(count)"])
+            case .skipGreeting(let personID, let day):
+                // The pass this pokes plans the next year's greeting, or dismisses a row already due.
+                let skipped = try await database.skipGreeting(personID: personID, unlessSentOn: day)
+                logger.info(
+                    skipped ? "greeting skipped" : "greeting not skipped: it has gone already, or was skipped",
+                    metadata: ["found": "\(skipped)"]
+                )
             }
         } catch {
             logger.error("cannot record the action", metadata: ["error": "\(error)"])

@@ -20,7 +20,10 @@ import Synchronization
 ///   actions `default` ("Open", a click), `snooze` ("Snooze 15 min") and
 ///   `dismiss` ("Dismiss"), and `contact` ("Write to Ada", "Call Ada") when
 ///   the reminder has a contact link whose scheme the desktop has a handler
-///   for (``deliver(_:handlers:)``; the first such link). When the server lists `sound`, the hint
+///   for (``deliver(_:handlers:)``; the first such link), and `skip-greeting`
+///   ("Skip greeting") when the reminder is about a friend whose greeting
+///   has not gone yet (``Reminder/skippableGreeting``: its day comes back
+///   with the action). When the server lists `sound`, the hint
 ///   `sound-name` = `message-new-instant` asks for a sound.
 /// - When the server lists `body-markup`, `&`, `<` and `>` in the body are
 ///   escaped, so a name like "Tom & Jerry" shows as written.
@@ -39,6 +42,7 @@ package final class DesktopNotificationChannel: NotificationSink {
         package var open = "Open"
         package var snooze = "Snooze 15 min"
         package var dismiss = "Dismiss"
+        package var skipGreeting = "Skip greeting"
 
         package init() {}
 
@@ -47,6 +51,7 @@ package final class DesktopNotificationChannel: NotificationSink {
             open = localizer(.actionOpen)
             snooze = localizer(.actionSnooze)
             dismiss = localizer(.actionDismiss)
+            skipGreeting = localizer(.actionSkipGreeting)
         }
     }
 
@@ -125,7 +130,13 @@ package final class DesktopNotificationChannel: NotificationSink {
                     // Runs on the connection's thread before any signal about this id.
                     guard let id = reply.first?.uint32Value else { return }
                     shared.state.withLock {
-                        $0.remember(serverID: id, reminderID: reminder.id, personID: reminder.personID, link: link)
+                        $0.remember(
+                            serverID: id,
+                            reminderID: reminder.id,
+                            personID: reminder.personID,
+                            link: link,
+                            greetingDay: reminder.skippableGreeting
+                        )
                     }
                 }
             )
@@ -149,6 +160,7 @@ package final class DesktopNotificationChannel: NotificationSink {
                 NotificationAction.Key.snooze.rawValue, labels.snooze,
                 NotificationAction.Key.dismiss.rawValue, labels.dismiss,
             ]
+            if reminder.skippableGreeting != nil { actions += [NotificationAction.Key.skipGreeting.rawValue, labels.skipGreeting] }
         }
         var hints: [(String, DBusValue)] = [("urgency", .byte(1))]
         if capabilities.contains("sound") {
@@ -294,7 +306,8 @@ package final class DesktopNotificationChannel: NotificationSink {
                         personID: entry.personID,
                         notificationID: id,
                         event: .invoked(key),
-                        link: key == .contact ? entry.link : nil
+                        link: key == .contact ? entry.link : nil,
+                        greetingDay: key == .skipGreeting ? entry.greetingDay : nil
                     )
                     return (action, state.client)
                 case "NotificationClosed":
@@ -346,6 +359,8 @@ package final class DesktopNotificationChannel: NotificationSink {
             var personID: String
             /// The URI of the `contact` button, when it has one.
             var link: String?
+            /// The day of the greeting the `skip-greeting` button skips, when it has one.
+            var greetingDay: LocalDate?
         }
 
         /// At most this many notifications are tracked; the oldest is
@@ -361,9 +376,9 @@ package final class DesktopNotificationChannel: NotificationSink {
             order.last { entries[$0]?.reminderID == reminderID }
         }
 
-        mutating func remember(serverID: UInt32, reminderID: String, personID: String, link: String? = nil) {
+        mutating func remember(serverID: UInt32, reminderID: String, personID: String, link: String? = nil, greetingDay: LocalDate? = nil) {
             if entries[serverID] != nil { order.removeAll { $0 == serverID } }
-            entries[serverID] = Entry(reminderID: reminderID, personID: personID, link: link)
+            entries[serverID] = Entry(reminderID: reminderID, personID: personID, link: link, greetingDay: greetingDay)
             order.append(serverID)
             if order.count > Self.limit { forget(serverID: order[0]) }
         }

@@ -194,4 +194,48 @@ import Testing
             return
         }
     }
+
+    // MARK: - The owner's reminder may skip it
+
+    /// Ana's greeting goes on 10 March and has not gone: her birthday's
+    /// reminders of the day before and of the day offer to skip it; a week
+    /// before, another day's, her anniversary's, a labelled date's, another
+    /// calendar's date and a greeting that has gone (no day) do not.
+    @Test func theDayBeforeAndTheDayOfReminderMaySkipAGreetingNotSentYet() throws {
+        let day = try #require(LocalDate(year: 2026, month: 3, day: 10))
+        let nextYear = try #require(LocalDate(year: 2027, month: 3, day: 10))
+        let at = try Self.instant("2026-03-09T08:00:00Z")
+        func entry(
+            _ kind: EventKind = .birthday,
+            _ timing: NotificationRequest.Timing = .dayBefore,
+            on occurrence: LocalDate? = nil,
+            calendar: CalendarSystem? = nil,
+            labelled: (label: String, id: String)? = nil
+        ) -> DeliveryEntry {
+            let request = NotificationRequest(
+                personID: "ana",
+                kind: kind,
+                timing: timing,
+                fireAt: at,
+                occurrenceDate: occurrence ?? day,
+                title: "Ana",
+                body: "",
+                calendar: calendar,
+                labelled: labelled
+            )
+            return DeliveryEntry(queued: request, at: at)
+        }
+        #expect(GreetingPlan.skippable(entry(), greetingDay: day) == day)
+        #expect(GreetingPlan.skippable(entry(.birthday, .dayOf), greetingDay: day) == day)
+        #expect(GreetingPlan.skippable(entry(), greetingDay: nil) == nil, "gone, or not greeted")
+        #expect(GreetingPlan.skippable(entry(.birthday, NotificationRequest.Timing(daysBefore: 7)), greetingDay: day) == nil)
+        #expect(GreetingPlan.skippable(entry(on: nextYear), greetingDay: day) == nil)
+        #expect(GreetingPlan.skippable(entry(.anniversary), greetingDay: day) == nil)
+        #expect(GreetingPlan.skippable(entry(labelled: ("Name day", "nd")), greetingDay: day) == nil)
+        #expect(GreetingPlan.skippable(entry(calendar: .hebrew), greetingDay: day) == nil)
+        // A greeting's own row is not a reminder of it.
+        let greeting = try #require(GreetingPlan().occurrence(on: day, age: nil, zone: try Self.zone("Asia/Tokyo")))
+        let row = DeliveryEntry(queued: greeting.request(personID: "ana", title: "Ana", body: ""), at: at)
+        #expect(GreetingPlan.skippable(row, greetingDay: day) == nil)
+    }
 }

@@ -96,4 +96,29 @@ import Testing
         #expect(own.address == "ana@elsewhere.example")
         #expect(own.next.map { ISOInstant.format($0.instant, in: $0.timeZone) } == "2026-03-10T09:00:00+01:00", "the owner's zone")
     }
+
+    /// Once the ledger has done with today's greeting (sent, interrupted,
+    /// missed), the roster's next is next year's; while it is still due or
+    /// being sent, today's.
+    @Test(arguments: [
+        (DeliveryEntry.State.delivered, "2027-03-10"), (.interrupted, "2027-03-10"), (.missed, "2027-03-10"),
+        (.sending, "2026-03-10"), (.retrying, "2026-03-10"),
+    ])
+    func aGreetingDoneTodayMakesNextYearsTheNext(_ state: DeliveryEntry.State, _ next: String) throws {
+        let ana = Self.person("ana", email: "ana@example.org")
+        let now = try #require(ReferenceTime.parse("2026-03-10T12:00:00Z", timeZone: TimeZone(identifier: "UTC")!))
+        let today = try #require(LocalDate(year: 2026, month: 3, day: 10))
+        let roster = GreetingRoster(
+            greetings: [Greeting(id: 2, target: .person("ana"))],
+            people: [ana],
+            skips: [:],
+            plan: GreetingPlan(),
+            owner: TimeZone(identifier: "Europe/Berlin")!,
+            now: now,
+            ledger: ["ana": (day: today, state: state)]
+        )
+        let entry = try #require(roster.choices.first?.people.first)
+        #expect(entry.next?.day.description == next)
+        #expect(entry.last?.day == today)
+    }
 }

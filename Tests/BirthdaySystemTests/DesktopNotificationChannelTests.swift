@@ -53,8 +53,9 @@ extension DeliveryTests {
 
         // MARK: - Actions
 
-        /// (The contact button needs a link and a handler: DunstTests and the CLI's ContactActionTests click it.)
-        @Test(arguments: NotificationAction.Key.allCases.filter { $0 != .contact })
+        /// (The contact button needs a link and a handler: DunstTests and the CLI's ContactActionTests click it;
+        /// the skip-greeting button a greeting not sent yet: ``aGreetingNotSentYetHasASkipButtonThatReportsItsDay()``.)
+        @Test(arguments: NotificationAction.Key.allCases.filter { $0 != .contact && $0 != .skipGreeting })
         func anInvokedActionArrivesOnTheStreamThenTheClose(_ key: NotificationAction.Key) async throws {
             let directory = try TemporaryDirectory()
             defer { directory.cleanup() }
@@ -71,6 +72,40 @@ extension DeliveryTests {
                 events == [
                     NotificationAction(reminderID: "r-7", personID: "p-7", notificationID: 1, event: .invoked(key)),
                     NotificationAction(reminderID: "r-7", personID: "p-7", notificationID: 1, event: .closed(.dismissedByUser)),
+                ]
+            )
+        }
+
+        /// A reminder of a friend whose greeting has not gone yet has a "Skip
+        /// greeting" button last; clicked, it comes back with the greeting's
+        /// day. A reminder without one (the same person's other reminder) has no such button.
+        @Test func aGreetingNotSentYetHasASkipButtonThatReportsItsDay() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let bus = try await PrivateBus()
+            defer { bus.stop() }
+            let server = try await NotificationServer(bus: bus, directory: directory, autoAction: "skip-greeting")
+            defer { server.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(bus.address))
+            let day = try #require(LocalDate(year: 2026, month: 3, day: 10))
+            var reminder = sampleReminder(id: "r-ana", personID: "ana")
+            reminder.skippableGreeting = day
+
+            try await channel.deliver(sampleReminder(id: "r-plain", personID: "ana"))
+            try await channel.deliver(reminder)
+            let events = await first(2, of: channel.actions)
+
+            let calls = try server.calls()
+            #expect(calls.map { $0["actions"] as? [String] ?? [] }.map { $0.contains("skip-greeting") } == [false, true])
+            #expect(
+                calls.last?["actions"] as? [String] == [
+                    "default", "Open", "snooze", "Snooze 15 min", "dismiss", "Dismiss", "skip-greeting", "Skip greeting",
+                ]
+            )
+            #expect(
+                events == [
+                    NotificationAction(reminderID: "r-ana", personID: "ana", notificationID: 2, event: .invoked(.skipGreeting), greetingDay: day),
+                    NotificationAction(reminderID: "r-ana", personID: "ana", notificationID: 2, event: .closed(.dismissedByUser)),
                 ]
             )
         }

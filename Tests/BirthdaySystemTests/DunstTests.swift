@@ -218,6 +218,31 @@ extension DeliveryTests {
             #expect(try String(contentsOfFile: opened, encoding: .utf8) == link + "\n")
         }
 
+        /// "Skip greeting" on the real dunst: offered on the reminder of a
+        /// friend whose greeting has not gone yet, chosen in the context menu,
+        /// and reported with the greeting's day.
+        @Test func dunstOffersSkipGreetingAndReportsItsDay() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.cleanup() }
+            let session = try await Session(directory: directory, pick: "skip-greeting")
+            defer { session.stop() }
+            let channel = DesktopNotificationChannel(bus: .address(session.bus.address))
+            var events = channel.actions.makeAsyncIterator()
+            let day = try #require(LocalDate(year: 2026, month: 3, day: 10))
+            var reminder = sampleReminder(id: "r-ana", personID: "ana", title: "Ana's birthday is tomorrow")
+            reminder.skippableGreeting = day
+
+            try await channel.deliver(reminder)
+            try await session.waitUntilDisplayed(1)
+            _ = try await session.dunstctl("context")
+            let skipped = try #require(await events.next())
+            #expect(skipped.reminderID == "r-ana")
+            #expect(skipped.personID == "ana")
+            try #require(skipped.event == .invoked(.skipGreeting))
+            #expect(skipped.greetingDay == day)
+            #expect(await events.next()?.event == .closed(.closedByCall))
+        }
+
         /// A digest on the real dunst: shown with its title and its lines, and no buttons in its menu.
         @Test func dunstShowsADigestWithItsLines() async throws {
             let directory = try TemporaryDirectory()

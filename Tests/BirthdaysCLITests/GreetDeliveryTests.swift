@@ -159,6 +159,88 @@ struct GreetDeliveryTests {
         #expect(try await Self.messages(to: "me@example.org", in: server).isEmpty, "never to the owner's channel's address")
     }
 
+    // MARK: - Once, under a crash and beside a second engine
+
+    /// `birthdays run` is killed (`kill -9`) while the mail program holds
+    /// Ana's greeting (it has read the message and waits): meanwhile a
+    /// second `run` refuses to start and a `deliver --once` beside it finds
+    /// the greeting claimed, and sends nothing. The held mail program then
+    /// hands it over, so it did go out; restarted, the daemon marks the row
+    /// interrupted and never sends it again. `greet list` and `status` say so.
+    @Test func aDaemonKilledWhileSendingNeverSendsTheGreetingAgain() async throws {
+        try #require(SMTPServer.canSendThroughMsmtp, Comment(rawValue: SMTPServer.msmtpMissing))
+        let server = try await SMTPServer()
+        defer { server.cleanUp() }
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let cli = try await GreetCommandTests.friends()
+        defer { cli.cleanUp() }
+        let wrapper = try await server.writeMsmtpWrapper(into: folder)
+        let (message, started, release) = (cli.path("held.eml"), cli.path("started"), cli.path("release"))
+        // Reads the whole message, says so, waits for `release`, then hands it to msmtp (its pipes to the daemon may be gone by then).
+        let held = try cli.write(
+            "held-sendmail",
+            """
+            #!/bin/sh
+            cat > '\(message)'
+            echo $$ > '\(started)'
+            while [ ! -e '\(release)' ]; do sleep 0.05; done
+            exec '\(wrapper)' "$@" < '\(message)' > /dev/null 2>&1
+
+            """
+        )
+        #expect(chmod(held, 0o755) == 0)
+        #expect(try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", held).status == 0)
+        try await cli.enableNotifications()
+        #expect(try await cli.run("greet", "add", "ana").status == 0)
+
+        // Her 09:00 in Tokyo is 01:00 in Berlin.
+        let daemon = try cli.daemon(now: "2026-03-10T00:59:57+01:00")
+        try await daemon.waitUntil("the mail program to hold the greeting") { _ in FileManager.default.fileExists(atPath: started) }
+        #expect(try await Self.greetingRows(cli).map(\.state) == [.sending])
+
+        let second = try await cli.run(at: "2026-03-10T01:00:05+01:00", "run")
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("birthdays run is already running"), "\(second.stderr)")
+        let beside = try await Self.deliver(cli, at: "2026-03-10T01:00:05+01:00")
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect(try await Self.greetingRows(cli).map(\.state) == [.sending], "claimed by the daemon, left alone")
+
+        daemon.signal(SIGKILL)
+        #expect(try await daemon.waitForExit() == 128 + SIGKILL)
+        // The mail program outlived the daemon (its own process group) and now hands the greeting over.
+        #expect(FileManager.default.createFile(atPath: release, contents: nil))
+        try await eventually("the greeting in the mailbox") { !(try await Self.messages(to: "ana@example.org", in: server)).isEmpty }
+
+        let again = try cli.daemon(now: "2026-03-10T01:02:00+01:00", name: "again")
+        try await again.waitUntil("its first pass") { $0.stderr.contains("next pass") }
+        #expect(again.stderr.contains("interrupted by an earlier stop were not resent"), "\(again.stderr)")
+        again.signal(SIGTERM)
+        #expect(try await again.waitForExit() == 0)
+        let rows = try await Self.greetingRows(cli)
+        #expect(rows.map(\.state) == [.interrupted])
+        #expect(try await Self.deliver(cli, at: "2026-03-10T01:30:00+01:00").status == 0)
+        #expect(try await Self.messages(to: "ana@example.org", in: server).count == 1, "sent once, never again")
+        for secret in ["Ana", "Lima", "ana@example.org"] {
+            #expect(!daemon.stderr.contains(secret) && !again.stderr.contains(secret), "\(secret) in a log")
+        }
+
+        let listed = try await cli.run(at: "2026-03-10T02:00:00+01:00", "greet", "list")
+        #expect(listed.stdout.contains("interrupted Tue 10 Mar 2026"), "\(listed.stdout)")
+        let json = try CLIProcess.array(try await cli.run(at: "2026-03-10T02:00:00+01:00", "greet", "list", "--json").stdout)
+        let ana = json.first { $0["person"] as? String == "ana" }.flatMap { ($0["people"] as? [[String: Any]])?.first }
+        #expect(ana?["last"] as? String == "interrupted", "\(json)")
+        #expect(ana?["next_day"] as? String == "2027-03-10", "not planned again this year: \(json)")
+        let status = try await cli.run(at: "2026-03-10T02:00:00+01:00", "status")
+        #expect(
+            status.stdout.contains("Greetings to friends, last 7 days: 0 sent, 0 missed, 1 interrupted (perhaps sent; never sent again)"),
+            "\(status.stdout)"
+        )
+        let counts =
+            try CLIProcess.object(try await cli.run(at: "2026-03-10T02:00:00+01:00", "status", "--json").stdout)["greetings"] as? [String: Any]
+        #expect(counts?["interrupted"] as? Int == 1, "\(String(describing: counts))")
+    }
+
     // MARK: - Late, missed, skipped
 
     /// The machine was off at her 09:00: at 20:00 in Tokyo (12:00 in

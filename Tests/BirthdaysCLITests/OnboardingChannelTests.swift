@@ -86,6 +86,39 @@ import Glibc
         #expect(emails.map { $0["name"] as? String } == ["email"])
     }
 
+    /// After the channel step, onboarding mentions greeting a friend once,
+    /// as something to turn on later with `birthdays greet add`: nobody is
+    /// greeted and no greeting is planned. Declined notifications skip the
+    /// channel step, and the mention with it.
+    @Test func greetingsAreMentionedOnceAfterTheChannelsStepAndNeverTurnedOn() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let sendmail = try await folder.writeProgram("sendmail", "#!/bin/sh\ncat > /dev/null\nexit 0\n")
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await Seed.twoPeople(cli)
+
+        let result = try await cli.run("onboard", "--no-contacts", "--enable-notifications", "--email", "me@example.org", "--sendmail", sendmail)
+        #expect(result.status == 0, "\(result.stderr)")
+        let mention =
+            "Later, if you like: birthdays can also send a friend the greeting itself, on their birthday at 09:00 their time, "
+            + "through your e-mail. It is off for everyone; turn it on for one person with: birthdays greet add PERSON\n"
+        #expect(result.stdout.occurrences(of: mention) == 1, "\(result.stdout)")
+        #expect(result.stdout.occurrences(of: "birthdays greet") == 1, "\(result.stdout)")
+        let channel = try #require(result.stdout.range(of: "email: sent."), "\(result.stdout)")
+        let greeting = try #require(result.stdout.range(of: mention))
+        #expect(channel.upperBound <= greeting.lowerBound, "after the channel step: \(result.stdout)")
+        #expect(try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout).isEmpty, "nobody greeted")
+        let pending = try CLIProcess.array(try await cli.run("pending", "--json").stdout)
+        #expect(!pending.isEmpty && !pending.contains { $0["kind"] as? String == "greeting" }, "\(pending)")
+
+        let declined = try CLIProcess()
+        defer { declined.cleanUp() }
+        let without = try await declined.run("onboard", "--no-contacts", "--no-notifications")
+        #expect(without.status == 0, "\(without.stderr)")
+        #expect(!without.stdout.contains("birthdays greet"), "\(without.stdout)")
+    }
+
     /// Declined notifications skip the channel step: `--email` is not used, and it says so.
     @Test func anEmailThatTheFlowDidNotUseIsNamed() async throws {
         let cli = try CLIProcess()

@@ -12,6 +12,10 @@ public struct NotificationAction: Sendable, Hashable {
         case dismiss
         /// "Write to Ada" / "Call Ada": open the person's contact link (``link``).
         case contact
+        /// "Skip greeting": skip the friend's greeting of ``greetingDay`` (what
+        /// `birthdays greet skip` does), offered only on a reminder of a
+        /// greeting not sent yet (``Reminder/skippableGreeting``).
+        case skipGreeting = "skip-greeting"
     }
 
     /// Why the notification went away (the spec's reason codes 1–4).
@@ -46,13 +50,17 @@ public struct NotificationAction: Sendable, Hashable {
     public var event: Event
     /// The URI the ``Key/contact`` button opens; `nil` for the other events. Never logged.
     public var link: String?
+    /// The day of the greeting the ``Key/skipGreeting`` button skips (the
+    /// friend's birthday); `nil` for the other events.
+    public var greetingDay: LocalDate?
 
-    public init(reminderID: String, personID: String, notificationID: UInt32, event: Event, link: String? = nil) {
+    public init(reminderID: String, personID: String, notificationID: UInt32, event: Event, link: String? = nil, greetingDay: LocalDate? = nil) {
         self.reminderID = reminderID
         self.personID = personID
         self.notificationID = notificationID
         self.event = event
         self.link = link
+        self.greetingDay = greetingDay
     }
 }
 

@@ -53,6 +53,12 @@ public struct Reminder: Hashable, Sendable {
     /// The person's own zone (``NotificationRequest/zone``), the command's
     /// `BIRTHDAYS_ZONE`; `nil` for your own zone and for a digest.
     public var personZone: PersonZone?
+    /// The day of the friend's greeting (`birthdays greet`) that this
+    /// reminder may skip: the engine sets it on the day-before and day-of
+    /// reminders of a birthday whose greeting has not gone yet
+    /// (``GreetingPlan/skippable(_:greetingDay:)``); the desktop offers a
+    /// "Skip greeting" button for it. `nil` otherwise.
+    public var skippableGreeting: LocalDate?
 
     public init(
         id: String,

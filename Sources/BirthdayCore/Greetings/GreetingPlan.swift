@@ -152,6 +152,22 @@ public struct GreetingPlan: Hashable, Sendable {
     }
 }
 
+extension GreetingPlan {
+    /// The day of the friend's greeting that the owner's reminder `entry`
+    /// may skip, or `nil`: a reminder of the Gregorian birthday itself (not
+    /// another calendar's date, a labelled date, an anniversary, a digest
+    /// or a room's message), the day before or on the day, whose birthday
+    /// is `greetingDay`: the day of the greeting that has not gone yet
+    /// (planned, due or being retried; `nil` when there is none, or it has gone).
+    public static func skippable(_ entry: DeliveryEntry, greetingDay: LocalDate?) -> LocalDate? {
+        guard let greetingDay, case .reminder(let occasion) = entry.deliveryKind, entry.kind == .birthday,
+            occasion.calendar == nil, occasion.label == nil,
+            entry.timing == .dayBefore || entry.timing == .dayOf, entry.occurrenceDate == greetingDay
+        else { return nil }
+        return greetingDay
+    }
+}
+
 extension Greeting {
     /// What every greeting's pending request and ledger row id starts with.
     public static let idPrefix = "greet:"

@@ -48,8 +48,12 @@ public struct GreetingRoster: Sendable {
         case skipped
         /// Their day ended before it could be sent.
         case missed
-        /// Its route refused it, or it kept failing until their day ended (or a daemon stopped while sending it).
+        /// Its route refused it, or it kept failing until their day ended.
         case failed
+        /// A daemon stopped (a crash, `kill -9`, a power cut) while handing
+        /// it over: it may have gone out or not, and it is never sent again
+        /// (at most once: a second greeting is worse than a missing one).
+        case interrupted
         /// Not sent: the greeting was removed or the friend left out after it was planned.
         case dismissed
         /// Under way: due, being sent or retried.
@@ -60,7 +64,8 @@ public struct GreetingRoster: Sendable {
             switch state {
             case .delivered: self = .sent
             case .missed: self = .missed
-            case .failed, .interrupted: self = .failed
+            case .failed: self = .failed
+            case .interrupted: self = .interrupted
             case .dismissed, .snoozed: self = skipped ? .skipped : .dismissed
             case .queued, .sending, .retrying: self = .due
             }
@@ -137,7 +142,14 @@ public struct GreetingRoster: Sendable {
             }
             let zone = GreetingPlan.zone(of: person, owner: owner)
             let skipped = skips[person.id] ?? []
-            let next = plan.next(of: birthday, zone: zone, at: now, skipping: skipped)
+            var passOver = skipped
+            // Today's, once the ledger has done with it (sent, missed, interrupted, …): the next year's is next.
+            if let done = ledger[person.id], Outcome(done.state, skipped: false) != .due,
+                let today = plan.next(of: birthday, zone: zone, at: now, skipping: skipped), today.day == done.day
+            {
+                passOver.insert(done.day.year)
+            }
+            let next = plan.next(of: birthday, zone: zone, at: now, skipping: passOver)
             let unskipped = plan.next(of: birthday, zone: zone, at: now)
             let passed = unskipped.flatMap { skipped.contains($0.day.year) ? $0.day.year : nil }
             return Entry(person: person, state: state, next: next, address: address, skipped: passed)

@@ -64,6 +64,23 @@ extension ContactPointRecord {
         return found
     }
 
+    /// The contact points of those of `ids` (at most 900) who have any, by person id.
+    static func pointsByPerson(ids: [String], _ db: Database) throws -> [String: [ContactPoint]] {
+        guard !ids.isEmpty else { return [:] }
+        var found: [String: [ContactPoint]] = [:]
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT personId, kind, value FROM contactPoint WHERE personId IN (\(marks)) ORDER BY personId, position",
+            arguments: StatementArguments(ids)
+        )
+        while let row = try rows.next() {
+            guard let kind = ContactPoint.Kind.fromDatabaseValue(row[1]) else { continue }
+            found[row[0] as String, default: []].append(ContactPoint(kind: kind, value: row[2]))
+        }
+        return found
+    }
+
     /// The contact points of the people `ids` who have any or a note, with
     /// the name and nickname the reminders' words choose from and the note
     /// (``PersonRecord/notes(ids:_:)``), by person id.

@@ -124,6 +124,21 @@ extension DeliveryRecord {
         return found
     }
 
+    /// The day of each row of `ids` that is still to be sent (queued or
+    /// retrying), by id; the latest day when an id has several.
+    static func unsentDays(ids: [String], _ db: Database) throws -> [String: LocalDate] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(
+            db,
+            select(Columns.notificationId, Columns.occurrenceDate)
+                .filter(ids.contains(Columns.notificationId) && [DeliveryEntry.State.queued, .retrying].contains(Columns.state))
+                .order(Columns.occurrenceDate)
+        )
+        var days: [String: LocalDate] = [:]
+        for row in rows { days[row[0]] = LocalDate(iso: row[1] as String) }
+        return days
+    }
+
     /// The ledger keys (`id|YYYY-MM-DD`) of occurrences on or after `since`.
     static func keys(since: LocalDate, _ db: Database) throws -> Set<String> {
         let rows = try Row.fetchAll(db, select(Columns.notificationId, Columns.occurrenceDate).filter(Columns.occurrenceDate >= since.description))

@@ -44,6 +44,34 @@ enum PersonGroupRecord {
         return result
     }
 
+    /// The groups of those of `ids` (at most 900) who have any, by person id,
+    /// each list sorted: those of their cards shown as them too.
+    static func groupsByPerson(ids: [String], _ db: Database) throws -> [String: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        func cards(_ column: String) -> String {
+            "(\(column) IN (\(marks)) OR \(column) IN (SELECT personId FROM personLink WHERE shownAs IN (\(marks))))"
+        }
+        var result: [String: [String]] = [:]
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT COALESCE(l.shownAs, g.personId) AS personId, g.name FROM (
+                    SELECT personId, name FROM personGroup WHERE \(cards("personId"))
+                    UNION
+                    SELECT m.personId, m.name FROM sourceGroupMember m
+                    JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+                    WHERE \(cards("m.personId"))
+                ) g LEFT JOIN personLink l ON l.personId = g.personId
+                GROUP BY 1, 2
+                """,
+            arguments: StatementArguments(ids + ids + ids + ids)
+        )
+        while let row = try rows.next() { result[row[0] as String, default: []].append(row[1]) }
+        for key in result.keys { result[key]?.sort() }
+        return result
+    }
+
     /// The groups of one person, sorted: those of their cards shown as them too.
     static func groups(personID: String, _ db: Database) throws -> [String] {
         try String.fetchAll(

@@ -138,6 +138,15 @@ extension PendingNotificationRecord {
         try Row.fetchAll(db, select(Columns.id, Column(CodingKeys.personId))).map { ($0[0], $0[1]) }
     }
 
+    /// The day (`occurrenceDate`) of each pending request of `ids` that exists, by id.
+    static func days(ids: [String], _ db: Database) throws -> [String: LocalDate] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(db, select(Columns.id, Column(CodingKeys.occurrenceDate)).filter(ids.contains(Columns.id)))
+        var days: [String: LocalDate] = [:]
+        for row in rows { days[row[0]] = LocalDate(iso: row[1] as String) }
+        return days
+    }
+
     /// The soonest fire instant.
     static func soonestFireAt(_ db: Database) throws -> Date? {
         try Double.fetchOne(db, select(min(Columns.fireAt))).map(Date.init(timeIntervalSince1970:))

@@ -26,6 +26,10 @@ package struct DueWork: Sendable {
     package var rooms: [AnnounceRoom] = []
     /// The friends of the rows that are greetings (`birthdays greet`), read as they go out, by person id.
     package var greetings: [String: GreetingDue] = [:]
+    /// The day of the greeting not sent yet of each person of the rows that
+    /// are birthday reminders, for those who have one (a greeted friend),
+    /// by person id: their reminder of that day may skip it.
+    package var unsentGreetings: [String: LocalDate] = [:]
 }
 
 /// What the delivery engine's next wakeup depends on (``AppDatabase/wakeupInputs()``).
@@ -65,7 +69,13 @@ extension AppDatabase {
                 personChannels: try PersonRecord.channelChoices(ids: Array(Set(entries.map(\.personID))), db),
                 reach: try ContactPointRecord.reach(ids: Array(Set(entries.map(\.personID))), db),
                 rooms: entries.contains { $0.announceRoom != nil } ? try AnnounceRoomRecord.all(db) : [],
-                greetings: try GreetingDue.read(personIDs: Array(Set(entries.compactMap(\.deliveryKind.greetedPersonID))).sorted(), db)
+                greetings: try GreetingDue.read(personIDs: Array(Set(entries.compactMap(\.deliveryKind.greetedPersonID))).sorted(), db),
+                unsentGreetings: try GreetingDue.unsentDays(
+                    personIDs: Array(
+                        Set(entries.filter { if case .reminder = $0.deliveryKind { $0.kind == .birthday } else { false } }.map(\.personID))
+                    ).sorted(),
+                    db
+                )
             )
         }
     }

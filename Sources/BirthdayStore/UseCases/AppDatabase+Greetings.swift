@@ -34,6 +34,19 @@ extension AppDatabase {
         try await write { db in try GreetingSkipRecord.skip(personID: id, year: year, db) }
     }
 
+    /// Skips person `id`'s greeting of `day` (the desktop's "Skip greeting"),
+    /// unless the ledger holds that day's greeting in a state other than due
+    /// or retrying (sent, being sent, missed, …): a greeting that has gone is
+    /// not marked skipped. Whether it was skipped now.
+    package func skipGreeting(personID id: String, unlessSentOn day: LocalDate) async throws(StoreError) -> Bool {
+        try await write { db in
+            if let last = try DeliveryRecord.latestGreetings(db)[id], last.day == day, last.state != .queued, last.state != .retrying {
+                return false
+            }
+            return try GreetingSkipRecord.skip(personID: id, year: day.year, db)
+        }
+    }
+
     /// The skipped years, by person id.
     package func greetingSkips() async throws(StoreError) -> [String: Set<Int>] {
         try await read { db in try GreetingSkipRecord.skips(db) }
@@ -80,11 +93,8 @@ extension AppDatabase {
         // A card shown as another person (linked cards, ``PersonLinkRecord``) is greeted as that person, once.
         let shownAs = try PersonLinkRecord.all(db)
         if !shownAs.isEmpty { ids = Set(ids.map { shownAs[$0] ?? $0 }) }
-        // A few people one by one; many in one read of everyone.
-        let people =
-            ids.count > 32
-            ? try PersonRecord.people(db).filter { ids.contains($0.id) } : try ids.sorted().compactMap { try PersonRecord.person(id: $0, db) }
-        return people.map(withoutNote)
+        // Only those named: a greeted group of ten thousand is not a read of everyone.
+        return try PersonRecord.people(ids: ids.sorted(), db)
     }
 
     /// Every greeted friend's next greeting (see ``NotificationScheduler``):
@@ -115,6 +125,22 @@ extension AppDatabase {
             plans.append(PlannedGreeting(personID: person.id, name: person.name, next: next))
         }
         return plans.sorted { $0.personID < $1.personID }
+    }
+}
+
+extension GreetingDue {
+    /// The day of the greeting not sent yet of each of `personIDs` who has
+    /// one, by person id: the ledger's row still to be sent (due, or being
+    /// retried), else the pending request. A reminder of that day may skip
+    /// it (``GreetingPlan/skippable(_:greetingDay:)``).
+    static func unsentDays(personIDs: [String], _ db: Database) throws -> [String: LocalDate] {
+        guard !personIDs.isEmpty else { return [:] }
+        let ids = personIDs.map(Greeting.notificationID(personID:))
+        let pending = try PendingNotificationRecord.days(ids: ids, db)
+        let ledger = try DeliveryRecord.unsentDays(ids: ids, db)
+        var days: [String: LocalDate] = [:]
+        for (id, personID) in zip(ids, personIDs) { days[personID] = ledger[id] ?? pending[id] }
+        return days
     }
 }
 

@@ -89,6 +89,7 @@ public struct Message: Sendable, Hashable {
         case actionOpen = "notification.action.open"
         case actionSnooze = "notification.action.snooze"
         case actionDismiss = "notification.action.dismiss"
+        case actionSkipGreeting = "notification.action.skip-greeting"
         case actionWrite = "notification.action.write"
         case actionCall = "notification.action.call"
         // duplicates: why people are suggested as one (LinkReason)
@@ -391,6 +392,7 @@ public struct Message: Sendable, Hashable {
         case onboardingChannelsTesting = "onboarding.channels.testing"
         case onboardingChannelsSent = "onboarding.channels.sent"
         case onboardingChannelsFailed = "onboarding.channels.failed"
+        case onboardingGreetingsLater = "onboarding.greetings.later"
         case onboardingChooseAmong = "onboarding.choose-among"
         case onboardingStartReason = "onboarding.start.reason"
         case onboardingStartNow = "onboarding.start.now"
@@ -555,7 +557,7 @@ public struct Message: Sendable, Hashable {
                 .onboardingServiceTitle, .onboardingServiceReason, .onboardingServiceInstall, .onboardingServiceSkip,
                 .onboardingServiceLater, .onboardingTestSending, .onboardingOnProvisionalChannels, .onboardingChannelsTitle,
                 .onboardingChannelsReason, .onboardingChannelsEmail, .onboardingChannelsNtfy, .onboardingChannelsSkip,
-                .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingStartNow,
+                .onboardingChannelsEmailPrompt, .onboardingChannelsNtfyPrompt, .onboardingGreetingsLater, .onboardingStartNow, .actionSkipGreeting,
                 .sourcesHeaderName, .sourcesHeaderKind, .sourcesHeaderPeople, .sourcesHeaderLastSync, .sourcesHeaderLocation,
                 .sourcesNever, .sourcesNone, .pageTitle, .pageNext, .pageRound, .pageSubscribe, .pageSubscribeWebcal, .pageSubscribeFile,
                 .pageSubscribeJSON, .pagePrintMonths, .pageQR, .pageQRLoopback, .publishListingPropfind:

@@ -401,7 +401,7 @@ enum GreetOutput {
             var zone: String?
             var address: String?
             var skipped_year: Int?
-            /// What became of the last greeting: `sent`, `skipped`, `missed`, `failed`, `dismissed` or `due`; and its day.
+            /// What became of the last greeting: `sent`, `skipped`, `missed`, `failed`, `interrupted`, `dismissed` or `due`; and its day.
             var last: String?
             var last_day: String?
         }

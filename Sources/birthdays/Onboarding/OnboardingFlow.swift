@@ -228,6 +228,9 @@ struct OnboardingFlow {
 
         case .offerChannels:
             try await offerChannel(localizer: l)
+            // Greeting friends is mentioned once, here, as something to turn on later: never a default.
+            try output("")
+            try output(l(.onboardingGreetingsLater))
             return .channelsOffered
 
         case .offerService(let status):

@@ -222,6 +222,8 @@ struct StatusReport {
         struct GreetingCounts: Encodable {
             var sent: Int
             var missed: Int
+            /// A daemon stopped while handing them over: perhaps sent, never sent again.
+            var interrupted: Int
         }
 
         struct Problem: Encodable {
@@ -246,7 +248,7 @@ struct StatusReport {
         var publish_targets: [PublishState]
         var rooms: [RoomState]
         var channel_problems: [ChannelProblem]
-        /// The friends' greetings of the last `days` days: sent and missed.
+        /// The friends' greetings of the last `days` days: sent, missed and interrupted.
         var greetings: GreetingCounts
         var desktop_unavailable: DesktopUnavailable?
         /// The desktop is the only channel and no notification server took a reminder in the last week.
@@ -352,7 +354,7 @@ struct StatusReport {
                 )
             },
             channel_problems: channelProblems.map { .init(name: $0.name, state: $0.status.state, error: $0.status.lastError) },
-            greetings: .init(sent: greetings(.delivered), missed: greetings(.missed)),
+            greetings: .init(sent: greetings(.delivered), missed: greetings(.missed), interrupted: greetings(.interrupted)),
             desktop_unavailable: desktopUnavailable.map { .init(since: iso($0.since), error: $0.error, delivered_instead: $0.deliveredInstead) },
             desktop_unanswered: desktopUnanswered,
             people_on_default_channels: defaultedPeople.map(ids.person)
@@ -439,7 +441,11 @@ struct StatusReport {
                 + "\(count(.interrupted)) interrupted, \(count(.retrying)) retrying, \(count(.dismissed)) dismissed"
         )
         if recent.contains(where: { $0.deliveryKind.greetedPersonID != nil }) {
-            lines.append("Greetings to friends, last \(days) days: \(greetings(.delivered)) sent, \(greetings(.missed)) missed")
+            let interrupted = greetings(.interrupted)
+            lines.append(
+                "Greetings to friends, last \(days) days: \(greetings(.delivered)) sent, \(greetings(.missed)) missed"
+                    + (interrupted > 0 ? ", \(interrupted) interrupted (perhaps sent; never sent again)" : "")
+            )
         }
         for entry in problems {
             lines.append(
