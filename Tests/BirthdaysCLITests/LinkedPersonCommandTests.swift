@@ -170,6 +170,45 @@ import Testing
         #expect(json["birthday_choice"] is NSNull)
     }
 
+    // MARK: A hidden card names its person
+
+    /// After a link, a card's id, or a name only that card has, is the person it is shown as: what is done to it is theirs.
+    @Test func aHiddenCardsIdOrNameFindsThePersonItIsShownAs() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "two.vcf",
+            Self.card("bob-phone", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-work", "Robert Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        #expect(try await cli.run("link", "bob-phone", "bob-work").status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [
+            ["note", "bob-work", "Likes trains"], ["zone", "robert", "Asia/Tokyo"], ["remind", "bob-work", "--days", "3"],
+            ["greet", "add", "bob-phone"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let person = try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)
+        #expect(person["note"] as? String == "Likes trains")
+        #expect(person["zone"] as? String == "Asia/Tokyo")
+        #expect(person["reminder_days"] as? [Int] == [3])
+
+        // The person is greeted already, whichever card names them.
+        let again = try await cli.run("greet", "add", "bob-work")
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("Bob Babbage is greeted already"), "\(again.stderr)")
+
+        let excluded = try await cli.run("exclude", "robert")
+        #expect(excluded.status == 0, "\(excluded.stderr)")
+        #expect(try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)["excluded"] as? Bool == true)
+        let show = try await cli.run("show", "robert")
+        #expect(show.stdout.split(separator: "\n").prefix(2) == ["Bob Babbage", "Id: bob-phone"], "\(show.stdout)")
+    }
+
     // MARK: Choices carried over
 
     @Test func choicesMadeOnACardCarryOverAndConflictsAreSaid() async throws {

@@ -42,9 +42,14 @@ extension PersonLinkRecord {
         return written.sorted { $0.card < $1.card }
     }
 
+    /// The id the card `id` is shown as: its own when it is shown as itself.
+    static func shownAs(_ id: String, _ db: Database) throws -> String {
+        try String.fetchOne(db, sql: "SELECT shownAs FROM personLink WHERE personId = ?", arguments: [id]) ?? id
+    }
+
     /// The cards of the person `id` is or is shown as: the id they are shown as, and every card (that one first, then in id order).
     static func cards(ofPerson id: String, _ db: Database) throws -> (shownAs: String, cards: [String]) {
-        let shown = try String.fetchOne(db, sql: "SELECT shownAs FROM personLink WHERE personId = ?", arguments: [id]) ?? id
+        let shown = try shownAs(id, db)
         let hidden = try String.fetchAll(db, sql: "SELECT personId FROM personLink WHERE shownAs = ? ORDER BY personId", arguments: [shown])
         return (shown, [shown] + hidden)
     }
