@@ -209,6 +209,48 @@ import Testing
         #expect(show.stdout.split(separator: "\n").prefix(2) == ["Bob Babbage", "Id: bob-phone"], "\(show.stdout)")
     }
 
+    // MARK: Greetings as the person is shown
+
+    /// A greeting and a skip chosen on a card before it was linked are the
+    /// person's: listed, skipped and removed as theirs, to the card's address,
+    /// and kept when a sync drops the card.
+    @Test func aGreetingChosenOnACardIsThePersonsOnceLinked() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n"))
+        let folder = cli.path("work")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let workCard = try cli.write("work/bob.vcf", Self.card("bob-work", "Robert Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n"))
+        #expect(try await cli.run("import", phone).status == 0)
+        #expect(try await cli.run("sources", "add", folder).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["greet", "add", "bob-work"], ["greet", "skip", "bob-work"], ["link", "bob-phone", "bob-work"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+
+        func listed() async throws -> [[String: Any]] { try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout) }
+        let list = try await listed()
+        try #require(list.count == 1, "\(list)")
+        #expect(list[0]["person"] as? String == "bob-phone")
+        #expect(list[0]["to"] as? String == "bob@work.example", "still to the card's address")
+        let member = try #require((list[0]["people"] as? [[String: Any]])?.first)
+        #expect(member["id"] as? String == "bob-phone")
+        #expect(member["skipped_year"] as? Int == 2026, "the card's skip is the person's")
+
+        // The card leaves with its file: the person is still greeted.
+        try FileManager.default.removeItem(atPath: workCard)
+        let synced = try await cli.run("sources", "sync", "work", "--allow-mass-removal")
+        #expect(synced.status == 0, "\(synced.stdout)\(synced.stderr)")
+        #expect(try await listed().first?["person"] as? String == "bob-phone")
+
+        let removed = try await cli.run("greet", "remove", "bob")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout == "Bob Babbage is no longer greeted.\n")
+        #expect(try await listed().isEmpty)
+    }
+
     // MARK: Choices carried over
 
     @Test func choicesMadeOnACardCarryOverAndConflictsAreSaid() async throws {

@@ -272,6 +272,8 @@ extension PersonRecord {
     static func carryChoices(_ links: [(card: String, shownAs: String)], _ db: Database) throws -> [ChoiceConflict] {
         guard !links.isEmpty else { return [] }
         var conflicts = try GreetingRecord.conflicts(links, db)
+        try GreetingRecord.carry(links, db)
+        try GreetingSkipRecord.carry(links, db)
         let columns = carriedChoices.map(\.column)
         let any = columns.map { "\($0) IS NOT NULL" }.joined(separator: " OR ")
         let chose = Set(try String.fetchAll(db, sql: "SELECT id FROM person WHERE \(any)"))
