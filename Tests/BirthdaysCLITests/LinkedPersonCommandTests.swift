@@ -251,6 +251,37 @@ import Testing
         #expect(try await listed().isEmpty)
     }
 
+    // MARK: Choices read through the links
+
+    /// Left out of a room on a card before it was linked: the person stays out; `include` on the person takes them back in.
+    @Test func aRoomExclusionMadeOnAHiddenCardKeepsThePersonOut() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "team.vcf",
+            Self.card("bob-phone", "Bob Babbage", "1971-12-10") + Self.card("bob-work", "Bob Babbage", "1971-12-10", extra: "CATEGORIES:Team\r\n")
+                + Self.card("carl", "Carl Friedrich", "1977-12-10", extra: "CATEGORIES:Team\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        for arguments in [
+            ["announce", "add", "http://127.0.0.1:9/team", "--group", "Team"], ["exclude", "bob-work", "--announce", "team"],
+            ["link", "bob-phone", "bob-work"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        func room() async throws -> [String: Any] { try #require(try CLIProcess.array(try await cli.run("announce", "list", "--json").stdout).first) }
+        let out = try await room()
+        #expect(out["next_day"] as? String == "2026-12-10")
+        #expect(out["next_people"] as? Int == 1, "Carl alone: \(out)")
+        #expect(out["excluded"] as? Int == 1)
+
+        #expect(try await cli.run("include", "bob", "--announce", "team").status == 0)
+        let back = try await room()
+        #expect(back["next_people"] as? Int == 2, "\(back)")
+        #expect(back["excluded"] as? Int == 0)
+    }
+
     // MARK: Choices carried over
 
     @Test func choicesMadeOnACardCarryOverAndConflictsAreSaid() async throws {
