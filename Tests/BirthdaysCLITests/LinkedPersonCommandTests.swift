@@ -282,6 +282,52 @@ import Testing
         #expect(back["excluded"] as? Int == 0)
     }
 
+    // MARK: link after unlink, and --date-from again
+
+    /// `link` of two cards an earlier `unlink --card` kept apart from a third links them, whatever that third card is kept from.
+    @Test func linkUndoesTheKeepSeparateOfAnEarlierUnlinkOfThreeCards() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        try await PersonLinkCommandTests.adaThreeTimes(cli)
+        #expect(try await cli.run("unlink", "ada", "--card", "nextcloud:ada-nextcloud").status == 0)
+        try #require(try await Self.ids(cli) == ["ada-icloud", "ada-nextcloud"])
+
+        let link = try await cli.run("link", "ada-icloud", "ada-nextcloud")
+        #expect(link.status == 0, "\(link.stderr)")
+        #expect(link.stdout.hasPrefix("One person of 3 cards:"), "\(link.stdout)")
+        #expect(try await Self.ids(cli) == ["ada-icloud"])
+
+        // After a full unlink too.
+        #expect(try await cli.run("unlink", "ada").status == 0)
+        try #require(try await Self.ids(cli).count == 3)
+        let google = try #require(try await Self.ids(cli).first { $0.hasPrefix("c-") })
+        #expect(try await cli.run("link", "ada-nextcloud", google, "ada-icloud").status == 0)
+        #expect(try await Self.ids(cli) == ["ada-icloud"])
+    }
+
+    /// A second `--date-from` replaces the first: `show` and the reminders use the same date.
+    @Test func aSecondDateFromReplacesTheFirst() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        let work = try cli.write("work.vcf", Self.card("bob-work", "Bob Babbage", "1972-12-26"))
+        #expect(try await cli.run("import", phone, work).status == 0)
+        // The first kept on bob-phone; after an unlink, the second given through bob-work.
+        for arguments in [
+            ["link", "bob-phone", "bob-work", "--date-from", "phone.vcf"], ["unlink", "bob-phone"],
+            ["link", "bob-work", "bob-phone", "--date-from", "work.vcf"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+
+        let show = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
+        #expect((show["birthday"] as? [String: Any])?["year"] as? Int == 1972, "\(show)")
+        #expect((show["birthday_choice"] as? [String: Any])?["used"] as? String == "bob-work")
+        let upcoming = try CLIProcess.array(try await cli.run("upcoming", "--json").stdout)
+        #expect(upcoming.first { $0["id"] as? String == "bob-phone" }?["age"] as? Int == 54, "\(upcoming)")
+    }
+
     // MARK: Choices carried over
 
     @Test func choicesMadeOnACardCarryOverAndConflictsAreSaid() async throws {

@@ -109,6 +109,16 @@ extension LinkExceptionRecord {
         return found
     }
 
+    /// Forgets every "keep separate" between two of `ids`.
+    static func forgetSeparate(among ids: [String], _ db: Database) throws {
+        guard ids.count > 1 else { return }
+        let marks = databaseQuestionMarks(count: ids.count)
+        try db.execute(
+            sql: "DELETE FROM linkException WHERE kind = ? AND first IN (\(marks)) AND second IN (\(marks))",
+            arguments: StatementArguments([LinkException.Kind.keepSeparate]) + StatementArguments(ids) + StatementArguments(ids)
+        )
+    }
+
     /// Forgets every "keep together" that names `id`.
     static func forgetTogether(_ id: String, _ db: Database) throws {
         try db.execute(
@@ -226,13 +236,14 @@ struct PersonLinks {
                         WHERE sourcePerson.personId = person.id), person.sourceFile,
                        (SELECT source FROM linkDateFrom WHERE linkDateFrom.personId = person.id)
                 FROM personLink JOIN person ON person.id = personLink.personId OR person.id = personLink.shownAs
-                ORDER BY personLink.shownAs
+                ORDER BY personLink.shownAs, person.id <> personLink.shownAs, person.id
                 """
         )
         guard !rows.isEmpty else { return PersonLinks() }
         var cards: [String: [LinkCard]] = [:]
         var preferred: [String: String] = [:]
         var seen = Set<String>()
+        // A `--date-from` kept on several of a person's cards (before `link` kept one): the shown card's, else the smallest id's, as `show` reads it.
         for row in rows {
             let id: String = row[1]
             guard seen.insert(id).inserted else { continue }
