@@ -367,6 +367,25 @@ import Testing
         #expect(work["reminder_days"] as? [Int] == [3])
     }
 
+    /// A note carried over from a card and then cleared on the person does not come back when the cards are linked again.
+    @Test func aChoiceClearedOnThePersonDoesNotComeBackFromACard() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write("two.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26") + Self.card("bob-work", "Bob Babbage", "1971-12-26"))
+        #expect(try await cli.run("import", file).status == 0)
+        for arguments in [
+            ["note", "bob-work", "Likes trains"], ["zone", "bob-work", "Asia/Tokyo"], ["link", "bob-phone", "bob-work"],
+            ["note", "bob", "--clear"], ["zone", "bob", "--default"], ["unlink", "bob"], ["link", "bob-phone", "bob-work"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let json = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
+        #expect(json["id"] as? String == "bob-phone")
+        #expect(json["note"] == nil || json["note"] is NSNull, "\(json)")
+        #expect(json["zone"] == nil || json["zone"] is NSNull, "\(json)")
+    }
+
     @Test func greetingsChosenDifferentlyOnTwoCardsAreAConflictLinkSays() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }

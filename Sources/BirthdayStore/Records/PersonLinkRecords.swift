@@ -317,6 +317,29 @@ extension PersonRecord {
     }
 }
 
+extension PersonRecord {
+    /// Clears on every card shown as the person `id` the carried choices the
+    /// person has not made (`NULL`: never made, or cleared), so that no later
+    /// relink (the card dropped by a sync and back, `unlink` then `link`)
+    /// carries a card's old choice back over one cleared on the person. A
+    /// person's `NULL` that was never made has nothing on a card to clear:
+    /// ``carryChoices(_:_:)`` brought the card's over when it was linked.
+    static func clearUnmadeChoicesOnCards(of id: String, _ db: Database) throws {
+        let columns = carriedChoices.map(\.column)
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM person WHERE id = ?", arguments: [id]) else {
+            return
+        }
+        let cleared = columns.indices.filter { row.hasNull(atIndex: $0) }.map { columns[$0] }
+        guard !cleared.isEmpty else { return }
+        var assignments = cleared.map { "\($0) = NULL" }
+        if cleared.contains("exclusionChoice") { assignments.append("excluded = excludedInCard") }
+        try db.execute(
+            sql: "UPDATE person SET \(assignments.joined(separator: ", ")) WHERE id IN (SELECT personId FROM personLink WHERE shownAs = ?)",
+            arguments: [id]
+        )
+    }
+}
+
 extension GreetingRecord {
     /// The greetings of a card of `links` and of the person it is shown as
     /// that differ (another way, address, message or language): the shown
