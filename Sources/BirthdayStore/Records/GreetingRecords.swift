@@ -176,7 +176,9 @@ extension GreetingSkipRecord {
     /// as another person, with that person's id) to that person, so they
     /// stay skipped when the card leaves; the card keeps its own.
     static func carry(_ links: [(card: String, shownAs: String)], _ db: Database) throws {
-        let copy = try db.cachedStatement(sql: "INSERT OR IGNORE INTO greetingSkip (personId, year) SELECT ?, year FROM greetingSkip WHERE personId = ?")
+        let copy = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO greetingSkip (personId, year) SELECT ?, year FROM greetingSkip WHERE personId = ?"
+        )
         for (card, shown) in links { try copy.execute(arguments: [shown, card]) }
     }
 
