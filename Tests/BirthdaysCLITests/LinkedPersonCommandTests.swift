@@ -251,6 +251,33 @@ import Testing
         #expect(try await listed().isEmpty)
     }
 
+    /// Two cards greeted apart and linked, then a card with a smaller id
+    /// joining them: the person's greeting goes to the new shown card, the
+    /// other card keeps its own, and the import goes through.
+    @Test func aCardJoiningAPersonGreetedOnTwoCardsTakesThePersonsGreeting() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let two = try cli.write(
+            "two.vcf",
+            Self.card("bob-b", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-c", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", two).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["greet", "add", "bob-b", "--message", "Hi {first}"], ["greet", "add", "bob-c"], ["link", "bob-b", "bob-c"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let phone = try cli.write("phone.vcf", Self.card("bob-a", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n"))
+        let imported = try await cli.run("import", phone)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        try #require(try await Self.ids(cli) == ["bob-a"])
+        let list = try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout)
+        #expect(list.first?["person"] as? String == "bob-a", "\(list)")
+        #expect(list.first?["message"] as? String == "Hi {first}")
+    }
+
     // MARK: Choices read through the links
 
     /// Left out of a room on a card before it was linked: the person stays out; `include` on the person takes them back in.

@@ -133,7 +133,8 @@ extension GreetingRecord {
     /// A person with a choice of their own keeps it, and the card keeps its
     /// own (a conflict ``conflicts(_:_:)`` says).
     static func carry(_ links: [(card: String, shownAs: String)], _ db: Database) throws {
-        let chose = Set(try String.fetchAll(db, sql: "SELECT personId FROM greeting WHERE personId IS NOT NULL"))
+        var chose = Set(try String.fetchAll(db, sql: "SELECT personId FROM greeting WHERE personId IS NOT NULL"))
+        // In card order: the person shown before (the smallest id of their cards) first, when a new card is shown instead.
         for (card, shown) in links where chose.contains(card) && !chose.contains(shown) {
             var address: String?
             if let row = try GreetingRecord.filter(Column("personId") == card).fetchOne(db), row.way == .email, row.address == nil,
@@ -145,6 +146,8 @@ extension GreetingRecord {
                 sql: "UPDATE greeting SET personId = ?, address = COALESCE(address, ?) WHERE personId = ?",
                 arguments: [shown, address, card]
             )
+            chose.remove(card)
+            chose.insert(shown)
         }
     }
 
