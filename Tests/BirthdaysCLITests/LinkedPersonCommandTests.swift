@@ -81,6 +81,17 @@ import Testing
         #expect(try await Self.ids(cli) == ["ada-icloud"])
     }
 
+    @Test func unlinkCardOfAPersonOfOneCardIsAUsageError() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1815-12-10")])
+        let split = try await cli.run("unlink", "ada", "--card", "people.vcf:ada")
+        #expect(split.status == 64)
+        #expect(split.stderr.split(separator: "\n").first == "Error: ada is one card; there is nothing to split off", "\(split.stderr)")
+        let unlink = try await cli.run("unlink", "ada")
+        #expect(unlink.stdout.hasPrefix("One person of 1 card:\n"), "\(unlink.stdout)")
+    }
+
     // MARK: link --date-from
 
     @Test func linkDateFromASourceNoneOfTheCardsComesFromIsAUsageError() async throws {
