@@ -399,10 +399,14 @@ import Testing
         let inWork = try #require(try await cli.json(["people", "--group", "Work"]) as? [[String: Any]])
         #expect(inWork.compactMap { $0["id"] as? String } == ["bob-phone"])
 
-        // Unlinked, each card has its own choices again.
+        // Unlinked, each card has its own choices again: bob-work its 3 days, bob-phone its 7 and what bob-work brought.
         #expect(try await cli.run("unlink", "bob-phone").status == 0)
         let work = try CLIProcess.object(try await cli.run("show", "bob-work", "--json").stdout)
         #expect(work["reminder_days"] as? [Int] == [3])
+        #expect(work["note"] as? String == "Likes trains")
+        let phone = try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)
+        #expect(phone["reminder_days"] as? [Int] == [7])
+        #expect(phone["note"] as? String == "Likes trains", "the person keeps what the card brought")
     }
 
     /// A note carried over from a card and then cleared on the person does not come back when the cards are linked again.
