@@ -81,6 +81,17 @@ import Testing
         #expect(try await Self.ids(cli) == ["ada-icloud"])
     }
 
+    @Test func unlinkCardOfAPersonOfOneCardIsAUsageError() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try await cli.seed([("ada", "Ada Lovelace", "1815-12-10")])
+        let split = try await cli.run("unlink", "ada", "--card", "people.vcf:ada")
+        #expect(split.status == 64)
+        #expect(split.stderr.split(separator: "\n").first == "Error: ada is one card; there is nothing to split off", "\(split.stderr)")
+        let unlink = try await cli.run("unlink", "ada")
+        #expect(unlink.stdout.hasPrefix("One person of 1 card:\n"), "\(unlink.stdout)")
+    }
+
     // MARK: link --date-from
 
     @Test func linkDateFromASourceNoneOfTheCardsComesFromIsAUsageError() async throws {
@@ -170,6 +181,191 @@ import Testing
         #expect(json["birthday_choice"] is NSNull)
     }
 
+    // MARK: A hidden card names its person
+
+    /// After a link, a card's id, or a name only that card has, is the person it is shown as: what is done to it is theirs.
+    @Test func aHiddenCardsIdOrNameFindsThePersonItIsShownAs() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "two.vcf",
+            Self.card("bob-phone", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-work", "Robert Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        #expect(try await cli.run("link", "bob-phone", "bob-work").status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [
+            ["note", "bob-work", "Likes trains"], ["zone", "robert", "Asia/Tokyo"], ["remind", "bob-work", "--days", "3"],
+            ["greet", "add", "bob-phone"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let person = try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)
+        #expect(person["note"] as? String == "Likes trains")
+        #expect(person["zone"] as? String == "Asia/Tokyo")
+        #expect(person["reminder_days"] as? [Int] == [3])
+
+        // The person is greeted already, whichever card names them.
+        let again = try await cli.run("greet", "add", "bob-work")
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("Bob Babbage is greeted already"), "\(again.stderr)")
+
+        let excluded = try await cli.run("exclude", "robert")
+        #expect(excluded.status == 0, "\(excluded.stderr)")
+        #expect(try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)["excluded"] as? Bool == true)
+        let show = try await cli.run("show", "robert")
+        #expect(show.stdout.split(separator: "\n").prefix(2) == ["Bob Babbage", "Id: bob-phone"], "\(show.stdout)")
+    }
+
+    // MARK: Greetings as the person is shown
+
+    /// A greeting and a skip chosen on a card before it was linked are the
+    /// person's: listed, skipped and removed as theirs, to the card's address,
+    /// and kept when a sync drops the card.
+    @Test func aGreetingChosenOnACardIsThePersonsOnceLinked() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n"))
+        let folder = cli.path("work")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let workCard = try cli.write("work/bob.vcf", Self.card("bob-work", "Robert Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n"))
+        #expect(try await cli.run("import", phone).status == 0)
+        #expect(try await cli.run("sources", "add", folder).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["greet", "add", "bob-work"], ["greet", "skip", "bob-work"], ["link", "bob-phone", "bob-work"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+
+        func listed() async throws -> [[String: Any]] { try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout) }
+        let list = try await listed()
+        try #require(list.count == 1, "\(list)")
+        #expect(list[0]["person"] as? String == "bob-phone")
+        #expect(list[0]["to"] as? String == "bob@work.example", "still to the card's address")
+        let member = try #require((list[0]["people"] as? [[String: Any]])?.first)
+        #expect(member["id"] as? String == "bob-phone")
+        #expect(member["skipped_year"] as? Int == 2026, "the card's skip is the person's")
+
+        // The card leaves with its file: the person is still greeted.
+        try FileManager.default.removeItem(atPath: workCard)
+        let synced = try await cli.run("sources", "sync", "work", "--allow-mass-removal")
+        #expect(synced.status == 0, "\(synced.stdout)\(synced.stderr)")
+        #expect(try await listed().first?["person"] as? String == "bob-phone")
+
+        let removed = try await cli.run("greet", "remove", "bob")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout == "Bob Babbage is no longer greeted.\n")
+        #expect(try await listed().isEmpty)
+    }
+
+    /// Two cards greeted apart and linked, then a card with a smaller id
+    /// joining them: the person's greeting goes to the new shown card, the
+    /// other card keeps its own, and the import goes through.
+    @Test func aCardJoiningAPersonGreetedOnTwoCardsTakesThePersonsGreeting() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let two = try cli.write(
+            "two.vcf",
+            Self.card("bob-b", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-c", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", two).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["greet", "add", "bob-b", "--message", "Hi {first}"], ["greet", "add", "bob-c"], ["link", "bob-b", "bob-c"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let phone = try cli.write("phone.vcf", Self.card("bob-a", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n"))
+        let imported = try await cli.run("import", phone)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        try #require(try await Self.ids(cli) == ["bob-a"])
+        let list = try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout)
+        #expect(list.first?["person"] as? String == "bob-a", "\(list)")
+        #expect(list.first?["message"] as? String == "Hi {first}")
+    }
+
+    // MARK: Choices read through the links
+
+    /// Left out of a room on a card before it was linked: the person stays out; `include` on the person takes them back in.
+    @Test func aRoomExclusionMadeOnAHiddenCardKeepsThePersonOut() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "team.vcf",
+            Self.card("bob-phone", "Bob Babbage", "1971-12-10") + Self.card("bob-work", "Bob Babbage", "1971-12-10", extra: "CATEGORIES:Team\r\n")
+                + Self.card("carl", "Carl Friedrich", "1977-12-10", extra: "CATEGORIES:Team\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        for arguments in [
+            ["announce", "add", "http://127.0.0.1:9/team", "--group", "Team"], ["exclude", "bob-work", "--announce", "team"],
+            ["link", "bob-phone", "bob-work"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        func room() async throws -> [String: Any] { try #require(try CLIProcess.array(try await cli.run("announce", "list", "--json").stdout).first) }
+        let out = try await room()
+        #expect(out["next_day"] as? String == "2026-12-10")
+        #expect(out["next_people"] as? Int == 1, "Carl alone: \(out)")
+        #expect(out["excluded"] as? Int == 1)
+
+        #expect(try await cli.run("include", "bob", "--announce", "team").status == 0)
+        let back = try await room()
+        #expect(back["next_people"] as? Int == 2, "\(back)")
+        #expect(back["excluded"] as? Int == 0)
+    }
+
+    // MARK: link after unlink, and --date-from again
+
+    /// `link` of two cards an earlier `unlink --card` kept apart from a third links them, whatever that third card is kept from.
+    @Test func linkUndoesTheKeepSeparateOfAnEarlierUnlinkOfThreeCards() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        try await PersonLinkCommandTests.adaThreeTimes(cli)
+        #expect(try await cli.run("unlink", "ada", "--card", "nextcloud:ada-nextcloud").status == 0)
+        try #require(try await Self.ids(cli) == ["ada-icloud", "ada-nextcloud"])
+
+        let link = try await cli.run("link", "ada-icloud", "ada-nextcloud")
+        #expect(link.status == 0, "\(link.stderr)")
+        #expect(link.stdout.hasPrefix("One person of 3 cards:"), "\(link.stdout)")
+        #expect(try await Self.ids(cli) == ["ada-icloud"])
+
+        // After a full unlink too.
+        #expect(try await cli.run("unlink", "ada").status == 0)
+        try #require(try await Self.ids(cli).count == 3)
+        let google = try #require(try await Self.ids(cli).first { $0.hasPrefix("c-") })
+        #expect(try await cli.run("link", "ada-nextcloud", google, "ada-icloud").status == 0)
+        #expect(try await Self.ids(cli) == ["ada-icloud"])
+    }
+
+    /// A second `--date-from` replaces the first: `show` and the reminders use the same date.
+    @Test func aSecondDateFromReplacesTheFirst() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        let work = try cli.write("work.vcf", Self.card("bob-work", "Bob Babbage", "1972-12-26"))
+        #expect(try await cli.run("import", phone, work).status == 0)
+        // The first kept on bob-phone; after an unlink, the second given through bob-work.
+        for arguments in [
+            ["link", "bob-phone", "bob-work", "--date-from", "phone.vcf"], ["unlink", "bob-phone"],
+            ["link", "bob-work", "bob-phone", "--date-from", "work.vcf"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+
+        let show = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
+        #expect((show["birthday"] as? [String: Any])?["year"] as? Int == 1972, "\(show)")
+        #expect((show["birthday_choice"] as? [String: Any])?["used"] as? String == "bob-work")
+        let upcoming = try CLIProcess.array(try await cli.run("upcoming", "--json").stdout)
+        #expect(upcoming.first { $0["id"] as? String == "bob-phone" }?["age"] as? Int == 54, "\(upcoming)")
+    }
+
     // MARK: Choices carried over
 
     @Test func choicesMadeOnACardCarryOverAndConflictsAreSaid() async throws {
@@ -203,10 +399,33 @@ import Testing
         let inWork = try #require(try await cli.json(["people", "--group", "Work"]) as? [[String: Any]])
         #expect(inWork.compactMap { $0["id"] as? String } == ["bob-phone"])
 
-        // Unlinked, each card has its own choices again.
+        // Unlinked, each card has its own choices again: bob-work its 3 days, bob-phone its 7 and what bob-work brought.
         #expect(try await cli.run("unlink", "bob-phone").status == 0)
         let work = try CLIProcess.object(try await cli.run("show", "bob-work", "--json").stdout)
         #expect(work["reminder_days"] as? [Int] == [3])
+        #expect(work["note"] as? String == "Likes trains")
+        let phone = try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)
+        #expect(phone["reminder_days"] as? [Int] == [7])
+        #expect(phone["note"] as? String == "Likes trains", "the person keeps what the card brought")
+    }
+
+    /// A note carried over from a card and then cleared on the person does not come back when the cards are linked again.
+    @Test func aChoiceClearedOnThePersonDoesNotComeBackFromACard() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let file = try cli.write("two.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26") + Self.card("bob-work", "Bob Babbage", "1971-12-26"))
+        #expect(try await cli.run("import", file).status == 0)
+        for arguments in [
+            ["note", "bob-work", "Likes trains"], ["zone", "bob-work", "Asia/Tokyo"], ["link", "bob-phone", "bob-work"],
+            ["note", "bob", "--clear"], ["zone", "bob", "--default"], ["unlink", "bob"], ["link", "bob-phone", "bob-work"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let json = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
+        #expect(json["id"] as? String == "bob-phone")
+        #expect(json["note"] == nil || json["note"] is NSNull, "\(json)")
+        #expect(json["zone"] == nil || json["zone"] is NSNull, "\(json)")
     }
 
     @Test func greetingsChosenDifferentlyOnTwoCardsAreAConflictLinkSays() async throws {

@@ -57,8 +57,9 @@ import Testing
         #expect(export.stdout.occurrences(of: "DTSTART;VALUE=DATE:20261210") == 1)
     }
 
-    /// A greeting chosen on two of one person's cards goes to the person once,
-    /// planned under the id the person is shown as (issue 44 meets 43).
+    /// A person greeted through one of their cards is greeted through every
+    /// other: a second greeting is refused, and the one goes to the person
+    /// once, planned under the id the person is shown as (issue 44 meets 43).
     @Test func aPersonGreetedOnTwoOfTheirCardsIsGreetedOnce() async throws {
         let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
         defer { cli.cleanUp() }
@@ -66,10 +67,11 @@ import Testing
         try await cli.enableNotifications()
         let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
         try #require(channel.status == 0, "\(channel.stderr)")
-        for card in ["ada-icloud", "ada-nextcloud"] {
-            let added = try await cli.run("greet", "add", card)
-            try #require(added.status == 0, "\(added.stderr)")
-        }
+        let added = try await cli.run("greet", "add", "ada-icloud")
+        try #require(added.status == 0, "\(added.stderr)")
+        let again = try await cli.run("greet", "add", "ada-nextcloud")
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("Ada Lovelace is greeted already"), "\(again.stderr)")
 
         let pending = try await cli.run("pending", "--json")
         try #require(pending.status == 0, "\(pending.stderr)")

@@ -62,25 +62,36 @@ struct AnnounceRoomRecord: Codable, FetchableRecord, PersistableRecord {
 /// The `announceExclusion` table (migration `v25-announce`): who is left out
 /// of which room's announcements.
 enum AnnounceExclusionRecord {
-    /// Leaves `personID` out of room `room` (`excluded`), or takes them back in; whether anything changed.
+    /// Leaves `personID` out of room `room` (`excluded`), or takes them back
+    /// in, with every card shown as them (issue 43); whether anything changed.
     static func set(room: String, personID: String, excluded: Bool, _ db: Database) throws -> Bool {
         if excluded {
             try db.execute(sql: "INSERT OR IGNORE INTO announceExclusion (room, personId) VALUES (?, ?)", arguments: [room, personID])
         } else {
-            try db.execute(sql: "DELETE FROM announceExclusion WHERE room = ? AND personId = ?", arguments: [room, personID])
+            try db.execute(
+                sql: """
+                    DELETE FROM announceExclusion
+                    WHERE room = ? AND (personId = ? OR personId IN (SELECT personId FROM personLink WHERE shownAs = ?))
+                    """,
+                arguments: [room, personID, personID]
+            )
         }
         return db.changesCount > 0
     }
 
-    /// The people left out of room `room`.
+    /// The people left out of room `room`, by the id each is shown as: a card left out leaves its person out (issue 43).
     static func people(room: String, _ db: Database) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT personId FROM announceExclusion WHERE room = ?", arguments: [room]))
+        Set(try String.fetchAll(db, sql: "SELECT \(shownAs) FROM announceExclusion e \(linked) WHERE e.room = ?", arguments: [room]))
     }
+
+    /// An exclusion's person as shown, over `announceExclusion e` with ``linked``.
+    private static let shownAs = "COALESCE(l.shownAs, e.personId)"
+    private static let linked = "LEFT JOIN personLink l ON l.personId = e.personId"
 
     /// How many people each room leaves out, by room.
     static func counts(_ db: Database) throws -> [String: Int] {
         var result: [String: Int] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT room, COUNT(*) FROM announceExclusion GROUP BY room")
+        let rows = try Row.fetchCursor(db, sql: "SELECT e.room, COUNT(DISTINCT \(shownAs)) FROM announceExclusion e \(linked) GROUP BY e.room")
         while let row = try rows.next() { result[row[0]] = row[1] }
         return result
     }

@@ -102,11 +102,52 @@ extension GreetingRecord {
         return own + carried
     }
 
-    /// The choice for `target`, if any.
+    /// The choice for `target`, if any: a person's own, else one made on a
+    /// card shown as them (``ofPerson(_:_:)``), which greets them.
     static func find(_ target: Greeting.Target, _ db: Database) throws -> Greeting? {
         switch target {
-        case .person(let id): try GreetingRecord.filter(Column("personId") == id).fetchOne(db)?.greeting
+        case .person(let id): try ofPerson(id, db).first
         case .group(let name): try GreetingRecord.filter(Column("groupName") == name).fetchOne(db)?.greeting
+        }
+    }
+
+    /// The choices that greet person `id`: their own first, then those made
+    /// on a card shown as them (issue 43: left there when both had one, ``carry(_:_:)``), oldest first.
+    static func ofPerson(_ id: String, _ db: Database) throws -> [Greeting] {
+        try GreetingRecord.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM greeting WHERE personId = ? OR personId IN (SELECT personId FROM personLink WHERE shownAs = ?)
+                ORDER BY personId <> ?, createdAt, id
+                """,
+            arguments: [id, id, id]
+        ).compactMap(\.greeting)
+    }
+
+    /// Moves the choice made on each card of `links` (a card newly shown as
+    /// another person, with that person's id) to the person it is shown as,
+    /// when the person has none: the one row per person stays one, the
+    /// ledger's greetings are the person's already, and a sync that drops
+    /// the card no longer takes the choice (and leaves its file) with it. An
+    /// e-mail to the card's first address keeps going there (its `--to`).
+    /// A person with a choice of their own keeps it, and the card keeps its
+    /// own (a conflict ``conflicts(_:_:)`` says).
+    static func carry(_ links: [(card: String, shownAs: String)], _ db: Database) throws {
+        var chose = Set(try String.fetchAll(db, sql: "SELECT personId FROM greeting WHERE personId IS NOT NULL"))
+        // In card order: the person shown before (the smallest id of their cards) first, when a new card is shown instead.
+        for (card, shown) in links where chose.contains(card) && !chose.contains(shown) {
+            var address: String?
+            if let row = try GreetingRecord.filter(Column("personId") == card).fetchOne(db), row.way == .email, row.address == nil,
+                let person = try PersonRecord.person(id: card, db)
+            {
+                address = person.contactPoints.first { $0.kind == .email }?.value
+            }
+            try db.execute(
+                sql: "UPDATE greeting SET personId = ?, address = COALESCE(address, ?) WHERE personId = ?",
+                arguments: [shown, address, card]
+            )
+            chose.remove(card)
+            chose.insert(shown)
         }
     }
 
@@ -134,10 +175,24 @@ extension GreetingSkipRecord {
         return true
     }
 
-    /// The skipped years, by person id.
+    /// Copies the years skipped on each card of `links` (a card newly shown
+    /// as another person, with that person's id) to that person, so they
+    /// stay skipped when the card leaves; the card keeps its own.
+    static func carry(_ links: [(card: String, shownAs: String)], _ db: Database) throws {
+        let copy = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO greetingSkip (personId, year) SELECT ?, year FROM greetingSkip WHERE personId = ?"
+        )
+        for (card, shown) in links { try copy.execute(arguments: [shown, card]) }
+    }
+
+    /// The skipped years, by person id: a year skipped on a card shown as another person (issue 43) is that person's.
     static func skips(_ db: Database) throws -> [String: Set<Int>] {
         var found: [String: Set<Int>] = [:]
-        for record in try GreetingSkipRecord.fetchAll(db) { found[record.personId, default: []].insert(record.year) }
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT COALESCE(l.shownAs, s.personId), s.year FROM greetingSkip s LEFT JOIN personLink l ON l.personId = s.personId"
+        )
+        while let row = try rows.next() { found[row[0], default: []].insert(row[1]) }
         return found
     }
 }

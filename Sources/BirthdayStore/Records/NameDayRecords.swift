@@ -76,20 +76,30 @@ extension NameDayListRecord {
 }
 
 extension NameDayChoiceRecord {
-    /// Records `choice` for the person `id`; `nil` forgets it.
+    /// Records `choice` for the person `id`; `nil` forgets it, and any made on a card shown as them (issue 43).
     static func set(_ choice: NameDayChoice?, personID id: String, _ db: Database) throws {
         if let choice {
             try NameDayChoiceRecord(personID: id, choice).upsert(db)
         } else {
-            _ = try deleteOne(db, key: id)
+            try db.execute(
+                sql: "DELETE FROM nameDayChoice WHERE personId = ? OR personId IN (SELECT personId FROM personLink WHERE shownAs = ?)",
+                arguments: [id, id]
+            )
         }
     }
 
-    /// Every choice, by person id.
+    /// Every choice, by person id: one made on a card shown as another
+    /// person is that person's (issue 43), unless they made their own.
     static func choices(_ db: Database) throws -> [String: NameDayChoice] {
+        let shownAs = try PersonLinkRecord.all(db)
         var result: [String: NameDayChoice] = [:]
         for record in try fetchAll(db) {
-            if let choice = record.choice { result[record.personId] = choice }
+            guard let choice = record.choice else { continue }
+            if let shown = shownAs[record.personId] {
+                if result[shown] == nil { result[shown] = choice }
+            } else {
+                result[record.personId] = choice
+            }
         }
         return result
     }

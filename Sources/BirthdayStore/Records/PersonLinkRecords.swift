@@ -42,9 +42,14 @@ extension PersonLinkRecord {
         return written.sorted { $0.card < $1.card }
     }
 
+    /// The id the card `id` is shown as: its own when it is shown as itself.
+    static func shownAs(_ id: String, _ db: Database) throws -> String {
+        try String.fetchOne(db, sql: "SELECT shownAs FROM personLink WHERE personId = ?", arguments: [id]) ?? id
+    }
+
     /// The cards of the person `id` is or is shown as: the id they are shown as, and every card (that one first, then in id order).
     static func cards(ofPerson id: String, _ db: Database) throws -> (shownAs: String, cards: [String]) {
-        let shown = try String.fetchOne(db, sql: "SELECT shownAs FROM personLink WHERE personId = ?", arguments: [id]) ?? id
+        let shown = try shownAs(id, db)
         let hidden = try String.fetchAll(db, sql: "SELECT personId FROM personLink WHERE shownAs = ? ORDER BY personId", arguments: [shown])
         return (shown, [shown] + hidden)
     }
@@ -102,6 +107,16 @@ extension LinkExceptionRecord {
             while let row = try rows.next() { found[row[0]] = row[1] }
         }
         return found
+    }
+
+    /// Forgets every "keep separate" between two of `ids`.
+    static func forgetSeparate(among ids: [String], _ db: Database) throws {
+        guard ids.count > 1 else { return }
+        let marks = databaseQuestionMarks(count: ids.count)
+        try db.execute(
+            sql: "DELETE FROM linkException WHERE kind = ? AND first IN (\(marks)) AND second IN (\(marks))",
+            arguments: StatementArguments([LinkException.Kind.keepSeparate]) + StatementArguments(ids) + StatementArguments(ids)
+        )
     }
 
     /// Forgets every "keep together" that names `id`.
@@ -221,13 +236,14 @@ struct PersonLinks {
                         WHERE sourcePerson.personId = person.id), person.sourceFile,
                        (SELECT source FROM linkDateFrom WHERE linkDateFrom.personId = person.id)
                 FROM personLink JOIN person ON person.id = personLink.personId OR person.id = personLink.shownAs
-                ORDER BY personLink.shownAs
+                ORDER BY personLink.shownAs, person.id <> personLink.shownAs, person.id
                 """
         )
         guard !rows.isEmpty else { return PersonLinks() }
         var cards: [String: [LinkCard]] = [:]
         var preferred: [String: String] = [:]
         var seen = Set<String>()
+        // A `--date-from` kept on several of a person's cards (before `link` kept one): the shown card's, else the smallest id's, as `show` reads it.
         for row in rows {
             let id: String = row[1]
             guard seen.insert(id).inserted else { continue }
@@ -267,6 +283,8 @@ extension PersonRecord {
     static func carryChoices(_ links: [(card: String, shownAs: String)], _ db: Database) throws -> [ChoiceConflict] {
         guard !links.isEmpty else { return [] }
         var conflicts = try GreetingRecord.conflicts(links, db)
+        try GreetingRecord.carry(links, db)
+        try GreetingSkipRecord.carry(links, db)
         let columns = carriedChoices.map(\.column)
         let any = columns.map { "\($0) IS NOT NULL" }.joined(separator: " OR ")
         let chose = Set(try String.fetchAll(db, sql: "SELECT id FROM person WHERE \(any)"))
@@ -296,6 +314,29 @@ extension PersonRecord {
             try db.execute(sql: "UPDATE person SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
         }
         return conflicts
+    }
+}
+
+extension PersonRecord {
+    /// Clears on every card shown as the person `id` the carried choices the
+    /// person has not made (`NULL`: never made, or cleared), so that no later
+    /// relink (the card dropped by a sync and back, `unlink` then `link`)
+    /// carries a card's old choice back over one cleared on the person. A
+    /// person's `NULL` that was never made has nothing on a card to clear:
+    /// ``carryChoices(_:_:)`` brought the card's over when it was linked.
+    static func clearUnmadeChoicesOnCards(of id: String, _ db: Database) throws {
+        let columns = carriedChoices.map(\.column)
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM person WHERE id = ?", arguments: [id]) else {
+            return
+        }
+        let cleared = columns.indices.filter { row.hasNull(atIndex: $0) }.map { columns[$0] }
+        guard !cleared.isEmpty else { return }
+        var assignments = cleared.map { "\($0) = NULL" }
+        if cleared.contains("exclusionChoice") { assignments.append("excluded = excludedInCard") }
+        try db.execute(
+            sql: "UPDATE person SET \(assignments.joined(separator: ", ")) WHERE id IN (SELECT personId FROM personLink WHERE shownAs = ?)",
+            arguments: [id]
+        )
     }
 }
 

@@ -7,14 +7,20 @@ import GRDB
 /// greeted is core's rule (``GreetingRules``); the people read here carry
 /// no note (a greeting never does).
 extension AppDatabase {
-    /// Every greeting choice, oldest first.
+    /// Every greeting choice, oldest first, each as the person it greets is
+    /// shown (``GreetingRecord/allAsShown(_:)``): what ``GreetingRules`` decide on.
     package func greetings() async throws(StoreError) -> [Greeting] {
-        try await read { db in try GreetingRecord.all(db) }
+        try await read { db in try GreetingRecord.allAsShown(db) }
     }
 
-    /// The choice for `target`, if any.
+    /// The choice for `target`, if any (a person's: their own, else one made on a card shown as them).
     package func greeting(for target: Greeting.Target) async throws(StoreError) -> Greeting? {
         try await read { db in try GreetingRecord.find(target, db) }
+    }
+
+    /// Every choice that greets person `id`: their own, then those made on a card shown as them (`greet remove` takes them all).
+    package func greetings(ofPerson id: String) async throws(StoreError) -> [Greeting] {
+        try await read { db in try GreetingRecord.ofPerson(id, db) }
     }
 
     /// Stores `greeting`; the choice as stored (with its id), or `nil` when
@@ -58,8 +64,10 @@ extension AppDatabase {
     package func greetingRoster(now: Date, systemTimeZone: TimeZone) async throws(StoreError) -> GreetingRoster {
         try await read { db in
             let settings = try SettingRecord.settings(db)
-            let greetings = try GreetingRecord.all(db)
-            let people = greetings.isEmpty ? [] : try PersonRecord.people(db).map(Self.withoutNote)
+            // As the people are shown (issue 43): a card shown as another person is not listed on its own.
+            let greetings = try GreetingRecord.allAsShown(db)
+            let hidden = greetings.isEmpty ? [:] : try PersonLinkRecord.all(db)
+            let people = greetings.isEmpty ? [] : try PersonRecord.people(db).filter { hidden[$0.id] == nil }.map(Self.withoutNote)
             return GreetingRoster(
                 greetings: greetings,
                 people: people,

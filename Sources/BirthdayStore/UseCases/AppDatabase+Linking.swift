@@ -106,10 +106,11 @@ extension AppDatabase {
     }
 
     /// `birthdays link A B …`: keeps the people `ids` together from now on
-    /// (a "keep together" between the first and each other, replacing any
-    /// "keep separate" between them), relinks and reschedules in one transaction.
-    /// With `dateFrom`, the person's birthday is the one of their card from
-    /// that source, which must be the source of one of their cards.
+    /// (a "keep together" between the first and each other card, and no
+    /// "keep separate" left between any two of their cards), relinks and
+    /// reschedules in one transaction. With `dateFrom`, the person's birthday
+    /// is the one of their card from that source, which must be the source of
+    /// one of their cards; it replaces any `dateFrom` chosen before for them.
     package func link(
         _ ids: [String],
         dateFrom: String? = nil,
@@ -126,8 +127,14 @@ extension AppDatabase {
                 let sources = Set(try PersonRecord.linkCards(ids: cards, db).map(\.key.source))
                 guard sources.contains(dateFrom) else { return .notTheirSource(sources: sources.sorted()) }
             }
+            // Kept together: no "keep separate" between any two of them is left to win (an earlier unlink's).
+            try LinkExceptionRecord.forgetSeparate(among: cards, db)
             for card in cards where card != first { try LinkExceptionRecord.set(.keepTogether, first, card, db) }
-            if let dateFrom { try LinkExceptionRecord.setDateFrom(dateFrom, card: first, db) }
+            // One --date-from per person: the new one replaces any kept on one of their cards.
+            if let dateFrom {
+                for card in cards { try LinkExceptionRecord.setDateFrom(nil, card: card, db) }
+                try LinkExceptionRecord.setDateFrom(dateFrom, card: first, db)
+            }
             let conflicts = try AppDatabase.relink(db)
             return .changed(
                 LinkChange(shownAs: try AppDatabase.shownAs(cards, db), conflicts: conflicts, rescheduled: try scheduler?.reschedule(db))

@@ -16,23 +16,26 @@ extension AppDatabase {
     /// The person `query` names (``PersonLookup``): an id, a public id
     /// (`p-…`), a name or part of one; or a reminder's id in any form
     /// ``DeliveryLedger/resolve(_:)`` reads (`r-3f9c` from `pending`), which
-    /// names the reminder's person.
+    /// names the reminder's person. A card shown as another person (issue 43),
+    /// by its id or a name only it has, finds the person it is shown as: what
+    /// a command does to it (`remind`, `note`, `zone`, `exclude`, `greet`,
+    /// `show`) is done to that person, whose choices the walk reads.
     package func findPerson(_ query: String) async throws(StoreError) -> PersonLookup.Result {
         try await read { db in
-            if let byID = try PersonRecord.person(id: query, db) { return .found(byID) }
-            if case .found(let reminder) = try DeliveryLedger.resolve(query, db), let person = try PersonRecord.person(id: reminder.personID, db) {
+            func shown(_ id: String) throws -> Person? { try PersonRecord.person(id: try PersonLinkRecord.shownAs(id, db), db) }
+            if let byID = try PersonRecord.person(id: query, db) { return try shown(byID.id).map { .found($0) } ?? .found(byID) }
+            if case .found(let reminder) = try DeliveryLedger.resolve(query, db), let person = try shown(reminder.personID) {
                 return .found(person)
             }
-            // Names are matched on ids and names alone; only the people found are read whole.
-            func whole(_ people: [Person]) throws -> [Person] { try people.compactMap { try PersonRecord.person(id: $0.id, db) } }
-            switch PersonLookup.find(query, in: try PersonRecord.identities(db), publicIDs: try SettingRecord.publicIDs(db)) {
-            case .found(let person): return try PersonRecord.person(id: person.id, db).map { .found($0) } ?? .notFound(suggestions: [])
-            case .ambiguous(let people):
-                // The cards of one person (issue 43) are that person once: the one they are shown as.
-                let shownAs = try PersonLinkRecord.all(db)
+            // Names are matched on ids and names alone; only the people found are read whole, each card as the person it is shown as, once.
+            func whole(_ people: [Person]) throws -> [Person] {
                 var seen = Set<String>()
-                let ids = people.map { shownAs[$0.id] ?? $0.id }.filter { seen.insert($0).inserted }
-                let distinct = try ids.compactMap { try PersonRecord.person(id: $0, db) }
+                return try people.compactMap { try shown($0.id) }.filter { seen.insert($0.id).inserted }
+            }
+            switch PersonLookup.find(query, in: try PersonRecord.identities(db), publicIDs: try SettingRecord.publicIDs(db)) {
+            case .found(let person): return try shown(person.id).map { .found($0) } ?? .notFound(suggestions: [])
+            case .ambiguous(let people):
+                let distinct = try whole(people)
                 return distinct.count == 1 ? .found(distinct[0]) : .ambiguous(distinct)
             case .notFound(let suggestions): return .notFound(suggestions: try whole(suggestions))
             }

@@ -116,6 +116,7 @@ extension AppDatabase {
             guard try PersonRecord.setNote(note, id: id, updatedAt: now.timeIntervalSince1970, db),
                 let person = try PersonRecord.person(id: id, db)
             else { return nil }
+            try PersonRecord.clearUnmadeChoicesOnCards(of: id, db)
             return (person, try scheduler?.reschedule(db))
         }
         if let rescheduled = result?.1 { scheduler?.log(rescheduled) }
@@ -132,6 +133,8 @@ extension AppDatabase {
             guard var person = try PersonRecord.fetchOne(db, key: id)?.person else { return nil }
             change(&person)
             try PersonRecord.saveChoices(of: person, now: now, db)
+            // A choice cleared on a linked person is cleared on their cards too (issue 43): none comes back at a relink.
+            try PersonRecord.clearUnmadeChoicesOnCards(of: id, db)
             return PersonChoiceResult(person: person, rescheduled: try scheduler?.reschedule(db))
         }
         if let rescheduled = result?.rescheduled { scheduler?.log(rescheduled) }

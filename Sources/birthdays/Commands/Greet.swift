@@ -194,7 +194,7 @@ extension BirthdaysCommand.Greet {
 
         func run() async throws {
             let context = try Context(global)
-            let greeting: Greeting?
+            let greetings: [Greeting]
             let who: String
             if let group {
                 let greeted = try await context.database.greetings().compactMap { greeting -> String? in
@@ -202,16 +202,20 @@ extension BirthdaysCommand.Greet {
                     return nil
                 }
                 let name = NameChoice.match(group, in: greeted) ?? group
-                greeting = try await context.database.greeting(for: .group(name))
+                greetings = try await context.database.greeting(for: .group(name)).map { [$0] } ?? []
                 who = "the group " + SafeText.line(name)
             } else {
+                // The person's own choice and any made on a card of theirs (issue 43): each greets them.
                 let found = try await context.person(matching: person ?? "")
-                greeting = try await context.database.greeting(for: .person(found.id))
+                greetings = try await context.database.greetings(ofPerson: found.id)
                 who = SafeText.line(found.name)
             }
-            guard let greeting, try await GreetingChoices(database: context.database, environment: context.environment).remove(greeting) else {
-                throw CLIError("\(who) is not greeted; see 'birthdays greet list'")
+            let choices = GreetingChoices(database: context.database, environment: context.environment)
+            var removed = false
+            for greeting in greetings {
+                if try await choices.remove(greeting) { removed = true }
             }
+            guard removed else { throw CLIError("\(who) is not greeted; see 'birthdays greet list'") }
             _ = try await context.scheduler().reschedule()
             try output("\(who) is no longer greeted.")
         }

@@ -82,6 +82,9 @@ extension BirthdaysCommand {
         func run() async throws {
             let context = try Context(global)
             let found = try await context.person(matching: person)
+            if card != nil, try await context.database.origins(of: found.id).cards.count < 2 {
+                throw ValidationError("\(found.id) is one card; there is nothing to split off")
+            }
             switch try await context.database.unlink(found.id, card: card, now: context.now, rescheduling: context.scheduler()) {
             case .changed(let change): try output(LinkWords.summary(change))
             case .noPerson: throw CLIError("no person has the id '\(found.id)'")
@@ -105,7 +108,7 @@ extension BirthdaysCommand {
 enum LinkWords {
     static func summary(_ change: LinkChange) -> String {
         let people = Set(change.shownAs.map(\.shownAs)).count
-        let head = people == 1 ? "One person of \(change.shownAs.count) cards:" : "\(people) people:"
+        let head = people == 1 ? "One person of \(Wording.count(change.shownAs.count, "card", "cards")):" : "\(people) people:"
         return ([head] + change.shownAs.map { "  \($0.card) shown as \($0.shownAs)" } + change.conflicts.map(conflict))
             .joined(separator: "\n")
     }

@@ -27,10 +27,9 @@ extension BirthdaysCommand {
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
+            // A card shown as another person (issue 43) finds that person, shown with the birthday chosen among their cards.
             var found = try await context.person(matching: person)
-            // A card shown as another person (issue 43) shows that person, with the birthday chosen among their cards.
             let origins = try await context.database.origins(of: found.id)
-            if origins.shownAs != found.id { found = try await context.person(matching: origins.shownAs) }
             found.birthday = origins.birthday ?? found.birthday
             let (settings, zone, localizer) = try await context.settingsAndLanguage()
             let today = LocalDate.today(at: context.now, in: zone)
