@@ -91,8 +91,12 @@ package struct UserFolders: Sendable {
 
     /// Throws ``UserFolderError/link(path:)`` for the first symbolic link in `folder` (not below it).
     private static func refuseLinks(in folder: String) throws(UserFolderError) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            throw .cannotRead(path: folder, reason: String(cString: strerror(errno)))
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            // Foundation's error says why; errno after a Foundation call may be anyone's.
+            throw .cannotRead(path: folder, reason: error.localizedDescription)
         }
         for entry in entries.sorted() {
             var info = stat()
@@ -106,8 +110,12 @@ package struct UserFolders: Sendable {
     /// A missing root has none.
     package func list() throws(UserFolderError) -> [UserName] {
         guard try checkRoot() else { return [] }
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: root) else {
-            throw .cannotRead(path: root, reason: String(cString: strerror(errno)))
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: root)
+        } catch {
+            // Foundation's error says why; errno after a Foundation call may be anyone's.
+            throw .cannotRead(path: root, reason: error.localizedDescription)
         }
         return entries.compactMap { entry -> UserName? in
             guard let name = try? UserName(entry) else { return nil }
@@ -145,9 +153,22 @@ package struct UserFolders: Sendable {
         if keepData {
             for attempt in 1...1000 {
                 let kept = (root.hasSuffix("/") ? root : root + "/") + UserLayout.keptName(name, attempt: attempt)
-                var existing = stat()
-                guard lstat(kept, &existing) != 0 else { continue }
-                guard rename(path, kept) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    // The name is taken by making it (mkdir fails on any name that exists), then the
+                    // folder replaces that empty folder: rename never lands on another's kept data.
+                    guard mkdir(kept, mode_t(UserLayout.folderMode)) == 0 else {
+                        if errno == EEXIST { continue }
+                        throw .cannotWrite(path: kept, reason: String(cString: strerror(errno)))
+                    }
+                } else {
+                    var existing = stat()
+                    guard lstat(kept, &existing) != 0 else { continue }
+                }
+                guard rename(path, kept) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    if info.st_mode & S_IFMT == S_IFDIR { _ = rmdir(kept) }
+                    throw .cannotWrite(path: path, reason: reason)
+                }
                 return kept
             }
             throw .cannotWrite(path: path, reason: "every name for the kept folder is taken")
