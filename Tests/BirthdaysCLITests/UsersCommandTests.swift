@@ -90,6 +90,7 @@ struct UsersCommandTests {
         let root = cli.path(".local/share/birthdays/users")
         #expect(Self.mode(root) == 0o700 && Self.mode(root + "/carol/birthdays.sqlite") == 0o600)
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "the single user's database is not touched")
+        #expect(!FileManager.default.fileExists(atPath: cli.path(".local/share/birthdays/birthdays.sqlite")), "nor the default one beside the root")
     }
 
     @Test(arguments: ["../x", "a.b", "", String(repeating: "x", count: 33), "Alice", "a/b"])
