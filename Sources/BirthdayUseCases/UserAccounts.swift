@@ -26,11 +26,14 @@ package struct UserAccounts: Sendable {
     }
 
     /// Why a user could not be added or removed.
-    package enum AccountError: Error, Sendable, CustomStringConvertible {
+    package enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
         case folder(UserFolderError)
         case store(StoreError)
         /// `birthdays run` holds this user's database.
         case running(UserName, pid: Int32)
+        /// `birthdays serve` serves this user's feed at `address`.
+        case serving(UserName, address: String)
+        case lock(DaemonLockError)
 
         package var description: String {
             switch self {
@@ -38,6 +41,9 @@ package struct UserAccounts: Sendable {
             case .store(let error): error.description
             case .running(let name, let pid):
                 "birthdays run is running for '\(name)'" + (pid > 0 ? " (pid \(pid))" : "") + "; stop it first, then remove the user"
+            case .serving(let name, let address):
+                "birthdays serve is serving '\(name)' at \(address); stop it first, then remove the user"
+            case .lock(let error): error.description
             }
         }
     }
@@ -73,11 +79,32 @@ package struct UserAccounts: Sendable {
     }
 
     /// Removes user `name` (``UserFolders/remove(_:keepData:)``), unless
-    /// `birthdays run` is running for them.
+    /// `birthdays run` or `birthdays serve` runs for them. The daemon's lock
+    /// (``DaemonLock``) is held for the whole removal, so no daemon starts
+    /// on the folder while it goes; a `serve` records itself (``ServeRecord``)
+    /// as it starts listening. A link or a file where the folder should be
+    /// is no user: it is removed, and no lock is taken through it.
     ///
     /// - Returns: where the kept folder went with `keepData`, or `nil`.
     package func remove(_ name: UserName, keepData: Bool) throws(AccountError) -> String? {
-        if let pid = DaemonLock.holder(database: folders.database(name)) { throw .running(name, pid: pid) }
+        let database = folders.database(name)
+        let isFolder: Bool
+        do {
+            isFolder = try folders.isFolder(name)
+        } catch {
+            throw .folder(error)
+        }
+        var lock: DaemonLock?
+        if isFolder {
+            do {
+                lock = try DaemonLock.acquire(database: database)
+            } catch {
+                if case .alreadyRunning(_, let pid) = error { throw .running(name, pid: pid ?? 0) }
+                throw .lock(error)
+            }
+        }
+        defer { withExtendedLifetime(lock) {} }
+        if lock != nil, let address = ServeRecord.current(database: database) { throw .serving(name, address: address.description) }
         do {
             return try folders.remove(name, keepData: keepData)
         } catch {

@@ -76,8 +76,9 @@ enum Completions {
     /// What `read` finds in the database `words` name, sorted and without
     /// repeats; nothing when the database is missing or cannot be read.
     private static func names(_ words: [String], _ read: @escaping @Sendable (AppDatabase) async throws -> [String]) -> [String] {
-        let path = databasePath(in: words, environment: ProcessInfo.processInfo.environment)
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        guard let path = databasePath(in: words, environment: ProcessInfo.processInfo.environment),
+            FileManager.default.fileExists(atPath: path)
+        else { return [] }
         // The closure is synchronous; the database is read on the store's threads meanwhile.
         let found = Found()
         let done = DispatchSemaphore(value: 0)
@@ -100,9 +101,11 @@ enum Completions {
 
     /// The database the command line names (`--database PATH`,
     /// `--database=PATH`, `--user NAME`, `--user=NAME`), else the one every
-    /// command would use (``Context/databasePath(_:environment:)``); the
-    /// default when they choose none that exists.
-    static func databasePath(in words: [String], environment: [String: String]) -> String {
+    /// command would use (``Context/databasePath(_:environment:)``); `nil`
+    /// when they choose none the command would open (a user who does not
+    /// exist, a bad name, two choices): then nothing is offered, never
+    /// another database's names.
+    static func databasePath(in words: [String], environment: [String: String]) -> String? {
         var options = GlobalOptions()
         for (index, word) in words.enumerated() {
             for name in GlobalOptions.names {
@@ -113,7 +116,7 @@ enum Completions {
                 if name == "--user" { options.user = value } else { options.database = value }
             }
         }
-        return (try? Context.databasePath(options, environment: environment)) ?? AppDatabase.defaultPath(environment: environment)
+        return try? Context.databasePath(options, environment: environment)
     }
 
     /// A shell word without the quotes around it (completions get words as typed).

@@ -43,6 +43,9 @@ struct Context: Sendable {
     /// The database file the user named (`--database`, `BIRTHDAYS_DATABASE` or
     /// the default), even when ``database`` is a throwaway copy of it.
     let databasePath: String
+    /// The user whose database this is (``database(_:environment:)``), or
+    /// `nil`: a user's database is never created here.
+    let user: UserName?
     /// The throwaway copy a pretend-time command works on, or `nil`.
     let trial: TrialCopy?
     let environment: [String: String]
@@ -76,7 +79,7 @@ struct Context: Sendable {
         } else {
             now = Date()
         }
-        databasePath = try Context.databasePath(options, environment: environment)
+        (databasePath, user) = try Context.database(options, environment: environment)
         if readOnly {
             trial = nil
             if emptyIfMissing && !FileManager.default.fileExists(atPath: databasePath) {
@@ -100,7 +103,7 @@ struct Context: Sendable {
             )
         } else {
             trial = nil
-            database = try AppDatabase.openFile(at: databasePath, mapped: !longLived)
+            database = try AppDatabase.openFile(at: databasePath, create: user == nil, mapped: !longLived)
         }
     }
 
@@ -127,22 +130,53 @@ struct Context: Sendable {
     ///   or a name that is no user's name; a ``CLIError`` (one line, exit 1)
     ///   for a user that does not exist or whose folder is not safe to use.
     static func databasePath(_ options: GlobalOptions, environment: [String: String]) throws -> String {
+        try database(options, environment: environment).path
+    }
+
+    /// The database file `options` name (``databasePath(_:environment:)``)
+    /// and the user it belongs to: the one `--user` or `BIRTHDAYS_USER`
+    /// names, or the one whose folder in the users root a `--database`
+    /// path is in (``UserFolders/user(containing:)``), checked as `--user`
+    /// checks them. A user's database is never created by a command (only
+    /// `users add` makes one), so the daemon of a removed user never makes
+    /// them again.
+    ///
+    /// - Parameter checkingUser: `false` names a user's database without
+    ///   looking at their folder (`service uninstall` of a removed user's daemon).
+    /// - Throws: as ``databasePath(_:environment:)``; a path in the folder
+    ///   of a user who does not exist is the error `--user` gives for them.
+    static func database(
+        _ options: GlobalOptions,
+        environment: [String: String],
+        checkingUser: Bool = true
+    ) throws -> (path: String, user: UserName?) {
         let choice: DatabaseChoice
         do {
             choice = try DatabaseChoice.choose(database: options.database, user: options.user, environment: environment)
         } catch {
             throw ValidationError(error.description)
         }
+        let accounts = users(environment)
+        let path: String
         switch choice {
-        case .file(let path): return absolute(path)
-        case .standard: return absolute(AppDatabase.defaultPath(environment: environment))
+        case .file(let file): path = absolute(file)
+        case .standard: path = absolute(AppDatabase.defaultPath(environment: environment))
         case .user(let name):
+            guard checkingUser else { return (accounts.folders.database(name), name) }
             do {
-                return absolute(try users(environment).database(name))
+                return (absolute(try accounts.database(name)), name)
             } catch {
                 throw CLIError(error.description)
             }
         }
+        guard let name = accounts.folders.user(containing: path) else { return (path, nil) }
+        guard checkingUser else { return (path, name) }
+        do {
+            _ = try accounts.database(name)
+        } catch {
+            throw CLIError(error.description)
+        }
+        return (path, name)
     }
 
     /// The users of this server: the folders of `BIRTHDAYS_USERS_DIR`, else

@@ -40,6 +40,28 @@ import Testing
         #expect(!UserName.isValid(UserLayout.keptName(alice, attempt: 1)), "a kept folder is never a user")
     }
 
+    /// A path is a user's when it is below their folder in the root, read
+    /// as the file system reads `.`, `..` and repeated slashes; the root
+    /// itself, a file in it, a kept folder or a path beside it is no user's.
+    @Test(
+        arguments: [
+            ("/srv/users/alice/birthdays.sqlite", "alice"),
+            ("/srv/users/alice/other.sqlite", "alice"),
+            ("/srv//users/./bob/../alice/birthdays.sqlite", "alice"),
+            ("/srv/users/alice/../../users/carol/x", "carol"),
+            ("/srv/users/alice", nil),
+            ("/srv/users/x.sqlite", nil),
+            ("/srv/users/alice.removed/birthdays.sqlite", nil),
+            ("/srv/users2/alice/birthdays.sqlite", nil),
+            ("/srv/users/../alice/birthdays.sqlite", nil),
+            ("/srv/birthdays.sqlite", nil),
+        ] as [(String, String?)]
+    )
+    func aPathInAUsersFolderIsTheirs(_ path: String, _ user: String?) throws {
+        #expect(UserLayout.user(containing: path, root: "/srv/users")?.rawValue == user)
+        #expect(UserLayout.user(containing: path, root: "/srv/users/")?.rawValue == user, "a root with a slash at its end")
+    }
+
     // MARK: - Which database
 
     @Test func anOptionBeatsAVariableAndTwoOfOneStrengthAreRefused() throws {

@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 import Testing
 
@@ -20,5 +21,48 @@ import Testing
                 == "@reboot /usr/bin/birthdays run --database /home/ada/.local/share/birthdays/birthdays.sqlite "
                 + ">>/home/ada/.local/share/birthdays/birthdays-run.log 2>&1"
         )
+    }
+
+    /// A user's daemon is run by the user's name, the users root in its
+    /// environment (in the unit, where `%` is escaped and `$` is not, as
+    /// systemd expands no variables there), so a removed user's daemon stops.
+    @Test func aUsersDaemonIsRunByName() throws {
+        let user = try UserName("alice")
+        let service = SystemdUserService(
+            binary: "/usr/bin/birthdays",
+            database: "/srv/50% $users/alice/birthdays.sqlite",
+            user: (user, "/srv/50% $users"),
+            environment: [:]
+        )
+        #expect(service.daemonArguments == ["run", "--user", "alice"])
+        #expect(service.daemonEnvironment == ["BIRTHDAYS_USERS_DIR": "/srv/50% $users"])
+        #expect(service.unitText.contains("\nEnvironment=\"BIRTHDAYS_USERS_DIR=/srv/50%% $users\"\nExecStart=/usr/bin/birthdays run --user alice\n"))
+        #expect(
+            service.cronLine
+                == "@reboot BIRTHDAYS_USERS_DIR='/srv/50\\% $users' /usr/bin/birthdays run --user alice >>'/srv/50\\% $users/alice/birthdays-run.log' 2>&1"
+        )
+        #expect(service.manualCommand.hasPrefix("BIRTHDAYS_USERS_DIR='/srv/50% $users' nohup /usr/bin/birthdays run --user alice >>"))
+    }
+
+    /// The installed unit's database is read from its first line; another
+    /// database is one neither by name nor as the same file.
+    @Test func theInstalledUnitsDatabaseIsReadFromItsFirstLine() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let environment = ["HOME": home]
+        let alice = SystemdUserService(binary: "/usr/bin/birthdays", database: home + "/a b/birthdays.sqlite", environment: environment)
+        #expect(alice.installedDatabase == nil && alice.otherInstalledDatabase == nil)
+        try FileManager.default.createDirectory(atPath: home + "/.config/systemd/user", withIntermediateDirectories: true)
+        try alice.unitText.write(toFile: alice.unitPath, atomically: true, encoding: .utf8)
+        #expect(alice.installedDatabase == home + "/a b/birthdays.sqlite")
+        #expect(alice.otherInstalledDatabase == nil)
+        let bob = SystemdUserService(binary: "/usr/bin/birthdays", database: home + "/bob.sqlite", environment: environment)
+        #expect(bob.otherInstalledDatabase == home + "/a b/birthdays.sqlite")
+        // The same file under another name is the same database.
+        try FileManager.default.createDirectory(atPath: home + "/a b", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: home + "/a b/birthdays.sqlite", contents: Data()))
+        try FileManager.default.createSymbolicLink(atPath: home + "/link", withDestinationPath: home + "/a b")
+        let linked = SystemdUserService(binary: "/usr/bin/birthdays", database: home + "/link/birthdays.sqlite", environment: environment)
+        #expect(linked.otherInstalledDatabase == nil)
     }
 }

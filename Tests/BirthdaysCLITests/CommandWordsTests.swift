@@ -34,8 +34,11 @@ import Testing
     /// same with `--database PATH` before its name as after it: its help,
     /// and what it says run without arguments on a database that cannot
     /// exist (the path named in its error, or its usage error). `service`
-    /// is only asked for its help: run, it would talk to systemd. So does
-    /// every command with `--user NAME` (of a user who does not exist).
+    /// is only asked for its help: run, it would talk to systemd. And every
+    /// command takes `--user NAME` before its name (it is moved as
+    /// `--database` is): of a user who does not exist, it says so in the
+    /// one line, or is a usage error of its own (exit 64: an argument it
+    /// needs is missing), never an unknown option nor another database's error.
     @Test func everyCommandTakesTheDatabaseOptionBeforeItsName() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
@@ -56,6 +59,7 @@ import Testing
             if below.isEmpty { commands.append(path) } else { branches += below.map { path + [$0] } }
         }
         #expect(commands.count > 50 && commands.contains(["channels", "add"]) && commands.contains(["upcoming"]), "\(commands)")
+        var usageErrors: [[String]] = []
         for command in commands {
             var runs = [["--help"]]
             if command.first != "service" { runs.append([]) }
@@ -69,15 +73,15 @@ import Testing
                 #expect(before.status != 0 || rest == ["--help"], "\(command): \(before.stdout)")
                 #expect(!before.stderr.contains("Unknown option"), "\(command + rest): \(before.stderr)")
             }
-            // `--user NAME` is one of those options: the same before the name as after it.
             if command.first != "service" {
-                let before = try await cli.run(["--user", "nobody"] + command)
-                let after = try await cli.run(command + ["--user", "nobody"])
-                #expect(before.status == after.status && before.stderr == after.stderr, "\(command): \(before.stderr) / \(after.stderr)")
-                #expect(before.status != 0 && !before.stderr.contains("Unknown option"), "\(command): \(before.stderr)")
+                let user = try await cli.run(["--user", "nobody"] + command)
+                let checked = user.status == 1 && user.stderr == "Error: no user is called 'nobody' (add one with: birthdays users add nobody)\n"
+                #expect(checked || user.status == 64 && !user.stderr.contains("Unknown option"), "\(command): \(user.status) \(user.stderr)")
+                if user.status == 64 { usageErrors.append(command) }
             }
         }
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "$BIRTHDAYS_DATABASE's is never the one used")
+        #expect(commands.count - usageErrors.count > 30 && !usageErrors.contains(["upcoming"]), "commands reach the user's check: \(usageErrors)")
     }
 
     /// A command's name that names none is a usage error with the nearest

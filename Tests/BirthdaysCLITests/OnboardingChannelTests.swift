@@ -310,6 +310,34 @@ struct OnboardingChannelTerminalTests {
         try await eventually("the daemon to stop") { try await Self.runningPID(cli) == nil }
     }
 
+    /// A user's daemon is started by the user's name (`run --user NAME`, the
+    /// users root in its environment), and so is the crontab line: once the
+    /// user is removed, it stops instead of making them again.
+    @Test func aUsersDaemonIsStartedByName() async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        try Self.withoutSystemd(&cli)
+        let root = cli.path("users")
+        cli.extraEnvironment["BIRTHDAYS_USERS_DIR"] = root
+        #expect(try await cli.run("users", "add", "alice").status == 0)
+        cli.extraEnvironment["BIRTHDAYS_USER"] = "alice"
+        cli.extraEnvironment["BIRTHDAYS_DATABASE"] = ""
+
+        let result = try await cli.run("onboard", "--no-contacts", "--enable-notifications", "--service")
+        #expect(result.status == 0, "\(result.stderr)")
+        let pid = try #require(try await Self.runningPID(cli), "status reports the daemon running: \(result.stdout)")
+        defer { kill(pid_t(pid), SIGKILL) }
+        let binary = URL(fileURLWithPath: try CLIProcess.binary()).resolvingSymlinksInPath().path
+        let arguments = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8).split(separator: "\0").map(String.init)
+        #expect(arguments == [binary, "run", "--user", "alice"])
+        let environment = try String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8).split(separator: "\0")
+        #expect(environment.contains("BIRTHDAYS_USERS_DIR=\(root)"))
+        let log = root + "/alice/birthdays-run.log"
+        #expect(result.stdout.contains("\n  @reboot BIRTHDAYS_USERS_DIR=\(root) \(binary) run --user alice >>\(log) 2>&1\n"), "\(result.stdout)")
+        kill(pid_t(pid), SIGTERM)
+        try await eventually("the daemon to stop") { try await Self.runningPID(cli) == nil }
+    }
+
     /// On a terminal, "[S]tart it now" starts the daemon, and status sees it hold the lock.
     @Test(.enabled(if: TerminalSession.tmuxAvailable, "tmux is not installed"))
     func theOfferOnATerminalStartsTheDaemon() async throws {

@@ -67,6 +67,53 @@ import Testing
         )
     }
 
+    /// One unit per account runs one database (until one daemon runs every
+    /// user's): installing it for another database, by `service install` or
+    /// onboarding, or removing it naming another, is refused with one line
+    /// that names the database it runs, and changes nothing; the same
+    /// database again is fine.
+    @Test func theUnitOfAnotherDatabaseIsNeitherReplacedNorRemoved() async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        cli.extraEnvironment["BIRTHDAYS_USERS_DIR"] = cli.path("users")
+        try await Seed.twoPeople(cli)
+        let systemctl = try FakeSystemctl(in: cli)
+        cli.extraEnvironment["PATH"] = systemctl.folder + ":/usr/bin:/bin"
+        #expect(try await cli.run("users", "add", "bob").status == 0)
+        let unitPath = cli.path(".config/systemd/user/birthdays.service")
+        let installed = try await cli.run("service", "install")
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
+        let again = try await cli.run("service", "install")
+        #expect(again.status == 0, "the same database again: \(again.stderr)")
+        let calls = try systemctl.calls()
+
+        let bob = cli.path("users/bob/birthdays.sqlite")
+        let notReplaced =
+            "Error: birthdays.service already runs the database \(cli.databasePath); one unit per account runs one database, "
+            + "so it is not replaced for \(bob) (until one daemon runs every user's)\n"
+        let refused = try await cli.run("--user", "bob", "service", "install")
+        #expect(refused.status == 1 && refused.stderr == notReplaced, "\(refused.stderr)")
+        let onboarded = try await cli.run("--user", "bob", "onboard", "--no-contacts", "--enable-notifications", "--service")
+        #expect(onboarded.stderr.contains(notReplaced), "\(onboarded.stderr)")
+        #expect(!onboarded.stdout.contains("You're all set."), "\(onboarded.stdout)")
+        let removing = try await cli.run("service", "uninstall", "--user", "bob")
+        #expect(
+            removing.status == 1
+                && removing.stderr == "Error: birthdays.service runs the database \(cli.databasePath), not \(bob); one unit per account runs one "
+                    + "database, so it is left alone (birthdays service uninstall --database \(cli.databasePath) removes it)\n",
+            "\(removing.stderr)"
+        )
+        #expect(try String(contentsOfFile: unitPath, encoding: .utf8) == unit)
+        #expect(try systemctl.calls().filter { !$0.hasSuffix("show-environment") } == calls.filter { !$0.hasSuffix("show-environment") })
+
+        #expect(try await cli.run("service", "uninstall").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: unitPath))
+        let bobs = try await cli.run("--user", "bob", "service", "install")
+        #expect(bobs.status == 0, "with none installed, bob's is: \(bobs.stderr)")
+        #expect(try String(contentsOfFile: unitPath, encoding: .utf8).contains(" run --user bob\n"))
+    }
+
     /// Without an answer and without a terminal, onboarding installs nothing and says how to start it later.
     @Test func withoutAnAnswerNothingIsInstalled() async throws {
         let cli = try CLIProcess()

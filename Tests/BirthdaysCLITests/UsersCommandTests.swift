@@ -90,6 +90,7 @@ struct UsersCommandTests {
         let root = cli.path(".local/share/birthdays/users")
         #expect(Self.mode(root) == 0o700 && Self.mode(root + "/carol/birthdays.sqlite") == 0o600)
         #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "the single user's database is not touched")
+        #expect(!FileManager.default.fileExists(atPath: cli.path(".local/share/birthdays/birthdays.sqlite")), "nor the default one beside the root")
     }
 
     @Test(arguments: ["../x", "a.b", "", String(repeating: "x", count: 33), "Alice", "a/b"])
@@ -200,6 +201,123 @@ struct UsersCommandTests {
         daemon.stop()
         #expect(try await daemon.waitForExit() == 0)
         #expect(try await cli.run("users", "remove", "alice").status == 0)
+    }
+
+    /// `birthdays --user alice serve` is Alice's feed server: her folder is
+    /// not removed from under it (it would keep serving, then unlink a new
+    /// Alice's record as it stops).
+    @Test func aUserWhoseFeedIsServedIsNotRemoved() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        #expect(try await cli.run("users", "add", "alice").status == 0)
+        let port = try Loopback.freePort()
+        let server = try TestProcess(
+            [try CLIProcess.binary(), "--user", "alice", "serve", "--port", String(port)],
+            environment: cli.environment,
+            directory: cli.directory,
+            name: "alice-serve"
+        )
+        defer { server.stop() }
+        let healthz = "http://127.0.0.1:\(port)/healthz"
+        try await server.waitUntil("the server") { _ in
+            await (try? PageCommandTests.curl(["-o", "/dev/null", "-w", "%{http_code}", healthz]))?.stdout == "200"
+        }
+        for arguments in [["users", "remove", "alice"], ["users", "remove", "alice", "--keep-data"]] {
+            let refused = try await cli.run(arguments)
+            #expect(
+                refused.status == 1
+                    && refused.stderr == "Error: birthdays serve is serving 'alice' at 127.0.0.1:\(port); stop it first, then remove the user\n",
+                "\(refused.stderr)"
+            )
+        }
+        #expect(FileManager.default.fileExists(atPath: cli.path("users/alice/birthdays.sqlite")))
+        server.stop()
+        #expect(try await server.waitForExit() == 0)
+        #expect(try await cli.run("users", "remove", "alice").status == 0)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cli.path("users")) == [],
+            "nothing is left of her, not even a folder renamed to be deleted"
+        )
+    }
+
+    /// What a daemon started for a user runs (`run --user NAME`, or an
+    /// older unit's `run --database` of the user's database) stops with one
+    /// line once the user is removed: no command makes a database in the
+    /// users root, only `users add` does, so a removed user never reappears.
+    @Test func aRemovedUsersDaemonNeverMakesThemAgain() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        let root = cli.path("users")
+        #expect(try await cli.run("users", "add", "alice").status == 0)
+        let binary = URL(fileURLWithPath: try CLIProcess.binary()).resolvingSymlinksInPath().path
+        let unit = try await cli.run("--user", "alice", "service", "install", "--dry-run")
+        #expect(unit.stdout.contains("\nEnvironment=BIRTHDAYS_USERS_DIR=\(root)\nExecStart=\(binary) run --user alice\n"), "\(unit.stdout)")
+        // A path of the user's folder names the user, the same unit as --user.
+        let byPath = try await cli.run("--database", root + "/alice/birthdays.sqlite", "service", "install", "--dry-run")
+        #expect(byPath.stdout == unit.stdout)
+        #expect(try await cli.run("users", "remove", "alice").status == 0)
+
+        let gone = "Error: no user is called 'alice' (add one with: birthdays users add alice)\n"
+        let card = try cli.write("a.vcf", Self.vcard([("a1", "Ann Archer")]))
+        try FileManager.default.createSymbolicLink(atPath: cli.path("to-users"), withDestinationPath: root)
+        for database in [root + "/alice/birthdays.sqlite", root + "/./bob/../alice//birthdays.sqlite", cli.path("to-users/alice/birthdays.sqlite")] {
+            let imported = try await cli.run("--database", database, "import", card)
+            #expect(imported.status == 1 && imported.stderr == gone, "\(database): \(imported.stderr)")
+        }
+        for arguments in [["--database", root + "/alice/birthdays.sqlite", "run"], ["--user", "alice", "run"]] {
+            let run = try await cli.run(arguments)
+            #expect(run.status == 1 && run.stderr == gone, "\(arguments): \(run.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == [], "alice is not made again")
+        #expect(try await Self.names(cli, "users", "list", "--json") == [])
+
+        // Added again, she is found by path as by name; a kept folder is no user's and is read as any file.
+        #expect(try await cli.run("users", "add", "alice").status == 0)
+        #expect(try await cli.run("--database", cli.path("to-users/alice/birthdays.sqlite"), "import", card).status == 0)
+        #expect(try await Self.names(cli, "--user", "alice", "people", "--json") == ["Ann Archer"])
+        #expect(try await cli.run("users", "remove", "alice", "--keep-data").status == 0)
+        #expect(try await Self.names(cli, "--database", root + "/alice.removed/birthdays.sqlite", "people", "--json") == ["Ann Archer"])
+    }
+
+    /// Whoever may write the users root may plant or swap a user's folder:
+    /// a root other accounts may write, or another account's, is refused
+    /// with one line by every command that uses it; a new root is 0700.
+    @Test func aUsersRootOthersMayWriteIsRefused() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        let root = cli.path("users")
+        #expect(try await cli.run("users", "add", "alice").status == 0)
+        #expect(Self.mode(root) == 0o700)
+        #expect(chmod(root, 0o777) == 0)
+        let writable =
+            "Error: the users root \(root) is not used: other accounts may write it (mode 777; chmod go-w \(root)); "
+            + "it must belong to the account birthdays runs as and be written by it alone\n"
+        for arguments in [["users", "list"], ["users", "add", "bob"], ["users", "remove", "alice"], ["--user", "alice", "people"]] {
+            let refused = try await cli.run(arguments)
+            #expect(refused.status == 1 && refused.stderr == writable, "\(arguments): \(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/bob"))
+        #expect(chmod(root, 0o755) == 0)
+        #expect(try await cli.run("--user", "alice", "people").status == 0, "readable by others is fine")
+        #expect(Self.mode(root + "/alice") == 0o700)
+        #expect(chmod(root + "/alice", 0o770) == 0)
+        let folder = try await cli.run("--user", "alice", "people")
+        #expect(
+            folder.status == 1
+                && folder.stderr
+                    == "Error: other accounts may write \(root)/alice; a user's folder is written by this account alone (chmod 700 \(root)/alice)\n",
+            "\(folder.stderr)"
+        )
+        #expect(chmod(root + "/alice", 0o700) == 0)
+        // Another account's root (the tests run as root, which may give it away).
+        if geteuid() == 0 {
+            #expect(chown(root, 65534, 65534) == 0)
+            let owned = try await cli.run("users", "list")
+            #expect(
+                owned.status == 1 && owned.stderr.hasPrefix("Error: the users root \(root) is not used: it belongs to another account;"),
+                "\(owned.stderr)"
+            )
+        }
     }
 
     // MARK: - Links

@@ -43,6 +43,44 @@ public enum UserLayout {
         name.rawValue + keptSuffix + (attempt <= 1 ? "" : "-" + String(attempt))
     }
 
+    /// The user whose folder `path` is in, read from the words of both
+    /// paths (absolute, or both from one folder): `ROOT/NAME/…` with `NAME`
+    /// a user's name and something below it, after `.`, `..` and repeated
+    /// slashes are read as a file system would without links; `nil` for a
+    /// path outside the root, in it directly, or in a folder whose name is
+    /// no user's (a kept `NAME.removed`).
+    ///
+    /// A database a command would create there is a user's, and a user is
+    /// made only by `users add`: that is how a removed user's daemon never
+    /// makes them again.
+    public static func user(containing path: String, root: String) -> UserName? {
+        let words = normalized(path)
+        let rootWords = normalized(root)
+        guard words.count > rootWords.count + 1, Array(words.prefix(rootWords.count)) == rootWords else { return nil }
+        return try? UserName(words[rootWords.count])
+    }
+
+    /// The words of `path` with `.` and empty ones left out and each `..`
+    /// taking the word before it away (above the top of an absolute path
+    /// it stays there); a first word "/" for an absolute path.
+    public static func normalized(_ path: String) -> [String] {
+        var words: [String] = path.hasPrefix("/") ? ["/"] : []
+        let base = words.count
+        for word in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch word {
+            case ".": continue
+            case "..":
+                if words.count > base, words.last != ".." {
+                    words.removeLast()
+                } else if base == 0 {
+                    words.append("..")
+                }
+            default: words.append(String(word))
+            }
+        }
+        return words
+    }
+
     private static func joined(_ root: String, _ name: String) -> String {
         (root.hasSuffix("/") ? root : root + "/") + name
     }

@@ -23,15 +23,16 @@ package enum DetachedDaemon {
         case failed(reason: String)
     }
 
-    /// Starts `birthdays run --database …` for `service`'s binary and
-    /// database with `environment`, then waits (up to `wait`) until it
-    /// holds the daemon lock, or has ended.
+    /// Starts `birthdays run --database …` (`run --user NAME` for a
+    /// user's database: ``SystemdUserService/daemonArguments``) for
+    /// `service`'s binary and database with `environment`, then waits (up
+    /// to `wait`) until it holds the daemon lock, or has ended.
     package static func start(_ service: SystemdUserService, environment: [String: String], wait: Duration = .seconds(20)) async -> Outcome {
         let pid: pid_t
         do {
             pid = try ChildProcess.startDetached(
-                [service.binary, "run", "--database", service.database],
-                environment: environment,
+                [service.binary] + service.daemonArguments,
+                environment: environment.merging(service.daemonEnvironment) { _, new in new },
                 log: service.logPath
             )
         } catch {

@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 
 #if canImport(Glibc)
@@ -12,7 +13,10 @@ import Glibc
 ///
 /// ## The unit
 /// `$XDG_CONFIG_HOME/systemd/user/birthdays.service` (normally
-/// `~/.config/systemd/user/`): `ExecStart=<binary> run --database <database>`,
+/// `~/.config/systemd/user/`): `ExecStart=<binary> run --database <database>`
+/// (for a user's database `run --user NAME`, the users root in
+/// `BIRTHDAYS_USERS_DIR`, so that a removed user's daemon stops instead of
+/// making the user again),
 /// restarted on failure, reloaded with SIGHUP, and hardened: the whole file
 /// system is read-only for it (`ProtectSystem=strict`) except the folder of
 /// the database, where SQLite writes its journal and the daemon its lock;
@@ -31,16 +35,37 @@ package struct SystemdUserService: Sendable {
     package let binary: String
     /// The database the daemon delivers from (absolute).
     package let database: String
+    /// The user whose database it is, or `nil`.
+    package let user: UserName?
+    /// The users root the user is in (absolute), with ``user``.
+    package let usersRoot: String?
     private let environment: [String: String]
 
     /// - Parameters:
     ///   - binary: the executable; made absolute.
     ///   - database: the database file; made absolute.
+    ///   - user: the user whose database it is and the users root, when it is one's.
     ///   - environment: where `HOME`, `XDG_CONFIG_HOME`, `XDG_RUNTIME_DIR` and `PATH` come from.
-    package init(binary: String, database: String, environment: [String: String]) {
+    package init(binary: String, database: String, user: (name: UserName, root: String)? = nil, environment: [String: String]) {
         self.binary = Self.absolute(binary)
         self.database = Self.absolute(database)
+        self.user = user?.name
+        self.usersRoot = user.map { Self.absolute($0.root) }
         self.environment = environment
+    }
+
+    /// The daemon's arguments after the binary: `run --database <database>`,
+    /// or `run --user NAME` for a user's database (which checks that the
+    /// user exists at every start).
+    package var daemonArguments: [String] {
+        if let user { return ["run", "--user", user.rawValue] }
+        return ["run", "--database", database]
+    }
+
+    /// What the daemon's environment must hold besides the caller's: the
+    /// users root of a user's daemon.
+    package var daemonEnvironment: [String: String] {
+        usersRoot.map { [UserLayout.rootVariable: $0] } ?? [:]
     }
 
     /// This process's executable (`/proc/self/exe`), else `fallback`.
@@ -81,7 +106,7 @@ package struct SystemdUserService: Sendable {
     /// The unit file's text.
     package var unitText: String {
         """
-        # Written by `birthdays service install` for \(Self.comment(database)).
+        \(Self.writtenFor)\(Self.comment(database)).
         # `birthdays service uninstall` removes it; `birthdays status` shows how it runs.
         [Unit]
         Description=Birthday reminders (birthdays run)
@@ -89,7 +114,8 @@ package struct SystemdUserService: Sendable {
 
         [Service]
         Type=exec
-        ExecStart=\(Self.quoted(binary)) run --database \(Self.quoted(database))
+        \(environmentLines)\
+        ExecStart=\(([binary] + daemonArguments).map { Self.quoted($0) }.joined(separator: " "))
         ExecReload=/bin/kill -HUP $MAINPID
         Restart=on-failure
         RestartSec=30
@@ -106,6 +132,30 @@ package struct SystemdUserService: Sendable {
         WantedBy=default.target
 
         """
+    }
+
+    /// The unit's first line up to its database (``installedDatabase``).
+    static let writtenFor = "# Written by `birthdays service install` for "
+
+    /// The database the installed unit runs, as its first line names it;
+    /// `nil` when no unit is installed or its first line names none (one
+    /// written by hand).
+    package var installedDatabase: String? {
+        guard let text = try? String(contentsOfFile: unitPath, encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(Self.writtenFor) }), line.hasSuffix(".")
+        else { return nil }
+        return String(line.dropFirst(Self.writtenFor.count).dropLast())
+    }
+
+    /// The database the installed unit runs when it is not this one (by
+    /// name, nor the same file under another name); `nil` when it is this
+    /// one or none is installed.
+    package var otherInstalledDatabase: String? {
+        guard let installed = installedDatabase, installed != database else { return nil }
+        var theirs = stat()
+        var ours = stat()
+        if stat(installed, &theirs) == 0, stat(database, &ours) == 0, theirs.st_dev == ours.st_dev, theirs.st_ino == ours.st_ino { return nil }
+        return installed
     }
 
     /// Whether `path` is in a folder `PrivateTmp=` would hide from the service.
@@ -130,8 +180,11 @@ package struct SystemdUserService: Sendable {
     /// (starting it now with `start`). Stops at the first command that fails.
     ///
     /// - Returns: the `systemctl` commands run, with their results.
-    /// - Throws: ``ServiceError`` when the unit file cannot be written or systemctl is missing.
+    /// - Throws: ``ServiceError`` when the unit file cannot be written or
+    ///   systemctl is missing, or the installed unit runs another database
+    ///   (one unit per account runs one database: it is not replaced).
     package func install(start: Bool) async throws(ServiceError) -> [Step] {
+        if let other = otherInstalledDatabase { throw .anotherDatabase(installed: other, asked: database, removing: false) }
         guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { throw .noSystemctl }
         let folder = (unitPath as NSString).deletingLastPathComponent
         do {
@@ -145,7 +198,11 @@ package struct SystemdUserService: Sendable {
     }
 
     /// Stops and disables the service and removes the unit file.
+    ///
+    /// - Throws: ``ServiceError`` when systemctl is missing, the unit file
+    ///   cannot be removed, or the installed unit runs another database (it is left alone).
     package func uninstall() async throws(ServiceError) -> [Step] {
+        if let other = otherInstalledDatabase { throw .anotherDatabase(installed: other, asked: database, removing: true) }
         guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { throw .noSystemctl }
         var steps = await run([["--user", "disable", "--now", Self.unitName]], systemctl: systemctl)
         if isInstalled {
@@ -175,15 +232,28 @@ package struct SystemdUserService: Sendable {
     /// The commands that start the daemon by hand where no systemd user
     /// manager runs: in the background, its log next to the database.
     package var manualCommand: String {
-        "nohup \(Self.shellQuoted(binary)) run --database \(Self.shellQuoted(database)) >>\(Self.shellQuoted(logPath)) 2>&1 &"
+        "\(shellPrefix)nohup \(shellCommand) >>\(Self.shellQuoted(logPath)) 2>&1 &"
     }
 
     /// A crontab line (`crontab -e`) that starts the daemon at every boot,
     /// where no systemd user manager runs: `%`, which cron turns into a new
     /// line, is escaped.
     package var cronLine: String {
-        let command = "\(Self.shellQuoted(binary)) run --database \(Self.shellQuoted(database)) >>\(Self.shellQuoted(logPath)) 2>&1"
+        let command = "\(shellPrefix)\(shellCommand) >>\(Self.shellQuoted(logPath)) 2>&1"
         return "@reboot " + command.replacingOccurrences(of: "%", with: "\\%")
+    }
+
+    /// ``daemonEnvironment`` as the unit's `Environment=` lines, each ending in a new line.
+    private var environmentLines: String {
+        daemonEnvironment.sorted { $0.key < $1.key }.map { "Environment=" + Self.quoted($0.key + "=" + $0.value, variables: false) + "\n" }.joined()
+    }
+
+    /// The daemon for `/bin/sh`: the binary and ``daemonArguments``.
+    private var shellCommand: String { ([binary] + daemonArguments).map(Self.shellQuoted).joined(separator: " ") }
+
+    /// ``daemonEnvironment`` as assignments before a command for `/bin/sh`, each followed by a space.
+    private var shellPrefix: String {
+        daemonEnvironment.sorted { $0.key < $1.key }.map { $0.key + "=" + Self.shellQuoted($0.value) + " " }.joined()
     }
 
     /// `path` made absolute against the working folder, `..` and `.` removed.
@@ -192,10 +262,12 @@ package struct SystemdUserService: Sendable {
         return (full as NSString).standardizingPath
     }
 
-    /// A word for a unit file: `%` and `$` escaped (specifiers, variables),
+    /// A word for a unit file: `%` and `$` escaped (specifiers, variables;
+    /// `variables: false` where systemd expands none, as in `Environment=`),
     /// in double quotes with `"` and `\` escaped when it has spaces or quotes.
-    static func quoted(_ text: String) -> String {
-        var escaped = text.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
+    static func quoted(_ text: String, variables: Bool = true) -> String {
+        var escaped = text.replacingOccurrences(of: "%", with: "%%")
+        if variables { escaped = escaped.replacingOccurrences(of: "$", with: "$$") }
         guard escaped.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || $0 == "'" || $0 == "\t" }) else { return escaped }
         escaped = escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         return "\"" + escaped + "\""
@@ -217,10 +289,19 @@ package struct SystemdUserService: Sendable {
 package enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSystemctl
     case cannotWrite(path: String, reason: String)
+    /// The installed unit runs `installed`, not `asked`: one unit per
+    /// account runs one database, so it is neither replaced nor (`removing`) removed.
+    case anotherDatabase(installed: String, asked: String, removing: Bool)
 
     package var description: String {
         switch self {
         case .noSystemctl: "systemctl is not installed, so there is no systemd user service to manage"
+        case .anotherDatabase(let installed, let asked, false):
+            "\(SystemdUserService.unitName) already runs the database \(installed); one unit per account runs one database, "
+                + "so it is not replaced for \(asked) (until one daemon runs every user's)"
+        case .anotherDatabase(let installed, let asked, true):
+            "\(SystemdUserService.unitName) runs the database \(installed), not \(asked); one unit per account runs one database, "
+                + "so it is left alone (birthdays service uninstall --database \(SystemdUserService.shellQuoted(installed)) removes it)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         }
     }

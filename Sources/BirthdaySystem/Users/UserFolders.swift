@@ -30,6 +30,26 @@ package struct UserFolders: Sendable {
     /// User `name`'s database file (whether or not the user exists).
     package func database(_ name: UserName) -> String { UserLayout.database(name, root: root) }
 
+    /// The user whose folder `path` (absolute) is in: ``UserLayout/user(containing:root:)``,
+    /// or, when the root exists, a folder of `path` that is the root under
+    /// another name (a link to it, or the folder a link of the root leads to).
+    package func user(containing path: String) -> UserName? {
+        if let name = UserLayout.user(containing: path, root: root) { return name }
+        var rootInfo = stat()
+        guard path.hasPrefix("/"), stat(root, &rootInfo) == 0 else { return nil }
+        let words = UserLayout.normalized(path)
+        guard words.count >= 3 else { return nil }
+        // The folders above `path`, nearest first: one with the root's device and inode is the root.
+        for index in stride(from: words.count - 2, through: 1, by: -1) {
+            var info = stat()
+            let folder = "/" + words[1..<index].joined(separator: "/")
+            if stat(folder, &info) == 0, info.st_dev == rootInfo.st_dev, info.st_ino == rootInfo.st_ino {
+                return try? UserName(words[index])
+            }
+        }
+        return nil
+    }
+
     /// Makes user `name`'s folder (0700; the root too when missing, 0700).
     ///
     /// - Returns: the folder.
@@ -54,6 +74,7 @@ package struct UserFolders: Sendable {
     /// - Throws: ``UserFolderError/unknown(_:)`` when there is no such user,
     ///   ``UserFolderError/link(path:)`` or another case when the folder is not safe to use.
     package func checkedDatabase(_ name: UserName) throws(UserFolderError) -> String {
+        guard try checkRoot() else { throw .unknown(name) }
         let path = folder(name)
         var info = stat()
         guard lstat(path, &info) == 0 else {
@@ -70,8 +91,12 @@ package struct UserFolders: Sendable {
 
     /// Throws ``UserFolderError/link(path:)`` for the first symbolic link in `folder` (not below it).
     private static func refuseLinks(in folder: String) throws(UserFolderError) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            throw .cannotRead(path: folder, reason: String(cString: strerror(errno)))
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            // Foundation's error says why; errno after a Foundation call may be anyone's.
+            throw .cannotRead(path: folder, reason: error.localizedDescription)
         }
         for entry in entries.sorted() {
             var info = stat()
@@ -84,10 +109,13 @@ package struct UserFolders: Sendable {
     /// that are folders (a link or a file of such a name is no user), sorted.
     /// A missing root has none.
     package func list() throws(UserFolderError) -> [UserName] {
-        var info = stat()
-        guard lstat(root, &info) == 0 || errno != ENOENT else { return [] }
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: root) else {
-            throw .cannotRead(path: root, reason: String(cString: strerror(errno)))
+        guard try checkRoot() else { return [] }
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: root)
+        } catch {
+            // Foundation's error says why; errno after a Foundation call may be anyone's.
+            throw .cannotRead(path: root, reason: error.localizedDescription)
         }
         return entries.compactMap { entry -> UserName? in
             guard let name = try? UserName(entry) else { return nil }
@@ -97,22 +125,50 @@ package struct UserFolders: Sendable {
         }.sorted()
     }
 
+    /// Whether user `name`'s folder is a real folder (not a link, not a
+    /// file), in a root that is safe to use (``checkRoot()``).
+    ///
+    /// - Throws: ``UserFolderError/unknown(_:)`` when there is nothing of that name.
+    package func isFolder(_ name: UserName) throws(UserFolderError) -> Bool {
+        guard try checkRoot() else { throw .unknown(name) }
+        var info = stat()
+        guard lstat(folder(name), &info) == 0 else { throw .unknown(name) }
+        return info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// Removes user `name`: its folder and everything in it, or with
     /// `keepData` renames the folder to the first free ``UserLayout/keptName(_:attempt:)``
     /// in the root, where no command takes it for a user. A link where the
-    /// folder should be is removed itself, never followed.
+    /// folder should be is removed itself, never followed. A folder is
+    /// renamed away (`.NAME.removing-PID`, which is no user's name) before it
+    /// is deleted, so the user is gone at once, and a deletion that fails
+    /// half-way leaves no half a user.
     ///
     /// - Returns: where the kept folder went, or `nil`.
     package func remove(_ name: UserName, keepData: Bool) throws(UserFolderError) -> String? {
+        guard try checkRoot() else { throw .unknown(name) }
         let path = folder(name)
         var info = stat()
         guard lstat(path, &info) == 0 else { throw .unknown(name) }
         if keepData {
             for attempt in 1...1000 {
                 let kept = (root.hasSuffix("/") ? root : root + "/") + UserLayout.keptName(name, attempt: attempt)
-                var existing = stat()
-                guard lstat(kept, &existing) != 0 else { continue }
-                guard rename(path, kept) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    // The name is taken by making it (mkdir fails on any name that exists), then the
+                    // folder replaces that empty folder: rename never lands on another's kept data.
+                    guard mkdir(kept, mode_t(UserLayout.folderMode)) == 0 else {
+                        if errno == EEXIST { continue }
+                        throw .cannotWrite(path: kept, reason: String(cString: strerror(errno)))
+                    }
+                } else {
+                    var existing = stat()
+                    guard lstat(kept, &existing) != 0 else { continue }
+                }
+                guard rename(path, kept) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    if info.st_mode & S_IFMT == S_IFDIR { _ = rmdir(kept) }
+                    throw .cannotWrite(path: path, reason: reason)
+                }
                 return kept
             }
             throw .cannotWrite(path: path, reason: "every name for the kept folder is taken")
@@ -121,31 +177,64 @@ package struct UserFolders: Sendable {
             guard unlink(path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             return nil
         }
+        let doomed = (root.hasSuffix("/") ? root : root + "/") + "." + name.rawValue + ".removing-" + String(getpid())
+        guard rename(path, doomed) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         do {
             // Foundation walks the folder physically: a link inside is removed, not followed.
-            try FileManager.default.removeItem(atPath: path)
+            try FileManager.default.removeItem(atPath: doomed)
         } catch {
-            throw .cannotWrite(path: path, reason: error.localizedDescription)
+            throw .cannotWrite(path: doomed, reason: error.localizedDescription)
         }
         return nil
     }
 
-    private func makeRoot() throws(UserFolderError) {
+    /// Whether the root exists, once it is checked: a folder (or a link an
+    /// admin made to one), owned by this account and writable by it alone,
+    /// since whoever may write it may plant or swap a user's folder.
+    ///
+    /// - Throws: ``UserFolderError/unsafeRoot(path:reason:)`` or another case otherwise.
+    private func checkRoot() throws(UserFolderError) -> Bool {
         var info = stat()
-        if lstat(root, &info) == 0 {
-            // The root may be a link an admin made (to another disk); it must lead to a folder.
-            guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path: root) }
-            return
+        guard stat(root, &info) == 0 else {
+            let code = errno
+            if code == ENOENT { return false }
+            throw .cannotRead(path: root, reason: String(cString: strerror(code)))
         }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: root,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: Int(UserLayout.folderMode)]
-            )
-        } catch {
-            throw .cannotWrite(path: root, reason: error.localizedDescription)
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path: root) }
+        guard info.st_uid == geteuid() else { throw .unsafeRoot(path: root, reason: "it belongs to another account") }
+        let mode = info.st_mode & 0o7777
+        guard mode & 0o022 == 0 else {
+            throw .unsafeRoot(path: root, reason: "other accounts may write it (mode \(String(mode, radix: 8)); chmod go-w \(root))")
         }
+        return true
+    }
+
+    /// Makes the root when it is missing: its folders above as they come
+    /// (0700 when made), the root itself 0700 from the start (mkdir, never
+    /// wider for a moment); then checks it (``checkRoot()``). The root may
+    /// be a link an admin made (to another disk).
+    private func makeRoot() throws(UserFolderError) {
+        if try checkRoot() { return }
+        let parent = (root as NSString).deletingLastPathComponent
+        if !parent.isEmpty {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: parent,
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: Int(UserLayout.folderMode)]
+                )
+            } catch {
+                throw .cannotWrite(path: root, reason: error.localizedDescription)
+            }
+        }
+        if mkdir(root, mode_t(UserLayout.folderMode)) != 0 {
+            let code = errno
+            guard code == EEXIST else { throw .cannotWrite(path: root, reason: String(cString: strerror(code))) }
+        } else {
+            // mkdir's mode passes through the umask, which can only take bits away; say it exactly.
+            _ = chmod(root, mode_t(UserLayout.folderMode))
+        }
+        _ = try checkRoot()
     }
 
     private static func checkFolder(_ path: String, _ info: stat) throws(UserFolderError) {
@@ -155,6 +244,7 @@ package struct UserFolders: Sendable {
         default: throw .notAFolder(path: path)
         }
         guard info.st_uid == geteuid() else { throw .notOwned(path: path) }
+        guard info.st_mode & 0o022 == 0 else { throw .writableByOthers(path: path) }
     }
 }
 
@@ -167,6 +257,10 @@ package enum UserFolderError: Error, Sendable, Equatable, CustomStringConvertibl
     case link(path: String)
     case notAFolder(path: String)
     case notOwned(path: String)
+    /// A user's folder that other accounts may write.
+    case writableByOthers(path: String)
+    /// The users root belongs to another account or others may write it.
+    case unsafeRoot(path: String, reason: String)
     case cannotRead(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
 
@@ -177,6 +271,9 @@ package enum UserFolderError: Error, Sendable, Equatable, CustomStringConvertibl
         case .link(let path): "\(path) is a symbolic link; a user's folder is never one and holds none, so it is not used (remove the link)"
         case .notAFolder(let path): "\(path) is not a folder"
         case .notOwned(let path): "\(path) belongs to another account; a user's folder must belong to the account birthdays runs as"
+        case .writableByOthers(let path): "other accounts may write \(path); a user's folder is written by this account alone (chmod 700 \(path))"
+        case .unsafeRoot(let path, let reason):
+            "the users root \(path) is not used: \(reason); it must belong to the account birthdays runs as and be written by it alone"
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         }

@@ -3,6 +3,7 @@ import BirthdayCore
 import BirthdayStore
 import BirthdaySystem
 import BirthdayText
+import BirthdayUseCases
 import Foundation
 
 extension BirthdaysCommand {
@@ -57,8 +58,10 @@ extension BirthdaysCommand.ServiceCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let context = try Context(global, readOnly: true, emptyIfMissing: true)
-            let service = context.userService()
+            // A removed user's database is named all the same: their daemon's unit is still to be removed.
+            let environment = ProcessInfo.processInfo.environment
+            let (database, user) = try Context.database(global, environment: environment, checkingUser: false)
+            let service = Context.userService(database: database, user: user, environment: environment)
             let steps: [SystemdUserService.Step]
             do {
                 steps = try await service.uninstall()
@@ -68,17 +71,27 @@ extension BirthdaysCommand.ServiceCommand {
             for step in steps where step.result.status != 0 {
                 printError("\(step.command): \(step.result.output)")
             }
-            try output(try await context.localizer()(.serviceRemoved(service.unitPath)))
+            let context = try? Context(global, readOnly: true, emptyIfMissing: true)
+            let localizer = try? await context?.localizer()
+            let l = localizer ?? Localizer(setting: nil, systemLocale: Language.fromEnvironment(environment))
+            try output(l(.serviceRemoved(service.unitPath)))
         }
     }
 }
 
 extension Context {
-    /// The systemd user service for this database and this binary.
+    /// The systemd user service for this database (this user's) and this binary.
     func userService() -> SystemdUserService {
+        Context.userService(database: databasePath, user: user, environment: environment)
+    }
+
+    /// The systemd user service for `database` of `user` (in the users
+    /// root `environment` names) and this binary.
+    static func userService(database: String, user: UserName?, environment: [String: String]) -> SystemdUserService {
         SystemdUserService(
             binary: SystemdUserService.currentBinary(fallback: CommandLine.arguments.first ?? "birthdays"),
-            database: databasePath,
+            database: database,
+            user: user.map { ($0, users(environment).folders.root) },
             environment: environment
         )
     }
