@@ -106,16 +106,19 @@ enum Completions {
     /// exist, a bad name, two choices): then nothing is offered, never
     /// another database's names.
     static func databasePath(in words: [String], environment: [String: String]) -> String? {
-        var options = GlobalOptions()
+        // The options as words, parsed as a command parses them: ArgumentParser's
+        // values exist only in what it parsed (a `GlobalOptions()` built by hand
+        // traps when read).
+        var given: [String: String] = [:]
         for (index, word) in words.enumerated() {
             for name in GlobalOptions.names {
                 let value: String? =
                     word == name && index + 1 < words.count
                     ? unquoted(words[index + 1]) : word.hasPrefix(name + "=") ? unquoted(String(word.dropFirst(name.count + 1))) : nil
-                guard let value else { continue }
-                if name == "--user" { options.user = value } else { options.database = value }
+                if let value { given[name] = value }
             }
         }
+        guard let options = try? GlobalOptions.parse(given.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }) else { return nil }
         return try? Context.databasePath(options, environment: environment)
     }
 

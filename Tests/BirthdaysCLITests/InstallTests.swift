@@ -177,6 +177,9 @@ struct InstallTests {
         let people = try await complete("exclude")
         #expect(people.contains { $0.contains("Lovelace") } && people.contains { $0.contains("Adams") }, "\(people)")
         #expect(try await complete("sources", "remove") == ["Phone"])
+        // A user who does not exist has no people to offer, never the default database's.
+        #expect(try await complete("--user", "nobody", "exclude").isEmpty)
+        #expect(try await complete("exclude", "--user=nobody").isEmpty)
     }
 
     /// Found by compinit in site-functions, and its function loads.
