@@ -238,6 +238,62 @@ public struct PersonLinker: Sendable {
         return best
     }
 
+    /// The indices of `cards` (ascending) that ``link(_:)`` may put
+    /// together with another card: those sharing a `UID`, an address or a
+    /// number (held by at most ``sharedLimit`` cards) with another, or named
+    /// by a "keep together", and every card reachable from them that way.
+    /// Every other card is a person alone whatever its name says, so
+    /// ``link(_:)`` over only the cards returned groups them exactly as over
+    /// all of them (a link never crosses what this leaves apart).
+    ///
+    /// Reads only each card's key, `UID`, addresses and numbers: the names
+    /// and birthdays of a store's people need not be read to find the few
+    /// that may be one.
+    public func mayLink(_ cards: [LinkCard]) -> [Int] {
+        var parent = Array(cards.indices)
+        func find(_ x: Int) -> Int {
+            var x = x
+            while parent[x] != x {
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            }
+            return x
+        }
+        var joined = [Bool](repeating: false, count: cards.count)
+        func join(_ members: [Int]) {
+            guard let first = members.first else { return }
+            for other in members.dropFirst() {
+                let (a, b) = (find(first), find(other))
+                if a != b { parent[max(a, b)] = min(a, b) }
+            }
+            for member in members { joined[member] = true }
+        }
+        var byUID: [String: [Int]] = [:]
+        var byEmail: [String: [Int]] = [:]
+        var byPhone: [Substring: [Int]] = [:]
+        for index in cards.indices {
+            if let uid = cards[index].uid.flatMap(PersonID.fromUID)?.lowercased() { byUID[uid, default: []].append(index) }
+            var emails: [String] = []
+            for email in cards[index].emails { if let key = LinkKeys.email(email), !emails.contains(key) { emails.append(key) } }
+            for email in emails { byEmail[email, default: []].append(index) }
+            var tails: [Substring] = []
+            for phone in cards[index].phones { if let tail = LinkKeys.phone(phone)?.tail, !tails.contains(tail) { tails.append(tail) } }
+            for tail in tails { byPhone[tail, default: []].append(index) }
+        }
+        for members in byUID.values where members.count > 1 { join(members) }
+        for members in byEmail.values where members.count > 1 && members.count <= sharedLimit { join(members) }
+        for members in byPhone.values where members.count > 1 && members.count <= sharedLimit { join(members) }
+        if exceptions.contains(where: { $0.kind == .keepTogether }) {
+            var byKey: [LinkCard.Key: Int] = [:]
+            for index in cards.indices where byKey[cards[index].key] == nil { byKey[cards[index].key] = index }
+            for exception in exceptions where exception.kind == .keepTogether {
+                guard let a = byKey[exception.first], let b = byKey[exception.second], a != b else { continue }
+                join([a, b])
+            }
+        }
+        return cards.indices.filter { joined[$0] }
+    }
+
     /// Which card's birthday the person has, of the cards of one person: a
     /// card of `source` when one has a birthday (`link --date-from SOURCE`),
     /// else a card with a year over one without, then the most recently

@@ -144,38 +144,99 @@ extension PersonRecord {
             sql: "SELECT sp.personId, MIN(s.name) FROM sourcePerson sp JOIN source s ON s.id = sp.sourceId GROUP BY sp.personId"
         )
         while let row = try held.next() { sources[row[0]] = row[1] }
-        var emails: [String: [String]] = [:]
-        var phones: [String: [String]] = [:]
-        for (id, points) in try ContactPointRecord.pointsByPerson(db) {
-            for point in points {
-                switch point.kind {
-                case .email: emails[id, default: []].append(point.value)
-                case .phone: phones[id, default: []].append(point.value)
-                case .impp: break
-                }
-            }
-        }
-        var cards: [LinkCard] = []
-        let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT id, name, nickname, birthdayYear, birthdayMonth, birthdayDay, updatedAt, sourceFile FROM person ORDER BY id"
+        let points = try ContactPointRecord.pointsByPerson(db)
+        return try linkCards(
+            Row.fetchCursor(
+                db,
+                sql: "SELECT id, name, nickname, birthdayYear, birthdayMonth, birthdayDay, updatedAt, sourceFile FROM person ORDER BY id"
+            ),
+            sources: sources,
+            points: points
         )
+    }
+
+    /// The stored people `ids` as cards for ``PersonLinker``, as ``linkCards(_:)`` reads everyone, in id order.
+    static func linkCards(full ids: [String], _ db: Database) throws -> [LinkCard] {
+        var cards: [LinkCard] = []
+        for chunk in ids.sorted().chunked(900) {
+            let marks = databaseQuestionMarks(count: chunk.count)
+            let arguments = StatementArguments(Array(chunk))
+            var sources: [String: String] = [:]
+            let held = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT sp.personId, MIN(s.name) FROM sourcePerson sp JOIN source s ON s.id = sp.sourceId
+                    WHERE sp.personId IN (\(marks)) GROUP BY sp.personId
+                    """,
+                arguments: arguments
+            )
+            while let row = try held.next() { sources[row[0]] = row[1] }
+            cards += try linkCards(
+                Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT id, name, nickname, birthdayYear, birthdayMonth, birthdayDay, updatedAt, sourceFile FROM person
+                        WHERE id IN (\(marks)) ORDER BY id
+                        """,
+                    arguments: arguments
+                ),
+                sources: sources,
+                points: try ContactPointRecord.pointsByPerson(ids: Array(chunk), db)
+            )
+        }
+        return cards
+    }
+
+    /// The cards of `rows` (id, name, nickname, birthday's year, month and day, `updatedAt`, `sourceFile`).
+    private static func linkCards(_ rows: RowCursor, sources: [String: String], points: [String: [ContactPoint]]) throws -> [LinkCard] {
+        var cards: [LinkCard] = []
         while let row = try rows.next() {
             let id: String = row[0]
             let file: String = row[7]
-            let source = cardSource(held: sources[id], file: file)
+            var emails: [String] = []
+            var phones: [String] = []
+            for point in points[id] ?? [] {
+                switch point.kind {
+                case .email: emails.append(point.value)
+                case .phone: phones.append(point.value)
+                case .impp: break
+                }
+            }
             cards.append(
                 LinkCard(
-                    key: LinkCard.Key(source: source, id: id),
+                    key: LinkCard.Key(source: cardSource(held: sources[id], file: file), id: id),
                     uid: id.hasPrefix("c-") ? nil : id,
                     name: row[1],
                     nickname: row[2],
-                    emails: emails[id] ?? [],
-                    phones: phones[id] ?? [],
+                    emails: emails,
+                    phones: phones,
                     birthday: date(row[3], row[4], row[5]),
                     changed: Date(timeIntervalSince1970: row[6])
                 )
             )
+        }
+        return cards
+    }
+
+    /// Every stored person as ``PersonLinker/mayLink(_:)`` reads them, in id
+    /// order: the id (as the key, with no source), `UID`, e-mail addresses and
+    /// phone numbers; no name, birthday or source. Two reads in key order, merged.
+    static func linkKeys(_ db: Database) throws -> [LinkCard] {
+        var cards: [LinkCard] = []
+        let points = try Row.fetchCursor(db, sql: "SELECT personId, kind, value FROM contactPoint WHERE kind <> 'impp' ORDER BY personId")
+        var point = try points.next()
+        let ids = try String.fetchCursor(db, sql: "SELECT id FROM person ORDER BY id")
+        while let id = try ids.next() {
+            var card = LinkCard(key: LinkCard.Key(source: "", id: id), uid: id.hasPrefix("c-") ? nil : id, name: "")
+            // Points of a person that is not stored cannot be (their rows go with the person); skipped all the same.
+            // Byte order, as SQLite sorts.
+            while let row = point, let owner = row[0] as String?, !id.utf8.lexicographicallyPrecedes(owner.utf8) {
+                if owner == id {
+                    if (row[1] as String) == ContactPoint.Kind.email.rawValue { card.emails.append(row[2]) } else { card.phones.append(row[2]) }
+                }
+                point = try points.next()
+            }
+            cards.append(card)
         }
         return cards
     }

@@ -66,9 +66,18 @@ extension AppDatabase {
     /// rows that differ are written. The choices a card newly shown as
     /// another person had made go with it (``PersonRecord/carryChoices(_:_:)``);
     /// returns those both had made differently.
+    ///
+    /// Only the cards that may be linked at all are read whole and given to
+    /// the linker (``PersonLinker/mayLink(_:)`` over everyone's ids,
+    /// addresses and numbers): everyone else is a person alone.
     @discardableResult
     static func relink(_ db: Database) throws -> [ChoiceConflict] {
-        let cards = try PersonRecord.linkCards(db)
+        let keys = try PersonRecord.linkKeys(db)
+        let decided = try LinkExceptionRecord.all(db).map {
+            LinkException($0.kind, LinkCard.Key(source: "", id: $0.first), LinkCard.Key(source: "", id: $0.second))
+        }
+        let scope = PersonLinker(exceptions: decided).mayLink(keys)
+        let cards = try PersonRecord.linkCards(full: scope.map { keys[$0].key.id }, db)
         let result = try linker(cards: cards, db).link(cards)
         var links: [String: String] = [:]
         for group in result.groups where group.cards.count > 1 {

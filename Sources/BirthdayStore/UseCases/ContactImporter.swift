@@ -229,8 +229,9 @@ package struct ContactImporter: Sendable {
                             write: true
                         )
                     }
-                    // Who is one person follows the cards, in the same transaction (issue 43).
-                    try AppDatabase.relink(db)
+                    // Who is one person follows the cards, in the same transaction (issue 43); an import that
+                    // changed no card changes no one's links.
+                    if report.added + report.updated + report.removed > 0 { try AppDatabase.relink(db) }
                     return try scheduler?.reschedule(db)
                 }
                 if let rescheduled { scheduler?.log(rescheduled) }

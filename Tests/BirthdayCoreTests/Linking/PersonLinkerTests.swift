@@ -227,6 +227,69 @@ import Testing
         #expect(PersonLinker(sharedLimit: 64).link(cards).groups.count == 1)
     }
 
+    // MARK: Who may be linked
+
+    /// A crowd with every kind of evidence and every way it fails: shared and
+    /// over-shared addresses, numbers written two ways, names that disagree,
+    /// birthdays that contradict, a `UID` held twice, decisions both ways.
+    static func crowd() -> (cards: [LinkCard], exceptions: [LinkException]) {
+        let names = ["Ada Lovelace", "Ada M. Lovelace", "Grace Hopper", "Alan Turing", "Lovelace, Ada", "Ada Byron Lovelace"]
+        let dates = [nil, "1815-12-10", "--12-10", "1816-12-10", "1906-12-09"]
+        var cards: [LinkCard] = []
+        for n in 0..<240 {
+            let email = n % 3 == 0 ? ["p\(n % 37)@example.org"] : n % 5 == 0 ? ["office@example.org"] : []
+            let phone = n % 4 == 0 ? [n % 8 == 0 ? "+44 20 7946 \(1000 + n % 29)" : "020 7946 \(1000 + n % 29)"] : []
+            cards.append(
+                Self.card(
+                    ["google", "icloud", "vdir"][n % 3],
+                    "id\(n)",
+                    names[(n * 7) % names.count],
+                    uid: n % 50 == 7 ? "SHARED-UID" : n % 2 == 0 ? "uid-\(n)" : nil,
+                    emails: email,
+                    phones: phone,
+                    dates[(n * 5 / 3) % dates.count]
+                )
+            )
+        }
+        let exceptions = [
+            LinkException(.keepTogether, cards[1].key, cards[2].key),
+            LinkException(.keepTogether, cards[11].key, cards[200].key),
+            LinkException(.keepSeparate, cards[0].key, cards[3].key),
+            LinkException(.keepSeparate, cards[6].key, cards[42].key),
+        ]
+        return (cards, exceptions)
+    }
+
+    @Test func linkingOnlyTheCardsThatMayLinkGroupsThemAsLinkingEveryone() {
+        let (cards, exceptions) = Self.crowd()
+        let linker = PersonLinker(exceptions: exceptions)
+        let scope = linker.mayLink(cards)
+        let all = Self.people(linker.link(cards), cards)
+        let some = Self.people(linker.link(scope.map { cards[$0] }), scope.map { cards[$0] })
+        let inScope = Set(scope.map { cards[$0].key.id })
+        #expect(all.filter { $0.count > 1 }.count > 10, "the crowd has people of several cards")
+        #expect(scope.count < cards.count, "and cards that can be no one else")
+        #expect(all.filter { $0.count > 1 }.allSatisfy { $0.isSubset(of: inScope) }, "every card of a person of several is in scope")
+        #expect(some.filter { $0.count > 1 } == all.filter { $0.count > 1 }, "and they are grouped as among everyone")
+        #expect(scope == scope.sorted())
+    }
+
+    @Test func aKeepTogetherAndASharedUIDBringCardsIntoScope() {
+        let cards = [
+            Self.card("google", "a", "Ada Lovelace"),
+            Self.card("icloud", "b", "Grace Hopper"),
+            Self.card("vdir", "c", "Ada Lovelace", uid: "urn:uuid:X-1"),
+            Self.card("google", "d", "Ada Lovelace", uid: "x-1"),
+            Self.card("google", "e", "Ada Lovelace", emails: ["office@example.org"]),
+        ]
+        #expect(PersonLinker().mayLink(cards) == [2, 3], "one UID written two ways")
+        #expect(PersonLinker(exceptions: [LinkException(.keepTogether, cards[0].key, cards[1].key)]).mayLink(cards) == [0, 1, 2, 3])
+        #expect(PersonLinker(exceptions: [LinkException(.keepSeparate, cards[0].key, cards[1].key)]).mayLink(cards) == [2, 3])
+        let office = (0..<3).map { Self.card("google", "o\($0)", "Someone", emails: ["Office@Example.org"]) }
+        #expect(PersonLinker(sharedLimit: 2).mayLink(cards + office).count == 2, "an address held by more than the limit links no one")
+        #expect(PersonLinker().mayLink(cards + office) == [2, 3, 4, 5, 6, 7])
+    }
+
     // MARK: Suggested
 
     @Test func theSameNameAndBirthdayWithoutAnAddressIsSuggested() {
