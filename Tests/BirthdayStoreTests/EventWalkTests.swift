@@ -146,4 +146,25 @@ import Testing
         #expect(feed.contains("eve birthday 1946-03-20 memorial") && feed.contains("jan name day 1 --06-24"))
         #expect(!feed.contains { $0.hasPrefix("jan-work ") || $0.hasPrefix("ada ") })
     }
+    /// A person of two cards whose shown card (the smaller id) has no date:
+    /// the walk, which meets the cards in row order and reads no link by id,
+    /// gives the person the other card's birthday, once, and skips that card;
+    /// the hidden card's row comes before the shown one's.
+    @Test func aPersonShownByACardWithoutADateHasTheOtherCardsBirthday() async throws {
+        let cards = """
+            BEGIN:VCARD\r\nVERSION:4.0\r\nUID:amy-phone\r\nFN:Amy Pond\r\nEMAIL:amy@example.org\r\nBDAY:1989-03-20\r\nEND:VCARD\r\n\
+            BEGIN:VCARD\r\nVERSION:4.0\r\nUID:amy\r\nFN:Amy Pond\r\nEMAIL:amy@example.org\r\nNOTE:no date here\r\nEND:VCARD\r\n
+            """
+        let path = try directory.write("amy.vcf", cards)
+        _ = try await ContactImporter(database: database, now: Self.now, referenceYear: 2026, today: Self.today).importPaths([path])
+        let (lines, shownAs) = try await database.read { db in
+            var lines: [String] = []
+            try PersonRecord.forEachEvent(db, rules: TreatmentRules()) { event, _, identity in
+                if identity().id.hasPrefix("amy") { lines.append(Self.line(event, identity().id)) }
+            }
+            return (lines, try PersonLinkRecord.all(db))
+        }
+        #expect(shownAs == ["amy-phone": "amy"], "the two cards are one person, shown as the smaller id")
+        #expect(lines == ["amy birthday 1989-03-20"])
+    }
 }

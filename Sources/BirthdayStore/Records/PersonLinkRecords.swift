@@ -280,12 +280,48 @@ struct PersonLinks {
     var birthdays: [String: EventDate] = [:]
     /// Whether any card is shown as another person (else the readers' SQL stays as it was).
     var any = false
+    /// Every card of a person of several, by rowid (ascending): for a walk over
+    /// `person` in rowid order to skip the hidden ones and give the shown ones
+    /// their chosen birthday without a lookup by id per row (``Rows``).
+    var rows: [LinkedRow] = []
+
+    /// A card of a person of several cards, by its rowid.
+    struct LinkedRow {
+        var rowid: Int64
+        /// Shown as another person: skipped.
+        var hidden: Bool
+        /// For the card shown: the birthday chosen among the person's cards (`nil` when none has one).
+        var birthday: EventDate?
+    }
 
     /// `AND` this to a `WHERE` over `person` (as `table`) to skip the cards shown as another person.
     func skipping(_ table: String = "person") -> String { any ? " AND \(table).id NOT IN (SELECT personId FROM personLink)" : "" }
 
     /// `OR` this into a `WHERE` that asks for a date, for the people whose date may come from another card.
     var shown: String { any ? " OR id IN (SELECT shownAs FROM personLink)" : "" }
+
+    /// `OR` this into a `WHERE` over `person` in rowid order that asks for a
+    /// date, for the people whose date may come from another card (by rowid:
+    /// only the rows without a date of their own test it).
+    var shownRows: String {
+        guard any else { return "" }
+        return " OR rowid IN (" + rows.filter { !$0.hidden }.map { String($0.rowid) }.joined(separator: ",") + ")"
+    }
+
+    /// The links of the rows of a walk over `person` in ascending rowid order, asked row by row.
+    struct Rows {
+        private let rows: [LinkedRow]
+        private var next = 0
+
+        init(_ links: PersonLinks) { rows = links.rows }
+
+        /// The link of the row `rowid`, if it is a card of a person of several;
+        /// `rowid` must not be below one asked before.
+        mutating func at(_ rowid: Int64) -> LinkedRow? {
+            while next < rows.count && rows[next].rowid < rowid { next += 1 }
+            return next < rows.count && rows[next].rowid == rowid ? rows[next] : nil
+        }
+    }
 
     /// Reads the links: nothing more than one `SELECT` on an empty table when there are none.
     static func read(_ db: Database) throws -> PersonLinks {
@@ -295,7 +331,7 @@ struct PersonLinks {
                 SELECT personLink.shownAs, person.id, person.birthdayYear, person.birthdayMonth, person.birthdayDay, person.updatedAt,
                        (SELECT MIN(source.name) FROM sourcePerson JOIN source ON source.id = sourcePerson.sourceId
                         WHERE sourcePerson.personId = person.id), person.sourceFile,
-                       (SELECT source FROM linkDateFrom WHERE linkDateFrom.personId = person.id)
+                       (SELECT source FROM linkDateFrom WHERE linkDateFrom.personId = person.id), person.rowid
                 FROM personLink JOIN person ON person.id = personLink.personId OR person.id = personLink.shownAs
                 ORDER BY personLink.shownAs, person.id <> personLink.shownAs, person.id
                 """
@@ -303,11 +339,12 @@ struct PersonLinks {
         guard !rows.isEmpty else { return PersonLinks() }
         var cards: [String: [LinkCard]] = [:]
         var preferred: [String: String] = [:]
-        var seen = Set<String>()
+        var rowids: [String: Int64] = [:]
         // A `--date-from` kept on several of a person's cards (before `link` kept one): the shown card's, else the smallest id's, as `show` reads it.
         for row in rows {
             let id: String = row[1]
-            guard seen.insert(id).inserted else { continue }
+            guard rowids[id] == nil else { continue }
+            rowids[id] = row[9]
             if let source = row[8] as String? { preferred[row[0]] = preferred[row[0]] ?? source }
             let card = LinkCard(
                 key: LinkCard.Key(source: PersonRecord.cardSource(held: row[6], file: row[7]), id: id),
@@ -319,8 +356,14 @@ struct PersonLinks {
         }
         var links = PersonLinks(any: true)
         for (shown, group) in cards {
-            if let choice = PersonLinker.birthday(of: group, preferring: preferred[shown]) { links.birthdays[shown] = choice.date }
+            let birthday = PersonLinker.birthday(of: group, preferring: preferred[shown])?.date
+            if let birthday { links.birthdays[shown] = birthday }
+            for card in group {
+                guard let rowid = rowids[card.key.id] else { continue }
+                links.rows.append(LinkedRow(rowid: rowid, hidden: card.key.id != shown, birthday: card.key.id == shown ? birthday : nil))
+            }
         }
+        links.rows.sort { $0.rowid < $1.rowid }
         return links
     }
 }

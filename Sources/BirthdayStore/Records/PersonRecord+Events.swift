@@ -25,6 +25,9 @@ extension PersonRecord {
     /// selects for every row it steps over, which cost a sixth more time per
     /// reschedule over 100,000 people. The other runs read their person's
     /// traits with each row (``TraitColumns``); most stores have few such rows.
+    /// The Gregorian and name-day runs meet the cards of people of several in
+    /// rowid order (``PersonLinks/Rows``): a store with one link pays no
+    /// lookup by id per row.
     static func forEachEvent(
         _ db: Database,
         rules: TreatmentRules,
@@ -103,15 +106,21 @@ extension PersonRecord {
                 SELECT birthdayYear, birthdayMonth, birthdayDay, anniversaryYear, anniversaryMonth, anniversaryDay, rowid, id, name,
                        \(nicknames ? "nickname" : "''")
                 FROM person
-                WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL\(links.shown))\(links.skipping())
+                WHERE excluded = 0 AND (birthdayMonth IS NOT NULL OR anniversaryMonth IS NOT NULL\(links.shownRows))\(links.any ? " ORDER BY rowid" : "")
                 """
         )
         let plain = PersonTraits()
+        // The cards of people of several, met in rowid order: no lookup by id per row.
+        var linked = PersonLinks.Rows(links)
         while let row = try rows.next() {
+            var own = date(row[0], row[1], row[2])
+            if links.any, let link = linked.at(row[6]) {
+                if link.hidden { continue }
+                own = link.birthday ?? own
+            }
             let identity = { (id: row[7] as String, name: row[8] as String, nickname: row[9] as String) }
             let traits = special.isEmpty ? plain : special[row[6]] ?? plain
-            let own = date(row[0], row[1], row[2])
-            if let birthday = links.any ? links.birthdays[row[7] as String] ?? own : own,
+            if let birthday = own,
                 let treatment = treatments.treatment(of: .birthday, for: traits)
             {
                 body(PersonEvent(date: .gregorian(birthday, .birthday), treatment: treatment), traits, identity)
@@ -162,11 +171,15 @@ extension PersonRecord {
         guard matcher.isOn else { return }
         var matcher = matcher
         let statement = try db.makeStatement(
-            sql: "SELECT id, name, givenName, nickname, \(TraitColumns.selection) FROM person WHERE excluded = 0\(links.skipping())"
+            sql: """
+                SELECT id, name, givenName, nickname, rowid, \(TraitColumns.selection) FROM person WHERE excluded = 0\(links.any ? " ORDER BY rowid" : "")
+                """
         )
         var traitColumns = try TraitColumns(statement)
+        var linked = PersonLinks.Rows(links)
         let rows = try Row.fetchCursor(statement)
         while let row = try rows.next() {
+            if links.any, linked.at(row[4])?.hidden == true { continue }
             let id: String = row[0]
             let name: String = row[1]
             let nickname: String = row[3]
