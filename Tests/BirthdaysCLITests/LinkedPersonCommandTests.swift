@@ -368,6 +368,42 @@ import Testing
 
     // MARK: Choices carried over
 
+    /// An import that links two people who had each made a choice says
+    /// which is kept, in its text and in `--json` (a note's words in neither).
+    @Test(arguments: [false, true]) func anImportThatLinksSaysTheConflicts(json: Bool) async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let apart =
+            Self.card("bob-phone", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+            + Self.card("bob-work", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        let file = try cli.write("two.vcf", apart)
+        #expect(try await cli.run("import", file).status == 0)
+        for arguments in [["remind", "bob-phone", "--days", "7"], ["remind", "bob-work", "--days", "3"], ["note", "bob-work", "Likes trains"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        #expect(try await Self.ids(cli) == ["bob-phone", "bob-work"], "two people while they share no address")
+
+        // The work card now gives the home address too: one person.
+        let together = apart.replacingOccurrences(of: "EMAIL:bob@work.example", with: "EMAIL:bob@work.example\r\nEMAIL:bob@home.example")
+        _ = try cli.write("two.vcf", together)
+        let imported = try await cli.run(json ? ["import", "--json", file] : ["import", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try await Self.ids(cli) == ["bob-phone"])
+        if json {
+            let conflicts = try #require(try CLIProcess.object(imported.stdout)["conflicts"] as? [[String: Any]])
+            #expect(conflicts.count == 1, "\(conflicts)")
+            #expect(conflicts.first?["choice"] as? String == "reminderDays")
+            #expect(conflicts.first?["person"] as? String == "bob-phone" && conflicts.first?["card"] as? String == "bob-work")
+            #expect(conflicts.first?["kept"] as? String == "7" && conflicts.first?["other"] as? String == "3")
+        } else {
+            let lines = imported.stdout.split(separator: "\n")
+            #expect(lines.count == 2, "the summary and one conflict: \(imported.stdout)")
+            #expect(lines.last == "remind --days: kept 7 of bob-phone, not 3 of bob-work (still that card's own)")
+        }
+        #expect(!imported.stdout.contains("trains"))
+    }
+
     @Test func choicesMadeOnACardCarryOverAndConflictsAreSaid() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }

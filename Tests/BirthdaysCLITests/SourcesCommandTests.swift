@@ -51,7 +51,7 @@ import Glibc
         #expect(sync.status == 0, "\(sync.stderr)")
         let object = try CLIProcess.object(sync.stdout)
         let reports = try #require(object["sources"] as? [[String: Any]])
-        #expect(Set(reports[0].keys) == ["name", "added", "updated", "removed", "unchanged", "problems"])
+        #expect(Set(reports[0].keys) == ["name", "added", "updated", "removed", "unchanged", "problems", "conflicts"])
         #expect(reports[0]["name"] as? String == "contacts")
         #expect([reports[0]["added"], reports[0]["updated"], reports[0]["removed"], reports[0]["unchanged"]].map { $0 as? Int } == [0, 1, 1, 0])
         let problems = try #require(reports[0]["problems"] as? [[String: Any]])

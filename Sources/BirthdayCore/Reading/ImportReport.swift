@@ -21,6 +21,9 @@ public struct ImportReport: Sendable, Equatable {
     public var files = 0
     /// One entry per problem, in file order, then line order (``inFileOrder(_:files:)``).
     public var problems: [ImportProblem] = []
+    /// The choices a card this import linked to a person had made differently
+    /// from that person (the person's are kept), in card order.
+    public var conflicts: [ChoiceConflict] = []
     /// Files found in a folder and not read, for they hold no contacts (a
     /// photo, notes, a CSV of something else), in the order they were found.
     public var skipped: [SkippedFile] = []

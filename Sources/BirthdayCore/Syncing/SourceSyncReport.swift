@@ -21,6 +21,9 @@ public struct SourceSyncReport: Sendable, Equatable, Codable {
     public var error: SourceError?
     /// Whether a person was added, changed or removed in the store (then the reminders were rescheduled).
     public var peopleChanged = false
+    /// The choices a card this sync linked to a person had made differently
+    /// from that person (the person's are kept).
+    public var conflicts: [ChoiceConflict] = []
     /// HTTP requests the sync made.
     public var requests = 0
 

@@ -40,23 +40,6 @@ package enum LinkOutcome: Sendable {
     }
 }
 
-/// A choice made differently on a card and on the person it became shown as (``AppDatabase/relink(_:)``).
-package struct ChoiceConflict: Sendable, Hashable {
-    /// The choices a linked card brings to the person it is shown as.
-    package enum Choice: Sendable, Hashable, CaseIterable {
-        case exclusion, reminderDays, channels, weekend, zone, note, greeting
-    }
-
-    package var choice: Choice
-    /// The person kept, and their value.
-    package var shownAs: String
-    package var card: String
-    /// The shown person's value (kept), as stored.
-    package var kept: String
-    /// The card's value (still the card's own, used again if it is unlinked).
-    package var other: String
-}
-
 extension AppDatabase {
     /// Recomputes which card is shown as which person (`personLink`) from
     /// ``PersonLinker`` over every stored person and the person's remembered

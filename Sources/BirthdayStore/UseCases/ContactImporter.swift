@@ -231,7 +231,7 @@ package struct ContactImporter: Sendable {
                     }
                     // Who is one person follows the cards, in the same transaction (issue 43); an import that
                     // changed no card changes no one's links.
-                    if report.added + report.updated + report.removed > 0 { try AppDatabase.relink(db) }
+                    if report.added + report.updated + report.removed > 0 { report.conflicts = try AppDatabase.relink(db) }
                     return try scheduler?.reschedule(db)
                 }
                 if let rescheduled { scheduler?.log(rescheduled) }

@@ -197,6 +197,7 @@ package struct SourceSync: Sendable {
             report.updated = counts.updated
             report.removed = counts.removed
             report.unchanged = counts.unchanged
+            report.conflicts = counts.conflicts
             report.peopleChanged = rescheduled != nil
             report.problems = changes.problems + parsed.flatMap(\.problems)
             if let rescheduled {
@@ -294,6 +295,8 @@ package struct SourceSync: Sendable {
         var updated = 0
         var removed = 0
         var unchanged = 0
+        /// Said by the relink that followed (``AppDatabase/relink(_:)``).
+        var conflicts: [ChoiceConflict] = []
     }
 
     enum Outcome: Sendable {
@@ -435,7 +438,7 @@ package struct SourceSync: Sendable {
         }
 
         // Who is one person follows the cards, in the same transaction (issue 43).
-        if changed { try AppDatabase.relink(db) }
+        if changed { counts.conflicts = try AppDatabase.relink(db) }
         var rescheduled: RescheduleResult?
         if changed {
             rescheduled = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)

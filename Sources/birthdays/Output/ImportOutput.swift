@@ -26,6 +26,8 @@ struct ImportOutput: Encodable {
     var removed: Int
     var problems: [Problem]
     var skipped: [Skipped]
+    /// Choices a card linked by this import had made differently from the person it joined.
+    var conflicts: [ConflictOutput]
 
     init(_ report: ImportReport) {
         added = report.added
@@ -37,6 +39,7 @@ struct ImportOutput: Encodable {
         removed = report.removed
         problems = report.problems.map { Problem(file: $0.file, line: $0.line, message: $0.message) }
         skipped = report.skipped.map { Skipped(file: $0.file, reason: $0.reason) }
+        conflicts = report.conflicts.map(ConflictOutput.init)
     }
 
     /// What goes to standard error before the summary: one line per file
@@ -56,6 +59,26 @@ struct ImportOutput: Encodable {
             + (report.emptySkipped > 0 ? "; " + Wording.count(report.emptySkipped, "contact", "contacts") + " without a name or a date skipped" : "")
             + (report.skipped.isEmpty ? "" : "; " + Wording.count(report.skipped.count, "other file") + " skipped")
             + (report.problems.isEmpty ? "" : "; " + Wording.count(report.problems.count, "problem"))
+            + report.conflicts.map { "\n" + LinkWords.conflict($0) }.joined()
+    }
+}
+
+/// A choice a linked card had made differently from the person it joined
+/// (`import --json`, `sources sync --json`): which, the person kept and the
+/// card; the two values, but never a note's words.
+struct ConflictOutput: Encodable {
+    var choice: String
+    var person: String
+    var card: String
+    var kept: String?
+    var other: String?
+
+    init(_ conflict: ChoiceConflict) {
+        choice = conflict.choice.rawValue
+        person = conflict.shownAs
+        card = conflict.card
+        kept = conflict.choice == .note ? nil : conflict.kept
+        other = conflict.choice == .note ? nil : conflict.other
     }
 }
 

@@ -34,6 +34,8 @@ enum SourcesOutput {
             var removed: Int
             var unchanged: Int
             var problems: [Problem]
+            /// Choices a card linked by this sync had made differently from the person it joined.
+            var conflicts: [ConflictOutput]
         }
 
         /// A card that could not be read (file and line), or the error that
@@ -60,7 +62,8 @@ enum SourcesOutput {
                     updated: report.updated,
                     removed: report.removed,
                     unchanged: report.unchanged,
-                    problems: problems
+                    problems: problems,
+                    conflicts: report.conflicts.map(ConflictOutput.init)
                 )
             }
         )
@@ -71,6 +74,7 @@ enum SourcesOutput {
         let counts = (report.added, report.updated, report.removed, report.unchanged)
         return localizer(.sourcesSummary(source: SafeText.line(report.name), added: added, counts: counts))
             + (report.problems.isEmpty ? "" : "; " + localizer(.sourcesProblems(report.problems.count)))
+            + report.conflicts.map { "\n" + LinkWords.conflict($0) }.joined()
     }
 
     /// Prints the reports (problems on standard error) and fails with one
