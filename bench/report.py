@@ -190,6 +190,9 @@ def import_rows():
     f = floor and floor["median_s"]
     row("reimport", "re-import the same 100k file (all unchanged)", seconds(o) or na, seconds(f), "cat FILE (floor)",
         times(f / o) if o and f else None, "—", None, note, o, f, "s")
+    suggested = FACTS.get("duplicates_suggested")
+    timed("duplicates", "duplicates over the 100k imported (%s suggested)" % (suggested or "?"), "duplicates", None, "",
+          "< 1 s", limit=1.0, note=note)
 
 
 def timed(ident, what, ours_name, peer_name_key, peer_label, target, limit=None, min_ratio=None, note=""):

@@ -386,6 +386,12 @@ measure_import() {
     # Each on the database its last timed import left.
     both reimport "$MID_RUNS" "${ignore[@]}" -- import --database "$db" "$DATA/c100k.vcf"
     hf cat "$RUNS" -- cat "$DATA/c100k.vcf"
+    # Who may be one person among the 100k (issue 43: under a second).
+    if has duplicates; then
+        "$BIN" duplicates --json --database "$db" >"$OUT/duplicates.json" 2>&1 || true
+        fact duplicates_suggested "$($PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$OUT/duplicates.json" 2>/dev/null || echo '?')"
+        hf duplicates "$MID_RUNS" -- "$BIN" duplicates --database "$db"
+    fi
 }
 
 # Start-up: what every command pays before its work. The floor is a static Swift
