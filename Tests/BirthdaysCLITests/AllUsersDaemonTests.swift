@@ -170,6 +170,27 @@ struct AllUsersDaemonTests {
         #expect(try await daemon.waitForExit() == 0, "a user who cannot be served is not fatal")
     }
 
+    /// Aaron's command channel hangs until the test lets it go: Alice's
+    /// reminder of the same instant is delivered meanwhile, his still being sent.
+    @Test func aHangingChannelOfOneUserDoesNotDelayAnothersReminder() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        try await Self.addUser("aaron", friend: "Abe Ames", in: cli)
+        let release = cli.path("release")
+        for (key, value) in [("channels", "command"), ("command", "while [ ! -e '\(release)' ]; do sleep 0.1; done")] {
+            let set = try await cli.run("--user", "aaron", "settings", "set", key, value)
+            try #require(set.status == 0, "\(set.stderr)")
+        }
+        try await Self.addUser("alice", friend: "Ann Archer", in: cli)
+        let daemon = try Self.daemon(cli, now: "2026-03-10T08:59:55+01:00")
+        try await daemon.waitUntil("alice's delivery") { $0.stdout.contains("user=alice reminder delivered") }
+        #expect(try await Self.ledger(cli, user: "aaron") == ["sending"], "aaron's channel still hangs")
+        _ = try cli.write("release", "")
+        try await daemon.waitUntil("aaron's delivery") { _ in (try? await Self.ledger(cli, user: "aaron")) == ["delivered"] }
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+    }
+
     // MARK: - deliver --once --all-users
 
     @Test func deliverOnceDeliversEveryUserAndReportsAFailingOne() async throws {
