@@ -143,6 +143,8 @@ struct UsersService: Service {
                 var roster = UserRoster()
                 var daemons: [UserName: Daemon] = [:]
                 loop: for await event in events {
+                    // A user's daemon that ended in the shutdown is no failure to retry.
+                    if Task.isShuttingDownGracefully { break loop }
                     let actions: [UserRoster.Action]
                     switch event {
                     case .shutdown:
