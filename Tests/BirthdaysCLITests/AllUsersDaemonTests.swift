@@ -168,6 +168,15 @@ struct AllUsersDaemonTests {
         let failure = try #require(Self.lines(daemon.stderr, with: "user=bob", "cannot serve user").first)
         #expect(failure.contains("retry_in=5s"), "\(failure)")
         #expect(try await Self.ledger(cli, user: "alice") == ["delivered"])
+
+        // Bob's database is mended (made in another root, moved over the broken one): the retry serves him.
+        var staging = cli
+        staging.extraEnvironment["BIRTHDAYS_USERS_DIR"] = cli.path("staging")
+        try await Self.addUser("bob", friend: "Ben Brook", in: staging)
+        #expect(rename(cli.path("staging/bob/birthdays.sqlite"), cli.path("users/bob/birthdays.sqlite")) == 0)
+        try await daemon.waitUntil("bob's delivery after the retry") { $0.stdout.contains("user=bob reminder delivered") }
+        #expect(Self.lines(daemon.stderr, with: "birthdays run --all-users started").count == 1)
+
         daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0, "a user who cannot be served is not fatal")
     }
