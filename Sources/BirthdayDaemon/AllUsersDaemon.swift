@@ -57,7 +57,8 @@ package struct AllUsersDaemon: Service {
 }
 
 /// Builds `birthdays run --all-users`: makes the users root when it is
-/// missing (0700) and takes its lock, on the blocking pool.
+/// missing (0700) and takes its lock, on the blocking pool, and raises the
+/// soft limit of open files to the hard one (``OpenFileLimit``).
 ///
 /// - Throws: ``UserFolderError`` when the root cannot be made or is not
 ///   safe to use, ``DaemonLockError`` when another `run --all-users` runs on it.
@@ -67,6 +68,8 @@ package func buildAllUsersDaemon(_ configuration: AllUsersConfiguration) async t
         try folders.makeRoot()
         return try DaemonLock.acquire(database: folders.allUsersDaemon)
     }
+    let openFiles = OpenFileLimit.raise()
+    configuration.logger.info("open files allowed", metadata: ["limit": "\(openFiles.map(String.init) ?? "unknown")"])
     let service = UsersService(configuration: configuration)
     let group = ServiceGroup(
         configuration: .init(services: [service], gracefulShutdownSignals: configuration.shutdownSignals, logger: configuration.logger)

@@ -72,6 +72,8 @@ extension BirthdaysCommand.Run {
                         var configuration = context.daemonConfiguration(logger: logger, logPrefix: "user=\(name) ")
                         configuration.feedLogger[metadataKey: "user"] = "\(name)"
                         configuration.now = now
+                        // SIGTERM and SIGINT stop the whole: each user's daemon hears it from its parent.
+                        configuration.shutdownSignals = []
                         configuration.wakeReasons = wakeReasons
                         configuration.retained = context.trial
                         return try await buildDaemon(configuration)
