@@ -44,6 +44,12 @@ package struct DaemonConfiguration: Sendable {
     /// Whether the engine hands the code pages it touched back to the kernel
     /// once it has rested 30 s after a pass (``ResidentPages``); `birthdays run` does.
     package var releasesMemoryAtRest: Bool
+    /// Clock changes, resumes and zone changes heard by a monitor the
+    /// daemon shares with others (`run --all-users`: one for every user),
+    /// in place of one of its own; `watchesWake` is then not read.
+    package var wakeReasons: AsyncStream<WakeReason>?
+    /// Kept for as long as the daemon (a pretend-time copy of the database).
+    package var retained: (any Sendable)?
 
     package init(
         database: AppDatabase,
@@ -60,7 +66,9 @@ package struct DaemonConfiguration: Sendable {
         feedLogger: Logger,
         watchesSources: Bool = true,
         watchesDatabase: Bool = true,
-        releasesMemoryAtRest: Bool = false
+        releasesMemoryAtRest: Bool = false,
+        wakeReasons: AsyncStream<WakeReason>? = nil,
+        retained: (any Sendable)? = nil
     ) {
         self.database = database
         self.environment = environment
@@ -77,6 +85,8 @@ package struct DaemonConfiguration: Sendable {
         self.watchesSources = watchesSources
         self.watchesDatabase = watchesDatabase
         self.releasesMemoryAtRest = releasesMemoryAtRest
+        self.wakeReasons = wakeReasons
+        self.retained = retained
     }
 }
 
@@ -96,10 +106,12 @@ package struct Daemon: Service {
     let follower: SourceFollower
     let publisher: PublishFollower
     let lock: DaemonLock?
+    let retained: (any Sendable)?
 
     package func run() async throws {
         try await group.run()
         withExtendedLifetime(lock) {}
+        withExtendedLifetime(retained) {}
     }
 }
 
@@ -212,7 +224,8 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
             systemTimeZone: configuration.systemTimeZone,
             systemLocale: configuration.systemLocale,
             environment: configuration.environment,
-            watchesWake: configuration.watchesWake,
+            watchesWake: configuration.wakeReasons == nil && configuration.watchesWake,
+            wakeReasons: configuration.wakeReasons,
             watchesDatabase: watchesDatabase,
             startVersion: startVersion,
             settingsChanged: { [desktop] in
@@ -247,5 +260,5 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
         ),
     ]
     let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))
-    return Daemon(group: group, engine: engine, follower: follower, publisher: publisher, lock: lock)
+    return Daemon(group: group, engine: engine, follower: follower, publisher: publisher, lock: lock, retained: configuration.retained)
 }

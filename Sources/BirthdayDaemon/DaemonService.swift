@@ -43,6 +43,8 @@ struct DaemonService: Service {
     /// What `xdg-open` runs with when a reminder's contact button is clicked.
     let environment: [String: String]
     let watchesWake: Bool
+    /// Wake reasons from a monitor shared with other daemons, heard as the daemon's own monitor's.
+    let wakeReasons: AsyncStream<WakeReason>?
     let watchesDatabase: Bool
     /// `data_version` as `buildDaemon` read it, before anything read the settings.
     let startVersion: Int?
@@ -75,15 +77,16 @@ struct DaemonService: Service {
             }
         }
         defer { watcher?.stop() }
+        let wakes = monitor?.reasons ?? wakeReasons
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let settingsChanged = self.settingsChanged
 
         let follower = self.follower
         let publisher = self.publisher
         await withTaskGroup(of: Void.self) { group in
-            if let monitor {
+            if let wakes {
                 group.addTask {
-                    for await reason in monitor.reasons {
+                    for await reason in wakes {
                         continuation.yield(.wake(reason))
                         follower.post(.syncAll(reason: reason.logName))
                         publisher.post(.all(reason: reason.logName))

@@ -49,25 +49,30 @@ package struct UserAccounts: Sendable {
     }
 
     /// Makes user `name`: the folder (0700) and an empty database in it
-    /// (0600), migrated; nothing is left behind when either fails.
+    /// (0600), migrated, under a temporary name, then renamed to the user's
+    /// (``UserFolders/publish(_:as:)``); nothing is left behind when any step fails.
     ///
     /// - Returns: the user's database file.
     @discardableResult
     package func add(_ name: UserName) throws(AccountError) -> String {
-        let folder: String
+        let made: String
         do {
-            folder = try folders.add(name)
+            made = try folders.add(name)
         } catch {
             throw .folder(error)
         }
-        let path = folders.database(name)
         do {
-            _ = try AppDatabase.openFile(at: path, create: true)
+            _ = try AppDatabase.openFile(at: made + "/" + UserLayout.databaseFile, create: true)
         } catch {
-            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: made)
             throw .store(error)
         }
-        return path
+        do {
+            _ = try folders.publish(made, as: name)
+        } catch {
+            throw .folder(error)
+        }
+        return folders.database(name)
     }
 
     /// User `name`'s database, its folder checked (``UserFolders/checkedDatabase(_:)``).
@@ -82,7 +87,9 @@ package struct UserAccounts: Sendable {
     /// `birthdays run` or `birthdays serve` runs for them. The daemon's lock
     /// (``DaemonLock``) is held for the whole removal, so no daemon starts
     /// on the folder while it goes; a `serve` records itself (``ServeRecord``)
-    /// as it starts listening. A link or a file where the folder should be
+    /// as it starts listening. The one daemon that may hold the lock is
+    /// `run --all-users` on this root: the folder goes under it, and it
+    /// drops the user within a second of hearing so (``UsersWatcher``). A link or a file where the folder should be
     /// is no user: it is removed, and no lock is taken through it.
     ///
     /// - Returns: where the kept folder went with `keepData`, or `nil`.
@@ -99,12 +106,18 @@ package struct UserAccounts: Sendable {
             do {
                 lock = try DaemonLock.acquire(database: database)
             } catch {
-                if case .alreadyRunning(_, let pid) = error { throw .running(name, pid: pid ?? 0) }
-                throw .lock(error)
+                // `run --all-users` holds every user's lock, and drops a user whose folder goes.
+                if case .alreadyRunning(_, let pid) = error, let pid, pid > 0, DaemonLock.holder(database: folders.allUsersDaemon) == pid {
+                    lock = nil
+                } else if case .alreadyRunning(_, let pid) = error {
+                    throw .running(name, pid: pid ?? 0)
+                } else {
+                    throw .lock(error)
+                }
             }
         }
         defer { withExtendedLifetime(lock) {} }
-        if lock != nil, let address = ServeRecord.current(database: database) { throw .serving(name, address: address.description) }
+        if isFolder, let address = ServeRecord.current(database: database) { throw .serving(name, address: address.description) }
         do {
             return try folders.remove(name, keepData: keepData)
         } catch {

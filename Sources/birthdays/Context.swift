@@ -23,6 +23,23 @@ struct GlobalOptions: ParsableArguments {
     /// option added here is named here too, and then works before the
     /// command's name as well.
     static let names = ["--database", "--user"]
+
+    /// The options of `--user NAME` alone (`--all-users`: each user's).
+    static func user(_ name: UserName) -> GlobalOptions {
+        var options = GlobalOptions()
+        options.database = nil
+        options.user = name.rawValue
+        return options
+    }
+
+    /// `--all-users` (`run`, `deliver`) chooses every user: `--user` and
+    /// `--database` beside it are a usage error. (`BIRTHDAYS_USER` and
+    /// `BIRTHDAYS_DATABASE`, weaker than an option, are not read.)
+    static func refuseWithAllUsers(_ options: GlobalOptions) throws {
+        if options.user != nil || options.database != nil {
+            throw ValidationError("--all-users serves every user; it cannot be given with --user or --database")
+        }
+    }
 }
 
 /// What a command needs from the outside world, gathered in one place:
@@ -67,19 +84,25 @@ struct Context: Sendable {
     ///     empty one (in memory) instead of failing (`import --dry-run`).
     ///   - longLived: `run` and `serve`: the file is not read through a
     ///     mapping (``AppDatabase/openFile(at:create:readOnlyIfNotWritable:mapped:)``).
-    init(_ options: GlobalOptions, readOnly: Bool = false, emptyIfMissing: Bool = false, longLived: Bool = false) throws {
+    ///   - ignoringChoiceVariables: `BIRTHDAYS_USER` and `BIRTHDAYS_DATABASE`
+    ///     choose nothing (`--all-users` names each user itself).
+    init(
+        _ options: GlobalOptions,
+        readOnly: Bool = false,
+        emptyIfMissing: Bool = false,
+        longLived: Bool = false,
+        ignoringChoiceVariables: Bool = false
+    ) throws {
         environment = ProcessInfo.processInfo.environment
         systemTimeZone = Context.systemTimeZone(environment)
         systemLocale = Language.fromEnvironment(environment)
-        if let override = environment["BIRTHDAYS_NOW"], !override.isEmpty {
-            guard let date = ReferenceTime.parse(override, timeZone: systemTimeZone) else {
-                throw CLIError("BIRTHDAYS_NOW '\(override)' is not an ISO 8601 date-time such as 2026-03-10T08:00:00Z")
-            }
-            now = date
-        } else {
-            now = Date()
+        now = try Context.pretendNow(environment) ?? Date()
+        var choiceEnvironment = environment
+        if ignoringChoiceVariables {
+            choiceEnvironment["BIRTHDAYS_USER"] = nil
+            choiceEnvironment["BIRTHDAYS_DATABASE"] = nil
         }
-        (databasePath, user) = try Context.database(options, environment: environment)
+        (databasePath, user) = try Context.database(options, environment: choiceEnvironment)
         if readOnly {
             trial = nil
             if emptyIfMissing && !FileManager.default.fileExists(atPath: databasePath) {
@@ -111,13 +134,13 @@ struct Context: Sendable {
     /// threads: their every task runs on an event loop (ARCHITECTURE.md,
     /// "Threads"), which must never wait for SQLite to open, copy or
     /// migrate the file.
-    static func offTheLoop(_ options: GlobalOptions, readOnly: Bool = false) async throws -> Context {
+    static func offTheLoop(_ options: GlobalOptions, readOnly: Bool = false, ignoringChoiceVariables: Bool = false) async throws -> Context {
         let (path, user) = (options.database, options.user)
         return try await Blocking.run { () throws(any Error) -> Context in
             var options = GlobalOptions()
             options.database = path
             options.user = user
-            return try Context(options, readOnly: readOnly, longLived: true)
+            return try Context(options, readOnly: readOnly, longLived: true, ignoringChoiceVariables: ignoringChoiceVariables)
         }
     }
 
@@ -233,6 +256,24 @@ struct Context: Sendable {
         return LocalDate.today(at: now, in: zone)
     }
 
+    /// `BIRTHDAYS_NOW`, or `nil` when it is not set.
+    ///
+    /// - Throws: a ``CLIError`` when it is not a date-time.
+    static func pretendNow(_ environment: [String: String]) throws -> Date? {
+        guard let override = environment["BIRTHDAYS_NOW"], !override.isEmpty else { return nil }
+        guard let date = ReferenceTime.parse(override, timeZone: systemTimeZone(environment)) else {
+            throw CLIError("BIRTHDAYS_NOW '\(override)' is not an ISO 8601 date-time such as 2026-03-10T08:00:00Z")
+        }
+        return date
+    }
+
+    /// ``flowingNow()`` for a process that makes many contexts (`run --all-users`): one clock for all of them.
+    static func flowingNow(_ environment: [String: String]) throws -> @Sendable () -> Date {
+        guard let base = try pretendNow(environment) else { return { Date() } }
+        let start = ContinuousClock.now
+        return { base.addingTimeInterval((ContinuousClock.now - start).timeInterval) }
+    }
+
     /// The current instant for a long-running command. With BIRTHDAYS_NOW set,
     /// time starts there and flows (BIRTHDAYS_NOW + time elapsed since start,
     /// on the monotonic clock that counts suspension), so a test can start at
@@ -259,6 +300,11 @@ struct Context: Sendable {
 
     /// A logger on standard error; `BIRTHDAYS_LOG_LEVEL` (trace … critical) sets its level, default `level`.
     func logger(_ label: String, level: Logger.Level = .warning) -> Logger {
+        Context.logger(label, level: level, environment: environment)
+    }
+
+    /// ``logger(_:level:)`` before a context exists (`--all-users`: a logger for every user's).
+    static func logger(_ label: String, level: Logger.Level = .warning, environment: [String: String]) -> Logger {
         var logger = Logger(label: label) { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = environment["BIRTHDAYS_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? level
         return logger
@@ -267,6 +313,11 @@ struct Context: Sendable {
     /// A logger for the daemon: level `notice` unless BIRTHDAYS_LOG_LEVEL says otherwise.
     func daemonLogger(_ label: String) -> Logger {
         logger(label, level: .notice)
+    }
+
+    /// ``daemonLogger(_:)`` before a context exists.
+    static func daemonLogger(_ label: String, environment: [String: String]) -> Logger {
+        logger(label, level: .notice, environment: environment)
     }
 
     /// The scheduler over this context's database, clock and system zone.

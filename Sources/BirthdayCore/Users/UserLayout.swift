@@ -11,6 +11,9 @@
 ///     birthdays.sqlite.lock      0600  held by the daemon of this user
 ///     birthdays.sqlite.serve     0600  where this user's feed server listens
 ///   NAME.removed/                      a folder `users remove NAME --keep-data` kept: no user
+///   .all-users.lock              0600  held by `birthdays run --all-users`, one per root
+///   .NAME.adding-PID/                  a user `users add` is making, renamed to NAME once whole: no user
+///   .NAME.removing-PID/                a user `users remove` is deleting: no user
 /// ```
 ///
 /// Nothing in a user's folder or its secrets folder may be a symbolic link:
@@ -30,6 +33,10 @@ public enum UserLayout {
     /// What a kept folder's name gets (`users remove NAME --keep-data`):
     /// a dot, which no user's name holds, so it is never taken for a user.
     public static let keptSuffix = ".removed"
+
+    /// The name the lock of `birthdays run --all-users` is taken under in
+    /// the root (the daemon lock adds `.lock`): a dot first, so no user's.
+    public static let allUsersDaemon = ".all-users"
 
     /// User `name`'s folder under `root`.
     public static func folder(_ name: UserName, root: String) -> String { joined(root, name.rawValue) }

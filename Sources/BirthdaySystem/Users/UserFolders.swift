@@ -24,6 +24,11 @@ package struct UserFolders: Sendable {
         return dataFolder + "/" + UserLayout.rootName
     }
 
+    /// What `birthdays run --all-users` locks (``DaemonLock``, which adds
+    /// `.lock`): one such daemon per root, and the daemon `users remove`
+    /// lets drop a user by themselves.
+    package var allUsersDaemon: String { (root.hasSuffix("/") ? root : root + "/") + UserLayout.allUsersDaemon }
+
     /// User `name`'s folder.
     package func folder(_ name: UserName) -> String { UserLayout.folder(name, root: root) }
 
@@ -50,20 +55,40 @@ package struct UserFolders: Sendable {
         return nil
     }
 
-    /// Makes user `name`'s folder (0700; the root too when missing, 0700).
+    /// Makes user `name`'s folder (0700; the root too when missing, 0700)
+    /// under a name no user has (`.NAME.adding-PID`), for the caller to fill
+    /// and then ``publish(_:as:)``: a user appears in the root whole, so
+    /// `run --all-users` never finds their folder without its database.
     ///
-    /// - Returns: the folder.
+    /// - Returns: the folder, under its temporary name.
     /// - Throws: ``UserFolderError/exists(_:)`` when the name is taken (by a
     ///   folder, a file or a link), ``UserFolderError/cannotWrite(path:reason:)`` otherwise.
     package func add(_ name: UserName) throws(UserFolderError) -> String {
         try makeRoot()
-        let path = folder(name)
+        var info = stat()
+        if lstat(folder(name), &info) == 0 { throw .exists(name) }
+        let path = (root.hasSuffix("/") ? root : root + "/") + "." + name.rawValue + ".adding-" + String(getpid())
         guard mkdir(path, mode_t(UserLayout.folderMode)) == 0 else {
-            if errno == EEXIST { throw .exists(name) }
             throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
         // mkdir's mode passes through the umask, which can only take bits away; say it exactly.
         _ = chmod(path, mode_t(UserLayout.folderMode))
+        return path
+    }
+
+    /// Renames the folder ``add(_:)`` made to user `name`'s: the user
+    /// exists from now on. A name taken meanwhile (another `users add`,
+    /// whose folder is never empty) fails the rename, and the folder is removed.
+    ///
+    /// - Returns: user `name`'s folder.
+    package func publish(_ made: String, as name: UserName) throws(UserFolderError) -> String {
+        let path = folder(name)
+        guard rename(made, path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(atPath: made)
+            if code == ENOTEMPTY || code == EEXIST || code == ENOTDIR || code == EISDIR { throw .exists(name) }
+            throw .cannotWrite(path: path, reason: String(cString: strerror(code)))
+        }
         return path
     }
 
@@ -213,7 +238,7 @@ package struct UserFolders: Sendable {
     /// (0700 when made), the root itself 0700 from the start (mkdir, never
     /// wider for a moment); then checks it (``checkRoot()``). The root may
     /// be a link an admin made (to another disk).
-    private func makeRoot() throws(UserFolderError) {
+    package func makeRoot() throws(UserFolderError) {
         if try checkRoot() { return }
         let parent = (root as NSString).deletingLastPathComponent
         if !parent.isEmpty {

@@ -3,6 +3,7 @@ import BirthdayCore
 import BirthdayDaemon
 import BirthdayStore
 import BirthdaySystem
+import BirthdayUseCases
 import Foundation
 import Logging
 
@@ -21,13 +22,24 @@ extension BirthdaysCommand {
                 within a second and applies it without a restart. SIGHUP re-reads everything and syncs every \
                 source; SIGTERM/SIGINT stop it gracefully. With the 'serve' setting on, it also serves the \
                 calendar feed, where the setting says. One daemon per database (a lock on <database>.lock). \
-                With BIRTHDAYS_NOW set, time starts at that instant and flows from there.
+                With BIRTHDAYS_NOW set, time starts at that instant and flows from there. \
+                With --all-users, one daemon serves every user of the users root (birthdays users add), each from \
+                their own database, and follows the root: a user added or removed is served or dropped within a \
+                second, without a restart.
                 """
         )
 
         @OptionGroup var global: GlobalOptions
 
+        @Flag(help: "Serve every user of the users root, each from their own database (not with --user or --database).")
+        var allUsers = false
+
+        func validate() throws {
+            if allUsers { try GlobalOptions.refuseWithAllUsers(global) }
+        }
+
         func run() async throws {
+            if allUsers { return try await runAllUsers() }
             let context = try await Context.offTheLoop(global)
             let daemon: Daemon
             do {
@@ -40,17 +52,58 @@ extension BirthdaysCommand {
     }
 }
 
+extension BirthdaysCommand.Run {
+    /// `run --all-users`: every user's daemon, as `run --user NAME` builds
+    /// it, under one process; `BIRTHDAYS_USER` and `BIRTHDAYS_DATABASE` are not read.
+    func runAllUsers() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let folders = Context.users(environment).folders
+        let base = Context.daemonLogger("birthdays.run", environment: environment)
+        let now = try Context.flowingNow(environment)
+        let daemon: AllUsersDaemon
+        do {
+            daemon = try await buildAllUsersDaemon(
+                AllUsersConfiguration(
+                    folders: folders,
+                    daemon: { name, wakeReasons in
+                        let context = try await Context.offTheLoop(GlobalOptions.user(name), ignoringChoiceVariables: true)
+                        var logger = context.daemonLogger("birthdays.run")
+                        logger[metadataKey: "user"] = "\(name)"
+                        var configuration = context.daemonConfiguration(logger: logger, logPrefix: "user=\(name) ")
+                        configuration.feedLogger[metadataKey: "user"] = "\(name)"
+                        configuration.now = now
+                        // SIGTERM and SIGINT stop the whole: each user's daemon hears it from its parent.
+                        configuration.shutdownSignals = []
+                        configuration.wakeReasons = wakeReasons
+                        configuration.retained = context.trial
+                        return try await buildDaemon(configuration)
+                    },
+                    logger: base
+                )
+            )
+        } catch DaemonLockError.alreadyRunning(_, let pid) {
+            throw CLIError("birthdays run --all-users is already running for \(folders.root)" + (pid.map { " (pid \($0))" } ?? ""))
+        } catch let error as DaemonLockError {
+            throw CLIError(error.description)
+        } catch let error as UserFolderError {
+            throw CLIError(error.description)
+        }
+        try await daemon.run()
+    }
+}
+
 extension Context {
     /// The daemon over this context: its clock flows from BIRTHDAYS_NOW when set,
     /// the zone is re-read on every pass, the log channel writes to standard output.
-    func daemonConfiguration(logger: Logger) -> DaemonConfiguration {
+    /// With `logPrefix`, each line of the log channel starts with it (`run --all-users`: whose reminder).
+    func daemonConfiguration(logger: Logger, logPrefix: String = "") -> DaemonConfiguration {
         DaemonConfiguration(
             database: database,
             environment: environment,
             now: flowingNow(),
             systemTimeZone: liveSystemTimeZone(),
             systemLocale: systemLocale,
-            logLine: { line in try StandardOutput.write(line + "\n") },
+            logLine: { line in try StandardOutput.write(logPrefix + line + "\n") },
             logger: logger,
             feedLogger: self.logger("birthdays.serve"),
             releasesMemoryAtRest: true

@@ -1,0 +1,259 @@
+import BirthdayCore
+import BirthdayStore
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `birthdays run --all-users` and `deliver --once --all-users` through the
+/// real binary, the log channel and a flowing BIRTHDAYS_NOW: one process
+/// serves every user of the users root from their own database, follows the
+/// root as users are added and removed, and one user's broken database
+/// stops no one else's reminder.
+@Suite(.timeLimit(.minutes(3)))
+struct AllUsersDaemonTests {
+    /// A test folder whose users root is `users/` in it; `BIRTHDAYS_DATABASE`
+    /// (set by ``CLIProcess``) names a single user's database that `--all-users` must not read.
+    static func server() throws -> CLIProcess {
+        var cli = try CLIProcess()
+        cli.extraEnvironment["BIRTHDAYS_USERS_DIR"] = cli.path("users")
+        return cli
+    }
+
+    /// Adds user `name` with one friend born 1990-03-10 (their day-of
+    /// reminder is due at 09:00 Berlin on 2026-03-10), the log channel and
+    /// notifications on.
+    static func addUser(_ name: String, friend: String, in cli: CLIProcess) async throws {
+        let added = try await cli.run("users", "add", name)
+        try #require(added.status == 0, "\(added.stderr)")
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(name)-friend\r\nFN:\(friend)\r\nBDAY:1990-03-10\r\nEND:VCARD\r\n"
+        let file = try cli.write("\(name).vcf", card)
+        for arguments in [
+            ["import", file], ["settings", "set", "channels", "log"], ["settings", "set", "day-before", "off"], ["notifications", "enable"],
+        ] {
+            let result = try await cli.run(["--user", name] + arguments)
+            try #require(result.status == 0, "\(name) \(arguments): \(result.stderr)")
+        }
+    }
+
+    /// A user whose database is not a database.
+    static func addBrokenUser(_ name: String, in cli: CLIProcess) async throws {
+        let added = try await cli.run("users", "add", name)
+        try #require(added.status == 0, "\(added.stderr)")
+        let database = cli.path("users/\(name)/birthdays.sqlite")
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: database))
+    }
+
+    /// `birthdays run --all-users` in the background, its clock starting at `now`, logging at info.
+    static func daemon(_ cli: CLIProcess, now: String) throws -> TestProcess {
+        var at = cli
+        at.now = now
+        var environment = at.environment
+        environment["BIRTHDAYS_LOG_LEVEL"] = "info"
+        return try TestProcess(
+            [try CLIProcess.binary(), "run", "--all-users"],
+            environment: environment,
+            directory: cli.directory,
+            name: "all-users"
+        )
+    }
+
+    /// The public id (as the log channel shows it) of user `name`'s friend's day-of reminder.
+    static func publicID(_ cli: CLIProcess, user name: String) async throws -> String {
+        try await AppDatabase.openFile(at: cli.path("users/\(name)/birthdays.sqlite"), create: false).publicIDs().reminder(
+            "\(name)-friend-birthday-dayof"
+        )
+    }
+
+    static func ledger(_ cli: CLIProcess, user name: String) async throws -> [String] {
+        try await AppDatabase.openFile(at: cli.path("users/\(name)/birthdays.sqlite"), create: false)
+            .deliveries(updatedSince: .distantPast).map(\.state.rawValue)
+    }
+
+    /// The lines of `text` that hold every one of `words`.
+    static func lines(_ text: String, with words: String...) -> [Substring] {
+        text.split(separator: "\n").filter { line in words.allSatisfy { line.contains($0) } }
+    }
+
+    // MARK: - run --all-users
+
+    @Test func twoUsersEachGetTheirOwnReminderExactlyOnce() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        try await Self.addUser("alice", friend: "Ann Archer", in: cli)
+        try await Self.addUser("bob", friend: "Ben Brook", in: cli)
+        let daemon = try Self.daemon(cli, now: "2026-03-10T08:59:55+01:00")
+        try await daemon.waitUntil("both deliveries") {
+            $0.stdout.contains("user=alice reminder delivered") && $0.stdout.contains("user=bob reminder delivered")
+        }
+        for user in ["alice", "bob"] {
+            try await daemon.waitUntil("\(user)'s pass after the delivery") { Self.lines($0.stderr, with: "user=\(user) ", "next pass").count >= 2 }
+        }
+        // SIGHUP lists the users again and makes each pass again: nothing more is sent.
+        let passes = daemon.stderr.occurrences(of: "delivery pass")
+        daemon.signal(SIGHUP)
+        try await daemon.waitUntil("both passes after SIGHUP") { $0.stderr.occurrences(of: "delivery pass") >= passes + 2 }
+
+        #expect(daemon.stdout.occurrences(of: "reminder delivered") == 2)
+        for user in ["alice", "bob"] {
+            let id = try await Self.publicID(cli, user: user)
+            #expect(daemon.stdout.contains("user=\(user) reminder delivered id=\(id) kind=birthday when=day-of fire_at=2026-03-10T09:00:00+01:00"))
+            #expect(try await Self.ledger(cli, user: user) == ["delivered"])
+        }
+        let logs = daemon.stdout + daemon.stderr
+        #expect(!logs.contains("Ann Archer") && !logs.contains("Ben Brook"), "no person's name in the logs")
+        #expect(!FileManager.default.fileExists(atPath: cli.databasePath), "BIRTHDAYS_DATABASE is not read by --all-users")
+
+        let second = try await cli.run(at: "2026-03-10T09:01:00+01:00", "run", "--all-users")
+        #expect(second.status == 1, "\(second.stderr)")
+        #expect(
+            second.stderr.contains("birthdays run --all-users is already running for \(cli.path("users")) (pid \(daemon.pid))"),
+            "\(second.stderr)"
+        )
+        let one = try await cli.run(at: "2026-03-10T09:01:00+01:00", "--user", "alice", "run")
+        #expect(one.status == 1 && one.stderr.contains("is already running"), "alice's lock is the all-users daemon's: \(one.stderr)")
+
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+        #expect(daemon.stderr.contains("birthdays run --all-users stopped"))
+        #expect(Self.lines(daemon.stderr, with: "birthdays run stopped").count == 2)
+        #expect(!daemon.stderr.contains("trying again later"), "a user stopped by the shutdown is no failure")
+        #expect(daemon.stdout.occurrences(of: "reminder delivered") == 2)
+    }
+
+    @Test func aUserAddedWhileRunningIsServedAndOneRemovedIsDropped() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        try await Self.addUser("alice", friend: "Ann Archer", in: cli)
+        try await Self.addUser("bob", friend: "Ben Brook", in: cli)
+        // Thirty seconds before the reminders: room for the commands below on a loaded machine.
+        let daemon = try Self.daemon(cli, now: "2026-03-10T08:59:30+01:00")
+        for user in ["alice", "bob"] {
+            try await daemon.waitUntil("\(user)'s first pass") { Self.lines($0.stderr, with: "user=\(user) ", "next pass").count >= 1 }
+        }
+
+        // users remove is not refused by the all-users daemon, which holds bob's lock: it drops him.
+        let removed = try await cli.run("users", "remove", "bob")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        try await daemon.waitUntil("bob dropped") { !Self.lines($0.stderr, with: "user=bob ", "user no longer served").isEmpty }
+        #expect(Self.lines(daemon.stderr, with: "user=bob ", "birthdays run stopped").count == 1)
+
+        try await Self.addUser("carol", friend: "Cleo Cole", in: cli)
+        try await daemon.waitUntil("alice's and carol's deliveries") {
+            $0.stdout.contains("user=alice reminder delivered") && $0.stdout.contains("user=carol reminder delivered")
+        }
+        let carolID = try await Self.publicID(cli, user: "carol")
+        #expect(daemon.stdout.contains("user=carol reminder delivered id=\(carolID) "))
+        #expect(try await Self.ledger(cli, user: "carol") == ["delivered"])
+        #expect(Self.lines(daemon.stderr, with: "birthdays run --all-users started").count == 1, "served without a restart")
+        #expect(!daemon.stderr.contains("cannot serve user"), "a user being added is never found half-made")
+
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+        #expect(!daemon.stdout.contains("user=bob"), "a removed user's reminder is not sent")
+        #expect(daemon.stdout.occurrences(of: "reminder delivered") == 2)
+    }
+
+    @Test func aUserWithABrokenDatabaseDoesNotStopAnothersReminder() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        try await Self.addBrokenUser("bob", in: cli)
+        try await Self.addUser("alice", friend: "Ann Archer", in: cli)
+        let daemon = try Self.daemon(cli, now: "2026-03-10T08:59:55+01:00")
+        try await daemon.waitUntil("alice's delivery") { $0.stdout.contains("user=alice reminder delivered") }
+        try await daemon.waitUntil("bob's failure") { !Self.lines($0.stderr, with: "user=bob", "cannot serve user").isEmpty }
+        let failure = try #require(Self.lines(daemon.stderr, with: "user=bob", "cannot serve user").first)
+        #expect(failure.contains("retry_in=5s"), "\(failure)")
+        #expect(try await Self.ledger(cli, user: "alice") == ["delivered"])
+
+        // Bob's database is mended (made in another root, moved over the broken one): the retry serves him.
+        var staging = cli
+        staging.extraEnvironment["BIRTHDAYS_USERS_DIR"] = cli.path("staging")
+        try await Self.addUser("bob", friend: "Ben Brook", in: staging)
+        #expect(rename(cli.path("staging/bob/birthdays.sqlite"), cli.path("users/bob/birthdays.sqlite")) == 0)
+        try await daemon.waitUntil("bob's delivery after the retry") { $0.stdout.contains("user=bob reminder delivered") }
+        #expect(Self.lines(daemon.stderr, with: "birthdays run --all-users started").count == 1)
+
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0, "a user who cannot be served is not fatal")
+    }
+
+    /// Aaron's command channel hangs until the test lets it go: Alice's
+    /// reminder of the same instant is delivered meanwhile, his still being sent.
+    @Test func aHangingChannelOfOneUserDoesNotDelayAnothersReminder() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        try await Self.addUser("aaron", friend: "Abe Ames", in: cli)
+        let release = cli.path("release")
+        for (key, value) in [("channels", "command"), ("command", "while [ ! -e '\(release)' ]; do sleep 0.1; done")] {
+            let set = try await cli.run("--user", "aaron", "settings", "set", key, value)
+            try #require(set.status == 0, "\(set.stderr)")
+        }
+        try await Self.addUser("alice", friend: "Ann Archer", in: cli)
+        let daemon = try Self.daemon(cli, now: "2026-03-10T08:59:55+01:00")
+        try await daemon.waitUntil("alice's delivery") { $0.stdout.contains("user=alice reminder delivered") }
+        #expect(try await Self.ledger(cli, user: "aaron") == ["sending"], "aaron's channel still hangs")
+        _ = try cli.write("release", "")
+        try await daemon.waitUntil("aaron's delivery") { _ in (try? await Self.ledger(cli, user: "aaron")) == ["delivered"] }
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.waitForExit() == 0)
+    }
+
+    // MARK: - deliver --once --all-users
+
+    @Test func deliverOnceDeliversEveryUserAndReportsAFailingOne() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        try await Self.addUser("alice", friend: "Ann Archer", in: cli)
+        try await Self.addUser("bob", friend: "Ben Brook", in: cli)
+        try await Self.addBrokenUser("carol", in: cli)
+
+        let first = try await cli.run(at: "2026-03-10T09:05:00+01:00", "deliver", "--once", "--all-users")
+        #expect(first.status == 1, "carol's database is broken: \(first.stderr)")
+        for user in ["alice", "bob"] {
+            let id = try await Self.publicID(cli, user: user)
+            #expect(first.stdout.contains("user=\(user) reminder delivered id=\(id) "), "\(first.stdout)")
+            #expect(first.stdout.contains("\(user): Delivered 1 (1 late), 0 to retry, 0 failed, 0 missed"), "\(first.stdout)")
+            #expect(try await Self.ledger(cli, user: user) == ["delivered"])
+        }
+        #expect(first.stderr.contains("Error: carol: "), "\(first.stderr)")
+        #expect(!first.stdout.contains("Ann Archer") && !first.stdout.contains("Ben Brook"))
+
+        let second = try await cli.run(at: "2026-03-10T09:06:00+01:00", "deliver", "--once", "--all-users", "--json")
+        #expect(second.status == 1)
+        let users = try CLIProcess.array(second.stdout)
+        #expect(users.map { $0["user"] as? String } == ["alice", "bob", "carol"])
+        #expect((users[0]["pass"] as? [String: Any])?["delivered"] as? Int == 0, "nothing is sent twice")
+        #expect(users[0]["error"] is NSNull)
+        #expect((users[2]["error"] as? String)?.isEmpty == false && users[2]["pass"] is NSNull)
+
+        #expect(try await cli.run("users", "remove", "carol").status == 0)
+        let third = try await cli.run(at: "2026-03-10T09:07:00+01:00", "deliver", "--once", "--all-users")
+        #expect(third.status == 0, "\(third.stdout)\(third.stderr)")
+        #expect(!third.stdout.contains("reminder delivered"))
+    }
+
+    // MARK: - Usage
+
+    @Test(arguments: [
+        ["run", "--all-users", "--user", "alice"],
+        ["--user", "alice", "run", "--all-users"],
+        ["run", "--all-users", "--database", "x.sqlite"],
+        ["deliver", "--once", "--all-users", "--user", "alice"],
+        ["--database", "x.sqlite", "deliver", "--all-users"],
+    ])
+    func allUsersWithUserOrDatabaseIsAUsageError(_ arguments: [String]) async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        let result = try await cli.run(arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n").first == "Error: --all-users serves every user; it cannot be given with --user or --database",
+            "\(result.stderr)"
+        )
+        #expect(!FileManager.default.fileExists(atPath: cli.path("x.sqlite")))
+    }
+}
