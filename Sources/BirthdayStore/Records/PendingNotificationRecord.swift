@@ -100,12 +100,16 @@ extension PendingNotificationRecord {
     /// Makes the pending requests `requests` (by id, no two alike), writing
     /// only what differs from the rows there: a reschedule whose plan equals
     /// what is pending writes nothing, so its transaction commits no page.
+    ///
+    /// The rows there are compared as stored, column by column with what
+    /// `requests` would write, not decoded (thousands of greetings are
+    /// pending beside the 64 reminders: issue 44).
     static func replaceAll(with requests: [NotificationRequest], _ db: Database) throws {
-        var stored: [String: PendingNotificationRecord] = [:]
-        for record in try fetchAll(db) { stored[record.id] = record }
+        var stored: [String: Row] = [:]
+        for row in try Row.fetchAll(db, all()) { stored[row[Columns.id.name]] = row }
         for request in requests {
             let record = PendingNotificationRecord(request)
-            if stored.removeValue(forKey: record.id) == record { continue }
+            if let row = stored.removeValue(forKey: record.id), try record.isStored(as: row) { continue }
             try record.save(db)
         }
         if !stored.isEmpty { _ = try deleteAll(db, keys: Array(stored.keys)) }
@@ -115,12 +119,25 @@ extension PendingNotificationRecord {
         _ = try deleteAll(db, keys: ids)
     }
 
-    /// Removes the requests `isDue` selects and returns them (there are at
-    /// most 64 pending, so all are read).
-    static func takeDue(_ db: Database, isDue: (NotificationRequest) -> Bool) throws -> [NotificationRequest] {
-        let due = try fetchAll(db).compactMap(\.request).filter(isDue)
+    /// Removes the requests `isDue` selects and returns them. A greeting is
+    /// due at its own instant (``DeliveryEntry/localFireAt(in:deliveryTime:quietAfter:)``),
+    /// so the greetings after `now` (one per greeted friend, beside the at
+    /// most 64 others) are left unread: `isDue` is asked only about the rest.
+    static func takeDue(now: Date, _ db: Database, isDue: (NotificationRequest) -> Bool) throws -> [NotificationRequest] {
+        let greeting = Column(CodingKeys.deliveryKind).like(Self.greetingPrefix + "%")
+        let candidates = filter(Columns.fireAt <= now.timeIntervalSince1970 || !greeting)
+        let due = try candidates.fetchAll(db).compactMap(\.request).filter(isDue)
         _ = try deleteAll(db, keys: due.map(\.id))
         return due
+    }
+
+    /// How a greeting's stored ``DeliveryKind`` begins (`{"greeting":"ana"}`).
+    static let greetingPrefix = #"{"greeting":"#
+
+    /// Whether `row`, as read from the table, holds what this record would
+    /// write: the same value in every column.
+    func isStored(as row: Row) throws -> Bool {
+        try databaseDictionary.allSatisfy { column, value in row.hasColumn(column) && (row[column] as DatabaseValue) == value }
     }
 
     /// The ids of the pending requests.

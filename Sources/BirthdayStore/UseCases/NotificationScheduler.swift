@@ -227,7 +227,7 @@ package struct NotificationScheduler: Sendable {
     @discardableResult
     static func queueDue(now: Date, timeZone: TimeZone, deliveryTime: TimeOfDay, quietAfter: TimeOfDay, _ db: Database) throws -> Int {
         var added = 0
-        let due = try PendingNotificationRecord.takeDue(db) { request in
+        let due = try PendingNotificationRecord.takeDue(now: now, db) { request in
             request.fireAt <= now
                 || DeliveryEntry(queued: request, at: now).localFireAt(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter) <= now
         }

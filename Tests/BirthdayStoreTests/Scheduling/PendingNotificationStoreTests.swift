@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
@@ -99,6 +100,61 @@ import Testing
         #expect(try reopened.pending().map(\.id) == ["bob-birthday-dayof"])
         try reopened.removeAll()
         #expect(try center.count() == 0)
+    }
+
+    /// A greeting's pending request at `hoursFromNow` (``GreetingPlan``'s form: id `greet:PERSON`).
+    static func greeting(_ person: String, hoursFromNow: Double) -> NotificationRequest {
+        var request = NotificationRequest(
+            personID: person,
+            kind: .birthday,
+            timing: .dayOf,
+            fireAt: now.addingTimeInterval(hoursFromNow * 3600),
+            occurrenceDate: LocalDate(dayNumber: 20_833),
+            title: person,
+            body: "",
+            deliveryKind: .greeting(personID: person)
+        )
+        request.id = Greeting.notificationID(personID: person)
+        return request
+    }
+
+    /// `takeDue` reads the reminders and the greetings due by now, never the
+    /// thousands of later greetings (issue 44): a later greeting's row that
+    /// would not even decode stays as it is, while the due ones are taken.
+    @Test func takeDueLeavesLaterGreetingsUnread() async throws {
+        let temporary = try TemporaryDatabase()
+        let later = Self.greeting("ana", hoursFromNow: 5)
+        let requests = [Self.request("bob", hoursFromNow: -1), Self.request("cyd", hoursFromNow: 3), Self.greeting("dee", hoursFromNow: -2), later]
+        let due = try await temporary.database.write { db in
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            try db.execute(sql: "UPDATE pendingNotification SET userInfo = 'not JSON' WHERE id = ?", arguments: [later.id])
+            return try PendingNotificationRecord.takeDue(now: Self.now, db) { $0.fireAt <= Self.now || $0.personID == "cyd" }
+        }
+        #expect(due.map(\.personID).sorted() == ["bob", "cyd", "dee"])
+        let left = try await temporary.database.write { db in try PendingNotificationRecord.ids(db) }
+        #expect(left == [later.id])
+    }
+
+    /// `replaceAll` compares the rows as stored, without decoding them: an
+    /// unchanged plan writes nothing, and a row that would not decode is
+    /// rewritten rather than failing the reschedule.
+    @Test func replaceAllComparesStoredColumns() async throws {
+        let temporary = try TemporaryDatabase()
+        let requests = [Self.request("bob", hoursFromNow: 1), Self.greeting("ana", hoursFromNow: 5)]
+        let (unchanged, rewritten) = try await temporary.database.write { db in
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            let before = db.totalChangesCount
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            let unchanged = db.totalChangesCount - before
+            try db.execute(sql: "UPDATE pendingNotification SET userInfo = 'not JSON' WHERE id = ?", arguments: [requests[1].id])
+            let broken = db.totalChangesCount
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            return (unchanged, db.totalChangesCount - broken)
+        }
+        #expect(unchanged == 0)
+        #expect(rewritten == 1)
+        let pending = try await temporary.database.write { db in try PendingNotificationRecord.requests(db) }
+        #expect(pending == requests)
     }
 }
 
