@@ -101,18 +101,54 @@ extension PendingNotificationRecord {
     /// only what differs from the rows there: a reschedule whose plan equals
     /// what is pending writes nothing, so its transaction commits no page.
     ///
-    /// The rows there are compared as stored, column by column with what
-    /// `requests` would write, not decoded (thousands of greetings are
-    /// pending beside the 64 reminders: issue 44).
+    /// Thousands of greetings are pending beside the 64 reminders (issue 44),
+    /// so no row goes through Codable: the rows there are read as stored and
+    /// compared column by column with what each request writes
+    /// (``storedValues(userInfo:)``, each distinct `userInfo` encoded once),
+    /// and only the requests that differ are written, through one statement.
     static func replaceAll(with requests: [NotificationRequest], _ db: Database) throws {
-        var stored: [String: Row] = [:]
-        for row in try Row.fetchAll(db, all()) { stored[row[Columns.id.name]] = row }
+        var stored: [String: [DatabaseValue]] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(storedColumns.joined(separator: ", ")) FROM pendingNotification")
+        while let row = try rows.next() { stored[row[0]] = Array(row.databaseValues) }
+        var userInfos: [[String: String]: String] = [:]
+        var upsert: Statement?
         for request in requests {
             let record = PendingNotificationRecord(request)
-            if let row = stored.removeValue(forKey: record.id), try record.isStored(as: row) { continue }
-            try record.save(db)
+            let userInfo = try userInfos[record.userInfo] ?? userInfoJSON(record.userInfo)
+            userInfos[record.userInfo] = userInfo
+            let values = record.storedValues(userInfo: userInfo)
+            if stored.removeValue(forKey: record.id) == values { continue }
+            if upsert == nil { upsert = try db.cachedStatement(sql: upsertSQL) }
+            try upsert?.execute(arguments: StatementArguments(values))
         }
         if !stored.isEmpty { _ = try deleteAll(db, keys: Array(stored.keys)) }
+    }
+
+    /// The table's columns, in the order of ``storedValues(userInfo:)``.
+    static let storedColumns = ["id", "personId", "kind", "whenKind", "fireAt", "occurrenceDate", "title", "body", "userInfo", "deliveryKind"]
+
+    /// Inserts a row of ``storedColumns`` or replaces the one with its id, as GRDB's `save` does.
+    static let upsertSQL: String = {
+        let updated = storedColumns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return """
+            INSERT INTO pendingNotification (\(storedColumns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: storedColumns.count)))
+            ON CONFLICT(id) DO UPDATE SET \(updated)
+            """
+    }()
+
+    /// What the record writes in each of ``storedColumns``, as its Codable
+    /// encoding writes it (``databaseDictionary``), `userInfo` being the
+    /// JSON text of ``userInfo`` (``userInfoJSON(_:)``).
+    func storedValues(userInfo: String) -> [DatabaseValue] {
+        [
+            id.databaseValue, personId.databaseValue, kind.databaseValue, whenKind.databaseValue, fireAt.databaseValue,
+            occurrenceDate.databaseValue, title.databaseValue, body.databaseValue, userInfo.databaseValue, deliveryKind.databaseValue,
+        ]
+    }
+
+    /// `userInfo` as the JSON text the Codable encoding stores: GRDB's JSON encoder for the column.
+    static func userInfoJSON(_ userInfo: [String: String]) throws -> String {
+        String(decoding: try databaseJSONEncoder(for: "userInfo").encode(userInfo), as: UTF8.self)
     }
 
     static func remove(ids: [String], _ db: Database) throws {
@@ -133,12 +169,6 @@ extension PendingNotificationRecord {
 
     /// How a greeting's stored ``DeliveryKind`` begins (`{"greeting":"ana"}`).
     static let greetingPrefix = #"{"greeting":"#
-
-    /// Whether `row`, as read from the table, holds what this record would
-    /// write: the same value in every column.
-    func isStored(as row: Row) throws -> Bool {
-        try databaseDictionary.allSatisfy { column, value in row.hasColumn(column) && (row[column] as DatabaseValue) == value }
-    }
 
     /// The ids of the pending requests.
     static func ids(_ db: Database) throws -> [String] {

@@ -156,6 +156,50 @@ import Testing
         let pending = try await temporary.database.write { db in try PendingNotificationRecord.requests(db) }
         #expect(pending == requests)
     }
+
+    /// The columns `replaceAll` compares and writes without Codable are
+    /// those the Codable encoding writes, value for value (so a row stored
+    /// by an earlier version is not rewritten): a reminder, a greeting, a
+    /// digest, with words an encoder escapes.
+    @Test func theStoredColumnsAreTheCodableOnes() throws {
+        var reminder = Self.request("ana", hoursFromNow: 3, title: #"Ünï "quoted"/slashed\ 美咲"#, timing: .dayBefore)
+        reminder.body = "line\nnext\ttab"
+        reminder.userInfo["note"] = #"a/b "c" \d é"#
+        var digest = Self.request("", hoursFromNow: 30)
+        digest.deliveryKind = .digest(.weekly)
+        digest.userInfo = [:]
+        for request in [reminder, Self.greeting("bob", hoursFromNow: 5), digest] {
+            let record = PendingNotificationRecord(request)
+            let codable = try record.databaseDictionary
+            let values = record.storedValues(userInfo: try PendingNotificationRecord.userInfoJSON(record.userInfo))
+            #expect(Set(codable.keys) == Set(PendingNotificationRecord.storedColumns))
+            #expect(PendingNotificationRecord.storedColumns.map { codable[$0] } == values.map { $0 })
+        }
+    }
+
+    /// Of ten thousand pending greetings, the one whose plan changed is the
+    /// one row a reschedule writes; an unchanged plan writes none.
+    @Test func replaceAllWritesOnlyTheRowsThatChanged() async throws {
+        let temporary = try TemporaryDatabase()
+        let requests = (0..<10_000).map { Self.greeting(String(format: "f%05d", $0), hoursFromNow: Double($0 % 500)) }
+        var moved = requests
+        moved[4_321].fireAt += 3600
+        let replanned = moved
+        let (unchanged, changed) = try await temporary.database.write { db in
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            let before = db.totalChangesCount
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            let unchanged = db.totalChangesCount - before
+            let again = db.totalChangesCount
+            try PendingNotificationRecord.replaceAll(with: replanned, db)
+            return (unchanged, db.totalChangesCount - again)
+        }
+        #expect(unchanged == 0)
+        #expect(changed == 1)
+        let pending = try await temporary.database.write { db in try PendingNotificationRecord.requests(db) }
+        #expect(pending.count == 10_000)
+        #expect(pending.first { $0.id == replanned[4_321].id } == replanned[4_321])
+    }
 }
 
 @Suite struct NotificationContentTests {
