@@ -88,21 +88,38 @@ extension AppDatabase {
     }
 
     /// The people the stored choices may greet (people of their own, the
-    /// greeted groups' members), without their notes; empty without a choice.
+    /// greeted groups' members), ordered by id, with only what greeting them
+    /// reads (``PersonRecord/greetingPeople(ids:rules:emails:_:)``): as
+    /// their groups, the greeted groups they are in (what ``GreetingRules``
+    /// chooses among); empty without a choice.
     static func greetedPeople(_ greetings: [Greeting], _ db: Database) throws -> [Person] {
         guard !greetings.isEmpty else { return [] }
         var ids = Set<String>()
+        // A member is a card shown as another person counted as that person, as their groups are read.
+        var groups: [String: [String]] = [:]
         for greeting in greetings {
             switch greeting.target {
             case .person(let id): ids.insert(id)
-            case .group(let name): ids.formUnion(try PersonGroupRecord.members(of: name, db))
+            case .group(let name):
+                for member in try PersonGroupRecord.memberCards(of: name, db) where groups[member]?.last != name {
+                    groups[member, default: []].append(name)
+                }
             }
         }
+        ids.formUnion(groups.keys)
         // A card shown as another person (linked cards, ``PersonLinkRecord``) is greeted as that person, once.
         let shownAs = try PersonLinkRecord.all(db)
         if !shownAs.isEmpty { ids = Set(ids.map { shownAs[$0] ?? $0 }) }
+        let emails = greetings.contains { greeting in
+            if case .email(address: nil) = greeting.way { return true }
+            return false
+        }
         // Only those named: a greeted group of ten thousand is not a read of everyone.
-        return try PersonRecord.people(ids: ids.sorted(), db)
+        var people = try PersonRecord.greetingPeople(ids: ids.sorted(), rules: try SharedRuleRecord.rulesByPerson(db), emails: emails, db)
+        if !groups.isEmpty {
+            for index in people.indices { people[index].groups = groups[people[index].id] ?? [] }
+        }
+        return people
     }
 
     /// Every greeted friend's next greeting (see ``NotificationScheduler``):
@@ -117,7 +134,8 @@ extension AppDatabase {
         let rules = GreetingRules(greetings)
         let skips = try GreetingSkipRecord.skips(db)
         let ledger = try DeliveryRecord.latestGreetings(db)
-        let plan = GreetingPlan(settings: settings)
+        // Each day's instants in each zone once: thousands of friends share a few hundred days.
+        var plan = GreetingPlan.Batch(plan: GreetingPlan(settings: settings), now: now)
         var plans: [PlannedGreeting] = []
         for person in try greetedPeople(greetings, db) {
             guard case .greeted(let greeting) = rules.decision(for: person), let birthday = person.birthday else { continue }
@@ -125,13 +143,13 @@ extension AppDatabase {
             let zone = GreetingPlan.zone(of: person, owner: timeZone)
             var passOver = skips[person.id] ?? []
             // Today's, once the ledger holds it (sent, missed, …): the next year's instead.
-            if let handled = ledger[person.id]?.day, let next = plan.next(of: birthday, zone: zone, at: now, skipping: passOver), next.day == handled
-            {
+            if let handled = ledger[person.id]?.day, let next = plan.next(of: birthday, zone: zone, skipping: passOver), next.day == handled {
                 passOver.insert(handled.year)
             }
-            guard let next = plan.next(of: birthday, zone: zone, at: now, skipping: passOver) else { continue }
+            guard let next = plan.next(of: birthday, zone: zone, skipping: passOver) else { continue }
             plans.append(PlannedGreeting(personID: person.id, name: person.name, next: next))
         }
+        // In id order already (the people are read so): sorting checks it.
         return plans.sorted { $0.personID < $1.personID }
     }
 }
