@@ -1,6 +1,7 @@
 import BirthdayCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A row of the `pendingNotification` table (migration `v2-notifications`):
 /// one reminder waiting for its instant, as a phone's notification center
@@ -107,21 +108,66 @@ extension PendingNotificationRecord {
     /// (``storedValues(userInfo:)``, each distinct `userInfo` encoded once),
     /// and only the requests that differ are written, through one statement.
     static func replaceAll(with requests: [NotificationRequest], _ db: Database) throws {
-        var stored: [String: [DatabaseValue]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(storedColumns.joined(separator: ", ")) FROM pendingNotification")
-        while let row = try rows.next() { stored[row[0]] = Array(row.databaseValues) }
         var userInfos: [[String: String]: String] = [:]
-        var upsert: Statement?
+        var planned: [(values: [DatabaseValue], stored: Bool)] = []
+        planned.reserveCapacity(requests.count)
+        var byID: [String: Int] = [:]
+        byID.reserveCapacity(requests.count)
         for request in requests {
             let record = PendingNotificationRecord(request)
             let userInfo = try userInfos[record.userInfo] ?? userInfoJSON(record.userInfo)
             userInfos[record.userInfo] = userInfo
-            let values = record.storedValues(userInfo: userInfo)
-            if stored.removeValue(forKey: record.id) == values { continue }
+            byID[record.id] = planned.count
+            planned.append((record.storedValues(userInfo: userInfo), false))
+        }
+        // The rows there, read in place: a row is not made into values unless it is to go.
+        var gone: [String] = []
+        let statement = try db.cachedStatement(sql: "SELECT \(storedColumns.joined(separator: ", ")) FROM pendingNotification")
+        let rows = try Row.fetchCursor(statement)
+        while let row = try rows.next() {
+            let id: String = row[0]
+            guard let index = byID[id] else {
+                gone.append(id)
+                continue
+            }
+            planned[index].stored = isStored(planned[index].values, statement.sqliteStatement)
+        }
+        var upsert: Statement?
+        for (values, stored) in planned where !stored {
             if upsert == nil { upsert = try db.cachedStatement(sql: upsertSQL) }
             try upsert?.execute(arguments: StatementArguments(values))
         }
-        if !stored.isEmpty { _ = try deleteAll(db, keys: Array(stored.keys)) }
+        if !gone.isEmpty { _ = try deleteAll(db, keys: gone) }
+    }
+
+    /// Whether the row `handle` stands on holds `values` (``storedColumns``),
+    /// each as GRDB reads it back: text for a string, a number for a number
+    /// (an integer equal to a double is equal, as for ``DatabaseValue``).
+    private static func isStored(_ values: [DatabaseValue], _ handle: SQLiteStatement) -> Bool {
+        for (column, value) in values.enumerated() {
+            let column = CInt(column)
+            switch value.storage {
+            case .string(var text):
+                guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return false }
+                let count = Int(sqlite3_column_bytes(handle, column))
+                let same = text.withUTF8 { utf8 in
+                    guard utf8.count == count else { return false }
+                    guard count > 0, let stored = sqlite3_column_text(handle, column), let planned = utf8.baseAddress else { return true }
+                    return memcmp(stored, planned, count) == 0
+                }
+                if !same { return false }
+            case .double(let number):
+                switch sqlite3_column_type(handle, column) {
+                case SQLITE_FLOAT: if sqlite3_column_double(handle, column) != number { return false }
+                case SQLITE_INTEGER: if Double(sqlite3_column_int64(handle, column)) != number { return false }
+                default: return false
+                }
+            case .int64, .blob, .null:
+                // No column of the record is written so.
+                return false
+            }
+        }
+        return true
     }
 
     /// The table's columns, in the order of ``storedValues(userInfo:)``.
