@@ -94,29 +94,42 @@ extension AppDatabase {
     /// chooses among); empty without a choice.
     static func greetedPeople(_ greetings: [Greeting], _ db: Database) throws -> [Person] {
         guard !greetings.isEmpty else { return [] }
-        var ids = Set<String>()
+        var ids: [String] = []
+        var groupNames: [String] = []
         // A member is a card shown as another person counted as that person, as their groups are read.
-        var groups: [String: [String]] = [:]
+        var members: [[String]] = []
         for greeting in greetings {
             switch greeting.target {
-            case .person(let id): ids.insert(id)
+            case .person(let id): ids.append(id)
             case .group(let name):
-                for member in try PersonGroupRecord.memberCards(of: name, db) where groups[member]?.last != name {
-                    groups[member, default: []].append(name)
-                }
+                groupNames.append(name)
+                members.append(try PersonGroupRecord.memberCards(of: name, db))
             }
         }
-        ids.formUnion(groups.keys)
+        let onlyMembers = ids.isEmpty
+        for group in members { ids.append(contentsOf: group) }
         // A card shown as another person (linked cards, ``PersonLinkRecord``) is greeted as that person, once.
         let shownAs = try PersonLinkRecord.all(db)
-        if !shownAs.isEmpty { ids = Set(ids.map { shownAs[$0] ?? $0 }) }
+        if !shownAs.isEmpty { ids = ids.map { shownAs[$0] ?? $0 } }
+        // Sorted, each once: the people are read in id order, so their plans come sorted.
+        ids.sort()
+        var unique: [String] = []
+        unique.reserveCapacity(ids.count)
+        for id in ids where unique.last != id { unique.append(id) }
         let emails = greetings.contains { greeting in
             if case .email(address: nil) = greeting.way { return true }
             return false
         }
         // Only those named: a greeted group of ten thousand is not a read of everyone.
-        var people = try PersonRecord.greetingPeople(ids: ids.sorted(), rules: try SharedRuleRecord.rulesByPerson(db), emails: emails, db)
-        if !groups.isEmpty {
+        var people = try PersonRecord.greetingPeople(ids: unique, rules: try SharedRuleRecord.rulesByPerson(db), emails: emails, db)
+        if groupNames.count == 1, onlyMembers, shownAs.isEmpty {
+            // One greeted group and nobody else: everyone read is its member.
+            for index in people.indices { people[index].groups = groupNames }
+        } else if !groupNames.isEmpty {
+            var groups: [String: [String]] = [:]
+            for (name, cards) in zip(groupNames, members) {
+                for member in cards where groups[member]?.last != name { groups[member, default: []].append(name) }
+            }
             for index in people.indices { people[index].groups = groups[people[index].id] ?? [] }
         }
         return people
