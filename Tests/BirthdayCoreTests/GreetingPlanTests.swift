@@ -148,6 +148,41 @@ import Testing
         #expect(next.day.year == 2030)
     }
 
+    /// A batch (the scheduler's loop over thousands of friends, each day's
+    /// instants in each zone worked out once) plans what ``GreetingPlan/next(of:zone:at:skipping:)``
+    /// plans for each friend, age included: friends sharing a day and a zone
+    /// (who reuse its instants), Feb 29 under both leap-day settings, a spring-forward
+    /// day, today after its time, a skipped year, a year of birth in the future.
+    @Test(arguments: [LeapDayPolicy.feb28, .mar1])
+    func aBatchPlansAsEachFriendAlone(leapDay: LeapDayPolicy) throws {
+        var settings = Settings()
+        try settings.set(.greetingTime, to: "02:30")
+        let plan = GreetingPlan(time: settings.greetingTime, leapDay: leapDay)
+        let now = try Self.instant("2027-03-28T00:30:00Z")
+        let zones = try ["UTC", "Europe/Berlin", "Asia/Tokyo", "Pacific/Kiritimati", "America/New_York"].map(Self.zone)
+        let birthdays = [
+            event(1990, 3, 28), event(1985, 3, 28), event(nil, 3, 28), event(2000, 2, 29), event(1970, 1, 1), event(2030, 3, 29), event(1990, 12, 31),
+        ]
+        let skips: [Set<Int>] = [[], [2027], [2027, 2028]]
+        var batch = GreetingPlan.Batch(plan: plan, now: now)
+        var planned = 0
+        for _ in 0..<2 {
+            for zone in zones {
+                for birthday in birthdays {
+                    for skipping in skips {
+                        let alone = plan.next(of: birthday, zone: zone, at: now, skipping: skipping)
+                        #expect(
+                            batch.next(of: birthday, zone: zone, skipping: skipping) == alone,
+                            "\(birthday) in \(zone.identifier) skipping \(skipping)"
+                        )
+                        if alone != nil { planned += 1 }
+                    }
+                }
+            }
+        }
+        #expect(planned == 2 * zones.count * birthdays.count * skips.count)
+    }
+
     /// Their zone: the choice, else the card's, else the owner's.
     @Test func theirZoneIsTheChoiceElseTheCardElseTheOwners() throws {
         let owner = try Self.zone("Europe/Berlin")

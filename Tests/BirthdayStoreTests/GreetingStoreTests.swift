@@ -112,6 +112,47 @@ import Testing
         #expect(try await database.greetingSkips() == ["ann": [2026]])
     }
 
+    /// Whom a reschedule greets, read from the columns greeting needs
+    /// (issue 44): of two greeted groups the first by name decides (A-team
+    /// by e-mail without `--to`: nobody without an address of their own;
+    /// B-team through Apprise); a choice of their own wins over a group's;
+    /// an excluded or deceased member is not greeted; a card shown as
+    /// another person greets that person, once, with their own birthday.
+    @Test func theGreetedAreThoseTheRulesChoose() async throws {
+        let bed = try TemporaryDatabase()
+        func person(_ id: String, _ birthday: String, groups: [String], email: Bool = false, excluded: Bool = false) throws -> Person {
+            var person = try Fixture.person(id, id.capitalized, birthday: birthday, excluded: excluded)
+            person.groups = groups
+            if email { person.contactPoints = [ContactPoint(kind: .email, value: id + "@example.org")] }
+            return person
+        }
+        var gus = try person("gus", "1960-08-01", groups: ["B-team"])
+        gus.deathDate = "2020-01-01"
+        let people = [
+            try person("cyd", "1990-05-01", groups: ["A-team", "B-team"]),  // A-team decides: no address
+            try person("dee", "1991-06-02", groups: ["A-team"], email: true),
+            try person("eve", "1992-07-03", groups: ["A-team", "B-team"]),  // her own choice
+            try person("fay", "1993-08-04", groups: ["A-team"], email: true, excluded: true),
+            gus,
+            try person("hal", "1994-09-05", groups: ["B-team"]),
+            try person("ivy", "1995-10-06", groups: []),
+            try person("ivy-card", "1980-01-01", groups: ["B-team"]),  // shown as ivy
+        ]
+        try bed.database.writeNow { db in
+            for person in people { try PersonRecord.write(person, createdAt: 0, updatedAt: 0, imported: true, isNew: true, db) }
+            try PersonLinkRecord.replace(with: ["ivy-card": "ivy"], db)
+            _ = try GreetingRecord.add(Greeting(target: .group("B-team"), way: .apprise), now: Self.now, db)
+            _ = try GreetingRecord.add(Greeting(target: .group("A-team")), now: Self.now, db)
+            _ = try GreetingRecord.add(Greeting(target: .person("eve"), way: .apprise), now: Self.now, db)
+        }
+        let plans = try await bed.database.read { db in
+            try AppDatabase.greetingPlans(db, settings: Settings(), timeZone: TimeZone(identifier: "UTC")!, now: Self.now)
+        }
+        #expect(plans.map(\.personID) == ["dee", "eve", "hal", "ivy"])
+        #expect(plans.map { $0.next.day.description } == ["2026-06-02", "2026-07-03", "2026-09-05", "2026-10-06"])
+        #expect(plans.map(\.name) == ["Dee", "Eve", "Hal", "Ivy"])
+    }
+
     /// The roster is read with no note: nothing that greets sees one.
     @Test func theRosterCarriesNoNote() async throws {
         let bed = try Self.bed()

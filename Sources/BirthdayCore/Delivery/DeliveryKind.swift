@@ -82,6 +82,9 @@ public enum DeliveryKind: Hashable, Sendable {
 
     /// The JSON object the store keeps (see the type's table); keys sorted, no spaces.
     public var storedValue: String {
+        // A greeting's person id is nearly always plain (a UUID): written as the encoder would write it,
+        // without one per request (a reschedule stores one greeting per greeted friend: issue 44).
+        if case .greeting(let personID) = self, Self.isPlainJSON(personID) { return #"{"greeting":""# + personID + #""}"# }
         var stored = Stored()
         switch self {
         case .reminder(let occasion):
@@ -101,6 +104,12 @@ public enum DeliveryKind: Hashable, Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings and integers only: encoding cannot fail.
         return (try? encoder.encode(stored)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"reminder":{}}"#
+    }
+
+    /// Whether `text` is written in JSON as it is, between quotes: printable
+    /// ASCII without a quote, a backslash or a slash (what an encoder would escape).
+    static func isPlainJSON(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "/") }
     }
 
     /// Reads ``storedValue``; `nil` unless it holds exactly one kind this

@@ -105,11 +105,28 @@ public struct GreetingPlan: Hashable, Sendable {
     /// time: it is then due, late), passing over the years in `skipping`
     /// (`greet skip`: one year's greeting each).
     public func next(of birthday: EventDate, zone: TimeZone, at now: Date, skipping: Set<Int> = []) -> Occurrence? {
-        let today = LocalDate.today(at: now, in: zone)
+        next(of: birthday, today: LocalDate.today(at: now, in: zone), at: now, skipping: skipping) { day, age in
+            occurrence(on: day, age: age, zone: zone)
+        }
+    }
+
+    /// ``next(of:zone:at:skipping:)`` with `today` in the friend's zone
+    /// given, and the greeting of a day (turning an age) in that zone made by `occurrence`.
+    func next(
+        of birthday: EventDate,
+        today: LocalDate,
+        at now: Date,
+        skipping: Set<Int>,
+        occurrence: (LocalDate, Int?) -> Occurrence?
+    ) -> Occurrence? {
         var day = birthday.nextOccurrence(onOrAfter: today, leapDay: leapDay)
         // Skips are this year's and the next's at most: a few tries reach a year that is not skipped.
         for _ in 0..<(skipping.count + 2) {
-            if !skipping.contains(day.year), let occurrence = occurrence(of: birthday, in: day.year, zone: zone), occurrence.ends > now {
+            // As occurrence(of:in:zone:): nothing before a known year of birth.
+            if !skipping.contains(day.year), birthday.year.map({ $0 <= day.year }) ?? true,
+                let occurrence = occurrence(birthday.occurrence(in: day.year, leapDay: leapDay), birthday.age(in: day.year)),
+                occurrence.ends > now
+            {
                 return occurrence
             }
             day = birthday.nextOccurrence(onOrAfter: LocalDate(unchecked: day.year + 1, 1, 1), leapDay: leapDay)
@@ -153,6 +170,48 @@ public struct GreetingPlan: Hashable, Sendable {
 }
 
 extension GreetingPlan {
+    /// Many friends' next greetings at one instant (a reschedule plans one
+    /// per greeted friend): each the same as ``GreetingPlan/next(of:zone:at:skipping:)``,
+    /// with each zone's today and each day's instants in each zone worked out
+    /// once, as thousands of friends share a few hundred days (issue 44).
+    public struct Batch {
+        public let plan: GreetingPlan
+        public let now: Date
+        private var todays: [TimeZone: LocalDate] = [:]
+        private var moments: [DayInZone: Moments?] = [:]
+
+        private struct DayInZone: Hashable {
+            var day: LocalDate
+            var zone: TimeZone
+        }
+
+        private struct Moments {
+            var instant: Date
+            var begins: Date
+            var ends: Date
+        }
+
+        public init(plan: GreetingPlan, now: Date) {
+            self.plan = plan
+            self.now = now
+        }
+
+        /// The next greeting of a birthday on `birthday` for someone in `zone`, passing over the years in `skipping`.
+        public mutating func next(of birthday: EventDate, zone: TimeZone, skipping: Set<Int> = []) -> Occurrence? {
+            let today = todays[zone] ?? LocalDate.today(at: now, in: zone)
+            todays[zone] = today
+            let plan = plan
+            return plan.next(of: birthday, today: today, at: now, skipping: skipping) { day, age in
+                let key = DayInZone(day: day, zone: zone)
+                let known =
+                    moments[key]
+                    ?? plan.occurrence(on: day, age: nil, zone: zone).map { Moments(instant: $0.instant, begins: $0.begins, ends: $0.ends) }
+                moments[key] = known
+                return known.map { Occurrence(day: day, instant: $0.instant, begins: $0.begins, ends: $0.ends, age: age, timeZone: zone) }
+            }
+        }
+    }
+
     /// The day of the friend's greeting that the owner's reminder `entry`
     /// may skip, or `nil`: a reminder of the Gregorian birthday itself (not
     /// another calendar's date, a labelled date, an anniversary, a digest

@@ -107,6 +107,26 @@ enum PersonGroupRecord {
         )
     }
 
+    /// The ids of the members of the group `name` as ``members(of:_:)``
+    /// gives them, but an id may come more than once (a person in the group
+    /// by a card of their own and by a source, or by two cards): no
+    /// temporary B-tree sorts ten thousand members out (issue 44's greeted group).
+    static func memberCards(of name: String, _ db: Database) throws -> [String] {
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT COALESCE(l.shownAs, g.personId) FROM (
+                    SELECT personId FROM personGroup WHERE name = ?
+                    UNION ALL
+                    SELECT m.personId FROM sourceGroupMember m
+                    JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+                    WHERE m.name = ?
+                ) g LEFT JOIN personLink l ON l.personId = g.personId
+                """,
+            arguments: [name, name]
+        )
+    }
+
     /// Every group with how many people it holds, by name.
     static func counts(_ db: Database) throws -> [String: Int] {
         var counts: [String: Int] = [:]

@@ -1,6 +1,7 @@
 import BirthdayCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A row of the `pendingNotification` table (migration `v2-notifications`):
 /// one reminder waiting for its instant, as a phone's notification center
@@ -100,28 +101,120 @@ extension PendingNotificationRecord {
     /// Makes the pending requests `requests` (by id, no two alike), writing
     /// only what differs from the rows there: a reschedule whose plan equals
     /// what is pending writes nothing, so its transaction commits no page.
+    ///
+    /// Thousands of greetings are pending beside the 64 reminders (issue 44),
+    /// so no row goes through Codable: the rows there are read as stored and
+    /// compared column by column with what each request writes
+    /// (``storedValues(userInfo:)``, each distinct `userInfo` encoded once),
+    /// and only the requests that differ are written, through one statement.
     static func replaceAll(with requests: [NotificationRequest], _ db: Database) throws {
-        var stored: [String: PendingNotificationRecord] = [:]
-        for record in try fetchAll(db) { stored[record.id] = record }
+        var userInfos: [[String: String]: String] = [:]
+        var planned: [(values: [DatabaseValue], stored: Bool)] = []
+        planned.reserveCapacity(requests.count)
+        var byID: [String: Int] = [:]
+        byID.reserveCapacity(requests.count)
         for request in requests {
             let record = PendingNotificationRecord(request)
-            if stored.removeValue(forKey: record.id) == record { continue }
-            try record.save(db)
+            let userInfo = try userInfos[record.userInfo] ?? userInfoJSON(record.userInfo)
+            userInfos[record.userInfo] = userInfo
+            byID[record.id] = planned.count
+            planned.append((record.storedValues(userInfo: userInfo), false))
         }
-        if !stored.isEmpty { _ = try deleteAll(db, keys: Array(stored.keys)) }
+        // The rows there, read in place: a row is not made into values unless it is to go.
+        var gone: [String] = []
+        let statement = try db.cachedStatement(sql: "SELECT \(storedColumns.joined(separator: ", ")) FROM pendingNotification")
+        let rows = try Row.fetchCursor(statement)
+        while let row = try rows.next() {
+            let id: String = row[0]
+            guard let index = byID[id] else {
+                gone.append(id)
+                continue
+            }
+            planned[index].stored = isStored(planned[index].values, statement.sqliteStatement)
+        }
+        var upsert: Statement?
+        for (values, stored) in planned where !stored {
+            if upsert == nil { upsert = try db.cachedStatement(sql: upsertSQL) }
+            try upsert?.execute(arguments: StatementArguments(values))
+        }
+        if !gone.isEmpty { _ = try deleteAll(db, keys: gone) }
+    }
+
+    /// Whether the row `handle` stands on holds `values` (``storedColumns``),
+    /// each as GRDB reads it back: text for a string, a number for a number
+    /// (an integer equal to a double is equal, as for ``DatabaseValue``).
+    private static func isStored(_ values: [DatabaseValue], _ handle: SQLiteStatement) -> Bool {
+        for (column, value) in values.enumerated() {
+            let column = CInt(column)
+            switch value.storage {
+            case .string(var text):
+                guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return false }
+                let count = Int(sqlite3_column_bytes(handle, column))
+                let same = text.withUTF8 { utf8 in
+                    guard utf8.count == count else { return false }
+                    guard count > 0, let stored = sqlite3_column_text(handle, column), let planned = utf8.baseAddress else { return true }
+                    return memcmp(stored, planned, count) == 0
+                }
+                if !same { return false }
+            case .double(let number):
+                switch sqlite3_column_type(handle, column) {
+                case SQLITE_FLOAT: if sqlite3_column_double(handle, column) != number { return false }
+                case SQLITE_INTEGER: if Double(sqlite3_column_int64(handle, column)) != number { return false }
+                default: return false
+                }
+            case .int64, .blob, .null:
+                // No column of the record is written so.
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The table's columns, in the order of ``storedValues(userInfo:)``.
+    static let storedColumns = ["id", "personId", "kind", "whenKind", "fireAt", "occurrenceDate", "title", "body", "userInfo", "deliveryKind"]
+
+    /// Inserts a row of ``storedColumns`` or replaces the one with its id, as GRDB's `save` does.
+    static let upsertSQL: String = {
+        let updated = storedColumns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return """
+            INSERT INTO pendingNotification (\(storedColumns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: storedColumns.count)))
+            ON CONFLICT(id) DO UPDATE SET \(updated)
+            """
+    }()
+
+    /// What the record writes in each of ``storedColumns``, as its Codable
+    /// encoding writes it (``databaseDictionary``), `userInfo` being the
+    /// JSON text of ``userInfo`` (``userInfoJSON(_:)``).
+    func storedValues(userInfo: String) -> [DatabaseValue] {
+        [
+            id.databaseValue, personId.databaseValue, kind.databaseValue, whenKind.databaseValue, fireAt.databaseValue,
+            occurrenceDate.databaseValue, title.databaseValue, body.databaseValue, userInfo.databaseValue, deliveryKind.databaseValue,
+        ]
+    }
+
+    /// `userInfo` as the JSON text the Codable encoding stores: GRDB's JSON encoder for the column.
+    static func userInfoJSON(_ userInfo: [String: String]) throws -> String {
+        String(decoding: try databaseJSONEncoder(for: "userInfo").encode(userInfo), as: UTF8.self)
     }
 
     static func remove(ids: [String], _ db: Database) throws {
         _ = try deleteAll(db, keys: ids)
     }
 
-    /// Removes the requests `isDue` selects and returns them (there are at
-    /// most 64 pending, so all are read).
-    static func takeDue(_ db: Database, isDue: (NotificationRequest) -> Bool) throws -> [NotificationRequest] {
-        let due = try fetchAll(db).compactMap(\.request).filter(isDue)
+    /// Removes the requests `isDue` selects and returns them. A greeting is
+    /// due at its own instant (``DeliveryEntry/localFireAt(in:deliveryTime:quietAfter:)``),
+    /// so the greetings after `now` (one per greeted friend, beside the at
+    /// most 64 others) are left unread: `isDue` is asked only about the rest.
+    static func takeDue(now: Date, _ db: Database, isDue: (NotificationRequest) -> Bool) throws -> [NotificationRequest] {
+        let greeting = Column(CodingKeys.deliveryKind).like(Self.greetingPrefix + "%")
+        let candidates = filter(Columns.fireAt <= now.timeIntervalSince1970 || !greeting)
+        let due = try candidates.fetchAll(db).compactMap(\.request).filter(isDue)
         _ = try deleteAll(db, keys: due.map(\.id))
         return due
     }
+
+    /// How a greeting's stored ``DeliveryKind`` begins (`{"greeting":"ana"}`).
+    static let greetingPrefix = #"{"greeting":"#
 
     /// The ids of the pending requests.
     static func ids(_ db: Database) throws -> [String] {

@@ -88,21 +88,51 @@ extension AppDatabase {
     }
 
     /// The people the stored choices may greet (people of their own, the
-    /// greeted groups' members), without their notes; empty without a choice.
+    /// greeted groups' members), ordered by id, with only what greeting them
+    /// reads (``PersonRecord/greetingPeople(ids:rules:emails:_:)``): as
+    /// their groups, the greeted groups they are in (what ``GreetingRules``
+    /// chooses among); empty without a choice.
     static func greetedPeople(_ greetings: [Greeting], _ db: Database) throws -> [Person] {
         guard !greetings.isEmpty else { return [] }
-        var ids = Set<String>()
+        var ids: [String] = []
+        var groupNames: [String] = []
+        // A member is a card shown as another person counted as that person, as their groups are read.
+        var members: [[String]] = []
         for greeting in greetings {
             switch greeting.target {
-            case .person(let id): ids.insert(id)
-            case .group(let name): ids.formUnion(try PersonGroupRecord.members(of: name, db))
+            case .person(let id): ids.append(id)
+            case .group(let name):
+                groupNames.append(name)
+                members.append(try PersonGroupRecord.memberCards(of: name, db))
             }
         }
+        let onlyMembers = ids.isEmpty
+        for group in members { ids.append(contentsOf: group) }
         // A card shown as another person (linked cards, ``PersonLinkRecord``) is greeted as that person, once.
         let shownAs = try PersonLinkRecord.all(db)
-        if !shownAs.isEmpty { ids = Set(ids.map { shownAs[$0] ?? $0 }) }
+        if !shownAs.isEmpty { ids = ids.map { shownAs[$0] ?? $0 } }
+        // Sorted, each once: the people are read in id order, so their plans come sorted.
+        ids.sort()
+        var unique: [String] = []
+        unique.reserveCapacity(ids.count)
+        for id in ids where unique.last != id { unique.append(id) }
+        let emails = greetings.contains { greeting in
+            if case .email(address: nil) = greeting.way { return true }
+            return false
+        }
         // Only those named: a greeted group of ten thousand is not a read of everyone.
-        return try PersonRecord.people(ids: ids.sorted(), db)
+        var people = try PersonRecord.greetingPeople(ids: unique, rules: try SharedRuleRecord.rulesByPerson(db), emails: emails, db)
+        if groupNames.count == 1, onlyMembers, shownAs.isEmpty {
+            // One greeted group and nobody else: everyone read is its member.
+            for index in people.indices { people[index].groups = groupNames }
+        } else if !groupNames.isEmpty {
+            var groups: [String: [String]] = [:]
+            for (name, cards) in zip(groupNames, members) {
+                for member in cards where groups[member]?.last != name { groups[member, default: []].append(name) }
+            }
+            for index in people.indices { people[index].groups = groups[people[index].id] ?? [] }
+        }
+        return people
     }
 
     /// Every greeted friend's next greeting (see ``NotificationScheduler``):
@@ -117,7 +147,8 @@ extension AppDatabase {
         let rules = GreetingRules(greetings)
         let skips = try GreetingSkipRecord.skips(db)
         let ledger = try DeliveryRecord.latestGreetings(db)
-        let plan = GreetingPlan(settings: settings)
+        // Each day's instants in each zone once: thousands of friends share a few hundred days.
+        var plan = GreetingPlan.Batch(plan: GreetingPlan(settings: settings), now: now)
         var plans: [PlannedGreeting] = []
         for person in try greetedPeople(greetings, db) {
             guard case .greeted(let greeting) = rules.decision(for: person), let birthday = person.birthday else { continue }
@@ -125,13 +156,13 @@ extension AppDatabase {
             let zone = GreetingPlan.zone(of: person, owner: timeZone)
             var passOver = skips[person.id] ?? []
             // Today's, once the ledger holds it (sent, missed, …): the next year's instead.
-            if let handled = ledger[person.id]?.day, let next = plan.next(of: birthday, zone: zone, at: now, skipping: passOver), next.day == handled
-            {
+            if let handled = ledger[person.id]?.day, let next = plan.next(of: birthday, zone: zone, skipping: passOver), next.day == handled {
                 passOver.insert(handled.year)
             }
-            guard let next = plan.next(of: birthday, zone: zone, at: now, skipping: passOver) else { continue }
+            guard let next = plan.next(of: birthday, zone: zone, skipping: passOver) else { continue }
             plans.append(PlannedGreeting(personID: person.id, name: person.name, next: next))
         }
+        // In id order already (the people are read so): sorting checks it.
         return plans.sorted { $0.personID < $1.personID }
     }
 }

@@ -147,13 +147,24 @@ package struct NotificationScheduler: Sendable {
     /// `requests` with the day-before reminder of each greeted friend's
     /// birthday (a Gregorian birthday's, on the day before their greeting's
     /// day) ending with the line that says when the greeting goes on their
-    /// clock and how to skip it.
+    /// clock and how to skip it. `greetings` are sorted by person id (as
+    /// ``AppDatabase/greetingPlans(_:settings:timeZone:now:)`` gives them):
+    /// each of the at most 64 reminders finds its friend's by a binary
+    /// search, not through a table of ten thousand.
     static func withGreetingLines(_ requests: [NotificationRequest], greetings: [PlannedGreeting], localizer: Localizer) -> [NotificationRequest] {
         guard !greetings.isEmpty else { return requests }
-        let byPerson = Dictionary(greetings.map { ($0.personID, $0) }, uniquingKeysWith: { first, _ in first })
+        func greeting(of personID: String) -> PlannedGreeting? {
+            var low = 0
+            var high = greetings.count
+            while low < high {
+                let middle = (low + high) / 2
+                if greetings[middle].personID < personID { low = middle + 1 } else { high = middle }
+            }
+            return low < greetings.count && greetings[low].personID == personID ? greetings[low] : nil
+        }
         return requests.map { request in
             guard request.timing == .dayBefore, request.kind == .birthday, request.calendar == nil, request.label == nil,
-                let greeting = byPerson[request.personID], greeting.next.day == request.occurrenceDate
+                let greeting = greeting(of: request.personID), greeting.next.day == request.occurrenceDate
             else { return request }
             var request = request
             let name = SafeText.line(greeting.name, maxCharacters: NotificationContent.maxNameCharacters)
@@ -227,7 +238,7 @@ package struct NotificationScheduler: Sendable {
     @discardableResult
     static func queueDue(now: Date, timeZone: TimeZone, deliveryTime: TimeOfDay, quietAfter: TimeOfDay, _ db: Database) throws -> Int {
         var added = 0
-        let due = try PendingNotificationRecord.takeDue(db) { request in
+        let due = try PendingNotificationRecord.takeDue(now: now, db) { request in
             request.fireAt <= now
                 || DeliveryEntry(queued: request, at: now).localFireAt(in: timeZone, deliveryTime: deliveryTime, quietAfter: quietAfter) <= now
         }

@@ -28,6 +28,18 @@ import Testing
         #expect(DeliveryKind(storedValue: stored) == kind)
     }
 
+    /// A greeting's text is written without an encoder when its person id
+    /// is plain (issue 44: one per greeted friend each reschedule), and is
+    /// then what the encoder writes; an id an encoder escapes goes through it.
+    @Test(arguments: ["ana", "3f1c2b7e-0d4a-4c1e-9b2f-6a5d8e7c9b10", "a.b_c-D", "with \"quote\"", #"back\slash"#, "slash/ed", "tab\t", "Ünï 美咲", ""])
+    func aGreetingIsStoredAsTheEncoderWouldWriteIt(personID: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoded = String(decoding: try encoder.encode(["greeting": personID]), as: UTF8.self)
+        #expect(DeliveryKind.greeting(personID: personID).storedValue == encoded)
+        #expect(DeliveryKind(storedValue: encoded) == .greeting(personID: personID))
+    }
+
     /// Nothing is guessed: no kind, two kinds, a kind or a frequency this version does not know.
     @Test(arguments: ["{}", #"{"digest":"weekly","announce":"team"}"#, #"{"greeting":{}}"#, #"{"digest":"daily"}"#, "", "[]"])
     func whatIsNotOneKnownKindDoesNotRead(stored: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
@@ -99,6 +100,105 @@ import Testing
         #expect(try reopened.pending().map(\.id) == ["bob-birthday-dayof"])
         try reopened.removeAll()
         #expect(try center.count() == 0)
+    }
+
+    /// A greeting's pending request at `hoursFromNow` (``GreetingPlan``'s form: id `greet:PERSON`).
+    static func greeting(_ person: String, hoursFromNow: Double) -> NotificationRequest {
+        var request = NotificationRequest(
+            personID: person,
+            kind: .birthday,
+            timing: .dayOf,
+            fireAt: now.addingTimeInterval(hoursFromNow * 3600),
+            occurrenceDate: LocalDate(dayNumber: 20_833),
+            title: person,
+            body: "",
+            deliveryKind: .greeting(personID: person)
+        )
+        request.id = Greeting.notificationID(personID: person)
+        return request
+    }
+
+    /// `takeDue` reads the reminders and the greetings due by now, never the
+    /// thousands of later greetings (issue 44): a later greeting's row that
+    /// would not even decode stays as it is, while the due ones are taken.
+    @Test func takeDueLeavesLaterGreetingsUnread() async throws {
+        let temporary = try TemporaryDatabase()
+        let later = Self.greeting("ana", hoursFromNow: 5)
+        let requests = [Self.request("bob", hoursFromNow: -1), Self.request("cyd", hoursFromNow: 3), Self.greeting("dee", hoursFromNow: -2), later]
+        let due = try await temporary.database.write { db in
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            try db.execute(sql: "UPDATE pendingNotification SET userInfo = 'not JSON' WHERE id = ?", arguments: [later.id])
+            return try PendingNotificationRecord.takeDue(now: Self.now, db) { $0.fireAt <= Self.now || $0.personID == "cyd" }
+        }
+        #expect(due.map(\.personID).sorted() == ["bob", "cyd", "dee"])
+        let left = try await temporary.database.write { db in try PendingNotificationRecord.ids(db) }
+        #expect(left == [later.id])
+    }
+
+    /// `replaceAll` compares the rows as stored, without decoding them: an
+    /// unchanged plan writes nothing, and a row that would not decode is
+    /// rewritten rather than failing the reschedule.
+    @Test func replaceAllComparesStoredColumns() async throws {
+        let temporary = try TemporaryDatabase()
+        let requests = [Self.request("bob", hoursFromNow: 1), Self.greeting("ana", hoursFromNow: 5)]
+        let (unchanged, rewritten) = try await temporary.database.write { db in
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            let before = db.totalChangesCount
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            let unchanged = db.totalChangesCount - before
+            try db.execute(sql: "UPDATE pendingNotification SET userInfo = 'not JSON' WHERE id = ?", arguments: [requests[1].id])
+            let broken = db.totalChangesCount
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            return (unchanged, db.totalChangesCount - broken)
+        }
+        #expect(unchanged == 0)
+        #expect(rewritten == 1)
+        let pending = try await temporary.database.write { db in try PendingNotificationRecord.requests(db) }
+        #expect(pending == requests)
+    }
+
+    /// The columns `replaceAll` compares and writes without Codable are
+    /// those the Codable encoding writes, value for value (so a row stored
+    /// by an earlier version is not rewritten): a reminder, a greeting, a
+    /// digest, with words an encoder escapes.
+    @Test func theStoredColumnsAreTheCodableOnes() throws {
+        var reminder = Self.request("ana", hoursFromNow: 3, title: #"Ünï "quoted"/slashed\ 美咲"#, timing: .dayBefore)
+        reminder.body = "line\nnext\ttab"
+        reminder.userInfo["note"] = #"a/b "c" \d é"#
+        var digest = Self.request("", hoursFromNow: 30)
+        digest.deliveryKind = .digest(.weekly)
+        digest.userInfo = [:]
+        for request in [reminder, Self.greeting("bob", hoursFromNow: 5), digest] {
+            let record = PendingNotificationRecord(request)
+            let codable = try record.databaseDictionary
+            let values = record.storedValues(userInfo: try PendingNotificationRecord.userInfoJSON(record.userInfo))
+            #expect(Set(codable.keys) == Set(PendingNotificationRecord.storedColumns))
+            #expect(PendingNotificationRecord.storedColumns.map { codable[$0] } == values.map { $0 })
+        }
+    }
+
+    /// Of ten thousand pending greetings, the one whose plan changed is the
+    /// one row a reschedule writes; an unchanged plan writes none.
+    @Test func replaceAllWritesOnlyTheRowsThatChanged() async throws {
+        let temporary = try TemporaryDatabase()
+        let requests = (0..<10_000).map { Self.greeting(String(format: "f%05d", $0), hoursFromNow: Double($0 % 500)) }
+        var moved = requests
+        moved[4_321].fireAt += 3600
+        let replanned = moved
+        let (unchanged, changed) = try await temporary.database.write { db in
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            let before = db.totalChangesCount
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            let unchanged = db.totalChangesCount - before
+            let again = db.totalChangesCount
+            try PendingNotificationRecord.replaceAll(with: replanned, db)
+            return (unchanged, db.totalChangesCount - again)
+        }
+        #expect(unchanged == 0)
+        #expect(changed == 1)
+        let pending = try await temporary.database.write { db in try PendingNotificationRecord.requests(db) }
+        #expect(pending.count == 10_000)
+        #expect(pending.first { $0.id == replanned[4_321].id } == replanned[4_321])
     }
 }
 
