@@ -190,9 +190,18 @@ extension PersonRecord {
     /// The cards of `rows` (id, name, nickname, birthday's year, month and day, `updatedAt`, `sourceFile`).
     private static func linkCards(_ rows: RowCursor, sources: [String: String], points: [String: [ContactPoint]]) throws -> [LinkCard] {
         var cards: [LinkCard] = []
+        // A store's people come from a few files: each file's name is worked out once.
+        var fileNames: [String: String] = [:]
         while let row = try rows.next() {
             let id: String = row[0]
-            let file: String = row[7]
+            let path: String = row[7]
+            let file: String
+            if let known = fileNames[path] {
+                file = known
+            } else {
+                file = cardSource(held: nil, file: path)
+                fileNames[path] = file
+            }
             var emails: [String] = []
             var phones: [String] = []
             for point in points[id] ?? [] {
@@ -204,7 +213,7 @@ extension PersonRecord {
             }
             cards.append(
                 LinkCard(
-                    key: LinkCard.Key(source: cardSource(held: sources[id], file: file), id: id),
+                    key: LinkCard.Key(source: sources[id] ?? file, id: id),
                     uid: id.hasPrefix("c-") ? nil : id,
                     name: row[1],
                     nickname: row[2],
