@@ -189,4 +189,35 @@ import Testing
             ]
         )
     }
+
+    /// `birthdays run` serving the form (the `serve` setting) writes the card too, as `serve` does.
+    @Test func theDaemonServingTheFormWritesTheDateToTheMatchedCard() async throws {
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        let book = cli.path("book")
+        try FileManager.default.createDirectory(atPath: book, withIntermediateDirectories: true)
+        for (file, card) in Self.cards { try Data(card.utf8).write(to: URL(fileURLWithPath: book + "/" + file)) }
+        let added = try await cli.run("sources", "add", book, "--name", "Phone")
+        try #require(added.status == 0, "\(added.stderr)")
+        let port = try Loopback.freePort()
+        try await cli.set("serve", "127.0.0.1:\(port)")
+        let daemon = try cli.daemon(now: "2026-03-10T08:00:00+01:00")
+        let served = Served(cli: cli, server: daemon, port: port, token: "")
+        defer { served.stop() }
+        try await daemon.waitUntil("the form's server") { _ in
+            await (try? PageCommandTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/healthz"]))?.stdout == "200"
+        }
+        let token = try await InviteCommandTests.invite(served, "Club", "--auto-accept")
+        #expect(try await InviteCommandTests.post(served, token, "name=Vera+Vdir&day=17&month=5&year=").status == 200)
+
+        try await daemon.waitUntil("the write-back") { $0.stderr.contains("wrote a birthday to a card of source Phone") }
+        let card = try String(contentsOfFile: book + "/vera.vcf", encoding: .utf8)
+        #expect(
+            card == Self.cards[0].card.replacingOccurrences(of: "END:VCARD", with: "BDAY;X-APPLE-OMIT-YEAR=1604:1604-05-17\r\nEND:VCARD"),
+            "\(card)"
+        )
+        let vera = try CLIProcess.object(try await cli.run("show", "vera-vdir", "--json").stdout)
+        let birthday = vera["birthday"] as? [String: Any]
+        #expect([birthday?["month"], birthday?["day"]].map { $0 as? Int } == [5, 17], "\(vera)")
+        #expect(!daemon.stderr.contains("Vera"), "\(daemon.stderr)")
+    }
 }
