@@ -213,7 +213,14 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
     // (the feed's address); the engine and the follower through their own events.
     let (settingsChanged, settingsContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     let systemLocale = configuration.systemLocale
+    // A date an `--auto-accept` answer gave to someone already there goes to their card too (as with
+    // `invites accept`), off the answer's request; first in the group, so it stops after the server.
+    let writeBack = CardWriteBack(database: database, environment: configuration.environment, logger: logger)
+    let followUp = InvitationFollowUp(logger: logger) { personID, date in
+        _ = await writeBack.writeBirthday(personID: personID, date)
+    }
     let services: [any Service] = [
+        followUp,
         DaemonService(
             engine: engine,
             follower: follower,
@@ -248,7 +255,8 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
                         systemTimeZone: configuration.systemTimeZone,
                         drawQR: QRCode.svg(encoding:label:),
                         // An invitation's answer puts the owner's message in the ledger: deliver it now.
-                        answered: { engine.poke() }
+                        answered: { engine.poke() },
+                        dateGiven: { followUp.post($0) }
                     ), feedLogger = configuration.feedLogger
                 ] address in
                 buildFeedApplication(source: source, invitations: source, host: address.host, port: address.port, logger: feedLogger)

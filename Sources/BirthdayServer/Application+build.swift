@@ -21,8 +21,12 @@ package enum FeedServerDefaults {
 /// those still sending a body (``BodyPaceHandler``), and gives the requests
 /// in progress ``FeedServerDefaults/shutdownGrace`` before cancelling them,
 /// so the server ends within seconds whatever its clients hold open.
-package func runFeedServer(_ app: some ApplicationProtocol, logger: Logger) async throws {
-    var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+///
+/// `before` run in the same group, started before the server and stopped
+/// after it (``InvitationFollowUp``: the dates the server's last answers gave
+/// are still handed over).
+package func runFeedServer(_ app: some ApplicationProtocol, before: [any Service] = [], logger: Logger) async throws {
+    var configuration = ServiceGroupConfiguration(services: before + [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     configuration.maximumGracefulShutdownDuration = FeedServerDefaults.shutdownGrace
     try await ServiceGroup(configuration: configuration).run()
 }

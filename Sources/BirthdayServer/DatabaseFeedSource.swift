@@ -40,6 +40,11 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
     /// Called after an invitation's answer was stored (the daemon wakes its
     /// delivery engine, which tells the owner).
     let answered: @Sendable () -> Void
+    /// Called after an answer gave its date to a person already there (a
+    /// link with `--auto-accept`), once its transaction is committed and
+    /// before the reply: it must return at once (``InvitationFollowUp/post(_:)``
+    /// queues the write to their card).
+    let dateGiven: @Sendable (InvitationDateGiven) -> Void
     /// The proxy `serve --trusted-proxy` names, which wins over the `trusted-proxy` setting.
     let trustedProxyOption: TrustedProxy?
     private let cache = StateCache()
@@ -54,6 +59,7 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
         systemTimeZone: @escaping @Sendable () -> TimeZone,
         drawQR: @escaping @Sendable (_ text: String, _ label: String) -> HTML? = { _, _ in nil },
         answered: @escaping @Sendable () -> Void = {},
+        dateGiven: @escaping @Sendable (InvitationDateGiven) -> Void = { _ in },
         trustedProxy: TrustedProxy? = nil
     ) {
         self.trustedProxyOption = trustedProxy
@@ -63,6 +69,7 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
         self.systemTimeZone = systemTimeZone
         self.drawQR = drawQR
         self.answered = answered
+        self.dateGiven = dateGiven
         self.logPath = database.path + "-wal"
         self.stamps = FileStampWatch(database: database.path, log: logPath)
     }
@@ -269,6 +276,8 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
     /// Stores what `body` sent to the invitation `token`, if its link takes
     /// it (``AppDatabase/answerInvitation(token:entry:now:systemTimeZone:systemLocale:)``),
     /// and the page that answers it; `nil` (404) when no link has the token.
+    /// A date given to a person already there goes to ``dateGiven``, which
+    /// only queues it: the page does not wait for their card.
     package func inviteAnswer(token: String, body: [UInt8]) async throws -> InviteResponse? {
         let entry = InviteForm.entry(body: body)
         let reply = try await database.answerInvitation(
@@ -283,6 +292,7 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
         switch reply.outcome {
         case .stored:
             answered()
+            if let given = reply.dateGiven { dateGiven(given) }
             kind = .thanks
         case .repeated: kind = .thanks
         case .form(let typed, let problem): kind = .form(entry: typed, problem: problem)

@@ -119,6 +119,48 @@ import Testing
         #expect(try await database.acceptInvitationAnswer(id: 1, personID: nil, now: Self.now, rescheduling: scheduler) == .decided(.accepted))
     }
 
+    /// Issue 43: an `--auto-accept` answer's reply names the person already there it gave the date to, whose card
+    /// the server then writes; not a person it added (no card), nor one who had the date, nor an answer that waits.
+    @Test func anAutoAcceptedAnswersReplyNamesThePersonItGaveTheDateTo() async throws {
+        let (database, dir) = try Self.open()
+        defer { dir.cleanup() }
+        let cards = try dir.write(
+            "cards.vcf",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob\r\nFN:Bob Builder\r\nEND:VCARD\r\n"
+                + "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:dot\r\nFN:Dot Dated\r\nBDAY:--05-01\r\nEND:VCARD\r\n"
+        )
+        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("Europe/Berlin"))
+        _ = try await ContactImporter(database: database, now: Self.now, referenceYear: 2026, scheduler: scheduler).importPaths([cards])
+        let (auto, autoToken) = try #require(
+            try await database.addInvitation(Invitation(id: 0, name: "Club", autoAccept: true, createdAt: Self.now))
+        )
+        let (byHand, byHandToken) = try #require(try await database.addInvitation(Invitation(id: 0, name: "Team", createdAt: Self.now)))
+        let key = try await Self.key(database)
+        func reply(_ token: String, _ id: Int64, _ name: String) async throws -> InvitationReply {
+            let entry = InviteForm.Entry(name: name, day: "1", month: "5", nonce: InviteNonce.issue(invitationID: id, key: key, now: Self.now))
+            return try await database.answerInvitation(
+                token: token,
+                entry: entry,
+                now: Self.now,
+                systemTimeZone: TimeZone(identifier: "Europe/Berlin")!,
+                systemLocale: nil
+            )
+        }
+        let bob = try await reply(autoToken, auto.id, "builder bob")
+        #expect(bob.outcome == .stored(id: 1, accepted: true))
+        #expect(bob.dateGiven == InvitationDateGiven(personID: "bob", date: try Fixture.date("--05-01")))
+        let stranger = try await reply(autoToken, auto.id, "Grace Hopper")
+        #expect(stranger.outcome == .stored(id: 2, accepted: true))
+        #expect(stranger.dateGiven == nil, "a person the answer added has no card")
+        let dot = try await reply(autoToken, auto.id, "Dot Dated")
+        #expect(dot.outcome == .stored(id: 3, accepted: true))
+        #expect(dot.dateGiven == nil, "she has the date already")
+        let waits = try await reply(byHandToken, byHand.id, "Bob Builder")
+        #expect(waits.outcome == .stored(id: 4, accepted: false))
+        #expect(waits.dateGiven == nil)
+        #expect(try await database.person(id: "bob")?.birthday == EventDate(year: nil, month: 5, day: 1))
+    }
+
     /// The day's undelivered messages of the link (`invite-<id>` rows).
     private static func notices(_ database: AppDatabase, _ id: String) async throws -> [DeliveryRecord] {
         try await database.read { db in try DeliveryRecord.filter(DeliveryRecord.Columns.notificationId == id).fetchAll(db) }

@@ -143,4 +143,81 @@ import Testing
         #expect(answers.map { $0["state"] as? String } == ["accepted", "accepted"])
         #expect(answers.map { $0["person"] as? String } == ["vera-vdir", "invited-2"], "\(answers)")
     }
+
+    @Test func autoAcceptWritesTheDateToTheMatchedCardAndAnAnswerThatMatchesNobodyWritesNone() async throws {
+        let (served, book) = try await Self.served()
+        defer { served.stop() }
+        let token = try await InviteCommandTests.invite(served, "Club", "--auto-accept")
+        let before = try FileManager.default.contentsOfDirectory(atPath: book).sorted()
+        // Grace matches nobody: a new person, who has no card. Vera is the one undated contact of her name.
+        #expect(try await InviteCommandTests.post(served, token, "name=Grace+Hopper&day=9&month=12&year=1906").status == 200)
+        #expect(try await InviteCommandTests.post(served, token, "name=vdir+vera&day=17&month=5&year=1991").status == 200)
+
+        // The server says when the card is written (the dates are handed over one at a time, in order,
+        // so Grace's answer, first, has had its turn by then).
+        let written = "wrote a birthday to a card of source Phone"
+        try await served.server.waitUntil("the write-back") { $0.stderr.contains(written) }
+        let card = try String(contentsOfFile: book + "/vera.vcf", encoding: .utf8)
+        #expect(card == Self.cards[0].card.replacingOccurrences(of: "END:VCARD", with: "BDAY:1991-05-17\r\nEND:VCARD"), "\(card)")
+        // Every other card as it was, and no file added for Grace.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: book).sorted() == before)
+        for (file, text) in Self.cards.dropFirst() {
+            #expect(try String(contentsOfFile: book + "/" + file, encoding: .utf8) == text, "\(file)")
+        }
+        let log = served.server.stderr
+        // The log names the source and the outcome, never the person or the date.
+        // (The dates are looked for in the write-back's own lines: a port or a byte count elsewhere may hold "1991".)
+        for name in ["Vera", "vera", "Grace"] { #expect(!log.contains(name), "\(name): \(log)") }
+        let writeBackLines = log.split(separator: "\n").filter { $0.contains("birthdays.writeback") }
+        #expect(writeBackLines.count == 1, "one card written: \(log)")
+        for date in ["1991", "1906", "05-17", "0517"] { #expect(!writeBackLines.contains { $0.contains(date) }, "\(date): \(log)") }
+
+        let vera = try CLIProcess.object(try await served.cli.run("show", "vera-vdir", "--json").stdout)
+        let birthday = vera["birthday"] as? [String: Any]
+        #expect([birthday?["year"], birthday?["month"], birthday?["day"]].map { $0 as? Int } == [1991, 5, 17], "\(vera)")
+        #expect(
+            try await Self.people(served.cli).filter { $0.hasPrefix("invited") || $0.hasPrefix("vera") } == [
+                "invited-1 1906-12-09", "vera-vdir 1991-05-17",
+            ]
+        )
+        // The folder's next sync reads Vera's card as an edit: the same people, the same dates.
+        let synced = try await served.cli.run("sources", "sync", "Phone")
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(
+            try await Self.people(served.cli).filter { $0.hasPrefix("invited") || $0.hasPrefix("vera") } == [
+                "invited-1 1906-12-09", "vera-vdir 1991-05-17",
+            ]
+        )
+    }
+
+    /// `birthdays run` serving the form (the `serve` setting) writes the card too, as `serve` does.
+    @Test func theDaemonServingTheFormWritesTheDateToTheMatchedCard() async throws {
+        let cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        let book = cli.path("book")
+        try FileManager.default.createDirectory(atPath: book, withIntermediateDirectories: true)
+        for (file, card) in Self.cards { try Data(card.utf8).write(to: URL(fileURLWithPath: book + "/" + file)) }
+        let added = try await cli.run("sources", "add", book, "--name", "Phone")
+        try #require(added.status == 0, "\(added.stderr)")
+        let port = try Loopback.freePort()
+        try await cli.set("serve", "127.0.0.1:\(port)")
+        let daemon = try cli.daemon(now: "2026-03-10T08:00:00+01:00")
+        let served = Served(cli: cli, server: daemon, port: port, token: "")
+        defer { served.stop() }
+        try await daemon.waitUntil("the form's server") { _ in
+            await (try? PageCommandTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/healthz"]))?.stdout == "200"
+        }
+        let token = try await InviteCommandTests.invite(served, "Club", "--auto-accept")
+        #expect(try await InviteCommandTests.post(served, token, "name=Vera+Vdir&day=17&month=5&year=").status == 200)
+
+        try await daemon.waitUntil("the write-back") { $0.stderr.contains("wrote a birthday to a card of source Phone") }
+        let card = try String(contentsOfFile: book + "/vera.vcf", encoding: .utf8)
+        #expect(
+            card == Self.cards[0].card.replacingOccurrences(of: "END:VCARD", with: "BDAY;X-APPLE-OMIT-YEAR=1604:1604-05-17\r\nEND:VCARD"),
+            "\(card)"
+        )
+        let vera = try CLIProcess.object(try await cli.run("show", "vera-vdir", "--json").stdout)
+        let birthday = vera["birthday"] as? [String: Any]
+        #expect([birthday?["month"], birthday?["day"]].map { $0 as? Int } == [5, 17], "\(vera)")
+        #expect(!daemon.stderr.contains("Vera"), "\(daemon.stderr)")
+    }
 }

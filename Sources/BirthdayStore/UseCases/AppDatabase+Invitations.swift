@@ -28,6 +28,23 @@ package struct InvitationReply: Sendable {
     /// The link's note and a fresh nonce, when the form is shown again.
     package var note: String?
     package var nonce: String = ""
+    /// The person already there whom the answer gave its date (a link with
+    /// `--auto-accept` and one person of the answer's name, undated): their
+    /// card may take it too (``InvitationDateGiven``). `nil` when the answer
+    /// waits, added a new person (who has no card) or met the date already there.
+    package var dateGiven: InvitationDateGiven?
+}
+
+/// A date an invitation's answer gave to a person already there, for the
+/// write-back to their card once the answer's transaction is committed.
+package struct InvitationDateGiven: Sendable, Equatable {
+    package var personID: String
+    package var date: EventDate
+
+    package init(personID: String, date: EventDate) {
+        self.personID = personID
+        self.date = date
+    }
 }
 
 /// What `invites accept` did.
@@ -128,6 +145,9 @@ extension AppDatabase {
     /// the nonce (used once), the answer, with `--auto-accept` the person
     /// and the reschedule, and the owner's message in the delivery ledger
     /// (``InvitationNotice``). Nothing is written unless the answer is stored.
+    /// The reply's ``InvitationReply/dateGiven`` names the person already
+    /// there who was given the date, whose card the caller may write after
+    /// this transaction (never inside it).
     package func answerInvitation(
         token: String,
         entry: InviteForm.Entry,
@@ -174,9 +194,14 @@ extension AppDatabase {
             let id = try InviteAnswerRecord.insert(answer, invitation: invitation, arrivedAt: now, db)
             try InvitationRecord.countUse(id: invitation.id, db)
             var accepted = false
+            var dateGiven: InvitationDateGiven?
             if invitation.autoAccept, let stored = try InviteAnswerRecord.answer(id: id, db) {
-                if try Self.accept(stored, personID: nil, asNew: false, now: now, db).isAccepted {
+                let acceptance = try Self.accept(stored, personID: nil, asNew: false, now: now, db)
+                if acceptance.isAccepted {
                     accepted = true
+                    if case .accepted(let personID, isNew: false, _, let date) = acceptance {
+                        dateGiven = InvitationDateGiven(personID: personID, date: date)
+                    }
                     _ = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)
                 }
             }
@@ -204,7 +229,7 @@ extension AppDatabase {
                 )
                 _ = try DeliveryRecord.insertIfAbsent(DeliveryEntry(queued: usedUp, at: now), db)
             }
-            return InvitationReply(outcome: .stored(id: id, accepted: accepted), settings: settings)
+            return InvitationReply(outcome: .stored(id: id, accepted: accepted), settings: settings, dateGiven: dateGiven)
         }
     }
 

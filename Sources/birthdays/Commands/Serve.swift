@@ -3,6 +3,7 @@ import BirthdayCore
 import BirthdayServer
 import BirthdayStore
 import BirthdaySystem
+import BirthdayUseCases
 import Foundation
 import Hummingbird
 import Logging
@@ -63,12 +64,23 @@ extension BirthdaysCommand {
             defer { withExtendedLifetime(record) {} }
             // Where the page is, without its token (a secret: never logged).
             let address = FeedURLs(token: "<token>", host: FeedURLs.subscriberHost(host), port: port)
+            // A date an `--auto-accept` answer gave to someone already there goes to their card too, as with
+            // `invites accept`, after the answer is stored and without holding up its reply.
+            let writeBack = CardWriteBack(
+                database: context.database,
+                environment: context.environment,
+                logger: context.logger("birthdays.writeback", level: .info)
+            )
+            let followUp = InvitationFollowUp(logger: logger) { personID, date in
+                _ = await writeBack.writeBirthday(personID: personID, date)
+            }
             let source = DatabaseFeedSource(
                 database: context.database,
                 systemLocale: context.systemLocale,
                 now: context.flowingNow(),
                 systemTimeZone: context.liveSystemTimeZone(),
                 drawQR: QRCode.svg(encoding:label:),
+                dateGiven: { followUp.post($0) },
                 trustedProxy: trustedProxy.flatMap(TrustedProxy.init)
             )
             let app = buildFeedApplication(
@@ -83,7 +95,7 @@ extension BirthdaysCommand {
                 }
             )
             do {
-                try await runFeedServer(app, logger: logger)
+                try await runFeedServer(app, before: [followUp], logger: logger)
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
                 throw CLIError("port \(port) is in use (another birthdays serve?)")
             }
