@@ -117,7 +117,8 @@ import Testing
     /// by e-mail without `--to`: nobody without an address of their own;
     /// B-team through Apprise); a choice of their own wins over a group's;
     /// an excluded or deceased member is not greeted; a card shown as
-    /// another person greets that person, once, with their own birthday.
+    /// another person greets that person, once, on the birthday chosen among
+    /// their cards (the card with a year), as reminders have it.
     @Test func theGreetedAreThoseTheRulesChoose() async throws {
         let bed = try TemporaryDatabase()
         func person(_ id: String, _ birthday: String, groups: [String], email: Bool = false, excluded: Bool = false) throws -> Person {
@@ -135,8 +136,8 @@ import Testing
             try person("fay", "1993-08-04", groups: ["A-team"], email: true, excluded: true),
             gus,
             try person("hal", "1994-09-05", groups: ["B-team"]),
-            try person("ivy", "1995-10-06", groups: []),
-            try person("ivy-card", "1980-01-01", groups: ["B-team"]),  // shown as ivy
+            try person("ivy", "--10-06", groups: []),
+            try person("ivy-card", "1980-11-20", groups: ["B-team"]),  // shown as ivy, and its birthday (with a year) chosen
         ]
         try bed.database.writeNow { db in
             for person in people { try PersonRecord.write(person, createdAt: 0, updatedAt: 0, imported: true, isNew: true, db) }
@@ -149,8 +150,35 @@ import Testing
             try AppDatabase.greetingPlans(db, settings: Settings(), timeZone: TimeZone(identifier: "UTC")!, now: Self.now)
         }
         #expect(plans.map(\.personID) == ["dee", "eve", "hal", "ivy"])
-        #expect(plans.map { $0.next.day.description } == ["2026-06-02", "2026-07-03", "2026-09-05", "2026-10-06"])
+        #expect(plans.map { $0.next.day.description } == ["2026-06-02", "2026-07-03", "2026-09-05", "2026-11-20"])
         #expect(plans.map(\.name) == ["Dee", "Eve", "Hal", "Ivy"])
+        #expect(plans.last?.next.age == 46)
+    }
+
+    /// A person whose shown card (the smallest id) has no birthday and whose
+    /// linked card has one is greeted on that card's day, as they are
+    /// reminded: by the scheduler's plans, in the roster (`greet list`) and
+    /// by the delivery engine's check of whom a greeting still reaches.
+    @Test func aPersonIsGreetedOnTheBirthdayOfTheirLinkedCard() async throws {
+        let bed = try TemporaryDatabase()
+        let people = [try Fixture.person("jo", "Jo"), try Fixture.person("jo-card", "Jo", birthday: "1985-04-15")]
+        try bed.database.writeNow { db in
+            for person in people { try PersonRecord.write(person, createdAt: 0, updatedAt: 0, imported: true, isNew: true, db) }
+            try PersonLinkRecord.replace(with: ["jo-card": "jo"], db)
+            _ = try GreetingRecord.add(Greeting(target: .person("jo"), way: .apprise), now: Self.now, db)
+        }
+        let plans = try await bed.database.read { db in
+            try AppDatabase.greetingPlans(db, settings: Settings(), timeZone: TimeZone(identifier: "UTC")!, now: Self.now)
+        }
+        #expect(plans.map(\.personID) == ["jo"])
+        #expect(plans.map { $0.next.day.description } == ["2026-04-15"])
+        let roster = try await bed.database.greetingRoster(now: Self.now, systemTimeZone: try Fixture.zone("UTC"))
+        let listed = roster.choices.flatMap(\.people)
+        #expect(listed.map(\.person.id) == ["jo"])
+        #expect(listed.first?.next?.day == LocalDate(year: 2026, month: 4, day: 15))
+        let due = try await bed.database.read { db in try GreetingDue.read(personIDs: ["jo"], db) }
+        #expect(due["jo"]?.person.birthday == EventDate(year: 1985, month: 4, day: 15))
+        #expect(due["jo"]?.greeting != nil)
     }
 
     /// The roster is read with no note: nothing that greets sees one.

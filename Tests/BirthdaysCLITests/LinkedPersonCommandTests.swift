@@ -484,6 +484,34 @@ import Testing
         #expect(link.stdout.contains("greet: kept email 'Hi {first}' of bob-phone, not email of bob-work (still that card's own)"), "\(link.stdout)")
     }
 
+    /// A person whose shown card has no birthday and whose linked card has
+    /// one is greeted on that card's birthday, as they are reminded: `greet
+    /// add` takes them, `greet list` and `pending` have that day.
+    @Test func aPersonIsGreetedOnTheBirthdayOfALinkedCard() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "two.vcf",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob-a\r\nFN:Bob Babbage\r\nEMAIL:bob@home.example\r\nEND:VCARD\r\n"
+                + Self.card("bob-b", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        try await cli.enableNotifications()
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["link", "bob-a", "bob-b"], ["greet", "add", "bob-a"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let list = try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout)
+        let member = try #require((list.first?["people"] as? [[String: Any]])?.first, "\(list)")
+        #expect(member["id"] as? String == "bob-a")
+        #expect(member["next_day"] as? String == "2026-12-26", "\(member)")
+        let pending = try CLIProcess.array(try await cli.run("pending", "--json").stdout).filter { $0["kind"] as? String == "greeting" }
+        #expect(pending.map { $0["person_id"] as? String } == ["bob-a"], "\(pending)")
+        #expect((pending.first?["fire_at"] as? String)?.hasPrefix("2026-12-26") == true, "\(pending)")
+    }
+
     /// A greeting chosen on a card only greets the person it is shown as.
     @Test func aGreetingChosenOnAHiddenCardGreetsThePerson() async throws {
         let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")

@@ -152,7 +152,9 @@ extension PendingNotificationRecord {
                 let count = Int(sqlite3_column_bytes(handle, column))
                 let same = text.withUTF8 { utf8 in
                     guard utf8.count == count else { return false }
-                    guard count > 0, let stored = sqlite3_column_text(handle, column), let planned = utf8.baseAddress else { return true }
+                    guard count > 0 else { return true }
+                    // No text for a stored length above zero (out of memory): not known to be the same, so written again.
+                    guard let stored = sqlite3_column_text(handle, column), let planned = utf8.baseAddress else { return false }
                     return memcmp(stored, planned, count) == 0
                 }
                 if !same { return false }

@@ -378,43 +378,21 @@ extension PersonRecord {
         }
     }
 
-    /// The people of `ids` who exist, in no particular order, with their
-    /// contact points, groups and the rules of their groups and sources, but
-    /// without their dates in other calendars, labelled dates or note: what
-    /// greeting a friend reads (``AppDatabase/greetedPeople(_:_:)``). Read
-    /// 900 ids at a time, so ten thousand friends of a hundred thousand
-    /// people are read without reading everyone.
-    static func people(ids: some Collection<String>, _ db: Database) throws -> [Person] {
-        let rules = try SharedRuleRecord.rulesByPerson(db)
-        var people: [Person] = []
-        people.reserveCapacity(ids.count)
-        let all = Array(ids)
-        for start in stride(from: 0, to: all.count, by: 900) {
-            let chunk = Array(all[start..<min(start + 900, all.count)])
-            let contacts = try ContactPointRecord.pointsByPerson(ids: chunk, db)
-            let groups = try PersonGroupRecord.groupsByPerson(ids: chunk, db)
-            for record in try fetchAll(db, keys: chunk) {
-                var person = record.person
-                person.contactPoints = contacts[record.id] ?? []
-                person.groups = groups[record.id] ?? []
-                person.sharedRules = rules[record.id] ?? []
-                people.append(person)
-            }
-        }
-        return people
-    }
-
     /// The people of `ids` who exist, ordered by id, with only what
     /// greeting them reads (``GreetingRules``, ``GreetingPlan``): id, name,
-    /// birthday, the card's and the user's exclusion, reminder days, death
-    /// date, zones, the rules of their groups and sources (`rules`) and, when
-    /// `emails`, their first e-mail address as their one contact point; no
-    /// group (the caller knows the greeted groups' members). Read straight
-    /// from the columns, 900 ids at a time: ten thousand friends of a hundred
-    /// thousand people cost a reschedule little (issue 44).
+    /// birthday (of a person of several cards, the one chosen among them, as
+    /// reminders have it: ``PersonLinks``), the card's and the user's
+    /// exclusion, reminder days, death date, zones, the rules of their groups
+    /// and sources (`rules`) and, when `emails`, their first e-mail address
+    /// as their one contact point; no group (the caller knows the greeted
+    /// groups' members). Read straight from the columns, 900 ids at a time:
+    /// ten thousand friends of a hundred thousand people cost a reschedule
+    /// little (issue 44).
     static func greetingPeople(ids: [String], rules: [String: [SharedRule]], emails: Bool, _ db: Database) throws -> [Person] {
         let noSource = ContactSource(file: "", index: 0, line: 0)
-        let email = "(SELECT value FROM contactPoint WHERE personId = person.id AND kind = 'email' ORDER BY position LIMIT 1)"
+        let email = "(SELECT value FROM contactPoint WHERE personId = person.id AND kind = ? ORDER BY position LIMIT 1)"
+        // The links read once: a person shown with another card's birthday is greeted on the day they are reminded of.
+        let chosen = try PersonLinks.read(db).birthdays
         // Each distinct zone text parsed once: Foundation's zone lookup costs more than reading the row.
         var cardZones: [String: PersonZone?] = [:]
         var choices: [String: ZoneChoice?] = [:]
@@ -428,17 +406,18 @@ extension PersonRecord {
                            cardZone, zoneChoice, \(emails ? email : "NULL")
                     FROM person WHERE id IN (\(databaseQuestionMarks(count: chunk.count))) ORDER BY id
                     """,
-                arguments: StatementArguments(Array(chunk))
+                arguments: (emails ? StatementArguments([ContactPoint.Kind.email]) : StatementArguments()) + StatementArguments(Array(chunk))
             )
             while let row = try rows.next() {
+                let id: String = row[0]
                 let choice: String? = row[7]
                 let days: String? = row[8]
                 let address: String? = row[11]
                 var person = Person(
-                    id: row[0],
+                    id: id,
                     name: row[1],
                     source: noSource,
-                    birthday: date(row[2], row[3], row[4]),
+                    birthday: chosen[id] ?? date(row[2], row[3], row[4]),
                     exclusion: Exclusion(card: row[6], choice: choice.flatMap(Exclusion.Choice.init(rawValue:))),
                     deathDate: row[5],
                     reminderDays: days.flatMap(ReminderDays.init),

@@ -67,7 +67,10 @@ extension AppDatabase {
             // As the people are shown (issue 43): a card shown as another person is not listed on its own.
             let greetings = try GreetingRecord.allAsShown(db)
             let hidden = greetings.isEmpty ? [:] : try PersonLinkRecord.all(db)
-            let people = greetings.isEmpty ? [] : try PersonRecord.people(db).filter { hidden[$0.id] == nil }.map(Self.withoutNote)
+            // With the birthday chosen among a person's cards, as reminders and the scheduler's greetings have it.
+            let chosen = greetings.isEmpty ? [:] : try PersonLinks.read(db).birthdays
+            var people = greetings.isEmpty ? [] : try PersonRecord.people(db).filter { hidden[$0.id] == nil }.map(Self.withoutNote)
+            for index in people.indices where chosen[people[index].id] != nil { people[index].birthday = chosen[people[index].id] }
             return GreetingRoster(
                 greetings: greetings,
                 people: people,
@@ -162,7 +165,7 @@ extension AppDatabase {
             guard let next = plan.next(of: birthday, zone: zone, skipping: passOver) else { continue }
             plans.append(PlannedGreeting(personID: person.id, name: person.name, next: next))
         }
-        // In id order already (the people are read so): sorting checks it.
+        // In id order already (the people are read so); sorted again all the same, which costs little on a sorted array.
         return plans.sorted { $0.personID < $1.personID }
     }
 }
@@ -209,9 +212,12 @@ package struct GreetingDue: Sendable {
         guard !personIDs.isEmpty else { return [:] }
         let rules = GreetingRules(try GreetingRecord.allAsShown(db))
         let skips = try GreetingSkipRecord.skips(db)
+        // The birthday chosen among a person's cards, as the greeting was planned on.
+        let chosen = try PersonLinks.read(db).birthdays
         var found: [String: GreetingDue] = [:]
         for id in personIDs {
-            guard let person = try PersonRecord.person(id: id, db).map(AppDatabase.withoutNote) else { continue }
+            guard var person = try PersonRecord.person(id: id, db).map(AppDatabase.withoutNote) else { continue }
+            person.birthday = chosen[id] ?? person.birthday
             found[id] = GreetingDue(person: person, greeting: rules.decision(for: person).greeting, skipped: skips[id] ?? [])
         }
         return found

@@ -113,7 +113,7 @@ extension BirthdaysCommand.Greet {
                 greeting = Greeting(target: .group(name), message: template, language: chosenLanguage)
                 who = "the group " + SafeText.line(name)
             } else {
-                let found = try await context.person(matching: person ?? "")
+                let found = try await Self.greeted(person ?? "", context)
                 who = SafeText.line(found.name)
                 if PersonTraits(found).excluded {
                     throw CLIError("\(who) is excluded, and an excluded person is never greeted ('birthdays include' first)")
@@ -270,7 +270,7 @@ extension BirthdaysCommand.Greet {
 
         func run() async throws {
             let context = try Context(global, readOnly: true)
-            let found = try await context.person(matching: person)
+            let found = try await GreetAdd.greeted(person, context)
             let who = SafeText.line(found.name)
             let (settings, zone) = try await context.settings()
             let rules = GreetingRules(try await context.database.greetings())
@@ -438,5 +438,16 @@ enum GreetOutput {
                 )
             }
         }
+    }
+}
+
+extension BirthdaysCommand.Greet.GreetAdd {
+    /// The person `query` names, with the birthday chosen among their cards
+    /// (as `show`, reminders and the scheduler's greetings have it): a card
+    /// with no birthday of its own is greeted on its linked card's.
+    static func greeted(_ query: String, _ context: Context) async throws -> Person {
+        var found = try await context.person(matching: query)
+        found.birthday = try await context.database.origins(of: found.id).birthday ?? found.birthday
+        return found
     }
 }

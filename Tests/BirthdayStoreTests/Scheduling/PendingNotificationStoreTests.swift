@@ -157,6 +157,29 @@ import Testing
         #expect(pending == requests)
     }
 
+    /// A text of the same length as the stored one is compared byte for
+    /// byte: a body with one character changed, at the same `fireAt`, is the
+    /// one row written; the others, equal, are not.
+    @Test func replaceAllRewritesATextOfTheSameLengthThatDiffers() async throws {
+        var bob = Self.request("bob", hoursFromNow: 1)
+        bob.body = "Bob turns 36 today"
+        var cyd = Self.request("cyd", hoursFromNow: 2)
+        cyd.body = "Cyd turns 41 today"
+        var changed = bob
+        changed.body = "Bob turns 37 today"
+        let (requests, replanned) = ([bob, cyd], [changed, cyd])
+        let temporary = try TemporaryDatabase()
+        let written = try await temporary.database.write { db in
+            try PendingNotificationRecord.replaceAll(with: requests, db)
+            let before = db.totalChangesCount
+            try PendingNotificationRecord.replaceAll(with: replanned, db)
+            return db.totalChangesCount - before
+        }
+        #expect(written == 1)
+        let pending = try await temporary.database.write { db in try PendingNotificationRecord.requests(db) }
+        #expect(pending == replanned)
+    }
+
     /// The columns `replaceAll` compares and writes without Codable are
     /// those the Codable encoding writes, value for value (so a row stored
     /// by an earlier version is not rewritten): a reminder, a greeting, a
