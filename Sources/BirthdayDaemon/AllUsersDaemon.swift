@@ -12,9 +12,9 @@ package struct AllUsersConfiguration: Sendable {
     /// The users root.
     package var folders: UserFolders
     /// Builds user `name`'s daemon (``buildDaemon(_:)`` over their own
-    /// database, ledger, secrets and lock), hearing wakes from `wakeReasons`,
-    /// the monitor all users share (`nil` when nothing is watched).
-    package var daemon: @Sendable (_ name: UserName, _ wakeReasons: AsyncStream<WakeReason>?) async throws -> Daemon
+    /// database, ledger, secrets and lock), its configuration made one of
+    /// many by `setup` (``UserDaemonSetup/apply(to:)``).
+    package var daemon: @Sendable (_ name: UserName, _ setup: UserDaemonSetup) async throws -> Daemon
     /// What retries sleep on.
     package var clock: any Clock<Duration>
     /// Whether one wake monitor (clock changes, resumes, zone changes) is shared by every user.
@@ -26,7 +26,7 @@ package struct AllUsersConfiguration: Sendable {
 
     package init(
         folders: UserFolders,
-        daemon: @escaping @Sendable (UserName, AsyncStream<WakeReason>?) async throws -> Daemon,
+        daemon: @escaping @Sendable (UserName, UserDaemonSetup) async throws -> Daemon,
         clock: any Clock<Duration> = EventLoopClock(),
         watchesWake: Bool = true,
         shutdownSignals: [UnixSignal] = [.sigterm, .sigint],
@@ -38,6 +38,36 @@ package struct AllUsersConfiguration: Sendable {
         self.watchesWake = watchesWake
         self.shutdownSignals = shutdownSignals
         self.logger = logger
+    }
+}
+
+/// What `run --all-users` hands each user's daemon: what the users share
+/// and what the users service hears from each.
+package struct UserDaemonSetup: Sendable {
+    /// Clock changes, resumes and zone changes from the one monitor all
+    /// users share; `nil` when nothing is watched (or the monitor could not start).
+    package var wakeReasons: AsyncStream<WakeReason>?
+    /// The user's engine rests after a pass (``UserRoster/rested(_:)``).
+    package var atRest: @Sendable () -> Void
+    /// The user's engine passes again after resting (``UserRoster/woke(_:)``).
+    package var awake: @Sendable () -> Void
+
+    /// Makes `configuration`, one user's as `run --user NAME` makes it, one
+    /// of many: no signal of its own (SIGTERM and SIGINT stop the whole,
+    /// each user's daemon hears it from its parent), the shared wake monitor
+    /// and never one of its own, memory handed back once for every user by
+    /// the users service, not by each (``UserRoster/Action/releaseMemory``),
+    /// a watch that cannot be set up a failure of the user (retried), and
+    /// the daemon ended when the user's folder goes.
+    package func apply(to configuration: inout DaemonConfiguration) {
+        configuration.shutdownSignals = []
+        configuration.wakeReasons = wakeReasons
+        configuration.watchesWake = false
+        configuration.releasesMemoryAtRest = false
+        configuration.atRest = atRest
+        configuration.awake = awake
+        configuration.requiresWatches = true
+        configuration.endsWhenFolderGoes = true
     }
 }
 
@@ -91,6 +121,8 @@ struct UsersService: Service {
         case started(UserName, Daemon)
         case ended(UserName, (any Error)?)
         case retryDue(UserName)
+        case rested(UserName)
+        case woke(UserName)
         case shutdown
     }
 
@@ -113,6 +145,7 @@ struct UsersService: Service {
                     return TimeZone.current
                 })
             } catch {
+                // No user builds one of their own (``UserDaemonSetup/apply(to:)``): one warning, not one per user.
                 logger.warning("clock changes and resumes will not be noticed", metadata: ["error": "\(error)"])
             }
         }
@@ -120,6 +153,9 @@ struct UsersService: Service {
         let wakes = WakeFanOut()
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         logger.notice("birthdays run --all-users started", metadata: ["root": "\(folders.root)", "pid": "\(getpid())"])
+        let list = { () async throws(UserFolderError) -> [UserRoster.Listed] in
+            try await Blocking.run { () throws(UserFolderError) in try folders.listed() }
+        }
 
         await withTaskGroup(of: Void.self) { feeders in
             if let watcher {
@@ -142,19 +178,20 @@ struct UsersService: Service {
                 continuation.yield(.shutdown)
             }
             continuation.yield(.listing)
-            await withTaskGroup(of: Void.self) { users in
+            // Discarding: the runs of users who ended and the retries' sleeps that are over are not kept.
+            await withDiscardingTaskGroup { users in
                 var roster = UserRoster()
                 var daemons: [UserName: Daemon] = [:]
                 loop: for await event in events {
                     // A user's daemon that ended in the shutdown is no failure to retry.
                     if Task.isShuttingDownGracefully { break loop }
-                    let actions: [UserRoster.Action]
+                    var actions: [UserRoster.Action] = []
                     switch event {
                     case .shutdown:
                         break loop
                     case .listing:
                         do {
-                            actions = roster.listed(try await Blocking.run { () throws(UserFolderError) in try folders.list() })
+                            actions = roster.listed(try await list())
                         } catch {
                             logger.error("cannot list the users; those served are kept", metadata: ["error": "\(error)"])
                             continue
@@ -165,35 +202,48 @@ struct UsersService: Service {
                     case .ended(let name, let error):
                         daemons[name] = nil
                         wakes.remove(name)
-                        actions = roster.ended(name)
-                        if let error, case .retry(_, let delay)? = actions.first {
+                        if let end = error as? DaemonEnd, end == .folderGone, let listing = try? await list() {
+                            // Removed, or removed and added again: the root says which before their end is read,
+                            // so a user who is gone is not retried, and another of the same name is started.
+                            actions = roster.listed(listing)
+                        }
+                        let ending = roster.ended(name)
+                        actions += ending
+                        if case .retry(_, let delay)? = ending.first, let error {
                             logger.error(
                                 "cannot serve user; trying again later",
                                 metadata: ["user": "\(name)", "retry_in": "\(delay.components.seconds)s", "error": "\(error)"]
                             )
-                        } else if case .retry(_, let delay)? = actions.first {
+                        } else if case .retry(_, let delay)? = ending.first {
                             logger.error(
                                 "user's daemon stopped; trying again later",
                                 metadata: ["user": "\(name)", "retry_in": "\(delay.components.seconds)s"]
                             )
+                        } else if case .start? = ending.first {
+                            logger.notice("user's folder was replaced; serving the new one", metadata: ["user": "\(name)"])
                         } else {
                             logger.notice("user no longer served", metadata: ["user": "\(name)"])
                         }
                     case .retryDue(let name):
                         actions = roster.retryDue(name)
+                    case .rested(let name):
+                        actions = roster.rested(name)
+                    case .woke(let name):
+                        roster.woke(name)
                     }
                     for action in actions {
                         switch action {
                         case .start(let name):
-                            var reasons: AsyncStream<WakeReason>?
-                            if monitor != nil {
-                                reasons = wakes.add(name)
-                            }
+                            let setup = UserDaemonSetup(
+                                wakeReasons: monitor != nil ? wakes.add(name) : nil,
+                                atRest: { continuation.yield(.rested(name)) },
+                                awake: { continuation.yield(.woke(name)) }
+                            )
                             logger.notice("serving user", metadata: ["user": "\(name)"])
                             let build = configuration.daemon
-                            users.addTask { [reasons] in
+                            users.addTask {
                                 do {
-                                    let daemon = try await build(name, reasons)
+                                    let daemon = try await build(name, setup)
                                     continuation.yield(.started(name, daemon))
                                     try await daemon.run()
                                     continuation.yield(.ended(name, nil))
@@ -211,6 +261,12 @@ struct UsersService: Service {
                                     try await cancelWhenGracefulShutdown { try await clock.sleep(for: delay) }
                                     continuation.yield(.retryDue(name))
                                 } catch {}
+                            }
+                        case .releaseMemory:
+                            // Once for every user, when all of them rest; reading /proc and advising pages blocks.
+                            users.addTask {
+                                let advised = await Blocking.run { ResidentPages.release() }
+                                logger.debug("every user at rest: read-only pages handed back", metadata: ["advised_kib": "\(advised / 1024)"])
                             }
                         }
                     }

@@ -50,6 +50,20 @@ package struct DaemonConfiguration: Sendable {
     package var wakeReasons: AsyncStream<WakeReason>?
     /// Kept for as long as the daemon (a pretend-time copy of the database).
     package var retained: (any Sendable)?
+    /// Whether a watch that cannot be set up (the database's, the local
+    /// sources': inotify's instances and watches are counted per account)
+    /// makes the daemon fail (``DaemonEnd/watchFailed(_:reason:)``) rather
+    /// than hear those changes only at its other wakes: `run --all-users`,
+    /// which logs the user's failure and tries them again.
+    package var requiresWatches: Bool
+    /// Whether the daemon ends (``DaemonEnd/folderGone``) once the folder
+    /// of its database is deleted or moved (``DatabaseWatcher/gone``):
+    /// `run --all-users`, whose user was removed.
+    package var endsWhenFolderGoes: Bool
+    /// Called when the engine rests after a pass (``DeliveryEngine/Configuration/atRest``), besides the release.
+    package var atRest: (@Sendable () -> Void)?
+    /// Called when the engine passes again after resting (``DeliveryEngine/Configuration/awake``).
+    package var awake: (@Sendable () -> Void)?
 
     package init(
         database: AppDatabase,
@@ -68,7 +82,11 @@ package struct DaemonConfiguration: Sendable {
         watchesDatabase: Bool = true,
         releasesMemoryAtRest: Bool = false,
         wakeReasons: AsyncStream<WakeReason>? = nil,
-        retained: (any Sendable)? = nil
+        retained: (any Sendable)? = nil,
+        requiresWatches: Bool = false,
+        endsWhenFolderGoes: Bool = false,
+        atRest: (@Sendable () -> Void)? = nil,
+        awake: (@Sendable () -> Void)? = nil
     ) {
         self.database = database
         self.environment = environment
@@ -87,6 +105,32 @@ package struct DaemonConfiguration: Sendable {
         self.releasesMemoryAtRest = releasesMemoryAtRest
         self.wakeReasons = wakeReasons
         self.retained = retained
+        self.requiresWatches = requiresWatches
+        self.endsWhenFolderGoes = endsWhenFolderGoes
+        self.atRest = atRest
+        self.awake = awake
+    }
+}
+
+/// Why a daemon ended that nothing asked to stop, but what it cannot do
+/// without (``DaemonConfiguration/requiresWatches``,
+/// ``DaemonConfiguration/endsWhenFolderGoes``).
+package enum DaemonEnd: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The folder of the database was deleted or moved.
+    case folderGone
+    /// `what` cannot be watched: `reason` (inotify's).
+    case watchFailed(_ what: String, reason: String)
+
+    package var description: String {
+        switch self {
+        case .folderGone: "the folder of the database was removed or moved"
+        case .watchFailed(let what, let reason):
+            "cannot watch \(what): \(reason) (inotify's limits per account: fs.inotify.max_user_instances, fs.inotify.max_user_watches)"
+        }
+    }
+
+    init(watching what: String, _ error: WakeError) {
+        self = .watchFailed(what, reason: "\(error.operation) failed: \(error.reason)")
     }
 }
 
@@ -107,11 +151,36 @@ package struct Daemon: Service {
     let publisher: PublishFollower
     let lock: DaemonLock?
     let retained: (any Sendable)?
+    /// Why the daemon must end though nothing asked it to (``DaemonEnd``): the first one ends it gracefully, and `run()` throws it.
+    let ends: AsyncStream<DaemonEnd>
 
     package func run() async throws {
-        try await group.run()
+        let group = self.group
+        let ends = self.ends
+        let (end, failure) = await withTaskGroup(of: DaemonEnd?.self) { tasks -> (DaemonEnd?, (any Error)?) in
+            tasks.addTask {
+                for await end in ends {
+                    await group.triggerGracefulShutdown()
+                    return end
+                }
+                return nil
+            }
+            var failure: (any Error)?
+            do {
+                try await group.run()
+            } catch {
+                failure = error
+            }
+            tasks.cancelAll()
+            var end: DaemonEnd?
+            for await found in tasks { end = end ?? found }
+            return (end, failure)
+        }
         withExtendedLifetime(lock) {}
         withExtendedLifetime(retained) {}
+        // A daemon that had to end says why, whatever its services made of the shutdown.
+        if let end { throw end }
+        if let failure { throw failure }
     }
 }
 
@@ -124,22 +193,38 @@ package struct Daemon: Service {
 ///   ``StoreError`` when the settings cannot be read.
 package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> Daemon {
     let database = configuration.database
-    let lock = database.path.hasPrefix("/") ? try DaemonLock.acquire(database: database.path) : nil
-    // Read before anything else reads the settings: a write from here on is one the daemon has not seen.
-    let watchesDatabase = configuration.watchesDatabase && database.path.hasPrefix("/")
-    let startVersion: Int? = watchesDatabase ? (try? await database.dataVersion()) : nil
+    let path = database.path
+    // realpath, open and flock, retried for up to 100 ms: never on the event loop.
+    let lock = path.hasPrefix("/") ? try await Blocking.run { () throws(DaemonLockError) in try DaemonLock.acquire(database: path) } : nil
     let logger = configuration.logger
+    // Watched from before the settings are read: a write from here on is heard.
+    var watcher: DatabaseWatcher?
+    if configuration.watchesDatabase && path.hasPrefix("/") {
+        do {
+            watcher = try DatabaseWatcher(database: path)
+        } catch {
+            if configuration.requiresWatches { throw DaemonEnd(watching: "the database for writes by other commands", error) }
+            logger.warning("writes by other commands will be noticed only at the next wake or SIGHUP", metadata: ["error": "\(error)"])
+        }
+    }
+    // Read before anything else reads the settings: a write from here on is one the daemon has not seen.
+    let startVersion: Int? = watcher != nil ? (try? await database.dataVersion()) : nil
+    let (ends, endContinuation) = AsyncStream.makeStream(of: DaemonEnd.self, bufferingPolicy: .bufferingOldest(1))
     let settings = try await database.settings()
     let status = try await database.authorizationStatus()
     // The buttons' labels are in the language of the settings at start, and follow the setting.
     let desktop = DesktopNotificationChannel(bus: configuration.bus, labels: .init(settings.localizer(systemLocale: configuration.systemLocale)))
     var engineConfiguration = DeliveryEngine.Configuration()
-    if configuration.releasesMemoryAtRest {
-        engineConfiguration.atRest = {
-            let advised = ResidentPages.release()
-            logger.debug("at rest: read-only pages handed back", metadata: ["advised_kib": "\(advised / 1024)"])
+    if configuration.releasesMemoryAtRest || configuration.atRest != nil {
+        engineConfiguration.atRest = { [releases = configuration.releasesMemoryAtRest, atRest = configuration.atRest] in
+            if releases {
+                let advised = ResidentPages.release()
+                logger.debug("at rest: read-only pages handed back", metadata: ["advised_kib": "\(advised / 1024)"])
+            }
+            atRest?()
         }
     }
+    engineConfiguration.awake = configuration.awake
     let engine = DeliveryEngine(
         database: database,
         clock: configuration.clock,
@@ -188,6 +273,10 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
         systemLocale: configuration.systemLocale,
         logger: logger
     )
+    var watchFailed: (@Sendable (WakeError) -> Void)?
+    if configuration.requiresWatches {
+        watchFailed = { error in _ = endContinuation.yield(DaemonEnd(watching: "the local sources", error)) }
+    }
     let follower = SourceFollower(
         sync: .standard(
             database: database,
@@ -203,12 +292,17 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
         now: configuration.now,
         watches: configuration.watchesSources,
         logger: logger,
+        watchFailed: watchFailed,
         peopleChanged: { [engine, publisher] in
             engine.poke()
             // A sync in this process does not move the data version the database watch compares.
             publisher.post(.storeChanged)
         }
     )
+    var folderGone: (@Sendable () -> Void)?
+    if configuration.endsWhenFolderGoes {
+        folderGone = { _ = endContinuation.yield(.folderGone) }
+    }
     // What follows the settings hears of every change through this stream
     // (the feed's address); the engine and the follower through their own events.
     let (settingsChanged, settingsContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -233,8 +327,9 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
             environment: configuration.environment,
             watchesWake: configuration.wakeReasons == nil && configuration.watchesWake,
             wakeReasons: configuration.wakeReasons,
-            watchesDatabase: watchesDatabase,
+            watcher: watcher,
             startVersion: startVersion,
+            folderGone: folderGone,
             settingsChanged: { [desktop] in
                 settingsContinuation.yield()
                 // The buttons' labels follow the language setting.
@@ -268,5 +363,13 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
         ),
     ]
     let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))
-    return Daemon(group: group, engine: engine, follower: follower, publisher: publisher, lock: lock, retained: configuration.retained)
+    return Daemon(
+        group: group,
+        engine: engine,
+        follower: follower,
+        publisher: publisher,
+        lock: lock,
+        retained: configuration.retained,
+        ends: ends
+    )
 }

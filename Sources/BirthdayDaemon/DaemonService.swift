@@ -45,9 +45,12 @@ struct DaemonService: Service {
     let watchesWake: Bool
     /// Wake reasons from a monitor shared with other daemons, heard as the daemon's own monitor's.
     let wakeReasons: AsyncStream<WakeReason>?
-    let watchesDatabase: Bool
+    /// The database's watch, when it is watched (``buildDaemon(_:)`` starts it; it is stopped here).
+    let watcher: DatabaseWatcher?
     /// `data_version` as `buildDaemon` read it, before anything read the settings.
     let startVersion: Int?
+    /// Called when the database's folder is deleted or moved (`run --all-users`: the daemon ends); `nil` goes on.
+    let folderGone: (@Sendable () -> Void)?
     /// Tells what follows the settings that they may have changed.
     let settingsChanged: @Sendable () async -> Void
     /// Called once the engine has stopped.
@@ -68,14 +71,7 @@ struct DaemonService: Service {
             }
         }
         defer { monitor?.stop() }
-        var watcher: DatabaseWatcher?
-        if watchesDatabase {
-            do {
-                watcher = try DatabaseWatcher(database: database.path)
-            } catch {
-                logger.warning("writes by other commands will be noticed only at the next wake or SIGHUP", metadata: ["error": "\(error)"])
-            }
-        }
+        let watcher = self.watcher
         defer { watcher?.stop() }
         let wakes = monitor?.reasons ?? wakeReasons
         let hangups = await UnixSignalsSequence(trapping: .sighup)
@@ -112,6 +108,15 @@ struct DaemonService: Service {
                         publisher.post(.storeChanged)
                         await settingsChanged()
                     } while await events.next() != nil
+                }
+                if let folderGone {
+                    group.addTask {
+                        for await _ in watcher.gone {
+                            logger.notice("the database's folder was removed or moved; stopping")
+                            folderGone()
+                            return
+                        }
+                    }
                 }
             }
             group.addTask {

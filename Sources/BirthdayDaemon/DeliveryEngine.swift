@@ -116,6 +116,9 @@ package actor DeliveryEngine {
         /// its next pass further away than that again (``ResidentPages/release()``
         /// in `birthdays run`); `nil` calls nothing.
         package var atRest: (@Sendable () -> Void)?
+        /// Called when the engine wakes from the rest ``atRest`` was called
+        /// for, before its next pass; `nil` calls nothing.
+        package var awake: (@Sendable () -> Void)?
         /// How long after a pass the engine must have stayed asleep before ``atRest`` is called. Default 30 s.
         package var restAfter: Duration = .seconds(30)
         /// How many rows of one pass are handed to their channels at once
@@ -674,13 +677,16 @@ package actor DeliveryEngine {
     /// away, the sleep is cut in two: once the engine has slept
     /// `restAfter` undisturbed (no poke: a burst of writes from other
     /// commands keeps it awake), ``Configuration/atRest`` is called, then
-    /// it sleeps on until `wakeup`.
+    /// it sleeps on until `wakeup`, and ``Configuration/awake`` is called.
     private func sleep(until wakeup: Date) async {
         if let atRest = configuration.atRest {
             let rest = now().addingTimeInterval(configuration.restAfter.timeInterval)
             if wakeup.timeIntervalSince(rest) > configuration.restAfter.timeInterval {
                 guard await sleepOnce(until: rest) else { return }
                 atRest()
+                await sleepOnce(until: wakeup)
+                configuration.awake?()
+                return
             }
         }
         await sleepOnce(until: wakeup)

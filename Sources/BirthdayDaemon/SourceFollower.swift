@@ -56,6 +56,8 @@ actor SourceFollower {
     private let now: @Sendable () -> Date
     private let logger: Logger
     private let watches: Bool
+    /// Told when the local sources cannot be watched at all (no inotify instance); `nil` logs it and goes on.
+    private let watchFailed: (@Sendable (WakeError) -> Void)?
     private let peopleChanged: @Sendable () -> Void
 
     /// What the follower keeps of one source: the core value, and the next
@@ -83,6 +85,7 @@ actor SourceFollower {
         now: @escaping @Sendable () -> Date,
         watches: Bool,
         logger: Logger,
+        watchFailed: (@Sendable (WakeError) -> Void)? = nil,
         peopleChanged: @escaping @Sendable () -> Void
     ) {
         self.sync = sync
@@ -90,6 +93,7 @@ actor SourceFollower {
         self.clock = clock
         self.now = now
         self.watches = watches
+        self.watchFailed = watchFailed
         self.logger = logger
         self.peopleChanged = peopleChanged
     }
@@ -197,6 +201,7 @@ actor SourceFollower {
                 for await id in watcher.changes { self?.post(.changed(id)) }
             }
         } catch {
+            if let watchFailed { return watchFailed(error) }
             logger.warning("local sources will not be watched for changes", metadata: ["error": "\(error)"])
         }
     }

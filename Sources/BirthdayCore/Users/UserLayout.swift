@@ -12,8 +12,8 @@
 ///     birthdays.sqlite.serve     0600  where this user's feed server listens
 ///   NAME.removed/                      a folder `users remove NAME --keep-data` kept: no user
 ///   .all-users.lock              0600  held by `birthdays run --all-users`, one per root
-///   .NAME.adding-PID/                  a user `users add` is making, renamed to NAME once whole: no user
-///   .NAME.removing-PID/                a user `users remove` is deleting: no user
+///   .NAME.adding-XXXXXX/               a user `users add` is making, renamed to NAME once whole: no user
+///   .NAME.removing-XXXXXX/             a user `users remove` is deleting: no user
 /// ```
 ///
 /// Nothing in a user's folder or its secrets folder may be a symbolic link:

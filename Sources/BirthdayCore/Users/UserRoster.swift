@@ -13,7 +13,50 @@
 ///   ``longestRetry``, and a daemon that started resets it.
 /// - A user removed and added again before their old daemon has stopped is
 ///   started again once it has: one daemon per user at any moment.
+/// - A user is known by their name and their folder (``Identity``): a name
+///   listed again on another folder or database (removed and added again,
+///   or removed with `--keep-data` and added, between two listings) is
+///   another user, so the daemon of the one before is stopped and theirs
+///   started once it has.
+/// - Memory is handed back once for every user (``Action/releaseMemory``),
+///   when each user whose daemon is built or runs rests (``rested(_:)``) and
+///   one of them passed since the last time, never once per user.
 public struct UserRoster: Sendable, Equatable {
+    /// Which folder and database a user's name stands for, as the kernel
+    /// knows them (device and inode): another one under the same name is
+    /// another user. A database that is missing has none.
+    public struct Identity: Sendable, Hashable {
+        public var folder: FileIdentity
+        public var database: FileIdentity?
+
+        public init(folder: FileIdentity, database: FileIdentity?) {
+            self.folder = folder
+            self.database = database
+        }
+    }
+
+    /// A file however it is named: its device and inode.
+    public struct FileIdentity: Sendable, Hashable {
+        public var device: UInt64
+        public var inode: UInt64
+
+        public init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
+    }
+
+    /// One user as the root lists them.
+    public struct Listed: Sendable, Hashable {
+        public var name: UserName
+        public var identity: Identity
+
+        public init(name: UserName, identity: Identity) {
+            self.name = name
+            self.identity = identity
+        }
+    }
+
     /// What the roster knows of one user.
     public enum State: Sendable, Equatable {
         /// Their daemon is being built or runs; `failures` in a row before it.
@@ -32,10 +75,18 @@ public struct UserRoster: Sendable, Equatable {
         case stop(UserName)
         /// Sleep `after`, then call ``retryDue(_:)`` for the user.
         case retry(UserName, after: Duration)
+        /// Hand the memory every user rests without back to the kernel, once.
+        case releaseMemory
     }
 
     /// Each user the roster knows, by name.
     public private(set) var users: [UserName: State] = [:]
+    /// The folder each user's daemon is (or is to be) built on.
+    private var identities: [UserName: Identity] = [:]
+    /// The users whose daemon rests since its last pass.
+    private var resting: Set<UserName> = []
+    /// Whether memory was handed back since the last pass of any user.
+    private var released = false
 
     /// The first wait after a failure.
     public static let firstRetry = Duration.seconds(5)
@@ -52,30 +103,44 @@ public struct UserRoster: Sendable, Equatable {
     }
 
     /// The users the root lists now: who to start and who to stop.
-    public mutating func listed(_ names: some Sequence<UserName>) -> [Action] {
-        let listed = Set(names)
+    public mutating func listed(_ listing: some Sequence<Listed>) -> [Action] {
+        var listed: [UserName: Identity] = [:]
+        for user in listing { listed[user.name] = user.identity }
         var actions: [Action] = []
-        for name in listed.sorted() {
+        for (name, identity) in listed.sorted(by: { $0.key < $1.key }) {
+            let same = identities[name] == identity
+            identities[name] = identity
             switch users[name] {
             case nil:
                 users[name] = .running(failures: 0)
                 actions.append(.start(name))
             case .stopping:
                 users[name] = .stopping(restart: true)
+            case .running where !same:
+                // Another user of the same name: the daemon of the one before stops, theirs starts once it has.
+                users[name] = .stopping(restart: true)
+                resting.remove(name)
+                actions.append(.stop(name))
+            case .waiting where !same:
+                // Another user's folder: tried at once, their own failures still to come.
+                users[name] = .running(failures: 0)
+                actions.append(.start(name))
             case .running, .waiting:
                 break
             }
         }
-        for (name, state) in users.sorted(by: { $0.key < $1.key }) where !listed.contains(name) {
+        for (name, state) in users.sorted(by: { $0.key < $1.key }) where listed[name] == nil {
             switch state {
             case .running:
                 users[name] = .stopping(restart: false)
+                resting.remove(name)
                 actions.append(.stop(name))
             case .stopping:
                 users[name] = .stopping(restart: false)
             case .waiting:
                 // Its pending retry finds it gone.
                 users[name] = nil
+                identities[name] = nil
             }
         }
         return actions
@@ -84,6 +149,8 @@ public struct UserRoster: Sendable, Equatable {
     /// The user's daemon was built and runs: their failures are forgotten.
     /// A user asked to stop while it was being built is stopped now.
     public mutating func started(_ name: UserName) -> [Action] {
+        // Its start read what no one had read: memory is worth handing back once it rests.
+        released = false
         switch users[name] {
         case .running: users[name] = .running(failures: 0)
         case .stopping: return [.stop(name)]
@@ -94,6 +161,7 @@ public struct UserRoster: Sendable, Equatable {
 
     /// The user's daemon ended: it could not be built, threw, or returned.
     public mutating func ended(_ name: UserName) -> [Action] {
+        resting.remove(name)
         switch users[name] {
         case .running(let failures):
             // Nothing asked it to stop: it is retried, whether it threw or returned.
@@ -103,6 +171,7 @@ public struct UserRoster: Sendable, Equatable {
         case .stopping(let restart):
             guard restart else {
                 users[name] = nil
+                identities[name] = nil
                 return []
             }
             users[name] = .running(failures: 0)
@@ -117,6 +186,22 @@ public struct UserRoster: Sendable, Equatable {
         guard case .waiting(let failures) = users[name] else { return [] }
         users[name] = .running(failures: failures)
         return [.start(name)]
+    }
+
+    /// The user's daemon rests after a pass: once every user's does, memory
+    /// is handed back, unless it was already and no one passed since.
+    public mutating func rested(_ name: UserName) -> [Action] {
+        guard case .running = users[name] else { return [] }
+        resting.insert(name)
+        guard !released, served.allSatisfy(resting.contains) else { return [] }
+        released = true
+        return [.releaseMemory]
+    }
+
+    /// The user's daemon passes again after resting.
+    public mutating func woke(_ name: UserName) {
+        resting.remove(name)
+        released = false
     }
 
     /// The users whose daemon is being built or runs.

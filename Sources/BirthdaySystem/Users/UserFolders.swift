@@ -56,9 +56,12 @@ package struct UserFolders: Sendable {
     }
 
     /// Makes user `name`'s folder (0700; the root too when missing, 0700)
-    /// under a name no user has (`.NAME.adding-PID`), for the caller to fill
-    /// and then ``publish(_:as:)``: a user appears in the root whole, so
-    /// `run --all-users` never finds their folder without its database.
+    /// under a name no user has and no other `users add` takes
+    /// (`.NAME.adding-` and six random characters, `mkdtemp`), for the
+    /// caller to fill and then ``publish(_:as:)``: a user appears in the
+    /// root whole, so `run --all-users` never finds their folder without its
+    /// database. One left behind by an add that was killed is no user and
+    /// is in no later add's way.
     ///
     /// - Returns: the folder, under its temporary name.
     /// - Throws: ``UserFolderError/exists(_:)`` when the name is taken (by a
@@ -67,11 +70,17 @@ package struct UserFolders: Sendable {
         try makeRoot()
         var info = stat()
         if lstat(folder(name), &info) == 0 { throw .exists(name) }
-        let path = (root.hasSuffix("/") ? root : root + "/") + "." + name.rawValue + ".adding-" + String(getpid())
-        guard mkdir(path, mode_t(UserLayout.folderMode)) == 0 else {
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
-        }
-        // mkdir's mode passes through the umask, which can only take bits away; say it exactly.
+        return try temporaryFolder("." + name.rawValue + ".adding-")
+    }
+
+    /// A new empty folder of the root (0700) named `prefix` and six random characters.
+    private func temporaryFolder(_ prefix: String) throws(UserFolderError) -> String {
+        let template = (root.hasSuffix("/") ? root : root + "/") + prefix + "XXXXXX"
+        var bytes = Array(template.utf8CString)
+        let made = bytes.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkdtemp($0) != nil } ?? false }
+        guard made else { throw .cannotWrite(path: template, reason: String(cString: strerror(errno))) }
+        let path = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // mkdtemp's mode passes through the umask, which can only take bits away; say it exactly.
         _ = chmod(path, mode_t(UserLayout.folderMode))
         return path
     }
@@ -131,9 +140,15 @@ package struct UserFolders: Sendable {
     }
 
     /// The users: the folders of the root whose names are users' names and
-    /// that are folders (a link or a file of such a name is no user), sorted.
+    /// that are folders (a link or a file of such a name is no user, nor is
+    /// a folder whose name has a dot: `.NAME.adding-…`, `NAME.removed`), sorted.
     /// A missing root has none.
-    package func list() throws(UserFolderError) -> [UserName] {
+    package func list() throws(UserFolderError) -> [UserName] { try listed().map(\.name) }
+
+    /// The users as ``list()`` finds them, each with their folder's and
+    /// database's device and inode: what `run --all-users` tells apart a
+    /// user removed and added again under the same name by (``UserRoster``).
+    package func listed() throws(UserFolderError) -> [UserRoster.Listed] {
         guard try checkRoot() else { return [] }
         let entries: [String]
         do {
@@ -142,12 +157,16 @@ package struct UserFolders: Sendable {
             // Foundation's error says why; errno after a Foundation call may be anyone's.
             throw .cannotRead(path: root, reason: error.localizedDescription)
         }
-        return entries.compactMap { entry -> UserName? in
+        return entries.compactMap { entry -> UserRoster.Listed? in
             guard let name = try? UserName(entry) else { return nil }
             var info = stat()
             guard lstat(folder(name), &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
-            return name
-        }.sorted()
+            let folder = UserRoster.FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            var file = stat()
+            let database =
+                lstat(database(name), &file) == 0 ? UserRoster.FileIdentity(device: UInt64(file.st_dev), inode: UInt64(file.st_ino)) : nil
+            return UserRoster.Listed(name: name, identity: .init(folder: folder, database: database))
+        }.sorted { $0.name < $1.name }
     }
 
     /// Whether user `name`'s folder is a real folder (not a link, not a
@@ -165,7 +184,7 @@ package struct UserFolders: Sendable {
     /// `keepData` renames the folder to the first free ``UserLayout/keptName(_:attempt:)``
     /// in the root, where no command takes it for a user. A link where the
     /// folder should be is removed itself, never followed. A folder is
-    /// renamed away (`.NAME.removing-PID`, which is no user's name) before it
+    /// renamed away (`.NAME.removing-` and six random characters, which is no user's name) before it
     /// is deleted, so the user is gone at once, and a deletion that fails
     /// half-way leaves no half a user.
     ///
@@ -202,8 +221,13 @@ package struct UserFolders: Sendable {
             guard unlink(path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             return nil
         }
-        let doomed = (root.hasSuffix("/") ? root : root + "/") + "." + name.rawValue + ".removing-" + String(getpid())
-        guard rename(path, doomed) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        // The name is taken by making it, then the folder replaces that empty folder (as for a kept one).
+        let doomed = try temporaryFolder("." + name.rawValue + ".removing-")
+        guard rename(path, doomed) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = rmdir(doomed)
+            throw .cannotWrite(path: path, reason: reason)
+        }
         do {
             // Foundation walks the folder physically: a link inside is removed, not followed.
             try FileManager.default.removeItem(atPath: doomed)

@@ -17,10 +17,15 @@ import Foundation
 ///   (`IN_CLOSE_WRITE`), which comes after the commit is complete; a burst of
 ///   events is reported as one (``changes`` keeps only the newest).
 /// - Lost events (queue overflow) and the folder going away are reported too.
+/// - The folder going away (deleted, moved, its file system unmounted) is
+///   also reported on its own (``gone``): `run --all-users` ends the
+///   daemon of a user whose folder went.
 /// - Idle, the thread sleeps in `poll` and wakes for nothing but these events.
 package final class DatabaseWatcher: Sendable {
     /// One element each time the database may have been written.
     package let changes: AsyncStream<Void>
+    /// One element when the database's folder was deleted or moved (or its watch ended otherwise).
+    package let gone: AsyncStream<Void>
 
     private let thread: InotifyThread
 
@@ -36,10 +41,14 @@ package final class DatabaseWatcher: Sendable {
         let names: Set<String> = [name, name + "-wal", name + "-journal"]
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         changes = stream
+        let (gone, goneContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.gone = gone
         thread.start(name: "birthdays-db") { events in
             if events.contains(where: { $0.kind != .entry || names.contains($0.name) }) { continuation.yield() }
+            if events.contains(where: { $0.kind == .gone }) { goneContinuation.yield() }
         } end: {
             continuation.finish()
+            goneContinuation.finish()
         }
         self.thread = thread
     }

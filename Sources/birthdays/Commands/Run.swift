@@ -24,8 +24,8 @@ extension BirthdaysCommand {
                 calendar feed, where the setting says. One daemon per database (a lock on <database>.lock). \
                 With BIRTHDAYS_NOW set, time starts at that instant and flows from there. \
                 With --all-users, one daemon serves every user of the users root (birthdays users add), each from \
-                their own database, and follows the root: a user added or removed is served or dropped within a \
-                second, without a restart.
+                their own database, and follows the root: a user added is served, and one removed stopped, as soon \
+                as the root changes (a reminder being handed over is finished first), without a restart.
                 """
         )
 
@@ -65,17 +65,15 @@ extension BirthdaysCommand.Run {
             daemon = try await buildAllUsersDaemon(
                 AllUsersConfiguration(
                     folders: folders,
-                    daemon: { name, wakeReasons in
+                    daemon: { name, setup in
                         let context = try await Context.offTheLoop(GlobalOptions.user(name), ignoringChoiceVariables: true)
                         var logger = context.daemonLogger("birthdays.run")
                         logger[metadataKey: "user"] = "\(name)"
                         var configuration = context.daemonConfiguration(logger: logger, logPrefix: "user=\(name) ")
                         configuration.feedLogger[metadataKey: "user"] = "\(name)"
                         configuration.now = now
-                        // SIGTERM and SIGINT stop the whole: each user's daemon hears it from its parent.
-                        configuration.shutdownSignals = []
-                        configuration.wakeReasons = wakeReasons
                         configuration.retained = context.trial
+                        setup.apply(to: &configuration)
                         return try await buildDaemon(configuration)
                     },
                     logger: base
