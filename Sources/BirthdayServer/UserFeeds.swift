@@ -206,17 +206,15 @@ func buildAllUsersFeedRouter(feeds: UserFeeds, userHeader: UserHeader?) -> Route
             case .none:
                 return FeedResponses.notFound()
             case .refused:
-                return FeedResponses.text(.forbidden, "forbidden\n", headers: [.cacheControl: "no-store"])
+                return refused()
             case .user(let name):
-                return await answer(context) {
-                    await feeds.feed(name)
-                } with: { feed in
-                    do {
-                        let token = try await feed.source.token()
-                        return await feed.pages.page(request, context: context, token: token, linkBase: "calendar/")
-                    } catch {
-                        return unavailable(error, context: context)
-                    }
+                // Removed, their folder renamed away, before the follower heard: refused as any user not served.
+                guard let feed = await feeds.feed(name) else { return refused() }
+                do {
+                    let token = try await feed.source.token()
+                    return await feed.pages.page(request, context: context, token: token, linkBase: "calendar/")
+                } catch {
+                    return unavailable(error, context: context)
                 }
             }
         }
@@ -259,6 +257,11 @@ private func answer(
     }
     guard let feed else { return FeedResponses.notFound() }
     return await respond(feed)
+}
+
+/// 403 for a user header that is refused (``UserHeader``): the same words whatever the reason, naming no one.
+private func refused() -> Response {
+    FeedResponses.text(.forbidden, "forbidden\n", headers: [.cacheControl: "no-store"])
 }
 
 /// 503: a user's database failed (its error's type logged, never its text).

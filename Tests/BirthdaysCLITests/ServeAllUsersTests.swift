@@ -135,6 +135,29 @@ struct ServeAllUsersTests {
         #expect(served.server.poll() == nil, "the server still runs")
     }
 
+    /// A user added while the server runs is served without a restart
+    /// (the root's watch), and a user removed and added again under the same
+    /// name has their new tokens served and their old ones 404.
+    @Test func aUserAddedOrAddedAgainIsServedWithoutARestart() async throws {
+        let served = try await Self.serve()
+        defer { served.stop() }
+        let carol = try await Self.addUser("carol", friend: "Cy Nobody", in: served.cli, port: served.port)
+        try await served.server.waitUntil("carol served", seconds: 30) { _ in
+            (try? await Self.get(served.url("/calendar/\(carol.feed).ics")))?.status == 200
+        }
+        #expect(try await Self.get(served.url("/calendar/\(carol.share)")).body.contains("Cy Nobody"))
+        #expect(try await served.cli.run("users", "remove", "bob").status == 0)
+        let bob = try await Self.addUser("bob", friend: "Bea Again", in: served.cli, port: served.port)
+        try await served.server.waitUntil("the new bob served", seconds: 30) { _ in
+            (try? await Self.get(served.url("/calendar/\(bob.feed).ics")))?.status == 200
+        }
+        let page = try await Self.get(served.url("/calendar/\(bob.feed)")).body
+        #expect(page.contains("Bea Again") && !page.contains("Bob Builder"))
+        for old in ["/calendar/\(served.bob.feed).ics", "/calendar/\(served.bob.share)", "/invite/\(served.bob.invite)"] {
+            #expect(try await Self.get(served.url(old)).status == 404, "\(old)")
+        }
+    }
+
     /// From the proxy (127.0.0.2) the header names whose page `/` is; from
     /// anywhere else, or naming no user served, it is refused with words that name no one.
     @Test func theTrustedProxysHeaderShowsThatUsersOwnPage() async throws {
