@@ -24,9 +24,19 @@ package enum FeedServerDefaults {
 ///
 /// `before` run in the same group, started before the server and stopped
 /// after it (``InvitationFollowUp``: the dates the server's last answers gave
-/// are still handed over).
-package func runFeedServer(_ app: some ApplicationProtocol, before: [any Service] = [], logger: Logger) async throws {
-    var configuration = ServiceGroupConfiguration(services: before + [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+/// are still handed over); `beside` after it (`serve --all-users`: the
+/// follower of the users root).
+package func runFeedServer(
+    _ app: some ApplicationProtocol,
+    before: [any Service] = [],
+    beside: [any Service] = [],
+    logger: Logger
+) async throws {
+    var configuration = ServiceGroupConfiguration(
+        services: before + [app] + beside,
+        gracefulShutdownSignals: [.sigterm, .sigint],
+        logger: logger
+    )
     configuration.maximumGracefulShutdownDuration = FeedServerDefaults.shutdownGrace
     try await ServiceGroup(configuration: configuration).run()
 }
@@ -68,6 +78,33 @@ package func buildFeedApplication(
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let (router, validators) = buildFeedRouter(source: source, invitations: invitations)
+    return buildFeedApplication(
+        router: router,
+        validators: validators,
+        host: host,
+        port: port,
+        logger: logger,
+        idleTimeout: idleTimeout,
+        bodyPace: bodyPace,
+        maxConnections: maxConnections,
+        onServerRunning: onServerRunning
+    )
+}
+
+/// The feed server over `router`, its revalidation fast path asking `validators`:
+/// what ``buildFeedApplication(source:invitations:host:port:logger:idleTimeout:bodyPace:maxConnections:onServerRunning:)``
+/// and `serve --all-users` (``buildAllUsersFeedApplication(feeds:userHeader:host:port:logger:onServerRunning:)``) share.
+func buildFeedApplication(
+    router: Router<FeedRequestContext>,
+    validators: @escaping @Sendable (RevalidationTarget) -> FeedValidators?,
+    host: String,
+    port: Int,
+    logger: Logger,
+    idleTimeout: Duration,
+    bodyPace: BodyPace,
+    maxConnections: Int?,
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void
+) -> some ApplicationProtocol {
     let limiter = ConnectionLimiter(bound: maxConnections, logger: logger)
     return Application(
         router: router,

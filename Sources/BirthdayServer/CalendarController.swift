@@ -70,7 +70,8 @@ struct CalendarController<Source: CalendarSource>: Sendable {
         return FeedValidators(token: current.token, etag: entry.etag, gzipETag: entry.gzipETag, lastModifiedText: entry.lastModifiedText)
     }
 
-    private func respond(_ request: Request, context: FeedRequestContext, kind: CalendarPath.Kind) async -> Response {
+    /// The answer to a request for `kind` (`serve --all-users` hands over the requests of this source's user).
+    func respond(_ request: Request, context: FeedRequestContext, kind: CalendarPath.Kind) async -> Response {
         guard let token = CalendarPath.token(request.uri.path, asking: kind) else { return FeedResponses.notFound() }
         let contentType = kind == .feed ? "text/calendar; charset=utf-8" : "application/json; charset=utf-8"
         return await FeedResponses.serve(request, context: context, contentType: contentType) {

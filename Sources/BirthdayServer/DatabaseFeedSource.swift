@@ -212,8 +212,8 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
                 showAges: showAges,
                 layout: request.layout,
                 links: YearPage.Links(
-                    ics: token + ".ics",
-                    json: token + ".json",
+                    ics: request.linkBase + token + ".ics",
+                    json: request.linkBase + token + ".json",
                     webcal: webcal,
                     qrSVG: webcal.flatMap { drawQR($0, caption) },
                     qrCaption: caption

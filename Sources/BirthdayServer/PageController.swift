@@ -26,10 +26,6 @@ struct PageController<Source: PageSource>: Sendable {
     let pageCaches = PageCaches()
     /// The page variants of each share, by the hash of its token.
     let shareCaches = ShareCaches<PageCaches>()
-    /// The stylesheet, ready to send.
-    let stylesheet = StaticFile(YearPage.stylesheet, contentType: "text/css; charset=utf-8")
-    /// The page's icon (so a browser asks for no `/favicon.ico`).
-    let icon = StaticFile(YearPage.icon, contentType: "image/svg+xml")
 
     func addRoutes(to group: RouterGroup<FeedRequestContext>) {
         group.get(":token") { request, context in
@@ -37,14 +33,9 @@ struct PageController<Source: PageSource>: Sendable {
         }
     }
 
-    /// The stylesheet and the icon, which no token guards.
+    /// The stylesheet and the icon, which no token guards (``PageFiles``).
     func addFiles(to group: RouterGroup<FeedRequestContext>) {
-        group.get("page.css") { request, _ in
-            stylesheet.response(request)
-        }
-        group.get("favicon.svg") { request, _ in
-            icon.response(request)
-        }
+        PageFiles.addRoutes(to: group)
     }
 
     /// What ``FeedRevalidationHandler`` may answer a revalidation of the
@@ -64,10 +55,16 @@ struct PageController<Source: PageSource>: Sendable {
         )
     }
 
-    private func page(_ request: Request, context: FeedRequestContext) async -> Response {
+    /// The page of `/calendar/<token>` (`serve --all-users` hands over the requests of this source's user).
+    func page(_ request: Request, context: FeedRequestContext) async -> Response {
         guard let token = CalendarPath.token(request.uri.path, asking: .page) else { return FeedResponses.notFound() }
+        return await page(request, context: context, token: token)
+    }
+
+    /// The page of `token` (the owner's or a share's), its links starting with `linkBase` (``PageRequest/linkBase``).
+    func page(_ request: Request, context: FeedRequestContext, token: String, linkBase: String = "") async -> Response {
         let layout: YearPage.Layout = request.uri.queryParameters.get("print") == "month" ? .monthPerPage : .year
-        let variant = PageRequest(host: PageRequest.validHost(request.head.authority), layout: layout)
+        let variant = PageRequest(host: PageRequest.validHost(request.head.authority), layout: layout, linkBase: linkBase)
         return await FeedResponses.serve(
             request,
             context: context,
@@ -84,6 +81,24 @@ struct PageController<Source: PageSource>: Sendable {
             }
             // Served from the cache without entering its actor while the revision holds.
             return try await cache.currentEntry()
+        }
+    }
+}
+
+/// The page's stylesheet `/page.css` and icon `/favicon.svg`, the same for
+/// every page and every user, which no token guards.
+enum PageFiles {
+    /// The stylesheet, ready to send.
+    static let stylesheet = StaticFile(YearPage.stylesheet, contentType: "text/css; charset=utf-8")
+    /// The page's icon (so a browser asks for no `/favicon.ico`).
+    static let icon = StaticFile(YearPage.icon, contentType: "image/svg+xml")
+
+    static func addRoutes(to group: RouterGroup<FeedRequestContext>) {
+        group.get("page.css") { request, _ in
+            stylesheet.response(request)
+        }
+        group.get("favicon.svg") { request, _ in
+            icon.response(request)
         }
     }
 }

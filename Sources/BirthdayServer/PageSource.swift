@@ -12,14 +12,20 @@ package protocol PageSource: CalendarSource {
 
 /// What a web page is rendered for besides the data: the host the request
 /// named (for the `webcal://` address and its QR code; `nil` when it named
-/// none that is a plain host and port) and the print layout.
+/// none that is a plain host and port), the print layout, and where the
+/// page is: its links to the feed and the JSON twin are relative to it.
 package struct PageRequest: Hashable, Sendable {
     package var host: String?
     package var layout: YearPage.Layout
+    /// What the page's links to `<token>.ics` and `<token>.json` start
+    /// with: nothing at `/calendar/<token>`, `calendar/` at `/` (`serve
+    /// --all-users` behind a proxy that names the user, ``UserHeader``).
+    package var linkBase: String
 
-    package init(host: String?, layout: YearPage.Layout) {
+    package init(host: String?, layout: YearPage.Layout, linkBase: String = "") {
         self.host = host
         self.layout = layout
+        self.linkBase = linkBase
     }
 
     /// Whether ``host`` names this machine only (``FeedAddress/isLoopback(_:)``

@@ -126,6 +126,13 @@ extension AppDatabase {
         try await read { db in try InviteAnswerRecord.answers(all: all, db) }
     }
 
+    /// Whether a link (open or closed) has `token`: `serve --all-users`
+    /// asks each user's database whose form an address is, by the token's hash.
+    package func hasInvitation(token: String) async throws(StoreError) -> Bool {
+        let hash = Invitation.tokenHash(token)
+        return try await read { db in try InvitationRecord.invitation(tokenHash: hash, db) != nil }
+    }
+
     /// What `GET /invite/<token>` shows at `now`. The token is looked up by
     /// its hash: an unknown token and a closed link cost the same query.
     package func invitationForm(token: String, now: Date) async throws(StoreError) -> InvitationLookup {

@@ -1,0 +1,73 @@
+import BirthdayCore
+import BirthdayServer
+import BirthdayStore
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import NIOCore
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `serve --all-users`'s server (``UserFeeds``) live on loopback, with no
+/// follower of the users root: what it answers is decided by the request alone.
+@Suite struct UserFeedsTests {
+    /// A user's folder with a database, its feed token made, Ada in it.
+    static func user(_ name: String, in directory: TemporaryDirectory) async throws -> (folder: String, source: DatabaseFeedSource, token: String) {
+        let folder = directory.path + "/" + name
+        try #require(mkdir(folder, 0o700) == 0)
+        let database = try AppDatabase.openFile(at: folder + "/birthdays.sqlite")
+        let now = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21
+        let file = try directory.write("\(name).vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ada Lovelace\r\nBDAY:1815-12-10\r\nEND:VCARD\r\n")
+        _ = try await ContactImporter(database: database, now: now, referenceYear: 2026).importPaths([file])
+        let source = DatabaseFeedSource(database: database, now: { now }, systemTimeZone: { TimeZone(secondsFromGMT: 0)! })
+        return (folder, source, try await database.feedToken())
+    }
+
+    /// `users remove` renames the folder away first: from then on the
+    /// user's token answers 404, before anything tells the server the user
+    /// is gone; and a folder made again under the name is not the one served.
+    @Test func aUserWhoseFolderIsRenamedAwayIsNoOnesAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let alice = try await Self.user("alice", in: directory)
+        let feeds = UserFeeds()
+        #expect(await feeds.serve(try UserName("alice"), folder: alice.folder, source: alice.source))
+        let app = buildAllUsersFeedApplication(feeds: feeds, userHeader: nil, host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        try await app.test(.live) { client in
+            let served = try await client.execute(uri: "/calendar/\(alice.token).ics", method: .get)
+            #expect(served.status == .ok)
+            #expect(String(buffer: served.body).contains("Ada Lovelace"))
+            #expect(rename(alice.folder, directory.path + "/.alice.removing-1") == 0)
+            #expect(feeds.served == [try UserName("alice")], "still served: no one told the server")
+            #expect(try await client.execute(uri: "/calendar/\(alice.token).ics", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: "/calendar/\(alice.token)", method: .get).status == .notFound)
+            #expect(mkdir(alice.folder, 0o700) == 0)
+            #expect(try await client.execute(uri: "/calendar/\(alice.token).json", method: .get).status == .notFound)
+        }
+    }
+
+    /// The header of the trusted proxy (here the loopback address the test client comes from) names whose page `/` is.
+    @Test func theHeaderFromTheProxyNamesWhosePageSlashIs() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let alice = try await Self.user("alice", in: directory)
+        let feeds = UserFeeds()
+        #expect(await feeds.serve(try UserName("alice"), folder: alice.folder, source: alice.source))
+        let proxy = try #require(TrustedProxy("127.0.0.1"))
+        let header = try #require(UserHeader(proxy: proxy, name: "Remote-User"))
+        let app = buildAllUsersFeedApplication(feeds: feeds, userHeader: header, host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
+        try await app.test(.live) { client in
+            let page = try await client.execute(uri: "/", method: .get, headers: [.init("Remote-User")!: "alice"])
+            #expect(page.status == .ok)
+            #expect(String(buffer: page.body).contains("href=\"calendar/\(alice.token).ics\""))
+            let unknown = try await client.execute(uri: "/", method: .get, headers: [.init("remote-user")!: "bob"])
+            #expect(unknown.status == .forbidden)
+            #expect(try await client.execute(uri: "/", method: .get).status == .notFound)
+        }
+    }
+}

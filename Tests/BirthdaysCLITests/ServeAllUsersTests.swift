@@ -1,0 +1,210 @@
+import BirthdayCore
+import Foundation
+import TestSupport
+import Testing
+
+/// `birthdays serve --all-users` through the real binary on loopback: two
+/// users on one port, each token reaching its own user's data only, a
+/// removed user's tokens answering 404 without a restart, and `GET /` by
+/// the header of the trusted proxy (127.0.0.2) only.
+@Suite(.timeLimit(.minutes(3)))
+struct ServeAllUsersTests {
+    /// The tokens of one user: their feed's, a share's and an invitation's.
+    struct Tokens {
+        let feed: String
+        let share: String
+        let invite: String
+    }
+
+    /// A server with users alice (friend Ada Lovelace) and bob (friend Bob Builder), each with a share and an invitation.
+    struct Served {
+        let cli: CLIProcess
+        let server: TestProcess
+        let port: Int
+        let alice: Tokens
+        let bob: Tokens
+
+        func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+        func stop() {
+            server.stop()
+            cli.cleanUp()
+        }
+    }
+
+    /// Adds user `name` with one friend in the group Family, a share of it and an invitation; their tokens.
+    static func addUser(_ name: String, friend: String, in cli: CLIProcess, port: Int) async throws -> Tokens {
+        let added = try await cli.run("users", "add", name)
+        try #require(added.status == 0, "\(added.stderr)")
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(name)-friend\r\nFN:\(friend)\r\nBDAY:1990-03-11\r\nCATEGORIES:Family\r\nEND:VCARD\r\n"
+        let imported = try await cli.run("--user", name, "import", try cli.write("\(name).vcf", card))
+        try #require(imported.status == 0, "\(imported.stderr)")
+        let share = try await cli.run("--user", name, "share", "add", "Family", "--group", "Family", "--port", String(port))
+        try #require(share.status == 0, "\(share.stderr)")
+        let invite = try await cli.run("--user", name, "invite", "Friends", "--port", String(port))
+        try #require(invite.status == 0, "\(invite.stderr)")
+        let url = try await cli.run("--user", name, "feed", "url", "--port", String(port))
+        try #require(url.status == 0, "\(url.stderr)")
+        let feed = try #require(url.stdout.split(separator: "\n").first?.split(separator: "/").last).dropLast(4)
+        return Tokens(
+            feed: String(feed),
+            share: try ShareCommandTests.token(share.stdout),
+            invite: try InviteCommandTests.token(invite.stdout)
+        )
+    }
+
+    /// `serve --all-users` on a free port over alice and bob, with `arguments` besides.
+    static func serve(_ arguments: String...) async throws -> Served {
+        var cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        cli.extraEnvironment["BIRTHDAYS_USERS_DIR"] = cli.path("users")
+        let port = try Loopback.freePort()
+        let alice = try await addUser("alice", friend: "Ada Lovelace", in: cli, port: port)
+        let bob = try await addUser("bob", friend: "Bob Builder", in: cli, port: port)
+        let server = try TestProcess(
+            [try CLIProcess.binary(), "serve", "--all-users", "--port", String(port)] + arguments,
+            environment: cli.environment,
+            directory: cli.directory,
+            name: "serve"
+        )
+        try await server.waitUntil("the server") { _ in
+            await (try? HostileFeedTests.curl("http://127.0.0.1:\(port)/healthz"))?.stdout == "200"
+        }
+        return Served(cli: cli, server: server, port: port, alice: alice, bob: bob)
+    }
+
+    /// The status and body of `GET url` with `arguments` (curl's) besides.
+    static func get(_ url: String, _ arguments: String...) async throws -> (status: Int, body: String) {
+        let answer = try await InviteCommandTests.fetch(arguments + [url])
+        return (answer.status, answer.body)
+    }
+
+    @Test func eachTokenReachesItsOwnUsersDataOnly() async throws {
+        let served = try await Self.serve()
+        defer { served.stop() }
+        for (tokens, own, other) in [(served.alice, "Ada Lovelace", "Bob Builder"), (served.bob, "Bob Builder", "Ada Lovelace")] {
+            for path in [
+                "/calendar/\(tokens.feed).ics", "/calendar/\(tokens.feed).json", "/calendar/\(tokens.feed)",
+                "/calendar/\(tokens.share).ics", "/calendar/\(tokens.share).json", "/calendar/\(tokens.share)",
+            ] {
+                let (status, body) = try await Self.get(served.url(path))
+                #expect(status == 200, "\(path)")
+                #expect(body.contains(own), "\(path)")
+                #expect(!body.contains(other), "\(path)")
+            }
+            let form = try await Self.get(served.url("/invite/\(tokens.invite)"))
+            #expect(form.status == 200)
+        }
+        // Another user's token under a path that names a user, a user's name as a token, a made-up token.
+        for path in [
+            "/calendar/alice/\(served.bob.feed).ics", "/alice/calendar/\(served.bob.feed).ics", "/calendar/bob",
+            "/calendar/bob.ics", "/calendar/" + String(repeating: "7", count: 32) + ".ics", "/invite/" + String(repeating: "7", count: 32),
+            "/invite/\(served.alice.feed)", "/calendar/\(served.alice.invite).ics", "/",
+        ] {
+            #expect(try await Self.get(served.url(path)).status == 404, "\(path)")
+        }
+        // An answer to alice's invitation lands in alice's database only.
+        let form = try await Self.get(served.url("/invite/\(served.alice.invite)"))
+        let nonce = try InviteCommandTests.nonce(form.body)
+        let posted = try await Self.get(
+            served.url("/invite/\(served.alice.invite)"),
+            "--data-raw",
+            "nonce=\(nonce)&name=Guest&day=1&month=1"
+        )
+        #expect(posted.status == 200)
+        let aliceAnswers = try await served.cli.run("--user", "alice", "invites", "--json")
+        let bobAnswers = try await served.cli.run("--user", "bob", "invites", "--json")
+        #expect(aliceAnswers.stdout.contains("Guest"), "\(aliceAnswers.stdout)")
+        #expect(!bobAnswers.stdout.contains("Guest"), "\(bobAnswers.stdout)")
+    }
+
+    /// `users remove` is not refused under `serve --all-users`, and the
+    /// user's tokens answer 404 as soon as it returns; the other user's still work.
+    @Test func aRemovedUsersTokensAnswer404WithoutARestart() async throws {
+        let served = try await Self.serve()
+        defer { served.stop() }
+        let bobPaths = [
+            "/calendar/\(served.bob.feed).ics", "/calendar/\(served.bob.feed)", "/calendar/\(served.bob.share).json",
+            "/invite/\(served.bob.invite)",
+        ]
+        for path in bobPaths { #expect(try await Self.get(served.url(path)).status == 200, "\(path)") }
+        let removed = try await served.cli.run("users", "remove", "bob")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        for path in bobPaths { #expect(try await Self.get(served.url(path)).status == 404, "\(path)") }
+        #expect(try await Self.get(served.url("/calendar/\(served.alice.feed).ics")).status == 200)
+        #expect(try await Self.get(served.url("/calendar/\(served.alice.share)")).status == 200)
+        #expect(served.server.poll() == nil, "the server still runs")
+    }
+
+    /// A user added while the server runs is served without a restart
+    /// (the root's watch), and a user removed and added again under the same
+    /// name has their new tokens served and their old ones 404.
+    @Test func aUserAddedOrAddedAgainIsServedWithoutARestart() async throws {
+        let served = try await Self.serve()
+        defer { served.stop() }
+        let carol = try await Self.addUser("carol", friend: "Cy Nobody", in: served.cli, port: served.port)
+        try await served.server.waitUntil("carol served", seconds: 30) { _ in
+            (try? await Self.get(served.url("/calendar/\(carol.feed).ics")))?.status == 200
+        }
+        #expect(try await Self.get(served.url("/calendar/\(carol.share)")).body.contains("Cy Nobody"))
+        #expect(try await served.cli.run("users", "remove", "bob").status == 0)
+        let bob = try await Self.addUser("bob", friend: "Bea Again", in: served.cli, port: served.port)
+        try await served.server.waitUntil("the new bob served", seconds: 30) { _ in
+            (try? await Self.get(served.url("/calendar/\(bob.feed).ics")))?.status == 200
+        }
+        let page = try await Self.get(served.url("/calendar/\(bob.feed)")).body
+        #expect(page.contains("Bea Again") && !page.contains("Bob Builder"))
+        for old in ["/calendar/\(served.bob.feed).ics", "/calendar/\(served.bob.share)", "/invite/\(served.bob.invite)"] {
+            #expect(try await Self.get(served.url(old)).status == 404, "\(old)")
+        }
+    }
+
+    /// From the proxy (127.0.0.2) the header names whose page `/` is; from
+    /// anywhere else, or naming no user served, it is refused with words that name no one.
+    @Test func theTrustedProxysHeaderShowsThatUsersOwnPage() async throws {
+        let served = try await Self.serve("--trusted-proxy", "127.0.0.2", "--user-header", "Remote-User")
+        defer { served.stop() }
+        let root = served.url("/")
+        let alice = try await Self.get(root, "--interface", "127.0.0.2", "-H", "Remote-User: alice")
+        #expect(alice.status == 200)
+        #expect(alice.body.contains("Ada Lovelace"))
+        #expect(!alice.body.contains("Bob Builder"))
+        #expect(alice.body.contains("href=\"calendar/\(served.alice.feed).ics\""), "the page's links lead to alice's feed from /")
+        let bob = try await Self.get(root, "--interface", "127.0.0.2", "-H", "Remote-User: bob")
+        #expect(bob.status == 200)
+        #expect(bob.body.contains("Bob Builder") && !bob.body.contains("Ada Lovelace"))
+        var refusals: [String] = []
+        for (address, user) in [
+            ("127.0.0.1", "alice"), ("127.0.0.3", "bob"), ("127.0.0.2", "carol"), ("127.0.0.2", "../alice"), ("127.0.0.2", "Alice"),
+            ("127.0.0.2", "alice/../bob"),
+        ] {
+            let refused = try await Self.get(root, "--interface", address, "-H", "Remote-User: \(user)")
+            #expect(refused.status == 403, "\(address) \(user)")
+            #expect(!refused.body.contains("alice") && !refused.body.contains("bob") && !refused.body.contains("carol"), "\(refused.body)")
+            refusals.append(refused.body)
+        }
+        #expect(Set(refusals).count == 1, "one refusal whatever the reason: \(refusals)")
+        let twice = try await Self.get(root, "--interface", "127.0.0.2", "-H", "Remote-User: alice", "-H", "Remote-User: bob")
+        #expect(twice.status == 403)
+        // No header: no one's, from the proxy too.
+        #expect(try await Self.get(root, "--interface", "127.0.0.2").status == 404)
+        // The tokens work as without the header.
+        #expect(try await Self.get(served.url("/calendar/\(served.bob.feed).ics")).status == 200)
+    }
+
+    @Test func theUserHeaderNeedsAllUsersAndATrustedProxy() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        for arguments in [
+            ["serve", "--user-header", "Remote-User"],
+            ["serve", "--all-users", "--user-header", "Remote-User"],
+            ["serve", "--trusted-proxy", "127.0.0.2", "--user-header", "Remote-User"],
+            ["serve", "--all-users", "--trusted-proxy", "127.0.0.2", "--user-header", "Remote User:"],
+            ["serve", "--all-users", "--user", "alice"],
+        ] {
+            let result = try await cli.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        }
+        let help = try await cli.run("serve", "--help")
+        #expect(help.stdout.contains("--all-users") && help.stdout.contains("--user-header"))
+    }
+}
