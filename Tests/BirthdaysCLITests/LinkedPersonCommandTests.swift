@@ -129,7 +129,10 @@ import Testing
             #expect(lines.contains("From: phone.vcf, card bob-phone"))
             #expect(lines.contains("From: work.vcf, card bob-work"))
             #expect(lines.contains("The cards disagree on the birthday: 1971-12-26 (phone.vcf) and 1972-12-26 (work.vcf)"), "\(lines)")
-            #expect(lines.contains("Used: the date from phone.vcf, the first by source name (none changed more recently)"), "\(lines)")
+            #expect(
+                lines.contains("Used: the date from phone.vcf (card bob-phone), the first by source name (none changed more recently)"),
+                "\(lines)"
+            )
         }
         let json = try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)
         let choice = try #require(json["birthday_choice"] as? [String: Any])
@@ -140,13 +143,17 @@ import Testing
 
         #expect(try await cli.run("link", "bob-phone", "bob-work", "--date-from", "work.vcf").status == 0)
         let chosen = try await cli.run("show", "bob")
-        #expect(chosen.stdout.contains("Used: the date from work.vcf, the source chosen with birthdays link --date-from"), "\(chosen.stdout)")
+        #expect(
+            chosen.stdout.contains("Used: the date from work.vcf (card bob-work), the source chosen with birthdays link --date-from"),
+            "\(chosen.stdout)"
+        )
         #expect(chosen.stdout.contains("1972-12-26"), "the birthday line is the chosen card's")
         let chosenJSON = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
         #expect((chosenJSON["birthday_choice"] as? [String: Any])?["reason"] as? String == "date-from")
         #expect((chosenJSON["birthday"] as? [String: Any])?["year"] as? Int == 1972)
     }
 
+    /// Two cards of one source: the card whose date is used is named by its uid too, the one `show --json` names.
     @Test func showSaysTheCardWithAYearGoesFirstWhenTheDaysDisagree() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
@@ -155,7 +162,12 @@ import Testing
         #expect(try await cli.run("link", "eve-a", "eve-b").status == 0)
         let show = try await cli.run("show", "eve")
         #expect(show.stdout.contains("The cards disagree on the birthday: 05-10 (two.vcf) and 1990-05-01 (two.vcf)"), "\(show.stdout)")
-        #expect(show.stdout.contains("Used: the date from two.vcf, the card with a year"), "\(show.stdout)")
+        #expect(show.stdout.contains("Used: the date from two.vcf (card eve-b), the card with a year"), "\(show.stdout)")
+        let json = try CLIProcess.object(try await cli.run("show", "eve", "--json").stdout)
+        let choice = try #require(json["birthday_choice"] as? [String: Any])
+        #expect(choice["used"] as? String == "eve-b")
+        let used = (choice["cards"] as? [[String: Any]])?.first { $0["id"] as? String == "eve-b" }
+        #expect(used?["source"] as? String == "two.vcf" && used?["uid"] as? String == "eve-b", "\(choice)")
     }
 
     @Test func showSaysTheCardChangedMostRecentlyWins() async throws {
@@ -167,7 +179,7 @@ import Testing
         #expect(try await cli.run(at: "2026-03-02T08:00:00+01:00", "import", work).status == 0)
         #expect(try await cli.run("link", "bob-phone", "bob-work").status == 0)
         let show = try await cli.run("show", "bob")
-        #expect(show.stdout.contains("Used: the date from work.vcf, the card changed most recently"), "\(show.stdout)")
+        #expect(show.stdout.contains("Used: the date from work.vcf (card bob-work), the card changed most recently"), "\(show.stdout)")
     }
 
     @Test func showOfOneCardAloneSaysNothingOfCards() async throws {
