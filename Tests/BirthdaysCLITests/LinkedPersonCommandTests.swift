@@ -170,6 +170,39 @@ import Testing
         #expect(used?["source"] as? String == "two.vcf" && used?["uid"] as? String == "eve-b", "\(choice)")
     }
 
+    /// A choice made on a linked person is no change of a card: it does not move whose birthday they have; a changed card does.
+    @Test func aChoiceMadeOnThePersonDoesNotChooseTheirBirthday() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let work = try cli.write("work.vcf", Self.card("bob-work", "Bob Babbage", "1972-12-26"))
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        #expect(try await cli.run(at: "2026-03-01T08:00:00+01:00", "import", phone).status == 0)
+        #expect(try await cli.run(at: "2026-03-02T08:00:00+01:00", "import", work).status == 0)
+        #expect(try await cli.run("link", "bob-phone", "bob-work").status == 0)
+        let used = "Used: the date from work.vcf (card bob-work), the card changed most recently"
+        try #require(try await cli.run("show", "bob").stdout.contains(used))
+
+        // Every choice is made on the person's row, bob-phone's, after the work card last changed (now is 2026-03-10).
+        for arguments in [
+            ["note", "bob", "Likes trains"], ["remind", "bob", "--days", "3", "--weekend", "friday"], ["zone", "bob", "Asia/Tokyo"],
+            ["exclude", "bob"], ["include", "bob"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let show = try await cli.run("show", "bob")
+        #expect(show.stdout.contains(used), "\(show.stdout)")
+        let json = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
+        #expect((json["birthday"] as? [String: Any])?["year"] as? Int == 1972, "\(json)")
+        #expect((json["birthday_choice"] as? [String: Any])?["used"] as? String == "bob-work")
+
+        // The phone's card changed later at its source: now its date is the person's.
+        _ = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26", extra: "NICKNAME:Bobby\r\n"))
+        #expect(try await cli.run(at: "2026-03-06T08:00:00+01:00", "import", phone).status == 0)
+        let changed = try await cli.run("show", "bob")
+        #expect(changed.stdout.contains("Used: the date from phone.vcf (card bob-phone), the card changed most recently"), "\(changed.stdout)")
+    }
+
     @Test func showSaysTheCardChangedMostRecentlyWins() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
