@@ -365,6 +365,29 @@ import Testing
         #expect(back["excluded"] as? Int == 0)
     }
 
+    /// A source's rule reaches a person through a card of that source shown as them, as a group's rule does.
+    @Test func aSourceRuleReachesThePersonOfAHiddenCardOfThatSource() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        let folder = cli.path("work")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = try cli.write("work/bob.vcf", Self.card("bob-work", "Bob Babbage", "1971-12-26"))
+        for arguments in [["import", phone], ["sources", "add", folder], ["link", "bob-phone", "bob-work"], ["exclude", "--source", "work"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        try #require(try await Self.ids(cli) == ["bob-phone"])
+
+        let show = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
+        #expect(show["excluded"] as? Bool == true, "\(show)")
+        #expect(show["excluded_by"] as? String == "source" && show["excluded_by_name"] as? String == "work", "\(show)")
+        #expect(!(try await cli.run("export").stdout.contains("Bob Babbage")), "no event for a person left out")
+
+        #expect(try await cli.run("include", "--source", "work").status == 0)
+        #expect(try await cli.run("export").stdout.contains("Bob Babbage"))
+    }
+
     // MARK: link after unlink, and --date-from again
 
     /// `link` of two cards an earlier `unlink --card` kept apart from a third links them, whatever that third card is kept from.
