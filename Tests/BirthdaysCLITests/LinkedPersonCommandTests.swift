@@ -60,6 +60,49 @@ import Testing
         #expect(try await Self.ids(cli) == ["bob-a", "bob-b"])
     }
 
+    /// The card split off is the one the person is shown as, whose row holds
+    /// the choices made on the person: the cards kept, now shown as the next
+    /// id, keep them (the greeting moves, never doubled); the card split off keeps a copy.
+    @Test func unlinkCardOfTheCardThePersonIsShownAsLeavesTheChoicesWithTheOthers() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "three.vcf",
+            Self.card("bob-a", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@old.example\r\n")
+                + Self.card("bob-b", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-c", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [
+            ["link", "bob-a", "bob-b", "bob-c"], ["note", "bob", "Likes trains"], ["remind", "bob", "--days", "7"], ["zone", "bob", "Asia/Tokyo"],
+            ["greet", "add", "bob"], ["greet", "skip", "bob"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        try #require(try await Self.ids(cli) == ["bob-a"])
+
+        let unlink = try await cli.run("unlink", "bob-c", "--card", "three.vcf:bob-a")
+        #expect(unlink.status == 0, "\(unlink.stderr)")
+        #expect(try await Self.ids(cli) == ["bob-a", "bob-b"])
+        let kept = try CLIProcess.object(try await cli.run("show", "bob-c", "--json").stdout)
+        #expect(kept["id"] as? String == "bob-b")
+        #expect(kept["note"] as? String == "Likes trains", "\(kept)")
+        #expect(kept["reminder_days"] as? [Int] == [7])
+        #expect(kept["zone"] as? String == "Asia/Tokyo")
+        let greetings = try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout)
+        #expect(greetings.count == 1, "one friend, one greeting: \(greetings)")
+        #expect(greetings.first?["person"] as? String == "bob-b")
+        #expect((greetings.first?["people"] as? [[String: Any]])?.first?["skipped_year"] as? Int == 2026, "\(greetings)")
+
+        // The card split off keeps a copy: nothing recorded what it had chosen before the link.
+        let split = try CLIProcess.object(try await cli.run("show", "bob-a", "--json").stdout)
+        #expect(split["note"] as? String == "Likes trains")
+        #expect(split["reminder_days"] as? [Int] == [7])
+    }
+
     @Test func unlinkCardNamingNoCardOfThePersonIsAUsageError() async throws {
         let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
         defer { cli.cleanUp() }
