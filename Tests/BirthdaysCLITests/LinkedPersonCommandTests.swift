@@ -60,6 +60,49 @@ import Testing
         #expect(try await Self.ids(cli) == ["bob-a", "bob-b"])
     }
 
+    /// The card split off is the one the person is shown as, whose row holds
+    /// the choices made on the person: the cards kept, now shown as the next
+    /// id, keep them (the greeting moves, never doubled); the card split off keeps a copy.
+    @Test func unlinkCardOfTheCardThePersonIsShownAsLeavesTheChoicesWithTheOthers() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "three.vcf",
+            Self.card("bob-a", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@old.example\r\n")
+                + Self.card("bob-b", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-c", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [
+            ["link", "bob-a", "bob-b", "bob-c"], ["note", "bob", "Likes trains"], ["remind", "bob", "--days", "7"], ["zone", "bob", "Asia/Tokyo"],
+            ["greet", "add", "bob"], ["greet", "skip", "bob"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        try #require(try await Self.ids(cli) == ["bob-a"])
+
+        let unlink = try await cli.run("unlink", "bob-c", "--card", "three.vcf:bob-a")
+        #expect(unlink.status == 0, "\(unlink.stderr)")
+        #expect(try await Self.ids(cli) == ["bob-a", "bob-b"])
+        let kept = try CLIProcess.object(try await cli.run("show", "bob-c", "--json").stdout)
+        #expect(kept["id"] as? String == "bob-b")
+        #expect(kept["note"] as? String == "Likes trains", "\(kept)")
+        #expect(kept["reminder_days"] as? [Int] == [7])
+        #expect(kept["zone"] as? String == "Asia/Tokyo")
+        let greetings = try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout)
+        #expect(greetings.count == 1, "one friend, one greeting: \(greetings)")
+        #expect(greetings.first?["person"] as? String == "bob-b")
+        #expect((greetings.first?["people"] as? [[String: Any]])?.first?["skipped_year"] as? Int == 2026, "\(greetings)")
+
+        // The card split off keeps a copy: nothing recorded what it had chosen before the link.
+        let split = try CLIProcess.object(try await cli.run("show", "bob-a", "--json").stdout)
+        #expect(split["note"] as? String == "Likes trains")
+        #expect(split["reminder_days"] as? [Int] == [7])
+    }
+
     @Test func unlinkCardNamingNoCardOfThePersonIsAUsageError() async throws {
         let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
         defer { cli.cleanUp() }
@@ -129,7 +172,10 @@ import Testing
             #expect(lines.contains("From: phone.vcf, card bob-phone"))
             #expect(lines.contains("From: work.vcf, card bob-work"))
             #expect(lines.contains("The cards disagree on the birthday: 1971-12-26 (phone.vcf) and 1972-12-26 (work.vcf)"), "\(lines)")
-            #expect(lines.contains("Used: the date from phone.vcf, the first by source name (none changed more recently)"), "\(lines)")
+            #expect(
+                lines.contains("Used: the date from phone.vcf (card bob-phone), the first by source name (none changed more recently)"),
+                "\(lines)"
+            )
         }
         let json = try CLIProcess.object(try await cli.run("show", "bob-phone", "--json").stdout)
         let choice = try #require(json["birthday_choice"] as? [String: Any])
@@ -140,13 +186,17 @@ import Testing
 
         #expect(try await cli.run("link", "bob-phone", "bob-work", "--date-from", "work.vcf").status == 0)
         let chosen = try await cli.run("show", "bob")
-        #expect(chosen.stdout.contains("Used: the date from work.vcf, the source chosen with birthdays link --date-from"), "\(chosen.stdout)")
+        #expect(
+            chosen.stdout.contains("Used: the date from work.vcf (card bob-work), the source chosen with birthdays link --date-from"),
+            "\(chosen.stdout)"
+        )
         #expect(chosen.stdout.contains("1972-12-26"), "the birthday line is the chosen card's")
         let chosenJSON = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
         #expect((chosenJSON["birthday_choice"] as? [String: Any])?["reason"] as? String == "date-from")
         #expect((chosenJSON["birthday"] as? [String: Any])?["year"] as? Int == 1972)
     }
 
+    /// Two cards of one source: the card whose date is used is named by its uid too, the one `show --json` names.
     @Test func showSaysTheCardWithAYearGoesFirstWhenTheDaysDisagree() async throws {
         let cli = try CLIProcess()
         defer { cli.cleanUp() }
@@ -155,7 +205,45 @@ import Testing
         #expect(try await cli.run("link", "eve-a", "eve-b").status == 0)
         let show = try await cli.run("show", "eve")
         #expect(show.stdout.contains("The cards disagree on the birthday: 05-10 (two.vcf) and 1990-05-01 (two.vcf)"), "\(show.stdout)")
-        #expect(show.stdout.contains("Used: the date from two.vcf, the card with a year"), "\(show.stdout)")
+        #expect(show.stdout.contains("Used: the date from two.vcf (card eve-b), the card with a year"), "\(show.stdout)")
+        let json = try CLIProcess.object(try await cli.run("show", "eve", "--json").stdout)
+        let choice = try #require(json["birthday_choice"] as? [String: Any])
+        #expect(choice["used"] as? String == "eve-b")
+        let used = (choice["cards"] as? [[String: Any]])?.first { $0["id"] as? String == "eve-b" }
+        #expect(used?["source"] as? String == "two.vcf" && used?["uid"] as? String == "eve-b", "\(choice)")
+    }
+
+    /// A choice made on a linked person is no change of a card: it does not move whose birthday they have; a changed card does.
+    @Test func aChoiceMadeOnThePersonDoesNotChooseTheirBirthday() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let work = try cli.write("work.vcf", Self.card("bob-work", "Bob Babbage", "1972-12-26"))
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        #expect(try await cli.run(at: "2026-03-01T08:00:00+01:00", "import", phone).status == 0)
+        #expect(try await cli.run(at: "2026-03-02T08:00:00+01:00", "import", work).status == 0)
+        #expect(try await cli.run("link", "bob-phone", "bob-work").status == 0)
+        let used = "Used: the date from work.vcf (card bob-work), the card changed most recently"
+        try #require(try await cli.run("show", "bob").stdout.contains(used))
+
+        // Every choice is made on the person's row, bob-phone's, after the work card last changed (now is 2026-03-10).
+        for arguments in [
+            ["note", "bob", "Likes trains"], ["remind", "bob", "--days", "3", "--weekend", "friday"], ["zone", "bob", "Asia/Tokyo"],
+            ["exclude", "bob"], ["include", "bob"],
+        ] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let show = try await cli.run("show", "bob")
+        #expect(show.stdout.contains(used), "\(show.stdout)")
+        let json = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
+        #expect((json["birthday"] as? [String: Any])?["year"] as? Int == 1972, "\(json)")
+        #expect((json["birthday_choice"] as? [String: Any])?["used"] as? String == "bob-work")
+
+        // The phone's card changed later at its source: now its date is the person's.
+        _ = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26", extra: "NICKNAME:Bobby\r\n"))
+        #expect(try await cli.run(at: "2026-03-06T08:00:00+01:00", "import", phone).status == 0)
+        let changed = try await cli.run("show", "bob")
+        #expect(changed.stdout.contains("Used: the date from phone.vcf (card bob-phone), the card changed most recently"), "\(changed.stdout)")
     }
 
     @Test func showSaysTheCardChangedMostRecentlyWins() async throws {
@@ -167,7 +255,7 @@ import Testing
         #expect(try await cli.run(at: "2026-03-02T08:00:00+01:00", "import", work).status == 0)
         #expect(try await cli.run("link", "bob-phone", "bob-work").status == 0)
         let show = try await cli.run("show", "bob")
-        #expect(show.stdout.contains("Used: the date from work.vcf, the card changed most recently"), "\(show.stdout)")
+        #expect(show.stdout.contains("Used: the date from work.vcf (card bob-work), the card changed most recently"), "\(show.stdout)")
     }
 
     @Test func showOfOneCardAloneSaysNothingOfCards() async throws {
@@ -318,6 +406,29 @@ import Testing
         let back = try await room()
         #expect(back["next_people"] as? Int == 2, "\(back)")
         #expect(back["excluded"] as? Int == 0)
+    }
+
+    /// A source's rule reaches a person through a card of that source shown as them, as a group's rule does.
+    @Test func aSourceRuleReachesThePersonOfAHiddenCardOfThatSource() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let phone = try cli.write("phone.vcf", Self.card("bob-phone", "Bob Babbage", "1971-12-26"))
+        let folder = cli.path("work")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = try cli.write("work/bob.vcf", Self.card("bob-work", "Bob Babbage", "1971-12-26"))
+        for arguments in [["import", phone], ["sources", "add", folder], ["link", "bob-phone", "bob-work"], ["exclude", "--source", "work"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        try #require(try await Self.ids(cli) == ["bob-phone"])
+
+        let show = try CLIProcess.object(try await cli.run("show", "bob", "--json").stdout)
+        #expect(show["excluded"] as? Bool == true, "\(show)")
+        #expect(show["excluded_by"] as? String == "source" && show["excluded_by_name"] as? String == "work", "\(show)")
+        #expect(!(try await cli.run("export").stdout.contains("Bob Babbage")), "no event for a person left out")
+
+        #expect(try await cli.run("include", "--source", "work").status == 0)
+        #expect(try await cli.run("export").stdout.contains("Bob Babbage"))
     }
 
     // MARK: link after unlink, and --date-from again

@@ -79,6 +79,15 @@ enum AnnounceExclusionRecord {
         return db.changesCount > 0
     }
 
+    /// Leaves `to` out of every room `from` is left out of (`unlink --card`
+    /// handing a person's choices to the cards kept); `from` stays out too.
+    static func copy(from: String, to: String, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO announceExclusion (room, personId) SELECT room, ? FROM announceExclusion WHERE personId = ?",
+            arguments: [to, from]
+        )
+    }
+
     /// The people left out of room `room`, by the id each is shown as: a card left out leaves its person out (issue 43).
     static func people(room: String, _ db: Database) throws -> Set<String> {
         Set(try String.fetchAll(db, sql: "SELECT \(shownAs) FROM announceExclusion e \(linked) WHERE e.room = ?", arguments: [room]))

@@ -151,6 +151,20 @@ extension GreetingRecord {
         }
     }
 
+    /// Moves the greeting of `from` (the card a person was shown as, split
+    /// off by `unlink --card`) to `to`, the card the rest of their cards are
+    /// shown as now, when `to` has none of its own: the person the user
+    /// keeps stays greeted, once (never a copy: one friend, one greeting).
+    /// Its `--to` is kept; without one it goes to the first address of the
+    /// person kept, not of the card split off. A greeting `to` kept of its
+    /// own at the link (a conflict) greets them instead, and `from` keeps its.
+    static func handOver(from: String, to: String, _ db: Database) throws {
+        try db.execute(
+            sql: "UPDATE greeting SET personId = ? WHERE personId = ? AND NOT EXISTS (SELECT 1 FROM greeting WHERE personId = ?)",
+            arguments: [to, from, to]
+        )
+    }
+
     /// Stores `greeting`; the choice as stored (with its id), or `nil` when
     /// its person or group has one already (nothing is written then).
     static func add(_ greeting: Greeting, now: Date, _ db: Database) throws -> Greeting? {

@@ -220,7 +220,9 @@ enum SharedRuleRecord {
     }
 
     /// The rules that apply to each person some rule applies to, by person
-    /// id; empty (one query that finds nothing) while no rule is kept.
+    /// id (the id a person is shown as: a group's or a source's rule reaches
+    /// a person through any of their cards); empty (one query that finds
+    /// nothing) while no rule is kept.
     static func rulesByPerson(_ db: Database) throws -> [String: [SharedRule]] {
         let rules = try all(db)
         guard !rules.isEmpty else { return [:] }
@@ -231,9 +233,14 @@ enum SharedRuleRecord {
             case .group(let name):
                 ids = try PersonGroupRecord.members(of: name, db)
             case .source(let name):
+                // A card shown as another person (issue 43) brings that person under its source's rule, as a group's member does.
                 ids = try String.fetchAll(
                     db,
-                    sql: "SELECT DISTINCT p.personId FROM sourcePerson p JOIN source s ON s.id = p.sourceId WHERE s.name = ?",
+                    sql: """
+                        SELECT DISTINCT COALESCE(l.shownAs, p.personId) FROM sourcePerson p JOIN source s ON s.id = p.sourceId
+                        LEFT JOIN personLink l ON l.personId = p.personId
+                        WHERE s.name = ?
+                        """,
                     arguments: [name]
                 )
             }

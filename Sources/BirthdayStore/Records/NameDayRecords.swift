@@ -88,6 +88,18 @@ extension NameDayChoiceRecord {
         }
     }
 
+    /// Gives `to` the choice of `from`, when it has one, over its own
+    /// (`unlink --card` handing a person's choices to the cards kept); `from` keeps its.
+    static func copy(from: String, to: String, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO nameDayChoice (personId, month, day) SELECT ?, month, day FROM nameDayChoice WHERE personId = ?
+                ON CONFLICT(personId) DO UPDATE SET month = excluded.month, day = excluded.day
+                """,
+            arguments: [to, from]
+        )
+    }
+
     /// Every choice, by person id: one made on a card shown as another
     /// person is that person's (issue 43), unless they made their own.
     static func choices(_ db: Database) throws -> [String: NameDayChoice] {

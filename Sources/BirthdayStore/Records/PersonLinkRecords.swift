@@ -453,6 +453,36 @@ extension PersonRecord {
     }
 }
 
+extension PersonRecord {
+    /// Hands what was chosen for the person shown as the card `from` over to
+    /// `to`, the card the rest of their cards are shown as once `unlink
+    /// --card` has split `from` off: the person the user keeps keeps the
+    /// choices made on them. The carried columns (``carriedChoices``) are
+    /// copied as they are, a choice the person never made or cleared
+    /// included, over what `to` had of its own (the person's won at the
+    /// link); the greeting moves (``GreetingRecord/handOver(from:to:_:)``);
+    /// skipped greetings, rooms left out of and the name-day choice are
+    /// copied. `from` keeps a copy of the rest: nothing records what it had
+    /// chosen before the link, as one card, apart from the person.
+    static func handOverChoices(from: String, to: String, _ db: Database) throws {
+        let columns = carriedChoices.map(\.column)
+        guard
+            let row = try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM person WHERE id = ?", arguments: [from]),
+            let card = try Bool.fetchOne(db, sql: "SELECT excludedInCard FROM person WHERE id = ?", arguments: [to])
+        else { return }
+        let values = columns.indices.map { row[$0] as String? }
+        let choice = (row["exclusionChoice"] as String?).flatMap(Exclusion.Choice.init(rawValue:))
+        try db.execute(
+            sql: "UPDATE person SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")), excluded = ? WHERE id = ?",
+            arguments: StatementArguments(values) + [Exclusion(card: card, choice: choice).isExcluded, to]
+        )
+        try GreetingRecord.handOver(from: from, to: to, db)
+        try GreetingSkipRecord.carry([(card: from, shownAs: to)], db)
+        try AnnounceExclusionRecord.copy(from: from, to: to, db)
+        try NameDayChoiceRecord.copy(from: from, to: to, db)
+    }
+}
+
 extension GreetingRecord {
     /// The greetings of a card of `links` and of the person it is shown as
     /// that differ (another way, address, message or language): the shown

@@ -482,9 +482,11 @@ extension PersonRecord {
         return found
     }
 
-    /// Sets or clears (`nil`) the note of the person `id`; whether they exist.
-    static func setNote(_ note: String?, id: String, updatedAt: Double, _ db: Database) throws -> Bool {
-        try db.execute(sql: "UPDATE person SET note = ?, updatedAt = ? WHERE id = ?", arguments: [note, updatedAt, id])
+    /// Sets or clears (`nil`) the note of the person `id`; whether they
+    /// exist. `updatedAt` is left alone: it says when the card last changed,
+    /// which chooses a linked person's birthday (``PersonLinker/birthday(of:preferring:)``).
+    static func setNote(_ note: String?, id: String, _ db: Database) throws -> Bool {
+        try db.execute(sql: "UPDATE person SET note = ? WHERE id = ?", arguments: [note, id])
         return db.changesCount > 0
     }
 
@@ -656,18 +658,20 @@ extension PersonRecord {
     /// Stores what the user chose for `person` (``Person/exclusion``,
     /// ``Person/reminderDays``, ``Person/channels``, ``Person/weekend``,
     /// ``Person/zoneChoice``), with
-    /// the effective `excluded`; nothing the card gave changes. Returns
+    /// the effective `excluded`; nothing the card gave changes, nor
+    /// `updatedAt` (when the card last changed: a choice is no change of the
+    /// card, and must not choose a linked person's birthday). Returns
     /// whether the person exists.
     @discardableResult
-    static func saveChoices(of person: Person, now: Date, _ db: Database) throws -> Bool {
+    static func saveChoices(of person: Person, _ db: Database) throws -> Bool {
         try db.execute(
             sql: """
-                UPDATE person SET excluded = ?, exclusionChoice = ?, reminderDays = ?, channels = ?, weekend = ?, zoneChoice = ?, updatedAt = ?
+                UPDATE person SET excluded = ?, exclusionChoice = ?, reminderDays = ?, channels = ?, weekend = ?, zoneChoice = ?
                 WHERE id = ?
                 """,
             arguments: [
                 person.excluded, person.exclusion.choice?.rawValue, person.reminderDays?.description, encodeChannels(person.channels),
-                person.weekend?.rawValue, person.zoneChoice?.storedValue, now.timeIntervalSince1970, person.id,
+                person.weekend?.rawValue, person.zoneChoice?.storedValue, person.id,
             ]
         )
         return db.changesCount > 0

@@ -145,7 +145,9 @@ extension AppDatabase {
     /// one: `people --json`'s `"cards"`), only that card is split off and kept
     /// apart from the others, which stay one person: when the card was what
     /// held them together (a link by hand through it, an address only it
-    /// shared), they are kept together by hand from now on.
+    /// shared), they are kept together by hand from now on. When it is the
+    /// card the person is shown as, the choices made on the person go to
+    /// the card the others are shown as now (``PersonRecord/handOverChoices(from:to:_:)``).
     package func unlink(
         _ id: String,
         card: String? = nil,
@@ -154,7 +156,8 @@ extension AppDatabase {
     ) async throws(StoreError) -> LinkOutcome {
         let outcome = try await write(at: now) { db -> LinkOutcome in
             guard try PersonRecord.exists(db, key: id) else { return .noPerson }
-            let cards = try PersonLinkRecord.cards(ofPerson: id, db).cards.sorted()
+            let (shown, linked) = try PersonLinkRecord.cards(ofPerson: id, db)
+            let cards = linked.sorted()
             guard let card else {
                 for (index, card) in cards.enumerated() {
                     try LinkExceptionRecord.forgetTogether(card, db)
@@ -182,6 +185,10 @@ extension AppDatabase {
             {
                 try LinkExceptionRecord.setDateFrom(source, card: rest[0], db)
             }
+            // The card split off is the one the person was shown as, on whose row their choices are kept: the
+            // person the user keeps, the other cards, keeps them on the smallest id, which they are shown as from
+            // now on. Before the relink, so that what another card carries over to it meets the person's choices.
+            if split.key.id == shown, let first = rest.first { try PersonRecord.handOverChoices(from: shown, to: first, db) }
             var conflicts = try AppDatabase.relink(db)
             if rest.count > 1, Set(try AppDatabase.shownAs(rest, db).map(\.shownAs)).count > 1 {
                 for other in rest.dropFirst() { try LinkExceptionRecord.set(.keepTogether, rest[0], other, db) }

@@ -113,7 +113,7 @@ extension AppDatabase {
         rescheduling scheduler: NotificationScheduler? = nil
     ) async throws(StoreError) -> Person? {
         let result = try await write(at: now) { db -> (Person, RescheduleResult?)? in
-            guard try PersonRecord.setNote(note, id: id, updatedAt: now.timeIntervalSince1970, db),
+            guard try PersonRecord.setNote(note, id: id, db),
                 let person = try PersonRecord.person(id: id, db)
             else { return nil }
             try PersonRecord.clearUnmadeChoicesOnCards(of: id, db)
@@ -132,7 +132,7 @@ extension AppDatabase {
         let result = try await write(at: now) { db -> PersonChoiceResult? in
             guard var person = try PersonRecord.fetchOne(db, key: id)?.person else { return nil }
             change(&person)
-            try PersonRecord.saveChoices(of: person, now: now, db)
+            try PersonRecord.saveChoices(of: person, db)
             // A choice cleared on a linked person is cleared on their cards too (issue 43): none comes back at a relink.
             try PersonRecord.clearUnmadeChoicesOnCards(of: id, db)
             return PersonChoiceResult(person: person, rescheduled: try scheduler?.reschedule(db))

@@ -296,6 +296,7 @@ public struct Message: Sendable, Hashable {
         case showZoneLocal = "show.zone.local"
         case showUnreadable = "show.unreadable"
         case showCard = "show.card"
+        case showCardNamed = "show.card.named"
         case showDatesDisagree = "show.dates.disagree"
         case showDatesUsedDateFrom = "show.dates.used.date-from"
         case showDatesUsedYear = "show.dates.used.year"
@@ -500,7 +501,7 @@ public struct Message: Sendable, Hashable {
             case .showBirthdayAge, .showAnniversaryYears: [.text, .text, .text, .number]
             case .showLabelled: [.text, .text, .text, .text]
             case .showLabelledAge, .showLabelledYears: [.text, .text, .text, .text, .number]
-            case .showCard: [.text, .text]
+            case .showCard, .showCardNamed: [.text, .text]
             case .showDatesDisagree, .showDatesUsedDateFrom, .showDatesUsedYear, .showDatesUsedChanged, .showDatesUsedOrder: [.text]
             case .onboardingChooseAgain, .showUnreadable, .testFailed, .onboardingChannelsTesting, .onboardingChannelsFailed,
                 .onboardingStartStarted, .onboardingStartSlow, .onboardingStartFailed:
@@ -856,8 +857,12 @@ extension Message {
     /// "The cards disagree on the birthday: 1990-05-01 (icloud.vcf), 1991-05-01 (nextcloud)".
     public static func showDatesDisagree(_ dates: String) -> Message { Message(.showDatesDisagree, .text(dates)) }
 
-    /// Whose date a person of cards that disagree has, and by which rule (``BirthdayChoice/Reason``).
-    public static func showDatesUsed(from source: String, because reason: BirthdayChoice.Reason) -> Message {
+    /// "icloud.vcf (card ada-icloud)": the card ``showDatesUsed(from:because:)`` names, source and uid, so that two cards of one source are told apart.
+    public static func showCardNamed(source: String, uid: String) -> Message { Message(.showCardNamed, .text(source), .text(uid)) }
+
+    /// Whose date a person of cards that disagree has, and by which rule
+    /// (``BirthdayChoice/Reason``); `card` is the card in words (``showCardNamed(source:uid:)``).
+    public static func showDatesUsed(from card: String, because reason: BirthdayChoice.Reason) -> Message {
         let key: Key =
             switch reason {
             case .dateFrom: .showDatesUsedDateFrom
@@ -865,7 +870,7 @@ extension Message {
             case .changed: .showDatesUsedChanged
             case .order: .showDatesUsedOrder
             }
-        return Message(key, .text(source))
+        return Message(key, .text(card))
     }
 
     public static func testOK(channel: String) -> Message { Message(.testOK, .text(channel)) }

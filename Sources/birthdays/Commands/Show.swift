@@ -51,7 +51,9 @@ extension BirthdaysCommand {
             if let disagreement = origins.disagreement, let used = origins.cards.first(where: { $0.id == disagreement.card }) {
                 let dates = origins.cards.compactMap { card in card.birthday.map { "\(Wording.date($0)) (\(card.source))" } }
                 try output(SafeText.line(localizer(.showDatesDisagree(ListJoin.and(dates, in: localizer)))))
-                try output(SafeText.line(localizer(.showDatesUsed(from: used.source, because: disagreement.reason))))
+                // The card by its source and uid: two cards of one source are told apart (`show --json`'s `"used"` is its id).
+                let card = localizer(.showCardNamed(source: used.source, uid: used.uid ?? used.id))
+                try output(SafeText.line(localizer(.showDatesUsed(from: card, because: disagreement.reason))))
             }
             // Name days from the lists of the `name-days` setting are shown like the card's labelled dates.
             var shown = found
