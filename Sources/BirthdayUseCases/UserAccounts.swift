@@ -89,7 +89,7 @@ package struct UserAccounts: Sendable {
     /// on the folder while it goes; a `serve` records itself (``ServeRecord``)
     /// as it starts listening. The one daemon that may hold the lock is
     /// `run --all-users` on this root: the folder goes under it, and it
-    /// drops the user within a second of hearing so (``UsersWatcher``). A link or a file where the folder should be
+    /// drops the user as soon as it hears so (``UsersWatcher``). A link or a file where the folder should be
     /// is no user: it is removed, and no lock is taken through it.
     ///
     /// - Returns: where the kept folder went with `keepData`, or `nil`.

@@ -177,6 +177,13 @@ public enum LinkKeys {
     /// An e-mail address as compared: without a `mailto:`, trimmed, lower-cased;
     /// `nil` when it is no address (no `@` with text on both sides).
     public static func email(_ raw: String) -> String? {
+        // Most addresses are stored as they are compared: no copy then.
+        if let at = raw.utf8.firstIndex(of: UInt8(ascii: "@")), at > raw.utf8.startIndex, raw.utf8.index(after: at) < raw.utf8.endIndex,
+            raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }),
+            !raw.hasPrefix("mailto:")
+        {
+            return raw
+        }
         var lowered = raw.trimmingWhitespace().lowercased()
         if lowered.hasPrefix("mailto:") { lowered = String(lowered.dropFirst(7)) }
         guard let at = lowered.firstIndex(of: "@"), at > lowered.startIndex, lowered.index(after: at) < lowered.endIndex else { return nil }
@@ -205,6 +212,34 @@ public enum LinkKeys {
         }
         guard digits.count >= 7 else { return nil }
         return PhoneKey(digits: String(decoding: digits, as: UTF8.self), international: international)
+    }
+}
+
+extension LinkKeys {
+    /// The ``PhoneKey/tail`` of the number `raw` as one value (its digits,
+    /// and how many: `0123 4567` is not `123 4567`), without making the key:
+    /// numbers whose tails differ are never the same. `nil` when
+    /// ``phone(_:)`` is.
+    public static func phoneTail(_ raw: String) -> UInt64? {
+        var digits = 0
+        var tail: UInt64 = 0
+        var international = false
+        var started = false
+        var firstTwo = 0
+        // Spaces and a `tel:` need no skipping: they are no digits, and come before the first.
+        for byte in raw.utf8 {
+            if byte == UInt8(ascii: ";") { break }
+            if byte == UInt8(ascii: "+") && !started { international = true }
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { continue }
+            started = true
+            if digits < 2 { firstTwo = firstTwo * 10 + Int(byte - UInt8(ascii: "0")) }
+            digits += 1
+            tail = (tail * 10 + UInt64(byte - UInt8(ascii: "0"))) % 100_000_000
+        }
+        // 00 is the international prefix of most countries (as ``phone(_:)`` drops it).
+        if !international && digits > 9 && firstTwo == 0 { digits -= 2 }
+        guard digits >= 7 else { return nil }
+        return UInt64(min(digits, 8)) << 32 | tail
     }
 }
 

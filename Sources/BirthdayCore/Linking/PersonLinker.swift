@@ -268,21 +268,31 @@ public struct PersonLinker: Sendable {
             }
             for member in members { joined[member] = true }
         }
-        var byUID: [String: [Int]] = [:]
-        var byEmail: [String: [Int]] = [:]
-        var byPhone: [Substring: [Int]] = [:]
-        for index in cards.indices {
-            if let uid = cards[index].uid.flatMap(PersonID.fromUID)?.lowercased() { byUID[uid, default: []].append(index) }
-            var emails: [String] = []
-            for email in cards[index].emails { if let key = LinkKeys.email(email), !emails.contains(key) { emails.append(key) } }
-            for email in emails { byEmail[email, default: []].append(index) }
-            var tails: [Substring] = []
-            for phone in cards[index].phones { if let tail = LinkKeys.phone(phone)?.tail, !tails.contains(tail) { tails.append(tail) } }
-            for tail in tails { byPhone[tail, default: []].append(index) }
+        // One pass: each key's first card and how many hold it, and each later holder (no array per key).
+        var firstOf: [Key: (card: Int, holders: Int)] = [:]
+        var later: [(key: Key, card: Int)] = []
+        func hold(_ key: Key, _ card: Int) {
+            if let known = firstOf[key] {
+                firstOf[key] = (known.card, known.holders + 1)
+                later.append((key, card))
+            } else {
+                firstOf[key] = (card, 1)
+            }
         }
-        for members in byUID.values where members.count > 1 { join(members) }
-        for members in byEmail.values where members.count > 1 && members.count <= sharedLimit { join(members) }
-        for members in byPhone.values where members.count > 1 && members.count <= sharedLimit { join(members) }
+        var keys: [Key] = []
+        for index in cards.indices {
+            keys.removeAll(keepingCapacity: true)
+            if let uid = cards[index].uid.flatMap(PersonID.fromUID) { keys.append(.uid(Self.lowered(uid))) }
+            for email in cards[index].emails { if let key = LinkKeys.email(email) { keys.append(.email(key)) } }
+            for phone in cards[index].phones { if let tail = LinkKeys.phoneTail(phone) { keys.append(.phone(tail)) } }
+            for (place, key) in keys.enumerated() where !keys[..<place].contains(key) { hold(key, index) }
+        }
+        for (key, card) in later {
+            guard let first = firstOf[key] else { continue }
+            // A UID is the same card whatever; an address or number held by too many is no evidence.
+            if case .uid = key {} else if first.holders > sharedLimit { continue }
+            join([first.card, card])
+        }
         if exceptions.contains(where: { $0.kind == .keepTogether }) {
             var byKey: [LinkCard.Key: Int] = [:]
             for index in cards.indices where byKey[cards[index].key] == nil { byKey[cards[index].key] = index }
@@ -292,6 +302,19 @@ public struct PersonLinker: Sendable {
             }
         }
         return cards.indices.filter { joined[$0] }
+    }
+
+    /// A key ``mayLink(_:)`` groups cards by.
+    private enum Key: Hashable {
+        case uid(String)
+        case email(String)
+        /// ``LinkKeys/phoneTail(_:)``.
+        case phone(UInt64)
+    }
+
+    /// `text` lower-cased, without a copy when it has no capital to lower.
+    private static func lowered(_ text: String) -> String {
+        text.utf8.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) } ? text.lowercased() : text
     }
 
     /// Which card's birthday the person has, of the cards of one person: a

@@ -229,23 +229,30 @@ extension PersonRecord {
 
     /// Every stored person as ``PersonLinker/mayLink(_:)`` reads them, in id
     /// order: the id (as the key, with no source), `UID`, e-mail addresses and
-    /// phone numbers; no name, birthday or source. Two reads in key order, merged.
+    /// phone numbers; no name, birthday or source. One read, each person's
+    /// rows together.
     static func linkKeys(_ db: Database) throws -> [LinkCard] {
         var cards: [LinkCard] = []
-        let points = try Row.fetchCursor(db, sql: "SELECT personId, kind, value FROM contactPoint WHERE kind <> 'impp' ORDER BY personId")
-        var point = try points.next()
-        let ids = try String.fetchCursor(db, sql: "SELECT id FROM person ORDER BY id")
-        while let id = try ids.next() {
-            var card = LinkCard(key: LinkCard.Key(source: "", id: id), uid: id.hasPrefix("c-") ? nil : id, name: "")
-            // Points of a person that is not stored cannot be (their rows go with the person); skipped all the same.
-            // Byte order, as SQLite sorts.
-            while let row = point, let owner = row[0] as String?, !id.utf8.lexicographicallyPrecedes(owner.utf8) {
-                if owner == id {
-                    if (row[1] as String) == ContactPoint.Kind.email.rawValue { card.emails.append(row[2]) } else { card.phones.append(row[2]) }
-                }
-                point = try points.next()
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT person.id, contactPoint.kind, contactPoint.value FROM person
+                LEFT JOIN contactPoint ON contactPoint.personId = person.id AND contactPoint.kind <> ?
+                ORDER BY person.id
+                """,
+            arguments: [ContactPoint.Kind.impp]
+        )
+        while let row = try rows.next() {
+            let id: String = row[0]
+            if cards.last?.key.id != id {
+                cards.append(LinkCard(key: LinkCard.Key(source: "", id: id), uid: id.hasPrefix("c-") ? nil : id, name: ""))
             }
-            cards.append(card)
+            guard let kind = row[1] as String?, let value = row[2] as String? else { continue }
+            if kind == ContactPoint.Kind.email.rawValue {
+                cards[cards.count - 1].emails.append(value)
+            } else {
+                cards[cards.count - 1].phones.append(value)
+            }
         }
         return cards
     }

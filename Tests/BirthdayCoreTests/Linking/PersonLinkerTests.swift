@@ -274,6 +274,35 @@ import Testing
         #expect(scope == scope.sorted())
     }
 
+    /// The tail ``PersonLinker/mayLink(_:)`` groups numbers by is the key's
+    /// tail: the same for two numbers exactly when theirs is, `nil` when the key is.
+    @Test func aPhonesTailIsTheKeysTail() {
+        let written = [
+            "+44 20 7946 0958", "020 7946 0958", "tel:+44-20-7946-0958", " 0044 20 7946 0958", "7946 0958", "946 0958", "0946 0958",
+            "1234567", "01234567", "001234567", "0012345678", "00123456789", "+1 555 010 0003;ext=12", "555 0100", "12 34", "", "tel:",
+            "\t+33 1 23 45 67 89", "(0)123-456", "+49 (0) 30 1234 5678",
+        ]
+        for a in written {
+            #expect((LinkKeys.phoneTail(a) == nil) == (LinkKeys.phone(a) == nil), "\(a)")
+            for b in written {
+                let same = LinkKeys.phone(a).map { String($0.tail) } == LinkKeys.phone(b).map { String($0.tail) }
+                #expect(LinkKeys.phoneTail(a) == LinkKeys.phoneTail(b) || LinkKeys.phoneTail(a) == nil || !same, "\(a) \(b)")
+                #expect(LinkKeys.phoneTail(a) != LinkKeys.phoneTail(b) || same, "\(a) \(b)")
+            }
+        }
+    }
+
+    @Test(
+        arguments: [
+            ("ada@example.org", "ada@example.org"), ("Ada@Example.org", "ada@example.org"), (" ada@example.org ", "ada@example.org"),
+            ("mailto:ada@example.org", "ada@example.org"), ("MAILTO:Ada@example.org", "ada@example.org"), ("@example.org", nil),
+            ("ada@", nil), ("ada", nil), ("åsa@example.org", "åsa@example.org"), ("Åsa@example.org", "åsa@example.org"),
+        ] as [(String, String?)]
+    )
+    func anAddressIsComparedLowerCasedWithoutMailto(_ written: String, _ compared: String?) {
+        #expect(LinkKeys.email(written) == compared)
+    }
+
     @Test func aKeepTogetherAndASharedUIDBringCardsIntoScope() {
         let cards = [
             Self.card("google", "a", "Ada Lovelace"),
