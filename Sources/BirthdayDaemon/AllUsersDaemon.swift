@@ -130,25 +130,10 @@ struct UsersService: Service {
         let logger = configuration.logger
         let folders = configuration.folders
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
-        var watcher: UsersWatcher?
-        do {
-            watcher = try UsersWatcher(root: folders.root)
-        } catch {
-            logger.warning("users added or removed will be noticed only at SIGHUP", metadata: ["error": "\(error)"])
-        }
+        let watcher = UsersWatcher.orWarning(root: folders.root, logger: logger)
         defer { watcher?.stop() }
-        var monitor: WakeMonitor?
-        if configuration.watchesWake {
-            do {
-                monitor = try WakeMonitor(currentTimeZone: {
-                    NSTimeZone.resetSystemTimeZone()
-                    return TimeZone.current
-                })
-            } catch {
-                // No user builds one of their own (``UserDaemonSetup/apply(to:)``): one warning, not one per user.
-                logger.warning("clock changes and resumes will not be noticed", metadata: ["error": "\(error)"])
-            }
-        }
+        // Failing, no user builds one of their own (``UserDaemonSetup/apply(to:)``): one warning, not one per user.
+        let monitor = configuration.watchesWake ? WakeMonitor.ofTheSystemZone(logger: logger) : nil
         defer { monitor?.stop() }
         let wakes = WakeFanOut()
         let hangups = await UnixSignalsSequence(trapping: .sighup)

@@ -68,12 +68,7 @@ package struct UsersFeedFollower: Service {
     }
 
     package func run() async throws {
-        var watcher: UsersWatcher?
-        do {
-            watcher = try UsersWatcher(root: folders.root)
-        } catch {
-            logger.warning("users added or removed will be noticed only at SIGHUP", metadata: ["error": "\(error)"])
-        }
+        let watcher = UsersWatcher.orWarning(root: folders.root, logger: logger)
         defer { watcher?.stop() }
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

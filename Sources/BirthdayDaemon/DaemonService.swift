@@ -59,17 +59,7 @@ struct DaemonService: Service {
 
     func run() async throws {
         let (events, continuation) = AsyncStream.makeStream(of: DeliveryEngine.Event.self, bufferingPolicy: .bufferingNewest(256))
-        var monitor: WakeMonitor?
-        if watchesWake {
-            do {
-                monitor = try WakeMonitor(currentTimeZone: {
-                    NSTimeZone.resetSystemTimeZone()
-                    return TimeZone.current
-                })
-            } catch {
-                logger.warning("clock changes and resumes will not be noticed", metadata: ["error": "\(error)"])
-            }
-        }
+        let monitor = watchesWake ? WakeMonitor.ofTheSystemZone(logger: logger) : nil
         defer { monitor?.stop() }
         let watcher = self.watcher
         defer { watcher?.stop() }
@@ -198,6 +188,34 @@ struct DaemonService: Service {
             }
         case .closed:
             break
+        }
+    }
+}
+
+extension WakeMonitor {
+    /// A monitor of the system's clock, zone and resumes, the zone read
+    /// afresh at each change; `nil`, with one warning, when it cannot be set up.
+    static func ofTheSystemZone(logger: Logger) -> WakeMonitor? {
+        do {
+            return try WakeMonitor(currentTimeZone: {
+                NSTimeZone.resetSystemTimeZone()
+                return TimeZone.current
+            })
+        } catch {
+            logger.warning("clock changes and resumes will not be noticed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}
+
+extension UsersWatcher {
+    /// A watch of the users root; `nil`, with one warning, when it cannot be set up (SIGHUP still lists the root).
+    static func orWarning(root: String, logger: Logger) -> UsersWatcher? {
+        do {
+            return try UsersWatcher(root: root)
+        } catch {
+            logger.warning("users added or removed will be noticed only at SIGHUP", metadata: ["error": "\(error)"])
+            return nil
         }
     }
 }
