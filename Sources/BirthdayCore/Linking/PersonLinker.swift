@@ -270,14 +270,18 @@ public struct PersonLinker: Sendable {
         }
         // One pass: each key's first card and how many hold it, and each later holder (no array per key).
         var firstOf: [Key: (card: Int, holders: Int)] = [:]
+        // About a UID and an address or number per card: no growing on the way.
+        firstOf.reserveCapacity(cards.count * 2)
         var later: [(key: Key, card: Int)] = []
         func hold(_ key: Key, _ card: Int) {
-            if let known = firstOf[key] {
-                firstOf[key] = (known.card, known.holders + 1)
-                later.append((key, card))
-            } else {
-                firstOf[key] = (card, 1)
+            // One lookup: the first holder stays, the count grows.
+            var first = false
+            func new() -> (card: Int, holders: Int) {
+                first = true
+                return (card, 0)
             }
+            firstOf[key, default: new()].holders += 1
+            if !first { later.append((key, card)) }
         }
         var keys: [Key] = []
         for index in cards.indices {
