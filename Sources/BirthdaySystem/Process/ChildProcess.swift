@@ -355,7 +355,18 @@ extension ChildProcess {
                     if errno == EINTR { continue }
                     break
                 }
-                if entries[0].revents != 0 { break }
+                if entries[0].revents != 0 {
+                    // Killed: what the child wrote before is kept (a loaded machine may not have read it yet), but
+                    // the pipe is not waited on to its end (whatever else holds it open may never close it).
+                    while outputFD >= 0 {
+                        var entry = pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0)
+                        guard poll(&entry, 1, 0) > 0 else { break }
+                        let count = buffer.withUnsafeMutableBytes { read(outputFD, $0.baseAddress, $0.count) }
+                        guard count > 0 else { break }
+                        if kept.count < limit { kept += buffer[0..<min(count, limit - kept.count)] }
+                    }
+                    break
+                }
                 if entries[1].revents != 0 {
                     let count = bytes.withUnsafeBytes { write(inputFD, $0.baseAddress! + written, $0.count - written) }
                     if count > 0 { written += count }
