@@ -49,7 +49,7 @@ struct ImportOutput: Encodable {
         report.skipped.map(\.description) + report.problems.map(\.description)
     }
 
-    /// One line: what happened. Problems go to standard error, one per line, before it.
+    /// One line of what happened, then one per choice a link made in conflict (``LinkWords/conflict(_:)``). Problems go to standard error, one per line, before it.
     static func summary(_ report: ImportReport, dryRun: Bool) -> String {
         let verb = dryRun ? "would import" : "imported"
         return "\(verb) \(Wording.count(report.files, "file")): \(report.added) added, \(report.updated) updated, "

@@ -70,6 +70,7 @@ enum SourcesOutput {
     }
 
     /// One line per source: "Friends: synced; 3 added, 1 updated, 0 removed, 10 unchanged" (in the user's language).
+    /// Then one line per choice a link made in conflict (``LinkWords/conflict(_:)``).
     static func summary(_ report: SourceSyncReport, added: Bool, in localizer: Localizer) -> String {
         let counts = (report.added, report.updated, report.removed, report.unchanged)
         return localizer(.sourcesSummary(source: SafeText.line(report.name), added: added, counts: counts))
