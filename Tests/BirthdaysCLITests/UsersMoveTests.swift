@@ -140,6 +140,29 @@ struct UsersMoveTests {
         #expect(!FileManager.default.fileExists(atPath: cli.path("nowhere")))
     }
 
+    /// A move that fails half-way (a file that cannot be copied: a FIFO) puts the user back as they were and
+    /// leaves nothing in the other root.
+    @Test func aMoveThatFailsHalfWayPutsTheUserBack() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        #expect(try await cli.run("users", "add", "alice").status == 0)
+        let file = try cli.write("alice.vcf", UsersCommandTests.vcard([("a1", "Ann Archer")]))
+        #expect(try await cli.run("--user", "alice", "import", file).status == 0)
+        try #require(mkfifo(cli.path("users-a/alice/pipe"), 0o600) == 0)
+        let failed = try await cli.run("users", "move", "alice", "--to", cli.path("users-b"))
+        let aside = try #require(Self.aside(failed.stderr), "\(failed.stderr)")
+        let said = "Error: cannot read \(cli.path("users-a"))/\(aside)/pipe: it is neither a file nor a folder, so it is not copied\n"
+        #expect(failed.status == 1 && failed.stderr == said, "\(failed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.path("users-a")) == ["alice"], "put back under her name")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.path("users-b")).isEmpty, "nothing left in the other root")
+        #expect(try await UsersCommandTests.names(cli, "--user", "alice", "people", "--json") == ["Ann Archer"])
+    }
+
+    /// The name of the folder a move set aside (`.alice.moving-XXXXXX`), as an error names it.
+    static func aside(_ text: String) -> String? {
+        text.split(separator: "/").first { $0.hasPrefix(".alice.moving-") }.map(String.init)
+    }
+
     /// `birthdays --user alice run` is her own daemon: she is not moved from under it.
     @Test func aUserWhoseOwnDaemonRunsIsNotMoved() async throws {
         let cli = try Self.server()

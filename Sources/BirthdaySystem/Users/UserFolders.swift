@@ -342,7 +342,7 @@ package struct UserFolders: Sendable {
                     throw .cannotWrite(path: to, reason: "the copy differs from the original")
                 }
             case S_IFLNK: throw .link(path: from)
-            default: throw .notAFolder(path: from)
+            default: throw .cannotRead(path: from, reason: "it is neither a file nor a folder, so it is not copied")
             }
         }
     }
