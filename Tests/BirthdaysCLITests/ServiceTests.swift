@@ -177,6 +177,9 @@ import Glibc
             )
         )
         #expect(try systemctl.calls() == ["daemon-reload", "enable --now birthdays.service birthdays-serve.service"])
+        // The services write only folders that exist as they start: the root is made, 0700, the account's.
+        var info = stat()
+        #expect(stat(root, &info) == 0 && info.st_mode & 0o7777 == 0o700 && info.st_uid == entry.pointee.pw_uid)
         #expect(!FileManager.default.fileExists(atPath: cli.path(".config/systemd/user/birthdays.service")))
 
         if SystemTools.path("systemd-analyze") != nil {

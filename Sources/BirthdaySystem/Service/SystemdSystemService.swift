@@ -21,6 +21,8 @@ import Glibc
 /// root (the server writes there too: an invitation's answer, a feed token
 /// made on first use), a /tmp of their own, no new privileges; their limit
 /// of open files raised (`LimitNOFILE=`), since each user holds about eight.
+/// A users root that does not exist yet is made (0700, the account's) as
+/// they are installed: the services write only folders that exist as they start.
 package struct SystemdSystemService: Sendable {
     /// The daemon's unit.
     package static let daemonUnit = "birthdays.service"
@@ -116,7 +118,8 @@ package struct SystemdSystemService: Sendable {
         let root = SystemdUserService.quoted("-" + usersRoot)
         return """
             \(Self.writtenFor)\(SystemdUserService.comment(usersRoot)).
-            # `birthdays service uninstall --all-users` removes it; add users with `sudo -u \(SystemdUserService.comment(account)) birthdays users add NAME`.
+            # `birthdays service uninstall --all-users` removes it; add users with:
+            #   sudo -u \(SystemdUserService.comment(account)) BIRTHDAYS_USERS_DIR=\(SystemdUserService.comment(SystemdUserService.shellQuoted(usersRoot))) birthdays users add NAME
             [Unit]
             Description=\(description)
             After=network-online.target
@@ -164,6 +167,7 @@ package struct SystemdSystemService: Sendable {
     /// - Throws: ``ServiceError`` when a unit cannot be written or systemctl is missing.
     package func install(start: Bool) async throws(ServiceError) -> [SystemdUserService.Step] {
         guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { throw .noSystemctl }
+        try makeRoot()
         for unit in units {
             let path = folder + "/" + unit.name
             do {
@@ -187,6 +191,28 @@ package struct SystemdSystemService: Sendable {
         }
         commands += [["daemon-reload"], ["enable"] + (start ? ["--now"] : []) + units.map(\.name)]
         return await run(commands, systemctl: systemctl)
+    }
+
+    /// Makes the users root when it is missing, with the folders above it that are missing, each 0700 and the
+    /// account's: the services may write only folders that exist as they start (`ReadWritePaths=`), so the
+    /// daemon could not make it itself.
+    private func makeRoot() throws(ServiceError) {
+        guard let entry = getpwnam(account) else { throw .cannotWrite(path: usersRoot, reason: "there is no account called '\(account)'") }
+        let (uid, gid) = (entry.pointee.pw_uid, entry.pointee.pw_gid)
+        var missing: [String] = []
+        var folder = usersRoot
+        var info = stat()
+        while folder != "/", !folder.isEmpty, stat(folder, &info) != 0 {
+            missing.insert(folder, at: 0)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        for path in missing {
+            guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+                throw .cannotWrite(path: path, reason: String(cString: strerror(errno)) + Self.asRoot)
+            }
+            _ = chmod(path, 0o700)
+            guard chown(path, uid, gid) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno)) + Self.asRoot) }
+        }
     }
 
     /// Stops and disables both services and removes their unit files.
