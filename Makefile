@@ -20,16 +20,17 @@ BUILD_PACKAGES := pkg-config libical-dev libsqlite3-dev libdbus-1-3 zlib1g-dev l
 # the e-mail channel's tests send to through msmtp; zbarimg (zbar-tools) reads the QR codes back;
 # Chromium, its WebDriver and python3-selenium open the page for the year (PageBrowserTests), with
 # axe-core from PyPI (axe-selenium-python, installed by scripts/install-pip.sh through python3-pip);
-# lv-namedays from PyPI, whose data NameDayListTests compares with the shipped Latvian list.
+# lv-namedays from PyPI, whose data NameDayListTests compares with the shipped Latvian list;
+# nginx-light, the recipe of docs/server.md in front of two serve --all-users (PastOneMachineTests).
 TEST_PACKAGES := $(BUILD_PACKAGES) curl python3 python3-icalendar python3-vobject python3-dateutil khal \
 	python3-recurring-ical-events calcurse php-cli php-sabre-vobject \
 	dbus dbus-x11 libglib2.0-bin python3-dbus python3-gi libnotify-bin dunst xvfb xauth tmux msmtp util-linux \
 	man-db zsh fish python3-lunardate python3-pyluach python3-convertdate systemd radicale vdirsyncer eatmydata \
-	apprise python3-aiosmtpd openssl zbar-tools xandikos chromium chromium-driver python3-selenium python3-pip
+	apprise python3-aiosmtpd openssl zbar-tools xandikos chromium chromium-driver python3-selenium python3-pip nginx-light
 # From PyPI (NAME==VERSION:module), on top of the Debian packages.
 TEST_PYPI := axe-selenium-python==2.1.6:axe_selenium_python lv-namedays==0.6:lv_namedays
 # What `make bench` needs on top.
-BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk nginx-light khard time valgrind
+BENCH_PACKAGES := $(TEST_PACKAGES) hyperfine wrk khard time valgrind
 
 .PHONY: demo test bench build release manual install install-files uninstall format lint fuzz deps-build deps-test deps-bench clean
 

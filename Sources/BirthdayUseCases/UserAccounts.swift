@@ -3,6 +3,10 @@ import BirthdayStore
 import BirthdaySystem
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The users of a server that keeps many (`birthdays users add|list|remove`,
 /// and `--user NAME` on every command): each a folder of ``UserFolders``
 /// with its own database, made here together so that a user listed is a
@@ -30,20 +34,25 @@ package struct UserAccounts: Sendable {
         case folder(UserFolderError)
         case store(StoreError)
         /// `birthdays run` holds this user's database.
-        case running(UserName, pid: Int32)
+        /// `then` is what to do once it is stopped: remove or move the user.
+        case running(UserName, pid: Int32, then: String = "remove")
         /// `birthdays serve` serves this user's feed at `address`.
-        case serving(UserName, address: String)
+        case serving(UserName, address: String, then: String = "remove")
         case lock(DaemonLockError)
+        /// The daemon serving the user did not let them go in time (`users move`).
+        case stillServed(UserName, seconds: Int)
 
         package var description: String {
             switch self {
             case .folder(let error): error.description
             case .store(let error): error.description
-            case .running(let name, let pid):
-                "birthdays run is running for '\(name)'" + (pid > 0 ? " (pid \(pid))" : "") + "; stop it first, then remove the user"
-            case .serving(let name, let address):
-                "birthdays serve is serving '\(name)' at \(address); stop it first, then remove the user"
+            case .running(let name, let pid, let then):
+                "birthdays run is running for '\(name)'" + (pid > 0 ? " (pid \(pid))" : "") + "; stop it first, then \(then) the user"
+            case .serving(let name, let address, let then):
+                "birthdays serve is serving '\(name)' at \(address); stop it first, then \(then) the user"
             case .lock(let error): error.description
+            case .stillServed(let name, let seconds):
+                "the daemon serving '\(name)' did not let them go within \(seconds) s; '\(name)' is left where they were"
             }
         }
     }
@@ -123,5 +132,116 @@ package struct UserAccounts: Sendable {
         } catch {
             throw .folder(error)
         }
+    }
+
+    /// What ``move(_:to:waiting:)`` did.
+    package struct Moved: Sendable, Equatable {
+        /// The user's folder in the other root.
+        package var folder: String
+        /// Why the old folder could not be deleted (it is no user's any more: `.NAME.moving-…`), or `nil`.
+        package var leftBehind: String?
+    }
+
+    /// The files of a user's folder that are not copied when it moves:
+    /// the database (copied by SQLite's backup) with its journals, and what
+    /// a running process holds (the daemon's lock, a feed server's record).
+    static func notCopied(_ database: String) -> Set<String> {
+        let file = (database as NSString).lastPathComponent
+        return Set(["", "-wal", "-shm", "-journal", ".lock", ".serve"].map { file + $0 })
+    }
+
+    /// Hands user `name` to the users root of `target` (`users move NAME
+    /// --to ROOT`): another machine's share, or the root of another
+    /// `run --all-users`. In this order, so that no reminder is missed or
+    /// sent twice:
+    ///
+    /// 1. The user's folder is renamed away in this root (``UserFolders/setAside(_:)``):
+    ///    from then on no command and no `--all-users` process of this root takes it for the user.
+    /// 2. Their daemon lock is taken: at once when no daemon runs for them; when `run --all-users`
+    ///    of this root serves them, once it has dropped them (it hears the rename and finishes a
+    ///    reminder being handed over first), waiting up to `waiting`. A daemon of their own
+    ///    (`run --user`) or a feed server of theirs (`serve --user`) refuses the move, as it does `users remove`.
+    /// 3. The database is copied into a new folder of the target root with SQLite's online backup and
+    ///    checked (``AppDatabase/backup(of:to:)``: the ledger of what was sent travels with it), and every
+    ///    other file (the secrets) with its mode, read back and compared (``UserFolders/copyContents(of:to:skipping:)``).
+    /// 4. That folder is renamed to the user's in the target root: a `run --all-users` or `serve --all-users`
+    ///    following it serves them from now on.
+    /// 5. The old folder is deleted.
+    ///
+    /// When step 1 to 4 fails, the new folder is deleted and the old one renamed back: the user stays where they were.
+    package func move(_ name: UserName, to target: UserAccounts, waiting: Duration = .seconds(60)) throws(AccountError) -> Moved {
+        let database: String
+        do throws(UserFolderError) {
+            database = try folders.checkedDatabase(name)
+            try target.folders.checkReceivingRoot()
+            if folders.isSameRoot(as: target.folders) {
+                throw .notUsersRoot(path: target.folders.root, reason: "it is the users root '\(name)' is in already")
+            }
+            var info = stat()
+            if lstat(target.folders.folder(name), &info) == 0 { throw .existsIn(name, root: target.folders.root) }
+        } catch {
+            throw .folder(error)
+        }
+        if let address = ServeRecord.current(database: database) { throw .serving(name, address: address.description, then: "move") }
+        var lock: DaemonLock?
+        do {
+            lock = try DaemonLock.acquire(database: database)
+        } catch {
+            guard case .alreadyRunning(_, let pid) = error else { throw .lock(error) }
+            // `run --all-users` of this root holds every user's lock, and drops a user whose folder goes.
+            guard let pid, pid > 0, DaemonLock.holder(database: folders.allUsersDaemon) == pid else {
+                throw .running(name, pid: pid ?? 0, then: "move")
+            }
+        }
+        let aside: String
+        do {
+            aside = try folders.setAside(name)
+        } catch {
+            throw .folder(error)
+        }
+        let asideDatabase = aside + "/" + (database as NSString).lastPathComponent
+        let start = ContinuousClock.now
+        while lock == nil {
+            do {
+                lock = try DaemonLock.acquire(database: asideDatabase)
+            } catch {
+                guard case .alreadyRunning = error, ContinuousClock.now - start < waiting else {
+                    try? folders.putBack(aside, as: name)
+                    if case .alreadyRunning = error { throw .stillServed(name, seconds: Int(waiting.components.seconds)) }
+                    throw .lock(error)
+                }
+                usleep(20_000)
+            }
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let received: String
+        do {
+            received = try target.folders.receive(name)
+        } catch {
+            try? folders.putBack(aside, as: name)
+            throw .folder(error)
+        }
+        do {
+            try AppDatabase.backup(of: asideDatabase, to: received + "/" + UserLayout.databaseFile)
+        } catch {
+            try? target.folders.delete(received)
+            try? folders.putBack(aside, as: name)
+            throw .store(error)
+        }
+        let folder: String
+        do {
+            try UserFolders.copyContents(of: aside, to: received, skipping: Self.notCopied(asideDatabase))
+            folder = try target.folders.publish(received, as: name)
+        } catch {
+            try? target.folders.delete(received)
+            try? folders.putBack(aside, as: name)
+            throw .folder(error)
+        }
+        do {
+            try folders.delete(aside)
+        } catch {
+            return Moved(folder: folder, leftBehind: error.description)
+        }
+        return Moved(folder: folder, leftBehind: nil)
     }
 }

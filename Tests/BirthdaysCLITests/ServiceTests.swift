@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `birthdays service install`: a unit systemd accepts, for the database in
 /// use; without a systemd user manager, the exact command instead; and
 /// `status` saying how to start a daemon that is not running.
@@ -112,6 +116,119 @@ import Testing
         let bobs = try await cli.run("--user", "bob", "service", "install")
         #expect(bobs.status == 0, "with none installed, bob's is: \(bobs.stderr)")
         #expect(try String(contentsOfFile: unitPath, encoding: .utf8).contains(" run --user bob\n"))
+    }
+
+    /// `service install --all-users` writes the system units for a service
+    /// account: `run --all-users` (and with `--serve-port`, `serve
+    /// --all-users` with the proxy's options) as that account, the users
+    /// root in their environment and the only folder they write, hardened as
+    /// the single user's unit; systemd accepts them. Installed again without
+    /// a port, the feed server's unit goes; `service uninstall --all-users`
+    /// removes both. The single user's unit is not touched.
+    @Test func theAllUsersUnitsRunEveryUserAsAServiceAccount() async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let root = cli.path("srv users")
+        cli.extraEnvironment["BIRTHDAYS_USERS_DIR"] = root
+        let systemctl = try FakeSystemctl(in: cli)
+        cli.extraEnvironment["PATH"] = systemctl.folder + ":/usr/bin:/bin"
+        let units = cli.path("system")
+        let entry = try #require(getpwuid(geteuid()))
+        let account = String(cString: entry.pointee.pw_name)
+        let binary = URL(fileURLWithPath: try CLIProcess.binary()).resolvingSymlinksInPath().path
+
+        let dryRun = try await cli.run("service", "install", "--all-users", "--account", account, "--unit-folder", units, "--dry-run")
+        #expect(dryRun.status == 0 && dryRun.stdout.hasPrefix("# \(units)/birthdays.service\n"), "\(dryRun.stdout)\(dryRun.stderr)")
+        #expect(!dryRun.stdout.contains("birthdays-serve.service\n"), "no feed server unless asked")
+        #expect(!FileManager.default.fileExists(atPath: units), "a dry run writes nothing")
+
+        let installed = try await cli.run(
+            "service",
+            "install",
+            "--all-users",
+            "--account",
+            account,
+            "--unit-folder",
+            units,
+            "--serve-port",
+            "8485",
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--user-header",
+            "Remote-User"
+        )
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(installed.stdout.contains("Started birthdays.service and birthdays-serve.service as \(account), for every user of \(root)."))
+        let daemon = try String(contentsOfFile: units + "/birthdays.service", encoding: .utf8)
+        let serve = try String(contentsOfFile: units + "/birthdays-serve.service", encoding: .utf8)
+        for unit in [daemon, serve] {
+            #expect(unit.contains("\nUser=\(account)\n"), "\(unit)")
+            #expect(unit.contains("\nEnvironment=\"BIRTHDAYS_USERS_DIR=\(root)\"\n"))
+            #expect(unit.contains("\nReadWritePaths=\"-\(root)\"\n"))
+            #expect(unit.contains("\nProtectSystem=strict\n") && unit.contains("\nNoNewPrivileges=yes\n") && unit.contains("\nUMask=0077\n"))
+            // A users root in /tmp (this test's) is hidden by PrivateTmp=, so it is off then.
+            #expect(unit.contains("\nPrivateTmp=yes\n") != (root.hasPrefix("/tmp/") || root.hasPrefix("/var/tmp/")), "\(unit)")
+            #expect(unit.contains("\nLimitNOFILE=65536\n") && unit.contains("\nWantedBy=multi-user.target\n"))
+        }
+        #expect(daemon.contains("\nExecStart=\(binary) run --all-users\n"))
+        #expect(
+            serve.contains(
+                "\nExecStart=\(binary) serve --all-users --host 127.0.0.1 --port 8485 --trusted-proxy 127.0.0.1 --user-header Remote-User\n"
+            )
+        )
+        #expect(try systemctl.calls() == ["daemon-reload", "enable --now birthdays.service birthdays-serve.service"])
+        // The services write only folders that exist as they start: the root is made, 0700, the account's.
+        var info = stat()
+        #expect(stat(root, &info) == 0 && info.st_mode & 0o7777 == 0o700 && info.st_uid == entry.pointee.pw_uid)
+        #expect(!FileManager.default.fileExists(atPath: cli.path(".config/systemd/user/birthdays.service")))
+
+        if SystemTools.path("systemd-analyze") != nil {
+            let verify = try await TestProcess.run(
+                ["/usr/bin/env", "systemd-analyze", "verify", units + "/birthdays.service", units + "/birthdays-serve.service"],
+                environment: ["PATH": "/usr/bin:/bin"]
+            )
+            #expect(verify.status == 0 && verify.stderr.isEmpty, "systemd has no objection: \(verify.stderr)")
+        }
+
+        let again = try await cli.run("service", "install", "--all-users", "--account", account, "--unit-folder", units, "--no-start")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: units + "/birthdays-serve.service"), "a feed server no longer asked for is removed")
+        #expect(Array(try systemctl.calls().dropFirst(2)) == ["disable --now birthdays-serve.service", "daemon-reload", "enable birthdays.service"])
+
+        let removed = try await cli.run("service", "uninstall", "--all-users", "--unit-folder", units)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: units).isEmpty)
+        #expect(Array(try systemctl.calls().suffix(2)) == ["disable --now birthdays.service", "daemon-reload"])
+    }
+
+    /// The options of the system units go with `--all-users` only, `--all-users` not with `--user`, and a
+    /// missing account is named: each one line.
+    @Test func theAllUsersOptionsAreCheckedInOneLine() async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let systemctl = try FakeSystemctl(in: cli)
+        cli.extraEnvironment["PATH"] = systemctl.folder + ":/usr/bin:/bin"
+        let units = cli.path("system")
+        let cases: [(arguments: [String], status: Int32, says: String)] = [
+            (["service", "install", "--account", "svc"], 64, "go with --all-users"),
+            (["service", "install", "--all-users", "--user", "alice"], 64, "cannot be given with --user or --database"),
+            (["service", "install", "--all-users", "--account", "svc", "--trusted-proxy", "127.0.0.1"], 64, "go with --serve-port"),
+            (
+                ["service", "install", "--all-users", "--account", "svc", "--serve-port", "8485", "--user-header", "Remote-User"], 64,
+                "needs --trusted-proxy"
+            ),
+            (
+                ["service", "install", "--all-users", "--account", "no-such-account-here", "--unit-folder", units], 1,
+                "there is no account called 'no-such-account-here'"
+            ),
+        ]
+        for (arguments, status, says) in cases {
+            let result = try await cli.run(arguments)
+            #expect(result.status == status && result.stderr.hasPrefix("Error: ") && result.stderr.contains(says), "\(arguments): \(result.stderr)")
+            if status == 1 { #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)") }
+        }
+        #expect(!FileManager.default.fileExists(atPath: units))
+        #expect(try systemctl.calls().isEmpty)
     }
 
     /// Without an answer and without a terminal, onboarding installs nothing and says how to start it later.

@@ -237,6 +237,125 @@ package struct UserFolders: Sendable {
         return nil
     }
 
+    // MARK: - Moving a user to another users root
+
+    /// Checks that this root can take users from another (`users move
+    /// NAME --to ROOT`): a folder that exists, safe to use as ``checkRoot()``
+    /// says, and no user's folder nor a database's (no `birthdays.sqlite` in it).
+    ///
+    /// - Throws: ``UserFolderError/notUsersRoot(path:reason:)``, or ``UserFolderError/unsafeRoot(path:reason:)``.
+    package func checkReceivingRoot() throws(UserFolderError) {
+        var info = stat()
+        guard stat(root, &info) == 0 else {
+            throw .notUsersRoot(
+                path: root,
+                reason: errno == ENOENT ? "it does not exist (make it with: mkdir -m 700 \(root))" : String(cString: strerror(errno))
+            )
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notUsersRoot(path: root, reason: "it is not a folder") }
+        guard try checkRoot() else { throw .notUsersRoot(path: root, reason: "it does not exist") }
+        var database = stat()
+        if lstat((root.hasSuffix("/") ? root : root + "/") + UserLayout.databaseFile, &database) == 0 {
+            throw .notUsersRoot(path: root, reason: "it holds a database (\(UserLayout.databaseFile)), so it is a user's folder or a database's")
+        }
+    }
+
+    /// Whether `other` is this root under another name (the same folder's device and inode).
+    package func isSameRoot(as other: UserFolders) -> Bool {
+        var mine = stat()
+        var theirs = stat()
+        return stat(root, &mine) == 0 && stat(other.root, &theirs) == 0 && mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
+    }
+
+    /// Renames user `name`'s folder away (`.NAME.moving-` and six random
+    /// characters, no user's name), so no command and no `--all-users`
+    /// process of this root takes it for the user any more, while it is copied.
+    ///
+    /// - Returns: where the folder is now.
+    package func setAside(_ name: UserName) throws(UserFolderError) -> String {
+        let aside = try temporaryFolder("." + name.rawValue + ".moving-")
+        guard rename(folder(name), aside) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = rmdir(aside)
+            throw .cannotWrite(path: folder(name), reason: reason)
+        }
+        return aside
+    }
+
+    /// Renames a folder ``setAside(_:)`` made back to user `name`'s.
+    package func putBack(_ aside: String, as name: UserName) throws(UserFolderError) {
+        guard rename(aside, folder(name)) == 0 else { throw .cannotWrite(path: aside, reason: String(cString: strerror(errno))) }
+    }
+
+    /// A new folder (0700) in this root for user `name` coming from another
+    /// root (`.NAME.moving-` and six random characters), for the caller to
+    /// fill and then ``publish(_:as:)``.
+    ///
+    /// - Throws: ``UserFolderError/existsIn(_:root:)`` when this root has a user (or anything) of that name.
+    package func receive(_ name: UserName) throws(UserFolderError) -> String {
+        var info = stat()
+        if lstat(folder(name), &info) == 0 { throw .existsIn(name, root: root) }
+        return try temporaryFolder("." + name.rawValue + ".moving-")
+    }
+
+    /// Copies what `source` (a user's folder) holds into `destination` (an
+    /// empty folder), every file and folder with its mode, except the names
+    /// in `skipping`; then reads every copied file back and compares it
+    /// with its original, bytes and mode. A link is never followed: one is refused.
+    ///
+    /// - Throws: ``UserFolderError/link(path:)`` for a link, ``UserFolderError/cannotWrite(path:reason:)``
+    ///   when a copy fails or differs.
+    package static func copyContents(of source: String, to destination: String, skipping: Set<String> = []) throws(UserFolderError) {
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: source)
+        } catch {
+            throw .cannotRead(path: source, reason: error.localizedDescription)
+        }
+        for entry in entries.sorted() where !skipping.contains(entry) {
+            let from = source + "/" + entry
+            let to = destination + "/" + entry
+            var info = stat()
+            guard lstat(from, &info) == 0 else { throw .cannotRead(path: from, reason: String(cString: strerror(errno))) }
+            let mode = mode_t(info.st_mode & 0o7777)
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                guard mkdir(to, 0o700) == 0 else { throw .cannotWrite(path: to, reason: String(cString: strerror(errno))) }
+                try copyContents(of: from, to: to)
+                _ = chmod(to, mode)
+            case S_IFREG:
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: from))
+                } catch {
+                    throw .cannotRead(path: from, reason: error.localizedDescription)
+                }
+                let fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                guard fd >= 0 else { throw .cannotWrite(path: to, reason: String(cString: strerror(errno))) }
+                let written = data.withUnsafeBytes { bytes in bytes.baseAddress.map { write(fd, $0, bytes.count) } ?? 0 }
+                let synced = fsync(fd) == 0
+                _ = fchmod(fd, mode)
+                close(fd)
+                guard written == data.count, synced else { throw .cannotWrite(path: to, reason: "the copy is incomplete") }
+                var copied = stat()
+                guard (try? Data(contentsOf: URL(fileURLWithPath: to))) == data, lstat(to, &copied) == 0, copied.st_mode & 0o7777 == mode else {
+                    throw .cannotWrite(path: to, reason: "the copy differs from the original")
+                }
+            case S_IFLNK: throw .link(path: from)
+            default: throw .cannotRead(path: from, reason: "it is neither a file nor a folder, so it is not copied")
+            }
+        }
+    }
+
+    /// Deletes a folder of this root and everything in it, links removed and never followed.
+    package func delete(_ path: String) throws(UserFolderError) {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw .cannotWrite(path: path, reason: error.localizedDescription)
+        }
+    }
+
     /// Whether the root exists, once it is checked: a folder (or a link an
     /// admin made to one), owned by this account and writable by it alone,
     /// since whoever may write it may plant or swap a user's folder.
@@ -302,6 +421,10 @@ package struct UserFolders: Sendable {
 package enum UserFolderError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknown(UserName)
     case exists(UserName)
+    /// Another users root (`users move --to`) has a user, or anything, of that name.
+    case existsIn(UserName, root: String)
+    /// `users move --to` names no users root.
+    case notUsersRoot(path: String, reason: String)
     /// A symbolic link where the user's folder is, or inside it.
     case link(path: String)
     case notAFolder(path: String)
@@ -317,6 +440,8 @@ package enum UserFolderError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .unknown(let name): "no user is called '\(name)' (add one with: birthdays users add \(name))"
         case .exists(let name): "a user called '\(name)' already exists (birthdays users list shows them)"
+        case .existsIn(let name, let root): "\(root) already has a user called '\(name)', so '\(name)' is not moved there"
+        case .notUsersRoot(let path, let reason): "\(path) is not a users folder: \(reason)"
         case .link(let path): "\(path) is a symbolic link; a user's folder is never one and holds none, so it is not used (remove the link)"
         case .notAFolder(let path): "\(path) is not a folder"
         case .notOwned(let path): "\(path) belongs to another account; a user's folder must belong to the account birthdays runs as"

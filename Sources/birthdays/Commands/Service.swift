@@ -1,5 +1,6 @@
 import ArgumentParser
 import BirthdayCore
+import BirthdayServer
 import BirthdayStore
 import BirthdaySystem
 import BirthdayText
@@ -37,7 +38,23 @@ extension BirthdaysCommand.ServiceCommand {
         @Flag(help: "Print the unit file and the commands, change nothing.")
         var dryRun = false
 
+        @OptionGroup var system: AllUsersServiceOptions
+
+        func validate() throws { try system.validate(global) }
+
         func run() async throws {
+            if system.allUsers {
+                let service = try system.service(environment: ProcessInfo.processInfo.environment)
+                if dryRun {
+                    for unit in service.units {
+                        try output("# " + service.folder + "/" + unit.name)
+                        try output(unit.text, terminator: "")
+                    }
+                    return
+                }
+                try await system.install(service, start: !noStart)
+                return
+            }
             let context = try Context(global, readOnly: true)
             let service = context.userService()
             if dryRun {
@@ -57,9 +74,40 @@ extension BirthdaysCommand.ServiceCommand {
 
         @OptionGroup var global: GlobalOptions
 
+        @Flag(help: "Remove the system units of 'service install --all-users' (birthdays.service, birthdays-serve.service).")
+        var allUsers = false
+
+        @Option(help: ArgumentHelp("With --all-users: the folder of the system units.", valueName: "folder"))
+        var unitFolder = SystemdSystemService.defaultFolder
+
+        func validate() throws {
+            if allUsers { try GlobalOptions.refuseWithAllUsers(global) }
+        }
+
         func run() async throws {
-            // A removed user's database is named all the same: their daemon's unit is still to be removed.
             let environment = ProcessInfo.processInfo.environment
+            if allUsers {
+                let service = SystemdSystemService(
+                    binary: "birthdays",
+                    usersRoot: "/",
+                    account: "",
+                    serve: nil,
+                    folder: unitFolder,
+                    environment: environment
+                )
+                let steps: [SystemdUserService.Step]
+                do {
+                    steps = try await service.uninstall()
+                } catch {
+                    throw CLIError(error.description)
+                }
+                for step in steps where step.result.status != 0 {
+                    printError("\(step.command): \(step.result.output)")
+                }
+                try output("Removed \(SystemdSystemService.daemonUnit) and \(SystemdSystemService.serveUnit) from \(service.folder).")
+                return
+            }
+            // A removed user's database is named all the same: their daemon's unit is still to be removed.
             let (database, user) = try Context.database(global, environment: environment, checkingUser: false)
             let service = Context.userService(database: database, user: user, environment: environment)
             let steps: [SystemdUserService.Step]
@@ -152,5 +200,127 @@ enum ServiceSetup {
         try output(l(.serviceInstalled(service.unitPath)))
         try output(l(start ? .serviceStarted : .serviceEnabled))
         return start ? .started : .enabled
+    }
+}
+
+/// `service install --all-users` and its options: the system units of
+/// ``SystemdSystemService`` for every user of the users root.
+struct AllUsersServiceOptions: ParsableArguments {
+    @Flag(help: "Install system units (as root) that run 'run --all-users' (and with --serve-port 'serve --all-users') as a service account.")
+    var allUsers = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --all-users: the account the services run as (default: the one running this command, unless root).",
+            valueName: "name"
+        )
+    )
+    var account: String?
+
+    @Option(help: ArgumentHelp("With --all-users: also run 'serve --all-users' on this port (birthdays-serve.service).", valueName: "port"))
+    var servePort: Int?
+
+    @Option(help: ArgumentHelp("With --serve-port: the address it listens on.", valueName: "address"))
+    var serveHost = FeedServerDefaults.host
+
+    @Option(help: ArgumentHelp("With --serve-port: the reverse proxy's IP address (serve --trusted-proxy).", valueName: "address"))
+    var trustedProxy: String?
+
+    @Option(
+        help: ArgumentHelp("With --serve-port and --trusted-proxy: the header naming the user logged in (serve --user-header).", valueName: "name")
+    )
+    var userHeader: String?
+
+    @Option(help: ArgumentHelp("With --all-users: the folder the system units are written to.", valueName: "folder"))
+    var unitFolder = SystemdSystemService.defaultFolder
+
+    func validate(_ global: GlobalOptions) throws {
+        guard allUsers else {
+            if account != nil || servePort != nil || trustedProxy != nil || userHeader != nil || serveHost != FeedServerDefaults.host
+                || unitFolder != SystemdSystemService.defaultFolder
+            {
+                throw ValidationError("--account, --serve-port, --serve-host, --trusted-proxy, --user-header and --unit-folder go with --all-users")
+            }
+            return
+        }
+        try GlobalOptions.refuseWithAllUsers(global)
+        if let account, account.isEmpty || account.contains(where: { $0 == "/" || $0 == ":" || $0.isWhitespace || $0.isNewline }) {
+            throw ValidationError("--account must be the name of a Unix account, not '\(SafeText.line(account))'")
+        }
+        guard servePort != nil || (trustedProxy == nil && userHeader == nil && serveHost == FeedServerDefaults.host) else {
+            throw ValidationError("--serve-host, --trusted-proxy and --user-header go with --serve-port (the feed server's unit)")
+        }
+        if let servePort, !FeedAddress.ports.contains(servePort) {
+            throw ValidationError("--serve-port must be between 1 and 65535, not \(servePort)")
+        }
+        guard FeedAddress.isHostName(serveHost) else {
+            throw ValidationError("--serve-host must be an address to listen on, such as 127.0.0.1, 0.0.0.0 or ::")
+        }
+        if let trustedProxy, TrustedProxy(trustedProxy) == nil {
+            throw ValidationError("--trusted-proxy must be an IP address, such as 127.0.0.1 or ::1, not '\(SafeText.line(trustedProxy))'")
+        }
+        if let userHeader {
+            guard let proxy = trustedProxy.flatMap(TrustedProxy.init) else {
+                throw ValidationError("--user-header needs --trusted-proxy (the proxy whose header counts)")
+            }
+            if UserHeader(proxy: proxy, name: userHeader) == nil {
+                throw ValidationError("--user-header must be a header's name, such as Remote-User, not '\(SafeText.line(userHeader))'")
+            }
+        }
+    }
+
+    /// The units for the account and the users root: `BIRTHDAYS_USERS_DIR` when set, else the root under the
+    /// account's home (`~/.local/share/birthdays/users`), or this account's own root when it is the one running.
+    ///
+    /// - Throws: ``CLIError`` when no account is named as root, or the account does not exist.
+    func service(environment: [String: String]) throws -> SystemdSystemService {
+        let current = SystemdSystemService.currentAccount
+        guard let name = account ?? (geteuid() == 0 ? nil : current) else {
+            throw CLIError(
+                "--all-users runs the services as a service account, not as root: name it with --account NAME "
+                    + "(make one with: useradd --system --create-home --home-dir /var/lib/birthdays birthdays)"
+            )
+        }
+        guard let home = SystemdSystemService.home(of: name) else {
+            throw CLIError(
+                "there is no account called '\(SafeText.line(name))' "
+                    + "(make one with: useradd --system --create-home --home-dir /var/lib/birthdays \(SystemdUserService.shellQuoted(name)))"
+            )
+        }
+        let root: String
+        if let explicit = environment[UserLayout.rootVariable], !explicit.isEmpty {
+            root = explicit
+        } else if name == current {
+            root = Context.users(environment).folders.root
+        } else {
+            root = home + "/.local/share/birthdays/" + UserLayout.rootName
+        }
+        return SystemdSystemService(
+            binary: SystemdUserService.currentBinary(fallback: CommandLine.arguments.first ?? "birthdays"),
+            usersRoot: root,
+            account: name,
+            serve: servePort.map { SystemdSystemService.Serve(host: serveHost, port: $0, trustedProxy: trustedProxy, userHeader: userHeader) },
+            folder: unitFolder,
+            environment: environment
+        )
+    }
+
+    /// Writes the units and enables (with `start`, starts) them, saying what it did.
+    func install(_ service: SystemdSystemService, start: Bool) async throws {
+        let steps: [SystemdUserService.Step]
+        do {
+            steps = try await service.install(start: start)
+        } catch {
+            throw CLIError(error.description)
+        }
+        if let failed = steps.first(where: { $0.result.status != 0 }) {
+            throw CLIError("\(failed.command) failed: \(failed.result.output.isEmpty ? "exit status \(failed.result.status)" : failed.result.output)")
+        }
+        for unit in service.units { try output("Wrote \(service.folder)/\(unit.name)") }
+        try output(
+            (start ? "Started" : "Enabled") + " \(service.units.map(\.name).joined(separator: " and ")) as \(service.account), "
+                + "for every user of \(service.usersRoot). Add users with: sudo -u \(SystemdUserService.shellQuoted(service.account)) "
+                + "BIRTHDAYS_USERS_DIR=\(SystemdUserService.shellQuoted(service.usersRoot)) birthdays users add NAME"
+        )
     }
 }

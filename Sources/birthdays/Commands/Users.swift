@@ -17,7 +17,7 @@ extension BirthdaysCommand {
                 after the command's name) or BIRTHDAYS_USER, instead of --database. A name is 1 to 32 lowercase letters, \
                 digits, '-' or '_', starting with a letter or a digit. See docs/server.md.
                 """,
-            subcommands: [UsersList.self, UsersAdd.self, UsersRemove.self],
+            subcommands: [UsersList.self, UsersAdd.self, UsersRemove.self, UsersMove.self],
             defaultSubcommand: UsersList.self
         )
     }
@@ -127,6 +127,43 @@ extension BirthdaysCommand.Users {
                 throw CLIError(error.description)
             }
             try output(kept.map { "Removed \(user); their data is kept in \($0)." } ?? "Removed \(user) and their data.")
+        }
+    }
+
+    struct UsersMove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "move",
+            abstract: "Hand a user's folder to another users root (another machine's share, another run --all-users).",
+            discussion: """
+                Copies the user's database with SQLite's online backup (with the record of what was sent) and their \
+                secrets with their modes into the other root, checks the copies, then makes the user appear there and \
+                removes their folder here. A run --all-users of this root lets the user go first (the move waits for \
+                it), and one following the other root serves them from then on: no reminder is missed or sent twice. \
+                Refused while birthdays run or serve runs for the user alone. See docs/server.md.
+                """
+        )
+
+        @OptionGroup(visibility: .hidden) var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("The user's name (see 'birthdays users list').", valueName: "name"))
+        var name: String
+
+        @Option(help: ArgumentHelp("The users root to move them to: a folder of this account, 0700, holding users.", valueName: "folder"))
+        var to: String
+
+        func run() throws {
+            try BirthdaysCommand.Users.refuseDatabase(global)
+            let user = try BirthdaysCommand.Users.name(name)
+            let environment = ProcessInfo.processInfo.environment
+            let target = UserAccounts(folders: UserFolders(root: Context.absolute(to)))
+            let moved: UserAccounts.Moved
+            do {
+                moved = try Context.users(environment).move(user, to: target)
+            } catch {
+                throw CLIError(error.description)
+            }
+            if let leftBehind = moved.leftBehind { printError("Warning: the old folder was not removed: \(leftBehind)") }
+            try output("Moved \(user) to \(moved.folder).")
         }
     }
 }
