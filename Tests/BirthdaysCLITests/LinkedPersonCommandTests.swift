@@ -103,6 +103,38 @@ import Testing
         #expect(split["reminder_days"] as? [Int] == [7])
     }
 
+    /// A sync that removes the card a person is shown as (on whose row the
+    /// choices made on the person are kept) leaves those choices with the
+    /// cards that stay, as `unlink --card` of that card does.
+    @Test func aSyncThatRemovesTheShownCardLeavesTheChoicesWithTheOthers() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let folder = cli.path("nextcloud")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.write("nextcloud/ada.vcf", Self.card("ada-a", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\n"))
+        try cli.write("nextcloud/mary.vcf", Self.card("mary", "Mary Somerville", "1780-12-26"))
+        try #require(try await cli.run("sources", "add", folder).status == 0)
+        let phone = try cli.write("phone.vcf", Self.card("ada-b", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\n"))
+        try #require(try await cli.run("import", phone).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["note", "ada", "Likes engines"], ["remind", "ada", "--days", "7"], ["greet", "add", "ada"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        try #require(try await Self.ids(cli) == ["ada-a", "mary"])
+
+        try FileManager.default.removeItem(atPath: cli.path("nextcloud/ada.vcf"))
+        let sync = try await cli.run("sources", "sync")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try await Self.ids(cli) == ["ada-b", "mary"])
+        let kept = try CLIProcess.object(try await cli.run("show", "ada-b", "--json").stdout)
+        #expect(kept["note"] as? String == "Likes engines", "\(kept)")
+        #expect(kept["reminder_days"] as? [Int] == [7])
+        let greetings = try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout)
+        #expect(greetings.map { $0["person"] as? String } == ["ada-b"], "\(greetings)")
+    }
+
     @Test func unlinkCardNamingNoCardOfThePersonIsAUsageError() async throws {
         let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
         defer { cli.cleanUp() }

@@ -438,6 +438,8 @@ package struct SourceSync: Sendable {
             let kept = try SourcePersonRecord.owned(among: candidates, db).union(try PersonRecord.importedAmong(candidates, db))
             let gone = candidates.filter { !kept.contains($0) }
             if !gone.isEmpty {
+                // The choices made on a person shown as a card that goes stay with their other cards.
+                try PersonRecord.handOverChoices(leaving: gone, db)
                 _ = try DeliveryRecord.dismissOpen(personIDs: gone, reason: "the contact was removed from its source", now: now, db)
                 if try PersonRecord.delete(ids: gone, db) > 0 { changed = true }
             }
