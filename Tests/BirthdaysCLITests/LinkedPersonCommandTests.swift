@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 import TestSupport
 import Testing
@@ -133,6 +134,48 @@ import Testing
         #expect(kept["reminder_days"] as? [Int] == [7])
         let greetings = try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout)
         #expect(greetings.map { $0["person"] as? String } == ["ada-b"], "\(greetings)")
+    }
+
+    /// `unlink --card` on the morning of a birthday whose greeting went
+    /// already: the person kept (who takes the greeting) and the card split
+    /// off are not greeted again that day; one friend, one greeting per birthday.
+    /// `bob-b+own`: the card split off had a greeting of its own before the link (kept as that card's own).
+    @Test(arguments: ["bob-a", "bob-b", "bob-b+own"]) func unlinkCardAfterTheGreetingWentGreetsNobodyAgain(split: String) async throws {
+        let card = "three.vcf:" + (split.split(separator: "+").first.map(String.init) ?? split)
+        let cli = try CLIProcess(now: "2026-12-26T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "three.vcf",
+            Self.card("bob-a", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-b", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        try await cli.enableNotifications()
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        // With a greeting of its own, each card had one before the link: bob-a's is the person's.
+        let steps =
+            split.hasSuffix("+own")
+            ? [["greet", "add", "bob-a"], ["greet", "add", "bob-b", "--message", "Hi {first}"], ["link", "bob-a", "bob-b"]]
+            : [["link", "bob-a", "bob-b"], ["greet", "add", "bob-a"]]
+        for arguments in steps {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let sent = try await cli.run(at: "2026-12-26T09:30:00+01:00", "deliver", "--once")
+        try #require(sent.status == 0, "\(sent.stderr)")
+        func greetings() async throws -> [String] {
+            try await cli.deliveries().filter { $0.notificationID.hasPrefix("greet:") }.map { "\($0.notificationID) \($0.state)" }
+        }
+        let first = try await greetings()
+        try #require(first.count == 1, "\(first)")
+
+        let unlink = try await cli.run(at: "2026-12-26T10:00:00+01:00", "unlink", "bob", "--card", card)
+        #expect(unlink.status == 0, "\(unlink.stderr)")
+        let again = try await cli.run(at: "2026-12-26T10:30:00+01:00", "deliver", "--once")
+        #expect(again.status == 0, "\(again.stderr)")
+        let after = try await greetings()
+        #expect(after.count == 1, "greeted twice on one birthday: \(after)")
     }
 
     @Test func unlinkCardNamingNoCardOfThePersonIsAUsageError() async throws {

@@ -485,6 +485,7 @@ extension PersonRecord {
         )
         try GreetingRecord.handOver(from: from, to: to, db)
         try GreetingSkipRecord.carry([(card: from, shownAs: to)], db)
+        try GreetingSkipRecord.carryGreeted(from: from, to: to, db)
         try AnnounceExclusionRecord.copy(from: from, to: to, db)
         try NameDayChoiceRecord.copy(from: from, to: to, db)
     }
