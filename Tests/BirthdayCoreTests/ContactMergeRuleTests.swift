@@ -101,3 +101,52 @@ import Testing
         #expect(merged == Self.person(file: "laptop.vcf", birthday: Self.ada))
     }
 }
+
+/// ``ContactMerge/cardID(_:file:birthday:held:)``: whose id a card without a
+/// `UID` has when a card of the same name is held already (issue 43).
+@Suite struct CardIDRuleTests {
+    private static func date(_ year: Int?, _ month: Int, _ day: Int) throws -> EventDate {
+        try #require(EventDate(year: year, month: month, day: day))
+    }
+
+    /// `cardID` of a card from `file` born `birthday` with `held` holding ids.
+    private static func id(_ file: String, _ birthday: EventDate?, _ held: [String: ContactMerge.Holder]) -> String {
+        ContactMerge.cardID("c-john", file: file, birthday: birthday) { held[$0] }
+    }
+
+    @Test func aNamesakeBornAnotherDayOrYearGetsAnIdOfTheirOwn() throws {
+        let may1970 = try Self.date(1970, 5, 1)
+        let held = ["c-john": ContactMerge.Holder(file: "google.csv", birthday: may1970)]
+        #expect(Self.id("google.csv", may1970, [:]) == "c-john", "nobody holds it")
+        #expect(Self.id("google.csv", try Self.date(1971, 9, 12), held) == "c-john", "the file speaks for its own card")
+        let september = try Self.date(1980, 9, 12)
+        let namesake = Self.id("outlook.csv", september, held)
+        #expect(namesake == PersonID.namesake(of: "c-john", born: september, year: false))
+        #expect(namesake.hasPrefix("c-") && namesake != "c-john")
+        let sameDay = Self.id("outlook.csv", try Self.date(1980, 5, 1), held)
+        #expect(sameDay != "c-john" && sameDay != namesake, "the same day in another year is someone else")
+        // Three of the name on one day: the third gets the id salted with the whole date.
+        let third = try Self.date(2000, 5, 1)
+        var three = held
+        three[sameDay] = ContactMerge.Holder(file: "outlook.csv", birthday: try Self.date(1980, 5, 1))
+        #expect(Self.id("phone.vcf", third, three) == PersonID.namesake(of: "c-john", born: third, year: true))
+    }
+
+    @Test func aCardWhoseBirthdayAgreesIsTheSameCardExportedAgain() throws {
+        let may1970 = try Self.date(1970, 5, 1)
+        let september = try Self.date(1980, 9, 12)
+        let namesake = PersonID.namesake(of: "c-john", born: september, year: false)
+        let held = [
+            "c-john": ContactMerge.Holder(file: "google.csv", birthday: may1970),
+            namesake: ContactMerge.Holder(file: "outlook.csv", birthday: september),
+        ]
+        #expect(Self.id("google (1).csv", may1970, held) == "c-john")
+        #expect(Self.id("google (1).csv", try Self.date(nil, 5, 1), held) == "c-john", "a year on one side only")
+        #expect(Self.id("outlook-2.csv", september, held) == namesake)
+        #expect(Self.id("phone.vcf", try Self.date(nil, 9, 12), held) == namesake)
+        #expect(Self.id("phone.vcf", nil, held) == "c-john", "a card without a birthday contradicts no one")
+        // Its own file's card first, even once another file's card of the name has its date.
+        let corrected = ["c-john": ContactMerge.Holder(file: "google.csv", birthday: september), namesake: try #require(held[namesake])]
+        #expect(Self.id("outlook.csv", september, corrected) == namesake)
+    }
+}

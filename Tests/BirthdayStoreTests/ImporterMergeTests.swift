@@ -84,12 +84,16 @@ import Testing
             [
                 contact("Ada", file: "phone.vcf", birthday: event(1815, 12, 10)),
                 contact("Ada", file: "google.csv", anniversary: event(1835, 7, 8)),
-                contact("Bob", file: "phone.vcf", index: 1, birthday: event(1950, 1, 1)),
-                contact("Bob", file: "google.csv", index: 1, birthday: event(1951, 1, 1)),
+                contact("Bob", file: "phone.vcf", index: 1, uid: "bob", birthday: event(1950, 1, 1)),
+                contact("Bob", file: "google.csv", index: 1, uid: "bob", birthday: event(1951, 1, 1)),
+                // Without a UID, the same name on the same day in another year is a namesake: no conflict, two people.
+                contact("Carl", file: "phone.vcf", index: 2, birthday: event(1950, 1, 1)),
+                contact("Carl", file: "google.csv", index: 2, birthday: event(1951, 1, 1)),
             ],
             to: database
         )
-        #expect(report.added == 2)
+        #expect(report.added == 4)
+        #expect(try await database.people().filter { $0.name == "Carl" }.compactMap(\.birthday?.year).sorted() == [1950, 1951])
         let ada = try #require(try await database.people().first { $0.name == "Ada" })
         #expect(ada.birthday == event(1815, 12, 10))
         #expect(ada.anniversary == event(1835, 7, 8))

@@ -1,3 +1,4 @@
+import BirthdayCore
 import Foundation
 import TestSupport
 import Testing
@@ -103,6 +104,80 @@ import Testing
         #expect(split["reminder_days"] as? [Int] == [7])
     }
 
+    /// A sync that removes the card a person is shown as (on whose row the
+    /// choices made on the person are kept) leaves those choices with the
+    /// cards that stay, as `unlink --card` of that card does.
+    @Test func aSyncThatRemovesTheShownCardLeavesTheChoicesWithTheOthers() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let folder = cli.path("nextcloud")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.write("nextcloud/ada.vcf", Self.card("ada-a", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\n"))
+        try cli.write("nextcloud/mary.vcf", Self.card("mary", "Mary Somerville", "1780-12-26"))
+        try #require(try await cli.run("sources", "add", folder).status == 0)
+        let phone = try cli.write("phone.vcf", Self.card("ada-b", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\n"))
+        try #require(try await cli.run("import", phone).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["note", "ada", "Likes engines"], ["remind", "ada", "--days", "7"], ["greet", "add", "ada"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        try #require(try await Self.ids(cli) == ["ada-a", "mary"])
+
+        try FileManager.default.removeItem(atPath: cli.path("nextcloud/ada.vcf"))
+        let sync = try await cli.run("sources", "sync")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try await Self.ids(cli) == ["ada-b", "mary"])
+        let kept = try CLIProcess.object(try await cli.run("show", "ada-b", "--json").stdout)
+        #expect(kept["note"] as? String == "Likes engines", "\(kept)")
+        #expect(kept["reminder_days"] as? [Int] == [7])
+        let greetings = try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout)
+        #expect(greetings.map { $0["person"] as? String } == ["ada-b"], "\(greetings)")
+    }
+
+    /// `unlink --card` on the morning of a birthday whose greeting went
+    /// already: the person kept (who takes the greeting) and the card split
+    /// off are not greeted again that day; one friend, one greeting per birthday.
+    /// `bob-b+own`: the card split off had a greeting of its own before the link (kept as that card's own).
+    @Test(arguments: ["bob-a", "bob-b", "bob-b+own"]) func unlinkCardAfterTheGreetingWentGreetsNobodyAgain(split: String) async throws {
+        let card = "three.vcf:" + (split.split(separator: "+").first.map(String.init) ?? split)
+        let cli = try CLIProcess(now: "2026-12-26T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "three.vcf",
+            Self.card("bob-a", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-b", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        try await cli.enableNotifications()
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        // With a greeting of its own, each card had one before the link: bob-a's is the person's.
+        let steps =
+            split.hasSuffix("+own")
+            ? [["greet", "add", "bob-a"], ["greet", "add", "bob-b", "--message", "Hi {first}"], ["link", "bob-a", "bob-b"]]
+            : [["link", "bob-a", "bob-b"], ["greet", "add", "bob-a"]]
+        for arguments in steps {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        let sent = try await cli.run(at: "2026-12-26T09:30:00+01:00", "deliver", "--once")
+        try #require(sent.status == 0, "\(sent.stderr)")
+        func greetings() async throws -> [String] {
+            try await cli.deliveries().filter { $0.notificationID.hasPrefix("greet:") }.map { "\($0.notificationID) \($0.state)" }
+        }
+        let first = try await greetings()
+        try #require(first.count == 1, "\(first)")
+
+        let unlink = try await cli.run(at: "2026-12-26T10:00:00+01:00", "unlink", "bob", "--card", card)
+        #expect(unlink.status == 0, "\(unlink.stderr)")
+        let again = try await cli.run(at: "2026-12-26T10:30:00+01:00", "deliver", "--once")
+        #expect(again.status == 0, "\(again.stderr)")
+        let after = try await greetings()
+        #expect(after.count == 1, "greeted twice on one birthday: \(after)")
+    }
+
     @Test func unlinkCardNamingNoCardOfThePersonIsAUsageError() async throws {
         let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
         defer { cli.cleanUp() }
@@ -171,7 +246,10 @@ import Testing
             #expect(lines.prefix(2) == ["Bob Babbage", "Id: bob-phone"])
             #expect(lines.contains("From: phone.vcf, card bob-phone"))
             #expect(lines.contains("From: work.vcf, card bob-work"))
-            #expect(lines.contains("The cards disagree on the birthday: 1971-12-26 (phone.vcf) and 1972-12-26 (work.vcf)"), "\(lines)")
+            #expect(
+                lines.contains("The cards disagree on the birthday: 1971-12-26 (phone.vcf, card bob-phone) and 1972-12-26 (work.vcf, card bob-work)"),
+                "\(lines)"
+            )
             #expect(
                 lines.contains("Used: the date from phone.vcf (card bob-phone), the first by source name (none changed more recently)"),
                 "\(lines)"
@@ -204,7 +282,10 @@ import Testing
         #expect(try await cli.run("import", file).status == 0)
         #expect(try await cli.run("link", "eve-a", "eve-b").status == 0)
         let show = try await cli.run("show", "eve")
-        #expect(show.stdout.contains("The cards disagree on the birthday: 05-10 (two.vcf) and 1990-05-01 (two.vcf)"), "\(show.stdout)")
+        #expect(
+            show.stdout.contains("The cards disagree on the birthday: 05-10 (two.vcf, card eve-a) and 1990-05-01 (two.vcf, card eve-b)"),
+            "\(show.stdout)"
+        )
         #expect(show.stdout.contains("Used: the date from two.vcf (card eve-b), the card with a year"), "\(show.stdout)")
         let json = try CLIProcess.object(try await cli.run("show", "eve", "--json").stdout)
         let choice = try #require(json["birthday_choice"] as? [String: Any])

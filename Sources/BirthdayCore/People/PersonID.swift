@@ -8,6 +8,9 @@
 ///   of its normalized name (else email, else content) and its ordinal among
 ///   contacts with the same name in the same file. Importing the same export
 ///   again yields the same ids; two people with the same name stay two people.
+/// - Such a card whose derived id another file's card already holds with
+///   another birthday is a namesake, not that card: it gets
+///   ``namesake(of:born:year:)`` (``ContactMerge/cardID(_:file:birthday:held:)``).
 public enum PersonID {
     static let maxLength = 96
 
@@ -42,6 +45,15 @@ public enum PersonID {
     ///   - ordinal: how many contacts with the same key came before it in the same file.
     public static func derived(key: String, ordinal: Int) -> String {
         "c-" + StableHash.hex(ordinal == 0 ? key : key + "\u{1F}" + String(ordinal))
+    }
+
+    /// The id of a namesake of the card derived as `id` (a card of the same
+    /// name in another file, born on another day): `id` salted with the day
+    /// (`--MM-DD`), or with the whole date when `year` is true (the same name
+    /// and day in another year).
+    public static func namesake(of id: String, born birthday: EventDate, year: Bool) -> String {
+        let day = year ? birthday.description : EventDate(year: nil, month: birthday.month, day: birthday.day)?.description ?? birthday.description
+        return "c-" + StableHash.hex(id + "\u{1F}" + day)
     }
 
     /// `text` as a derived id compares it: lowercased, runs of spaces, tabs and no-break spaces made one space.

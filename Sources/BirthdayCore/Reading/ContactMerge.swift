@@ -6,6 +6,10 @@
 /// (and every CSV row) gets ``PersonID/derived(key:ordinal:)`` from its
 /// ``ParsedContact/derivationKey`` and its position among contacts with the
 /// same key in the same file, so two people with the same name stay two.
+/// Such a card is a namesake, not the card of the same name another file
+/// holds, when their birthdays disagree (``cardID(_:file:birthday:held:)``):
+/// "John Smith" born on 05-01 in one export and on 09-12 in another are two
+/// people, and so are the same name and day in two years.
 ///
 /// ## The same id twice in one run
 /// (the same contact in two files): the first occurrence's fields win, a
@@ -46,7 +50,33 @@ package enum ContactMerge {
         contacts.compactMap { contact in contact.groupCard.flatMap { $0.name.isEmpty ? nil : $0 } }
     }
 
-    package static func people(from contacts: [ParsedContact], report: inout ImportReport) -> [Person] {
+    /// Who decides the ids of cards without a `UID` beside the run's own cards (``cardID(_:file:birthday:held:)``).
+    package struct Holders {
+        /// A file of the run as the store names it; `nil` for a file whose people are not cards (a calendar's events).
+        package var file: (String) -> String?
+        /// The card the store holds under an id.
+        package var stored: (String) -> Holder?
+
+        /// No store: only the run's cards hold ids.
+        package init(file: @escaping (String) -> String? = { $0 }, stored: @escaping (String) -> Holder? = { _ in nil }) {
+            self.file = file
+            self.stored = stored
+        }
+    }
+
+    package static func people(from contacts: [ParsedContact], report: inout ImportReport, holders: Holders = Holders()) -> [Person] {
+        var derived: Set<String> = []
+        return people(from: contacts, report: &report, holders: holders, derived: &derived)
+    }
+
+    /// ``people(from:report:holders:)``, and in `derived` the ids of the cards without a `UID` before
+    /// ``cardID(_:file:birthday:held:)`` (the ids a source's sync decides again against the store).
+    package static func people(
+        from contacts: [ParsedContact],
+        report: inout ImportReport,
+        holders: Holders = Holders(),
+        derived: inout Set<String>
+    ) -> [Person] {
         var ordinals: [String: Int] = [:]  // "file\u{1F}key" -> count so far
         var byID: [String: Int] = [:]
         byID.reserveCapacity(contacts.count)
@@ -70,7 +100,19 @@ package enum ContactMerge {
                 let slot = contacts[index].source.file + "\u{1F}" + key
                 let ordinal = ordinals[slot, default: 0]
                 ordinals[slot] = ordinal + 1
-                id = PersonID.derived(key: key, ordinal: ordinal)
+                let base = PersonID.derived(key: key, ordinal: ordinal)
+                derived.insert(base)
+                if let file = holders.file(contacts[index].source.file) {
+                    id = cardID(base, file: file, birthday: contacts[index].birthday) { id in
+                        // The run's card under the id, else the store's (the run's is written over it).
+                        if let held = byID[id], let heldFile = holders.file(people[held].source.file) {
+                            return Holder(file: heldFile, birthday: people[held].birthday)
+                        }
+                        return holders.stored(id)
+                    }
+                } else {
+                    id = base
+                }
             }
             var person = Person(
                 id: id,
@@ -99,6 +141,45 @@ package enum ContactMerge {
         return people
     }
 
+    /// A card that holds an id: the file it comes from (as the store names it) and its birthday.
+    package struct Holder: Sendable, Equatable {
+        package var file: String
+        package var birthday: EventDate?
+
+        package init(file: String, birthday: EventDate?) {
+            self.file = file
+            self.birthday = birthday
+        }
+    }
+
+    /// The id of a card without a `UID` derived as `derived` (its name and
+    /// its place among the same names in `file`), given who holds ids now:
+    /// the stored cards and those of the run so far.
+    ///
+    /// Its candidates are `derived`, then the namesake ids salted with its
+    /// day and with its whole date (``PersonID/namesake(of:born:year:)``):
+    /// - one held by a card of the same file is its own (the file speaks for
+    ///   its card, whatever its date is now);
+    /// - else the first held by another file's card whose birthday agrees
+    ///   (the same, a year on one side only, or one undated): the same card
+    ///   exported again (a renamed export, the phone's CSV of this year);
+    /// - else the first nobody holds: a namesake born another day (or the
+    ///   same day in another year) is someone else, never merged into the
+    ///   card whose name they share, and nothing is guessed.
+    ///
+    /// A card without a birthday has `derived`: it contradicts no one.
+    package static func cardID(_ derived: String, file: String, birthday: EventDate?, held: (String) -> Holder?) -> String {
+        guard let birthday else { return derived }
+        var candidates = [derived, PersonID.namesake(of: derived, born: birthday, year: false)]
+        if birthday.year != nil { candidates.append(PersonID.namesake(of: derived, born: birthday, year: true)) }
+        let holders = candidates.map(held)
+        if let index = holders.firstIndex(where: { $0?.file == file }) { return candidates[index] }
+        if let index = holders.firstIndex(where: { $0.map { DateAgreement($0.birthday, birthday) != .conflict } ?? false }) {
+            return candidates[index]
+        }
+        return candidates[holders.firstIndex(where: { $0 == nil }) ?? candidates.count - 1]
+    }
+
     /// Merges a second occurrence of the same id into the first.
     package static func fold(_ first: Person, _ later: Person, report: inout ImportReport) -> Person {
         var merged = first
@@ -106,7 +187,10 @@ package enum ContactMerge {
             switch (first.date(of: kind), later.date(of: kind)) {
             case (nil, let b?):
                 merged.setDate(b, of: kind)
-            case (let a?, let b?) where a != b:
+            case (let a?, let b?) where a.year == nil && DateAgreement(a, b) == .sameDay:
+                // The same day, the year on the later side only: the same card with more said.
+                merged.setDate(b, of: kind)
+            case (let a?, let b?) where a != b && DateAgreement(a, b) != .sameDay:
                 report.problems.append(
                     ImportProblem(
                         file: later.source.file,
@@ -237,7 +321,8 @@ extension ContactMerge {
     /// - When the stored row came from **another file** (or another source's
     ///   card), nothing it holds is erased by a contact that lacks it: a
     ///   missing birthday, anniversary, nickname or death date is taken from
-    ///   the stored row, either side asking to be left out of birthday
+    ///   the stored row (and a birthday's or anniversary's year, when the
+    ///   contact has the same day without one), either side asking to be left out of birthday
     ///   calendars (the card's exclusion) is enough, a contact without a way
     ///   to reach the person keeps the stored ones, one without a `TZ` keeps
     ///   the stored card zone, and the stored dates in
@@ -258,8 +343,12 @@ extension ContactMerge {
         person.calendarFilled = stored.calendarFilled.filter { incoming.date(of: $0) == nil }
         for kind in person.calendarFilled { person.setDate(stored.date(of: kind), of: kind) }
         if stored.sourceFile != incoming.source.file {
-            if person.birthday == nil { person.birthday = stored.birthday }
-            if person.anniversary == nil { person.anniversary = stored.anniversary }
+            // Nothing erased: a date missing, or its year missing on the same day (an export without years).
+            for kind in [EventKind.birthday, .anniversary] {
+                guard let kept = stored.date(of: kind) else { continue }
+                if let date = person.date(of: kind), date.year != nil || DateAgreement(date, kept) != .sameDay { continue }
+                person.setDate(kept, of: kind)
+            }
             if person.nickname.isEmpty { person.nickname = stored.nickname }
             if person.deathDate == nil { person.deathDate = stored.deathDate }
             if person.contactPoints.isEmpty { person.contactPoints = stored.contactPoints }

@@ -199,6 +199,26 @@ extension GreetingSkipRecord {
         for (card, shown) in links { try copy.execute(arguments: [shown, card]) }
     }
 
+    /// The years in which the greeting of the person `from` went (sent,
+    /// being sent, or cut off while sending: never sent again) become
+    /// skipped years of the card `to` that leaves them or takes their
+    /// greeting (`unlink`, `unlink --card`): one friend is greeted once per
+    /// birthday, not again under another id the same day.
+    static func carryGreeted(from: String, to: String, _ db: Database) throws {
+        guard from != to else { return }
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO greetingSkip (personId, year)
+                SELECT ?, CAST(substr(occurrenceDate, 1, 4) AS INTEGER) FROM delivery
+                WHERE notificationId = ? AND state IN (?, ?, ?)
+                """,
+            arguments: [
+                to, Greeting.notificationID(personID: from), DeliveryEntry.State.delivered, DeliveryEntry.State.sending,
+                DeliveryEntry.State.interrupted,
+            ]
+        )
+    }
+
     /// The skipped years, by person id: a year skipped on a card shown as another person (issue 43) is that person's.
     static func skips(_ db: Database) throws -> [String: Set<Int>] {
         var found: [String: Set<Int>] = [:]

@@ -485,8 +485,28 @@ extension PersonRecord {
         )
         try GreetingRecord.handOver(from: from, to: to, db)
         try GreetingSkipRecord.carry([(card: from, shownAs: to)], db)
+        try GreetingSkipRecord.carryGreeted(from: from, to: to, db)
         try AnnounceExclusionRecord.copy(from: from, to: to, db)
         try NameDayChoiceRecord.copy(from: from, to: to, db)
+    }
+}
+
+extension PersonRecord {
+    /// Before the cards `leaving` are deleted (a sync that no longer finds
+    /// them, `sources remove`): a person shown as one of them whose other
+    /// cards stay keeps what was chosen for them, handed over
+    /// (``handOverChoices(from:to:_:)``) to the smallest id among the cards
+    /// that stay, the one they are shown as once relinked.
+    static func handOverChoices(leaving ids: [String], _ db: Database) throws {
+        let links = try PersonLinkRecord.all(db)
+        guard !links.isEmpty else { return }
+        let leaving = Set(ids)
+        var staying: [String: String] = [:]
+        for (card, shown) in links where leaving.contains(shown) && !leaving.contains(card) {
+            if let first = staying[shown], first < card { continue }
+            staying[shown] = card
+        }
+        for (shown, card) in staying.sorted(by: { $0.key < $1.key }) { try handOverChoices(from: shown, to: card, db) }
     }
 }
 

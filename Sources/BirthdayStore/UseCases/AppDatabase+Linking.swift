@@ -158,6 +158,8 @@ extension AppDatabase {
             guard try PersonRecord.exists(db, key: id) else { return .noPerson }
             let (shown, linked) = try PersonLinkRecord.cards(ofPerson: id, db)
             let cards = linked.sorted()
+            // Greeted already this year as the person: none of the cards is greeted again as a person of its own.
+            for card in cards { try GreetingSkipRecord.carryGreeted(from: shown, to: card, db) }
             guard let card else {
                 for (index, card) in cards.enumerated() {
                     try LinkExceptionRecord.forgetTogether(card, db)

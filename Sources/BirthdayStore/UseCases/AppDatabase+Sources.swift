@@ -58,9 +58,13 @@ extension AppDatabase {
                     try PersonRecord.markImported(orphans, db)
                     return 0
                 }
+                // The choices made on a person shown as a card that goes stay with their other cards.
+                try PersonRecord.handOverChoices(leaving: orphans, db)
                 _ = try DeliveryRecord.dismissOpen(personIDs: orphans, reason: "the contact's source was removed", now: now, db)
                 let count = try PersonRecord.delete(ids: orphans, db)
                 if count > 0 {
+                    // Who is one person follows the cards that stay (issue 43).
+                    try AppDatabase.relink(db)
                     _ = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)
                 }
                 return count

@@ -51,6 +51,8 @@ package enum ContactFiles {
     static let streamLimit = 1 << 30
 
     /// Every file `paths` name, in order; folders expanded (sorted by path).
+    /// A regular file named twice (the same file by another path too) is
+    /// read once: its cards are the same cards, not namesakes.
     ///
     /// - Parameters:
     ///   - skippingVanished: a `.vcf` that is listed but gone by the
@@ -59,6 +61,7 @@ package enum ContactFiles {
     ///   - folderFiles: which files of a folder are taken.
     static func expand(_ paths: [String], skippingVanished: Bool = false, folderFiles: FolderFiles = .vCards) throws(ImportError) -> [InputFile] {
         var files: [InputFile] = []
+        var named: Set<FileID> = []
         for path in paths {
             if path == standardInput || path == "/dev/stdin" {
                 files.append(InputFile(path: path, size: 0))
@@ -72,8 +75,10 @@ package enum ContactFiles {
                 try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished, folderFiles: folderFiles)
                 guard !found.isEmpty else { throw .emptyDirectory(path: path) }
                 files += found.sorted { $0.path < $1.path }
-            } else {
-                files.append(InputFile(path: path, size: isRegular(info) ? Int64(info.st_size) : 0))
+            } else if !isRegular(info) {
+                files.append(InputFile(path: path, size: 0))
+            } else if named.insert(FileID(info)).inserted {
+                files.append(InputFile(path: path, size: Int64(info.st_size)))
             }
         }
         return files

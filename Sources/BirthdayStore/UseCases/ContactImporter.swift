@@ -193,21 +193,39 @@ package struct ContactImporter: Sendable {
             report.problems = ImportReport.inFileOrder(report.problems, files: files.map { ContactFiles.displayName($0.path) })
             throw .nothingImported(report)
         }
-        var people = ContactMerge.people(from: parsed, report: &report)
-        // The group cards of the run put the people they list in their groups.
-        ContactGroups.apply(ContactMerge.groupCards(in: parsed), to: &people)
-        if let today { ContactImporter.reportFutureDates(people, today: today, report: &report) }
-        report.problems = ImportReport.inFileOrder(report.problems, files: files.map { ContactFiles.displayName($0.path) })
-        for index in people.indices {
-            people[index].source.file = storedNames[people[index].source.file] ?? people[index].source.file
-        }
         let dateless = ContactMerge.datelessIDs(in: parsed).map { (id: $0.id, file: storedNames[$0.file] ?? $0.file) }
         let now = self.now
+        let today = self.today
+        let names = storedNames
+        let calendars = calendarFiles
+        let shownFiles = files.map { ContactFiles.displayName($0.path) }
+        // The people of the run, with the ids the stored cards decide (``ContactMerge/cardID(_:file:birthday:held:)``),
+        // read in the transaction that writes them.
+        func people(stored: [String: PersonRecord.MergeState], report: inout ImportReport) -> [Person] {
+            let holders = ContactMerge.Holders(
+                file: { shown in
+                    let file = names[shown] ?? shown
+                    return calendars.contains(file) ? nil : file
+                },
+                stored: { id in stored[id].map { ContactMerge.Holder(file: $0.contact.sourceFile, birthday: $0.contact.birthday) } }
+            )
+            var people = ContactMerge.people(from: parsed, report: &report, holders: holders)
+            // The group cards of the run put the people they list in their groups.
+            ContactGroups.apply(ContactMerge.groupCards(in: parsed), to: &people)
+            if let today { ContactImporter.reportFutureDates(people, today: today, report: &report) }
+            report.problems = ImportReport.inFileOrder(report.problems, files: shownFiles)
+            for index in people.indices {
+                people[index].source.file = names[people[index].source.file] ?? people[index].source.file
+            }
+            return people
+        }
         do {
             if dryRun {
                 try database.readNow { db in
+                    let stored = try PersonRecord.mergeStates(db)
                     try ContactImporter.merge(
-                        people,
+                        people(stored: stored, report: &report),
+                        stored: stored,
                         removing: dateless,
                         calendarFiles: calendarFiles,
                         into: db,
@@ -218,9 +236,12 @@ package struct ContactImporter: Sendable {
                 }
             } else {
                 let rescheduled = try database.writeNow(at: now) { db -> RescheduleResult? in
+                    let stored = try PersonRecord.mergeStates(db)
+                    let people = people(stored: stored, report: &report)
                     try AppDatabase.withPageCache(megabytes: ContactImporter.pageCacheMegabytes(people.count), db) {
                         try ContactImporter.merge(
                             people,
+                            stored: stored,
                             removing: dateless,
                             calendarFiles: calendarFiles,
                             into: db,
@@ -296,6 +317,7 @@ package struct ContactImporter: Sendable {
     /// and removes the `dateless` people whose file now gives them neither a name nor a date.
     static func merge(
         _ people: [Person],
+        stored: [String: PersonRecord.MergeState]? = nil,
         removing dateless: [(id: String, file: String)] = [],
         calendarFiles: Set<String> = [],
         into db: Database,
@@ -303,7 +325,7 @@ package struct ContactImporter: Sendable {
         report: inout ImportReport,
         write: Bool
     ) throws {
-        let stored = try PersonRecord.mergeStates(db)
+        let stored = try stored ?? PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
         // People a source brought that this import brings too: from now on they
         // belong to the import as well, and no sync removes them.

@@ -221,6 +221,9 @@ package struct SourceSync: Sendable {
         /// The group cards of the item (``ContactGroups``): their members are
         /// the people of the whole source whose ids they list.
         var groupCards: [GroupCard] = []
+        /// The ids of the item's cards without a `UID` as the item alone gives them: the sync decides them
+        /// against the store (``ContactMerge/cardID(_:file:birthday:held:)``).
+        var derived: Set<String> = []
     }
 
     /// Items read concurrently, in a few parts, when there are at least this many (a first sync).
@@ -250,13 +253,15 @@ package struct SourceSync: Sendable {
         let result = ContactReader.parse(item.content, file: item.location, referenceYear: referenceYear)
         var report = ImportReport()
         report.problems = result.problems
-        let people = ContactMerge.people(from: result.contacts, report: &report)
+        var derived: Set<String> = []
+        let people = ContactMerge.people(from: result.contacts, report: &report, derived: &derived)
         var problems = report.problems
         let readable = !(result.contacts.isEmpty && !result.problems.isEmpty)
         if !readable {
             problems.append(ImportProblem(file: item.location, line: 1, message: "not a contact card; kept as it was"))
         }
         var parsed = ParsedItem(href: item.href, etag: item.etag, people: people, readable: readable, problems: problems)
+        parsed.derived = derived
         parsed.groupCards = ContactMerge.groupCards(in: result.contacts)
         return parsed
     }
@@ -319,10 +324,12 @@ package struct SourceSync: Sendable {
     ) throws -> Outcome {
         let storedItems = try SourceItemRecord.items(sourceId: sourceID, db)
         let before = try SourcePersonRecord.contributions(sourceId: sourceID, db)
+        var states = try PersonRecord.mergeStates(db)
 
         // Later items of the same href replace earlier ones (href → index in `parsed`).
         var latest: [String: Int] = [:]
         for index in parsed.indices { latest[parsed[index].href] = index }
+        let parsed = identified(parsed, latest: latest, states: states)
         var removedHrefs: [String]
         switch changes.listing {
         case .complete(let present):
@@ -385,7 +392,6 @@ package struct SourceSync: Sendable {
         // after the loop (``PersonRecord/insertNew(_:at:createdAt:updatedAt:imported:_:)``:
         // rows, then child rows in id order), as an import writes its new people.
         var changed = groupsChanged
-        var states = try PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
         var newPeople: [Person] = []
         var newIndex: [String: Int] = [:]
@@ -432,6 +438,8 @@ package struct SourceSync: Sendable {
             let kept = try SourcePersonRecord.owned(among: candidates, db).union(try PersonRecord.importedAmong(candidates, db))
             let gone = candidates.filter { !kept.contains($0) }
             if !gone.isEmpty {
+                // The choices made on a person shown as a card that goes stay with their other cards.
+                try PersonRecord.handOverChoices(leaving: gone, db)
                 _ = try DeliveryRecord.dismissOpen(personIDs: gone, reason: "the contact was removed from its source", now: now, db)
                 if try PersonRecord.delete(ids: gone, db) > 0 { changed = true }
             }
@@ -445,6 +453,30 @@ package struct SourceSync: Sendable {
         }
         try SourceRecord.succeeded(id: sourceID, syncToken: changes.syncToken, ctag: changes.ctag, now: now, db)
         return .applied(counts, rescheduled: rescheduled)
+    }
+
+    /// The items' cards without a `UID` with the ids the stored cards and
+    /// the sync's earlier items decide (``ContactMerge/cardID(_:file:birthday:held:)``):
+    /// a card of the same name as another file's, born another day, is a namesake.
+    private static func identified(_ parsed: [ParsedItem], latest: [String: Int], states: [String: PersonRecord.MergeState]) -> [ParsedItem] {
+        guard parsed.contains(where: { !$0.derived.isEmpty }) else { return parsed }
+        var parsed = parsed
+        var held: [String: ContactMerge.Holder] = [:]
+        for href in latest.keys.sorted() {
+            guard let index = latest[href], parsed[index].readable, !parsed[index].derived.isEmpty else { continue }
+            for person in parsed[index].people.indices {
+                let base = parsed[index].people[person].id
+                guard parsed[index].derived.contains(base) else { continue }
+                let file = parsed[index].people[person].source.file
+                let birthday = parsed[index].people[person].birthday
+                let id = ContactMerge.cardID(base, file: file, birthday: birthday) { id in
+                    held[id] ?? states[id].map { ContactMerge.Holder(file: $0.contact.sourceFile, birthday: $0.contact.birthday) }
+                }
+                parsed[index].people[person].id = id
+                held[id] = ContactMerge.Holder(file: file, birthday: birthday)
+            }
+        }
+        return parsed
     }
 
     /// Person id → the fingerprints the source's items give them.

@@ -298,6 +298,7 @@ public struct Message: Sendable, Hashable {
         case showCard = "show.card"
         case showCardNamed = "show.card.named"
         case showDatesDisagree = "show.dates.disagree"
+        case showDateOfCard = "show.date.of.card"
         case showDatesUsedDateFrom = "show.dates.used.date-from"
         case showDatesUsedYear = "show.dates.used.year"
         case showDatesUsedChanged = "show.dates.used.changed"
@@ -502,6 +503,7 @@ public struct Message: Sendable, Hashable {
             case .showLabelled: [.text, .text, .text, .text]
             case .showLabelledAge, .showLabelledYears: [.text, .text, .text, .text, .number]
             case .showCard, .showCardNamed: [.text, .text]
+            case .showDateOfCard: [.text, .text, .text]
             case .showDatesDisagree, .showDatesUsedDateFrom, .showDatesUsedYear, .showDatesUsedChanged, .showDatesUsedOrder: [.text]
             case .onboardingChooseAgain, .showUnreadable, .testFailed, .onboardingChannelsTesting, .onboardingChannelsFailed,
                 .onboardingStartStarted, .onboardingStartSlow, .onboardingStartFailed:
@@ -854,8 +856,15 @@ extension Message {
     /// "From: icloud.vcf, card ada-icloud": one of a linked person's cards.
     public static func showCard(source: String, uid: String) -> Message { Message(.showCard, .text(source), .text(uid)) }
 
-    /// "The cards disagree on the birthday: 1990-05-01 (icloud.vcf), 1991-05-01 (nextcloud)".
+    /// "The cards disagree on the birthday: 1990-05-01 (icloud.vcf, card ada-icloud) and 1991-05-01 (nextcloud, card ada)";
+    /// each date is a ``showDateOfCard(_:source:uid:)``.
     public static func showDatesDisagree(_ dates: String) -> Message { Message(.showDatesDisagree, .text(dates)) }
+
+    /// "1990-05-01 (icloud.vcf, card ada-icloud)": one date of ``showDatesDisagree(_:)``'s list, with the card
+    /// that gives it (source and uid), so that two cards of one source are told apart.
+    public static func showDateOfCard(_ date: String, source: String, uid: String) -> Message {
+        Message(.showDateOfCard, .text(date), .text(source), .text(uid))
+    }
 
     /// "icloud.vcf (card ada-icloud)": the card ``showDatesUsed(from:because:)`` names, source and uid, so that two cards of one source are told apart.
     public static func showCardNamed(source: String, uid: String) -> Message { Message(.showCardNamed, .text(source), .text(uid)) }

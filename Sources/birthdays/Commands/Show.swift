@@ -49,7 +49,10 @@ extension BirthdaysCommand {
                 for card in origins.cards { try output(SafeText.line(localizer(.showCard(source: card.source, uid: card.uid ?? card.id)))) }
             }
             if let disagreement = origins.disagreement, let used = origins.cards.first(where: { $0.id == disagreement.card }) {
-                let dates = origins.cards.compactMap { card in card.birthday.map { "\(Wording.date($0)) (\(card.source))" } }
+                // Each date with its card, by source and uid: two cards of one source are told apart.
+                let dates = origins.cards.compactMap { card in
+                    card.birthday.map { localizer(.showDateOfCard(Wording.date($0), source: card.source, uid: card.uid ?? card.id)) }
+                }
                 try output(SafeText.line(localizer(.showDatesDisagree(ListJoin.and(dates, in: localizer)))))
                 // The card by its source and uid: two cards of one source are told apart (`show --json`'s `"used"` is its id).
                 let card = localizer(.showCardNamed(source: used.source, uid: used.uid ?? used.id))

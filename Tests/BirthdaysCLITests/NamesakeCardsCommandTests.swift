@@ -1,0 +1,174 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Cards without a `UID` (every CSV row, an old vCard, a vdir card) whose
+/// names are the same, through the real binary (issue 43): namesakes on
+/// other days, or on the same day in other years, are two people wherever
+/// their cards come from; the same card imported again, or from a renamed
+/// copy of its file, is still one.
+@Suite struct NamesakeCardsCommandTests {
+    static func google(_ rows: [(name: String, birthday: String)]) -> String {
+        "Name,Birthday\n" + rows.map { "\($0.name),\($0.birthday)\n" }.joined()
+    }
+
+    static func outlook(_ rows: [(first: String, last: String, birthday: String)]) -> String {
+        "First Name,Last Name,Birthday\r\n" + rows.map { "\($0.first),\($0.last),\($0.birthday)\r\n" }.joined()
+    }
+
+    /// A vCard without a `UID`.
+    static func card(_ name: String, _ birthday: String, version: String = "3.0") -> String {
+        "BEGIN:VCARD\r\nVERSION:\(version)\r\nFN:\(name)\r\nBDAY:\(birthday)\r\nEND:VCARD\r\n"
+    }
+
+    /// Each person as `name|birthday` (the birthday as `YYYY-MM-DD`, `--MM-DD` without a year), sorted.
+    static func people(_ cli: CLIProcess) async throws -> [String] {
+        let people = try #require(try await cli.json(["people"]) as? [[String: Any]])
+        return people.map { person in
+            let birthday = person["birthday"] as? [String: Any]
+            let year = (birthday?["year"] as? Int).map { String(format: "%04d", $0) } ?? "-"
+            let day = birthday.map { String(format: "-%02d-%02d", $0["month"] as? Int ?? 0, $0["day"] as? Int ?? 0) } ?? ""
+            return "\(person["name"] as? String ?? "")|\(year)\(day)"
+        }.sorted()
+    }
+
+    static func ids(_ cli: CLIProcess) async throws -> [String] {
+        try #require(try await cli.json(["people"]) as? [[String: Any]]).compactMap { $0["id"] as? String }.sorted()
+    }
+
+    static func imported(_ cli: CLIProcess, _ files: String...) async throws -> [String: Any] {
+        let report = try #require(try await cli.json(["import"] + files) as? [String: Any])
+        return report
+    }
+
+    /// Both namesakes are reminded, each on their own day, and each has their event in the feed.
+    static func expectBothRemindedAndInTheFeed(
+        _ cli: CLIProcess,
+        days: [String],
+        people: Int = 2,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let pending = try CLIProcess.array(try await cli.run("pending", "--json").stdout)
+        let byPerson = Dictionary(grouping: pending, by: { $0["person_id"] as? String ?? "" })
+        #expect(byPerson.count == people, "two people reminded: \(pending.map { $0["person_id"] ?? "" })", sourceLocation: sourceLocation)
+        let export = try await cli.run("export")
+        for day in days {
+            #expect(export.stdout.contains("DTSTART;VALUE=DATE:\(day)"), "an event on \(day)", sourceLocation: sourceLocation)
+        }
+        // One event of this year per person (the later years' events follow it).
+        let events = export.stdout.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("UID:") && $0.contains("-birthday-y2026@") }
+        #expect(events.count == people, "\(events)", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: [false, true]) func namesakesOnOtherDaysInTwoCSVFilesAreTwoPeople(oneRun: Bool) async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        try await cli.enableNotifications()
+        let google = try cli.write("google.csv", Self.google([("John Smith", "1970-05-01")]))
+        let outlook = try cli.write("outlook.csv", Self.outlook([("John", "Smith", "1980-05-09")]))
+        if oneRun {
+            #expect(try await Self.imported(cli, google, outlook)["added"] as? Int == 2)
+        } else {
+            #expect(try await Self.imported(cli, google)["added"] as? Int == 1)
+            #expect(try await Self.imported(cli, outlook)["added"] as? Int == 1)
+        }
+        #expect(try await Self.people(cli) == ["John Smith|1970-05-01", "John Smith|1980-05-09"])
+        try await Self.expectBothRemindedAndInTheFeed(cli, days: ["20260501", "20260509"])
+        let ids = try await Self.ids(cli)
+
+        // Again, in either order, and a renamed copy of either: nobody is added and nothing changes.
+        let copy = try cli.write("outlook-2.csv", Self.outlook([("John", "Smith", "1980-05-09")]))
+        let googleCopy = try cli.write("google (1).csv", Self.google([("John Smith", "1970-05-01")]))
+        for files in [[google], [outlook], [outlook, google], [copy], [googleCopy], [copy, googleCopy]] {
+            let again = try #require(try await cli.json(["import"] + files) as? [String: Any])
+            #expect(again["added"] as? Int == 0, "\(files): \(again)")
+            #expect(again["updated"] as? Int == 0, "\(files): \(again)")
+            #expect(try await Self.ids(cli) == ids, "\(files)")
+            #expect(try await Self.people(cli) == ["John Smith|1970-05-01", "John Smith|1980-05-09"], "\(files)")
+        }
+        // Not offered as one person: their birthdays are other days.
+        #expect((try await cli.json(["duplicates"]) as? [Any])?.isEmpty == true)
+    }
+
+    /// The same name on the same day decades apart, in a CSV and in a vCard without a `UID` (2.1, as old phones write).
+    @Test func theSameNameOnTheSameDayDecadesApartIsTwoPeople() async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        try await cli.enableNotifications()
+        let csv = try cli.write("google.csv", Self.google([("John Smith", "1950-05-01")]))
+        let vcf = try cli.write("phone.vcf", Self.card("John Smith", "19800501", version: "2.1"))
+        #expect(try await Self.imported(cli, csv)["added"] as? Int == 1)
+        #expect(try await Self.imported(cli, vcf)["added"] as? Int == 1)
+        #expect(try await Self.people(cli) == ["John Smith|1950-05-01", "John Smith|1980-05-01"])
+        let pending = try CLIProcess.array(try await cli.run("pending", "--json").stdout)
+        #expect(Set(pending.compactMap { $0["person_id"] as? String }).count == 2, "\(pending)")
+        let export = try await cli.run("export")
+        #expect(export.stdout.occurrences(of: "DTSTART;VALUE=DATE:20260501") == 2, "\(export.stdout)")
+
+        for file in [csv, vcf] {
+            let again = try await Self.imported(cli, file)
+            #expect(again["added"] as? Int == 0 && again["updated"] as? Int == 0, "\(again)")
+        }
+        #expect(try await Self.people(cli) == ["John Smith|1950-05-01", "John Smith|1980-05-01"])
+        #expect((try await cli.json(["duplicates"]) as? [Any])?.isEmpty == true, "the years say they are two")
+    }
+
+    /// A followed vdir folder's card without a `UID` beside an imported namesake: two people, through syncs too.
+    @Test func aVdirCardWithoutAUIDIsNotAnImportedNamesake() async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        try await cli.enableNotifications()
+        let csv = try cli.write("google.csv", Self.google([("John Smith", "1970-05-01")]))
+        #expect(try await Self.imported(cli, csv)["added"] as? Int == 1)
+        let folder = cli.path("nextcloud")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.write("nextcloud/john.vcf", Self.card("John Smith", "1980-05-09", version: "4.0"))
+        try cli.write("nextcloud/mary.vcf", Self.card("Mary Major", "1990-06-01", version: "4.0"))
+        let added = try await cli.run("sources", "add", folder)
+        try #require(added.status == 0, "\(added.stderr)")
+        #expect(try await Self.people(cli) == ["John Smith|1970-05-01", "John Smith|1980-05-09", "Mary Major|1990-06-01"])
+        try await Self.expectBothRemindedAndInTheFeed(cli, days: ["20260501", "20260509"], people: 3)
+        let ids = try await Self.ids(cli)
+
+        // A sync, a touched card and a re-import change no one.
+        #expect(try await cli.run("sources", "sync").status == 0)
+        try cli.write("nextcloud/john.vcf", Self.card("John Smith", "1980-05-09", version: "4.0") + "\r\n")
+        #expect(try await cli.run("sources", "sync").status == 0)
+        let again = try await Self.imported(cli, csv)
+        #expect(again["added"] as? Int == 0 && again["updated"] as? Int == 0, "\(again)")
+        #expect(try await Self.ids(cli) == ids)
+        #expect(try await Self.people(cli) == ["John Smith|1970-05-01", "John Smith|1980-05-09", "Mary Major|1990-06-01"])
+
+        // The card leaving its folder takes its person with it; the imported namesake stays.
+        try FileManager.default.removeItem(atPath: cli.path("nextcloud/john.vcf"))
+        #expect(try await cli.run("sources", "sync").status == 0)
+        #expect(try await Self.people(cli) == ["John Smith|1970-05-01", "Mary Major|1990-06-01"])
+    }
+
+    /// The same card in the same file, imported twice in one run or in two, is one person.
+    @Test func theSameFileTwiceIsOnePerson() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let csv = try cli.write("google.csv", Self.google([("John Smith", "1970-05-01")]))
+        #expect(try await Self.imported(cli, csv, csv)["added"] as? Int == 1)
+        #expect(try await Self.imported(cli, csv)["added"] as? Int == 0)
+        #expect(try await Self.people(cli) == ["John Smith|1970-05-01"])
+    }
+
+    /// A friend without a `UID` in two files whose birthdays agree (the
+    /// same, or a year on one side only) is one card re-exported: one
+    /// person, who gets the year, whichever file comes first.
+    @Test(arguments: [false, true]) func aFriendInTwoExportsWhoseBirthdaysAgreeIsOnePerson(yearFirst: Bool) async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let withYear = try cli.write("contacts.csv", Self.google([("Jane Doe", "1985-07-14"), ("John Smith", "1970-05-01")]))
+        let withoutYear = try cli.write("phone.vcf", Self.card("Jane Doe", "--0714") + Self.card("John Smith", "1970-05-01"))
+        for file in yearFirst ? [withYear, withoutYear] : [withoutYear, withYear] {
+            #expect(try await cli.run("import", file).status == 0)
+        }
+        #expect(try await Self.people(cli) == ["Jane Doe|1985-07-14", "John Smith|1970-05-01"])
+        let renamed = try cli.write("contacts-2026.csv", Self.google([("Jane Doe", "1985-07-14"), ("John Smith", "1970-05-01")]))
+        #expect(try await Self.imported(cli, renamed)["added"] as? Int == 0)
+        #expect(try await Self.people(cli) == ["Jane Doe|1985-07-14", "John Smith|1970-05-01"])
+    }
+}
