@@ -273,4 +273,60 @@ import Testing
         let row = DeliveryEntry(queued: greeting.request(personID: "ana", title: "Ana", body: ""), at: at)
         #expect(GreetingPlan.skippable(row, greetingDay: day) == nil)
     }
+
+    // MARK: - A plan that holds (issue 44)
+
+    /// A reschedule's greetings hold until the soonest of them is due, at
+    /// most a day, only with the same inputs and a clock that went forward:
+    /// any of these failing is a plan made again.
+    @Test func aPlanHoldsUntilItsFirstGreetingForADayAtMost() throws {
+        let at = try Self.instant("2026-03-01T12:00")
+        let soonest = at.addingTimeInterval(3 * 3600)
+        let stamp = GreetingPlan.Stamp(inputs: 7, plannedAt: at, instants: [at.addingTimeInterval(9 * 3600), soonest], saved: [soonest])
+        #expect(stamp.holds(inputs: 7, at: at))
+        #expect(stamp.holds(inputs: 7, at: soonest.addingTimeInterval(-1)))
+        #expect(!stamp.holds(inputs: 7, at: soonest), "the soonest greeting is due: it goes into the ledger, its friend's next is next year's")
+        #expect(!stamp.holds(inputs: 8, at: at.addingTimeInterval(60)), "another input")
+        #expect(!stamp.holds(inputs: 7, at: at.addingTimeInterval(-1)), "a clock set back, a pretend time before it")
+        let far = GreetingPlan.Stamp(inputs: 7, plannedAt: at, instants: [at.addingTimeInterval(90 * 86_400)], saved: [])
+        #expect(far.holds(inputs: 7, at: at.addingTimeInterval(86_399)))
+        #expect(!far.holds(inputs: 7, at: at.addingTimeInterval(86_400)), "a day at most")
+        let none = GreetingPlan.Stamp(inputs: 7, plannedAt: at, instants: [], saved: [])
+        #expect(none.validUntil == at.addingTimeInterval(86_400))
+        // As the store keeps it, and what it counts of the greetings saved.
+        #expect(GreetingPlan.Stamp(text: stamp.text) == stamp)
+        #expect(GreetingPlan.Stamp(text: none.text) == none)
+        #expect(stamp.saved == 1 && stamp.first == soonest && stamp.last == soonest)
+        #expect(GreetingPlan.Stamp(text: "") == nil)
+        #expect(GreetingPlan.Stamp(text: "7 x 1 0 - -") == nil)
+    }
+
+    /// Every input of a plan is in its value: the data revision, the
+    /// `greeting-time` and `leap-day`, the owner's zone, the choices, the
+    /// skipped years, the birthdays chosen among linked cards.
+    @Test func everyInputOfAPlanIsInItsValue() throws {
+        let utc = try Self.zone("UTC")
+        let greetings = [Greeting(target: .group("Family")), Greeting(target: .person("ana"), way: .apprise)]
+        func inputs(
+            revision: Int64 = 1,
+            plan: GreetingPlan = GreetingPlan(),
+            owner: TimeZone = utc,
+            greetings: [Greeting] = greetings,
+            skips: [String: Set<Int>] = ["ana": [2026]],
+            birthdays: [String: EventDate] = ["bo": EventDate(year: 1980, month: 2, day: 3)!]
+        ) -> UInt64 {
+            GreetingPlan.Stamp.inputs(revision: revision, plan: plan, owner: owner, greetings: greetings, skips: skips, birthdays: birthdays)
+        }
+        let base = inputs()
+        #expect(inputs() == base, "the same inputs, the same value")
+        #expect(inputs(revision: 2) != base)
+        #expect(inputs(plan: GreetingPlan(time: try #require(TimeOfDay("09:01")))) != base)
+        #expect(inputs(plan: GreetingPlan(leapDay: .mar1)) != base)
+        #expect(inputs(owner: try Self.zone("Asia/Tokyo")) != base)
+        #expect(inputs(greetings: [greetings[0]]) != base)
+        #expect(inputs(greetings: [greetings[0], Greeting(target: .person("ana"), way: .email(address: "a@example.org"))]) != base)
+        #expect(inputs(skips: ["ana": [2026, 2027]]) != base)
+        #expect(inputs(skips: [:]) != base)
+        #expect(inputs(birthdays: ["bo": EventDate(year: 1980, month: 2, day: 4)!]) != base)
+    }
 }

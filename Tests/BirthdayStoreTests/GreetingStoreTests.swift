@@ -193,4 +193,66 @@ import Testing
         #expect(people.first?.state == .noAddress)
         #expect(people.first?.next?.day == LocalDate(year: 2026, month: 3, day: 10))
     }
+
+    /// A reschedule plans the greetings again only when their plan may have
+    /// changed (``GreetingPlan/Stamp``, issue 44). An hour later with nothing
+    /// changed the greeting pending stays as it is (a title written over it
+    /// survives), is counted as before, and the day-before reminder still
+    /// says when it goes; another `greeting-time`, a renamed person (the
+    /// data revision), the greeting's instant come and a skip each plan it again.
+    @Test func aRescheduleKeepsTheGreetingsWhosePlanHolds() async throws {
+        let bed = try TemporaryDatabase()
+        let database = bed.database
+        let people = [try Fixture.person("ana", "Ana Lima", birthday: "1990-01-02"), try Fixture.person("bob", "Bob", birthday: "--01-20")]
+        try database.insertPeople(people, now: Self.now)
+        try await database.setAuthorizationStatus(.authorized)
+        _ = try await database.addGreeting(Greeting(target: .person("ana"), way: .email(address: "ana@example.org")), now: Self.now)
+        let utc = try Fixture.zone("UTC")
+        func reschedule(hours: Double) async throws -> RescheduleResult {
+            try await Fixture.scheduler(database, now: Self.now.addingTimeInterval(hours * 3600), zone: utc).reschedule()
+        }
+        func greeting() async throws -> (title: String, day: String, fireAt: Double)? {
+            try await database.read { db in
+                try Row.fetchOne(db, sql: "SELECT title, occurrenceDate, fireAt FROM pendingNotification WHERE id = 'greet:ana'")
+                    .map { ($0[0], $0[1], $0[2]) }
+            }
+        }
+        func overwrite() throws {
+            try database.writeNow { db in try db.execute(sql: "UPDATE pendingNotification SET title = 'as planned' WHERE id = 'greet:ana'") }
+        }
+        let planned = try await reschedule(hours: 0)
+        #expect(try await greeting()?.title == "Ana Lima")
+        #expect(try await greeting()?.day == "2026-01-02")
+        try overwrite()
+        let kept = try await reschedule(hours: 1)
+        #expect(try await greeting()?.title == "as planned", "kept as it was")
+        #expect(kept.scheduled == planned.scheduled)
+        #expect(kept.people == planned.people)
+        #expect(kept.first == planned.first)
+        #expect(kept.last == planned.last)
+        let dayBefore = try #require(kept.requests.first { $0.personID == "ana" && $0.timing == .dayBefore })
+        #expect(dayBefore.body.contains("birthdays greet skip"), "the day-before line from the kept plan: \(dayBefore.body)")
+
+        try await database.setSetting(.greetingTime, to: "10:00", now: Self.now)
+        _ = try await reschedule(hours: 2)
+        #expect(try await greeting()?.title == "Ana Lima", "planned again at another time")
+        #expect(try await greeting()?.fireAt == Self.now.addingTimeInterval((24 + 10) * 3600).timeIntervalSince1970)
+
+        try overwrite()
+        try database.writeNow { db in try db.execute(sql: "UPDATE person SET name = 'Ana L.' WHERE id = 'ana'") }
+        _ = try await reschedule(hours: 3)
+        #expect(try await greeting()?.title == "Ana L.", "a change of the person")
+
+        try overwrite()
+        _ = try await reschedule(hours: 24 + 10)
+        #expect(try await greeting()?.day == "2027-01-02", "today's went into the ledger: next year's")
+        let ledger = try await database.read { db in try DeliveryRecord.latestGreetings(db) }
+        #expect(ledger["ana"]?.day == LocalDate(year: 2026, month: 1, day: 2))
+
+        try overwrite()
+        #expect(try await database.skipGreeting(personID: "ana", year: 2027))
+        _ = try await reschedule(hours: 24 + 11)
+        #expect(try await greeting()?.day == "2028-01-02", "skipped")
+        #expect(try await greeting()?.title == "Ana L.")
+    }
 }

@@ -107,7 +107,11 @@ extension PendingNotificationRecord {
     /// compared column by column with what each request writes
     /// (``storedValues(userInfo:)``, each distinct `userInfo` encoded once),
     /// and only the requests that differ are written, through one statement.
-    static func replaceAll(with requests: [NotificationRequest], _ db: Database) throws {
+    ///
+    /// With `keepingGreetings`, the greetings pending are neither compared
+    /// nor removed (their plan was kept: ``GreetingPlan/Stamp``); `requests`
+    /// hold none then, and only the other rows are read.
+    static func replaceAll(with requests: [NotificationRequest], keepingGreetings: Bool = false, _ db: Database) throws {
         var userInfos: [[String: String]: String] = [:]
         var planned: [(values: [DatabaseValue], stored: Bool)] = []
         planned.reserveCapacity(requests.count)
@@ -122,7 +126,8 @@ extension PendingNotificationRecord {
         }
         // The rows there, read in place: a row is not made into values unless it is to go.
         var gone: [String] = []
-        let statement = try db.cachedStatement(sql: "SELECT \(storedColumns.joined(separator: ", ")) FROM pendingNotification")
+        let others = keepingGreetings ? " WHERE deliveryKind NOT LIKE '\(greetingPrefix)%'" : ""
+        let statement = try db.cachedStatement(sql: "SELECT \(storedColumns.joined(separator: ", ")) FROM pendingNotification" + others)
         let rows = try Row.fetchCursor(statement)
         while let row = try rows.next() {
             let id: String = row[0]

@@ -31,6 +31,8 @@ package enum InternalValue: String, Sendable {
     case publicIDKey = "ids.key"
     /// The key of the invitation forms' nonces (``InviteNonce``: 64 hex digits), created by a migration.
     case inviteKey = "invite.key"
+    /// What the last reschedule planned the greetings from, and until when that plan holds (``GreetingPlan/Stamp``).
+    case greetingPlan = "greetings.plan"
 
     var key: String { "internal." + rawValue }
 }

@@ -147,8 +147,19 @@ extension AppDatabase {
     static func greetingPlans(_ db: Database, settings: Settings, timeZone: TimeZone, now: Date) throws -> [PlannedGreeting] {
         let greetings = try GreetingRecord.allAsShown(db)
         guard !greetings.isEmpty else { return [] }
+        return try greetingPlans(db, greetings: greetings, skips: try GreetingSkipRecord.skips(db), settings: settings, timeZone: timeZone, now: now)
+    }
+
+    /// ``greetingPlans(_:settings:timeZone:now:)`` of the choices `greetings` (not empty) and the skipped years `skips`.
+    static func greetingPlans(
+        _ db: Database,
+        greetings: [Greeting],
+        skips: [String: Set<Int>],
+        settings: Settings,
+        timeZone: TimeZone,
+        now: Date
+    ) throws -> [PlannedGreeting] {
         let rules = GreetingRules(greetings)
-        let skips = try GreetingSkipRecord.skips(db)
         let ledger = try DeliveryRecord.latestGreetings(db)
         // Each day's instants in each zone once: thousands of friends share a few hundred days.
         var plan = GreetingPlan.Batch(plan: GreetingPlan(settings: settings), now: now)
@@ -167,6 +178,77 @@ extension AppDatabase {
         }
         // In id order already (the people are read so); sorted again all the same, which costs little on a sorted array.
         return plans.sorted { $0.personID < $1.personID }
+    }
+}
+
+/// The greetings a reschedule plans (``AppDatabase/scheduleGreetings(_:settings:timeZone:now:)``).
+struct GreetingSchedule {
+    /// Every greeted friend's next greeting, planned now, by person id; empty when ``kept``.
+    var planned: [PlannedGreeting] = []
+    /// The plan of an earlier reschedule still holds (``GreetingPlan/Stamp``): the pending greetings stay as they are.
+    var kept: GreetingPlan.Stamp?
+}
+
+extension AppDatabase {
+    /// The greetings a reschedule at `now` plans: every greeted friend's next
+    /// one (``greetingPlans(_:settings:timeZone:now:)``), or none when the plan
+    /// the last reschedule made still holds (``GreetingPlan/Stamp``: the same
+    /// inputs, no greeting due since, less than a day ago); then the greetings
+    /// pending stay as they are. A new plan's stamp is stored
+    /// (``InternalValue/greetingPlan``, which moves no revision) once
+    /// `saved` says which of its greetings went into the pending requests.
+    static func scheduleGreetings(
+        _ db: Database,
+        settings: Settings,
+        timeZone: TimeZone,
+        now: Date
+    ) throws -> (schedule: GreetingSchedule, inputs: UInt64?) {
+        let greetings = try GreetingRecord.allAsShown(db)
+        let stored = try SettingRecord.value(.greetingPlan, db)
+        guard !greetings.isEmpty else {
+            if stored != nil { try SettingRecord.set(nil, for: .greetingPlan, db) }
+            return (GreetingSchedule(), nil)
+        }
+        let skips = try GreetingSkipRecord.skips(db)
+        let plan = GreetingPlan(settings: settings)
+        let inputs = GreetingPlan.Stamp.inputs(
+            revision: try RevisionRecord.current(db).value,
+            plan: plan,
+            owner: timeZone,
+            greetings: greetings,
+            skips: skips,
+            birthdays: try PersonLinks.read(db).birthdays
+        )
+        if let stamp = stored.flatMap(GreetingPlan.Stamp.init(text:)), stamp.holds(inputs: inputs, at: now) {
+            return (GreetingSchedule(kept: stamp), inputs)
+        }
+        let planned = try greetingPlans(db, greetings: greetings, skips: skips, settings: settings, timeZone: timeZone, now: now)
+        return (GreetingSchedule(planned: planned), inputs)
+    }
+
+    /// Stores the stamp of the greetings planned from `inputs` at `now`, of
+    /// which those of `saved` went into the pending requests; nothing is
+    /// written when it is the stamp stored.
+    static func stampGreetings(_ planned: [PlannedGreeting], inputs: UInt64, saved: [NotificationRequest], now: Date, _ db: Database) throws {
+        let stamp = GreetingPlan.Stamp(inputs: inputs, plannedAt: now, instants: planned.lazy.map(\.next.instant), saved: saved.map(\.fireAt))
+        if try SettingRecord.value(.greetingPlan, db) != stamp.text { try SettingRecord.set(stamp.text, for: .greetingPlan, db) }
+    }
+
+    /// The greetings kept pending of the friends among `personIDs` (a few:
+    /// the people of the planned reminders), by person id, as they were
+    /// planned: their day from the pending request, its instants in the
+    /// friend's zone now (the same, as the plan holds), their name.
+    static func keptGreetings(of personIDs: [String], settings: Settings, timeZone: TimeZone, _ db: Database) throws -> [PlannedGreeting] {
+        let days = try PendingNotificationRecord.days(ids: personIDs.map(Greeting.notificationID(personID:)), db)
+        guard !days.isEmpty else { return [] }
+        let ids = personIDs.filter { days[Greeting.notificationID(personID: $0)] != nil }.sorted()
+        let plan = GreetingPlan(settings: settings)
+        return try PersonRecord.greetingPeople(ids: ids, rules: [:], emails: false, db).compactMap { person in
+            guard let day = days[Greeting.notificationID(personID: person.id)],
+                let next = plan.occurrence(on: day, age: nil, zone: GreetingPlan.zone(of: person, owner: timeZone))
+            else { return nil }
+            return PlannedGreeting(personID: person.id, name: person.name, next: next)
+        }
     }
 }
 

@@ -117,11 +117,15 @@ package struct NotificationScheduler: Sendable {
         let rooms =
             status == .denied
             ? [] : try AppDatabase.announceRequests(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale)
-        // The friends' greetings: adding the greeting is its consent, so likewise.
-        let greetings = status == .denied ? [] : try AppDatabase.greetingPlans(db, settings: settings, timeZone: zone, now: instant)
+        // The friends' greetings: adding the greeting is its consent, so likewise. Planned again only when the
+        // last plan may have changed (``GreetingPlan/Stamp``); else those pending stay.
+        let (greetings, inputs) =
+            status == .denied
+            ? (GreetingSchedule(), nil) : try AppDatabase.scheduleGreetings(db, settings: settings, timeZone: zone, now: instant)
+        if status == .denied, try SettingRecord.value(.greetingPlan, db) != nil { try SettingRecord.set(nil, for: .greetingPlan, db) }
         guard consent.delivers else {
-            let requests = try saveUnknown(rooms + greetings.map(\.request), since: LocalDate.today(at: instant, in: zone), db)
-            return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)
+            let requests = try save(rooms, greetings, inputs: inputs, since: LocalDate.today(at: instant, in: zone), now: instant, db)
+            return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone, kept: try kept(greetings, requests, db))
         }
         var planner = ReminderPlanner(settings: settings, timeZone: zone, now: instant, localizer: settings.localizer(systemLocale: systemLocale))
         // Every event that gets reminders; a name day in the words of the reminders' language (the planner's).
@@ -131,17 +135,68 @@ package struct NotificationScheduler: Sendable {
             nameDays: try NameDayListRecord.setup(for: settings, db),
             nicknames: settings.names == .nickname
         ) { event, _, identity in planner.offer(event, identity: identity) }
-        var planned = Self.withGreetingLines(planner.requests(), greetings: greetings, localizer: settings.localizer(systemLocale: systemLocale))
+        let reminders = planner.requests()
+        // The day-before lines: a kept plan is read back for the few people reminded.
+        let lines =
+            greetings.kept == nil
+            ? greetings.planned
+            : try AppDatabase.keptGreetings(
+                of: Self.greetingLineCandidates(reminders),
+                settings: settings,
+                timeZone: zone,
+                db
+            )
+        var planned = Self.withGreetingLines(reminders, greetings: lines, localizer: settings.localizer(systemLocale: systemLocale))
         if let digest = try digestRequest(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale, after: planned) {
             planned.append(digest)
             planned.sort(by: NotificationRequest.firesBefore)
             if planned.count > NotificationRequest.pendingLimit { planned.removeLast(planned.count - NotificationRequest.pendingLimit) }
         }
-        planned.append(contentsOf: rooms)
-        planned.append(contentsOf: greetings.map(\.request))
-        let since = planned.map(\.occurrenceDate).min() ?? LocalDate.today(at: instant, in: zone)
-        let requests = try saveUnknown(planned, since: since, db)
-        return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone)
+        let requests = try save(planned + rooms, greetings, inputs: inputs, since: nil, now: instant, db)
+        return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone, kept: try kept(greetings, requests, db))
+    }
+
+    /// Makes `planned` and the greetings planned anew (`greetings`) the
+    /// pending requests (``saveUnknown(_:since:keepingGreetings:_:)``), or,
+    /// when the greetings' plan was kept, `planned` beside the greetings
+    /// pending; stores a new greeting plan's stamp. The ledger is asked from
+    /// `since`, else from the soonest day of what is saved (nothing is saved
+    /// without a day when that is empty). Those pending now but the kept greetings.
+    private static func save(
+        _ planned: [NotificationRequest],
+        _ greetings: GreetingSchedule,
+        inputs: UInt64?,
+        since: LocalDate?,
+        now: Date,
+        _ db: Database
+    ) throws -> [NotificationRequest] {
+        guard greetings.kept == nil else {
+            let since = since ?? planned.map(\.occurrenceDate).min() ?? LocalDate.today(at: now, in: .gmt)
+            return try saveUnknown(planned, since: since, keepingGreetings: true, db)
+        }
+        let all = planned + greetings.planned.map(\.request)
+        let since = since ?? all.map(\.occurrenceDate).min() ?? LocalDate.today(at: now, in: .gmt)
+        let requests = try saveUnknown(all, since: since, keepingGreetings: false, db)
+        if let inputs {
+            let saved = requests.filter { if case .greeting = $0.deliveryKind { return true } else { return false } }
+            try AppDatabase.stampGreetings(greetings.planned, inputs: inputs, saved: saved, now: now, db)
+        }
+        return requests
+    }
+
+    /// What a reschedule that kept the greetings pending counts of them
+    /// (``RescheduleResult/Kept``): the stamp's count and instants, and how
+    /// many are of people none of `requests` is about.
+    private static func kept(_ greetings: GreetingSchedule, _ requests: [NotificationRequest], _ db: Database) throws -> RescheduleResult.Kept {
+        guard let stamp = greetings.kept else { return RescheduleResult.Kept() }
+        let people = Array(Set(requests.lazy.filter { $0.digest == nil }.map(\.personID)))
+        let shared = try PendingNotificationRecord.days(ids: people.map(Greeting.notificationID(personID:)), db).count
+        return RescheduleResult.Kept(count: stamp.saved, otherPeople: stamp.saved - shared, first: stamp.first, last: stamp.last)
+    }
+
+    /// The people whose reminder may end with a greeting's line (``withGreetingLines(_:greetings:localizer:)``).
+    static func greetingLineCandidates(_ requests: [NotificationRequest]) -> [String] {
+        requests.filter { $0.timing == .dayBefore && $0.kind == .birthday && $0.calendar == nil && $0.label == nil }.map(\.personID)
     }
 
     /// `requests` with the day-before reminder of each greeted friend's
@@ -183,11 +238,17 @@ package struct NotificationScheduler: Sendable {
     /// Makes those of `planned` that the ledger does not hold already for the
     /// same occurrence (from `since` on) the pending requests, so re-adding one
     /// never sends it twice; those pending. Rows that stay as they were are
-    /// not written again (``PendingNotificationRecord/replaceAll(with:_:)``).
-    private static func saveUnknown(_ planned: [NotificationRequest], since: LocalDate, _ db: Database) throws -> [NotificationRequest] {
+    /// not written again, and the greetings pending are left as they are when
+    /// `keepingGreetings` (``PendingNotificationRecord/replaceAll(with:keepingGreetings:_:)``).
+    private static func saveUnknown(
+        _ planned: [NotificationRequest],
+        since: LocalDate,
+        keepingGreetings: Bool,
+        _ db: Database
+    ) throws -> [NotificationRequest] {
         let known = planned.isEmpty ? [] : try DeliveryRecord.keys(since: since, db)
         let requests = known.isEmpty ? planned : planned.filter { !known.contains($0.id + "|" + $0.occurrenceDate.description) }
-        try PendingNotificationRecord.replaceAll(with: requests, db)
+        try PendingNotificationRecord.replaceAll(with: requests, keepingGreetings: keepingGreetings, db)
         return requests
     }
 
