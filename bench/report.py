@@ -281,6 +281,94 @@ def page_rows():
             times(ratio), "≥ 0.5× nginx", None if ratio is None or bad else ratio >= 0.5, "; ".join(notes), o, p, "req/s")
 
 
+def switches(b, a):
+    """Voluntary and involuntary context switches between two proc_sample lines (split), the
+    threads at the end, and each sample's threads by tid with those in both."""
+    def per_thread(sample):
+        return {tid: (int(vol), int(nonvol)) for tid, vol, nonvol in (t.split(":") for t in sample[2:])}
+
+    tb, ta = per_thread(b), per_thread(a)
+    kept = tb.keys() & ta.keys()
+    # A thread that ended or started in the window woke at least once to do so.
+    wakeups = sum(ta[t][0] - tb[t][0] for t in kept) + sum(ta[t][0] for t in ta.keys() - kept) + len(tb.keys() - kept)
+    involuntary = sum(ta[t][1] - tb[t][1] for t in kept) + sum(ta[t][1] for t in ta.keys() - kept)
+    return wakeups, involuntary, len(ta), tb, ta, kept
+
+
+def window_switches(prefix):
+    """(voluntary, threads) of the window PREFIX_before .. PREFIX_after, or None."""
+    before, after = FACTS.get(prefix + "_before"), FACTS.get(prefix + "_after")
+    if not (before and after):
+        return None
+    wakeups, _, threads, _, _, _ = switches(before.split(), after.split())
+    return wakeups, threads
+
+
+def users_rows():
+    """Many users on one machine (BENCH_ONLY=users): the busy day, the daemon at rest, the
+    servers' 304s against one user's, and users add."""
+    na = not_available("users")
+    count = fact_int("users_count") or 1000
+    contacts = fact_int("users_contacts") or 300
+    label = "%s users × %d contacts" % (format(count, ","), contacts)
+    window = FACTS.get("idle_seconds", "60")
+    load = "load %s at the start of the run" % FACTS.get("load_start", "?")
+    lines = FACTS.get("users_lines", "").split()
+    due, delivered = fact_int("users_due"), fact_int("users_delivered")
+    started = FACTS.get("users_started_s")
+    if len(lines) == 3 and due is not None:
+        sent, last = int(lines[0]), float(lines[2]) - 60
+        notes = ["%d of %d reminders due at 09:00 delivered" % (sent, due),
+                 "every user's daemon started %s s after the start (09:00 is 60 s after it)" % started,
+                 "set-up (users add, import, 2 settings each): %.0f s" % float(FACTS.get("users_setup_s", "0")), load]
+        row("users-day", "busy day, %s: every 09:00 reminder from one run --all-users, the last one after 09:00" % label,
+            "%.1f s" % max(last, 0), target="≤ 60 s, all delivered", passed=sent >= due and last <= 60,
+            note="; ".join(notes), ours_value=max(last, 0), unit="s")
+    else:
+        row("users-day", "busy day, %s: every 09:00 reminder from one run --all-users" % label, na or "not measured",
+            target="≤ 60 s, all delivered")
+    rss = fact_int("users-idle_vmrss_kb")
+    if rss is not None:
+        rss /= 1024
+        row("users-rss", "daemon at rest over %s: resident memory (VmRSS)" % label, "%.1f MB" % rss, target="< 300 MB",
+            passed=rss < 300, ours_value=rss, unit="MB",
+            note="peak %.1f MB since start; %s descriptors open, %s inotify; %s" % (
+                (fact_int("users-idle_vmhwm_kb") or 0) / 1024, FACTS.get("users_fds", "?"), FACTS.get("users_inotify", "?"), load))
+    else:
+        row("users-rss", "daemon at rest over %s: resident memory (VmRSS)" % label, na or "not measured", target="< 300 MB")
+    many, one = window_switches("users-idle"), window_switches("users-single")
+    what = "daemon at rest over %s, %s s: voluntary context switches" % (label, window)
+    if many and one:
+        row("users-wakeups", what + " (%d threads)" % many[1], "%d" % many[0], "%d" % one[0], "one user's daemon (%d threads)" % one[1],
+            None, "≤ one user's", many[0] <= one[0], load, many[0], one[0], "switches")
+    else:
+        row("users-wakeups", what, na or "not measured", target="≤ one user's")
+    for kind, name in (("feed", "feed"), ("page", "page for the year")):
+        many, one = wrk("users-%s-304-all" % kind), wrk("users-%s-304-one" % kind)
+        m, o = many and many["rate"], one and one["rate"]
+        ratio = m / o if m and o else None
+        notes, bad = [], False
+        for who, result, status in (("serve --all-users", many, FACTS.get("users_%s_304_status" % kind)),
+                                    ("one user's serve", one, FACTS.get("users_%s_one_304_status" % kind))):
+            if result and result["bad_responses"]:
+                notes.append("%s: %d non-2xx/3xx responses" % (who, result["bad_responses"]))
+                bad = True
+            if status and status != "304":
+                notes.append("%s answered %s, not 304, to its own ETag" % (who, status))
+                bad = True
+        if kind == "feed" and FACTS.get("users_serve_started_s"):
+            notes.append("serve --all-users answered /healthz %.1f s after its start" % float(FACTS["users_serve_started_s"]))
+        if kind == "page" and FACTS.get("users_404_ms"):
+            notes.append("a token no one has: 404 in %.2f ms (mean of 50 on one connection)" % float(FACTS["users_404_ms"]))
+        row("users-%s-304" % kind, "%s of one of %s, 304 revalidation (wrk)" % (name, label), number(m, "req/s") or na or "not measured",
+            number(o, "req/s"), "one user's serve, same database", times(ratio), "≥ 0.5× one user's (within 2×)",
+            None if ratio is None or bad else ratio >= 0.5, "; ".join(notes), m, o, "req/s")
+    added = hyperfine("users-add")
+    row("users-add", "users add of user %s (hyperfine, removed again before each run)" % format(count + 1, ","),
+        seconds(added and added["median_s"]) or na or "not measured", target="< 1 s",
+        passed=None if not added else added["median_s"] < 1, ours_value=added and added["median_s"], unit="s")
+
+
 def idle_rows(prefix="idle", label="daemon idle", note_extra=""):
     na = not_available(prefix)
     before, after = FACTS.get(prefix + "_before"), FACTS.get(prefix + "_after")
@@ -297,15 +385,7 @@ def idle_rows(prefix="idle", label="daemon idle", note_extra=""):
     cpu = (int(a[0]) - int(b[0])) / tick
     hwm = int(FACTS.get(prefix + "_vmhwm_kb", "0")) / 1024
 
-    def per_thread(sample):
-        return {tid: (int(vol), int(nonvol)) for tid, vol, nonvol in (t.split(":") for t in sample[2:])}
-
-    tb, ta = per_thread(b), per_thread(a)
-    kept = tb.keys() & ta.keys()
-    # A thread that ended or started in the window woke at least once to do so.
-    wakeups = sum(ta[t][0] - tb[t][0] for t in kept) + sum(ta[t][0] for t in ta.keys() - kept) + len(tb.keys() - kept)
-    involuntary = sum(ta[t][1] - tb[t][1] for t in kept) + sum(ta[t][1] for t in ta.keys() - kept)
-    threads = len(ta)
+    wakeups, involuntary, threads, tb, ta, kept = switches(b, a)
     changes = []
     if tb.keys() - kept:
         changes.append("%d thread%s ended" % (len(tb.keys() - kept), "" if len(tb.keys() - kept) == 1 else "s"))
@@ -481,6 +561,7 @@ sources_rows()
 idle_rows("idlesource", "daemon idle, one CardDAV source", "%s people from a Radicale book; requests during the window and start: %s"
           % (FACTS.get("idlesource_people", "?"), FACTS.get("idlesource_requests", "?")))
 publish_rows()
+users_rows()
 
 
 # MARK: The fence

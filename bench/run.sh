@@ -28,8 +28,9 @@
 # Knobs: BENCH_RUNS (fast commands, default 10), BENCH_MID_RUNS (imports, python3-icalendar,
 # default 5), BENCH_SLOW_RUNS (python3-vobject, khard, default 3), BENCH_WRK_SECONDS (10),
 # BENCH_WRK_THREADS (2), BENCH_WRK_CONNECTIONS (32), BENCH_WRK_ROUNDS (wrk runs of each server,
-# default 3 with a reference, 1 without), BENCH_IDLE_SECONDS (60),
-# BENCH_ONLY (some of: startup import vobject upcoming reschedule greetings export serve page idle idlechannels sources idlesource publish publishlimit;
+# default 3 with a reference, 1 without), BENCH_IDLE_SECONDS (60), BENCH_USERS (the users rows' count, 1000), BENCH_USERS_COPY (1: users past 1,000 get copies of the first 1,000's databases),
+# BENCH_USERS_WAIT (seconds after 09:00 the busy day waits for every reminder and every user's start, 600),
+# BENCH_ONLY (some of: startup import vobject upcoming reschedule greetings export serve page idle idlechannels sources idlesource publish publishlimit users;
 # default all), BENCH_AGAINST (a commit, or none; see above), BENCH_FENCE (wall, the default: the fence
 # compares the fastest runs' wall times; cpu: their median CPU time, user and system, for a machine
 # busy with other work, where wall time measures the wait for a core),
@@ -1166,6 +1167,178 @@ measure_publish() {
     fact publish_changed_put "$(json_first "$OUT/publish-changed.json" put)"
 }
 
+# MARK: Many users (serve and run --all-users)
+
+# BENCH_USERS users (default 1,000), each with 300 contacts of their own: slices of one
+# generated file (seed 2, no photos), cached in bench/work/data/users/; past 1,000 users the
+# slices are used again (user 1,000 has user 0's contacts, in a database of their own). Each
+# user is made as a person would: users add, import --user, settings set channels log,
+# notifications enable; the imports at noon the day before the busy day (pretend time,
+# BIRTHDAYS_NOW_WRITES=1), so its 09:00 is every reminder's first. With BENCH_USERS_COPY=1,
+# each user past the first 1,000 is made by users add and then given a copy of the database
+# of the user whose slice they have (what 4,000 more imports would make, in a fraction of
+# their time; their feed tokens are then those of that user too, so serve --all-users finds
+# such a token in either: the 304 rows are meant for unique tokens).
+USERS=${BENCH_USERS:-1000}
+USERS_COPY=${BENCH_USERS_COPY:-}
+USER_CONTACTS=300
+USER_SLICES=1000
+# The busy day (its 09:00 is when the reminders are due) and the day before.
+USERS_EVE=2027-03-09
+USERS_DAY=2027-03-10
+
+users_data() {
+    local want count=$((USER_CONTACTS * USER_SLICES))
+    want="gen=$(sha256sum "$GEN" | cut -c1-16) count=$count format=vcard3 photo-rate=0 seed=2 per=$USER_CONTACTS"
+    if [[ ! -f $DATA/users.stamp || $(<"$DATA/users.stamp") != "$want" ]]; then
+        printf 'generating users (%s contacts in %s slices)\n' "$count" "$USER_SLICES" >&2
+        rm -rf "$DATA/users.stamp" "$DATA/users"
+        $PY "$GEN" --count "$count" --format vcard3 --photo-rate 0 --seed 2 >"$DATA/users.vcf.tmp"
+        $PY bench/peers/users.py slices "$DATA/users.vcf.tmp" "$DATA/users" "$USER_CONTACTS" "$USER_SLICES"
+        rm -f "$DATA/users.vcf.tmp"
+        echo "$want" >"$DATA/users.stamp"
+    fi
+}
+
+# users_make FROM TO: users uFROM..u(TO-1), each with their slice, eight at a time (each
+# command waits for the disk's syncs far longer than it computes).
+users_make() {
+    local from=$1 to=$2 lane
+    for ((lane = 0; lane < 8; lane++)); do
+        (
+            local i name
+            # Every reminder planned from the eve's noon: the busy day's 09:00 is the first.
+            export BIRTHDAYS_NOW=${USERS_EVE}T12:00:00Z BIRTHDAYS_NOW_WRITES=1
+            for ((i = from + lane; i < to; i += 8)); do
+                printf -v name 'u%04d' "$i"
+                "$BIN" users add "$name" >/dev/null
+                if [[ -n $USERS_COPY && $i -ge $USER_SLICES ]]; then
+                    local from
+                    printf -v from 'u%04d' $((i % USER_SLICES))
+                    rm -f "$BIRTHDAYS_USERS_DIR/$name"/birthdays.sqlite*
+                    cp "$BIRTHDAYS_USERS_DIR/$from/birthdays.sqlite" "$BIRTHDAYS_USERS_DIR/$name/"
+                    if [[ -f $BIRTHDAYS_USERS_DIR/$from/birthdays.sqlite-wal ]]; then cp "$BIRTHDAYS_USERS_DIR/$from/birthdays.sqlite-wal" "$BIRTHDAYS_USERS_DIR/$name/"; fi
+                    continue
+                fi
+                "$BIN" --user "$name" import "$(printf '%s/%04d.vcf' "$DATA/users" $((i % USER_SLICES)))" >/dev/null 2>&1
+                "$BIN" --user "$name" settings set channels log >/dev/null 2>&1
+                "$BIN" --user "$name" notifications enable >/dev/null 2>&1
+            done
+        ) &
+    done
+    wait
+}
+
+measure_users() {
+    need users "users add" "users list" run serve "feed url" || return 0
+    users_data
+    export BIRTHDAYS_USERS_DIR=$OUT/users TZ=UTC
+    local start pid nine due stamped
+    fact users_count "$USERS"
+    fact users_contacts "$USER_CONTACTS"
+    start=$EPOCHREALTIME
+    if [[ -n $USERS_COPY && $USERS -gt $USER_SLICES ]]; then
+        users_make 0 "$USER_SLICES"
+        users_make "$USER_SLICES" "$USERS"
+    else
+        users_make 0 "$USERS"
+    fi
+    fact users_copied "$([[ -n $USERS_COPY && $USERS -gt $USER_SLICES ]] && echo $((USERS - USER_SLICES)) || echo 0)"
+    fact users_setup_s "$(echo "$EPOCHREALTIME - $start" | bc)"
+    [[ $("$BIN" users list | wc -l) -ge $USERS ]] || { echo "users list shows fewer than $USERS users" >&2; return 1; }
+
+    # (a) The busy day: run --all-users from 08:59:00 (pretend, flowing), the log channel's lines
+    # stamped as they arrive; every reminder due at 09:00 must leave within 60 s of it.
+    nine=$(date -u -d "${USERS_DAY}T09:00:00Z" +%s)
+    due=$($PY bench/peers/users.py due "$BIRTHDAYS_USERS_DIR" "$nine")
+    fact users_due "$due"
+    stamped=$OUT/users-run
+    start=$EPOCHREALTIME
+    BIRTHDAYS_NOW=${USERS_DAY}T08:59:00Z BIRTHDAYS_NOW_WRITES=1 "$BIN" run --all-users \
+        > >($PY bench/peers/users.py stamp "$stamped.out") 2> >($PY bench/peers/users.py stamp "$stamped.err") &
+    pid=$!
+    started "$pid" "$BIN_COMM"
+    fact users_start "$start"
+    local deadline=$((SECONDS + 60 + ${BENCH_USERS_WAIT:-600})) delivered=0 up=0
+    while ((SECONDS < deadline)); do
+        [[ -d /proc/$pid ]] || { tail "$stamped.err" >&2; echo "run --all-users exited" >&2; return 1; }
+        delivered=$(cat "$stamped.out" 2>/dev/null | grep -c 'fire_at=' || true)
+        up=$(cat "$stamped.err" 2>/dev/null | grep -c 'birthdays run started' || true)
+        ((delivered < due || up < USERS)) || break
+        sleep 1
+    done
+    fact users_delivered "$delivered"
+    # Seconds after the start: the log channel's first and last line (09:00 is 60 s after it).
+    fact users_lines "$($PY bench/peers/users.py lateness "$stamped.out" "$start")"
+    fact users_started_s "$($PY bench/peers/users.py started "$stamped.err" "$start" "$USERS")"
+
+    # (b) At rest over every user, nothing due for a day, sampled as the idle rows are.
+    sleep 40
+    local before after
+    before=$(proc_sample "$pid")
+    sleep "$IDLE_SECONDS"
+    [[ -d /proc/$pid ]] || { echo "run --all-users exited during the window" >&2; return 1; }
+    after=$(proc_sample "$pid")
+    fact users-idle_clk_tck "$(getconf CLK_TCK)"
+    fact users-idle_before "$before"
+    fact users-idle_after "$after"
+    fact users-idle_vmhwm_kb "$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")"
+    fact users-idle_vmrss_kb "$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")"
+    fact users_fds "$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)"
+    fact users_inotify "$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 -lname 'anon_inode:inotify' 2>/dev/null | wc -l)"
+    stop "$pid"
+    wait "$pid" 2>/dev/null || true
+    # One user's daemon on a copy of one user's database, the same window (the idle rows' way).
+    mkdir -p "$OUT/db"
+    $PY bench/peers/users.py copy "$BIRTHDAYS_USERS_DIR/u0000/birthdays.sqlite" "$OUT/db/users-single.sqlite"
+    (unset BIRTHDAYS_USERS_DIR; idle_window users-single "$OUT/db/users-single.sqlite")
+
+    # (c) Page and feed of one user, 304, from serve --all-users and from one user's serve.
+    local port url one_port one_url etag one_etag name
+    printf -v name 'u%04d' $((USERS / 2))
+    port=$(free_port)
+    start=$EPOCHREALTIME
+    BIRTHDAYS_LOG_LEVEL=warning "$BIN" serve --all-users --host 127.0.0.1 --port "$port" >"$OUT/users-serve.log" 2>&1 &
+    pid=$!
+    started "$pid" "$BIN_COMM"
+    deadline=$((SECONDS + 600))
+    until [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz" || true) == 200 ]]; do
+        [[ -d /proc/$pid ]] && ((SECONDS < deadline)) || { cat "$OUT/users-serve.log" >&2; return 1; }
+        sleep 0.2
+    done
+    fact users_serve_started_s "$(echo "$EPOCHREALTIME - $start" | bc)"
+    url=$("$BIN" --user "$name" feed url --host 127.0.0.1 --port "$port" | sed -n 1p)
+    $PY bench/peers/users.py copy "$BIRTHDAYS_USERS_DIR/$name/birthdays.sqlite" "$OUT/db/users-one.sqlite"
+    one_port=$(free_port)
+    one_url=${url/:$port\//:$one_port/}
+    BIRTHDAYS_LOG_LEVEL=warning "$BIN" serve --database "$OUT/db/users-one.sqlite" --host 127.0.0.1 --port "$one_port" >"$OUT/users-one-serve.log" 2>&1 &
+    started "$!" "$BIN_COMM"
+    wait_url "$one_url" "$!" || { cat "$OUT/users-one-serve.log" >&2; return 1; }
+    local kind target one_target
+    for kind in feed page; do
+        target=$url one_target=$one_url
+        if [[ $kind == page ]]; then target=${url%.ics} one_target=${one_url%.ics}; fi
+        etag=$(etag_of "$target")
+        one_etag=$(etag_of "$one_target")
+        fact "users_${kind}_304_status" "$(status_with "$target" "$etag")"
+        fact "users_${kind}_one_304_status" "$(status_with "$one_target" "$one_etag")"
+        run_wrk "users-$kind-304-one" "$one_target" "$one_etag"
+        run_wrk "users-$kind-304-all" "$target" "$etag"
+    done
+    # A token no user has: one index lookup, then every user's watch read once (no database asked when none changed).
+    local i unknown=http://127.0.0.1:$port/calendar/$(printf '7%.0s' {1..32}).ics
+    [[ $(curl -s -o /dev/null -w '%{http_code}' "$unknown") == 404 ]] || { echo "an unknown token did not answer 404" >&2; return 1; }
+    # One curl, one connection, 50 requests: the server's time, not curl's start-up.
+    local asks=()
+    for ((i = 0; i < 50; i++)); do asks+=(-o /dev/null "$unknown"); done
+    fact users_404_ms "$(curl -s -w '%{time_total}\n' "${asks[@]}" | awk '{ total += $1 } END { printf "%.3f", total * 1000 / NR }')"
+
+    # (d) users add of the (N+1)st user, removed again before each run.
+    printf '#!/bin/sh\n%q users remove extra >/dev/null 2>&1 || true\n' "$BIN" >"$OUT/users-remove-extra.sh"
+    chmod +x "$OUT/users-remove-extra.sh"
+    hf users-add "$RUNS" --prepare "$OUT/users-remove-extra.sh" -- "$BIN" users add extra
+}
+
 reference_build
 measure startup
 measure import
@@ -1182,6 +1355,7 @@ measure sources
 measure idlesource
 measure publish
 measure publishlimit
+measure users
 
 fact load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 say report

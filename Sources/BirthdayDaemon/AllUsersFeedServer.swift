@@ -27,12 +27,16 @@ package struct UsersFeedFollower: Service {
     ///   - folders: the users root.
     ///   - open: user `name`'s source over their own database, as `serve --user NAME` makes it.
     ///   - logger: what concerns users as a whole (their names, never their people).
+    ///   - now: the clock of the invitation forms' per-address limit.
+    ///   - trustedProxy: the proxy `--trusted-proxy` names (``UserFeeds/init(now:trustedProxy:)``).
     package init(
         folders: UserFolders,
         open: @escaping @Sendable (UserName) async throws -> DatabaseFeedSource,
-        logger: Logger
+        logger: Logger,
+        now: @escaping @Sendable () -> Date,
+        trustedProxy: TrustedProxy?
     ) {
-        self.feeds = UserFeeds()
+        self.feeds = UserFeeds(now: now, trustedProxy: trustedProxy)
         self.folders = folders
         self.open = open
         self.logger = logger

@@ -326,6 +326,16 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
         stamps.kept().flatMap(cache.state(for:)).map { ($0.token, Self.listRevision(data: $0.revision, today: days.today(at: now(), in: $0.zone))) }
     }
 
+    /// The stamp of the database's files now (``FileStampWatch/current()``):
+    /// one `read` of the watch while nothing changed.
+    func fileStamp() async -> FileStamp { await stamps.current() }
+
+    /// The stamp kept while the watch saw no change (``FileStampWatch/kept()``), without blocking.
+    func keptFileStamp() -> FileStamp? { stamps.kept() }
+
+    /// The stamp now, taken when it must be (``FileStampWatch/currentBlocking()``): the blocking pool only.
+    func fileStampBlocking() -> FileStamp { stamps.currentBlocking() }
+
     private func state() async throws -> StateCache.State {
         let stamp = await stamps.current()
         if let cached = cache.state(for: stamp) { return cached }

@@ -84,6 +84,10 @@ final class FileStampWatch: Sendable {
         return await Blocking.run { self.take() }
     }
 
+    /// The stamp as ``current()`` gives it, taken here when it must be:
+    /// blocking, for the blocking pool only (one hop for many stamps).
+    func currentBlocking() -> FileStamp { kept() ?? take() }
+
     /// The kept stamp while the watch's queue is empty; a drain that finds
     /// events drops it (and counts the change).
     private static func keep(_ state: inout State) -> FileStamp? {

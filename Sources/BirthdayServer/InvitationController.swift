@@ -30,11 +30,13 @@ import Synchronization
 ///   logs `/invite/<redacted>`).
 struct InvitationController: Sendable {
     let source: any InvitationSource
-    /// The per-address limit on answers, for as long as the server runs.
-    private let limit = InviteLimiter()
+    /// The per-address limit on answers, for as long as the server runs
+    /// (`serve --all-users` gives every user's controller the same one).
+    private let limit: InviteLimiter
 
-    init(source: any InvitationSource) {
+    init(source: any InvitationSource, limit: InviteLimiter = InviteLimiter()) {
         self.source = source
+        self.limit = limit
     }
 
     func addRoutes(to group: RouterGroup<FeedRequestContext>) {

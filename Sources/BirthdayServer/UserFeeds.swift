@@ -7,15 +7,11 @@ import Logging
 import NIOCore
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The users `birthdays serve --all-users` serves, each with their own
 /// source (``DatabaseFeedSource`` over their database) and controllers, as
 /// `serve --user NAME` would have them; which user a request is for is
-/// found by its token (``UserTokenIndex`` says whom to ask first) or, at
-/// `/`, by the trusted proxy's header (``UserHeader``).
+/// found by its token in an index of every user's tokens' hashes
+/// (``UserTokenIndex``) or, at `/`, by the trusted proxy's header (``UserHeader``).
 ///
 /// Who is served is the follower's to say (``serve(_:folder:source:)``,
 /// ``keep(_:)``), as the users root changes. A request is answered for a
@@ -23,21 +19,52 @@ import Glibc
 /// from (its device and inode, checked on the blocking pool): `users remove`
 /// renames the folder away before anything else, so a removed user's
 /// tokens answer 404 from that moment, before the follower hears of it.
+///
+/// ## The index
+/// Each user's hashes are read when they are served, with the stamp of
+/// their database's files (``FileStampWatch``, the watch their feed's cache
+/// already keeps). A token the index names is asked of that one user; a
+/// token it does not name (or that user no longer owns) is looked up again
+/// after the hashes of every user whose stamp moved since are read again:
+/// one `read` of each user's watch that finds nothing, no database asked,
+/// when no one changed anything. So a token made or revoked by another
+/// command is found, or answers 404, at once.
+///
+/// The invitation forms of all users share one per-address limit, which a
+/// `POST` to a token no one has counts against too, as with one user.
 package final class UserFeeds: Sendable {
     private struct State {
         var feeds: [UserName: UserFeed] = [:]
         var index = UserTokenIndex()
+        /// The stamp of each user's database when their hashes were read.
+        var read: [UserName: FileStamp] = [:]
     }
 
     private let state = Mutex(State())
+    /// The per-address limit of every user's invitation form.
+    private let invitationLimit: InviteLimiter
+    /// What answers a `POST /invite/<token>` whose token no one has: the limit, then 404.
+    let nobody: InvitationController
 
-    package init() {}
+    /// - Parameters:
+    ///   - now: the clock of the invitation forms' limit.
+    ///   - trustedProxy: the proxy `--trusted-proxy` names: whose client an
+    ///     answer to a token no one has is counted as (a user's own setting
+    ///     applies to their own links only).
+    package init(now: @escaping @Sendable () -> Date, trustedProxy: TrustedProxy? = nil) {
+        let limit = InviteLimiter()
+        invitationLimit = limit
+        nobody = InvitationController(source: NoInvitations(now: now, proxy: trustedProxy), limit: limit)
+    }
 
     /// The users served now, by name.
     package var served: [UserName] { state.withLock { $0.feeds.keys.sorted() } }
 
+    /// How many token hashes the index holds (tests).
+    package var indexedTokens: Int { state.withLock { $0.index.count } }
+
     /// Serves user `name` from `source`, opened on their database in
-    /// `folder`; `false` (not served) when the folder is gone already.
+    /// `folder`, their tokens' hashes read; `false` (not served) when the folder is gone already.
     @discardableResult
     package func serve(_ name: UserName, folder: String, source: DatabaseFeedSource) async -> Bool {
         guard let identity = await FolderIdentity.read(folder) else { return false }
@@ -45,18 +72,25 @@ package final class UserFeeds: Sendable {
             source: source,
             calendar: CalendarController(source: source),
             pages: PageController(source: source),
-            invitations: InvitationController(source: source),
+            invitations: InvitationController(source: source, limit: invitationLimit),
             folder: folder,
             identity: identity
         )
-        state.withLock { $0.feeds[name] = feed }
+        state.withLock { state in
+            state.feeds[name] = feed
+            state.read[name] = nil
+            state.index.set(name, tokens: [])
+        }
+        // A failure leaves them unread: the next token not found reads them again.
+        try? await index(name, feed, stamp: await source.fileStamp())
         return true
     }
 
-    /// Serves only `names`: everyone else is dropped, with their caches and hints.
+    /// Serves only `names`: everyone else is dropped, with their caches and hashes.
     package func keep(_ names: Set<UserName>) {
         state.withLock { state in
             state.feeds = state.feeds.filter { names.contains($0.key) }
+            state.read = state.read.filter { names.contains($0.key) }
             state.index.keep(names)
         }
     }
@@ -70,32 +104,86 @@ package final class UserFeeds: Sendable {
     /// Whether user `name` is served (the header's question, on the event loop: no I/O).
     func isServed(_ name: UserName) -> Bool { state.withLock { $0.feeds[name] != nil } }
 
-    /// The served user whose token `token` is, as `owns` says, asking the
-    /// user the token was last found with first (``UserTokenIndex``), then
-    /// every other; `nil` when no one's (or their folder has gone).
+    /// The served user whose token `token` is, as `owns` says: the user the
+    /// index names, else, after every changed user's hashes are read again,
+    /// the user it names then; `nil` when no one's (or their folder has gone).
     ///
-    /// - Throws: the first user's error when no user owns the token and one
-    ///   could not say (their database failed): 503, not a 404 that would
-    ///   tell their subscriber the address is dead.
+    /// - Throws: the user's error when `owns` fails, or when no user has the
+    ///   token and a changed user's hashes could not be read: 503, not a 404
+    ///   that would tell their subscriber the address is dead.
     func feed(token: String, owns: (UserFeed) async throws -> Bool) async throws -> UserFeed? {
         let hash = Share.tokenHash(token)
-        let (candidates, feeds) = state.withLock { ($0.index.candidates(hash: hash, served: $0.feeds.keys), $0.feeds) }
+        var asked: UserName?
         var failure: (any Error)?
-        for name in candidates {
-            guard let feed = feeds[name] else { continue }
-            do {
-                guard try await owns(feed) else { continue }
-            } catch {
-                failure = failure ?? error
-                continue
-            }
-            guard await feed.isPresent() else { return nil }
-            state.withLock { $0.index.found(hash: hash, user: name) }
-            return feed
+        for pass in 0..<2 {
+            if pass == 1 { failure = await freshen() }
+            let named = state.withLock { state in state.index.user(hash: hash).flatMap { name in state.feeds[name].map { (name: name, feed: $0) } } }
+            guard let named, named.name != asked else { continue }
+            let (name, feed) = named
+            asked = name
+            guard try await owns(feed) else { continue }
+            return await feed.isPresent() ? feed : nil
         }
         if let failure { throw failure }
         return nil
     }
+
+    /// Reads again the hashes of every served user whose database's stamp
+    /// moved since they were read; the first failure, if any. The stamps
+    /// the watches keep are read on the spot; those to take (a user whose
+    /// folder has no watch, or whose watch saw a change) are taken in one
+    /// hop to the blocking pool for all of them.
+    private func freshen() async -> (any Error)? {
+        let (feeds, read) = state.withLock { ($0.feeds, $0.read) }
+        var stamps: [(name: UserName, feed: UserFeed, stamp: FileStamp)] = []
+        var toTake: [(name: UserName, feed: UserFeed)] = []
+        for (name, feed) in feeds {
+            if let kept = feed.source.keptFileStamp() {
+                stamps.append((name, feed, kept))
+            } else {
+                toTake.append((name, feed))
+            }
+        }
+        if !toTake.isEmpty {
+            let taking = toTake
+            stamps += await Blocking.run { taking.map { (name: $0.name, feed: $0.feed, stamp: $0.feed.source.fileStampBlocking()) } }
+        }
+        var failure: (any Error)?
+        for (name, feed, stamp) in stamps {
+            guard stamp != read[name] else { continue }
+            do {
+                try await index(name, feed, stamp: stamp)
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        return failure
+    }
+
+    /// Reads user `name`'s hashes into the index, with `stamp` taken before
+    /// them (a write in between only makes them read again), unless another
+    /// feed was served under the name meanwhile.
+    private func index(_ name: UserName, _ feed: UserFeed, stamp: FileStamp) async throws {
+        let tokens = try await feed.source.database.tokenHashes()
+        state.withLock { state in
+            guard state.feeds[name]?.identity == feed.identity else { return }
+            state.index.set(name, tokens: tokens)
+            state.read[name] = stamp
+        }
+    }
+}
+
+/// The invitations of no one: what a token no served user has is answered
+/// by (``UserFeeds/nobody``), so that its `POST` meets the per-address limit
+/// before its 404, as with one user.
+private struct NoInvitations: InvitationSource {
+    let now: @Sendable () -> Date
+    let proxy: TrustedProxy?
+
+    func inviteForm(token: String) async throws -> InviteResponse? { nil }
+    func inviteAnswer(token: String, body: [UInt8]) async throws -> InviteResponse? { nil }
+    func inviteBusy(token: String, body: [UInt8]) async throws -> InviteResponse? { nil }
+    func trustedProxy() async throws -> TrustedProxy? { proxy }
 }
 
 /// One user served by `serve --all-users`: what `serve --user NAME` would
@@ -122,22 +210,6 @@ struct UserFeed: Sendable {
     /// Whether `token` is one of the user's invitation links.
     func ownsInvitation(_ token: String) async throws -> Bool {
         try await source.database.hasInvitation(token: token)
-    }
-}
-
-/// A folder's device and inode (never through a link): a folder renamed
-/// away and another made under its name are told apart.
-struct FolderIdentity: Sendable, Equatable {
-    let device: UInt64
-    let inode: UInt64
-
-    /// `path`'s identity when it is a folder, read on the blocking pool; `nil` otherwise.
-    static func read(_ path: String) async -> FolderIdentity? {
-        await Blocking.run {
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
-            return FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-        }
     }
 }
 
@@ -239,7 +311,10 @@ private func invitation(
     } catch {
         return unavailable(error, context: context)
     }
-    guard let feed else { return FeedResponses.notFound() }
+    guard let feed else {
+        // No one's: a POST still counts against the address's limit, as with one user.
+        return request.method == .post ? try await feeds.nobody.answer(request, context: context) : FeedResponses.notFound()
+    }
     return try await respond(feed)
 }
 

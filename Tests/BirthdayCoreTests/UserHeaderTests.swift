@@ -48,26 +48,38 @@ import Testing
 
     // MARK: - The token index
 
-    @Test func theUserATokenWasFoundWithIsAskedFirst() throws {
-        let (alice, bob, carol) = (try UserName("alice"), try UserName("bob"), try UserName("carol"))
+    @Test func theIndexNamesTheUserWhoseTokensHashTheHash() throws {
+        let (alice, bob) = (try UserName("alice"), try UserName("bob"))
         var index = UserTokenIndex()
-        #expect(index.candidates(hash: "h", served: [carol, bob, alice]) == [alice, bob, carol])
-        index.found(hash: "h", user: carol)
-        #expect(index.candidates(hash: "h", served: [alice, bob, carol]) == [carol, alice, bob])
-        #expect(index.candidates(hash: "other", served: [alice, bob, carol]) == [alice, bob, carol])
-        // A hint of a user not served is no candidate.
-        #expect(index.candidates(hash: "h", served: [alice, bob]) == [alice, bob])
-        index.keep([alice, bob])
-        #expect(index.hint(hash: "h") == nil)
+        #expect(index.user(hash: "a1") == nil)
+        index.set(alice, tokens: ["a1", "a2"])
+        index.set(bob, tokens: ["b1"])
+        #expect(index.user(hash: "a2") == alice)
+        #expect(index.user(hash: "b1") == bob)
+        #expect(index.user(hash: "c1") == nil)
+        #expect(index.count == 3)
     }
 
-    @Test func theHintsAreBounded() throws {
-        let alice = try UserName("alice")
+    @Test func aUsersTokensReadAgainReplaceTheirOldOnes() throws {
+        let (alice, bob) = (try UserName("alice"), try UserName("bob"))
         var index = UserTokenIndex()
-        for number in 0..<UserTokenIndex.capacity { index.found(hash: String(number), user: alice) }
-        #expect(index.hint(hash: "0") == alice)
-        index.found(hash: "one more", user: alice)
-        #expect(index.hint(hash: "0") == nil)
-        #expect(index.hint(hash: "one more") == alice)
+        index.set(alice, tokens: ["a1", "a2"])
+        index.set(bob, tokens: ["b1"])
+        // a2 revoked, a3 added.
+        index.set(alice, tokens: ["a1", "a3"])
+        #expect(index.user(hash: "a2") == nil)
+        #expect(index.user(hash: "a3") == alice)
+        #expect(index.user(hash: "b1") == bob, "another user's are kept")
+    }
+
+    @Test func aUserNoLongerServedTakesTheirTokensWithThem() throws {
+        let (alice, bob) = (try UserName("alice"), try UserName("bob"))
+        var index = UserTokenIndex()
+        index.set(alice, tokens: ["a1"])
+        index.set(bob, tokens: ["b1"])
+        index.keep([bob])
+        #expect(index.user(hash: "a1") == nil)
+        #expect(index.user(hash: "b1") == bob)
+        #expect(index.count == 1)
     }
 }

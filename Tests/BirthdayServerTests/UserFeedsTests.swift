@@ -1,5 +1,4 @@
 import BirthdayCore
-import BirthdayServer
 import BirthdayStore
 import Foundation
 import HTTPTypes
@@ -8,6 +7,8 @@ import Logging
 import NIOCore
 import TestSupport
 import Testing
+
+@testable import BirthdayServer
 
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +36,7 @@ import Glibc
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         let alice = try await Self.user("alice", in: directory)
-        let feeds = UserFeeds()
+        let feeds = UserFeeds(now: { Date(timeIntervalSince1970: 1_790_000_000) })
         #expect(await feeds.serve(try UserName("alice"), folder: alice.folder, source: alice.source))
         let app = buildAllUsersFeedApplication(feeds: feeds, userHeader: nil, host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         try await app.test(.live) { client in
@@ -51,12 +52,57 @@ import Glibc
         }
     }
 
+    /// A token is found by the index of every user's tokens' hashes: an
+    /// unknown one asks no user's database, a known one asks its own user's
+    /// only; and a share made after the user was served is found (their
+    /// database changed, so their hashes are read again) and asked of them only.
+    @Test func aTokenAsksItsOwnUsersDatabaseOnly() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let feeds = UserFeeds(now: { Date(timeIntervalSince1970: 1_790_000_000) })
+        var tokens: [UserName: String] = [:]
+        var databases: [UserName: AppDatabase] = [:]
+        for name in ["alice", "bob", "carol"] {
+            let user = try await Self.user(name, in: directory)
+            #expect(await feeds.serve(try UserName(name), folder: user.folder, source: user.source))
+            tokens[try UserName(name)] = user.token
+            databases[try UserName(name)] = user.source.database
+        }
+        #expect(feeds.indexedTokens == 3)
+        var asked: [UserName] = []
+        func ask(_ token: String) async throws -> UserFeed? {
+            try await feeds.feed(token: token) { feed in
+                let own = try await feed.source.token()
+                asked.append(try #require(tokens.first { $0.value == own }?.key))
+                return try await feed.ownsCalendar(token)
+            }
+        }
+        #expect(try await ask(String(repeating: "7", count: 32)) == nil)
+        #expect(asked.isEmpty, "an unknown token asks no one: \(asked)")
+        let bob = try UserName("bob")
+        #expect(try await ask(try #require(tokens[bob])) != nil)
+        #expect(asked == [bob])
+        asked = []
+        let bobsDatabase = try #require(databases[bob])
+        let share = try #require(
+            try await bobsDatabase.addShare(
+                name: "Family",
+                groups: [],
+                showAges: true,
+                showYears: true,
+                now: Date(timeIntervalSince1970: 1_790_000_000)
+            )
+        )
+        #expect(try await ask(share.token) != nil)
+        #expect(asked == [bob])
+    }
+
     /// The header of the trusted proxy (here the loopback address the test client comes from) names whose page `/` is.
     @Test func theHeaderFromTheProxyNamesWhosePageSlashIs() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         let alice = try await Self.user("alice", in: directory)
-        let feeds = UserFeeds()
+        let feeds = UserFeeds(now: { Date(timeIntervalSince1970: 1_790_000_000) })
         #expect(await feeds.serve(try UserName("alice"), folder: alice.folder, source: alice.source))
         let proxy = try #require(TrustedProxy("127.0.0.1"))
         let header = try #require(UserHeader(proxy: proxy, name: "Remote-User"))

@@ -158,6 +158,59 @@ struct ServeAllUsersTests {
         }
     }
 
+    /// Tokens made and revoked by other commands while the server runs
+    /// (the index of every user's tokens follows each user's database): a
+    /// share, an invitation and a rotated feed of bob's answer at once, and
+    /// the tokens they replaced or removed answer 404 at once; so do a removed user's.
+    @Test func tokensMadeOrRevokedAfterTheStartAnswerAtOnce() async throws {
+        let served = try await Self.serve()
+        defer { served.stop() }
+        let port = String(served.port)
+        let share = try await served.cli.run("--user", "bob", "share", "add", "Team", "--group", "Family", "--port", port)
+        try #require(share.status == 0, "\(share.stderr)")
+        let team = try ShareCommandTests.token(share.stdout)
+        #expect(try await Self.get(served.url("/calendar/\(team).ics")).body.contains("Bob Builder"))
+        let invite = try await served.cli.run("--user", "bob", "invite", "Colleagues", "--port", port)
+        try #require(invite.status == 0, "\(invite.stderr)")
+        let colleagues = try InviteCommandTests.token(invite.stdout)
+        #expect(try await Self.get(served.url("/invite/\(colleagues)")).status == 200)
+        let rotated = try await served.cli.run("--user", "bob", "feed", "rotate")
+        try #require(rotated.status == 0, "\(rotated.stderr)")
+        let feed = try await served.cli.run("--user", "bob", "feed", "url", "--port", port)
+        let newFeed = try #require(feed.stdout.split(separator: "\n").first?.split(separator: "/").last).dropLast(4)
+        #expect(newFeed != Substring(served.bob.feed))
+        #expect(try await Self.get(served.url("/calendar/\(newFeed).ics")).status == 200)
+        #expect(try await Self.get(served.url("/calendar/\(served.bob.feed).ics")).status == 404, "the rotated token")
+        #expect(try await served.cli.run("--user", "bob", "share", "remove", "Family").status == 0)
+        #expect(try await Self.get(served.url("/calendar/\(served.bob.share)")).status == 404, "the removed share")
+        #expect(try await served.cli.run("--user", "bob", "invite", "remove", "Friends").status == 0)
+        #expect(try await Self.get(served.url("/invite/\(served.bob.invite)")).status == 404, "the removed invitation")
+        #expect(try await Self.get(served.url("/calendar/\(team)")).status == 200, "the share made after the start still answers")
+        #expect(try await served.cli.run("users", "remove", "bob").status == 0)
+        #expect(try await Self.get(served.url("/calendar/\(team).ics")).status == 404, "a removed user's")
+        #expect(try await Self.get(served.url("/calendar/\(newFeed)")).status == 404, "a removed user's")
+        #expect(try await Self.get(served.url("/calendar/\(served.alice.feed).ics")).status == 200)
+    }
+
+    /// An answer to a token no user has meets the invitation form's
+    /// per-address limit (five a minute) as with one user: then 429, even for
+    /// a user's real link, since every user's form shares the limit.
+    @Test func answersToUnknownTokensAreLimitedPerAddress() async throws {
+        let served = try await Self.serve()
+        defer { served.stop() }
+        var statuses: [Int] = []
+        for number in 0..<6 {
+            let unknown = served.url("/invite/" + String(repeating: String(number), count: 32))
+            statuses.append(try await Self.get(unknown, "--data-raw", "nonce=x&name=Guest&day=1&month=1").status)
+        }
+        #expect(statuses == [404, 404, 404, 404, 404, 429], "\(statuses)")
+        let real = try await Self.get(served.url("/invite/\(served.alice.invite)"), "--data-raw", "nonce=x&name=Guest&day=1&month=1")
+        #expect(real.status == 429)
+        // Another address has its own.
+        let other = try await Self.get(served.url("/invite/" + String(repeating: "9", count: 32)), "--interface", "127.0.0.3", "--data-raw", "a=b")
+        #expect(other.status == 404)
+    }
+
     /// From the proxy (127.0.0.2) the header names whose page `/` is; from
     /// anywhere else, or naming no user served, it is refused with words that name no one.
     @Test func theTrustedProxysHeaderShowsThatUsersOwnPage() async throws {

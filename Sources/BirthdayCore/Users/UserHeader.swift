@@ -52,42 +52,43 @@ public struct UserHeader: Sendable, Equatable {
     }
 }
 
-/// Which user a token of `birthdays serve --all-users` was last found to
-/// be, by the token's hash (``Share/tokenHash(_:)``), so that a request
-/// asks that user's database first instead of every user's.
+/// Which user a token of `birthdays serve --all-users` is, by the
+/// token's hash (``Share/tokenHash(_:)``): every served user's tokens
+/// (their feed's, their shares' and their invitation links'), read from
+/// their database, so that a request asks one user's database, not every
+/// user's.
 ///
-/// It is a hint only: the user it names is asked as any other would be (a
-/// rotated or removed token is found nowhere and answers 404), and a token
-/// it does not know is looked for in every served user's database, in
-/// name order. A user no longer served takes their hints with them; at most
-/// ``capacity`` hints are kept (then all are dropped).
+/// Only hashes are kept, never a token. It says whom to ask, not who
+/// owns: the user it names is still asked (a revoked token answers 404),
+/// and the server reads a user's hashes again when their database has
+/// changed since they were read. A user no longer served takes their
+/// hashes with them.
 public struct UserTokenIndex: Sendable, Equatable {
-    /// The most hints kept.
-    public static let capacity = 10_000
-
-    private var users: [String: UserName] = [:]
+    private var owners: [String: UserName] = [:]
+    private var hashes: [UserName: Set<String>] = [:]
 
     public init() {}
 
-    /// The users to ask for the token of hash `hash`, among `served`: the
-    /// one it was last found with first, then the others by name.
-    public func candidates(hash: String, served: some Sequence<UserName>) -> [UserName] {
-        let sorted = served.sorted()
-        guard let hinted = users[hash], sorted.contains(hinted) else { return sorted }
-        return [hinted] + sorted.filter { $0 != hinted }
+    /// The user whose token hashes to `hash`, as last read.
+    public func user(hash: String) -> UserName? { owners[hash] }
+
+    /// User `user`'s tokens are now those hashing to `tokens` (any read before are forgotten).
+    public mutating func set(_ user: UserName, tokens: Set<String>) {
+        remove(user)
+        hashes[user] = tokens
+        for hash in tokens { owners[hash] = user }
     }
 
-    /// The token of hash `hash` was found to be `user`'s.
-    public mutating func found(hash: String, user: UserName) {
-        if users[hash] == nil, users.count >= Self.capacity { users.removeAll() }
-        users[hash] = user
-    }
-
-    /// Only `served` are served now: the hints of anyone else are dropped.
+    /// Only `served` are served now: everyone else's hashes are dropped.
     public mutating func keep(_ served: Set<UserName>) {
-        users = users.filter { served.contains($0.value) }
+        for user in hashes.keys where !served.contains(user) { remove(user) }
     }
 
-    /// The user the token of hash `hash` was last found with, if any.
-    public func hint(hash: String) -> UserName? { users[hash] }
+    /// How many hashes are kept.
+    public var count: Int { owners.count }
+
+    private mutating func remove(_ user: UserName) {
+        guard let old = hashes.removeValue(forKey: user) else { return }
+        for hash in old where owners[hash] == user { owners[hash] = nil }
+    }
 }

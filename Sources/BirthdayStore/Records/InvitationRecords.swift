@@ -19,6 +19,11 @@ enum InvitationRecord {
         try Row.fetchOne(db, sql: "SELECT \(columns) FROM invitation WHERE tokenHash = ?", arguments: [tokenHash]).map(invitation)
     }
 
+    /// The SHA-256 of every link's token, open or closed.
+    static func tokenHashes(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT tokenHash FROM invitation")
+    }
+
     /// The link named `name`, if any.
     static func invitation(named name: String, _ db: Database) throws -> Invitation? {
         try Row.fetchOne(db, sql: "SELECT \(columns) FROM invitation WHERE name = ?", arguments: [name]).map(invitation)

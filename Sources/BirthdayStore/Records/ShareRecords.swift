@@ -16,6 +16,11 @@ enum ShareRecord {
         try fetch(db, sql: "SELECT id, name, showAges, showYears, createdAt FROM share WHERE tokenHash = ?", arguments: [tokenHash]).first
     }
 
+    /// The SHA-256 of every share's token.
+    static func tokenHashes(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT tokenHash FROM share")
+    }
+
     /// The share named `name`, if any.
     static func share(named name: String, _ db: Database) throws -> Share? {
         try fetch(db, sql: "SELECT id, name, showAges, showYears, createdAt FROM share WHERE name = ?", arguments: [name]).first

@@ -49,6 +49,20 @@ extension AppDatabase {
         }
     }
 
+    /// The SHA-256 (``Share/tokenHash(_:)``) of every token that reaches
+    /// this database over HTTP: the feed's, every share's and every
+    /// invitation link's (open or closed), in one read. `serve --all-users`
+    /// indexes its users by them; the feed token is hashed inside the read
+    /// and never returned.
+    package func tokenHashes() async throws(StoreError) -> Set<String> {
+        try await read { db in
+            var hashes = Set(try ShareRecord.tokenHashes(db))
+            hashes.formUnion(try InvitationRecord.tokenHashes(db))
+            if let token = try SettingRecord.value(.feedToken, db) { hashes.insert(Share.tokenHash(token)) }
+            return hashes
+        }
+    }
+
     /// Replaces the feed token; the old URL stops working at once. Returns the new token.
     @discardableResult
     package func rotateFeedToken() async throws(StoreError) -> String {

@@ -156,7 +156,9 @@ extension BirthdaysCommand.Serve {
                     trustedProxy: proxy
                 )
             },
-            logger: logger
+            logger: logger,
+            now: now,
+            trustedProxy: proxy
         )
         do {
             try await Blocking.run { () throws(UserFolderError) in try folders.makeRoot() }
