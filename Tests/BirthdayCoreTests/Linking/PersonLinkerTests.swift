@@ -295,6 +295,23 @@ import Testing
         #expect(PersonLinker().mayLink(few) == [0, 2])
     }
 
+    /// ``PersonLinker/link(_:)`` prepares the addresses of the cards that
+    /// hold one another card holds, however many hold it: an address held by
+    /// more than the limit stays no evidence when only some of its holders
+    /// also share a `UID`.
+    @Test func anAddressHeldByTooManyStaysNoEvidenceWhenSomeOfItsHoldersShareAUID() throws {
+        let cards = [
+            Self.card("google", "a", "Ada Lovelace", uid: "ada", emails: ["office@example.org"]),
+            Self.card("icloud", "b", "Ada Lovelace", uid: "ADA", emails: ["office@example.org"]),
+            Self.card("vdir", "c", "Ada Lovelace", emails: ["office@example.org"]),
+        ]
+        let result = PersonLinker(sharedLimit: 2).link(cards)
+        let linked = try #require(result.groups.first { $0.cards.count > 1 })
+        #expect(linked.cards == [0, 1])
+        #expect(linked.evidence == [.uid], "three hold the address, over the limit of two")
+        #expect(PersonLinker(sharedLimit: 3).link(cards).groups.first?.evidence == [.uid, .email])
+    }
+
     /// ``PersonID/fromUID(_:)`` drops a `urn:uuid:` written in any case, and only that.
     @Test(
         arguments: [
