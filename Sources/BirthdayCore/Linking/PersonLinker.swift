@@ -323,21 +323,23 @@ public struct PersonLinker: Sendable {
                     continue
                 }
                 let slot = table.slot(key.value)
-                if table.holders[slot] == 0 {
-                    table.first[slot] = index
-                    table.item[slot] = key.item
+                if table.entries[slot].holders == 0 {
+                    table.entries[slot].first = Int32(index)
+                    table.entries[slot].item = Int32(key.item)
                 } else {
-                    guard sameKey(cards, table.first[slot], table.item[slot], index, key.item) else { return nil }
+                    let first = table.entries[slot]
+                    guard sameKey(cards, Int(first.first), Int(first.item), index, key.item) else { return nil }
                     later.append((slot, index))
                 }
-                table.holders[slot] += 1
+                table.entries[slot].holders += 1
             }
         }
         var joined = [Bool](repeating: false, count: cards.count)
         for (slot, card) in later {
             // A UID is the same card whatever; an address or number held by too many is no evidence.
-            if limited && table.item[slot] != KeyTable.uid && table.holders[slot] > sharedLimit { continue }
-            joined[table.first[slot]] = true
+            let entry = table.entries[slot]
+            if limited && Int(entry.item) != KeyTable.uid && entry.holders > sharedLimit { continue }
+            joined[Int(entry.first)] = true
             joined[card] = true
         }
         return joined
@@ -656,35 +658,37 @@ private struct Groups {
 
 /// The keys ``PersonLinker/mayLink(_:)`` groups cards by, as integers in an
 /// open-addressed table: per slot the key's value, its first holder (and
-/// which of its keys it is), and how many cards hold it.
+/// which of its keys it is), and how many cards hold it, side by side (one
+/// cache line a key).
 private struct KeyTable {
     /// A value's two top bits say its kind (no value is 0, an empty slot); the rest is a hash, or a number's tail.
     static let uidTag: UInt64 = 1 << 62
     static let emailTag: UInt64 = 2 << 62
     static let phoneTag: UInt64 = 3 << 62
     static let hashBits: UInt64 = (1 << 62) - 1
-    /// ``item`` of a UID, and of a number (an address's is its place among the card's addresses).
+    /// ``Entry/item`` of a UID, and of a number (an address's is its place among the card's addresses).
     static let uid = -1
-    static let phone = Int.max
+    static let phone = Int(Int32.max)
 
-    private var values: [UInt64]
-    var first: [Int]
-    var item: [Int]
-    var holders: [Int]
+    struct Entry {
+        var value: UInt64 = 0
+        var first: Int32 = 0
+        var item: Int32 = 0
+        var holders = 0
+    }
+
+    var entries: [Entry]
     private let mask: Int
 
     /// A table for at most `keys` keys, at most half full.
     init(keys: Int) {
         var size = 16
         while size < keys * 2 { size *= 2 }
-        values = [UInt64](repeating: 0, count: size)
-        first = [Int](repeating: 0, count: size)
-        item = [Int](repeating: 0, count: size)
-        holders = [Int](repeating: 0, count: size)
+        entries = [Entry](repeating: Entry(), count: size)
         mask = size - 1
     }
 
-    /// The slot of `value`, taken for it when it is new (its ``holders`` 0).
+    /// The slot of `value`, taken for it when it is new (its ``Entry/holders`` 0).
     mutating func slot(_ value: UInt64) -> Int {
         // Spread the bits (a number's tail is no hash), then probe slot by slot.
         var mixed = value ^ (value >> 33)
@@ -692,9 +696,9 @@ private struct KeyTable {
         mixed ^= mixed >> 33
         var index = Int(truncatingIfNeeded: mixed) & mask
         while true {
-            if values[index] == value { return index }
-            if values[index] == 0 {
-                values[index] = value
+            if entries[index].value == value { return index }
+            if entries[index].value == 0 {
+                entries[index].value = value
                 return index
             }
             index = (index + 1) & mask
