@@ -53,14 +53,31 @@ public struct PersonLinker: Sendable {
 
     /// Which of `cards` are one person, and what to suggest.
     public func link(_ cards: [LinkCard]) -> LinkResult {
-        let prepared = cards.map(Prepared.init)
-        // Each card's place in key order: ties between links are broken by it, not by the input's order.
-        var order = [Int](repeating: 0, count: cards.count)
-        for (place, index) in cards.indices.sorted(by: { cards[$0].key < cards[$1].key }).enumerated() { order[index] = place }
+        // A store's cards repeat names (a family's, a name held by several sources): each text is folded once.
+        var folded: [String: LinkName] = [:]
+        func name(_ text: String) -> LinkName {
+            if let known = folded[text] { return known }
+            let name = LinkName(text)
+            folded[text] = name
+            return name
+        }
+        // Only a card holding a UID, an address or a number another card holds too can be linked by one: the
+        // others' are not prepared (a card of each key held twice or more is, so each such key groups the same cards).
+        let sharing = holdingShared(cards, hashMask: .max, limited: false) ?? [Bool](repeating: true, count: cards.count)
+        let prepared = cards.indices.map { Prepared(cards[$0], name: name, keys: sharing[$0]) }
+        folded = [:]
+        // Each card's place in key order: ties between links are broken by it, not by the input's order
+        // (which is that order already when the store reads its cards by id, all of one source).
+        var order = Array(cards.indices)
+        if !cards.indices.dropFirst().allSatisfy({ cards[$0 - 1].key < cards[$0].key }) {
+            for (place, index) in cards.indices.sorted(by: { cards[$0].key < cards[$1].key }).enumerated() { order[index] = place }
+        }
         var sets = Groups(cards)
         var byKey: [LinkCard.Key: Int] = [:]
-        byKey.reserveCapacity(cards.count)
-        for index in cards.indices where byKey[cards[index].key] == nil { byKey[cards[index].key] = index }
+        if !exceptions.isEmpty {
+            byKey.reserveCapacity(cards.count)
+            for index in cards.indices where byKey[cards[index].key] == nil { byKey[cards[index].key] = index }
+        }
 
         for exception in exceptions where exception.kind == .keepSeparate {
             guard let a = byKey[exception.first], let b = byKey[exception.second], a != b else { continue }
@@ -249,25 +266,110 @@ public struct PersonLinker: Sendable {
     /// Reads only each card's key, `UID`, addresses and numbers: the names
     /// and birthdays of a store's people need not be read to find the few
     /// that may be one.
+    ///
+    /// Cards are grouped by integers, not texts: a number by its tail
+    /// (``LinkKeys/phoneTail(_:)``), a `UID` and an address by a hash of
+    /// their compared form, made without a copy. Two cards whose keys hash
+    /// alike are compared by their texts; when two different keys share a
+    /// hash, the cards are grouped by their texts instead, so the answer is
+    /// always the one of the texts.
     public func mayLink(_ cards: [LinkCard]) -> [Int] {
-        var parent = Array(cards.indices)
-        func find(_ x: Int) -> Int {
-            var x = x
-            while parent[x] != x {
-                parent[x] = parent[parent[x]]
-                x = parent[x]
+        mayLink(cards, hashMask: .max)
+    }
+
+    /// ``mayLink(_:)`` with every `UID`'s and address's hash masked by
+    /// `hashMask` (a test masks them to make them collide).
+    func mayLink(_ cards: [LinkCard], hashMask: UInt64) -> [Int] {
+        var joined = holdingShared(cards, hashMask: hashMask, limited: true) ?? mayLinkByText(cards)
+        if exceptions.contains(where: { $0.kind == .keepTogether }) {
+            var byKey: [LinkCard.Key: Int] = [:]
+            for index in cards.indices where byKey[cards[index].key] == nil { byKey[cards[index].key] = index }
+            for exception in exceptions where exception.kind == .keepTogether {
+                guard let a = byKey[exception.first], let b = byKey[exception.second], a != b else { continue }
+                joined[a] = true
+                joined[b] = true
             }
-            return x
+        }
+        return cards.indices.filter { joined[$0] }
+    }
+
+    /// Per card of `cards`, whether it holds a `UID`, an address or a number
+    /// (as ``mayLink(_:)`` compares them) that another card holds too; when
+    /// `limited`, an address or number held by more than ``sharedLimit``
+    /// cards does not count. `nil` when two different keys hash alike
+    /// (masked by `hashMask`): only their texts can tell the cards apart then.
+    private func holdingShared(_ cards: [LinkCard], hashMask: UInt64, limited: Bool) -> [Bool]? {
+        let mask = hashMask & KeyTable.hashBits
+        var table = KeyTable(keys: cards.reduce(0) { $0 + 1 + $1.emails.count + $1.phones.count })
+        // Each card after a key's first holder: the key's slot and the card.
+        var later: [(slot: Int, card: Int)] = []
+        // The card's keys: each value and what it is (``KeyTable/uid``, an address's place, ``KeyTable/phone``).
+        var keys: [(value: UInt64, item: Int)] = []
+        for index in cards.indices {
+            keys.removeAll(keepingCapacity: true)
+            if let uid = cards[index].uid, let id = PersonID.fromUID(uid) {
+                keys.append((KeyTable.uidTag | Self.loweredHash(id) & mask, KeyTable.uid))
+            }
+            for (place, email) in cards[index].emails.enumerated() {
+                if let key = LinkKeys.email(email) { keys.append((KeyTable.emailTag | StableHash.value(key.utf8) & mask, place)) }
+            }
+            for phone in cards[index].phones {
+                if let tail = LinkKeys.phoneTail(phone) { keys.append((KeyTable.phoneTag | tail, KeyTable.phone)) }
+            }
+            for (place, key) in keys.enumerated() {
+                if let earlier = keys[..<place].first(where: { $0.value == key.value }) {
+                    // The same key twice on one card counts once; two keys with one hash are told apart by their texts.
+                    guard sameKey(cards, index, earlier.item, index, key.item) else { return nil }
+                    continue
+                }
+                let slot = table.slot(key.value)
+                if table.entries[slot].holders == 0 {
+                    table.entries[slot].first = Int32(index)
+                    table.entries[slot].item = Int32(key.item)
+                } else {
+                    let first = table.entries[slot]
+                    guard sameKey(cards, Int(first.first), Int(first.item), index, key.item) else { return nil }
+                    later.append((slot, index))
+                }
+                table.entries[slot].holders += 1
+            }
         }
         var joined = [Bool](repeating: false, count: cards.count)
-        func join(_ members: [Int]) {
-            guard let first = members.first else { return }
-            for other in members.dropFirst() {
-                let (a, b) = (find(first), find(other))
-                if a != b { parent[max(a, b)] = min(a, b) }
-            }
-            for member in members { joined[member] = true }
+        for (slot, card) in later {
+            // A UID is the same card whatever; an address or number held by too many is no evidence.
+            let entry = table.entries[slot]
+            if limited && Int(entry.item) != KeyTable.uid && entry.holders > sharedLimit { continue }
+            joined[Int(entry.first)] = true
+            joined[card] = true
         }
+        return joined
+    }
+
+    /// Whether the key `item` of card `a` and the key `itemB` of card `b`
+    /// (of one kind: their values are equal) are the same key, by their texts.
+    private func sameKey(_ cards: [LinkCard], _ a: Int, _ item: Int, _ b: Int, _ itemB: Int) -> Bool {
+        switch item {
+        case KeyTable.phone: return true  // the tail itself, not a hash
+        case KeyTable.uid:
+            func text(_ card: Int) -> String? { cards[card].uid.flatMap(PersonID.fromUID).map(Self.lowered) }
+            return text(a) == text(b)
+        default: return LinkKeys.email(cards[a].emails[item]) == LinkKeys.email(cards[b].emails[itemB])
+        }
+    }
+
+    /// The hash of `text` lower-cased (``lowered(_:)``), without a copy when it is ASCII.
+    private static func loweredHash(_ text: String) -> UInt64 {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return StableHash.value(text.lowercased().utf8) }
+        var hash = StableHash.start
+        for byte in text.utf8 {
+            hash ^= UInt64(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// ``holdingShared(_:hashMask:limited:)`` (limited) grouping cards by the texts of their keys.
+    private func mayLinkByText(_ cards: [LinkCard]) -> [Bool] {
         // One pass: each key's first card and how many hold it, and each later holder (no array per key).
         var firstOf: [Key: (card: Int, holders: Int)] = [:]
         // About a UID and an address or number per card: no growing on the way.
@@ -291,21 +393,15 @@ public struct PersonLinker: Sendable {
             for phone in cards[index].phones { if let tail = LinkKeys.phoneTail(phone) { keys.append(.phone(tail)) } }
             for (place, key) in keys.enumerated() where !keys[..<place].contains(key) { hold(key, index) }
         }
+        var joined = [Bool](repeating: false, count: cards.count)
         for (key, card) in later {
             guard let first = firstOf[key] else { continue }
             // A UID is the same card whatever; an address or number held by too many is no evidence.
             if case .uid = key {} else if first.holders > sharedLimit { continue }
-            join([first.card, card])
+            joined[first.card] = true
+            joined[card] = true
         }
-        if exceptions.contains(where: { $0.kind == .keepTogether }) {
-            var byKey: [LinkCard.Key: Int] = [:]
-            for index in cards.indices where byKey[cards[index].key] == nil { byKey[cards[index].key] = index }
-            for exception in exceptions where exception.kind == .keepTogether {
-                guard let a = byKey[exception.first], let b = byKey[exception.second], a != b else { continue }
-                join([a, b])
-            }
-        }
-        return cards.indices.filter { joined[$0] }
+        return joined
     }
 
     /// A key ``mayLink(_:)`` groups cards by.
@@ -317,7 +413,7 @@ public struct PersonLinker: Sendable {
     }
 
     /// `text` lower-cased, without a copy when it has no capital to lower.
-    private static func lowered(_ text: String) -> String {
+    static func lowered(_ text: String) -> String {
         text.utf8.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) } ? text.lowercased() : text
     }
 
@@ -441,11 +537,14 @@ struct Prepared {
     var emails: [String]
     var phones: [PhoneKey]
 
-    init(_ card: LinkCard) {
-        names = Self.variants(of: LinkName(card.name), nicknames: card.nickname.isEmpty ? [] : [LinkName(card.nickname)])
-
-        uid = card.uid.flatMap(PersonID.fromUID)?.lowercased()
+    /// The keys of `card`, its name and nickname made into ``LinkName``s by `name`.
+    /// Without `keys`, no `UID`, address or number.
+    init(_ card: LinkCard, name: (String) -> LinkName = LinkName.init, keys: Bool = true) {
+        names = Self.variants(of: name(card.name), nicknames: card.nickname.isEmpty ? [] : [name(card.nickname)])
         emails = []
+        phones = []
+        guard keys else { return }
+        uid = card.uid.flatMap(PersonID.fromUID).map(PersonLinker.lowered)
         for email in card.emails { if let key = LinkKeys.email(email), !emails.contains(key) { emails.append(key) } }
         phones = card.phones.compactMap(LinkKeys.phone)
     }
@@ -554,5 +653,55 @@ private struct Groups {
         linkedBy[x].insert(kind)
         dates[y] = []
         apart[y] = []
+    }
+}
+
+/// The keys ``PersonLinker/mayLink(_:)`` groups cards by, as integers in an
+/// open-addressed table: per slot the key's value, its first holder (and
+/// which of its keys it is), and how many cards hold it, side by side (one
+/// cache line a key).
+private struct KeyTable {
+    /// A value's two top bits say its kind (no value is 0, an empty slot); the rest is a hash, or a number's tail.
+    static let uidTag: UInt64 = 1 << 62
+    static let emailTag: UInt64 = 2 << 62
+    static let phoneTag: UInt64 = 3 << 62
+    static let hashBits: UInt64 = (1 << 62) - 1
+    /// ``Entry/item`` of a UID, and of a number (an address's is its place among the card's addresses).
+    static let uid = -1
+    static let phone = Int(Int32.max)
+
+    struct Entry {
+        var value: UInt64 = 0
+        var first: Int32 = 0
+        var item: Int32 = 0
+        var holders = 0
+    }
+
+    var entries: [Entry]
+    private let mask: Int
+
+    /// A table for at most `keys` keys, at most half full.
+    init(keys: Int) {
+        var size = 16
+        while size < keys * 2 { size *= 2 }
+        entries = [Entry](repeating: Entry(), count: size)
+        mask = size - 1
+    }
+
+    /// The slot of `value`, taken for it when it is new (its ``Entry/holders`` 0).
+    mutating func slot(_ value: UInt64) -> Int {
+        // Spread the bits (a number's tail is no hash), then probe slot by slot.
+        var mixed = value ^ (value >> 33)
+        mixed = mixed &* 0xff51_afd7_ed55_8ccd
+        mixed ^= mixed >> 33
+        var index = Int(truncatingIfNeeded: mixed) & mask
+        while true {
+            if entries[index].value == value { return index }
+            if entries[index].value == 0 {
+                entries[index].value = value
+                return index
+            }
+            index = (index + 1) & mask
+        }
     }
 }

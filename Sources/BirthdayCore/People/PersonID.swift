@@ -17,7 +17,8 @@ public enum PersonID {
     /// The id for a vCard UID, or `nil` when the UID is empty.
     public static func fromUID(_ uid: String) -> String? {
         var text = uid.trimmingWhitespace()
-        if text.lowercased().hasPrefix("urn:uuid:") { text = String(text.dropFirst(9)) }
+        // Only a text whose first nine bytes are `urn:uuid:` in some case can have the prefix: no lower-cased copy of every UID.
+        if mayHaveURNPrefix(text), text.lowercased().hasPrefix("urn:uuid:") { text = String(text.dropFirst(9)) }
         guard !text.isEmpty else { return nil }
         // Fast path: most UIDs are UUIDs, already safe.
         if text.utf8.count <= maxLength && text.utf8.allSatisfy({ isSafe(Unicode.Scalar($0)) }) { return text }
@@ -36,6 +37,14 @@ public enum PersonID {
             replaced = true
         }
         return replaced ? safe + "-" + StableHash.hex(text) : safe
+    }
+
+    /// Whether `text` starts with `urn:uuid:` in any case, byte by byte (no
+    /// other letter lower-cases to one of its letters).
+    private static func mayHaveURNPrefix(_ text: String) -> Bool {
+        let prefix = "urn:uuid:".utf8
+        guard text.utf8.count >= prefix.count else { return false }
+        return zip(text.utf8, prefix).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 
     /// The id for a contact without a UID.

@@ -144,15 +144,48 @@ extension PersonRecord {
             sql: "SELECT sp.personId, MIN(s.name) FROM sourcePerson sp JOIN source s ON s.id = sp.sourceId GROUP BY sp.personId"
         )
         while let row = try held.next() { sources[row[0]] = row[1] }
-        let points = try ContactPointRecord.pointsByPerson(db)
-        return try linkCards(
-            Row.fetchCursor(
-                db,
-                sql: "SELECT id, name, nickname, birthdayYear, birthdayMonth, birthdayDay, updatedAt, sourceFile FROM person ORDER BY id"
-            ),
-            sources: sources,
-            points: points
+        // One read, each person's addresses and numbers with them (no table of everyone's by id): a person's
+        // columns are decoded at their first row, known by its rowid.
+        var cards: [LinkCard] = []
+        var fileNames: [String: String] = [:]
+        var last: Int64?
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT person.rowid, person.id, person.name, person.nickname, person.birthdayYear, person.birthdayMonth,
+                       person.birthdayDay, person.updatedAt, person.sourceFile, contactPoint.kind, contactPoint.value
+                FROM person LEFT JOIN contactPoint ON contactPoint.personId = person.id AND contactPoint.kind <> ?
+                ORDER BY person.id, contactPoint.position
+                """,
+            arguments: [ContactPoint.Kind.impp]
         )
+        while let row = try rows.next() {
+            let rowid: Int64 = row[0]
+            if rowid != last {
+                last = rowid
+                let id: String = row[1]
+                let path: String = row[8]
+                let file = fileNames[path] ?? cardSource(held: nil, file: path)
+                fileNames[path] = file
+                cards.append(
+                    LinkCard(
+                        key: LinkCard.Key(source: sources[id] ?? file, id: id),
+                        uid: id.hasPrefix("c-") ? nil : id,
+                        name: row[2],
+                        nickname: row[3],
+                        birthday: date(row[4], row[5], row[6]),
+                        changed: Date(timeIntervalSince1970: row[7])
+                    )
+                )
+            }
+            guard let kind = row[9] as String?, let value = row[10] as String? else { continue }
+            if kind == ContactPoint.Kind.email.rawValue {
+                cards[cards.count - 1].emails.append(value)
+            } else {
+                cards[cards.count - 1].phones.append(value)
+            }
+        }
+        return cards
     }
 
     /// The stored people `ids` as cards for ``PersonLinker``, as ``linkCards(_:)`` reads everyone, in id order.
@@ -233,21 +266,25 @@ extension PersonRecord {
     /// rows together.
     static func linkKeys(_ db: Database) throws -> [LinkCard] {
         var cards: [LinkCard] = []
+        var last: Int64?
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT person.id, contactPoint.kind, contactPoint.value FROM person
+                SELECT person.rowid, person.id, contactPoint.kind, contactPoint.value FROM person
                 LEFT JOIN contactPoint ON contactPoint.personId = person.id AND contactPoint.kind <> ?
                 ORDER BY person.id
                 """,
             arguments: [ContactPoint.Kind.impp]
         )
         while let row = try rows.next() {
-            let id: String = row[0]
-            if cards.last?.key.id != id {
+            // A person's id is decoded at their first row, known by its rowid (not compared with the last id at every row).
+            let rowid: Int64 = row[0]
+            if rowid != last {
+                last = rowid
+                let id: String = row[1]
                 cards.append(LinkCard(key: LinkCard.Key(source: "", id: id), uid: id.hasPrefix("c-") ? nil : id, name: ""))
             }
-            guard let kind = row[1] as String?, let value = row[2] as String? else { continue }
+            guard let kind = row[2] as String?, let value = row[3] as String? else { continue }
             if kind == ContactPoint.Kind.email.rawValue {
                 cards[cards.count - 1].emails.append(value)
             } else {

@@ -274,6 +274,56 @@ import Testing
         #expect(scope == scope.sorted())
     }
 
+    /// ``PersonLinker/mayLink(_:)`` groups keys by their hashes; keys whose
+    /// hashes are alike but texts differ are never taken for one: with every
+    /// hash made the same, the answer is the one of the real hashes.
+    @Test func keysWhoseHashesCollideAreToldApartByTheirTexts() {
+        let (cards, exceptions) = Self.crowd()
+        for linker in [PersonLinker(), PersonLinker(exceptions: exceptions), PersonLinker(sharedLimit: 2)] {
+            let scope = linker.mayLink(cards)
+            #expect(scope.count > 10 && scope.count < cards.count)
+            #expect(linker.mayLink(cards, hashMask: 0) == scope, "every UID and every address hashed alike")
+            #expect(linker.mayLink(cards, hashMask: 1) == scope, "half of them alike")
+        }
+        // Alone on their cards, one address, one UID and one number each: only the number is shared.
+        let few = [
+            Self.card("google", "a", "Ada Lovelace", uid: "U-1", emails: ["ada@example.org"], phones: ["+44 20 7946 0958"]),
+            Self.card("icloud", "b", "Grace Hopper", uid: "u-2", emails: ["grace@example.org"]),
+            Self.card("vdir", "c", "Alan Turing", uid: "u-3", phones: ["020 7946 0958"]),
+        ]
+        #expect(PersonLinker().mayLink(few, hashMask: 0) == [0, 2])
+        #expect(PersonLinker().mayLink(few) == [0, 2])
+    }
+
+    /// ``PersonLinker/link(_:)`` prepares the addresses of the cards that
+    /// hold one another card holds, however many hold it: an address held by
+    /// more than the limit stays no evidence when only some of its holders
+    /// also share a `UID`.
+    @Test func anAddressHeldByTooManyStaysNoEvidenceWhenSomeOfItsHoldersShareAUID() throws {
+        let cards = [
+            Self.card("google", "a", "Ada Lovelace", uid: "ada", emails: ["office@example.org"]),
+            Self.card("icloud", "b", "Ada Lovelace", uid: "ADA", emails: ["office@example.org"]),
+            Self.card("vdir", "c", "Ada Lovelace", emails: ["office@example.org"]),
+        ]
+        let result = PersonLinker(sharedLimit: 2).link(cards)
+        let linked = try #require(result.groups.first { $0.cards.count > 1 })
+        #expect(linked.cards == [0, 1])
+        #expect(linked.evidence == [.uid], "three hold the address, over the limit of two")
+        #expect(PersonLinker(sharedLimit: 3).link(cards).groups.first?.evidence == [.uid, .email])
+    }
+
+    /// ``PersonID/fromUID(_:)`` drops a `urn:uuid:` written in any case, and only that.
+    @Test(
+        arguments: [
+            ("urn:uuid:0A0B", "0A0B"), ("URN:UUID:0A0B", "0A0B"), ("Urn:Uuid:x-1", "x-1"), ("urn:uuid", "urn_uuid-"),
+            ("urn:uuix:1", "urn_uuix_1-"), ("urn\u{1A}uuid:1", "urn_uuid_1-"),
+        ] as [(String, String)]
+    )
+    func aUIDsURNPrefixIsDroppedInAnyCase(_ uid: String, _ id: String) throws {
+        let made = try #require(PersonID.fromUID(uid))
+        #expect(made == id || (made.hasPrefix(id) && id.hasSuffix("-")), "\(uid): \(made)")
+    }
+
     /// The tail ``PersonLinker/mayLink(_:)`` groups numbers by is the key's
     /// tail: the same for two numbers exactly when theirs is, `nil` when the key is.
     @Test func aPhonesTailIsTheKeysTail() {
