@@ -255,4 +255,32 @@ import Testing
         #expect(try await greeting()?.day == "2028-01-02", "skipped")
         #expect(try await greeting()?.title == "Ana L.")
     }
+
+    /// A migration applied since the plan was made (one that rewrites the
+    /// pending requests, say) makes it again: the stamp's inputs hold the
+    /// migrations applied.
+    @Test func aMigrationAppliedSinceMakesThePlanAgain() async throws {
+        let bed = try TemporaryDatabase()
+        let database = bed.database
+        try database.insertPeople([try Fixture.person("ana", "Ana Lima", birthday: "1990-01-02")], now: Self.now)
+        try await database.setAuthorizationStatus(.authorized)
+        _ = try await database.addGreeting(Greeting(target: .person("ana"), way: .apprise), now: Self.now)
+        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("UTC"))
+        func title() async throws -> String? {
+            try await database.read { db in try String.fetchOne(db, sql: "SELECT title FROM pendingNotification WHERE id = 'greet:ana'") }
+        }
+        _ = try await scheduler.reschedule()
+        #expect(try await title() == "Ana Lima")
+        try database.writeNow { db in try db.execute(sql: "UPDATE pendingNotification SET title = 'as planned' WHERE id = 'greet:ana'") }
+        _ = try await scheduler.reschedule()
+        #expect(try await title() == "as planned", "the plan holds")
+
+        // A later version's migration, as the migrator records it, rewrites the pending requests.
+        try database.writeNow { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')")
+            try db.execute(sql: "UPDATE pendingNotification SET title = 'rewritten' WHERE id = 'greet:ana'")
+        }
+        _ = try await scheduler.reschedule()
+        #expect(try await title() == "Ana Lima", "planned again")
+    }
 }
