@@ -233,7 +233,14 @@ import Testing
         let dayBefore = try #require(kept.requests.first { $0.personID == "ana" && $0.timing == .dayBefore })
         #expect(dayBefore.body.contains("birthdays greet skip"), "the day-before line from the kept plan: \(dayBefore.body)")
 
-        try await database.setSetting(.greetingTime, to: "10:00", now: Self.now)
+        // Another `greeting-time`, written with the revision held (the transaction's mark says it moved
+        // already): the time itself, not the revision a setting moves, makes the plan again.
+        let revision = try await database.revision().value
+        try database.writeNow { db in
+            try db.execute(sql: "INSERT INTO temp.revisionMark (instant, moved) VALUES (NULL, 1)")
+            try SettingRecord.set("10:00", for: SettingKey.greetingTime.rawValue, db)
+        }
+        #expect(try await database.revision().value == revision, "the revision held")
         _ = try await reschedule(hours: 2)
         #expect(try await greeting()?.title == "Ana Lima", "planned again at another time")
         #expect(try await greeting()?.fireAt == Self.now.addingTimeInterval((24 + 10) * 3600).timeIntervalSince1970)
@@ -243,8 +250,15 @@ import Testing
         _ = try await reschedule(hours: 3)
         #expect(try await greeting()?.title == "Ana L.", "a change of the person")
 
+        // Planned again at 09:00 on her birthday (the plan of 03:00 is a day old: past its horizon), an hour
+        // before her greeting; the next reschedule, just after 10:00, is within the day: only the greeting due
+        // since makes the plan again.
+        _ = try await reschedule(hours: 24 + 9)
+        let stamp = try #require(try await database.read { db in try SettingRecord.value(.greetingPlan, db) }.flatMap(GreetingPlan.Stamp.init(text:)))
+        #expect(stamp.plannedAt == Self.now.addingTimeInterval((24 + 9) * 3600))
+        #expect(stamp.validUntil == Self.now.addingTimeInterval((24 + 10) * 3600), "until her greeting's instant")
         try overwrite()
-        _ = try await reschedule(hours: 24 + 10)
+        _ = try await reschedule(hours: 24 + 10 + 1 / 60)
         #expect(try await greeting()?.day == "2027-01-02", "today's went into the ledger: next year's")
         let ledger = try await database.read { db in try DeliveryRecord.latestGreetings(db) }
         #expect(ledger["ana"]?.day == LocalDate(year: 2026, month: 1, day: 2))
