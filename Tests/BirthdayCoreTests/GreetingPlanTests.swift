@@ -302,24 +302,35 @@ import Testing
     }
 
     /// Every input of a plan is in its value: the data revision, the
-    /// `greeting-time` and `leap-day`, the owner's zone, the choices, the
+    /// migrations applied, the `greeting-time` and `leap-day`, the owner's zone, the choices, the
     /// skipped years, the birthdays chosen among linked cards.
     @Test func everyInputOfAPlanIsInItsValue() throws {
         let utc = try Self.zone("UTC")
         let greetings = [Greeting(target: .group("Family")), Greeting(target: .person("ana"), way: .apprise)]
         func inputs(
             revision: Int64 = 1,
+            schema: Set<String> = ["v1-people", "v2-notifications"],
             plan: GreetingPlan = GreetingPlan(),
             owner: TimeZone = utc,
             greetings: [Greeting] = greetings,
             skips: [String: Set<Int>] = ["ana": [2026]],
             birthdays: [String: EventDate] = ["bo": EventDate(year: 1980, month: 2, day: 3)!]
         ) -> UInt64 {
-            GreetingPlan.Stamp.inputs(revision: revision, plan: plan, owner: owner, greetings: greetings, skips: skips, birthdays: birthdays)
+            GreetingPlan.Stamp.inputs(
+                revision: revision,
+                schema: schema,
+                plan: plan,
+                owner: owner,
+                greetings: greetings,
+                skips: skips,
+                birthdays: birthdays
+            )
         }
         let base = inputs()
         #expect(inputs() == base, "the same inputs, the same value")
         #expect(inputs(revision: 2) != base)
+        #expect(inputs(schema: ["v1-people", "v2-notifications", "v3-delivery"]) != base, "a migration applied since")
+        #expect(inputs(schema: ["v2-notifications", "v1-people"]) == base, "a set")
         #expect(inputs(plan: GreetingPlan(time: try #require(TimeOfDay("09:01")))) != base)
         #expect(inputs(plan: GreetingPlan(leapDay: .mar1)) != base)
         #expect(inputs(owner: try Self.zone("Asia/Tokyo")) != base)

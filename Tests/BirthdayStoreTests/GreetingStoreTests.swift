@@ -233,7 +233,14 @@ import Testing
         let dayBefore = try #require(kept.requests.first { $0.personID == "ana" && $0.timing == .dayBefore })
         #expect(dayBefore.body.contains("birthdays greet skip"), "the day-before line from the kept plan: \(dayBefore.body)")
 
-        try await database.setSetting(.greetingTime, to: "10:00", now: Self.now)
+        // Another `greeting-time`, written with the revision held (the transaction's mark says it moved
+        // already): the time itself, not the revision a setting moves, makes the plan again.
+        let revision = try await database.revision().value
+        try database.writeNow { db in
+            try db.execute(sql: "INSERT INTO temp.revisionMark (instant, moved) VALUES (NULL, 1)")
+            try SettingRecord.set("10:00", for: SettingKey.greetingTime.rawValue, db)
+        }
+        #expect(try await database.revision().value == revision, "the revision held")
         _ = try await reschedule(hours: 2)
         #expect(try await greeting()?.title == "Ana Lima", "planned again at another time")
         #expect(try await greeting()?.fireAt == Self.now.addingTimeInterval((24 + 10) * 3600).timeIntervalSince1970)
@@ -243,8 +250,15 @@ import Testing
         _ = try await reschedule(hours: 3)
         #expect(try await greeting()?.title == "Ana L.", "a change of the person")
 
+        // Planned again at 09:00 on her birthday (the plan of 03:00 is a day old: past its horizon), an hour
+        // before her greeting; the next reschedule, just after 10:00, is within the day: only the greeting due
+        // since makes the plan again.
+        _ = try await reschedule(hours: 24 + 9)
+        let stamp = try #require(try await database.read { db in try SettingRecord.value(.greetingPlan, db) }.flatMap(GreetingPlan.Stamp.init(text:)))
+        #expect(stamp.plannedAt == Self.now.addingTimeInterval((24 + 9) * 3600))
+        #expect(stamp.validUntil == Self.now.addingTimeInterval((24 + 10) * 3600), "until her greeting's instant")
         try overwrite()
-        _ = try await reschedule(hours: 24 + 10)
+        _ = try await reschedule(hours: 24 + 10 + 1 / 60)
         #expect(try await greeting()?.day == "2027-01-02", "today's went into the ledger: next year's")
         let ledger = try await database.read { db in try DeliveryRecord.latestGreetings(db) }
         #expect(ledger["ana"]?.day == LocalDate(year: 2026, month: 1, day: 2))
@@ -254,5 +268,33 @@ import Testing
         _ = try await reschedule(hours: 24 + 11)
         #expect(try await greeting()?.day == "2028-01-02", "skipped")
         #expect(try await greeting()?.title == "Ana L.")
+    }
+
+    /// A migration applied since the plan was made (one that rewrites the
+    /// pending requests, say) makes it again: the stamp's inputs hold the
+    /// migrations applied.
+    @Test func aMigrationAppliedSinceMakesThePlanAgain() async throws {
+        let bed = try TemporaryDatabase()
+        let database = bed.database
+        try database.insertPeople([try Fixture.person("ana", "Ana Lima", birthday: "1990-01-02")], now: Self.now)
+        try await database.setAuthorizationStatus(.authorized)
+        _ = try await database.addGreeting(Greeting(target: .person("ana"), way: .apprise), now: Self.now)
+        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("UTC"))
+        func title() async throws -> String? {
+            try await database.read { db in try String.fetchOne(db, sql: "SELECT title FROM pendingNotification WHERE id = 'greet:ana'") }
+        }
+        _ = try await scheduler.reschedule()
+        #expect(try await title() == "Ana Lima")
+        try database.writeNow { db in try db.execute(sql: "UPDATE pendingNotification SET title = 'as planned' WHERE id = 'greet:ana'") }
+        _ = try await scheduler.reschedule()
+        #expect(try await title() == "as planned", "the plan holds")
+
+        // A later version's migration, as the migrator records it, rewrites the pending requests.
+        try database.writeNow { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')")
+            try db.execute(sql: "UPDATE pendingNotification SET title = 'rewritten' WHERE id = 'greet:ana'")
+        }
+        _ = try await scheduler.reschedule()
+        #expect(try await title() == "Ana Lima", "planned again")
     }
 }

@@ -327,4 +327,64 @@ import Testing
         #expect(try await book.database.sourceRules() == [])
         #expect(try await Self.pending(book.database).count == 4)
     }
+
+    /// Imports `text` (cards) into the book's store, from a file beside the book.
+    private static func importing(_ text: String, into book: Book) async throws {
+        let path = book.folder.file("export.vcf")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let scheduler = try Self.scheduler(book.database)
+        _ = try await ContactImporter(database: book.database, now: Self.now, referenceYear: 2026, scheduler: scheduler).importPaths([path])
+    }
+
+    @Test func aCardThatMakesAnImportedFriendTheSourcesPutsThemInItsGreetedGroupCard() async throws {
+        let book = try await Book()
+        defer { book.folder.cleanup() }
+        // Ana, imported from a file, her birthday today; the book's group card Family lists her, and Family is greeted.
+        let ana = Self.card(["UID:ana", "FN:Ana Lima", "BDAY:1990-03-10"])
+        try await Self.importing(ana, into: book)
+        try book.write("family.vcf", Self.card(["KIND:group", "FN:Family", "MEMBER:urn:uuid:ana", "UID:urn:uuid:family"], version: "4.0"))
+        _ = try await book.database.addGreeting(Greeting(target: .group("Family"), way: .apprise), now: Self.now)
+        #expect(try await book.sync().peopleChanged, "a new group card")
+        #expect(try await book.database.groups().first { $0.name == "Family" }?.people ?? 0 == 0, "the book has not brought her card")
+        #expect(try await !Self.pending(book.database).contains("greet:ana"))
+
+        // The book brings her card, as the file has it: she is in Family now, and greeted at 09:00.
+        try book.write("ana.vcf", ana)
+        let before = try await book.database.revision()
+        let brought = try await book.sync()
+        #expect(brought.counts == [1, 0, 0, 0])
+        #expect(brought.peopleChanged, "rescheduled")
+        #expect(try await book.database.revision().value == before.value + 1)
+        #expect(try await book.database.groups().map { "\($0.name) \($0.people)" } == ["Family 1"])
+        #expect(try await Self.pending(book.database).contains("greet:ana"), "her greeting is planned")
+
+        // The same cards again: no change, no move.
+        let again = try await book.sync()
+        #expect(!again.peopleChanged)
+        #expect(try await book.database.revision().value == before.value + 1)
+    }
+
+    @Test func aCardThatMakesAnImportedFriendTheSourcesPutsThemUnderItsRuleUntilTheSourceGoes() async throws {
+        let book = try await Book()
+        defer { book.folder.cleanup() }
+        let ada = Self.card(["UID:ada", "FN:Ada", "BDAY:1990-03-20"])
+        try await Self.importing(ada + Self.card(["UID:bob", "FN:Bob", "BDAY:1985-03-25"]), into: book)
+        let scheduler = try Self.scheduler(book.database)
+        _ = try await book.database.setSharedRule(.source("book"), exclusion: .set(.exclude), days: .keep, now: Self.now, rescheduling: scheduler)
+        let everyone = ["ada-birthday-daybefore", "ada-birthday-dayof", "bob-birthday-daybefore", "bob-birthday-dayof"]
+        #expect(try await Self.pending(book.database) == everyone, "the book has nobody")
+
+        // The book brings Ada's card, as the file has it: she is left out with the book.
+        try book.write("ada.vcf", ada)
+        #expect(try await book.sync().peopleChanged)
+        #expect(try await Self.pending(book.database) == everyone.filter { !$0.hasPrefix("ada-") })
+        _ = try await scheduler.reschedule()
+        #expect(try await Self.pending(book.database) == everyone.filter { !$0.hasPrefix("ada-") })
+
+        // The book goes, Ada stays (an import brought her): back in, and the feed's revision moved.
+        let before = try await book.database.revision()
+        #expect(try await book.database.removeSource(named: "book", keepPeople: true, now: Self.now, systemTimeZone: .gmt) == 0)
+        #expect(try await book.database.revision().value == before.value + 1)
+        #expect(try await Self.pending(book.database) == everyone)
+    }
 }

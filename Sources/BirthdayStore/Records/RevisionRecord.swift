@@ -6,7 +6,7 @@ import GRDB
 /// ETag and wakes the publisher), and when it last moved.
 ///
 /// ## Moved where it cannot be forgotten
-/// No use case bumps it. SQLite triggers do (``install(_:)``, made on the
+/// Use cases do not bump it (but for the one change below). SQLite triggers do (``install(_:)``, made on the
 /// writing connection each time a database is opened, from the schema as it
 /// is then): every insert and delete on the tables events are made of
 /// (``eventTables``), and every update that changes a column there other
@@ -16,6 +16,12 @@ import GRDB
 /// transaction, whatever the number of rows (``beginTransaction(at:_:)``
 /// clears the mark the first change leaves), so an import of 100,000 people
 /// costs one bump.
+///
+/// One change has no trigger: which people a source has (`sourcePerson`,
+/// what its group cards and `exclude --source` count on). A sync deletes and
+/// writes again the rows of every card it fetched, so the sync and the
+/// removal of a source compare who the source has before and after, and
+/// call ``move(_:)`` when that differs.
 ///
 /// `changedAt` is the instant the transaction was given
 /// (``AppDatabase/write(at:_:)``; the injected clock), else the real time.
@@ -46,13 +52,6 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
     /// are `TEMP`, so made from the schema the migrations left).
     static func install(_ db: Database) throws {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS revisionMark (instant DOUBLE, moved BOOLEAN NOT NULL)")
-        let instant = "COALESCE((SELECT instant FROM temp.revisionMark), (julianday('now') - 2440587.5) * 86400.0)"
-        let bump = """
-            UPDATE revision SET value = value + 1, changedAt = \(instant) WHERE id = 1;
-            UPDATE revisionMark SET moved = 1;
-            INSERT INTO revisionMark (instant, moved) SELECT NULL, 1 WHERE NOT EXISTS (SELECT 1 FROM temp.revisionMark);
-            """
-        let unmoved = "NOT EXISTS (SELECT 1 FROM temp.revisionMark WHERE moved)"
         for table in eventTables {
             // The program's own values live in `setting` too, under names with a dot.
             let own: (String) -> String = { row in table == "setting" ? " AND \(row).key NOT LIKE '%.%'" : "" }
@@ -73,6 +72,23 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
             }
         }
     }
+
+    /// Moves the revision for a change no trigger sees (who a source has:
+    /// `sourcePerson`, whose rows a sync writes again for every card it
+    /// fetched), once per transaction as the triggers do.
+    static func move(_ db: Database) throws {
+        if try Bool.fetchOne(db, sql: "SELECT \(unmoved)") == true { try db.execute(sql: bump) }
+    }
+
+    /// The statements that move the revision, at the transaction's instant, and mark it moved.
+    private static let bump = """
+        UPDATE revision SET value = value + 1, changedAt = \(markedInstant) WHERE id = 1;
+        UPDATE revisionMark SET moved = 1;
+        INSERT INTO revisionMark (instant, moved) SELECT NULL, 1 WHERE NOT EXISTS (SELECT 1 FROM temp.revisionMark);
+        """
+    private static let markedInstant = "COALESCE((SELECT instant FROM temp.revisionMark), (julianday('now') - 2440587.5) * 86400.0)"
+    /// True while the revision has not moved in this transaction.
+    private static let unmoved = "NOT EXISTS (SELECT 1 FROM temp.revisionMark WHERE moved)"
 
     /// Starts a write transaction's account: the revision moves again at
     /// the first change, stamped `instant` (`nil`: the real time).

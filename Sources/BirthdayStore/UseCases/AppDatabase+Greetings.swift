@@ -193,7 +193,8 @@ extension AppDatabase {
     /// The greetings a reschedule at `now` plans: every greeted friend's next
     /// one (``greetingPlans(_:settings:timeZone:now:)``), or none when the plan
     /// the last reschedule made still holds (``GreetingPlan/Stamp``: the same
-    /// inputs, no greeting due since, less than a day ago); then the greetings
+    /// inputs, the migrations applied among them, no greeting due since, less
+    /// than a day ago); then the greetings
     /// pending stay as they are. A new plan's stamp is stored
     /// (``InternalValue/greetingPlan``, which moves no revision) once
     /// `saved` says which of its greetings went into the pending requests.
@@ -213,6 +214,7 @@ extension AppDatabase {
         let plan = GreetingPlan(settings: settings)
         let inputs = GreetingPlan.Stamp.inputs(
             revision: try RevisionRecord.current(db).value,
+            schema: try AppDatabase.migrator.appliedIdentifiers(db),
             plan: plan,
             owner: timeZone,
             greetings: greetings,

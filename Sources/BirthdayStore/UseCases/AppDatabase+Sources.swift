@@ -33,7 +33,8 @@ extension AppDatabase {
     /// Removes the source named `name`. Its people leave the store with their
     /// pending reminders, unless another source has them or an import brought
     /// them; with `keepPeople` they stay, as if imported (no sync removes
-    /// them any more). Reschedules when people left.
+    /// them any more). Reschedules when it had people: those who stay leave
+    /// its group cards and its rules (`exclude --source`) all the same.
     ///
     /// - Returns: how many people left the store.
     /// - Throws: ``SourceError/unknownSource(name:)``, ``SourceError/store(_:)``.
@@ -53,16 +54,19 @@ extension AppDatabase {
                 _ = try record.delete(db)
                 let kept = try SourcePersonRecord.owned(among: people, db).union(try PersonRecord.importedAmong(people, db))
                 let orphans = people.filter { !kept.contains($0) }
-                guard !orphans.isEmpty else { return 0 }
-                if keepPeople {
+                var count = 0
+                if keepPeople, !orphans.isEmpty {
                     try PersonRecord.markImported(orphans, db)
-                    return 0
+                } else if !orphans.isEmpty {
+                    // The choices made on a person shown as a card that goes stay with their other cards.
+                    try PersonRecord.handOverChoices(leaving: orphans, db)
+                    _ = try DeliveryRecord.dismissOpen(personIDs: orphans, reason: "the contact's source was removed", now: now, db)
+                    count = try PersonRecord.delete(ids: orphans, db)
                 }
-                // The choices made on a person shown as a card that goes stay with their other cards.
-                try PersonRecord.handOverChoices(leaving: orphans, db)
-                _ = try DeliveryRecord.dismissOpen(personIDs: orphans, reason: "the contact's source was removed", now: now, db)
-                let count = try PersonRecord.delete(ids: orphans, db)
-                if count > 0 {
+                // Those who stay are the source's no more: out of its group cards, from under its rules
+                // (`sourcePerson` has no trigger: ``RevisionRecord/move(_:)``).
+                if !people.isEmpty {
+                    try RevisionRecord.move(db)
                     // Who is one person follows the cards that stay (issue 43).
                     try AppDatabase.relink(db)
                     _ = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)

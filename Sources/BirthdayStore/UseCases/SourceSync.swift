@@ -391,7 +391,13 @@ package struct SourceSync: Sendable {
         // The people. Those the store does not have yet are written together
         // after the loop (``PersonRecord/insertNew(_:at:createdAt:updatedAt:imported:_:)``:
         // rows, then child rows in id order), as an import writes its new people.
+        // Who the source has (`sourcePerson`) is what its group cards and its rules count on: a card of
+        // someone an import brought, identical to theirs, makes them the source's and changes no row of theirs.
         var changed = groupsChanged
+        if Set(owned.keys) != Set(owning.keys) {
+            try RevisionRecord.move(db)
+            changed = true
+        }
         let timestamp = now.timeIntervalSince1970
         var newPeople: [Person] = []
         var newIndex: [String: Int] = [:]
