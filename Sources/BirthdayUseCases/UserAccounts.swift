@@ -41,6 +41,13 @@ package struct UserAccounts: Sendable {
         case lock(DaemonLockError)
         /// The daemon serving the user did not let them go in time (`users move`).
         case stillServed(UserName, seconds: Int)
+        /// Another process kept writing the user's database while it was to be copied (`users move`).
+        case writing(UserName, seconds: Int)
+        /// SIGINT or SIGTERM came while `users move` waited, before it copied anything.
+        case interrupted(UserName, signal: Int32)
+        /// `users move` failed (`because`) and could not rename the set-aside folder back (`reason`):
+        /// the user's data is in `aside`, and they are in no root.
+        case stranded(UserName, aside: String, folder: String, reason: String, because: String)
 
         package var description: String {
             switch self {
@@ -52,9 +59,18 @@ package struct UserAccounts: Sendable {
                 "birthdays serve is serving '\(name)' at \(address); stop it first, then \(then) the user"
             case .lock(let error): error.description
             case .stillServed(let name, let seconds):
-                "the daemon serving '\(name)' did not let them go within \(seconds) s; '\(name)' is left where they were"
+                "the daemon serving '\(name)' did not let them go within \(seconds) s; \(Self.leftWhereTheyWere(name))"
+            case .writing(let name, let seconds):
+                "another process kept writing the database of '\(name)' for \(seconds) s; \(Self.leftWhereTheyWere(name)): try again"
+            case .interrupted(let name, let signal):
+                "stopped by signal \(signal) before anything was copied; \(Self.leftWhereTheyWere(name))"
+            case .stranded(let name, let aside, let folder, let reason, let because):
+                "\(because); and '\(name)' could not be put back (\(reason)): their data is in \(aside). "
+                    + "Rename away what is at \(folder) now (a user added meanwhile?), then: mv \(aside) \(folder)"
             }
         }
+
+        fileprivate static func leftWhereTheyWere(_ name: UserName) -> String { "'\(name)' is left where they were" }
     }
 
     /// Makes user `name`: the folder (0700) and an empty database in it
@@ -153,23 +169,38 @@ package struct UserAccounts: Sendable {
     /// Hands user `name` to the users root of `target` (`users move NAME
     /// --to ROOT`): another machine's share, or the root of another
     /// `run --all-users`. In this order, so that no reminder is missed or
-    /// sent twice:
+    /// sent twice, and no write lost:
     ///
     /// 1. The user's folder is renamed away in this root (``UserFolders/setAside(_:)``):
     ///    from then on no command and no `--all-users` process of this root takes it for the user.
     /// 2. Their daemon lock is taken: at once when no daemon runs for them; when `run --all-users`
     ///    of this root serves them, once it has dropped them (it hears the rename and finishes a
     ///    reminder being handed over first), waiting up to `waiting`. A daemon of their own
-    ///    (`run --user`) or a feed server of theirs (`serve --user`) refuses the move, as it does `users remove`.
-    /// 3. The database is copied into a new folder of the target root with SQLite's online backup and
+    ///    (`run --user`) or a feed server of theirs (`serve --user`) refuses the move, as it does `users remove`;
+    ///    a feed server is asked again once the lock is held (one may have started before the rename).
+    /// 3. The database's write lock is taken and held until the end (``WriteHold``): a process that opened
+    ///    the database before the rename (`serve --all-users` saving an invitation's answer, a `--user`
+    ///    command) is refused its write, never writes into the folder about to be deleted. A writer
+    ///    holding it now is waited for, ``AppDatabase/busyTimeout`` at most.
+    /// 4. The database is copied into a new folder of the target root with SQLite's online backup and
     ///    checked (``AppDatabase/backup(of:to:)``: the ledger of what was sent travels with it), and every
-    ///    other file (the secrets) with its mode, read back and compared (``UserFolders/copyContents(of:to:skipping:)``).
-    /// 4. That folder is renamed to the user's in the target root: a `run --all-users` or `serve --all-users`
-    ///    following it serves them from now on.
-    /// 5. The old folder is deleted.
+    ///    other file (the secrets) with its mode, read back and compared (``UserFolders/copyContents(of:to:skipping:)``),
+    ///    all of it flushed to the disk.
+    /// 5. That folder is renamed to the user's in the target root (the root flushed too): a `run --all-users`
+    ///    or `serve --all-users` following it serves them from now on.
+    /// 6. The old folder is deleted.
     ///
-    /// When step 1 to 4 fails, the new folder is deleted and the old one renamed back: the user stays where they were.
-    package func move(_ name: UserName, to target: UserAccounts, waiting: Duration = .seconds(60)) throws(AccountError) -> Moved {
+    /// When step 1 to 5 fails, the new folder is deleted and the old one renamed back: the user stays where
+    /// they were; when it cannot be renamed back, ``AccountError/stranded(_:aside:folder:reason:because:)`` says where it is.
+    /// `stopped` says whether SIGINT or SIGTERM came (``StopSignals``): while waiting, before anything is
+    /// copied, the user is put back and the move ends (``AccountError/interrupted(_:signal:)``); from the copy on,
+    /// the move is finished.
+    package func move(
+        _ name: UserName,
+        to target: UserAccounts,
+        waiting: Duration = .seconds(60),
+        stopped: () -> Int32? = { nil }
+    ) throws(AccountError) -> Moved {
         let database: String
         do throws(UserFolderError) {
             database = try folders.checkedDatabase(name)
@@ -193,6 +224,7 @@ package struct UserAccounts: Sendable {
                 throw .running(name, pid: pid ?? 0, then: "move")
             }
         }
+        if let signal = stopped() { throw .interrupted(name, signal: signal) }
         let aside: String
         do {
             aside = try folders.setAside(name)
@@ -202,31 +234,47 @@ package struct UserAccounts: Sendable {
         let asideDatabase = aside + "/" + (database as NSString).lastPathComponent
         let start = ContinuousClock.now
         while lock == nil {
+            if let signal = stopped() { throw putBack(aside, as: name, after: .interrupted(name, signal: signal)) }
             do {
                 lock = try DaemonLock.acquire(database: asideDatabase)
             } catch {
                 guard case .alreadyRunning = error, ContinuousClock.now - start < waiting else {
-                    try? folders.putBack(aside, as: name)
-                    if case .alreadyRunning = error { throw .stillServed(name, seconds: Int(waiting.components.seconds)) }
-                    throw .lock(error)
+                    if case .alreadyRunning = error {
+                        throw putBack(aside, as: name, after: .stillServed(name, seconds: Int(waiting.components.seconds)))
+                    }
+                    throw putBack(aside, as: name, after: .lock(error))
                 }
                 usleep(20_000)
             }
         }
         defer { withExtendedLifetime(lock) {} }
+        // A `serve --user` that started between the first look and the rename serves the set-aside folder.
+        if let address = ServeRecord.current(database: asideDatabase) {
+            throw putBack(aside, as: name, after: .serving(name, address: address.description, then: "move"))
+        }
+        let hold: WriteHold
+        do {
+            hold = try WriteHold.take(asideDatabase, waiting: .seconds(AppDatabase.busyTimeout)) { stopped() != nil }
+        } catch {
+            if let signal = stopped() { throw putBack(aside, as: name, after: .interrupted(name, signal: signal)) }
+            if case .busy = error { throw putBack(aside, as: name, after: .writing(name, seconds: Int(AppDatabase.busyTimeout))) }
+            throw putBack(aside, as: name, after: .store(error))
+        }
+        // Released once the old folder is deleted or put back: until then no one writes it.
+        defer { hold.release() }
         let received: String
         do {
             received = try target.folders.receive(name)
         } catch {
-            try? folders.putBack(aside, as: name)
-            throw .folder(error)
+            throw putBack(aside, as: name, after: .folder(error))
         }
         do {
-            try AppDatabase.backup(of: asideDatabase, to: received + "/" + UserLayout.databaseFile)
+            let copy = received + "/" + UserLayout.databaseFile
+            try AppDatabase.backup(of: asideDatabase, to: copy)
+            try? UserFolders.sync(copy)
         } catch {
             try? target.folders.delete(received)
-            try? folders.putBack(aside, as: name)
-            throw .store(error)
+            throw putBack(aside, as: name, after: .store(error))
         }
         let folder: String
         do {
@@ -234,14 +282,31 @@ package struct UserAccounts: Sendable {
             folder = try target.folders.publish(received, as: name)
         } catch {
             try? target.folders.delete(received)
-            try? folders.putBack(aside, as: name)
-            throw .folder(error)
+            throw putBack(aside, as: name, after: .folder(error))
         }
         do {
+            // The user is in the other root now; the old folder goes only once that is on the disk.
+            try UserFolders.sync(target.folders.root)
             try folders.delete(aside)
         } catch {
             return Moved(folder: folder, leftBehind: error.description)
         }
         return Moved(folder: folder, leftBehind: nil)
+    }
+
+    /// Renames the set-aside folder back to user `name`'s, and returns `error`, what made the move fail;
+    /// when the rename fails (a user of that name added meanwhile), the error that says where their data is.
+    private func putBack(_ aside: String, as name: UserName, after failure: AccountError) -> AccountError {
+        do {
+            try folders.putBack(aside, as: name)
+            return failure
+        } catch {
+            let reason: String
+            if case .cannotWrite(_, let why) = error { reason = why } else { reason = error.description }
+            // What made it fail, without its "left where they were" (they are not).
+            let said = failure.description
+            let because = said.range(of: "; " + AccountError.leftWhereTheyWere(name)).map { String(said[..<$0.lowerBound]) } ?? said
+            return .stranded(name, aside: aside, folder: folders.folder(name), reason: reason, because: because)
+        }
     }
 }

@@ -7,6 +7,7 @@
 #include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -199,4 +200,30 @@ void cwake_malloc_trim(void) {
 
 int cwake_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC) == 0 ? 0 : -errno;
+}
+
+static volatile sig_atomic_t cwake_caught_signal = 0;
+
+static void cwake_record_signal(int signal) {
+    cwake_caught_signal = signal;
+}
+
+int cwake_catch_stop_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = cwake_record_signal;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    cwake_caught_signal = 0;
+    if (sigaction(SIGINT, &action, NULL) != 0 || sigaction(SIGTERM, &action, NULL) != 0) return -errno;
+    return 0;
+}
+
+int cwake_stop_signal(void) {
+    return cwake_caught_signal;
+}
+
+void cwake_default_stop_signals(void) {
+    (void)signal(SIGINT, SIG_DFL);
+    (void)signal(SIGTERM, SIG_DFL);
 }

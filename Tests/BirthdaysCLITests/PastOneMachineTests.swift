@@ -46,8 +46,8 @@ struct PastOneMachineTests {
         var http = blocks[0]
         if !extraMap.isEmpty {
             http = http.replacingOccurrences(
-                of: "map $remote_user $birthdays_home {\n",
-                with: "map $remote_user $birthdays_home {\n" + extraMap + "\n"
+                of: "map $birthdays_login $birthdays_home {\n",
+                with: "map $birthdays_login $birthdays_home {\n" + extraMap + "\n"
             )
         }
         http = ports(http)

@@ -133,7 +133,8 @@ import Glibc
         let systemctl = try FakeSystemctl(in: cli)
         cli.extraEnvironment["PATH"] = systemctl.folder + ":/usr/bin:/bin"
         let units = cli.path("system")
-        let entry = try #require(getpwuid(geteuid()))
+        // The services never run as root: daemon (a system account) when root runs the test.
+        let entry = try #require(geteuid() == 0 ? getpwnam("daemon") : getpwuid(geteuid()))
         let account = String(cString: entry.pointee.pw_name)
         let binary = URL(fileURLWithPath: try CLIProcess.binary()).resolvingSymlinksInPath().path
 
@@ -201,6 +202,71 @@ import Glibc
         #expect(Array(try systemctl.calls().suffix(2)) == ["disable --now birthdays.service", "daemon-reload"])
     }
 
+    /// A users root whose folders above are missing: the root is made the account's (0700), the folders above
+    /// it outside the account's home this process's, 0755. A root that is a link: the folder it leads to is
+    /// writable too. Installed again with a changed unit, a running one is restarted; an uninstall whose
+    /// `systemctl disable` fails says so, exit 1.
+    @Test func theAllUsersUnitsMakeOnlyTheRootTheAccountsAndRestartWhenChanged() async throws {
+        var cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        // Another account than this one, which may be root: daemon (a system account) when root runs the test.
+        let entry = try #require(geteuid() == 0 ? getpwnam("daemon") : getpwuid(geteuid()))
+        let account = String(cString: entry.pointee.pw_name)
+        let home = String(cString: entry.pointee.pw_dir)
+        try #require(!cli.path("").hasPrefix(home + "/"), "the test folder is outside \(account)'s home")
+        let root = cli.path("srv/birthdays/users")
+        cli.extraEnvironment["BIRTHDAYS_USERS_DIR"] = root
+        let systemctl = try FakeSystemctl(in: cli)
+        cli.extraEnvironment["PATH"] = systemctl.folder + ":/usr/bin:/bin"
+        let units = cli.path("system")
+        let install = { (port: String) in
+            try await cli.run("service", "install", "--all-users", "--account", account, "--unit-folder", units, "--serve-port", port)
+        }
+        let first = try await install("8485")
+        #expect(first.status == 0, "\(first.stderr)")
+        var info = stat()
+        #expect(stat(root, &info) == 0 && info.st_mode & 0o7777 == 0o700 && info.st_uid == entry.pointee.pw_uid, "the root is the account's")
+        for parent in [cli.path("srv"), cli.path("srv/birthdays")] {
+            #expect(stat(parent, &info) == 0 && info.st_mode & 0o7777 == 0o755 && info.st_uid == geteuid(), "\(parent) is not the account's")
+        }
+        #expect(try systemctl.calls() == ["daemon-reload", "enable --now birthdays.service birthdays-serve.service"])
+
+        let same = try await install("8485")
+        #expect(same.status == 0, "\(same.stderr)")
+        let again = Array(try systemctl.calls().dropFirst(2))
+        #expect(again == ["daemon-reload", "enable --now birthdays.service birthdays-serve.service"], "the same units: nothing restarted")
+        let changed = try await install("8486")
+        #expect(changed.status == 0, "\(changed.stderr)")
+        let restarted = Array(try systemctl.calls().suffix(3))
+        #expect(
+            restarted == [
+                "daemon-reload", "enable --now birthdays.service birthdays-serve.service", "try-restart birthdays-serve.service",
+            ]
+        )
+
+        // A root that is a link: the folder it leads to is the one written to, and the one writable.
+        let link = cli.path("users-link")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: root)
+        var linked = cli
+        linked.extraEnvironment["BIRTHDAYS_USERS_DIR"] = link
+        let dryRun = try await linked.run("service", "install", "--all-users", "--account", account, "--unit-folder", units, "--dry-run")
+        #expect(dryRun.stdout.contains("\nReadWritePaths=-\(root)\n") && !dryRun.stdout.contains(link), "\(dryRun.stdout)")
+
+        // systemctl that cannot stop them: the uninstall says so.
+        try "#!/bin/sh\necho \"$*\" >> '\(systemctl.log)'\ncase \"$1\" in disable) echo 'Access denied' >&2; exit 1 ;; esac\nexit 0\n".write(
+            toFile: systemctl.folder + "/systemctl",
+            atomically: true,
+            encoding: .utf8
+        )
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: systemctl.folder + "/systemctl")
+        let removed = try await cli.run("service", "uninstall", "--all-users", "--unit-folder", units)
+        #expect(removed.status == 1, "\(removed.stdout) \(removed.stderr)")
+        #expect(
+            removed.stderr.hasPrefix("Error: systemctl disable --now birthdays.service birthdays-serve.service failed: Access denied"),
+            "\(removed.stderr)"
+        )
+    }
+
     /// The options of the system units go with `--all-users` only, `--all-users` not with `--user`, and a
     /// missing account is named: each one line.
     @Test func theAllUsersOptionsAreCheckedInOneLine() async throws {
@@ -221,6 +287,7 @@ import Glibc
                 ["service", "install", "--all-users", "--account", "no-such-account-here", "--unit-folder", units], 1,
                 "there is no account called 'no-such-account-here'"
             ),
+            (["service", "install", "--all-users", "--account", "root", "--unit-folder", units], 64, "--account must not be root (uid 0)"),
         ]
         for (arguments, status, says) in cases {
             let result = try await cli.run(arguments)

@@ -62,3 +62,65 @@ extension AppDatabase {
         return counts
     }
 }
+
+/// A write transaction held open on a database file (`BEGIN IMMEDIATE`),
+/// so that every other writer gets SQLITE_BUSY once its busy timeout runs
+/// out, and an error, instead of writing: `users move` holds one on the
+/// set-aside database from before it is copied until the old folder is
+/// deleted (or put back), so that a process that opened the database before
+/// it was renamed (`serve --all-users` saving an invitation's answer, a
+/// `--user` command) never commits into a file about to be deleted.
+/// Readers are not stopped (the write-ahead log lets them read), so the
+/// online backup reads the database while it is held. Nothing is written:
+/// ``release()`` rolls the empty transaction back.
+package final class WriteHold {
+    // One connection, used only by the thread that made the hold and released it.
+    private let queue: DatabaseQueue
+    private var held = true
+
+    private init(queue: DatabaseQueue) { self.queue = queue }
+
+    deinit { release() }
+
+    /// Takes the write lock of the database at `path`, waiting for a writer
+    /// that holds it now for at most `waiting` (a tenth of a second at a time,
+    /// asking `stop` in between; `stop` returning `true` gives up at once).
+    ///
+    /// - Throws: ``StoreError/busy(path:)`` when another writer kept it for
+    ///   `waiting` (or `stop` said to give up), else the database's error.
+    package static func take(_ path: String, waiting: Duration, stop: () -> Bool = { false }) throws(StoreError) -> WriteHold {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(0.1)
+        // The transaction is left open on purpose, past the closure that began it.
+        configuration.allowsUnsafeTransactions = true
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw StoreError(error, path: path)
+        }
+        let start = ContinuousClock.now
+        while true {
+            do {
+                try queue.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+                return WriteHold(queue: queue)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                if stop() || ContinuousClock.now - start >= waiting {
+                    try? queue.close()
+                    throw .busy(path: path)
+                }
+            } catch {
+                try? queue.close()
+                throw StoreError(error, path: path)
+            }
+        }
+    }
+
+    /// Rolls the empty transaction back and closes the connection: writers may write again.
+    package func release() {
+        guard held else { return }
+        held = false
+        try? queue.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+        try? queue.close()
+    }
+}

@@ -114,8 +114,19 @@ package struct SystemdSystemService: Sendable {
     /// The first line of every unit written here, up to the users root.
     static let writtenFor = "# Written by `birthdays service install --all-users` for the users root "
 
+    /// The folders the services write: the users root, and the folder it leads to when it is a link.
+    package var writablePaths: [String] {
+        var paths = [usersRoot]
+        if let real = realpath(usersRoot, nil) {
+            defer { free(real) }
+            let target = String(cString: real)
+            if target != usersRoot { paths.append(target) }
+        }
+        return paths
+    }
+
     private func unit(description: String, arguments: [String], drop: String) -> String {
-        let root = SystemdUserService.quoted("-" + usersRoot)
+        let root = writablePaths.map { SystemdUserService.quoted("-" + $0) }.joined(separator: " ")
         return """
             \(Self.writtenFor)\(SystemdUserService.comment(usersRoot)).
             # `birthdays service uninstall --all-users` removes it; add users with:
@@ -160,7 +171,8 @@ package struct SystemdSystemService: Sendable {
         return String(line.dropFirst(Self.writtenFor.count).dropLast())
     }
 
-    /// Writes the units, reloads the manager and enables them (starting them now with `start`). A feed server's
+    /// Writes the units, reloads the manager and enables them (starting them now with `start`); a unit that was
+    /// installed with another text is restarted if it runs (`try-restart`), so it runs the new one. A feed server's
     /// unit left from an earlier install that asked for one is removed when this one does not.
     ///
     /// - Returns: the `systemctl` commands run, with their results; it stops at the first that fails.
@@ -168,8 +180,10 @@ package struct SystemdSystemService: Sendable {
     package func install(start: Bool) async throws(ServiceError) -> [SystemdUserService.Step] {
         guard let systemctl = SystemCommand.find("systemctl", environment: environment) else { throw .noSystemctl }
         try makeRoot()
+        var changed: [String] = []
         for unit in units {
             let path = folder + "/" + unit.name
+            if let before = try? String(contentsOfFile: path, encoding: .utf8), before != unit.text { changed.append(unit.name) }
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try Data(unit.text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -190,15 +204,18 @@ package struct SystemdSystemService: Sendable {
             }
         }
         commands += [["daemon-reload"], ["enable"] + (start ? ["--now"] : []) + units.map(\.name)]
+        if !changed.isEmpty { commands.append(["try-restart"] + changed) }
         return await run(commands, systemctl: systemctl)
     }
 
-    /// Makes the users root when it is missing, with the folders above it that are missing, each 0700 and the
-    /// account's: the services may write only folders that exist as they start (`ReadWritePaths=`), so the
-    /// daemon could not make it itself.
+    /// Makes the users root when it is missing (0700, the account's): the services may write only folders that
+    /// exist as they start (`ReadWritePaths=`), so the daemon could not make it itself. A missing folder above
+    /// it is made too: the account's (0700) inside the account's home, which is theirs; anywhere else this
+    /// process's (root's), 0755, so that the account is given no folder outside its own.
     private func makeRoot() throws(ServiceError) {
         guard let entry = getpwnam(account) else { throw .cannotWrite(path: usersRoot, reason: "there is no account called '\(account)'") }
         let (uid, gid) = (entry.pointee.pw_uid, entry.pointee.pw_gid)
+        let home = entry.pointee.pw_dir.map { String(cString: $0) }.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         var missing: [String] = []
         var folder = usersRoot
         var info = stat()
@@ -207,11 +224,15 @@ package struct SystemdSystemService: Sendable {
             folder = (folder as NSString).deletingLastPathComponent
         }
         for path in missing {
-            guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+            let accounts = path == usersRoot || home.map { $0 != "/" && path.hasPrefix($0) } == true
+            let mode: mode_t = accounts ? 0o700 : 0o755
+            guard mkdir(path, mode) == 0 || errno == EEXIST else {
                 throw .cannotWrite(path: path, reason: String(cString: strerror(errno)) + Self.asRoot)
             }
-            _ = chmod(path, 0o700)
-            guard chown(path, uid, gid) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno)) + Self.asRoot) }
+            _ = chmod(path, mode)
+            guard !accounts || chown(path, uid, gid) == 0 else {
+                throw .cannotWrite(path: path, reason: String(cString: strerror(errno)) + Self.asRoot)
+            }
         }
     }
 

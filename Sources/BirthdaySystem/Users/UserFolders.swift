@@ -345,6 +345,25 @@ package struct UserFolders: Sendable {
             default: throw .cannotRead(path: from, reason: "it is neither a file nor a folder, so it is not copied")
             }
         }
+        // The names in the folder reach the disk too, not only the files' bytes.
+        try sync(destination)
+    }
+
+    /// Flushes a file or a folder (its names) to the disk (`fsync`).
+    ///
+    /// - Throws: ``UserFolderError/cannotWrite(path:reason:)`` when it cannot be opened or flushed.
+    package static func sync(_ path: String) throws(UserFolderError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    /// The folders of this root a `users move` set aside or was filling (`.NAME.moving-…`) and did not
+    /// finish with: one interrupted (killed) leaves them; each holds a user's data. By name, sorted.
+    package func unfinishedMoves() -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return entries.filter { $0.hasPrefix(".") && $0.contains(".moving-") }.sorted()
     }
 
     /// Deletes a folder of this root and everything in it, links removed and never followed.

@@ -134,4 +134,11 @@ int cwake_pipe_cloexec(int fds[2]);
 /* Returns the allocator's free memory to the kernel (glibc's malloc_trim(0)). */
 void cwake_malloc_trim(void);
 
+/* SIGINT and SIGTERM caught, only recorded (for `users move`, which must not stop half-way):
+ * cwake_catch_stop_signals() installs the handler, cwake_stop_signal() says which of them came
+ * since (0 for none), cwake_default_stop_signals() puts the default action back. */
+int cwake_catch_stop_signals(void);
+int cwake_stop_signal(void);
+void cwake_default_stop_signals(void);
+
 #endif

@@ -101,10 +101,12 @@ extension BirthdaysCommand.ServiceCommand {
                 } catch {
                     throw CLIError(error.description)
                 }
-                for step in steps where step.result.status != 0 {
-                    printError("\(step.command): \(step.result.output)")
-                }
                 try output("Removed \(SystemdSystemService.daemonUnit) and \(SystemdSystemService.serveUnit) from \(service.folder).")
+                if let failed = steps.first(where: { $0.result.status != 0 }) {
+                    // The unit files are gone, but a service systemctl could not stop may still run.
+                    let said = failed.result.output.isEmpty ? "exit status \(failed.result.status)" : failed.result.output
+                    throw CLIError("\(failed.command) failed: \(said) (the services may still run: systemctl status birthdays)")
+                }
                 return
             }
             // A removed user's database is named all the same: their daemon's unit is still to be removed.
@@ -246,6 +248,9 @@ struct AllUsersServiceOptions: ParsableArguments {
         try GlobalOptions.refuseWithAllUsers(global)
         if let account, account.isEmpty || account.contains(where: { $0 == "/" || $0 == ":" || $0.isWhitespace || $0.isNewline }) {
             throw ValidationError("--account must be the name of a Unix account, not '\(SafeText.line(account))'")
+        }
+        if let account, let entry = getpwnam(account), entry.pointee.pw_uid == 0 {
+            throw ValidationError("--account must not be root (uid 0): the services never run as root; name a service account")
         }
         guard servePort != nil || (trustedProxy == nil && userHeader == nil && serveHost == FeedServerDefaults.host) else {
             throw ValidationError("--serve-host, --trusted-proxy and --user-header go with --serve-port (the feed server's unit)")

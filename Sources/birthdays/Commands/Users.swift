@@ -100,6 +100,12 @@ extension BirthdaysCommand.Users {
             } else {
                 try output(Table.render(users.map { [$0.name.rawValue, $0.folder] }, header: ["NAME", "FOLDER"], shrinkable: []))
             }
+            for folder in accounts.folders.unfinishedMoves() {
+                printError(
+                    "Warning: \(accounts.folders.root)/\(folder) is left by a users move that did not finish, and holds a user's data; "
+                        + "see 'Moving a user' in docs/server.md"
+                )
+            }
         }
     }
 
@@ -158,7 +164,10 @@ extension BirthdaysCommand.Users {
             let target = UserAccounts(folders: UserFolders(root: Context.absolute(to)))
             let moved: UserAccounts.Moved
             do {
-                moved = try Context.users(environment).move(user, to: target)
+                // Ctrl-C or SIGTERM while waiting puts the user back; once copying, the move is finished first.
+                moved = try StopSignals.catching { caught throws(UserAccounts.AccountError) in
+                    try Context.users(environment).move(user, to: target, stopped: caught)
+                }
             } catch {
                 throw CLIError(error.description)
             }
