@@ -193,6 +193,9 @@ import Testing
         #expect(ContactMerge.ids(of: [Self.card("b.csv", try Self.date(1980, 9, 13))], holders: Self.holders(stored)) == [namesake])
         // Another file's card without a date is still the card of the name.
         #expect(ContactMerge.ids(of: [Self.card("phone.vcf", nil)], holders: Self.holders(stored)) == [Self.john.id])
+        // A card with a `UID` of the name in the same file is not the card without one.
+        let withUID = ["john-uid": ContactMerge.Holder(file: "solo.vcf", birthday: try Self.date(1990, 1, 2))]
+        #expect(ContactMerge.ids(of: [Self.card("solo.vcf", nil)], holders: Self.holders(withUID)) == [Self.john.id])
     }
 
     @Test func theStoredCardOfTheSameFileIsFoundWhateverTheOrderOfTheRun() throws {

@@ -224,7 +224,8 @@ package enum ContactMerge {
     /// store's cards of its file and key, its own candidates first
     /// (``cardID(_:file:birthday:held:)``), then a namesake id of its derivation
     /// salted with that card's stored birthday, then (when `alone`: the only
-    /// card of its key in its file) any of them but those of the other ordinals.
+    /// card of its key in its file) any of them derived from a name but those
+    /// of the other ordinals.
     static func ownID(_ card: Card, holders: Holders, alone: Bool) -> String? {
         guard let file = card.file else { return nil }
         let rows = holders.inFile(file, card.derivation.key)
@@ -239,7 +240,8 @@ package enum ContactMerge {
         if let id = salted.min() { return id }
         guard alone else { return nil }
         let others = Set((0...rows.count).map { PersonID.derived(key: card.derivation.key, ordinal: $0) })
-        return rows.filter { !others.contains($0) }.min()
+        // Never a card with a `UID` of the file that has the name too: only ids derived from a name are candidates.
+        return rows.filter { $0.hasPrefix("c-") && !others.contains($0) }.min()
     }
 
     /// `derived`, then its namesake ids salted with `birthday`'s day and whole date.
