@@ -221,6 +221,40 @@ import Testing
         #expect(greetings.map { $0["person"] as? String } == ["ada-b"], "\(greetings)")
     }
 
+    /// A choice cleared on the person stays cleared on each card that stays
+    /// when the card that held them together goes: a card's own choice from
+    /// before the link does not come back.
+    @Test func aChoiceClearedOnThePersonStaysClearedOnEachCardThatStays() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let phone = try cli.write(
+            "phone.vcf",
+            Self.card("ada-b", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\n")
+                + Self.card("ada-c", "Ada Lovelace", "1815-12-10", extra: "TEL:+44 20 7946 0000\r\n")
+        )
+        try #require(try await cli.run("import", phone).status == 0)
+        try #require(try await cli.run("remind", "ada-c", "--days", "3").status == 0)
+        let folder = cli.path("nextcloud")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.write(
+            "nextcloud/ada.vcf",
+            Self.card("ada-a", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\nTEL:+44 20 7946 0000\r\n")
+        )
+        try cli.write("nextcloud/mary.vcf", Self.card("mary", "Mary Somerville", "1780-12-26"))
+        try #require(try await cli.run("sources", "add", folder).status == 0)
+        try #require(try await Self.ids(cli) == ["ada-a", "mary"])
+        let cleared = try await cli.run("remind", "ada-a", "--default")
+        try #require(cleared.status == 0, "\(cleared.stderr)")
+
+        try FileManager.default.removeItem(atPath: cli.path("nextcloud/ada.vcf"))
+        #expect(try await cli.run("sources", "sync").status == 0)
+        #expect(try await Self.ids(cli).sorted() == ["ada-b", "ada-c", "mary"])
+        for card in ["ada-b", "ada-c"] {
+            let kept = try CLIProcess.object(try await cli.run("show", card, "--json").stdout)
+            #expect(kept["reminder_days"] as? [Int] == nil, "\(card): \(kept)")
+        }
+    }
+
     /// `unlink --card` naming no card of the person changes nothing, not even the skipped greetings.
     @Test func unlinkCardNamingNoCardAfterTheGreetingWentWritesNothing() async throws {
         let cli = try CLIProcess(now: "2026-12-26T08:00:00+01:00")
