@@ -215,6 +215,30 @@ import Testing
         #expect(try await Self.ids(cli) == ids)
     }
 
+    /// A followed folder's namesake whose date is deleted keeps their id and what was chosen for them through the sync.
+    @Test func aSyncedNamesakeWhoseDateIsDeletedKeepsTheirIdAndChoices() async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let csv = try cli.write("google.csv", Self.google([("John Smith", "1970-05-01")]))
+        #expect(try await cli.run("import", csv).status == 0)
+        let folder = cli.path("nextcloud")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.write("nextcloud/john.vcf", Self.card("John Smith", "1980-05-09", version: "4.0"))
+        try cli.write("nextcloud/mary.vcf", Self.card("Mary Major", "1990-06-01", version: "4.0"))
+        try #require(try await cli.run("sources", "add", folder).status == 0)
+        let people = try #require(try await cli.json(["people"]) as? [[String: Any]])
+        let namesake = try #require(people.first { ($0["birthday"] as? [String: Any])?["day"] as? Int == 9 }?["id"] as? String)
+        try #require(try await cli.run("remind", namesake, "--days", "7").status == 0)
+        let ids = try await Self.ids(cli)
+
+        try cli.write("nextcloud/john.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:John Smith\r\nEND:VCARD\r\n")
+        #expect(try await cli.run("sources", "sync").status == 0)
+        #expect(try await Self.ids(cli) == ids)
+        #expect(try await Self.people(cli) == ["John Smith|-", "John Smith|1970-05-01", "Mary Major|1990-06-01"])
+        let kept = try CLIProcess.object(try await cli.run("show", namesake, "--json").stdout)
+        #expect(kept["reminder_days"] as? [Int] == [7], "\(kept)")
+    }
+
     /// The order of the files of a run decides no one's id: a file's own card is found first.
     @Test func theOrderOfTheFilesOfARunDecidesNoId() async throws {
         var results: [[String]] = []
