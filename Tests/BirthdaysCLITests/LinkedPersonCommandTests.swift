@@ -178,6 +178,139 @@ import Testing
         #expect(after.count == 1, "greeted twice on one birthday: \(after)")
     }
 
+    /// A person of three cards (a shares an address with b, a number with c)
+    /// whose card a leaves: b and c become two people, and each keeps what
+    /// was chosen for the person (an excluded friend stays excluded); the
+    /// greeting goes to one of them.
+    @Test func aSyncThatRemovesTheCardHoldingTheOthersTogetherLeavesTheChoicesWithEach() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let folder = cli.path("nextcloud")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.write(
+            "nextcloud/ada.vcf",
+            Self.card("ada-a", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\nTEL:+44 20 7946 0000\r\n")
+        )
+        try cli.write("nextcloud/mary.vcf", Self.card("mary", "Mary Somerville", "1780-12-26"))
+        try #require(try await cli.run("sources", "add", folder).status == 0)
+        let phone = try cli.write(
+            "phone.vcf",
+            Self.card("ada-b", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\n")
+                + Self.card("ada-c", "Ada Lovelace", "1815-12-10", extra: "TEL:+44 20 7946 0000\r\n")
+        )
+        try #require(try await cli.run("import", phone).status == 0)
+        try #require(try await Self.ids(cli) == ["ada-a", "mary"])
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["note", "ada", "Likes engines"], ["remind", "ada", "--days", "7"], ["greet", "add", "ada"], ["exclude", "ada"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+
+        try FileManager.default.removeItem(atPath: cli.path("nextcloud/ada.vcf"))
+        let sync = try await cli.run("sources", "sync")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try await Self.ids(cli).sorted() == ["ada-b", "ada-c", "mary"])
+        for card in ["ada-b", "ada-c"] {
+            let kept = try CLIProcess.object(try await cli.run("show", card, "--json").stdout)
+            #expect(kept["note"] as? String == "Likes engines", "\(card): \(kept)")
+            #expect(kept["reminder_days"] as? [Int] == [7], "\(card)")
+            #expect(kept["excluded"] as? Bool == true, "\(card): \(kept)")
+        }
+        let greetings = try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout)
+        #expect(greetings.map { $0["person"] as? String } == ["ada-b"], "\(greetings)")
+    }
+
+    /// A choice cleared on the person stays cleared on each card that stays
+    /// when the card that held them together goes: a card's own choice from
+    /// before the link does not come back.
+    @Test func aChoiceClearedOnThePersonStaysClearedOnEachCardThatStays() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let phone = try cli.write(
+            "phone.vcf",
+            Self.card("ada-b", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\n")
+                + Self.card("ada-c", "Ada Lovelace", "1815-12-10", extra: "TEL:+44 20 7946 0000\r\n")
+        )
+        try #require(try await cli.run("import", phone).status == 0)
+        try #require(try await cli.run("remind", "ada-c", "--days", "3").status == 0)
+        let folder = cli.path("nextcloud")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.write(
+            "nextcloud/ada.vcf",
+            Self.card("ada-a", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\nTEL:+44 20 7946 0000\r\n")
+        )
+        try cli.write("nextcloud/mary.vcf", Self.card("mary", "Mary Somerville", "1780-12-26"))
+        try #require(try await cli.run("sources", "add", folder).status == 0)
+        try #require(try await Self.ids(cli) == ["ada-a", "mary"])
+        let cleared = try await cli.run("remind", "ada-a", "--default")
+        try #require(cleared.status == 0, "\(cleared.stderr)")
+
+        try FileManager.default.removeItem(atPath: cli.path("nextcloud/ada.vcf"))
+        #expect(try await cli.run("sources", "sync").status == 0)
+        #expect(try await Self.ids(cli).sorted() == ["ada-b", "ada-c", "mary"])
+        for card in ["ada-b", "ada-c"] {
+            let kept = try CLIProcess.object(try await cli.run("show", card, "--json").stdout)
+            #expect(kept["reminder_days"] as? [Int] == nil, "\(card): \(kept)")
+        }
+    }
+
+    /// `unlink --card` naming no card of the person changes nothing, not even the skipped greetings.
+    @Test func unlinkCardNamingNoCardAfterTheGreetingWentWritesNothing() async throws {
+        let cli = try CLIProcess(now: "2026-12-26T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let file = try cli.write(
+            "three.vcf",
+            Self.card("bob-a", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n")
+                + Self.card("bob-b", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@work.example\r\n")
+        )
+        #expect(try await cli.run("import", file).status == 0)
+        try await cli.enableNotifications()
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["link", "bob-a", "bob-b"], ["greet", "add", "bob-a"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        try #require(try await cli.run(at: "2026-12-26T09:30:00+01:00", "deliver", "--once").status == 0)
+        let unlink = try await cli.run(at: "2026-12-26T10:00:00+01:00", "unlink", "bob", "--card", "wrong:x")
+        #expect(unlink.status == 64, "\(unlink.stderr)")
+        let skips = try await TestProcess.run([
+            SystemTools.python, "-c",
+            "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM greetingSkip').fetchone()[0])",
+            cli.databasePath,
+        ])
+        try #require(skips.status == 0, "\(skips.stderr)")
+        #expect(skips.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    /// A card split off the morning of the person's greeting whose own
+    /// birthday is another day is greeted on its own day.
+    @Test func aCardSplitOffWithAnotherBirthdayKeepsItsOwnGreeting() async throws {
+        let cli = try CLIProcess(now: "2026-12-26T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let home = try cli.write("home.vcf", Self.card("bob-a", "Bob Babbage", "1971-12-26", extra: "EMAIL:bob@home.example\r\n"))
+        let work = try cli.write("work.vcf", Self.card("bob-b", "Bob Babbage", "1971-12-27", extra: "EMAIL:bob@work.example\r\n"))
+        #expect(try await cli.run("import", home, work).status == 0)
+        try await cli.enableNotifications()
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        for arguments in [["greet", "add", "bob-a"], ["greet", "add", "bob-b", "--message", "Hi {first}"], ["link", "bob-a", "bob-b"]] {
+            let ran = try await cli.run(arguments)
+            try #require(ran.status == 0, "\(arguments): \(ran.stderr)")
+        }
+        func greetings() async throws -> [String] {
+            try await cli.deliveries().filter { $0.notificationID.hasPrefix("greet:") && $0.state == .delivered }.map(\.notificationID)
+        }
+        try #require(try await cli.run(at: "2026-12-26T09:30:00+01:00", "deliver", "--once").status == 0)
+        try #require(try await greetings().count == 1, "the person is greeted on 26 December")
+        let unlink = try await cli.run(at: "2026-12-26T10:00:00+01:00", "unlink", "bob", "--card", "work.vcf:bob-b")
+        #expect(unlink.status == 0, "\(unlink.stderr)")
+        #expect(try await cli.run(at: "2026-12-27T09:30:00+01:00", "deliver", "--once").status == 0)
+        let after = try await greetings()
+        #expect(after.count == 2 && after.contains { $0.contains("bob-b") }, "\(after)")
+    }
+
     @Test func unlinkCardNamingNoCardOfThePersonIsAUsageError() async throws {
         let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
         defer { cli.cleanUp() }

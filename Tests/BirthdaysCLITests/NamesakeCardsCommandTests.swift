@@ -171,4 +171,115 @@ import Testing
         #expect(try await Self.imported(cli, renamed)["added"] as? Int == 0)
         #expect(try await Self.people(cli) == ["Jane Doe|1985-07-14", "John Smith|1970-05-01"])
     }
+
+    /// The file whose card gave the birthday speaks for the card: another
+    /// file's card of the name without a birthday, read last, does not take
+    /// it over, and a date corrected in the first file is the card's (one
+    /// run or two, the same ids).
+    @Test(arguments: [false, true]) func aDateCorrectedWhereItCameFromIsTheCardsWhicheverFileWasReadLast(oneRun: Bool) async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let a = try cli.write("a.csv", Self.google([("John Smith", "1980-05-01")]))
+        // Without a birthday, with what a.csv lacks (read last, it is written).
+        let b = try cli.write("b.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:John Smith\r\nEMAIL:john@example.org\r\nEND:VCARD\r\n")
+        if oneRun {
+            #expect(try await cli.run("import", a, b).status == 0)
+        } else {
+            #expect(try await cli.run("import", a).status == 0)
+            #expect(try await cli.run("import", b).status == 0)
+        }
+        let ids = try await Self.ids(cli)
+        #expect(try await Self.people(cli) == ["John Smith|1980-05-01"])
+        try cli.write("a.csv", Self.google([("John Smith", "1980-05-02")]))
+        #expect(try await Self.imported(cli, a)["added"] as? Int == 0)
+        #expect(try await Self.people(cli) == ["John Smith|1980-05-02"])
+        #expect(try await Self.ids(cli) == ids)
+    }
+
+    /// A namesake whose date is deleted at the source stays the namesake: not
+    /// merged into the card of the name another file holds.
+    @Test func aNamesakeWhoseDateIsDeletedStaysTheirOwnPerson() async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let a = try cli.write("a.csv", Self.google([("John Smith", "1980-05-01")]))
+        let b = try cli.write("b.csv", Self.google([("John Smith", "1975-09-12")]))
+        #expect(try await cli.run("import", a, b).status == 0)
+        let ids = try await Self.ids(cli)
+        #expect(try await Self.people(cli) == ["John Smith|1975-09-12", "John Smith|1980-05-01"])
+        try cli.write("b.csv", Self.google([("John Smith", "")]))
+        #expect(try await cli.run("import", b).status == 0)
+        #expect(try await Self.people(cli) == ["John Smith|-", "John Smith|1980-05-01"])
+        try cli.write("b.csv", Self.google([("John Smith", "1975-09-12")]))
+        #expect(try await cli.run("import", b).status == 0)
+        #expect(try await Self.people(cli) == ["John Smith|1975-09-12", "John Smith|1980-05-01"])
+        #expect(try await Self.ids(cli) == ids)
+    }
+
+    /// A followed folder's namesake whose date is deleted keeps their id and what was chosen for them through the sync.
+    @Test func aSyncedNamesakeWhoseDateIsDeletedKeepsTheirIdAndChoices() async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let csv = try cli.write("google.csv", Self.google([("John Smith", "1970-05-01")]))
+        #expect(try await cli.run("import", csv).status == 0)
+        let folder = cli.path("nextcloud")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.write("nextcloud/john.vcf", Self.card("John Smith", "1980-05-09", version: "4.0"))
+        try cli.write("nextcloud/mary.vcf", Self.card("Mary Major", "1990-06-01", version: "4.0"))
+        try #require(try await cli.run("sources", "add", folder).status == 0)
+        let people = try #require(try await cli.json(["people"]) as? [[String: Any]])
+        let namesake = try #require(people.first { ($0["birthday"] as? [String: Any])?["day"] as? Int == 9 }?["id"] as? String)
+        try #require(try await cli.run("remind", namesake, "--days", "7").status == 0)
+        let ids = try await Self.ids(cli)
+
+        try cli.write("nextcloud/john.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:John Smith\r\nEND:VCARD\r\n")
+        #expect(try await cli.run("sources", "sync").status == 0)
+        #expect(try await Self.ids(cli) == ids)
+        #expect(try await Self.people(cli) == ["John Smith|-", "John Smith|1970-05-01", "Mary Major|1990-06-01"])
+        let kept = try CLIProcess.object(try await cli.run("show", namesake, "--json").stdout)
+        #expect(kept["reminder_days"] as? [Int] == [7], "\(kept)")
+    }
+
+    /// The order of the files of a run decides no one's id: a file's own card is found first.
+    @Test func theOrderOfTheFilesOfARunDecidesNoId() async throws {
+        var results: [[String]] = []
+        for order in [false, true] {
+            let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+            defer { cli.cleanUp() }
+            let a = try cli.write("a.csv", Self.google([("John Smith", "1980-05-01")]))
+            #expect(try await cli.run("import", a).status == 0)
+            let before = try await Self.ids(cli)
+            try cli.write("a.csv", Self.google([("John Smith", "1980-05-02")]))
+            let phone = try cli.write("phone.vcf", Self.card("John Smith", "1980-05-01"))
+            #expect(try await cli.run(["import"] + (order ? [phone, a] : [a, phone])).status == 0)
+            let people = try #require(try await cli.json(["people"]) as? [[String: Any]])
+            let corrected = people.first { ($0["birthday"] as? [String: Any])?["day"] as? Int == 2 }
+            #expect(before == [corrected?["id"] as? String ?? ""], "a.csv's John is still a.csv's card")
+            results.append(try await Self.ids(cli) + Self.people(cli))
+        }
+        #expect(results.count == 2 && results[0] == results[1], "\(results)")
+    }
+
+    /// A card that agrees with the second John Smith of another file is that John Smith.
+    @Test func aCardAgreeingWithTheSecondNamesakeOfAFileIsThatNamesake() async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let a = try cli.write("a.csv", Self.google([("John Smith", "1970-05-01"), ("John Smith", "1980-09-12")]))
+        let b = try cli.write("b.csv", Self.google([("John Smith", "1980-09-12")]))
+        #expect(try await cli.run("import", a).status == 0)
+        #expect(try await Self.imported(cli, b)["added"] as? Int == 0)
+        #expect(try await Self.people(cli) == ["John Smith|1970-05-01", "John Smith|1980-09-12"])
+    }
+
+    /// A folder named twice, or a folder and a file in it: each file is read once.
+    @Test func aFolderNamedTwiceIsReadOnce() async throws {
+        let cli = try CLIProcess()
+        defer { cli.cleanUp() }
+        let folder = cli.path("cards")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = try cli.write("cards/john.vcf", Self.card("John Smith", "1970-05-01"))
+        #expect(try await Self.imported(cli, folder, folder)["added"] as? Int == 1)
+        #expect(try await Self.imported(cli, folder, file)["added"] as? Int == 0)
+        #expect(try await Self.imported(cli, file, folder)["added"] as? Int == 0)
+        #expect(try await Self.people(cli) == ["John Smith|1970-05-01"])
+    }
 }

@@ -50,34 +50,90 @@ package enum ContactMerge {
         contacts.compactMap { contact in contact.groupCard.flatMap { $0.name.isEmpty ? nil : $0 } }
     }
 
-    /// Who decides the ids of cards without a `UID` beside the run's own cards (``cardID(_:file:birthday:held:)``).
+    /// Who decides the ids of cards without a `UID` beside the run's own cards (``ids(of:holders:)``).
     package struct Holders {
         /// A file of the run as the store names it; `nil` for a file whose people are not cards (a calendar's events).
         package var file: (String) -> String?
         /// The card the store holds under an id.
         package var stored: (String) -> Holder?
+        /// The ids of the cards the store holds from a file (as the store names it) under a derivation key
+        /// (``ParsedContact/derivationKey``, of their name): the cards a card of that file and name may already be.
+        package var inFile: (_ file: String, _ key: String) -> [String]
 
         /// No store: only the run's cards hold ids.
-        package init(file: @escaping (String) -> String? = { $0 }, stored: @escaping (String) -> Holder? = { _ in nil }) {
+        package init(
+            file: @escaping (String) -> String? = { $0 },
+            stored: @escaping (String) -> Holder? = { _ in nil },
+            inFile: @escaping (_ file: String, _ key: String) -> [String] = { _, _ in [] }
+        ) {
             self.file = file
             self.stored = stored
+            self.inFile = inFile
+        }
+    }
+
+    /// How a card without a `UID` is derived: its key and its place among the cards of that key in its file.
+    package struct Derivation: Sendable, Hashable {
+        package var key: String
+        package var ordinal: Int
+
+        package init(key: String, ordinal: Int) {
+            self.key = key
+            self.ordinal = ordinal
+        }
+
+        /// ``PersonID/derived(key:ordinal:)``.
+        package var id: String { PersonID.derived(key: key, ordinal: ordinal) }
+    }
+
+    /// A card without a `UID` whose id is decided (``ids(of:holders:)``).
+    package struct Card: Sendable, Equatable {
+        package var derivation: Derivation
+        /// Its file as the store names it; `nil` for a calendar's event (its id is the derived one).
+        package var file: String?
+        package var birthday: EventDate?
+
+        package init(_ derivation: Derivation, file: String?, birthday: EventDate?) {
+            self.derivation = derivation
+            self.file = file
+            self.birthday = birthday
         }
     }
 
     package static func people(from contacts: [ParsedContact], report: inout ImportReport, holders: Holders = Holders()) -> [Person] {
-        var derived: Set<String> = []
+        var derived: [String: Derivation] = [:]
         return people(from: contacts, report: &report, holders: holders, derived: &derived)
     }
 
-    /// ``people(from:report:holders:)``, and in `derived` the ids of the cards without a `UID` before
-    /// ``cardID(_:file:birthday:held:)`` (the ids a source's sync decides again against the store).
+    /// ``people(from:report:holders:)``, and in `derived` how the cards without a `UID` were derived, by
+    /// their id before ``ids(of:holders:)`` (the ids a source's sync decides again against the store).
     package static func people(
         from contacts: [ParsedContact],
         report: inout ImportReport,
         holders: Holders = Holders(),
-        derived: inout Set<String>
+        derived: inout [String: Derivation]
     ) -> [Person] {
         var ordinals: [String: Int] = [:]  // "file\u{1F}key" -> count so far
+        // The ids of the persons, decided first: a card's id may depend on a later card's (``ids(of:holders:)``).
+        var ids: [String?] = Array(repeating: nil, count: contacts.count)
+        var cards: [Card] = []
+        var cardIndices: [Int] = []
+        for index in contacts.indices {
+            guard contacts[index].groupCard == nil, !isEmpty(contacts[index]) else { continue }
+            if let uid = contacts[index].uid, let fromUID = PersonID.fromUID(uid) {
+                ids[index] = fromUID
+                continue
+            }
+            let key = contacts[index].derivationKey
+            let slot = contacts[index].source.file + "\u{1F}" + key
+            let ordinal = ordinals[slot, default: 0]
+            ordinals[slot] = ordinal + 1
+            let derivation = Derivation(key: key, ordinal: ordinal)
+            derived[derivation.id] = derivation
+            cards.append(Card(derivation, file: holders.file(contacts[index].source.file), birthday: contacts[index].birthday))
+            cardIndices.append(index)
+        }
+        for (index, id) in zip(cardIndices, self.ids(of: cards, holders: holders)) { ids[index] = id }
         var byID: [String: Int] = [:]
         byID.reserveCapacity(contacts.count)
         var people: [Person] = []
@@ -87,33 +143,11 @@ package enum ContactMerge {
             // A group card is no person, with dates or without (``ContactGroups``).
             if contacts[index].groupCard != nil { continue }
             // Neither a name nor a date: nothing to keep.
-            guard !isEmpty(contacts[index]) else {
+            guard let id = ids[index] else {
                 report.emptySkipped += 1
                 continue
             }
             if !contacts[index].hasDates { report.withoutDates += 1 }
-            let id: String
-            if let uid = contacts[index].uid, let fromUID = PersonID.fromUID(uid) {
-                id = fromUID
-            } else {
-                let key = contacts[index].derivationKey
-                let slot = contacts[index].source.file + "\u{1F}" + key
-                let ordinal = ordinals[slot, default: 0]
-                ordinals[slot] = ordinal + 1
-                let base = PersonID.derived(key: key, ordinal: ordinal)
-                derived.insert(base)
-                if let file = holders.file(contacts[index].source.file) {
-                    id = cardID(base, file: file, birthday: contacts[index].birthday) { id in
-                        // The run's card under the id, else the store's (the run's is written over it).
-                        if let held = byID[id], let heldFile = holders.file(people[held].source.file) {
-                            return Holder(file: heldFile, birthday: people[held].birthday)
-                        }
-                        return holders.stored(id)
-                    }
-                } else {
-                    id = base
-                }
-            }
             var person = Person(
                 id: id,
                 name: contacts[index].displayName,
@@ -152,30 +186,106 @@ package enum ContactMerge {
         }
     }
 
-    /// The id of a card without a `UID` derived as `derived` (its name and
+    /// The ids of `cards` (in the order of the run), given the cards the store holds.
+    ///
+    /// First, whatever the order of the run, a card whose file the store
+    /// holds a card of under its derivation (``ownID(_:holders:alone:)``)
+    /// keeps that card's id: the file speaks for its card, whatever its date
+    /// is now, and with a date or without. Then the others, in order, each
+    /// against the cards of the run so far and the store's
+    /// (``cardID(_:file:birthday:held:)``).
+    package static func ids(of cards: [Card], holders: Holders) -> [String] {
+        var ids = cards.map(\.derivation.id)
+        var counts: [String: Int] = [:]
+        for card in cards { if let file = card.file { counts[file + "\u{1F}" + card.derivation.key, default: 0] += 1 } }
+        var run: [String: Holder] = [:]
+        var decided = Array(repeating: false, count: cards.count)
+        for index in cards.indices {
+            guard let file = cards[index].file else {
+                decided[index] = true
+                continue
+            }
+            let alone = counts[file + "\u{1F}" + cards[index].derivation.key] == 1
+            guard let own = ownID(cards[index], holders: holders, alone: alone) else { continue }
+            ids[index] = own
+            decided[index] = true
+            run[own] = Holder(file: file, birthday: cards[index].birthday)
+        }
+        for index in cards.indices where !decided[index] {
+            guard let file = cards[index].file else { continue }
+            // The run's card under the id, else the store's (the run's is written over it).
+            ids[index] = cardID(cards[index].derivation, file: file, birthday: cards[index].birthday) { run[$0] ?? holders.stored($0) }
+            run[ids[index]] = Holder(file: file, birthday: cards[index].birthday)
+        }
+        return ids
+    }
+
+    /// The id of the store's card from `card`'s file that `card` is: among the
+    /// store's cards of its file and key, its own candidates first
+    /// (``cardID(_:file:birthday:held:)``), then a namesake id of its derivation
+    /// salted with that card's stored birthday, then (when `alone`: the only
+    /// card of its key in its file) any of them derived from a name but those
+    /// of the other ordinals.
+    static func ownID(_ card: Card, holders: Holders, alone: Bool) -> String? {
+        guard let file = card.file else { return nil }
+        let rows = holders.inFile(file, card.derivation.key)
+        guard !rows.isEmpty else { return nil }
+        let base = card.derivation.id
+        let own = Set(rows)
+        if let hit = candidates(base, birthday: card.birthday).first(where: own.contains) { return hit }
+        let salted = rows.filter { id in
+            guard let birthday = holders.stored(id)?.birthday else { return false }
+            return id == PersonID.namesake(of: base, born: birthday, year: false) || id == PersonID.namesake(of: base, born: birthday, year: true)
+        }
+        if let id = salted.min() { return id }
+        guard alone else { return nil }
+        let others = Set((0...rows.count).map { PersonID.derived(key: card.derivation.key, ordinal: $0) })
+        // Never a card with a `UID` of the file that has the name too: only ids derived from a name are candidates.
+        return rows.filter { $0.hasPrefix("c-") && !others.contains($0) }.min()
+    }
+
+    /// `derived`, then its namesake ids salted with `birthday`'s day and whole date.
+    static func candidates(_ derived: String, birthday: EventDate?) -> [String] {
+        guard let birthday else { return [derived] }
+        var candidates = [derived, PersonID.namesake(of: derived, born: birthday, year: false)]
+        if birthday.year != nil { candidates.append(PersonID.namesake(of: derived, born: birthday, year: true)) }
+        return candidates
+    }
+
+    /// The id of a card without a `UID` derived as `derivation` (its name and
     /// its place among the same names in `file`), given who holds ids now:
     /// the stored cards and those of the run so far.
     ///
-    /// Its candidates are `derived`, then the namesake ids salted with its
+    /// Its candidates are its derived id, then the namesake ids salted with its
     /// day and with its whole date (``PersonID/namesake(of:born:year:)``):
     /// - one held by a card of the same file is its own (the file speaks for
     ///   its card, whatever its date is now);
     /// - else the first held by another file's card whose birthday agrees
     ///   (the same, a year on one side only, or one undated): the same card
     ///   exported again (a renamed export, the phone's CSV of this year);
+    /// - else the id of another ordinal of its key (the second John Smith of
+    ///   another file) held by another file's card with a birthday that agrees;
     /// - else the first nobody holds: a namesake born another day (or the
     ///   same day in another year) is someone else, never merged into the
     ///   card whose name they share, and nothing is guessed.
     ///
-    /// A card without a birthday has `derived`: it contradicts no one.
-    package static func cardID(_ derived: String, file: String, birthday: EventDate?, held: (String) -> Holder?) -> String {
+    /// A card without a birthday has its derived id: it contradicts no one.
+    package static func cardID(_ derivation: Derivation, file: String, birthday: EventDate?, held: (String) -> Holder?) -> String {
+        let derived = derivation.id
         guard let birthday else { return derived }
-        var candidates = [derived, PersonID.namesake(of: derived, born: birthday, year: false)]
-        if birthday.year != nil { candidates.append(PersonID.namesake(of: derived, born: birthday, year: true)) }
+        let candidates = candidates(derived, birthday: birthday)
         let holders = candidates.map(held)
         if let index = holders.firstIndex(where: { $0?.file == file }) { return candidates[index] }
         if let index = holders.firstIndex(where: { $0.map { DateAgreement($0.birthday, birthday) != .conflict } ?? false }) {
             return candidates[index]
+        }
+        var ordinal = -1
+        while true {
+            ordinal += 1
+            guard ordinal != derivation.ordinal else { continue }
+            let other = PersonID.derived(key: derivation.key, ordinal: ordinal)
+            guard let holder = held(other) else { break }
+            if holder.file != file, holder.birthday != nil, DateAgreement(holder.birthday, birthday) != .conflict { return other }
         }
         return candidates[holders.firstIndex(where: { $0 == nil }) ?? candidates.count - 1]
     }
@@ -242,6 +352,9 @@ extension ContactMerge {
     package struct Stored: Sendable, Equatable {
         /// The file (or source item) the stored row came from.
         package var sourceFile: String
+        /// The card's place in ``sourceFile`` (``ContactSource/index``, ``ContactSource/line``).
+        package var sourceIndex = 0
+        package var sourceLine = 0
         package var birthday: EventDate?
         package var anniversary: EventDate?
         package var nickname: String
@@ -308,6 +421,8 @@ extension ContactMerge {
                 cardZone: person.cardZone,
                 zoneChoice: person.zoneChoice
             )
+            sourceIndex = person.source.index
+            sourceLine = person.source.line
             labelledDates = person.labelledDates
             calendarFilled = person.calendarFilled
         }
@@ -333,6 +448,11 @@ extension ContactMerge {
     ///   anniversary a birthday calendar filled in (``Person/calendarFilled``),
     ///   which stays while the card still lacks it; once the card has its
     ///   own, the card's is the one kept.
+    /// - A contact from another file that gives no birthday of its own (none,
+    ///   or the stored day without a year) leaves the row the stored file's:
+    ///   the file whose card gave the birthday stays the one that speaks for
+    ///   the card (``cardID(_:file:birthday:held:)``), so a date corrected there
+    ///   is the card's, whichever file was read last.
     /// - **The user's choices** (``Exclusion/choice``: exclude or include;
     ///   ``Person/reminderDays``, ``Person/channels``, ``Person/weekend``,
     ///   ``Person/zoneChoice``)
@@ -348,6 +468,7 @@ extension ContactMerge {
                 guard let kept = stored.date(of: kind) else { continue }
                 if let date = person.date(of: kind), date.year != nil || DateAgreement(date, kept) != .sameDay { continue }
                 person.setDate(kept, of: kind)
+                if kind == .birthday { person.source = ContactSource(file: stored.sourceFile, index: stored.sourceIndex, line: stored.sourceLine) }
             }
             if person.nickname.isEmpty { person.nickname = stored.nickname }
             if person.deathDate == nil { person.deathDate = stored.deathDate }

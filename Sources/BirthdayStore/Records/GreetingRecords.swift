@@ -199,22 +199,29 @@ extension GreetingSkipRecord {
         for (card, shown) in links { try copy.execute(arguments: [shown, card]) }
     }
 
-    /// The years in which the greeting of the person `from` went (sent,
-    /// being sent, or cut off while sending: never sent again) become
-    /// skipped years of the card `to` that leaves them or takes their
-    /// greeting (`unlink`, `unlink --card`): one friend is greeted once per
-    /// birthday, not again under another id the same day.
+    /// The year of the latest greeting of the person `from` that went (sent,
+    /// being sent, or cut off while sending: never sent again) becomes a
+    /// skipped year of the card `to` that leaves them or takes their greeting
+    /// (`unlink`, `unlink --card`, a card that goes): one friend is greeted
+    /// once per birthday, not again under another id the same day. Only when
+    /// `to`'s birthday is on the greeted day (29 February on 28 February or
+    /// 1 March): a card with another birthday is someone else's greeting.
     static func carryGreeted(from: String, to: String, _ db: Database) throws {
         guard from != to else { return }
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO greetingSkip (personId, year)
-                SELECT ?, CAST(substr(occurrenceDate, 1, 4) AS INTEGER) FROM delivery
-                WHERE notificationId = ? AND state IN (?, ?, ?)
+                SELECT person.id, CAST(substr(latest.day, 1, 4) AS INTEGER)
+                FROM (SELECT MAX(occurrenceDate) AS day FROM delivery WHERE notificationId = ? AND state IN (?, ?, ?)) AS latest
+                JOIN person ON person.id = ?
+                WHERE latest.day IS NOT NULL AND (
+                    (person.birthdayMonth = CAST(substr(latest.day, 6, 2) AS INTEGER)
+                        AND person.birthdayDay = CAST(substr(latest.day, 9, 2) AS INTEGER))
+                    OR (person.birthdayMonth = 2 AND person.birthdayDay = 29 AND substr(latest.day, 6, 5) IN ('02-28', '03-01')))
                 """,
             arguments: [
-                to, Greeting.notificationID(personID: from), DeliveryEntry.State.delivered, DeliveryEntry.State.sending,
-                DeliveryEntry.State.interrupted,
+                Greeting.notificationID(personID: from), DeliveryEntry.State.delivered, DeliveryEntry.State.sending,
+                DeliveryEntry.State.interrupted, to,
             ]
         )
     }

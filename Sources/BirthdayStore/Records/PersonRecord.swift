@@ -591,6 +591,22 @@ extension PersonRecord {
         var contact: ContactMerge.Stored
         var createdAt: Double
         var imported: Bool
+        /// The name (``Person/name``): whose cards of a file a card may be (``ContactMerge/Holders/inFile``).
+        var name = ""
+    }
+
+    /// Who holds the ids of cards without a `UID` in the store `states` (``ContactMerge/ids(of:holders:)``),
+    /// the run's files named by `file`.
+    static func holders(_ states: [String: MergeState], file: @escaping (String) -> String? = { $0 }) -> ContactMerge.Holders {
+        var inFile: [String: [String]] = [:]
+        for (id, state) in states where !state.name.isEmpty {
+            inFile[state.contact.sourceFile + "\u{1F}n:" + PersonID.normalize(state.name), default: []].append(id)
+        }
+        return ContactMerge.Holders(
+            file: file,
+            stored: { id in states[id].map { ContactMerge.Holder(file: $0.contact.sourceFile, birthday: $0.contact.birthday) } },
+            inFile: { file, key in inFile[file + "\u{1F}" + key] ?? [] }
+        )
     }
 
     /// Every person's ``MergeState``, by id.
@@ -606,7 +622,7 @@ extension PersonRecord {
                 SELECT id, fingerprint, sourceFile, birthdayYear, birthdayMonth, birthdayDay,
                        anniversaryYear, anniversaryMonth, anniversaryDay, createdAt,
                        nickname, deathDate, excludedInCard, exclusionChoice, reminderDays, imported, channels, weekend,
-                       cardZone, zoneChoice FROM person
+                       cardZone, zoneChoice, name, sourceIndex, sourceLine FROM person
                 """
         )
         while let row = try rows.next() {
@@ -630,7 +646,9 @@ extension PersonRecord {
             )
             if !labelled.isEmpty { contact.labelledDates = labelled[row[0] as String] ?? [] }
             if !filled.isEmpty { contact.calendarFilled = filled[row[0] as String] ?? [] }
-            stored[row[0]] = MergeState(fingerprint: row[1], contact: contact, createdAt: row[9], imported: row[15])
+            contact.sourceIndex = row[21]
+            contact.sourceLine = row[22]
+            stored[row[0]] = MergeState(fingerprint: row[1], contact: contact, createdAt: row[9], imported: row[15], name: row[20])
         }
         return stored
     }

@@ -158,9 +158,9 @@ extension AppDatabase {
             guard try PersonRecord.exists(db, key: id) else { return .noPerson }
             let (shown, linked) = try PersonLinkRecord.cards(ofPerson: id, db)
             let cards = linked.sorted()
-            // Greeted already this year as the person: none of the cards is greeted again as a person of its own.
-            for card in cards { try GreetingSkipRecord.carryGreeted(from: shown, to: card, db) }
             guard let card else {
+                // Greeted already this year as the person: none of the cards is greeted again as a person of its own.
+                for card in cards { try GreetingSkipRecord.carryGreeted(from: shown, to: card, db) }
                 for (index, card) in cards.enumerated() {
                     try LinkExceptionRecord.forgetTogether(card, db)
                     for other in cards[(index + 1)...] { try LinkExceptionRecord.set(.keepSeparate, card, other, db) }
@@ -178,6 +178,7 @@ extension AppDatabase {
                 }
                 return .notTheirCard(.uid(source: source, uids: from.filter { $0.key.source == source }.map { $0.uid ?? $0.key.id }))
             }
+            for card in cards { try GreetingSkipRecord.carryGreeted(from: shown, to: card, db) }
             let rest = cards.filter { $0 != split.key.id }
             try LinkExceptionRecord.forgetTogether(split.key.id, db)
             for other in rest { try LinkExceptionRecord.set(.keepSeparate, split.key.id, other, db) }

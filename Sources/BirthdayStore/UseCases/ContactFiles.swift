@@ -51,8 +51,9 @@ package enum ContactFiles {
     static let streamLimit = 1 << 30
 
     /// Every file `paths` name, in order; folders expanded (sorted by path).
-    /// A regular file named twice (the same file by another path too) is
-    /// read once: its cards are the same cards, not namesakes.
+    /// A regular file named twice (the same file by another path too, or
+    /// found again in a folder named too) is read once: its cards are the
+    /// same cards, not namesakes.
     ///
     /// - Parameters:
     ///   - skippingVanished: a `.vcf` that is listed but gone by the
@@ -72,8 +73,17 @@ package enum ContactFiles {
             if isDirectory(info) {
                 var found: [InputFile] = []
                 var visited: Set<FileID> = [FileID(info)]
-                try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished, folderFiles: folderFiles)
-                guard !found.isEmpty else { throw .emptyDirectory(path: path) }
+                var seen = 0
+                try search(
+                    path,
+                    into: &found,
+                    visited: &visited,
+                    named: &named,
+                    seen: &seen,
+                    skippingVanished: skippingVanished,
+                    folderFiles: folderFiles
+                )
+                guard seen > 0 else { throw .emptyDirectory(path: path) }
                 files += found.sorted { $0.path < $1.path }
             } else if !isRegular(info) {
                 files.append(InputFile(path: path, size: 0))
@@ -84,11 +94,14 @@ package enum ContactFiles {
         return files
     }
 
-    /// Adds the files below `folder` that `folderFiles` takes to `found`.
+    /// Adds the files below `folder` that `folderFiles` takes to `found`, but the regular files in `named`
+    /// (read already), and counts in `seen` the files it takes, those included.
     private static func search(
         _ folder: String,
         into found: inout [InputFile],
         visited: inout Set<FileID>,
+        named: inout Set<FileID>,
+        seen: inout Int,
         skippingVanished: Bool,
         folderFiles: FolderFiles
     ) throws(ImportError) {
@@ -118,12 +131,24 @@ package enum ContactFiles {
             }
             if isDirectory(info) {
                 guard visited.insert(FileID(info)).inserted else { continue }
-                try search(path, into: &found, visited: &visited, skippingVanished: skippingVanished, folderFiles: folderFiles)
+                try search(
+                    path,
+                    into: &found,
+                    visited: &visited,
+                    named: &named,
+                    seen: &seen,
+                    skippingVanished: skippingVanished,
+                    folderFiles: folderFiles
+                )
             } else if wanted {
                 guard isRegular(info) else { throw .cannotRead(path: path, reason: "not a regular file") }
-                found.append(InputFile(path: path, size: Int64(info.st_size)))
+                seen += 1
+                if named.insert(FileID(info)).inserted { found.append(InputFile(path: path, size: Int64(info.st_size))) }
             } else if folderFiles == .contactFiles {
-                found.append(InputFile(path: path, size: isRegular(info) ? Int64(info.st_size) : 0, byContent: true))
+                seen += 1
+                if !isRegular(info) || named.insert(FileID(info)).inserted {
+                    found.append(InputFile(path: path, size: isRegular(info) ? Int64(info.st_size) : 0, byContent: true))
+                }
             }
         }
     }

@@ -199,16 +199,13 @@ package struct ContactImporter: Sendable {
         let names = storedNames
         let calendars = calendarFiles
         let shownFiles = files.map { ContactFiles.displayName($0.path) }
-        // The people of the run, with the ids the stored cards decide (``ContactMerge/cardID(_:file:birthday:held:)``),
+        // The people of the run, with the ids the stored cards decide (``ContactMerge/ids(of:holders:)``),
         // read in the transaction that writes them.
         func people(stored: [String: PersonRecord.MergeState], report: inout ImportReport) -> [Person] {
-            let holders = ContactMerge.Holders(
-                file: { shown in
-                    let file = names[shown] ?? shown
-                    return calendars.contains(file) ? nil : file
-                },
-                stored: { id in stored[id].map { ContactMerge.Holder(file: $0.contact.sourceFile, birthday: $0.contact.birthday) } }
-            )
+            let holders = PersonRecord.holders(stored) { shown in
+                let file = names[shown] ?? shown
+                return calendars.contains(file) ? nil : file
+            }
             var people = ContactMerge.people(from: parsed, report: &report, holders: holders)
             // The group cards of the run put the people they list in their groups.
             ContactGroups.apply(ContactMerge.groupCards(in: parsed), to: &people)

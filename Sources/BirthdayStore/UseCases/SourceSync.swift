@@ -222,8 +222,8 @@ package struct SourceSync: Sendable {
         /// the people of the whole source whose ids they list.
         var groupCards: [GroupCard] = []
         /// The ids of the item's cards without a `UID` as the item alone gives them: the sync decides them
-        /// against the store (``ContactMerge/cardID(_:file:birthday:held:)``).
-        var derived: Set<String> = []
+        /// against the store (``ContactMerge/ids(of:holders:)``), with how each was derived.
+        var derived: [String: ContactMerge.Derivation] = [:]
     }
 
     /// Items read concurrently, in a few parts, when there are at least this many (a first sync).
@@ -253,7 +253,7 @@ package struct SourceSync: Sendable {
         let result = ContactReader.parse(item.content, file: item.location, referenceYear: referenceYear)
         var report = ImportReport()
         report.problems = result.problems
-        var derived: Set<String> = []
+        var derived: [String: ContactMerge.Derivation] = [:]
         let people = ContactMerge.people(from: result.contacts, report: &report, derived: &derived)
         var problems = report.problems
         let readable = !(result.contacts.isEmpty && !result.problems.isEmpty)
@@ -462,25 +462,24 @@ package struct SourceSync: Sendable {
     }
 
     /// The items' cards without a `UID` with the ids the stored cards and
-    /// the sync's earlier items decide (``ContactMerge/cardID(_:file:birthday:held:)``):
+    /// the sync's other items decide (``ContactMerge/ids(of:holders:)``):
     /// a card of the same name as another file's, born another day, is a namesake.
     private static func identified(_ parsed: [ParsedItem], latest: [String: Int], states: [String: PersonRecord.MergeState]) -> [ParsedItem] {
         guard parsed.contains(where: { !$0.derived.isEmpty }) else { return parsed }
         var parsed = parsed
-        var held: [String: ContactMerge.Holder] = [:]
+        var cards: [ContactMerge.Card] = []
+        var places: [(item: Int, person: Int)] = []
         for href in latest.keys.sorted() {
             guard let index = latest[href], parsed[index].readable, !parsed[index].derived.isEmpty else { continue }
             for person in parsed[index].people.indices {
-                let base = parsed[index].people[person].id
-                guard parsed[index].derived.contains(base) else { continue }
-                let file = parsed[index].people[person].source.file
-                let birthday = parsed[index].people[person].birthday
-                let id = ContactMerge.cardID(base, file: file, birthday: birthday) { id in
-                    held[id] ?? states[id].map { ContactMerge.Holder(file: $0.contact.sourceFile, birthday: $0.contact.birthday) }
-                }
-                parsed[index].people[person].id = id
-                held[id] = ContactMerge.Holder(file: file, birthday: birthday)
+                guard let derivation = parsed[index].derived[parsed[index].people[person].id] else { continue }
+                let card = parsed[index].people[person]
+                cards.append(ContactMerge.Card(derivation, file: card.source.file, birthday: card.birthday))
+                places.append((index, person))
             }
+        }
+        for (place, id) in zip(places, ContactMerge.ids(of: cards, holders: PersonRecord.holders(states))) {
+            parsed[place.item].people[place.person].id = id
         }
         return parsed
     }
