@@ -1177,8 +1177,8 @@ measure_publish() {
 # BIRTHDAYS_NOW_WRITES=1), so its 09:00 is every reminder's first. With BENCH_USERS_COPY=1,
 # each user past the first 1,000 is made by users add and then given a copy of the database
 # of the user whose slice they have (what 4,000 more imports would make, in a fraction of
-# their time; their feed tokens are then those of that user too, so serve --all-users finds
-# such a token in either: the 304 rows are meant for unique tokens).
+# their time; their tokens are then that user's too, and serve --all-users answers 404 for a
+# token two users hold: the 304 rows use one of the first 1,000, their feed token rotated first).
 USERS=${BENCH_USERS:-1000}
 USERS_COPY=${BENCH_USERS_COPY:-}
 USER_CONTACTS=300
@@ -1259,17 +1259,18 @@ measure_users() {
     pid=$!
     started "$pid" "$BIN_COMM"
     fact users_start "$start"
-    local deadline=$((SECONDS + 60 + ${BENCH_USERS_WAIT:-600})) delivered=0 up=0
+    # Only the lines of reminders due at 09:00 count, not those of any other hour.
+    local deadline=$((SECONDS + 60 + ${BENCH_USERS_WAIT:-600})) delivered=0 up=0 nine_at=fire_at=${USERS_DAY}T09:00
     while ((SECONDS < deadline)); do
         [[ -d /proc/$pid ]] || { tail "$stamped.err" >&2; echo "run --all-users exited" >&2; return 1; }
-        delivered=$(cat "$stamped.out" 2>/dev/null | grep -c 'fire_at=' || true)
+        delivered=$(cat "$stamped.out" 2>/dev/null | grep -c "$nine_at" || true)
         up=$(cat "$stamped.err" 2>/dev/null | grep -c 'birthdays run started' || true)
         ((delivered < due || up < USERS)) || break
         sleep 1
     done
     fact users_delivered "$delivered"
-    # Seconds after the start: the log channel's first and last line (09:00 is 60 s after it).
-    fact users_lines "$($PY bench/peers/users.py lateness "$stamped.out" "$start")"
+    # Seconds after the start: the log channel's first and last 09:00 line (09:00 is 60 s after it).
+    fact users_lines "$($PY bench/peers/users.py lateness "$stamped.out" "$start" "$nine_at")"
     fact users_started_s "$($PY bench/peers/users.py started "$stamped.err" "$start" "$USERS")"
 
     # (b) At rest over every user, nothing due for a day, sampled as the idle rows are.
@@ -1294,8 +1295,9 @@ measure_users() {
     (unset BIRTHDAYS_USERS_DIR; idle_window users-single "$OUT/db/users-single.sqlite")
 
     # (c) Page and feed of one user, 304, from serve --all-users and from one user's serve.
-    local port url one_port one_url etag one_etag name
-    printf -v name 'u%04d' $((USERS / 2))
+    local port url one_port one_url one_pid etag one_etag name
+    printf -v name 'u%04d' $(((USERS < USER_SLICES ? USERS : USER_SLICES) / 2))
+    if [[ -n $USERS_COPY && $USERS -gt $USER_SLICES ]]; then "$BIN" --user "$name" feed rotate >/dev/null; fi
     port=$(free_port)
     start=$EPOCHREALTIME
     BIRTHDAYS_LOG_LEVEL=warning "$BIN" serve --all-users --host 127.0.0.1 --port "$port" >"$OUT/users-serve.log" 2>&1 &
@@ -1312,8 +1314,9 @@ measure_users() {
     one_port=$(free_port)
     one_url=${url/:$port\//:$one_port/}
     BIRTHDAYS_LOG_LEVEL=warning "$BIN" serve --database "$OUT/db/users-one.sqlite" --host 127.0.0.1 --port "$one_port" >"$OUT/users-one-serve.log" 2>&1 &
-    started "$!" "$BIN_COMM"
-    wait_url "$one_url" "$!" || { cat "$OUT/users-one-serve.log" >&2; return 1; }
+    one_pid=$!
+    started "$one_pid" "$BIN_COMM"
+    wait_url "$one_url" "$one_pid" || { cat "$OUT/users-one-serve.log" >&2; return 1; }
     local kind target one_target
     for kind in feed page; do
         target=$url one_target=$one_url
@@ -1332,6 +1335,10 @@ measure_users() {
     local asks=()
     for ((i = 0; i < 50; i++)); do asks+=(-o /dev/null "$unknown"); done
     fact users_404_ms "$(curl -s -w '%{time_total}\n' "${asks[@]}" | awk '{ total += $1 } END { printf "%.3f", total * 1000 / NR }')"
+    # Both servers stopped: users add is timed alone.
+    stop "$pid"
+    stop "$one_pid"
+    wait "$pid" "$one_pid" 2>/dev/null || true
 
     # (d) users add of the (N+1)st user, removed again before each run.
     printf '#!/bin/sh\n%q users remove extra >/dev/null 2>&1 || true\n' "$BIN" >"$OUT/users-remove-extra.sh"

@@ -336,6 +336,12 @@ package struct DatabaseFeedSource: PageSource, InvitationSource {
     /// The stamp now, taken when it must be (``FileStampWatch/currentBlocking()``): the blocking pool only.
     func fileStampBlocking() -> FileStamp { stamps.currentBlocking() }
 
+    /// Whether the database's folder is watched (``FileStampWatch/isWatching``): without a watch, every stamp is two `stat` calls.
+    func isWatched() -> Bool { stamps.isWatching }
+
+    /// How many stamps were taken (tests: a kept one takes none).
+    var stampsTaken: Int { stamps.stampsTaken }
+
     private func state() async throws -> StateCache.State {
         let stamp = await stamps.current()
         if let cached = cache.state(for: stamp) { return cached }

@@ -33,10 +33,25 @@ struct InvitationController: Sendable {
     /// The per-address limit on answers, for as long as the server runs
     /// (`serve --all-users` gives every user's controller the same one).
     private let limit: InviteLimiter
+    /// Which proxy names the client the limit counts.
+    private let limitProxy: LimitProxy
 
-    init(source: any InvitationSource, limit: InviteLimiter = InviteLimiter()) {
+    /// Which proxy names the client the per-address limit counts (an
+    /// answer's origin is judged behind the source's own either way).
+    enum LimitProxy: Sendable {
+        /// The source's (``InvitationSource/trustedProxy()``): one user's server.
+        case source
+        /// This one only, whatever the source's: `serve --all-users`, whose
+        /// limit every user's form shares, gives its `--trusted-proxy` (or
+        /// none), so that no user's own `trusted-proxy` setting decides
+        /// which address another user's guests are counted as.
+        case server(TrustedProxy?)
+    }
+
+    init(source: any InvitationSource, limit: InviteLimiter = InviteLimiter(), limitProxy: LimitProxy = .source) {
         self.source = source
         self.limit = limit
+        self.limitProxy = limitProxy
     }
 
     func addRoutes(to group: RouterGroup<FeedRequestContext>) {
@@ -67,8 +82,13 @@ struct InvitationController: Sendable {
         } catch {
             return Self.unavailable(error, context: context)
         }
+        let counted: TrustedProxy? =
+            switch limitProxy {
+            case .source: proxy
+            case .server(let server): server
+            }
         let client =
-            proxy?.client(
+            counted?.client(
                 peer: peer,
                 forwardedFor: request.headers[values: InviteFields.xForwardedFor],
                 forwarded: request.headers[values: InviteFields.forwarded]

@@ -28,33 +28,58 @@ import Synchronization
 /// after the hashes of every user whose stamp moved since are read again:
 /// one `read` of each user's watch that finds nothing, no database asked,
 /// when no one changed anything. So a token made or revoked by another
-/// command is found, or answers 404, at once.
+/// command is found, or answers 404, at once; for a user whose folder has no
+/// watch (its stamp is two `stat` calls) within ``unwatchedInterval``. One
+/// such look runs at a time: a request that comes while one runs waits for
+/// the next, which all the requests come meanwhile share.
+///
+/// A token two users hold (a copy of one user's folder restored as
+/// another's) is no one's: 404, logged without the token or the names.
 ///
 /// The invitation forms of all users share one per-address limit, which a
-/// `POST` to a token no one has counts against too, as with one user.
+/// `POST` to a token no one has counts against too, as with one user. The
+/// client it counts is the one `--trusted-proxy` names (or the connection's
+/// address), never the one a user's own `trusted-proxy` setting would:
+/// that would let one user decide which address another's guests are.
 package final class UserFeeds: Sendable {
     private struct State {
         var feeds: [UserName: UserFeed] = [:]
         var index = UserTokenIndex()
         /// The stamp of each user's database when their hashes were read.
         var read: [UserName: FileStamp] = [:]
+        /// The look at who changed that runs now, and the one that runs after it (``freshen()``).
+        var freshening: Task<(any Error)?, Never>?
+        var nextFreshening: Task<(any Error)?, Never>?
+        /// When the stamps of the users without a watch were last taken.
+        var unwatchedTaken: Date?
+        /// How many times a user's hashes were read (tests).
+        var hashReads = 0
     }
+
+    /// How long the stamps of users whose folder has no watch are kept
+    /// before a token not found takes them again.
+    static let unwatchedInterval: TimeInterval = 5
 
     private let state = Mutex(State())
     /// The per-address limit of every user's invitation form.
     private let invitationLimit: InviteLimiter
     /// What answers a `POST /invite/<token>` whose token no one has: the limit, then 404.
     let nobody: InvitationController
+    /// The proxy `--trusted-proxy` names: the only one whose header names the client the limit counts.
+    private let trustedProxy: TrustedProxy?
+    private let now: @Sendable () -> Date
 
     /// - Parameters:
-    ///   - now: the clock of the invitation forms' limit.
-    ///   - trustedProxy: the proxy `--trusted-proxy` names: whose client an
-    ///     answer to a token no one has is counted as (a user's own setting
-    ///     applies to their own links only).
+    ///   - now: the clock of the invitation forms' limit, and of when users without a watch are looked at again.
+    ///   - trustedProxy: the proxy `--trusted-proxy` names: whose client
+    ///     every answer is counted as by the shared limit (a user's own
+    ///     setting does not count for it).
     package init(now: @escaping @Sendable () -> Date, trustedProxy: TrustedProxy? = nil) {
         let limit = InviteLimiter()
         invitationLimit = limit
-        nobody = InvitationController(source: NoInvitations(now: now, proxy: trustedProxy), limit: limit)
+        self.trustedProxy = trustedProxy
+        self.now = now
+        nobody = InvitationController(source: NoInvitations(now: now, proxy: trustedProxy), limit: limit, limitProxy: .server(trustedProxy))
     }
 
     /// The users served now, by name.
@@ -62,6 +87,9 @@ package final class UserFeeds: Sendable {
 
     /// How many token hashes the index holds (tests).
     package var indexedTokens: Int { state.withLock { $0.index.count } }
+
+    /// How many times a user's hashes were read from their database (tests).
+    var hashReads: Int { state.withLock { $0.hashReads } }
 
     /// Serves user `name` from `source`, opened on their database in
     /// `folder`, their tokens' hashes read; `false` (not served) when the folder is gone already.
@@ -72,7 +100,7 @@ package final class UserFeeds: Sendable {
             source: source,
             calendar: CalendarController(source: source),
             pages: PageController(source: source),
-            invitations: InvitationController(source: source, limit: invitationLimit),
+            invitations: InvitationController(source: source, limit: invitationLimit, limitProxy: .server(trustedProxy)),
             folder: folder,
             identity: identity
         )
@@ -106,41 +134,80 @@ package final class UserFeeds: Sendable {
 
     /// The served user whose token `token` is, as `owns` says: the user the
     /// index names, else, after every changed user's hashes are read again,
-    /// the user it names then; `nil` when no one's (or their folder has gone).
+    /// the user it names then; `nil` when no one's (or their folder has
+    /// gone), or when two users hold it (logged to `logger`, naming neither).
     ///
     /// - Throws: the user's error when `owns` fails, or when no user has the
     ///   token and a changed user's hashes could not be read: 503, not a 404
     ///   that would tell their subscriber the address is dead.
-    func feed(token: String, owns: (UserFeed) async throws -> Bool) async throws -> UserFeed? {
+    func feed(token: String, logger: Logger? = nil, owns: (UserFeed) async throws -> Bool) async throws -> UserFeed? {
         let hash = Share.tokenHash(token)
         var asked: UserName?
         var failure: (any Error)?
+        var shared = false
         for pass in 0..<2 {
             if pass == 1 { failure = await freshen() }
-            let named = state.withLock { state in state.index.user(hash: hash).flatMap { name in state.feeds[name].map { (name: name, feed: $0) } } }
+            let named = state.withLock { state in
+                shared = state.index.isShared(hash: hash)
+                return state.index.user(hash: hash).flatMap { name in state.feeds[name].map { (name: name, feed: $0) } }
+            }
             guard let named, named.name != asked else { continue }
             let (name, feed) = named
             asked = name
             guard try await owns(feed) else { continue }
             return await feed.isPresent() ? feed : nil
         }
+        // The user names are the administrator's, not the request's: neither they nor the token are logged.
+        if shared { logger?.warning("a token is held by two users; it answers 404 until one of them rotates it") }
         if let failure { throw failure }
         return nil
+    }
+
+    /// ``freshenNow()``, one at a time: a caller that comes while one runs
+    /// waits for the one queued after it (begun after the caller came, so
+    /// it sees what changed before), which every caller meanwhile shares.
+    private func freshen() async -> (any Error)? {
+        let task: Task<(any Error)?, Never> = state.withLock { state in
+            if let next = state.nextFreshening { return next }
+            guard let running = state.freshening else {
+                let task = Task { await self.freshenNow() }
+                state.freshening = task
+                return task
+            }
+            let task = Task {
+                _ = await running.value
+                // This is the queued one: it runs now, and callers from now on queue after it.
+                self.state.withLock { state in
+                    state.freshening = state.nextFreshening
+                    state.nextFreshening = nil
+                }
+                return await self.freshenNow()
+            }
+            state.nextFreshening = task
+            return task
+        }
+        return await task.value
     }
 
     /// Reads again the hashes of every served user whose database's stamp
     /// moved since they were read; the first failure, if any. The stamps
     /// the watches keep are read on the spot; those to take (a user whose
-    /// folder has no watch, or whose watch saw a change) are taken in one
-    /// hop to the blocking pool for all of them.
-    private func freshen() async -> (any Error)? {
-        let (feeds, read) = state.withLock { ($0.feeds, $0.read) }
+    /// watch saw a change, or whose folder has no watch, those at most once
+    /// in ``unwatchedInterval``) are taken in one hop to the blocking pool for all of them.
+    private func freshenNow() async -> (any Error)? {
+        defer { state.withLock { $0.freshening = nil } }
+        let moment = now()
+        let (feeds, read, unwatched) = state.withLock { state in
+            let due = state.unwatchedTaken.map { !(0..<Self.unwatchedInterval).contains(moment.timeIntervalSince($0)) } ?? true
+            if due { state.unwatchedTaken = moment }
+            return (state.feeds, state.read, due)
+        }
         var stamps: [(name: UserName, feed: UserFeed, stamp: FileStamp)] = []
         var toTake: [(name: UserName, feed: UserFeed)] = []
         for (name, feed) in feeds {
             if let kept = feed.source.keptFileStamp() {
                 stamps.append((name, feed, kept))
-            } else {
+            } else if unwatched || feed.source.isWatched() {
                 toTake.append((name, feed))
             }
         }
@@ -164,6 +231,7 @@ package final class UserFeeds: Sendable {
     /// them (a write in between only makes them read again), unless another
     /// feed was served under the name meanwhile.
     private func index(_ name: UserName, _ feed: UserFeed, stamp: FileStamp) async throws {
+        state.withLock { $0.hashReads += 1 }
         let tokens = try await feed.source.database.tokenHashes()
         state.withLock { state in
             guard state.feeds[name]?.identity == feed.identity else { return }
@@ -257,7 +325,7 @@ func buildAllUsersFeedRouter(feeds: UserFeeds, userHeader: UserHeader?) -> Route
                 return FeedResponses.notFound()
             }
             return await answer(context) {
-                try await feeds.feed(token: token) { try await $0.ownsCalendar(token) }
+                try await feeds.feed(token: token, logger: context.logger) { try await $0.ownsCalendar(token) }
             } with: { feed in
                 kind == .page ? await feed.pages.page(request, context: context) : await feed.calendar.respond(request, context: context, kind: kind)
             }
@@ -307,7 +375,7 @@ private func invitation(
     guard let token = context.parameters.get("token"), FeedToken.isWellFormed(token) else { return FeedResponses.notFound() }
     let feed: UserFeed?
     do {
-        feed = try await feeds.feed(token: token) { try await $0.ownsInvitation(token) }
+        feed = try await feeds.feed(token: token, logger: context.logger) { try await $0.ownsInvitation(token) }
     } catch {
         return unavailable(error, context: context)
     }

@@ -82,4 +82,47 @@ import Testing
         #expect(index.user(hash: "b1") == bob)
         #expect(index.count == 1)
     }
+
+    @Test func aTokenRevokedIsNoOnesOnceTheUserIsReadAgain() throws {
+        let (alice, bob) = (try UserName("alice"), try UserName("bob"))
+        var index = UserTokenIndex()
+        index.set(alice, tokens: ["a1", "a2"])
+        index.set(bob, tokens: ["b1"])
+        // All of alice's revoked (her feed token rotated away, no share or link left).
+        index.set(alice, tokens: [])
+        #expect(index.user(hash: "a1") == nil)
+        #expect(index.user(hash: "a2") == nil)
+        #expect(!index.isShared(hash: "a1"))
+        #expect(index.count == 1, "only bob's hash is left")
+    }
+
+    @Test func aHashTwoUsersHoldNamesNeither() throws {
+        let (alice, copy, bob) = (try UserName("alice"), try UserName("alice2"), try UserName("bob"))
+        var index = UserTokenIndex()
+        index.set(alice, tokens: ["a1", "a2"])
+        // A copy of alice's folder restored as alice2: the same tokens, the last read must not win.
+        index.set(copy, tokens: ["a1", "a2"])
+        index.set(bob, tokens: ["b1"])
+        #expect(index.user(hash: "a1") == nil)
+        #expect(index.isShared(hash: "a1"))
+        #expect(index.user(hash: "b1") == bob)
+        #expect(!index.isShared(hash: "b1"))
+        #expect(index.count == 3)
+    }
+
+    @Test func aUserRotatingASharedTokenLeavesItToTheOther() throws {
+        let (alice, copy) = (try UserName("alice"), try UserName("alice2"))
+        var index = UserTokenIndex()
+        index.set(alice, tokens: ["a1", "a2"])
+        index.set(copy, tokens: ["a1", "a2"])
+        // alice2 rotates a1: it is alice's alone again, and a2 is still both's.
+        index.set(copy, tokens: ["c1", "a2"])
+        #expect(index.user(hash: "a1") == alice)
+        #expect(index.user(hash: "c1") == copy)
+        #expect(index.isShared(hash: "a2"))
+        // alice2 no longer served: a2 is alice's alone.
+        index.keep([alice])
+        #expect(index.user(hash: "a2") == alice)
+        #expect(index.user(hash: "c1") == nil)
+    }
 }

@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -18,9 +19,24 @@ import Glibc
 /// follower of the users root: what it answers is decided by the request alone.
 @Suite struct UserFeedsTests {
     /// A user's folder with a database, its feed token made, Ada in it.
-    static func user(_ name: String, in directory: TemporaryDirectory) async throws -> (folder: String, source: DatabaseFeedSource, token: String) {
+    /// With `unwatched`, the database is a symbolic link to a file in
+    /// another folder, which is never watched (``FileStampWatch``): each stamp is taken.
+    static func user(
+        _ name: String,
+        in directory: TemporaryDirectory,
+        unwatched: Bool = false
+    ) async throws -> (folder: String, source: DatabaseFeedSource, token: String) {
         let folder = directory.path + "/" + name
         try #require(mkdir(folder, 0o700) == 0)
+        if unwatched {
+            let elsewhere = directory.path + "/elsewhere-" + name
+            try #require(mkdir(elsewhere, 0o700) == 0)
+            let file = try AppDatabase.openFile(at: elsewhere + "/birthdays.sqlite")
+            _ = try await file.feedToken()
+            try #require(symlink(elsewhere + "/birthdays.sqlite", folder + "/birthdays.sqlite") == 0)
+            // SQLite keeps the log beside the link's target: the stamp reads it through a link of its own.
+            try #require(symlink(elsewhere + "/birthdays.sqlite-wal", folder + "/birthdays.sqlite-wal") == 0)
+        }
         let database = try AppDatabase.openFile(at: folder + "/birthdays.sqlite")
         let now = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21
         let file = try directory.write("\(name).vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ada Lovelace\r\nBDAY:1815-12-10\r\nEND:VCARD\r\n")
@@ -62,11 +78,13 @@ import Glibc
         let feeds = UserFeeds(now: { Date(timeIntervalSince1970: 1_790_000_000) })
         var tokens: [UserName: String] = [:]
         var databases: [UserName: AppDatabase] = [:]
+        var sources: [DatabaseFeedSource] = []
         for name in ["alice", "bob", "carol"] {
             let user = try await Self.user(name, in: directory)
             #expect(await feeds.serve(try UserName(name), folder: user.folder, source: user.source))
             tokens[try UserName(name)] = user.token
             databases[try UserName(name)] = user.source.database
+            sources.append(user.source)
         }
         #expect(feeds.indexedTokens == 3)
         var asked: [UserName] = []
@@ -77,8 +95,11 @@ import Glibc
                 return try await feed.ownsCalendar(token)
             }
         }
+        let (reads, taken) = (feeds.hashReads, sources.map(\.stampsTaken))
         #expect(try await ask(String(repeating: "7", count: 32)) == nil)
         #expect(asked.isEmpty, "an unknown token asks no one: \(asked)")
+        #expect(feeds.hashReads == reads, "nor reads anyone's hashes again")
+        #expect(sources.map(\.stampsTaken) == taken, "nor takes anyone's stamp: each watch is read, no `stat`")
         let bob = try UserName("bob")
         #expect(try await ask(try #require(tokens[bob])) != nil)
         #expect(asked == [bob])
@@ -115,5 +136,33 @@ import Glibc
             #expect(unknown.status == .forbidden)
             #expect(try await client.execute(uri: "/", method: .get).status == .notFound)
         }
+    }
+
+    /// A user whose folder has no watch has their stamp (two `stat` calls)
+    /// taken for a token not found at most once in
+    /// ``UserFeeds/unwatchedInterval``, not for every such request; a share
+    /// made meanwhile is found once it has passed.
+    @Test func aUserWithoutAWatchIsLookedAtAgainOnlyAfterAWhile() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let clock = Mutex(Date(timeIntervalSince1970: 1_790_000_000))
+        let feeds = UserFeeds(now: { clock.withLock { $0 } })
+        let dave = try await Self.user("dave", in: directory, unwatched: true)
+        #expect(await feeds.serve(try UserName("dave"), folder: dave.folder, source: dave.source))
+        #expect(!dave.source.isWatched())
+        let unknown = String(repeating: "7", count: 32)
+        func ask(_ token: String) async throws -> UserFeed? { try await feeds.feed(token: token) { try await $0.ownsCalendar(token) } }
+        let taken = dave.source.stampsTaken
+        #expect(try await ask(unknown) == nil)
+        #expect(dave.source.stampsTaken == taken + 1)
+        #expect(try await ask(unknown) == nil)
+        #expect(try await ask(unknown) == nil)
+        #expect(dave.source.stampsTaken == taken + 1, "not again within the interval")
+        let share = try #require(
+            try await dave.source.database.addShare(name: "Family", groups: [], showAges: true, showYears: true, now: clock.withLock { $0 })
+        )
+        #expect(try await ask(share.token) == nil, "not looked at yet")
+        clock.withLock { $0 += UserFeeds.unwatchedInterval }
+        #expect(try await ask(share.token) != nil)
     }
 }

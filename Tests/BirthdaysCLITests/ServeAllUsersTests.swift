@@ -211,6 +211,83 @@ struct ServeAllUsersTests {
         #expect(other.status == 404)
     }
 
+    /// A user's own `trusted-proxy` setting does not say which address the
+    /// shared limit counts: mallory (bob here) names her own address as her
+    /// proxy and answers her own link five times "from" the victim's
+    /// (127.0.0.1); the victim's answer to alice's form is not refused, and
+    /// mallory's own sixth is, counted as her address (127.0.0.2).
+    @Test func aUsersOwnTrustedProxyDoesNotDecideTheSharedLimitsAddresses() async throws {
+        let served = try await Self.serve()
+        defer { served.stop() }
+        let set = try await served.cli.run("--user", "bob", "settings", "set", "trusted-proxy", "127.0.0.2")
+        try #require(set.status == 0, "\(set.stderr)")
+        var statuses: [Int] = []
+        for _ in 0..<6 {
+            let answer = try await Self.get(
+                served.url("/invite/\(served.bob.invite)"),
+                "--interface",
+                "127.0.0.2",
+                "-H",
+                "X-Forwarded-For: 127.0.0.1",
+                "--data-raw",
+                "nonce=x&name=Guest&day=1&month=1"
+            )
+            statuses.append(answer.status)
+        }
+        #expect(statuses.prefix(5).allSatisfy { $0 != 429 } && statuses.last == 429, "\(statuses)")
+        let victim = try await Self.get(served.url("/invite/\(served.alice.invite)"), "--data-raw", "nonce=x&name=Guest&day=1&month=1")
+        #expect(victim.status != 429, "the victim's address was counted by another user's setting")
+    }
+
+    /// Behind the proxy `--trusted-proxy` names (127.0.0.2), the shared limit
+    /// counts the client it names: junk answers to tokens no one has from
+    /// one client meet the limit, and another client's answer does not.
+    @Test func behindTheTrustedProxyTheLimitCountsEachClient() async throws {
+        let served = try await Self.serve("--trusted-proxy", "127.0.0.2")
+        defer { served.stop() }
+        var statuses: [Int] = []
+        for number in 0..<6 {
+            let unknown = served.url("/invite/" + String(repeating: String(number), count: 32))
+            statuses.append(try await Self.get(unknown, "--interface", "127.0.0.2", "-H", "X-Forwarded-For: 192.0.2.1", "--data-raw", "a=b").status)
+        }
+        #expect(statuses == [404, 404, 404, 404, 404, 429], "\(statuses)")
+        let guest = try await Self.get(
+            served.url("/invite/\(served.alice.invite)"),
+            "--interface",
+            "127.0.0.2",
+            "-H",
+            "X-Forwarded-For: 192.0.2.2",
+            "--data-raw",
+            "nonce=x&name=Guest&day=1&month=1"
+        )
+        #expect(guest.status != 429)
+    }
+
+    /// A copy of alice's folder restored as alice2 holds her tokens: they are
+    /// no one's (404, logged without the token or a name), not whichever user
+    /// was read last; once alice2 rotates her feed, alice's feed is hers again
+    /// and alice2's new one is alice2's.
+    @Test func aTokenTwoUsersHoldAnswers404UntilOneRotatesIt() async throws {
+        let served = try await Self.serve()
+        defer { served.stop() }
+        let copy = served.cli.path("users/alice2")
+        try FileManager.default.copyItem(atPath: served.cli.path("users/alice"), toPath: copy)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: copy)
+        try await served.server.waitUntil("alice2 served", seconds: 30) { _ in
+            (try? await Self.get(served.url("/calendar/\(served.alice.feed).ics")))?.status == 404
+        }
+        #expect(try await Self.get(served.url("/calendar/\(served.alice.share)")).status == 404)
+        #expect(try await Self.get(served.url("/calendar/\(served.bob.feed).ics")).status == 200)
+        let said = served.server.stderr.split(separator: "\n").filter { $0.contains("a token is held by two users") }
+        #expect(!said.isEmpty, "\(served.server.stderr)")
+        #expect(!said.contains { $0.contains("alice") || $0.contains(served.alice.feed) }, "neither the names nor the token: \(said)")
+        #expect(try await served.cli.run("--user", "alice2", "feed", "rotate").status == 0)
+        let url = try await served.cli.run("--user", "alice2", "feed", "url", "--port", String(served.port))
+        let rotated = try #require(url.stdout.split(separator: "\n").first?.split(separator: "/").last).dropLast(4)
+        #expect(try await Self.get(served.url("/calendar/\(served.alice.feed).ics")).body.contains("Ada Lovelace"))
+        #expect(try await Self.get(served.url("/calendar/\(rotated).ics")).status == 200)
+    }
+
     /// From the proxy (127.0.0.2) the header names whose page `/` is; from
     /// anywhere else, or naming no user served, it is refused with words that name no one.
     @Test func theTrustedProxysHeaderShowsThatUsersOwnPage() async throws {

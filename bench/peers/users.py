@@ -4,7 +4,7 @@
     users.py slices contacts.vcf DIR PER COUNT   # DIR/0000.vcf ...: COUNT files of PER contacts each, in order
     users.py stamp OUT                           # each line of standard input to OUT as "EPOCH<TAB>line", as it arrives
     users.py due ROOT EPOCH                      # reminders every user's database holds due at EPOCH (Unix seconds)
-    users.py lateness STAMPED START              # the log channel's lines in STAMPED: "count first last", seconds after START
+    users.py lateness STAMPED START PATTERN      # STAMPED's lines holding PATTERN: "count first last", seconds after START
     users.py started STAMPED START COUNT         # seconds after START until COUNT users' daemons said they started
     users.py copy DATABASE COPY                  # SQLite's online backup of DATABASE (its write-ahead log included)
 
@@ -56,8 +56,8 @@ def lines(stamped, pattern):
                 yield float(moment), text
 
 
-def lateness(stamped, start):
-    moments = [moment - start for moment, _ in lines(stamped, "fire_at=")]
+def lateness(stamped, start, pattern):
+    moments = [moment - start for moment, _ in lines(stamped, pattern)]
     print("%d %.3f %.3f" % (len(moments), min(moments, default=0), max(moments, default=0)))
 
 
@@ -85,7 +85,7 @@ def main():
     elif command == "due":
         due(arguments[0], float(arguments[1]))
     elif command == "lateness":
-        lateness(arguments[0], float(arguments[1]))
+        lateness(arguments[0], float(arguments[1]), arguments[2])
     elif command == "copy":
         copy(arguments[0], arguments[1])
     elif command == "started":

@@ -63,20 +63,31 @@ public struct UserHeader: Sendable, Equatable {
 /// and the server reads a user's hashes again when their database has
 /// changed since they were read. A user no longer served takes their
 /// hashes with them.
+///
+/// A hash two users hold (a copy of one user's folder restored as
+/// another's) names neither: it is no one's until one of them rotates it,
+/// and what either reads again or drops leaves the other's hashes as they are.
 public struct UserTokenIndex: Sendable, Equatable {
-    private var owners: [String: UserName] = [:]
+    private var owners: [String: Set<UserName>] = [:]
     private var hashes: [UserName: Set<String>] = [:]
 
     public init() {}
 
-    /// The user whose token hashes to `hash`, as last read.
-    public func user(hash: String) -> UserName? { owners[hash] }
+    /// The one user whose token hashes to `hash`, as last read; `nil` when
+    /// no one's does, or several users' do (``isShared(hash:)``).
+    public func user(hash: String) -> UserName? {
+        guard let users = owners[hash], users.count == 1 else { return nil }
+        return users.first
+    }
+
+    /// Whether tokens of two users or more hash to `hash`.
+    public func isShared(hash: String) -> Bool { (owners[hash]?.count ?? 0) > 1 }
 
     /// User `user`'s tokens are now those hashing to `tokens` (any read before are forgotten).
     public mutating func set(_ user: UserName, tokens: Set<String>) {
         remove(user)
         hashes[user] = tokens
-        for hash in tokens { owners[hash] = user }
+        for hash in tokens { owners[hash, default: []].insert(user) }
     }
 
     /// Only `served` are served now: everyone else's hashes are dropped.
@@ -87,8 +98,12 @@ public struct UserTokenIndex: Sendable, Equatable {
     /// How many hashes are kept.
     public var count: Int { owners.count }
 
+    /// Drops user `user`'s hashes, and only theirs.
     private mutating func remove(_ user: UserName) {
         guard let old = hashes.removeValue(forKey: user) else { return }
-        for hash in old where owners[hash] == user { owners[hash] = nil }
+        for hash in old {
+            owners[hash]?.remove(user)
+            if owners[hash]?.isEmpty == true { owners[hash] = nil }
+        }
     }
 }
