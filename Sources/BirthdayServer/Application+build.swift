@@ -96,7 +96,7 @@ package func buildFeedApplication(
 /// and `serve --all-users` (``buildAllUsersFeedApplication(feeds:userHeader:host:port:logger:onServerRunning:)``) share.
 func buildFeedApplication(
     router: Router<FeedRequestContext>,
-    validators: @escaping @Sendable (RevalidationTarget) -> FeedValidators?,
+    validators: @escaping RevalidationOracle,
     host: String,
     port: Int,
     logger: Logger,
@@ -133,7 +133,7 @@ func buildFeedApplication(
 func buildFeedRouter(
     source: some PageSource,
     invitations: (any InvitationSource)?
-) -> (router: Router<FeedRequestContext>, validators: @Sendable (RevalidationTarget) -> FeedValidators?) {
+) -> (router: Router<FeedRequestContext>, validators: RevalidationOracle) {
     let router = Router(context: FeedRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: RequestGuardMiddleware())
@@ -148,7 +148,7 @@ func buildFeedRouter(
     router.get("healthz") { _, _ in
         FeedResponses.text(.ok, "ok\n")
     }
-    let validators: @Sendable (RevalidationTarget) -> FeedValidators? = { target in
+    let validators: RevalidationOracle = { target, _ in
         switch target {
         case .feed: calendar.freshValidators(.feed)
         case .list: calendar.freshValidators(.list)

@@ -34,7 +34,7 @@ struct FeedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let idleTimeout: Duration
     let bodyPace: BodyPace
-    let validators: @Sendable (RevalidationTarget) -> FeedValidators?
+    let validators: RevalidationOracle
     let limiter: ConnectionLimiter
     let logger: Logger
 

@@ -32,7 +32,7 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
-    private let validators: @Sendable (RevalidationTarget) -> FeedValidators?
+    private let validators: RevalidationOracle
     private let behind: FeedRevalidationHandler
     private let passEvery: Duration
     private var passing: Bool
@@ -43,7 +43,7 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
     ///   - behind: the handler that answers revalidations after the decoder, on the same connection.
     ///   - idleTimeout: the connection-state handler's; a request is passed on a third of it after the last.
     init(
-        validators: @escaping @Sendable (RevalidationTarget) -> FeedValidators?,
+        validators: @escaping RevalidationOracle,
         behind: FeedRevalidationHandler,
         idleTimeout: Duration,
         logger: Logger
@@ -103,7 +103,7 @@ final class FeedRevalidationBytes: ChannelInboundHandler, RemovableChannelHandle
 
     /// The `304` for `request`, or `nil` when it is not one (stale, another token, another tag).
     private func answer<Token>(_ request: Revalidation<Token>) -> ByteBuffer? {
-        guard let fresh = validators(request.target) else { return nil }
+        guard let fresh = validators(request.target, { String(decoding: request.token, as: UTF8.self) }) else { return nil }
         let etag = request.acceptsGzip ? fresh.gzipETag : fresh.etag
         guard FeedToken.constantTimeEquals(request.token, fresh.token.utf8),
             request.ifNoneMatch.elementsEqual(etag.utf8)

@@ -17,6 +17,13 @@ struct FeedValidators: Sendable {
     var isPage = false
 }
 
+/// The revalidation fast path's oracle (synchronous, thread-safe, no I/O
+/// but a `stat`): the validators of what `target` asks for while they are
+/// fresh, else `nil`. `token` gives the request's token as text, for
+/// `serve --all-users` to find whose it is (``UserFeeds/freshValidators(_:token:)``);
+/// a single user's oracle never asks for it.
+typealias RevalidationOracle = @Sendable (_ target: RevalidationTarget, _ token: () -> String) -> FeedValidators?
+
 /// What a revalidation asks for: `/calendar/<token>.ics`,
 /// `/calendar/<token>.json`, or the page `/calendar/<token>` (whose cache
 /// is chosen by the host the request names, as the route chooses it), as
@@ -125,7 +132,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         )
     }
 
-    private let validators: @Sendable (RevalidationTarget) -> FeedValidators?
+    private let validators: RevalidationOracle
     private let logger: Logger
     private var state = State.idle
     /// Requests passed on whose response has not been fully written yet.
@@ -136,7 +143,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// - Parameters:
     ///   - validators: the freshness oracle; synchronous, thread-safe, no I/O but a `stat`.
     ///   - logger: receives the access line, as the route's would.
-    init(validators: @escaping @Sendable (RevalidationTarget) -> FeedValidators?, logger: Logger) {
+    init(validators: @escaping RevalidationOracle, logger: Logger) {
         self.validators = validators
         self.logger = logger
     }
@@ -204,7 +211,7 @@ final class FeedRevalidationHandler: ChannelDuplexHandler, RemovableChannelHandl
         guard let noneMatch = Self.ifNoneMatch(fields),
             fields[.transferEncoding] == nil, fields[.expect] == nil, fields[.connection] != "close",
             fields[.contentLength].map({ $0 == "0" }) ?? true,
-            let fresh = validators(target)
+            let fresh = validators(target, { String(decoding: token, as: UTF8.self) })
         else { return nil }
         let etag = fields[.acceptEncoding].map(Gzip.isAccepted) ?? false ? fresh.gzipETag : fresh.etag
         guard FeedToken.constantTimeEquals(token, fresh.token.utf8),

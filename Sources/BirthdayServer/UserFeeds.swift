@@ -129,6 +129,22 @@ package final class UserFeeds: Sendable {
         return feed
     }
 
+    /// The revalidation fast path's validators (``RevalidationOracle``) for
+    /// `target` of the served user the index names for `token`, as their own
+    /// server's oracle gives them: fresh only while their database's watch saw
+    /// no change, so a removed user (their folder renamed away, which the watch
+    /// sees) or a revoked token takes the route, and its 404, at once. On the
+    /// event loop: one hash and one lookup, no I/O but the watch's `read`.
+    func freshValidators(_ target: RevalidationTarget, token: String) -> FeedValidators? {
+        let hash = Share.tokenHash(token)
+        guard let feed = state.withLock({ state in state.index.user(hash: hash).flatMap { state.feeds[$0] } }) else { return nil }
+        return switch target {
+        case .feed: feed.calendar.freshValidators(.feed)
+        case .list: feed.calendar.freshValidators(.list)
+        case .page(let host): feed.pages.freshValidators(host: host)
+        }
+    }
+
     /// Whether user `name` is served (the header's question, on the event loop: no I/O).
     func isServed(_ name: UserName) -> Bool { state.withLock { $0.feeds[name] != nil } }
 
@@ -290,8 +306,10 @@ struct UserFeed: Sendable {
 /// trusted proxy names (``UserHeader``), 403 for a header it refuses (the
 /// same few words whatever the reason), 404 without one.
 ///
-/// The revalidation fast path is off (it knows one owner's token); every
-/// request takes the route.
+/// Revalidations take the fast path as with one user
+/// (``FeedRevalidationHandler``), the token's user found in the index
+/// (``UserFeeds/freshValidators(_:token:)``); a share's token, a stale
+/// revision or a user not (or no longer) served takes the route.
 package func buildAllUsersFeedApplication(
     feeds: UserFeeds,
     userHeader: UserHeader?,
@@ -302,7 +320,7 @@ package func buildAllUsersFeedApplication(
 ) -> some ApplicationProtocol {
     buildFeedApplication(
         router: buildAllUsersFeedRouter(feeds: feeds, userHeader: userHeader),
-        validators: { _ in nil },
+        validators: { target, token in feeds.freshValidators(target, token: token()) },
         host: host,
         port: port,
         logger: logger,

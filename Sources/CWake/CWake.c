@@ -125,6 +125,10 @@ int cwake_inotify_add_writes(int fd, const char *directory) {
     return wd < 0 ? -errno : wd;
 }
 
+int cwake_inotify_remove(int fd, int wd) {
+    return inotify_rm_watch(fd, wd) < 0 ? -errno : 0;
+}
+
 long cwake_inotify_read(int fd, void *buffer, unsigned long size) {
     ssize_t n = read(fd, buffer, size);
     if (n < 0) return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 : -errno;

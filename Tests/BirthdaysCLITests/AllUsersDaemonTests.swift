@@ -160,6 +160,28 @@ struct AllUsersDaemonTests {
         #expect(daemon.stdout.occurrences(of: "reminder delivered") == 2)
     }
 
+    /// Every user's database watch shares one inotify instance (Linux counts
+    /// instances per account, 128 by default): 50 users cost one, beside the
+    /// users root's and the wake monitor's.
+    @Test func fiftyUsersShareOneInotifyInstance() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        let names = (0..<50).map { String(format: "u%02d", $0) }
+        for name in names {
+            let added = try await cli.run("users", "add", name)
+            try #require(added.status == 0, "\(added.stderr)")
+        }
+        let daemon = try Self.daemon(cli, now: "2026-03-10T08:00:00+01:00")
+        defer { daemon.stop() }
+        try await daemon.waitUntil("every user's first pass", seconds: 120) { daemon in
+            names.allSatisfy { !Self.lines(daemon.stderr, with: "user=\($0) ", "next pass").isEmpty }
+        }
+        let links = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon.pid)/fd/\($0)")
+        }
+        #expect(links.filter { $0 == "anon_inode:inotify" }.count == 3, "\(links.filter { $0.hasPrefix("anon_inode") })")
+    }
+
     /// Whether every thread of process `pid` is stopped (SIGSTOP).
     static func stopped(_ pid: pid_t) -> Bool {
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"), !tasks.isEmpty else { return false }

@@ -135,6 +135,60 @@ struct ServeAllUsersTests {
         #expect(served.server.poll() == nil, "the server still runs")
     }
 
+    /// A user's revalidations take the fast path, as with one user's own
+    /// server: the feed's, the JSON twin's and the page's tag just served
+    /// answers 304, three times on one connection, the blocking pool's
+    /// threads never running (the route checks the user's folder there,
+    /// as the answer to another tag shows); another tag is the whole
+    /// answer, the tag with another user's token too, with no one's token 404, and a removed user's token with their own tag 404 as
+    /// soon as `users remove` returns.
+    @Test func revalidationsOfAUsersTagTakeTheFastPathForThatUserOnly() async throws {
+        let served = try await Self.serve()
+        defer { served.stop() }
+        var tags: [String: String] = [:]
+        for path in [
+            "/calendar/\(served.alice.feed).ics", "/calendar/\(served.alice.feed).json", "/calendar/\(served.alice.feed)",
+            "/calendar/\(served.bob.feed).ics",
+        ] {
+            let url = served.url(path)
+            let first = try await InviteCommandTests.fetch([url])
+            try #require(first.status == 200, "\(path)")
+            let tag = try #require(first.fields["etag"], "\(path)")
+            tags[path] = tag
+            // A first revalidation, so that whatever the 200 left to the blocking pool is done.
+            #expect(try await Self.get(url, "-H", "If-None-Match: \(tag)").status == 304, "\(path)")
+            let before = Self.blockingSwitches(served.server.pid)
+            let again = try await PageCommandTests.curl(["-o", "/dev/null", "-w", "%{http_code} ", "-H", "If-None-Match: \(tag)", url, url, url])
+            #expect(again.stdout == "304 304 304 ", "\(path)")
+            #expect(Self.blockingSwitches(served.server.pid) == before, "\(path): answered on the event loop")
+            #expect(try await Self.get(url, "-H", "If-None-Match: \"other\"").status == 200, "\(path)")
+            #expect(Self.blockingSwitches(served.server.pid) > before, "\(path): the route runs the blocking pool")
+        }
+        let aliceTag = try #require(tags["/calendar/\(served.alice.feed).ics"])
+        // Alice's tag with bob's token or no one's: the route's whole answer or its 404, never her 304.
+        for (token, status) in [(served.bob.feed, 200), (String(repeating: "7", count: 32), 404)] {
+            let path = "/calendar/\(token).ics"
+            #expect(try await Self.get(served.url(path), "-H", "If-None-Match: \(aliceTag)").status == status, "\(path)")
+        }
+        let bobFeed = "/calendar/\(served.bob.feed).ics"
+        #expect(try await served.cli.run("users", "remove", "bob").status == 0)
+        #expect(try await Self.get(served.url(bobFeed), "-H", "If-None-Match: \(try #require(tags[bobFeed]))").status == 404, "a removed user's")
+        #expect(try await Self.get(served.url("/calendar/\(served.alice.feed).ics"), "-H", "If-None-Match: \(aliceTag)").status == 304)
+    }
+
+    /// The voluntary context switches of process `pid`'s blocking threads (`birthdays-io-N`), summed.
+    static func blockingSwitches(_ pid: pid_t) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { sum, task in
+            guard let name = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8), name.hasPrefix("birthdays-io-"),
+                let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
+                let count = Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "")
+            else { return sum }
+            return sum + count
+        }
+    }
+
     /// A user added while the server runs is served without a restart
     /// (the root's watch), and a user removed and added again under the same
     /// name has their new tokens served and their old ones 404.

@@ -149,8 +149,16 @@ package final class BlockingPool: Sendable {
         condition.unlock()
         if start {
             for index in 0..<threads {
-                let thread = Thread { [self] in work() }
-                thread.name = "birthdays-blocking-\(index)"
+                let thread = Thread { [self] in
+                    // Linux's name for the thread, at most 15 bytes, written by the thread itself:
+                    // Foundation's `name` did not reach it (too long, and set before the thread
+                    // knew itself), and the thread kept its creator's, an event loop's `NIO-SGLTN-…`.
+                    if let comm = fopen("/proc/thread-self/comm", "w") {
+                        fputs("birthdays-io-\(index)", comm)
+                        fclose(comm)
+                    }
+                    work()
+                }
                 thread.start()
             }
         }

@@ -1,8 +1,10 @@
 import BirthdayCore
 import Foundation
+import Synchronization
 
 /// Reports, without polling, that the database file may have been written:
-/// inotify on its folder, on a thread of its own, for the database and its
+/// inotify on its folder, a watch of the process's one inotify instance read
+/// on its one thread (``SharedInotify``), for the database and its
 /// write-ahead log (`-wal`) and rollback journal (`-journal`).
 ///
 /// This is how `birthdays run` hears every write another command makes
@@ -27,34 +29,45 @@ package final class DatabaseWatcher: Sendable {
     /// One element when the database's folder was deleted or moved (or its watch ended otherwise).
     package let gone: AsyncStream<Void>
 
-    private let thread: InotifyThread
+    private let shared: SharedInotify
+    private let added: (watch: Int32, id: UInt64)
+    private let ends: Mutex<(@Sendable () -> Void)?>
 
-    /// Starts watching the database at `path` (an absolute path).
+    /// Starts watching the database at `path` (an absolute path), with the
+    /// process's one inotify instance (``SharedInotify``).
     ///
     /// - Throws: ``WakeError`` when inotify, the watch or the thread's eventfd cannot be set up.
     package init(database path: String) throws(WakeError) {
-        let thread = try InotifyThread()
+        let shared = try SharedInotify.instance()
         let url = URL(fileURLWithPath: path)
-        let wd = thread.watch(url.deletingLastPathComponent().path, writes: true)
-        guard wd >= 0 else { throw WakeError("inotify_add_watch", errno: -wd) }
         let name = url.lastPathComponent
         let names: Set<String> = [name, name + "-wal", name + "-journal"]
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         changes = stream
         let (gone, goneContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.gone = gone
-        thread.start(name: "birthdays-db") { events in
+        added = try shared.watch(url.deletingLastPathComponent().path) { events in
             if events.contains(where: { $0.kind != .entry || names.contains($0.name) }) { continuation.yield() }
             if events.contains(where: { $0.kind == .gone }) { goneContinuation.yield() }
-        } end: {
+        }
+        self.shared = shared
+        ends = Mutex {
             continuation.finish()
             goneContinuation.finish()
         }
-        self.thread = thread
     }
 
     deinit { stop() }
 
-    /// Stops watching and ends ``changes``.
-    package func stop() { thread.stop() }
+    /// Stops watching and ends ``changes`` and ``gone`` (once).
+    package func stop() {
+        let end = ends.withLock { ends in
+            let end = ends
+            ends = nil
+            return end
+        }
+        guard let end else { return }
+        shared.remove(added)
+        end()
+    }
 }

@@ -85,6 +85,9 @@ final class InotifyThread: Sendable {
         writes ? cwake_inotify_add_writes(fd, directory) : cwake_inotify_add(fd, directory)
     }
 
+    /// Removes watch `watch` (its `gone` event follows); a watch already gone is no error.
+    func unwatch(_ watch: Int32) { _ = cwake_inotify_remove(fd, watch) }
+
     /// Starts the thread; `batch` gets the events of each wake (never empty), `end` is called once when it stops.
     func start(name: String, _ batch: @escaping @Sendable ([Event]) -> Void, end: @escaping @Sendable () -> Void) {
         started.withLock { $0 = true }

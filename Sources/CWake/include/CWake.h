@@ -59,6 +59,9 @@ int cwake_eventfd_signal(int fd);
 /* Resets the counter; returns 1 when it was signalled. */
 int cwake_eventfd_drain(int fd);
 
+/* Removes watch `wd` of inotify descriptor `fd`: 0, or a negative errno. */
+int cwake_inotify_remove(int fd, int wd);
+
 /* A non-blocking inotify descriptor watching `directory` for files being
  * created, replaced, renamed, written, re-linked or deleted. */
 int cwake_watch_directory(const char *directory);
