@@ -196,6 +196,27 @@ import Testing
         #expect(try await Self.ids(cli) == ids)
     }
 
+    /// Both files in one run, in either order: the file whose card gave the
+    /// birthday (or its year) speaks for the card, even when the other
+    /// file's card, without one, was read first; a date corrected there and
+    /// read alone updates the one person.
+    @Test(arguments: [false, true], [false, true])
+    func aDateCorrectedWhereItCameFromIsTheCardsWhicheverFileOfTheRunCameFirst(datedFirst: Bool, dayOnly: Bool) async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let a = try cli.write("a.csv", Self.google([("John Smith", "1980-05-01")]))
+        let bday = dayOnly ? "BDAY:--0501\r\n" : ""
+        let b = try cli.write("b.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:John Smith\r\n\(bday)EMAIL:john@example.org\r\nEND:VCARD\r\n")
+        #expect(try await cli.run("import", datedFirst ? a : b, datedFirst ? b : a).status == 0)
+        #expect(try await Self.people(cli) == ["John Smith|1980-05-01"])
+        let ids = try await Self.ids(cli)
+        try cli.write("a.csv", Self.google([("John Smith", "1980-05-02")]))
+        let again = try await Self.imported(cli, a)
+        #expect(again["added"] as? Int == 0 && again["updated"] as? Int == 1, "\(again)")
+        #expect(try await Self.people(cli) == ["John Smith|1980-05-02"])
+        #expect(try await Self.ids(cli) == ids)
+    }
+
     /// A namesake whose date is deleted at the source stays the namesake: not
     /// merged into the card of the name another file holds.
     @Test func aNamesakeWhoseDateIsDeletedStaysTheirOwnPerson() async throws {

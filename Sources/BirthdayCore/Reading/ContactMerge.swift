@@ -290,16 +290,20 @@ package enum ContactMerge {
         return candidates[holders.firstIndex(where: { $0 == nil }) ?? candidates.count - 1]
     }
 
-    /// Merges a second occurrence of the same id into the first.
+    /// Merges a second occurrence of the same id into the first; the later
+    /// one's file is the merged card's when it gave the birthday (or its year).
     package static func fold(_ first: Person, _ later: Person, report: inout ImportReport) -> Person {
         var merged = first
         for kind in EventKind.allCases {
             switch (first.date(of: kind), later.date(of: kind)) {
             case (nil, let b?):
                 merged.setDate(b, of: kind)
+                // The file that gave the birthday speaks for the card (as in ``merge(_:into:)``).
+                if kind == .birthday { merged.source = later.source }
             case (let a?, let b?) where a.year == nil && DateAgreement(a, b) == .sameDay:
                 // The same day, the year on the later side only: the same card with more said.
                 merged.setDate(b, of: kind)
+                if kind == .birthday { merged.source = later.source }
             case (let a?, let b?) where a != b && DateAgreement(a, b) != .sameDay:
                 report.problems.append(
                     ImportProblem(
