@@ -291,6 +291,38 @@ import Testing
         #expect(try await Self.people(cli) == ["John Smith|1970-05-01", "John Smith|1980-09-12"])
     }
 
+    /// A file with two namesakes, the second of whom another file has too
+    /// (each file with its own phone): after the first import of each card, every
+    /// import of both files, in either order, keeps each one's id.
+    @Test func twoNamesakesOfAFileKeepTheirIdsWhicheverFileIsReadFirst() async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let a = try cli.write(
+            "a.vcf",
+            Self.card("John Smith", "1980-05-01")
+                + "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:John Smith\r\nBDAY:1985-09-12\r\nTEL:+15550199\r\nEND:VCARD\r\n"
+        )
+        let b = try cli.write(
+            "b.vcf",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:John Smith\r\nBDAY:1985-09-12\r\nTEL:+15550100\r\nEND:VCARD\r\n"
+        )
+        /// Each person as `birthday=id`, sorted.
+        func byBirthday() async throws -> [String] {
+            try #require(try await cli.json(["people"]) as? [[String: Any]]).map { person in
+                let birthday = person["birthday"] as? [String: Any]
+                return "\(birthday?["month"] as? Int ?? 0)-\(birthday?["day"] as? Int ?? 0)=\(person["id"] as? String ?? "")"
+            }.sorted()
+        }
+        #expect(try await cli.run("import", b, a).status == 0)
+        let first = try await byBirthday()
+        #expect(first.count == 2, "\(first)")
+        for files in [[a, b], [a, b], [b, a], [a], [b]] {
+            #expect(try await cli.run(["import"] + files).status == 0)
+            #expect(try await byBirthday() == first, "\(files)")
+        }
+        #expect(try await Self.people(cli) == ["John Smith|1980-05-01", "John Smith|1985-09-12"])
+    }
+
     /// A folder named twice, or a folder and a file in it: each file is read once.
     @Test func aFolderNamedTwiceIsReadOnce() async throws {
         let cli = try CLIProcess()
