@@ -323,6 +323,26 @@ import Testing
         #expect(try await Self.people(cli) == ["John Smith|1980-05-01", "John Smith|1985-09-12"])
     }
 
+    /// A card alone of its name in its file that became another file's
+    /// second namesake (the birthdays agreed) is still that person when its
+    /// date is corrected in its file.
+    @Test func aCardThatBecameAnotherFilesSecondNamesakeKeepsItsIdWhenItsDateIsCorrected() async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let a = try cli.write("a.csv", Self.google([("John Smith", "1970-05-01"), ("John Smith", "1980-09-12")]))
+        let card = { (birthday: String) in
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:John Smith\r\nBDAY:\(birthday)\r\nTEL:+15550100\r\nEND:VCARD\r\n"
+        }
+        let b = try cli.write("b.vcf", card("1980-09-12"))
+        #expect(try await cli.run("import", a).status == 0)
+        #expect(try await Self.imported(cli, b)["added"] as? Int == 0)
+        let ids = try await Self.ids(cli)
+        try cli.write("b.vcf", card("1980-09-13"))
+        #expect(try await Self.imported(cli, b)["added"] as? Int == 0)
+        #expect(try await Self.ids(cli) == ids)
+        #expect(try await Self.people(cli) == ["John Smith|1970-05-01", "John Smith|1980-09-13"])
+    }
+
     /// A folder named twice, or a folder and a file in it: each file is read once.
     @Test func aFolderNamedTwiceIsReadOnce() async throws {
         let cli = try CLIProcess()

@@ -237,8 +237,8 @@ package enum ContactMerge {
     /// (``cardID(_:file:birthday:held:)``; one whose stored birthday agrees
     /// before the others), then a namesake id of its derivation
     /// salted with that card's stored birthday, then (when `alone`: the only
-    /// card of its key in its file) any of them derived from a name but those
-    /// of the other ordinals.
+    /// card of its key in its file) any of them derived from a name, those of
+    /// the other ordinals too.
     static func ownID(_ card: Card, holders: Holders, alone: Bool) -> String? {
         guard let file = card.file else { return nil }
         let rows = holders.inFile(file, card.derivation.key)
@@ -254,9 +254,10 @@ package enum ContactMerge {
         }
         if let id = salted.min() { return id }
         guard alone else { return nil }
-        let others = Set((0...rows.count).map { PersonID.derived(key: card.derivation.key, ordinal: $0) })
         // Never a card with a `UID` of the file that has the name too: only ids derived from a name are candidates.
-        return rows.filter { $0.hasPrefix("c-") && !others.contains($0) }.min()
+        // An id of another ordinal is one too: the file has no card of that ordinal (a card that became another
+        // file's second namesake).
+        return rows.filter { $0.hasPrefix("c-") }.min()
     }
 
     /// Whether `holder` is a card with a birthday that agrees with `birthday` (the same, a year on one side only).
