@@ -255,6 +255,49 @@ import Testing
         }
     }
 
+    /// The same, when the smallest card that stays has a greeting of its
+    /// own from before the link: it keeps its own, and the person's goes to
+    /// the next card that stays (not lost).
+    @Test func aSyncThatRemovesTheCardHoldingTheOthersTogetherGivesTheGreetingToACardWithoutOne() async throws {
+        let cli = try CLIProcess(now: "2026-12-08T08:00:00+01:00")
+        defer { cli.cleanUp() }
+        let folder = cli.path("nextcloud")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try cli.write(
+            "nextcloud/ada.vcf",
+            Self.card("ada-a", "Ada Lovelace", "1815-12-10", extra: "EMAIL:ada@example.org\r\nTEL:+44 20 7946 0000\r\n")
+        )
+        try cli.write("nextcloud/mary.vcf", Self.card("mary", "Mary Somerville", "1780-12-26"))
+        try #require(try await cli.run("sources", "add", folder).status == 0)
+        let channel = try await cli.run("channels", "add", "email", "me@example.org", "--sendmail", "/bin/true")
+        try #require(channel.status == 0, "\(channel.stderr)")
+        try #require(try await cli.run("greet", "add", "ada-a").status == 0)
+        // ada-b, not yet linked, is greeted on its own; then its card gets the address that links it.
+        let phone = cli.path("phone.vcf")
+        for (email, greet) in [("ada@home.example", true), ("ada@example.org", false)] {
+            try cli.write(
+                "phone.vcf",
+                Self.card("ada-b", "Ada Lovelace", "1815-12-10", extra: "EMAIL:\(email)\r\n")
+                    + Self.card("ada-c", "Ada Lovelace", "1815-12-10", extra: "TEL:+44 20 7946 0000\r\n")
+            )
+            try #require(try await cli.run("import", phone).status == 0)
+            if greet {
+                try #require(try await Self.ids(cli).sorted() == ["ada-a", "ada-b", "mary"])
+                let own = try await cli.run("greet", "add", "ada-b", "--message", "Hi {first}")
+                try #require(own.status == 0, "\(own.stderr)")
+            }
+        }
+        try #require(try await Self.ids(cli).sorted() == ["ada-a", "mary"])
+
+        try FileManager.default.removeItem(atPath: cli.path("nextcloud/ada.vcf"))
+        let sync = try await cli.run("sources", "sync")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try await Self.ids(cli).sorted() == ["ada-b", "ada-c", "mary"])
+        let greetings = try CLIProcess.array(try await cli.run("greet", "list", "--json").stdout)
+        #expect(greetings.compactMap { $0["person"] as? String }.sorted() == ["ada-b", "ada-c"], "\(greetings)")
+        #expect(greetings.first { $0["person"] as? String == "ada-b" }?["message"] as? String == "Hi {first}", "\(greetings)")
+    }
+
     /// `unlink --card` naming no card of the person changes nothing, not even the skipped greetings.
     @Test func unlinkCardNamingNoCardAfterTheGreetingWentWritesNothing() async throws {
         let cli = try CLIProcess(now: "2026-12-26T08:00:00+01:00")

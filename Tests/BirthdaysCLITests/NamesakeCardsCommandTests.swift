@@ -196,6 +196,27 @@ import Testing
         #expect(try await Self.ids(cli) == ids)
     }
 
+    /// Both files in one run, in either order: the file whose card gave the
+    /// birthday (or its year) speaks for the card, even when the other
+    /// file's card, without one, was read first; a date corrected there and
+    /// read alone updates the one person.
+    @Test(arguments: [false, true], [false, true])
+    func aDateCorrectedWhereItCameFromIsTheCardsWhicheverFileOfTheRunCameFirst(datedFirst: Bool, dayOnly: Bool) async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let a = try cli.write("a.csv", Self.google([("John Smith", "1980-05-01")]))
+        let bday = dayOnly ? "BDAY:--0501\r\n" : ""
+        let b = try cli.write("b.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:John Smith\r\n\(bday)EMAIL:john@example.org\r\nEND:VCARD\r\n")
+        #expect(try await cli.run("import", datedFirst ? a : b, datedFirst ? b : a).status == 0)
+        #expect(try await Self.people(cli) == ["John Smith|1980-05-01"])
+        let ids = try await Self.ids(cli)
+        try cli.write("a.csv", Self.google([("John Smith", "1980-05-02")]))
+        let again = try await Self.imported(cli, a)
+        #expect(again["added"] as? Int == 0 && again["updated"] as? Int == 1, "\(again)")
+        #expect(try await Self.people(cli) == ["John Smith|1980-05-02"])
+        #expect(try await Self.ids(cli) == ids)
+    }
+
     /// A namesake whose date is deleted at the source stays the namesake: not
     /// merged into the card of the name another file holds.
     @Test func aNamesakeWhoseDateIsDeletedStaysTheirOwnPerson() async throws {
@@ -268,6 +289,58 @@ import Testing
         #expect(try await cli.run("import", a).status == 0)
         #expect(try await Self.imported(cli, b)["added"] as? Int == 0)
         #expect(try await Self.people(cli) == ["John Smith|1970-05-01", "John Smith|1980-09-12"])
+    }
+
+    /// A file with two namesakes, the second of whom another file has too
+    /// (each file with its own phone): after the first import of each card, every
+    /// import of both files, in either order, keeps each one's id.
+    @Test func twoNamesakesOfAFileKeepTheirIdsWhicheverFileIsReadFirst() async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let a = try cli.write(
+            "a.vcf",
+            Self.card("John Smith", "1980-05-01")
+                + "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:John Smith\r\nBDAY:1985-09-12\r\nTEL:+15550199\r\nEND:VCARD\r\n"
+        )
+        let b = try cli.write(
+            "b.vcf",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:John Smith\r\nBDAY:1985-09-12\r\nTEL:+15550100\r\nEND:VCARD\r\n"
+        )
+        /// Each person as `birthday=id`, sorted.
+        func byBirthday() async throws -> [String] {
+            try #require(try await cli.json(["people"]) as? [[String: Any]]).map { person in
+                let birthday = person["birthday"] as? [String: Any]
+                return "\(birthday?["month"] as? Int ?? 0)-\(birthday?["day"] as? Int ?? 0)=\(person["id"] as? String ?? "")"
+            }.sorted()
+        }
+        #expect(try await cli.run("import", b, a).status == 0)
+        let first = try await byBirthday()
+        #expect(first.count == 2, "\(first)")
+        for files in [[a, b], [a, b], [b, a], [a], [b]] {
+            #expect(try await cli.run(["import"] + files).status == 0)
+            #expect(try await byBirthday() == first, "\(files)")
+        }
+        #expect(try await Self.people(cli) == ["John Smith|1980-05-01", "John Smith|1985-09-12"])
+    }
+
+    /// A card alone of its name in its file that became another file's
+    /// second namesake (the birthdays agreed) is still that person when its
+    /// date is corrected in its file.
+    @Test func aCardThatBecameAnotherFilesSecondNamesakeKeepsItsIdWhenItsDateIsCorrected() async throws {
+        let cli = try CLIProcess(now: "2026-04-20T08:00:00+02:00")
+        defer { cli.cleanUp() }
+        let a = try cli.write("a.csv", Self.google([("John Smith", "1970-05-01"), ("John Smith", "1980-09-12")]))
+        let card = { (birthday: String) in
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:John Smith\r\nBDAY:\(birthday)\r\nTEL:+15550100\r\nEND:VCARD\r\n"
+        }
+        let b = try cli.write("b.vcf", card("1980-09-12"))
+        #expect(try await cli.run("import", a).status == 0)
+        #expect(try await Self.imported(cli, b)["added"] as? Int == 0)
+        let ids = try await Self.ids(cli)
+        try cli.write("b.vcf", card("1980-09-13"))
+        #expect(try await Self.imported(cli, b)["added"] as? Int == 0)
+        #expect(try await Self.ids(cli) == ids)
+        #expect(try await Self.people(cli) == ["John Smith|1970-05-01", "John Smith|1980-09-13"])
     }
 
     /// A folder named twice, or a folder and a file in it: each file is read once.

@@ -191,7 +191,9 @@ package enum ContactMerge {
     /// First, whatever the order of the run, a card whose file the store
     /// holds a card of under its derivation (``ownID(_:holders:alone:)``)
     /// keeps that card's id: the file speaks for its card, whatever its date
-    /// is now, and with a date or without. Then the others, in order, each
+    /// is now, and with a date or without. Then a card of a file under an id
+    /// of another ordinal of its name that its file holds, no card of the
+    /// run holds and whose birthday agrees. Then the others, in order, each
     /// against the cards of the run so far and the store's
     /// (``cardID(_:file:birthday:held:)``).
     package static func ids(of cards: [Card], holders: Holders) -> [String] {
@@ -211,6 +213,16 @@ package enum ContactMerge {
             decided[index] = true
             run[own] = Holder(file: file, birthday: cards[index].birthday)
         }
+        // Then a card of the file not found so (under an id of another ordinal of its name, a card of another
+        // file it was merged with) is the file's card under its name that no card of the run holds and whose birthday agrees.
+        for index in cards.indices where !decided[index] {
+            guard let file = cards[index].file else { continue }
+            let rows = holders.inFile(file, cards[index].derivation.key)
+            guard let own = rows.filter({ run[$0] == nil && agrees(holders.stored($0), cards[index].birthday) }).min() else { continue }
+            ids[index] = own
+            decided[index] = true
+            run[own] = Holder(file: file, birthday: cards[index].birthday)
+        }
         for index in cards.indices where !decided[index] {
             guard let file = cards[index].file else { continue }
             // The run's card under the id, else the store's (the run's is written over it).
@@ -222,26 +234,36 @@ package enum ContactMerge {
 
     /// The id of the store's card from `card`'s file that `card` is: among the
     /// store's cards of its file and key, its own candidates first
-    /// (``cardID(_:file:birthday:held:)``), then a namesake id of its derivation
+    /// (``cardID(_:file:birthday:held:)``; one whose stored birthday agrees
+    /// before the others), then a namesake id of its derivation
     /// salted with that card's stored birthday, then (when `alone`: the only
-    /// card of its key in its file) any of them derived from a name but those
-    /// of the other ordinals.
+    /// card of its key in its file) any of them derived from a name, those of
+    /// the other ordinals too.
     static func ownID(_ card: Card, holders: Holders, alone: Bool) -> String? {
         guard let file = card.file else { return nil }
         let rows = holders.inFile(file, card.derivation.key)
         guard !rows.isEmpty else { return nil }
         let base = card.derivation.id
         let own = Set(rows)
-        if let hit = candidates(base, birthday: card.birthday).first(where: own.contains) { return hit }
+        let hits = candidates(base, birthday: card.birthday).filter(own.contains)
+        // The one whose stored birthday agrees first: another card of the file may hold the derived id now.
+        if let hit = hits.first(where: { agrees(holders.stored($0), card.birthday) }) ?? hits.first { return hit }
         let salted = rows.filter { id in
             guard let birthday = holders.stored(id)?.birthday else { return false }
             return id == PersonID.namesake(of: base, born: birthday, year: false) || id == PersonID.namesake(of: base, born: birthday, year: true)
         }
         if let id = salted.min() { return id }
         guard alone else { return nil }
-        let others = Set((0...rows.count).map { PersonID.derived(key: card.derivation.key, ordinal: $0) })
         // Never a card with a `UID` of the file that has the name too: only ids derived from a name are candidates.
-        return rows.filter { $0.hasPrefix("c-") && !others.contains($0) }.min()
+        // An id of another ordinal is one too: the file has no card of that ordinal (a card that became another
+        // file's second namesake).
+        return rows.filter { $0.hasPrefix("c-") }.min()
+    }
+
+    /// Whether `holder` is a card with a birthday that agrees with `birthday` (the same, a year on one side only).
+    static func agrees(_ holder: Holder?, _ birthday: EventDate?) -> Bool {
+        guard let stored = holder?.birthday, let birthday else { return false }
+        return DateAgreement(stored, birthday) != .conflict
     }
 
     /// `derived`, then its namesake ids salted with `birthday`'s day and whole date.
@@ -290,16 +312,20 @@ package enum ContactMerge {
         return candidates[holders.firstIndex(where: { $0 == nil }) ?? candidates.count - 1]
     }
 
-    /// Merges a second occurrence of the same id into the first.
+    /// Merges a second occurrence of the same id into the first; the later
+    /// one's file is the merged card's when it gave the birthday (or its year).
     package static func fold(_ first: Person, _ later: Person, report: inout ImportReport) -> Person {
         var merged = first
         for kind in EventKind.allCases {
             switch (first.date(of: kind), later.date(of: kind)) {
             case (nil, let b?):
                 merged.setDate(b, of: kind)
+                // The file that gave the birthday speaks for the card (as in ``merge(_:into:)``).
+                if kind == .birthday { merged.source = later.source }
             case (let a?, let b?) where a.year == nil && DateAgreement(a, b) == .sameDay:
                 // The same day, the year on the later side only: the same card with more said.
                 merged.setDate(b, of: kind)
+                if kind == .birthday { merged.source = later.source }
             case (let a?, let b?) where a != b && DateAgreement(a, b) != .sameDay:
                 report.problems.append(
                     ImportProblem(

@@ -508,8 +508,7 @@ extension PersonRecord {
     /// skipped greetings, rooms left out of and the name-day choice are
     /// copied. `from` keeps a copy of the rest: nothing records what it had
     /// chosen before the link, as one card, apart from the person.
-    /// With `greeting` false (another card of the person got it), the greeting stays.
-    static func handOverChoices(from: String, to: String, greeting: Bool = true, _ db: Database) throws {
+    static func handOverChoices(from: String, to: String, _ db: Database) throws {
         let columns = carriedChoices.map(\.column)
         guard
             let row = try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM person WHERE id = ?", arguments: [from]),
@@ -521,7 +520,7 @@ extension PersonRecord {
             sql: "UPDATE person SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")), excluded = ? WHERE id = ?",
             arguments: StatementArguments(values) + [Exclusion(card: card, choice: choice).isExcluded, to]
         )
-        if greeting { try GreetingRecord.handOver(from: from, to: to, db) }
+        try GreetingRecord.handOver(from: from, to: to, db)
         try GreetingSkipRecord.carry([(card: from, shownAs: to)], db)
         try GreetingSkipRecord.carryGreeted(from: from, to: to, db)
         try AnnounceExclusionRecord.copy(from: from, to: to, db)
@@ -533,9 +532,10 @@ extension PersonRecord {
     /// Before the cards `leaving` are deleted (a sync that no longer finds
     /// them, `sources remove`): a person shown as one of them whose other
     /// cards stay keeps what was chosen for them on every card that stays
-    /// (``handOverChoices(from:to:greeting:_:)``: once relinked, they may be
+    /// (``handOverChoices(from:to:_:)``: once relinked, they may be
     /// one person or several, and each keeps the exclusion, the days, the
-    /// note), the greeting on the smallest id among them.
+    /// note), the greeting on the smallest id among them without a greeting
+    /// of its own.
     static func handOverChoices(leaving ids: [String], _ db: Database) throws {
         let links = try PersonLinkRecord.all(db)
         guard !links.isEmpty else { return }
@@ -543,7 +543,8 @@ extension PersonRecord {
         var staying: [String: [String]] = [:]
         for (card, shown) in links where leaving.contains(shown) && !leaving.contains(card) { staying[shown, default: []].append(card) }
         for (shown, cards) in staying.sorted(by: { $0.key < $1.key }) {
-            for (index, card) in cards.sorted().enumerated() { try handOverChoices(from: shown, to: card, greeting: index == 0, db) }
+            // The greeting moves once, to the first card without one of its own (``GreetingRecord/handOver(from:to:_:)``).
+            for card in cards.sorted() { try handOverChoices(from: shown, to: card, db) }
         }
     }
 }
