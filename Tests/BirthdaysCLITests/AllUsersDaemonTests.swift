@@ -150,7 +150,8 @@ struct AllUsersDaemonTests {
         }
         let carolID = try await Self.publicID(cli, user: "carol")
         #expect(daemon.stdout.contains("user=carol reminder delivered id=\(carolID) "))
-        #expect(try await Self.ledger(cli, user: "carol") == ["delivered"])
+        // The log channel says "delivered" before the ledger commits it: wait for the commit.
+        try await daemon.waitUntil("carol's delivery in her ledger") { _ in (try? await Self.ledger(cli, user: "carol")) == ["delivered"] }
         #expect(Self.lines(daemon.stderr, with: "birthdays run --all-users started").count == 1, "served without a restart")
         #expect(!daemon.stderr.contains("cannot serve user"), "a user being added is never found half-made")
 
@@ -221,7 +222,8 @@ struct AllUsersDaemonTests {
         try await daemon.waitUntil("alice's and the new bob's deliveries") {
             $0.stdout.contains("user=alice reminder delivered") && $0.stdout.contains("user=bob reminder delivered id=\(newID) ")
         }
-        #expect(try await Self.ledger(cli, user: "bob") == ["delivered"])
+        // The log channel says "delivered" before the ledger commits it: wait for the commit.
+        try await daemon.waitUntil("the new bob's delivery in his ledger") { _ in (try? await Self.ledger(cli, user: "bob")) == ["delivered"] }
 
         daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0)
@@ -240,7 +242,8 @@ struct AllUsersDaemonTests {
         try await daemon.waitUntil("bob's failure") { !Self.lines($0.stderr, with: "user=bob", "cannot serve user").isEmpty }
         let failure = try #require(Self.lines(daemon.stderr, with: "user=bob", "cannot serve user").first)
         #expect(failure.contains("retry_in=5s"), "\(failure)")
-        #expect(try await Self.ledger(cli, user: "alice") == ["delivered"])
+        // The log channel says "delivered" before the ledger commits it: wait for the commit.
+        try await daemon.waitUntil("alice's delivery in her ledger") { _ in (try? await Self.ledger(cli, user: "alice")) == ["delivered"] }
 
         // Bob's database is mended (made in another root, moved over the broken one): the retry serves him.
         var staging = cli
