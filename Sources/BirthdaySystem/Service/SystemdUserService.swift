@@ -174,6 +174,13 @@ package struct SystemdUserService: Sendable {
         /// The command as a user would type it.
         package var command: String
         package var result: SystemCommand.Result
+
+        /// What went wrong, as one line ("COMMAND failed: its output", or its exit status when it said
+        /// nothing), or `nil` when the command succeeded.
+        package var failure: String? {
+            guard result.status != 0 else { return nil }
+            return "\(command) failed: " + (result.output.isEmpty ? "exit status \(result.status)" : result.output)
+        }
     }
 
     /// Writes the unit, reloads the manager and enables the service

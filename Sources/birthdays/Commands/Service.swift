@@ -102,10 +102,9 @@ extension BirthdaysCommand.ServiceCommand {
                     throw CLIError(error.description)
                 }
                 try output("Removed \(SystemdSystemService.daemonUnit) and \(SystemdSystemService.serveUnit) from \(service.folder).")
-                if let failed = steps.first(where: { $0.result.status != 0 }) {
+                if let failure = steps.lazy.compactMap(\.failure).first {
                     // The unit files are gone, but a service systemctl could not stop may still run.
-                    let said = failed.result.output.isEmpty ? "exit status \(failed.result.status)" : failed.result.output
-                    throw CLIError("\(failed.command) failed: \(said) (the services may still run: systemctl status birthdays)")
+                    throw CLIError("\(failure) (the services may still run: systemctl status birthdays)")
                 }
                 return
             }
@@ -196,9 +195,7 @@ enum ServiceSetup {
         } catch {
             throw CLIError(error.description)
         }
-        if let failed = steps.first(where: { $0.result.status != 0 }) {
-            throw CLIError("\(failed.command) failed: \(failed.result.output.isEmpty ? "exit status \(failed.result.status)" : failed.result.output)")
-        }
+        if let failure = steps.lazy.compactMap(\.failure).first { throw CLIError(failure) }
         try output(l(.serviceInstalled(service.unitPath)))
         try output(l(start ? .serviceStarted : .serviceEnabled))
         return start ? .started : .enabled
@@ -318,9 +315,7 @@ struct AllUsersServiceOptions: ParsableArguments {
         } catch {
             throw CLIError(error.description)
         }
-        if let failed = steps.first(where: { $0.result.status != 0 }) {
-            throw CLIError("\(failed.command) failed: \(failed.result.output.isEmpty ? "exit status \(failed.result.status)" : failed.result.output)")
-        }
+        if let failure = steps.lazy.compactMap(\.failure).first { throw CLIError(failure) }
         for unit in service.units { try output("Wrote \(service.folder)/\(unit.name)") }
         try output(
             (start ? "Started" : "Enabled") + " \(service.units.map(\.name).joined(separator: " and ")) as \(service.account), "
