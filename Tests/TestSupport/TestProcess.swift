@@ -1,5 +1,6 @@
 internal import CWake
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -29,6 +30,8 @@ public final class TestProcess: @unchecked Sendable {
     }
 
     public let pid: pid_t
+    /// The command, for the failures that name it.
+    public let argv: [String]
     public let stdoutPath: String
     public let stderrPath: String
     private let directory: URL?
@@ -49,6 +52,7 @@ public final class TestProcess: @unchecked Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             self.directory = folder
         }
+        self.argv = argv
         stdoutPath = folder.appendingPathComponent(name + ".out").path
         stderrPath = folder.appendingPathComponent(name + ".err").path
         pid = try Self.spawn(argv, environment: environment, stdin: stdin, stdout: stdoutPath, stderr: stderrPath)
@@ -66,13 +70,24 @@ public final class TestProcess: @unchecked Sendable {
     /// two, and two tests blocked in `waitpid` would stall every other test,
     /// whose deadlines (``eventually(_:seconds:_:)``, a daemon's command
     /// timeout) keep running meanwhile.
-    public static func run(_ argv: [String], environment: [String: String]? = nil, stdin text: String = "") async throws -> Result {
+    ///
+    /// A program still running after `seconds` is killed and the run throws
+    /// with its command and output: a hung child fails its test by name
+    /// instead of holding the whole suite until CI's own limit.
+    public static func run(_ argv: [String], environment: [String: String]? = nil, stdin text: String = "", seconds: Int = 600) async throws -> Result
+    {
         let (process, folder) = try start(argv, environment: environment, stdin: text)
         defer { try? FileManager.default.removeItem(at: folder) }
         let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
             let waiter = Thread { continuation.resume(returning: process.waitForExitBlocking()) }
             waiter.name = "test-process-wait"
             waiter.start()
+            process.killAfter(seconds: seconds)
+        }
+        if process.killedByDeadline {
+            throw TestSupportError(
+                "\(argv.joined(separator: " ")) did not exit within \(seconds) s and was killed; stdout:\n\(process.stdout)\nstderr:\n\(process.stderr)"
+            )
         }
         return Result(status: status, stdout: process.stdout, stderr: process.stderr)
     }
@@ -111,6 +126,7 @@ public final class TestProcess: @unchecked Sendable {
             if let exitStatus { return exitStatus }
             var status: Int32 = 0
             guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+            stateLock.withLock { reaped = true }
             exitStatus = Self.decode(status)
             return exitStatus
         }
@@ -142,10 +158,44 @@ public final class TestProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` (SIGTERM by default) unless it has exited, then reaps it.
+    ///
+    /// A program still running 60 s after a gentler signal is a failure of
+    /// the test that stops it (a daemon must end on SIGTERM: systemd and the
+    /// user's Ctrl-C rely on it); it is then killed, so a `defer { stop() }`
+    /// never waits for ever.
     public func stop(signal: Int32 = SIGTERM) {
         guard poll() == nil else { return }
         kill(pid, signal)
+        if signal != SIGKILL {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while poll() == nil, ContinuousClock.now < deadline { usleep(10_000) }
+            if poll() == nil {
+                let command = argv.joined(separator: " ")
+                Issue.record("\(command) was still running 60 s after signal \(signal) and was killed; stderr:\n\(stderr.suffix(4000))")
+                kill(pid, SIGKILL)
+            }
+        }
         _ = waitForExitBlocking()
+    }
+
+    /// Guards `reaped` and `deadlineKill`; never held across a wait.
+    private let stateLock = NSLock()
+    private var reaped = false
+    private var deadlineKill = false
+
+    /// Whether ``run(_:environment:stdin:seconds:)`` killed the program at its deadline.
+    fileprivate var killedByDeadline: Bool { stateLock.withLock { deadlineKill } }
+
+    /// Kills the program with SIGKILL after `seconds` unless it has been reaped by then.
+    fileprivate func killAfter(seconds: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [weak self] in
+            guard let self else { return }
+            stateLock.withLock {
+                guard !reaped else { return }
+                deadlineKill = true
+                kill(pid, SIGKILL)
+            }
+        }
     }
 
     private func waitForExitBlocking() -> Int32 {
@@ -153,6 +203,7 @@ public final class TestProcess: @unchecked Sendable {
             if let exitStatus { return exitStatus }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            stateLock.withLock { reaped = true }
             exitStatus = Self.decode(status)
             return exitStatus ?? -1
         }
