@@ -273,6 +273,17 @@ struct OnboardingChannelTerminalTests {
     }
 
     /// The daemon's pid as `status --json` reports it, or `nil`.
+    /// Kills `pid` if it is still a detached `birthdays run` (a session of its
+    /// own running `run`): once the daemon has ended, its pid may already be
+    /// another program's, which a plain kill would hit.
+    static func killIfStillTheDaemon(_ pid: Int) {
+        guard getsid(pid_t(pid)) == pid_t(pid),
+            let arguments = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8).split(separator: "\0"),
+            arguments.dropFirst().first == "run"
+        else { return }
+        kill(pid_t(pid), SIGKILL)
+    }
+
     static func runningPID(_ cli: CLIProcess) async throws -> Int? {
         let status = try CLIProcess.object(try await cli.run("status", "--json").stdout)
         let daemon = try #require(status["daemon"] as? [String: Any])
@@ -292,7 +303,7 @@ struct OnboardingChannelTerminalTests {
         let result = try await cli.run("onboard", "--no-contacts", "--enable-notifications", "--service")
         #expect(result.status == 0, "\(result.stderr)")
         let pid = try #require(try await Self.runningPID(cli), "status reports the daemon running: \(result.stdout)")
-        defer { kill(pid_t(pid), SIGKILL) }
+        defer { Self.killIfStillTheDaemon(pid) }
         let log = cli.path("birthdays-run.log")
         #expect(result.stdout.contains("birthdays run is running in the background (pid \(pid), log \(log))"), "\(result.stdout)")
         #expect(result.stdout.contains("It runs until you log out or the machine restarts."))
@@ -326,7 +337,7 @@ struct OnboardingChannelTerminalTests {
         let result = try await cli.run("onboard", "--no-contacts", "--enable-notifications", "--service")
         #expect(result.status == 0, "\(result.stderr)")
         let pid = try #require(try await Self.runningPID(cli), "status reports the daemon running: \(result.stdout)")
-        defer { kill(pid_t(pid), SIGKILL) }
+        defer { Self.killIfStillTheDaemon(pid) }
         let binary = URL(fileURLWithPath: try CLIProcess.binary()).resolvingSymlinksInPath().path
         let arguments = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8).split(separator: "\0").map(String.init)
         #expect(arguments == [binary, "run", "--user", "alice"])
@@ -352,7 +363,7 @@ struct OnboardingChannelTerminalTests {
         try await terminal.type("s")
         let done = try await terminal.waitFor("[exit 0]")
         let pid = try #require(try await Self.runningPID(cli), "status reports the daemon running: \(done)")
-        defer { kill(pid_t(pid), SIGKILL) }
+        defer { Self.killIfStillTheDaemon(pid) }
         #expect(done.shows("birthdays run is running in the background (pid \(pid),"), "\(done)")
         #expect(done.contains("@reboot "))
         #expect(done.contains("You're all set."))
