@@ -58,11 +58,14 @@ demo: deps-build release
 # short, and the whole run as fast (178.8 s against 165 s here, and green with
 # two busy loops beside it, where the unbounded run failed 31 times).
 TEST_WIDTH ?= 16
+# scripts/run-tests.sh keeps the whole output in .build/test-output.log and prints the
+# issues, the skips and the summary; it stops a run still going after TEST_TIMEOUT
+# seconds (default 1800) and names the tests that had not ended.
 test: deps-test
 	@./scripts/test-limits.sh
 	$(SWIFT) build --build-tests
 	$(MAKE) manual BINARY=.build/debug/birthdays MANUAL_FLAGS=
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) BIRTHDAYS_BLOCKING_THREADS=8 $(SWIFT) test --skip-build
+	./scripts/run-tests.sh env SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) BIRTHDAYS_BLOCKING_THREADS=8 $(SWIFT) test --skip-build
 
 build: deps-build
 	$(SWIFT) build
