@@ -604,15 +604,35 @@ extension PersonRecord {
     /// Who holds the ids of cards without a `UID` in the store `states` (``ContactMerge/ids(of:holders:)``),
     /// the run's files named by `file`.
     static func holders(_ states: [String: MergeState], file: @escaping (String) -> String? = { $0 }) -> ContactMerge.Holders {
-        var inFile: [String: [String]] = [:]
-        for (id, state) in states where !state.name.isEmpty {
-            inFile[state.contact.sourceFile + "\u{1F}n:" + PersonID.normalize(state.name), default: []].append(id)
-        }
+        let inFile = NameIndex(states)
         return ContactMerge.Holders(
             file: file,
             stored: { id in states[id].map { ContactMerge.Holder(file: $0.contact.sourceFile, birthday: $0.contact.birthday) } },
-            inFile: { file, key in inFile[file + "\u{1F}" + key] ?? [] }
+            inFile: { file, key in inFile.ids(file + "\u{1F}" + key) }
         )
+    }
+
+    /// The stored cards by their file and the derivation key of their name,
+    /// made at the first card without a `UID` that asks: a run whose cards
+    /// all have one (a re-import of a phone's export) never folds the store's
+    /// names.
+    private final class NameIndex {
+        private let states: [String: MergeState]
+        private var byKey: [String: [String]]?
+
+        init(_ states: [String: MergeState]) {
+            self.states = states
+        }
+
+        func ids(_ key: String) -> [String] {
+            if let byKey { return byKey[key] ?? [] }
+            var made: [String: [String]] = [:]
+            for (id, state) in states where !state.name.isEmpty {
+                made[state.contact.sourceFile + "\u{1F}n:" + PersonID.normalize(state.name), default: []].append(id)
+            }
+            byKey = made
+            return made[key] ?? []
+        }
     }
 
     /// Every person's ``MergeState``, by id.
