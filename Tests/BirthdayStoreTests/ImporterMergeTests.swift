@@ -31,7 +31,7 @@ import Testing
     func apply(_ contacts: [ParsedContact], to database: AppDatabase) throws -> ImportReport {
         var report = ImportReport()
         let people = ContactMerge.people(from: contacts, report: &report)
-        try database.writeNow { db in try ContactImporter.merge(people, into: db, now: now, report: &report, write: true) }
+        try database.writeNow { db in _ = try ContactImporter.merge(people, into: db, now: now, report: &report, write: true) }
         return report
     }
 

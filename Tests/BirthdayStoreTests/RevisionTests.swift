@@ -27,7 +27,7 @@ import Testing
     func importing(_ contacts: [ParsedContact], into database: AppDatabase, at instant: Date) throws {
         var report = ImportReport()
         let people = ContactMerge.people(from: contacts, report: &report)
-        try database.writeNow(at: instant) { db in try ContactImporter.merge(people, into: db, now: instant, report: &report, write: true) }
+        try database.writeNow(at: instant) { db in _ = try ContactImporter.merge(people, into: db, now: instant, report: &report, write: true) }
     }
 
     /// Runs `write` and says whether the revision moved, and to what instant.

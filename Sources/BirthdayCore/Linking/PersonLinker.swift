@@ -52,7 +52,9 @@ public struct PersonLinker: Sendable {
     }
 
     /// Which of `cards` are one person, and what to suggest.
-    public func link(_ cards: [LinkCard]) -> LinkResult {
+    ///
+    /// - Parameter distinctUIDs: as ``mayLink(_:distinctUIDs:)`` takes it.
+    public func link(_ cards: [LinkCard], distinctUIDs: Bool = false) -> LinkResult {
         // A store's cards repeat names (a family's, a name held by several sources): each text is folded once.
         var folded: [String: LinkName] = [:]
         func name(_ text: String) -> LinkName {
@@ -63,7 +65,8 @@ public struct PersonLinker: Sendable {
         }
         // Only a card holding a UID, an address or a number another card holds too can be linked by one: the
         // others' are not prepared (a card of each key held twice or more is, so each such key groups the same cards).
-        let sharing = holdingShared(cards, hashMask: .max, limited: false) ?? [Bool](repeating: true, count: cards.count)
+        let uids = !distinctUIDs || !Self.allComparedForm(cards)
+        let sharing = holdingShared(cards, hashMask: .max, limited: false, uids: uids) ?? [Bool](repeating: true, count: cards.count)
         let prepared = cards.indices.map { Prepared(cards[$0], name: name, keys: sharing[$0]) }
         folded = [:]
         // Each card's place in key order: ties between links are broken by it, not by the input's order
@@ -273,14 +276,21 @@ public struct PersonLinker: Sendable {
     /// alike are compared by their texts; when two different keys share a
     /// hash, the cards are grouped by their texts instead, so the answer is
     /// always the one of the texts.
-    public func mayLink(_ cards: [LinkCard]) -> [Int] {
-        mayLink(cards, hashMask: .max)
+    ///
+    /// - Parameter distinctUIDs: the caller's word that no two of `cards`
+    ///   hold the same `uid` text (a store's, whose `UID` is its card's
+    ///   id). When every `uid` is then the form it is compared in (a
+    ///   ``PersonID`` without capitals), no two cards can share one, and
+    ///   the `UID`s are not hashed at all.
+    public func mayLink(_ cards: [LinkCard], distinctUIDs: Bool = false) -> [Int] {
+        mayLink(cards, hashMask: .max, distinctUIDs: distinctUIDs)
     }
 
-    /// ``mayLink(_:)`` with every `UID`'s and address's hash masked by
+    /// ``mayLink(_:distinctUIDs:)`` with every `UID`'s and address's hash masked by
     /// `hashMask` (a test masks them to make them collide).
-    func mayLink(_ cards: [LinkCard], hashMask: UInt64) -> [Int] {
-        var joined = holdingShared(cards, hashMask: hashMask, limited: true) ?? mayLinkByText(cards)
+    func mayLink(_ cards: [LinkCard], hashMask: UInt64, distinctUIDs: Bool = false) -> [Int] {
+        let uids = !distinctUIDs || !Self.allComparedForm(cards)
+        var joined = holdingShared(cards, hashMask: hashMask, limited: true, uids: uids) ?? mayLinkByText(cards)
         if exceptions.contains(where: { $0.kind == .keepTogether }) {
             var byKey: [LinkCard.Key: Int] = [:]
             for index in cards.indices where byKey[cards[index].key] == nil { byKey[cards[index].key] = index }
@@ -298,16 +308,17 @@ public struct PersonLinker: Sendable {
     /// `limited`, an address or number held by more than ``sharedLimit``
     /// cards does not count. `nil` when two different keys hash alike
     /// (masked by `hashMask`): only their texts can tell the cards apart then.
-    private func holdingShared(_ cards: [LinkCard], hashMask: UInt64, limited: Bool) -> [Bool]? {
+    /// Without `uids`, the cards' `UID`s are left out (none is shared).
+    private func holdingShared(_ cards: [LinkCard], hashMask: UInt64, limited: Bool, uids: Bool = true) -> [Bool]? {
         let mask = hashMask & KeyTable.hashBits
-        var table = KeyTable(keys: cards.reduce(0) { $0 + 1 + $1.emails.count + $1.phones.count })
+        var table = KeyTable(keys: cards.reduce(0) { $0 + (uids ? 1 : 0) + $1.emails.count + $1.phones.count })
         // Each card after a key's first holder: the key's slot and the card.
         var later: [(slot: Int, card: Int)] = []
         // The card's keys: each value and what it is (``KeyTable/uid``, an address's place, ``KeyTable/phone``).
         var keys: [(value: UInt64, item: Int)] = []
         for index in cards.indices {
             keys.removeAll(keepingCapacity: true)
-            if let uid = cards[index].uid, let id = PersonID.fromUID(uid) {
+            if uids, let uid = cards[index].uid, let id = PersonID.fromUID(uid) {
                 keys.append((KeyTable.uidTag | Self.loweredHash(id) & mask, KeyTable.uid))
             }
             for (place, email) in cards[index].emails.enumerated() {
@@ -355,6 +366,28 @@ public struct PersonLinker: Sendable {
             return text(a) == text(b)
         default: return LinkKeys.email(cards[a].emails[item]) == LinkKeys.email(cards[b].emails[itemB])
         }
+    }
+
+    /// Whether every `UID` of `cards` is in the form it is compared in (``isComparedForm(_:)``).
+    static func allComparedForm(_ cards: [LinkCard]) -> Bool {
+        cards.allSatisfy { $0.uid.map(isComparedForm) ?? true }
+    }
+
+    /// Whether the `UID` `text` is compared as it is: a ``PersonID/fromUID(_:)``
+    /// of itself (ASCII letters, digits, `-`, `.` and `_`, at most
+    /// ``PersonID/maxLength`` bytes) without a capital to lower. Two such
+    /// `UID`s are the same `UID` only when their texts are.
+    static func isComparedForm(_ text: String) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"):
+                count += 1
+            default: return false
+            }
+        }
+        return count > 0 && count <= PersonID.maxLength
     }
 
     /// The hash of `text` lower-cased (``lowered(_:)``), without a copy when it is ASCII.

@@ -32,7 +32,15 @@ extension ContactPointRecord {
     /// Writes the contact points of a person who has none yet (just added).
     static func insert(personID: String, _ points: [ContactPoint], _ db: Database) throws {
         guard !points.isEmpty else { return }
-        let insert = try RowStatement(db, sql: "INSERT INTO contactPoint (personId, position, kind, value) VALUES (?, ?, ?, ?)")
+        try insert(personID: personID, points, into: RowStatement(db, sql: insertSQL))
+    }
+
+    /// The statement that writes one contact point (``insert(personID:_:into:)``).
+    static let insertSQL = "INSERT INTO contactPoint (personId, position, kind, value) VALUES (?, ?, ?, ?)"
+
+    /// ``insert(personID:_:_:)`` through `insert`, the cached statement of
+    /// ``insertSQL`` a caller writing many people's looked up once.
+    static func insert(personID: String, _ points: [ContactPoint], into insert: RowStatement) throws {
         for (position, point) in points.enumerated() {
             try insert.execute { row in
                 row.text(personID)

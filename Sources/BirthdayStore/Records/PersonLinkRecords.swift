@@ -264,7 +264,11 @@ extension PersonRecord {
     /// order: the id (as the key, with no source), `UID`, e-mail addresses and
     /// phone numbers; no name, birthday or source. One read, each person's
     /// rows together.
-    static func linkKeys(_ db: Database) throws -> [LinkCard] {
+    ///
+    /// - Parameter rowid: only the people whose rowid is at most this (those
+    ///   stored before ``insertNew(_:at:createdAt:updatedAt:imported:_:)``
+    ///   added the others); everyone when `nil`.
+    static func linkKeys(upTo rowid: Int64? = nil, _ db: Database) throws -> [LinkCard] {
         var cards: [LinkCard] = []
         var last: Int64?
         let rows = try Row.fetchCursor(
@@ -272,9 +276,9 @@ extension PersonRecord {
             sql: """
                 SELECT person.rowid, person.id, contactPoint.kind, contactPoint.value FROM person
                 LEFT JOIN contactPoint ON contactPoint.personId = person.id AND contactPoint.kind <> ?
-                ORDER BY person.id
+                WHERE person.rowid <= ? ORDER BY person.id
                 """,
-            arguments: [ContactPoint.Kind.impp]
+            arguments: [ContactPoint.Kind.impp, rowid ?? Int64.max]
         )
         while let row = try rows.next() {
             // A person's id is decoded at their first row, known by its rowid (not compared with the last id at every row).
@@ -292,6 +296,37 @@ extension PersonRecord {
             }
         }
         return cards
+    }
+}
+
+/// The linking keys of the people ``PersonRecord/insertNew(_:at:createdAt:updatedAt:imported:_:)``
+/// just wrote, as ``PersonRecord/linkKeys(upTo:_:)`` would read them back:
+/// ``AppDatabase/relink(_:adding:)`` takes them from here and reads only the
+/// people stored before.
+struct AddedLinkKeys {
+    /// The largest rowid of `person` before they were written (0 for none): every row after it is one of them.
+    var after: Int64
+    /// Each as ``PersonRecord/linkKeys(upTo:_:)`` reads a person: the id, `UID`, e-mail addresses and phone numbers.
+    var cards: [LinkCard]
+
+    /// The keys of `people` at `indices`, written after the row `after`.
+    init(after: Int64, people: [Person], at indices: [Int]) {
+        self.after = after
+        cards = []
+        cards.reserveCapacity(indices.count)
+        for index in indices {
+            let id = people[index].id
+            var card = LinkCard(key: LinkCard.Key(source: "", id: id), uid: id.hasPrefix("c-") ? nil : id, name: "")
+            // In their stored order; a valid point holds no NUL (``ContactPoint/read(_:_:)``), so the row holds the whole value.
+            for point in people[index].contactPoints {
+                switch point.kind {
+                case .email: card.emails.append(point.value)
+                case .phone: card.phones.append(point.value)
+                case .impp: break
+                }
+            }
+            cards.append(card)
+        }
     }
 }
 

@@ -315,7 +315,13 @@ extension PersonRecord {
     /// columns the record does not own (`note`) stay as they are. Rewrite the
     /// child rows after this when they changed, as ``write(_:createdAt:updatedAt:imported:isNew:_:)`` does.
     func upsert(_ db: Database) throws {
-        let statement = try RowStatement(db, sql: PersonRecord.upsertSQL)
+        try upsert(RowStatement(db, sql: PersonRecord.upsertSQL))
+    }
+
+    /// The upsert above through `statement`, the cached statement of
+    /// ``upsertSQL`` that a caller writing many rows looked up once (each
+    /// lookup hashes the whole SQL text).
+    func upsert(_ statement: RowStatement) throws {
         // In columnList's order.
         try statement.execute { row in
             row.text(id)
@@ -598,15 +604,35 @@ extension PersonRecord {
     /// Who holds the ids of cards without a `UID` in the store `states` (``ContactMerge/ids(of:holders:)``),
     /// the run's files named by `file`.
     static func holders(_ states: [String: MergeState], file: @escaping (String) -> String? = { $0 }) -> ContactMerge.Holders {
-        var inFile: [String: [String]] = [:]
-        for (id, state) in states where !state.name.isEmpty {
-            inFile[state.contact.sourceFile + "\u{1F}n:" + PersonID.normalize(state.name), default: []].append(id)
-        }
+        let inFile = NameIndex(states)
         return ContactMerge.Holders(
             file: file,
             stored: { id in states[id].map { ContactMerge.Holder(file: $0.contact.sourceFile, birthday: $0.contact.birthday) } },
-            inFile: { file, key in inFile[file + "\u{1F}" + key] ?? [] }
+            inFile: { file, key in inFile.ids(file + "\u{1F}" + key) }
         )
+    }
+
+    /// The stored cards by their file and the derivation key of their name,
+    /// made at the first card without a `UID` that asks: a run whose cards
+    /// all have one (a re-import of a phone's export) never folds the store's
+    /// names.
+    private final class NameIndex {
+        private let states: [String: MergeState]
+        private var byKey: [String: [String]]?
+
+        init(_ states: [String: MergeState]) {
+            self.states = states
+        }
+
+        func ids(_ key: String) -> [String] {
+            if let byKey { return byKey[key] ?? [] }
+            var made: [String: [String]] = [:]
+            for (id, state) in states where !state.name.isEmpty {
+                made[state.contact.sourceFile + "\u{1F}n:" + PersonID.normalize(state.name), default: []].append(id)
+            }
+            byKey = made
+            return made[key] ?? []
+        }
     }
 
     /// Every person's ``MergeState``, by id.
@@ -763,16 +789,31 @@ extension PersonRecord {
     /// people with 250,000 contact points); the file is as large as before.
     ///
     /// - Parameter indices: which of `people` to write (read in place, never copied).
-    static func insertNew(_ people: [Person], at indices: [Int], createdAt: Double, updatedAt: Double, imported: Bool, _ db: Database) throws {
+    /// - Returns: their linking keys, for ``AppDatabase/relink(_:adding:)`` not to read them back.
+    @discardableResult
+    static func insertNew(
+        _ people: [Person],
+        at indices: [Int],
+        createdAt: Double,
+        updatedAt: Double,
+        imported: Bool,
+        _ db: Database
+    ) throws -> AddedLinkKeys {
+        // New rows take rowids after the largest (no AUTOINCREMENT): every row after it is one of these.
+        let added = AddedLinkKeys(after: try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM person") ?? 0, people: people, at: indices)
         var children: [(key: UInt64, id: String, index: Int)] = []
+        // Each statement looked up once, not once a row.
+        let rows = try RowStatement(db, sql: upsertSQL)
         for index in indices {
-            try PersonRecord(people[index], createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(db)
+            try PersonRecord(people[index], createdAt: createdAt, updatedAt: updatedAt, imported: imported).upsert(rows)
             if people[index].hasChildRows { children.append((sortKey(people[index].id), people[index].id, index)) }
         }
         // Ids are ASCII (``PersonID``): Swift orders them by their bytes, as SQLite's BINARY collation does;
         // their first eight bytes as one number decide almost every comparison without comparing strings.
         children.sort { $0.key != $1.key ? $0.key < $1.key : $0.id < $1.id }
-        for child in children { try writeChildren(of: people[child.index], isNew: true, db) }
+        let points = try RowStatement(db, sql: ContactPointRecord.insertSQL)
+        for child in children { try writeChildren(of: people[child.index], isNew: true, points: points, db) }
+        return added
     }
 
     /// The first eight UTF-8 bytes of `id`, big-endian (zeros after a shorter id): ordered as the ids' bytes are.
@@ -788,11 +829,18 @@ extension PersonRecord {
 
     /// The person's dates in other calendars, labelled dates, contact points
     /// and groups; for a new person (`isNew`) only added, and only those there are.
-    private static func writeChildren(of person: Person, isNew: Bool, _ db: Database) throws {
+    /// `points`: the statement of ``ContactPointRecord/insertSQL``, when the caller looked it up already.
+    private static func writeChildren(of person: Person, isNew: Bool, points: RowStatement? = nil, _ db: Database) throws {
         if isNew {
             if !person.alternateDates.isEmpty { try CalendarDateRecord.replace(personID: person.id, with: person.alternateDates, db) }
             if !person.labelledDates.isEmpty { try LabelledDateRecord.replace(personID: person.id, with: person.labelledDates, db) }
-            try ContactPointRecord.insert(personID: person.id, person.contactPoints, db)
+            if !person.contactPoints.isEmpty {
+                try ContactPointRecord.insert(
+                    personID: person.id,
+                    person.contactPoints,
+                    into: points ?? RowStatement(db, sql: ContactPointRecord.insertSQL)
+                )
+            }
             if !person.groups.isEmpty { try PersonGroupRecord.replace(personID: person.id, with: person.groups, db) }
             return
         }

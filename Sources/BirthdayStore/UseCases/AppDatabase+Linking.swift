@@ -52,16 +52,24 @@ extension AppDatabase {
     ///
     /// Only the cards that may be linked at all are read whole and given to
     /// the linker (``PersonLinker/mayLink(_:)`` over everyone's ids,
-    /// addresses and numbers): everyone else is a person alone.
+    /// addresses and numbers): everyone else is a person alone. The keys of
+    /// the people the same transaction just `added` are taken as they were
+    /// written, not read back: only the people stored before are read.
     @discardableResult
-    static func relink(_ db: Database) throws -> [ChoiceConflict] {
-        let keys = try PersonRecord.linkKeys(db)
+    static func relink(_ db: Database, adding added: AddedLinkKeys? = nil) throws -> [ChoiceConflict] {
+        let keys: [LinkCard]
+        if let added {
+            keys = added.after > 0 ? try PersonRecord.linkKeys(upTo: added.after, db) + added.cards : added.cards
+        } else {
+            keys = try PersonRecord.linkKeys(db)
+        }
         let decided = try LinkExceptionRecord.all(db).map {
             LinkException($0.kind, LinkCard.Key(source: "", id: $0.first), LinkCard.Key(source: "", id: $0.second))
         }
-        let scope = PersonLinker(exceptions: decided).mayLink(keys)
+        // A card's UID is its id, the store's key: no two cards hold the same.
+        let scope = PersonLinker(exceptions: decided).mayLink(keys, distinctUIDs: true)
         let cards = try PersonRecord.linkCards(full: scope.map { keys[$0].key.id }, db)
-        let result = try linker(cards: cards, db).link(cards)
+        let result = try linker(cards: cards, db).link(cards, distinctUIDs: true)
         var links: [String: String] = [:]
         for group in result.groups where group.cards.count > 1 {
             let ids = group.cards.map { cards[$0].key.id }
@@ -87,7 +95,8 @@ extension AppDatabase {
     package func duplicates() async throws(StoreError) -> [DuplicateSuggestion] {
         try await read { db in
             let cards = try PersonRecord.linkCards(db)
-            let result = try AppDatabase.linker(cards: cards, db).link(cards)
+            // Each card's UID is its id, the store's key.
+            let result = try AppDatabase.linker(cards: cards, db).link(cards, distinctUIDs: true)
             return result.suggestions.map { suggestion in
                 let shown = suggestion.groups.compactMap { group in
                     result.groups[group].cards.map { cards[$0] }.min { $0.key.id < $1.key.id }

@@ -235,7 +235,7 @@ package struct ContactImporter: Sendable {
                 let rescheduled = try database.writeNow(at: now) { db -> RescheduleResult? in
                     let stored = try PersonRecord.mergeStates(db)
                     let people = people(stored: stored, report: &report)
-                    try AppDatabase.withPageCache(megabytes: ContactImporter.pageCacheMegabytes(people.count), db) {
+                    let added = try AppDatabase.withPageCache(megabytes: ContactImporter.pageCacheMegabytes(people.count), db) {
                         try ContactImporter.merge(
                             people,
                             stored: stored,
@@ -249,7 +249,7 @@ package struct ContactImporter: Sendable {
                     }
                     // Who is one person follows the cards, in the same transaction (issue 43); an import that
                     // changed no card changes no one's links.
-                    if report.added + report.updated + report.removed > 0 { report.conflicts = try AppDatabase.relink(db) }
+                    if report.added + report.updated + report.removed > 0 { report.conflicts = try AppDatabase.relink(db, adding: added) }
                     return try scheduler?.reschedule(db)
                 }
                 if let rescheduled { scheduler?.log(rescheduled) }
@@ -312,6 +312,8 @@ package struct ContactImporter: Sendable {
 
     /// Writes `people` into the store (or only counts, when `write` is false),
     /// and removes the `dateless` people whose file now gives them neither a name nor a date.
+    /// Returns the linking keys of the people it added (``AppDatabase/relink(_:adding:)``).
+    @discardableResult
     static func merge(
         _ people: [Person],
         stored: [String: PersonRecord.MergeState]? = nil,
@@ -321,7 +323,7 @@ package struct ContactImporter: Sendable {
         now: Date,
         report: inout ImportReport,
         write: Bool
-    ) throws {
+    ) throws -> AddedLinkKeys? {
         let stored = try stored ?? PersonRecord.mergeStates(db)
         let timestamp = now.timeIntervalSince1970
         // People a source brought that this import brings too: from now on they
@@ -404,8 +406,12 @@ package struct ContactImporter: Sendable {
             report.updated += 1
             if write { try PersonRecord.write(person, createdAt: old.createdAt, updatedAt: timestamp, imported: true, isNew: false, db) }
         }
-        if write && !added.isEmpty { try PersonRecord.insertNew(people, at: added, createdAt: timestamp, updatedAt: timestamp, imported: true, db) }
+        var keys: AddedLinkKeys?
+        if write && !added.isEmpty {
+            keys = try PersonRecord.insertNew(people, at: added, createdAt: timestamp, updatedAt: timestamp, imported: true, db)
+        }
         if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }
+        return keys
     }
 
     /// `person` (a card) with the dates it lacks taken from `calendar`'s

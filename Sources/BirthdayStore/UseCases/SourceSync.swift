@@ -427,9 +427,10 @@ package struct SourceSync: Sendable {
                 changed = true
             }
         }
+        var added: AddedLinkKeys?
         if !newPeople.isEmpty {
             let byID = newPeople.indices.sorted { newPeople[$0].id < newPeople[$1].id }
-            try PersonRecord.insertNew(newPeople, at: byID, createdAt: timestamp, updatedAt: timestamp, imported: false, db)
+            added = try PersonRecord.insertNew(newPeople, at: byID, createdAt: timestamp, updatedAt: timestamp, imported: false, db)
         }
         // Who brought whom, after the people: each row refers to its person (migration `v29-person-references`).
         for href in order {
@@ -452,7 +453,8 @@ package struct SourceSync: Sendable {
         }
 
         // Who is one person follows the cards, in the same transaction (issue 43).
-        if changed { counts.conflicts = try AppDatabase.relink(db) }
+        // The new people's keys as written (no person this sync removes is one of them).
+        if changed { counts.conflicts = try AppDatabase.relink(db, adding: added) }
         var rescheduled: RescheduleResult?
         if changed {
             rescheduled = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)

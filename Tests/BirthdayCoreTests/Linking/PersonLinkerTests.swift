@@ -295,6 +295,46 @@ import Testing
         #expect(PersonLinker().mayLink(few) == [0, 2])
     }
 
+    /// ``PersonLinker/mayLink(_:distinctUIDs:)`` leaves the `UID`s out only
+    /// when no two can be the same as compared: distinct texts that differ
+    /// only in case, or in a `urn:uuid:` prefix, are still one `UID`.
+    @Test(arguments: [
+        ["uid-1", "UID-1"], ["uid-1", "urn:uuid:uid-1"], ["uid 1", "uid_1"],
+        ["2265b1f5-91b7-4d8f-8cd6-1027c386bbc4", "2265B1F5-91B7-4D8F-8CD6-1027C386BBC4"],
+    ])
+    func distinctUIDTextsThatAreOneUIDStillLink(_ uids: [String]) {
+        let cards = [
+            Self.card("google", uids[0], "Ada Lovelace", uid: uids[0]),
+            Self.card("google", "lone", "Grace Hopper", uid: "lone"),
+            Self.card("icloud", uids[1], "Ada Lovelace", uid: uids[1]),
+        ]
+        let expected = uids[0] == "uid 1" ? [Int]() : [0, 2]
+        #expect(PersonLinker().mayLink(cards) == expected)
+        #expect(PersonLinker().mayLink(cards, distinctUIDs: true) == expected)
+        let people = Self.people(PersonLinker().link(cards, distinctUIDs: true), cards)
+        #expect(people.contains([uids[0], uids[1]]) == !expected.isEmpty)
+    }
+
+    /// With `distinctUIDs` and every `UID` in the form it is compared in,
+    /// the answer is the one of hashing every `UID` (the crowd's, made distinct).
+    @Test func distinctUIDsInTheirComparedFormAreLeftOut() {
+        var (cards, exceptions) = Self.crowd()
+        for index in cards.indices where cards[index].uid != nil { cards[index].uid = "uid-\(index)" }
+        #expect(PersonLinker.isComparedForm("2265b1f5-91b7-4d8f-8cd6-1027c386bbc4"))
+        #expect(!PersonLinker.isComparedForm("2265B1F5") && !PersonLinker.isComparedForm("") && !PersonLinker.isComparedForm("a:b"))
+        #expect(!PersonLinker.isComparedForm(String(repeating: "a", count: 97)) && PersonLinker.isComparedForm(String(repeating: "a", count: 96)))
+        for linker in [PersonLinker(), PersonLinker(exceptions: exceptions), PersonLinker(sharedLimit: 2)] {
+            let scope = linker.mayLink(cards)
+            #expect(scope.count > 10 && scope.count < cards.count)
+            #expect(linker.mayLink(cards, distinctUIDs: true) == scope)
+            #expect(linker.mayLink(cards, hashMask: 0, distinctUIDs: true) == scope, "every address hashed alike")
+            let result = linker.link(cards)
+            let left = linker.link(cards, distinctUIDs: true)
+            #expect(Self.people(left, cards) == Self.people(result, cards))
+            #expect(left.suggestions.map(\.groups) == result.suggestions.map(\.groups))
+        }
+    }
+
     /// ``PersonLinker/link(_:)`` prepares the addresses of the cards that
     /// hold one another card holds, however many hold it: an address held by
     /// more than the limit stays no evidence when only some of its holders
