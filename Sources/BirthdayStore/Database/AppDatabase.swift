@@ -65,8 +65,12 @@ package final class AppDatabase: Sendable {
         self.mapped = true
         do {
             try AppDatabase.migrator.migrate(writer)
-            // The data revision moves by itself (RevisionRecord), on the connection that writes.
-            try writer.writeWithoutTransaction { db in try RevisionRecord.install(db) }
+            // The data revision moves by itself (RevisionRecord), on the connection that writes, and a change a
+            // greeting is made from takes the greetings' plan away (GreetingPlanTriggers).
+            try writer.writeWithoutTransaction { db in
+                try RevisionRecord.install(db)
+                try GreetingPlanTriggers.install(db)
+            }
         } catch {
             throw StoreError(error, path: writer.path)
         }
