@@ -354,6 +354,29 @@ import Testing
         #expect(try await planned() == ["bob", "cyd"], "one joined the group, one left it")
     }
 
+    /// A connection opened before there was a plan (the daemon's, say) takes
+    /// it away too when it writes what a greeting is made from: its triggers
+    /// are made at the start of its first write transaction that finds a plan.
+    @Test func aConnectionOpenedBeforeThePlanTakesItAway() async throws {
+        let bed = try TemporaryDatabase(file: true)
+        let database = bed.database
+        var ana = try Fixture.person("ana", "Ana Lima", birthday: "1990-03-10")
+        ana.contactPoints = [ContactPoint(kind: .email, value: "ana@example.org")]
+        try database.writeNow { db in try PersonRecord.write(ana, createdAt: 0, updatedAt: 0, imported: true, isNew: true, db) }
+        let other = try AppDatabase.openFile(at: try #require(bed.directory).appendingPathComponent("test.sqlite").path)
+        try await database.setAuthorizationStatus(.authorized)
+        _ = try await database.addGreeting(Greeting(target: .person("ana")), now: Self.now)
+        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("UTC"))
+        func planned() async throws -> [String] {
+            try await database.read { db in try String.fetchAll(db, sql: "SELECT personId FROM pendingNotification WHERE id LIKE 'greet:%'") }
+        }
+        _ = try await scheduler.reschedule()
+        #expect(try await planned() == ["ana"])
+        try other.writeNow { db in try ContactPointRecord.replace(personID: "ana", with: [], db) }
+        _ = try await scheduler.reschedule()
+        #expect(try await planned() == [], "her only address removed through the other connection")
+    }
+
     /// A migration applied since the plan was made (one that rewrites the
     /// pending requests, say) makes it again: the stamp's inputs hold the
     /// migrations applied.

@@ -65,12 +65,8 @@ package final class AppDatabase: Sendable {
         self.mapped = true
         do {
             try AppDatabase.migrator.migrate(writer)
-            // The data revision moves by itself (RevisionRecord), on the connection that writes, and a change a
-            // greeting is made from takes the greetings' plan away (GreetingPlanTriggers).
-            try writer.writeWithoutTransaction { db in
-                try RevisionRecord.install(db)
-                try GreetingPlanTriggers.install(db)
-            }
+            // The data revision moves by itself (RevisionRecord), on the connection that writes.
+            try writer.writeWithoutTransaction { db in try RevisionRecord.install(db) }
         } catch {
             throw StoreError(error, path: writer.path)
         }
@@ -364,6 +360,8 @@ package final class AppDatabase: Sendable {
         do {
             return try writer.write { db in
                 try RevisionRecord.beginTransaction(at: instant, db)
+                // A change a greeting is made from takes the greetings' plan away, once there is one.
+                try GreetingPlanTriggers.installIfStamped(db)
                 return try body(db)
             }
         } catch {

@@ -27,10 +27,21 @@ import GRDB
 /// own inputs; a greeting due since and a day gone end it too.
 ///
 /// Each trigger asks first whether there is a stamp: once the first change
-/// of a transaction took it away, the other rows cost one lookup.
+/// of a transaction took it away, the other rows cost one lookup. And a
+/// connection makes them only once there is a stamp to take away
+/// (``installIfStamped(_:)``, at the start of each write transaction, and
+/// where the stamp is written): a database that greets nobody, an import
+/// into a new one above all, pays no trigger per row.
 enum GreetingPlanTriggers {
-    /// Makes the triggers on this connection (`TEMP`, like the revision's).
+    /// Makes the triggers on this connection when there is a stamp and they are not made yet.
+    static func installIfStamped(_ db: Database) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (\(installedSQL)) OR NOT \(stamped)") == false else { return }
+        try install(db)
+    }
+
+    /// Makes the triggers on this connection (`TEMP`, like the revision's), unless they are made.
     static func install(_ db: Database) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (\(installedSQL))") == false else { return }
         let any = "TRUE"
         let personColumns = try db.columns(in: "person").map(\.name).filter { !RevisionRecord.bookkeeping.contains($0) }
         let personChanged = personColumns.map { "OLD.\"\($0)\" IS NOT NEW.\"\($0)\"" }.joined(separator: " OR ")
@@ -67,6 +78,9 @@ enum GreetingPlanTriggers {
     static func drop(_ db: Database) throws {
         try db.execute(sql: dropSQL)
     }
+
+    /// The last trigger ``install(_:)`` makes, found once they are all made.
+    private static let installedSQL = "SELECT 1 FROM temp.sqlite_master WHERE type = 'trigger' AND name = 'greetingPlan_setting_delete'"
 
     private static var key: String { InternalValue.greetingPlan.key }
     private static var stamped: String { "EXISTS (SELECT 1 FROM main.setting WHERE key = '\(key)')" }

@@ -234,6 +234,8 @@ extension AppDatabase {
     static func stampGreetings(_ planned: [PlannedGreeting], inputs: UInt64, saved: [NotificationRequest], now: Date, _ db: Database) throws {
         let stamp = GreetingPlan.Stamp(inputs: inputs, plannedAt: now, instants: planned.lazy.map(\.next.instant), saved: saved.map(\.fireAt))
         if try SettingRecord.value(.greetingPlan, db) != stamp.text { try SettingRecord.set(stamp.text, for: .greetingPlan, db) }
+        // What is written after it in this transaction takes it away as well.
+        try GreetingPlanTriggers.install(db)
     }
 
     /// The greetings kept pending of the friends among `personIDs` (a few:
