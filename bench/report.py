@@ -526,6 +526,10 @@ if greeted and ungreeted:
     greet_ratio = cpu if FACTS.get("fence") == "cpu" and cpu else wall
     greet_notes.append("greeted ÷ nobody greeted: %.3f× wall%s (medians of %d alternated runs)"
                        % (wall, ", %.3f× CPU" % cpu if cpu else "", greeted["runs"]))
+changed = hyperfine("reschedule-greeted-changed")
+if changed and ungreeted and changed.get("cpu_median_s") and ungreeted.get("cpu_median_s"):
+    greet_notes.append("after a change of someone not greeted: %.3f× wall, %.3f× CPU"
+                       % (changed["median_s"] / ungreeted["median_s"], changed["cpu_median_s"] / ungreeted["cpu_median_s"]))
 planned = fact_int("greetings_planned")
 if planned is not None and planned != fact_int("greetings_cards"):
     greet_notes.append("%s greetings planned of %s cards greeted" % (format(planned, ","), format(fact_int("greetings_cards") or 0, ",")))

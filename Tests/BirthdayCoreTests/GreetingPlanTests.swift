@@ -301,14 +301,13 @@ import Testing
         #expect(GreetingPlan.Stamp(text: "7 x 1 0 - -") == nil)
     }
 
-    /// Every input of a plan is in its value: the data revision, the
+    /// Every input of a plan is in its value: the
     /// migrations applied, the `greeting-time` and `leap-day`, the owner's zone, the choices, the
     /// skipped years, the birthdays chosen among linked cards.
     @Test func everyInputOfAPlanIsInItsValue() throws {
         let utc = try Self.zone("UTC")
         let greetings = [Greeting(target: .group("Family")), Greeting(target: .person("ana"), way: .apprise)]
         func inputs(
-            revision: Int64 = 1,
             schema: Set<String> = ["v1-people", "v2-notifications"],
             plan: GreetingPlan = GreetingPlan(),
             owner: TimeZone = utc,
@@ -317,7 +316,6 @@ import Testing
             birthdays: [String: EventDate] = ["bo": EventDate(year: 1980, month: 2, day: 3)!]
         ) -> UInt64 {
             GreetingPlan.Stamp.inputs(
-                revision: revision,
                 schema: schema,
                 plan: plan,
                 owner: owner,
@@ -328,7 +326,6 @@ import Testing
         }
         let base = inputs()
         #expect(inputs() == base, "the same inputs, the same value")
-        #expect(inputs(revision: 2) != base)
         #expect(inputs(schema: ["v1-people", "v2-notifications", "v3-delivery"]) != base, "a migration applied since")
         #expect(inputs(schema: ["v2-notifications", "v1-people"]) == base, "a set")
         #expect(inputs(plan: GreetingPlan(time: try #require(TimeOfDay("09:01")))) != base)

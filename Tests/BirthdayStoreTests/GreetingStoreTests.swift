@@ -198,8 +198,8 @@ import Testing
     /// changed (``GreetingPlan/Stamp``, issue 44). An hour later with nothing
     /// changed the greeting pending stays as it is (a title written over it
     /// survives), is counted as before, and the day-before reminder still
-    /// says when it goes; another `greeting-time`, a renamed person (the
-    /// data revision), the greeting's instant come and a skip each plan it again.
+    /// says when it goes; another `greeting-time`, the greeted person renamed
+    /// (``GreetingPlanTriggers``), the greeting's instant come and a skip each plan it again.
     @Test func aRescheduleKeepsTheGreetingsWhosePlanHolds() async throws {
         let bed = try TemporaryDatabase()
         let database = bed.database
@@ -268,6 +268,113 @@ import Testing
         _ = try await reschedule(hours: 24 + 11)
         #expect(try await greeting()?.day == "2028-01-02", "skipped")
         #expect(try await greeting()?.title == "Ana L.")
+    }
+
+    /// A change no greeting is made from keeps the plan (issue 44: an
+    /// import or a sync that touched no greeted friend made ten thousand
+    /// greetings be planned again): someone not greeted renamed, given an
+    /// address, put in a group no one greets, though the data revision moved.
+    @Test func aChangeOfSomeoneNotGreetedKeepsThePlan() async throws {
+        let bed = try TemporaryDatabase()
+        let database = bed.database
+        var cyd = try Fixture.person("cyd", "Cyd", birthday: "1970-05-06")
+        cyd.groups = ["Friends"]
+        try database.writeNow { db in
+            for person in [try Fixture.person("ana", "Ana Lima", birthday: "1990-01-02"), try Fixture.person("bob", "Bob", birthday: "--01-20"), cyd]
+            {
+                try PersonRecord.write(person, createdAt: 0, updatedAt: 0, imported: true, isNew: true, db)
+            }
+        }
+        try await database.setAuthorizationStatus(.authorized)
+        _ = try await database.addGreeting(Greeting(target: .person("ana"), way: .apprise), now: Self.now)
+        _ = try await database.addGreeting(Greeting(target: .group("Friends"), way: .apprise), now: Self.now)
+        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("UTC"))
+        func titles() async throws -> [String] {
+            try await database.read { db in try String.fetchAll(db, sql: "SELECT title FROM pendingNotification WHERE id LIKE 'greet:%' ORDER BY id")
+            }
+        }
+        _ = try await scheduler.reschedule()
+        #expect(try await titles() == ["Ana Lima", "Cyd"])
+        try database.writeNow { db in try db.execute(sql: "UPDATE pendingNotification SET title = 'as planned' WHERE id LIKE 'greet:%'") }
+        let revision = try await database.revision().value
+        try database.writeNow { db in
+            try db.execute(sql: "UPDATE person SET name = 'Bob B.', birthdayDay = 21 WHERE id = 'bob'")
+            try ContactPointRecord.replace(personID: "bob", with: [ContactPoint(kind: .email, value: "bob@example.org")], db)
+            try PersonGroupRecord.replace(personID: "bob", with: ["Golf"], db)
+        }
+        #expect(try await database.revision().value > revision, "the data revision moved")
+        let kept = try await scheduler.reschedule()
+        #expect(try await titles() == ["as planned", "as planned"], "the plan kept")
+        #expect(kept.kept.count == 2)
+    }
+
+    /// A greeted friend's contact points and a greeted group's members
+    /// decide who is planned, even written alone: a friend greeted by e-mail
+    /// whose only address is removed is no longer planned, one given an
+    /// address is, and so is one who joins the group; one who leaves it is not.
+    @Test func aGreetedFriendsAddressAndGroupPlanAgain() async throws {
+        let bed = try TemporaryDatabase()
+        let database = bed.database
+        func person(_ id: String, _ birthday: String, groups: [String], email: Bool) throws -> Person {
+            var person = try Fixture.person(id, id.capitalized, birthday: birthday)
+            person.groups = groups
+            if email { person.contactPoints = [ContactPoint(kind: .email, value: id + "@example.org")] }
+            return person
+        }
+        let people = [
+            try person("ana", "1990-03-10", groups: ["Friends"], email: true),
+            try person("bob", "1991-04-11", groups: ["Friends"], email: false),
+            try person("cyd", "1992-05-12", groups: [], email: true),
+            try person("dee", "1993-06-13", groups: ["Friends"], email: true),
+        ]
+        try database.writeNow { db in
+            for person in people { try PersonRecord.write(person, createdAt: 0, updatedAt: 0, imported: true, isNew: true, db) }
+        }
+        try await database.setAuthorizationStatus(.authorized)
+        _ = try await database.addGreeting(Greeting(target: .group("Friends")), now: Self.now)
+        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("UTC"))
+        func planned() async throws -> [String] {
+            try await database.read { db in
+                try String.fetchAll(db, sql: "SELECT personId FROM pendingNotification WHERE id LIKE 'greet:%' ORDER BY id")
+            }
+        }
+        _ = try await scheduler.reschedule()
+        #expect(try await planned() == ["ana", "dee"])
+        try database.writeNow { db in
+            try ContactPointRecord.replace(personID: "ana", with: [], db)
+            try ContactPointRecord.replace(personID: "bob", with: [ContactPoint(kind: .email, value: "bob@example.org")], db)
+        }
+        _ = try await scheduler.reschedule()
+        #expect(try await planned() == ["bob", "dee"], "the address removed and the address given")
+        try database.writeNow { db in
+            try PersonGroupRecord.replace(personID: "cyd", with: ["Friends"], db)
+            try PersonGroupRecord.replace(personID: "dee", with: [], db)
+        }
+        _ = try await scheduler.reschedule()
+        #expect(try await planned() == ["bob", "cyd"], "one joined the group, one left it")
+    }
+
+    /// A connection opened before there was a plan (the daemon's, say) takes
+    /// it away too when it writes what a greeting is made from: its triggers
+    /// are made at the start of its first write transaction that finds a plan.
+    @Test func aConnectionOpenedBeforeThePlanTakesItAway() async throws {
+        let bed = try TemporaryDatabase(file: true)
+        let database = bed.database
+        var ana = try Fixture.person("ana", "Ana Lima", birthday: "1990-03-10")
+        ana.contactPoints = [ContactPoint(kind: .email, value: "ana@example.org")]
+        try database.writeNow { db in try PersonRecord.write(ana, createdAt: 0, updatedAt: 0, imported: true, isNew: true, db) }
+        let other = try AppDatabase.openFile(at: try #require(bed.directory).appendingPathComponent("test.sqlite").path)
+        try await database.setAuthorizationStatus(.authorized)
+        _ = try await database.addGreeting(Greeting(target: .person("ana")), now: Self.now)
+        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("UTC"))
+        func planned() async throws -> [String] {
+            try await database.read { db in try String.fetchAll(db, sql: "SELECT personId FROM pendingNotification WHERE id LIKE 'greet:%'") }
+        }
+        _ = try await scheduler.reschedule()
+        #expect(try await planned() == ["ana"])
+        try other.writeNow { db in try ContactPointRecord.replace(personID: "ana", with: [], db) }
+        _ = try await scheduler.reschedule()
+        #expect(try await planned() == [], "her only address removed through the other connection")
     }
 
     /// A migration applied since the plan was made (one that rewrites the

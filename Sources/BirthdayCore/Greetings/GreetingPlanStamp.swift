@@ -8,10 +8,13 @@ extension GreetingPlan {
     /// ## The rules
     /// The greetings planned at ``plannedAt`` still hold at a later instant
     /// when all of these are true:
-    /// - **the same inputs** (``inputs``, ``inputs(revision:schema:plan:owner:greetings:skips:birthdays:)``):
-    ///   the data revision (it moves with every change of the people, their
-    ///   groups, links, rules and settings, contact points included, as a card's
-    ///   other parts are written with it), the migrations applied (one that
+    /// - **still there**: the store takes the stamp away at any change a
+    ///   greeting may be made from (a greeted friend's row or contact
+    ///   points, a greeted group's members, rules, links, settings: the
+    ///   store's `GreetingPlanTriggers`), not at any change of anyone, so an
+    ///   import or a sync that touches no greeted friend keeps the plan;
+    /// - **the same inputs** (``inputs``, ``inputs(schema:plan:owner:greetings:skips:birthdays:)``):
+    ///   the migrations applied (one that
     ///   rewrites the pending requests is a new plan), the `greeting-time`
     ///   and `leap-day`, the owner's zone, the choices, the skipped years and
     ///   the birthdays chosen among linked cards;
@@ -30,7 +33,7 @@ extension GreetingPlan {
         /// How long a plan holds at most: a day.
         public static let horizon: TimeInterval = 86_400
 
-        /// What the plan was made from (``inputs(revision:schema:plan:owner:greetings:skips:birthdays:)``).
+        /// What the plan was made from (``inputs(schema:plan:owner:greetings:skips:birthdays:)``).
         public var inputs: UInt64
         /// When it was made.
         public var plannedAt: Date
@@ -62,7 +65,6 @@ extension GreetingPlan {
 
         /// What the plan is made from, as one value: any of these changed is another plan.
         public static func inputs(
-            revision: Int64,
             schema: Set<String>,
             plan: GreetingPlan,
             owner: TimeZone,
@@ -71,7 +73,7 @@ extension GreetingPlan {
             birthdays: [String: EventDate]
         ) -> UInt64 {
             var hash = StableHash.Running()
-            hash.add("\(revision)|\(plan.time)|\(plan.leapDay)|\(owner.identifier)")
+            hash.add("\(plan.time)|\(plan.leapDay)|\(owner.identifier)")
             for migration in schema.sorted() { hash.add("|m:\(migration)") }
             for greeting in greetings { hash.add("|g:\(greeting)") }
             for (id, years) in skips.sorted(by: { $0.key < $1.key }) { hash.add("|s:\(id):\(years.sorted())") }

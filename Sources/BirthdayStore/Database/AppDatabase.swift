@@ -360,6 +360,8 @@ package final class AppDatabase: Sendable {
         do {
             return try writer.write { db in
                 try RevisionRecord.beginTransaction(at: instant, db)
+                // A change a greeting is made from takes the greetings' plan away, once there is one.
+                try GreetingPlanTriggers.installIfStamped(db)
                 return try body(db)
             }
         } catch {

@@ -192,7 +192,8 @@ struct GreetingSchedule {
 extension AppDatabase {
     /// The greetings a reschedule at `now` plans: every greeted friend's next
     /// one (``greetingPlans(_:settings:timeZone:now:)``), or none when the plan
-    /// the last reschedule made still holds (``GreetingPlan/Stamp``: the same
+    /// the last reschedule made still holds (``GreetingPlan/Stamp``: not taken
+    /// away by a change a greeting is made from, ``GreetingPlanTriggers``; the same
     /// inputs, the migrations applied among them, no greeting due since, less
     /// than a day ago); then the greetings
     /// pending stay as they are. A new plan's stamp is stored
@@ -213,7 +214,6 @@ extension AppDatabase {
         let skips = try GreetingSkipRecord.skips(db)
         let plan = GreetingPlan(settings: settings)
         let inputs = GreetingPlan.Stamp.inputs(
-            revision: try RevisionRecord.current(db).value,
             schema: try AppDatabase.migrator.appliedIdentifiers(db),
             plan: plan,
             owner: timeZone,
@@ -234,6 +234,8 @@ extension AppDatabase {
     static func stampGreetings(_ planned: [PlannedGreeting], inputs: UInt64, saved: [NotificationRequest], now: Date, _ db: Database) throws {
         let stamp = GreetingPlan.Stamp(inputs: inputs, plannedAt: now, instants: planned.lazy.map(\.next.instant), saved: saved.map(\.fireAt))
         if try SettingRecord.value(.greetingPlan, db) != stamp.text { try SettingRecord.set(stamp.text, for: .greetingPlan, db) }
+        // What is written after it in this transaction takes it away as well.
+        try GreetingPlanTriggers.install(db)
     }
 
     /// The greetings kept pending of the friends among `personIDs` (a few:
