@@ -63,4 +63,24 @@ import Testing
         let byUID = ["ada-a": "ADA-A", "ada-b": "ADA-A", "grace-b": "grace", "alan-2": "alan-1"]
         #expect(try links(database) == (byUID, true))
     }
+
+    /// A person written after the cut that is not among the added cards
+    /// (a future caller writing between `insertNew` and `relink`): everyone
+    /// is read, so that person is not left out of linking.
+    @Test func aPersonWrittenAfterTheCutButNotAddedIsStillLinked() async throws {
+        let database = try AppDatabase.inMemory()
+        let cards =
+            Self.card("ada-a", "Ada Lovelace", "1815-12-10", "EMAIL:ada@example.org\r\n")
+            + Self.card("ada-b", "Ada Lovelace", "1815-12-10", "EMAIL:ada@example.org\r\n")
+        #expect(try await importing(cards, into: database, file: "a.vcf").added == 2)
+        #expect(try links(database) == (["ada-b": "ada-a"], true))
+        let relinked = try database.writeNow { db in
+            _ = try PersonLinkRecord.replace(with: [:], db)
+            let first = try #require(try Int64.fetchOne(db, sql: "SELECT rowid FROM person WHERE id = 'ada-a'"))
+            // Claims that nothing was added after ada-a, though ada-b was.
+            try AppDatabase.relink(db, adding: AddedLinkKeys(after: first, people: [], at: []))
+            return try PersonLinkRecord.all(db)
+        }
+        #expect(relinked == ["ada-b": "ada-a"])
+    }
 }

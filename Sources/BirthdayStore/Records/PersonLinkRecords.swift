@@ -260,6 +260,12 @@ extension PersonRecord {
         return cards
     }
 
+    /// How many people are stored after `rowid`: the people an
+    /// ``AddedLinkKeys`` holds, if nothing else was written since.
+    static func count(after rowid: Int64, _ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person WHERE rowid > ?", arguments: [rowid]) ?? 0
+    }
+
     /// Every stored person as ``PersonLinker/mayLink(_:)`` reads them, in id
     /// order: the id (as the key, with no source), `UID`, e-mail addresses and
     /// phone numbers; no name, birthday or source. One read, each person's

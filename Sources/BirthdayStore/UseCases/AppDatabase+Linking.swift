@@ -54,11 +54,13 @@ extension AppDatabase {
     /// the linker (``PersonLinker/mayLink(_:)`` over everyone's ids,
     /// addresses and numbers): everyone else is a person alone. The keys of
     /// the people the same transaction just `added` are taken as they were
-    /// written, not read back: only the people stored before are read.
+    /// written, not read back: only the people stored before are read. When
+    /// the rows after `added.after` are not exactly those (a person written
+    /// in between), everyone is read, so no card is left out or read twice.
     @discardableResult
     static func relink(_ db: Database, adding added: AddedLinkKeys? = nil) throws -> [ChoiceConflict] {
         let keys: [LinkCard]
-        if let added {
+        if let added, try PersonRecord.count(after: added.after, db) == added.cards.count {
             keys = added.after > 0 ? try PersonRecord.linkKeys(upTo: added.after, db) + added.cards : added.cards
         } else {
             keys = try PersonRecord.linkKeys(db)
