@@ -15,7 +15,9 @@ import Glibc
 /// created, written, moved or removed there) is read without blocking
 /// instead: one `read` that finds nothing, and the stamp kept from the last
 /// time (``kept()``, what the revalidation fast path asks on the event loop).
-/// When it finds an event, the queue is drained and the kept stamp dropped,
+/// The watch is one of the process's one inotify instance (``StampInotify``:
+/// `serve --all-users` watches every user's folder with it). When the read
+/// finds an event of this folder, the queue is drained and the kept stamp dropped,
 /// so a write that ended before a request came has its event read before
 /// that request's stamp is decided: a new revision and a rotated token are
 /// still seen at once.
@@ -23,22 +25,22 @@ import Glibc
 /// A stamp is taken only by ``current()``, on the blocking pool
 /// (``Blocking``): a `stat` can block (a folder on NFS or a FUSE mount never
 /// answers), and an event loop must not. The watch itself (a `realpath`, the
-/// mount table `/proc/self/mountinfo`, `inotify_init1`) is set up there too,
+/// mount table `/proc/self/mountinfo`, `inotify_add_watch`) is set up there too,
 /// at the first stamp, not when the server is built.
 ///
 /// Without a watch (a database that is not a regular file, a symbolic link
 /// whose target lies elsewhere, a folder on a file system not known to be
-/// local, inotify unavailable, or the folder itself moved or removed, or the
-/// event queue overflowed) ``kept()`` has nothing and every ``current()`` takes
-/// the stamp, as before. inotify
+/// local, inotify unavailable, or the folder itself moved or removed)
+/// ``kept()`` has nothing and every ``current()`` takes the stamp, as
+/// before; events lost to an overflowed queue drop every kept stamp once. inotify
 /// sees only this machine's writes: on NFS, SMB, a FUSE mount or any file
 /// system not in ``localFileSystems``, another machine's commit would go
 /// unseen, so such a folder is never watched.
 final class FileStampWatch: Sendable {
     private struct State {
         var stamp: FileStamp?
-        /// The inotify descriptor; -1 once there is none, `nil` before the first stamp set it up.
-        var descriptor: Int32?
+        /// The folder's watch in ``inotify`` (``StampInotify/watch(_:)``); -1 once there is none, `nil` before the first stamp set it up.
+        var watch: Int64?
         /// How many stamps were taken (tests: a kept stamp takes none).
         var taken = 0
         /// How many times a drain found events (``FileStamp/changes``).
@@ -49,6 +51,8 @@ final class FileStampWatch: Sendable {
     private let log: String
     /// The mount table the watch reads (``isLocal(_:mounts:)``).
     private let mounts: String
+    /// The inotify instance the folder is watched with: the process's one.
+    private let inotify: StampInotify
     private let state = Mutex(State())
 
     /// Reads nothing: the watch is set up at the first ``current()``.
@@ -57,15 +61,17 @@ final class FileStampWatch: Sendable {
     ///   - database: the database file's path.
     ///   - log: its write-ahead log's, in the same folder.
     ///   - mounts: the mount table (tests give their own).
-    init(database: String, log: String, mounts: String = "/proc/self/mountinfo") {
+    ///   - inotify: the instance that watches the folder (tests give their own).
+    init(database: String, log: String, mounts: String = "/proc/self/mountinfo", inotify: StampInotify = .shared) {
         self.database = database
         self.log = log
         self.mounts = mounts
+        self.inotify = inotify
     }
 
     deinit {
         state.withLock { state in
-            if let descriptor = state.descriptor, descriptor >= 0 { close(descriptor) }
+            if let watch = state.watch, watch >= 0 { inotify.remove(UInt64(watch)) }
         }
     }
 
@@ -73,7 +79,7 @@ final class FileStampWatch: Sendable {
     /// `read` of the watch that finds nothing, never a `stat`), else `nil`:
     /// safe on an event loop.
     func kept() -> FileStamp? {
-        state.withLock { state in Self.keep(&state) }
+        state.withLock { state in keep(&state) }
     }
 
     /// The stamp, as ``FileStamp/init(database:log:changes:)`` would take it
@@ -90,11 +96,9 @@ final class FileStampWatch: Sendable {
 
     /// The kept stamp while the watch's queue is empty; a drain that finds
     /// events drops it (and counts the change).
-    private static func keep(_ state: inout State) -> FileStamp? {
-        guard var descriptor = state.descriptor, descriptor >= 0, let stamp = state.stamp else { return nil }
-        let changed = drain(&descriptor)
-        state.descriptor = descriptor
-        guard changed else { return stamp }
+    private func keep(_ state: inout State) -> FileStamp? {
+        guard state.watch ?? -1 >= 0, let stamp = state.stamp else { return nil }
+        guard drain(&state) else { return stamp }
         state.changes &+= 1
         state.stamp = nil
         return nil
@@ -104,28 +108,25 @@ final class FileStampWatch: Sendable {
     /// run outside the lock, so ``kept()`` on an event loop never waits for
     /// them; the stamp is kept only when no change was seen meanwhile.
     private func take() -> FileStamp {
-        if state.withLock({ $0.descriptor == nil }) {
-            let descriptor = Self.watch(database, mounts: mounts)
+        if state.withLock({ $0.watch == nil }) {
+            let watch = Self.watch(database, mounts: mounts, with: inotify)
             state.withLock { state in
-                if state.descriptor == nil {
-                    state.descriptor = descriptor
-                } else if descriptor >= 0 {
-                    close(descriptor)
+                if state.watch == nil {
+                    state.watch = watch.map(Int64.init) ?? -1
+                } else if let watch {
+                    inotify.remove(watch)
                 }
             }
         }
         // Events queued until now are in this stamp: read them, so they do not drop it again.
         let changes = state.withLock { state in
-            if var descriptor = state.descriptor, descriptor >= 0 {
-                if Self.drain(&descriptor) { state.changes &+= 1 }
-                state.descriptor = descriptor
-            }
+            if drain(&state) { state.changes &+= 1 }
             return state.changes
         }
         let stamp = FileStamp(database: database, log: log, changes: changes)
         state.withLock { state in
             state.taken += 1
-            let watching = (state.descriptor ?? -1) >= 0
+            let watching = (state.watch ?? -1) >= 0
             state.stamp = watching && state.changes == changes ? stamp : nil
         }
         return stamp
@@ -135,34 +136,31 @@ final class FileStampWatch: Sendable {
     var stampsTaken: Int { state.withLock { $0.taken } }
 
     /// Whether the folder is watched (never before the first ``current()``).
-    var isWatching: Bool { state.withLock { ($0.descriptor ?? -1) >= 0 } }
+    var isWatching: Bool { state.withLock { ($0.watch ?? -1) >= 0 } }
+
+    /// Whether the folder changed since the last time (every queued event of
+    /// the instance read, without blocking); a watch lost is dropped (-1).
+    private func drain(_ state: inout State) -> Bool {
+        guard let watch = state.watch, watch >= 0 else { return false }
+        let mark = inotify.take(UInt64(watch))
+        if mark.lost { state.watch = -1 }
+        return mark.changed || mark.lost
+    }
 
     #if canImport(Glibc)
-    private static let events: UInt32 =
-        UInt32(IN_MODIFY) | UInt32(IN_ATTRIB) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
-        | UInt32(IN_DELETE) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
-    /// Events after which the watch no longer says anything.
-    private static let lost: UInt32 = UInt32(IN_IGNORED) | UInt32(IN_Q_OVERFLOW) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
-
-    /// A non-blocking inotify descriptor watching the folder of `database`
-    /// when `mounts` says it is local, or -1.
-    private static func watch(_ database: String, mounts: String) -> Int32 {
+    /// The folder of `database` watched with `inotify` when `mounts` says it
+    /// is local and the database is a regular file: the watch's number, or `nil`.
+    private static func watch(_ database: String, mounts: String, with inotify: StampInotify) -> UInt64? {
         var info = stat()
-        guard lstat(database, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return -1 }
+        guard lstat(database, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let folder: String
         if let slash = database.utf8.lastIndex(of: UInt8(ascii: "/")) {
             folder = slash == database.utf8.startIndex ? "/" : String(database[..<slash])
         } else {
             folder = "."
         }
-        guard isLocal(folder, mounts: mounts) else { return -1 }
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { return -1 }
-        guard inotify_add_watch(descriptor, folder, events) >= 0 else {
-            close(descriptor)
-            return -1
-        }
-        return descriptor
+        guard isLocal(folder, mounts: mounts) else { return nil }
+        return inotify.watch(folder)
     }
 
     /// File systems only this machine writes to, as `/proc/self/mountinfo`
@@ -214,39 +212,8 @@ final class FileStampWatch: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Reads every queued event; whether there was any (or the read failed).
-    /// The descriptor is closed and set to -1 when the watch was lost.
-    private static func drain(_ descriptor: inout Int32) -> Bool {
-        let fd = descriptor
-        let header = MemoryLayout<inotify_event>.size
-        let (any, watchLost) = withUnsafeTemporaryAllocation(byteCount: 4096, alignment: MemoryLayout<inotify_event>.alignment) { bytes in
-            var any = false
-            while true {
-                let count = read(fd, bytes.baseAddress, bytes.count)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    // Nothing queued; any other failure leaves the watch unknown.
-                    return errno == EAGAIN ? (any, false) : (true, true)
-                }
-                guard count > 0 else { return (true, true) }
-                any = true
-                var offset = 0
-                while offset + header <= count {
-                    let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    if event.mask & lost != 0 { return (true, true) }
-                    offset += header + Int(event.len)
-                }
-            }
-        }
-        if watchLost {
-            close(descriptor)
-            descriptor = -1
-        }
-        return any
-    }
     #else
-    private static func watch(_ database: String, mounts: String) -> Int32 { -1 }
+    private static func watch(_ database: String, mounts: String, with inotify: StampInotify) -> UInt64? { nil }
     static func isLocal(_ folder: String, mounts: String = "/proc/self/mountinfo") -> Bool { false }
-    private static func drain(_ descriptor: inout Int32) -> Bool { true }
     #endif
 }

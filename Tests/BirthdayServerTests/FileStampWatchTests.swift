@@ -51,6 +51,38 @@ import Testing
         #expect(watch.stampsTaken == taken)
     }
 
+    /// Watches of two folders share one inotify instance (``StampInotify``):
+    /// a change in one folder drops that folder's kept stamp only, and the
+    /// folder's watch descriptor goes with its last watch.
+    @Test func watchesOfTwoFoldersShareOneInstanceAndEachHearsItsOwnFolder() async throws {
+        let one = try TemporaryDirectory()
+        let two = try TemporaryDirectory()
+        defer {
+            one.cleanup()
+            two.cleanup()
+        }
+        let inotify = StampInotify()
+        let first = FileStampWatch(database: try one.write("db.sqlite", "0123"), log: one.file("db.sqlite-wal"), inotify: inotify)
+        let second = FileStampWatch(database: try two.write("db.sqlite", "01"), log: two.file("db.sqlite-wal"), inotify: inotify)
+        var same: FileStampWatch? = FileStampWatch(database: one.file("db.sqlite"), log: one.file("db.sqlite-wal"), inotify: inotify)
+        for watch in [first, second, same!] { _ = await watch.current() }
+        #expect(first.isWatching && second.isWatching && same!.isWatching)
+        #expect(inotify.folders == 2)
+
+        try one.write("db.sqlite-wal", "wal")
+        #expect(await first.current().log.size == 3)
+        #expect(await same!.current().log.size == 3)
+        #expect(first.stampsTaken == 2 && same!.stampsTaken == 2)
+        #expect(await second.current().database.size == 2)
+        #expect(second.stampsTaken == 1, "the other folder's stamp is kept")
+
+        same = nil
+        #expect(inotify.folders == 2, "the first still watches the folder")
+        try append("!", to: one.file("db.sqlite"))
+        #expect(await first.current().database.size == 5)
+        #expect(first.stampsTaken == 3)
+    }
+
     @Test func withoutAWatchEveryCallTakesTheStamp() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }

@@ -391,4 +391,53 @@ struct ServeAllUsersTests {
         let help = try await cli.run("serve", "--help")
         #expect(help.stdout.contains("--all-users") && help.stdout.contains("--user-header"))
     }
+
+    /// Every user's folder watch (the feed's kept stamp) shares one inotify
+    /// instance, as `run --all-users`' database watches do: twelve users cost
+    /// two instances (theirs and the users root's), and a write to one
+    /// user's database still ends their 304s at once.
+    @Test func everyUsersFolderWatchSharesOneInotifyInstance() async throws {
+        var cli = try CLIProcess(now: "2026-03-10T08:00:00+01:00")
+        cli.extraEnvironment["BIRTHDAYS_USERS_DIR"] = cli.path("users")
+        defer { cli.cleanUp() }
+        let port = try Loopback.freePort()
+        var feeds: [String] = []
+        for index in 0..<12 {
+            let name = String(format: "u%02d", index)
+            let added = try await cli.run("users", "add", name)
+            try #require(added.status == 0, "\(added.stderr)")
+            let url = try await cli.run("--user", name, "feed", "url", "--port", String(port))
+            try #require(url.status == 0, "\(url.stderr)")
+            let token = try #require(url.stdout.split(separator: "\n").first?.split(separator: "/").last).dropLast(4)
+            feeds.append("http://127.0.0.1:\(port)/calendar/\(token).ics")
+        }
+        let server = try TestProcess(
+            [try CLIProcess.binary(), "serve", "--all-users", "--port", String(port)],
+            environment: cli.environment,
+            directory: cli.directory,
+            name: "serve"
+        )
+        defer { server.stop() }
+        try await server.waitUntil("the server") { _ in
+            await (try? HostileFeedTests.curl("http://127.0.0.1:\(port)/healthz"))?.stdout == "200"
+        }
+        var tags: [String] = []
+        for feed in feeds {
+            let first = try await InviteCommandTests.fetch([feed])
+            try #require(first.status == 200, "\(feed)")
+            let tag = try #require(first.fields["etag"])
+            #expect(try await Self.get(feed, "-H", "If-None-Match: \(tag)").status == 304)
+            tags.append(tag)
+        }
+        let links = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.pid)/fd").compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(server.pid)/fd/\($0)")
+        }
+        #expect(links.filter { $0 == "anon_inode:inotify" }.count == 2, "\(links.filter { $0.hasPrefix("anon_inode") })")
+
+        let card = try cli.write("friend.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:friend\r\nFN:Ada Lovelace\r\nBDAY:1990-03-11\r\nEND:VCARD\r\n")
+        let imported = try await cli.run("--user", "u05", "import", card)
+        try #require(imported.status == 0, "\(imported.stderr)")
+        #expect(try await Self.get(feeds[5], "-H", "If-None-Match: \(tags[5])").status == 200, "the write is seen at once")
+        #expect(try await Self.get(feeds[6], "-H", "If-None-Match: \(tags[6])").status == 304, "another user's tag still answers 304")
+    }
 }
