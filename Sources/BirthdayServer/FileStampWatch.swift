@@ -32,7 +32,9 @@ import Glibc
 /// whose target lies elsewhere, a folder on a file system not known to be
 /// local, inotify unavailable, or the folder itself moved or removed)
 /// ``kept()`` has nothing and every ``current()`` takes the stamp, as
-/// before; events lost to an overflowed queue drop every kept stamp once. inotify
+/// before; events lost to an overflowed queue drop every kept stamp, and each
+/// watch is set up again at the next stamp (a folder moved or replaced while
+/// its events were lost is then watched where its path now leads). inotify
 /// sees only this machine's writes: on NFS, SMB, a FUSE mount or any file
 /// system not in ``localFileSystems``, another machine's commit would go
 /// unseen, so such a folder is never watched.
@@ -139,12 +141,17 @@ final class FileStampWatch: Sendable {
     var isWatching: Bool { state.withLock { ($0.watch ?? -1) >= 0 } }
 
     /// Whether the folder changed since the last time (every queued event of
-    /// the instance read, without blocking); a watch lost is dropped (-1).
+    /// the instance read, without blocking); a watch lost is dropped (-1),
+    /// one ended by lost events is made again at the next stamp (`nil`).
     private func drain(_ state: inout State) -> Bool {
         guard let watch = state.watch, watch >= 0 else { return false }
         let mark = inotify.take(UInt64(watch))
-        if mark.lost { state.watch = -1 }
-        return mark.changed || mark.lost
+        if mark.lost {
+            state.watch = -1
+        } else if mark.overflowed {
+            state.watch = nil
+        }
+        return mark.changed || mark.lost || mark.overflowed
     }
 
     #if canImport(Glibc)

@@ -15,8 +15,11 @@ import Glibc
 /// (``take(_:)``) first reads every queued event, without blocking, and
 /// marks the watches they belong to; so a write that ended before a request
 /// came has its event read before that request's stamp is decided, as with
-/// an instance of its own. A lost event (the queue overflowed) marks every
-/// watch changed; a folder deleted or moved ends its watches (``Mark/lost``).
+/// an instance of its own. A folder deleted or moved ends its watches
+/// (``Mark/lost``). Lost events (the queue overflowed, shared by every
+/// user and read only when someone asks) end every watch as
+/// ``Mark/overflowed``: the events lost may have said that a folder was
+/// moved or deleted, so each watch is set up again from its path.
 /// Two watches of one folder share its watch descriptor, removed with the last.
 final class StampInotify: Sendable {
     /// What ``take(_:)`` found for a watch since it last asked.
@@ -25,6 +28,9 @@ final class StampInotify: Sendable {
         var changed = false
         /// The folder was deleted or moved: the watch says nothing more.
         var lost = false
+        /// Events were lost (the queue overflowed): the watch is ended, and
+        /// says nothing more; watch the path again.
+        var overflowed = false
     }
 
     private struct State {
@@ -83,6 +89,9 @@ final class StampInotify: Sendable {
             guard let entry = state.marks[id] else { return Mark(changed: true, lost: true) }
             if entry.mark.lost {
                 state.marks[id] = nil
+            } else if entry.mark.overflowed {
+                state.marks[id] = nil
+                Self.forget(id, of: entry.watch, &state)
             } else {
                 state.marks[id]?.mark = Mark()
             }
@@ -154,7 +163,11 @@ final class StampInotify: Sendable {
     private static func drain(_ state: inout State) {}
     #endif
 
+    /// Events were lost: every watch changed and is to be set up again (``Mark/overflowed``).
     private static func markAll(_ state: inout State) {
-        for id in state.marks.keys { state.marks[id]?.mark.changed = true }
+        for id in state.marks.keys {
+            state.marks[id]?.mark.changed = true
+            state.marks[id]?.mark.overflowed = true
+        }
     }
 }

@@ -83,6 +83,41 @@ import Testing
         #expect(first.stampsTaken == 3)
     }
 
+    /// Events lost to a full queue may have said that the folder was moved
+    /// away: the watch is set up again from the path, so a database put in
+    /// its place is heard, not a stamp of it kept for good.
+    @Test func afterLostEventsTheWatchIsMadeAgainFromThePath() async throws {
+        let root = try TemporaryDirectory()
+        defer { root.cleanup() }
+        let folder = root.file("a")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let database = folder + "/db.sqlite"
+        try Data("0123".utf8).write(to: URL(fileURLWithPath: database))
+        let inotify = StampInotify()
+        let watch = FileStampWatch(database: database, log: database + "-wal", inotify: inotify)
+        #expect(await watch.current().database.size == 4)
+        #expect(watch.isWatching)
+
+        // More events than the kernel queues (fs.inotify.max_queued_events), none read.
+        let limit =
+            (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 16_384
+        for index in 0...(limit / 2) {
+            #expect(FileManager.default.createFile(atPath: folder + "/f\(index)", contents: Data("x".utf8)))
+        }
+        #expect(rename(folder, root.file("a.removed")) == 0)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try Data("01".utf8).write(to: URL(fileURLWithPath: database))
+
+        #expect(await watch.current().database.size == 2)
+        try append("23456", to: database)
+        #expect(await watch.current().database.size == 7, "the new folder's change is heard")
+        #expect(watch.isWatching, "watched again, in the new folder")
+        let taken = watch.stampsTaken
+        #expect(await watch.current().database.size == 7)
+        #expect(watch.stampsTaken == taken, "and its stamp kept again")
+    }
+
     @Test func withoutAWatchEveryCallTakesTheStamp() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
