@@ -395,12 +395,31 @@ package final class AppDatabase: Sendable {
     /// setting, a sync) has committed a write since the last time it was
     /// read, and never for this connection's own writes. The daemon compares
     /// it to notice every write any command makes.
+    ///
+    /// It is read under the write lock (`BEGIN IMMEDIATE`, rolled back), so
+    /// a write another connection has under way is waited for and told of.
+    /// The daemon asks at each event of ``DatabaseWatcher``, and those come
+    /// from the other connection writing the log's frames under that lock,
+    /// before its commit is published in the shared-memory index (`-shm`,
+    /// written through a mapping, which inotify never reports); a writer
+    /// that stays open sends no event after it. Read without the lock, the
+    /// number asked at the commit's last event could be the one of before
+    /// the commit, and nothing would wake the watch again.
     package func dataVersion() async throws(StoreError) -> Int {
         let writer = self.writer
         let path = self.path
         return try await Blocking.run(ifCancelled: .cancelled(path: path)) { () throws(StoreError) in
             do {
-                return try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+                return try writer.writeWithoutTransaction { db in
+                    // A read-only connection cannot take the lock (the daemon's never is).
+                    if db.configuration.readonly { return try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+                    var version = 0
+                    try db.inTransaction(.immediate) {
+                        version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+                        return .rollback
+                    }
+                    return version
+                }
             } catch {
                 throw StoreError(error, path: path)
             }
