@@ -170,7 +170,7 @@ extension PersonRecord {
                 cards.append(
                     LinkCard(
                         key: LinkCard.Key(source: sources[id] ?? file, id: id),
-                        uid: id.hasPrefix("c-") ? nil : id,
+                        uid: PersonRecord.uid(ofID: id),
                         name: row[2],
                         nickname: row[3],
                         birthday: date(row[4], row[5], row[6]),
@@ -247,7 +247,7 @@ extension PersonRecord {
             cards.append(
                 LinkCard(
                     key: LinkCard.Key(source: sources[id] ?? file, id: id),
-                    uid: id.hasPrefix("c-") ? nil : id,
+                    uid: PersonRecord.uid(ofID: id),
                     name: row[1],
                     nickname: row[2],
                     emails: emails,
@@ -292,7 +292,7 @@ extension PersonRecord {
             if rowid != last {
                 last = rowid
                 let id: String = row[1]
-                cards.append(LinkCard(key: LinkCard.Key(source: "", id: id), uid: id.hasPrefix("c-") ? nil : id, name: ""))
+                cards.append(LinkCard(key: LinkCard.Key(source: "", id: id), uid: PersonRecord.uid(ofID: id), name: ""))
             }
             guard let kind = row[2] as String?, let value = row[3] as String? else { continue }
             if kind == ContactPoint.Kind.email.rawValue {
@@ -302,6 +302,14 @@ extension PersonRecord {
             }
         }
         return cards
+    }
+}
+
+extension PersonRecord {
+    /// The `UID` a stored card's id is: none for an id made from a name (`c-`,
+    /// a card without a `UID`), else the id itself (``PersonID/fromUID(_:)``).
+    static func uid(ofID id: String) -> String? {
+        id.hasPrefix("c-") ? nil : id
     }
 }
 
@@ -322,7 +330,7 @@ struct AddedLinkKeys {
         cards.reserveCapacity(indices.count)
         for index in indices {
             let id = people[index].id
-            var card = LinkCard(key: LinkCard.Key(source: "", id: id), uid: id.hasPrefix("c-") ? nil : id, name: "")
+            var card = LinkCard(key: LinkCard.Key(source: "", id: id), uid: PersonRecord.uid(ofID: id), name: "")
             // In their stored order; a valid point holds no NUL (``ContactPoint/read(_:_:)``), so the row holds the whole value.
             for point in people[index].contactPoints {
                 switch point.kind {
@@ -356,7 +364,7 @@ extension PersonRecord {
                 let id: String = row[0]
                 byID[id] = LinkCard(
                     key: LinkCard.Key(source: cardSource(held: row[5], file: row[6]), id: id),
-                    uid: id.hasPrefix("c-") ? nil : id,
+                    uid: PersonRecord.uid(ofID: id),
                     name: "",
                     birthday: date(row[1], row[2], row[3]),
                     changed: Date(timeIntervalSince1970: row[4])
