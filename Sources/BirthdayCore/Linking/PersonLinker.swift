@@ -404,11 +404,11 @@ public struct PersonLinker: Sendable {
     /// ``holdingShared(_:hashMask:limited:)`` (limited) grouping cards by the texts of their keys.
     private func mayLinkByText(_ cards: [LinkCard]) -> [Bool] {
         // One pass: each key's first card and how many hold it, and each later holder (no array per key).
-        var firstOf: [Key: (card: Int, holders: Int)] = [:]
+        var firstOf: [LinkKey: (card: Int, holders: Int)] = [:]
         // About a UID and an address or number per card: no growing on the way.
         firstOf.reserveCapacity(cards.count * 2)
-        var later: [(key: Key, card: Int)] = []
-        func hold(_ key: Key, _ card: Int) {
+        var later: [(key: LinkKey, card: Int)] = []
+        func hold(_ key: LinkKey, _ card: Int) {
             // One lookup: the first holder stays, the count grows.
             var first = false
             func new() -> (card: Int, holders: Int) {
@@ -418,13 +418,8 @@ public struct PersonLinker: Sendable {
             firstOf[key, default: new()].holders += 1
             if !first { later.append((key, card)) }
         }
-        var keys: [Key] = []
         for index in cards.indices {
-            keys.removeAll(keepingCapacity: true)
-            if let uid = cards[index].uid.flatMap(PersonID.fromUID) { keys.append(.uid(Self.lowered(uid))) }
-            for email in cards[index].emails { if let key = LinkKeys.email(email) { keys.append(.email(key)) } }
-            for phone in cards[index].phones { if let tail = LinkKeys.phoneTail(phone) { keys.append(.phone(tail)) } }
-            for (place, key) in keys.enumerated() where !keys[..<place].contains(key) { hold(key, index) }
+            for key in LinkKey.keys(of: cards[index]) { hold(key, index) }
         }
         var joined = [Bool](repeating: false, count: cards.count)
         for (key, card) in later {
@@ -435,14 +430,6 @@ public struct PersonLinker: Sendable {
             joined[card] = true
         }
         return joined
-    }
-
-    /// A key ``mayLink(_:)`` groups cards by.
-    private enum Key: Hashable {
-        case uid(String)
-        case email(String)
-        /// ``LinkKeys/phoneTail(_:)``.
-        case phone(UInt64)
     }
 
     /// `text` lower-cased, without a copy when it has no capital to lower.
