@@ -816,6 +816,21 @@ extension AppDatabase {
             }
         }
 
+        // A relink after a sync or an import that changed a few cards looks only at the cards those can be
+        // linked with: the cards that hold a key (`LinkKey.value`: a UID's, an address's or a number's), found by
+        // this table, and the decisions about a card, found by either of its ids. The table is made whole by the
+        // first such relink (`internal.links.index` says when it is), not here: an import of many cards
+        // does not keep it up to date, row by row, in an index in no order.
+        migrator.registerMigration("v34-link-keys") { db in
+            try db.create(table: "linkKey", options: [.withoutRowID]) { t in
+                t.column("value", .integer).notNull()
+                // A card's id; no reference: a card's rows go when its keys change or it goes (by the keys it had).
+                t.column("personId", .text).notNull()
+                t.primaryKey(["value", "personId"])
+            }
+            try db.create(index: "linkException_second", on: "linkException", columns: ["second"])
+        }
+
         return migrator
     }
 }

@@ -5,7 +5,7 @@ import GRDB
 /// A row of the `personLink` table: the stored person `personId` (a card)
 /// is shown as the person `shownAs` (migration `v33-person-links`). A card
 /// shown as itself has no row; both go with their person (`ON DELETE CASCADE`).
-/// Recomputed by ``AppDatabase/relink(_:)``, never written by hand.
+/// Recomputed by ``AppDatabase/relink(_:adding:changed:)``, never written by hand.
 struct PersonLinkRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "personLink"
 
@@ -315,7 +315,7 @@ extension PersonRecord {
 
 /// The linking keys of the people ``PersonRecord/insertNew(_:at:createdAt:updatedAt:imported:_:)``
 /// just wrote, as ``PersonRecord/linkKeys(upTo:_:)`` would read them back:
-/// ``AppDatabase/relink(_:adding:)`` takes them from here and reads only the
+/// ``AppDatabase/relink(_:adding:changed:)`` takes them from here and reads only the
 /// people stored before.
 struct AddedLinkKeys {
     /// The largest rowid of `person` before they were written (0 for none): every row after it is one of them.

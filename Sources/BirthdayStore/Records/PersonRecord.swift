@@ -789,7 +789,7 @@ extension PersonRecord {
     /// people with 250,000 contact points); the file is as large as before.
     ///
     /// - Parameter indices: which of `people` to write (read in place, never copied).
-    /// - Returns: their linking keys, for ``AppDatabase/relink(_:adding:)`` not to read them back.
+    /// - Returns: their linking keys, for ``AppDatabase/relink(_:adding:changed:)`` not to read them back.
     @discardableResult
     static func insertNew(
         _ people: [Person],

@@ -33,6 +33,9 @@ package enum InternalValue: String, Sendable {
     case inviteKey = "invite.key"
     /// What the last reschedule planned the greetings from, and until when that plan holds (``GreetingPlan/Stamp``).
     case greetingPlan = "greetings.plan"
+    /// Present ("1") while `personLink` is what relinking every card gives and `linkKey` holds every
+    /// stored card's keys: a relink may then look at the changed cards' neighbourhood only (``AppDatabase/relink(_:adding:changed:)``).
+    case linkIndex = "links.index"
 
     var key: String { "internal." + rawValue }
 }

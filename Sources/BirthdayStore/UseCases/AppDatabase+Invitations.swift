@@ -351,6 +351,8 @@ extension AppDatabase {
             let stamp = now.timeIntervalSince1970
             try PersonRecord.write(person, createdAt: stamp, updatedAt: stamp, imported: true, isNew: true, db)
         }
+        // A card with another birthday, or a new one, that no relink follows now: the next import's or sync's relinks everyone.
+        try LinkKeyRecord.forget(db)
         if let group { try PersonGroupRecord.add(personID: id, to: group, db) }
         _ = try InviteAnswerRecord.decide(id: answer.id, state: .accepted, personID: id, group: group, at: now, db)
         return .accepted(personID: id, isNew: isNew, group: group, date: date)

@@ -11,6 +11,37 @@ package struct DuplicateSuggestion: Sendable, Hashable {
     package var reason: LinkReason
 }
 
+/// The cards a transaction added, changed or removed, with the keys those
+/// stored before held then: ``AppDatabase/relink(_:adding:changed:)`` looks
+/// at their neighbourhood only. A card counts as changed when anything
+/// ``PersonLinker`` reads of it may have: its row (name, nickname, birthday,
+/// file), its addresses and numbers, or who has it (`sourcePerson`: its source's name).
+struct ChangedCards {
+    /// The cards' ids, in the order they were first recorded.
+    private(set) var ids: [String] = []
+    /// The keys of those stored before, as they were (the id as the key, with no source; `UID`, addresses, numbers), by id.
+    private(set) var before: [String: LinkCard] = [:]
+    private var known: Set<String> = []
+
+    /// Records the card `id` as changed; `stored` is what the store held of
+    /// it before the transaction wrote it (`nil` for a card it adds). The
+    /// first record of a card stands: a later one may see it written already.
+    mutating func record(_ id: String, stored: ContactMerge.Stored?) {
+        guard known.insert(id).inserted else { return }
+        ids.append(id)
+        guard let stored else { return }
+        var card = LinkCard(key: LinkCard.Key(source: "", id: id), uid: PersonRecord.uid(ofID: id), name: "")
+        for point in stored.contactPoints {
+            switch point.kind {
+            case .email: card.emails.append(point.value)
+            case .phone: card.phones.append(point.value)
+            case .impp: break
+            }
+        }
+        before[id] = card
+    }
+}
+
 /// What `link` or `unlink` made of the people they named.
 package struct LinkChange: Sendable {
     /// The cards of the person, each with the id it is shown as now, by card id.
@@ -57,8 +88,82 @@ extension AppDatabase {
     /// written, not read back: only the people stored before are read. When
     /// the rows after `added.after` are not exactly those (a person written
     /// in between), everyone is read, so no card is left out or read twice.
+    ///
+    /// With the cards the transaction `changed` (every card it added,
+    /// changed or removed, and what it held before), when they are few (at
+    /// most a 32nd of the store, or 64), only their neighbourhood is read
+    /// and linked (``PersonLinker/neighbourhood(of:before:in:limit:)``, of
+    /// as many cards at most), and only its rows are compared and written: the same rows and
+    /// conflicts as relinking everyone, as long as `personLink` was what
+    /// relinking everyone gives before the transaction and `linkKey` holds
+    /// every card's keys, which `internal.links.index` says
+    /// (``LinkKeyRecord/isWhole(_:)``). The first such relink after it was
+    /// not (a new database, an import of many cards, `link`, `unlink`, an
+    /// accepted invitation; a migration that changes the linker's rules must
+    /// take `internal.links.index` away) relinks everyone and
+    /// makes the table whole from the keys it read; one whose neighbourhood
+    /// is larger than the limit relinks everyone. A relink without `changed`
+    /// or with many says the table is not whole any more.
     @discardableResult
-    static func relink(_ db: Database, adding added: AddedLinkKeys? = nil) throws -> [ChoiceConflict] {
+    static func relink(_ db: Database, adding added: AddedLinkKeys? = nil, changed: ChangedCards? = nil) throws -> [ChoiceConflict] {
+        try relinked(db, adding: added, changed: changed).conflicts
+    }
+
+    /// How ``relink(_:adding:changed:)`` went.
+    enum Relinked: Equatable {
+        /// Everyone was relinked; `linkKey` is whole now or not, as `internal.links.index` says.
+        case everyone
+        /// The neighbourhood of the changed cards, of so many cards.
+        case neighbourhood(cards: Int)
+        /// Everyone, though `linkKey` was whole: the neighbourhood was larger than the limit.
+        case everyoneAroundMany
+        /// Everyone, though `linkKey` was whole: a stored link crossed the neighbourhood's edge (never, while the
+        /// links are what linking everyone gives: this keeps a store whose links are not from giving wrong ones).
+        case everyoneAcrossTheEdge
+    }
+
+    /// ``relink(_:adding:changed:)``, and how it went.
+    static func relinked(
+        _ db: Database,
+        adding added: AddedLinkKeys? = nil,
+        changed: ChangedCards? = nil
+    ) throws -> (conflicts: [ChoiceConflict], how: Relinked) {
+        if let changed, let relinked = try relink(around: changed, adding: added, db) { return relinked }
+        // The cards changed without `linkKey` following them (or in numbers): it is made whole again by the next small change.
+        try LinkKeyRecord.forget(db)
+        return (try relinkEveryone(adding: added, db).conflicts, .everyone)
+    }
+
+    /// ``relink(_:adding:changed:)`` of the neighbourhood of the cards
+    /// `changed`; `nil`, having written nothing, when they are too many.
+    private static func relink(
+        around changed: ChangedCards,
+        adding added: AddedLinkKeys?,
+        _ db: Database
+    ) throws -> (conflicts: [ChoiceConflict], how: Relinked)? {
+        let limit = max(64, try PersonRecord.roughCount(db) / 32)
+        guard changed.ids.count <= limit else { return nil }
+        guard try LinkKeyRecord.isWhole(db) else {
+            let (conflicts, keys) = try relinkEveryone(adding: added, db)
+            try LinkKeyRecord.rebuild(from: keys, db)
+            return (conflicts, .everyone)
+        }
+        try LinkKeyRecord.replace(before: Array(changed.before.values), now: changed.ids, db)
+        guard
+            let area = try PersonLinker().neighbourhood(of: changed.ids, before: changed.before, in: StoredLinkKeys(db: db), limit: limit)
+        else {
+            // A neighbourhood of many (an address a crowd holds): everyone; the table follows the cards still.
+            return (try relinkEveryone(adding: added, db).conflicts, .everyoneAroundMany)
+        }
+        let cards = try PersonRecord.linkCards(full: area.linked, db)
+        guard let written = try PersonLinkRecord.replace(with: try links(of: cards, db), among: area.cards, db) else {
+            return (try relinkEveryone(adding: added, db).conflicts, .everyoneAcrossTheEdge)
+        }
+        return (try PersonRecord.carryChoices(written, db), .neighbourhood(cards: area.cards.count))
+    }
+
+    /// ``relink(_:adding:changed:)`` of everyone; with the keys it read of everyone (``PersonRecord/linkKeys(upTo:_:)``).
+    private static func relinkEveryone(adding added: AddedLinkKeys?, _ db: Database) throws -> (conflicts: [ChoiceConflict], keys: [LinkCard]) {
         let keys: [LinkCard]
         if let added, try PersonRecord.count(after: added.after, db) == added.cards.count {
             keys = added.after > 0 ? try PersonRecord.linkKeys(upTo: added.after, db) + added.cards : added.cards
@@ -71,6 +176,12 @@ extension AppDatabase {
         // A card's UID is its id, the store's key: no two cards hold the same.
         let scope = PersonLinker(exceptions: decided).mayLink(keys, distinctUIDs: true)
         let cards = try PersonRecord.linkCards(full: scope.map { keys[$0].key.id }, db)
+        let conflicts = try PersonRecord.carryChoices(try PersonLinkRecord.replace(with: try links(of: cards, db), db), db)
+        return (conflicts, keys)
+    }
+
+    /// Which of `cards` is shown as which other (card id → the smallest id of its person) as ``PersonLinker`` links them.
+    private static func links(of cards: [LinkCard], _ db: Database) throws -> [String: String] {
         let result = try linker(cards: cards, db).link(cards, distinctUIDs: true)
         var links: [String: String] = [:]
         for group in result.groups where group.cards.count > 1 {
@@ -78,7 +189,7 @@ extension AppDatabase {
             guard let shown = ids.min() else { continue }
             for id in ids where id != shown { links[id] = shown }
         }
-        return try PersonRecord.carryChoices(try PersonLinkRecord.replace(with: links, db), db)
+        return links
     }
 
     /// The linker under the remembered decisions about `cards` (a decision

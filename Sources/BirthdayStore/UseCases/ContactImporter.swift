@@ -235,7 +235,7 @@ package struct ContactImporter: Sendable {
                 let rescheduled = try database.writeNow(at: now) { db -> RescheduleResult? in
                     let stored = try PersonRecord.mergeStates(db)
                     let people = people(stored: stored, report: &report)
-                    let added = try AppDatabase.withPageCache(megabytes: ContactImporter.pageCacheMegabytes(people.count), db) {
+                    let written = try AppDatabase.withPageCache(megabytes: ContactImporter.pageCacheMegabytes(people.count), db) {
                         try ContactImporter.merge(
                             people,
                             stored: stored,
@@ -249,7 +249,9 @@ package struct ContactImporter: Sendable {
                     }
                     // Who is one person follows the cards, in the same transaction (issue 43); an import that
                     // changed no card changes no one's links.
-                    if report.added + report.updated + report.removed > 0 { report.conflicts = try AppDatabase.relink(db, adding: added) }
+                    if report.added + report.updated + report.removed > 0 {
+                        report.conflicts = try AppDatabase.relink(db, adding: written.added, changed: written.changed)
+                    }
                     return try scheduler?.reschedule(db)
                 }
                 if let rescheduled { scheduler?.log(rescheduled) }
@@ -310,9 +312,17 @@ package struct ContactImporter: Sendable {
         }
     }
 
+    /// What ``merge(_:stored:removing:calendarFiles:into:now:report:write:)`` wrote, for the relink that follows.
+    struct Written {
+        /// The linking keys of the people it added (``AppDatabase/relink(_:adding:changed:)``).
+        var added: AddedLinkKeys?
+        /// Every card it added, wrote or removed.
+        var changed = ChangedCards()
+    }
+
     /// Writes `people` into the store (or only counts, when `write` is false),
     /// and removes the `dateless` people whose file now gives them neither a name nor a date.
-    /// Returns the linking keys of the people it added (``AppDatabase/relink(_:adding:)``).
+    /// Returns what it wrote, for the relink (``AppDatabase/relink(_:adding:changed:)``).
     @discardableResult
     static func merge(
         _ people: [Person],
@@ -323,8 +333,9 @@ package struct ContactImporter: Sendable {
         now: Date,
         report: inout ImportReport,
         write: Bool
-    ) throws -> AddedLinkKeys? {
+    ) throws -> Written {
         let stored = try stored ?? PersonRecord.mergeStates(db)
+        var written = Written()
         let timestamp = now.timeIntervalSince1970
         // People a source brought that this import brings too: from now on they
         // belong to the import as well, and no sync removes them.
@@ -337,7 +348,10 @@ package struct ContactImporter: Sendable {
         for (id, file) in dateless where !dated.contains(id) {
             guard let old = stored[id], old.contact.sourceFile == file else { continue }
             report.removed += 1
-            if write { _ = try PersonRecord.deleteOne(db, key: id) }
+            if write {
+                written.changed.record(id, stored: old.contact)
+                _ = try PersonRecord.deleteOne(db, key: id)
+            }
         }
         // Who the people of calendar files (whose UIDs name events, not people) are: the people stored
         // (but those of the run's calendar files), and the run's new people from cards.
@@ -387,7 +401,9 @@ package struct ContactImporter: Sendable {
                     }
                 }
                 if let old = stored[people[index].id], old.contact.sourceFile != people[index].source.file {
-                    try mergeCalendarPerson(people[index], into: old, db, now: now, report: &report, write: write)
+                    if try mergeCalendarPerson(people[index], into: old, db, now: now, report: &report, write: write) {
+                        written.changed.record(people[index].id, stored: old.contact)
+                    }
                     continue
                 }
             }
@@ -404,14 +420,17 @@ package struct ContactImporter: Sendable {
                 continue
             }
             report.updated += 1
-            if write { try PersonRecord.write(person, createdAt: old.createdAt, updatedAt: timestamp, imported: true, isNew: false, db) }
+            if write {
+                written.changed.record(person.id, stored: old.contact)
+                try PersonRecord.write(person, createdAt: old.createdAt, updatedAt: timestamp, imported: true, isNew: false, db)
+            }
         }
-        var keys: AddedLinkKeys?
         if write && !added.isEmpty {
-            keys = try PersonRecord.insertNew(people, at: added, createdAt: timestamp, updatedAt: timestamp, imported: true, db)
+            for index in added { written.changed.record(people[index].id, stored: nil) }
+            written.added = try PersonRecord.insertNew(people, at: added, createdAt: timestamp, updatedAt: timestamp, imported: true, db)
         }
         if write && !adopted.isEmpty { try PersonRecord.markImported(adopted, db) }
-        return keys
+        return written
     }
 
     /// `person` (a card) with the dates it lacks taken from `calendar`'s
@@ -429,7 +448,9 @@ package struct ContactImporter: Sendable {
     /// A person a calendar file names who is already in the store from
     /// elsewhere (a card, another calendar): the calendar only fills the
     /// dates they lack, and takes nothing the card says (name parts,
-    /// groups, ways to reach them, the source they follow).
+    /// groups, ways to reach them, the source they follow). Returns whether
+    /// it wrote the person.
+    @discardableResult
     static func mergeCalendarPerson(
         _ person: Person,
         into old: PersonRecord.MergeState,
@@ -437,8 +458,8 @@ package struct ContactImporter: Sendable {
         now: Date,
         report: inout ImportReport,
         write: Bool
-    ) throws {
-        guard var existing = try PersonRecord.person(id: person.id, db) else { return }
+    ) throws -> Bool {
+        guard var existing = try PersonRecord.person(id: person.id, db) else { return false }
         existing.calendarFilled = old.contact.calendarFilled
         var filled = false
         for kind in EventKind.allCases where existing.date(of: kind) == nil {
@@ -450,10 +471,11 @@ package struct ContactImporter: Sendable {
         }
         guard filled else {
             report.unchanged += 1
-            return
+            return false
         }
         report.updated += 1
-        guard write else { return }
+        guard write else { return false }
         try PersonRecord.write(existing, createdAt: old.createdAt, updatedAt: now.timeIntervalSince1970, imported: old.imported, isNew: false, db)
+        return true
     }
 }

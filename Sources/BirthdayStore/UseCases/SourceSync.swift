@@ -300,7 +300,7 @@ package struct SourceSync: Sendable {
         var updated = 0
         var removed = 0
         var unchanged = 0
-        /// Said by the relink that followed (``AppDatabase/relink(_:)``).
+        /// Said by the relink that followed (``AppDatabase/relink(_:adding:changed:)``).
         var conflicts: [ChoiceConflict] = []
     }
 
@@ -368,7 +368,10 @@ package struct SourceSync: Sendable {
 
         // The source's own bookkeeping, its group cards' members included.
         var groupsChanged = false
+        // The cards this sync adds, writes, removes or gives or takes from the source: their neighbourhood is relinked.
+        var cards = ChangedCards()
         for href in removedHrefs {
+            for id in (before[href] ?? [:]).keys.sorted() { cards.record(id, stored: states[id]?.contact) }
             try SourceItemRecord.delete(sourceId: sourceID, href: href, db)
             try SourcePersonRecord.deleteItem(sourceId: sourceID, href: href, db)
             if try SourceGroupMemberRecord.deleteItem(sourceId: sourceID, href: href, db) { groupsChanged = true }
@@ -414,6 +417,7 @@ package struct SourceSync: Sendable {
                 guard let old = states[person.id] else {
                     newIndex[person.id] = newPeople.count
                     newPeople.append(person)
+                    cards.record(person.id, stored: nil)
                     changed = true
                     continue
                 }
@@ -421,6 +425,7 @@ package struct SourceSync: Sendable {
                 // (exclude, include, remind) outlast every sync, as every import.
                 person = ContactMerge.merge(person, into: old.contact)
                 guard person.fingerprint != old.fingerprint else { continue }
+                cards.record(person.id, stored: old.contact)
                 try PersonRecord.write(person, createdAt: old.createdAt, updatedAt: timestamp, imported: old.imported, isNew: false, db)
                 states[person.id]?.fingerprint = person.fingerprint
                 states[person.id]?.contact = ContactMerge.Stored(person)
@@ -436,8 +441,10 @@ package struct SourceSync: Sendable {
         for href in order {
             guard let index = latest[href], parsed[index].readable else { continue }
             if storedItems[href] != nil || before[href] != nil { try SourcePersonRecord.deleteItem(sourceId: sourceID, href: href, db) }
+            for id in (before[href] ?? [:]).keys.sorted() { cards.record(id, stored: states[id]?.contact) }
             for (person, print) in zip(parsed[index].people, prints[index]) {
                 try SourcePersonRecord.insert(sourceId: sourceID, href: href, personId: person.id, fingerprint: print, db)
+                cards.record(person.id, stored: states[person.id]?.contact)
             }
         }
         if !leaving.isEmpty {
@@ -445,6 +452,7 @@ package struct SourceSync: Sendable {
             let kept = try SourcePersonRecord.owned(among: candidates, db).union(try PersonRecord.importedAmong(candidates, db))
             let gone = candidates.filter { !kept.contains($0) }
             if !gone.isEmpty {
+                for id in gone { cards.record(id, stored: states[id]?.contact) }
                 // The choices made on a person shown as a card that goes stay with their other cards.
                 try PersonRecord.handOverChoices(leaving: gone, db)
                 _ = try DeliveryRecord.dismissOpen(personIDs: gone, reason: "the contact was removed from its source", now: now, db)
@@ -454,7 +462,7 @@ package struct SourceSync: Sendable {
 
         // Who is one person follows the cards, in the same transaction (issue 43).
         // The new people's keys as written (no person this sync removes is one of them).
-        if changed { counts.conflicts = try AppDatabase.relink(db, adding: added) }
+        if changed { counts.conflicts = try AppDatabase.relink(db, adding: added, changed: cards) }
         var rescheduled: RescheduleResult?
         if changed {
             rescheduled = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)

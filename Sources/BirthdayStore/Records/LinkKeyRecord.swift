@@ -1,0 +1,168 @@
+import BirthdayCore
+import Foundation
+import GRDB
+
+/// A row of the `linkKey` table (migration `v34-link-keys`): the card
+/// `personId` holds a key whose ``LinkKey/value`` is `value` (a `UID`, an
+/// address or a number as ``PersonLinker`` compares them). Whole only while
+/// `internal.links.index` is set (``AppDatabase/relink(_:adding:changed:)``):
+/// then every stored card's keys are here, and perhaps a few rows of keys a
+/// card no longer holds, which the cards' own keys tell apart.
+struct LinkKeyRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "linkKey"
+
+    var value: Int64
+    var personId: String
+}
+
+extension LinkKeyRecord {
+    /// Whether the table holds every stored card's keys and `personLink` is what relinking everyone gives.
+    static func isWhole(_ db: Database) throws -> Bool {
+        try SettingRecord.value(.linkIndex, db) != nil
+    }
+
+    /// Says the table and the links may no longer follow the cards (a card changed without them).
+    static func forget(_ db: Database) throws {
+        try SettingRecord.set(nil, for: .linkIndex, db)
+    }
+
+    /// Makes the table hold the keys of `cards` (every stored card, as
+    /// ``PersonRecord/linkKeys(upTo:_:)`` reads them) and nothing else, and
+    /// says it is whole: the rows in key order, each after the one before.
+    static func rebuild(from cards: [LinkCard], _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM linkKey")
+        var rows: [(value: Int64, id: String)] = []
+        rows.reserveCapacity(cards.count * 2)
+        for card in cards {
+            for key in LinkKey.keys(of: card) { rows.append((key.value, card.key.id)) }
+        }
+        rows.sort { $0.value != $1.value ? $0.value < $1.value : $0.id < $1.id }
+        let insert = try RowStatement(db, sql: "INSERT OR IGNORE INTO linkKey (value, personId) VALUES (?, ?)")
+        for row in rows {
+            try insert.execute { values in
+                values.int(Int(row.value))
+                values.text(row.id)
+            }
+        }
+        try SettingRecord.set("1", for: .linkIndex, db)
+    }
+
+    /// Takes away the rows of the keys `cards` held (each card as it was
+    /// before a change), then adds the keys of the stored cards `ids` as they
+    /// are now: a card that stays keeps a row for each key it holds.
+    static func replace(before cards: [LinkCard], now ids: [String], _ db: Database) throws {
+        let delete = try db.cachedStatement(sql: "DELETE FROM linkKey WHERE value = ? AND personId = ?")
+        for card in cards {
+            for key in LinkKey.keys(of: card) { try delete.execute(arguments: [key.value, card.key.id]) }
+        }
+        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO linkKey (value, personId) VALUES (?, ?)")
+        for card in try PersonRecord.linkKeys(ids: ids, db) {
+            for key in LinkKey.keys(of: card) { try insert.execute(arguments: [key.value, card.key.id]) }
+        }
+    }
+}
+
+extension PersonRecord {
+    /// The stored cards `ids` as ``linkKeys(upTo:_:)`` reads a card (the id
+    /// as the key, with no source; `UID`, addresses and numbers), in id
+    /// order; the ids of no stored card are left out.
+    static func linkKeys(ids: [String], _ db: Database) throws -> [LinkCard] {
+        var cards: [LinkCard] = []
+        for chunk in Set(ids).sorted().chunked(900) {
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT person.id, contactPoint.kind, contactPoint.value FROM person
+                    LEFT JOIN contactPoint ON contactPoint.personId = person.id AND contactPoint.kind <> ?
+                    WHERE person.id IN (\(databaseQuestionMarks(count: chunk.count))) ORDER BY person.id, contactPoint.position
+                    """,
+                arguments: [ContactPoint.Kind.impp] + StatementArguments(Array(chunk))
+            )
+            while let row = try rows.next() {
+                let id: String = row[0]
+                if cards.last?.key.id != id {
+                    cards.append(LinkCard(key: LinkCard.Key(source: "", id: id), uid: PersonRecord.uid(ofID: id), name: ""))
+                }
+                guard let kind = row[1] as String?, let value = row[2] as String? else { continue }
+                if kind == ContactPoint.Kind.email.rawValue {
+                    cards[cards.count - 1].emails.append(value)
+                } else {
+                    cards[cards.count - 1].phones.append(value)
+                }
+            }
+        }
+        return cards
+    }
+
+    /// How many people the store holds, about: the largest rowid (never fewer; one lookup, not a count).
+    static func roughCount(_ db: Database) throws -> Int {
+        Int(try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM person") ?? 0)
+    }
+}
+
+extension LinkExceptionRecord {
+    /// The ids a "keep together" names with the card `id`, on either side.
+    static func keptTogether(with id: String, _ db: Database) throws -> [String] {
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT second FROM linkException WHERE first = ? AND kind = ?
+                UNION ALL SELECT first FROM linkException WHERE second = ? AND kind = ?
+                """,
+            arguments: [id, LinkException.Kind.keepTogether, id, LinkException.Kind.keepTogether]
+        )
+    }
+}
+
+/// The store's cards as ``PersonLinker/neighbourhood(of:before:in:limit:)``
+/// asks for them, each question one indexed lookup: a card by its id, the
+/// cards holding a key by `linkKey` (whole: ``LinkKeyRecord/isWhole(_:)``),
+/// the decisions about a card by either of its ids.
+struct StoredLinkKeys: LinkKeyLookup {
+    let db: Database
+
+    func card(_ id: String) throws -> LinkCard? {
+        try PersonRecord.linkKeys(ids: [id], db).first
+    }
+
+    func cards(holding key: LinkKey) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT personId FROM linkKey WHERE value = ?"), arguments: [key.value])
+    }
+
+    func keptTogether(with id: String) throws -> [String] {
+        try LinkExceptionRecord.keptTogether(with: id, db)
+    }
+}
+
+extension PersonLinkRecord {
+    /// ``replace(with:_:)`` for the cards `area` only: makes the rows of the
+    /// cards of `area` say `links` (card id → the id it is shown as, both
+    /// in `area`), touching only the rows that differ, and returns the rows
+    /// written, in card order. `nil`, writing nothing, when a stored row
+    /// links a card of `area` with one outside it (the area is not closed).
+    static func replace(with links: [String: String], among area: Set<String>, _ db: Database) throws -> [(card: String, shownAs: String)]? {
+        var stored: [String: String] = [:]
+        let ids = area.sorted()
+        for chunk in ids.chunked(900) {
+            let marks = databaseQuestionMarks(count: chunk.count)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT personId, shownAs FROM personLink WHERE personId IN (\(marks)) OR shownAs IN (\(marks))",
+                arguments: StatementArguments(Array(chunk)) + StatementArguments(Array(chunk))
+            )
+            while let row = try rows.next() { stored[row[0]] = row[1] }
+        }
+        guard stored.allSatisfy({ area.contains($0.key) && area.contains($0.value) }) else { return nil }
+        let delete = try db.cachedStatement(sql: "DELETE FROM personLink WHERE personId = ?")
+        for (card, shown) in stored where links[card] != shown {
+            try delete.execute(arguments: [card])
+        }
+        var written: [(card: String, shownAs: String)] = []
+        let insert = try db.cachedStatement(sql: "INSERT INTO personLink (personId, shownAs) VALUES (?, ?)")
+        for (card, shown) in links where stored[card] != shown {
+            try insert.execute(arguments: [card, shown])
+            written.append((card, shown))
+        }
+        return written.sorted { $0.card < $1.card }
+    }
+}
