@@ -102,7 +102,20 @@ extension PersonLinker {
         in store: some LinkKeyLookup,
         limit: Int
     ) throws -> LinkNeighbourhood? {
-        var walk = NeighbourWalk(store: store, sharedLimit: sharedLimit)
+        var walk = NeighbourWalk(store: store, sharedLimit: sharedLimit, limit: limit)
+        do {
+            return try neighbourhood(of: changed, before: before, walk: &walk, limit: limit)
+        } catch is TooManyHolders {
+            return nil
+        }
+    }
+
+    private func neighbourhood<Store>(
+        of changed: [String],
+        before: [String: LinkCard],
+        walk: inout NeighbourWalk<Store>,
+        limit: Int
+    ) throws -> LinkNeighbourhood? {
         var area = Set(changed)
         // The first ring: the keys the changed cards hold or held, and their decisions.
         for id in changed {
@@ -134,20 +147,26 @@ extension PersonLinker {
     }
 }
 
+/// More cards hold a key than a neighbourhood may look at.
+private struct TooManyHolders: Error {}
+
 /// What ``PersonLinker/neighbourhood(of:before:in:limit:)`` has asked the
 /// store, each card, key and decision asked once.
 private struct NeighbourWalk<Store: LinkKeyLookup> {
     let store: Store
     let sharedLimit: Int
+    /// The most cards a neighbourhood looks at.
+    let limit: Int
     private var cards: [String: LinkCard?] = [:]
     private var keysOf: [String: [LinkKey]] = [:]
     private var holdersOf: [LinkKey: [String]] = [:]
     private var partnersOf: [String: [String]] = [:]
     private var linkableOf: [String: Bool] = [:]
 
-    init(store: Store, sharedLimit: Int) {
+    init(store: Store, sharedLimit: Int, limit: Int) {
         self.store = store
         self.sharedLimit = sharedLimit
+        self.limit = limit
     }
 
     mutating func card(_ id: String) throws -> LinkCard? {
@@ -165,11 +184,16 @@ private struct NeighbourWalk<Store: LinkKeyLookup> {
         return keys
     }
 
-    /// The stored cards that hold `key`, in id order.
+    /// The stored cards that hold `key`, in id order. Every holder of a key
+    /// a card of the neighbourhood holds is in it, so more than ``limit``
+    /// found (``TooManyHolders``: a number a whole office shares) ends the
+    /// walk before each of them is read.
     mutating func holders(_ key: LinkKey) throws -> [String] {
         if let known = holdersOf[key] { return known }
+        let found = Set(try store.cards(holding: key))
+        guard found.count <= limit else { throw TooManyHolders() }
         var holders: [String] = []
-        for id in Set(try store.cards(holding: key)).sorted() {
+        for id in found.sorted() {
             if try keys(id).contains(key) { holders.append(id) }
         }
         holdersOf[key] = holders

@@ -46,6 +46,13 @@ public struct PersonLinker: Sendable {
     /// The most cards an address, a number, or a name and day may be shared by and still count.
     public var sharedLimit: Int
 
+    /// The version of the rules: what ``mayLink(_:distinctUIDs:)`` and
+    /// ``link(_:distinctUIDs:)`` decide, and the forms keys are compared in
+    /// (``LinkKey``, ``LinkKeys``). Raise it with any change of them: a
+    /// store that kept the links and keys of an older version links
+    /// everyone again at its next change.
+    public static let rulesVersion = 1
+
     public init(exceptions: [LinkException] = [], sharedLimit: Int = 32) {
         self.exceptions = exceptions
         self.sharedLimit = sharedLimit

@@ -16,9 +16,22 @@ struct LinkKeyRecord: Codable, FetchableRecord, PersistableRecord {
 }
 
 extension LinkKeyRecord {
-    /// Whether the table holds every stored card's keys and `personLink` is what relinking everyone gives.
+    /// Whether the table holds every stored card's keys and `personLink` is
+    /// what relinking everyone gives: ``keep(_:)`` said so under these
+    /// rules (``PersonLinker/rulesVersion``) at the data revision this
+    /// transaction started from. A card changed since by a writer that
+    /// keeps neither (an older `birthdays` still running beside this one:
+    /// it moves the revision, as every version has, with a card's row, whose
+    /// fingerprint changes with its addresses and numbers) or linked under
+    /// other rules makes it not whole.
     static func isWhole(_ db: Database) throws -> Bool {
-        try SettingRecord.value(.linkIndex, db) != nil
+        try SettingRecord.value(.linkIndex, db) == (try mark(revision: RevisionRecord.atTransactionStart(db)))
+    }
+
+    /// Says the table and the links follow every card, as of this
+    /// transaction: the last thing a relink that kept them does.
+    static func keep(_ db: Database) throws {
+        try SettingRecord.set(try mark(revision: RevisionRecord.current(db).value), for: .linkIndex, db)
     }
 
     /// Says the table and the links may no longer follow the cards (a card changed without them).
@@ -26,9 +39,14 @@ extension LinkKeyRecord {
         try SettingRecord.set(nil, for: .linkIndex, db)
     }
 
+    /// What `internal.links.index` holds while the table is whole: the rules' version, the data revision.
+    private static func mark(revision: Int64) -> String {
+        "\(PersonLinker.rulesVersion) \(revision)"
+    }
+
     /// Makes the table hold the keys of `cards` (every stored card, as
-    /// ``PersonRecord/linkKeys(upTo:_:)`` reads them) and nothing else, and
-    /// says it is whole: the rows in key order, each after the one before.
+    /// ``PersonRecord/linkKeys(upTo:_:)`` reads them) and nothing else:
+    /// the rows in key order, each after the one before.
     static func rebuild(from cards: [LinkCard], _ db: Database) throws {
         try db.execute(sql: "DELETE FROM linkKey")
         var rows: [(value: Int64, id: String)] = []
@@ -44,7 +62,6 @@ extension LinkKeyRecord {
                 values.text(row.id)
             }
         }
-        try SettingRecord.set("1", for: .linkIndex, db)
     }
 
     /// Takes away the rows of the keys `cards` held (each card as it was

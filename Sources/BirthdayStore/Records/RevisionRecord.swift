@@ -93,6 +93,12 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
     /// True while the revision has not moved in this transaction.
     private static let unmoved = "NOT EXISTS (SELECT 1 FROM temp.revisionMark WHERE moved)"
 
+    /// The revision as this transaction found it: the current one, less the
+    /// move this transaction has made, if it has.
+    static func atTransactionStart(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value - (\(unmoved) IS 0) FROM revision WHERE id = 1") ?? 0
+    }
+
     /// Starts a write transaction's account: the revision moves again at
     /// the first change, stamped `instant` (`nil`: the real time).
     static func beginTransaction(at instant: Date?, _ db: Database) throws {

@@ -97,10 +97,13 @@ extension AppDatabase {
     /// conflicts as relinking everyone, as long as `personLink` was what
     /// relinking everyone gives before the transaction and `linkKey` holds
     /// every card's keys, which `internal.links.index` says
-    /// (``LinkKeyRecord/isWhole(_:)``). The first such relink after it was
+    /// (``LinkKeyRecord/isWhole(_:)``: set by the last relink, at the data
+    /// revision this transaction started from, under the linker's rules of
+    /// now). The first such relink after it was
     /// not (a new database, an import of many cards, `link`, `unlink`, an
-    /// accepted invitation; a migration that changes the linker's rules must
-    /// take `internal.links.index` away) relinks everyone and
+    /// accepted invitation, any other write of an event since the last
+    /// relink, a card written by an older version, a change of the linker's
+    /// rules: ``PersonLinker/rulesVersion``) relinks everyone and
     /// makes the table whole from the keys it read; one whose neighbourhood
     /// is larger than the limit relinks everyone. A relink without `changed`
     /// or with many says the table is not whole any more.
@@ -128,7 +131,11 @@ extension AppDatabase {
         adding added: AddedLinkKeys? = nil,
         changed: ChangedCards? = nil
     ) throws -> (conflicts: [ChoiceConflict], how: Relinked) {
-        if let changed, let relinked = try relink(around: changed, adding: added, db) { return relinked }
+        if let changed, let relinked = try relink(around: changed, adding: added, db) {
+            // The links and the table follow every card now; said last, at the revision this transaction leaves so far.
+            try LinkKeyRecord.keep(db)
+            return relinked
+        }
         // The cards changed without `linkKey` following them (or in numbers): it is made whole again by the next small change.
         try LinkKeyRecord.forget(db)
         return (try relinkEveryone(adding: added, db).conflicts, .everyone)
