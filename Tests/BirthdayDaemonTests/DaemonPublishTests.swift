@@ -13,7 +13,7 @@ import Testing
 /// a change another command writes to the store reaches the server within
 /// seconds, the helper's own writes never publish again, and a server that
 /// is down is retried with back-off until the calendar converges.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct DaemonPublishTests {
     /// The calendar `birthdays` publishes into, made the way `publish add` makes it.
     static func makeCalendar(_ server: RadicaleServer) async throws -> String {

@@ -11,7 +11,7 @@ import Testing
 
 /// `buildDaemon` in-process, as `birthdays run` builds it, on an in-memory
 /// store: no signals, no wake monitor, the log channel into memory.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct DaemonTests {
     /// What the log channel wrote.
     final class Lines: Sendable {

@@ -13,7 +13,7 @@ import Testing
 /// database file: every write another connection makes is heard, one after
 /// another with a pause and in quick succession, by a writer that keeps its
 /// connection open (no close of the log after the commit to be told of).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct DaemonWatchTests {
     static func card(_ uid: String) -> String {
         "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nFN:Person \(uid)\r\nBDAY:1985-03-10\r\nEND:VCARD\r\n"

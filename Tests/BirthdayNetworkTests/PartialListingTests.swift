@@ -12,7 +12,7 @@ import Testing
 /// never remove anyone, nor add half a book. Radicale never truncates, so
 /// this is a small WebDAV server of the test's own (Python's http.server on
 /// loopback) that answers from a script.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PartialListingTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct PartialListingTests {
     static let python = ScriptedDAVBed.python
     static let now = Date(timeIntervalSince1970: 1_773_133_200)  // 2026-03-10T09:00:00Z
 

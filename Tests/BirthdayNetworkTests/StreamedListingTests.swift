@@ -15,7 +15,7 @@ import Testing
 /// in the middle is reported with its URL and line, and the rest lands. A
 /// small server of the test's own (Python's http.server on loopback),
 /// because Radicale sends its answers whole.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct StreamedListingTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct StreamedListingTests {
     static let python = ScriptedDAVBed.python
     static let now = Date(timeIntervalSince1970: 1_773_133_200)  // 2026-03-10T09:00:00Z
 

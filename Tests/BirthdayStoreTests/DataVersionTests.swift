@@ -9,7 +9,7 @@ import Testing
 
 /// ``AppDatabase/dataVersion()``: what the daemon's database watch reads
 /// when the folder's inotify watch says the database may have been written.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct DataVersionTests {
     /// Another connection's write is told of by a number read while it was
     /// under way: every inotify event of the write-ahead log comes from a
@@ -33,7 +33,7 @@ struct DataVersionTests {
             // Committed half a second after the version is asked for.
             Thread.sleep(forTimeInterval: 0.5)
         }
-        try await eventually("the write to be under way", seconds: 10) { writing.withLock { $0 } }
+        try await eventually("the write to be under way") { writing.withLock { $0 } }
         let during = try await daemon.dataVersion()
         try await write
         #expect(during != before, "the version read during the write is the one of before it")

@@ -11,7 +11,7 @@ import Glibc
 /// The one rule every child runs under, with real shells: the timeout and
 /// the kill grace on the caller's clock (a manual one here, so the test
 /// decides when each comes), the output cap, the input.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct ChildProcessTests {
     private let environment = ["PATH": "/usr/bin:/bin"]
 
@@ -33,17 +33,19 @@ struct ChildProcessTests {
                 ["/bin/sh", "-c", script],
                 environment: environment.merging(["READY": ready, "TERMINATED": terminated]) { $1 },
                 output: .capture(limit: 1024),
-                timeout: .seconds(30),
-                killGrace: .seconds(5),
+                // Long, on the manual clock: the real-time backstop (timeout + grace + 5 s) must not
+                // come first on a loaded machine while the test waits for the trap.
+                timeout: .seconds(600),
+                killGrace: .seconds(600),
                 clock: clock
             )
         }
         try await eventually("the trap set") { FileManager.default.fileExists(atPath: ready) && clock.sleeping == 1 }
 
-        clock.advance(by: .seconds(30))
+        clock.advance(by: .seconds(600))
         try await eventually("the SIGTERM trapped") { FileManager.default.fileExists(atPath: terminated) }
         try await eventually("the grace begun") { clock.sleeping == 1 }
-        clock.advance(by: .seconds(5))
+        clock.advance(by: .seconds(600))
 
         let outcome = try await run.value
         #expect(outcome.timedOut)
@@ -107,22 +109,26 @@ struct ChildProcessTests {
     }
 
     @Test func noDescriptorIsLeftOpenInThisProcess() async throws {
-        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        for _ in 0..<20 {
-            _ = try await ChildProcess.run(
-                ["/bin/sh", "-c", "cat"],
-                environment: environment,
-                input: Array("x".utf8),
-                output: .capture(limit: 10),
-                timeout: .seconds(60)
-            )
+        // By the pipes' own inodes, not a count of open descriptors: other suites
+        // run in parallel and open and close their own meanwhile (CI once saw 59 more).
+        let witness = ChildProcess.PipeWitness()
+        try await ChildProcess.PipeWitness.$current.withValue(witness) {
+            for _ in 0..<20 {
+                _ = try await ChildProcess.run(
+                    ["/bin/sh", "-c", "cat"],
+                    environment: environment,
+                    input: Array("x".utf8),
+                    output: .capture(limit: 10),
+                    timeout: .seconds(60)
+                )
+            }
+            await #expect(throws: ChildProcess.SpawnFailure.self) {
+                try await ChildProcess.run(["/nonexistent/sh"], environment: [:], input: [1], output: .capture(limit: 1), timeout: .seconds(1))
+            }
         }
-        await #expect(throws: ChildProcess.SpawnFailure.self) {
-            try await ChildProcess.run(["/nonexistent/sh"], environment: [:], input: [1], output: .capture(limit: 1), timeout: .seconds(1))
-        }
-        // Other suites run in parallel and open files too: allow some slack, not 20 runs' worth.
-        let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        #expect(after - before < 20)
+        // Input, output and the stop pipe, for 21 runs.
+        #expect(witness.count == 63)
+        #expect(witness.stillOpen() == [])
     }
 
     @Test func aProgramThatCannotStartIsASpawnFailure() async {

@@ -6,7 +6,7 @@ import Testing
 
 /// The database's watch on a real folder: a write is a change, and the
 /// folder moved away is `gone` (`run --all-users` ends that user's daemon).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct DatabaseWatcherTests {
     @Test func aWriteIsAChangeAndTheFolderMovedAwayIsGone() async throws {
         let directory = try TemporaryDirectory()

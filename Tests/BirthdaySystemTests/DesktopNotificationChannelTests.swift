@@ -9,7 +9,7 @@ import Testing
 extension DeliveryTests {
     /// The desktop channel against fake_notifyd.py on a private bus: the exact
     /// Notify arguments, the action round trip, and the failures a user can meet.
-    @Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(3)))
+    @Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(10)))
     struct DesktopNotificationChannelTests {
         // MARK: - Notify arguments
 

@@ -15,7 +15,7 @@ extension DeliveryTests {
     /// own connection. Actions other than the default one go through dunst's
     /// context menu, which runs the `dmenu` program from its config; the test
     /// configures a tiny script that picks the "snooze" line instead of a menu.
-    @Suite(.enabled(if: SystemTools.canRunDunst, Comment(rawValue: SystemTools.dunstMissing)), .timeLimit(.minutes(3)))
+    @Suite(.enabled(if: SystemTools.canRunDunst, Comment(rawValue: SystemTools.dunstMissing)), .timeLimit(.minutes(10)))
     struct DunstTests {
         static let shippedConfig = "/etc/xdg/dunst/dunstrc"
         /// Xvfb + dunst on a private bus, stopped in reverse order.
@@ -61,7 +61,7 @@ extension DeliveryTests {
                 )
                 // Real readiness: gdbus blocks until dunst owns the name (or 10 s pass).
                 let wait = try await TestProcess.run(
-                    [SystemTools.path("gdbus") ?? "gdbus", "wait", "--session", "--timeout", "10", "org.freedesktop.Notifications"],
+                    [SystemTools.path("gdbus") ?? "gdbus", "wait", "--session", "--timeout", "120", "org.freedesktop.Notifications"],
                     environment: bus.environment
                 )
                 try #require(wait.status == 0, "dunst did not take org.freedesktop.Notifications")

@@ -9,7 +9,7 @@ import Testing
 extension DeliveryTests {
     /// The e-mail channel: a stand-in sendmail for the exit statuses, then the
     /// real msmtp sending to a real SMTP server (aiosmtpd) on loopback.
-    @Suite(.timeLimit(.minutes(3)))
+    @Suite(.timeLimit(.minutes(10)))
     struct EmailChannelTests {
         static let now = Date(timeIntervalSince1970: 1_773_129_600)
         static let to = EmailAddress(address: "ada@example.org", displayName: "Ada Lovelace")

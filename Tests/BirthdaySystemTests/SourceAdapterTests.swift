@@ -14,7 +14,7 @@ import Glibc
 /// real shell and real file operations (vdirsyncer's rename and link).
 /// The time limit only stops a hang: under `make test` beside compilers on
 /// two cores, three short shells once took more than a minute to be scheduled.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct SourceAdapterTests {
     // MARK: - Password command
 

@@ -62,7 +62,7 @@ extension DeliveryTests {
 }
 
 extension DeliveryTests {
-    @Suite(.timeLimit(.minutes(3)))
+    @Suite(.timeLimit(.minutes(10)))
     struct WakeMonitorTests {
         /// The zone the monitor reads; the test changes it with the zone file.
         final class Zone: Sendable {

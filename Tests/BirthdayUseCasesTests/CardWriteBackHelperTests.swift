@@ -11,7 +11,7 @@ import Testing
 /// opens no database, so a write-back works from a database in memory, and
 /// its arguments are only its subcommand's name. The real helper runs behind
 /// a wrapper that records its arguments and standard input.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct CardWriteBackHelperTests {
     static let date = EventDate(year: 1990, month: 5, day: 17)!
     static let now = Date(timeIntervalSince1970: 1_773_133_200)  // 2026-03-10T09:00:00Z

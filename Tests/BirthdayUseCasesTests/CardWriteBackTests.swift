@@ -15,7 +15,7 @@ import Glibc
 /// card on a real Radicale is written by the real `birthdays-network`
 /// helper, a file source and an imported person are left alone, and the
 /// next sync keeps one person with the date.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct CardWriteBackTests {
     static let date = EventDate(year: 1990, month: 5, day: 17)!
 

@@ -8,7 +8,7 @@ import Testing
 /// a channel the person adds delivers without onboarding, a desktop that is
 /// not there is not a failure, `notifications disable` stops everything,
 /// and `settings`, `status` and `channels` show one list.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ChannelConsentTests {
     typealias PushServer = PushChannelTests.PushServer
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The real channel probe (in-process D-Bus) against the project's
 /// notification server on a private session bus.
-@Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(10)))
 struct ChannelProbeTests {
     /// Runs `birthdays arguments…` with a private bus on which the notification server runs.
     func runWithServer(_ cli: CLIProcess, _ arguments: String...) async throws -> CLIProcess.Output {

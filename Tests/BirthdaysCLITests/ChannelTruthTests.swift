@@ -8,7 +8,7 @@ import Testing
 /// remove the channel; every e-mail has a Message-ID of its own and the
 /// sender msmtp's configuration gives; Apprise gets the title; a failed test
 /// says it failed and leaves the channel's state alone.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ChannelTruthTests {
     /// `cli` at pretend time without `BIRTHDAYS_NOW_WRITES`: a trial on a throwaway copy, made in `tmp`.
     static func trial(of cli: CLIProcess) throws -> CLIProcess {

@@ -6,7 +6,7 @@ import Testing
 /// posting to a loopback HTTP server of the test's own (`json://`): adding,
 /// listing with the secret masked, testing, removing, bad arguments, and a
 /// reminder that reaches the added channel, retried alone when only it failed.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ChannelsCommandTests {
     /// A loopback HTTP server that records each POST body as a line and answers
     /// with the status in its control file (200 when there is none).

@@ -1,3 +1,4 @@
+import BirthdayCore
 import BirthdayStore
 import Foundation
 import Synchronization

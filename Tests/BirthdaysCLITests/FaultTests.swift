@@ -234,7 +234,7 @@ import Glibc
         viaLink.extraEnvironment["BIRTHDAYS_DATABASE"] = link
         let second = try TestProcess([try CLIProcess.binary(), "run"], environment: viaLink.environment, directory: cli.directory, name: "second")
         defer { second.stop() }
-        #expect(try await second.waitForExit(seconds: 30) == 1)
+        #expect(try await second.waitForExit() == 1)
         #expect(second.stderr.contains("birthdays run is already running for \(link) (pid \(first.pid))"), "\(second.stderr)")
         await #expect(try viaLink.run("status").stdout.contains("Daemon: running (pid \(first.pid))"))
     }

@@ -12,7 +12,7 @@ import Glibc
 /// Debian's apprise (`json://`) into a loopback HTTP server; a greeting
 /// never carries the owner's note, the person's other dates, an age unless
 /// asked, or a link.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct GreetCommandTests {
     /// Ana in Tokyo with an e-mail address, a note-worthy anniversary and a
     /// group; Bob without an address; Dan excluded and Fay deceased in the

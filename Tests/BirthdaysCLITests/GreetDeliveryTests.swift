@@ -12,7 +12,7 @@ import Glibc
 /// and the real msmtp into a real SMTP server (aiosmtpd): Ana in
 /// Asia/Tokyo greeted at her 09:00 and nobody else, late the same day of
 /// hers, missed after it, a skip, the day-before line, exactly once.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct GreetDeliveryTests {
     /// ``GreetCommandTests/friends()`` with an e-mail channel through msmtp
     /// into `server`, notifications on, Ana greeted by her own choice and

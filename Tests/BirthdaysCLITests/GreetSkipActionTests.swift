@@ -13,7 +13,7 @@ import Glibc
 /// `birthdays run` on the project's notification server, have the button;
 /// clicking it does what `greet skip` does, and the greeting is then not
 /// sent (the real msmtp into a real SMTP server would have carried it).
-@Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: SystemTools.canRunNotificationServer, Comment(rawValue: SystemTools.notificationServerMissing)), .timeLimit(.minutes(10)))
 struct GreetSkipActionTests {
     /// Ana (Asia/Tokyo) is reminded as her days begin in Tokyo: the day before
     /// at 09:00 on 8 March here (Europe/Berlin), her day at 16:00 on the 9th

@@ -151,8 +151,8 @@ import Glibc
         }
         try #require(!helpers.isEmpty, "sources add ended before its helper was seen: \(add.stderr)")
         add.signal(SIGKILL)
-        _ = try await add.waitForExit(seconds: 30)
-        try await eventually("the helper to end with its parent", seconds: 30) {
+        _ = try await add.waitForExit()
+        try await eventually("the helper to end with its parent") {
             helpers.allSatisfy { !Self.isRunning($0) }
         }
     }

@@ -8,7 +8,7 @@ import Testing
 /// the answer then in `invites`; a `<script>` in the name runs neither on
 /// the form shown again nor on the owner's page once accepted; axe-core has
 /// no serious or critical finding on the form. Skips as PageBrowserTests does.
-@Suite(.enabled(if: BrowserTools.missing == nil, "\(BrowserTools.missing ?? "")"))
+@Suite(.serialized, .enabled(if: BrowserTools.missing == nil, "\(BrowserTools.missing ?? "")"))
 struct InviteBrowserTests {
     static let script = Repository.root.appendingPathComponent("Tests/Browser/invite_check.py").path
 

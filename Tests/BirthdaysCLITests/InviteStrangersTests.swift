@@ -58,7 +58,7 @@ import Glibc
         let more = try await offThread { try Self.slowAnswers(count: 20, port: port, path: path, firstAddress: 200) }
         defer { for fd in more { close(fd) } }
         server.signal(SIGTERM)
-        let status = try await server.waitForExit(seconds: 8)
+        let status = try await server.waitForExit(seconds: 60)
         #expect(status == 0, "\(server.stderr.suffix(2000))")
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// against the real `birthdays serve`, with axe-core (PyPI's
 /// axe-selenium-python) as the accessibility check. `make deps-test`
 /// installs all of it; without it the suite skips, naming what is missing.
-@Suite(.enabled(if: BrowserTools.missing == nil, "\(BrowserTools.missing ?? "")"))
+@Suite(.serialized, .enabled(if: BrowserTools.missing == nil, "\(BrowserTools.missing ?? "")"))
 struct PageBrowserTests {
     static let script = Repository.root.appendingPathComponent("Tests/Browser/page_check.py").path
 

@@ -18,7 +18,7 @@ enum Nginx {
 /// whichever has it, and after `users move` the token's address still
 /// works, and the page does once the map names the new process.
 @Suite(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(10)),
     .enabled(if: Nginx.path != nil, "needs nginx (apt: nginx-light)")
 )
 struct PastOneMachineTests {

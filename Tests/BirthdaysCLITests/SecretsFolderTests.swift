@@ -11,7 +11,7 @@ import Glibc
 /// databases in one folder with an ntfy channel of the same name each reach
 /// their own server, and a channel of the old shared layout (`channels/`
 /// beside the database) is moved in and still delivers.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct SecretsFolderTests {
     typealias Receiver = ChannelsCommandTests.Receiver
 

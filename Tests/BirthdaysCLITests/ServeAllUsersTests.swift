@@ -7,7 +7,7 @@ import Testing
 /// users on one port, each token reaching its own user's data only, a
 /// removed user's tokens answering 404 without a restart, and `GET /` by
 /// the header of the trusted proxy (127.0.0.2) only.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct ServeAllUsersTests {
     /// The tokens of one user: their feed's, a share's and an invitation's.
     struct Tokens {

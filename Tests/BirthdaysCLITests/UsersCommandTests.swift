@@ -12,7 +12,7 @@ import Glibc
 /// after the command's name, and nothing one user does reaches another's
 /// folder; a bad name is a usage error, and a link planted as or in a
 /// user's folder is refused.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct UsersCommandTests {
     /// A test folder whose users root is `users/` in it (`BIRTHDAYS_USERS_DIR`).
     static func server() throws -> CLIProcess {

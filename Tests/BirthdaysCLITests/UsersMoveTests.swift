@@ -13,7 +13,7 @@ import Glibc
 /// backup, their secrets with their modes), across two `run --all-users`
 /// over a pretend day with no reminder missed or sent twice; and each way
 /// it is refused, in one line.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct UsersMoveTests {
     /// A test folder with two users roots, `users-a/` (`BIRTHDAYS_USERS_DIR`) and `users-b/` (made, 0700, empty).
     static func server() throws -> CLIProcess {

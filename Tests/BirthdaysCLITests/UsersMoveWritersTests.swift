@@ -15,7 +15,7 @@ import Glibc
 /// the data is), SIGTERM while it waits (the user is put back), a feed
 /// server that started in the gap (asked again), a reminder that falls due
 /// while the user is set aside (sent once, late, by the daemon that receives them).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct UsersMoveWritersTests {
     /// A write transaction held open on `database` from this process (`BEGIN IMMEDIATE`, one row written, not committed).
     static func writer(_ database: String) throws -> DatabaseQueue {
@@ -100,11 +100,17 @@ struct UsersMoveWritersTests {
         defer { cli.cleanUp() }
         #expect(try await cli.run("users", "add", "alice").status == 0)
         let writer = try Self.writer(cli.path("users-a/alice/birthdays.sqlite"))
+        // The move waits for these first (up to a minute), so the add below is done before its 10 s
+        // wait for the writer starts, however slowly a loaded machine starts the binary.
+        let daemon = try HeldLock(cli.path("users-a/.all-users.lock"))
+        let user = try HeldLock(cli.path("users-a/alice/birthdays.sqlite.lock"))
         let move = try Self.moving(cli)
         defer { move.stop() }
         let aside = try await Self.aside(cli)
         let added = try await cli.run("users", "add", "alice")
         #expect(added.status == 0, "\(added.stderr)")
+        user.release()
+        daemon.release()
         #expect(try await move.waitForExit() == 1)
         try writer.inDatabase { db in try db.execute(sql: "COMMIT") }
         try writer.close()

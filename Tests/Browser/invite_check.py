@@ -37,8 +37,8 @@ def fill(browser, name, day, month, year):
     button = browser.find_element(By.CSS_SELECTOR, "button[type=submit]")
     button.click()
     # The answer is a new page: wait until the form that was sent is gone.
-    WebDriverWait(browser, 30).until(expected_conditions.staleness_of(button))
-    WebDriverWait(browser, 30).until(lambda b: b.execute_script("return document.readyState") == "complete")
+    WebDriverWait(browser, 120).until(expected_conditions.staleness_of(button))
+    WebDriverWait(browser, 120).until(lambda b: b.execute_script("return document.readyState") == "complete")
 
 
 def main():

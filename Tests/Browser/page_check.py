@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 
 
@@ -32,7 +33,15 @@ def driver():
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # On a loaded machine Chromium may start slower than chromedriver waits for it: one more try;
+    # and minutes, not selenium's default 30 s, for scripts and pages.
+    try:
+        browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    except WebDriverException:
+        browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    browser.set_script_timeout(300)
+    browser.set_page_load_timeout(300)
+    return browser
 
 
 def pdf_facts(pdf):

@@ -73,7 +73,7 @@ public final class RadicaleServer: @unchecked Sendable {
         let environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "LANG": "C.UTF-8"]
         let process = try TestProcess(argv, environment: environment, directory: directory.url, name: "radicale")
         var found: Int?
-        try await process.waitUntil("Radicale to listen", seconds: 60) { process in
+        try await process.waitUntil("Radicale to listen", seconds: 180) { process in
             let log = process.stderr
             if log.contains("Radicale server ready"), let port = Self.port(in: log) {
                 found = port

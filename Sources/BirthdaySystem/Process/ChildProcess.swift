@@ -157,6 +157,37 @@ enum ChildProcess {
 }
 
 extension ChildProcess {
+    /// Every pipe ``ChildProcess/run(_:environment:input:output:stderr:timeout:killGrace:clock:)``
+    /// makes while this task's witness is set, by its inode, so a test can
+    /// ask whether any of them is still open in this process. A count of
+    /// open descriptors cannot tell: other tests open and close their own
+    /// meanwhile, and a pipe's inode is its own for as long as either end lives.
+    final class PipeWitness: Sendable {
+        @TaskLocal static var current: PipeWitness?
+        private let inodes = Mutex<Set<UInt64>>([])
+
+        init() {}
+
+        func saw(_ fd: Int32) {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { return }
+            inodes.withLock { _ = $0.insert(UInt64(info.st_ino)) }
+        }
+
+        /// How many pipes were seen.
+        var count: Int { inodes.withLock { $0.count } }
+
+        /// The descriptors of this process that are still an end of a pipe seen.
+        func stillOpen() -> [Int32] {
+            let seen = inodes.withLock { $0 }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return names.compactMap(Int32.init).filter { fd in
+                var info = stat()
+                return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO && seen.contains(UInt64(info.st_ino))
+            }
+        }
+    }
+
     /// A started child, the pipe ends this process keeps, and whether it was reaped.
     fileprivate final class Child: Sendable {
         let pid: pid_t
@@ -197,6 +228,7 @@ extension ChildProcess {
                     throw SpawnFailure(reason: "cannot make a pipe: " + reason)
                 }
                 opened += ends
+                PipeWitness.current?.saw(ends[0])
                 return (ends[0], ends[1])
             }
             var feed: (read: Int32, write: Int32)?
