@@ -80,6 +80,10 @@ import Testing
         Scenario(name: "a greeted group card's member added", noted: .cards(["ivy"]), greeted: ["ana", "bob", "cyd", "hal", "ivy"]) { db in
             try db.execute(sql: "INSERT INTO sourceGroupMember (sourceId, href, name, personId) VALUES (1, 'club.vcf', 'Club', 'ivy')")
         },
+        Scenario(name: "a greeted group card gains a member in a sync", noted: .cards(["ivy"]), greeted: ["ana", "bob", "cyd", "hal", "ivy"]) { db in
+            // As a sync writes the card it fetched again: only the member it gained is a row written, so only Ivy is noted.
+            try SourceGroupMemberRecord.replace(sourceId: 1, href: "club.vcf", with: [GroupCard(name: "Club", members: ["cyd", "ivy"])], db)
+        },
         Scenario(name: "a greeted group card's member removed", noted: .cards(["cyd"]), greeted: ["ana", "bob", "hal"]) { db in
             try db.execute(sql: "DELETE FROM sourceGroupMember WHERE personId = 'cyd'")
         },

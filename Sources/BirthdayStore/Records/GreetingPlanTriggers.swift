@@ -70,14 +70,19 @@ enum GreetingPlanTriggers {
         let exclusionChanged = "(OLD.exclusion IS NOT NULL OR NEW.exclusion IS NOT NULL)"
         let ruleChanged = "(OLD.exclusion IS NOT NEW.exclusion OR OLD.scope IS NOT NEW.scope OR OLD.name IS NOT NEW.name)"
         let triggers: [(table: String, event: String, change: GreetingPlan.Change, condition: String, cards: [String])] = [
-            ("person", "UPDATE", .friend, "(\(personChanged)) AND (\(greeted("OLD.id")) OR \(greeted("NEW.id")))", ["OLD.id", "NEW.id"]),
+            // A card's id never changes but by hand: the card as it was is asked apart only then.
+            (
+                "person", "UPDATE", .friend,
+                "(\(personChanged)) AND (\(greeted("NEW.id")) OR (OLD.id IS NOT NEW.id AND \(greeted("OLD.id"))))", ["OLD.id", "NEW.id"]
+            ),
             // SQLite deletes the rows that cascade before this runs: it sees a source's group card's members and
             // what the cascaded rows leave; their own triggers (contact points, groups, links) note the card too.
             ("person", "DELETE", .friend, greeted("OLD.id"), ["OLD.id"]),
             ("contactPoint", "INSERT", .emailAddress, "NEW.kind = \(email) AND \(greeted("NEW.personId"))", ["NEW.personId"]),
             (
                 "contactPoint", "UPDATE", .emailAddress,
-                "(OLD.kind = \(email) OR NEW.kind = \(email)) AND (\(greeted("OLD.personId")) OR \(greeted("NEW.personId")))",
+                "(OLD.kind = \(email) OR NEW.kind = \(email)) AND (\(greeted("NEW.personId"))"
+                    + " OR (OLD.personId IS NOT NEW.personId AND \(greeted("OLD.personId"))))",
                 ["OLD.personId", "NEW.personId"]
             ),
             ("contactPoint", "DELETE", .emailAddress, "OLD.kind = \(email) AND \(greeted("OLD.personId"))", ["OLD.personId"]),
@@ -201,7 +206,8 @@ enum GreetingPlanTriggers {
     /// Whether the card `id` itself is greeted: by a choice made on it, by a
     /// greeted group its categories name, or by one a source's group card
     /// lists it in. Each from the card's few rows or the few greeted groups
-    /// (`CROSS JOIN` keeps SQLite to that order).
+    /// (`CROSS JOIN` keeps SQLite to that order; `IS NOT NULL` is a range
+    /// of the unique index on `groupName`, not a scan of every greeting).
     private static func greetedCard(_ id: String) -> String {
         """
         (EXISTS (SELECT 1 FROM main.greeting WHERE personId = \(id)) \

@@ -149,18 +149,23 @@ enum SourceGroupMemberRecord {
         return result
     }
 
-    /// Replaces what the item `href` of the source lists with `cards`;
-    /// whether anything changed.
+    /// Replaces what the item `href` of the source lists with `cards`,
+    /// writing only the rows that differ (a group card that gains one member
+    /// of 10,000 writes one row, so the greetings' plan notes one card:
+    /// ``GreetingPlanTriggers``); whether anything changed.
     @discardableResult
     static func replace(sourceId: Int64, href: String, with cards: [GroupCard], _ db: Database) throws -> Bool {
         var wanted: [String: Set<String>] = [:]
         for card in cards where !card.name.isEmpty { wanted[card.name, default: []].formUnion(card.members) }
         let stored = try item(sourceId: sourceId, href: href, db)
         guard stored != wanted else { return false }
-        try db.cachedStatement(sql: "DELETE FROM sourceGroupMember WHERE sourceId = ? AND href = ?").execute(arguments: [sourceId, href])
+        let delete = try db.cachedStatement(sql: "DELETE FROM sourceGroupMember WHERE sourceId = ? AND href = ? AND name = ? AND personId = ?")
+        for (name, members) in stored {
+            for member in members.subtracting(wanted[name] ?? []) { try delete.execute(arguments: [sourceId, href, name, member]) }
+        }
         let insert = try db.cachedStatement(sql: "INSERT INTO sourceGroupMember (sourceId, href, name, personId) VALUES (?, ?, ?, ?)")
         for (name, members) in wanted {
-            for member in members { try insert.execute(arguments: [sourceId, href, name, member]) }
+            for member in members.subtracting(stored[name] ?? []) { try insert.execute(arguments: [sourceId, href, name, member]) }
         }
         return true
     }
