@@ -475,14 +475,17 @@ measure_reschedule() {
 # e-mail address of their own), against nobody greeted, alternately (bench/peers/alternate.py),
 # in this run. A reschedule plans each greeted friend's next greeting outside the 64 places; it
 # sends nothing (the e-mail channel's mail program, /bin/true, never runs). The target: greeting
-# 10,000 people adds at most a tenth to the reschedule (report.py prints the ratio), repeated and
-# after a change of someone not greeted (reschedule-greeted-changed, in the row's note).
+# 10,000 people adds at most a tenth to the reschedule (report.py prints the ratio), repeated,
+# after a change of someone not greeted (reschedule-greeted-changed, in the row's note) and after
+# a change of one greeted friend (reschedule-greeted-friend). The same 10,000 greeted through a
+# source's group card instead (a file source whose KIND:group card lists them: sourceGroupMember,
+# not their categories) make the reschedule-groupcard rows, against the same nobody greeted.
 measure_greetings() {
-    need greetings reschedule "notifications enable" "channels add" "greet add" || return 0
+    need greetings reschedule "notifications enable" "channels add" "greet add" "sources add" || return 0
     gen p100k "$CONTACTS_FOR_100K_PEOPLE"
-    local greeted=$DATA/p100k-greeted.vcf birthdays
+    local greeted=$DATA/p100k-greeted.vcf grouped=$DATA/p100k-groupcard.vcf birthdays
+    birthdays=$(grep -c '^BDAY' "$DATA/p100k.vcf")
     if [[ ! -f $greeted || $greeted -ot $DATA/p100k.vcf ]]; then
-        birthdays=$(grep -c '^BDAY' "$DATA/p100k.vcf")
         awk -v n="$birthdays" -v want=10000 '
              /^BEGIN:VCARD/ { dated = 0 }
              /^BDAY/ { dated = 1 }
@@ -490,8 +493,24 @@ measure_greetings() {
              { print }' "$DATA/p100k.vcf" >"$greeted.tmp"
         mv "$greeted.tmp" "$greeted"
     fi
+    # The same people given the same addresses, listed by one group card at the end of the file.
+    if [[ ! -f $grouped || $grouped -ot $DATA/p100k.vcf ]]; then
+        awk -v n="$birthdays" -v want=10000 '
+             /^BEGIN:VCARD/ { dated = 0; uid = "" }
+             /^BDAY/ { dated = 1 }
+             /^UID:/ { uid = substr($0, 5); sub(/\r$/, "", uid) }
+             /^END:VCARD/ && dated { b++; if (int(b * want / n) != int((b - 1) * want / n)) { printf "EMAIL:greeted-%d@example.org\r\n", b; members[++m] = uid } }
+             { print }
+             END {
+                 printf "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nFN:Greeted\r\nUID:urn:uuid:bench-greeted-group\r\n"
+                 for (i = 1; i <= m; i++) printf "MEMBER:urn:uuid:%s\r\n", members[i]
+                 printf "END:VCARD\r\n"
+             }' "$DATA/p100k.vcf" >"$grouped.tmp"
+        mv "$grouped.tmp" "$grouped"
+    fi
     fact greetings_cards "$(grep -c '^CATEGORIES:Greeted' "$greeted")"
-    local none db
+    fact greetings_groupcard_members "$(grep -c '^MEMBER:' "$grouped")"
+    local none db gdb=$OUT/db/p100k-groupcard.sqlite
     none=$(db_for p100k)
     "$BIN" notifications enable --database "$none" >/dev/null 2>&1
     db=$(db_for p100k-greeted)
@@ -500,15 +519,48 @@ measure_greetings() {
     "$BIN" greet add --group Greeted --database "$db" >"$OUT/greetings-add.out" 2>&1
     "$BIN" pending --json --database "$db" >"$OUT/greetings-pending.json"
     fact greetings_planned "$($PY -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1])) if r.get("kind") == "greeting"))' "$OUT/greetings-pending.json")"
-    # And after a change of someone not greeted (a note written, the revision moved, as the program's
-    # triggers would; SQLite's own, without the program's greeting triggers): the greetings' plan holds.
-    local change sql="UPDATE person SET note = 'bench ' || random() WHERE rowid = (SELECT min(rowid) FROM person"
-    sql+=" WHERE id NOT IN (SELECT personId FROM personGroup WHERE name = 'Greeted')); UPDATE revision SET value = value + 1;"
-    # One line, quoted for sh -c (alternate.py's prepare).
-    change=$(printf '%q ' "$PY" -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.close()' "$db" "$sql")
-    $PY bench/peers/alternate.py "$OUT" "$RUNS" reschedule-greeted reschedule-greeted-changed reschedule-ungreeted --warmup "${HF_WARMUP:-1}" \
-        --prepare true --prepare "$change" --prepare true \
-        -- "$BIN" reschedule --database "$db" -- "$BIN" reschedule --database "$db" -- "$BIN" reschedule --database "$none"
+    if [[ ! -f $gdb ]]; then
+        "$BIN" sources add "$grouped" --name book --database "$gdb" >"$OUT/greetings-groupcard-source.out" 2>&1
+        "$BIN" notifications enable --database "$gdb" >/dev/null 2>&1
+        "$BIN" channels add email me@example.org --sendmail /bin/true --database "$gdb" >/dev/null 2>&1
+        "$BIN" greet add --group Greeted --database "$gdb" >"$OUT/greetings-groupcard-add.out" 2>&1
+    fi
+    "$BIN" pending --json --database "$gdb" >"$OUT/greetings-groupcard-pending.json"
+    fact greetings_groupcard_planned "$($PY -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1])) if r.get("kind") == "greeting"))' "$OUT/greetings-groupcard-pending.json")"
+    # And after a change (SQLite's own connection, without the program's TEMP triggers, so the change does
+    # what they would): of someone not greeted, a note written and the revision moved: the greetings'
+    # plan holds; of one greeted friend (their zone, set and cleared by turns, so their greeting moves),
+    # the friend noted in greetingPlanChange as the triggers note them (a build without that table took
+    # the plan away instead, as its triggers did), the revision moved: their greeting alone is planned again.
+    local change friend gchange gfriend
+    cat >"$OUT/greetings-change.py" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+members = "SELECT personId FROM %s" % sys.argv[2]
+if sys.argv[3] == "friend":
+    person = c.execute("SELECT min(personId) FROM (%s)" % members).fetchone()[0]
+    c.execute("UPDATE person SET zoneChoice = CASE WHEN zoneChoice IS NULL THEN ? ELSE NULL END WHERE id = ?", ("Asia/Tokyo", person))
+    if c.execute("SELECT 1 FROM sqlite_master WHERE name = ?", ("greetingPlanChange",)).fetchone():
+        c.execute("INSERT OR IGNORE INTO greetingPlanChange (personId) VALUES (?)", (person,))
+    else:
+        c.execute("DELETE FROM setting WHERE key = ?", ("internal.greetings.plan",))
+else:
+    c.execute("UPDATE person SET note = ? || random() WHERE rowid = (SELECT min(rowid) FROM person WHERE id NOT IN (%s))" % members, ("bench ",))
+c.execute("UPDATE revision SET value = value + 1")
+c.commit()
+c.close()
+PY
+    # One line each, quoted for sh -c (alternate.py's prepare).
+    change=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$db" "personGroup WHERE name = 'Greeted'" other)
+    friend=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$db" "personGroup WHERE name = 'Greeted'" friend)
+    gchange=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$gdb" "sourceGroupMember WHERE name = 'Greeted'" other)
+    gfriend=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$gdb" "sourceGroupMember WHERE name = 'Greeted'" friend)
+    $PY bench/peers/alternate.py "$OUT" "$RUNS" reschedule-greeted reschedule-greeted-changed reschedule-greeted-friend \
+        reschedule-groupcard reschedule-groupcard-changed reschedule-groupcard-friend reschedule-ungreeted --warmup "${HF_WARMUP:-1}" \
+        --prepare true --prepare "$change" --prepare "$friend" --prepare true --prepare "$gchange" --prepare "$gfriend" --prepare true \
+        -- "$BIN" reschedule --database "$db" -- "$BIN" reschedule --database "$db" -- "$BIN" reschedule --database "$db" \
+        -- "$BIN" reschedule --database "$gdb" -- "$BIN" reschedule --database "$gdb" -- "$BIN" reschedule --database "$gdb" \
+        -- "$BIN" reschedule --database "$none"
 }
 
 measure_export() {

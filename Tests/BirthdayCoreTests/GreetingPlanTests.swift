@@ -337,4 +337,56 @@ import Testing
         #expect(inputs(skips: [:]) != base)
         #expect(inputs(birthdays: ["bo": EventDate(year: 1980, month: 2, day: 4)!]) != base)
     }
+
+    /// A plan that holds is kept when no change named anyone, planned
+    /// again for the cards named when they are few, and whole otherwise:
+    /// when it no longer holds, or more cards were named than
+    /// ``GreetingPlan/Stamp/replanLimit``.
+    @Test func aPlanIsKeptPlannedAgainForTheFewNamedOrWhole() throws {
+        let at = try Self.instant("2026-03-01T12:00")
+        let stamp = GreetingPlan.Stamp(
+            inputs: 7,
+            plannedAt: at,
+            instants: [at.addingTimeInterval(9 * 3600)],
+            saved: [at.addingTimeInterval(9 * 3600)]
+        )
+        let later = at.addingTimeInterval(3600)
+        #expect(GreetingPlan.Stamp.verdict(stored: stamp, inputs: 7, at: later, changed: []) == .keep(stamp))
+        #expect(GreetingPlan.Stamp.verdict(stored: stamp, inputs: 7, at: later, changed: ["ana", "bob"]) == .replan(stamp, cards: ["ana", "bob"]))
+        #expect(GreetingPlan.Stamp.verdict(stored: nil, inputs: 7, at: later, changed: ["ana"]) == .planAll, "the stamp taken away")
+        #expect(GreetingPlan.Stamp.verdict(stored: stamp, inputs: 8, at: later, changed: ["ana"]) == .planAll, "another input")
+        #expect(GreetingPlan.Stamp.verdict(stored: stamp, inputs: 7, at: at.addingTimeInterval(9 * 3600), changed: []) == .planAll, "a greeting due")
+        let many = Set((0...GreetingPlan.Stamp.replanLimit).map { "p\($0)" })
+        #expect(GreetingPlan.Stamp.verdict(stored: stamp, inputs: 7, at: later, changed: Set(many.dropFirst())) != .planAll, "the limit itself")
+        #expect(GreetingPlan.Stamp.verdict(stored: stamp, inputs: 7, at: later, changed: many) == .planAll, "past the limit")
+    }
+
+    /// A plan made again for a few friends keeps its inputs and the instant
+    /// it was made at (it still ends a day after it), ends sooner at a new
+    /// greeting before its end, and counts the greetings pending as they are now.
+    @Test func aPlanMadeAgainForAFewEndsNoLaterAndCountsWhatIsPending() throws {
+        let at = try Self.instant("2026-03-01T12:00")
+        let soonest = at.addingTimeInterval(9 * 3600)
+        let stamp = GreetingPlan.Stamp(inputs: 7, plannedAt: at, instants: [soonest, at.addingTimeInterval(40 * 3600)], saved: [soonest])
+        let sooner = at.addingTimeInterval(5 * 3600)
+        let replanned = stamp.replanned(instants: [sooner], removed: 1, added: 2, first: sooner, last: soonest)
+        #expect(replanned.inputs == 7 && replanned.plannedAt == at)
+        #expect(replanned.validUntil == sooner)
+        #expect(replanned.saved == 2 && replanned.first == sooner && replanned.last == soonest)
+        let later = stamp.replanned(instants: [at.addingTimeInterval(30 * 3600)], removed: 1, added: 0, first: nil, last: nil)
+        #expect(later.validUntil == soonest, "a later greeting ends nothing later")
+        #expect(later.saved == 0 && later.first == nil)
+        #expect(stamp.replanned(instants: [], removed: 0, added: 0, first: stamp.first, last: stamp.last) == stamp)
+    }
+
+    /// Which changes reach a few people, whose greetings alone are planned
+    /// again, and which reach anyone, so that every greeting is.
+    @Test func aChangeReachesItsPeopleOrEveryone() {
+        let few: [GreetingPlan.Change] = [.friend, .emailAddress, .membership, .link, .holding]
+        for change in GreetingPlan.Change.allCases {
+            #expect(change.reach == (few.contains(change) ? .itsPeople : .everyone), "\(change)")
+        }
+        #expect(GreetingPlan.Change.rule.reach == .everyone)
+        #expect(GreetingPlan.Change.setting.reach == .everyone)
+    }
 }

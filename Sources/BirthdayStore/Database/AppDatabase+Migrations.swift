@@ -831,6 +831,20 @@ extension AppDatabase {
             try db.create(index: "linkException_second", on: "linkException", columns: ["second"])
         }
 
+        // The greetings' plan kept between reschedules (issue 44): the cards a change has named since
+        // (`GreetingPlanTriggers`), whose people's greetings alone the next reschedule plans again. In the
+        // database, not a connection's TEMP table: other processes write it too. Whether a card is in a
+        // greeted group by a source's group card is asked by the group's name and the card at each row a sync
+        // writes, so the index on `name` takes the card too.
+        migrator.registerMigration("v35-greeting-plan-changes") { db in
+            // A rowid table: its largest rowid is how many cards are noted, found without a count.
+            try db.create(table: "greetingPlanChange") { t in
+                t.primaryKey("personId", .text)
+            }
+            try db.execute(sql: "DROP INDEX sourceGroupMember_name")
+            try db.create(index: "sourceGroupMember_name", on: "sourceGroupMember", columns: ["name", "personId"])
+        }
+
         return migrator
     }
 }

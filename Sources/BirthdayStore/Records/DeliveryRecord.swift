@@ -124,6 +124,35 @@ extension DeliveryRecord {
         return found
     }
 
+    /// ``latestGreetings(_:)`` of the friends `personIDs` alone (a few: those a reschedule plans again).
+    static func latestGreetings(personIDs: [String], _ db: Database) throws -> [String: (day: LocalDate, state: DeliveryEntry.State)] {
+        var found: [String: (day: LocalDate, state: DeliveryEntry.State)] = [:]
+        for chunk in personIDs.chunked(900) {
+            let ids = chunk.map(Greeting.notificationID(personID:))
+            let rows = try Row.fetchAll(
+                db,
+                select(Columns.notificationId, Columns.occurrenceDate, Columns.state).filter(ids.contains(Columns.notificationId))
+                    .order(Columns.occurrenceDate)
+            )
+            for row in rows {
+                guard let day = LocalDate(iso: row[1] as String), let state = row[2] as DeliveryEntry.State? else { continue }
+                found[String((row[0] as String).dropFirst(Greeting.idPrefix.count))] = (day, state)
+            }
+        }
+        return found
+    }
+
+    /// Those of `requests` (a few) whose occurrence the ledger holds, by their ledger keys (`id|YYYY-MM-DD`).
+    static func keys(of requests: [NotificationRequest], _ db: Database) throws -> Set<String> {
+        var found: Set<String> = []
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM delivery WHERE notificationId = ? AND occurrenceDate = ?")
+        for request in requests {
+            let day = request.occurrenceDate.description
+            if try Bool.fetchOne(statement, arguments: [request.id, day]) != nil { found.insert(request.id + "|" + day) }
+        }
+        return found
+    }
+
     /// The day of each row of `ids` that is still to be sent (queued or
     /// retrying), by id; the latest day when an id has several.
     static func unsentDays(ids: [String], _ db: Database) throws -> [String: LocalDate] {

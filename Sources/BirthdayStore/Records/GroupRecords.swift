@@ -149,18 +149,23 @@ enum SourceGroupMemberRecord {
         return result
     }
 
-    /// Replaces what the item `href` of the source lists with `cards`;
-    /// whether anything changed.
+    /// Replaces what the item `href` of the source lists with `cards`,
+    /// writing only the rows that differ (a group card that gains one member
+    /// of 10,000 writes one row, so the greetings' plan notes one card:
+    /// ``GreetingPlanTriggers``); whether anything changed.
     @discardableResult
     static func replace(sourceId: Int64, href: String, with cards: [GroupCard], _ db: Database) throws -> Bool {
         var wanted: [String: Set<String>] = [:]
         for card in cards where !card.name.isEmpty { wanted[card.name, default: []].formUnion(card.members) }
         let stored = try item(sourceId: sourceId, href: href, db)
         guard stored != wanted else { return false }
-        try db.cachedStatement(sql: "DELETE FROM sourceGroupMember WHERE sourceId = ? AND href = ?").execute(arguments: [sourceId, href])
+        let delete = try db.cachedStatement(sql: "DELETE FROM sourceGroupMember WHERE sourceId = ? AND href = ? AND name = ? AND personId = ?")
+        for (name, members) in stored {
+            for member in members.subtracting(wanted[name] ?? []) { try delete.execute(arguments: [sourceId, href, name, member]) }
+        }
         let insert = try db.cachedStatement(sql: "INSERT INTO sourceGroupMember (sourceId, href, name, personId) VALUES (?, ?, ?, ?)")
         for (name, members) in wanted {
-            for member in members { try insert.execute(arguments: [sourceId, href, name, member]) }
+            for member in members.subtracting(stored[name] ?? []) { try insert.execute(arguments: [sourceId, href, name, member]) }
         }
         return true
     }
@@ -207,16 +212,59 @@ enum SharedRuleRecord {
         try all(db).first { $0.scope == scope } ?? SharedRule(scope: scope)
     }
 
-    /// Stores `rule`, or forgets it when it says nothing.
+    /// Stores `rule`, or forgets it when it says nothing. A rule kept is
+    /// updated in place, never replaced: SQLite runs no delete trigger for a
+    /// row `REPLACE` takes away, and the greetings' plan must see an
+    /// exclusion that goes (``GreetingPlanTriggers``).
     static func save(_ rule: SharedRule, _ db: Database) throws {
         if rule.isEmpty {
             try db.execute(sql: "DELETE FROM sharedRule WHERE scope = ? AND name = ?", arguments: [rule.scope.column, rule.scope.name])
             return
         }
         try db.execute(
-            sql: "INSERT OR REPLACE INTO sharedRule (scope, name, exclusion, reminderDays) VALUES (?, ?, ?, ?)",
+            sql: """
+                INSERT INTO sharedRule (scope, name, exclusion, reminderDays) VALUES (?, ?, ?, ?)
+                ON CONFLICT (scope, name) DO UPDATE SET exclusion = excluded.exclusion, reminderDays = excluded.reminderDays
+                """,
             arguments: [rule.scope.column, rule.scope.name, rule.exclusion?.rawValue, rule.reminderDays?.description]
         )
+    }
+
+    /// ``rulesByPerson(_:)`` of the people `ids` alone (a few: those whose
+    /// greetings a reschedule plans again; none a card shown as another
+    /// person), whose groups are `groups` (``PersonGroupRecord/groupsByPerson(ids:_:)``):
+    /// each person's rules in the same order, without reading every member of a group with a rule.
+    static func rulesByPerson(ids: [String], groups: [String: [String]], _ db: Database) throws -> [String: [SharedRule]] {
+        let rules = try all(db)
+        guard !rules.isEmpty, !ids.isEmpty else { return [:] }
+        var sources: [String: Set<String>] = [:]
+        if rules.contains(where: { if case .source = $0.scope { true } else { false } }) {
+            for chunk in ids.chunked(900) {
+                let marks = databaseQuestionMarks(count: chunk.count)
+                // As the whole read has it: a card shown as another person brings that person under its source's rule.
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT DISTINCT COALESCE(l.shownAs, p.personId), s.name FROM sourcePerson p JOIN source s ON s.id = p.sourceId
+                        LEFT JOIN personLink l ON l.personId = p.personId
+                        WHERE p.personId IN (\(marks)) OR p.personId IN (SELECT personId FROM personLink WHERE shownAs IN (\(marks)))
+                        """,
+                    arguments: StatementArguments(Array(chunk) + Array(chunk))
+                )
+                while let row = try rows.next() { sources[row[0] as String, default: []].insert(row[1]) }
+            }
+        }
+        var result: [String: [SharedRule]] = [:]
+        for id in ids {
+            let named = Set(groups[id] ?? [])
+            for rule in rules {
+                switch rule.scope {
+                case .group(let name): if named.contains(name) { result[id, default: []].append(rule) }
+                case .source(let name): if sources[id]?.contains(name) == true { result[id, default: []].append(rule) }
+                }
+            }
+        }
+        return result
     }
 
     /// The rules that apply to each person some rule applies to, by person

@@ -145,6 +145,52 @@ extension PendingNotificationRecord {
         if !gone.isEmpty { _ = try deleteAll(db, keys: gone) }
     }
 
+    /// Makes the pending greetings of the friends `personIDs` (a few: those
+    /// a reschedule plans again while the rest of the plan holds,
+    /// ``GreetingPlan/Stamp/Verdict/replan(_:cards:)``) those of `requests`,
+    /// each a greeting of one of them, leaving every other row as it is; a
+    /// row that stays as it was is not written again. Returns how many of
+    /// theirs were pending before and how many are now.
+    static func replaceGreetings(of personIDs: [String], with requests: [NotificationRequest], _ db: Database) throws -> (before: Int, after: Int) {
+        let ids = personIDs.map(Greeting.notificationID(personID:))
+        var before = 0
+        var stored: [String: [DatabaseValue]] = [:]
+        let columns = storedColumns.joined(separator: ", ")
+        for chunk in ids.chunked(900) {
+            let marks = databaseQuestionMarks(count: chunk.count)
+            let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM pendingNotification WHERE id IN (\(marks))")
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(Array(chunk)))
+            while let row = try rows.next() {
+                before += 1
+                stored[row[0]] = Array(row.databaseValues)
+            }
+        }
+        var planned: Set<String> = []
+        for request in requests {
+            let record = PendingNotificationRecord(request)
+            let values = record.storedValues(userInfo: try userInfoJSON(record.userInfo))
+            planned.insert(record.id)
+            if stored[record.id] != values { try db.cachedStatement(sql: upsertSQL).execute(arguments: StatementArguments(values)) }
+        }
+        let gone = ids.filter { stored[$0] != nil && !planned.contains($0) }
+        if !gone.isEmpty { _ = try deleteAll(db, keys: gone) }
+        return (before, planned.count)
+    }
+
+    /// The soonest and the latest instant of the greetings pending, each
+    /// found along the `fireAt` index (most rows are greetings, so neither
+    /// goes far).
+    static func greetingSpan(_ db: Database) throws -> (first: Date?, last: Date?) {
+        func edge(_ order: String) throws -> Date? {
+            try Double.fetchOne(
+                db,
+                sql: "SELECT fireAt FROM pendingNotification WHERE deliveryKind LIKE ? ORDER BY fireAt \(order) LIMIT 1",
+                arguments: [greetingPrefix + "%"]
+            ).map(Date.init(timeIntervalSince1970:))
+        }
+        return (try edge("ASC"), try edge("DESC"))
+    }
+
     /// Whether the row `handle` stands on holds `values` (``storedColumns``),
     /// each as GRDB reads it back: text for a string, a number for a number
     /// (an integer equal to a double is equal, as for ``DatabaseValue``).

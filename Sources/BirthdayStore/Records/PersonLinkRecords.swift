@@ -380,6 +380,10 @@ extension PersonRecord {
 struct PersonLinks {
     /// Person id → the birthday ``PersonLinker/birthday(of:preferring:)`` chose among their cards; only people of several cards with one.
     var birthdays: [String: EventDate] = [:]
+    /// Those of ``birthdays`` that are not the birthday of the card the
+    /// person is shown as: what their own row does not say (the greetings'
+    /// plan holds them among its inputs, ``GreetingPlan/Stamp``).
+    var overrides: [String: EventDate] = [:]
     /// Whether any card is shown as another person (else the readers' SQL stays as it was).
     var any = false
     /// Every card of a person of several, by rowid (ascending): for a walk over
@@ -460,6 +464,7 @@ struct PersonLinks {
         for (shown, group) in cards {
             let birthday = PersonLinker.birthday(of: group, preferring: preferred[shown])?.date
             if let birthday { links.birthdays[shown] = birthday }
+            if let birthday, birthday != group.first(where: { $0.key.id == shown })?.birthday { links.overrides[shown] = birthday }
             for card in group {
                 guard let rowid = rowids[card.key.id] else { continue }
                 links.rows.append(LinkedRow(rowid: rowid, hidden: card.key.id != shown, birthday: card.key.id == shown ? birthday : nil))

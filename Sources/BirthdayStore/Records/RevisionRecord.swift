@@ -75,11 +75,10 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
 
     /// Moves the revision for a change no trigger sees (who a source has:
     /// `sourcePerson`, whose rows a sync writes again for every card it
-    /// fetched), once per transaction as the triggers do; the greetings'
-    /// plan goes with it (``GreetingPlanTriggers/drop(_:)``): who a source
-    /// has decides its group cards' members and its rules' people.
+    /// fetched), once per transaction as the triggers do. Who a source has
+    /// decides its group cards' members and its rules' people, so the caller
+    /// tells the greetings' plan whom too (``GreetingPlanTriggers/changedHolding(of:_:)``).
     static func move(_ db: Database) throws {
-        try GreetingPlanTriggers.drop(db)
         if try Bool.fetchOne(db, sql: "SELECT \(unmoved)") == true { try db.execute(sql: bump) }
     }
 

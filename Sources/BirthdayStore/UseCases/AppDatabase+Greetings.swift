@@ -138,6 +138,45 @@ extension AppDatabase {
         return people
     }
 
+    /// ``greetedPeople(_:_:)`` among the people `ids` alone (sorted, each
+    /// once, none a card shown as another person): those of them a choice
+    /// greets, by one of their own or a greeted group one of their cards is
+    /// in, read as the whole read reads them, with only the greeted groups
+    /// they are in as their groups, and the rules of their own groups and
+    /// sources (``SharedRuleRecord/rulesByPerson(ids:groups:_:)``).
+    static func greetedPeople(_ greetings: [Greeting], among ids: [String], _ db: Database) throws -> [Person] {
+        guard !greetings.isEmpty, !ids.isEmpty else { return [] }
+        var own: Set<String> = []
+        var greetedGroups: Set<String> = []
+        for greeting in greetings {
+            switch greeting.target {
+            case .person(let id): own.insert(id)
+            case .group(let name): greetedGroups.insert(name)
+            }
+        }
+        var groups: [String: [String]] = [:]
+        for chunk in ids.chunked(900) {
+            groups.merge(try PersonGroupRecord.groupsByPerson(ids: Array(chunk), db)) { first, _ in first }
+        }
+        var greeted: [String] = []
+        var greetedGroupsOf: [String: [String]] = [:]
+        for id in ids {
+            let named = (groups[id] ?? []).filter(greetedGroups.contains)
+            guard own.contains(id) || !named.isEmpty else { continue }
+            greeted.append(id)
+            greetedGroupsOf[id] = named
+        }
+        guard !greeted.isEmpty else { return [] }
+        let emails = greetings.contains { greeting in
+            if case .email(address: nil) = greeting.way { return true }
+            return false
+        }
+        let rules = try SharedRuleRecord.rulesByPerson(ids: greeted, groups: groups, db)
+        var people = try PersonRecord.greetingPeople(ids: greeted, rules: rules, emails: emails, db)
+        for index in people.indices { people[index].groups = greetedGroupsOf[people[index].id] ?? [] }
+        return people
+    }
+
     /// Every greeted friend's next greeting (see ``NotificationScheduler``):
     /// ``GreetingPlan/next(of:zone:at:skipping:)`` in their zone, skips
     /// passed over, today's still planned after its time while it is their
@@ -159,12 +198,35 @@ extension AppDatabase {
         timeZone: TimeZone,
         now: Date
     ) throws -> [PlannedGreeting] {
-        let rules = GreetingRules(greetings)
         let ledger = try DeliveryRecord.latestGreetings(db)
+        return plans(
+            of: try greetedPeople(greetings, db),
+            greetings: greetings,
+            skips: skips,
+            ledger: ledger,
+            settings: settings,
+            timeZone: timeZone,
+            now: now
+        )
+    }
+
+    /// The next greetings of `people` (read by ``greetedPeople(_:_:)``, in
+    /// id order), as ``greetingPlans(_:settings:timeZone:now:)`` plans them,
+    /// the ledger's latest greeting of each friend in `ledger`.
+    static func plans(
+        of people: [Person],
+        greetings: [Greeting],
+        skips: [String: Set<Int>],
+        ledger: [String: (day: LocalDate, state: DeliveryEntry.State)],
+        settings: Settings,
+        timeZone: TimeZone,
+        now: Date
+    ) -> [PlannedGreeting] {
+        let rules = GreetingRules(greetings)
         // Each day's instants in each zone once: thousands of friends share a few hundred days.
         var plan = GreetingPlan.Batch(plan: GreetingPlan(settings: settings), now: now)
         var plans: [PlannedGreeting] = []
-        for person in try greetedPeople(greetings, db) {
+        for person in people {
             guard case .greeted(let greeting) = rules.decision(for: person), let birthday = person.birthday else { continue }
             if case .email = greeting.way, GreetingRules.emailAddress(of: person, way: greeting.way) == nil { continue }
             let zone = GreetingPlan.zone(of: person, owner: timeZone)
@@ -185,7 +247,9 @@ extension AppDatabase {
 struct GreetingSchedule {
     /// Every greeted friend's next greeting, planned now, by person id; empty when ``kept``.
     var planned: [PlannedGreeting] = []
-    /// The plan of an earlier reschedule still holds (``GreetingPlan/Stamp``): the pending greetings stay as they are.
+    /// The plan of an earlier reschedule still holds (``GreetingPlan/Stamp``): the pending greetings stay as
+    /// they are, but for those of the few people a change named, planned again and written already (the stamp
+    /// as it is now).
     var kept: GreetingPlan.Stamp?
 }
 
@@ -193,10 +257,13 @@ extension AppDatabase {
     /// The greetings a reschedule at `now` plans: every greeted friend's next
     /// one (``greetingPlans(_:settings:timeZone:now:)``), or none when the plan
     /// the last reschedule made still holds (``GreetingPlan/Stamp``: not taken
-    /// away by a change a greeting is made from, ``GreetingPlanTriggers``; the same
+    /// away by a change that may alter anyone's greeting, ``GreetingPlanTriggers``; the same
     /// inputs, the migrations applied among them, no greeting due since, less
-    /// than a day ago); then the greetings
-    /// pending stay as they are. A new plan's stamp is stored
+    /// than a day ago); then the greetings pending stay as they are, but
+    /// those of the people the changes since named, which are planned again
+    /// and written here (``replanGreetings(of:stamp:greetings:skips:settings:timeZone:now:_:)``),
+    /// before the reminders' day-before lines read them. What to do is core's
+    /// (``GreetingPlan/Stamp/verdict(stored:inputs:at:changed:)``). A new plan's stamp is stored
     /// (``InternalValue/greetingPlan``, which moves no revision) once
     /// `saved` says which of its greetings went into the pending requests.
     static func scheduleGreetings(
@@ -208,7 +275,7 @@ extension AppDatabase {
         let greetings = try GreetingRecord.allAsShown(db)
         let stored = try SettingRecord.value(.greetingPlan, db)
         guard !greetings.isEmpty else {
-            if stored != nil { try SettingRecord.set(nil, for: .greetingPlan, db) }
+            if stored != nil { try GreetingPlanTriggers.drop(db) }
             return (GreetingSchedule(), nil)
         }
         let skips = try GreetingSkipRecord.skips(db)
@@ -219,13 +286,72 @@ extension AppDatabase {
             owner: timeZone,
             greetings: greetings,
             skips: skips,
-            birthdays: try PersonLinks.read(db).birthdays
+            // Only where a person's row does not say it: a change of their rows is noted by the triggers.
+            birthdays: try PersonLinks.read(db).overrides
         )
-        if let stamp = stored.flatMap(GreetingPlan.Stamp.init(text:)), stamp.holds(inputs: inputs, at: now) {
+        let changed: Set<String> = stored == nil ? [] : try GreetingPlanTriggers.changedCards(db)
+        switch GreetingPlan.Stamp.verdict(stored: stored.flatMap(GreetingPlan.Stamp.init(text:)), inputs: inputs, at: now, changed: changed) {
+        case .keep(let stamp):
             return (GreetingSchedule(kept: stamp), inputs)
+        case .replan(let stamp, let cards):
+            let replanned = try replanGreetings(
+                of: cards,
+                stamp: stamp,
+                greetings: greetings,
+                skips: skips,
+                settings: settings,
+                timeZone: timeZone,
+                now: now,
+                db
+            )
+            return (GreetingSchedule(kept: replanned), inputs)
+        case .planAll:
+            let planned = try greetingPlans(db, greetings: greetings, skips: skips, settings: settings, timeZone: timeZone, now: now)
+            return (GreetingSchedule(planned: planned), inputs)
         }
-        let planned = try greetingPlans(db, greetings: greetings, skips: skips, settings: settings, timeZone: timeZone, now: now)
-        return (GreetingSchedule(planned: planned), inputs)
+    }
+
+    /// Plans again the greetings of the people the cards `cards` are or are
+    /// shown as (the cards a change named since the plan `stamp` was made,
+    /// ``GreetingPlanTriggers``) and writes them among the pending requests
+    /// (``PendingNotificationRecord/replaceGreetings(of:with:_:)``), as a
+    /// plan of everyone would have them: a card shown as another person has
+    /// no greeting of its own, someone no longer greeted none, and a greeting
+    /// the ledger holds is not pending again. Stores and returns the stamp
+    /// that counts them (``GreetingPlan/Stamp/replanned(instants:removed:added:first:last:)``)
+    /// and forgets the cards.
+    static func replanGreetings(
+        of cards: Set<String>,
+        stamp: GreetingPlan.Stamp,
+        greetings: [Greeting],
+        skips: [String: Set<Int>],
+        settings: Settings,
+        timeZone: TimeZone,
+        now: Date,
+        _ db: Database
+    ) throws -> GreetingPlan.Stamp {
+        let links = try PersonLinkRecord.all(db)
+        var people = cards
+        for card in cards { if let shown = links[card] { people.insert(shown) } }
+        let ids = people.sorted()
+        let planned = plans(
+            of: try greetedPeople(greetings, among: ids.filter { links[$0] == nil }, db),
+            greetings: greetings,
+            skips: skips,
+            ledger: try DeliveryRecord.latestGreetings(personIDs: ids, db),
+            settings: settings,
+            timeZone: timeZone,
+            now: now
+        )
+        var requests = planned.map(\.request)
+        let known = try DeliveryRecord.keys(of: requests, db)
+        if !known.isEmpty { requests.removeAll { known.contains($0.id + "|" + $0.occurrenceDate.description) } }
+        let (before, after) = try PendingNotificationRecord.replaceGreetings(of: ids, with: requests, db)
+        let span = try PendingNotificationRecord.greetingSpan(db)
+        let replanned = stamp.replanned(instants: planned.lazy.map(\.next.instant), removed: before, added: after, first: span.first, last: span.last)
+        if replanned != stamp { try SettingRecord.set(replanned.text, for: .greetingPlan, db) }
+        try GreetingPlanTriggers.clearChanges(db)
+        return replanned
     }
 
     /// Stores the stamp of the greetings planned from `inputs` at `now`, of
@@ -234,7 +360,8 @@ extension AppDatabase {
     static func stampGreetings(_ planned: [PlannedGreeting], inputs: UInt64, saved: [NotificationRequest], now: Date, _ db: Database) throws {
         let stamp = GreetingPlan.Stamp(inputs: inputs, plannedAt: now, instants: planned.lazy.map(\.next.instant), saved: saved.map(\.fireAt))
         if try SettingRecord.value(.greetingPlan, db) != stamp.text { try SettingRecord.set(stamp.text, for: .greetingPlan, db) }
-        // What is written after it in this transaction takes it away as well.
+        // The cards noted before it are planned in it; what is written after it in this transaction is noted.
+        try GreetingPlanTriggers.clearChanges(db)
         try GreetingPlanTriggers.install(db)
     }
 

@@ -67,6 +67,7 @@ extension AppDatabase {
                 // (`sourcePerson` has no trigger: ``RevisionRecord/move(_:)``).
                 if !people.isEmpty {
                     try RevisionRecord.move(db)
+                    try GreetingPlanTriggers.changedHolding(of: people, db)
                     // Who is one person follows the cards that stay (issue 43).
                     try AppDatabase.relink(db)
                     _ = try NotificationScheduler.reschedule(db, now: now, systemTimeZone: systemTimeZone, systemLocale: systemLocale)

@@ -118,11 +118,11 @@ package struct NotificationScheduler: Sendable {
             status == .denied
             ? [] : try AppDatabase.announceRequests(db, settings: settings, timeZone: zone, now: instant, systemLocale: systemLocale)
         // The friends' greetings: adding the greeting is its consent, so likewise. Planned again only when the
-        // last plan may have changed (``GreetingPlan/Stamp``); else those pending stay.
+        // last plan may have changed (``GreetingPlan/Stamp``), for everyone or the few a change named; else those pending stay.
         let (greetings, inputs) =
             status == .denied
             ? (GreetingSchedule(), nil) : try AppDatabase.scheduleGreetings(db, settings: settings, timeZone: zone, now: instant)
-        if status == .denied, try SettingRecord.value(.greetingPlan, db) != nil { try SettingRecord.set(nil, for: .greetingPlan, db) }
+        if status == .denied, try SettingRecord.value(.greetingPlan, db) != nil { try GreetingPlanTriggers.drop(db) }
         guard consent.delivers else {
             let requests = try save(rooms, greetings, inputs: inputs, since: LocalDate.today(at: instant, in: zone), now: instant, db)
             return RescheduleResult(status: status, consent: consent, requests: requests, timeZone: zone, kept: try kept(greetings, requests, db))

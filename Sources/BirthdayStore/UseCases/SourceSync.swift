@@ -397,8 +397,11 @@ package struct SourceSync: Sendable {
         // Who the source has (`sourcePerson`) is what its group cards and its rules count on: a card of
         // someone an import brought, identical to theirs, makes them the source's and changes no row of theirs.
         var changed = groupsChanged
-        if Set(owned.keys) != Set(owning.keys) {
+        let holding = Set(owned.keys).symmetricDifference(owning.keys)
+        if !holding.isEmpty {
             try RevisionRecord.move(db)
+            // Only the cards it gained or lost: their people's greetings are planned again.
+            try GreetingPlanTriggers.changedHolding(of: holding, db)
             changed = true
         }
         let timestamp = now.timeIntervalSince1970
