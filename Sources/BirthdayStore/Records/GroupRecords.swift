@@ -22,6 +22,15 @@ enum PersonGroupRecord {
         ).execute(arguments: [personID])
     }
 
+    /// The join that keeps a group card's member `m` only where its source
+    /// has the card (`sourcePerson p`), asked member by member by the card's
+    /// index: `CROSS JOIN` keeps the members the outer loop and `+` keeps
+    /// SQLite from the primary key's `sourceId` prefix, which it prefers and
+    /// which reads every card of the source for each member. A group card of
+    /// 10,000 in a book of 138,000 took 246 s to list every membership that
+    /// way, and 0.16 s this way.
+    static let sourceHasMember = "CROSS JOIN sourcePerson p ON p.personId = m.personId AND +p.sourceId = m.sourceId"
+
     /// Every membership: the card's own groups, and the group cards of each
     /// source that list a person that same source has; a card shown as
     /// another person (``PersonLinkRecord``) is that person's member (issue 43).
@@ -30,7 +39,7 @@ enum PersonGroupRecord {
             SELECT personId, name FROM personGroup
             UNION
             SELECT m.personId, m.name FROM sourceGroupMember m
-            JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+            \(sourceHasMember)
         ) g LEFT JOIN personLink l ON l.personId = g.personId
         GROUP BY 1, 2
         """
@@ -60,7 +69,7 @@ enum PersonGroupRecord {
                     SELECT personId, name FROM personGroup WHERE \(cards("personId"))
                     UNION
                     SELECT m.personId, m.name FROM sourceGroupMember m
-                    JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+                    \(sourceHasMember)
                     WHERE \(cards("m.personId"))
                 ) g LEFT JOIN personLink l ON l.personId = g.personId
                 GROUP BY 1, 2
@@ -81,7 +90,7 @@ enum PersonGroupRecord {
                 SELECT name FROM personGroup WHERE personId IN cards
                 UNION
                 SELECT m.name FROM sourceGroupMember m
-                JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+                \(sourceHasMember)
                 WHERE m.personId IN cards
                 ORDER BY 1
                 """,
@@ -99,7 +108,7 @@ enum PersonGroupRecord {
                     SELECT personId FROM personGroup WHERE name = ?
                     UNION
                     SELECT m.personId FROM sourceGroupMember m
-                    JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+                    \(sourceHasMember)
                     WHERE m.name = ?
                 ) g LEFT JOIN personLink l ON l.personId = g.personId
                 """,
@@ -119,7 +128,7 @@ enum PersonGroupRecord {
                     SELECT personId FROM personGroup WHERE name = ?
                     UNION ALL
                     SELECT m.personId FROM sourceGroupMember m
-                    JOIN sourcePerson p ON p.sourceId = m.sourceId AND p.personId = m.personId
+                    \(sourceHasMember)
                     WHERE m.name = ?
                 ) g LEFT JOIN personLink l ON l.personId = g.personId
                 """,
