@@ -415,10 +415,11 @@ import Testing
         try store.writeNow { db in try LinkKeyRecord.keep(db) }
         #expect(try store.writeNow(LinkKeyRecord.isWhole))
         // Within the transaction that moves the revision, it is still whole: the move is this transaction's.
-        #expect(try store.writeNow { db in
+        let wholeAsItMoves = try store.writeNow { db in
             try SettingRecord.set("10:00", for: "greeting-time", db)
             return try LinkKeyRecord.isWhole(db)
-        })
+        }
+        #expect(wholeAsItMoves)
         #expect(try !store.writeNow(LinkKeyRecord.isWhole))
         try store.writeNow { db in try LinkKeyRecord.keep(db) }
         let revision = try store.readNow { db in try RevisionRecord.current(db).value }
