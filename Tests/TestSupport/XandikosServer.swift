@@ -27,7 +27,7 @@ public final class XandikosServer: @unchecked Sendable {
         let process = try TestProcess(argv, environment: environment, directory: directory.url, name: "xandikos")
         self.process = process
         let url = "http://127.0.0.1:\(port)/"
-        try await process.waitUntil("Xandikos to answer", seconds: 60) { process in
+        try await process.waitUntil("Xandikos to answer", seconds: 180) { process in
             if process.poll() != nil { return true }
             let probe = try? await TestProcess.run(
                 ["/usr/bin/curl", "-s", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", url],
