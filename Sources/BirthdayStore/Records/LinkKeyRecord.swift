@@ -100,12 +100,7 @@ extension PersonRecord {
                 if cards.last?.key.id != id {
                     cards.append(LinkCard(key: LinkCard.Key(source: "", id: id), uid: PersonRecord.uid(ofID: id), name: ""))
                 }
-                guard let kind = row[1] as String?, let value = row[2] as String? else { continue }
-                if kind == ContactPoint.Kind.email.rawValue {
-                    cards[cards.count - 1].emails.append(value)
-                } else {
-                    cards[cards.count - 1].phones.append(value)
-                }
+                cards.addContactPoint(kind: row[1], value: row[2])
             }
         }
         return cards

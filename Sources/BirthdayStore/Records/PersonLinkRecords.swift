@@ -294,14 +294,23 @@ extension PersonRecord {
                 let id: String = row[1]
                 cards.append(LinkCard(key: LinkCard.Key(source: "", id: id), uid: PersonRecord.uid(ofID: id), name: ""))
             }
-            guard let kind = row[2] as String?, let value = row[3] as String? else { continue }
-            if kind == ContactPoint.Kind.email.rawValue {
-                cards[cards.count - 1].emails.append(value)
-            } else {
-                cards[cards.count - 1].phones.append(value)
-            }
+            cards.addContactPoint(kind: row[2], value: row[3])
         }
         return cards
+    }
+}
+
+extension [LinkCard] {
+    /// Gives the last card the contact point of a row that joins a card with
+    /// its addresses and numbers (an address, else a number); none (`NULL`s:
+    /// a card without any) gives it nothing.
+    mutating func addContactPoint(kind: String?, value: String?) {
+        guard let kind, let value, !isEmpty else { return }
+        if kind == ContactPoint.Kind.email.rawValue {
+            self[count - 1].emails.append(value)
+        } else {
+            self[count - 1].phones.append(value)
+        }
     }
 }
 
