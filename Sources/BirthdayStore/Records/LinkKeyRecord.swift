@@ -165,16 +165,6 @@ extension PersonLinkRecord {
             while let row = try rows.next() { stored[row[0]] = row[1] }
         }
         guard stored.allSatisfy({ area.contains($0.key) && area.contains($0.value) }) else { return nil }
-        let delete = try db.cachedStatement(sql: "DELETE FROM personLink WHERE personId = ?")
-        for (card, shown) in stored where links[card] != shown {
-            try delete.execute(arguments: [card])
-        }
-        var written: [(card: String, shownAs: String)] = []
-        let insert = try db.cachedStatement(sql: "INSERT INTO personLink (personId, shownAs) VALUES (?, ?)")
-        for (card, shown) in links where stored[card] != shown {
-            try insert.execute(arguments: [card, shown])
-            written.append((card, shown))
-        }
-        return written.sorted { $0.card < $1.card }
+        return try write(links, over: stored, db)
     }
 }

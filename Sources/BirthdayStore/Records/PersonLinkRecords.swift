@@ -28,7 +28,13 @@ extension PersonLinkRecord {
     /// person (or as another one than before), with that person's id, in card order.
     @discardableResult
     static func replace(with links: [String: String], _ db: Database) throws -> [(card: String, shownAs: String)] {
-        let stored = try all(db)
+        try write(links, over: try all(db), db)
+    }
+
+    /// Makes the rows `stored` (card id → the id it is shown as, as the
+    /// table holds them) say `links`, touching only the rows that differ;
+    /// the rows written, in card order.
+    static func write(_ links: [String: String], over stored: [String: String], _ db: Database) throws -> [(card: String, shownAs: String)] {
         let delete = try db.cachedStatement(sql: "DELETE FROM personLink WHERE personId = ?")
         for (card, shown) in stored where links[card] != shown {
             try delete.execute(arguments: [card])
