@@ -472,14 +472,16 @@ measure_reschedule() {
 
 # The friends' greetings (issue 44) planned beside the reminders: the same 100,000 people, 10,000
 # of those with a BDAY greeted (spread evenly through the file: in the group Greeted, with an
-# e-mail address of their own), against nobody greeted, alternately (bench/peers/alternate.py),
-# in this run. A reschedule plans each greeted friend's next greeting outside the 64 places; it
-# sends nothing (the e-mail channel's mail program, /bin/true, never runs). The target: greeting
-# 10,000 people adds at most a tenth to the reschedule (report.py prints the ratio), repeated,
-# after a change of someone not greeted (reschedule-greeted-changed, in the row's note) and after
-# a change of one greeted friend (reschedule-greeted-friend). The same 10,000 greeted through a
-# source's group card instead (a file source whose KIND:group card lists them: sourceGroupMember,
-# not their categories) make the reschedule-groupcard rows, against the same nobody greeted.
+# e-mail address of their own), against the same database with nobody greeted (the same cards,
+# addresses, group and e-mail channel, no `greet add`: its twin), alternately
+# (bench/peers/alternate.py), in this run. A reschedule plans each greeted friend's next greeting
+# outside the 64 places; it sends nothing (the e-mail channel's mail program, /bin/true, never
+# runs). The target: greeting 10,000 people adds at most a tenth to the reschedule (report.py
+# prints the ratio), repeated, after a change of someone not greeted (reschedule-greeted-changed,
+# in the row's note) and after a change of one greeted friend (reschedule-greeted-friend), each
+# against its twin after the same change. The same 10,000 greeted through a source's group card
+# instead (a file source whose KIND:group card lists them: sourceGroupMember, not their
+# categories) make the reschedule-groupcard rows, against that source's twin.
 measure_greetings() {
     need greetings reschedule "notifications enable" "channels add" "greet add" "sources add" || return 0
     gen p100k "$CONTACTS_FOR_100K_PEOPLE"
@@ -510,21 +512,25 @@ measure_greetings() {
     fi
     fact greetings_cards "$(grep -c '^CATEGORIES:Greeted' "$greeted")"
     fact greetings_groupcard_members "$(grep -c '^MEMBER:' "$grouped")"
-    local none db gdb=$OUT/db/p100k-groupcard.sqlite
-    none=$(db_for p100k)
-    "$BIN" notifications enable --database "$none" >/dev/null 2>&1
+    local plain db gdb=$OUT/db/p100k-groupcard.sqlite gplain=$OUT/db/p100k-groupcard-plain.sqlite
+    # The twin: what the greeted database is before `greet add`.
+    plain=$(db_for p100k-greeted p100k-greeted-plain)
+    "$BIN" notifications enable --database "$plain" >/dev/null 2>&1
+    "$BIN" channels add email me@example.org --sendmail /bin/true --database "$plain" >/dev/null 2>&1
     db=$(db_for p100k-greeted)
     "$BIN" notifications enable --database "$db" >/dev/null 2>&1
     "$BIN" channels add email me@example.org --sendmail /bin/true --database "$db" >"$OUT/greetings-channel.out" 2>&1
     "$BIN" greet add --group Greeted --database "$db" >"$OUT/greetings-add.out" 2>&1
     "$BIN" pending --json --database "$db" >"$OUT/greetings-pending.json"
     fact greetings_planned "$($PY -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1])) if r.get("kind") == "greeting"))' "$OUT/greetings-pending.json")"
-    if [[ ! -f $gdb ]]; then
-        "$BIN" sources add "$grouped" --name book --database "$gdb" >"$OUT/greetings-groupcard-source.out" 2>&1
-        "$BIN" notifications enable --database "$gdb" >/dev/null 2>&1
-        "$BIN" channels add email me@example.org --sendmail /bin/true --database "$gdb" >/dev/null 2>&1
-        "$BIN" greet add --group Greeted --database "$gdb" >"$OUT/greetings-groupcard-add.out" 2>&1
-    fi
+    local each_db
+    for each_db in "$gplain" "$gdb"; do
+        [[ ! -f $each_db ]] || continue
+        "$BIN" sources add "$grouped" --name book --database "$each_db" >"$OUT/greetings-groupcard-source.out" 2>&1
+        "$BIN" notifications enable --database "$each_db" >/dev/null 2>&1
+        "$BIN" channels add email me@example.org --sendmail /bin/true --database "$each_db" >/dev/null 2>&1
+        [[ $each_db == "$gplain" ]] || "$BIN" greet add --group Greeted --database "$each_db" >"$OUT/greetings-groupcard-add.out" 2>&1
+    done
     "$BIN" pending --json --database "$gdb" >"$OUT/greetings-groupcard-pending.json"
     fact greetings_groupcard_planned "$($PY -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1])) if r.get("kind") == "greeting"))' "$OUT/greetings-groupcard-pending.json")"
     # And after a change (SQLite's own connection, without the program's TEMP triggers, so the change does
@@ -532,7 +538,7 @@ measure_greetings() {
     # plan holds; of one greeted friend (their zone, set and cleared by turns, so their greeting moves),
     # the friend noted in greetingPlanChange as the triggers note them (a build without that table took
     # the plan away instead, as its triggers did), the revision moved: their greeting alone is planned again.
-    local change friend gchange gfriend
+    local change friend gchange gfriend pchange pfriend gpchange gpfriend
     cat >"$OUT/greetings-change.py" <<'PY'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
@@ -540,7 +546,9 @@ members = "SELECT personId FROM %s" % sys.argv[2]
 if sys.argv[3] == "friend":
     person = c.execute("SELECT min(personId) FROM (%s)" % members).fetchone()[0]
     c.execute("UPDATE person SET zoneChoice = CASE WHEN zoneChoice IS NULL THEN ? ELSE NULL END WHERE id = ?", ("Asia/Tokyo", person))
-    if c.execute("SELECT 1 FROM sqlite_master WHERE name = ?", ("greetingPlanChange",)).fetchone():
+    if len(sys.argv) > 4:
+        pass  # the twin: nobody is greeted, and the program's triggers note no one
+    elif c.execute("SELECT 1 FROM sqlite_master WHERE name = ?", ("greetingPlanChange",)).fetchone():
         c.execute("INSERT OR IGNORE INTO greetingPlanChange (personId) VALUES (?)", (person,))
     else:
         c.execute("DELETE FROM setting WHERE key = ?", ("internal.greetings.plan",))
@@ -555,12 +563,23 @@ PY
     friend=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$db" "personGroup WHERE name = 'Greeted'" friend)
     gchange=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$gdb" "sourceGroupMember WHERE name = 'Greeted'" other)
     gfriend=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$gdb" "sourceGroupMember WHERE name = 'Greeted'" friend)
-    $PY bench/peers/alternate.py "$OUT" "$RUNS" reschedule-greeted reschedule-greeted-changed reschedule-greeted-friend \
-        reschedule-groupcard reschedule-groupcard-changed reschedule-groupcard-friend reschedule-ungreeted --warmup "${HF_WARMUP:-1}" \
-        --prepare true --prepare "$change" --prepare "$friend" --prepare true --prepare "$gchange" --prepare "$gfriend" --prepare true \
-        -- "$BIN" reschedule --database "$db" -- "$BIN" reschedule --database "$db" -- "$BIN" reschedule --database "$db" \
-        -- "$BIN" reschedule --database "$gdb" -- "$BIN" reschedule --database "$gdb" -- "$BIN" reschedule --database "$gdb" \
-        -- "$BIN" reschedule --database "$none"
+    pchange=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$plain" "personGroup WHERE name = 'Greeted'" other twin)
+    pfriend=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$plain" "personGroup WHERE name = 'Greeted'" friend twin)
+    gpchange=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$gplain" "sourceGroupMember WHERE name = 'Greeted'" other twin)
+    gpfriend=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$gplain" "sourceGroupMember WHERE name = 'Greeted'" friend twin)
+    # Each greeted reschedule right after its twin's, after the same change.
+    $PY bench/peers/alternate.py "$OUT" "$RUNS" reschedule-greeted reschedule-ungreeted reschedule-greeted-changed \
+        reschedule-ungreeted-changed reschedule-greeted-friend reschedule-ungreeted-friend reschedule-groupcard \
+        reschedule-groupcard-ungreeted reschedule-groupcard-changed reschedule-groupcard-ungreeted-changed \
+        reschedule-groupcard-friend reschedule-groupcard-ungreeted-friend --warmup "${HF_WARMUP:-1}" \
+        --prepare true --prepare true --prepare "$change" --prepare "$pchange" --prepare "$friend" --prepare "$pfriend" \
+        --prepare true --prepare true --prepare "$gchange" --prepare "$gpchange" --prepare "$gfriend" --prepare "$gpfriend" \
+        -- "$BIN" reschedule --database "$db" -- "$BIN" reschedule --database "$plain" \
+        -- "$BIN" reschedule --database "$db" -- "$BIN" reschedule --database "$plain" \
+        -- "$BIN" reschedule --database "$db" -- "$BIN" reschedule --database "$plain" \
+        -- "$BIN" reschedule --database "$gdb" -- "$BIN" reschedule --database "$gplain" \
+        -- "$BIN" reschedule --database "$gdb" -- "$BIN" reschedule --database "$gplain" \
+        -- "$BIN" reschedule --database "$gdb" -- "$BIN" reschedule --database "$gplain"
 }
 
 measure_export() {
