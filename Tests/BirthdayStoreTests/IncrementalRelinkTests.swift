@@ -149,6 +149,20 @@ import Testing
         }
     }
 
+    /// Whether `duplicates` suggested between the people as stored (the
+    /// links current), what it suggested is what linking everyone again
+    /// suggests, with the same groups of the same cards; and how many.
+    static func suggestionsAsEveryone(_ database: AppDatabase) throws -> (stored: Bool, same: Bool, count: Int) {
+        try database.readNow { db in
+            let stored = try AppDatabase.suggestions(db)
+            let again = try AppDatabase.suggestions(db, storedLinks: false)
+            let same =
+                stored.cards.map(\.key) == again.cards.map(\.key) && stored.result.groups.map(\.cards) == again.result.groups.map(\.cards)
+                && stored.result.suggestions == again.result.suggestions
+            return (stored.stored, same, again.result.suggestions.count)
+        }
+    }
+
     /// Small people of a few cards each; and a number held by 20 to 40 cards, about as many as may share one.
     static let scenarios = [
         Scenario(seed: 1, switchboard: 0), Scenario(seed: 2, switchboard: 0), Scenario(seed: 3, switchboard: 0),
@@ -172,6 +186,7 @@ import Testing
         var linked = 0
         var relinkedAround = 0
         var changedLinks = 0
+        var suggested = 0
         for step in 0..<160 {
             var changes: [Change] = []
             if dice.chance(8), stored.count > 1 {
@@ -207,6 +222,11 @@ import Testing
                 }
                 relinkedAround += 1
             }
+            for store in [around, everyone] {
+                let suggestions = try Self.suggestionsAsEveryone(store)
+                #expect(suggestions.stored && suggestions.same, "step \(step)")
+                suggested += suggestions.count
+            }
             if x.links != before { changedLinks += 1 }
             linked += x.links.count
             if x.links != y.links { break }
@@ -215,6 +235,7 @@ import Testing
         #expect(linked > 0)
         #expect(changedLinks >= 10)
         #expect(relinkedAround >= 100)
+        #expect(suggested > 0)
     }
 
     // MARK: - Through a sync and an import
@@ -299,6 +320,11 @@ import Testing
             #expect(try IncrementalRelinkTests.tableHoldsEveryKey(stores[0]), sourceLocation: sourceLocation)
             // Asked at the start of a write, as the next sync asks it: nothing after the relink took it away.
             #expect(try stores[0].writeNow(LinkKeyRecord.isWhole), sourceLocation: sourceLocation)
+            // `duplicates` suggests between the people as stored, after a relink of the neighbourhood and of everyone.
+            for store in stores {
+                let suggestions = try IncrementalRelinkTests.suggestionsAsEveryone(store)
+                #expect(suggestions.stored && suggestions.same, sourceLocation: sourceLocation)
+            }
             return x.links
         }
     }
@@ -402,6 +428,9 @@ import Testing
             }
             try SettingRecord.set(mark, for: .linkIndex, db)
         }
+        // `duplicates` does not trust the links either: it links everyone again.
+        let suggestions = try IncrementalRelinkTests.suggestionsAsEveryone(twins.stores[0])
+        #expect(!suggestions.stored && suggestions.same)
         // Byron's card is given Ada's name: one person with hers, by the address the table did not hold for her.
         try twins.card("byron", "Ada Lovelace", "1815-12-10", ["EMAIL:ada@example.org"])
         #expect(try twins.agreed(try await twins.sync()) == ["byron": "ada"])
@@ -426,5 +455,26 @@ import Testing
         #expect(try store.readNow { db in try SettingRecord.value(.linkIndex, db) } == "\(PersonLinker.rulesVersion) \(revision)")
         try store.writeNow { db in try SettingRecord.set("\(PersonLinker.rulesVersion - 1) \(revision)", for: .linkIndex, db) }
         #expect(try !store.writeNow(LinkKeyRecord.isWhole))
+        #expect(try !store.readNow(LinkKeyRecord.linksAreCurrent))
+    }
+
+    /// The links follow the cards (for `duplicates`) under the rules and
+    /// at the revision a relink said so, with the table whole or not; not
+    /// after another write of an event, under other rules, or never said.
+    @Test func theLinksAreCurrentUnderTheirRulesAtTheirRevision() throws {
+        let store = try AppDatabase.openFile(at: directory.file("links.sqlite"))
+        #expect(try !store.readNow(LinkKeyRecord.linksAreCurrent))
+        try store.writeNow { db in try LinkKeyRecord.keepLinksOnly(db) }
+        #expect(try store.readNow(LinkKeyRecord.linksAreCurrent))
+        #expect(try !store.writeNow(LinkKeyRecord.isWhole))
+        try store.writeNow { db in try SettingRecord.set("10:00", for: "greeting-time", db) }
+        #expect(try !store.readNow(LinkKeyRecord.linksAreCurrent))
+        try store.writeNow { db in try LinkKeyRecord.keep(db) }
+        #expect(try store.readNow(LinkKeyRecord.linksAreCurrent))
+        let revision = try store.readNow { db in try RevisionRecord.current(db).value }
+        try store.writeNow { db in try SettingRecord.set("\(PersonLinker.rulesVersion + 1) \(revision) links", for: .linkIndex, db) }
+        #expect(try !store.readNow(LinkKeyRecord.linksAreCurrent))
+        try store.writeNow { db in try LinkKeyRecord.forget(db) }
+        #expect(try !store.readNow(LinkKeyRecord.linksAreCurrent))
     }
 }

@@ -76,23 +76,10 @@ public struct PersonLinker: Sendable {
         let sharing = holdingShared(cards, hashMask: .max, limited: false, uids: uids) ?? [Bool](repeating: true, count: cards.count)
         let prepared = cards.indices.map { Prepared(cards[$0], name: name, keys: sharing[$0]) }
         folded = [:]
-        // Each card's place in key order: ties between links are broken by it, not by the input's order
-        // (which is that order already when the store reads its cards by id, all of one source).
-        var order = Array(cards.indices)
-        if !cards.indices.dropFirst().allSatisfy({ cards[$0 - 1].key < cards[$0].key }) {
-            for (place, index) in cards.indices.sorted(by: { cards[$0].key < cards[$1].key }).enumerated() { order[index] = place }
-        }
+        let order = Self.keyOrder(cards)
         var sets = Groups(cards)
-        var byKey: [LinkCard.Key: Int] = [:]
-        if !exceptions.isEmpty {
-            byKey.reserveCapacity(cards.count)
-            for index in cards.indices where byKey[cards[index].key] == nil { byKey[cards[index].key] = index }
-        }
-
-        for exception in exceptions where exception.kind == .keepSeparate {
-            guard let a = byKey[exception.first], let b = byKey[exception.second], a != b else { continue }
-            sets.separate(a, b)
-        }
+        let byKey = exceptionCards(cards)
+        separate(&sets, byKey)
         for exception in exceptions where exception.kind == .keepTogether {
             guard let a = byKey[exception.first], let b = byKey[exception.second] else { continue }
             sets.join(a, b, .byHand, checkingDates: false)
@@ -136,6 +123,71 @@ public struct PersonLinker: Sendable {
         edges.sort { ($0.strength, $0.kind, order[$0.a], order[$0.b]) < ($1.strength, $1.kind, order[$1.a], order[$1.b]) }
         for edge in edges { sets.join(edge.a, edge.b, edge.kind, checkingDates: edge.kind != .uid) }
 
+        return result(cards, prepared, order: order, sets: &sets)
+    }
+
+    /// The suggestions between the people `cards` are linked into already:
+    /// `people[i]` is the index of a card of the person `cards[i]` is
+    /// (the same one for each of their cards), as ``link(_:distinctUIDs:)``
+    /// linked them over these very cards under these exceptions. Its groups
+    /// and suggestions are then the ones ``link(_:distinctUIDs:)`` gives
+    /// (each group's ``LinkGroup/evidence`` aside, which is empty): only
+    /// names and birthdays are compared, no `UID`, address or number is
+    /// prepared, and no card is joined by one.
+    public func suggest(_ cards: [LinkCard], people: [Int]) -> LinkResult {
+        precondition(people.count == cards.count, "one person per card")
+        var folded: [String: LinkName] = [:]
+        func name(_ text: String) -> LinkName {
+            if let known = folded[text] { return known }
+            let name = LinkName(text)
+            folded[text] = name
+            return name
+        }
+        let prepared = cards.map { Prepared($0, name: name, keys: false) }
+        folded = [:]
+        let order = Self.keyOrder(cards)
+        var sets = Groups(cards)
+        separate(&sets, exceptionCards(cards))
+        for index in cards.indices where people[index] != index { sets.join(index, people[index], .byHand, checkingDates: false) }
+        var linked = result(cards, prepared, order: order, sets: &sets)
+        for group in linked.groups.indices { linked.groups[group].evidence = [] }
+        return linked
+    }
+
+    /// Each card's place in key order: ties between links are broken by it,
+    /// not by the input's order (which is that order already when the store
+    /// reads its cards by id, all of one source).
+    private static func keyOrder(_ cards: [LinkCard]) -> [Int] {
+        var order = Array(cards.indices)
+        if !cards.indices.dropFirst().allSatisfy({ cards[$0 - 1].key < cards[$0].key }) {
+            for (place, index) in cards.indices.sorted(by: { cards[$0].key < cards[$1].key }).enumerated() { order[index] = place }
+        }
+        return order
+    }
+
+    /// Each card a remembered decision names, by its key (empty without decisions).
+    private func exceptionCards(_ cards: [LinkCard]) -> [LinkCard.Key: Int] {
+        guard !exceptions.isEmpty else { return [:] }
+        var named = Set<LinkCard.Key>()
+        for exception in exceptions {
+            named.insert(exception.first)
+            named.insert(exception.second)
+        }
+        var byKey: [LinkCard.Key: Int] = [:]
+        for index in cards.indices where named.contains(cards[index].key) && byKey[cards[index].key] == nil { byKey[cards[index].key] = index }
+        return byKey
+    }
+
+    /// Applies every "keep separate" between two of the cards `byKey` finds.
+    private func separate(_ sets: inout Groups, _ byKey: [LinkCard.Key: Int]) {
+        for exception in exceptions where exception.kind == .keepSeparate {
+            guard let a = byKey[exception.first], let b = byKey[exception.second], a != b else { continue }
+            sets.separate(a, b)
+        }
+    }
+
+    /// The groups `sets` joined, in the order of their first card, and the suggestions between them.
+    private func result(_ cards: [LinkCard], _ prepared: [Prepared], order: [Int], sets: inout Groups) -> LinkResult {
         // Groups in the order of their first card.
         var groupOfRoot = [Int](repeating: -1, count: cards.count)
         var groupOf = [Int](repeating: 0, count: cards.count)
@@ -151,8 +203,9 @@ public struct PersonLinker: Sendable {
             groupOf[index] = groupOfRoot[root]
             groups[groupOfRoot[root]].cards.append(index)
         }
+        let joined = sets
         let suggestions = suggest(cards, prepared, order: order, groupOf: groupOf, groups: groups) { a, b in
-            sets.compatible(roots[a], roots[b])
+            joined.compatible(roots[a], roots[b])
         }
         return LinkResult(groups: groups, groupOf: groupOf, suggestions: suggestions)
     }

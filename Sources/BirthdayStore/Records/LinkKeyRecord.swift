@@ -34,15 +34,37 @@ extension LinkKeyRecord {
         try SettingRecord.set(try mark(revision: RevisionRecord.current(db).value), for: .linkIndex, db)
     }
 
-    /// Says the table and the links may no longer follow the cards (a card changed without them).
+    /// Says the table may no longer follow the cards (cards changed without
+    /// it), and `personLink` does, as of this transaction: the last thing a
+    /// relink of everyone that did not keep the table does.
+    static func keepLinksOnly(_ db: Database) throws {
+        try SettingRecord.set(try mark(revision: RevisionRecord.current(db).value) + linksOnly, for: .linkIndex, db)
+    }
+
+    /// Says neither the table nor the links may follow the cards (a card changed without them).
     static func forget(_ db: Database) throws {
         try SettingRecord.set(nil, for: .linkIndex, db)
+    }
+
+    /// Whether `personLink` is what relinking everyone gives now: a relink
+    /// (``keep(_:)`` or ``keepLinksOnly(_:)``) said so under these rules at the
+    /// data revision of now, so no card was written since without one. Not
+    /// in a store whose cards were never relinked since they were linked
+    /// at all (a store of a version before links), nor after a card written
+    /// by a version that does not say so. For a read: a write asks
+    /// ``isWhole(_:)`` at its transaction's start.
+    static func linksAreCurrent(_ db: Database) throws -> Bool {
+        let mark = try mark(revision: RevisionRecord.current(db).value)
+        return try SettingRecord.value(.linkIndex, db).map { $0 == mark || $0 == mark + linksOnly } ?? false
     }
 
     /// What `internal.links.index` holds while the table is whole: the rules' version, the data revision.
     private static func mark(revision: Int64) -> String {
         "\(PersonLinker.rulesVersion) \(revision)"
     }
+
+    /// What ``keepLinksOnly(_:)`` adds to ``mark(revision:)``: the links alone follow the cards.
+    private static let linksOnly = " links"
 
     /// Makes the table hold the keys of `cards` (every stored card, as
     /// ``PersonRecord/linkKeys(upTo:_:)`` reads them) and nothing else:

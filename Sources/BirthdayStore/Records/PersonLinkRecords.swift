@@ -194,6 +194,57 @@ extension PersonRecord {
         return cards
     }
 
+    /// Every stored person as a card for ``PersonLinker``, as
+    /// ``linkCards(_:)`` reads them but without addresses and numbers, and
+    /// the person each is shown as (`personLink`): per card, the index of
+    /// the card of its person that the others are shown as (its own, alone),
+    /// as ``PersonLinker/suggest(_:people:)`` takes it.
+    static func linkedCards(_ db: Database) throws -> (cards: [LinkCard], people: [Int]) {
+        var sources: [String: String] = [:]
+        let held = try Row.fetchCursor(
+            db,
+            sql: "SELECT sp.personId, MIN(s.name) FROM sourcePerson sp JOIN source s ON s.id = sp.sourceId GROUP BY sp.personId"
+        )
+        while let row = try held.next() { sources[row[0]] = row[1] }
+        var cards: [LinkCard] = []
+        var people: [Int] = []
+        var fileNames: [String: String] = [:]
+        // Only the cards others are shown as, and those shown as them, are looked up by id.
+        var shownCards: [String: Int] = [:]
+        var shownAs: [(card: Int, shown: String)] = []
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT person.id, person.name, person.nickname, person.birthdayYear, person.birthdayMonth, person.birthdayDay,
+                       person.updatedAt, person.sourceFile, personLink.shownAs,
+                       EXISTS (SELECT 1 FROM personLink shown WHERE shown.shownAs = person.id)
+                FROM person LEFT JOIN personLink ON personLink.personId = person.id
+                ORDER BY person.id
+                """
+        )
+        while let row = try rows.next() {
+            let id: String = row[0]
+            let path: String = row[7]
+            let file = fileNames[path] ?? cardSource(held: nil, file: path)
+            fileNames[path] = file
+            if let shown = row[8] as String? { shownAs.append((cards.count, shown)) }
+            if row[9] as Bool { shownCards[id] = cards.count }
+            people.append(cards.count)
+            cards.append(
+                LinkCard(
+                    key: LinkCard.Key(source: sources[id] ?? file, id: id),
+                    uid: PersonRecord.uid(ofID: id),
+                    name: row[1],
+                    nickname: row[2],
+                    birthday: date(row[3], row[4], row[5]),
+                    changed: Date(timeIntervalSince1970: row[6])
+                )
+            )
+        }
+        for (card, shown) in shownAs { if let index = shownCards[shown] { people[card] = index } }
+        return (cards, people)
+    }
+
     /// The stored people `ids` as cards for ``PersonLinker``, as ``linkCards(_:)`` reads everyone, in id order.
     static func linkCards(full ids: [String], _ db: Database) throws -> [LinkCard] {
         var cards: [LinkCard] = []

@@ -136,9 +136,10 @@ extension AppDatabase {
             try LinkKeyRecord.keep(db)
             return relinked
         }
+        let conflicts = try relinkEveryone(adding: added, db).conflicts
         // The cards changed without `linkKey` following them (or in numbers): it is made whole again by the next small change.
-        try LinkKeyRecord.forget(db)
-        return (try relinkEveryone(adding: added, db).conflicts, .everyone)
+        try LinkKeyRecord.keepLinksOnly(db)
+        return (conflicts, .everyone)
     }
 
     /// ``relink(_:adding:changed:)`` of the neighbourhood of the cards
@@ -177,14 +178,20 @@ extension AppDatabase {
         } else {
             keys = try PersonRecord.linkKeys(db)
         }
+        let conflicts = try PersonRecord.carryChoices(try PersonLinkRecord.replace(with: try links(ofEveryone: keys, db), db), db)
+        return (conflicts, keys)
+    }
+
+    /// Which stored card is shown as which other (card id → the smallest id
+    /// of its person), linking everyone, `keys` every stored card's keys
+    /// (``PersonRecord/linkKeys(_:)``): only the cards that may be linked at all are read whole and linked.
+    private static func links(ofEveryone keys: [LinkCard], _ db: Database) throws -> [String: String] {
         let decided = try LinkExceptionRecord.all(db).map {
             LinkException($0.kind, LinkCard.Key(source: "", id: $0.first), LinkCard.Key(source: "", id: $0.second))
         }
         // A card's UID is its id, the store's key: no two cards hold the same.
         let scope = PersonLinker(exceptions: decided).mayLink(keys, distinctUIDs: true)
-        let cards = try PersonRecord.linkCards(full: scope.map { keys[$0].key.id }, db)
-        let conflicts = try PersonRecord.carryChoices(try PersonLinkRecord.replace(with: try links(of: cards, db), db), db)
-        return (conflicts, keys)
+        return try links(of: try PersonRecord.linkCards(full: scope.map { keys[$0].key.id }, db), db)
     }
 
     /// Which of `cards` is shown as which other (card id → the smallest id of its person) as ``PersonLinker`` links them.
@@ -202,9 +209,13 @@ extension AppDatabase {
     /// The linker under the remembered decisions about `cards` (a decision
     /// about a card not stored now waits for it).
     private static func linker(cards: [LinkCard], _ db: Database) throws -> PersonLinker {
+        let rows = try LinkExceptionRecord.all(db)
+        guard !rows.isEmpty else { return PersonLinker() }
+        // Only the cards a decision names are looked up.
+        let named = Set(rows.flatMap { [$0.first, $0.second] })
         var keys: [String: LinkCard.Key] = [:]
-        for card in cards { keys[card.key.id] = card.key }
-        let exceptions = try LinkExceptionRecord.all(db).compactMap { row -> LinkException? in
+        for card in cards where named.contains(card.key.id) { keys[card.key.id] = card.key }
+        let exceptions = rows.compactMap { row -> LinkException? in
             guard let first = keys[row.first], let second = keys[row.second] else { return nil }
             return LinkException(row.kind, first, second)
         }
@@ -214,9 +225,7 @@ extension AppDatabase {
     /// `birthdays duplicates`: the people that may be one, most certain first.
     package func duplicates() async throws(StoreError) -> [DuplicateSuggestion] {
         try await read { db in
-            let cards = try PersonRecord.linkCards(db)
-            // Each card's UID is its id, the store's key.
-            let result = try AppDatabase.linker(cards: cards, db).link(cards, distinctUIDs: true)
+            let (cards, result, _) = try AppDatabase.suggestions(db)
             return result.suggestions.map { suggestion in
                 let shown = suggestion.groups.compactMap { group in
                     result.groups[group].cards.map { cards[$0] }.min { $0.key.id < $1.key.id }
@@ -224,6 +233,27 @@ extension AppDatabase {
                 return DuplicateSuggestion(ids: shown.map(\.key.id), names: shown.map(\.name), reason: suggestion.reason)
             }
         }
+    }
+
+    /// The suggestions between the stored people
+    /// (``PersonLinker/suggest(_:people:)``), and the cards they are made
+    /// of: between the people as `personLink` shows them while it is what
+    /// linking everyone gives (``LinkKeyRecord/linksAreCurrent(_:)``),
+    /// which needs no address or number read; else (a store no relink has
+    /// followed since its last write) between the people a relink of
+    /// everyone would make, as it would make them. `stored` says which it
+    /// was. Without `storedLinks`, always the people a relink would make.
+    static func suggestions(_ db: Database, storedLinks: Bool = true) throws -> (cards: [LinkCard], result: LinkResult, stored: Bool) {
+        var (cards, people) = try PersonRecord.linkedCards(db)
+        let stored = try storedLinks && LinkKeyRecord.linksAreCurrent(db)
+        if !stored {
+            let links = try links(ofEveryone: try PersonRecord.linkKeys(db), db)
+            let shown = Set(links.values)
+            var index: [String: Int] = [:]
+            for (place, card) in cards.enumerated() where shown.contains(card.key.id) { index[card.key.id] = place }
+            people = cards.indices.map { place in links[cards[place].key.id].flatMap { index[$0] } ?? place }
+        }
+        return (cards, try linker(cards: cards, db).suggest(cards, people: people), stored)
     }
 
     /// `birthdays link A B …`: keeps the people `ids` together from now on

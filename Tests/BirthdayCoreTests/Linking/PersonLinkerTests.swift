@@ -561,4 +561,57 @@ import Testing
         let cards = [Self.card("nextcloud", "c", "Ada", "1991-05-01"), Self.card("icloud", "b", "Ada", "1990-05-01")]
         #expect(PersonLinker.birthday(of: cards)?.card == 1)
     }
+
+    /// `duplicates` suggests between the people the store linked already
+    /// (``PersonLinker/suggest(_:people:)``): the same groups and the same
+    /// suggestions as linking the cards again, over random cards that share
+    /// names, days, addresses and numbers, with decisions both ways.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func suggestionsBetweenLinkedPeopleAreThoseOfLinkingAgain(seed: UInt64) {
+        var state = seed
+        func roll(_ count: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(count))
+        }
+        let names = ["Ada Lovelace", "Ada M. Lovelace", "Lovelace Ada", "Ada K. Lovelace", "Augusta Ada King", "Grace Hopper", "Grace B. Hopper"]
+        let dates = [
+            nil, EventDate(year: 1815, month: 12, day: 10), EventDate(year: nil, month: 12, day: 10), EventDate(year: 1816, month: 12, day: 10),
+            EventDate(year: 1906, month: 12, day: 9),
+        ]
+        var suggested = 0
+        for round in 0..<20 {
+            let cards = (0..<(8 + roll(24))).map { index in
+                LinkCard(
+                    key: LinkCard.Key(source: ["a", "b", "c"][roll(3)], id: "card-\(round)-\(index)"),
+                    uid: roll(8) == 0 ? ["u1", "u2"][roll(2)] : nil,
+                    name: names[roll(names.count)],
+                    nickname: roll(6) == 0 ? "Addie" : "",
+                    emails: (0..<roll(2)).map { _ in ["a@x.org", "b@x.org", "c@x.org"][roll(3)] },
+                    phones: (0..<roll(2)).map { _ in ["+44 20 7946 0958", "555 0100 77"][roll(2)] },
+                    birthday: dates[roll(dates.count)]
+                )
+            }
+            // In random order: the suggestions' order is the cards' keys', whatever order they come in.
+            var shuffled = cards
+            for index in shuffled.indices.dropLast() { shuffled.swapAt(index, index + roll(shuffled.count - index)) }
+            var exceptions: [LinkException] = []
+            for _ in 0..<roll(4) {
+                let a = shuffled[roll(shuffled.count)].key
+                let b = shuffled[roll(shuffled.count)].key
+                exceptions.append(LinkException(roll(2) == 0 ? .keepTogether : .keepSeparate, a, b))
+            }
+            let linker = PersonLinker(exceptions: exceptions, sharedLimit: 6)
+            let linked = linker.link(shuffled)
+            // Each person as any one of their cards.
+            let shown = linked.groups.map { $0.cards[roll($0.cards.count)] }
+            let people = linked.groupOf.map { shown[$0] }
+            let again = linker.suggest(shuffled, people: people)
+            #expect(again.groups.map(\.cards) == linked.groups.map(\.cards), "seed \(seed), round \(round)")
+            #expect(again.groupOf == linked.groupOf, "seed \(seed), round \(round)")
+            #expect(again.suggestions == linked.suggestions, "seed \(seed), round \(round)")
+            suggested += linked.suggestions.count
+        }
+        // The cards look alike often enough to be suggested.
+        #expect(suggested > 5)
+    }
 }
