@@ -333,6 +333,14 @@ import Testing
         #expect(inputs(owner: try Self.zone("Asia/Tokyo")) != base)
         #expect(inputs(greetings: [greetings[0]]) != base)
         #expect(inputs(greetings: [greetings[0], Greeting(target: .person("ana"), way: .email(address: "a@example.org"))]) != base)
+        // Every field of a choice, each told apart from the next.
+        let family = greetings[1]
+        #expect(inputs(greetings: [Greeting(target: .person("Family")), family]) != base, "a person of the group's name")
+        #expect(inputs(greetings: [Greeting(id: 3, target: .group("Family")), family]) != base)
+        #expect(inputs(greetings: [Greeting(target: .group("Family"), message: try GreetingTemplate("Hi {first}!")), family]) != base)
+        #expect(inputs(greetings: [Greeting(target: .group("Family"), language: "de"), family]) != base)
+        let split = [Greeting(target: .person("ana"), way: .email(address: "a|-"), language: "de")]
+        #expect(inputs(greetings: split) != inputs(greetings: [Greeting(target: .person("ana"), way: .email(address: "a"), language: "-|de")]))
         #expect(inputs(skips: ["ana": [2026, 2027]]) != base)
         #expect(inputs(skips: [:]) != base)
         #expect(inputs(birthdays: ["bo": EventDate(year: 1980, month: 2, day: 4)!]) != base)

@@ -42,6 +42,23 @@ public struct Greeting: Hashable, Sendable {
         self.message = message
         self.language = language
     }
+
+    /// Every field as one text, each text with its length before it, so two
+    /// greetings that differ never give the same (``GreetingPlan/Stamp``).
+    var stampText: String {
+        func text(_ value: String?) -> String { value.map { "\($0.utf8.count):\($0)" } ?? "-" }
+        let target =
+            switch self.target {
+            case .person(let id): "p" + text(id)
+            case .group(let name): "g" + text(name)
+            }
+        let way =
+            switch self.way {
+            case .email(let address): "e" + text(address)
+            case .apprise: "a"
+            }
+        return [id.map { String($0) } ?? "-", target, way, text(message?.text), text(language)].joined(separator: "|")
+    }
 }
 
 /// Who is greeted, and by which choice: the rule that every greeting

@@ -81,11 +81,15 @@ extension GreetingPlan {
             skips: [String: Set<Int>],
             birthdays: [String: EventDate]
         ) -> UInt64 {
+            // Every value written out by hand: printing a value by reflection (an enum, a struct without a
+            // description) looks up its conformances, which costs a reschedule more than the whole stamp.
             var hash = StableHash.Running()
-            hash.add("\(plan.time)|\(plan.leapDay)|\(owner.identifier)")
+            hash.add("\(plan.time)|\(plan.leapDay.rawValue)|\(owner.identifier)")
             for migration in schema.sorted() { hash.add("|m:\(migration)") }
-            for greeting in greetings { hash.add("|g:\(greeting)") }
-            for (id, years) in skips.sorted(by: { $0.key < $1.key }) { hash.add("|s:\(id):\(years.sorted())") }
+            for greeting in greetings { hash.add("|g:" + greeting.stampText) }
+            for (id, years) in skips.sorted(by: { $0.key < $1.key }) {
+                hash.add("|s:\(id):" + years.sorted().map(String.init).joined(separator: ","))
+            }
             for (id, date) in birthdays.sorted(by: { $0.key < $1.key }) { hash.add("|b:\(id):\(date)") }
             return hash.value
         }
