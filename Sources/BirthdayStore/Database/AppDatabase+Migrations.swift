@@ -845,6 +845,16 @@ extension AppDatabase {
             try db.create(index: "sourceGroupMember_name", on: "sourceGroupMember", columns: ["name", "personId"])
         }
 
+        // The reminders and rooms' messages pending apart from the greetings (one per greeted friend), by an
+        // index of their own: a reschedule that keeps the greetings' plan reads the few others along it, and
+        // so does `takeDue`. Its condition is `PendingNotificationRecord.notGreeting`'s text, which the
+        // queries must repeat exactly for SQLite to use it.
+        migrator.registerMigration("v36-pending-others") { db in
+            try db.execute(
+                sql: #"CREATE INDEX pendingNotification_others ON pendingNotification(fireAt) WHERE deliveryKind NOT LIKE '{"greeting":%'"#
+            )
+        }
+
         return migrator
     }
 }

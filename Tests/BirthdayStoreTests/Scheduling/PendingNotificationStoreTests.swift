@@ -135,6 +135,21 @@ import Testing
         #expect(left == [later.id])
     }
 
+    /// The rows that are no greeting are read along their own index (a
+    /// reschedule that keeps 10,000 greetings, and `takeDue`), never by
+    /// reading every greeting's row.
+    @Test func theRowsThatAreNoGreetingAreReadAlongTheirIndex() async throws {
+        let temporary = try TemporaryDatabase()
+        let plans = try await temporary.database.write { db in
+            try [PendingNotificationRecord.othersSQL, PendingNotificationRecord.dueSQL].map { sql in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: sql.contains("?") ? [0] : []).map { $0["detail"] as String }
+            }
+        }
+        #expect(plans[0] == ["SCAN pendingNotification USING INDEX pendingNotification_others"])
+        #expect(plans[1].contains("SCAN pendingNotification USING INDEX pendingNotification_others"), "\(plans[1])")
+        #expect(!plans[1].contains("SCAN pendingNotification"), "\(plans[1])")
+    }
+
     /// `replaceAll` compares the rows as stored, without decoding them: an
     /// unchanged plan writes nothing, and a row that would not decode is
     /// rewritten rather than failing the reschedule.
