@@ -74,7 +74,7 @@ def hyperfine(name):
     except (ValueError, KeyError, IndexError):
         return None  # an interrupted run leaves an empty export
     return {"median_s": result["median"], "runs": len(result["times"]),
-            "min_s": result["min"], "max_s": result["max"],
+            "min_s": result["min"], "max_s": result["max"], "times": result["times"], "cpu_times": result.get("cpu_times"),
             "cpu_median_s": statistics.median(result["cpu_times"]) if result.get("cpu_times") else None,
             "failed_runs": sum(1 for code in result.get("exit_codes", []) if code)}
 
@@ -520,13 +520,25 @@ timed("reschedule-zones", "reschedule on the same people, %s cards with a time z
 # BENCH_FENCE=cpu); both ratios are printed.
 
 
+def paired(ours, theirs, key):
+    """The median of the per-round ratios of `key` (alternate.py runs a greeted reschedule and its
+    twin's in the same round, one after the other): on a machine whose speed changes between rounds
+    (the same reschedule took 140 ms or 300 ms of CPU within minutes), the medians of the two columns
+    taken apart may compare a fast round of one with a slow round of the other."""
+    a, b = ours.get(key), theirs.get(key)
+    if not a or not b or len(a) != len(b) or not all(b):
+        return None
+    return statistics.median(x / y for x, y in zip(a, b))
+
+
 def greeting_ratios(timed, twin):
-    """(the ratio judged, wall, CPU) of a greeted reschedule over its twin's; Nones when not measured."""
+    """(the ratio judged, wall, CPU) of a greeted reschedule over its twin's, each the median of the
+    rounds' ratios (the ratio of the medians when the rounds do not pair); Nones when not measured."""
     if not timed or not twin:
         return None, None, None
-    wall = timed["median_s"] / twin["median_s"]
-    cpu = (timed["cpu_median_s"] / twin["cpu_median_s"]
-           if timed.get("cpu_median_s") and twin.get("cpu_median_s") else None)
+    wall = paired(timed, twin, "times") or timed["median_s"] / twin["median_s"]
+    cpu = paired(timed, twin, "cpu_times") or (timed["cpu_median_s"] / twin["cpu_median_s"]
+                                               if timed.get("cpu_median_s") and twin.get("cpu_median_s") else None)
     return (cpu if FACTS.get("fence") == "cpu" and cpu else wall), wall, cpu
 
 
@@ -537,7 +549,7 @@ def greeting_row(ident, what, name, twin_name, notes, after=()):
     twin = hyperfine(twin_name)
     ratio, wall, cpu = greeting_ratios(timed, twin)
     if ratio:
-        notes.append("greeted ÷ nobody greeted: %.3f× wall%s (medians of %d alternated runs)"
+        notes.append("greeted ÷ nobody greeted: %.3f× wall%s (medians of the ratios of %d alternated rounds)"
                      % (wall, ", %.3f× CPU" % cpu if cpu else "", timed["runs"]))
     for label, other, other_twin in after:
         _, other_wall, other_cpu = greeting_ratios(hyperfine(other), hyperfine(other_twin))

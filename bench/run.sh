@@ -568,7 +568,8 @@ PY
     gpchange=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$gplain" "sourceGroupMember WHERE name = 'Greeted'" other twin)
     gpfriend=$(printf '%q ' "$PY" "$OUT/greetings-change.py" "$gplain" "sourceGroupMember WHERE name = 'Greeted'" friend twin)
     # Each greeted reschedule right after its twin's, after the same change.
-    $PY bench/peers/alternate.py "$OUT" "$RUNS" reschedule-greeted reschedule-ungreeted reschedule-greeted-changed \
+    # Twice the runs of a row: the ratios judged are a few hundredths from the target.
+    $PY bench/peers/alternate.py "$OUT" "$((RUNS * 2))" reschedule-greeted reschedule-ungreeted reschedule-greeted-changed \
         reschedule-ungreeted-changed reschedule-greeted-friend reschedule-ungreeted-friend reschedule-groupcard \
         reschedule-groupcard-ungreeted reschedule-groupcard-changed reschedule-groupcard-ungreeted-changed \
         reschedule-groupcard-friend reschedule-groupcard-ungreeted-friend --warmup "${HF_WARMUP:-1}" \
