@@ -144,12 +144,7 @@ extension PersonRecord {
     /// last changed; its source is the first source that has it by name, else
     /// the file it was imported from (the file's name).
     static func linkCards(_ db: Database) throws -> [LinkCard] {
-        var sources: [String: String] = [:]
-        let held = try Row.fetchCursor(
-            db,
-            sql: "SELECT sp.personId, MIN(s.name) FROM sourcePerson sp JOIN source s ON s.id = sp.sourceId GROUP BY sp.personId"
-        )
-        while let row = try held.next() { sources[row[0]] = row[1] }
+        let sources = try heldSources(db)
         // One read, each person's addresses and numbers with them (no table of everyone's by id): a person's
         // columns are decoded at their first row, known by its rowid.
         var cards: [LinkCard] = []
@@ -194,18 +189,24 @@ extension PersonRecord {
         return cards
     }
 
-    /// Every stored person as a card for ``PersonLinker``, as
-    /// ``linkCards(_:)`` reads them but without addresses and numbers, and
-    /// the person each is shown as (`personLink`): per card, the index of
-    /// the card of its person that the others are shown as (its own, alone),
-    /// as ``PersonLinker/suggest(_:people:)`` takes it.
-    static func linkedCards(_ db: Database) throws -> (cards: [LinkCard], people: [Int]) {
+    /// The name of the first source (by name) that has each card, by card id.
+    private static func heldSources(_ db: Database) throws -> [String: String] {
         var sources: [String: String] = [:]
         let held = try Row.fetchCursor(
             db,
             sql: "SELECT sp.personId, MIN(s.name) FROM sourcePerson sp JOIN source s ON s.id = sp.sourceId GROUP BY sp.personId"
         )
         while let row = try held.next() { sources[row[0]] = row[1] }
+        return sources
+    }
+
+    /// Every stored person as a card for ``PersonLinker``, as
+    /// ``linkCards(_:)`` reads them but without addresses and numbers, and
+    /// the person each is shown as (`personLink`): per card, the index of
+    /// the card of its person that the others are shown as (its own, alone),
+    /// as ``PersonLinker/suggest(_:people:)`` takes it.
+    static func linkedCards(_ db: Database) throws -> (cards: [LinkCard], people: [Int]) {
+        let sources = try heldSources(db)
         var cards: [LinkCard] = []
         var people: [Int] = []
         var fileNames: [String: String] = [:]
