@@ -62,20 +62,11 @@ public struct PersonLinker: Sendable {
     ///
     /// - Parameter distinctUIDs: as ``mayLink(_:distinctUIDs:)`` takes it.
     public func link(_ cards: [LinkCard], distinctUIDs: Bool = false) -> LinkResult {
-        // A store's cards repeat names (a family's, a name held by several sources): each text is folded once.
-        var folded: [String: LinkName] = [:]
-        func name(_ text: String) -> LinkName {
-            if let known = folded[text] { return known }
-            let name = LinkName(text)
-            folded[text] = name
-            return name
-        }
         // Only a card holding a UID, an address or a number another card holds too can be linked by one: the
         // others' are not prepared (a card of each key held twice or more is, so each such key groups the same cards).
         let uids = !distinctUIDs || !Self.allComparedForm(cards)
         let sharing = holdingShared(cards, hashMask: .max, limited: false, uids: uids) ?? [Bool](repeating: true, count: cards.count)
-        let prepared = cards.indices.map { Prepared(cards[$0], name: name, keys: sharing[$0]) }
-        folded = [:]
+        let prepared = Self.prepare(cards) { sharing[$0] }
         let order = Self.keyOrder(cards)
         var sets = Groups(cards)
         let byKey = exceptionCards(cards)
@@ -136,15 +127,7 @@ public struct PersonLinker: Sendable {
     /// prepared, and no card is joined by one.
     public func suggest(_ cards: [LinkCard], people: [Int]) -> LinkResult {
         precondition(people.count == cards.count, "one person per card")
-        var folded: [String: LinkName] = [:]
-        func name(_ text: String) -> LinkName {
-            if let known = folded[text] { return known }
-            let name = LinkName(text)
-            folded[text] = name
-            return name
-        }
-        let prepared = cards.map { Prepared($0, name: name, keys: false) }
-        folded = [:]
+        let prepared = Self.prepare(cards) { _ in false }
         let order = Self.keyOrder(cards)
         var sets = Groups(cards)
         separate(&sets, exceptionCards(cards))
@@ -152,6 +135,20 @@ public struct PersonLinker: Sendable {
         var linked = result(cards, prepared, order: order, sets: &sets)
         for group in linked.groups.indices { linked.groups[group].evidence = [] }
         return linked
+    }
+
+    /// Each card prepared, its keys too where `keys` says so for its index.
+    /// A store's cards repeat names (a family's, a name held by several
+    /// sources): each text is folded once.
+    private static func prepare(_ cards: [LinkCard], keys: (Int) -> Bool) -> [Prepared] {
+        var folded: [String: LinkName] = [:]
+        func name(_ text: String) -> LinkName {
+            if let known = folded[text] { return known }
+            let name = LinkName(text)
+            folded[text] = name
+            return name
+        }
+        return cards.indices.map { Prepared(cards[$0], name: name, keys: keys($0)) }
     }
 
     /// Each card's place in key order: ties between links are broken by it,

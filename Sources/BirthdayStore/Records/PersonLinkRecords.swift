@@ -168,16 +168,7 @@ extension PersonRecord {
                 let path: String = row[8]
                 let file = fileNames[path] ?? cardSource(held: nil, file: path)
                 fileNames[path] = file
-                cards.append(
-                    LinkCard(
-                        key: LinkCard.Key(source: sources[id] ?? file, id: id),
-                        uid: PersonRecord.uid(ofID: id),
-                        name: row[2],
-                        nickname: row[3],
-                        birthday: date(row[4], row[5], row[6]),
-                        changed: Date(timeIntervalSince1970: row[7])
-                    )
-                )
+                cards.append(linkCard(row, from: 2, id: id, source: sources[id] ?? file))
             }
             guard let kind = row[9] as String?, let value = row[10] as String? else { continue }
             if kind == ContactPoint.Kind.email.rawValue {
@@ -187,6 +178,19 @@ extension PersonRecord {
             }
         }
         return cards
+    }
+
+    /// The card `id` of `source` from a row's name, nickname, birthday's
+    /// year, month and day, and `updatedAt`, in that order from `column`.
+    private static func linkCard(_ row: Row, from column: Int, id: String, source: String) -> LinkCard {
+        LinkCard(
+            key: LinkCard.Key(source: source, id: id),
+            uid: PersonRecord.uid(ofID: id),
+            name: row[column],
+            nickname: row[column + 1],
+            birthday: date(row[column + 2], row[column + 3], row[column + 4]),
+            changed: Date(timeIntervalSince1970: row[column + 5])
+        )
     }
 
     /// The name of the first source (by name) that has each card, by card id.
@@ -231,16 +235,7 @@ extension PersonRecord {
             if let shown = row[8] as String? { shownAs.append((cards.count, shown)) }
             if row[9] as Bool { shownCards[id] = cards.count }
             people.append(cards.count)
-            cards.append(
-                LinkCard(
-                    key: LinkCard.Key(source: sources[id] ?? file, id: id),
-                    uid: PersonRecord.uid(ofID: id),
-                    name: row[1],
-                    nickname: row[2],
-                    birthday: date(row[3], row[4], row[5]),
-                    changed: Date(timeIntervalSince1970: row[6])
-                )
-            )
+            cards.append(linkCard(row, from: 1, id: id, source: sources[id] ?? file))
         }
         for (card, shown) in shownAs { if let index = shownCards[shown] { people[card] = index } }
         return (cards, people)
@@ -293,27 +288,15 @@ extension PersonRecord {
                 file = cardSource(held: nil, file: path)
                 fileNames[path] = file
             }
-            var emails: [String] = []
-            var phones: [String] = []
+            var card = linkCard(row, from: 1, id: id, source: sources[id] ?? file)
             for point in points[id] ?? [] {
                 switch point.kind {
-                case .email: emails.append(point.value)
-                case .phone: phones.append(point.value)
+                case .email: card.emails.append(point.value)
+                case .phone: card.phones.append(point.value)
                 case .impp: break
                 }
             }
-            cards.append(
-                LinkCard(
-                    key: LinkCard.Key(source: sources[id] ?? file, id: id),
-                    uid: PersonRecord.uid(ofID: id),
-                    name: row[1],
-                    nickname: row[2],
-                    emails: emails,
-                    phones: phones,
-                    birthday: date(row[3], row[4], row[5]),
-                    changed: Date(timeIntervalSince1970: row[6])
-                )
-            )
+            cards.append(card)
         }
         return cards
     }
