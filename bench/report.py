@@ -685,8 +685,13 @@ for r in rows:
     # of one binary against a copy of itself came out 1.1–1.8× apart, the fastest runs within 3 %).
     slower = slowness(best(o, unit), best(p, unit), unit)
     on_cpu = FENCE_ON == "cpu" and bool(o.get("cpu_median_s") and p.get("cpu_median_s"))
+    # With BENCH_FENCE=cpu: the median of the rounds' ratios, each of our run over the reference's
+    # beside it (alternate.py runs both in every round), as the greetings' rows are judged; the ratio
+    # of the two columns' medians when the rounds do not pair.
+    pair = paired(o, p, "cpu_times") if on_cpu else None
     if on_cpu:
-        slower = o["cpu_median_s"] / p["cpu_median_s"]
+        slower = pair or o["cpu_median_s"] / p["cpu_median_s"]
+        r["cpu_paired"] = pair
     r["reference"] = figure(median(p, unit), unit)
     r["reference_value"] = median(p, unit)
     r["reference_slower"] = slower
@@ -695,13 +700,15 @@ for r in rows:
     cpu = ""
     if o.get("cpu_median_s") and p.get("cpu_median_s"):
         r["cpu_median"] = {"ours": o["cpu_median_s"], "reference": p["cpu_median_s"]}
-        cpu = "; CPU time (user+system, median): ours %s, the reference's %s" % (seconds(o["cpu_median_s"]), seconds(p["cpu_median_s"]))
+        cpu = "; CPU time (user+system, median): ours %s, the reference's %s (%.2f×)" % (
+            seconds(o["cpu_median_s"]), seconds(p["cpu_median_s"]), o["cpu_median_s"] / p["cpu_median_s"])
     if "meaningless" in r["note"]:
         continue
     r["reference_pass"] = slower <= FENCE
     if slower > FENCE and on_cpu:
-        r["note"] = "; ".join(filter(None, [r["note"], "regression: CPU time (median) %s against the reference's %s (%s, same run): %.2f×, more than %.1f×"
-                                            % (seconds(o["cpu_median_s"]), seconds(p["cpu_median_s"]), REFERENCE_SHORT, slower, FENCE)]))
+        r["note"] = "; ".join(filter(None, [r["note"], "regression: CPU time (median) %s against the reference's %s (%s, same run): %.2f×%s, more than %.1f×"
+                                            % (seconds(o["cpu_median_s"]), seconds(p["cpu_median_s"]), REFERENCE_SHORT, slower,
+                                               " (median of %d rounds' ratios)" % len(o["cpu_times"]) if pair else "", FENCE)]))
     elif slower > FENCE:
         r["note"] = "; ".join(filter(None, [r["note"], "regression: fastest run %s against the reference's %s (%s, same run): %.2f×, more than %.1f× (medians: %.2f×)"
                                             % (figure(best(o, unit), unit), figure(best(p, unit), unit), REFERENCE_SHORT,
@@ -762,7 +769,8 @@ else:
     print("reference: %s (%s; its binary %s), timed alternately with ours in this run (its median shown); ours ÷ ref = the time"
           % (REFERENCE_SHORT, FACTS.get("reference_rev", "?"), FACTS.get("reference_build", "?")))
     if FENCE_ON == "cpu":
-        print("of our runs' median CPU time over its (BENCH_FENCE=cpu; for a server, its best wrk round's rate over ours);")
+        print("the median of the rounds' ratios of our run's CPU time over its run's beside it (BENCH_FENCE=cpu; for a server,")
+        print("its best wrk round's rate over ours);")
     else:
         print("of our fastest run over the time of its fastest (for a server, its best wrk round's rate over ours);")
     try:

@@ -32,8 +32,8 @@
 # BENCH_USERS_WAIT (seconds after 09:00 the busy day waits for every reminder and every user's start, 600),
 # BENCH_ONLY (some of: startup import vobject upcoming reschedule greetings export serve page idle idlechannels sources idlesource publish publishlimit users;
 # default all), BENCH_AGAINST (a commit, or none; see above), BENCH_FENCE (wall, the default: the fence
-# compares the fastest runs' wall times; cpu: their median CPU time, user and system, for a machine
-# busy with other work, where wall time measures the wait for a core),
+# compares the fastest runs' wall times; cpu: CPU time, user and system, the median of the rounds'
+# ratios, for a machine busy with other work, where wall time measures the wait for a core),
 # BIRTHDAYS_BIN (default .build/release/birthdays), SWIFT and BENCH_RELEASE_FLAGS (how the reference is
 # built; default swift and the Makefile's RELEASE_FLAGS), BENCH_PUBLISH=1 (record this run's commit in
 # bench/baseline.json as the reference of the runs after it; see bench/report.py).
