@@ -193,6 +193,34 @@ def import_rows():
     suggested = FACTS.get("duplicates_suggested")
     timed("duplicates", "duplicates over the 100k imported (%s suggested)" % (suggested or "?"), "duplicates", None, "",
           "< 1 s", limit=1.0, note=note)
+    linking_row("import-linking", "linking's part of the import of 100k (perf samples in the relink and the added cards' keys)")
+
+
+def linking_row(ident, what):
+    """What linking adds to a command (issue 43: at most a tenth): the share s of its samples in the
+    linking functions (run.sh's LINKING, read by bench/peers/perf_share.py from the same runs), so
+    that without them it would take 1 - s of the time, and linking adds s / (1 - s)."""
+    path = os.path.join(RUN, ident + ".share.json")
+    share = None
+    if os.path.exists(path):
+        try:
+            share = json.load(open(path, encoding="utf-8"))
+        except ValueError:
+            share = None
+    if not share or not share.get("samples"):
+        row(ident, what, not_available(ident) or "not measured", target="adds ≤ 1.1×")
+        return
+    if not share["matched"]:
+        row(ident, what, "n/a", target="adds ≤ 1.1×",
+            note="no sample of %d in the linking functions: were they renamed? (run.sh's LINKING)" % share["samples"])
+        return
+    s = share["share"]
+    adds = s / (1 - s)
+    # The sampling error of the share (binomial), for the note.
+    error = (s * (1 - s) / share["samples"]) ** 0.5
+    row(ident, what, "%.1f %% of %s samples" % (100 * s, format(share["samples"], ",")), ratio="adds %.3f×" % (1 + adds),
+        target="adds ≤ 1.1×", passed=adds <= 0.1,
+        note="linking adds %.1f %% (± %.1f %%, one standard error of the share)" % (100 * adds, 100 * error / (1 - s) ** 2))
 
 
 def timed(ident, what, ours_name, peer_name_key, peer_label, target, limit=None, min_ratio=None, note=""):
@@ -423,6 +451,7 @@ def sources_rows():
     row("sources-first", "first sync of a %s CardDAV book (Radicale): sources add, new database" % book,
         seconds(o) or not_available("sources") or "not measured", seconds(p), "vdirsyncer sync into a new vdir",
         times(ratio), "≥ 1× (at least as fast)", None if ratio is None else ratio >= 1, "; ".join(notes), o, p, "s")
+    linking_row("sources-linking", "linking's part of the first sync of a %s CardDAV book (perf samples, as for the import)" % book)
     inc = hyperfine("sources-incremental")
     i = inc and inc["median_s"]
     requests = fact_int("sources_incremental_requests")

@@ -387,6 +387,9 @@ measure_import() {
     # Each on the database its last timed import left.
     both reimport "$MID_RUNS" "${ignore[@]}" -- import --database "$db" "$DATA/c100k.vcf"
     hf cat "$RUNS" -- cat "$DATA/c100k.vcf"
+    # What linking adds to the import (issue 43: at most a tenth): its share of the samples of two
+    # imports into a new database, in the same runs.
+    linking_share import-linking "rm -f $db $db-wal $db-shm" 2 -- "$BIN" import --database "$db" "$DATA/c100k.vcf"
     # Who may be one person among the 100k (issue 43: under a second).
     if has duplicates; then
         "$BIN" duplicates --json --database "$db" >"$OUT/duplicates.json" 2>&1 || true
@@ -410,6 +413,28 @@ measure_startup() {
     reference_for startup-upcoming -- import upcoming
     each import --database "$db" samples/contacts.vcf samples/google-contacts.csv >/dev/null
     both startup-upcoming "$RUNS" -- upcoming --database "$db"
+}
+
+# The functions that link cards into people (issue 43), as their mangled names start: the relink
+# (AppDatabase.relinked, whatever it reads and writes), the added cards' keys as they are written
+# (AddedLinkKeys) and the record of the cards a sync changed (ChangedCards.record).
+LINKING='13BirthdayStore11AppDatabaseC8relinked_|13BirthdayStore13AddedLinkKeysV|13BirthdayStore12ChangedCardsV6record'
+
+# linking_share NAME PREPARE RUNS -- CMD...: RUNS runs of CMD (each after sh -c PREPARE) under perf
+# with DWARF call stacks; NAME.share.json: the share of their samples inside LINKING's functions
+# (bench/peers/perf_share.py). A share of none means the functions were renamed: report.py says so.
+linking_share() {
+    local name=$1 prepare=$2 runs=$3
+    shift 4
+    command -v perf >/dev/null || { na "$name" "n/a (perf is not installed: make deps-bench)"; return 0; }
+    if ! perf record -q -m 4096 -F 249 --call-graph dwarf,16384 -o "$OUT/$name.perf" -- sh -c \
+        "for run in \$(seq $runs); do $prepare; $(printf '%q ' "$@") >/dev/null || exit 1; done" 2>"$OUT/$name.perf.log"; then
+        na "$name" "n/a (perf record failed: see bench/work/run/$name.perf.log)"
+        return 0
+    fi
+    $PY bench/peers/perf_share.py "$OUT/$name.perf" "$LINKING" --comm-exclude '^(sh|rm|seq)$' >"$OUT/$name.share.json" ||
+        na "$name" "n/a (perf script failed)"
+    rm -f "$OUT/$name.perf"
 }
 
 measure_vobject() {
@@ -990,6 +1015,9 @@ measure_sources() {
     "${add[@]}" --json >"$OUT/sources-first.json"
     fact sources_first_requests "$(($(our_requests "$rdir") - before))"
     fact sources_first_added "$(json_get_source "$OUT/sources-first.json" added)"
+    # What linking adds to the first sync (issue 43: at most a tenth), as for the import.
+    # (Its last run leaves the database of a first sync, as the incremental syncs below need.)
+    linking_share sources-linking "rm -f $db $db-wal $db-shm" 4 -- "${add[@]}"
 
     # The peer: vdirsyncer syncing the same book into a new vdir.
     local vds=$OUT/vdirsyncer
