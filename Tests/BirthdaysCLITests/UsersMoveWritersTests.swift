@@ -66,11 +66,16 @@ struct UsersMoveWritersTests {
         )
     }
 
-    /// The folder the move set alice aside in (`users-a/.alice.moving-…`), once it has.
+    /// The folder the move set alice aside in (`users-a/.alice.moving-…`), once it has: once her database is
+    /// in it. The move makes that folder empty first and renames hers onto it after, so a test that wrote
+    /// into it between the two (under load) made the rename fail with "Directory not empty".
     static func aside(_ cli: CLIProcess) async throws -> String {
         var found: String?
         try await eventually("alice set aside") {
-            found = try FileManager.default.contentsOfDirectory(atPath: cli.path("users-a")).first { $0.hasPrefix(".alice.moving-") }
+            found = try FileManager.default.contentsOfDirectory(atPath: cli.path("users-a")).first { name in
+                name.hasPrefix(".alice.moving-")
+                    && FileManager.default.fileExists(atPath: cli.path("users-a/" + name + "/birthdays.sqlite"))
+            }
             return found != nil
         }
         return cli.path("users-a/" + (found ?? ""))
