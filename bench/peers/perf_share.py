@@ -35,15 +35,15 @@ def main(argv):
             continue
         if not in_sample:
             in_sample, hit = True, False
-            comm = line.strip().split()[0] if line.strip() else ""
-            counted = not (exclude and exclude.search(comm))
+            counted = not (exclude and exclude.search(line.split()[0]))
             continue
         if not hit and pattern.search(line):
             hit = True
     if in_sample and counted:
         samples += 1
         matched += hit
-    script.wait()
+    if script.wait() != 0:
+        sys.exit("perf_share.py: perf script failed on %s" % data)
     print(json.dumps({"samples": samples, "matched": matched, "share": matched / samples if samples else None}))
 
 
