@@ -294,6 +294,7 @@ let package = Package(
                 "BirthdayStore",
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

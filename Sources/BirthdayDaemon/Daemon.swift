@@ -43,6 +43,8 @@ package struct DaemonConfiguration: Sendable {
     package var watchesDatabase: Bool
     /// Whether the engine hands the code pages it touched back to the kernel
     /// once it has rested 30 s after a pass (``ResidentPages``); `birthdays run` does.
+    /// The database's caches are handed back at every rest, whatever this says
+    /// (``AppDatabase/releaseMemory()``).
     package var releasesMemoryAtRest: Bool
     /// Clock changes, resumes and zone changes heard by a monitor the
     /// daemon shares with others (`run --all-users`: one for every user),
@@ -215,14 +217,15 @@ package func buildDaemon(_ configuration: DaemonConfiguration) async throws -> D
     // The buttons' labels are in the language of the settings at start, and follow the setting.
     let desktop = DesktopNotificationChannel(bus: configuration.bus, labels: .init(settings.localizer(systemLocale: configuration.systemLocale)))
     var engineConfiguration = DeliveryEngine.Configuration()
-    if configuration.releasesMemoryAtRest || configuration.atRest != nil {
-        engineConfiguration.atRest = { [releases = configuration.releasesMemoryAtRest, atRest = configuration.atRest] in
-            if releases {
-                let advised = ResidentPages.release()
-                logger.debug("at rest: read-only pages handed back", metadata: ["advised_kib": "\(advised / 1024)"])
-            }
-            atRest?()
+    // At rest the connection's caches go first, so that the allocator's trim that follows hands them back too.
+    engineConfiguration.atRest = { [releases = configuration.releasesMemoryAtRest, atRest = configuration.atRest] in
+        await database.releaseMemory()
+        if releases {
+            // Reading /proc and advising pages blocks: never on the event loop.
+            let advised = await Blocking.run { ResidentPages.release() }
+            logger.debug("at rest: read-only pages handed back", metadata: ["advised_kib": "\(advised / 1024)"])
         }
+        atRest?()
     }
     engineConfiguration.awake = configuration.awake
     let engine = DeliveryEngine(

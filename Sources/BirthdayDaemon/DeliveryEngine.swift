@@ -113,9 +113,10 @@ package actor DeliveryEngine {
         /// Delivered more than this after its instant is late. Default 60 s.
         package var lateAfter: Duration = .seconds(60)
         /// Called once the engine has rested ``restAfter`` after a pass with
-        /// its next pass further away than that again (``ResidentPages/release()``
-        /// in `birthdays run`); `nil` calls nothing.
-        package var atRest: (@Sendable () -> Void)?
+        /// its next pass further away than that again (`birthdays run` hands
+        /// back the database's caches and ``ResidentPages/release()``), and
+        /// awaited before the engine sleeps on; `nil` calls nothing.
+        package var atRest: (@Sendable () async -> Void)?
         /// Called when the engine wakes from the rest ``atRest`` was called
         /// for, before its next pass; `nil` calls nothing.
         package var awake: (@Sendable () -> Void)?
@@ -683,7 +684,7 @@ package actor DeliveryEngine {
             let rest = now().addingTimeInterval(configuration.restAfter.timeInterval)
             if wakeup.timeIntervalSince(rest) > configuration.restAfter.timeInterval {
                 guard await sleepOnce(until: rest) else { return }
-                atRest()
+                await atRest()
                 await sleepOnce(until: wakeup)
                 configuration.awake?()
                 return

@@ -86,12 +86,16 @@ struct Context: Sendable {
     ///     mapping (``AppDatabase/openFile(at:create:readOnlyIfNotWritable:mapped:)``).
     ///   - ignoringChoiceVariables: `BIRTHDAYS_USER` and `BIRTHDAYS_DATABASE`
     ///     choose nothing (`--all-users` names each user itself).
+    ///   - oneConnection: a database that can be written is opened with one
+    ///     connection, not a pool (``AppDatabase/openFile(at:create:readOnlyIfNotWritable:mapped:readsOnly:oneConnection:)``):
+    ///     `run --all-users` keeps every user's open.
     init(
         _ options: GlobalOptions,
         readOnly: Bool = false,
         emptyIfMissing: Bool = false,
         longLived: Bool = false,
-        ignoringChoiceVariables: Bool = false
+        ignoringChoiceVariables: Bool = false,
+        oneConnection: Bool = false
     ) throws {
         environment = ProcessInfo.processInfo.environment
         systemTimeZone = Context.systemTimeZone(environment)
@@ -126,7 +130,7 @@ struct Context: Sendable {
             )
         } else {
             trial = nil
-            database = try AppDatabase.openFile(at: databasePath, create: user == nil, mapped: !longLived)
+            database = try AppDatabase.openFile(at: databasePath, create: user == nil, mapped: !longLived, oneConnection: oneConnection)
         }
     }
 
@@ -134,13 +138,24 @@ struct Context: Sendable {
     /// threads: their every task runs on an event loop (ARCHITECTURE.md,
     /// "Threads"), which must never wait for SQLite to open, copy or
     /// migrate the file.
-    static func offTheLoop(_ options: GlobalOptions, readOnly: Bool = false, ignoringChoiceVariables: Bool = false) async throws -> Context {
+    static func offTheLoop(
+        _ options: GlobalOptions,
+        readOnly: Bool = false,
+        ignoringChoiceVariables: Bool = false,
+        oneConnection: Bool = false
+    ) async throws -> Context {
         let (path, user) = (options.database, options.user)
         return try await Blocking.run { () throws(any Error) -> Context in
             var options = GlobalOptions()
             options.database = path
             options.user = user
-            return try Context(options, readOnly: readOnly, longLived: true, ignoringChoiceVariables: ignoringChoiceVariables)
+            return try Context(
+                options,
+                readOnly: readOnly,
+                longLived: true,
+                ignoringChoiceVariables: ignoringChoiceVariables,
+                oneConnection: oneConnection
+            )
         }
     }
 

@@ -184,6 +184,31 @@ struct AllUsersDaemonTests {
         #expect(links.filter { $0 == "anon_inode:inotify" }.count == 3, "\(links.filter { $0.hasPrefix("anon_inode") })")
     }
 
+    /// Each user's database is kept open by one connection, not by a pool
+    /// of a writer and its readers: every connection keeps its own schema,
+    /// page cache and files for as long as the daemon runs, so a pool a
+    /// user cost the many-users daemon three times the memory at rest.
+    @Test func eachUsersDatabaseIsOpenedOnceForReadsAndWrites() async throws {
+        let cli = try Self.server()
+        defer { cli.cleanUp() }
+        let names = ["ana", "ben", "cy"]
+        for name in names { try await Self.addUser(name, friend: "Friend \(name)", in: cli) }
+        let daemon = try Self.daemon(cli, now: "2026-03-10T08:59:55+01:00")
+        defer { daemon.stop() }
+        try await daemon.waitUntil("every delivery") { daemon in names.allSatisfy { daemon.stdout.contains("user=\($0) reminder delivered") } }
+        for name in names {
+            try await daemon.waitUntil("\(name)'s pass after the delivery") { Self.lines($0.stderr, with: "user=\(name) ", "next pass").count >= 2 }
+        }
+        let links = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon.pid)/fd/\($0)")
+        }
+        for name in names {
+            let database = cli.path("users/\(name)/birthdays.sqlite")
+            #expect(links.filter { $0 == database }.count == 1, "\(name): \(links.filter { $0.hasPrefix(database) })")
+            #expect(links.filter { $0 == database + "-wal" }.count == 1, "\(name): \(links.filter { $0.hasPrefix(database) })")
+        }
+    }
+
     /// Whether every thread of process `pid` is stopped (SIGSTOP).
     static func stopped(_ pid: pid_t) -> Bool {
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"), !tasks.isEmpty else { return false }

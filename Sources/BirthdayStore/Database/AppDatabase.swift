@@ -65,8 +65,6 @@ package final class AppDatabase: Sendable {
         self.mapped = true
         do {
             try AppDatabase.migrator.migrate(writer)
-            // The data revision moves by itself (RevisionRecord), on the connection that writes.
-            try writer.writeWithoutTransaction { db in try RevisionRecord.install(db) }
         } catch {
             throw StoreError(error, path: writer.path)
         }
@@ -162,6 +160,10 @@ package final class AppDatabase: Sendable {
     ///   - readsOnly: with `readOnlyIfNotWritable`, open a current database
     ///     read-only even when it can be written (see above); `serve` says
     ///     no, its requests read in parallel through a pool.
+    ///   - oneConnection: one connection (a `DatabaseQueue` in WAL mode) for
+    ///     reads and writes instead of a pool of a writer and its readers:
+    ///     `run --all-users` keeps every user's database open, and each
+    ///     connection of a pool keeps its own schema, page cache and files.
     /// - Throws: ``StoreError`` when the directory or file cannot be created,
     ///   the file is not a database, or a migration fails.
     package static func openFile(
@@ -169,20 +171,54 @@ package final class AppDatabase: Sendable {
         create: Bool = true,
         readOnlyIfNotWritable: Bool = false,
         mapped: Bool = true,
-        readsOnly: Bool = false
+        readsOnly: Bool = false,
+        oneConnection: Bool = false
     ) throws(StoreError) -> AppDatabase {
         if readOnlyIfNotWritable, FileManager.default.fileExists(atPath: path) {
             guard isWritable(path) else { return try openReadOnly(at: path, mapped: mapped) }
             if readsOnly, let current = openCurrentReadOnly(at: path, mapped: mapped) { return current }
         }
         try prepareFile(at: path, create: create)
-        let pool: DatabasePool
+        let writer: any DatabaseWriter
         do {
-            pool = try DatabasePool(path: path, configuration: configuration(mapped: mapped))
+            if oneConnection {
+                var configuration = configuration(mapped: mapped)
+                configuration.journalMode = .wal
+                writer = try DatabaseQueue(path: path, configuration: configuration)
+            } else {
+                writer = try DatabasePool(path: path, configuration: configuration(mapped: mapped))
+            }
         } catch {
             throw StoreError(error, path: path)
         }
-        return try AppDatabase(pool)
+        return try AppDatabase(writer)
+    }
+
+    /// Hands back what the writing connection keeps between uses (a daemon
+    /// at rest, which reads everything again at its next pass): the pages of
+    /// its cache, its prepared statements, GRDB's schema cache, SQLite's
+    /// parsed schema (read again at the next use), and its `TEMP` database
+    /// with the triggers of the data revision and of the greetings' plan,
+    /// which the next write transaction makes again. Of about 290 KB a
+    /// connection of a user of 300 people keeps after a pass, about 5 KB are
+    /// left (SQLite's `sqlite3_db_status`). A pool's readers keep theirs:
+    /// closing them would free their queues, and libdispatch would start its
+    /// once-a-second pool monitor (ARCHITECTURE.md, "Why the executor hook
+    /// exists"); `run --all-users` opens one connection a user.
+    package func releaseMemory() async {
+        guard path.hasPrefix("/") else { return }
+        let writer = self.writer
+        await Blocking.run {
+            try? writer.writeWithoutTransaction { db in
+                // A rest never comes in the middle of a transaction; should it, the TEMP objects stay.
+                guard !db.isInsideTransaction else { return db.releaseMemory() }
+                // Changing temp_store deletes every TEMP object and closes the TEMP database, whose pages
+                // a DROP would leave in its cache; the second change gives the setting back.
+                let setting = try Int.fetchOne(db, sql: "PRAGMA temp_store") ?? 0
+                try db.execute(sql: "PRAGMA temp_store = \(setting == 1 ? 0 : 1); PRAGMA temp_store = \(setting)")
+                db.releaseMemory()
+            }
+        }
     }
 
     /// Whether this process can write the database file and create files
@@ -359,6 +395,8 @@ package final class AppDatabase: Sendable {
         if writesOnDemand { return try writingDatabase().writeNow(at: instant, body) }
         do {
             return try writer.write { db in
+                // The data revision moves by itself (RevisionRecord), on the connection that writes.
+                try RevisionRecord.installIfMissing(db)
                 try RevisionRecord.beginTransaction(at: instant, db)
                 // A change a greeting is made from takes the greetings' plan away, once there is one.
                 try GreetingPlanTriggers.installIfStamped(db)

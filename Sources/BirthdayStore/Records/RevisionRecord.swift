@@ -7,8 +7,9 @@ import GRDB
 ///
 /// ## Moved where it cannot be forgotten
 /// Use cases do not bump it (but for the one change below). SQLite triggers do (``install(_:)``, made on the
-/// writing connection each time a database is opened, from the schema as it
-/// is then): every insert and delete on the tables events are made of
+/// writing connection at the start of a write transaction when it has none,
+/// from the schema as it is then; a connection at rest lets them go,
+/// ``AppDatabase/releaseMemory()``): every insert and delete on the tables events are made of
 /// (``eventTables``), and every update that changes a column there other
 /// than bookkeeping (``bookkeeping``: when a row was made or changed, whether
 /// an import brought it), move it. Settings the program keeps for itself
@@ -48,8 +49,23 @@ struct RevisionRecord: Codable, FetchableRecord, PersistableRecord {
         return (row?.value ?? 0, Date(timeIntervalSince1970: row?.changedAt ?? 0))
     }
 
+    /// Makes the triggers that move the revision on this connection unless
+    /// it has them: at the start of every write transaction
+    /// (``AppDatabase``'s `writeNow`), so that no write goes without them,
+    /// whether the connection is new, rested (``AppDatabase/releaseMemory()``)
+    /// or rolled back the transaction that made them.
+    static func installIfMissing(_ db: Database) throws {
+        let installed = try Bool.fetchOne(
+            db,
+            sql: "SELECT EXISTS (SELECT 1 FROM temp.sqlite_master WHERE type = 'trigger' AND name = ?)",
+            arguments: ["revision_\(eventTables[eventTables.count - 1])_update"]
+        )
+        if installed != true { try install(db) }
+    }
+
     /// Makes the triggers that move the revision, on this connection (they
-    /// are `TEMP`, so made from the schema the migrations left).
+    /// are `TEMP`, so made from the schema the migrations left); the last
+    /// one made is the one ``installIfMissing(_:)`` looks for.
     static func install(_ db: Database) throws {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS revisionMark (instant DOUBLE, moved BOOLEAN NOT NULL)")
         for table in eventTables {

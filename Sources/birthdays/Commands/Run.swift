@@ -66,7 +66,8 @@ extension BirthdaysCommand.Run {
                 AllUsersConfiguration(
                     folders: folders,
                     daemon: { name, setup in
-                        let context = try await Context.offTheLoop(GlobalOptions.user(name), ignoringChoiceVariables: true)
+                        // One connection a user: each is kept open, and its caches are handed back at rest.
+                        let context = try await Context.offTheLoop(GlobalOptions.user(name), ignoringChoiceVariables: true, oneConnection: true)
                         var logger = context.daemonLogger("birthdays.run")
                         logger[metadataKey: "user"] = "\(name)"
                         var configuration = context.daemonConfiguration(logger: logger, logPrefix: "user=\(name) ")
