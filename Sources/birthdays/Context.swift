@@ -121,7 +121,7 @@ struct Context: Sendable {
                 )
             }
         } else if Context.isTrial(environment) {
-            let copy = try TrialCopy(of: databasePath, environment: environment)
+            let copy = try TrialCopy(of: databasePath, environment: environment, oneConnection: oneConnection)
             trial = copy
             database = copy.database
             printError(
@@ -382,7 +382,7 @@ final class TrialCopy: Sendable {
     let folder: String
     let database: AppDatabase
 
-    init(of path: String, environment: [String: String]) throws {
+    init(of path: String, environment: [String: String], oneConnection: Bool = false) throws {
         let base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/birthdays-trial-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.map { mkdtemp($0) } ?? nil }) != nil else {
@@ -391,7 +391,7 @@ final class TrialCopy: Sendable {
         folder = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         do {
             let copy = folder + "/birthdays.sqlite"
-            database = try AppDatabase.openCopy(of: path, at: copy)
+            database = try AppDatabase.openCopy(of: path, at: copy, oneConnection: oneConnection)
             do throws(ChannelSecretError) {
                 try ChannelSecrets(databasePath: path).copy(to: ChannelSecrets(databasePath: copy))
             } catch {

@@ -62,6 +62,18 @@ struct ConnectionAtRestTests {
         #expect(try await command.people().count == 4)
     }
 
+    /// Pretend time works on a copy, opened as the real file would be (`run --all-users` with `BIRTHDAYS_NOW`).
+    @Test func aCopyForPretendTimeIsOpenedWithOneConnectionToo() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let path = directory.file("birthdays.sqlite")
+        try AppDatabase.openFile(at: path).insertPeople(Self.people(2), now: Self.now)
+        let copy = try AppDatabase.openCopy(of: path, at: directory.file("copy.sqlite"), oneConnection: true)
+        #expect(copy.writer is DatabaseQueue)
+        #expect(try await copy.people().count == 2)
+        #expect(try AppDatabase.openCopy(of: path, at: directory.file("pool.sqlite")).writer is DatabasePool)
+    }
+
     @Test func aNewFileOpenedWithOneConnectionIsInWALMode() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }

@@ -272,10 +272,12 @@ package final class AppDatabase: Sendable {
     /// mode 0600) with SQLite's backup API and migrated there; the original
     /// is only read, never migrated or changed. A missing original gives an
     /// empty database. For pretend time: whatever a command does to the copy,
-    /// the original stays as it was.
+    /// the original stays as it was. With `oneConnection`, the copy is opened
+    /// as ``openFile(at:create:readOnlyIfNotWritable:mapped:readsOnly:oneConnection:)``
+    /// opens it then (`run --all-users` in pretend time).
     ///
     /// - Throws: ``StoreError`` when the original cannot be read or the copy cannot be written.
-    package static func openCopy(of path: String, at copyPath: String) throws(StoreError) -> AppDatabase {
+    package static func openCopy(of path: String, at copyPath: String, oneConnection: Bool = false) throws(StoreError) -> AppDatabase {
         try prepareFile(at: copyPath, create: true)
         let destination: DatabaseQueue
         do {
@@ -311,7 +313,7 @@ package final class AppDatabase: Sendable {
         } catch {
             throw StoreError(error, path: copyPath)
         }
-        return try openFile(at: copyPath, create: false)
+        return try openFile(at: copyPath, create: false, oneConnection: oneConnection)
     }
 
     private static func configuration(readOnly: Bool = false, mapped: Bool = true) -> Configuration {
