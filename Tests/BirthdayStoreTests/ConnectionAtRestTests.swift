@@ -146,24 +146,16 @@ struct ConnectionAtRestTests {
         let directory = try TemporaryDirectory()
         defer { directory.cleanup() }
         let database = try AppDatabase.openFile(at: directory.file("birthdays.sqlite"), mapped: false, oneConnection: true)
-        var ana = try Fixture.person("ana", "Ana Lima", birthday: "1990-03-10")
-        ana.contactPoints = [ContactPoint(kind: .email, value: "ana@example.org")]
-        try database.writeNow { db in try PersonRecord.write(ana, createdAt: 0, updatedAt: 0, imported: true, isNew: true, db) }
-        try await database.setAuthorizationStatus(.authorized)
-        _ = try await database.addGreeting(Greeting(target: .person("ana")), now: Self.now)
-        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("UTC"))
-        func planned() async throws -> [String] {
-            try await database.read { db in try String.fetchAll(db, sql: "SELECT personId FROM pendingNotification WHERE id LIKE 'greet:%'") }
-        }
+        let scheduler = try await GreetingStoreTests.anaGreetedByEmail(in: database)
         _ = try await scheduler.reschedule()
-        #expect(try await planned() == ["ana"])
+        #expect(try await GreetingStoreTests.plannedGreetings(database) == ["ana"])
         try #require(try Self.temporaryTriggers(database).contains { $0.hasPrefix("greetingPlan_") })
 
         await database.releaseMemory()
         try database.writeNow { db in try ContactPointRecord.replace(personID: "ana", with: [], db) }
 
         _ = try await scheduler.reschedule()
-        #expect(try await planned() == [], "her only address removed after the rest")
+        #expect(try await GreetingStoreTests.plannedGreetings(database) == [], "her only address removed after the rest")
     }
 
     @Test func releasingTheMemoryOfADatabaseInMemoryKeepsItsData() async throws {

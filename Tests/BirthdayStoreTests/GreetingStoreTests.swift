@@ -360,21 +360,29 @@ import Testing
     @Test func aConnectionOpenedBeforeThePlanTakesItAway() async throws {
         let bed = try TemporaryDatabase(file: true)
         let database = bed.database
+        let other = try AppDatabase.openFile(at: try #require(bed.directory).appendingPathComponent("test.sqlite").path)
+        let scheduler = try await Self.anaGreetedByEmail(in: database)
+        _ = try await scheduler.reschedule()
+        #expect(try await Self.plannedGreetings(database) == ["ana"])
+        try other.writeNow { db in try ContactPointRecord.replace(personID: "ana", with: [], db) }
+        _ = try await scheduler.reschedule()
+        #expect(try await Self.plannedGreetings(database) == [], "her only address removed through the other connection")
+    }
+
+    /// Ana (born 1990-03-10) with one e-mail address, greeted, notifications
+    /// allowed: the scheduler that plans her greeting in `database`.
+    static func anaGreetedByEmail(in database: AppDatabase) async throws -> NotificationScheduler {
         var ana = try Fixture.person("ana", "Ana Lima", birthday: "1990-03-10")
         ana.contactPoints = [ContactPoint(kind: .email, value: "ana@example.org")]
         try database.writeNow { db in try PersonRecord.write(ana, createdAt: 0, updatedAt: 0, imported: true, isNew: true, db) }
-        let other = try AppDatabase.openFile(at: try #require(bed.directory).appendingPathComponent("test.sqlite").path)
         try await database.setAuthorizationStatus(.authorized)
-        _ = try await database.addGreeting(Greeting(target: .person("ana")), now: Self.now)
-        let scheduler = try Fixture.scheduler(database, now: Self.now, zone: Fixture.zone("UTC"))
-        func planned() async throws -> [String] {
-            try await database.read { db in try String.fetchAll(db, sql: "SELECT personId FROM pendingNotification WHERE id LIKE 'greet:%'") }
-        }
-        _ = try await scheduler.reschedule()
-        #expect(try await planned() == ["ana"])
-        try other.writeNow { db in try ContactPointRecord.replace(personID: "ana", with: [], db) }
-        _ = try await scheduler.reschedule()
-        #expect(try await planned() == [], "her only address removed through the other connection")
+        _ = try await database.addGreeting(Greeting(target: .person("ana")), now: now)
+        return try Fixture.scheduler(database, now: now, zone: Fixture.zone("UTC"))
+    }
+
+    /// Whose greetings are pending in `database`.
+    static func plannedGreetings(_ database: AppDatabase) async throws -> [String] {
+        try await database.read { db in try String.fetchAll(db, sql: "SELECT personId FROM pendingNotification WHERE id LIKE 'greet:%'") }
     }
 
     /// A migration applied since the plan was made (one that rewrites the
