@@ -157,11 +157,4 @@ struct ConnectionAtRestTests {
         _ = try await scheduler.reschedule()
         #expect(try await GreetingStoreTests.plannedGreetings(database) == [], "her only address removed after the rest")
     }
-
-    @Test func releasingTheMemoryOfADatabaseInMemoryKeepsItsData() async throws {
-        let database = try AppDatabase.inMemory()
-        try database.insertPeople(Self.people(10), now: Date(timeIntervalSince1970: 0))
-        await database.releaseMemory()
-        #expect(try await database.people().count == 10)
-    }
 }

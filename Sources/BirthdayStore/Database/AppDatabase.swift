@@ -210,8 +210,6 @@ package final class AppDatabase: Sendable {
         let writer = self.writer
         await Blocking.run {
             try? writer.writeWithoutTransaction { db in
-                // A rest never comes in the middle of a transaction; should it, the TEMP objects stay.
-                guard !db.isInsideTransaction else { return db.releaseMemory() }
                 // Changing temp_store deletes every TEMP object and closes the TEMP database, whose pages
                 // a DROP would leave in its cache; the second change gives the setting back.
                 let setting = try Int.fetchOne(db, sql: "PRAGMA temp_store") ?? 0
